@@ -1,0 +1,116 @@
+/** Runs the bundled action as the GitHub runner does: INPUT_* variables, output and summary files, exit code. */
+import { spawn } from 'node:child_process'
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { parse } from 'yaml'
+
+export const ROOT = fileURLToPath(new URL('../..', import.meta.url))
+const ENTRY = join(ROOT, 'dist', 'index.js')
+
+interface ActionYml {
+  inputs: Record<string, { default?: string }>
+}
+
+export async function declaredInputs(): Promise<Record<string, { default?: string }>> {
+  const yml = parse(await readFile(join(ROOT, 'action.yml'), 'utf8')) as ActionYml
+  return yml.inputs
+}
+
+export interface ActionRun {
+  code: number | null
+  stdout: string
+  stderr: string
+  outputs: Record<string, string>
+  summary: string
+  /** Lines the runner would show: everything printed, both streams. */
+  log: string
+  dir: string
+}
+
+/** Parses the runner's `name<<DELIMITER ... DELIMITER` output file format. */
+export function parseOutputFile(text: string): Record<string, string> {
+  const outputs: Record<string, string> = {}
+  const lines = text.split('\n')
+  for (let index = 0; index < lines.length; index += 1) {
+    const match = /^([^<=]+)<<(.+)$/.exec(lines[index] ?? '')
+    if (match === null) continue
+    const [, name, delimiter] = match
+    const value: string[] = []
+    for (index += 1; index < lines.length && lines[index] !== delimiter; index += 1)
+      value.push(lines[index] ?? '')
+    outputs[name ?? ''] = value.join('\n')
+  }
+  return outputs
+}
+
+/**
+ * Every declared input is set, to the given value or its action.yml default or '', as the runner does.
+ * `env` adds variables (e.g. GITHUB_REPOSITORY); `files` are written into the run's directory first.
+ */
+export async function runAction(
+  inputs: Record<string, string>,
+  options: { env?: Record<string, string>; files?: Record<string, string> } = {}
+): Promise<ActionRun> {
+  const declared = await declaredInputs()
+  for (const name of Object.keys(inputs)) {
+    if (!(name in declared)) throw new Error(`test uses undeclared input ${name}`)
+  }
+  const dir = await mkdtemp(join(tmpdir(), 'edge-purge-run-'))
+  const outputFile = join(dir, 'output.txt')
+  const summaryFile = join(dir, 'summary.md')
+  await writeFile(outputFile, '')
+  await writeFile(summaryFile, '')
+  for (const [name, content] of Object.entries(options.files ?? {}))
+    await writeFile(join(dir, name), content)
+
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '',
+    GITHUB_OUTPUT: outputFile,
+    GITHUB_STEP_SUMMARY: summaryFile,
+    RUNNER_TEMP: dir,
+    ...options.env
+  }
+  for (const [name, spec] of Object.entries(declared)) {
+    env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] = inputs[name] ?? spec.default ?? ''
+  }
+
+  const child = spawn(process.execPath, [ENTRY], { cwd: dir, env })
+  let stdout = ''
+  let stderr = ''
+  let log = ''
+  child.stdout.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString()
+    log += chunk.toString()
+  })
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString()
+    log += chunk.toString()
+  })
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve))
+  return {
+    code,
+    stdout,
+    stderr,
+    log,
+    dir,
+    outputs: parseOutputFile(await readFile(outputFile, 'utf8')),
+    summary: await readFile(summaryFile, 'utf8')
+  }
+}
+
+export interface ResultEntry {
+  type: string
+  target: string
+  soft: boolean
+  status: string
+  id: string | null
+  http_status: number | null
+  attempts: number
+  error: string | null
+}
+
+export function resultsOf(run: ActionRun): ResultEntry[] {
+  return JSON.parse(run.outputs.results ?? '[]') as ResultEntry[]
+}

@@ -1,0 +1,259 @@
+/** The one place that reads the action's inputs; everything else gets a typed, validated `Settings`. */
+import * as core from '@actions/core'
+import { readFileSync } from 'node:fs'
+import {
+  InputError,
+  isLoopbackHost,
+  mergeUnique,
+  parseHttpUrl,
+  parseKeys,
+  parseUrls,
+  shorten,
+  type PurgeUrl,
+  type SurrogateKey
+} from './targets.js'
+
+/** Every input declared in action.yml, by its exact name. */
+export const INPUT_NAMES = [
+  'api-token',
+  'base-url',
+  'service-id',
+  'mode',
+  'keys',
+  'keys-file',
+  'urls',
+  'urls-file',
+  'soft',
+  'batch-format',
+  'batch-size',
+  'concurrency',
+  'max-attempts',
+  'timeout',
+  'url-purge-auth',
+  'dry-run',
+  'summary',
+  'fail-on-error'
+] as const
+
+export type InputName = (typeof INPUT_NAMES)[number]
+export type RawInputs = Record<InputName, string>
+
+export type BatchFormat = 'json' | 'header'
+
+/** The service whose cache the management calls purge. */
+export interface Service {
+  id: string
+  /** `base-url` without a trailing slash, so paths can be appended. */
+  baseUrl: string
+}
+
+export interface Settings {
+  apiToken: string
+  /** Absent when only URLs are purged: URL purges do not use the management address. */
+  service: Service | undefined
+  purgeAll: boolean
+  keys: SurrogateKey[]
+  urls: PurgeUrl[]
+  soft: boolean
+  batchFormat: BatchFormat
+  batchSize: number
+  concurrency: number
+  maxAttempts: number
+  timeoutMs: number
+  urlPurgeAuth: boolean
+  dryRun: boolean
+  summary: boolean
+  failOnError: boolean
+}
+
+/** Reads every input, masking the token before anything else can print it. */
+export function readInputs(): RawInputs {
+  const apiToken = core.getInput('api-token').trim()
+  if (apiToken !== '') core.setSecret(apiToken)
+  const raw = { 'api-token': apiToken } as RawInputs
+  for (const name of INPUT_NAMES) {
+    if (name !== 'api-token') raw[name] = core.getInput(name).trim()
+  }
+  return raw
+}
+
+export type FileReader = (path: string) => string
+
+const readTextFile: FileReader = (path) => readFileSync(path, 'utf8')
+
+export function getSettings(): Settings {
+  return parseSettings(readInputs(), readTextFile)
+}
+
+/** Validates raw inputs into settings; throws `InputError` naming the input and what is allowed. */
+export function parseSettings(raw: RawInputs, readFile: FileReader): Settings {
+  const soft = parseBoolean(raw, 'soft')
+  const dryRun = parseBoolean(raw, 'dry-run')
+  const urlPurgeAuth = parseBoolean(raw, 'url-purge-auth')
+  const mode = parseChoice(raw, 'mode', ['', 'keys', 'urls', 'all'] as const)
+  const keys = mergeUnique(
+    [parseKeys(raw.keys, 'keys'), parseKeys(readListFile(raw, 'keys-file', readFile), 'keys-file')],
+    (key) => key
+  )
+  const urls = mergeUnique(
+    [parseUrls(raw.urls, 'urls'), parseUrls(readListFile(raw, 'urls-file', readFile), 'urls-file')],
+    (entry) => entry.url.href
+  )
+  checkMode(mode, keys.length > 0, urls.length > 0, soft)
+
+  const purgeAll = mode === 'all'
+  const needsService = purgeAll || keys.length > 0
+  const sendsToken = !dryRun && (needsService || (urlPurgeAuth && urls.length > 0))
+  if (sendsToken && raw['api-token'] === '') {
+    throw new InputError(
+      `api-token is required to purge ${purgeAll ? 'a whole service' : needsService ? 'surrogate keys' : 'URLs with url-purge-auth: true'}`
+    )
+  }
+  if (urlPurgeAuth) {
+    for (const { url, target } of urls) requireSafeTransport(url, `urls: ${shorten(target)}`)
+  }
+
+  return {
+    apiToken: raw['api-token'],
+    service: needsService ? parseService(raw) : undefined,
+    purgeAll,
+    keys,
+    urls,
+    soft,
+    batchFormat: parseChoice(raw, 'batch-format', ['json', 'header'] as const),
+    batchSize: parseInteger(raw, 'batch-size', 1, 256),
+    concurrency: parseInteger(raw, 'concurrency', 1, 64),
+    maxAttempts: parseInteger(raw, 'max-attempts', 1, 20),
+    timeoutMs: parseSeconds(raw, 'timeout', 600) * 1000,
+    urlPurgeAuth,
+    dryRun,
+    summary: parseBoolean(raw, 'summary'),
+    failOnError: parseBoolean(raw, 'fail-on-error')
+  }
+}
+
+function checkMode(mode: string, hasKeys: boolean, hasUrls: boolean, soft: boolean): void {
+  if (mode === 'all') {
+    if (hasKeys || hasUrls) {
+      throw new InputError(
+        'mode: all purges the whole service and refuses keys or URLs beside it; remove keys/keys-file/urls/urls-file, or leave mode empty to purge only those'
+      )
+    }
+    if (soft) {
+      throw new InputError(
+        'soft: true cannot be used with mode: all: the purge API has no soft purge-all; purge surrogate keys softly instead, or set soft: false'
+      )
+    }
+    return
+  }
+  if (mode === 'keys' && hasUrls) {
+    throw new InputError(
+      'mode: keys refuses URLs; remove urls/urls-file, or leave mode empty to purge both'
+    )
+  }
+  if (mode === 'urls' && hasKeys) {
+    throw new InputError(
+      'mode: urls refuses keys; remove keys/keys-file, or leave mode empty to purge both'
+    )
+  }
+  const wanted = mode === 'keys' ? hasKeys : mode === 'urls' ? hasUrls : hasKeys || hasUrls
+  if (!wanted) {
+    const what =
+      mode === 'keys'
+        ? 'keys or keys-file'
+        : mode === 'urls'
+          ? 'urls or urls-file'
+          : 'keys, keys-file, urls or urls-file'
+    throw new InputError(`Nothing to purge: give ${what}${mode === '' ? ', or set mode: all' : ''}`)
+  }
+}
+
+function parseService(raw: RawInputs): Service {
+  const id = raw['service-id']
+  if (id === '')
+    throw new InputError('service-id is required to purge surrogate keys or a whole service')
+  if (!/^[\x21-\x7e]+$/.test(id) || id.includes(',')) {
+    throw new InputError(
+      `service-id: ${shorten(id)} is not a service id: give one id, printable ASCII without spaces or commas`
+    )
+  }
+  if (raw['base-url'] === '') {
+    throw new InputError(
+      'base-url is required to purge surrogate keys or a whole service, e.g. https://api.example-cdn.com'
+    )
+  }
+  const base = parseHttpUrl(raw['base-url'], 'base-url')
+  if (base.search !== '' || base.hash !== '') {
+    throw new InputError('base-url: give the management address without a query or fragment')
+  }
+  requireSafeTransport(base, 'base-url')
+  return { id, baseUrl: base.href.replace(/\/+$/, '') }
+}
+
+/** The token must not cross the network in clear text; loopback is allowed for local test servers. */
+function requireSafeTransport(url: URL, source: string): void {
+  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
+    throw new InputError(
+      `${source}: http:// would send api-token unencrypted to ${url.host}; use https:// (http is allowed only for localhost, 127.0.0.0/8 and ::1)`
+    )
+  }
+}
+
+function readListFile(
+  raw: RawInputs,
+  name: 'keys-file' | 'urls-file',
+  readFile: FileReader
+): string {
+  const path = raw[name]
+  if (path === '') return ''
+  try {
+    return readFile(path)
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error)
+    throw new InputError(`${name}: cannot read ${shorten(path)}: ${reason}`)
+  }
+}
+
+const TRUE_VALUES = ['true', 'True', 'TRUE']
+const FALSE_VALUES = ['false', 'False', 'FALSE']
+
+function parseBoolean(raw: RawInputs, name: InputName): boolean {
+  const value = raw[name]
+  if (TRUE_VALUES.includes(value)) return true
+  if (FALSE_VALUES.includes(value)) return false
+  throw new InputError(`${name} must be true or false, got ${shorten(value)}`)
+}
+
+function parseChoice<T extends string>(raw: RawInputs, name: InputName, allowed: readonly T[]): T {
+  const value = raw[name]
+  const choice = allowed.find((option) => option === value)
+  if (choice === undefined) {
+    const shown = allowed.filter((option) => option !== '').join(', ')
+    throw new InputError(
+      `${name} must be one of ${shown}${allowed.includes('' as T) ? ' (or empty)' : ''}, got ${shorten(value)}`
+    )
+  }
+  return choice
+}
+
+function parseInteger(raw: RawInputs, name: InputName, min: number, max: number): number {
+  const value = raw[name]
+  const number = /^\d+$/.test(value) ? Number(value) : NaN
+  if (!(number >= min && number <= max)) {
+    throw new InputError(
+      `${name} must be a whole number from ${min} to ${max}, got ${shorten(value)}`
+    )
+  }
+  return number
+}
+
+function parseSeconds(raw: RawInputs, name: InputName, max: number): number {
+  const value = raw[name]
+  const seconds = /^\d+(\.\d+)?$/.test(value) ? Number(value) : NaN
+  if (!(seconds > 0 && seconds <= max)) {
+    throw new InputError(
+      `${name} must be a number of seconds above 0 and at most ${max}, got ${shorten(value)}`
+    )
+  }
+  return seconds
+}

@@ -1,0 +1,25 @@
+/** One-line descriptions of calls for the step log. Never includes the token: calls do not hold it. */
+import type { Settings } from './inputs.js'
+import type { PurgeCall } from './plan.js'
+import type { CallEnd } from './results.js'
+
+export function describeCall(call: PurgeCall): string {
+  const count = call.targets.length
+  const what = call.operation === 'batch' ? ` (${count} key${count === 1 ? '' : 's'})` : ''
+  return `${call.method} ${call.url}${what}${call.soft ? ' soft' : ''}`
+}
+
+export function describeEnd(call: PurgeCall, end: CallEnd, elapsedMs: number): string {
+  const tries = `${end.attempts} attempt${end.attempts === 1 ? '' : 's'}, ${elapsedMs} ms`
+  if (end.ids === undefined) return `✗ ${describeCall(call)}: ${end.error ?? 'failed'} (${tries})`
+  const missing = call.operation === 'batch' ? call.targets.length - end.ids.size : 0
+  const note = missing > 0 ? `; ${missing} key${missing === 1 ? '' : 's'} without a purge id` : ''
+  return `✓ ${describeCall(call)}: HTTP ${end.httpStatus ?? ''} (${tries})${note}`
+}
+
+export function describePlan(calls: PurgeCall[], settings: Settings): string {
+  const targets = calls.reduce((sum, call) => sum + call.targets.length, 0)
+  const service = settings.service === undefined ? '' : ` on service ${settings.service.id}`
+  const kind = settings.soft ? 'soft' : 'instant'
+  return `Planned ${calls.length} ${kind} purge call${calls.length === 1 ? '' : 's'} for ${targets} target${targets === 1 ? '' : 's'}${service}`
+}

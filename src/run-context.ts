@@ -1,0 +1,28 @@
+/** The workflow run behind a purge, so the summary traces it to the deploy that caused it. */
+
+export interface RunContext {
+  repository: string
+  sha: string
+  event: string
+  workflow: string
+  runNumber: number
+  runUrl: string
+}
+
+/**
+ * `@actions/github` is imported here, on demand, because it pulls in Octokit: most of the bundle's
+ * size, and none of it needed unless a summary is written. `undefined` outside a workflow run.
+ */
+export async function readRunContext(): Promise<RunContext | undefined> {
+  if (!process.env.GITHUB_REPOSITORY) return undefined
+  const { context } = await import('@actions/github')
+  const { owner, repo } = context.repo
+  return {
+    repository: `${owner}/${repo}`,
+    sha: context.sha,
+    event: context.eventName,
+    workflow: context.workflow,
+    runNumber: context.runNumber,
+    runUrl: `${context.serverUrl}/${owner}/${repo}/actions/runs/${context.runId}`
+  }
+}

@@ -1,0 +1,100 @@
+/** The job summary: counts, the run behind the purge, and a table of targets, failures first. Pure. */
+import type { RunContext } from './run-context.js'
+import type { Counts, PurgeResult } from './results.js'
+import { cut } from './server-message.js'
+
+/** Keeps the summary readable and far below GitHub's 1 MiB limit even for 1024-byte keys. */
+export const SUMMARY_ROW_LIMIT = 250
+const SHOWN_TARGET_CHARS = 160
+
+export interface SummaryFacts {
+  results: PurgeResult[]
+  counts: Counts
+  service: string | undefined
+  dryRun: boolean
+  calls: number
+  resultsFile: string
+  context: RunContext | undefined
+}
+
+const ENTITIES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;'
+}
+
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (char) => ENTITIES[char] ?? char)
+}
+
+const STATUS_CELL = { purged: '✅ purged', failed: '❌ failed', planned: '📝 planned' } as const
+
+function heading(facts: SummaryFacts): string {
+  const { counts, dryRun } = facts
+  if (dryRun) return `Edge purge (dry run): ${counts.planned} planned, nothing sent`
+  return `Edge purge: ${counts.purged} purged, ${counts.failed} failed`
+}
+
+function contextLine(context: RunContext): string {
+  return (
+    `${escapeHtml(context.event)} on <code>${escapeHtml(context.repository)}</code> at ` +
+    `<code>${escapeHtml(context.sha.slice(0, 7))}</code>, workflow <b>${escapeHtml(context.workflow)}</b>, ` +
+    `<a href="${escapeHtml(context.runUrl)}">run ${context.runNumber}</a>`
+  )
+}
+
+function row(result: PurgeResult): string {
+  const outcome =
+    result.status === 'failed' && result.error !== null
+      ? `${STATUS_CELL.failed}: ${escapeHtml(result.error)}`
+      : STATUS_CELL[result.status]
+  const cells = [
+    `<code>${escapeHtml(cut(result.target, SHOWN_TARGET_CHARS))}</code>`,
+    result.type,
+    result.soft ? 'soft' : 'instant',
+    outcome,
+    result.id === null ? '' : `<code>${escapeHtml(result.id)}</code>`
+  ]
+  return `<tr>${cells.map((cell) => `<td>${cell}</td>`).join('')}</tr>`
+}
+
+/** Failures first, then the rest, each in request order, up to the row limit. */
+function shownRows(results: PurgeResult[]): PurgeResult[] {
+  const shown: PurgeResult[] = []
+  for (const status of ['failed', 'purged', 'planned'] as const) {
+    for (const result of results) {
+      if (shown.length === SUMMARY_ROW_LIMIT) return shown
+      if (result.status === status) shown.push(result)
+    }
+  }
+  return shown
+}
+
+export function renderSummary(facts: SummaryFacts): string {
+  const { results, counts } = facts
+  const parts = [`<h2>${escapeHtml(heading(facts))}</h2>`]
+  const scope = [
+    facts.service === undefined ? undefined : `Service <code>${escapeHtml(facts.service)}</code>`,
+    `${results.length} target${results.length === 1 ? '' : 's'} in ${facts.calls} call${facts.calls === 1 ? '' : 's'}`,
+    facts.dryRun ? 'dry run: no request was sent' : undefined,
+    !facts.dryRun && counts.failed > 0 ? `<b>${counts.failed} failed</b>` : undefined
+  ].filter((part) => part !== undefined)
+  parts.push(`<p>${scope.join(' · ')}</p>`)
+  if (facts.context !== undefined) parts.push(`<p>${contextLine(facts.context)}</p>`)
+
+  const rows = shownRows(results)
+  parts.push(
+    '<table><tr><th>Target</th><th>Type</th><th>Purge</th><th>Result</th><th>Purge id</th></tr>',
+    ...rows.map(row),
+    '</table>'
+  )
+  if (rows.length < results.length) {
+    parts.push(
+      `<p>Showing ${rows.length} of ${results.length} targets (failures first). ` +
+        `The <code>results-file</code> output (<code>${escapeHtml(facts.resultsFile)}</code>) holds them all.</p>`
+    )
+  }
+  return parts.join('\n')
+}

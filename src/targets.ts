@@ -1,0 +1,108 @@
+/** Parsing and validation of the things a user asks to purge: surrogate keys and URLs. Pure. */
+
+/** A validated surrogate key: 1 to 1024 bytes of printable ASCII (0x21–0x7E). */
+export type SurrogateKey = string
+
+/** A validated absolute http(s) URL, kept as the user wrote it (the `target` users look up). */
+export interface PurgeUrl {
+  target: string
+  url: URL
+}
+
+export const MAX_KEY_BYTES = 1024
+const PRINTABLE_ASCII = /^[\x21-\x7e]+$/
+const SHOWN_CHARS = 60
+
+/** A failure caused by what the user gave, reported before any request is sent. */
+export class InputError extends Error {
+  override name = 'InputError'
+}
+
+/** Shortens a value for an error message, showing control and non-ASCII characters as escapes. */
+export function shorten(value: string): string {
+  const cut = value.length > SHOWN_CHARS ? `${value.slice(0, SHOWN_CHARS)}…` : value
+  const escaped = JSON.stringify(cut)
+  return value.length > SHOWN_CHARS ? `${escaped} (${value.length} characters)` : escaped
+}
+
+/** Splits a list on the given separators, drops blank entries and duplicates, keeps first order. */
+export function splitList(text: string, separators: RegExp): string[] {
+  return [...new Set(text.split(separators).filter((entry) => entry !== ''))]
+}
+
+export function parseKeys(text: string, source: string): SurrogateKey[] {
+  const keys = splitList(text, /[\s,]+/)
+  for (const key of keys) {
+    const bytes = Buffer.byteLength(key, 'utf8')
+    if (!PRINTABLE_ASCII.test(key)) {
+      throw new InputError(
+        `${source}: key ${shorten(key)} is not allowed: a surrogate key is printable ASCII (0x21–0x7E) only`
+      )
+    }
+    if (bytes > MAX_KEY_BYTES) {
+      throw new InputError(
+        `${source}: key ${shorten(key)} is ${bytes} bytes long; a surrogate key is at most ${MAX_KEY_BYTES} bytes`
+      )
+    }
+  }
+  return keys
+}
+
+export function isLoopbackHost(hostname: string): boolean {
+  return (
+    hostname === 'localhost' ||
+    hostname === '[::1]' ||
+    /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname)
+  )
+}
+
+/** The URL with any user:password replaced, so an error never echoes credentials. */
+export function withoutCredentials(raw: string): string {
+  return raw.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#]*@/i, '$1***@')
+}
+
+/** Parses one absolute http(s) URL; `source` names the input it came from. */
+export function parseHttpUrl(raw: string, source: string): URL {
+  let url: URL
+  try {
+    url = new URL(raw)
+  } catch {
+    throw new InputError(
+      `${source}: ${shorten(withoutCredentials(raw))} is not an absolute URL; give it with https:// and a host`
+    )
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    throw new InputError(
+      `${source}: ${shorten(withoutCredentials(raw))} uses ${url.protocol.slice(0, -1)}; only http and https URLs can be purged`
+    )
+  }
+  if (url.username !== '' || url.password !== '') {
+    throw new InputError(
+      `${source}: ${shorten(withoutCredentials(raw))} embeds credentials (user:password@); remove them`
+    )
+  }
+  return url
+}
+
+/** Parses whitespace-separated URLs, deduplicated by their normalized form. */
+export function parseUrls(text: string, source: string): PurgeUrl[] {
+  const urls = splitList(text, /\s+/).map((target) => ({
+    target,
+    url: parseHttpUrl(target, source)
+  }))
+  return mergeUnique([urls], (entry) => entry.url.href)
+}
+
+/** Merges lists, dropping entries already seen, first order kept. */
+export function mergeUnique<T>(lists: T[][], identity: (item: T) => string): T[] {
+  const seen = new Set<string>()
+  const merged: T[] = []
+  for (const item of lists.flat()) {
+    const id = identity(item)
+    if (!seen.has(id)) {
+      seen.add(id)
+      merged.push(item)
+    }
+  }
+  return merged
+}
