@@ -31385,7 +31385,10 @@ function createTransport(options) {
                 resolve(exchange);
             };
             const timer = setTimeout(() => {
-                settle({ kind: 'timeout', message: `no complete answer within ${options.timeoutMs / 1000} s` });
+                settle({
+                    kind: 'timeout',
+                    message: `no complete answer within ${options.timeoutMs / 1000} s`
+                });
                 request.destroy();
             }, options.timeoutMs);
             const fail = (error) => {
@@ -31482,7 +31485,10 @@ function parseHttpUrl(raw, source) {
 }
 /** Parses whitespace-separated URLs, deduplicated by their normalized form. */
 function parseUrls(text, source) {
-    const urls = splitList(text, /\s+/).map((target) => ({ target, url: parseHttpUrl(target, source) }));
+    const urls = splitList(text, /\s+/).map((target) => ({
+        target,
+        url: parseHttpUrl(target, source)
+    }));
     return mergeUnique([urls], (entry) => entry.url.href);
 }
 /** Merges lists, dropping entries already seen, first order kept. */
@@ -31521,7 +31527,9 @@ function failureAnnotations(results) {
     const sorted = [...groups.entries()].sort((a, b) => b[1].length - a[1].length);
     const lines = sorted.slice(0, MAX_ANNOTATIONS).map(([reason, group]) => {
         const [first] = group;
-        const what = group.length === 1 && first !== undefined ? `${first.type} ${shorten(first.target)}` : `${group.length} targets`;
+        const what = group.length === 1 && first !== undefined
+            ? `${first.type} ${shorten(first.target)}`
+            : `${group.length} targets`;
         return `${what} failed: ${reason}`;
     });
     if (sorted.length > MAX_ANNOTATIONS) {
@@ -31591,7 +31599,10 @@ function rateLimitResetMs(headers, now) {
  * servers of this family send them on every answer, where they describe the hourly window, not a wait.
  */
 function serverRequestedWaitMs(status, headers, now) {
-    const waits = [retryAfterMs(headers, now), status === 429 ? rateLimitResetMs(headers, now) : undefined];
+    const waits = [
+        retryAfterMs(headers, now),
+        status === 429 ? rateLimitResetMs(headers, now) : undefined
+    ];
     const given = waits.filter((wait) => wait !== undefined);
     return given.length === 0 ? undefined : Math.max(...given);
 }
@@ -31655,7 +31666,11 @@ function failure(fields) {
 function interpret(call, exchange, now) {
     switch (exchange.kind) {
         case 'timeout':
-            return failure({ httpStatus: null, retryable: true, message: `timed out: ${exchange.message}` });
+            return failure({
+                httpStatus: null,
+                retryable: true,
+                message: `timed out: ${exchange.message}`
+            });
         case 'network':
             return failure({
                 httpStatus: null,
@@ -31733,13 +31748,22 @@ function interpretRefusal(call, exchange, now) {
         });
     }
     if (status === 403) {
-        return failure({ httpStatus: status, stop: 'forbidden', message: withServer(forbiddenMessage(call, host)) });
+        return failure({
+            httpStatus: status,
+            stop: 'forbidden',
+            message: withServer(forbiddenMessage(call, host))
+        });
     }
     if (status === 404 && call.service !== undefined) {
-        return failure({ httpStatus: status, message: withServer(`service ${call.service} not found (404)`) });
+        return failure({
+            httpStatus: status,
+            message: withServer(`service ${call.service} not found (404)`)
+        });
     }
     const retryable = isRetryableStatus(status);
-    const lead = status === 429 ? 'rate limited (429)' : `HTTP ${status}${external_node_http_.STATUS_CODES[status] ? ` (${external_node_http_.STATUS_CODES[status]})` : ''}`;
+    const lead = status === 429
+        ? 'rate limited (429)'
+        : `HTTP ${status}${external_node_http_.STATUS_CODES[status] ? ` (${external_node_http_.STATUS_CODES[status]})` : ''}`;
     return failure({
         httpStatus: status,
         retryable,
@@ -31764,13 +31788,24 @@ function forbiddenMessage(call, host) {
 /** Results of one call's targets; in a successful batch, a key without an id was not purged. */
 function resultsOfCall(call, end) {
     return call.targets.map(({ type, target }) => {
-        const base = { type, target, soft: call.soft, http_status: end.httpStatus, attempts: end.attempts };
+        const base = {
+            type,
+            target,
+            soft: call.soft,
+            http_status: end.httpStatus,
+            attempts: end.attempts
+        };
         if (end.ids === undefined) {
             return { ...base, status: 'failed', id: null, error: end.error ?? 'failed' };
         }
         const id = end.ids.get(target);
         if (id === undefined && type !== 'all') {
-            return { ...base, status: 'failed', id: null, error: 'no purge id returned: the server did not confirm this key' };
+            return {
+                ...base,
+                status: 'failed',
+                id: null,
+                error: 'no purge id returned: the server did not confirm this key'
+            };
         }
         return { ...base, status: 'purged', id: id ?? null, error: null };
     });
@@ -31887,7 +31922,10 @@ async function executePlan(calls, transport, options) {
                 };
             }
             if (attempts >= options.maxAttempts) {
-                return { ...end, error: `${message} (gave up after ${attempts} attempt${attempts === 1 ? '' : 's'})` };
+                return {
+                    ...end,
+                    error: `${message} (gave up after ${attempts} attempt${attempts === 1 ? '' : 's'})`
+                };
             }
             // Never sooner than the server asked: its wait is the floor, backoff only fills silence.
             const wait = verdict.waitMs ?? backoffMs(attempts);
@@ -32009,7 +32047,11 @@ function checkMode(mode, hasKeys, hasUrls, soft) {
     }
     const wanted = mode === 'keys' ? hasKeys : mode === 'urls' ? hasUrls : hasKeys || hasUrls;
     if (!wanted) {
-        const what = mode === 'keys' ? 'keys or keys-file' : mode === 'urls' ? 'urls or urls-file' : 'keys, keys-file, urls or urls-file';
+        const what = mode === 'keys'
+            ? 'keys or keys-file'
+            : mode === 'urls'
+                ? 'urls or urls-file'
+                : 'keys, keys-file, urls or urls-file';
         throw new InputError(`Nothing to purge: give ${what}${mode === '' ? ', or set mode: all' : ''}`);
     }
 }
@@ -32228,7 +32270,8 @@ function batchKeys(keys, size, format) {
     let headerBytes = 0;
     for (const key of keys) {
         const joinedBytes = current.length === 0 ? key.length : headerBytes + 1 + key.length;
-        if (current.length === size || (format === 'header' && joinedBytes > MAX_SURROGATE_KEY_HEADER_BYTES)) {
+        if (current.length === size ||
+            (format === 'header' && joinedBytes > MAX_SURROGATE_KEY_HEADER_BYTES)) {
             batches.push(current);
             current = [key];
             headerBytes = key.length;
@@ -32302,7 +32345,13 @@ async function readRunContext() {
 /** Keeps the summary readable and far below GitHub's 1 MiB limit even for 1024-byte keys. */
 const SUMMARY_ROW_LIMIT = 250;
 const SHOWN_TARGET_CHARS = 160;
-const ENTITIES = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+const ENTITIES = {
+    '&': '&amp;',
+    '<': '&lt;',
+    '>': '&gt;',
+    '"': '&quot;',
+    "'": '&#39;'
+};
 function escapeHtml(text) {
     return text.replace(/[&<>"']/g, (char) => ENTITIES[char] ?? char);
 }
