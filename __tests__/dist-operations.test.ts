@@ -1,11 +1,13 @@
 /** Runner-contract tests of dist/index.js: every operation of the spec, as the runner runs the action. */
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals'
+import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
 import { FakePurgeServer } from './support/fake-purge-server.js'
-import { resultsOf, runAction } from './support/run-action.js'
+import { resultsOf, runAction, type ResultEntry } from './support/run-action.js'
 
 let server: FakePurgeServer
 beforeEach(async () => {
-  server = await FakePurgeServer.start()
+  server = await FakePurgeServer.start({ tokens: { 'test-token': 'engineer' } })
 })
 afterEach(async () => {
   await server.close()
@@ -17,8 +19,19 @@ const api = (): Record<string, string> => ({
   'base-url': server.url,
   'service-id': 'svc123'
 })
+const keyList = (count: number, prefix = 'key'): string[] =>
+  Array.from({ length: count }, (_, i) => `${prefix}-${i}`)
+const ID = /^\d+-\d+-\d+(-\d+)?$/
 
-describe('purge-all', () => {
+function expectAllPurged(results: ResultEntry[], targets: string[]): void {
+  expect(results.map((result) => result.target)).toEqual(targets)
+  for (const result of results) {
+    expect(result).toMatchObject({ status: 'purged', http_status: 200, attempts: 1, error: null })
+    expect(result.id).toMatch(ID)
+  }
+}
+
+describe('purge-all (op 2)', () => {
   it('POSTs purge_all with Edge-Key and Accept, and reports the service purged without an id', async () => {
     const run = await runAction({ ...api(), mode: 'all' })
     expect(run.code).toBe(0)
@@ -29,6 +42,7 @@ describe('purge-all', () => {
     expect(request?.headers['edge-key']).toBe(TOKEN)
     expect(request?.headers.accept).toBe('application/json')
     expect(request?.headers['edge-soft-purge']).toBeUndefined()
+    expect(server.purgeAlls).toEqual(['svc123'])
     expect(resultsOf(run)).toEqual([
       {
         type: 'all',
@@ -45,5 +59,285 @@ describe('purge-all', () => {
     expect(run.outputs['failed-count']).toBe('0')
     expect(run.outputs['purge-id']).toBe('')
     expect(JSON.parse(run.outputs['purge-ids'] ?? '')).toEqual({})
+  })
+})
+
+describe('one surrogate key (op 3)', () => {
+  it('POSTs purge/{key} with the key encoded as one path segment', async () => {
+    const key = 'a/b?c#d%e'
+    const run = await runAction({ ...api(), keys: key })
+    expect(run.code).toBe(0)
+    expect(server.requests.map((request) => request.path)).toEqual([
+      '/service/svc123/purge/a%2Fb%3Fc%23d%25e'
+    ])
+    expect(server.requests[0]?.headers['edge-soft-purge']).toBeUndefined()
+    expect(server.purgedKeys).toEqual([{ service: 'svc123', key, soft: false }])
+    const [result] = resultsOf(run)
+    expect(result).toMatchObject({ type: 'key', target: key, soft: false, status: 'purged' })
+    expect(run.outputs['purge-id']).toBe(result?.id)
+    expect(JSON.parse(run.outputs['purge-ids'] ?? '')).toEqual({ [key]: result?.id })
+  })
+})
+
+describe('batches of keys (ops 4 and 5)', () => {
+  it('sends 600 keys as three JSON batches of 256, 256 and 88', async () => {
+    const keys = keyList(600)
+    const run = await runAction({ ...api(), keys: keys.join('\n') })
+    expect(run.code).toBe(0)
+    const bodies = server.requests.map((request) => {
+      expect(request.path).toBe('/service/svc123/purge')
+      expect(request.headers['content-type']).toBe('application/json')
+      expect(request.headers['surrogate-key']).toBeUndefined()
+      return (JSON.parse(request.body) as { surrogate_keys: string[] }).surrogate_keys
+    })
+    expect(bodies.map((body) => body.length).sort()).toEqual([256, 256, 88].sort())
+    expect(bodies.flat().sort()).toEqual([...keys].sort())
+    expectAllPurged(resultsOf(run), keys)
+    expect(Object.keys(JSON.parse(run.outputs['purge-ids'] ?? '{}') as object)).toHaveLength(600)
+    expect(run.outputs['purged-count']).toBe('600')
+    expect(run.outputs['purge-id']).toBe('')
+  })
+
+  it('in header form, sends Surrogate-Key headers split by count and by the 16 KiB budget, with no body', async () => {
+    const keys = keyList(40).map((key) => key.padEnd(1000, 'x'))
+    const run = await runAction({ ...api(), keys: keys.join(' '), 'batch-format': 'header' })
+    expect(run.code).toBe(0)
+    const headers = server.requests.map((request) => {
+      expect(request.body).toBe('')
+      expect(request.headers['content-type']).toBeUndefined()
+      return String(request.headers['surrogate-key'])
+    })
+    for (const header of headers) expect(Buffer.byteLength(header)).toBeLessThanOrEqual(16 * 1024)
+    expect(headers.map((header) => header.split(' ').length).sort()).toEqual([16, 16, 8].sort())
+    expectAllPurged(resultsOf(run), keys)
+  })
+
+  it('honours batch-size', async () => {
+    const run = await runAction({ ...api(), keys: keyList(10).join(','), 'batch-size': '4' })
+    expect(run.code).toBe(0)
+    expect(server.requests).toHaveLength(3)
+    expect(server.purgedKeys).toHaveLength(10)
+  })
+
+  it('takes 20,000 keys from keys-file, with complete counts and results-file when outputs exceed 1 MB', async () => {
+    const keys = keyList(20_000, 'product-variant')
+    const run = await runAction(
+      { ...api(), 'keys-file': 'keys.txt' },
+      { files: { 'keys.txt': keys.join('\n') } }
+    )
+    expect(run.code).toBe(0)
+    expect(server.requests).toHaveLength(Math.ceil(20_000 / 256))
+    expect(server.purgedKeys).toHaveLength(20_000)
+    expect(run.outputs['purged-count']).toBe('20000')
+    expect(run.outputs['failed-count']).toBe('0')
+    expect(run.outputs.results).toBe('')
+    expect(run.outputs['purge-ids']).toBe('')
+    expect(run.stdout).toMatch(/::notice::Output results is left empty/)
+    expect(run.stdout).toMatch(/::notice::Output purge-ids is left empty/)
+    expect(run.outputs['results-file']?.startsWith(run.dir)).toBe(true)
+    const fromFile = JSON.parse(
+      await readFile(run.outputs['results-file'] ?? '', 'utf8')
+    ) as ResultEntry[]
+    expect(fromFile).toHaveLength(20_000)
+    expect(fromFile.every((result) => result.status === 'purged')).toBe(true)
+    expect(Buffer.byteLength(run.summary)).toBeLessThan(200 * 1024)
+    expect(run.summary).toMatch(/Showing 250 of 20000 targets/)
+  })
+})
+
+describe('soft purges (ops 6 and 7)', () => {
+  it('soft-purges several keys one call each, with Edge-Soft-Purge: 1', async () => {
+    const run = await runAction({ ...api(), keys: 'a b c', soft: 'true' })
+    expect(run.code).toBe(0)
+    expect(server.requests.map((request) => request.path).sort()).toEqual([
+      '/service/svc123/purge/a',
+      '/service/svc123/purge/b',
+      '/service/svc123/purge/c'
+    ])
+    for (const request of server.requests) expect(request.headers['edge-soft-purge']).toBe('1')
+    expect(server.purgedKeys.every((purged) => purged.soft)).toBe(true)
+    expect(resultsOf(run).every((result) => result.soft && result.status === 'purged')).toBe(true)
+    expect(run.summary).toMatch(/soft/)
+  })
+
+  it('sends hard and soft URL purges to the URL itself, keeping path and query, without the token', async () => {
+    const urls = [`${server.url}/blog/post?page=2`, `${server.url}/index.html`]
+    const hard = await runAction({ urls: urls.join('\n') })
+    expect(hard.code).toBe(0)
+    expect(server.requests.map((request) => [request.method, request.path]).sort()).toEqual([
+      ['PURGE', '/blog/post?page=2'],
+      ['PURGE', '/index.html']
+    ])
+    for (const request of server.requests) {
+      expect(request.headers['edge-key']).toBeUndefined()
+      expect(request.headers['edge-soft-purge']).toBeUndefined()
+    }
+    expectAllPurged(resultsOf(hard), urls)
+
+    server.requests.length = 0
+    const soft = await runAction({ urls: urls[0] ?? '', soft: 'true', 'api-token': TOKEN })
+    expect(soft.code).toBe(0)
+    expect(server.requests[0]?.headers['edge-soft-purge']).toBe('1')
+    expect(server.requests[0]?.headers['edge-key']).toBeUndefined()
+    expect(resultsOf(soft)[0]).toMatchObject({ type: 'url', soft: true, status: 'purged' })
+  })
+
+  it('sends the token with URL purges only when url-purge-auth is true', async () => {
+    const run = await runAction({
+      'api-token': TOKEN,
+      urls: `${server.url}/a`,
+      'url-purge-auth': 'true'
+    })
+    expect(run.code).toBe(0)
+    expect(server.requests[0]?.headers['edge-key']).toBe(TOKEN)
+  })
+})
+
+describe('lists from files and mixed targets', () => {
+  it('merges urls-file with urls and purges keys and URLs in one step', async () => {
+    const run = await runAction(
+      { ...api(), keys: 'k1', urls: `${server.url}/a`, 'urls-file': 'urls.txt' },
+      { files: { 'urls.txt': `${server.url}/a\n${server.url}/b\n\n` } }
+    )
+    expect(run.code).toBe(0)
+    expect(resultsOf(run).map((result) => [result.type, result.target])).toEqual([
+      ['key', 'k1'],
+      ['url', `${server.url}/a`],
+      ['url', `${server.url}/b`]
+    ])
+    expect(server.purgedUrls).toHaveLength(2)
+  })
+})
+
+describe('execution', () => {
+  it('never has more than `concurrency` calls in flight', async () => {
+    server.fault({ action: { kind: 'delay', ms: 100 } })
+    const run = await runAction({
+      ...api(),
+      keys: keyList(12).join(' '),
+      soft: 'true',
+      concurrency: '3'
+    })
+    expect(run.code).toBe(0)
+    expect(server.requests).toHaveLength(12)
+    expect(server.maxInFlight).toBe(3)
+  })
+
+  it('dry-run plans every call, sends nothing, and reports planned results', async () => {
+    const run = await runAction({
+      ...api(),
+      'api-token': '',
+      keys: keyList(600).join(' '),
+      'dry-run': 'true'
+    })
+    expect(run.code).toBe(0)
+    expect(server.requests).toHaveLength(0)
+    const results = resultsOf(run)
+    expect(results).toHaveLength(600)
+    expect(results.every((result) => result.status === 'planned' && result.attempts === 0)).toBe(
+      true
+    )
+    expect(run.stdout).toMatch(/POST .*\/service\/svc123\/purge \(256 keys\)/)
+    expect(run.summary).toMatch(/dry run/i)
+    expect(run.outputs['purged-count']).toBe('0')
+  })
+
+  it('writes no summary with summary: false, but still sets outputs', async () => {
+    const run = await runAction({ ...api(), keys: 'k1', summary: 'false' })
+    expect(run.code).toBe(0)
+    expect(run.summary).toBe('')
+    expect(run.outputs['purged-count']).toBe('1')
+  })
+
+  it('writes a summary with counts, service, the run context and a table', async () => {
+    const run = await runAction(
+      { ...api(), keys: 'k1 k2' },
+      {
+        env: {
+          GITHUB_REPOSITORY: 'acme/site',
+          GITHUB_SHA: '0123456789abcdef',
+          GITHUB_EVENT_NAME: 'push',
+          GITHUB_WORKFLOW: 'Deploy',
+          GITHUB_RUN_ID: '42',
+          GITHUB_RUN_NUMBER: '7',
+          GITHUB_SERVER_URL: 'https://github.com'
+        }
+      }
+    )
+    expect(run.code).toBe(0)
+    expect(run.summary).toMatch(/Edge purge: 2 purged, 0 failed/)
+    expect(run.summary).toMatch(/svc123/)
+    expect(run.summary).toMatch(/push on <code>acme\/site<\/code> at <code>0123456<\/code>/)
+    expect(run.summary).toContain('href="https://github.com/acme/site/actions/runs/42"')
+    expect(run.summary).toMatch(
+      /<td><code>k1<\/code><\/td><td>key<\/td><td>instant<\/td><td>✅ purged<\/td>/
+    )
+  })
+})
+
+describe('refusals before any request', () => {
+  const cases: [string, Record<string, string>, RegExp][] = [
+    ['soft with all', { mode: 'all', soft: 'true' }, /soft: true cannot be used with mode: all/],
+    ['all with keys', { mode: 'all', keys: 'k1' }, /mode: all .* refuses keys or URLs/],
+    [
+      'keys mode with urls',
+      { mode: 'keys', keys: 'k', urls: 'https://example.com/' },
+      /mode: keys refuses URLs/
+    ],
+    ['nothing to purge', {}, /Nothing to purge/],
+    [
+      'batch-size 300',
+      { keys: 'k', 'batch-size': '300' },
+      /batch-size must be a whole number from 1 to 256, got "300"/
+    ],
+    [
+      'mode everything',
+      { keys: 'k', mode: 'everything' },
+      /mode must be one of keys, urls, all \(or empty\), got "everything"/
+    ],
+    ['soft maybe', { keys: 'k', soft: 'maybe' }, /soft must be true or false, got "maybe"/],
+    [
+      'concurrency 65',
+      { keys: 'k', concurrency: '65' },
+      /concurrency must be a whole number from 1 to 64/
+    ],
+    [
+      'a key with a control character',
+      { keys: 'ok bad\u0001key' },
+      /keys: key "bad\\u0001key" is not allowed/
+    ],
+    ['a relative URL', { urls: '/just/a/path' }, /urls: "\/just\/a\/path" is not an absolute URL/],
+    [
+      'http base-url off loopback',
+      { keys: 'k', 'base-url': 'http://api.example.com' },
+      /base-url: http:\/\/ would send api-token unencrypted/
+    ]
+  ]
+  it.each(cases)('%s', async (_name, inputs, message) => {
+    const run = await runAction({ ...api(), ...inputs })
+    expect(run.code).toBe(1)
+    expect(run.stdout).toMatch(new RegExp(`::error::.*${message.source}`))
+    expect(server.requests).toHaveLength(0)
+  })
+
+  it('refuses a URL with credentials without echoing them', async () => {
+    const run = await runAction({ urls: 'https://alice:s3cret@example.com/page' })
+    expect(run.code).toBe(1)
+    expect(run.stdout).toMatch(/embeds credentials/)
+    expect(run.log).not.toContain('s3cret')
+    expect(server.requests).toHaveLength(0)
+  })
+})
+
+describe('the token', () => {
+  it('is masked before anything else is printed', async () => {
+    const run = await runAction({ ...api(), keys: 'k1' })
+    expect(run.stdout.split('\n')[0]).toBe(`::add-mask::${TOKEN}`)
+  })
+
+  it('is not needed to reach outputs written under RUNNER_TEMP', async () => {
+    const run = await runAction({ ...api(), keys: 'k1' })
+    expect(join(run.dir)).toBe(run.dir)
+    expect(run.outputs['results-file']).toMatch(/edge-purge-results-.*\.json$/)
   })
 })

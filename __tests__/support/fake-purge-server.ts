@@ -23,11 +23,14 @@ export interface RecordedRequest {
   body: string
   /** Which TCP connection carried it (1, 2, ...). */
   connection: number
+  /** When its body had arrived (ms epoch). */
+  receivedAt: number
 }
 
 export type FaultAction =
   | { kind: 'reply'; status: number; headers?: Record<string, string>; body?: string }
   | { kind: 'reset' }
+  /** Answers normally, after a pause. */
   | { kind: 'delay'; ms: number }
   | { kind: 'omit'; keys: string[] }
 
@@ -146,16 +149,14 @@ export class FakePurgeServer {
       path: request.url ?? '',
       headers: request.headers,
       body: Buffer.concat(chunks).toString('utf8'),
-      connection: this.connectionNumbers.get(request.socket) ?? 0
+      connection: this.connectionNumbers.get(request.socket) ?? 0,
+      receivedAt: Date.now()
     }
     this.requests.push(recorded)
     try {
-      let fault = this.takeFault(recorded)
+      const fault = this.takeFault(recorded)
       if (this.options.latencyMs > 0) await sleep(this.options.latencyMs)
-      while (fault?.kind === 'delay') {
-        await sleep(fault.ms)
-        fault = this.takeFault(recorded)
-      }
+      if (fault?.kind === 'delay') await sleep(fault.ms)
       if (fault?.kind === 'reset') {
         request.socket.destroy()
         return

@@ -1,0 +1,320 @@
+/** Fault injection through the fake server, against dist/index.js run as the runner runs it. */
+import { afterEach, beforeEach, describe, expect, it } from '@jest/globals'
+import { readFile } from 'node:fs/promises'
+import { FakePurgeServer, type RecordedRequest } from './support/fake-purge-server.js'
+import { resultsOf, runAction } from './support/run-action.js'
+
+let server: FakePurgeServer
+beforeEach(async () => {
+  server = await FakePurgeServer.start({
+    tokens: { 'test-token': 'engineer', 'purge-only': 'purge' }
+  })
+})
+afterEach(async () => {
+  await server.close()
+})
+
+const TOKEN = 'test-token'
+const api = (): Record<string, string> => ({
+  'api-token': TOKEN,
+  'base-url': server.url,
+  'service-id': 'svc123'
+})
+const keyList = (count: number): string[] => Array.from({ length: count }, (_, i) => `key-${i}`)
+const batchHolding =
+  (key: string) =>
+  (request: RecordedRequest): boolean =>
+    request.body.includes(`"${key}"`)
+
+describe('retries', () => {
+  it('waits as long as Retry-After asks after a 429, then purges', async () => {
+    server.fault({
+      times: 1,
+      action: {
+        kind: 'reply',
+        status: 429,
+        headers: { 'Retry-After': '1' },
+        body: '{"msg":"slow down"}'
+      }
+    })
+    const run = await runAction({ ...api(), keys: 'k1' })
+    expect(run.code).toBe(0)
+    expect(resultsOf(run)[0]).toMatchObject({ status: 'purged', attempts: 2, http_status: 200 })
+    const [first, second] = server.requests
+    expect(second?.receivedAt).toBeDefined()
+    expect((second?.receivedAt ?? 0) - (first?.receivedAt ?? 0)).toBeGreaterThanOrEqual(990)
+  })
+
+  it('waits for an Edge-RateLimit-Reset epoch on a 429, then purges', async () => {
+    const reset = String(Math.ceil(Date.now() / 1000) + 2)
+    server.fault({
+      times: 1,
+      action: {
+        kind: 'reply',
+        status: 429,
+        headers: { 'Edge-RateLimit-Reset': reset },
+        body: '{"msg":"You have exceeded your hourly rate limit"}'
+      }
+    })
+    const run = await runAction({ ...api(), mode: 'all' })
+    expect(run.code).toBe(0)
+    expect(resultsOf(run)[0]).toMatchObject({ status: 'purged', attempts: 2 })
+    expect(server.requests[1]?.receivedAt ?? 0).toBeGreaterThanOrEqual(Number(reset) * 1000 - 10)
+  })
+
+  it('does not wait past 120 s: the call fails at once, saying when the limit resets', async () => {
+    const reset = Math.ceil(Date.now() / 1000) + 3600
+    server.fault({
+      action: {
+        kind: 'reply',
+        status: 429,
+        headers: { 'Edge-RateLimit-Reset': String(reset) },
+        body: '{"msg":"You have exceeded your hourly rate limit"}'
+      }
+    })
+    const run = await runAction({ ...api(), mode: 'all' })
+    expect(run.code).toBe(1)
+    const [result] = resultsOf(run)
+    expect(result).toMatchObject({ status: 'failed', attempts: 1, http_status: 429 })
+    expect(result?.error).toContain('rate limited (429): You have exceeded your hourly rate limit')
+    expect(result?.error).toContain(new Date(reset * 1000).toISOString().slice(0, 16))
+    expect(server.requests).toHaveLength(1)
+  })
+
+  it('retries a 503 and succeeds', async () => {
+    server.fault({ times: 1, action: { kind: 'reply', status: 503, body: 'upstream unavailable' } })
+    const run = await runAction({ ...api(), keys: 'k1 k2' })
+    expect(run.code).toBe(0)
+    expect(
+      resultsOf(run).every((result) => result.status === 'purged' && result.attempts === 2)
+    ).toBe(true)
+    expect(run.stdout).toMatch(
+      /attempt 1 failed \(HTTP 503 \(Service Unavailable\): upstream unavailable\); retrying/
+    )
+  })
+
+  it('retries a reset connection', async () => {
+    server.fault({ times: 1, action: { kind: 'reset' } })
+    const run = await runAction({ ...api(), keys: 'k1' })
+    expect(run.code).toBe(0)
+    expect(resultsOf(run)[0]).toMatchObject({ status: 'purged', attempts: 2 })
+  })
+
+  it('abandons an attempt that outlasts timeout and retries it', async () => {
+    server.fault({ times: 1, action: { kind: 'delay', ms: 4000 } })
+    const run = await runAction({ ...api(), keys: 'k1', timeout: '1', 'max-attempts': '2' })
+    expect(run.code).toBe(0)
+    expect(resultsOf(run)[0]).toMatchObject({ status: 'purged', attempts: 2 })
+    expect(run.stdout).toMatch(/timed out: no complete answer within 1 s/)
+  })
+
+  it('reports a timeout as the reason when every attempt times out', async () => {
+    server.fault({ action: { kind: 'delay', ms: 3000 } })
+    const run = await runAction({ ...api(), keys: 'k1', timeout: '0.5', 'max-attempts': '1' })
+    expect(run.code).toBe(1)
+    expect(resultsOf(run)[0]).toMatchObject({ status: 'failed', attempts: 1, http_status: null })
+    expect(resultsOf(run)[0]?.error).toMatch(
+      /^timed out: no complete answer within 0.5 s \(gave up after 1 attempt\)$/
+    )
+  })
+
+  it('counts a 200 that is not the promised JSON as a failed attempt, quoting the body', async () => {
+    server.fault({ action: { kind: 'reply', status: 200, body: '<html>maintenance</html>' } })
+    const run = await runAction({ ...api(), keys: 'k1', 'max-attempts': '2' })
+    expect(run.code).toBe(1)
+    expect(server.requests).toHaveLength(2)
+    const [result] = resultsOf(run)
+    expect(result).toMatchObject({ status: 'failed', attempts: 2, http_status: 200 })
+    expect(result?.error).toContain('<html>maintenance</html>')
+  })
+})
+
+describe('no target lost', () => {
+  it('fails only the key a batch answer lacks', async () => {
+    server.fault({ times: 1, action: { kind: 'omit', keys: ['key-7'] } })
+    const run = await runAction({ ...api(), keys: keyList(10).join(' ') })
+    expect(run.code).toBe(1)
+    const results = resultsOf(run)
+    expect(results).toHaveLength(10)
+    expect(results.filter((result) => result.status === 'failed')).toEqual([
+      expect.objectContaining({
+        target: 'key-7',
+        http_status: 200,
+        error: expect.stringContaining('no purge id returned')
+      })
+    ])
+    expect(run.outputs['purged-count']).toBe('9')
+    expect(run.outputs['failed-count']).toBe('1')
+  })
+
+  it('ignores extra properties in a batch answer', async () => {
+    server.fault({
+      times: 1,
+      action: {
+        kind: 'reply',
+        status: 200,
+        body: '{"a":"1-2-3","b":"4-5-6","status":"ok","extra":{"x":1}}'
+      }
+    })
+    const run = await runAction({ ...api(), keys: 'a b' })
+    expect(run.code).toBe(0)
+    expect(JSON.parse(run.outputs['purge-ids'] ?? '')).toEqual({ a: '1-2-3', b: '4-5-6' })
+  })
+
+  it('finishes the other batches when one of three gets a 400, and says why', async () => {
+    const message = 'Batch surrogate key request only supports up to 256 surrogate keys'
+    server.fault({
+      match: batchHolding('key-300'),
+      action: {
+        kind: 'reply',
+        status: 400,
+        body: JSON.stringify({ msg: 'Bad request', detail: message })
+      }
+    })
+    const run = await runAction({ ...api(), keys: keyList(600).join(' ') })
+    expect(run.code).toBe(1)
+    expect(server.requests).toHaveLength(3)
+    const results = resultsOf(run)
+    expect(results).toHaveLength(600)
+    const failed = results.filter((result) => result.status === 'failed')
+    expect(failed).toHaveLength(256)
+    expect(failed.map((result) => result.target)).toContain('key-300')
+    for (const result of failed) {
+      expect(result).toMatchObject({
+        http_status: 400,
+        attempts: 1,
+        error: `HTTP 400 (Bad Request): Bad request: ${message}`
+      })
+    }
+    expect(run.outputs['purged-count']).toBe('344')
+    expect(run.outputs['failed-count']).toBe('256')
+    expect(run.summary).toMatch(/Edge purge: 344 purged, 256 failed/)
+    expect(run.summary.match(/<td>❌ failed: /g)).toHaveLength(250)
+    expect(run.summary).toMatch(/Showing 250 of 600 targets \(failures first\)/)
+    const annotations = run.stdout.split('\n').filter((line) => line.startsWith('::error'))
+    expect(annotations).toHaveLength(2)
+    expect(annotations[0]).toContain(
+      `256 targets failed: HTTP 400 (Bad Request): Bad request: ${message}`
+    )
+    expect(annotations[1]).toContain('256 of 600 targets failed to purge')
+  })
+
+  it('warns instead of failing with fail-on-error: false', async () => {
+    server.fault({ action: { kind: 'reply', status: 400, body: '{"msg":"nope"}' } })
+    const run = await runAction({ ...api(), keys: 'k1', 'fail-on-error': 'false' })
+    expect(run.code).toBe(0)
+    expect(run.stdout).toMatch(/::warning::.*fail-on-error is false/)
+    expect(run.outputs['failed-count']).toBe('1')
+  })
+})
+
+describe('refusals that stop further calls', () => {
+  it('sends one request only when the token is rejected with 401', async () => {
+    const run = await runAction({
+      ...api(),
+      'api-token': 'wrong-token',
+      keys: keyList(600).join(' ')
+    })
+    expect(run.code).toBe(1)
+    expect(server.requests).toHaveLength(1)
+    const results = resultsOf(run)
+    expect(results).toHaveLength(600)
+    expect(results.every((result) => result.status === 'failed')).toBe(true)
+    const sent = results.filter((result) => result.attempts === 1)
+    expect(sent).toHaveLength(256)
+    expect(sent[0]?.error).toBe(
+      '401: the API token was rejected: check the secret behind api-token: Provided credentials are missing or invalid'
+    )
+    const unsent = results.filter((result) => result.attempts === 0)
+    expect(unsent).toHaveLength(344)
+    expect(unsent[0]?.error).toMatch(
+      /^not sent: an earlier call to the same address was refused with 401/
+    )
+  })
+
+  it('explains a 403 on purge-all', async () => {
+    const run = await runAction({ ...api(), 'api-token': 'purge-only', mode: 'all' })
+    expect(run.code).toBe(1)
+    expect(resultsOf(run)[0]?.error).toMatch(
+      /^purge-all was refused \(403\): the token needs Engineer permission or higher/
+    )
+  })
+
+  it('stops calls needing the same permission after a 403, and still sends the others', async () => {
+    const run = await runAction({
+      ...api(),
+      'api-token': 'purge-only',
+      keys: 'a b c d',
+      soft: 'true',
+      urls: `${server.url}/page`
+    })
+    expect(run.code).toBe(1)
+    const softCalls = server.requests.filter((request) => request.method === 'POST')
+    expect(softCalls).toHaveLength(1)
+    const results = resultsOf(run)
+    expect(results.filter((result) => result.type === 'key' && result.attempts === 0)).toHaveLength(
+      3
+    )
+    expect(results.find((result) => result.type === 'url')).toMatchObject({ status: 'purged' })
+  })
+
+  it('names the service on a 404', async () => {
+    const run = await runAction({ ...api(), 'service-id': 'nope', keys: 'k1' })
+    expect(run.code).toBe(1)
+    expect(resultsOf(run)[0]?.error).toBe(
+      'service nope not found (404): Record not found: Cannot find service'
+    )
+  })
+
+  it('does not follow a redirect, and names its Location', async () => {
+    server.fault({
+      action: {
+        kind: 'reply',
+        status: 302,
+        headers: { Location: 'https://elsewhere.example/steal' }
+      }
+    })
+    const run = await runAction({ ...api(), keys: 'k1' })
+    expect(run.code).toBe(1)
+    expect(server.requests).toHaveLength(1)
+    expect(resultsOf(run)[0]).toMatchObject({ http_status: 302, attempts: 1 })
+    expect(resultsOf(run)[0]?.error).toMatch(
+      /^redirected \(302\) to https:\/\/elsewhere\.example\/steal/
+    )
+  })
+})
+
+describe('secrets and hostile text', () => {
+  it('never shows the token, even with step debug on and a server that echoes it', async () => {
+    server.fault({
+      action: {
+        kind: 'reply',
+        status: 400,
+        body: JSON.stringify({ msg: `bad key for token ${TOKEN}` })
+      }
+    })
+    const run = await runAction(
+      { ...api(), keys: 'k1 k2' },
+      { env: { ACTIONS_STEP_DEBUG: 'true', RUNNER_DEBUG: '1' } }
+    )
+    expect(run.code).toBe(1)
+    const lines = run.log.split('\n').filter((line) => line !== `::add-mask::${TOKEN}`)
+    expect(lines.join('\n')).not.toContain(TOKEN)
+    expect(JSON.stringify(run.outputs)).not.toContain(TOKEN)
+    expect(run.summary).not.toContain(TOKEN)
+    expect(await readFile(run.outputs['results-file'] ?? '', 'utf8')).not.toContain(TOKEN)
+    expect(resultsOf(run)[0]?.error).toContain('bad key for token ***')
+  })
+
+  it('escapes markup from servers and inputs in the summary', async () => {
+    server.fault({
+      action: { kind: 'reply', status: 400, body: '{"msg":"<img src=x onerror=alert(1)>"}' }
+    })
+    const run = await runAction({ ...api(), keys: '<b>bold</b>' })
+    expect(run.code).toBe(1)
+    expect(run.summary).not.toContain('<img')
+    expect(run.summary).not.toContain('<b>bold')
+    expect(run.summary).toContain('&lt;img src=x onerror=alert(1)&gt;')
+    expect(run.summary).toContain('&lt;b&gt;bold&lt;/b&gt;')
+  })
+})
