@@ -188,7 +188,7 @@ describe('no target lost', () => {
     }
     expect(run.outputs['purged-count']).toBe('344')
     expect(run.outputs['failed-count']).toBe('256')
-    expect(run.summary).toMatch(/Edge purge: 344 purged, 256 failed/)
+    expect(run.summary).toMatch(/Edge purge of svc123: 344 purged, 256 failed/)
     expect(run.summary.match(/<td>❌ failed: /g)).toHaveLength(250)
     expect(run.summary).toMatch(/Showing 250 of 600 targets \(failures first\)/)
     const annotations = run.stdout.split('\n').filter((line) => line.startsWith('::error'))

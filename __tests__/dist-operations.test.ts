@@ -265,7 +265,7 @@ describe('execution', () => {
       }
     )
     expect(run.code).toBe(0)
-    expect(run.summary).toMatch(/Edge purge: 2 purged, 0 failed/)
+    expect(run.summary).toMatch(/Edge purge of svc123: 2 purged, 0 failed/)
     expect(run.summary).toMatch(/svc123/)
     expect(run.summary).toMatch(/push on <code>acme\/site<\/code> at <code>0123456<\/code>/)
     expect(run.summary).toContain('href="https://github.com/acme/site/actions/runs/42"')

@@ -32357,10 +32357,11 @@ function escapeHtml(text) {
 }
 const STATUS_CELL = { purged: '✅ purged', failed: '❌ failed', planned: '📝 planned' };
 function heading(facts) {
-    const { counts, dryRun } = facts;
+    const { counts, dryRun, service } = facts;
+    const title = service === undefined ? 'Edge purge' : `Edge purge of ${service}`;
     if (dryRun)
-        return `Edge purge (dry run): ${counts.planned} planned, nothing sent`;
-    return `Edge purge: ${counts.purged} purged, ${counts.failed} failed`;
+        return `${title} (dry run): ${counts.planned} planned, nothing sent`;
+    return `${title}: ${counts.purged} purged, ${counts.failed} failed`;
 }
 function contextLine(context) {
     return (`${escapeHtml(context.event)} on <code>${escapeHtml(context.repository)}</code> at ` +
@@ -32397,7 +32398,6 @@ function renderSummary(facts) {
     const { results, counts } = facts;
     const parts = [`<h2>${escapeHtml(heading(facts))}</h2>`];
     const scope = [
-        facts.service === undefined ? undefined : `Service <code>${escapeHtml(facts.service)}</code>`,
         `${results.length} target${results.length === 1 ? '' : 's'} in ${facts.calls} call${facts.calls === 1 ? '' : 's'}`,
         facts.dryRun ? 'dry run: no request was sent' : undefined,
         !facts.dryRun && counts.failed > 0 ? `<b>${counts.failed} failed</b>` : undefined

@@ -32,9 +32,10 @@ export function escapeHtml(text: string): string {
 const STATUS_CELL = { purged: '✅ purged', failed: '❌ failed', planned: '📝 planned' } as const
 
 function heading(facts: SummaryFacts): string {
-  const { counts, dryRun } = facts
-  if (dryRun) return `Edge purge (dry run): ${counts.planned} planned, nothing sent`
-  return `Edge purge: ${counts.purged} purged, ${counts.failed} failed`
+  const { counts, dryRun, service } = facts
+  const title = service === undefined ? 'Edge purge' : `Edge purge of ${service}`
+  if (dryRun) return `${title} (dry run): ${counts.planned} planned, nothing sent`
+  return `${title}: ${counts.purged} purged, ${counts.failed} failed`
 }
 
 function contextLine(context: RunContext): string {
@@ -76,7 +77,6 @@ export function renderSummary(facts: SummaryFacts): string {
   const { results, counts } = facts
   const parts = [`<h2>${escapeHtml(heading(facts))}</h2>`]
   const scope = [
-    facts.service === undefined ? undefined : `Service <code>${escapeHtml(facts.service)}</code>`,
     `${results.length} target${results.length === 1 ? '' : 's'} in ${facts.calls} call${facts.calls === 1 ? '' : 's'}`,
     facts.dryRun ? 'dry run: no request was sent' : undefined,
     !facts.dryRun && counts.failed > 0 ? `<b>${counts.failed} failed</b>` : undefined
