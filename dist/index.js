@@ -31445,7 +31445,8 @@ function splitList(text, separators) {
     return [...new Set(text.split(separators).filter((entry) => entry !== ''))];
 }
 function parseKeys(text, source) {
-    const keys = splitList(text, /[\s,]+/);
+    // Only ASCII separators: a Unicode space inside a key must be refused, not split on.
+    const keys = splitList(text, /[ \t\r\n,]+/);
     for (const key of keys) {
         const bytes = Buffer.byteLength(key, 'utf8');
         if (!PRINTABLE_ASCII.test(key)) {
@@ -31462,9 +31463,12 @@ function isLoopbackHost(hostname) {
         hostname === '[::1]' ||
         /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname));
 }
-/** The URL with any user:password replaced, so an error never echoes credentials. */
+/**
+ * The text with everything up to its last "@" hidden, so an error never echoes a password:
+ * URL parsers accept credentials in more spellings than `scheme://user:pass@`.
+ */
 function withoutCredentials(raw) {
-    return raw.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#]*@/i, '$1***@');
+    return raw.replace(/^([a-z][a-z0-9+.-]*:)?.*@/is, '$1***@');
 }
 /** Parses one absolute http(s) URL; `source` names the input it came from. */
 function parseHttpUrl(raw, source) {
@@ -31483,13 +31487,13 @@ function parseHttpUrl(raw, source) {
     }
     return url;
 }
-/** Parses whitespace-separated URLs, deduplicated by their normalized form. */
+/** Parses whitespace-separated URLs, deduplicated by where their purge goes. */
 function parseUrls(text, source) {
-    const urls = splitList(text, /\s+/).map((target) => ({
-        target,
-        url: parseHttpUrl(target, source)
-    }));
-    return mergeUnique([urls], (entry) => entry.url.href);
+    const urls = splitList(text, /\s+/).map((target) => {
+        const url = parseHttpUrl(target, source);
+        return { target, url, address: url.href.replace(/#.*$/s, '') };
+    });
+    return mergeUnique([urls], (entry) => entry.address);
 }
 /** Merges lists, dropping entries already seen, first order kept. */
 function mergeUnique(lists, identity) {
@@ -31583,6 +31587,9 @@ function retryAfterMs(headers, now) {
         return undefined;
     if (/^\d+$/.test(value))
         return Number(value) * 1000;
+    // An HTTP date names its weekday and month; anything else (e.g. "1.5") is not one.
+    if (!/[a-z]/i.test(value))
+        return undefined;
     const date = Date.parse(value);
     return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
@@ -31999,7 +32006,7 @@ function parseSettings(raw, readFile) {
     const urlPurgeAuth = parseBoolean(raw, 'url-purge-auth');
     const mode = parseChoice(raw, 'mode', ['', 'keys', 'urls', 'all']);
     const keys = mergeUnique([parseKeys(raw.keys, 'keys'), parseKeys(readListFile(raw, 'keys-file', readFile), 'keys-file')], (key) => key);
-    const urls = mergeUnique([parseUrls(raw.urls, 'urls'), parseUrls(readListFile(raw, 'urls-file', readFile), 'urls-file')], (entry) => entry.url.href);
+    const urls = mergeUnique([parseUrls(raw.urls, 'urls'), parseUrls(readListFile(raw, 'urls-file', readFile), 'urls-file')], (entry) => entry.address);
     checkMode(mode, keys.length > 0, urls.length > 0, soft);
     const purgeAll = mode === 'all';
     const needsService = purgeAll || keys.length > 0;
@@ -32083,7 +32090,7 @@ function readListFile(raw, name, readFile) {
     if (path === '')
         return '';
     try {
-        return readFile(path);
+        return readFile(path).replace(/^\uFEFF/, '');
     }
     catch (error) {
         const reason = error instanceof Error ? error.message : String(error);
@@ -32304,11 +32311,11 @@ function batchCall(service, keys, format) {
         targets: keys.map((key) => ({ type: 'key', target: key }))
     };
 }
-function urlCall({ target, url }, soft, authenticated) {
+function urlCall({ target, address }, soft, authenticated) {
     return {
         operation: soft ? 'soft-url' : 'url',
         method: 'PURGE',
-        url: url.href.replace(/#.*$/, ''),
+        url: address,
         headers: soft ? { ...ACCEPT_JSON, ...SOFT_HEADER } : { ...ACCEPT_JSON },
         body: undefined,
         authenticated,

@@ -97,7 +97,7 @@ export function parseSettings(raw: RawInputs, readFile: FileReader): Settings {
   )
   const urls = mergeUnique(
     [parseUrls(raw.urls, 'urls'), parseUrls(readListFile(raw, 'urls-file', readFile), 'urls-file')],
-    (entry) => entry.url.href
+    (entry) => entry.address
   )
   checkMode(mode, keys.length > 0, urls.length > 0, soft)
 
@@ -207,7 +207,7 @@ function readListFile(
   const path = raw[name]
   if (path === '') return ''
   try {
-    return readFile(path)
+    return readFile(path).replace(/^\uFEFF/, '')
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error)
     throw new InputError(`${name}: cannot read ${shorten(path)}: ${reason}`)

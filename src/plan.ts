@@ -153,11 +153,11 @@ function batchCall(service: Service, keys: SurrogateKey[], format: BatchFormat):
   }
 }
 
-function urlCall({ target, url }: PurgeUrl, soft: boolean, authenticated: boolean): PurgeCall {
+function urlCall({ target, address }: PurgeUrl, soft: boolean, authenticated: boolean): PurgeCall {
   return {
     operation: soft ? 'soft-url' : 'url',
     method: 'PURGE',
-    url: url.href.replace(/#.*$/, ''),
+    url: address,
     headers: soft ? { ...ACCEPT_JSON, ...SOFT_HEADER } : { ...ACCEPT_JSON },
     body: undefined,
     authenticated,

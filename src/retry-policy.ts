@@ -37,6 +37,8 @@ function retryAfterMs(headers: IncomingHttpHeaders, now: number): number | undef
   const value = headerValue(headers, 'retry-after')?.trim()
   if (value === undefined || value === '') return undefined
   if (/^\d+$/.test(value)) return Number(value) * 1000
+  // An HTTP date names its weekday and month; anything else (e.g. "1.5") is not one.
+  if (!/[a-z]/i.test(value)) return undefined
   const date = Date.parse(value)
   return Number.isNaN(date) ? undefined : Math.max(0, date - now)
 }

@@ -7,6 +7,8 @@ export type SurrogateKey = string
 export interface PurgeUrl {
   target: string
   url: URL
+  /** Where the PURGE goes: the normalized URL without its fragment, which is never sent. */
+  address: string
 }
 
 export const MAX_KEY_BYTES = 1024
@@ -31,7 +33,8 @@ export function splitList(text: string, separators: RegExp): string[] {
 }
 
 export function parseKeys(text: string, source: string): SurrogateKey[] {
-  const keys = splitList(text, /[\s,]+/)
+  // Only ASCII separators: a Unicode space inside a key must be refused, not split on.
+  const keys = splitList(text, /[ \t\r\n,]+/)
   for (const key of keys) {
     const bytes = Buffer.byteLength(key, 'utf8')
     if (!PRINTABLE_ASCII.test(key)) {
@@ -56,9 +59,12 @@ export function isLoopbackHost(hostname: string): boolean {
   )
 }
 
-/** The URL with any user:password replaced, so an error never echoes credentials. */
+/**
+ * The text with everything up to its last "@" hidden, so an error never echoes a password:
+ * URL parsers accept credentials in more spellings than `scheme://user:pass@`.
+ */
 export function withoutCredentials(raw: string): string {
-  return raw.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#]*@/i, '$1***@')
+  return raw.replace(/^([a-z][a-z0-9+.-]*:)?.*@/is, '$1***@')
 }
 
 /** Parses one absolute http(s) URL; `source` names the input it came from. */
@@ -84,13 +90,13 @@ export function parseHttpUrl(raw: string, source: string): URL {
   return url
 }
 
-/** Parses whitespace-separated URLs, deduplicated by their normalized form. */
+/** Parses whitespace-separated URLs, deduplicated by where their purge goes. */
 export function parseUrls(text: string, source: string): PurgeUrl[] {
-  const urls = splitList(text, /\s+/).map((target) => ({
-    target,
-    url: parseHttpUrl(target, source)
-  }))
-  return mergeUnique([urls], (entry) => entry.url.href)
+  const urls = splitList(text, /\s+/).map((target) => {
+    const url = parseHttpUrl(target, source)
+    return { target, url, address: url.href.replace(/#.*$/s, '') }
+  })
+  return mergeUnique([urls], (entry) => entry.address)
 }
 
 /** Merges lists, dropping entries already seen, first order kept. */

@@ -1,0 +1,151 @@
+/** Unit tests of how the step ends: grouped annotations, then failed or warned. */
+import { beforeEach, describe, expect, it, jest } from '@jest/globals'
+import type { PurgeResult } from '../src/results.js'
+
+const error = jest.fn<(message: string) => void>()
+const warning = jest.fn<(message: string) => void>()
+const setFailed = jest.fn<(message: string) => void>()
+jest.unstable_mockModule('@actions/core', () => ({ error, warning, setFailed }))
+
+const { conclude, failureAnnotations, MAX_ANNOTATIONS } = await import('../src/conclusion.js')
+const { countResults } = await import('../src/results.js')
+
+function purged(target: string): PurgeResult {
+  return {
+    type: 'key',
+    target,
+    soft: false,
+    status: 'purged',
+    id: '1-2-3',
+    http_status: 200,
+    attempts: 1,
+    error: null
+  }
+}
+
+function failed(target: string, reason: string, type: PurgeResult['type'] = 'key'): PurgeResult {
+  return {
+    type,
+    target,
+    soft: false,
+    status: 'failed',
+    id: null,
+    http_status: 400,
+    attempts: 1,
+    error: reason
+  }
+}
+
+const UNAUTHORIZED = '401: the API token was rejected: check the secret behind api-token'
+
+beforeEach(() => {
+  error.mockReset()
+  warning.mockReset()
+  setFailed.mockReset()
+})
+
+describe('failureAnnotations', () => {
+  it('is empty when nothing failed', () => {
+    expect(failureAnnotations([purged('a'), purged('b')])).toEqual([])
+  })
+
+  it('names a lone failure with its type, target and reason', () => {
+    const [line, ...rest] = failureAnnotations([
+      purged('a'),
+      failed('https://www.example.com/x', 'HTTP 404 (Not Found)', 'url')
+    ])
+    expect(rest).toEqual([])
+    expect(line).toContain('url')
+    expect(line).toContain('https://www.example.com/x')
+    expect(line).toContain('HTTP 404 (Not Found)')
+  })
+
+  it('groups identical errors into one line with the count: a bad token is one annotation', () => {
+    const results = Array.from({ length: 600 }, (_, index) => failed(`k${index}`, UNAUTHORIZED))
+    const lines = failureAnnotations(results)
+    expect(lines).toHaveLength(1)
+    expect(lines[0]).toContain('600 targets')
+    expect(lines[0]).toContain(UNAUTHORIZED)
+  })
+
+  it('puts the largest group first', () => {
+    const lines = failureAnnotations([
+      failed('a', 'reason A'),
+      failed('b', 'reason B'),
+      failed('c', 'reason B'),
+      failed('d', 'reason B'),
+      failed('e', 'reason C'),
+      failed('f', 'reason C')
+    ])
+    expect(lines).toHaveLength(3)
+    expect(lines[0]).toContain('3 targets failed: reason B')
+    expect(lines[1]).toContain('2 targets failed: reason C')
+    expect(lines[2]).toContain('reason A')
+  })
+
+  it(`caps the lines at MAX_ANNOTATIONS and adds one line for the other kinds`, () => {
+    const kinds = MAX_ANNOTATIONS + 3
+    const results = Array.from({ length: kinds }, (_, index) =>
+      failed(`k${index}`, `reason ${index}`)
+    )
+    const lines = failureAnnotations(results)
+    expect(lines).toHaveLength(MAX_ANNOTATIONS + 1)
+    expect(lines.at(-1)).toContain('3 more kinds of failure')
+    expect(lines.at(-1)).toContain('summary')
+    expect(MAX_ANNOTATIONS).toBeLessThan(10)
+  })
+
+  it('adds no extra line for exactly MAX_ANNOTATIONS kinds', () => {
+    const results = Array.from({ length: MAX_ANNOTATIONS }, (_, index) =>
+      failed(`k${index}`, `reason ${index}`)
+    )
+    const lines = failureAnnotations(results)
+    expect(lines).toHaveLength(MAX_ANNOTATIONS)
+    expect(lines.join('\n')).not.toContain('more kinds')
+  })
+
+  it('shortens a long target in its line', () => {
+    const key = 'k'.repeat(1024)
+    const [line] = failureAnnotations([failed(key, 'HTTP 400 (Bad Request)')])
+    expect(line).not.toContain(key)
+    expect(line).toContain('1024 characters')
+  })
+})
+
+describe('conclude', () => {
+  it('does nothing when nothing failed', () => {
+    const results = [purged('a')]
+    conclude(results, countResults(results), true)
+    expect(error).not.toHaveBeenCalled()
+    expect(warning).not.toHaveBeenCalled()
+    expect(setFailed).not.toHaveBeenCalled()
+  })
+
+  it('with fail-on-error, annotates errors and fails the step', () => {
+    const results = [purged('a'), failed('b', 'HTTP 400 (Bad Request)'), failed('c', UNAUTHORIZED)]
+    conclude(results, countResults(results), true)
+    expect(error.mock.calls.map(([message]) => message)).toEqual(failureAnnotations(results))
+    expect(setFailed).toHaveBeenCalledTimes(1)
+    expect(setFailed.mock.calls[0]?.[0]).toContain('2 of 3 targets failed')
+    expect(warning).not.toHaveBeenCalled()
+  })
+
+  it('without fail-on-error, warns instead and does not fail the step', () => {
+    const results = [purged('a'), failed('b', 'HTTP 400 (Bad Request)')]
+    conclude(results, countResults(results), false)
+    expect(setFailed).not.toHaveBeenCalled()
+    expect(error).not.toHaveBeenCalled()
+    const messages = warning.mock.calls.map(([message]) => message)
+    expect(messages.slice(0, -1)).toEqual(failureAnnotations(results))
+    expect(messages.at(-1)).toContain('1 of 2 targets failed')
+    expect(messages.at(-1)).toContain('fail-on-error is false')
+  })
+
+  it('keeps annotations within GitHub’s 10 per step however many targets failed', () => {
+    const results = Array.from({ length: 20_000 }, (_, index) =>
+      failed(`k${index}`, `reason ${index % 50}`)
+    )
+    conclude(results, countResults(results), true)
+    expect(error.mock.calls.length + setFailed.mock.calls.length).toBeLessThanOrEqual(10)
+  })
+})

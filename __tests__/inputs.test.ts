@@ -1,0 +1,474 @@
+/** Unit tests of input validation: every refusal happens before any request, naming the input. */
+import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals'
+import { EOL } from 'node:os'
+import {
+  getSettings,
+  INPUT_NAMES,
+  parseSettings,
+  readInputs,
+  type FileReader,
+  type RawInputs,
+  type Settings
+} from '../src/inputs.js'
+import { InputError } from '../src/targets.js'
+
+/** Every input at its action.yml default, as the runner passes them. */
+const DEFAULTS: RawInputs = {
+  'api-token': '',
+  'base-url': '',
+  'service-id': '',
+  mode: '',
+  keys: '',
+  'keys-file': '',
+  urls: '',
+  'urls-file': '',
+  soft: 'false',
+  'batch-format': 'json',
+  'batch-size': '256',
+  concurrency: '8',
+  'max-attempts': '5',
+  timeout: '30',
+  'url-purge-auth': 'false',
+  'dry-run': 'false',
+  summary: 'true',
+  'fail-on-error': 'true'
+}
+
+const TOKEN = 'tok-4f9c2e7a'
+const API: Partial<RawInputs> = {
+  'api-token': TOKEN,
+  'base-url': 'https://api.example-cdn.com',
+  'service-id': 'svc123'
+}
+
+function raw(overrides: Partial<RawInputs>): RawInputs {
+  return { ...DEFAULTS, ...overrides }
+}
+
+/** A reader for a run without files: any read is a failure of the test's setup. */
+const noFiles: FileReader = (path) => {
+  throw new Error(`unexpected read of ${path}`)
+}
+
+/** A reader over an in-memory directory; a missing path fails as readFileSync does. */
+function files(contents: Record<string, string>): FileReader {
+  return (path) => {
+    const text = contents[path]
+    if (text === undefined) {
+      throw new Error(`ENOENT: no such file or directory, open '${path}'`)
+    }
+    return text
+  }
+}
+
+function settingsOf(overrides: Partial<RawInputs>, readFile: FileReader = noFiles): Settings {
+  return parseSettings(raw(overrides), readFile)
+}
+
+/** The refusal parseSettings throws for these inputs. */
+function refusalOf(overrides: Partial<RawInputs>, readFile: FileReader = noFiles): InputError {
+  try {
+    parseSettings(raw(overrides), readFile)
+  } catch (error) {
+    if (error instanceof InputError) return error
+    throw error
+  }
+  throw new Error(`expected ${JSON.stringify(overrides)} to be refused`)
+}
+
+describe('the defaults', () => {
+  it('give the documented settings', () => {
+    const settings = settingsOf({ ...API, keys: 'a' })
+    expect(settings).toMatchObject({
+      apiToken: TOKEN,
+      service: { id: 'svc123', baseUrl: 'https://api.example-cdn.com' },
+      purgeAll: false,
+      keys: ['a'],
+      urls: [],
+      soft: false,
+      batchFormat: 'json',
+      batchSize: 256,
+      concurrency: 8,
+      maxAttempts: 5,
+      timeoutMs: 30_000,
+      urlPurgeAuth: false,
+      dryRun: false,
+      summary: true,
+      failOnError: true
+    })
+  })
+})
+
+describe('mode', () => {
+  it('is inferred as a key purge from keys alone', () => {
+    const settings = settingsOf({ ...API, keys: 'a b' })
+    expect(settings.purgeAll).toBe(false)
+    expect(settings.keys).toEqual(['a', 'b'])
+    expect(settings.urls).toEqual([])
+  })
+
+  it('is inferred as a URL purge from URLs alone, which needs no service or token', () => {
+    const settings = settingsOf({ urls: 'https://www.example.com/a' })
+    expect(settings.purgeAll).toBe(false)
+    expect(settings.service).toBeUndefined()
+    expect(settings.urls.map((entry) => entry.target)).toEqual(['https://www.example.com/a'])
+  })
+
+  it('purges keys and URLs together when both are given and mode is empty', () => {
+    const settings = settingsOf({ ...API, keys: 'a', urls: 'https://www.example.com/a' })
+    expect(settings.keys).toEqual(['a'])
+    expect(settings.urls).toHaveLength(1)
+    expect(settings.service?.id).toBe('svc123')
+  })
+
+  it('all purges the whole service', () => {
+    const settings = settingsOf({ ...API, mode: 'all' })
+    expect(settings.purgeAll).toBe(true)
+    expect(settings.keys).toEqual([])
+    expect(settings.urls).toEqual([])
+    expect(settings.service?.id).toBe('svc123')
+  })
+
+  it.each([
+    ['keys', { keys: 'a' }],
+    ['keys-file', { 'keys-file': 'keys.txt' }],
+    ['urls', { urls: 'https://www.example.com/' }],
+    ['urls-file', { 'urls-file': 'urls.txt' }]
+  ])('all refuses %s beside it', (_what, extra) => {
+    const reader = files({ 'keys.txt': 'k1', 'urls.txt': 'https://www.example.com/x' })
+    const error = refusalOf({ ...API, mode: 'all', ...extra }, reader)
+    expect(error.message).toContain('mode: all')
+    expect(error.message).toMatch(/refuses keys or URLs/)
+  })
+
+  it('all refuses soft, saying the purge API has no soft purge-all', () => {
+    const error = refusalOf({ ...API, mode: 'all', soft: 'true' })
+    expect(error.message).toContain('soft')
+    expect(error.message).toContain('mode: all')
+    expect(error.message).toMatch(/no soft purge-all/)
+  })
+
+  it('keys refuses URLs beside it', () => {
+    const error = refusalOf({ ...API, mode: 'keys', keys: 'a', urls: 'https://www.example.com/' })
+    expect(error.message).toContain('mode: keys')
+    expect(error.message).toMatch(/refuses URLs/)
+  })
+
+  it('urls refuses keys beside it', () => {
+    const error = refusalOf({ ...API, mode: 'urls', keys: 'a', urls: 'https://www.example.com/' })
+    expect(error.message).toContain('mode: urls')
+    expect(error.message).toMatch(/refuses keys/)
+  })
+
+  it('keys and urls accept their own kind', () => {
+    expect(settingsOf({ ...API, mode: 'keys', keys: 'a' }).keys).toEqual(['a'])
+    expect(settingsOf({ mode: 'urls', urls: 'https://www.example.com/' }).urls).toHaveLength(1)
+  })
+
+  it.each([
+    ['nothing at all', {}, 'keys, keys-file, urls or urls-file'],
+    ['only separators in keys', { keys: ' , \n ' }, 'keys, keys-file, urls or urls-file'],
+    ['mode keys without keys', { mode: 'keys' }, 'keys or keys-file'],
+    ['mode urls without URLs', { mode: 'urls' }, 'urls or urls-file']
+  ])('refuses %s: nothing to purge', (_what, extra, wanted) => {
+    const error = refusalOf({ ...API, ...extra })
+    expect(error.message).toMatch(/^Nothing to purge/)
+    expect(error.message).toContain(wanted)
+  })
+
+  it('mentions mode: all when nothing is given and mode is empty', () => {
+    expect(refusalOf({ ...API }).message).toContain('mode: all')
+  })
+})
+
+describe('api-token, base-url and service-id', () => {
+  it.each([
+    ['keys', { keys: 'a' }],
+    ['all', { mode: 'all' }]
+  ])('api-token is required to purge %s', (_what, extra) => {
+    const error = refusalOf({ ...API, 'api-token': '', ...extra })
+    expect(error.message).toMatch(/^api-token is required/)
+  })
+
+  it.each([
+    ['keys', { keys: 'a' }],
+    ['all', { mode: 'all' }]
+  ])('api-token is not required for a dry run of %s', (_what, extra) => {
+    const settings = settingsOf({ ...API, 'api-token': '', 'dry-run': 'true', ...extra })
+    expect(settings.dryRun).toBe(true)
+    expect(settings.apiToken).toBe('')
+  })
+
+  it('api-token is not required for URL purges without url-purge-auth', () => {
+    expect(settingsOf({ urls: 'https://www.example.com/' }).apiToken).toBe('')
+  })
+
+  it('api-token is required for URL purges with url-purge-auth', () => {
+    const error = refusalOf({ urls: 'https://www.example.com/', 'url-purge-auth': 'true' })
+    expect(error.message).toMatch(/^api-token is required/)
+    expect(error.message).toContain('url-purge-auth')
+  })
+
+  it.each([
+    ['keys', { keys: 'a' }],
+    ['all', { mode: 'all' }]
+  ])('service-id is required to purge %s', (_what, extra) => {
+    const error = refusalOf({ ...API, 'service-id': '', ...extra })
+    expect(error.message).toMatch(/^service-id is required/)
+  })
+
+  it.each([
+    ['keys', { keys: 'a' }],
+    ['all', { mode: 'all' }]
+  ])('base-url is required to purge %s, with an example', (_what, extra) => {
+    const error = refusalOf({ ...API, 'base-url': '', ...extra })
+    expect(error.message).toMatch(/^base-url is required/)
+    expect(error.message).toContain('https://')
+  })
+
+  it.each(['svc 1', 'svc1,svc2', 'svc\u00e9'])('refuses the service id %j', (id) => {
+    expect(refusalOf({ ...API, 'service-id': id, keys: 'a' }).message).toMatch(/^service-id: /)
+  })
+
+  it('refuses a base-url that is not an absolute URL', () => {
+    const error = refusalOf({ ...API, 'base-url': 'api.example-cdn.com', keys: 'a' })
+    expect(error.message).toMatch(/^base-url: /)
+  })
+
+  it('refuses a base-url with a query', () => {
+    const error = refusalOf({ ...API, 'base-url': 'https://api.example-cdn.com/?x=1', keys: 'a' })
+    expect(error.message).toMatch(/^base-url: /)
+  })
+
+  it('refuses a base-url with credentials without echoing them', () => {
+    const error = refusalOf({
+      ...API,
+      'base-url': 'https://admin:hunter2@api.example-cdn.com',
+      keys: 'a'
+    })
+    expect(error.message).toMatch(/^base-url: /)
+    expect(error.message).not.toContain('hunter2')
+  })
+
+  it('refuses an http:// base-url on a remote host, asking for https', () => {
+    const error = refusalOf({ ...API, 'base-url': 'http://api.example-cdn.com', keys: 'a' })
+    expect(error.message).toMatch(/^base-url: /)
+    expect(error.message).toContain('https://')
+    expect(error.message).not.toContain(TOKEN)
+  })
+
+  it.each([
+    'http://localhost:8080',
+    'http://127.0.0.1:3000',
+    'http://127.8.9.10',
+    'http://[::1]:8080'
+  ])('allows the loopback http:// base-url %s', (baseUrl) => {
+    const settings = settingsOf({ ...API, 'base-url': baseUrl, keys: 'a' })
+    expect(settings.service?.baseUrl).toBe(baseUrl)
+  })
+
+  it.each([
+    ['https://api.example-cdn.com/', 'https://api.example-cdn.com'],
+    ['https://api.example-cdn.com/v1/', 'https://api.example-cdn.com/v1'],
+    ['https://API.Example-CDN.com', 'https://api.example-cdn.com']
+  ])('normalizes base-url %s so paths can be appended', (given, expected) => {
+    expect(settingsOf({ ...API, 'base-url': given, keys: 'a' }).service?.baseUrl).toBe(expected)
+  })
+})
+
+describe('url-purge-auth', () => {
+  it('refuses an http:// URL on a remote host, since the token would travel in clear', () => {
+    const error = refusalOf({
+      ...API,
+      urls: 'https://www.example.com/ok http://www.example.com/plain',
+      'url-purge-auth': 'true'
+    })
+    expect(error.message).toMatch(/^urls: /)
+    expect(error.message).toContain('http://www.example.com/plain')
+    expect(error.message).toContain('https://')
+  })
+
+  it('allows https:// and loopback http:// URLs', () => {
+    const settings = settingsOf({
+      ...API,
+      urls: 'https://www.example.com/a http://127.0.0.1:8080/b http://localhost/c',
+      'url-purge-auth': 'true'
+    })
+    expect(settings.urlPurgeAuth).toBe(true)
+    expect(settings.urls).toHaveLength(3)
+  })
+
+  it('off (the default), allows http:// URLs: no token travels with them', () => {
+    const settings = settingsOf({ urls: 'http://www.example.com/plain' })
+    expect(settings.urlPurgeAuth).toBe(false)
+    expect(settings.urls[0]?.url.protocol).toBe('http:')
+  })
+})
+
+describe('bad values', () => {
+  it.each([
+    ['soft', 'maybe', 'true or false'],
+    ['soft', 'yes', 'true or false'],
+    ['dry-run', '1', 'true or false'],
+    ['url-purge-auth', 'on', 'true or false'],
+    ['summary', 'no', 'true or false'],
+    ['fail-on-error', '', 'true or false'],
+    ['batch-size', '0', 'from 1 to 256'],
+    ['batch-size', '257', 'from 1 to 256'],
+    ['batch-size', '300', 'from 1 to 256'],
+    ['batch-size', 'abc', 'from 1 to 256'],
+    ['batch-size', '1.5', 'from 1 to 256'],
+    ['batch-size', '-1', 'from 1 to 256'],
+    ['batch-size', '', 'from 1 to 256'],
+    ['concurrency', '0', 'from 1 to 64'],
+    ['concurrency', '65', 'from 1 to 64'],
+    ['max-attempts', '0', 'whole number from 1'],
+    ['max-attempts', 'many', 'whole number from 1'],
+    ['timeout', '0', 'above 0 and at most 600'],
+    ['timeout', 'abc', 'above 0 and at most 600'],
+    ['timeout', '601', 'above 0 and at most 600'],
+    ['timeout', '-5', 'above 0 and at most 600'],
+    ['batch-format', 'xml', 'json, header'],
+    ['batch-format', 'JSON', 'json, header'],
+    ['mode', 'everything', 'keys, urls, all']
+  ] as const)('refuses %s: %j, naming the input and what is allowed', (name, value, allowed) => {
+    const error = refusalOf({ ...API, keys: 'a', [name]: value })
+    expect(error.message.startsWith(`${name} must be`)).toBe(true)
+    expect(error.message).toContain(allowed)
+    expect(error.message).toContain(`got ${JSON.stringify(value)}`)
+  })
+
+  it.each([
+    ['batch-size', '1', { batchSize: 1 }],
+    ['batch-size', '256', { batchSize: 256 }],
+    ['concurrency', '1', { concurrency: 1 }],
+    ['concurrency', '64', { concurrency: 64 }],
+    ['max-attempts', '1', { maxAttempts: 1 }],
+    ['timeout', '0.5', { timeoutMs: 500 }],
+    ['timeout', '600', { timeoutMs: 600_000 }],
+    ['batch-format', 'header', { batchFormat: 'header' }],
+    ['soft', 'True', { soft: true }],
+    ['soft', 'TRUE', { soft: true }],
+    ['summary', 'False', { summary: false }],
+    ['fail-on-error', 'false', { failOnError: false }]
+  ] as const)('accepts %s: %j', (name, value, expected) => {
+    expect(settingsOf({ ...API, keys: 'a', [name]: value })).toMatchObject(expected)
+  })
+})
+
+describe('keys-file and urls-file', () => {
+  it('merge the file keys after the keys input, without duplicates, first order kept', () => {
+    const reader = files({ '/tmp/keys.txt': 'c\nb\r\nd, a\n\n' })
+    const settings = settingsOf({ ...API, keys: 'a b', 'keys-file': '/tmp/keys.txt' }, reader)
+    expect(settings.keys).toEqual(['a', 'b', 'c', 'd'])
+  })
+
+  it('a keys-file alone is enough to purge keys', () => {
+    const reader = files({ 'keys.txt': 'x y' })
+    expect(settingsOf({ ...API, 'keys-file': 'keys.txt' }, reader).keys).toEqual(['x', 'y'])
+  })
+
+  it('merge the file URLs after the urls input, deduplicated by normalized form', () => {
+    const reader = files({
+      'urls.txt': 'https://WWW.example.com/b\nhttps://www.example.com/a\nhttps://www.example.com/c'
+    })
+    const settings = settingsOf(
+      { urls: 'https://www.example.com/a https://www.example.com/b', 'urls-file': 'urls.txt' },
+      reader
+    )
+    expect(settings.urls.map((entry) => entry.target)).toEqual([
+      'https://www.example.com/a',
+      'https://www.example.com/b',
+      'https://www.example.com/c'
+    ])
+  })
+
+  it('refuse an invalid key in the file, naming keys-file', () => {
+    const reader = files({ 'keys.txt': 'fine\nbad\u0007key' })
+    const error = refusalOf({ ...API, 'keys-file': 'keys.txt' }, reader)
+    expect(error.message).toMatch(/^keys-file: /)
+  })
+
+  it('refuse an invalid URL in the file, naming urls-file', () => {
+    const reader = files({ 'urls.txt': 'https://www.example.com/\n/relative' })
+    const error = refusalOf({ 'urls-file': 'urls.txt' }, reader)
+    expect(error.message).toMatch(/^urls-file: /)
+  })
+
+  it.each(['keys-file', 'urls-file'] as const)(
+    'an unreadable %s is refused, naming the input, the path and the reason',
+    (name) => {
+      const error = refusalOf({ ...API, [name]: 'missing/list.txt' }, files({}))
+      expect(error.message).toMatch(new RegExp(`^${name}: `))
+      expect(error.message).toContain('missing/list.txt')
+      expect(error.message).toContain('ENOENT')
+    }
+  )
+})
+
+describe('readInputs and getSettings through the runner environment', () => {
+  const saved = { ...process.env }
+  let writes: string[]
+
+  beforeEach(() => {
+    for (const name of INPUT_NAMES) {
+      process.env[`INPUT_${name.toUpperCase()}`] = DEFAULTS[name]
+    }
+    writes = []
+    jest.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      writes.push(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'))
+      return true
+    })
+  })
+
+  afterEach(() => {
+    jest.restoreAllMocks()
+    for (const name of Object.keys(process.env)) {
+      if (!(name in saved)) delete process.env[name]
+    }
+    Object.assign(process.env, saved)
+  })
+
+  it('reads every input from INPUT_<NAME> with hyphens kept, trimmed', () => {
+    process.env['INPUT_API-TOKEN'] = `  ${TOKEN}\n`
+    process.env['INPUT_BASE-URL'] = ' https://api.example-cdn.com '
+    process.env['INPUT_SERVICE-ID'] = 'svc123'
+    process.env['INPUT_KEYS'] = '\n a b \n'
+    process.env['INPUT_BATCH-SIZE'] = ' 100 '
+    const inputs = readInputs()
+    expect(Object.keys(inputs).sort()).toEqual([...INPUT_NAMES].sort())
+    expect(inputs['api-token']).toBe(TOKEN)
+    expect(inputs['base-url']).toBe('https://api.example-cdn.com')
+    expect(inputs.keys).toBe('a b')
+    expect(inputs['batch-size']).toBe('100')
+  })
+
+  it('announces the token as ::add-mask:: before anything else is printed', () => {
+    process.env['INPUT_API-TOKEN'] = TOKEN
+    process.env['INPUT_BASE-URL'] = 'https://api.example-cdn.com'
+    process.env['INPUT_SERVICE-ID'] = 'svc123'
+    process.env['INPUT_KEYS'] = 'a b'
+    const settings = getSettings()
+    expect(settings.apiToken).toBe(TOKEN)
+    expect(settings.keys).toEqual(['a', 'b'])
+    expect(writes[0]).toBe(`::add-mask::${TOKEN}${EOL}`)
+    const unmasked = writes.slice(1).filter((text) => text.includes(TOKEN))
+    expect(unmasked).toEqual([])
+  })
+
+  it('masks the token before refusing a bad input, and the refusal does not contain it', () => {
+    process.env['INPUT_API-TOKEN'] = TOKEN
+    process.env['INPUT_BASE-URL'] = 'http://api.example-cdn.com'
+    process.env['INPUT_SERVICE-ID'] = 'svc123'
+    process.env['INPUT_KEYS'] = 'a'
+    let message = ''
+    try {
+      getSettings()
+    } catch (error) {
+      message = error instanceof Error ? error.message : String(error)
+    }
+    expect(message).toMatch(/^base-url: /)
+    expect(message).not.toContain(TOKEN)
+    expect(writes[0]).toBe(`::add-mask::${TOKEN}${EOL}`)
+  })
+})

@@ -1,0 +1,376 @@
+/** Unit tests of what an exchange means for its call: ids, or a failure a user can act on. */
+import { describe, expect, it } from '@jest/globals'
+import type { IncomingHttpHeaders } from 'node:http'
+import type { Exchange } from '../src/client.js'
+import type { Settings } from '../src/inputs.js'
+import { planPurges, type Operation, type PurgeCall } from '../src/plan.js'
+import { interpret, type Verdict } from '../src/response.js'
+import { resultsOfCall } from '../src/results.js'
+import { parseUrls } from '../src/targets.js'
+
+const NOW = Date.UTC(2025, 5, 1, 12, 0, 0)
+const BASE = 'https://api.example-cdn.com'
+const SERVICE = 'svc123'
+const ID = '1740093-1756794994-11993984'
+const PAGE = 'https://www.example.com/a.png?v=2'
+
+function settings(overrides: Partial<Settings>): Settings {
+  return {
+    apiToken: 'tok-response-test',
+    service: { id: SERVICE, baseUrl: BASE },
+    purgeAll: false,
+    keys: [],
+    urls: [],
+    soft: false,
+    batchFormat: 'json',
+    batchSize: 256,
+    concurrency: 8,
+    maxAttempts: 5,
+    timeoutMs: 30_000,
+    urlPurgeAuth: false,
+    dryRun: false,
+    summary: true,
+    failOnError: true,
+    ...overrides
+  }
+}
+
+/** The one call the action plans for these settings. */
+function planned(overrides: Partial<Settings>): PurgeCall {
+  const calls = planPurges(settings(overrides))
+  expect(calls).toHaveLength(1)
+  return calls[0] as PurgeCall
+}
+
+const calls: Record<Operation, () => PurgeCall> = {
+  'purge-all': () => planned({ purgeAll: true }),
+  key: () => planned({ keys: ['home'] }),
+  'soft-key': () => planned({ keys: ['home'], soft: true }),
+  batch: () => planned({ keys: ['a', 'b', 'c'] }),
+  url: () => planned({ service: undefined, urls: parseUrls(PAGE, 'urls') }),
+  'soft-url': () => planned({ service: undefined, urls: parseUrls(PAGE, 'urls'), soft: true })
+}
+
+function response(status: number, body: unknown, headers: IncomingHttpHeaders = {}): Exchange {
+  return {
+    kind: 'response',
+    status,
+    headers,
+    body: typeof body === 'string' ? body : JSON.stringify(body)
+  }
+}
+
+type Failure = Extract<Verdict, { ok: false }>
+type Success = Extract<Verdict, { ok: true }>
+
+function failed(verdict: Verdict): Failure {
+  if (verdict.ok) throw new Error(`expected a failure, got success with ${verdict.httpStatus}`)
+  return verdict
+}
+
+function succeeded(verdict: Verdict): Success {
+  if (!verdict.ok) throw new Error(`expected a success, got: ${verdict.message}`)
+  return verdict
+}
+
+describe('success', () => {
+  it.each(['key', 'soft-key'] as const)('%s: {"status":"ok","id"} gives the key its id', (op) => {
+    const verdict = succeeded(interpret(calls[op](), response(200, { status: 'ok', id: ID }), NOW))
+    expect(verdict.httpStatus).toBe(200)
+    expect([...verdict.ids]).toEqual([['home', ID]])
+  })
+
+  it.each(['url', 'soft-url'] as const)('%s: {"status":"ok","id"} gives the URL its id', (op) => {
+    const verdict = succeeded(interpret(calls[op](), response(200, { status: 'ok', id: ID }), NOW))
+    expect([...verdict.ids]).toEqual([[PAGE, ID]])
+  })
+
+  it('purge-all: {"status":"ok"} succeeds without an id', () => {
+    const verdict = succeeded(interpret(calls['purge-all'](), response(200, { status: 'ok' }), NOW))
+    expect(verdict.ids.size).toBe(0)
+  })
+
+  it('batch: one property per key gives each key its id', () => {
+    const body = { a: '1-2-3', b: '1-2-4', c: '1-2-5-1' }
+    const verdict = succeeded(interpret(calls.batch(), response(200, body), NOW))
+    expect(Object.fromEntries(verdict.ids)).toEqual(body)
+  })
+
+  it('accepts ids of any shape: they are opaque', () => {
+    for (const id of ['4151-1635861748-11038', '1740093-1756794994-11993990-1', 'abc']) {
+      const verdict = succeeded(interpret(calls.key(), response(200, { status: 'ok', id }), NOW))
+      expect(verdict.ids.get('home')).toBe(id)
+    }
+  })
+
+  it('ignores unexpected extra properties', () => {
+    const single = { status: 'ok', id: ID, service_id: SERVICE, extra: { nested: true } }
+    expect(succeeded(interpret(calls.key(), response(200, single), NOW)).ids.get('home')).toBe(ID)
+
+    const all = { status: 'ok', took_ms: 12 }
+    expect(succeeded(interpret(calls['purge-all'](), response(200, all), NOW)).ok).toBe(true)
+
+    const batch = { a: '1-1-1', b: '1-1-2', c: '1-1-3', unrelated: '9-9-9', status: 'ok' }
+    const ids = succeeded(interpret(calls.batch(), response(200, batch), NOW)).ids
+    expect([...ids.keys()]).toEqual(['a', 'b', 'c'])
+  })
+
+  it('parses the body as JSON even without a Content-Type, as some servers send it', () => {
+    const exchange = response(200, { status: 'ok', id: ID }, {})
+    expect(succeeded(interpret(calls.key(), exchange, NOW)).ids.get('home')).toBe(ID)
+  })
+})
+
+describe('a batch answer missing a key', () => {
+  it('confirms only the keys present; the missing key is reported as not purged', () => {
+    const call = calls.batch()
+    const verdict = succeeded(interpret(call, response(200, { a: '1-2-3', c: '1-2-5' }), NOW))
+    expect(verdict.ids.has('b')).toBe(false)
+
+    const results = resultsOfCall(call, {
+      attempts: 1,
+      httpStatus: 200,
+      ids: verdict.ids,
+      error: undefined
+    })
+    expect(results.map((result) => [result.target, result.status])).toEqual([
+      ['a', 'purged'],
+      ['b', 'failed'],
+      ['c', 'purged']
+    ])
+    expect(results[1]?.error).toContain('no purge id returned')
+  })
+
+  it('does not take empty or non-string values for ids', () => {
+    const verdict = succeeded(
+      interpret(calls.batch(), response(200, { a: '', b: 123, c: null }), NOW)
+    )
+    expect(verdict.ids.size).toBe(0)
+  })
+
+  it('does not take inherited object properties for ids of keys named like them', () => {
+    const call = planned({ keys: ['constructor', 'toString', '__proto__', 'hasOwnProperty'] })
+    const verdict = succeeded(interpret(call, response(200, {}), NOW))
+    expect(verdict.ids.size).toBe(0)
+
+    const confirmed = succeeded(
+      interpret(call, response(200, '{"constructor":"1-1-1","__proto__":"1-1-2"}'), NOW)
+    )
+    expect([...confirmed.ids]).toEqual([
+      ['constructor', '1-1-1'],
+      ['__proto__', '1-1-2']
+    ])
+  })
+})
+
+describe('a 200 without the promised JSON', () => {
+  it.each(Object.keys(calls) as Operation[])(
+    '%s: a non-JSON body is a retryable failure quoting the body’s start',
+    (op) => {
+      const body = `<html><body>Maintenance in progress</body></html>${'x'.repeat(2000)}`
+      const verdict = failed(interpret(calls[op](), response(200, body), NOW))
+      expect(verdict.retryable).toBe(true)
+      expect(verdict.httpStatus).toBe(200)
+      expect(verdict.message).toContain('<html><body>Maintenance in progress')
+      expect(verdict.message).not.toContain('x'.repeat(500))
+      expect(verdict.stop).toBeUndefined()
+    }
+  )
+
+  it('an empty body is a retryable failure that says so', () => {
+    const verdict = failed(interpret(calls.key(), response(200, ''), NOW))
+    expect(verdict.retryable).toBe(true)
+    expect(verdict.message).toContain('empty body')
+  })
+
+  it.each([
+    ['a key answer without id', 'key', { status: 'ok' }],
+    ['a key answer with another status', 'key', { status: 'error', id: ID }],
+    ['a key answer with an empty id', 'key', { status: 'ok', id: '' }],
+    ['a purge-all answer without status ok', 'purge-all', { status: 'queued' }],
+    ['a URL answer that is an array', 'url', [{ status: 'ok', id: ID }]],
+    ['a batch answer that is an array', 'batch', ['1-2-3', '1-2-4', '1-2-5']]
+  ] as const)('%s is a retryable failure', (_what, op, body) => {
+    const verdict = failed(interpret(calls[op](), response(200, body), NOW))
+    expect(verdict.retryable).toBe(true)
+    expect(verdict.message).toContain('200')
+  })
+})
+
+describe('refusals', () => {
+  it('a redirect is a failure naming the Location, never followed or retried', () => {
+    const exchange = response(301, '', { location: 'https://other.example.net/service/svc123' })
+    const verdict = failed(interpret(calls.key(), exchange, NOW))
+    expect(verdict.retryable).toBe(false)
+    expect(verdict.httpStatus).toBe(301)
+    expect(verdict.message).toContain('301')
+    expect(verdict.message).toContain('https://other.example.net/service/svc123')
+  })
+
+  it('a redirect does not echo credentials from the Location', () => {
+    const exchange = response(307, '', { location: 'https://user:hunter2@other.example.net/x' })
+    const verdict = failed(interpret(calls.batch(), exchange, NOW))
+    expect(verdict.message).toContain('other.example.net/x')
+    expect(verdict.message).not.toContain('hunter2')
+  })
+
+  it('a redirect without a Location says so', () => {
+    const verdict = failed(interpret(calls.url(), response(302, ''), NOW))
+    expect(verdict.message).toContain('without a Location')
+  })
+
+  it('401 stops every call: the token was rejected, with the server’s words', () => {
+    const body = { msg: 'Provided credentials are missing or invalid' }
+    for (const op of ['purge-all', 'key', 'soft-key', 'batch'] as const) {
+      const verdict = failed(interpret(calls[op](), response(401, body), NOW))
+      expect(verdict.stop).toBe('unauthorized')
+      expect(verdict.retryable).toBe(false)
+      expect(verdict.httpStatus).toBe(401)
+      expect(
+        verdict.message.startsWith(
+          '401: the API token was rejected: check the secret behind api-token'
+        )
+      ).toBe(true)
+      expect(verdict.message).toContain('Provided credentials are missing or invalid')
+    }
+  })
+
+  it('401 on a URL purge sent without the token suggests url-purge-auth', () => {
+    const verdict = failed(interpret(calls.url(), response(401, ''), NOW))
+    expect(verdict.message).toContain('url-purge-auth: true')
+    expect(verdict.message).toContain('www.example.com')
+  })
+
+  it('403 on purge-all says Engineer permission is needed', () => {
+    const verdict = failed(
+      interpret(calls['purge-all'](), response(403, { msg: 'Forbidden' }), NOW)
+    )
+    expect(verdict.stop).toBe('forbidden')
+    expect(verdict.retryable).toBe(false)
+    expect(
+      verdict.message.startsWith(
+        'purge-all was refused (403): the token needs Engineer permission or higher'
+      )
+    ).toBe(true)
+    expect(verdict.message).toContain('Forbidden')
+  })
+
+  it('403 on a soft purge says Billing permission is needed', () => {
+    const verdict = failed(interpret(calls['soft-key'](), response(403, ''), NOW))
+    expect(verdict.stop).toBe('forbidden')
+    expect(verdict.message).toContain('Billing permission')
+  })
+
+  it('403 on a key purge names the service', () => {
+    const verdict = failed(interpret(calls.batch(), response(403, ''), NOW))
+    expect(verdict.message).toContain('403')
+    expect(verdict.message).toContain(SERVICE)
+  })
+
+  it('403 on a URL purge names the host and URL purging', () => {
+    const verdict = failed(interpret(calls.url(), response(403, ''), NOW))
+    expect(verdict.message).toContain('www.example.com')
+    expect(verdict.message).toContain('url-purge-auth')
+  })
+
+  it('404 on a management call names the service, then the server’s words', () => {
+    const body = { msg: 'Record not found', detail: 'Cannot find service' }
+    const verdict = failed(interpret(calls.batch(), response(404, body), NOW))
+    expect(verdict.retryable).toBe(false)
+    expect(verdict.stop).toBeUndefined()
+    expect(verdict.message.startsWith('service svc123 not found (404)')).toBe(true)
+    expect(verdict.message).toContain('Record not found')
+    expect(verdict.message).toContain('Cannot find service')
+  })
+
+  it('404 on a URL purge is not blamed on a service', () => {
+    const verdict = failed(interpret(calls.url(), response(404, 'no such object'), NOW))
+    expect(verdict.message).not.toContain('service')
+    expect(verdict.message).toContain('404')
+    expect(verdict.message).toContain('no such object')
+  })
+
+  it('400 is not retried and carries the server’s message', () => {
+    const body = 'Batch surrogate key request only supports up to 256 surrogate keys'
+    const verdict = failed(
+      interpret(calls.batch(), response(400, body, { 'retry-after': '5' }), NOW)
+    )
+    expect(verdict.retryable).toBe(false)
+    expect(verdict.waitMs).toBeUndefined()
+    expect(verdict.httpStatus).toBe(400)
+    expect(verdict.message).toContain('400')
+    expect(verdict.message).toContain(body)
+  })
+
+  it('429 is retried after the wait Retry-After asks for', () => {
+    const exchange = response(
+      429,
+      { msg: 'You have exceeded your hourly rate limit' },
+      { 'retry-after': '30' }
+    )
+    const verdict = failed(interpret(calls['purge-all'](), exchange, NOW))
+    expect(verdict.retryable).toBe(true)
+    expect(verdict.waitMs).toBe(30_000)
+    expect(verdict.message).toContain('429')
+    expect(verdict.message).toContain('You have exceeded your hourly rate limit')
+  })
+
+  it('429 is retried after the rate-limit reset time', () => {
+    const reset = String((NOW + 75_000) / 1000)
+    const exchange = response(429, '', { 'edge-ratelimit-reset': reset })
+    const verdict = failed(interpret(calls.key(), exchange, NOW))
+    expect(verdict.retryable).toBe(true)
+    expect(verdict.waitMs).toBe(75_000)
+  })
+
+  it.each([500, 502, 503, 504])('%i is retried', (status) => {
+    const verdict = failed(interpret(calls.batch(), response(status, 'upstream trouble'), NOW))
+    expect(verdict.retryable).toBe(true)
+    expect(verdict.httpStatus).toBe(status)
+    expect(verdict.message).toContain(String(status))
+    expect(verdict.message).toContain('upstream trouble')
+  })
+
+  it('503 with Retry-After carries the wait', () => {
+    const verdict = failed(interpret(calls.batch(), response(503, '', { 'retry-after': '4' }), NOW))
+    expect(verdict.waitMs).toBe(4000)
+  })
+})
+
+describe('no answer', () => {
+  it('a timeout is a retryable failure without an HTTP status', () => {
+    const exchange: Exchange = { kind: 'timeout', message: 'no complete answer within 30 s' }
+    const verdict = failed(interpret(calls.key(), exchange, NOW))
+    expect(verdict.retryable).toBe(true)
+    expect(verdict.httpStatus).toBeNull()
+    expect(verdict.message).toContain('timed out')
+    expect(verdict.message).toContain('30 s')
+  })
+
+  it('a connection reset is retried and named', () => {
+    const exchange: Exchange = { kind: 'network', code: 'ECONNRESET', message: 'socket hang up' }
+    const verdict = failed(interpret(calls.batch(), exchange, NOW))
+    expect(verdict.retryable).toBe(true)
+    expect(verdict.httpStatus).toBeNull()
+    expect(verdict.message).toContain('ECONNRESET')
+    expect(verdict.message).toContain('socket hang up')
+  })
+
+  it('an unknown host is not retried', () => {
+    const exchange: Exchange = {
+      kind: 'network',
+      code: 'ENOTFOUND',
+      message: 'getaddrinfo ENOTFOUND api.example-cdn.invalid'
+    }
+    const verdict = failed(interpret(calls.key(), exchange, NOW))
+    expect(verdict.retryable).toBe(false)
+    expect(verdict.message).toContain('ENOTFOUND')
+  })
+
+  it('an error without a code is not retried', () => {
+    const exchange: Exchange = { kind: 'network', code: undefined, message: 'something broke' }
+    const verdict = failed(interpret(calls.url(), exchange, NOW))
+    expect(verdict.retryable).toBe(false)
+    expect(verdict.message).toContain('something broke')
+  })
+})

@@ -1,0 +1,205 @@
+/** Unit tests of the job summary: escaped, failures first, readable and small at any size. */
+import { describe, expect, it } from '@jest/globals'
+import { countResults, type PurgeResult } from '../src/results.js'
+import type { RunContext } from '../src/run-context.js'
+import { renderSummary, SUMMARY_ROW_LIMIT, type SummaryFacts } from '../src/summary.js'
+
+const RESULTS_FILE = '/home/runner/work/_temp/edge-purge-results-1.json'
+
+function result(target: string, overrides: Partial<PurgeResult> = {}): PurgeResult {
+  return {
+    type: 'key',
+    target,
+    soft: false,
+    status: 'purged',
+    id: `id-${target.slice(0, 20)}`,
+    http_status: 200,
+    attempts: 1,
+    error: null,
+    ...overrides
+  }
+}
+
+function failedResult(target: string, error: string): PurgeResult {
+  return result(target, { status: 'failed', id: null, http_status: 400, error })
+}
+
+function render(results: PurgeResult[], overrides: Partial<SummaryFacts> = {}): string {
+  return renderSummary({
+    results,
+    counts: countResults(results),
+    service: 'svc123',
+    dryRun: false,
+    calls: 1,
+    resultsFile: RESULTS_FILE,
+    context: undefined,
+    ...overrides
+  })
+}
+
+const CONTEXT: RunContext = {
+  repository: 'octo/site',
+  sha: 'abcdef1234567890abcdef1234567890abcdef12',
+  event: 'push',
+  workflow: 'Deploy',
+  runNumber: 42,
+  runUrl: 'https://github.com/octo/site/actions/runs/99'
+}
+
+/** The rows of the table, header excluded. */
+const rowsOf = (html: string): string[] => html.match(/<tr><td>.*?<\/tr>/g) ?? []
+
+/** The markup the summary itself writes; anything else would be injected. */
+function withoutOwnMarkup(html: string): string {
+  return html
+    .replace(/<\/?(h2|p|code|b|table|tr|th|td)>/g, '')
+    .replace(/<a href="[^"<>]*">/g, '')
+    .replace(/<\/a>/g, '')
+}
+
+const HOSTILE = '<img src=x onerror=alert(1)>'
+
+describe('renderSummary', () => {
+  it('heads with the counts and names the service', () => {
+    const html = render([result('a'), result('b'), failedResult('c', 'HTTP 400 (Bad Request)')])
+    const heading = /<h2>(.*)<\/h2>/.exec(html)?.[1] ?? ''
+    expect(heading).toContain('2 purged, 1 failed')
+    expect(heading).toContain('svc123')
+    expect(html).toContain('3 targets in 1 call')
+    expect(html).toContain('<b>1 failed</b>')
+  })
+
+  it('shows each target with its type, instant or soft, result and id', () => {
+    const html = render([
+      result('home', { id: '1-2-3' }),
+      result('https://www.example.com/a', { type: 'url', soft: true, id: '4-5-6' })
+    ])
+    const [first, second] = rowsOf(html)
+    expect(first).toContain('<code>home</code>')
+    expect(first).toContain('instant')
+    expect(first).toContain('purged')
+    expect(first).toContain('<code>1-2-3</code>')
+    expect(second).toContain('url')
+    expect(second).toContain('soft')
+    expect(second).toContain('<code>4-5-6</code>')
+  })
+
+  it('shows a failure with its reason', () => {
+    const html = render([failedResult('k', 'service svc123 not found (404)')])
+    const [row] = rowsOf(html)
+    expect(row).toContain('failed')
+    expect(row).toContain('service svc123 not found (404)')
+  })
+
+  it('lists failures first, each group in request order', () => {
+    const html = render([
+      result('p1'),
+      failedResult('f1', 'HTTP 400 (Bad Request)'),
+      result('p2'),
+      failedResult('f2', 'HTTP 400 (Bad Request)')
+    ])
+    const order = rowsOf(html).map((row) => /<code>([^<]*)<\/code>/.exec(row)?.[1])
+    expect(order).toEqual(['f1', 'f2', 'p1', 'p2'])
+  })
+
+  it('escapes markup in targets, errors, ids, service, results-file and context', () => {
+    const html = render(
+      [
+        failedResult(HOSTILE, `HTTP 400: ${HOSTILE} <script>alert(2)</script>`),
+        result(`a"b'c&d`, { id: `<b>${HOSTILE}</b>` })
+      ],
+      {
+        service: `svc${HOSTILE}`,
+        resultsFile: `/tmp/${HOSTILE}.json`,
+        context: {
+          repository: `octo/${HOSTILE}`,
+          sha: '<svg/onload=alert(3)>',
+          event: `push${HOSTILE}`,
+          workflow: `Deploy</b>${HOSTILE}`,
+          runNumber: 7,
+          runUrl: 'https://github.com/octo/site/actions/runs/1" onmouseover="alert(4)'
+        }
+      }
+    )
+    expect(html).not.toContain('<img')
+    expect(html).not.toContain('<script')
+    expect(html).not.toContain('<svg')
+    expect(html).not.toContain('" onmouseover')
+    expect(html).toContain('&lt;img src=x onerror=alert(1)&gt;')
+    expect(html).toContain('a&quot;b&#39;c&amp;d')
+    const leftover = withoutOwnMarkup(html)
+    expect(leftover).not.toMatch(/[<>]/)
+  })
+
+  it('keeps the table to SUMMARY_ROW_LIMIT rows and says where the rest are', () => {
+    const results = Array.from({ length: 1000 }, (_, index) => result(`key-${index}`))
+    const html = render(results)
+    expect(rowsOf(html)).toHaveLength(SUMMARY_ROW_LIMIT)
+    expect(html).toContain(`Showing ${SUMMARY_ROW_LIMIT} of 1000`)
+    expect(html).toContain('results-file')
+    expect(html).toContain(RESULTS_FILE)
+  })
+
+  it('says nothing about hidden rows when every target is shown', () => {
+    const results = Array.from({ length: SUMMARY_ROW_LIMIT }, (_, index) => result(`k${index}`))
+    const html = render(results)
+    expect(rowsOf(html)).toHaveLength(SUMMARY_ROW_LIMIT)
+    expect(html).not.toContain('Showing')
+  })
+
+  it('shows failures that come last in a long run within the capped table', () => {
+    const results = Array.from({ length: 5000 }, (_, index) => result(`key-${index}`))
+    results.push(failedResult('late-failure', 'HTTP 400 (Bad Request)'))
+    const html = render(results)
+    expect(rowsOf(html)[0]).toContain('late-failure')
+    expect(html).toContain('Showing')
+    expect(html).toContain('<b>1 failed</b>')
+  })
+
+  it('renders 20,000 long-keyed results far under 1 MiB', () => {
+    const results = Array.from({ length: 20_000 }, (_, index) => {
+      const key = `key-${index}-`.padEnd(1024, 'k')
+      return index % 10 === 0
+        ? failedResult(key, `HTTP 503 (Service Unavailable): ${'upstream overloaded '.repeat(15)}`)
+        : result(key, { id: `1740093-1756794994-${index}` })
+    })
+    const html = render(results, { context: CONTEXT, calls: 79 })
+    expect(Buffer.byteLength(html)).toBeLessThan(256 * 1024)
+    expect(html).toContain(`Showing ${SUMMARY_ROW_LIMIT} of 20000`)
+    expect(html).not.toContain('k'.repeat(1000))
+  })
+
+  it('in a dry run, says that nothing was sent', () => {
+    const planned = ['a', 'b', 'c'].map((target) =>
+      result(target, { status: 'planned', id: null, http_status: null, attempts: 0 })
+    )
+    const html = render(planned, { dryRun: true })
+    const heading = /<h2>(.*)<\/h2>/.exec(html)?.[1] ?? ''
+    expect(heading).toContain('(dry run): 3 planned, nothing sent')
+    expect(heading).not.toContain('purged')
+    expect(html).toContain('no request was sent')
+    expect(rowsOf(html).every((row) => row.includes('planned'))).toBe(true)
+  })
+
+  it('omits the service for a URL-only run', () => {
+    const html = render([result('https://www.example.com/', { type: 'url' })], {
+      service: undefined
+    })
+    expect(html).not.toContain('svc123')
+    expect(/<h2>(.*)<\/h2>/.exec(html)?.[1]).toContain('1 purged, 0 failed')
+  })
+
+  it('traces the purge to its run with a context line and a link', () => {
+    const html = render([result('a')], { context: CONTEXT })
+    expect(html).toContain('push')
+    expect(html).toContain('<code>octo/site</code>')
+    expect(html).toContain('<code>abcdef1</code>')
+    expect(html).toContain('Deploy')
+    expect(html).toContain('<a href="https://github.com/octo/site/actions/runs/99">run 42</a>')
+  })
+
+  it('has no context line without a run context', () => {
+    const html = render([result('a')])
+    expect(html).not.toContain('<a ')
+  })
+})
