@@ -100,6 +100,17 @@ describe('retries', () => {
     expect(resultsOf(run)[0]).toMatchObject({ status: 'purged', attempts: 2 })
   })
 
+  it('retries a refused connection, then reports it', async () => {
+    const closed = await FakePurgeServer.start()
+    const address = closed.url
+    await closed.close()
+    const run = await runAction({ ...api(), 'base-url': address, keys: 'k1', 'max-attempts': '2' })
+    expect(run.code).toBe(1)
+    const [result] = resultsOf(run)
+    expect(result).toMatchObject({ status: 'failed', attempts: 2, http_status: null })
+    expect(result?.error).toMatch(/^connection failed \(ECONNREFUSED\): .* \(gave up after 2 attempts\)$/)
+  })
+
   it('abandons an attempt that outlasts timeout and retries it', async () => {
     server.fault({ times: 1, action: { kind: 'delay', ms: 4000 } })
     const run = await runAction({ ...api(), keys: 'k1', timeout: '1', 'max-attempts': '2' })
