@@ -76,7 +76,9 @@ describe('retries', () => {
     expect(run.code).toBe(1)
     const [result] = resultsOf(run)
     expect(result).toMatchObject({ status: 'failed', attempts: 1, http_status: 429 })
-    expect(result?.error).toContain('rate limited (429): You have exceeded your hourly rate limit')
+    expect(result?.error).toContain(
+      'rate limited (429) — server said: You have exceeded your hourly rate limit'
+    )
     expect(result?.error).toContain(new Date(reset * 1000).toISOString().slice(0, 16))
     expect(server.requests).toHaveLength(1)
   })
@@ -89,7 +91,7 @@ describe('retries', () => {
       resultsOf(run).every((result) => result.status === 'purged' && result.attempts === 2)
     ).toBe(true)
     expect(run.stdout).toMatch(
-      /attempt 1 failed \(HTTP 503 \(Service Unavailable\): upstream unavailable\); retrying/
+      /attempt 1 failed \(HTTP 503 \(Service Unavailable\) — server said: upstream unavailable\); retrying/
     )
   })
 
@@ -108,7 +110,9 @@ describe('retries', () => {
     expect(run.code).toBe(1)
     const [result] = resultsOf(run)
     expect(result).toMatchObject({ status: 'failed', attempts: 2, http_status: null })
-    expect(result?.error).toMatch(/^connection failed \(ECONNREFUSED\): .* \(gave up after 2 attempts\)$/)
+    expect(result?.error).toMatch(
+      /^connection failed \(ECONNREFUSED\): .* \(gave up after 2 attempts\)$/
+    )
   })
 
   it('abandons an attempt that outlasts timeout and retries it', async () => {
@@ -194,7 +198,7 @@ describe('no target lost', () => {
       expect(result).toMatchObject({
         http_status: 400,
         attempts: 1,
-        error: `HTTP 400 (Bad Request): Bad request: ${message}`
+        error: `HTTP 400 (Bad Request) — server said: Bad request: ${message}`
       })
     }
     expect(run.outputs['purged-count']).toBe('344')
@@ -205,7 +209,7 @@ describe('no target lost', () => {
     const annotations = run.stdout.split('\n').filter((line) => line.startsWith('::error'))
     expect(annotations).toHaveLength(2)
     expect(annotations[0]).toContain(
-      `256 targets failed: HTTP 400 (Bad Request): Bad request: ${message}`
+      `256 targets failed: HTTP 400 (Bad Request) — server said: Bad request: ${message}`
     )
     expect(annotations[1]).toContain('256 of 600 targets failed to purge')
   })
@@ -234,13 +238,33 @@ describe('refusals that stop further calls', () => {
     const sent = results.filter((result) => result.attempts === 1)
     expect(sent).toHaveLength(256)
     expect(sent[0]?.error).toBe(
-      '401: the API token was rejected: check the secret behind api-token: Provided credentials are missing or invalid'
+      '401: the API token was rejected: check the secret behind api-token — server said: Provided credentials are missing or invalid'
     )
     const unsent = results.filter((result) => result.attempts === 0)
     expect(unsent).toHaveLength(344)
     expect(unsent[0]?.error).toMatch(
       /^not sent: an earlier call to the same address was refused with 401/
     )
+  })
+
+  it('still sends URL purges without the token after the token is rejected', async () => {
+    const run = await runAction({
+      ...api(),
+      'api-token': 'wrong-token',
+      keys: 'k1 k2',
+      urls: `${server.url}/page`
+    })
+    expect(run.code).toBe(1)
+    const results = resultsOf(run)
+    expect(
+      results
+        .filter((result) => result.type === 'key')
+        .every((result) => result.status === 'failed')
+    ).toBe(true)
+    expect(results.find((result) => result.type === 'url')).toMatchObject({
+      status: 'purged',
+      attempts: 1
+    })
   })
 
   it('explains a 403 on purge-all', async () => {
@@ -273,7 +297,7 @@ describe('refusals that stop further calls', () => {
     const run = await runAction({ ...api(), 'service-id': 'nope', keys: 'k1' })
     expect(run.code).toBe(1)
     expect(resultsOf(run)[0]?.error).toBe(
-      'service nope not found (404): Record not found: Cannot find service'
+      'service nope not found (404) — server said: Record not found: Cannot find service'
     )
   })
 

@@ -31735,7 +31735,7 @@ function header(exchange, name) {
 function interpretRefusal(call, exchange, now) {
     const { status } = exchange;
     const said = serverMessage(exchange.body);
-    const withServer = (lead) => (said === undefined ? lead : `${lead}: ${said}`);
+    const withServer = (lead) => said === undefined ? lead : `${lead} — server said: ${said}`;
     const host = new URL(call.url).host;
     if (status >= 300 && status < 400) {
         const location = header(exchange, 'location');
@@ -31794,27 +31794,25 @@ function forbiddenMessage(call, host) {
 ;// CONCATENATED MODULE: ./src/results.ts
 /** Results of one call's targets; in a successful batch, a key without an id was not purged. */
 function resultsOfCall(call, end) {
+    // Built field by field, not by spreading a base object: this runs once per key (100,000s).
     return call.targets.map(({ type, target }) => {
-        const base = {
+        const id = end.ids?.get(target);
+        const unconfirmed = end.ids !== undefined && id === undefined && type !== 'all';
+        const failed = end.ids === undefined || unconfirmed;
+        return {
             type,
             target,
             soft: call.soft,
+            status: failed ? 'failed' : 'purged',
+            id: id ?? null,
             http_status: end.httpStatus,
-            attempts: end.attempts
+            attempts: end.attempts,
+            error: !failed
+                ? null
+                : unconfirmed
+                    ? 'no purge id returned: the server did not confirm this key'
+                    : (end.error ?? 'failed')
         };
-        if (end.ids === undefined) {
-            return { ...base, status: 'failed', id: null, error: end.error ?? 'failed' };
-        }
-        const id = end.ids.get(target);
-        if (id === undefined && type !== 'all') {
-            return {
-                ...base,
-                status: 'failed',
-                id: null,
-                error: 'no purge id returned: the server did not confirm this key'
-            };
-        }
-        return { ...base, status: 'purged', id: id ?? null, error: null };
     });
 }
 function plannedResults(calls) {
@@ -31846,7 +31844,8 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
  * bad, one request finds out, not `concurrency` of them.
  */
 class OriginState {
-    unauthorized;
+    /** Keyed by whether the call carries the token: a rejected token says nothing of calls without it. */
+    unauthorized = new Map();
     forbidden = new Map();
     /** No attempt starts before this time (ms epoch): a rate limit applies to every call to the origin. */
     notBefore = 0;
@@ -31859,8 +31858,9 @@ class OriginState {
     }
     /** Why a call must not be sent, if an earlier answer already decided its fate. */
     refusal(call) {
-        if (this.unauthorized !== undefined) {
-            return `not sent: an earlier call to the same address was refused with ${this.unauthorized}`;
+        const unauthorized = this.unauthorized.get(call.authenticated);
+        if (unauthorized !== undefined) {
+            return `not sent: an earlier call to the same address was refused with ${unauthorized}`;
         }
         const forbidden = this.forbidden.get(call.permission);
         return forbidden === undefined
@@ -31870,8 +31870,9 @@ class OriginState {
     learn(verdict, call, now) {
         if (verdict.ok)
             return;
-        if (verdict.stop === 'unauthorized')
-            this.unauthorized ??= verdict.message;
+        if (verdict.stop === 'unauthorized' && !this.unauthorized.has(call.authenticated)) {
+            this.unauthorized.set(call.authenticated, verdict.message);
+        }
         if (verdict.stop === 'forbidden' && !this.forbidden.has(call.permission)) {
             this.forbidden.set(call.permission, verdict.message);
         }
@@ -32339,12 +32340,16 @@ async function readRunContext() {
     const { owner, repo } = context.repo;
     return {
         repository: `${owner}/${repo}`,
-        sha: context.sha,
-        event: context.eventName,
-        workflow: context.workflow,
+        sha: orEmpty(context.sha),
+        event: orEmpty(context.eventName),
+        workflow: orEmpty(context.workflow),
         runNumber: context.runNumber,
         runUrl: `${context.serverUrl}/${owner}/${repo}/actions/runs/${context.runId}`
     };
+}
+/** Typed as strings, but unset when the action runs outside a real workflow (local runs, tests). */
+function orEmpty(value) {
+    return value ?? '';
 }
 
 ;// CONCATENATED MODULE: ./src/summary.ts

@@ -23,7 +23,8 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
  * bad, one request finds out, not `concurrency` of them.
  */
 class OriginState {
-  unauthorized: string | undefined
+  /** Keyed by whether the call carries the token: a rejected token says nothing of calls without it. */
+  private readonly unauthorized = new Map<boolean, string>()
   readonly forbidden = new Map<Permission, string>()
   /** No attempt starts before this time (ms epoch): a rate limit applies to every call to the origin. */
   notBefore = 0
@@ -38,8 +39,9 @@ class OriginState {
 
   /** Why a call must not be sent, if an earlier answer already decided its fate. */
   refusal(call: PurgeCall): string | undefined {
-    if (this.unauthorized !== undefined) {
-      return `not sent: an earlier call to the same address was refused with ${this.unauthorized}`
+    const unauthorized = this.unauthorized.get(call.authenticated)
+    if (unauthorized !== undefined) {
+      return `not sent: an earlier call to the same address was refused with ${unauthorized}`
     }
     const forbidden = this.forbidden.get(call.permission)
     return forbidden === undefined
@@ -49,7 +51,9 @@ class OriginState {
 
   learn(verdict: Verdict, call: PurgeCall, now: number): void {
     if (verdict.ok) return
-    if (verdict.stop === 'unauthorized') this.unauthorized ??= verdict.message
+    if (verdict.stop === 'unauthorized' && !this.unauthorized.has(call.authenticated)) {
+      this.unauthorized.set(call.authenticated, verdict.message)
+    }
     if (verdict.stop === 'forbidden' && !this.forbidden.has(call.permission)) {
       this.forbidden.set(call.permission, verdict.message)
     }

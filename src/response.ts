@@ -103,7 +103,8 @@ function interpretRefusal(
 ): Verdict {
   const { status } = exchange
   const said = serverMessage(exchange.body)
-  const withServer = (lead: string): string => (said === undefined ? lead : `${lead}: ${said}`)
+  const withServer = (lead: string): string =>
+    said === undefined ? lead : `${lead} — server said: ${said}`
   const host = new URL(call.url).host
 
   if (status >= 300 && status < 400) {

@@ -25,27 +25,25 @@ export interface CallEnd {
 
 /** Results of one call's targets; in a successful batch, a key without an id was not purged. */
 export function resultsOfCall(call: PurgeCall, end: CallEnd): PurgeResult[] {
-  return call.targets.map(({ type, target }) => {
-    const base = {
+  // Built field by field, not by spreading a base object: this runs once per key (100,000s).
+  return call.targets.map(({ type, target }): PurgeResult => {
+    const id = end.ids?.get(target)
+    const unconfirmed = end.ids !== undefined && id === undefined && type !== 'all'
+    const failed = end.ids === undefined || unconfirmed
+    return {
       type,
       target,
       soft: call.soft,
+      status: failed ? 'failed' : 'purged',
+      id: id ?? null,
       http_status: end.httpStatus,
-      attempts: end.attempts
+      attempts: end.attempts,
+      error: !failed
+        ? null
+        : unconfirmed
+          ? 'no purge id returned: the server did not confirm this key'
+          : (end.error ?? 'failed')
     }
-    if (end.ids === undefined) {
-      return { ...base, status: 'failed', id: null, error: end.error ?? 'failed' }
-    }
-    const id = end.ids.get(target)
-    if (id === undefined && type !== 'all') {
-      return {
-        ...base,
-        status: 'failed',
-        id: null,
-        error: 'no purge id returned: the server did not confirm this key'
-      }
-    }
-    return { ...base, status: 'purged', id: id ?? null, error: null }
   })
 }
 

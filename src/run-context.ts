@@ -19,10 +19,15 @@ export async function readRunContext(): Promise<RunContext | undefined> {
   const { owner, repo } = context.repo
   return {
     repository: `${owner}/${repo}`,
-    sha: context.sha,
-    event: context.eventName,
-    workflow: context.workflow,
+    sha: orEmpty(context.sha),
+    event: orEmpty(context.eventName),
+    workflow: orEmpty(context.workflow),
     runNumber: context.runNumber,
     runUrl: `${context.serverUrl}/${owner}/${repo}/actions/runs/${context.runId}`
   }
+}
+
+/** Typed as strings, but unset when the action runs outside a real workflow (local runs, tests). */
+function orEmpty(value: string | undefined): string {
+  return value ?? ''
 }
