@@ -1,0 +1,128 @@
+/**
+ * The origin behind Varnish: every page carries a version that goes up each time the origin
+ * serves it in full, so a test tells a cached copy (old version) from a fresh fetch (new version).
+ *
+ * - Tags: `Surrogate-Key` (space-separated), which the VCL hands to vmod xkey. See `SITE`.
+ * - Lifetimes: `max-age=3600` (nothing expires on its own during a test: only a purge refreshes)
+ *   and `stale-while-revalidate=3600`, which Varnish 7.1 turns into one hour of grace, so a
+ *   soft-purged object can still be served stale while Varnish fetches the new one.
+ * - `ETag: "v<version>"`: Varnish revalidates a soft-purged object with `If-None-Match`. A page
+ *   whose content changes (the default) answers 200 with the next version; a page `freeze()`d
+ *   answers 304, and the cache keeps its copy.
+ */
+import {
+  createServer,
+  type IncomingMessage,
+  type OutgoingHttpHeaders,
+  type Server,
+  type ServerResponse
+} from 'node:http'
+import type { AddressInfo, Socket } from 'node:net'
+
+/** The site's pages and their surrogate keys; any other path is served untagged. */
+export const SITE: Record<string, string[]> = {
+  '/blog/1': ['blog'],
+  '/blog/2': ['blog'],
+  '/product/1': ['product-1', 'products'],
+  '/product/2': ['product-2', 'products'],
+  '/about': []
+}
+
+export const CACHE_CONTROL = 'public, max-age=3600, stale-while-revalidate=3600'
+
+export interface OriginRequest {
+  method: string
+  /** Path and query, as Varnish asked for it: the resource's identity. */
+  path: string
+  ifNoneMatch: string | undefined
+  status: number
+  version: number
+}
+
+export class Origin {
+  readonly requests: OriginRequest[] = []
+  private readonly versions = new Map<string, number>()
+  private readonly frozen = new Set<string>()
+  private readonly sockets = new Set<Socket>()
+
+  private constructor(private readonly server: Server) {}
+
+  static async start(): Promise<Origin> {
+    const server = createServer()
+    const origin = new Origin(server)
+    server.on('connection', (socket: Socket) => {
+      origin.sockets.add(socket)
+      socket.on('close', () => origin.sockets.delete(socket))
+    })
+    server.on('request', (request: IncomingMessage, response: ServerResponse) =>
+      origin.handle(request, response)
+    )
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject)
+      server.listen(0, '127.0.0.1', resolve)
+    })
+    return origin
+  }
+
+  get port(): number {
+    return (this.server.address() as AddressInfo).port
+  }
+
+  get url(): string {
+    return `http://127.0.0.1:${this.port}`
+  }
+
+  /** From now on the page's content stays as it is: a conditional request gets 304. */
+  freeze(path: string): void {
+    this.frozen.add(path)
+  }
+
+  /** The requests for one path that reached the origin (cache misses and revalidations). */
+  requestsFor(path: string): OriginRequest[] {
+    return this.requests.filter((request) => request.path === path)
+  }
+
+  async close(): Promise<void> {
+    for (const socket of this.sockets) socket.destroy()
+    await new Promise<void>((resolve) => this.server.close(() => resolve()))
+  }
+
+  private handle(request: IncomingMessage, response: ServerResponse): void {
+    const path = request.url ?? '/'
+    const method = request.method ?? 'GET'
+    const ifNoneMatch = request.headers['if-none-match']
+    if (method !== 'GET' && method !== 'HEAD') {
+      this.requests.push({ method, path, ifNoneMatch, status: 405, version: 0 })
+      response.writeHead(405, { Allow: 'GET, HEAD' }).end()
+      return
+    }
+    const current = this.versions.get(path) ?? 0
+    const unchanged = this.frozen.has(path) && current > 0
+    const version = unchanged ? current : current + 1
+    this.versions.set(path, version)
+
+    const pathname = new URL(path, 'http://origin').pathname
+    const tags = SITE[pathname] ?? []
+    const etag = `"v${version}"`
+    const headers: OutgoingHttpHeaders = {
+      'Cache-Control': CACHE_CONTROL,
+      ETag: etag,
+      'X-Version': String(version)
+    }
+    if (tags.length > 0) headers['Surrogate-Key'] = tags.join(' ')
+
+    const status = unchanged && ifNoneMatch === etag ? 304 : 200
+    this.requests.push({ method, path, ifNoneMatch, status, version })
+    if (status === 304) {
+      response.writeHead(304, headers).end()
+      return
+    }
+    const body = JSON.stringify({ path, version, tags })
+    response.writeHead(200, {
+      ...headers,
+      'Content-Type': 'application/json',
+      'Content-Length': Buffer.byteLength(body)
+    })
+    response.end(method === 'HEAD' ? undefined : body)
+  }
+}

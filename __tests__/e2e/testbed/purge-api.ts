@@ -1,0 +1,250 @@
+/**
+ * The spec's management interface in front of a real Varnish. VCL cannot parse JSON bodies, so this
+ * small server checks the request (route, Edge-Key and role, Accept, body) and translates it into
+ * requests the VCL turns into real invalidations:
+ *
+ * | API call                                        | Sent to Varnish                          |
+ * | ----------------------------------------------- | ---------------------------------------- |
+ * | `POST /service/{id}/purge_all` (Engineer)       | `BAN /` → `std.ban("obj.status != 0")`   |
+ * | `POST /service/{id}/purge/{key}`                | `XKEY /`, `xkey-purge: key`              |
+ * | same with `Edge-Soft-Purge: 1` (Billing)        | `XKEY /`, `xkey-softpurge: key`          |
+ * | `POST /service/{id}/purge`, JSON body or header | one `XKEY /`, `xkey-purge` per key       |
+ *
+ * Each key's purge id is the one Varnish answered (`<vxid>-<epoch>-<objects>`), and every
+ * invalidation is recorded with the number of objects Varnish reports it touched.
+ */
+import {
+  createServer,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse
+} from 'node:http'
+import type { AddressInfo, Socket } from 'node:net'
+import { request as httpRequest } from './http.js'
+
+/** Permission levels named by the spec, lowest first. */
+export type Role = 'purge' | 'billing' | 'engineer'
+const RANK: Record<Role, number> = { purge: 0, billing: 1, engineer: 2 }
+
+export interface ApiRequest {
+  method: string
+  path: string
+  headers: IncomingHttpHeaders
+  body: string
+  status: number
+}
+
+export interface Invalidation {
+  service: string
+  operation: 'purge-all' | 'key' | 'soft-key'
+  /** The key; undefined for a purge-all. */
+  key: string | undefined
+  /** Objects Varnish reported invalidated (a ban reports none: it is applied lazily). */
+  objects: number
+  /** The id Varnish answered. */
+  id: string
+}
+
+export interface PurgeApiOptions {
+  /** The Varnish that does the invalidating (its ACL must admit 127.0.0.1). */
+  cacheUrl: string
+  tokens: Record<string, Role>
+  services: string[]
+}
+
+type Reply = { status: number; body: unknown }
+
+const json = (status: number, body: unknown): Reply => ({ status, body })
+const error = (status: number, msg: string, detail?: string): Reply =>
+  json(status, detail === undefined ? { msg } : { msg, detail })
+
+const MAX_BATCH = 256
+const MAX_HEADER_BYTES = 16 * 1024
+/** vmod xkey splits its argument on spaces and commas, so such a key cannot be addressed alone. */
+const XKEY_SEPARATOR = /[ ,]/
+
+class CacheError extends Error {}
+
+export class PurgeApi {
+  readonly requests: ApiRequest[] = []
+  readonly invalidations: Invalidation[] = []
+  private readonly sockets = new Set<Socket>()
+
+  private constructor(
+    private readonly server: Server,
+    private readonly options: PurgeApiOptions
+  ) {}
+
+  static async start(options: PurgeApiOptions): Promise<PurgeApi> {
+    const server = createServer()
+    const api = new PurgeApi(server, options)
+    server.on('connection', (socket: Socket) => {
+      api.sockets.add(socket)
+      socket.on('close', () => api.sockets.delete(socket))
+    })
+    server.on('request', (incoming: IncomingMessage, response: ServerResponse) => {
+      void api.handle(incoming, response)
+    })
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject)
+      server.listen(0, '127.0.0.1', resolve)
+    })
+    return api
+  }
+
+  get url(): string {
+    const { port } = this.server.address() as AddressInfo
+    return `http://127.0.0.1:${port}`
+  }
+
+  async close(): Promise<void> {
+    for (const socket of this.sockets) socket.destroy()
+    await new Promise<void>((resolve) => this.server.close(() => resolve()))
+  }
+
+  private async handle(incoming: IncomingMessage, response: ServerResponse): Promise<void> {
+    const chunks: Buffer[] = []
+    for await (const chunk of incoming) chunks.push(chunk as Buffer)
+    const recorded: ApiRequest = {
+      method: incoming.method ?? '',
+      path: incoming.url ?? '',
+      headers: incoming.headers,
+      body: Buffer.concat(chunks).toString('utf8'),
+      status: 0
+    }
+    this.requests.push(recorded)
+    let reply: Reply
+    try {
+      reply = await this.answer(recorded)
+    } catch (failure) {
+      const detail = failure instanceof Error ? failure.message : String(failure)
+      reply = error(failure instanceof CacheError ? 502 : 500, 'Purge failed', detail)
+    }
+    recorded.status = reply.status
+    const body = JSON.stringify(reply.body)
+    response.writeHead(reply.status, {
+      'Content-Type': 'application/json',
+      'Content-Length': Buffer.byteLength(body)
+    })
+    response.end(body)
+  }
+
+  private async answer(request: ApiRequest): Promise<Reply> {
+    const match = /^\/service\/([^/?]+)\/(purge_all|purge|purge\/([^/?]+))$/.exec(request.path)
+    if (match === null)
+      return error(404, 'Not found', `No route for ${request.method} ${request.path}`)
+    if (request.method !== 'POST') return error(405, 'Method not allowed')
+    const token = request.headers['edge-key']
+    const role = typeof token === 'string' ? this.options.tokens[token] : undefined
+    if (role === undefined) return error(401, 'Provided credentials are missing or invalid')
+    if (request.headers.accept !== 'application/json')
+      return error(406, 'Accept: application/json is required')
+    const softHeader = request.headers['edge-soft-purge']
+    if (softHeader !== undefined && softHeader !== '1')
+      return error(400, 'Edge-Soft-Purge must be 1')
+    const soft = softHeader === '1'
+    const service = decodeURIComponent(match[1] ?? '')
+    if (!this.options.services.includes(service))
+      return error(404, 'Record not found', 'Cannot find service')
+
+    if (match[2] === 'purge_all') {
+      if (soft) return error(400, 'Bad request', 'purge_all cannot be soft')
+      if (RANK[role] < RANK.engineer) return error(403, 'Forbidden', 'Engineer permission required')
+      if (request.body !== '') return error(400, 'Bad request', 'purge_all takes no body')
+      const { id } = await this.invalidate('BAN', {})
+      this.invalidations.push({ service, operation: 'purge-all', key: undefined, objects: 0, id })
+      return json(200, { status: 'ok' })
+    }
+    if (match[3] !== undefined) {
+      if (soft && RANK[role] < RANK.billing)
+        return error(403, 'Forbidden', 'Billing permission required')
+      if (request.body !== '') return error(400, 'Bad request', 'single-key purge takes no body')
+      const key = decodeURIComponent(match[3])
+      if (XKEY_SEPARATOR.test(key) || key === '')
+        return error(400, 'Bad request', 'a key cannot contain spaces or commas')
+      const id = await this.purgeKey(service, key, soft)
+      return json(200, { status: 'ok', id })
+    }
+    return this.answerBatch(request, service, soft)
+  }
+
+  private async answerBatch(request: ApiRequest, service: string, soft: boolean): Promise<Reply> {
+    if (soft) return error(400, 'Bad request', 'the batch purge has no soft form')
+    const header = request.headers['surrogate-key']
+    let keys: string[]
+    if (typeof header === 'string') {
+      if (request.body !== '')
+        return error(400, 'Bad request', 'give keys in a header or a body, not both')
+      if (Buffer.byteLength(header) > MAX_HEADER_BYTES)
+        return error(400, 'Bad request', 'Surrogate-Key header over 16 KiB')
+      if (header === '' || /^ | $| {2}/.test(header))
+        return error(400, 'Bad request', 'keys are separated by single spaces')
+      keys = header.split(' ')
+    } else {
+      if (request.headers['content-type'] !== 'application/json')
+        return error(415, 'Unsupported media type', 'Content-Type: application/json is required')
+      let parsed: unknown
+      try {
+        parsed = JSON.parse(request.body)
+      } catch {
+        return error(400, 'Bad request', 'body is not JSON')
+      }
+      const list = (parsed as { surrogate_keys?: unknown } | null)?.surrogate_keys
+      if (
+        !Array.isArray(list) ||
+        list.length === 0 ||
+        !list.every((key) => typeof key === 'string' && key !== '')
+      )
+        return error(400, 'Bad request', 'surrogate_keys must be a non-empty array of strings')
+      keys = list as string[]
+    }
+    if (keys.length > MAX_BATCH)
+      return error(
+        400,
+        'Bad request',
+        'Batch surrogate key request only supports up to 256 surrogate keys'
+      )
+    if (keys.some((key) => XKEY_SEPARATOR.test(key)))
+      return error(400, 'Bad request', 'a key cannot contain spaces or commas')
+    const ids: Record<string, string> = {}
+    for (const key of keys) ids[key] = await this.purgeKey(service, key, false)
+    return json(200, ids)
+  }
+
+  private async purgeKey(service: string, key: string, soft: boolean): Promise<string> {
+    const header = soft ? 'xkey-softpurge' : 'xkey-purge'
+    const { id, objects } = await this.invalidate('XKEY', { [header]: key })
+    this.invalidations.push({ service, operation: soft ? 'soft-key' : 'key', key, objects, id })
+    return id
+  }
+
+  /** One request to Varnish's VCL, which performs the invalidation and answers its id and count. */
+  private async invalidate(
+    method: 'XKEY' | 'BAN',
+    headers: Record<string, string>
+  ): Promise<{ id: string; objects: number }> {
+    const answer = await httpRequest(`${this.options.cacheUrl}/`, { method, headers }).catch(
+      (failure: Error) => {
+        throw new CacheError(`Varnish unreachable: ${failure.message}`)
+      }
+    )
+    const parsed = parseJsonObject(answer.body)
+    const id = parsed?.id
+    const objects = Number(answer.headers['x-purged'])
+    if (answer.status !== 200 || typeof id !== 'string' || !Number.isInteger(objects))
+      throw new CacheError(`Varnish answered ${method} with ${answer.status}: ${answer.body}`)
+    return { id, objects }
+  }
+}
+
+function parseJsonObject(text: string): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(text)
+    return typeof value === 'object' && value !== null
+      ? (value as Record<string, unknown>)
+      : undefined
+  } catch {
+    return undefined
+  }
+}

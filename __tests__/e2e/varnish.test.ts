@@ -1,0 +1,332 @@
+/**
+ * Real-cache end-to-end tests: the bundled dist/index.js, run as the runner runs it, purges a real
+ * Varnish (vmods xkey and purge) through the spec's management API and per-URL PURGE; every effect
+ * is checked by requesting the content through Varnish (`X-Cache` and the origin's version).
+ *
+ * Each test gets a fresh test bed (origin, Varnish, API; see ./testbed), so the cache starts empty,
+ * every page starts at version 1 and the object counts Varnish reports are exact.
+ * Without varnishd (PATH, /usr/sbin, or $VARNISHD) the suite is skipped, saying so.
+ */
+import { afterAll, afterEach, beforeEach, describe, expect, it } from '@jest/globals'
+import { resultsOf, runAction, type ActionRun } from '../support/run-action.js'
+import { pollUntil } from './testbed/http.js'
+import { findVarnishd, SERVICE, startTestBed, TOKENS, type TestBed } from './testbed/index.js'
+
+const SKIP_MESSAGE = 'varnishd not installed: real-cache tests skipped'
+const varnishd = findVarnishd()
+
+/** Every page of the test site (see SITE): blog pages tagged `blog`, product pages tagged
+ * `product-<n>` and `products`, `/about` untagged. */
+const PAGES = ['/blog/1', '/blog/2', '/product/1', '/product/2', '/about']
+const ID = /^\d+-\d+-\d+$/
+const TEST_MS = 90_000
+
+const servedAs = (paths: readonly string[], served: string): Record<string, string> =>
+  Object.fromEntries(paths.map((path) => [path, served]))
+
+/** The action's log, shown when an expectation on its outcome fails. */
+function expectExit(run: ActionRun, code: number): void {
+  if (run.code !== code) throw new Error(`action exited ${run.code}, expected ${code}:\n${run.log}`)
+}
+
+if (varnishd === undefined) {
+  console.warn(
+    `${SKIP_MESSAGE}. Install the Debian packages varnish and varnish-modules (.ci/run does), or set VARNISHD to varnishd's path.`
+  )
+  describe('real cache (Varnish)', () => {
+    it.skip(SKIP_MESSAGE, () => undefined)
+  })
+} else {
+  describe('real cache (Varnish)', () => {
+    let started: TestBed | undefined
+    const bed = (): TestBed => {
+      if (started === undefined) throw new Error('test bed not started')
+      return started
+    }
+    const api = (token: string = TOKENS.engineer): Record<string, string> => ({
+      'api-token': token,
+      'base-url': bed().api.url,
+      'service-id': SERVICE
+    })
+    const contentUrl = (path: string): string => `${bed().varnish.url}${path}`
+
+    beforeEach(async () => {
+      started = await startTestBed({ varnishd })
+      expect(await bed().warm(PAGES)).toEqual(servedAs(PAGES, 'HIT v1'))
+    }, TEST_MS)
+    const stopBed = async (): Promise<void> => {
+      const running = started
+      started = undefined
+      await running?.stop()
+    }
+    afterEach(stopBed, TEST_MS)
+    afterAll(stopBed, TEST_MS)
+
+    it(
+      'one key: its objects come back fresh (MISS, new version), other-tagged and untagged objects stay HITs',
+      async () => {
+        const run = await runAction({ ...api(), keys: 'blog' })
+        expectExit(run, 0)
+        const [result] = resultsOf(run)
+        expect(result).toMatchObject({ type: 'key', target: 'blog', soft: false, status: 'purged' })
+        expect(result?.id).toMatch(ID)
+        expect(run.outputs['purge-id']).toBe(result?.id)
+        expect(bed().api.requests.map((request) => `${request.method} ${request.path}`)).toEqual([
+          `POST /service/${SERVICE}/purge/blog`
+        ])
+        expect(bed().api.invalidations).toEqual([
+          { service: SERVICE, operation: 'key', key: 'blog', objects: 2, id: result?.id }
+        ])
+
+        expect(await bed().look(PAGES)).toEqual({
+          '/blog/1': 'MISS v2',
+          '/blog/2': 'MISS v2',
+          '/product/1': 'HIT v1',
+          '/product/2': 'HIT v1',
+          '/about': 'HIT v1'
+        })
+        expect(await bed().look(['/blog/1', '/blog/2'])).toEqual(
+          servedAs(['/blog/1', '/blog/2'], 'HIT v2')
+        )
+      },
+      TEST_MS
+    )
+
+    it(
+      'batch in JSON form: several keys in one call, each refreshed, the rest still cached',
+      async () => {
+        const run = await runAction({ ...api(), keys: 'blog product-1' })
+        expectExit(run, 0)
+        expect(run.outputs['purged-count']).toBe('2')
+        const [request, ...more] = bed().api.requests
+        expect(more).toEqual([])
+        expect(request?.path).toBe(`/service/${SERVICE}/purge`)
+        expect(request?.headers['content-type']).toBe('application/json')
+        expect(JSON.parse(request?.body ?? '')).toEqual({ surrogate_keys: ['blog', 'product-1'] })
+        const ids = JSON.parse(run.outputs['purge-ids'] ?? '') as Record<string, string>
+        expect(bed().api.invalidations).toEqual([
+          { service: SERVICE, operation: 'key', key: 'blog', objects: 2, id: ids.blog },
+          { service: SERVICE, operation: 'key', key: 'product-1', objects: 1, id: ids['product-1'] }
+        ])
+
+        expect(await bed().look(PAGES)).toEqual({
+          '/blog/1': 'MISS v2',
+          '/blog/2': 'MISS v2',
+          '/product/1': 'MISS v2',
+          '/product/2': 'HIT v1',
+          '/about': 'HIT v1'
+        })
+      },
+      TEST_MS
+    )
+
+    it(
+      'batch in header form: Surrogate-Key header; tagged objects refreshed, an unused key purges nothing',
+      async () => {
+        const run = await runAction({
+          ...api(),
+          keys: 'product-1 product-2 product-99',
+          'batch-format': 'header'
+        })
+        expectExit(run, 0)
+        expect(run.outputs['purged-count']).toBe('3')
+        const [request, ...more] = bed().api.requests
+        expect(more).toEqual([])
+        expect(request?.path).toBe(`/service/${SERVICE}/purge`)
+        expect(request?.headers['surrogate-key']).toBe('product-1 product-2 product-99')
+        expect(request?.body).toBe('')
+        expect(bed().api.invalidations.map(({ key, objects }) => [key, objects])).toEqual([
+          ['product-1', 1],
+          ['product-2', 1],
+          ['product-99', 0]
+        ])
+
+        expect(await bed().look(PAGES)).toEqual({
+          '/blog/1': 'HIT v1',
+          '/blog/2': 'HIT v1',
+          '/product/1': 'MISS v2',
+          '/product/2': 'MISS v2',
+          '/about': 'HIT v1'
+        })
+      },
+      TEST_MS
+    )
+
+    it(
+      'soft key purge: stale served (grace) while Varnish revalidates in the background, then the fresh version as a HIT',
+      async () => {
+        const run = await runAction({ ...api(TOKENS.billing), keys: 'blog', soft: 'true' })
+        expectExit(run, 0)
+        expect(resultsOf(run)[0]).toMatchObject({ target: 'blog', soft: true, status: 'purged' })
+        expect(bed().api.requests[0]?.headers['edge-soft-purge']).toBe('1')
+        expect(bed().api.invalidations).toEqual([
+          {
+            service: SERVICE,
+            operation: 'soft-key',
+            key: 'blog',
+            objects: 2,
+            id: run.outputs['purge-id']
+          }
+        ])
+
+        for (const path of ['/blog/1', '/blog/2']) {
+          // The first request after a soft purge gets the old copy at once...
+          expect(await bed().get(path)).toBe('HIT-STALE v1')
+          // ...and triggers one background fetch; until it lands, stale is served, then the new copy.
+          const seen = await pollUntil(
+            () => bed().get(path),
+            (served) => served !== 'HIT-STALE v1',
+            { what: `${path} refreshed after the soft purge` }
+          )
+          expect(seen.at(-1)).toBe('HIT v2')
+          // That fetch was a revalidation of the stale copy (If-None-Match), answered with new content.
+          expect(
+            bed()
+              .origin.requestsFor(path)
+              .map(({ ifNoneMatch, status, version }) => [ifNoneMatch, status, version])
+          ).toEqual([
+            [undefined, 200, 1],
+            ['"v1"', 200, 2]
+          ])
+        }
+        expect(await bed().look(['/product/1', '/product/2', '/about'])).toEqual(
+          servedAs(['/product/1', '/product/2', '/about'], 'HIT v1')
+        )
+      },
+      TEST_MS
+    )
+
+    it(
+      'permissions: soft key purge needs Billing, purge-all Engineer, a bad token nothing; refused purges invalidate nothing',
+      async () => {
+        const soft = await runAction({ ...api(TOKENS.purge), keys: 'blog', soft: 'true' })
+        expectExit(soft, 1)
+        expect(resultsOf(soft)[0]).toMatchObject({ status: 'failed', http_status: 403 })
+        expect(resultsOf(soft)[0]?.error).toMatch(/Billing/)
+
+        const all = await runAction({ ...api(TOKENS.billing), mode: 'all' })
+        expectExit(all, 1)
+        expect(resultsOf(all)[0]).toMatchObject({ type: 'all', status: 'failed', http_status: 403 })
+        expect(resultsOf(all)[0]?.error).toMatch(/Engineer/)
+
+        const unknown = await runAction({ ...api('not-a-token'), keys: 'blog product-1' })
+        expectExit(unknown, 1)
+        expect(resultsOf(unknown).map((result) => result.http_status)).toEqual([401, 401])
+
+        expect(bed().api.requests.map((request) => request.status)).toEqual([403, 403, 401])
+        expect(bed().api.invalidations).toEqual([])
+        expect(await bed().look(PAGES)).toEqual(servedAs(PAGES, 'HIT v1'))
+
+        // The lowest role may still purge keys instantly.
+        const hard = await runAction({ ...api(TOKENS.purge), keys: 'product-2' })
+        expectExit(hard, 0)
+        expect(await bed().look(PAGES)).toEqual({
+          ...servedAs(PAGES, 'HIT v1'),
+          '/product/2': 'MISS v2'
+        })
+      },
+      TEST_MS
+    )
+
+    it(
+      'hard URL purge: PURGE to the Varnish address removes exactly those URLs, and fetches nothing',
+      async () => {
+        const urls = [contentUrl('/product/1'), contentUrl('/blog/1'), contentUrl('/never-cached')]
+        const run = await runAction({ urls: urls.join('\n') })
+        expectExit(run, 0)
+        const results = resultsOf(run)
+        expect(results.map(({ type, soft, status }) => [type, soft, status])).toEqual([
+          ['url', false, 'purged'],
+          ['url', false, 'purged'],
+          ['url', false, 'purged']
+        ])
+        // Varnish's id ends with the number of objects its purge.hard() removed.
+        expect(results.map((result) => result.id?.replace(/^\d+-\d+-/, ''))).toEqual([
+          '1',
+          '1',
+          '0'
+        ])
+        for (const result of results) expect(result.id).toMatch(ID)
+        expect(bed().origin.requestsFor('/never-cached')).toEqual([])
+
+        expect(await bed().look(PAGES)).toEqual({
+          '/blog/1': 'MISS v2',
+          '/blog/2': 'HIT v1',
+          '/product/1': 'MISS v2',
+          '/product/2': 'HIT v1',
+          '/about': 'HIT v1'
+        })
+      },
+      TEST_MS
+    )
+
+    it(
+      'soft URL purge: stale once then fresh for changed content; unchanged content is revalidated (304) and kept',
+      async () => {
+        bed().origin.freeze('/about')
+        const run = await runAction({
+          urls: `${contentUrl('/product/1')} ${contentUrl('/about')}`,
+          soft: 'true'
+        })
+        expectExit(run, 0)
+        const results = resultsOf(run)
+        expect(results.map(({ soft, status }) => [soft, status])).toEqual([
+          [true, 'purged'],
+          [true, 'purged']
+        ])
+        expect(results.map((result) => result.id?.replace(/^\d+-\d+-/, ''))).toEqual(['1', '1'])
+
+        const refreshed = (path: string): Promise<string[]> =>
+          pollUntil(
+            () => bed().get(path),
+            (served) => served !== 'HIT-STALE v1',
+            { what: `${path} refreshed after the soft purge` }
+          )
+        expect(await bed().get('/product/1')).toBe('HIT-STALE v1')
+        expect((await refreshed('/product/1')).at(-1)).toBe('HIT v2')
+
+        expect(await bed().get('/about')).toBe('HIT-STALE v1')
+        // Revalidated: fresh again (HIT, not stale) with the same content, the origin sent 304.
+        expect((await refreshed('/about')).at(-1)).toBe('HIT v1')
+        expect(
+          bed()
+            .origin.requestsFor('/about')
+            .map(({ ifNoneMatch, status }) => [ifNoneMatch, status])
+        ).toEqual([
+          [undefined, 200],
+          ['"v1"', 304]
+        ])
+
+        expect(await bed().look(['/blog/1', '/blog/2', '/product/2'])).toEqual(
+          servedAs(['/blog/1', '/blog/2', '/product/2'], 'HIT v1')
+        )
+      },
+      TEST_MS
+    )
+
+    it(
+      'purge-all: every object, tagged or not, comes back fresh',
+      async () => {
+        const run = await runAction({ ...api(), mode: 'all' })
+        expectExit(run, 0)
+        expect(resultsOf(run)).toEqual([
+          {
+            type: 'all',
+            target: SERVICE,
+            soft: false,
+            status: 'purged',
+            id: null,
+            http_status: 200,
+            attempts: 1,
+            error: null
+          }
+        ])
+        expect(bed().api.invalidations.map(({ operation }) => operation)).toEqual(['purge-all'])
+
+        expect(await bed().look(PAGES)).toEqual(servedAs(PAGES, 'MISS v2'))
+        expect(await bed().look(PAGES)).toEqual(servedAs(PAGES, 'HIT v2'))
+      },
+      TEST_MS
+    )
+  })
+}
