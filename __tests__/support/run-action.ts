@@ -27,6 +27,8 @@ export interface ActionRun {
   /** Lines the runner would show: everything printed, both streams. */
   log: string
   dir: string
+  /** From spawning node to its exit. */
+  elapsedMs: number
 }
 
 /** Parses the runner's `name<<DELIMITER ... DELIMITER` output file format. */
@@ -49,9 +51,18 @@ export function parseOutputFile(text: string): Record<string, string> {
  * Every declared input is set, to the given value or its action.yml default or '', as the runner does.
  * `env` adds variables (e.g. GITHUB_REPOSITORY); `files` are written into the run's directory first.
  */
+export interface RunOptions {
+  env?: Record<string, string>
+  files?: Record<string, string>
+  /** Another entry point launched the same way (benchmarks: an empty action). */
+  entry?: string
+  /** Flags for node before the entry (benchmarks: a preload that reports peak memory). */
+  nodeArgs?: string[]
+}
+
 export async function runAction(
   inputs: Record<string, string>,
-  options: { env?: Record<string, string>; files?: Record<string, string> } = {}
+  options: RunOptions = {}
 ): Promise<ActionRun> {
   const declared = await declaredInputs()
   for (const name of Object.keys(inputs)) {
@@ -76,7 +87,11 @@ export async function runAction(
     env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] = inputs[name] ?? spec.default ?? ''
   }
 
-  const child = spawn(process.execPath, [ENTRY], { cwd: dir, env })
+  const started = performance.now()
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), options.entry ?? ENTRY], {
+    cwd: dir,
+    env
+  })
   let stdout = ''
   let stderr = ''
   let log = ''
@@ -89,8 +104,10 @@ export async function runAction(
     log += chunk.toString()
   })
   const code = await new Promise<number | null>((resolve) => child.on('close', resolve))
+  const elapsedMs = performance.now() - started
   return {
     code,
+    elapsedMs,
     stdout,
     stderr,
     log,
