@@ -14,6 +14,7 @@ function purged(target: string): PurgeResult {
   return {
     type: 'key',
     target,
+    service: 'svc123',
     soft: false,
     status: 'purged',
     id: '1-2-3',
@@ -27,6 +28,7 @@ function failed(target: string, reason: string, type: PurgeResult['type'] = 'key
   return {
     type,
     target,
+    service: 'svc123',
     soft: false,
     status: 'failed',
     id: null,

@@ -47,6 +47,7 @@ describe('purge-all (op 2)', () => {
       {
         type: 'all',
         target: 'svc123',
+        service: 'svc123',
         soft: false,
         status: 'purged',
         id: null,

@@ -31,7 +31,8 @@ const DEFAULTS: RawInputs = {
   'url-purge-auth': 'false',
   'dry-run': 'false',
   summary: 'true',
-  'fail-on-error': 'true'
+  'fail-on-error': 'true',
+  'repeat-after': '0'
 }
 
 const TOKEN = 'tok-4f9c2e7a'
@@ -81,7 +82,7 @@ describe('the defaults', () => {
     const settings = settingsOf({ ...API, keys: 'a' })
     expect(settings).toMatchObject({
       apiToken: TOKEN,
-      service: { id: 'svc123', baseUrl: 'https://api.example-cdn.com' },
+      services: [{ id: 'svc123', baseUrl: 'https://api.example-cdn.com' }],
       purgeAll: false,
       keys: ['a'],
       urls: [],
@@ -94,7 +95,8 @@ describe('the defaults', () => {
       urlPurgeAuth: false,
       dryRun: false,
       summary: true,
-      failOnError: true
+      failOnError: true,
+      repeatAfterMs: 0
     })
   })
 })
@@ -110,7 +112,7 @@ describe('mode', () => {
   it('is inferred as a URL purge from URLs alone, which needs no service or token', () => {
     const settings = settingsOf({ urls: 'https://www.example.com/a' })
     expect(settings.purgeAll).toBe(false)
-    expect(settings.service).toBeUndefined()
+    expect(settings.services).toEqual([])
     expect(settings.urls.map((entry) => entry.target)).toEqual(['https://www.example.com/a'])
   })
 
@@ -118,7 +120,7 @@ describe('mode', () => {
     const settings = settingsOf({ ...API, keys: 'a', urls: 'https://www.example.com/a' })
     expect(settings.keys).toEqual(['a'])
     expect(settings.urls).toHaveLength(1)
-    expect(settings.service?.id).toBe('svc123')
+    expect(settings.services[0]?.id).toBe('svc123')
   })
 
   it('all purges the whole service', () => {
@@ -126,7 +128,7 @@ describe('mode', () => {
     expect(settings.purgeAll).toBe(true)
     expect(settings.keys).toEqual([])
     expect(settings.urls).toEqual([])
-    expect(settings.service?.id).toBe('svc123')
+    expect(settings.services[0]?.id).toBe('svc123')
   })
 
   it.each([
@@ -226,8 +228,13 @@ describe('api-token, base-url and service-id', () => {
     expect(error.message).toContain('https://')
   })
 
-  it.each(['svc 1', 'svc1,svc2', 'svc\u00e9'])('refuses the service id %j', (id) => {
+  it.each(['svc 1', 'svc\u00e9', 'svc1,svc 2'])('refuses the service id %j', (id) => {
     expect(refusalOf({ ...API, 'service-id': id, keys: 'a' }).message).toMatch(/^service-id: /)
+  })
+
+  it('takes several service ids separated by newlines or commas, deduplicated', () => {
+    const settings = settingsOf({ ...API, 'service-id': 'svc1, svc2\nsvc3\n\nsvc1', keys: 'a' })
+    expect(settings.services.map((service) => service.id)).toEqual(['svc1', 'svc2', 'svc3'])
   })
 
   it('refuses a base-url that is not an absolute URL', () => {
@@ -264,7 +271,7 @@ describe('api-token, base-url and service-id', () => {
     'http://[::1]:8080'
   ])('allows the loopback http:// base-url %s', (baseUrl) => {
     const settings = settingsOf({ ...API, 'base-url': baseUrl, keys: 'a' })
-    expect(settings.service?.baseUrl).toBe(baseUrl)
+    expect(settings.services[0]?.baseUrl).toBe(baseUrl)
   })
 
   it.each([
@@ -272,7 +279,7 @@ describe('api-token, base-url and service-id', () => {
     ['https://api.example-cdn.com/v1/', 'https://api.example-cdn.com/v1'],
     ['https://API.Example-CDN.com', 'https://api.example-cdn.com']
   ])('normalizes base-url %s so paths can be appended', (given, expected) => {
-    expect(settingsOf({ ...API, 'base-url': given, keys: 'a' }).service?.baseUrl).toBe(expected)
+    expect(settingsOf({ ...API, 'base-url': given, keys: 'a' }).services[0]?.baseUrl).toBe(expected)
   })
 })
 

@@ -27,7 +27,8 @@ const DEFAULTS: RawInputs = {
   'url-purge-auth': 'false',
   'dry-run': 'false',
   summary: 'true',
-  'fail-on-error': 'true'
+  'fail-on-error': 'true',
+  'repeat-after': '0'
 }
 
 /** The plan for these inputs, validated as the action validates them. */
@@ -46,7 +47,7 @@ function keySettings(
 ): Settings {
   return {
     apiToken: TOKEN,
-    service: { id: SERVICE, baseUrl: BASE },
+    services: [{ id: SERVICE, baseUrl: BASE }],
     purgeAll: false,
     keys,
     urls: [],
@@ -59,7 +60,8 @@ function keySettings(
     urlPurgeAuth: false,
     dryRun: false,
     summary: true,
-    failOnError: true
+    failOnError: true,
+    repeatAfterMs: 0
   }
 }
 

@@ -17,7 +17,7 @@ const PAGE = 'https://www.example.com/a.png?v=2'
 function settings(overrides: Partial<Settings>): Settings {
   return {
     apiToken: 'tok-response-test',
-    service: { id: SERVICE, baseUrl: BASE },
+    services: [{ id: SERVICE, baseUrl: BASE }],
     purgeAll: false,
     keys: [],
     urls: [],
@@ -31,6 +31,7 @@ function settings(overrides: Partial<Settings>): Settings {
     dryRun: false,
     summary: true,
     failOnError: true,
+    repeatAfterMs: 0,
     ...overrides
   }
 }
@@ -47,8 +48,8 @@ const calls: Record<Operation, () => PurgeCall> = {
   key: () => planned({ keys: ['home'] }),
   'soft-key': () => planned({ keys: ['home'], soft: true }),
   batch: () => planned({ keys: ['a', 'b', 'c'] }),
-  url: () => planned({ service: undefined, urls: parseUrls(PAGE, 'urls') }),
-  'soft-url': () => planned({ service: undefined, urls: parseUrls(PAGE, 'urls'), soft: true })
+  url: () => planned({ services: [], urls: parseUrls(PAGE, 'urls') }),
+  'soft-url': () => planned({ services: [], urls: parseUrls(PAGE, 'urls'), soft: true })
 }
 
 function response(status: number, body: unknown, headers: IncomingHttpHeaders = {}): Exchange {

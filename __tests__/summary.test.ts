@@ -10,6 +10,7 @@ function result(target: string, overrides: Partial<PurgeResult> = {}): PurgeResu
   return {
     type: 'key',
     target,
+    service: 'svc123',
     soft: false,
     status: 'purged',
     id: `id-${target.slice(0, 20)}`,
@@ -28,8 +29,9 @@ function render(results: PurgeResult[], overrides: Partial<SummaryFacts> = {}): 
   return renderSummary({
     results,
     counts: countResults(results),
-    service: 'svc123',
+    services: ['svc123'],
     dryRun: false,
+    repeatAfterMs: 0,
     calls: 1,
     resultsFile: RESULTS_FILE,
     context: undefined,
@@ -109,7 +111,7 @@ describe('renderSummary', () => {
         result(`a"b'c&d`, { id: `<b>${HOSTILE}</b>` })
       ],
       {
-        service: `svc${HOSTILE}`,
+        services: [`svc${HOSTILE}`],
         resultsFile: `/tmp/${HOSTILE}.json`,
         context: {
           repository: `octo/${HOSTILE}`,
@@ -182,8 +184,8 @@ describe('renderSummary', () => {
   })
 
   it('omits the service for a URL-only run', () => {
-    const html = render([result('https://www.example.com/', { type: 'url' })], {
-      service: undefined
+    const html = render([result('https://www.example.com/', { type: 'url', service: null })], {
+      services: []
     })
     expect(html).not.toContain('svc123')
     expect(/<h2>(.*)<\/h2>/.exec(html)?.[1]).toContain('1 purged, 0 failed')

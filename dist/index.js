@@ -31802,6 +31802,7 @@ function resultsOfCall(call, end) {
         return {
             type,
             target,
+            service: call.service ?? null,
             soft: call.soft,
             status: failed ? 'failed' : 'purged',
             id: id ?? null,
@@ -31815,17 +31816,42 @@ function resultsOfCall(call, end) {
         };
     });
 }
-function plannedResults(calls) {
+/** A dry run's results; with `repeat-after`, the second pass is planned too. */
+function plannedResults(calls, repeated) {
+    const repeat = repeated ? { repeat: { status: 'planned', id: null, attempts: 0 } } : {};
     return calls.flatMap((call) => call.targets.map(({ type, target }) => ({
         type,
         target,
+        service: call.service ?? null,
         soft: call.soft,
         status: 'planned',
         id: null,
         http_status: null,
         attempts: 0,
-        error: null
+        error: null,
+        ...repeat
     })));
+}
+/**
+ * The first pass's results with the second pass's folded in: a target counts as purged only when
+ * both passes purged it. `second` holds, per call, the repeat's results (`undefined` when the call
+ * was not repeated because none of its targets was purged).
+ */
+function withRepeat(first, second) {
+    return first.flatMap((results, call) => results.map((result, index) => {
+        const again = second[call]?.[index];
+        if (result.status !== 'purged' || again === undefined)
+            return { ...result, repeat: null };
+        const repeat = { status: again.status, id: again.id, attempts: again.attempts };
+        if (again.status === 'purged')
+            return { ...result, repeat };
+        return {
+            ...result,
+            status: 'failed',
+            error: `repeat purge failed: ${again.error ?? 'failed'}`,
+            repeat
+        };
+    }));
 }
 function countResults(results) {
     const counts = { purged: 0, failed: 0, planned: 0 };
@@ -31839,6 +31865,9 @@ function countResults(results) {
 
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+function permissionScope(call) {
+    return `${call.permission} ${call.service ?? ''}`;
+}
 /**
  * What one origin has told us so far. The first call to an origin goes alone: if the token is
  * bad, one request finds out, not `concurrency` of them.
@@ -31846,6 +31875,7 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 class OriginState {
     /** Keyed by whether the call carries the token: a rejected token says nothing of calls without it. */
     unauthorized = new Map();
+    /** Keyed by permission and service: a token may be scoped to some services only. */
     forbidden = new Map();
     /** No attempt starts before this time (ms epoch): a rate limit applies to every call to the origin. */
     notBefore = 0;
@@ -31862,7 +31892,7 @@ class OriginState {
         if (unauthorized !== undefined) {
             return `not sent: an earlier call to the same address was refused with ${unauthorized}`;
         }
-        const forbidden = this.forbidden.get(call.permission);
+        const forbidden = this.forbidden.get(permissionScope(call));
         return forbidden === undefined
             ? undefined
             : `not sent: an earlier call needing the same permission was refused with ${forbidden}`;
@@ -31873,14 +31903,15 @@ class OriginState {
         if (verdict.stop === 'unauthorized' && !this.unauthorized.has(call.authenticated)) {
             this.unauthorized.set(call.authenticated, verdict.message);
         }
-        if (verdict.stop === 'forbidden' && !this.forbidden.has(call.permission)) {
-            this.forbidden.set(call.permission, verdict.message);
+        if (verdict.stop === 'forbidden' && !this.forbidden.has(permissionScope(call))) {
+            this.forbidden.set(permissionScope(call), verdict.message);
         }
         if (verdict.waitMs !== undefined && verdict.waitMs <= MAX_SERVER_WAIT_MS) {
             this.notBefore = Math.max(this.notBefore, now + verdict.waitMs);
         }
     }
 }
+/** Every call's results, per call in plan order. */
 async function executePlan(calls, transport, options) {
     const origins = new Map();
     const redacted = (verdict) => verdict.ok ? verdict : { ...verdict, message: options.redact(verdict.message) };
@@ -31953,7 +31984,7 @@ async function executePlan(calls, transport, options) {
         }
     }
     await Promise.all(Array.from({ length: Math.min(options.concurrency, calls.length) }, worker));
-    return ends.flat();
+    return ends;
 }
 
 ;// CONCATENATED MODULE: external "node:fs"
@@ -31982,7 +32013,8 @@ const INPUT_NAMES = [
     'url-purge-auth',
     'dry-run',
     'summary',
-    'fail-on-error'
+    'fail-on-error',
+    'repeat-after'
 ];
 /** Reads every input, masking the token before anything else can print it. */
 function readInputs() {
@@ -32021,7 +32053,7 @@ function parseSettings(raw, readFile) {
     }
     return {
         apiToken: raw['api-token'],
-        service: needsService ? parseService(raw) : undefined,
+        services: needsService ? parseServices(raw) : [],
         purgeAll,
         keys,
         urls,
@@ -32034,7 +32066,8 @@ function parseSettings(raw, readFile) {
         urlPurgeAuth,
         dryRun,
         summary: parseBoolean(raw, 'summary'),
-        failOnError: parseBoolean(raw, 'fail-on-error')
+        failOnError: parseBoolean(raw, 'fail-on-error'),
+        repeatAfterMs: parseInteger(raw, 'repeat-after', 0, 300) * 1000
     };
 }
 function checkMode(mode, hasKeys, hasUrls, soft) {
@@ -32063,12 +32096,16 @@ function checkMode(mode, hasKeys, hasUrls, soft) {
         throw new InputError(`Nothing to purge: give ${what}${mode === '' ? ', or set mode: all' : ''}`);
     }
 }
-function parseService(raw) {
-    const id = raw['service-id'];
-    if (id === '')
+/** One service id, or several separated by newlines or commas: keys and purge-all go to each. */
+function parseServices(raw) {
+    const ids = splitList(raw['service-id'], /\s*[\n,]\s*/);
+    if (ids.length === 0) {
         throw new InputError('service-id is required to purge surrogate keys or a whole service');
-    if (!/^[\x21-\x7e]+$/.test(id) || id.includes(',')) {
-        throw new InputError(`service-id: ${shorten(id)} is not a service id: give one id, printable ASCII without spaces or commas`);
+    }
+    for (const id of ids) {
+        if (!/^[\x21-\x7e]+$/.test(id)) {
+            throw new InputError(`service-id: ${shorten(id)} is not a service id: give printable ASCII ids without spaces, separated by newlines or commas`);
+        }
     }
     if (raw['base-url'] === '') {
         throw new InputError('base-url is required to purge surrogate keys or a whole service, e.g. https://api.example-cdn.com');
@@ -32078,7 +32115,8 @@ function parseService(raw) {
         throw new InputError('base-url: give the management address without a query or fragment');
     }
     requireSafeTransport(base, 'base-url');
-    return { id, baseUrl: base.href.replace(/\/+$/, '') };
+    const baseUrl = base.href.replace(/\/+$/, '');
+    return ids.map((id) => ({ id, baseUrl }));
 }
 /** The token must not cross the network in clear text; loopback is allowed for local test servers. */
 function requireSafeTransport(url, source) {
@@ -32151,14 +32189,24 @@ const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(impo
 
 /** GitHub refuses outputs over 1 MB; stay under it with room for the output file's framing. */
 const MAX_OUTPUT_BYTES = 1_000_000;
-/** Each purged key or URL → its purge id (purge-all has none). */
-function purgeIds(results) {
-    const ids = {};
+/** Where URL purge ids go when ids are grouped by service: URL purges belong to no service. */
+const URL_IDS_GROUP = 'urls';
+/**
+ * Each purged key or URL → its purge id (purge-all has none). With several services, grouped:
+ * service → target → id, URL purges under `urls`.
+ */
+function purgeIds(results, perService) {
+    const flat = {};
+    const grouped = {};
     for (const result of results) {
-        if (result.status === 'purged' && result.id !== null)
-            ids[result.target] = result.id;
+        if (result.status !== 'purged' || result.id === null)
+            continue;
+        if (!perService)
+            flat[result.target] = result.id;
+        else
+            (grouped[result.service ?? URL_IDS_GROUP] ??= {})[result.target] = result.id;
     }
-    return ids;
+    return perService ? grouped : flat;
 }
 function setBoundedOutput(name, json, resultsFile) {
     if (Buffer.byteLength(json) <= MAX_OUTPUT_BYTES) {
@@ -32169,14 +32217,13 @@ function setBoundedOutput(name, json, resultsFile) {
     notice(`Output ${name} is left empty: at ${Buffer.byteLength(json)} bytes it exceeds GitHub's 1 MB output limit. The results-file output (${resultsFile}) holds every result.`);
 }
 /** Writes the results file and every output; returns the results file's path. */
-async function writeOutputs(results, counts) {
+async function writeOutputs(results, counts, perService) {
     const resultsJson = JSON.stringify(results);
     const resultsFile = (0,external_node_path_namespaceObject.join)(process.env.RUNNER_TEMP || (0,external_node_os_namespaceObject.tmpdir)(), `edge-purge-results-${(0,external_node_crypto_.randomUUID)()}.json`);
     await (0,promises_namespaceObject.writeFile)(resultsFile, resultsJson);
-    const ids = purgeIds(results);
-    const idValues = Object.values(ids);
-    setBoundedOutput('purge-ids', JSON.stringify(ids), resultsFile);
-    setOutput('purge-id', idValues.length === 1 ? idValues[0] : '');
+    const ids = results.filter((result) => result.status === 'purged' && result.id !== null);
+    setBoundedOutput('purge-ids', JSON.stringify(purgeIds(results, perService)), resultsFile);
+    setOutput('purge-id', ids.length === 1 ? ids[0]?.id : '');
     setBoundedOutput('results', resultsJson, resultsFile);
     setOutput('purged-count', String(counts.purged));
     setOutput('failed-count', String(counts.failed));
@@ -32200,7 +32247,8 @@ function describeEnd(call, end, elapsedMs) {
 }
 function describePlan(calls, settings) {
     const targets = calls.reduce((sum, call) => sum + call.targets.length, 0);
-    const service = settings.service === undefined ? '' : ` on service ${settings.service.id}`;
+    const ids = settings.services.map((service) => service.id);
+    const service = ids.length === 0 ? '' : ` on service${ids.length === 1 ? '' : 's'} ${ids.join(', ')}`;
     const kind = settings.soft ? 'soft' : 'instant';
     return `Planned ${calls.length} ${kind} purge call${calls.length === 1 ? '' : 's'} for ${targets} target${targets === 1 ? '' : 's'}${service}`;
 }
@@ -32212,12 +32260,13 @@ const MAX_SURROGATE_KEY_HEADER_BYTES = 16 * 1024;
 const ACCEPT_JSON = { Accept: 'application/json' };
 const SOFT_HEADER = { 'Edge-Soft-Purge': '1' };
 function planPurges(settings) {
-    const { service } = settings;
     const calls = [];
-    if (service !== undefined && settings.purgeAll)
-        calls.push(purgeAllCall(service));
-    if (service !== undefined && settings.keys.length > 0)
-        calls.push(...keyCalls(service, settings));
+    for (const service of settings.services) {
+        if (settings.purgeAll)
+            calls.push(purgeAllCall(service));
+        if (settings.keys.length > 0)
+            calls.push(...keyCalls(service, settings));
+    }
     calls.push(...settings.urls.map((url) => urlCall(url, settings.soft, settings.urlPurgeAuth)));
     return calls;
 }
@@ -32369,8 +32418,8 @@ function escapeHtml(text) {
 }
 const STATUS_CELL = { purged: '✅ purged', failed: '❌ failed', planned: '📝 planned' };
 function heading(facts) {
-    const { counts, dryRun, service } = facts;
-    const title = service === undefined ? 'Edge purge' : `Edge purge of ${service}`;
+    const { counts, dryRun, services } = facts;
+    const title = services.length === 0 ? 'Edge purge' : `Edge purge of ${services.join(', ')}`;
     if (dryRun)
         return `${title} (dry run): ${counts.planned} planned, nothing sent`;
     return `${title}: ${counts.purged} purged, ${counts.failed} failed`;
@@ -32380,12 +32429,15 @@ function contextLine(context) {
         `<code>${escapeHtml(context.sha.slice(0, 7))}</code>, workflow <b>${escapeHtml(context.workflow)}</b>, ` +
         `<a href="${escapeHtml(context.runUrl)}">run ${context.runNumber}</a>`);
 }
-function row(result) {
+function row(result, withService) {
     const outcome = result.status === 'failed' && result.error !== null
         ? `${STATUS_CELL.failed}: ${escapeHtml(result.error)}`
         : STATUS_CELL[result.status];
     const cells = [
         `<code>${escapeHtml(cut(result.target, SHOWN_TARGET_CHARS))}</code>`,
+        ...(withService
+            ? [result.service === null ? '' : `<code>${escapeHtml(result.service)}</code>`]
+            : []),
         result.type,
         result.soft ? 'soft' : 'instant',
         outcome,
@@ -32408,9 +32460,14 @@ function shownRows(results) {
 }
 function renderSummary(facts) {
     const { results, counts } = facts;
+    const withService = facts.services.length > 1;
     const parts = [`<h2>${escapeHtml(heading(facts))}</h2>`];
+    const seconds = facts.repeatAfterMs / 1000;
     const scope = [
         `${results.length} target${results.length === 1 ? '' : 's'} in ${facts.calls} call${facts.calls === 1 ? '' : 's'}`,
+        facts.repeatAfterMs > 0
+            ? `purged twice, ${seconds} s apart (repeat-after): a target counts as purged only when both passes purged it`
+            : undefined,
         facts.dryRun ? 'dry run: no request was sent' : undefined,
         !facts.dryRun && counts.failed > 0 ? `<b>${counts.failed} failed</b>` : undefined
     ].filter((part) => part !== undefined);
@@ -32418,7 +32475,15 @@ function renderSummary(facts) {
     if (facts.context !== undefined)
         parts.push(`<p>${contextLine(facts.context)}</p>`);
     const rows = shownRows(results);
-    parts.push('<table><tr><th>Target</th><th>Type</th><th>Purge</th><th>Result</th><th>Purge id</th></tr>', ...rows.map(row), '</table>');
+    const headers = [
+        'Target',
+        ...(withService ? ['Service'] : []),
+        'Type',
+        'Purge',
+        'Result',
+        'Purge id'
+    ];
+    parts.push(`<table><tr>${headers.map((header) => `<th>${header}</th>`).join('')}</tr>`, ...rows.map((result) => row(result, withService)), '</table>');
     if (rows.length < results.length) {
         parts.push(`<p>Showing ${rows.length} of ${results.length} targets (failures first). ` +
             `The <code>results-file</code> output (<code>${escapeHtml(facts.resultsFile)}</code>) holds them all.</p>`);
@@ -32445,16 +32510,17 @@ async function run() {
         const settings = getSettings();
         const calls = planPurges(settings);
         info(describePlan(calls, settings));
-        const results = settings.dryRun ? showPlan(calls) : await purge(calls, settings);
+        const results = settings.dryRun ? showPlan(calls, settings) : await purge(calls, settings);
         const counts = countResults(results);
-        const resultsFile = await writeOutputs(results, counts);
+        const resultsFile = await writeOutputs(results, counts, settings.services.length > 1);
         if (settings.summary) {
             const context = await readRunContext();
             const html = renderSummary({
                 results,
                 counts,
-                service: settings.service?.id,
+                services: settings.services.map((service) => service.id),
                 dryRun: settings.dryRun,
+                repeatAfterMs: settings.repeatAfterMs,
                 calls: calls.length,
                 resultsFile,
                 context
@@ -32467,12 +32533,15 @@ async function run() {
         setFailed(error instanceof Error ? error.message : String(error));
     }
 }
-function showPlan(calls) {
+function showPlan(calls, settings) {
     startGroup(`Dry run: ${calls.length} planned calls, none sent`);
     for (const call of calls)
         info(describeCall(call));
+    if (settings.repeatAfterMs > 0) {
+        info(`…then the same calls again after ${settings.repeatAfterMs / 1000} s (repeat-after)`);
+    }
     endGroup();
-    return plannedResults(calls);
+    return plannedResults(calls, settings.repeatAfterMs > 0);
 }
 async function purge(calls, settings) {
     const { apiToken } = settings;
@@ -32482,18 +32551,29 @@ async function purge(calls, settings) {
         timeoutMs: settings.timeoutMs,
         userAgent: USER_AGENT
     });
-    startGroup(`Purge calls (${calls.length}, up to ${settings.concurrency} at once)`);
+    const options = {
+        concurrency: settings.concurrency,
+        maxAttempts: settings.maxAttempts,
+        redact: (text) => (apiToken === '' ? text : text.split(apiToken).join('***')),
+        onCallEnd: (call, end, elapsedMs) => info(describeEnd(call, end, elapsedMs)),
+        onRetry: (call, attempt, reason, waitMs) => info(`↻ ${describeCall(call)}: attempt ${attempt} failed (${reason}); retrying in ${(waitMs / 1000).toFixed(1)} s`)
+    };
     try {
-        return await executePlan(calls, transport, {
-            concurrency: settings.concurrency,
-            maxAttempts: settings.maxAttempts,
-            redact: (text) => (apiToken === '' ? text : text.split(apiToken).join('***')),
-            onCallEnd: (call, end, elapsedMs) => info(describeEnd(call, end, elapsedMs)),
-            onRetry: (call, attempt, reason, waitMs) => info(`↻ ${describeCall(call)}: attempt ${attempt} failed (${reason}); retrying in ${(waitMs / 1000).toFixed(1)} s`)
-        });
+        startGroup(`Purge calls (${calls.length}, up to ${settings.concurrency} at once)`);
+        const first = await executePlan(calls, transport, options).finally(() => endGroup());
+        if (settings.repeatAfterMs === 0)
+            return first.flat();
+        // Shielded services: an inner cache can refill the outer one with stale content during the
+        // first pass, so every call that purged something is sent again once everything is done.
+        const again = calls.filter((_, index) => first[index]?.some((result) => result.status === 'purged'));
+        info(`Waiting ${settings.repeatAfterMs / 1000} s before purging again (repeat-after)`);
+        await sleep(settings.repeatAfterMs);
+        startGroup(`Repeat purge calls (${again.length})`);
+        const repeated = await executePlan(again, transport, options).finally(() => endGroup());
+        const repeatOf = new Map(again.map((call, index) => [call, repeated[index]]));
+        return withRepeat(first, calls.map((call) => repeatOf.get(call)));
     }
     finally {
-        endGroup();
         transport.close();
     }
 }

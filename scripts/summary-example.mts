@@ -82,19 +82,22 @@ const raw = Object.fromEntries(
 
 const settings = parseSettings(raw, () => '')
 const calls = planPurges(settings)
-const results = await executePlan(calls, transport, {
-  concurrency: settings.concurrency,
-  maxAttempts: settings.maxAttempts,
-  redact: (text) => text
-})
+const results = (
+  await executePlan(calls, transport, {
+    concurrency: settings.concurrency,
+    maxAttempts: settings.maxAttempts,
+    redact: (text) => text
+  })
+).flat()
 const counts = countResults(results)
 const resultsFile =
   '/home/runner/work/_temp/edge-purge-results-5f0e4c1a-8d2b-4f7e-9c3a-2b6d1e0f9a87.json'
 const html = renderSummary({
   results,
   counts,
-  service: settings.service?.id,
+  services: settings.services.map((service) => service.id),
   dryRun: settings.dryRun,
+  repeatAfterMs: settings.repeatAfterMs,
   calls: calls.length,
   resultsFile,
   context: {

@@ -1,6 +1,6 @@
 /** Sends the planned calls with bounded concurrency, retries and stop rules; every call ends in results. */
 import type { Transport } from './client.js'
-import type { Permission, PurgeCall } from './plan.js'
+import type { PurgeCall } from './plan.js'
 import { interpret, type Verdict } from './response.js'
 import { resultsOfCall, type CallEnd, type PurgeResult } from './results.js'
 import { backoffMs, MAX_SERVER_WAIT_MS } from './retry-policy.js'
@@ -16,7 +16,12 @@ export interface ExecuteOptions {
   onRetry?: (call: PurgeCall, attempt: number, reason: string, waitMs: number) => void
 }
 
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
+export const sleep = (ms: number): Promise<void> =>
+  new Promise((resolve) => setTimeout(resolve, ms))
+
+function permissionScope(call: PurgeCall): string {
+  return `${call.permission} ${call.service ?? ''}`
+}
 
 /**
  * What one origin has told us so far. The first call to an origin goes alone: if the token is
@@ -25,7 +30,8 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
 class OriginState {
   /** Keyed by whether the call carries the token: a rejected token says nothing of calls without it. */
   private readonly unauthorized = new Map<boolean, string>()
-  readonly forbidden = new Map<Permission, string>()
+  /** Keyed by permission and service: a token may be scoped to some services only. */
+  private readonly forbidden = new Map<string, string>()
   /** No attempt starts before this time (ms epoch): a rate limit applies to every call to the origin. */
   notBefore = 0
   private openGate: () => void = () => undefined
@@ -43,7 +49,7 @@ class OriginState {
     if (unauthorized !== undefined) {
       return `not sent: an earlier call to the same address was refused with ${unauthorized}`
     }
-    const forbidden = this.forbidden.get(call.permission)
+    const forbidden = this.forbidden.get(permissionScope(call))
     return forbidden === undefined
       ? undefined
       : `not sent: an earlier call needing the same permission was refused with ${forbidden}`
@@ -54,8 +60,8 @@ class OriginState {
     if (verdict.stop === 'unauthorized' && !this.unauthorized.has(call.authenticated)) {
       this.unauthorized.set(call.authenticated, verdict.message)
     }
-    if (verdict.stop === 'forbidden' && !this.forbidden.has(call.permission)) {
-      this.forbidden.set(call.permission, verdict.message)
+    if (verdict.stop === 'forbidden' && !this.forbidden.has(permissionScope(call))) {
+      this.forbidden.set(permissionScope(call), verdict.message)
     }
     if (verdict.waitMs !== undefined && verdict.waitMs <= MAX_SERVER_WAIT_MS) {
       this.notBefore = Math.max(this.notBefore, now + verdict.waitMs)
@@ -63,11 +69,12 @@ class OriginState {
   }
 }
 
+/** Every call's results, per call in plan order. */
 export async function executePlan(
   calls: PurgeCall[],
   transport: Transport,
   options: ExecuteOptions
-): Promise<PurgeResult[]> {
+): Promise<PurgeResult[][]> {
   const origins = new Map<string, OriginState>()
   const redacted = (verdict: Verdict): Verdict =>
     verdict.ok ? verdict : { ...verdict, message: options.redact(verdict.message) }
@@ -145,5 +152,5 @@ export async function executePlan(
     }
   }
   await Promise.all(Array.from({ length: Math.min(options.concurrency, calls.length) }, worker))
-  return ends.flat()
+  return ends
 }

@@ -9,6 +9,7 @@ import {
   parseKeys,
   parseUrls,
   shorten,
+  splitList,
   type PurgeUrl,
   type SurrogateKey
 } from './targets.js'
@@ -32,7 +33,8 @@ export const INPUT_NAMES = [
   'url-purge-auth',
   'dry-run',
   'summary',
-  'fail-on-error'
+  'fail-on-error',
+  'repeat-after'
 ] as const
 
 export type InputName = (typeof INPUT_NAMES)[number]
@@ -49,8 +51,8 @@ export interface Service {
 
 export interface Settings {
   apiToken: string
-  /** Absent when only URLs are purged: URL purges do not use the management address. */
-  service: Service | undefined
+  /** Empty when only URLs are purged: URL purges do not use the management address. */
+  services: Service[]
   purgeAll: boolean
   keys: SurrogateKey[]
   urls: PurgeUrl[]
@@ -64,6 +66,8 @@ export interface Settings {
   dryRun: boolean
   summary: boolean
   failOnError: boolean
+  /** Wait before purging everything a second time; 0 when off. */
+  repeatAfterMs: number
 }
 
 /** Reads every input, masking the token before anything else can print it. */
@@ -115,7 +119,7 @@ export function parseSettings(raw: RawInputs, readFile: FileReader): Settings {
 
   return {
     apiToken: raw['api-token'],
-    service: needsService ? parseService(raw) : undefined,
+    services: needsService ? parseServices(raw) : [],
     purgeAll,
     keys,
     urls,
@@ -128,7 +132,8 @@ export function parseSettings(raw: RawInputs, readFile: FileReader): Settings {
     urlPurgeAuth,
     dryRun,
     summary: parseBoolean(raw, 'summary'),
-    failOnError: parseBoolean(raw, 'fail-on-error')
+    failOnError: parseBoolean(raw, 'fail-on-error'),
+    repeatAfterMs: parseInteger(raw, 'repeat-after', 0, 300) * 1000
   }
 }
 
@@ -168,14 +173,18 @@ function checkMode(mode: string, hasKeys: boolean, hasUrls: boolean, soft: boole
   }
 }
 
-function parseService(raw: RawInputs): Service {
-  const id = raw['service-id']
-  if (id === '')
+/** One service id, or several separated by newlines or commas: keys and purge-all go to each. */
+function parseServices(raw: RawInputs): Service[] {
+  const ids = splitList(raw['service-id'], /\s*[\n,]\s*/)
+  if (ids.length === 0) {
     throw new InputError('service-id is required to purge surrogate keys or a whole service')
-  if (!/^[\x21-\x7e]+$/.test(id) || id.includes(',')) {
-    throw new InputError(
-      `service-id: ${shorten(id)} is not a service id: give one id, printable ASCII without spaces or commas`
-    )
+  }
+  for (const id of ids) {
+    if (!/^[\x21-\x7e]+$/.test(id)) {
+      throw new InputError(
+        `service-id: ${shorten(id)} is not a service id: give printable ASCII ids without spaces, separated by newlines or commas`
+      )
+    }
   }
   if (raw['base-url'] === '') {
     throw new InputError(
@@ -187,7 +196,8 @@ function parseService(raw: RawInputs): Service {
     throw new InputError('base-url: give the management address without a query or fragment')
   }
   requireSafeTransport(base, 'base-url')
-  return { id, baseUrl: base.href.replace(/\/+$/, '') }
+  const baseUrl = base.href.replace(/\/+$/, '')
+  return ids.map((id) => ({ id, baseUrl }))
 }
 
 /** The token must not cross the network in clear text; loopback is allowed for local test servers. */

@@ -19,7 +19,9 @@ export function describeEnd(call: PurgeCall, end: CallEnd, elapsedMs: number): s
 
 export function describePlan(calls: PurgeCall[], settings: Settings): string {
   const targets = calls.reduce((sum, call) => sum + call.targets.length, 0)
-  const service = settings.service === undefined ? '' : ` on service ${settings.service.id}`
+  const ids = settings.services.map((service) => service.id)
+  const service =
+    ids.length === 0 ? '' : ` on service${ids.length === 1 ? '' : 's'} ${ids.join(', ')}`
   const kind = settings.soft ? 'soft' : 'instant'
   return `Planned ${calls.length} ${kind} purge call${calls.length === 1 ? '' : 's'} for ${targets} target${targets === 1 ? '' : 's'}${service}`
 }

@@ -39,10 +39,11 @@ const ACCEPT_JSON = { Accept: 'application/json' }
 const SOFT_HEADER = { 'Edge-Soft-Purge': '1' }
 
 export function planPurges(settings: Settings): PurgeCall[] {
-  const { service } = settings
   const calls: PurgeCall[] = []
-  if (service !== undefined && settings.purgeAll) calls.push(purgeAllCall(service))
-  if (service !== undefined && settings.keys.length > 0) calls.push(...keyCalls(service, settings))
+  for (const service of settings.services) {
+    if (settings.purgeAll) calls.push(purgeAllCall(service))
+    if (settings.keys.length > 0) calls.push(...keyCalls(service, settings))
+  }
   calls.push(...settings.urls.map((url) => urlCall(url, settings.soft, settings.urlPurgeAuth)))
   return calls
 }

@@ -3,16 +3,27 @@ import type { PurgeCall, TargetType } from './plan.js'
 
 export type PurgeStatus = 'purged' | 'failed' | 'planned'
 
-/** One per requested target, in the shape of the `results` output. */
+/** The second pass of a purge repeated for shielded services. */
+export interface RepeatResult {
+  status: PurgeStatus
+  id: string | null
+  attempts: number
+}
+
+/** One per requested target (per service), in the shape of the `results` output. */
 export interface PurgeResult {
   type: TargetType
   target: string
+  /** The service purged; `null` for URL purges, which belong to no service. */
+  service: string | null
   soft: boolean
   status: PurgeStatus
   id: string | null
   http_status: number | null
   attempts: number
   error: string | null
+  /** Present only when `repeat-after` is on: the second pass, `null` for targets not repeated. */
+  repeat?: RepeatResult | null
 }
 
 export interface CallEnd {
@@ -33,6 +44,7 @@ export function resultsOfCall(call: PurgeCall, end: CallEnd): PurgeResult[] {
     return {
       type,
       target,
+      service: call.service ?? null,
       soft: call.soft,
       status: failed ? 'failed' : 'purged',
       id: id ?? null,
@@ -47,18 +59,47 @@ export function resultsOfCall(call: PurgeCall, end: CallEnd): PurgeResult[] {
   })
 }
 
-export function plannedResults(calls: PurgeCall[]): PurgeResult[] {
+/** A dry run's results; with `repeat-after`, the second pass is planned too. */
+export function plannedResults(calls: PurgeCall[], repeated: boolean): PurgeResult[] {
+  const repeat = repeated ? { repeat: { status: 'planned' as const, id: null, attempts: 0 } } : {}
   return calls.flatMap((call) =>
     call.targets.map(({ type, target }) => ({
       type,
       target,
+      service: call.service ?? null,
       soft: call.soft,
       status: 'planned' as const,
       id: null,
       http_status: null,
       attempts: 0,
-      error: null
+      error: null,
+      ...repeat
     }))
+  )
+}
+
+/**
+ * The first pass's results with the second pass's folded in: a target counts as purged only when
+ * both passes purged it. `second` holds, per call, the repeat's results (`undefined` when the call
+ * was not repeated because none of its targets was purged).
+ */
+export function withRepeat(
+  first: PurgeResult[][],
+  second: (PurgeResult[] | undefined)[]
+): PurgeResult[] {
+  return first.flatMap((results, call) =>
+    results.map((result, index): PurgeResult => {
+      const again = second[call]?.[index]
+      if (result.status !== 'purged' || again === undefined) return { ...result, repeat: null }
+      const repeat = { status: again.status, id: again.id, attempts: again.attempts }
+      if (again.status === 'purged') return { ...result, repeat }
+      return {
+        ...result,
+        status: 'failed',
+        error: `repeat purge failed: ${again.error ?? 'failed'}`,
+        repeat
+      }
+    })
   )
 }
 

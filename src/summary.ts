@@ -10,8 +10,9 @@ const SHOWN_TARGET_CHARS = 160
 export interface SummaryFacts {
   results: PurgeResult[]
   counts: Counts
-  service: string | undefined
+  services: string[]
   dryRun: boolean
+  repeatAfterMs: number
   calls: number
   resultsFile: string
   context: RunContext | undefined
@@ -32,8 +33,8 @@ export function escapeHtml(text: string): string {
 const STATUS_CELL = { purged: '✅ purged', failed: '❌ failed', planned: '📝 planned' } as const
 
 function heading(facts: SummaryFacts): string {
-  const { counts, dryRun, service } = facts
-  const title = service === undefined ? 'Edge purge' : `Edge purge of ${service}`
+  const { counts, dryRun, services } = facts
+  const title = services.length === 0 ? 'Edge purge' : `Edge purge of ${services.join(', ')}`
   if (dryRun) return `${title} (dry run): ${counts.planned} planned, nothing sent`
   return `${title}: ${counts.purged} purged, ${counts.failed} failed`
 }
@@ -46,13 +47,16 @@ function contextLine(context: RunContext): string {
   )
 }
 
-function row(result: PurgeResult): string {
+function row(result: PurgeResult, withService: boolean): string {
   const outcome =
     result.status === 'failed' && result.error !== null
       ? `${STATUS_CELL.failed}: ${escapeHtml(result.error)}`
       : STATUS_CELL[result.status]
   const cells = [
     `<code>${escapeHtml(cut(result.target, SHOWN_TARGET_CHARS))}</code>`,
+    ...(withService
+      ? [result.service === null ? '' : `<code>${escapeHtml(result.service)}</code>`]
+      : []),
     result.type,
     result.soft ? 'soft' : 'instant',
     outcome,
@@ -75,9 +79,14 @@ function shownRows(results: PurgeResult[]): PurgeResult[] {
 
 export function renderSummary(facts: SummaryFacts): string {
   const { results, counts } = facts
+  const withService = facts.services.length > 1
   const parts = [`<h2>${escapeHtml(heading(facts))}</h2>`]
+  const seconds = facts.repeatAfterMs / 1000
   const scope = [
     `${results.length} target${results.length === 1 ? '' : 's'} in ${facts.calls} call${facts.calls === 1 ? '' : 's'}`,
+    facts.repeatAfterMs > 0
+      ? `purged twice, ${seconds} s apart (repeat-after): a target counts as purged only when both passes purged it`
+      : undefined,
     facts.dryRun ? 'dry run: no request was sent' : undefined,
     !facts.dryRun && counts.failed > 0 ? `<b>${counts.failed} failed</b>` : undefined
   ].filter((part) => part !== undefined)
@@ -85,9 +94,17 @@ export function renderSummary(facts: SummaryFacts): string {
   if (facts.context !== undefined) parts.push(`<p>${contextLine(facts.context)}</p>`)
 
   const rows = shownRows(results)
+  const headers = [
+    'Target',
+    ...(withService ? ['Service'] : []),
+    'Type',
+    'Purge',
+    'Result',
+    'Purge id'
+  ]
   parts.push(
-    '<table><tr><th>Target</th><th>Type</th><th>Purge</th><th>Result</th><th>Purge id</th></tr>',
-    ...rows.map(row),
+    `<table><tr>${headers.map((header) => `<th>${header}</th>`).join('')}</tr>`,
+    ...rows.map((result) => row(result, withService)),
     '</table>'
   )
   if (rows.length < results.length) {

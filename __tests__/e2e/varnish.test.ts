@@ -313,6 +313,7 @@ if (varnishd === undefined) {
           {
             type: 'all',
             target: SERVICE,
+            service: SERVICE,
             soft: false,
             status: 'purged',
             id: null,

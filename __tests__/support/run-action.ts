@@ -120,12 +120,14 @@ export async function runAction(
 export interface ResultEntry {
   type: string
   target: string
+  service: string | null
   soft: boolean
   status: string
   id: string | null
   http_status: number | null
   attempts: number
   error: string | null
+  repeat?: { status: string; id: string | null; attempts: number } | null
 }
 
 export function resultsOf(run: ActionRun): ResultEntry[] {
