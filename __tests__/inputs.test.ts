@@ -11,29 +11,7 @@ import {
   type Settings
 } from '../src/inputs.js'
 import { InputError } from '../src/targets.js'
-
-/** Every input at its action.yml default, as the runner passes them. */
-const DEFAULTS: RawInputs = {
-  'api-token': '',
-  'base-url': '',
-  'service-id': '',
-  mode: '',
-  keys: '',
-  'keys-file': '',
-  urls: '',
-  'urls-file': '',
-  soft: 'false',
-  'batch-format': 'json',
-  'batch-size': '256',
-  concurrency: '8',
-  'max-attempts': '5',
-  timeout: '30',
-  'url-purge-auth': 'false',
-  'dry-run': 'false',
-  summary: 'true',
-  'fail-on-error': 'true',
-  'repeat-after': '0'
-}
+import { DEFAULT_INPUTS } from './support/defaults.js'
 
 const TOKEN = 'tok-4f9c2e7a'
 const API: Partial<RawInputs> = {
@@ -43,7 +21,7 @@ const API: Partial<RawInputs> = {
 }
 
 function raw(overrides: Partial<RawInputs>): RawInputs {
-  return { ...DEFAULTS, ...overrides }
+  return { ...DEFAULT_INPUTS, ...overrides }
 }
 
 /** A reader for a run without files: any read is a failure of the test's setup. */
@@ -419,7 +397,7 @@ describe('readInputs and getSettings through the runner environment', () => {
 
   beforeEach(() => {
     for (const name of INPUT_NAMES) {
-      process.env[`INPUT_${name.toUpperCase()}`] = DEFAULTS[name]
+      process.env[`INPUT_${name.toUpperCase()}`] = DEFAULT_INPUTS[name]
     }
     writes = []
     jest.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {

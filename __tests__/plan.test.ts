@@ -4,31 +4,20 @@ import fc from 'fast-check'
 import { parseSettings, type BatchFormat, type RawInputs, type Settings } from '../src/inputs.js'
 import { MAX_SURROGATE_KEY_HEADER_BYTES, planPurges, type PurgeCall } from '../src/plan.js'
 import { InputError, parseKeys, parseUrls } from '../src/targets.js'
+import {
+  DEFAULT_INPUTS,
+  settingsWith,
+  TEST_BASE as BASE,
+  TEST_SERVICE as SERVICE
+} from './support/defaults.js'
 
 const TOKEN = 'tok-plan-9d3f1b'
-const BASE = 'https://api.example-cdn.com'
-const SERVICE = 'svc123'
 
 const DEFAULTS: RawInputs = {
+  ...DEFAULT_INPUTS,
   'api-token': TOKEN,
   'base-url': BASE,
-  'service-id': SERVICE,
-  mode: '',
-  keys: '',
-  'keys-file': '',
-  urls: '',
-  'urls-file': '',
-  soft: 'false',
-  'batch-format': 'json',
-  'batch-size': '256',
-  concurrency: '8',
-  'max-attempts': '5',
-  timeout: '30',
-  'url-purge-auth': 'false',
-  'dry-run': 'false',
-  summary: 'true',
-  'fail-on-error': 'true',
-  'repeat-after': '0'
+  'service-id': SERVICE
 }
 
 /** The plan for these inputs, validated as the action validates them. */
@@ -45,24 +34,13 @@ function keySettings(
   keys: string[],
   options: { batchSize?: number; batchFormat?: BatchFormat; soft?: boolean } = {}
 ): Settings {
-  return {
+  return settingsWith({
     apiToken: TOKEN,
-    services: [{ id: SERVICE, baseUrl: BASE }],
-    purgeAll: false,
     keys,
-    urls: [],
     soft: options.soft ?? false,
     batchFormat: options.batchFormat ?? 'json',
-    batchSize: options.batchSize ?? 256,
-    concurrency: 8,
-    maxAttempts: 5,
-    timeoutMs: 30_000,
-    urlPurgeAuth: false,
-    dryRun: false,
-    summary: true,
-    failOnError: true,
-    repeatAfterMs: 0
-  }
+    batchSize: options.batchSize ?? 256
+  })
 }
 
 function only<T>(items: T[]): T {

@@ -7,33 +7,14 @@ import { planPurges, type Operation, type PurgeCall } from '../src/plan.js'
 import { interpret, type Verdict } from '../src/response.js'
 import { resultsOfCall } from '../src/results.js'
 import { parseUrls } from '../src/targets.js'
+import { settingsWith, TEST_SERVICE as SERVICE } from './support/defaults.js'
 
 const NOW = Date.UTC(2025, 5, 1, 12, 0, 0)
-const BASE = 'https://api.example-cdn.com'
-const SERVICE = 'svc123'
 const ID = '1740093-1756794994-11993984'
 const PAGE = 'https://www.example.com/a.png?v=2'
 
 function settings(overrides: Partial<Settings>): Settings {
-  return {
-    apiToken: 'tok-response-test',
-    services: [{ id: SERVICE, baseUrl: BASE }],
-    purgeAll: false,
-    keys: [],
-    urls: [],
-    soft: false,
-    batchFormat: 'json',
-    batchSize: 256,
-    concurrency: 8,
-    maxAttempts: 5,
-    timeoutMs: 30_000,
-    urlPurgeAuth: false,
-    dryRun: false,
-    summary: true,
-    failOnError: true,
-    repeatAfterMs: 0,
-    ...overrides
-  }
+  return settingsWith({ apiToken: 'tok-response-test', ...overrides })
 }
 
 /** The one call the action plans for these settings. */
