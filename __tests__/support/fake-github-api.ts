@@ -1,0 +1,481 @@
+/**
+ * The parts of GitHub's REST API that changed-files reads, on 127.0.0.1, behaving as GitHub
+ * documents them: a repository of real commits (trees, parents), the compare endpoint with its
+ * 300-file limit (files only on the first page, commits paged with `Link` headers, ahead / behind /
+ * diverged / identical), a commit's files paged up to GitHub's 3,000, releases, renames and
+ * removals, 404 for an unknown commit, and token checks. Records every request.
+ */
+import { createHash } from 'node:crypto'
+import {
+  createServer,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse
+} from 'node:http'
+import type { AddressInfo, Socket } from 'node:net'
+
+/** What a token may do: `read` has `contents: read`; `none` is a valid token without it. */
+export type Permission = 'read' | 'none'
+
+export interface RecordedGitHubRequest {
+  method: string
+  /** Path without the query, percent-encoding kept. */
+  path: string
+  query: URLSearchParams
+  headers: IncomingHttpHeaders
+}
+
+/** One change a commit makes to its parent's tree. */
+export type Change =
+  /** Adds the file, or modifies it when it exists (new content each time). */
+  { write: string } | { remove: string } | { rename: string; to: string }
+
+export interface FakeRelease {
+  tag: string
+  sha: string
+  publishedAt: string
+  draft?: boolean
+  prerelease?: boolean
+}
+
+export interface FakeGitHubOptions {
+  owner?: string
+  repo?: string
+  /** Token → permission. Default: `gh-test-token` with `read`. */
+  tokens?: Record<string, Permission>
+}
+
+interface Commit {
+  sha: string
+  parents: string[]
+  tree: Map<string, string>
+  message: string
+  /** Creation order: a topological order, since parents exist before their children. */
+  order: number
+}
+
+interface ReleaseRecord extends FakeRelease {
+  id: number
+  createdAt: string
+}
+
+interface DiffEntry {
+  sha: string
+  filename: string
+  status: 'added' | 'removed' | 'modified' | 'renamed'
+  additions: number
+  deletions: number
+  changes: number
+  previous_filename?: string
+}
+
+type Reply = { status: number; body: unknown; headers?: Record<string, string> }
+
+/** GitHub's documented limits. */
+export const COMPARE_MAX_FILES = 300
+export const COMMIT_MAX_FILES = 3000
+const COMPARE_UNPAGED_COMMITS = 250
+const COMPARE_MAX_PER_PAGE = 100
+const COMMIT_FILES_PER_PAGE = 300
+const RELEASES_MAX_PER_PAGE = 100
+const DEFAULT_PER_PAGE = 30
+
+const notFound = (): Reply => ({
+  status: 404,
+  body: {
+    message: 'Not Found',
+    documentation_url: 'https://docs.github.com/rest',
+    status: '404'
+  }
+})
+
+export class FakeGitHubApi {
+  readonly requests: RecordedGitHubRequest[] = []
+  readonly owner: string
+  readonly repo: string
+  private readonly tokens: Record<string, Permission>
+  private readonly commits = new Map<string, Commit>()
+  private readonly branches = new Map<string, string>()
+  private readonly releases: ReleaseRecord[] = []
+  private writes = 0
+  private readonly sockets = new Set<Socket>()
+
+  private constructor(
+    private readonly server: Server,
+    options: FakeGitHubOptions
+  ) {
+    this.owner = options.owner ?? 'acme'
+    this.repo = options.repo ?? 'site'
+    this.tokens = options.tokens ?? { 'gh-test-token': 'read' }
+  }
+
+  static async start(options: FakeGitHubOptions = {}): Promise<FakeGitHubApi> {
+    const server = createServer()
+    const fake = new FakeGitHubApi(server, options)
+    server.on('connection', (socket: Socket) => {
+      fake.sockets.add(socket)
+      socket.on('close', () => fake.sockets.delete(socket))
+    })
+    server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+      fake.handle(request, response)
+    })
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    return fake
+  }
+
+  /** The API root, as GITHUB_API_URL gives it. */
+  get url(): string {
+    const { port } = this.server.address() as AddressInfo
+    return `http://127.0.0.1:${port}`
+  }
+
+  async close(): Promise<void> {
+    for (const socket of this.sockets) socket.destroy()
+    await new Promise<void>((resolve) => this.server.close(() => resolve()))
+  }
+
+  /**
+   * Creates a commit on top of `parent` (none: a root commit, from an empty tree); returns its SHA.
+   * Only the first parent's tree is changed; more parents make a merge commit.
+   */
+  commit(parent: string | string[] | null, changes: Change[], message = 'change'): string {
+    const parents = parent === null ? [] : Array.isArray(parent) ? parent : [parent]
+    const first = parents[0]
+    const base = first === undefined ? undefined : this.commits.get(first)
+    if (first !== undefined && base === undefined) throw new Error(`no commit ${first}`)
+    const tree = new Map(base?.tree)
+    for (const change of changes) {
+      if ('write' in change) {
+        this.writes += 1
+        tree.set(change.write, `content ${this.writes} of ${change.write}`)
+      } else if ('remove' in change) {
+        if (!tree.delete(change.remove)) throw new Error(`cannot remove ${change.remove}`)
+      } else {
+        const content = tree.get(change.rename)
+        if (content === undefined) throw new Error(`cannot rename ${change.rename}`)
+        tree.delete(change.rename)
+        tree.set(change.to, content)
+      }
+    }
+    const order = this.commits.size
+    const sha = sha1(`commit ${order} ${parents.join(' ')} ${message}`)
+    this.commits.set(sha, { sha, parents, tree, message, order })
+    return sha
+  }
+
+  /** A chain of commits on top of `parent`, one per change list; returns their SHAs in order. */
+  chain(parent: string, changeLists: Change[][]): string[] {
+    const shas: string[] = []
+    let tip = parent
+    for (const changes of changeLists) {
+      tip = this.commit(tip, changes)
+      shas.push(tip)
+    }
+    return shas
+  }
+
+  /** Points a branch at a commit. */
+  branch(name: string, sha: string): void {
+    this.branches.set(name, sha)
+  }
+
+  /** Publishes a release (its tag is created at `sha`); returns its release id. */
+  release(release: FakeRelease): number {
+    const id = 1000 + this.releases.length
+    this.releases.push({ ...release, id, createdAt: release.publishedAt })
+    return id
+  }
+
+  /** Requests whose path matches, in order. */
+  requestsTo(pattern: RegExp): RecordedGitHubRequest[] {
+    return this.requests.filter((request) => pattern.test(request.path))
+  }
+
+  private handle(request: IncomingMessage, response: ServerResponse): void {
+    const url = new URL(request.url ?? '/', 'http://fake')
+    const recorded: RecordedGitHubRequest = {
+      method: request.method ?? '',
+      path: url.pathname,
+      query: url.searchParams,
+      headers: request.headers
+    }
+    this.requests.push(recorded)
+    const reply = this.answer(recorded, `http://${request.headers.host ?? '127.0.0.1'}`)
+    response.writeHead(reply.status, {
+      'Content-Type': 'application/json; charset=utf-8',
+      ...reply.headers
+    })
+    response.end(JSON.stringify(reply.body))
+  }
+
+  private answer(request: RecordedGitHubRequest, origin: string): Reply {
+    const token = /^(?:token|bearer) (.+)$/i.exec(request.headers.authorization ?? '')?.[1]
+    const permission = token === undefined ? undefined : this.tokens[token]
+    if (token !== undefined && permission === undefined) {
+      return {
+        status: 401,
+        body: { message: 'Bad credentials', documentation_url: 'https://docs.github.com/rest' }
+      }
+    }
+    // An unauthenticated caller cannot see a private repository: GitHub answers 404, not 401.
+    if (permission === undefined) return notFound()
+
+    const prefix = `/repos/${this.owner}/${this.repo}/`
+    if (request.method !== 'GET' || !request.path.startsWith(prefix)) return notFound()
+    if (permission === 'none') {
+      return {
+        status: 403,
+        body: {
+          message: 'Resource not accessible by integration',
+          documentation_url: 'https://docs.github.com/rest',
+          status: '403'
+        }
+      }
+    }
+    const rest = request.path.slice(prefix.length)
+    const link = (page: number, last: number): Record<string, string> =>
+      pageLinks(`${origin}${request.path}`, request.query, page, last)
+
+    const compare = /^compare\/([^/]+)$/.exec(rest)
+    if (compare !== null) return this.compare(decodeURIComponent(compare[1] ?? ''), request, link)
+    const commit = /^commits\/([^/]+)$/.exec(rest)
+    if (commit !== null) return this.getCommit(decodeURIComponent(commit[1] ?? ''), request, link)
+    if (rest === 'releases') return this.listReleases(request, link)
+    return notFound()
+  }
+
+  /** `GET /repos/{owner}/{repo}/compare/{base}...{head}`. */
+  private compare(
+    basehead: string,
+    request: RecordedGitHubRequest,
+    link: (page: number, last: number) => Record<string, string>
+  ): Reply {
+    const parts = basehead.split('...')
+    if (parts.length !== 2) return notFound()
+    const base = this.resolve(parts[0] ?? '')
+    const head = this.resolve(parts[1] ?? '')
+    if (base === undefined || head === undefined) return notFound()
+    const mergeBase = this.mergeBase(base, head)
+    if (mergeBase === undefined) {
+      return {
+        status: 404,
+        body: { message: `No common ancestor between ${parts[0]} and ${parts[1]}.`, status: '404' }
+      }
+    }
+    const aheadCommits = this.onlyIn(head, base)
+    const behindBy = this.onlyIn(base, head).length
+    const status =
+      base.sha === head.sha
+        ? 'identical'
+        : behindBy === 0
+          ? 'ahead'
+          : aheadCommits.length === 0
+            ? 'behind'
+            : 'diverged'
+    const files = diff(mergeBase.tree, head.tree)
+
+    const paged = request.query.has('page') || request.query.has('per_page')
+    const perPage = paged ? perPageOf(request.query, DEFAULT_PER_PAGE, COMPARE_MAX_PER_PAGE) : 0
+    const page = paged ? pageOf(request.query) : 1
+    const shown = paged
+      ? aheadCommits.slice((page - 1) * perPage, page * perPage)
+      : aheadCommits.slice(0, COMPARE_UNPAGED_COMMITS)
+    const body: Record<string, unknown> = {
+      url: `https://api.github.com/repos/${this.owner}/${this.repo}/compare/${basehead}`,
+      html_url: `https://github.com/${this.owner}/${this.repo}/compare/${basehead}`,
+      base_commit: this.commitSummary(base),
+      merge_base_commit: this.commitSummary(mergeBase),
+      status,
+      ahead_by: aheadCommits.length,
+      behind_by: behindBy,
+      total_commits: aheadCommits.length,
+      commits: shown.map((commit) => this.commitSummary(commit))
+    }
+    // The list of changed files is only on the first page, and holds at most 300 for the whole
+    // comparison.
+    if (page === 1) body.files = files.slice(0, COMPARE_MAX_FILES)
+    const last = paged ? Math.max(1, Math.ceil(aheadCommits.length / perPage)) : 1
+    return { status: 200, body, headers: paged ? link(page, last) : {} }
+  }
+
+  /** `GET /repos/{owner}/{repo}/commits/{ref}`: files paged, at most 3,000 in all. */
+  private getCommit(
+    ref: string,
+    request: RecordedGitHubRequest,
+    link: (page: number, last: number) => Record<string, string>
+  ): Reply {
+    const commit = this.resolve(ref)
+    if (commit === undefined) {
+      return {
+        status: 422,
+        body: { message: `No commit found for SHA: ${ref}`, status: '422' }
+      }
+    }
+    const parent = commit.parents[0]
+    const parentTree = parent === undefined ? new Map<string, string>() : this.tree(parent)
+    const files = diff(parentTree, commit.tree).slice(0, COMMIT_MAX_FILES)
+    const perPage = perPageOf(request.query, COMMIT_FILES_PER_PAGE, COMMIT_FILES_PER_PAGE)
+    const page = pageOf(request.query)
+    const last = Math.max(1, Math.ceil(files.length / perPage))
+    const body = {
+      ...this.commitSummary(commit),
+      stats: { total: files.length, additions: files.length, deletions: 0 },
+      files: files.slice((page - 1) * perPage, page * perPage)
+    }
+    return { status: 200, body, headers: last > 1 ? link(page, last) : {} }
+  }
+
+  /** `GET /repos/{owner}/{repo}/releases`: newest created first, paged. */
+  private listReleases(
+    request: RecordedGitHubRequest,
+    link: (page: number, last: number) => Record<string, string>
+  ): Reply {
+    const perPage = perPageOf(request.query, DEFAULT_PER_PAGE, RELEASES_MAX_PER_PAGE)
+    const page = pageOf(request.query)
+    const sorted = [...this.releases].sort((a, b) => b.createdAt.localeCompare(a.createdAt))
+    const last = Math.max(1, Math.ceil(sorted.length / perPage))
+    const body = sorted.slice((page - 1) * perPage, page * perPage).map((release) => ({
+      id: release.id,
+      url: `https://api.github.com/repos/${this.owner}/${this.repo}/releases/${release.id}`,
+      tag_name: release.tag,
+      target_commitish: 'main',
+      name: release.tag,
+      draft: release.draft ?? false,
+      prerelease: release.prerelease ?? false,
+      created_at: release.createdAt,
+      published_at: release.draft === true ? null : release.publishedAt,
+      assets: []
+    }))
+    return { status: 200, body, headers: last > 1 ? link(page, last) : {} }
+  }
+
+  /** A full SHA, a unique abbreviation of 7+ characters, a branch or a release's tag. */
+  private resolve(ref: string): Commit | undefined {
+    const named = this.branches.get(ref) ?? this.releases.find((r) => r.tag === ref)?.sha
+    if (named !== undefined) return this.commits.get(named)
+    if (!/^[0-9a-f]{7,40}$/.test(ref)) return undefined
+    const matches = [...this.commits.keys()].filter((sha) => sha.startsWith(ref))
+    return matches.length === 1 ? this.commits.get(matches[0] ?? '') : undefined
+  }
+
+  private tree(sha: string): Map<string, string> {
+    return this.commits.get(sha)?.tree ?? new Map<string, string>()
+  }
+
+  /** The commit and all its ancestors. */
+  private reachable(from: Commit): Set<string> {
+    const seen = new Set<string>()
+    const pending = [from.sha]
+    for (let sha = pending.pop(); sha !== undefined; sha = pending.pop()) {
+      if (seen.has(sha)) continue
+      seen.add(sha)
+      pending.push(...(this.commits.get(sha)?.parents ?? []))
+    }
+    return seen
+  }
+
+  /** Commits reachable from `tip` but not from `other`, oldest first. */
+  private onlyIn(tip: Commit, other: Commit): Commit[] {
+    const excluded = this.reachable(other)
+    return [...this.reachable(tip)]
+      .filter((sha) => !excluded.has(sha))
+      .map((sha) => this.commits.get(sha) as Commit)
+      .sort((a, b) => a.order - b.order)
+  }
+
+  /** The newest common ancestor (enough for the histories tests build). */
+  private mergeBase(a: Commit, b: Commit): Commit | undefined {
+    const ofA = this.reachable(a)
+    return [...this.reachable(b)]
+      .filter((sha) => ofA.has(sha))
+      .map((sha) => this.commits.get(sha) as Commit)
+      .sort((x, y) => y.order - x.order)[0]
+  }
+
+  private commitSummary(commit: Commit): Record<string, unknown> {
+    const api = `https://api.github.com/repos/${this.owner}/${this.repo}`
+    return {
+      sha: commit.sha,
+      url: `${api}/commits/${commit.sha}`,
+      html_url: `https://github.com/${this.owner}/${this.repo}/commit/${commit.sha}`,
+      commit: { message: commit.message },
+      parents: commit.parents.map((sha) => ({ sha, url: `${api}/commits/${sha}` }))
+    }
+  }
+}
+
+/** What changed from tree `a` to tree `b`, as GitHub lists it: by path, exact renames paired. */
+function diff(a: Map<string, string>, b: Map<string, string>): DiffEntry[] {
+  const removed = [...a.keys()].filter((path) => !b.has(path))
+  const added = [...b.keys()].filter((path) => !a.has(path))
+  const entries: DiffEntry[] = []
+  const renamedFrom = new Set<string>()
+  for (const path of added) {
+    const content = b.get(path) ?? ''
+    const from = removed.find((old) => !renamedFrom.has(old) && a.get(old) === content)
+    if (from !== undefined) {
+      renamedFrom.add(from)
+      entries.push({ ...entry(path, 'renamed', content, 0), previous_filename: from })
+    } else {
+      entries.push(entry(path, 'added', content, 1))
+    }
+  }
+  for (const path of removed) {
+    if (!renamedFrom.has(path)) entries.push(entry(path, 'removed', a.get(path) ?? '', 1))
+  }
+  for (const [path, content] of b) {
+    if (a.has(path) && a.get(path) !== content) entries.push(entry(path, 'modified', content, 2))
+  }
+  return entries.sort((x, y) => (x.filename < y.filename ? -1 : x.filename > y.filename ? 1 : 0))
+}
+
+function entry(
+  filename: string,
+  status: DiffEntry['status'],
+  content: string,
+  changes: number
+): DiffEntry {
+  return {
+    sha: sha1(content),
+    filename,
+    status,
+    additions: status === 'removed' ? 0 : changes,
+    deletions: status === 'added' ? 0 : changes,
+    changes
+  }
+}
+
+function sha1(text: string): string {
+  return createHash('sha1').update(text).digest('hex')
+}
+
+function pageOf(query: URLSearchParams): number {
+  const page = Number(query.get('page') ?? '1')
+  return Number.isInteger(page) && page >= 1 ? page : 1
+}
+
+/** GitHub clamps `per_page` to the endpoint's maximum. */
+function perPageOf(query: URLSearchParams, fallback: number, max: number): number {
+  const perPage = Number(query.get('per_page') ?? String(fallback))
+  return Number.isInteger(perPage) && perPage >= 1 ? Math.min(perPage, max) : fallback
+}
+
+/** GitHub's `Link` header: absolute URLs for next/last (and prev/first after page 1). */
+function pageLinks(
+  base: string,
+  query: URLSearchParams,
+  page: number,
+  last: number
+): Record<string, string> {
+  const at = (target: number): string => {
+    const params = new URLSearchParams(query)
+    params.set('page', String(target))
+    return `<${base}?${params.toString()}>`
+  }
+  const links: string[] = []
+  if (page > 1) links.push(`${at(page - 1)}; rel="prev"`)
+  if (page < last) links.push(`${at(page + 1)}; rel="next"`, `${at(last)}; rel="last"`)
+  if (page > 1) links.push(`${at(1)}; rel="first"`)
+  return links.length === 0 ? {} : { Link: links.join(', ') }
+}

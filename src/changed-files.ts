@@ -1,0 +1,287 @@
+/**
+ * Which URLs and surrogate keys the files a deploy changed make stale, and which commits a run's
+ * event asks to compare. Pure: the GitHub calls live in github-changes.ts.
+ */
+import picomatch from 'picomatch'
+import { InputError, parseHttpUrl, parseKeys, shorten, type SurrogateKey } from './targets.js'
+
+/** One `url-map` line: files under `pathPrefix` are served under `urlPrefix`. */
+export interface UrlMapping {
+  /** A repository directory: `''` for the root, otherwise ending in `/` (`public/`). */
+  pathPrefix: string
+  /** An absolute http(s) URL whose path ends in `/`, without query or fragment. */
+  urlPrefix: string
+  /** 1-based line in `url-map`, for messages. */
+  line: number
+}
+
+/** One `key-map` line: files matching `glob` are tagged with `key`. */
+export interface KeyMapping {
+  glob: string
+  key: SurrogateKey
+  line: number
+  /** The glob, compiled once. */
+  matches: (path: string) => boolean
+}
+
+/** A purge target found from a changed file; the first file that caused it is kept. */
+export interface DerivedTarget {
+  type: 'key' | 'url'
+  target: string
+  file: string
+}
+
+const INDEX_FILE = 'index.html'
+
+interface MapLine {
+  line: number
+  left: string
+  right: string
+}
+
+/** The `LEFT => RIGHT` lines of a map, skipping blank lines and `#` comments. */
+function mapLines(text: string, input: 'url-map' | 'key-map', shape: string): MapLine[] {
+  const lines: MapLine[] = []
+  text
+    .replace(/^\uFEFF/, '')
+    .split(/\r?\n/)
+    .forEach((raw, index) => {
+      const trimmed = raw.trim()
+      if (trimmed === '' || trimmed.startsWith('#')) return
+      const line = index + 1
+      const arrow = trimmed.indexOf('=>')
+      const left = arrow < 0 ? '' : trimmed.slice(0, arrow).trim()
+      const right = arrow < 0 ? '' : trimmed.slice(arrow + 2).trim()
+      if (left === '' || right === '') {
+        throw new InputError(`${input} line ${line}: expected ${shape}, got ${shorten(trimmed)}`)
+      }
+      lines.push({ line, left, right })
+    })
+  return lines
+}
+
+/** Parses `url-map`: lines `PATH_PREFIX => URL_PREFIX`, e.g. `public/ => https://www.example.com/`. */
+export function parseUrlMap(text: string): UrlMapping[] {
+  return mapLines(text, 'url-map', '"PATH_PREFIX => URL_PREFIX"').map(({ line, left, right }) => {
+    const source = `url-map line ${line}`
+    const url = parseHttpUrl(right, source)
+    if (url.search !== '' || url.hash !== '' || /[?#]/.test(right)) {
+      throw new InputError(
+        `${source}: ${shorten(right)} has a query or fragment; a URL prefix is a scheme, host and path`
+      )
+    }
+    // The path prefix is a directory, so the URL prefix is one too: `https://x/blog` + `a.html`
+    // must give `https://x/blog/a.html`, not `https://x/bloga.html`.
+    if (!url.pathname.endsWith('/')) url.pathname += '/'
+    return { pathPrefix: parsePathPrefix(left, source), urlPrefix: url.href, line }
+  })
+}
+
+/** A repository directory as GitHub lists paths: no leading `./` or `/`, ending in `/`. */
+function parsePathPrefix(raw: string, source: string): string {
+  if (/[*?[\]{}]/.test(raw)) {
+    throw new InputError(
+      `${source}: ${shorten(raw)} looks like a glob; PATH_PREFIX is a directory such as public/ (globs belong in key-map)`
+    )
+  }
+  if (raw.includes('\\')) {
+    throw new InputError(`${source}: ${shorten(raw)}: separate directories with /, not \\`)
+  }
+  const path = raw.replace(/^(\.\/|\/)+/, '').replace(/^\.$/, '')
+  if (path.split('/').some((segment) => segment === '.' || segment === '..')) {
+    throw new InputError(
+      `${source}: ${shorten(raw)}: give the directory from the repository root, without . or .. segments`
+    )
+  }
+  if (path === '') return ''
+  return path.endsWith('/') ? path : `${path}/`
+}
+
+/** Parses `key-map`: lines `GLOB => KEY`, e.g. `content/blog/** => blog`; one key per line. */
+export function parseKeyMap(text: string): KeyMapping[] {
+  return mapLines(text, 'key-map', '"GLOB => KEY"').map(({ line, left, right }) => {
+    const source = `key-map line ${line}`
+    const keys = parseKeys(right, source)
+    if (keys.length !== 1) {
+      throw new InputError(
+        `${source}: ${shorten(right)} is ${keys.length} keys; give one key per line (repeat the glob for more)`
+      )
+    }
+    // Paths from GitHub never start with `./`; a glob that does would never match.
+    const glob = left.replace(/^(\.\/)+/, '')
+    let matches: (path: string) => boolean
+    try {
+      // dot: files such as `.well-known/…` are served too, and a missed purge is the costly mistake.
+      matches = picomatch(glob, { dot: true })
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error)
+      throw new InputError(`${source}: ${shorten(left)} is not a valid glob: ${reason}`)
+    }
+    return { glob, key: keys[0] as SurrogateKey, line, matches }
+  })
+}
+
+/**
+ * The URLs and keys the changed files make stale, in the order of `files`, each target once (with
+ * the first file that caused it). Every url-map line applies to every file under its prefix, so a
+ * site served from two hosts is purged on both.
+ */
+export function deriveTargets(
+  files: string[],
+  urlMap: UrlMapping[],
+  keyMap: KeyMapping[]
+): DerivedTarget[] {
+  const seen = new Set<string>()
+  const targets: DerivedTarget[] = []
+  const add = (type: DerivedTarget['type'], target: string, file: string): void => {
+    const id = `${type} ${target}`
+    if (seen.has(id)) return
+    seen.add(id)
+    targets.push({ type, target, file })
+  }
+  for (const file of files) {
+    for (const { pathPrefix, urlPrefix } of urlMap) {
+      if (!file.startsWith(pathPrefix) || file.length === pathPrefix.length) continue
+      const rest = encodePath(file.slice(pathPrefix.length))
+      // A directory URL serves its index.html, and is cached apart from it.
+      if (rest === INDEX_FILE || rest.endsWith(`/${INDEX_FILE}`)) {
+        add('url', urlPrefix + rest.slice(0, -INDEX_FILE.length), file)
+      }
+      add('url', urlPrefix + rest, file)
+    }
+    for (const { key, matches } of keyMap) {
+      if (matches(file)) add('key', key, file)
+    }
+  }
+  return targets
+}
+
+/**
+ * Percent-encodes each segment of a repository path as a URL path (RFC 3986 `pchar`), keeping `/`:
+ * `a b#1.html` → `a%20b%231.html`. Sub-delimiters, `:` and `@` stay as browsers request them.
+ */
+export function encodePath(path: string): string {
+  return path
+    .split('/')
+    .map((segment) =>
+      encodeURIComponent(segment).replace(/%(24|26|2B|2C|3B|3D|3A|40)/g, (escape) =>
+        decodeURIComponent(escape)
+      )
+    )
+    .join('/')
+}
+
+// ---------------------------------------------------------------------------------------------
+// Which commits to compare
+
+/** The part of a workflow run's event that names commits (as `@actions/github`'s `context`). */
+export interface RunEvent {
+  eventName: string
+  /** GITHUB_SHA: the commit the run is for. */
+  sha: string
+  payload: Readonly<Record<string, unknown>>
+}
+
+/** Where the base of a comparison came from. */
+export type RangeOrigin = 'push' | 'release' | 'changed-since'
+
+/** What a run's event offers as its own comparison, before any API call. */
+export type EventRange =
+  /** A push that moved a branch: `before...after`, the whole push. */
+  | { kind: 'push'; base: string; head: string; ref: string; forced: boolean }
+  /** A push that created the branch: there is no earlier commit of it. */
+  | { kind: 'new-branch'; head: string; ref: string }
+  /** A push that deleted the branch: there is nothing new to take files from. */
+  | { kind: 'deleted-branch'; ref: string }
+  /** A release: compared against the previous release's tag (found through the API). */
+  | { kind: 'release'; head: string; release: ReleaseInfo }
+  /** Any other event: only `changed-since` can say what to compare against. */
+  | { kind: 'none'; head: string }
+
+/** The fields of a release that decide which release came before it. */
+export interface ReleaseInfo {
+  id: number
+  tagName: string
+  draft: boolean
+  /** ISO time; null for drafts. */
+  publishedAt: string | null
+}
+
+const ZERO_SHA = /^0+$/
+
+function text(value: unknown): string {
+  return typeof value === 'string' ? value : ''
+}
+
+/** Reads what the event itself says to compare; `changed-since` is applied by the caller. */
+export function eventRange(event: RunEvent): EventRange {
+  const { payload } = event
+  if (event.eventName === 'push') {
+    const before = text(payload.before)
+    const after = text(payload.after) || event.sha
+    const ref = text(payload.ref)
+    if (payload.deleted === true || ZERO_SHA.test(after)) return { kind: 'deleted-branch', ref }
+    if (before === '' || ZERO_SHA.test(before)) return { kind: 'new-branch', head: after, ref }
+    return { kind: 'push', base: before, head: after, ref, forced: payload.forced === true }
+  }
+  const release = releaseInfo(payload.release)
+  if (event.eventName === 'release' && release !== undefined) {
+    return { kind: 'release', head: event.sha || release.tagName, release }
+  }
+  return { kind: 'none', head: event.sha }
+}
+
+/** A release object from the event payload or the releases API. */
+export function releaseInfo(value: unknown): ReleaseInfo | undefined {
+  if (typeof value !== 'object' || value === null) return undefined
+  const release = value as Record<string, unknown>
+  if (typeof release.id !== 'number' || typeof release.tag_name !== 'string') return undefined
+  return {
+    id: release.id,
+    tagName: release.tag_name,
+    draft: release.draft === true,
+    publishedAt: typeof release.published_at === 'string' ? release.published_at : null
+  }
+}
+
+/**
+ * The release published last before `current`: the one whose tag the site was deployed from when
+ * each published release deploys. Drafts never deployed, so they are skipped; prereleases count,
+ * since `release: published` runs for them too.
+ */
+export function previousRelease(
+  releases: ReleaseInfo[],
+  current: ReleaseInfo
+): ReleaseInfo | undefined {
+  // A release event for a draft has no publication time yet: every published release is older.
+  const cutoff = current.publishedAt === null ? Infinity : Date.parse(current.publishedAt)
+  const published = (release: ReleaseInfo): number =>
+    release.publishedAt === null ? NaN : Date.parse(release.publishedAt)
+  return releases
+    .filter(
+      (release) =>
+        !release.draft &&
+        release.id !== current.id &&
+        release.tagName !== current.tagName &&
+        published(release) < cutoff
+    )
+    .sort((a, b) => published(b) - published(a))[0]
+}
+
+/** A commit for messages: a full SHA shortened to 7 characters, a ref name as given. */
+export function shortRef(ref: string): string {
+  return /^[0-9a-f]{40}$/i.test(ref) ? ref.slice(0, 7) : ref
+}
+
+/** The comparison for logs: `push abc1234...def5678 (3 commits)`. */
+export function describeRange(
+  origin: RangeOrigin,
+  base: string,
+  head: string,
+  commits: number,
+  label?: string
+): string {
+  const what = origin === 'release' && label !== undefined ? `release ${label}:` : origin
+  const count = `${commits} commit${commits === 1 ? '' : 's'}`
+  return `${what} ${shortRef(base)}...${shortRef(head)} (${count})`
+}
