@@ -32,6 +32,7 @@ function render(results: PurgeResult[], overrides: Partial<SummaryFacts> = {}): 
     services: ['svc123'],
     dryRun: false,
     repeatAfterMs: 0,
+    derivation: undefined,
     calls: 1,
     resultsFile: RESULTS_FILE,
     context: undefined,

@@ -1,6 +1,2510 @@
 import { createRequire as __WEBPACK_EXTERNAL_createRequire } from "module";
 /******/ var __webpack_modules__ = ({
 
+/***/ 4006:
+/***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
+
+
+
+const pico = __nccwpck_require__(8016);
+const utils = __nccwpck_require__(4059);
+
+function picomatch(glob, options, returnState = false) {
+  // default to os.platform()
+  if (options && (options.windows === null || options.windows === undefined)) {
+    // don't mutate the original options object
+    options = { ...options, windows: utils.isWindows() };
+  }
+
+  return pico(glob, options, returnState);
+}
+
+Object.assign(picomatch, pico);
+module.exports = picomatch;
+
+
+/***/ }),
+
+/***/ 5595:
+/***/ ((module) => {
+
+
+
+const WIN_SLASH = '\\\\/';
+const WIN_NO_SLASH = `[^${WIN_SLASH}]`;
+
+const DEFAULT_MAX_EXTGLOB_RECURSION = 0;
+
+/**
+ * Posix glob regex
+ */
+
+const DOT_LITERAL = '\\.';
+const PLUS_LITERAL = '\\+';
+const QMARK_LITERAL = '\\?';
+const SLASH_LITERAL = '\\/';
+const ONE_CHAR = '(?=.)';
+const QMARK = '[^/]';
+const END_ANCHOR = `(?:${SLASH_LITERAL}|$)`;
+const START_ANCHOR = `(?:^|${SLASH_LITERAL})`;
+const DOTS_SLASH = `${DOT_LITERAL}{1,2}${END_ANCHOR}`;
+const NO_DOT = `(?!${DOT_LITERAL})`;
+const NO_DOTS = `(?!${START_ANCHOR}${DOTS_SLASH})`;
+const NO_DOT_SLASH = `(?!${DOT_LITERAL}{0,1}${END_ANCHOR})`;
+const NO_DOTS_SLASH = `(?!${DOTS_SLASH})`;
+const QMARK_NO_DOT = `[^.${SLASH_LITERAL}]`;
+const STAR = `${QMARK}*?`;
+const SEP = '/';
+
+const POSIX_CHARS = {
+  DOT_LITERAL,
+  PLUS_LITERAL,
+  QMARK_LITERAL,
+  SLASH_LITERAL,
+  ONE_CHAR,
+  QMARK,
+  END_ANCHOR,
+  DOTS_SLASH,
+  NO_DOT,
+  NO_DOTS,
+  NO_DOT_SLASH,
+  NO_DOTS_SLASH,
+  QMARK_NO_DOT,
+  STAR,
+  START_ANCHOR,
+  SEP
+};
+
+/**
+ * Windows glob regex
+ */
+
+const WINDOWS_CHARS = {
+  ...POSIX_CHARS,
+
+  SLASH_LITERAL: `[${WIN_SLASH}]`,
+  QMARK: WIN_NO_SLASH,
+  STAR: `${WIN_NO_SLASH}*?`,
+  DOTS_SLASH: `${DOT_LITERAL}{1,2}(?:[${WIN_SLASH}]|$)`,
+  NO_DOT: `(?!${DOT_LITERAL})`,
+  NO_DOTS: `(?!(?:^|[${WIN_SLASH}])${DOT_LITERAL}{1,2}(?:[${WIN_SLASH}]|$))`,
+  NO_DOT_SLASH: `(?!${DOT_LITERAL}{0,1}(?:[${WIN_SLASH}]|$))`,
+  NO_DOTS_SLASH: `(?!${DOT_LITERAL}{1,2}(?:[${WIN_SLASH}]|$))`,
+  QMARK_NO_DOT: `[^.${WIN_SLASH}]`,
+  START_ANCHOR: `(?:^|[${WIN_SLASH}])`,
+  END_ANCHOR: `(?:[${WIN_SLASH}]|$)`,
+  SEP: '\\'
+};
+
+/**
+ * POSIX Bracket Regex
+ */
+
+const POSIX_REGEX_SOURCE = {
+  __proto__: null,
+  alnum: 'a-zA-Z0-9',
+  alpha: 'a-zA-Z',
+  ascii: '\\x00-\\x7F',
+  blank: ' \\t',
+  cntrl: '\\x00-\\x1F\\x7F',
+  digit: '0-9',
+  graph: '\\x21-\\x7E',
+  lower: 'a-z',
+  print: '\\x20-\\x7E ',
+  punct: '\\-!"#$%&\'()\\*+,./:;<=>?@[\\]^_`{|}~',
+  space: ' \\t\\r\\n\\v\\f',
+  upper: 'A-Z',
+  word: 'A-Za-z0-9_',
+  xdigit: 'A-Fa-f0-9'
+};
+
+module.exports = {
+  DEFAULT_MAX_EXTGLOB_RECURSION,
+  MAX_LENGTH: 1024 * 64,
+  POSIX_REGEX_SOURCE,
+
+  // regular expressions
+  REGEX_BACKSLASH: /\\(?![*+?^${}(|)[\]])/g,
+  REGEX_NON_SPECIAL_CHARS: /^[^@![\].,$*+?^{}()|\\/]+/,
+  REGEX_SPECIAL_CHARS: /[-*+?.^${}(|)[\]]/,
+  REGEX_SPECIAL_CHARS_BACKREF: /(\\?)((\W)(\3*))/g,
+  REGEX_SPECIAL_CHARS_GLOBAL: /([-*+?.^${}(|)[\]])/g,
+  REGEX_REMOVE_BACKSLASH: /(?:\[.*?[^\\]\]|\\(?=.))/g,
+
+  // Replace globs with equivalent patterns to reduce parsing time.
+  REPLACEMENTS: {
+    __proto__: null,
+    '***': '*',
+    '**/**': '**',
+    '**/**/**': '**'
+  },
+
+  // Digits
+  CHAR_0: 48, /* 0 */
+  CHAR_9: 57, /* 9 */
+
+  // Alphabet chars.
+  CHAR_UPPERCASE_A: 65, /* A */
+  CHAR_LOWERCASE_A: 97, /* a */
+  CHAR_UPPERCASE_Z: 90, /* Z */
+  CHAR_LOWERCASE_Z: 122, /* z */
+
+  CHAR_LEFT_PARENTHESES: 40, /* ( */
+  CHAR_RIGHT_PARENTHESES: 41, /* ) */
+
+  CHAR_ASTERISK: 42, /* * */
+
+  // Non-alphabetic chars.
+  CHAR_AMPERSAND: 38, /* & */
+  CHAR_AT: 64, /* @ */
+  CHAR_BACKWARD_SLASH: 92, /* \ */
+  CHAR_CARRIAGE_RETURN: 13, /* \r */
+  CHAR_CIRCUMFLEX_ACCENT: 94, /* ^ */
+  CHAR_COLON: 58, /* : */
+  CHAR_COMMA: 44, /* , */
+  CHAR_DOT: 46, /* . */
+  CHAR_DOUBLE_QUOTE: 34, /* " */
+  CHAR_EQUAL: 61, /* = */
+  CHAR_EXCLAMATION_MARK: 33, /* ! */
+  CHAR_FORM_FEED: 12, /* \f */
+  CHAR_FORWARD_SLASH: 47, /* / */
+  CHAR_GRAVE_ACCENT: 96, /* ` */
+  CHAR_HASH: 35, /* # */
+  CHAR_HYPHEN_MINUS: 45, /* - */
+  CHAR_LEFT_ANGLE_BRACKET: 60, /* < */
+  CHAR_LEFT_CURLY_BRACE: 123, /* { */
+  CHAR_LEFT_SQUARE_BRACKET: 91, /* [ */
+  CHAR_LINE_FEED: 10, /* \n */
+  CHAR_NO_BREAK_SPACE: 160, /* \u00A0 */
+  CHAR_PERCENT: 37, /* % */
+  CHAR_PLUS: 43, /* + */
+  CHAR_QUESTION_MARK: 63, /* ? */
+  CHAR_RIGHT_ANGLE_BRACKET: 62, /* > */
+  CHAR_RIGHT_CURLY_BRACE: 125, /* } */
+  CHAR_RIGHT_SQUARE_BRACKET: 93, /* ] */
+  CHAR_SEMICOLON: 59, /* ; */
+  CHAR_SINGLE_QUOTE: 39, /* ' */
+  CHAR_SPACE: 32, /*   */
+  CHAR_TAB: 9, /* \t */
+  CHAR_UNDERSCORE: 95, /* _ */
+  CHAR_VERTICAL_LINE: 124, /* | */
+  CHAR_ZERO_WIDTH_NOBREAK_SPACE: 65279, /* \uFEFF */
+
+  /**
+   * Create EXTGLOB_CHARS
+   */
+
+  extglobChars(chars) {
+    return {
+      '!': { type: 'negate', open: '(?:(?!(?:', close: `))${chars.STAR})` },
+      '?': { type: 'qmark', open: '(?:', close: ')?' },
+      '+': { type: 'plus', open: '(?:', close: ')+' },
+      '*': { type: 'star', open: '(?:', close: ')*' },
+      '@': { type: 'at', open: '(?:', close: ')' }
+    };
+  },
+
+  /**
+   * Create GLOB_CHARS
+   */
+
+  globChars(win32) {
+    return win32 === true ? WINDOWS_CHARS : POSIX_CHARS;
+  }
+};
+
+
+/***/ }),
+
+/***/ 8265:
+/***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
+
+
+
+const constants = __nccwpck_require__(5595);
+const utils = __nccwpck_require__(4059);
+
+/**
+ * Constants
+ */
+
+const {
+  MAX_LENGTH,
+  POSIX_REGEX_SOURCE,
+  REGEX_NON_SPECIAL_CHARS,
+  REGEX_SPECIAL_CHARS_BACKREF,
+  REPLACEMENTS
+} = constants;
+
+/**
+ * Helpers
+ */
+
+const expandRange = (args, options) => {
+  if (typeof options.expandRange === 'function') {
+    return options.expandRange(...args, options);
+  }
+
+  args.sort();
+  const value = `[${args.join('-')}]`;
+
+  try {
+    /* eslint-disable-next-line no-new */
+    new RegExp(value);
+  } catch (ex) {
+    return args.map(v => utils.escapeRegex(v)).join('..');
+  }
+
+  return value;
+};
+
+/**
+ * Create the message for a syntax error
+ */
+
+const syntaxError = (type, char) => {
+  return `Missing ${type}: "${char}" - use "\\\\${char}" to match literal characters`;
+};
+
+const splitTopLevel = input => {
+  const parts = [];
+  let bracket = 0;
+  let paren = 0;
+  let quote = 0;
+  let value = '';
+  let escaped = false;
+
+  for (const ch of input) {
+    if (escaped === true) {
+      value += ch;
+      escaped = false;
+      continue;
+    }
+
+    if (ch === '\\') {
+      value += ch;
+      escaped = true;
+      continue;
+    }
+
+    if (ch === '"') {
+      quote = quote === 1 ? 0 : 1;
+      value += ch;
+      continue;
+    }
+
+    if (quote === 0) {
+      if (ch === '[') {
+        bracket++;
+      } else if (ch === ']' && bracket > 0) {
+        bracket--;
+      } else if (bracket === 0) {
+        if (ch === '(') {
+          paren++;
+        } else if (ch === ')' && paren > 0) {
+          paren--;
+        } else if (ch === '|' && paren === 0) {
+          parts.push(value);
+          value = '';
+          continue;
+        }
+      }
+    }
+
+    value += ch;
+  }
+
+  parts.push(value);
+  return parts;
+};
+
+const isPlainBranch = branch => {
+  let escaped = false;
+
+  for (const ch of branch) {
+    if (escaped === true) {
+      escaped = false;
+      continue;
+    }
+
+    if (ch === '\\') {
+      escaped = true;
+      continue;
+    }
+
+    if (/[?*+@!()[\]{}]/.test(ch)) {
+      return false;
+    }
+  }
+
+  return true;
+};
+
+const normalizeSimpleBranch = branch => {
+  let value = branch.trim();
+  let changed = true;
+
+  while (changed === true) {
+    changed = false;
+
+    if (/^@\([^\\()[\]{}|]+\)$/.test(value)) {
+      value = value.slice(2, -1);
+      changed = true;
+    }
+  }
+
+  if (!isPlainBranch(value)) {
+    return;
+  }
+
+  return value.replace(/\\(.)/g, '$1');
+};
+
+const hasRepeatedCharPrefixOverlap = branches => {
+  const values = branches.map(normalizeSimpleBranch).filter(Boolean);
+
+  for (let i = 0; i < values.length; i++) {
+    for (let j = i + 1; j < values.length; j++) {
+      const a = values[i];
+      const b = values[j];
+      const char = a[0];
+
+      if (!char || a !== char.repeat(a.length) || b !== char.repeat(b.length)) {
+        continue;
+      }
+
+      if (a === b || a.startsWith(b) || b.startsWith(a)) {
+        return true;
+      }
+    }
+  }
+
+  return false;
+};
+
+const parseRepeatedExtglob = (pattern, requireEnd = true) => {
+  if ((pattern[0] !== '+' && pattern[0] !== '*') || pattern[1] !== '(') {
+    return;
+  }
+
+  let bracket = 0;
+  let paren = 0;
+  let quote = 0;
+  let escaped = false;
+
+  for (let i = 1; i < pattern.length; i++) {
+    const ch = pattern[i];
+
+    if (escaped === true) {
+      escaped = false;
+      continue;
+    }
+
+    if (ch === '\\') {
+      escaped = true;
+      continue;
+    }
+
+    if (ch === '"') {
+      quote = quote === 1 ? 0 : 1;
+      continue;
+    }
+
+    if (quote === 1) {
+      continue;
+    }
+
+    if (ch === '[') {
+      bracket++;
+      continue;
+    }
+
+    if (ch === ']' && bracket > 0) {
+      bracket--;
+      continue;
+    }
+
+    if (bracket > 0) {
+      continue;
+    }
+
+    if (ch === '(') {
+      paren++;
+      continue;
+    }
+
+    if (ch === ')') {
+      paren--;
+
+      if (paren === 0) {
+        if (requireEnd === true && i !== pattern.length - 1) {
+          return;
+        }
+
+        return {
+          type: pattern[0],
+          body: pattern.slice(2, i),
+          end: i
+        };
+      }
+    }
+  }
+};
+
+const buildCharClassStar = chars => {
+  const source = chars.length === 1
+    ? utils.escapeRegex(chars[0])
+    : `[${chars.map(ch => utils.escapeRegex(ch)).join('')}]`;
+
+  return `${source}*`;
+};
+
+const getStarExtglobSequenceChars = pattern => {
+  let index = 0;
+  const chars = [];
+
+  while (index < pattern.length) {
+    const match = parseRepeatedExtglob(pattern.slice(index), false);
+
+    if (!match || match.type !== '*') {
+      return;
+    }
+
+    const branches = splitTopLevel(match.body).map(branch => branch.trim());
+    if (branches.length !== 1) {
+      return;
+    }
+
+    const branch = normalizeSimpleBranch(branches[0]);
+    if (!branch || branch.length !== 1) {
+      return;
+    }
+
+    chars.push(branch);
+    index += match.end + 1;
+  }
+
+  if (chars.length < 1) {
+    return;
+  }
+
+  return chars;
+};
+
+const repeatedExtglobRecursion = pattern => {
+  let depth = 0;
+  let value = pattern.trim();
+  let match = parseRepeatedExtglob(value);
+
+  while (match) {
+    depth++;
+    value = match.body.trim();
+    match = parseRepeatedExtglob(value);
+  }
+
+  return depth;
+};
+
+const analyzeRepeatedExtglob = (body, options) => {
+  if (options.maxExtglobRecursion === false) {
+    return { risky: false };
+  }
+
+  const max =
+    typeof options.maxExtglobRecursion === 'number'
+      ? options.maxExtglobRecursion
+      : constants.DEFAULT_MAX_EXTGLOB_RECURSION;
+
+  const branches = splitTopLevel(body).map(branch => branch.trim());
+
+  if (branches.length > 1) {
+    if (
+      branches.some(branch => branch === '') ||
+      branches.some(branch => /^[*?]+$/.test(branch)) ||
+      hasRepeatedCharPrefixOverlap(branches)
+    ) {
+      return { risky: true };
+    }
+  }
+
+  // A repeated extglob is "risky" (prone to catastrophic backtracking) when a
+  // branch is itself a `*(...)` sequence, since that nests an unbounded quantifier
+  // inside the outer `+(...)`/`*(...)`. When *every* branch reduces to single
+  // characters we can emit one flat, ReDoS-safe character class that preserves the
+  // meaning of ALL branches (e.g. `+(*(a)|*(b))` -> `[ab]*`), rather than dropping
+  // every branch but the first.
+  const safeChars = [];
+  let sawStarSequence = false;
+  let combinable = true;
+
+  for (const branch of branches) {
+    const chars = getStarExtglobSequenceChars(branch);
+    if (chars) {
+      sawStarSequence = true;
+      safeChars.push(...chars);
+      continue;
+    }
+
+    const literal = normalizeSimpleBranch(branch);
+    if (literal && literal.length === 1) {
+      safeChars.push(literal);
+      continue;
+    }
+
+    combinable = false;
+
+    if (repeatedExtglobRecursion(branch) > max) {
+      return { risky: true };
+    }
+  }
+
+  if (sawStarSequence) {
+    return combinable
+      ? { risky: true, safeOutput: buildCharClassStar([...new Set(safeChars)]) }
+      : { risky: true };
+  }
+
+  return { risky: false };
+};
+
+/**
+ * Parse the given input string.
+ * @param {String} input
+ * @param {Object} options
+ * @return {Object}
+ */
+
+const parse = (input, options) => {
+  if (typeof input !== 'string') {
+    throw new TypeError('Expected a string');
+  }
+
+  input = REPLACEMENTS[input] || input;
+
+  const opts = { ...options };
+  const max = typeof opts.maxLength === 'number' ? Math.min(MAX_LENGTH, opts.maxLength) : MAX_LENGTH;
+
+  let len = input.length;
+  if (len > max) {
+    throw new SyntaxError(`Input length: ${len}, exceeds maximum allowed length: ${max}`);
+  }
+
+  const bos = { type: 'bos', value: '', output: opts.prepend || '' };
+  const tokens = [bos];
+
+  const capture = opts.capture ? '' : '?:';
+
+  // create constants based on platform, for windows or posix
+  const PLATFORM_CHARS = constants.globChars(opts.windows);
+  const EXTGLOB_CHARS = constants.extglobChars(PLATFORM_CHARS);
+
+  const {
+    DOT_LITERAL,
+    PLUS_LITERAL,
+    SLASH_LITERAL,
+    ONE_CHAR,
+    DOTS_SLASH,
+    NO_DOT,
+    NO_DOT_SLASH,
+    NO_DOTS_SLASH,
+    QMARK,
+    QMARK_NO_DOT,
+    STAR,
+    START_ANCHOR
+  } = PLATFORM_CHARS;
+
+  const globstar = opts => {
+    return `(${capture}(?:(?!${START_ANCHOR}${opts.dot ? DOTS_SLASH : DOT_LITERAL}).)*?)`;
+  };
+
+  const nodot = opts.dot ? '' : NO_DOT;
+  const qmarkNoDot = opts.dot ? QMARK : QMARK_NO_DOT;
+  let star = opts.bash === true ? globstar(opts) : STAR;
+
+  if (opts.capture) {
+    star = `(${star})`;
+  }
+
+  // minimatch options support
+  if (typeof opts.noext === 'boolean') {
+    opts.noextglob = opts.noext;
+  }
+
+  const state = {
+    input,
+    index: -1,
+    start: 0,
+    dot: opts.dot === true,
+    consumed: '',
+    output: '',
+    prefix: '',
+    backtrack: false,
+    negated: false,
+    brackets: 0,
+    braces: 0,
+    parens: 0,
+    quotes: 0,
+    globstar: false,
+    tokens
+  };
+
+  input = utils.removePrefix(input, state);
+  len = input.length;
+
+  const extglobs = [];
+  const braces = [];
+  const stack = [];
+  let prev = bos;
+  let value;
+
+  /**
+   * Tokenizing helpers
+   */
+
+  const eos = () => state.index === len - 1;
+  const peek = state.peek = (n = 1) => input[state.index + n];
+  const advance = state.advance = () => input[++state.index] || '';
+  const remaining = () => input.slice(state.index + 1);
+  const consume = (value = '', num = 0) => {
+    state.consumed += value;
+    state.index += num;
+  };
+
+  const append = token => {
+    state.output += token.output != null ? token.output : token.value;
+    consume(token.value);
+  };
+
+  const negate = () => {
+    let count = 1;
+
+    while (peek() === '!' && (peek(2) !== '(' || peek(3) === '?')) {
+      advance();
+      state.start++;
+      count++;
+    }
+
+    if (count % 2 === 0) {
+      return false;
+    }
+
+    state.negated = true;
+    state.start++;
+    return true;
+  };
+
+  const increment = type => {
+    state[type]++;
+    stack.push(type);
+  };
+
+  const decrement = type => {
+    state[type]--;
+    stack.pop();
+  };
+
+  /**
+   * Push tokens onto the tokens array. This helper speeds up
+   * tokenizing by 1) helping us avoid backtracking as much as possible,
+   * and 2) helping us avoid creating extra tokens when consecutive
+   * characters are plain text. This improves performance and simplifies
+   * lookbehinds.
+   */
+
+  const push = tok => {
+    if (prev.type === 'globstar') {
+      const isBrace = state.braces > 0 && (tok.type === 'comma' || tok.type === 'brace');
+      const isExtglob = tok.extglob === true || (extglobs.length && (tok.type === 'pipe' || tok.type === 'paren'));
+
+      if (tok.type !== 'slash' && tok.type !== 'paren' && !isBrace && !isExtglob) {
+        state.output = state.output.slice(0, -prev.output.length);
+        prev.type = 'star';
+        prev.value = '*';
+        prev.output = star;
+        state.output += prev.output;
+      }
+    }
+
+    if (extglobs.length && tok.type !== 'paren') {
+      extglobs[extglobs.length - 1].inner += tok.value;
+    }
+
+    if (tok.value || tok.output) append(tok);
+    if (prev && prev.type === 'text' && tok.type === 'text') {
+      prev.output = (prev.output || prev.value) + tok.value;
+      prev.value += tok.value;
+      return;
+    }
+
+    tok.prev = prev;
+    tokens.push(tok);
+    prev = tok;
+  };
+
+  const extglobOpen = (type, value) => {
+    const token = { ...EXTGLOB_CHARS[value], conditions: 1, inner: '' };
+
+    token.prev = prev;
+    token.parens = state.parens;
+    token.output = state.output;
+    token.startIndex = state.index;
+    token.tokensIndex = tokens.length;
+    const output = (opts.capture ? '(' : '') + token.open;
+
+    increment('parens');
+    push({ type, value, output: state.output ? '' : ONE_CHAR });
+    push({ type: 'paren', extglob: true, value: advance(), output });
+    extglobs.push(token);
+  };
+
+  const extglobClose = token => {
+    const literal = input.slice(token.startIndex, state.index + 1);
+    const body = input.slice(token.startIndex + 2, state.index);
+    const analysis = analyzeRepeatedExtglob(body, opts);
+
+    if ((token.type === 'plus' || token.type === 'star') && analysis.risky) {
+      const safeOutput = analysis.safeOutput
+        ? (token.output ? '' : ONE_CHAR) + (opts.capture ? `(${analysis.safeOutput})` : analysis.safeOutput)
+        : undefined;
+      const open = tokens[token.tokensIndex];
+
+      open.type = 'text';
+      open.value = literal;
+      open.output = safeOutput || utils.escapeRegex(literal);
+
+      for (let i = token.tokensIndex + 1; i < tokens.length; i++) {
+        tokens[i].value = '';
+        tokens[i].output = '';
+        delete tokens[i].suffix;
+      }
+
+      state.output = token.output + open.output;
+      state.backtrack = true;
+
+      push({ type: 'paren', extglob: true, value, output: '' });
+      decrement('parens');
+      return;
+    }
+
+    let output = token.close + (opts.capture ? ')' : '');
+    let rest;
+
+    if (token.type === 'negate') {
+      let extglobStar = star;
+
+      if (token.inner && token.inner.length > 1 && token.inner.includes('/')) {
+        extglobStar = globstar(opts);
+      }
+
+      if (extglobStar !== star || eos() || /^\)+$/.test(remaining())) {
+        output = token.close = `)$))${extglobStar}`;
+      }
+
+      if (token.inner.includes('*') && (rest = remaining()) && /^\.[^\\/.]+$/.test(rest)) {
+        // Any non-magical string (`.ts`) or even nested expression (`.{ts,tsx}`) can follow after the closing parenthesis.
+        // In this case, we need to parse the string and use it in the output of the original pattern.
+        // Suitable patterns: `/!(*.d).ts`, `/!(*.d).{ts,tsx}`, `**/!(*-dbg).@(js)`.
+        //
+        // Disabling the `fastpaths` option due to a problem with parsing strings as `.ts` in the pattern like `**/!(*.d).ts`.
+        const expression = parse(rest, { ...options, fastpaths: false }).output;
+
+        output = token.close = `)${expression})${extglobStar})`;
+      }
+
+      if (token.prev.type === 'bos') {
+        state.negatedExtglob = true;
+      }
+    }
+
+    push({ type: 'paren', extglob: true, value, output });
+    decrement('parens');
+  };
+
+  /**
+   * Fast paths
+   */
+
+  if (opts.fastpaths !== false && !/(^[*!]|[/()[\]{}"])/.test(input)) {
+    let backslashes = false;
+
+    let output = input.replace(REGEX_SPECIAL_CHARS_BACKREF, (m, esc, chars, first, rest, index) => {
+      if (first === '\\') {
+        backslashes = true;
+        return m;
+      }
+
+      if (first === '?') {
+        if (esc) {
+          return esc + first + (rest ? QMARK.repeat(rest.length) : '');
+        }
+        if (index === 0) {
+          return qmarkNoDot + (rest ? QMARK.repeat(rest.length) : '');
+        }
+        return QMARK.repeat(chars.length);
+      }
+
+      if (first === '.') {
+        return DOT_LITERAL.repeat(chars.length);
+      }
+
+      if (first === '*') {
+        if (esc) {
+          return esc + first + (rest ? star : '');
+        }
+        return star;
+      }
+      return esc ? m : `\\${m}`;
+    });
+
+    if (backslashes === true) {
+      if (opts.unescape === true) {
+        output = output.replace(/\\/g, '');
+      } else {
+        output = output.replace(/\\+/g, m => {
+          return m.length % 2 === 0 ? '\\\\' : (m ? '\\' : '');
+        });
+      }
+    }
+
+    if (output === input && opts.contains === true) {
+      state.output = input;
+      return state;
+    }
+
+    state.output = utils.wrapOutput(output, state, options);
+    return state;
+  }
+
+  /**
+   * Tokenize input until we reach end-of-string
+   */
+
+  while (!eos()) {
+    value = advance();
+
+    if (value === '\u0000') {
+      continue;
+    }
+
+    /**
+     * Escaped characters
+     */
+
+    if (value === '\\') {
+      const next = peek();
+
+      if (next === '/' && opts.bash !== true) {
+        continue;
+      }
+
+      if (next === '.' || next === ';') {
+        continue;
+      }
+
+      if (!next) {
+        value += '\\';
+        push({ type: 'text', value });
+        continue;
+      }
+
+      // collapse slashes to reduce potential for exploits
+      const match = /^\\+/.exec(remaining());
+      let slashes = 0;
+
+      if (match && match[0].length > 2) {
+        slashes = match[0].length;
+        state.index += slashes;
+        if (slashes % 2 !== 0) {
+          value += '\\';
+        }
+      }
+
+      if (opts.unescape === true) {
+        value = advance();
+      } else {
+        value += advance();
+      }
+
+      if (state.brackets === 0) {
+        push({ type: 'text', value });
+        continue;
+      }
+    }
+
+    /**
+     * If we're inside a regex character class, continue
+     * until we reach the closing bracket.
+     */
+
+    if (state.brackets > 0 && (value !== ']' || prev.value === '[' || prev.value === '[^')) {
+      if (opts.posix !== false && value === ':') {
+        const inner = prev.value.slice(1);
+        if (inner.includes('[')) {
+          prev.posix = true;
+
+          if (inner.includes(':')) {
+            const idx = prev.value.lastIndexOf('[');
+            const pre = prev.value.slice(0, idx);
+            const rest = prev.value.slice(idx + 2);
+            const posix = POSIX_REGEX_SOURCE[rest];
+            if (posix) {
+              prev.value = pre + posix;
+              state.backtrack = true;
+              advance();
+
+              if (!bos.output && tokens.indexOf(prev) === 1) {
+                bos.output = ONE_CHAR;
+              }
+              continue;
+            }
+          }
+        }
+      }
+
+      if ((value === '[' && peek() !== ':') || (value === '-' && peek() === ']')) {
+        value = `\\${value}`;
+      }
+
+      if (value === ']' && (prev.value === '[' || prev.value === '[^')) {
+        value = `\\${value}`;
+      }
+
+      if (opts.posix === true && value === '!' && prev.value === '[') {
+        value = '^';
+      }
+
+      prev.value += value;
+      append({ value });
+      continue;
+    }
+
+    /**
+     * If we're inside a quoted string, continue
+     * until we reach the closing double quote.
+     */
+
+    if (state.quotes === 1 && value !== '"') {
+      value = utils.escapeRegex(value);
+      prev.value += value;
+      append({ value });
+      continue;
+    }
+
+    /**
+     * Double quotes
+     */
+
+    if (value === '"') {
+      state.quotes = state.quotes === 1 ? 0 : 1;
+      if (opts.keepQuotes === true) {
+        push({ type: 'text', value });
+      }
+      continue;
+    }
+
+    /**
+     * Parentheses
+     */
+
+    if (value === '(') {
+      increment('parens');
+      push({ type: 'paren', value });
+      continue;
+    }
+
+    if (value === ')') {
+      if (state.parens === 0 && opts.strictBrackets === true) {
+        throw new SyntaxError(syntaxError('opening', '('));
+      }
+
+      const extglob = extglobs[extglobs.length - 1];
+      if (extglob && state.parens === extglob.parens + 1) {
+        extglobClose(extglobs.pop());
+        continue;
+      }
+
+      push({ type: 'paren', value, output: state.parens ? ')' : '\\)' });
+      decrement('parens');
+      continue;
+    }
+
+    /**
+     * Square brackets
+     */
+
+    if (value === '[') {
+      if (opts.nobracket === true || !remaining().includes(']')) {
+        if (opts.nobracket !== true && opts.strictBrackets === true) {
+          throw new SyntaxError(syntaxError('closing', ']'));
+        }
+
+        value = `\\${value}`;
+      } else {
+        increment('brackets');
+      }
+
+      push({ type: 'bracket', value });
+      continue;
+    }
+
+    if (value === ']') {
+      if (opts.nobracket === true || (prev && prev.type === 'bracket' && prev.value.length === 1)) {
+        push({ type: 'text', value, output: `\\${value}` });
+        continue;
+      }
+
+      if (state.brackets === 0) {
+        if (opts.strictBrackets === true) {
+          throw new SyntaxError(syntaxError('opening', '['));
+        }
+
+        push({ type: 'text', value, output: `\\${value}` });
+        continue;
+      }
+
+      decrement('brackets');
+
+      const prevValue = prev.value.slice(1);
+      if (prev.posix !== true && prevValue[0] === '^' && !prevValue.includes('/')) {
+        value = `/${value}`;
+      }
+
+      prev.value += value;
+      append({ value });
+
+      // when literal brackets are explicitly disabled
+      // assume we should match with a regex character class
+      if (opts.literalBrackets === false || utils.hasRegexChars(prevValue)) {
+        continue;
+      }
+
+      const escaped = utils.escapeRegex(prev.value);
+      state.output = state.output.slice(0, -prev.value.length);
+
+      // when literal brackets are explicitly enabled
+      // assume we should escape the brackets to match literal characters
+      if (opts.literalBrackets === true) {
+        state.output += escaped;
+        prev.value = escaped;
+        continue;
+      }
+
+      // when the user specifies nothing, try to match both
+      prev.value = `(${capture}${escaped}|${prev.value})`;
+      state.output += prev.value;
+      continue;
+    }
+
+    /**
+     * Braces
+     */
+
+    if (value === '{' && opts.nobrace !== true) {
+      increment('braces');
+
+      const open = {
+        type: 'brace',
+        value,
+        output: '(',
+        outputIndex: state.output.length,
+        tokensIndex: state.tokens.length
+      };
+
+      braces.push(open);
+      push(open);
+      continue;
+    }
+
+    if (value === '}') {
+      const brace = braces[braces.length - 1];
+
+      if (opts.nobrace === true || !brace) {
+        push({ type: 'text', value, output: value });
+        continue;
+      }
+
+      let output = ')';
+
+      if (brace.dots === true) {
+        const arr = tokens.slice();
+        const range = [];
+
+        for (let i = arr.length - 1; i >= 0; i--) {
+          tokens.pop();
+          if (arr[i].type === 'brace') {
+            break;
+          }
+          if (arr[i].type !== 'dots') {
+            range.unshift(arr[i].value);
+          }
+        }
+
+        output = expandRange(range, opts);
+        state.backtrack = true;
+      }
+
+      if (brace.comma !== true && brace.dots !== true) {
+        const out = state.output.slice(0, brace.outputIndex);
+        const toks = state.tokens.slice(brace.tokensIndex);
+        brace.value = brace.output = '\\{';
+        value = output = '\\}';
+        state.output = out;
+        for (const t of toks) {
+          state.output += (t.output || t.value);
+        }
+      }
+
+      push({ type: 'brace', value, output });
+      decrement('braces');
+      braces.pop();
+      continue;
+    }
+
+    /**
+     * Pipes
+     */
+
+    if (value === '|') {
+      if (extglobs.length > 0) {
+        extglobs[extglobs.length - 1].conditions++;
+      }
+      push({ type: 'text', value });
+      continue;
+    }
+
+    /**
+     * Commas
+     */
+
+    if (value === ',') {
+      let output = value;
+
+      const brace = braces[braces.length - 1];
+      if (brace && stack[stack.length - 1] === 'braces') {
+        brace.comma = true;
+        output = '|';
+      }
+
+      push({ type: 'comma', value, output });
+      continue;
+    }
+
+    /**
+     * Slashes
+     */
+
+    if (value === '/') {
+      // if the beginning of the glob is "./", advance the start
+      // to the current index, and don't add the "./" characters
+      // to the state. This greatly simplifies lookbehinds when
+      // checking for BOS characters like "!" and "." (not "./")
+      if (prev.type === 'dot' && state.index === state.start + 1) {
+        state.start = state.index + 1;
+        state.consumed = '';
+        state.output = '';
+        tokens.pop();
+        prev = bos; // reset "prev" to the first token
+        continue;
+      }
+
+      push({ type: 'slash', value, output: SLASH_LITERAL });
+      continue;
+    }
+
+    /**
+     * Dots
+     */
+
+    if (value === '.') {
+      if (state.braces > 0 && prev.type === 'dot') {
+        if (prev.value === '.') prev.output = DOT_LITERAL;
+        const brace = braces[braces.length - 1];
+        prev.type = 'dots';
+        prev.output += value;
+        prev.value += value;
+        brace.dots = true;
+        continue;
+      }
+
+      if ((state.braces + state.parens) === 0 && prev.type !== 'bos' && prev.type !== 'slash') {
+        push({ type: 'text', value, output: DOT_LITERAL });
+        continue;
+      }
+
+      push({ type: 'dot', value, output: DOT_LITERAL });
+      continue;
+    }
+
+    /**
+     * Question marks
+     */
+
+    if (value === '?') {
+      const isGroup = prev && prev.value === '(';
+      if (!isGroup && opts.noextglob !== true && peek() === '(' && peek(2) !== '?') {
+        extglobOpen('qmark', value);
+        continue;
+      }
+
+      if (prev && prev.type === 'paren') {
+        const next = peek();
+        let output = value;
+
+        if ((prev.value === '(' && !/[!=<:]/.test(next)) || (next === '<' && !/<([!=]|\w+>)/.test(remaining()))) {
+          output = `\\${value}`;
+        }
+
+        push({ type: 'text', value, output });
+        continue;
+      }
+
+      if (opts.dot !== true && (prev.type === 'slash' || prev.type === 'bos')) {
+        push({ type: 'qmark', value, output: QMARK_NO_DOT });
+        continue;
+      }
+
+      push({ type: 'qmark', value, output: QMARK });
+      continue;
+    }
+
+    /**
+     * Exclamation
+     */
+
+    if (value === '!') {
+      if (opts.noextglob !== true && peek() === '(') {
+        if (peek(2) !== '?' || !/[!=<:]/.test(peek(3))) {
+          extglobOpen('negate', value);
+          continue;
+        }
+      }
+
+      if (opts.nonegate !== true && state.index === 0) {
+        negate();
+        continue;
+      }
+    }
+
+    /**
+     * Plus
+     */
+
+    if (value === '+') {
+      if (opts.noextglob !== true && peek() === '(' && peek(2) !== '?') {
+        extglobOpen('plus', value);
+        continue;
+      }
+
+      if ((prev && prev.value === '(') || opts.regex === false) {
+        push({ type: 'plus', value, output: PLUS_LITERAL });
+        continue;
+      }
+
+      if ((prev && (prev.type === 'bracket' || prev.type === 'paren' || prev.type === 'brace')) || state.parens > 0) {
+        push({ type: 'plus', value });
+        continue;
+      }
+
+      push({ type: 'plus', value: PLUS_LITERAL });
+      continue;
+    }
+
+    /**
+     * Plain text
+     */
+
+    if (value === '@') {
+      if (opts.noextglob !== true && peek() === '(' && peek(2) !== '?') {
+        push({ type: 'at', extglob: true, value, output: '' });
+        continue;
+      }
+
+      push({ type: 'text', value });
+      continue;
+    }
+
+    /**
+     * Plain text
+     */
+
+    if (value !== '*') {
+      if (value === '$' || value === '^') {
+        value = `\\${value}`;
+      }
+
+      const match = REGEX_NON_SPECIAL_CHARS.exec(remaining());
+      if (match) {
+        value += match[0];
+        state.index += match[0].length;
+      }
+
+      push({ type: 'text', value });
+      continue;
+    }
+
+    /**
+     * Stars
+     */
+
+    if (prev && (prev.type === 'globstar' || prev.star === true)) {
+      prev.type = 'star';
+      prev.star = true;
+      prev.value += value;
+      prev.output = star;
+      state.backtrack = true;
+      state.globstar = true;
+      consume(value);
+      continue;
+    }
+
+    let rest = remaining();
+    if (opts.noextglob !== true && /^\([^?]/.test(rest)) {
+      extglobOpen('star', value);
+      continue;
+    }
+
+    if (prev.type === 'star') {
+      if (opts.noglobstar === true) {
+        consume(value);
+        continue;
+      }
+
+      const prior = prev.prev;
+      const before = prior.prev;
+      const isStart = prior.type === 'slash' || prior.type === 'bos';
+      const afterStar = before && (before.type === 'star' || before.type === 'globstar');
+
+      if (opts.bash === true && (!isStart || (rest[0] && rest[0] !== '/'))) {
+        push({ type: 'star', value, output: '' });
+        continue;
+      }
+
+      const isBrace = state.braces > 0 && (prior.type === 'comma' || prior.type === 'brace');
+      const isExtglob = extglobs.length && (prior.type === 'pipe' || prior.type === 'paren');
+      if (!isStart && prior.type !== 'paren' && !isBrace && !isExtglob) {
+        push({ type: 'star', value, output: '' });
+        continue;
+      }
+
+      // strip consecutive `/**/`
+      while (rest.slice(0, 3) === '/**') {
+        const after = input[state.index + 4];
+        if (after && after !== '/') {
+          break;
+        }
+        rest = rest.slice(3);
+        consume('/**', 3);
+      }
+
+      // A globstar followed only by balanced closing parens is at the logical end of patterns like
+      // `test(/utils/**)` and `test?(/utils/**)`. Treat it as EOS so the trailing `/**` can match its
+      // parent path, except in negated extglobs where that would change the exclusion semantics.
+      const isEnd = eos() || (
+        state.parens > 0
+        && rest === ')'.repeat(state.parens)
+        && !extglobs.some(extglob => extglob.type === 'negate')
+      );
+
+      if (prior.type === 'bos' && eos()) {
+        prev.type = 'globstar';
+        prev.value += value;
+        prev.output = globstar(opts);
+        state.output = prev.output;
+        state.globstar = true;
+        consume(value);
+        continue;
+      }
+
+      if (prior.type === 'slash' && prior.prev.type !== 'bos' && !afterStar && isEnd) {
+        state.output = state.output.slice(0, -(prior.output + prev.output).length);
+        prior.output = `(?:${prior.output}`;
+
+        prev.type = 'globstar';
+        prev.output = globstar(opts) + (opts.strictSlashes ? ')' : '|$)');
+        prev.value += value;
+        state.globstar = true;
+        state.output += prior.output + prev.output;
+        consume(value);
+        continue;
+      }
+
+      if (prior.type === 'slash' && prior.prev.type !== 'bos' && rest[0] === '/') {
+        const end = rest[1] !== void 0 ? '|$' : '';
+
+        state.output = state.output.slice(0, -(prior.output + prev.output).length);
+        prior.output = `(?:${prior.output}`;
+
+        prev.type = 'globstar';
+        prev.output = `${globstar(opts)}${SLASH_LITERAL}|${SLASH_LITERAL}${end})`;
+        prev.value += value;
+
+        state.output += prior.output + prev.output;
+        state.globstar = true;
+
+        consume(value + advance());
+
+        push({ type: 'slash', value: '/', output: '' });
+        continue;
+      }
+
+      if (prior.type === 'bos' && rest[0] === '/') {
+        prev.type = 'globstar';
+        prev.value += value;
+        prev.output = `(?:^|${SLASH_LITERAL}|${globstar(opts)}${SLASH_LITERAL})`;
+        state.output = prev.output;
+        state.globstar = true;
+        consume(value + advance());
+        push({ type: 'slash', value: '/', output: '' });
+        continue;
+      }
+
+      // remove single star from output
+      state.output = state.output.slice(0, -prev.output.length);
+
+      // reset previous token to globstar
+      prev.type = 'globstar';
+      prev.output = globstar(opts);
+      prev.value += value;
+
+      // reset output with globstar
+      state.output += prev.output;
+      state.globstar = true;
+      consume(value);
+      continue;
+    }
+
+    const token = { type: 'star', value, output: star };
+
+    if (opts.bash === true) {
+      token.output = '.*?';
+      if (prev.type === 'bos' || prev.type === 'slash') {
+        token.output = nodot + token.output;
+      }
+      push(token);
+      continue;
+    }
+
+    if (prev && (prev.type === 'bracket' || prev.type === 'paren') && opts.regex === true) {
+      token.output = value;
+      push(token);
+      continue;
+    }
+
+    if (state.index === state.start || prev.type === 'slash' || prev.type === 'dot') {
+      if (prev.type === 'dot') {
+        state.output += NO_DOT_SLASH;
+        prev.output += NO_DOT_SLASH;
+
+      } else if (opts.dot === true) {
+        state.output += NO_DOTS_SLASH;
+        prev.output += NO_DOTS_SLASH;
+
+      } else {
+        state.output += nodot;
+        prev.output += nodot;
+      }
+
+      if (peek() !== '*') {
+        state.output += ONE_CHAR;
+        prev.output += ONE_CHAR;
+      }
+    }
+
+    push(token);
+  }
+
+  while (state.brackets > 0) {
+    if (opts.strictBrackets === true) throw new SyntaxError(syntaxError('closing', ']'));
+    state.output = utils.escapeLast(state.output, '[');
+    decrement('brackets');
+  }
+
+  while (state.parens > 0) {
+    if (opts.strictBrackets === true) throw new SyntaxError(syntaxError('closing', ')'));
+    state.output = utils.escapeLast(state.output, '(');
+    decrement('parens');
+  }
+
+  while (state.braces > 0) {
+    if (opts.strictBrackets === true) throw new SyntaxError(syntaxError('closing', '}'));
+    state.output = utils.escapeLast(state.output, '{');
+    decrement('braces');
+  }
+
+  if (opts.strictSlashes !== true && (prev.type === 'star' || prev.type === 'bracket')) {
+    push({ type: 'maybe_slash', value: '', output: `${SLASH_LITERAL}?` });
+  }
+
+  // rebuild the output if we had to backtrack at any point
+  if (state.backtrack === true) {
+    state.output = '';
+
+    for (const token of state.tokens) {
+      state.output += token.output != null ? token.output : token.value;
+
+      if (token.suffix) {
+        state.output += token.suffix;
+      }
+    }
+  }
+
+  return state;
+};
+
+/**
+ * Fast paths for creating regular expressions for common glob patterns.
+ * This can significantly speed up processing and has very little downside
+ * impact when none of the fast paths match.
+ */
+
+parse.fastpaths = (input, options) => {
+  const opts = { ...options };
+  const max = typeof opts.maxLength === 'number' ? Math.min(MAX_LENGTH, opts.maxLength) : MAX_LENGTH;
+  const len = input.length;
+  if (len > max) {
+    throw new SyntaxError(`Input length: ${len}, exceeds maximum allowed length: ${max}`);
+  }
+
+  input = REPLACEMENTS[input] || input;
+
+  // create constants based on platform, for windows or posix
+  const {
+    DOT_LITERAL,
+    SLASH_LITERAL,
+    ONE_CHAR,
+    DOTS_SLASH,
+    NO_DOT,
+    NO_DOTS,
+    NO_DOTS_SLASH,
+    STAR,
+    START_ANCHOR
+  } = constants.globChars(opts.windows);
+
+  const nodot = opts.dot ? NO_DOTS : NO_DOT;
+  const slashDot = opts.dot ? NO_DOTS_SLASH : NO_DOT;
+  const capture = opts.capture ? '' : '?:';
+  const state = { negated: false, prefix: '' };
+  let star = opts.bash === true ? '.*?' : STAR;
+
+  if (opts.capture) {
+    star = `(${star})`;
+  }
+
+  const globstar = opts => {
+    if (opts.noglobstar === true) return star;
+    return `(${capture}(?:(?!${START_ANCHOR}${opts.dot ? DOTS_SLASH : DOT_LITERAL}).)*?)`;
+  };
+
+  const create = str => {
+    switch (str) {
+      case '*':
+        return `${nodot}${ONE_CHAR}${star}`;
+
+      case '.*':
+        return `${DOT_LITERAL}${ONE_CHAR}${star}`;
+
+      case '*.*':
+        return `${nodot}${star}${DOT_LITERAL}${ONE_CHAR}${star}`;
+
+      case '*/*':
+        return `${nodot}${star}${SLASH_LITERAL}${ONE_CHAR}${slashDot}${star}`;
+
+      case '**':
+        return nodot + globstar(opts);
+
+      case '**/*':
+        return `(?:${nodot}${globstar(opts)}${SLASH_LITERAL})?${slashDot}${ONE_CHAR}${star}`;
+
+      case '**/*.*':
+        return `(?:${nodot}${globstar(opts)}${SLASH_LITERAL})?${slashDot}${star}${DOT_LITERAL}${ONE_CHAR}${star}`;
+
+      case '**/.*':
+        return `(?:${nodot}${globstar(opts)}${SLASH_LITERAL})?${DOT_LITERAL}${ONE_CHAR}${star}`;
+
+      default: {
+        const match = /^(.*?)\.(\w+)$/.exec(str);
+        if (!match) return;
+
+        const source = create(match[1]);
+        if (!source) return;
+
+        return source + DOT_LITERAL + match[2];
+      }
+    }
+  };
+
+  const output = utils.removePrefix(input, state);
+  let source = create(output);
+
+  if (source && opts.strictSlashes !== true) {
+    source += `${SLASH_LITERAL}?`;
+  }
+
+  return source;
+};
+
+module.exports = parse;
+
+
+/***/ }),
+
+/***/ 8016:
+/***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
+
+
+
+const scan = __nccwpck_require__(1781);
+const parse = __nccwpck_require__(8265);
+const utils = __nccwpck_require__(4059);
+const constants = __nccwpck_require__(5595);
+const isObject = val => val && typeof val === 'object' && !Array.isArray(val);
+
+/**
+ * Creates a matcher function from one or more glob patterns. The
+ * returned function takes a string to match as its first argument,
+ * and returns true if the string is a match. The returned matcher
+ * function also takes a boolean as the second argument that, when true,
+ * returns an object with additional information.
+ *
+ * ```js
+ * const picomatch = require('picomatch');
+ * // picomatch(glob[, options]);
+ *
+ * const isMatch = picomatch('*.!(*a)');
+ * console.log(isMatch('a.a')); //=> false
+ * console.log(isMatch('a.b')); //=> true
+ *
+ * // For environments without `node.js`, `picomatch/posix` provides you a dependency-free matcher, without automatic OS detection.
+ * const picomatch = require('picomatch/posix');
+ * // the same API, defaulting to posix paths
+ * const isMatch = picomatch('a/*');
+ * console.log(isMatch('a\\b')); //=> false
+ * console.log(isMatch('a/b')); //=> true
+ *
+ * // you can still configure the matcher function to accept windows paths
+ * const isMatch = picomatch('a/*', { options: windows });
+ * console.log(isMatch('a\\b')); //=> true
+ * console.log(isMatch('a/b')); //=> true
+ * ```
+ * @name picomatch
+ * @param {String|Array} `globs` One or more glob patterns.
+ * @param {Object=} `options`
+ * @return {Function=} Returns a matcher function.
+ * @api public
+ */
+
+const picomatch = (glob, options, returnState = false) => {
+  if (Array.isArray(glob)) {
+    const fns = glob.map(input => picomatch(input, options, returnState));
+    const arrayMatcher = str => {
+      for (const isMatch of fns) {
+        const state = isMatch(str);
+        if (state) return state;
+      }
+      return false;
+    };
+    return arrayMatcher;
+  }
+
+  const isState = isObject(glob) && glob.tokens && glob.input;
+
+  if (glob === '' || (typeof glob !== 'string' && !isState)) {
+    throw new TypeError('Expected pattern to be a non-empty string');
+  }
+
+  const opts = options || {};
+  const posix = opts.windows;
+  const regex = isState
+    ? picomatch.compileRe(glob, options)
+    : picomatch.makeRe(glob, options, false, true);
+
+  const state = regex.state;
+  delete regex.state;
+
+  let isIgnored = () => false;
+  if (opts.ignore) {
+    const ignoreOpts = { ...options, ignore: null, onMatch: null, onResult: null };
+    isIgnored = picomatch(opts.ignore, ignoreOpts, returnState);
+  }
+
+  const matcher = (input, returnObject = false) => {
+    const { isMatch, match, output } = picomatch.test(input, regex, options, { glob, posix });
+    const result = { glob, state, regex, posix, input, output, match, isMatch };
+
+    if (typeof opts.onResult === 'function') {
+      opts.onResult(result);
+    }
+
+    if (isMatch === false) {
+      result.isMatch = false;
+      return returnObject ? result : false;
+    }
+
+    if (isIgnored(input)) {
+      if (typeof opts.onIgnore === 'function') {
+        opts.onIgnore(result);
+      }
+      result.isMatch = false;
+      return returnObject ? result : false;
+    }
+
+    if (typeof opts.onMatch === 'function') {
+      opts.onMatch(result);
+    }
+    return returnObject ? result : true;
+  };
+
+  if (returnState) {
+    matcher.state = state;
+  }
+
+  return matcher;
+};
+
+/**
+ * Test `input` with the given `regex`. This is used by the main
+ * `picomatch()` function to test the input string.
+ *
+ * ```js
+ * const picomatch = require('picomatch');
+ * // picomatch.test(input, regex[, options]);
+ *
+ * console.log(picomatch.test('foo/bar', /^(?:([^/]*?)\/([^/]*?))$/));
+ * // { isMatch: true, match: [ 'foo/', 'foo', 'bar' ], output: 'foo/bar' }
+ * ```
+ * @param {String} `input` String to test.
+ * @param {RegExp} `regex`
+ * @return {Object} Returns an object with matching info.
+ * @api public
+ */
+
+picomatch.test = (input, regex, options, { glob, posix } = {}) => {
+  if (typeof input !== 'string') {
+    throw new TypeError('Expected input to be a string');
+  }
+
+  if (input === '') {
+    return { isMatch: false, output: '' };
+  }
+
+  const opts = options || {};
+  const format = opts.format || (posix ? utils.toPosixSlashes : null);
+  let match = input === glob;
+  let output = (match && format) ? format(input) : input;
+
+  if (match === false) {
+    output = format ? format(input) : input;
+    match = output === glob;
+  }
+
+  if (match === false || opts.capture === true) {
+    if (opts.matchBase === true || opts.basename === true) {
+      match = picomatch.matchBase(input, regex, options, posix);
+    } else {
+      match = regex.exec(output);
+    }
+  }
+
+  return { isMatch: Boolean(match), match, output };
+};
+
+/**
+ * Match the basename of a filepath.
+ *
+ * ```js
+ * const picomatch = require('picomatch');
+ * // picomatch.matchBase(input, glob[, options]);
+ * console.log(picomatch.matchBase('foo/bar.js', '*.js'); // true
+ * ```
+ * @param {String} `input` String to test.
+ * @param {RegExp|String} `glob` Glob pattern or regex created by [.makeRe](#makeRe).
+ * @return {Boolean}
+ * @api public
+ */
+
+picomatch.matchBase = (input, glob, options, posix = options && options.windows) => {
+  const regex = glob instanceof RegExp ? glob : picomatch.makeRe(glob, options);
+  return regex.test(utils.basename(input, { windows: posix }));
+};
+
+/**
+ * Returns true if **any** of the given glob `patterns` match the specified `string`.
+ *
+ * ```js
+ * const picomatch = require('picomatch');
+ * // picomatch.isMatch(string, patterns[, options]);
+ *
+ * console.log(picomatch.isMatch('a.a', ['b.*', '*.a'])); //=> true
+ * console.log(picomatch.isMatch('a.a', 'b.*')); //=> false
+ * ```
+ * @param {String|Array} str The string to test.
+ * @param {String|Array} patterns One or more glob patterns to use for matching.
+ * @param {Object} [options] See available [options](#options).
+ * @return {Boolean} Returns true if any patterns match `str`
+ * @api public
+ */
+
+picomatch.isMatch = (str, patterns, options) => picomatch(patterns, options)(str);
+
+/**
+ * Parse a glob pattern to create the source string for a regular
+ * expression.
+ *
+ * ```js
+ * const picomatch = require('picomatch');
+ * const result = picomatch.parse(pattern[, options]);
+ * ```
+ * @param {String} `pattern`
+ * @param {Object} `options`
+ * @return {Object} Returns an object with useful properties and output to be used as a regex source string.
+ * @api public
+ */
+
+picomatch.parse = (pattern, options) => {
+  if (Array.isArray(pattern)) return pattern.map(p => picomatch.parse(p, options));
+  return parse(pattern, { ...options, fastpaths: false });
+};
+
+/**
+ * Scan a glob pattern to separate the pattern into segments.
+ *
+ * ```js
+ * const picomatch = require('picomatch');
+ * // picomatch.scan(input[, options]);
+ *
+ * const result = picomatch.scan('!./foo/*.js');
+ * console.log(result);
+ * { prefix: '!./',
+ *   input: '!./foo/*.js',
+ *   start: 3,
+ *   base: 'foo',
+ *   glob: '*.js',
+ *   isBrace: false,
+ *   isBracket: false,
+ *   isGlob: true,
+ *   isExtglob: false,
+ *   isGlobstar: false,
+ *   negated: true }
+ * ```
+ * @param {String} `input` Glob pattern to scan.
+ * @param {Object} `options`
+ * @return {Object} Returns an object with
+ * @api public
+ */
+
+picomatch.scan = (input, options) => scan(input, options);
+
+/**
+ * Compile a regular expression from the `state` object returned by the
+ * [parse()](#parse) method.
+ *
+ * ```js
+ * const picomatch = require('picomatch');
+ * const state = picomatch.parse('*.js');
+ * // picomatch.compileRe(state[, options]);
+ *
+ * console.log(picomatch.compileRe(state));
+ * //=> /^(?:(?!\.)(?=.)[^/]*?\.js)$/
+ * ```
+ * @param {Object} `state`
+ * @param {Object} `options`
+ * @param {Boolean} `returnOutput` Intended for implementors, this argument allows you to return the raw output from the parser.
+ * @param {Boolean} `returnState` Adds the state to a `state` property on the returned regex. Useful for implementors and debugging.
+ * @return {RegExp}
+ * @api public
+ */
+
+picomatch.compileRe = (state, options, returnOutput = false, returnState = false) => {
+  if (returnOutput === true) {
+    return state.output;
+  }
+
+  const opts = options || {};
+  const prepend = opts.contains ? '' : '^';
+  const append = opts.contains ? '' : '$';
+
+  let source = `${prepend}(?:${state.output})${append}`;
+  if (state && state.negated === true) {
+    source = `^(?!${source}).*$`;
+  }
+
+  const regex = picomatch.toRegex(source, options);
+  if (returnState === true) {
+    regex.state = state;
+  }
+
+  return regex;
+};
+
+/**
+ * Create a regular expression from a parsed glob pattern.
+ *
+ * ```js
+ * const picomatch = require('picomatch');
+ * // picomatch.makeRe(state[, options]);
+ *
+ * const result = picomatch.makeRe('*.js');
+ * console.log(result);
+ * //=> /^(?:(?!\.)(?=.)[^/]*?\.js)$/
+ * ```
+ * @param {String} `state` The object returned from the `.parse` method.
+ * @param {Object} `options`
+ * @param {Boolean} `returnOutput` Implementors may use this argument to return the compiled output, instead of a regular expression. This is not exposed on the options to prevent end-users from mutating the result.
+ * @param {Boolean} `returnState` Implementors may use this argument to return the state from the parsed glob with the returned regular expression.
+ * @return {RegExp} Returns a regex created from the given pattern.
+ * @api public
+ */
+
+picomatch.makeRe = (input, options = {}, returnOutput = false, returnState = false) => {
+  if (!input || typeof input !== 'string') {
+    throw new TypeError('Expected a non-empty string');
+  }
+
+  let parsed = { negated: false, fastpaths: true };
+
+  if (options.fastpaths !== false && (input[0] === '.' || input[0] === '*')) {
+    parsed.output = parse.fastpaths(input, options);
+  }
+
+  if (!parsed.output) {
+    parsed = parse(input, options);
+  }
+
+  return picomatch.compileRe(parsed, options, returnOutput, returnState);
+};
+
+/**
+ * Create a regular expression from the given regex source string.
+ *
+ * ```js
+ * const picomatch = require('picomatch');
+ * // picomatch.toRegex(source[, options]);
+ *
+ * const { output } = picomatch.parse('*.js');
+ * console.log(picomatch.toRegex(output));
+ * //=> /^(?:(?!\.)(?=.)[^/]*?\.js)$/
+ * ```
+ * @param {String} `source` Regular expression source string.
+ * @param {Object} `options`
+ * @return {RegExp}
+ * @api public
+ */
+
+picomatch.toRegex = (source, options) => {
+  try {
+    const opts = options || {};
+    return new RegExp(source, opts.flags || (opts.nocase ? 'i' : ''));
+  } catch (err) {
+    if (options && options.debug === true) throw err;
+    return /$^/;
+  }
+};
+
+/**
+ * Picomatch constants.
+ * @return {Object}
+ */
+
+picomatch.constants = constants;
+
+/**
+ * Expose "picomatch"
+ */
+
+module.exports = picomatch;
+
+
+/***/ }),
+
+/***/ 1781:
+/***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
+
+
+
+const utils = __nccwpck_require__(4059);
+const {
+  CHAR_ASTERISK,             /* * */
+  CHAR_AT,                   /* @ */
+  CHAR_BACKWARD_SLASH,       /* \ */
+  CHAR_COMMA,                /* , */
+  CHAR_DOT,                  /* . */
+  CHAR_EXCLAMATION_MARK,     /* ! */
+  CHAR_FORWARD_SLASH,        /* / */
+  CHAR_LEFT_CURLY_BRACE,     /* { */
+  CHAR_LEFT_PARENTHESES,     /* ( */
+  CHAR_LEFT_SQUARE_BRACKET,  /* [ */
+  CHAR_PLUS,                 /* + */
+  CHAR_QUESTION_MARK,        /* ? */
+  CHAR_RIGHT_CURLY_BRACE,    /* } */
+  CHAR_RIGHT_PARENTHESES,    /* ) */
+  CHAR_RIGHT_SQUARE_BRACKET  /* ] */
+} = __nccwpck_require__(5595);
+
+const isPathSeparator = code => {
+  return code === CHAR_FORWARD_SLASH || code === CHAR_BACKWARD_SLASH;
+};
+
+const depth = token => {
+  if (token.isPrefix !== true) {
+    token.depth = token.isGlobstar ? Infinity : 1;
+  }
+};
+
+/**
+ * Quickly scans a glob pattern and returns an object with a handful of
+ * useful properties, like `isGlob`, `path` (the leading non-glob, if it exists),
+ * `glob` (the actual pattern), `negated` (true if the path starts with `!` but not
+ * with `!(`) and `negatedExtglob` (true if the path starts with `!(`).
+ *
+ * ```js
+ * const pm = require('picomatch');
+ * console.log(pm.scan('foo/bar/*.js'));
+ * { isGlob: true, input: 'foo/bar/*.js', base: 'foo/bar', glob: '*.js' }
+ * ```
+ * @param {String} `str`
+ * @param {Object} `options`
+ * @return {Object} Returns an object with tokens and regex source string.
+ * @api public
+ */
+
+const scan = (input, options) => {
+  const opts = options || {};
+
+  const length = input.length - 1;
+  const scanToEnd = opts.parts === true || opts.tokens === true || opts.scanToEnd === true;
+  const slashes = [];
+  const tokens = [];
+  const parts = [];
+
+  let str = input;
+  let index = -1;
+  let start = 0;
+  let lastIndex = 0;
+  let isBrace = false;
+  let isBracket = false;
+  let isGlob = false;
+  let isExtglob = false;
+  let isGlobstar = false;
+  let braceEscaped = false;
+  let backslashes = false;
+  let negated = false;
+  let negatedExtglob = false;
+  let finished = false;
+  let braces = 0;
+  let prev;
+  let code;
+  let token = { value: '', depth: 0, isGlob: false };
+
+  const eos = () => index >= length;
+  const peek = () => str.charCodeAt(index + 1);
+  const advance = () => {
+    prev = code;
+    return str.charCodeAt(++index);
+  };
+
+  while (index < length) {
+    code = advance();
+    let next;
+
+    if (code === CHAR_BACKWARD_SLASH) {
+      backslashes = token.backslashes = true;
+      code = advance();
+
+      if (code === CHAR_LEFT_CURLY_BRACE) {
+        braceEscaped = true;
+      }
+      continue;
+    }
+
+    if (braceEscaped === true || code === CHAR_LEFT_CURLY_BRACE) {
+      braces++;
+
+      while (eos() !== true && (code = advance())) {
+        if (code === CHAR_BACKWARD_SLASH) {
+          backslashes = token.backslashes = true;
+          advance();
+          continue;
+        }
+
+        if (code === CHAR_LEFT_CURLY_BRACE) {
+          braces++;
+          continue;
+        }
+
+        if (braceEscaped !== true && code === CHAR_DOT && (code = advance()) === CHAR_DOT) {
+          isBrace = token.isBrace = true;
+          isGlob = token.isGlob = true;
+          finished = true;
+
+          if (scanToEnd === true) {
+            continue;
+          }
+
+          break;
+        }
+
+        if (braceEscaped !== true && code === CHAR_COMMA) {
+          isBrace = token.isBrace = true;
+          isGlob = token.isGlob = true;
+          finished = true;
+
+          if (scanToEnd === true) {
+            continue;
+          }
+
+          break;
+        }
+
+        if (code === CHAR_RIGHT_CURLY_BRACE) {
+          braces--;
+
+          if (braces === 0) {
+            braceEscaped = false;
+            isBrace = token.isBrace = true;
+            finished = true;
+            break;
+          }
+        }
+      }
+
+      if (scanToEnd === true) {
+        continue;
+      }
+
+      break;
+    }
+
+    if (code === CHAR_FORWARD_SLASH) {
+      slashes.push(index);
+      tokens.push(token);
+      token = { value: '', depth: 0, isGlob: false };
+
+      if (finished === true) continue;
+      if (prev === CHAR_DOT && index === (start + 1)) {
+        start += 2;
+        continue;
+      }
+
+      lastIndex = index + 1;
+      continue;
+    }
+
+    if (opts.noext !== true) {
+      const isExtglobChar = code === CHAR_PLUS
+        || code === CHAR_AT
+        || code === CHAR_ASTERISK
+        || code === CHAR_QUESTION_MARK
+        || code === CHAR_EXCLAMATION_MARK;
+
+      if (isExtglobChar === true && peek() === CHAR_LEFT_PARENTHESES) {
+        isGlob = token.isGlob = true;
+        isExtglob = token.isExtglob = true;
+        finished = true;
+        if (code === CHAR_EXCLAMATION_MARK && index === start) {
+          negatedExtglob = true;
+        }
+
+        if (scanToEnd === true) {
+          let parens = 0;
+
+          while (eos() !== true && (code = advance())) {
+            if (code === CHAR_BACKWARD_SLASH) {
+              backslashes = token.backslashes = true;
+              advance();
+              continue;
+            }
+
+            if (code === CHAR_LEFT_PARENTHESES) {
+              parens++;
+              continue;
+            }
+
+            if (code === CHAR_RIGHT_PARENTHESES && --parens === 0) {
+              finished = true;
+              break;
+            }
+          }
+          continue;
+        }
+        break;
+      }
+    }
+
+    if (code === CHAR_ASTERISK) {
+      if (prev === CHAR_ASTERISK) isGlobstar = token.isGlobstar = true;
+      isGlob = token.isGlob = true;
+      finished = true;
+
+      if (scanToEnd === true) {
+        continue;
+      }
+      break;
+    }
+
+    if (code === CHAR_QUESTION_MARK) {
+      isGlob = token.isGlob = true;
+      finished = true;
+
+      if (scanToEnd === true) {
+        continue;
+      }
+      break;
+    }
+
+    if (code === CHAR_LEFT_SQUARE_BRACKET) {
+      while (eos() !== true && (next = advance())) {
+        if (next === CHAR_BACKWARD_SLASH) {
+          backslashes = token.backslashes = true;
+          advance();
+          continue;
+        }
+
+        if (next === CHAR_RIGHT_SQUARE_BRACKET) {
+          isBracket = token.isBracket = true;
+          isGlob = token.isGlob = true;
+          finished = true;
+          break;
+        }
+      }
+
+      if (scanToEnd === true) {
+        continue;
+      }
+
+      break;
+    }
+
+    if (opts.nonegate !== true && code === CHAR_EXCLAMATION_MARK && index === start) {
+      negated = token.negated = true;
+      start++;
+      continue;
+    }
+
+    if (opts.noparen !== true && code === CHAR_LEFT_PARENTHESES) {
+      isGlob = token.isGlob = true;
+
+      if (scanToEnd === true) {
+        let parens = 1;
+
+        while (eos() !== true && (code = advance())) {
+          if (code === CHAR_BACKWARD_SLASH) {
+            backslashes = token.backslashes = true;
+            advance();
+            continue;
+          }
+
+          if (code === CHAR_LEFT_PARENTHESES) {
+            parens++;
+            continue;
+          }
+
+          if (code === CHAR_RIGHT_PARENTHESES && --parens === 0) {
+            finished = true;
+            break;
+          }
+        }
+        continue;
+      }
+      break;
+    }
+
+    if (isGlob === true) {
+      finished = true;
+
+      if (scanToEnd === true) {
+        continue;
+      }
+
+      break;
+    }
+  }
+
+  if (opts.noext === true) {
+    isExtglob = false;
+    isGlob = false;
+  }
+
+  let base = str;
+  let prefix = '';
+  let glob = '';
+
+  if (start > 0) {
+    prefix = str.slice(0, start);
+    str = str.slice(start);
+    lastIndex -= start;
+  }
+
+  if (base && isGlob === true && lastIndex > 0) {
+    base = str.slice(0, lastIndex);
+    glob = str.slice(lastIndex);
+  } else if (isGlob === true) {
+    base = '';
+    glob = str;
+  } else {
+    base = str;
+  }
+
+  if (base && base !== '' && base !== '/' && base !== str) {
+    if (isPathSeparator(base.charCodeAt(base.length - 1))) {
+      base = base.slice(0, -1);
+    }
+  }
+
+  if (opts.unescape === true) {
+    if (glob) glob = utils.removeBackslashes(glob);
+
+    if (base && backslashes === true) {
+      base = utils.removeBackslashes(base);
+    }
+  }
+
+  const state = {
+    prefix,
+    input,
+    start,
+    base,
+    glob,
+    isBrace,
+    isBracket,
+    isGlob,
+    isExtglob,
+    isGlobstar,
+    negated,
+    negatedExtglob
+  };
+
+  if (opts.tokens === true) {
+    state.maxDepth = 0;
+    if (!isPathSeparator(code)) {
+      tokens.push(token);
+    }
+    state.tokens = tokens;
+  }
+
+  if (opts.parts === true || opts.tokens === true) {
+    let prevIndex;
+
+    for (let idx = 0; idx < slashes.length; idx++) {
+      const n = prevIndex !== undefined ? prevIndex + 1 : start;
+      const i = slashes[idx];
+      const value = input.slice(n, i);
+      if (opts.tokens) {
+        if (idx === 0 && start !== 0) {
+          tokens[idx].isPrefix = true;
+          tokens[idx].value = prefix;
+        } else {
+          tokens[idx].value = value;
+        }
+        depth(tokens[idx]);
+        state.maxDepth += tokens[idx].depth;
+      }
+      if (i >= start) {
+        parts.push(value);
+        prevIndex = i;
+      }
+    }
+
+    const n = prevIndex !== undefined ? prevIndex + 1 : start;
+    const value = input.slice(n);
+    parts.push(value);
+
+    if (opts.tokens && prevIndex && prevIndex + 1 < input.length) {
+      tokens[tokens.length - 1].value = value;
+      depth(tokens[tokens.length - 1]);
+      state.maxDepth += tokens[tokens.length - 1].depth;
+    }
+
+    state.slashes = slashes;
+    state.parts = parts;
+  }
+
+  return state;
+};
+
+module.exports = scan;
+
+
+/***/ }),
+
+/***/ 4059:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+/*global navigator*/
+
+
+const {
+  REGEX_BACKSLASH,
+  REGEX_REMOVE_BACKSLASH,
+  REGEX_SPECIAL_CHARS,
+  REGEX_SPECIAL_CHARS_GLOBAL
+} = __nccwpck_require__(5595);
+
+exports.isObject = val => val !== null && typeof val === 'object' && !Array.isArray(val);
+exports.hasRegexChars = str => REGEX_SPECIAL_CHARS.test(str);
+exports.isRegexChar = str => str.length === 1 && exports.hasRegexChars(str);
+exports.escapeRegex = str => str.replace(REGEX_SPECIAL_CHARS_GLOBAL, '\\$1');
+exports.toPosixSlashes = str => str.replace(REGEX_BACKSLASH, '/');
+
+exports.isWindows = () => {
+  if (typeof navigator !== 'undefined' && navigator.platform) {
+    const platform = navigator.platform.toLowerCase();
+    return platform === 'win32' || platform === 'windows';
+  }
+
+  if (typeof process !== 'undefined' && process.platform) {
+    return process.platform === 'win32';
+  }
+
+  return false;
+};
+
+exports.removeBackslashes = str => {
+  return str.replace(REGEX_REMOVE_BACKSLASH, match => {
+    return match === '\\' ? '' : match;
+  });
+};
+
+exports.escapeLast = (input, char, lastIdx) => {
+  const idx = input.lastIndexOf(char, lastIdx);
+  if (idx === -1) return input;
+  if (input[idx - 1] === '\\') return exports.escapeLast(input, char, idx - 1);
+  return `${input.slice(0, idx)}\\${input.slice(idx)}`;
+};
+
+exports.removePrefix = (input, state = {}) => {
+  let output = input;
+  if (output.startsWith('./')) {
+    output = output.slice(2);
+    state.prefix = './';
+  }
+  return output;
+};
+
+exports.wrapOutput = (input, state = {}, options = {}) => {
+  const prepend = options.contains ? '' : '^';
+  const append = options.contains ? '' : '$';
+
+  let output = `${prepend}(?:${input})${append}`;
+  if (state.negated === true) {
+    output = `(?:^(?!${output}).*$)`;
+  }
+  return output;
+};
+
+exports.basename = (path, { windows } = {}) => {
+  const segs = path.split(windows ? /[\\/]/ : '/');
+  const last = segs[segs.length - 1];
+
+  if (last === '') {
+    return segs[segs.length - 2];
+  }
+
+  return last;
+};
+
+
+/***/ }),
+
 /***/ 770:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
@@ -28372,7 +30876,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2438);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4052);
 
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
 
@@ -28381,7 +30885,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 2438:
+/***/ 4052:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -31487,12 +33991,14 @@ function parseHttpUrl(raw, source) {
     }
     return url;
 }
+/** One URL to purge, checked; `source` names the input it came from. */
+function purgeUrl(target, source) {
+    const url = parseHttpUrl(target, source);
+    return { target, url, address: url.href.replace(/#.*$/s, '') };
+}
 /** Parses whitespace-separated URLs, deduplicated by where their purge goes. */
 function parseUrls(text, source) {
-    const urls = splitList(text, /\s+/).map((target) => {
-        const url = parseHttpUrl(target, source);
-        return { target, url, address: url.href.replace(/#.*$/s, '') };
-    });
+    const urls = splitList(text, /\s+/).map((target) => purgeUrl(target, source));
     return mergeUnique([urls], (entry) => entry.address);
 }
 /** Merges lists, dropping entries already seen, first order kept. */
@@ -31552,6 +34058,510 @@ function conclude(results, counts, failOnError) {
         setFailed(message);
     else
         warning(`${message} (fail-on-error is false, so the step passes)`);
+}
+
+// EXTERNAL MODULE: ./node_modules/picomatch/index.js
+var picomatch = __nccwpck_require__(4006);
+var picomatch_default = /*#__PURE__*/__nccwpck_require__.n(picomatch);
+;// CONCATENATED MODULE: ./src/changed-files.ts
+/**
+ * Which URLs and surrogate keys the files a deploy changed make stale, and which commits a run's
+ * event asks to compare. Pure: the GitHub calls live in github-changes.ts.
+ */
+
+
+const INDEX_FILE = 'index.html';
+/** The `LEFT => RIGHT` lines of a map, skipping blank lines and `#` comments. */
+function mapLines(text, input, shape) {
+    const lines = [];
+    text
+        .replace(/^\uFEFF/, '')
+        .split(/\r?\n/)
+        .forEach((raw, index) => {
+        const trimmed = raw.trim();
+        if (trimmed === '' || trimmed.startsWith('#'))
+            return;
+        const line = index + 1;
+        const arrow = trimmed.indexOf('=>');
+        const left = arrow < 0 ? '' : trimmed.slice(0, arrow).trim();
+        const right = arrow < 0 ? '' : trimmed.slice(arrow + 2).trim();
+        if (left === '' || right === '') {
+            throw new InputError(`${input} line ${line}: expected ${shape}, got ${shorten(trimmed)}`);
+        }
+        lines.push({ line, left, right });
+    });
+    return lines;
+}
+/** Parses `url-map`: lines `PATH_PREFIX => URL_PREFIX`, e.g. `public/ => https://www.example.com/`. */
+function parseUrlMap(text) {
+    return mapLines(text, 'url-map', '"PATH_PREFIX => URL_PREFIX"').map(({ line, left, right }) => {
+        const source = `url-map line ${line}`;
+        const url = parseHttpUrl(right, source);
+        if (url.search !== '' || url.hash !== '' || /[?#]/.test(right)) {
+            throw new InputError(`${source}: ${shorten(right)} has a query or fragment; a URL prefix is a scheme, host and path`);
+        }
+        // The path prefix is a directory, so the URL prefix is one too: `https://x/blog` + `a.html`
+        // must give `https://x/blog/a.html`, not `https://x/bloga.html`.
+        if (!url.pathname.endsWith('/'))
+            url.pathname += '/';
+        return { pathPrefix: parsePathPrefix(left, source), urlPrefix: url.href, line };
+    });
+}
+/** A repository directory as GitHub lists paths: no leading `./` or `/`, ending in `/`. */
+function parsePathPrefix(raw, source) {
+    if (/[*?[\]{}]/.test(raw)) {
+        throw new InputError(`${source}: ${shorten(raw)} looks like a glob; PATH_PREFIX is a directory such as public/ (globs belong in key-map)`);
+    }
+    if (raw.includes('\\')) {
+        throw new InputError(`${source}: ${shorten(raw)}: separate directories with /, not \\`);
+    }
+    const path = raw.replace(/^(\.\/|\/)+/, '').replace(/^\.$/, '');
+    if (path.split('/').some((segment) => segment === '.' || segment === '..')) {
+        throw new InputError(`${source}: ${shorten(raw)}: give the directory from the repository root, without . or .. segments`);
+    }
+    if (path === '')
+        return '';
+    return path.endsWith('/') ? path : `${path}/`;
+}
+/** Parses `key-map`: lines `GLOB => KEY`, e.g. `content/blog/** => blog`; one key per line. */
+function parseKeyMap(text) {
+    return mapLines(text, 'key-map', '"GLOB => KEY"').map(({ line, left, right }) => {
+        const source = `key-map line ${line}`;
+        const keys = parseKeys(right, source);
+        if (keys.length !== 1) {
+            throw new InputError(`${source}: ${shorten(right)} is ${keys.length} keys; give one key per line (repeat the glob for more)`);
+        }
+        // Paths from GitHub never start with `./`; a glob that does would never match.
+        const glob = left.replace(/^(\.\/)+/, '');
+        let matches;
+        try {
+            // dot: files such as `.well-known/…` are served too, and a missed purge is the costly mistake.
+            matches = picomatch_default()(glob, { dot: true });
+        }
+        catch (error) {
+            const reason = error instanceof Error ? error.message : String(error);
+            throw new InputError(`${source}: ${shorten(left)} is not a valid glob: ${reason}`);
+        }
+        return { glob, key: keys[0], line, matches };
+    });
+}
+/**
+ * The URLs and keys the changed files make stale, in the order of `files`, each target once (with
+ * the first file that caused it). Every url-map line applies to every file under its prefix, so a
+ * site served from two hosts is purged on both.
+ */
+function deriveTargets(files, urlMap, keyMap) {
+    const seen = new Set();
+    const targets = [];
+    const add = (type, target, file) => {
+        const id = `${type} ${target}`;
+        if (seen.has(id))
+            return;
+        seen.add(id);
+        targets.push({ type, target, file });
+    };
+    for (const file of files) {
+        for (const { pathPrefix, urlPrefix } of urlMap) {
+            if (!file.startsWith(pathPrefix) || file.length === pathPrefix.length)
+                continue;
+            const rest = encodePath(file.slice(pathPrefix.length));
+            // A directory URL serves its index.html, and is cached apart from it.
+            if (rest === INDEX_FILE || rest.endsWith(`/${INDEX_FILE}`)) {
+                add('url', urlPrefix + rest.slice(0, -INDEX_FILE.length), file);
+            }
+            add('url', urlPrefix + rest, file);
+        }
+        for (const { key, matches } of keyMap) {
+            if (matches(file))
+                add('key', key, file);
+        }
+    }
+    return targets;
+}
+/**
+ * Percent-encodes each segment of a repository path as a URL path (RFC 3986 `pchar`), keeping `/`:
+ * `a b#1.html` → `a%20b%231.html`. Sub-delimiters, `:` and `@` stay as browsers request them.
+ */
+function encodePath(path) {
+    return path
+        .split('/')
+        .map((segment) => encodeURIComponent(segment).replace(/%(24|26|2B|2C|3B|3D|3A|40)/g, (escape) => decodeURIComponent(escape)))
+        .join('/');
+}
+const ZERO_SHA = /^0+$/;
+function changed_files_text(value) {
+    return typeof value === 'string' ? value : '';
+}
+/** Reads what the event itself says to compare; `changed-since` is applied by the caller. */
+function eventRange(event) {
+    const { payload } = event;
+    if (event.eventName === 'push') {
+        const before = changed_files_text(payload.before);
+        const after = changed_files_text(payload.after) || event.sha;
+        const ref = changed_files_text(payload.ref);
+        if (payload.deleted === true || ZERO_SHA.test(after))
+            return { kind: 'deleted-branch', ref };
+        if (before === '' || ZERO_SHA.test(before))
+            return { kind: 'new-branch', head: after, ref };
+        return { kind: 'push', base: before, head: after, ref, forced: payload.forced === true };
+    }
+    const release = releaseInfo(payload.release);
+    if (event.eventName === 'release' && release !== undefined) {
+        return { kind: 'release', head: event.sha || release.tagName, release };
+    }
+    return { kind: 'none', head: event.sha };
+}
+/** A release object from the event payload or the releases API. */
+function releaseInfo(value) {
+    if (typeof value !== 'object' || value === null)
+        return undefined;
+    const release = value;
+    if (typeof release.id !== 'number' || typeof release.tag_name !== 'string')
+        return undefined;
+    return {
+        id: release.id,
+        tagName: release.tag_name,
+        draft: release.draft === true,
+        publishedAt: typeof release.published_at === 'string' ? release.published_at : null
+    };
+}
+/**
+ * The release published last before `current`: the one whose tag the site was deployed from when
+ * each published release deploys. Drafts never deployed, so they are skipped; prereleases count,
+ * since `release: published` runs for them too.
+ */
+function previousRelease(releases, current) {
+    // A release event for a draft has no publication time yet: every published release is older.
+    const cutoff = current.publishedAt === null ? Infinity : Date.parse(current.publishedAt);
+    const published = (release) => release.publishedAt === null ? NaN : Date.parse(release.publishedAt);
+    return releases
+        .filter((release) => !release.draft &&
+        release.id !== current.id &&
+        release.tagName !== current.tagName &&
+        published(release) < cutoff)
+        .sort((a, b) => published(b) - published(a))[0];
+}
+/** A commit for messages: a full SHA shortened to 7 characters, a ref name as given. */
+function shortRef(ref) {
+    return /^[0-9a-f]{40}$/i.test(ref) ? ref.slice(0, 7) : ref;
+}
+/** The comparison for logs: `push abc1234...def5678 (3 commits)`. */
+function describeRange(origin, base, head, commits, label) {
+    const what = origin === 'release' && label !== undefined ? `release ${label}:` : origin;
+    const count = `${commits} commit${commits === 1 ? '' : 's'}`;
+    return `${what} ${shortRef(base)}...${shortRef(head)} (${count})`;
+}
+
+;// CONCATENATED MODULE: ./src/github-changes.ts
+
+
+/** GitHub lists at most this many files for a whole comparison; a list this long may be cut. */
+const COMPARE_FILE_LIMIT = 300;
+/** GitHub lists at most this many files of one commit, across all pages. */
+const COMMIT_FILE_LIMIT = 3000;
+const COMMITS_PER_PAGE = 100;
+const FILES_PER_PAGE = 300;
+/** The run's event and repository, as `@actions/github` reads them from the runner. */
+async function readRunEvent() {
+    const { context } = await __nccwpck_require__.e(/* import() */ 413).then(__nccwpck_require__.bind(__nccwpck_require__, 2413));
+    const { owner, repo } = context.repo;
+    // Typed as strings, but unset outside a real workflow run.
+    const event = {
+        eventName: context.eventName ?? '',
+        sha: context.sha ?? '',
+        payload: context.payload
+    };
+    return { event, owner, repo };
+}
+/** Resolves the run's range, then lists the files it changed: the one call a run needs. */
+async function findChangedFiles(access, event, changedSince) {
+    const range = await resolveRange(access, event, changedSince);
+    const listed = await listChangedFiles(access, range);
+    return {
+        ...listed,
+        base: range.base,
+        head: range.head,
+        origin: range.origin,
+        description: describeRange(range.origin, range.base, range.head, listed.commits, range.label),
+        notes: range.notes
+    };
+}
+/**
+ * Which commits to compare. The event's own range comes first (`push`: `before...after`, the whole
+ * push; `release`: the previous release's tag); `changed-since` is used when the event has none or
+ * its base is unusable (a new branch, a force-push, a first release), and is required for every
+ * other event. The base must be an ancestor of the head: otherwise the comparison would start at
+ * their merge base and miss files changed only on the base's side, so this fails instead.
+ */
+async function resolveRange(access, event, changedSince) {
+    const octokit = await connect(access);
+    const own = eventRange(event);
+    const notes = [];
+    const unused = `changed-since (${shorten(changedSince)}) is used only when the event's own range cannot be, so it was not needed`;
+    let problem;
+    if (own.kind === 'deleted-branch') {
+        throw new InputError(`changed-files: this push deleted ${own.ref || 'the branch'}; it has no new commit to take changed files from`);
+    }
+    else if (own.kind === 'push') {
+        const comparison = await compare(octokit, access, own.base, own.head);
+        if (comparison.kind === 'ancestor') {
+            if (changedSince !== '')
+                notes.push(unused);
+            return { base: own.base, head: own.head, origin: 'push', notes, comparison: comparison.page };
+        }
+        problem = pushProblem(own.base, own.head, own.forced, comparison);
+    }
+    else if (own.kind === 'new-branch') {
+        problem = `this push created ${own.ref || 'the branch'} (its before is 0000000), so the branch has no earlier commit to compare against`;
+    }
+    else if (own.kind === 'release') {
+        const tag = own.release.tagName;
+        const previous = await findPreviousRelease(octokit, access, own.release);
+        if (previous === undefined) {
+            problem = `${tag} is the first published release, so there is no earlier release to compare against`;
+        }
+        else {
+            const comparison = await compare(octokit, access, previous.tagName, own.head);
+            if (comparison.kind === 'ancestor') {
+                if (changedSince !== '')
+                    notes.push(unused);
+                const base = previous.tagName;
+                const range = { base, head: own.head, origin: 'release', label: tag, notes };
+                return { ...range, comparison: comparison.page };
+            }
+            problem =
+                comparison.kind === 'unknown'
+                    ? `the previous release's tag ${previous.tagName} is unknown to GitHub`
+                    : `the previous release ${previous.tagName} is not an ancestor of ${tag} (GitHub compares them as ${comparison.status})`;
+        }
+    }
+    else {
+        if (changedSince === '') {
+            throw new InputError(`changed-since is required for ${event.eventName === '' ? 'runs outside a workflow event' : `${event.eventName} events`}: the commits to compare are found automatically only for push (its before) and release (the previous release) events. Set changed-since to the commit, branch or tag the site was last deployed from, or purge everything with mode: all`);
+        }
+        return fromChangedSince(octokit, access, changedSince, own.head, notes, undefined);
+    }
+    if (changedSince === '') {
+        throw new InputError(`changed-since: ${problem}. Set changed-since to the commit, branch or tag the site was last deployed from, or purge everything with mode: all`);
+    }
+    notes.push(`${capitalize(problem)}; comparing against changed-since ${shorten(changedSince)} instead`);
+    return fromChangedSince(octokit, access, changedSince, own.head, notes, problem);
+}
+async function fromChangedSince(octokit, access, changedSince, head, notes, problem) {
+    const comparison = await compare(octokit, access, changedSince, head);
+    const why = problem === undefined ? '' : ` (needed because ${problem})`;
+    if (comparison.kind === 'unknown') {
+        throw new InputError(`changed-since: ${shorten(changedSince)} is not a commit, branch or tag GitHub knows in ${access.owner}/${access.repo}${why}; give a full commit SHA, branch or tag, or use mode: all`);
+    }
+    if (comparison.kind === 'unrelated') {
+        throw new InputError(`changed-since: ${shorten(changedSince)} is not an ancestor of ${shortRef(head)} (GitHub compares them as ${comparison.status}), so files changed only on its side would be missed${why}; give a commit that ${shortRef(head)} contains, or use mode: all`);
+    }
+    return { base: changedSince, head, origin: 'changed-since', notes, comparison: comparison.page };
+}
+function pushProblem(before, after, forced, comparison) {
+    const push = forced ? 'this push was forced: its' : "this push's";
+    if (comparison.kind === 'unknown') {
+        return `${push} before ${shortRef(before)} is unknown to GitHub (a force-push can leave it unreachable), so the files the push replaced cannot be listed`;
+    }
+    const how = comparison.status === 'behind'
+        ? `the push moved the branch back (GitHub compares them as behind)`
+        : `GitHub compares them as ${comparison.status}`;
+    return `${push} before ${shortRef(before)} is not an ancestor of its after ${shortRef(after)} (${how}), so the files the push replaced cannot be listed`;
+}
+/** Compares `base...head`, reading the first page: files come only there. */
+async function compare(octokit, access, base, head) {
+    try {
+        const { data } = await octokit.request('GET /repos/{owner}/{repo}/compare/{basehead}', {
+            owner: access.owner,
+            repo: access.repo,
+            basehead: `${base}...${head}`,
+            per_page: COMMITS_PER_PAGE,
+            page: 1
+        });
+        if (data.status !== 'ahead' && data.status !== 'identical') {
+            return { kind: 'unrelated', status: data.status };
+        }
+        return { kind: 'ancestor', page: { totalCommits: data.total_commits, files: data.files } };
+    }
+    catch (error) {
+        if (statusOf(error) === 404)
+            return { kind: 'unknown' };
+        throw apiError(error, access, `compare ${shortRef(base)}...${shortRef(head)}`);
+    }
+}
+async function findPreviousRelease(octokit, access, current) {
+    try {
+        const releases = await octokit.paginate('GET /repos/{owner}/{repo}/releases', {
+            owner: access.owner,
+            repo: access.repo,
+            per_page: 100
+        });
+        const known = releases
+            .map((release) => releaseInfo(release))
+            .filter((release) => release !== undefined);
+        return previousRelease(known, current);
+    }
+    catch (error) {
+        throw apiError(error, access, 'list releases');
+    }
+}
+/**
+ * Lists the files the range changed. The comparison's own list is used when it is shorter than
+ * 300 files; at 300 it may be cut, so the files are gathered commit by commit instead (each commit
+ * lists up to 3,000) and united. A commit at 3,000 fails: its list may be cut, and a missed file
+ * would stay stale without anyone knowing.
+ */
+async function listChangedFiles(access, range) {
+    const { files, totalCommits } = range.comparison;
+    if (files !== undefined && files.length < COMPARE_FILE_LIMIT) {
+        return { files: sortedNames(files), commits: totalCommits, method: 'compare' };
+    }
+    const octokit = await connect(access);
+    const shas = await comparisonCommits(octokit, access, range);
+    if (shas.length !== totalCommits) {
+        throw new Error(`GitHub listed ${shas.length} of the ${totalCommits} commits in ${shortRef(range.base)}...${shortRef(range.head)}, so the changed files cannot all be known; purge everything with mode: all`);
+    }
+    const entries = [];
+    // One request at a time, as GitHub asks of API clients to stay clear of secondary rate limits.
+    for (const sha of shas)
+        entries.push(...(await commitFiles(octokit, access, sha)));
+    return { files: sortedNames(entries), commits: totalCommits, method: 'per-commit' };
+}
+/** Every commit of the comparison, oldest first, page by page. */
+async function comparisonCommits(octokit, access, range) {
+    const shas = [];
+    try {
+        await eachPage((page) => octokit.request('GET /repos/{owner}/{repo}/compare/{basehead}', {
+            owner: access.owner,
+            repo: access.repo,
+            basehead: `${range.base}...${range.head}`,
+            per_page: COMMITS_PER_PAGE,
+            page
+        }), (data) => shas.push(...data.commits.map((commit) => commit.sha)));
+    }
+    catch (error) {
+        const what = `list the commits of ${shortRef(range.base)}...${shortRef(range.head)}`;
+        throw apiError(error, access, what);
+    }
+    return shas;
+}
+/** One commit's file entries, across its pages; fails when GitHub's 3,000-file cap is reached. */
+async function commitFiles(octokit, access, sha) {
+    const entries = [];
+    try {
+        await eachPage((page) => octokit.request('GET /repos/{owner}/{repo}/commits/{ref}', {
+            owner: access.owner,
+            repo: access.repo,
+            ref: sha,
+            per_page: FILES_PER_PAGE,
+            page
+        }), (data) => entries.push(...(data.files ?? [])));
+    }
+    catch (error) {
+        throw apiError(error, access, `read commit ${shortRef(sha)}`);
+    }
+    if (entries.length >= COMMIT_FILE_LIMIT) {
+        throw new InputError(`changed-files: commit ${shortRef(sha)} changes at least ${count(COMMIT_FILE_LIMIT)} files, the most GitHub lists for one commit, so the files this deploy changed cannot all be known. Purge everything with mode: all instead`);
+    }
+    return entries;
+}
+/**
+ * Requests page 1, 2, ... while GitHub's `Link` header names a next page. Not `octokit.paginate`:
+ * its types assume these two endpoints' answers are bare lists, which they are not.
+ */
+async function eachPage(request, visit) {
+    for (let page = 1;; page += 1) {
+        const response = await request(page);
+        visit(response.data);
+        if (!/<[^<>]+>;\s*rel="next"/.test(response.headers.link ?? ''))
+            return;
+    }
+}
+/** The paths of file entries, a rename under its old name and its new one, sorted, each once. */
+function sortedNames(entries) {
+    const names = new Set();
+    for (const entry of entries) {
+        names.add(entry.filename);
+        if (entry.status === 'renamed' && entry.previous_filename !== undefined) {
+            names.add(entry.previous_filename);
+        }
+    }
+    return [...names].sort();
+}
+async function connect(access) {
+    const { getOctokit } = await __nccwpck_require__.e(/* import() */ 413).then(__nccwpck_require__.bind(__nccwpck_require__, 2413));
+    // Read now rather than when @actions/github was first loaded, so a changed GITHUB_API_URL is used.
+    const baseUrl = process.env.GITHUB_API_URL || 'https://api.github.com';
+    return getOctokit(access.githubToken, { baseUrl });
+}
+function statusOf(error) {
+    if (typeof error !== 'object' || error === null || !('status' in error))
+        return undefined;
+    return typeof error.status === 'number' ? error.status : undefined;
+}
+/** An API failure as a message naming what was attempted; a refused token is the user's to fix. */
+function apiError(error, access, what) {
+    const status = statusOf(error);
+    const reason = error instanceof Error ? error.message : String(error);
+    const repository = `${access.owner}/${access.repo}`;
+    if (status === 401) {
+        return new InputError(`github-token: GitHub rejected the token (401: ${reason})`);
+    }
+    if (status === 403) {
+        return new InputError(`github-token: GitHub refused to ${what} in ${repository} (403: ${reason}); the token needs contents: read`);
+    }
+    return new Error(`GitHub API: could not ${what} in ${repository}: ${reason}`);
+}
+function count(value) {
+    return value.toLocaleString('en-US');
+}
+function capitalize(sentence) {
+    return sentence.charAt(0).toUpperCase() + sentence.slice(1);
+}
+
+;// CONCATENATED MODULE: ./src/derivation.ts
+/** Targets from the files this run's commits changed: the one I/O step between settings and plan. */
+
+
+
+
+/** How results find their source: the same `type target` key `withSources` looks up. */
+const targetId = (type, target) => `${type} ${target}`;
+/** The settings with derived keys and URLs after the explicit ones; unchanged without changed-files. */
+async function applyChangedFiles(settings) {
+    const changed = settings.changedFiles;
+    if (changed === undefined)
+        return { settings, derivation: undefined };
+    const { event, owner, repo } = await readRunEvent();
+    const report = await findChangedFiles({ githubToken: changed.githubToken, owner, repo }, event, changed.changedSince);
+    for (const note of report.notes)
+        notice(note);
+    const targets = deriveTargets(report.files, changed.urlMap, changed.keyMap);
+    info(`${report.files.length} changed file${report.files.length === 1 ? '' : 's'} in ${report.description} ` +
+        `(${report.method === 'compare' ? 'from the comparison' : 'gathered commit by commit'}) → ${targets.length} target${targets.length === 1 ? '' : 's'}`);
+    const explicit = new Set([
+        ...settings.keys.map((key) => targetId('key', key)),
+        ...settings.urls.map((url) => targetId('url', url.target))
+    ]);
+    const sources = new Map();
+    for (const { type, target, file } of targets) {
+        if (!explicit.has(targetId(type, target)))
+            sources.set(targetId(type, target), file);
+    }
+    // Derived targets pass the same checks as given ones: url-map prefixes are checked URLs and
+    // key-map keys checked keys, but the joined URL is parsed again rather than trusted.
+    const urls = targets
+        .filter((derived) => derived.type === 'url')
+        .map(({ target }) => purgeUrl(target, 'url-map'));
+    const keys = targets.filter((derived) => derived.type === 'key').map(({ target }) => target);
+    return {
+        settings: {
+            ...settings,
+            keys: mergeUnique([settings.keys, keys], (key) => key),
+            urls: mergeUnique([settings.urls, urls], (entry) => entry.address)
+        },
+        derivation: { report, targets, sources }
+    };
 }
 
 ;// CONCATENATED MODULE: ./src/retry-policy.ts
@@ -31853,6 +34863,13 @@ function withRepeat(first, second) {
         };
     }));
 }
+/** Marks each result as given or derived; `sources` maps `type target` to the file that caused it. */
+function withSources(results, sources) {
+    return results.map((result) => {
+        const file = sources.get(`${result.type} ${result.target}`);
+        return { ...result, source: file === undefined ? 'input' : 'changed-files', file: file ?? null };
+    });
+}
 function countResults(results) {
     const counts = { purged: 0, failed: 0, planned: 0 };
     for (const result of results)
@@ -31994,6 +35011,7 @@ const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import
 
 
 
+
 /** Every input declared in action.yml, by its exact name. */
 const INPUT_NAMES = [
     'api-token',
@@ -32014,18 +35032,24 @@ const INPUT_NAMES = [
     'dry-run',
     'summary',
     'fail-on-error',
-    'repeat-after'
+    'repeat-after',
+    'changed-files',
+    'url-map',
+    'key-map',
+    'changed-since',
+    'github-token'
 ];
-/** Reads every input, masking the token before anything else can print it. */
+const SECRET_INPUTS = ['api-token', 'github-token'];
+/** Reads every input, masking the tokens before anything else can print them. */
 function readInputs() {
-    const apiToken = getInput('api-token').trim();
-    if (apiToken !== '')
-        core_setSecret(apiToken);
-    const raw = { 'api-token': apiToken };
-    for (const name of INPUT_NAMES) {
-        if (name !== 'api-token')
-            raw[name] = getInput(name).trim();
+    const raw = {};
+    for (const name of SECRET_INPUTS) {
+        raw[name] = getInput(name).trim();
+        if (raw[name] !== '')
+            core_setSecret(raw[name]);
     }
+    for (const name of INPUT_NAMES)
+        raw[name] ??= getInput(name).trim();
     return raw;
 }
 const readTextFile = (path) => (0,external_node_fs_namespaceObject.readFileSync)(path, 'utf8');
@@ -32040,9 +35064,13 @@ function parseSettings(raw, readFile) {
     const mode = parseChoice(raw, 'mode', ['', 'keys', 'urls', 'all']);
     const keys = mergeUnique([parseKeys(raw.keys, 'keys'), parseKeys(readListFile(raw, 'keys-file', readFile), 'keys-file')], (key) => key);
     const urls = mergeUnique([parseUrls(raw.urls, 'urls'), parseUrls(readListFile(raw, 'urls-file', readFile), 'urls-file')], (entry) => entry.address);
-    checkMode(mode, keys.length > 0, urls.length > 0, soft);
+    const changedFiles = parseChangedFiles(raw);
+    if (changedFiles !== undefined && mode === 'all') {
+        throw new InputError('changed-files: true derives keys and URLs, and mode: all refuses them; use one or the other');
+    }
+    checkMode(mode, keys.length > 0 || (changedFiles?.keyMap.length ?? 0) > 0, urls.length > 0 || (changedFiles?.urlMap.length ?? 0) > 0, soft);
     const purgeAll = mode === 'all';
-    const needsService = purgeAll || keys.length > 0;
+    const needsService = purgeAll || keys.length > 0 || (changedFiles?.keyMap.length ?? 0) > 0;
     const sendsToken = !dryRun && (needsService || (urlPurgeAuth && urls.length > 0));
     if (sendsToken && raw['api-token'] === '') {
         throw new InputError(`api-token is required to purge ${purgeAll ? 'a whole service' : needsService ? 'surrogate keys' : 'URLs with url-purge-auth: true'}`);
@@ -32050,6 +35078,9 @@ function parseSettings(raw, readFile) {
     if (urlPurgeAuth) {
         for (const { url, target } of urls)
             requireSafeTransport(url, `urls: ${shorten(target)}`);
+        for (const { urlPrefix, line } of changedFiles?.urlMap ?? []) {
+            requireSafeTransport(new URL(urlPrefix), `url-map line ${line}`);
+        }
     }
     return {
         apiToken: raw['api-token'],
@@ -32067,8 +35098,22 @@ function parseSettings(raw, readFile) {
         dryRun,
         summary: parseBoolean(raw, 'summary'),
         failOnError: parseBoolean(raw, 'fail-on-error'),
-        repeatAfterMs: parseInteger(raw, 'repeat-after', 0, 300) * 1000
+        repeatAfterMs: parseInteger(raw, 'repeat-after', 0, 300) * 1000,
+        changedFiles
     };
+}
+function parseChangedFiles(raw) {
+    if (!parseBoolean(raw, 'changed-files'))
+        return undefined;
+    const urlMap = parseUrlMap(raw['url-map']);
+    const keyMap = parseKeyMap(raw['key-map']);
+    if (urlMap.length === 0 && keyMap.length === 0) {
+        throw new InputError('changed-files: true needs url-map (PATH_PREFIX => URL_PREFIX lines) or key-map (GLOB => KEY lines) to turn changed files into targets');
+    }
+    if (raw['github-token'] === '') {
+        throw new InputError('github-token is required with changed-files: true (the default, github.token, is enough)');
+    }
+    return { urlMap, keyMap, changedSince: raw['changed-since'], githubToken: raw['github-token'] };
 }
 function checkMode(mode, hasKeys, hasUrls, soft) {
     if (mode === 'all') {
@@ -32458,6 +35503,27 @@ function shownRows(results) {
     }
     return shown;
 }
+/** Which changed files produced which targets, so users can tune url-map and key-map. */
+function derivationSection({ report, targets }) {
+    const byFile = new Map();
+    for (const { file, type, target } of targets) {
+        const list = byFile.get(file) ?? [];
+        list.push(`${type} <code>${escapeHtml(cut(target, SHOWN_TARGET_CHARS))}</code>`);
+        byFile.set(file, list);
+    }
+    const shown = [...byFile].slice(0, SUMMARY_ROW_LIMIT);
+    return [
+        `<h3>Targets from changed files</h3>`,
+        `<p>${report.files.length} file${report.files.length === 1 ? '' : 's'} changed in ${escapeHtml(report.description)}; ` +
+            `${byFile.size} of them produced ${targets.length} target${targets.length === 1 ? '' : 's'}.</p>`,
+        '<table><tr><th>Changed file</th><th>Targets</th></tr>',
+        ...shown.map(([file, list]) => `<tr><td><code>${escapeHtml(file)}</code></td><td>${list.join('<br>')}</td></tr>`),
+        '</table>',
+        ...(shown.length < byFile.size
+            ? [`<p>Showing ${shown.length} of ${byFile.size} files.</p>`]
+            : [])
+    ];
+}
 function renderSummary(facts) {
     const { results, counts } = facts;
     const withService = facts.services.length > 1;
@@ -32474,6 +35540,8 @@ function renderSummary(facts) {
     parts.push(`<p>${scope.join(' · ')}</p>`);
     if (facts.context !== undefined)
         parts.push(`<p>${contextLine(facts.context)}</p>`);
+    if (facts.derivation !== undefined)
+        parts.push(...derivationSection(facts.derivation));
     const rows = shownRows(results);
     const headers = [
         'Target',
@@ -32504,13 +35572,17 @@ function renderSummary(facts) {
 
 
 
+
 const USER_AGENT = 'edge-purge/1';
 async function run() {
     try {
-        const settings = getSettings();
+        const { settings, derivation } = await applyChangedFiles(getSettings());
         const calls = planPurges(settings);
+        if (derivation !== undefined)
+            showDerivation(derivation, calls.length);
         info(describePlan(calls, settings));
-        const results = settings.dryRun ? showPlan(calls, settings) : await purge(calls, settings);
+        const outcome = settings.dryRun ? showPlan(calls, settings) : await purge(calls, settings);
+        const results = derivation === undefined ? outcome : withSources(outcome, derivation.sources);
         const counts = countResults(results);
         const resultsFile = await writeOutputs(results, counts, settings.services.length > 1);
         if (settings.summary) {
@@ -32521,6 +35593,7 @@ async function run() {
                 services: settings.services.map((service) => service.id),
                 dryRun: settings.dryRun,
                 repeatAfterMs: settings.repeatAfterMs,
+                derivation,
                 calls: calls.length,
                 resultsFile,
                 context
@@ -32531,6 +35604,16 @@ async function run() {
     }
     catch (error) {
         setFailed(error instanceof Error ? error.message : String(error));
+    }
+}
+function showDerivation(derivation, calls) {
+    const { report, targets } = derivation;
+    startGroup(`Targets from ${report.files.length} changed files (${report.description})`);
+    for (const { file, type, target } of targets)
+        info(`${file} → ${type} ${target}`);
+    endGroup();
+    if (calls === 0) {
+        notice(`Nothing to purge: none of the ${report.files.length} files changed in ${report.description} matched url-map or key-map`);
     }
 }
 function showPlan(calls, settings) {
@@ -32896,6 +35979,18 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
 /******/ 			return fn.r ? promise : getResult();
 /******/ 		}, (err) => ((err ? reject(promise[webpackError] = err) : outerResolve(exports)), resolveQueue(queue)));
 /******/ 		queue && queue.d < 0 && (queue.d = 0);
+/******/ 	};
+/******/ })();
+/******/ 
+/******/ /* webpack/runtime/compat get default export */
+/******/ (() => {
+/******/ 	// getDefaultExport function for compatibility with non-harmony modules
+/******/ 	__nccwpck_require__.n = (module) => {
+/******/ 		var getter = module && module.__esModule ?
+/******/ 			() => (module['default']) :
+/******/ 			() => (module);
+/******/ 		__nccwpck_require__.d(getter, { a: getter });
+/******/ 		return getter;
 /******/ 	};
 /******/ })();
 /******/ 

@@ -98,6 +98,7 @@ const html = renderSummary({
   services: settings.services.map((service) => service.id),
   dryRun: settings.dryRun,
   repeatAfterMs: settings.repeatAfterMs,
+  derivation: undefined,
   calls: calls.length,
   resultsFile,
   context: {

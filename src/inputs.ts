@@ -1,6 +1,7 @@
 /** The one place that reads the action's inputs; everything else gets a typed, validated `Settings`. */
 import * as core from '@actions/core'
 import { readFileSync } from 'node:fs'
+import { parseKeyMap, parseUrlMap, type KeyMapping, type UrlMapping } from './changed-files.js'
 import {
   InputError,
   isLoopbackHost,
@@ -34,13 +35,26 @@ export const INPUT_NAMES = [
   'dry-run',
   'summary',
   'fail-on-error',
-  'repeat-after'
+  'repeat-after',
+  'changed-files',
+  'url-map',
+  'key-map',
+  'changed-since',
+  'github-token'
 ] as const
 
 export type InputName = (typeof INPUT_NAMES)[number]
 export type RawInputs = Record<InputName, string>
 
 export type BatchFormat = 'json' | 'header'
+
+/** Where targets come from when `changed-files` is on: the maps and the range to compare. */
+export interface ChangedFilesSettings {
+  urlMap: UrlMapping[]
+  keyMap: KeyMapping[]
+  changedSince: string
+  githubToken: string
+}
 
 /** The service whose cache the management calls purge. */
 export interface Service {
@@ -68,16 +82,20 @@ export interface Settings {
   failOnError: boolean
   /** Wait before purging everything a second time; 0 when off. */
   repeatAfterMs: number
+  /** Present when targets are also derived from the files this run's commits changed. */
+  changedFiles: ChangedFilesSettings | undefined
 }
 
-/** Reads every input, masking the token before anything else can print it. */
+const SECRET_INPUTS = ['api-token', 'github-token'] as const
+
+/** Reads every input, masking the tokens before anything else can print them. */
 export function readInputs(): RawInputs {
-  const apiToken = core.getInput('api-token').trim()
-  if (apiToken !== '') core.setSecret(apiToken)
-  const raw = { 'api-token': apiToken } as RawInputs
-  for (const name of INPUT_NAMES) {
-    if (name !== 'api-token') raw[name] = core.getInput(name).trim()
+  const raw = {} as RawInputs
+  for (const name of SECRET_INPUTS) {
+    raw[name] = core.getInput(name).trim()
+    if (raw[name] !== '') core.setSecret(raw[name])
   }
+  for (const name of INPUT_NAMES) raw[name] ??= core.getInput(name).trim()
   return raw
 }
 
@@ -103,10 +121,21 @@ export function parseSettings(raw: RawInputs, readFile: FileReader): Settings {
     [parseUrls(raw.urls, 'urls'), parseUrls(readListFile(raw, 'urls-file', readFile), 'urls-file')],
     (entry) => entry.address
   )
-  checkMode(mode, keys.length > 0, urls.length > 0, soft)
+  const changedFiles = parseChangedFiles(raw)
+  if (changedFiles !== undefined && mode === 'all') {
+    throw new InputError(
+      'changed-files: true derives keys and URLs, and mode: all refuses them; use one or the other'
+    )
+  }
+  checkMode(
+    mode,
+    keys.length > 0 || (changedFiles?.keyMap.length ?? 0) > 0,
+    urls.length > 0 || (changedFiles?.urlMap.length ?? 0) > 0,
+    soft
+  )
 
   const purgeAll = mode === 'all'
-  const needsService = purgeAll || keys.length > 0
+  const needsService = purgeAll || keys.length > 0 || (changedFiles?.keyMap.length ?? 0) > 0
   const sendsToken = !dryRun && (needsService || (urlPurgeAuth && urls.length > 0))
   if (sendsToken && raw['api-token'] === '') {
     throw new InputError(
@@ -115,6 +144,9 @@ export function parseSettings(raw: RawInputs, readFile: FileReader): Settings {
   }
   if (urlPurgeAuth) {
     for (const { url, target } of urls) requireSafeTransport(url, `urls: ${shorten(target)}`)
+    for (const { urlPrefix, line } of changedFiles?.urlMap ?? []) {
+      requireSafeTransport(new URL(urlPrefix), `url-map line ${line}`)
+    }
   }
 
   return {
@@ -133,8 +165,26 @@ export function parseSettings(raw: RawInputs, readFile: FileReader): Settings {
     dryRun,
     summary: parseBoolean(raw, 'summary'),
     failOnError: parseBoolean(raw, 'fail-on-error'),
-    repeatAfterMs: parseInteger(raw, 'repeat-after', 0, 300) * 1000
+    repeatAfterMs: parseInteger(raw, 'repeat-after', 0, 300) * 1000,
+    changedFiles
   }
+}
+
+function parseChangedFiles(raw: RawInputs): ChangedFilesSettings | undefined {
+  if (!parseBoolean(raw, 'changed-files')) return undefined
+  const urlMap = parseUrlMap(raw['url-map'])
+  const keyMap = parseKeyMap(raw['key-map'])
+  if (urlMap.length === 0 && keyMap.length === 0) {
+    throw new InputError(
+      'changed-files: true needs url-map (PATH_PREFIX => URL_PREFIX lines) or key-map (GLOB => KEY lines) to turn changed files into targets'
+    )
+  }
+  if (raw['github-token'] === '') {
+    throw new InputError(
+      'github-token is required with changed-files: true (the default, github.token, is enough)'
+    )
+  }
+  return { urlMap, keyMap, changedSince: raw['changed-since'], githubToken: raw['github-token'] }
 }
 
 function checkMode(mode: string, hasKeys: boolean, hasUrls: boolean, soft: boolean): void {

@@ -2,12 +2,19 @@
 import * as core from '@actions/core'
 import { createTransport } from './client.js'
 import { conclude } from './conclusion.js'
+import { applyChangedFiles, type Derivation } from './derivation.js'
 import { executePlan, sleep, type ExecuteOptions } from './execute.js'
 import { getSettings, type Settings } from './inputs.js'
 import { writeOutputs } from './outputs.js'
 import { describeCall, describeEnd, describePlan } from './log-lines.js'
 import { planPurges, type PurgeCall } from './plan.js'
-import { countResults, plannedResults, withRepeat, type PurgeResult } from './results.js'
+import {
+  countResults,
+  plannedResults,
+  withRepeat,
+  withSources,
+  type PurgeResult
+} from './results.js'
 import { readRunContext } from './run-context.js'
 import { renderSummary } from './summary.js'
 
@@ -15,10 +22,12 @@ const USER_AGENT = 'edge-purge/1'
 
 export async function run(): Promise<void> {
   try {
-    const settings = getSettings()
+    const { settings, derivation } = await applyChangedFiles(getSettings())
     const calls = planPurges(settings)
+    if (derivation !== undefined) showDerivation(derivation, calls.length)
     core.info(describePlan(calls, settings))
-    const results = settings.dryRun ? showPlan(calls, settings) : await purge(calls, settings)
+    const outcome = settings.dryRun ? showPlan(calls, settings) : await purge(calls, settings)
+    const results = derivation === undefined ? outcome : withSources(outcome, derivation.sources)
     const counts = countResults(results)
     const resultsFile = await writeOutputs(results, counts, settings.services.length > 1)
     if (settings.summary) {
@@ -29,6 +38,7 @@ export async function run(): Promise<void> {
         services: settings.services.map((service) => service.id),
         dryRun: settings.dryRun,
         repeatAfterMs: settings.repeatAfterMs,
+        derivation,
         calls: calls.length,
         resultsFile,
         context
@@ -38,6 +48,18 @@ export async function run(): Promise<void> {
     conclude(results, counts, settings.failOnError)
   } catch (error) {
     core.setFailed(error instanceof Error ? error.message : String(error))
+  }
+}
+
+function showDerivation(derivation: Derivation, calls: number): void {
+  const { report, targets } = derivation
+  core.startGroup(`Targets from ${report.files.length} changed files (${report.description})`)
+  for (const { file, type, target } of targets) core.info(`${file} → ${type} ${target}`)
+  core.endGroup()
+  if (calls === 0) {
+    core.notice(
+      `Nothing to purge: none of the ${report.files.length} files changed in ${report.description} matched url-map or key-map`
+    )
   }
 }
 

@@ -24,6 +24,9 @@ export interface PurgeResult {
   error: string | null
   /** Present only when `repeat-after` is on: the second pass, `null` for targets not repeated. */
   repeat?: RepeatResult | null
+  /** Present only with `changed-files`: whether the target was given or derived, and from which file. */
+  source?: 'input' | 'changed-files'
+  file?: string | null
 }
 
 export interface CallEnd {
@@ -101,6 +104,14 @@ export function withRepeat(
       }
     })
   )
+}
+
+/** Marks each result as given or derived; `sources` maps `type target` to the file that caused it. */
+export function withSources(results: PurgeResult[], sources: Map<string, string>): PurgeResult[] {
+  return results.map((result) => {
+    const file = sources.get(`${result.type} ${result.target}`)
+    return { ...result, source: file === undefined ? 'input' : 'changed-files', file: file ?? null }
+  })
 }
 
 export interface Counts {

@@ -1,4 +1,5 @@
 /** The job summary: counts, the run behind the purge, and a table of targets, failures first. Pure. */
+import type { Derivation } from './derivation.js'
 import type { RunContext } from './run-context.js'
 import type { Counts, PurgeResult } from './results.js'
 import { cut } from './server-message.js'
@@ -13,6 +14,7 @@ export interface SummaryFacts {
   services: string[]
   dryRun: boolean
   repeatAfterMs: number
+  derivation: Derivation | undefined
   calls: number
   resultsFile: string
   context: RunContext | undefined
@@ -77,6 +79,31 @@ function shownRows(results: PurgeResult[]): PurgeResult[] {
   return shown
 }
 
+/** Which changed files produced which targets, so users can tune url-map and key-map. */
+function derivationSection({ report, targets }: Derivation): string[] {
+  const byFile = new Map<string, string[]>()
+  for (const { file, type, target } of targets) {
+    const list = byFile.get(file) ?? []
+    list.push(`${type} <code>${escapeHtml(cut(target, SHOWN_TARGET_CHARS))}</code>`)
+    byFile.set(file, list)
+  }
+  const shown = [...byFile].slice(0, SUMMARY_ROW_LIMIT)
+  return [
+    `<h3>Targets from changed files</h3>`,
+    `<p>${report.files.length} file${report.files.length === 1 ? '' : 's'} changed in ${escapeHtml(report.description)}; ` +
+      `${byFile.size} of them produced ${targets.length} target${targets.length === 1 ? '' : 's'}.</p>`,
+    '<table><tr><th>Changed file</th><th>Targets</th></tr>',
+    ...shown.map(
+      ([file, list]) =>
+        `<tr><td><code>${escapeHtml(file)}</code></td><td>${list.join('<br>')}</td></tr>`
+    ),
+    '</table>',
+    ...(shown.length < byFile.size
+      ? [`<p>Showing ${shown.length} of ${byFile.size} files.</p>`]
+      : [])
+  ]
+}
+
 export function renderSummary(facts: SummaryFacts): string {
   const { results, counts } = facts
   const withService = facts.services.length > 1
@@ -92,6 +119,8 @@ export function renderSummary(facts: SummaryFacts): string {
   ].filter((part) => part !== undefined)
   parts.push(`<p>${scope.join(' · ')}</p>`)
   if (facts.context !== undefined) parts.push(`<p>${contextLine(facts.context)}</p>`)
+
+  if (facts.derivation !== undefined) parts.push(...derivationSection(facts.derivation))
 
   const rows = shownRows(results)
   const headers = [

@@ -90,12 +90,15 @@ export function parseHttpUrl(raw: string, source: string): URL {
   return url
 }
 
+/** One URL to purge, checked; `source` names the input it came from. */
+export function purgeUrl(target: string, source: string): PurgeUrl {
+  const url = parseHttpUrl(target, source)
+  return { target, url, address: url.href.replace(/#.*$/s, '') }
+}
+
 /** Parses whitespace-separated URLs, deduplicated by where their purge goes. */
 export function parseUrls(text: string, source: string): PurgeUrl[] {
-  const urls = splitList(text, /\s+/).map((target) => {
-    const url = parseHttpUrl(target, source)
-    return { target, url, address: url.href.replace(/#.*$/s, '') }
-  })
+  const urls = splitList(text, /\s+/).map((target) => purgeUrl(target, source))
   return mergeUnique([urls], (entry) => entry.address)
 }
 

@@ -36,6 +36,7 @@ export function settingsWith(overrides: Partial<Settings>): Settings {
     summary: true,
     failOnError: true,
     repeatAfterMs: 0,
+    changedFiles: undefined,
     ...overrides
   }
 }

@@ -128,6 +128,8 @@ export interface ResultEntry {
   attempts: number
   error: string | null
   repeat?: { status: string; id: string | null; attempts: number } | null
+  source?: 'input' | 'changed-files'
+  file?: string | null
 }
 
 export function resultsOf(run: ActionRun): ResultEntry[] {

@@ -1,0 +1,152 @@
+/** Runner-contract tests of dist/ with changed-files: a fake GitHub API and the fake purge server. */
+import { afterEach, beforeEach, describe, expect, it } from '@jest/globals'
+import { FakeGitHubApi } from './support/fake-github-api.js'
+import { FakePurgeServer } from './support/fake-purge-server.js'
+import { resultsOf, runAction, type ActionRun } from './support/run-action.js'
+
+const GH_TOKEN = 'gh-test-token'
+let github: FakeGitHubApi
+let purge: FakePurgeServer
+
+beforeEach(async () => {
+  github = await FakeGitHubApi.start({ tokens: { [GH_TOKEN]: 'read' } })
+  purge = await FakePurgeServer.start()
+})
+afterEach(async () => {
+  await github.close()
+  await purge.close()
+})
+
+/** Runs the action for a push from `before` to `after`, as the runner would on that event. */
+function runOnPush(
+  before: string,
+  after: string,
+  inputs: Record<string, string>
+): Promise<ActionRun> {
+  return runAction(
+    {
+      'api-token': 'test-token',
+      'base-url': purge.url,
+      'service-id': 'svc123',
+      'changed-files': 'true',
+      'github-token': GH_TOKEN,
+      'url-map': `public/ => ${purge.url}/`,
+      'key-map': 'content/blog/** => blog\ncontent/**/*.md => content',
+      ...inputs
+    },
+    {
+      files: {
+        'event.json': JSON.stringify({ ref: 'refs/heads/main', before, after, forced: false })
+      },
+      env: {
+        GITHUB_EVENT_NAME: 'push',
+        GITHUB_EVENT_PATH: 'event.json',
+        GITHUB_REPOSITORY: 'acme/site',
+        GITHUB_SHA: after,
+        GITHUB_API_URL: github.url
+      }
+    }
+  )
+}
+
+/** A site with a few pages, then a push of two commits on top of it. */
+function twoCommitPush(): { before: string; after: string } {
+  const before = github.commit(null, [
+    { write: 'public/docs/index.html' },
+    { write: 'public/old.html' },
+    { write: 'public/untouched.html' },
+    { write: 'content/blog/first.md' }
+  ])
+  const first = github.commit(before, [{ write: 'public/docs/index.html' }])
+  const after = github.commit(first, [
+    { write: 'content/blog/second.md' },
+    { rename: 'public/old.html', to: 'public/new.html' },
+    { write: 'README.md' }
+  ])
+  return { before, after }
+}
+
+describe('changed-files', () => {
+  it('purges what the whole push changed, each result naming its file', async () => {
+    const { before, after } = twoCommitPush()
+    const run = await runOnPush(before, after, {})
+    expect(run.code).toBe(0)
+    const purged = resultsOf(run).map((result) => [
+      result.type,
+      result.target,
+      result.source,
+      result.file
+    ])
+    expect(purged).toEqual(
+      expect.arrayContaining([
+        ['key', 'blog', 'changed-files', 'content/blog/second.md'],
+        ['key', 'content', 'changed-files', 'content/blog/second.md'],
+        ['url', `${purge.url}/docs/`, 'changed-files', 'public/docs/index.html'],
+        ['url', `${purge.url}/docs/index.html`, 'changed-files', 'public/docs/index.html'],
+        ['url', `${purge.url}/old.html`, 'changed-files', 'public/old.html'],
+        ['url', `${purge.url}/new.html`, 'changed-files', 'public/new.html']
+      ])
+    )
+    expect(purged).toHaveLength(6)
+    expect(purge.purgedUrls.map((entry) => new URL(entry.url).pathname).sort()).toEqual([
+      '/docs/',
+      '/docs/index.html',
+      '/new.html',
+      '/old.html'
+    ])
+    expect(purge.purgedKeys.map((entry) => entry.key).sort()).toEqual(['blog', 'content'])
+    expect(run.summary).toContain('Targets from changed files')
+    expect(run.summary).toContain('<code>public/docs/index.html</code>')
+  })
+
+  it('merges given keys with derived targets, marking which is which', async () => {
+    const { before, after } = twoCommitPush()
+    const run = await runOnPush(before, after, { keys: 'manual blog', 'url-map': '' })
+    expect(run.code).toBe(0)
+    const sources = Object.fromEntries(
+      resultsOf(run).map((result) => [result.target, [result.source, result.file]])
+    )
+    expect(sources).toEqual({
+      manual: ['input', null],
+      blog: ['input', null],
+      content: ['changed-files', 'content/blog/second.md']
+    })
+  })
+
+  it('shows the derivation in a dry run without sending anything', async () => {
+    const { before, after } = twoCommitPush()
+    const run = await runOnPush(before, after, { 'dry-run': 'true' })
+    expect(run.code).toBe(0)
+    expect(purge.requests).toHaveLength(0)
+    expect(run.stdout).toContain(`public/docs/index.html → url ${purge.url}/docs/`)
+    expect(run.stdout).toContain('content/blog/second.md → key blog')
+    expect(resultsOf(run).every((result) => result.status === 'planned')).toBe(true)
+    expect(run.summary).toContain('Targets from changed files')
+  })
+
+  it('succeeds with a notice when no changed file maps to a target', async () => {
+    const before = github.commit(null, [{ write: 'README.md' }])
+    const after = github.commit(before, [{ write: 'README.md' }])
+    const run = await runOnPush(before, after, {})
+    expect(run.code).toBe(0)
+    expect(run.stdout).toMatch(/::notice::Nothing to purge: none of the 1 files changed/)
+    expect(purge.requests).toHaveLength(0)
+    expect(run.outputs['purged-count']).toBe('0')
+  })
+
+  it('fails before purging when a new branch gives no range and changed-since is empty', async () => {
+    const after = github.commit(null, [{ write: 'public/a.html' }])
+    const run = await runOnPush('0'.repeat(40), after, {})
+    expect(run.code).toBe(1)
+    expect(run.stdout).toMatch(/::error::.*changed-since/)
+    expect(purge.requests).toHaveLength(0)
+  })
+
+  it('never prints the GitHub token', async () => {
+    const { before, after } = twoCommitPush()
+    const run = await runOnPush(before, after, {})
+    const lines = run.log.split('\n').filter((line) => !line.startsWith('::add-mask::'))
+    expect(lines.join('\n')).not.toContain(GH_TOKEN)
+    expect(run.stdout).toContain(`::add-mask::${GH_TOKEN}`)
+  })
+})
