@@ -201,6 +201,16 @@ describe('renderSummary', () => {
     expect(html).toContain('<a href="https://github.com/octo/site/actions/runs/99">run 42</a>')
   })
 
+  it('leaves out the parts of the run context the runner did not set', () => {
+    const html = render([result('k1')], {
+      context: { ...CONTEXT, workflow: '', sha: '', runNumber: Number.NaN }
+    })
+    expect(html).toContain('on <code>octo/site</code>')
+    expect(html).not.toContain('NaN')
+    expect(html).not.toContain('workflow <b></b>')
+    expect(html).not.toContain('<a href=')
+  })
+
   it('has no context line without a run context', () => {
     const html = render([result('a')])
     expect(html).not.toContain('<a ')

@@ -35469,10 +35469,17 @@ function heading(facts) {
         return `${title} (dry run): ${counts.planned} planned, nothing sent`;
     return `${title}: ${counts.purged} purged, ${counts.failed} failed`;
 }
+/** Event, repository, commit, workflow and run: whichever the runner set (all of them, in a real run). */
 function contextLine(context) {
-    return (`${escapeHtml(context.event)} on <code>${escapeHtml(context.repository)}</code> at ` +
-        `<code>${escapeHtml(context.sha.slice(0, 7))}</code>, workflow <b>${escapeHtml(context.workflow)}</b>, ` +
-        `<a href="${escapeHtml(context.runUrl)}">run ${context.runNumber}</a>`);
+    const where = context.sha === '' ? '' : ` at <code>${escapeHtml(context.sha.slice(0, 7))}</code>`;
+    const parts = [
+        `${escapeHtml(context.event || 'run')} on <code>${escapeHtml(context.repository)}</code>${where}`,
+        context.workflow === '' ? undefined : `workflow <b>${escapeHtml(context.workflow)}</b>`,
+        Number.isInteger(context.runNumber) && context.runNumber > 0
+            ? `<a href="${escapeHtml(context.runUrl)}">run ${context.runNumber}</a>`
+            : undefined
+    ];
+    return parts.filter((part) => part !== undefined).join(', ');
 }
 function row(result, withService) {
     const outcome = result.status === 'failed' && result.error !== null
