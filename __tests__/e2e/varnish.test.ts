@@ -8,6 +8,7 @@
  * Without varnishd (PATH, /usr/sbin, or $VARNISHD) the suite is skipped, saying so.
  */
 import { afterAll, afterEach, beforeEach, describe, expect, it } from '@jest/globals'
+import { FakeGitHubApi } from '../support/fake-github-api.js'
 import { resultsOf, runAction, type ActionRun } from '../support/run-action.js'
 import { pollUntil } from './testbed/http.js'
 import { findVarnishd, SERVICE, startTestBed, TOKENS, type TestBed } from './testbed/index.js'
@@ -20,6 +21,7 @@ const varnishd = findVarnishd()
 const PAGES = ['/blog/1', '/blog/2', '/product/1', '/product/2', '/about']
 const ID = /^\d+-\d+-\d+$/
 const TEST_MS = 90_000
+const GH_TOKEN = 'gh-test-token'
 
 const servedAs = (paths: readonly string[], served: string): Record<string, string> =>
   Object.fromEntries(paths.map((path) => [path, served]))
@@ -27,6 +29,26 @@ const servedAs = (paths: readonly string[], served: string): Record<string, stri
 /** The action's log, shown when an expectation on its outcome fails. */
 function expectExit(run: ActionRun, code: number): void {
   if (run.code !== code) throw new Error(`action exited ${run.code}, expected ${code}:\n${run.log}`)
+}
+
+/**
+ * Waits, while the action runs, until `reached()` holds; fails with the action's log if the action
+ * ends first. No deadline of its own beyond pollUntil's generous one.
+ */
+async function whileRunning(
+  running: Promise<ActionRun>,
+  reached: () => boolean,
+  what: string
+): Promise<void> {
+  let ended: ActionRun | undefined
+  void running.then((run) => (ended = run))
+  await pollUntil(
+    () => Promise.resolve(reached() || ended !== undefined),
+    (done) => done,
+    { what }
+  )
+  if (!reached() && ended !== undefined)
+    throw new Error(`the action ended (exit ${ended.code}) before ${what}:\n${ended.log}`)
 }
 
 if (varnishd === undefined) {
@@ -299,6 +321,179 @@ if (varnishd === undefined) {
 
         expect(await bed().look(['/blog/1', '/blog/2', '/product/2'])).toEqual(
           servedAs(['/blog/1', '/blog/2', '/product/2'], 'HIT v1')
+        )
+      },
+      TEST_MS
+    )
+
+    it(
+      'changed-files: the page a multi-commit push changed and its key are refreshed, the rest stay cached',
+      async () => {
+        const pages = ['/product/1.html', '/product/2.html']
+        expect(await bed().warm(pages)).toEqual(servedAs(pages, 'HIT v1'))
+        const github = await FakeGitHubApi.start({ tokens: { [GH_TOKEN]: 'read' } })
+        try {
+          const before = github.commit(null, [
+            { write: 'public/product/1.html' },
+            { write: 'public/product/2.html' },
+            { write: 'content/blog/1.md' },
+            { write: 'content/blog/2.md' },
+            { write: 'README.md' }
+          ])
+          // Two commits: the page changed in the first, so diffing only the last would miss it.
+          const [, after = ''] = github.chain(before, [
+            [{ write: 'public/product/1.html' }],
+            [{ write: 'content/blog/2.md' }, { write: 'README.md' }]
+          ])
+          const run = await runAction(
+            {
+              ...api(),
+              'changed-files': 'true',
+              'github-token': GH_TOKEN,
+              'url-map': `public/ => ${contentUrl('/')}`,
+              'key-map': 'content/blog/** => blog'
+            },
+            {
+              files: {
+                'event.json': JSON.stringify({
+                  ref: 'refs/heads/main',
+                  before,
+                  after,
+                  forced: false
+                })
+              },
+              env: {
+                GITHUB_EVENT_NAME: 'push',
+                GITHUB_EVENT_PATH: 'event.json',
+                GITHUB_REPOSITORY: `${github.owner}/${github.repo}`,
+                GITHUB_SHA: after,
+                GITHUB_API_URL: github.url
+              }
+            }
+          )
+          expectExit(run, 0)
+          expect(github.requestsTo(/\/compare\//).map((request) => request.path)).toEqual([
+            `/repos/${github.owner}/${github.repo}/compare/${before}...${after}`
+          ])
+          const results = resultsOf(run)
+          expect(
+            results
+              .map(({ type, target, status, source, file }) => [type, target, status, source, file])
+              .sort()
+          ).toEqual([
+            ['key', 'blog', 'purged', 'changed-files', 'content/blog/2.md'],
+            [
+              'url',
+              contentUrl('/product/1.html'),
+              'purged',
+              'changed-files',
+              'public/product/1.html'
+            ]
+          ])
+          // Varnish's id for the URL purge ends with the number of objects purge.hard() removed.
+          const urlResult = results.find((result) => result.type === 'url')
+          expect(urlResult?.id).toMatch(/^\d+-\d+-1$/)
+          expect(bed().api.invalidations).toEqual([
+            {
+              service: SERVICE,
+              operation: 'key',
+              key: 'blog',
+              objects: 2,
+              id: results.find((result) => result.type === 'key')?.id
+            }
+          ])
+          expect(run.stdout).toContain(
+            `public/product/1.html → url ${contentUrl('/product/1.html')}`
+          )
+
+          expect(await bed().look([...pages, ...PAGES])).toEqual({
+            '/product/1.html': 'MISS v2',
+            '/product/2.html': 'HIT v1',
+            '/blog/1': 'MISS v2',
+            '/blog/2': 'MISS v2',
+            '/product/1': 'HIT v1',
+            '/product/2': 'HIT v1',
+            '/about': 'HIT v1'
+          })
+          expect(await bed().look(['/product/1.html'])).toEqual({ '/product/1.html': 'HIT v2' })
+          expect(bed().origin.requestsFor('/product/2.html')).toHaveLength(1)
+        } finally {
+          await github.close()
+        }
+      },
+      TEST_MS
+    )
+
+    it(
+      'repeat-after: a stale copy cached between the two passes (shield refill) is removed by the second pass',
+      async () => {
+        // The origin plays the shield: until the shield is purged too, it still hands out v1.
+        bed().origin.freeze('/blog/1')
+        // The second pass's call waits at the API until the test has refilled the edge, so the refill
+        // lands between the passes however slow the machine is.
+        const second = bed().api.hold((_request, index) => index === 1)
+        const running = runAction({ ...api(), keys: 'blog', 'repeat-after': '1' })
+        const between: string[] = []
+        let run: ActionRun | undefined
+        try {
+          await whileRunning(
+            running,
+            () => bed().api.invalidations.length >= 1,
+            'the first pass purged blog'
+          )
+          // The edge is empty for /blog/1 now; a request refills it from the shield's stale copy.
+          between.push(await bed().get('/blog/1'), await bed().get('/blog/1'))
+          bed().origin.thaw('/blog/1')
+          await whileRunning(running, () => bed().api.requests.length >= 2, 'the second pass')
+        } finally {
+          second.release()
+          run = await running
+        }
+        expectExit(run, 0)
+        expect(between).toEqual(['MISS v1', 'HIT v1'])
+
+        const calls = bed().api.requests
+        expect(
+          calls.map((request) => `${request.method} ${request.path} ${request.status}`)
+        ).toEqual([
+          `POST /service/${SERVICE}/purge/blog 200`,
+          `POST /service/${SERVICE}/purge/blog 200`
+        ])
+        // The same call twice: same headers that matter, same (empty) body.
+        const [firstCall, secondCall] = calls.map(({ headers, body }) => ({
+          key: headers['edge-key'],
+          accept: headers.accept,
+          soft: headers['edge-soft-purge'],
+          body
+        }))
+        expect(secondCall).toEqual(firstCall)
+        // First pass: both blog pages; second pass: exactly the copy cached between the passes.
+        const [first, again] = bed().api.invalidations
+        expect(bed().api.invalidations.map(({ key, objects }) => [key, objects])).toEqual([
+          ['blog', 2],
+          ['blog', 1]
+        ])
+        const [result, ...others] = resultsOf(run)
+        expect(others).toEqual([])
+        expect(result).toMatchObject({
+          type: 'key',
+          target: 'blog',
+          status: 'purged',
+          id: first?.id,
+          attempts: 1,
+          repeat: { status: 'purged', id: again?.id, attempts: 1 }
+        })
+        expect(run.summary).toMatch(/purged twice, 1 s apart/)
+
+        expect(await bed().look(PAGES)).toEqual({
+          '/blog/1': 'MISS v2',
+          '/blog/2': 'MISS v2',
+          '/product/1': 'HIT v1',
+          '/product/2': 'HIT v1',
+          '/about': 'HIT v1'
+        })
+        expect(await bed().look(['/blog/1', '/blog/2'])).toEqual(
+          servedAs(['/blog/1', '/blog/2'], 'HIT v2')
         )
       },
       TEST_MS

@@ -77,6 +77,11 @@ export class Origin {
     this.frozen.add(path)
   }
 
+  /** Undoes `freeze()`: from now on the page changes again with each full fetch. */
+  thaw(path: string): void {
+    this.frozen.delete(path)
+  }
+
   /** The requests for one path that reached the origin (cache misses and revalidations). */
   requestsFor(path: string): OriginRequest[] {
     return this.requests.filter((request) => request.path === path)

@@ -11,7 +11,8 @@
  * | `POST /service/{id}/purge`, JSON body or header | one `XKEY /`, `xkey-purge` per key       |
  *
  * Each key's purge id is the one Varnish answered (`<vxid>-<epoch>-<objects>`), and every
- * invalidation is recorded with the number of objects Varnish reports it touched.
+ * invalidation is recorded with the number of objects Varnish reports it touched. A test can
+ * `hold()` a request (recorded, nothing invalidated yet) to act at a precise point of a run.
  */
 import {
   createServer,
@@ -66,10 +67,26 @@ const XKEY_SEPARATOR = /[ ,]/
 
 class CacheError extends Error {}
 
+/** A request held before it is answered: see `PurgeApi.hold()`. */
+export interface Hold {
+  /** Resolves with the held request once it has arrived. */
+  arrived: Promise<ApiRequest>
+  /** Lets the request (if it arrived, or when it does) go on; idempotent. */
+  release(): void
+}
+
+interface PendingHold {
+  match: (request: ApiRequest, index: number) => boolean
+  arrive: (request: ApiRequest) => void
+  released: Promise<void>
+  release: () => void
+}
+
 export class PurgeApi {
   readonly requests: ApiRequest[] = []
   readonly invalidations: Invalidation[] = []
   private readonly sockets = new Set<Socket>()
+  private readonly holds: PendingHold[] = []
 
   private constructor(
     private readonly server: Server,
@@ -98,7 +115,22 @@ export class PurgeApi {
     return `http://127.0.0.1:${port}`
   }
 
+  /**
+   * Holds the first request `match` accepts (given the request and its index in `requests`): it is
+   * recorded, then waits before anything is checked or invalidated until `release()`. The caller
+   * acts at that point of a run without racing it, e.g. between the two passes of repeat-after.
+   */
+  hold(match: (request: ApiRequest, index: number) => boolean): Hold {
+    let arrive: (request: ApiRequest) => void = () => undefined
+    const arrived = new Promise<ApiRequest>((resolve) => (arrive = resolve))
+    let release: () => void = () => undefined
+    const released = new Promise<void>((resolve) => (release = resolve))
+    this.holds.push({ match, arrive, released, release })
+    return { arrived, release }
+  }
+
   async close(): Promise<void> {
+    for (const pending of this.holds.splice(0)) pending.release()
     for (const socket of this.sockets) socket.destroy()
     await new Promise<void>((resolve) => this.server.close(() => resolve()))
   }
@@ -114,6 +146,13 @@ export class PurgeApi {
       status: 0
     }
     this.requests.push(recorded)
+    const index = this.requests.length - 1
+    const held = this.holds.findIndex((pending) => pending.match(recorded, index))
+    if (held !== -1) {
+      const [pending] = this.holds.splice(held, 1)
+      pending?.arrive(recorded)
+      await pending?.released
+    }
     let reply: Reply
     try {
       reply = await this.answer(recorded)
