@@ -134,6 +134,36 @@ describe('mode', () => {
     expect(error.message).toMatch(/refuses URLs/)
   })
 
+  it('keys refuses a url-map, whose derived URLs it would refuse', () => {
+    const error = refusalOf({
+      ...API,
+      mode: 'keys',
+      keys: 'a',
+      'changed-files': 'true',
+      'github-token': 'gh',
+      'url-map': 'public/ => https://www.example.com/'
+    })
+    expect(error.message).toMatch(/^mode: keys refuses URLs; remove .*url-map/)
+  })
+
+  it('changed-files needs a url-map or key-map', () => {
+    const error = refusalOf({ ...API, 'changed-files': 'true', 'github-token': 'gh' })
+    expect(error.message).toMatch(/^changed-files: true needs url-map .* or key-map/)
+  })
+
+  it('changed-files refuses mode: all', () => {
+    const error = refusalOf({
+      ...API,
+      mode: 'all',
+      'changed-files': 'true',
+      'github-token': 'gh',
+      'key-map': '** => all-pages'
+    })
+    expect(error.message).toMatch(
+      /^changed-files: true derives keys and URLs, and mode: all refuses them/
+    )
+  })
+
   it('urls refuses keys beside it', () => {
     const error = refusalOf({ ...API, mode: 'urls', keys: 'a', urls: 'https://www.example.com/' })
     expect(error.message).toContain('mode: urls')

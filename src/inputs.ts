@@ -203,12 +203,12 @@ function checkMode(mode: string, hasKeys: boolean, hasUrls: boolean, soft: boole
   }
   if (mode === 'keys' && hasUrls) {
     throw new InputError(
-      'mode: keys refuses URLs; remove urls/urls-file, or leave mode empty to purge both'
+      'mode: keys refuses URLs; remove urls/urls-file (and url-map), or leave mode empty to purge both'
     )
   }
   if (mode === 'urls' && hasKeys) {
     throw new InputError(
-      'mode: urls refuses keys; remove keys/keys-file, or leave mode empty to purge both'
+      'mode: urls refuses keys; remove keys/keys-file (and key-map), or leave mode empty to purge both'
     )
   }
   const wanted = mode === 'keys' ? hasKeys : mode === 'urls' ? hasUrls : hasKeys || hasUrls
