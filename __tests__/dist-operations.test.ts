@@ -113,6 +113,15 @@ describe('batches of keys (ops 4 and 5)', () => {
     expectAllPurged(resultsOf(run), keys)
   })
 
+  it('in header form, fills a Surrogate-Key header to exactly 16 KiB', async () => {
+    const keys = [...keyList(15).map((key) => key.padEnd(1024, 'x')), 'last'.padEnd(1009, 'y')]
+    const run = await runAction({ ...api(), keys: keys.join(' '), 'batch-format': 'header' })
+    expect(run.code).toBe(0)
+    expect(server.requests).toHaveLength(1)
+    expect(Buffer.byteLength(String(server.requests[0]?.headers['surrogate-key']))).toBe(16 * 1024)
+    expectAllPurged(resultsOf(run), keys)
+  })
+
   it('honours batch-size', async () => {
     const run = await runAction({ ...api(), keys: keyList(10).join(','), 'batch-size': '4' })
     expect(run.code).toBe(0)

@@ -1,7 +1,8 @@
 /**
  * The spec's management interface in front of a real Varnish. VCL cannot parse JSON bodies, so this
- * small server checks the request (route, Edge-Key and role, Accept, body) and translates it into
- * requests the VCL turns into real invalidations:
+ * small server checks the request (route, Edge-Key and role, Accept, body: the rules shared with the
+ * fake, in `support/purge-api-rules.ts`) and translates it into requests the VCL turns into real
+ * invalidations:
  *
  * | API call                                        | Sent to Varnish                          |
  * | ----------------------------------------------- | ---------------------------------------- |
@@ -22,11 +23,17 @@ import {
   type ServerResponse
 } from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
+import {
+  error,
+  json,
+  parseManagementRequest,
+  type PurgeApiRules,
+  type Reply,
+  type Role
+} from '../../support/purge-api-rules.js'
 import { request as httpRequest } from './http.js'
 
-/** Permission levels named by the spec, lowest first. */
-export type Role = 'purge' | 'billing' | 'engineer'
-const RANK: Record<Role, number> = { purge: 0, billing: 1, engineer: 2 }
+export type { Role } from '../../support/purge-api-rules.js'
 
 export interface ApiRequest {
   method: string
@@ -54,14 +61,6 @@ export interface PurgeApiOptions {
   services: string[]
 }
 
-type Reply = { status: number; body: unknown }
-
-const json = (status: number, body: unknown): Reply => ({ status, body })
-const error = (status: number, msg: string, detail?: string): Reply =>
-  json(status, detail === undefined ? { msg } : { msg, detail })
-
-const MAX_BATCH = 256
-const MAX_HEADER_BYTES = 16 * 1024
 /** vmod xkey splits its argument on spaces and commas, so such a key cannot be addressed alone. */
 const XKEY_SEPARATOR = /[ ,]/
 
@@ -87,14 +86,21 @@ export class PurgeApi {
   readonly invalidations: Invalidation[] = []
   private readonly sockets = new Set<Socket>()
   private readonly holds: PendingHold[] = []
+  /** The shared rules, with two checks the fake leaves out: no `?` in the route, no empty key. */
+  private readonly rules: PurgeApiRules
 
   private constructor(
     private readonly server: Server,
     private readonly options: PurgeApiOptions
-  ) {}
+  ) {
+    const { tokens, services } = options
+    this.rules = { tokens, services, queryFindsNoRoute: true, refuseEmptyKeys: true }
+  }
 
   static async start(options: PurgeApiOptions): Promise<PurgeApi> {
-    const server = createServer()
+    // Node's own 16 KiB header limit would answer 431 before a full 16 KiB Surrogate-Key reached the
+    // API's check; real purge APIs take that header whole.
+    const server = createServer({ maxHeaderSize: 64 * 1024 })
     const api = new PurgeApi(server, options)
     server.on('connection', (socket: Socket) => {
       api.sockets.add(socket)
@@ -170,85 +176,33 @@ export class PurgeApi {
   }
 
   private async answer(request: ApiRequest): Promise<Reply> {
-    const match = /^\/service\/([^/?]+)\/(purge_all|purge|purge\/([^/?]+))$/.exec(request.path)
-    if (match === null)
-      return error(404, 'Not found', `No route for ${request.method} ${request.path}`)
-    if (request.method !== 'POST') return error(405, 'Method not allowed')
-    const token = request.headers['edge-key']
-    const role = typeof token === 'string' ? this.options.tokens[token] : undefined
-    if (role === undefined) return error(401, 'Provided credentials are missing or invalid')
-    if (request.headers.accept !== 'application/json')
-      return error(406, 'Accept: application/json is required')
-    const softHeader = request.headers['edge-soft-purge']
-    if (softHeader !== undefined && softHeader !== '1')
-      return error(400, 'Edge-Soft-Purge must be 1')
-    const soft = softHeader === '1'
-    const service = decodeURIComponent(match[1] ?? '')
-    if (!this.options.services.includes(service))
-      return error(404, 'Record not found', 'Cannot find service')
-
-    if (match[2] === 'purge_all') {
-      if (soft) return error(400, 'Bad request', 'purge_all cannot be soft')
-      if (RANK[role] < RANK.engineer) return error(403, 'Forbidden', 'Engineer permission required')
-      if (request.body !== '') return error(400, 'Bad request', 'purge_all takes no body')
-      const { id } = await this.invalidate('BAN', {})
-      this.invalidations.push({ service, operation: 'purge-all', key: undefined, objects: 0, id })
-      return json(200, { status: 'ok' })
-    }
-    if (match[3] !== undefined) {
-      if (soft && RANK[role] < RANK.billing)
-        return error(403, 'Forbidden', 'Billing permission required')
-      if (request.body !== '') return error(400, 'Bad request', 'single-key purge takes no body')
-      const key = decodeURIComponent(match[3])
-      if (XKEY_SEPARATOR.test(key) || key === '')
-        return error(400, 'Bad request', 'a key cannot contain spaces or commas')
-      const id = await this.purgeKey(service, key, soft)
-      return json(200, { status: 'ok', id })
-    }
-    return this.answerBatch(request, service, soft)
-  }
-
-  private async answerBatch(request: ApiRequest, service: string, soft: boolean): Promise<Reply> {
-    if (soft) return error(400, 'Bad request', 'the batch purge has no soft form')
-    const header = request.headers['surrogate-key']
-    let keys: string[]
-    if (typeof header === 'string') {
-      if (request.body !== '')
-        return error(400, 'Bad request', 'give keys in a header or a body, not both')
-      if (Buffer.byteLength(header) > MAX_HEADER_BYTES)
-        return error(400, 'Bad request', 'Surrogate-Key header over 16 KiB')
-      if (header === '' || /^ | $| {2}/.test(header))
-        return error(400, 'Bad request', 'keys are separated by single spaces')
-      keys = header.split(' ')
-    } else {
-      if (request.headers['content-type'] !== 'application/json')
-        return error(415, 'Unsupported media type', 'Content-Type: application/json is required')
-      let parsed: unknown
-      try {
-        parsed = JSON.parse(request.body)
-      } catch {
-        return error(400, 'Bad request', 'body is not JSON')
+    const operation = parseManagementRequest(request, this.rules)
+    switch (operation.kind) {
+      case 'refused':
+        return operation.reply
+      case 'purge-all': {
+        const { id } = await this.invalidate('BAN', {})
+        const { service } = operation
+        this.invalidations.push({ service, operation: 'purge-all', key: undefined, objects: 0, id })
+        return json(200, { status: 'ok' })
       }
-      const list = (parsed as { surrogate_keys?: unknown } | null)?.surrogate_keys
-      if (
-        !Array.isArray(list) ||
-        list.length === 0 ||
-        !list.every((key) => typeof key === 'string' && key !== '')
-      )
-        return error(400, 'Bad request', 'surrogate_keys must be a non-empty array of strings')
-      keys = list as string[]
+      case 'key':
+      case 'soft-key': {
+        const { service, key } = operation
+        if (XKEY_SEPARATOR.test(key) || key === '')
+          return error(400, 'Bad request', 'a key cannot contain spaces or commas')
+        const id = await this.purgeKey(service, key, operation.kind === 'soft-key')
+        return json(200, { status: 'ok', id })
+      }
+      case 'batch': {
+        const { service, keys } = operation
+        if (keys.some((key) => XKEY_SEPARATOR.test(key)))
+          return error(400, 'Bad request', 'a key cannot contain spaces or commas')
+        const ids: Record<string, string> = {}
+        for (const key of keys) ids[key] = await this.purgeKey(service, key, false)
+        return json(200, ids)
+      }
     }
-    if (keys.length > MAX_BATCH)
-      return error(
-        400,
-        'Bad request',
-        'Batch surrogate key request only supports up to 256 surrogate keys'
-      )
-    if (keys.some((key) => XKEY_SEPARATOR.test(key)))
-      return error(400, 'Bad request', 'a key cannot contain spaces or commas')
-    const ids: Record<string, string> = {}
-    for (const key of keys) ids[key] = await this.purgeKey(service, key, false)
-    return json(200, ids)
   }
 
   private async purgeKey(service: string, key: string, soft: boolean): Promise<string> {
