@@ -146,6 +146,16 @@ describe('mode', () => {
     expect(error.message).toMatch(/^mode: keys refuses URLs; remove .*url-map/)
   })
 
+  it('needs api-token for URLs a url-map derives when url-purge-auth is on', () => {
+    const error = refusalOf({
+      'changed-files': 'true',
+      'github-token': 'gh',
+      'url-purge-auth': 'true',
+      'url-map': 'public/ => https://www.example.com/'
+    })
+    expect(error.message).toBe('api-token is required to purge URLs with url-purge-auth: true')
+  })
+
   it('changed-files needs a url-map or key-map', () => {
     const error = refusalOf({ ...API, 'changed-files': 'true', 'github-token': 'gh' })
     expect(error.message).toMatch(/^changed-files: true needs url-map .* or key-map/)

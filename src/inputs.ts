@@ -127,16 +127,14 @@ export function parseSettings(raw: RawInputs, readFile: FileReader): Settings {
       'changed-files: true derives keys and URLs, and mode: all refuses them; use one or the other'
     )
   }
-  checkMode(
-    mode,
-    keys.length > 0 || (changedFiles?.keyMap.length ?? 0) > 0,
-    urls.length > 0 || (changedFiles?.urlMap.length ?? 0) > 0,
-    soft
-  )
+  // Keys and URLs a map may derive count as given: the run cannot know yet whether it will.
+  const hasKeys = keys.length > 0 || (changedFiles?.keyMap.length ?? 0) > 0
+  const hasUrls = urls.length > 0 || (changedFiles?.urlMap.length ?? 0) > 0
+  checkMode(mode, hasKeys, hasUrls, soft)
 
   const purgeAll = mode === 'all'
-  const needsService = purgeAll || keys.length > 0 || (changedFiles?.keyMap.length ?? 0) > 0
-  const sendsToken = !dryRun && (needsService || (urlPurgeAuth && urls.length > 0))
+  const needsService = purgeAll || hasKeys
+  const sendsToken = !dryRun && (needsService || (urlPurgeAuth && hasUrls))
   if (sendsToken && raw['api-token'] === '') {
     throw new InputError(
       `api-token is required to purge ${purgeAll ? 'a whole service' : needsService ? 'surrogate keys' : 'URLs with url-purge-auth: true'}`
