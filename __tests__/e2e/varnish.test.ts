@@ -71,6 +71,19 @@ if (varnishd === undefined) {
       'service-id': SERVICE
     })
     const contentUrl = (path: string): string => `${bed().varnish.url}${path}`
+    /** After a purge of `blog`: both blog pages are fetched anew, then cached; the rest stays v1. */
+    const expectOnlyBlogRefreshed = async (): Promise<void> => {
+      expect(await bed().look(PAGES)).toEqual({
+        '/blog/1': 'MISS v2',
+        '/blog/2': 'MISS v2',
+        '/product/1': 'HIT v1',
+        '/product/2': 'HIT v1',
+        '/about': 'HIT v1'
+      })
+      expect(await bed().look(['/blog/1', '/blog/2'])).toEqual(
+        servedAs(['/blog/1', '/blog/2'], 'HIT v2')
+      )
+    }
 
     beforeEach(async () => {
       started = await startTestBed({ varnishd })
@@ -100,16 +113,7 @@ if (varnishd === undefined) {
           { service: SERVICE, operation: 'key', key: 'blog', objects: 2, id: result?.id }
         ])
 
-        expect(await bed().look(PAGES)).toEqual({
-          '/blog/1': 'MISS v2',
-          '/blog/2': 'MISS v2',
-          '/product/1': 'HIT v1',
-          '/product/2': 'HIT v1',
-          '/about': 'HIT v1'
-        })
-        expect(await bed().look(['/blog/1', '/blog/2'])).toEqual(
-          servedAs(['/blog/1', '/blog/2'], 'HIT v2')
-        )
+        await expectOnlyBlogRefreshed()
       },
       TEST_MS
     )
@@ -485,16 +489,7 @@ if (varnishd === undefined) {
         })
         expect(run.summary).toMatch(/purged twice, 1 s apart/)
 
-        expect(await bed().look(PAGES)).toEqual({
-          '/blog/1': 'MISS v2',
-          '/blog/2': 'MISS v2',
-          '/product/1': 'HIT v1',
-          '/product/2': 'HIT v1',
-          '/about': 'HIT v1'
-        })
-        expect(await bed().look(['/blog/1', '/blog/2'])).toEqual(
-          servedAs(['/blog/1', '/blog/2'], 'HIT v2')
-        )
+        await expectOnlyBlogRefreshed()
       },
       TEST_MS
     )
