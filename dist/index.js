@@ -30876,7 +30876,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4052);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6124);
 
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
 
@@ -30885,7 +30885,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 4052:
+/***/ 6124:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -34063,11 +34063,18 @@ function conclude(results, counts, failOnError) {
 // EXTERNAL MODULE: ./node_modules/picomatch/index.js
 var picomatch = __nccwpck_require__(4006);
 var picomatch_default = /*#__PURE__*/__nccwpck_require__.n(picomatch);
+;// CONCATENATED MODULE: ./src/counted.ts
+/** "1 key", "3 keys": a count with its noun, for log lines, messages and the summary. */
+function counted(count, noun) {
+    return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}
+
 ;// CONCATENATED MODULE: ./src/changed-files.ts
 /**
  * Which URLs and surrogate keys the files a deploy changed make stale, and which commits a run's
  * event asks to compare. Pure: the GitHub calls live in github-changes.ts.
  */
+
 
 
 const INDEX_FILE = 'index.html';
@@ -34248,7 +34255,7 @@ function shortRef(ref) {
 /** The comparison for logs: `push abc1234...def5678 (3 commits)`. */
 function describeRange(origin, base, head, commits, label) {
     const what = origin === 'release' && label !== undefined ? `release ${label}:` : origin;
-    const count = `${commits} commit${commits === 1 ? '' : 's'}`;
+    const count = counted(commits, 'commit');
     return `${what} ${shortRef(base)}...${shortRef(head)} (${count})`;
 }
 
@@ -34525,6 +34532,7 @@ function capitalize(sentence) {
 
 
 
+
 /** How results find their source: the same `type target` key `withSources` looks up. */
 const targetId = (type, target) => `${type} ${target}`;
 /** The settings with derived keys and URLs after the explicit ones; unchanged without changed-files. */
@@ -34537,8 +34545,8 @@ async function applyChangedFiles(settings) {
     for (const note of report.notes)
         notice(note);
     const targets = deriveTargets(report.files, changed.urlMap, changed.keyMap);
-    info(`${report.files.length} changed file${report.files.length === 1 ? '' : 's'} in ${report.description} ` +
-        `(${report.method === 'compare' ? 'from the comparison' : 'gathered commit by commit'}) → ${targets.length} target${targets.length === 1 ? '' : 's'}`);
+    info(`${counted(report.files.length, 'changed file')} in ${report.description} ` +
+        `(${report.method === 'compare' ? 'from the comparison' : 'gathered commit by commit'}) → ${counted(targets.length, 'target')}`);
     const explicit = new Set([
         ...settings.keys.map((key) => targetId('key', key)),
         ...settings.urls.map((url) => targetId('url', url.target))
@@ -34881,6 +34889,7 @@ function countResults(results) {
 
 
 
+
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 function permissionScope(call) {
     return `${call.permission} ${call.service ?? ''}`;
@@ -34980,7 +34989,7 @@ async function executePlan(calls, transport, options) {
             if (attempts >= options.maxAttempts) {
                 return {
                     ...end,
-                    error: `${message} (gave up after ${attempts} attempt${attempts === 1 ? '' : 's'})`
+                    error: `${message} (gave up after ${counted(attempts, 'attempt')})`
                 };
             }
             // Never sooner than the server asked: its wait is the floor, backoff only fills silence.
@@ -35280,17 +35289,18 @@ async function writeOutputs(results, counts, perService) {
 }
 
 ;// CONCATENATED MODULE: ./src/log-lines.ts
+
 function describeCall(call) {
     const count = call.targets.length;
-    const what = call.operation === 'batch' ? ` (${count} key${count === 1 ? '' : 's'})` : '';
+    const what = call.operation === 'batch' ? ` (${counted(count, 'key')})` : '';
     return `${call.method} ${call.url}${what}${call.soft ? ' soft' : ''}`;
 }
 function describeEnd(call, end, elapsedMs) {
-    const tries = `${end.attempts} attempt${end.attempts === 1 ? '' : 's'}, ${elapsedMs} ms`;
+    const tries = `${counted(end.attempts, 'attempt')}, ${elapsedMs} ms`;
     if (end.ids === undefined)
         return `✗ ${describeCall(call)}: ${end.error ?? 'failed'} (${tries})`;
     const missing = call.operation === 'batch' ? call.targets.length - end.ids.size : 0;
-    const note = missing > 0 ? `; ${missing} key${missing === 1 ? '' : 's'} without a purge id` : '';
+    const note = missing > 0 ? `; ${counted(missing, 'key')} without a purge id` : '';
     return `✓ ${describeCall(call)}: HTTP ${end.httpStatus ?? ''} (${tries})${note}`;
 }
 function describePlan(calls, settings) {
@@ -35298,7 +35308,7 @@ function describePlan(calls, settings) {
     const ids = settings.services.map((service) => service.id);
     const service = ids.length === 0 ? '' : ` on service${ids.length === 1 ? '' : 's'} ${ids.join(', ')}`;
     const kind = settings.soft ? 'soft' : 'instant';
-    return `Planned ${calls.length} ${kind} purge call${calls.length === 1 ? '' : 's'} for ${targets} target${targets === 1 ? '' : 's'}${service}`;
+    return `Planned ${counted(calls.length, `${kind} purge call`)} for ${counted(targets, 'target')}${service}`;
 }
 
 ;// CONCATENATED MODULE: ./src/plan.ts
@@ -35451,6 +35461,7 @@ function orEmpty(value) {
 
 ;// CONCATENATED MODULE: ./src/summary.ts
 
+
 /** Keeps the summary readable and far below GitHub's 1 MiB limit even for 1024-byte keys. */
 const SUMMARY_ROW_LIMIT = 250;
 const SHOWN_TARGET_CHARS = 160;
@@ -35524,8 +35535,8 @@ function derivationSection({ report, targets }) {
     const shown = [...byFile].slice(0, SUMMARY_ROW_LIMIT);
     return [
         `<h3>Targets from changed files</h3>`,
-        `<p>${report.files.length} file${report.files.length === 1 ? '' : 's'} changed in ${escapeHtml(report.description)}; ` +
-            `${byFile.size} of them produced ${targets.length} target${targets.length === 1 ? '' : 's'}.</p>`,
+        `<p>${counted(report.files.length, 'file')} changed in ${escapeHtml(report.description)}; ` +
+            `${byFile.size} of them produced ${counted(targets.length, 'target')}.</p>`,
         '<table><tr><th>Changed file</th><th>Targets</th></tr>',
         ...shown.map(([file, list]) => `<tr><td><code>${escapeHtml(file)}</code></td><td>${list.join('<br>')}</td></tr>`),
         '</table>',
@@ -35540,7 +35551,7 @@ function renderSummary(facts) {
     const parts = [`<h2>${escapeHtml(heading(facts))}</h2>`];
     const seconds = facts.repeatAfterMs / 1000;
     const scope = [
-        `${results.length} target${results.length === 1 ? '' : 's'} in ${facts.calls} call${facts.calls === 1 ? '' : 's'}`,
+        `${counted(results.length, 'target')} in ${counted(facts.calls, 'call')}`,
         facts.repeatAfterMs > 0
             ? `purged twice, ${seconds} s apart (repeat-after): a target counts as purged only when both passes purged it`
             : undefined,

@@ -4,6 +4,7 @@
  */
 import picomatch from 'picomatch'
 import { InputError, parseHttpUrl, parseKeys, shorten, type SurrogateKey } from './targets.js'
+import { counted } from './counted.js'
 
 /** One `url-map` line: files under `pathPrefix` are served under `urlPrefix`. */
 export interface UrlMapping {
@@ -282,6 +283,6 @@ export function describeRange(
   label?: string
 ): string {
   const what = origin === 'release' && label !== undefined ? `release ${label}:` : origin
-  const count = `${commits} commit${commits === 1 ? '' : 's'}`
+  const count = counted(commits, 'commit')
   return `${what} ${shortRef(base)}...${shortRef(head)} (${count})`
 }

@@ -4,6 +4,7 @@ import { deriveTargets, type DerivedTarget } from './changed-files.js'
 import { findChangedFiles, readRunEvent, type ChangedFilesReport } from './github-changes.js'
 import type { Settings } from './inputs.js'
 import { mergeUnique, purgeUrl } from './targets.js'
+import { counted } from './counted.js'
 
 export interface Derivation {
   report: ChangedFilesReport
@@ -32,8 +33,8 @@ export async function applyChangedFiles(
   for (const note of report.notes) core.notice(note)
   const targets = deriveTargets(report.files, changed.urlMap, changed.keyMap)
   core.info(
-    `${report.files.length} changed file${report.files.length === 1 ? '' : 's'} in ${report.description} ` +
-      `(${report.method === 'compare' ? 'from the comparison' : 'gathered commit by commit'}) → ${targets.length} target${targets.length === 1 ? '' : 's'}`
+    `${counted(report.files.length, 'changed file')} in ${report.description} ` +
+      `(${report.method === 'compare' ? 'from the comparison' : 'gathered commit by commit'}) → ${counted(targets.length, 'target')}`
   )
 
   const explicit = new Set([

@@ -4,6 +4,7 @@ import type { PurgeCall } from './plan.js'
 import { interpret, type Verdict } from './response.js'
 import { resultsOfCall, type CallEnd, type PurgeResult } from './results.js'
 import { backoffMs, MAX_SERVER_WAIT_MS } from './retry-policy.js'
+import { counted } from './counted.js'
 
 export interface ExecuteOptions {
   concurrency: number
@@ -130,7 +131,7 @@ export async function executePlan(
       if (attempts >= options.maxAttempts) {
         return {
           ...end,
-          error: `${message} (gave up after ${attempts} attempt${attempts === 1 ? '' : 's'})`
+          error: `${message} (gave up after ${counted(attempts, 'attempt')})`
         }
       }
       // Never sooner than the server asked: its wait is the floor, backoff only fills silence.

@@ -2,18 +2,19 @@
 import type { Settings } from './inputs.js'
 import type { PurgeCall } from './plan.js'
 import type { CallEnd } from './results.js'
+import { counted } from './counted.js'
 
 export function describeCall(call: PurgeCall): string {
   const count = call.targets.length
-  const what = call.operation === 'batch' ? ` (${count} key${count === 1 ? '' : 's'})` : ''
+  const what = call.operation === 'batch' ? ` (${counted(count, 'key')})` : ''
   return `${call.method} ${call.url}${what}${call.soft ? ' soft' : ''}`
 }
 
 export function describeEnd(call: PurgeCall, end: CallEnd, elapsedMs: number): string {
-  const tries = `${end.attempts} attempt${end.attempts === 1 ? '' : 's'}, ${elapsedMs} ms`
+  const tries = `${counted(end.attempts, 'attempt')}, ${elapsedMs} ms`
   if (end.ids === undefined) return `✗ ${describeCall(call)}: ${end.error ?? 'failed'} (${tries})`
   const missing = call.operation === 'batch' ? call.targets.length - end.ids.size : 0
-  const note = missing > 0 ? `; ${missing} key${missing === 1 ? '' : 's'} without a purge id` : ''
+  const note = missing > 0 ? `; ${counted(missing, 'key')} without a purge id` : ''
   return `✓ ${describeCall(call)}: HTTP ${end.httpStatus ?? ''} (${tries})${note}`
 }
 
@@ -23,5 +24,5 @@ export function describePlan(calls: PurgeCall[], settings: Settings): string {
   const service =
     ids.length === 0 ? '' : ` on service${ids.length === 1 ? '' : 's'} ${ids.join(', ')}`
   const kind = settings.soft ? 'soft' : 'instant'
-  return `Planned ${calls.length} ${kind} purge call${calls.length === 1 ? '' : 's'} for ${targets} target${targets === 1 ? '' : 's'}${service}`
+  return `Planned ${counted(calls.length, `${kind} purge call`)} for ${counted(targets, 'target')}${service}`
 }

@@ -3,6 +3,7 @@ import type { Derivation } from './derivation.js'
 import type { RunContext } from './run-context.js'
 import type { Counts, PurgeResult } from './results.js'
 import { cut } from './server-message.js'
+import { counted } from './counted.js'
 
 /** Keeps the summary readable and far below GitHub's 1 MiB limit even for 1024-byte keys. */
 export const SUMMARY_ROW_LIMIT = 250
@@ -95,8 +96,8 @@ function derivationSection({ report, targets }: Derivation): string[] {
   const shown = [...byFile].slice(0, SUMMARY_ROW_LIMIT)
   return [
     `<h3>Targets from changed files</h3>`,
-    `<p>${report.files.length} file${report.files.length === 1 ? '' : 's'} changed in ${escapeHtml(report.description)}; ` +
-      `${byFile.size} of them produced ${targets.length} target${targets.length === 1 ? '' : 's'}.</p>`,
+    `<p>${counted(report.files.length, 'file')} changed in ${escapeHtml(report.description)}; ` +
+      `${byFile.size} of them produced ${counted(targets.length, 'target')}.</p>`,
     '<table><tr><th>Changed file</th><th>Targets</th></tr>',
     ...shown.map(
       ([file, list]) =>
@@ -115,7 +116,7 @@ export function renderSummary(facts: SummaryFacts): string {
   const parts = [`<h2>${escapeHtml(heading(facts))}</h2>`]
   const seconds = facts.repeatAfterMs / 1000
   const scope = [
-    `${results.length} target${results.length === 1 ? '' : 's'} in ${facts.calls} call${facts.calls === 1 ? '' : 's'}`,
+    `${counted(results.length, 'target')} in ${counted(facts.calls, 'call')}`,
     facts.repeatAfterMs > 0
       ? `purged twice, ${seconds} s apart (repeat-after): a target counts as purged only when both passes purged it`
       : undefined,
