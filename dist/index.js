@@ -34594,6 +34594,7 @@ function isRetryableStatus(status) {
 function isRetryableNetworkCode(code) {
     return code !== undefined && RETRYABLE_NETWORK_CODES.has(code);
 }
+/** A header's (first) value; node gives repeated headers as arrays. */
 function headerValue(headers, name) {
     const value = headers[name];
     return Array.isArray(value) ? value[0] : value;
@@ -34746,17 +34747,13 @@ function interpretSuccess(call, status, body) {
         message: `${status} without the JSON the purge API promises (${promised}); got ${start}`
     });
 }
-function header(exchange, name) {
-    const value = exchange.headers[name];
-    return Array.isArray(value) ? value[0] : value;
-}
 function interpretRefusal(call, exchange, now) {
     const { status } = exchange;
     const said = serverMessage(exchange.body);
     const withServer = (lead) => said === undefined ? lead : `${lead} — server said: ${said}`;
     const host = new URL(call.url).host;
     if (status >= 300 && status < 400) {
-        const location = header(exchange, 'location');
+        const location = headerValue(exchange.headers, 'location');
         const where = location === undefined ? 'without a Location' : `to ${withoutCredentials(location)}`;
         return failure({
             httpStatus: status,

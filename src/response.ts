@@ -2,7 +2,12 @@
 import { STATUS_CODES } from 'node:http'
 import type { Exchange } from './client.js'
 import type { PurgeCall } from './plan.js'
-import { isRetryableNetworkCode, isRetryableStatus, serverRequestedWaitMs } from './retry-policy.js'
+import {
+  headerValue,
+  isRetryableNetworkCode,
+  isRetryableStatus,
+  serverRequestedWaitMs
+} from './retry-policy.js'
 import { cut, parseJson, serverMessage } from './server-message.js'
 import { withoutCredentials } from './targets.js'
 
@@ -88,14 +93,6 @@ function interpretSuccess(call: PurgeCall, status: number, body: string): Verdic
   })
 }
 
-function header(
-  exchange: Extract<Exchange, { kind: 'response' }>,
-  name: string
-): string | undefined {
-  const value = exchange.headers[name]
-  return Array.isArray(value) ? value[0] : value
-}
-
 function interpretRefusal(
   call: PurgeCall,
   exchange: Extract<Exchange, { kind: 'response' }>,
@@ -108,7 +105,7 @@ function interpretRefusal(
   const host = new URL(call.url).host
 
   if (status >= 300 && status < 400) {
-    const location = header(exchange, 'location')
+    const location = headerValue(exchange.headers, 'location')
     const where =
       location === undefined ? 'without a Location' : `to ${withoutCredentials(location)}`
     return failure({

@@ -27,7 +27,8 @@ export function isRetryableNetworkCode(code: string | undefined): boolean {
   return code !== undefined && RETRYABLE_NETWORK_CODES.has(code)
 }
 
-function headerValue(headers: IncomingHttpHeaders, name: string): string | undefined {
+/** A header's (first) value; node gives repeated headers as arrays. */
+export function headerValue(headers: IncomingHttpHeaders, name: string): string | undefined {
   const value = headers[name]
   return Array.isArray(value) ? value[0] : value
 }
