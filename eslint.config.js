@@ -13,6 +13,6 @@ export default tseslint.config(
   },
   {
     files: ['**/*.js', '**/*.mjs'],
-    languageOptions: { globals: { process: 'readonly', console: 'readonly' } }
+    languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly' } }
   }
 )

@@ -5,5 +5,6 @@ export default {
   testMatch: ['**/*.test.ts'],
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   transform: { '^.+\\.ts$': ['ts-jest', { useESM: true }] },
+  globalSetup: '<rootDir>/__tests__/support/build-dist.mjs',
   testTimeout: 30000
 }

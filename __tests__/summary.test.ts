@@ -36,6 +36,7 @@ function render(results: PurgeResult[], overrides: Partial<SummaryFacts> = {}): 
     calls: 1,
     resultsFile: RESULTS_FILE,
     context: undefined,
+    stopped: undefined,
     ...overrides
   })
 }

@@ -30876,16 +30876,19 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6124);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1335);
 
-await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
+// A cancelled run must end within the runner's grace period: keep-alive sockets or a slow
+// GitHub request must not hold it open once its results are written.
+if (await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)())
+    process.exit();
 
 __webpack_async_result__();
 } catch(e) { __webpack_async_result__(e); } }, 1);
 
 /***/ }),
 
-/***/ 6124:
+/***/ 1335:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -33707,7 +33710,7 @@ function setCommandEcho(enabled) {
  */
 function setFailed(message) {
     process.exitCode = ExitCode.Failure;
-    error(message);
+    core_error(message);
 }
 //-----------------------------------------------------------------------
 // Logging Commands
@@ -33730,7 +33733,7 @@ function core_debug(message) {
  * @param message error issue message. Errors will be converted to string via toString()
  * @param properties optional properties to add to the annotation.
  */
-function error(message, properties = {}) {
+function core_error(message, properties = {}) {
     command_issueCommand('error', toCommandProperties(properties), message instanceof Error ? message.toString() : message);
 }
 /**
@@ -33841,6 +33844,25 @@ function getIDToken(aud) {
  */
 
 //# sourceMappingURL=core.js.map
+;// CONCATENATED MODULE: ./src/clock.ts
+/** Time for the engine: handed in, so retries, waits and cancellation are tested with a fake clock. */
+const systemClock = {
+    now: () => Date.now(),
+    sleep: (ms, signal) => new Promise((resolve) => {
+        if (signal.aborted) {
+            resolve();
+            return;
+        }
+        const done = () => {
+            clearTimeout(timer);
+            signal.removeEventListener('abort', done);
+            resolve();
+        };
+        const timer = setTimeout(done, ms);
+        signal.addEventListener('abort', done, { once: true });
+    })
+};
+
 // EXTERNAL MODULE: external "node:http"
 var external_node_http_ = __nccwpck_require__(7067);
 ;// CONCATENATED MODULE: external "node:https"
@@ -33850,8 +33872,11 @@ const external_node_https_namespaceObject = __WEBPACK_EXTERNAL_createRequire(imp
 
 
 
-/** Bodies beyond this are cut: the largest valid answer (256 ids) is far smaller. */
-const MAX_BODY_BYTES = 4 * 1024 * 1024;
+/**
+ * Bodies beyond this are cut and the connection dropped: the largest valid answer (256 ids under
+ * 1024-byte keys) is about a quarter of it, and a hostile server must not fill the runner's memory.
+ */
+const MAX_BODY_BYTES = 1024 * 1024;
 /**
  * `@actions/http-client` supplies the agents (keep-alive, proxy settings from the environment),
  * but its `request()` follows redirects with our headers and cannot abort an attempt at a deadline;
@@ -33871,7 +33896,9 @@ function createTransport(options) {
         }
         return client.getAgent(url.href);
     }
-    function send(call) {
+    function send(call, signal) {
+        if (signal.aborted)
+            return Promise.resolve({ kind: 'cancelled' });
         const url = new URL(call.url);
         const headers = {
             ...call.headers,
@@ -33884,8 +33911,13 @@ function createTransport(options) {
         const module = url.protocol === 'https:' ? external_node_https_namespaceObject : external_node_http_;
         return new Promise((resolve) => {
             const request = module.request(url, { method: call.method, headers, agent: agentFor(url) });
+            let settled = false;
             const settle = (exchange) => {
+                if (settled)
+                    return;
+                settled = true;
                 clearTimeout(timer);
+                signal.removeEventListener('abort', cancel);
                 resolve(exchange);
             };
             const timer = setTimeout(() => {
@@ -33895,6 +33927,11 @@ function createTransport(options) {
                 });
                 request.destroy();
             }, options.timeoutMs);
+            const cancel = () => {
+                settle({ kind: 'cancelled' });
+                request.destroy();
+            };
+            signal.addEventListener('abort', cancel, { once: true });
             const fail = (error) => {
                 settle({ kind: 'network', code: error.code, message: error.message });
             };
@@ -33902,20 +33939,26 @@ function createTransport(options) {
             request.on('response', (response) => {
                 const chunks = [];
                 let size = 0;
-                response.on('data', (chunk) => {
-                    if (size < MAX_BODY_BYTES)
-                        chunks.push(chunk);
-                    size += chunk.length;
-                });
-                response.on('error', fail);
-                response.on('end', () => {
+                const finish = (truncated) => {
                     settle({
                         kind: 'response',
                         status: response.statusCode ?? 0,
                         headers: response.headers,
-                        body: Buffer.concat(chunks).toString('utf8')
+                        body: Buffer.concat(chunks).toString('utf8'),
+                        truncated
                     });
+                };
+                response.on('data', (chunk) => {
+                    const room = MAX_BODY_BYTES - size;
+                    chunks.push(chunk.length > room ? chunk.subarray(0, room) : chunk);
+                    size += chunk.length;
+                    if (size > MAX_BODY_BYTES) {
+                        finish(true);
+                        request.destroy();
+                    }
                 });
+                response.on('error', fail);
+                response.on('end', () => finish(false));
             });
             request.end(call.body);
         });
@@ -34050,7 +34093,7 @@ function failureAnnotations(results) {
 function conclude(results, counts, failOnError) {
     if (counts.failed === 0)
         return;
-    const report = failOnError ? error : warning;
+    const report = failOnError ? core_error : warning;
     for (const line of failureAnnotations(results))
         report(line);
     const message = `${counts.failed} of ${results.length} targets failed to purge; the job summary and the results output list each with its reason`;
@@ -34060,15 +34103,15 @@ function conclude(results, counts, failOnError) {
         warning(`${message} (fail-on-error is false, so the step passes)`);
 }
 
-// EXTERNAL MODULE: ./node_modules/picomatch/index.js
-var picomatch = __nccwpck_require__(4006);
-var picomatch_default = /*#__PURE__*/__nccwpck_require__.n(picomatch);
 ;// CONCATENATED MODULE: ./src/counted.ts
 /** "1 key", "3 keys": a count with its noun, for log lines, messages and the summary. */
 function counted(count, noun) {
     return `${count} ${noun}${count === 1 ? '' : 's'}`;
 }
 
+// EXTERNAL MODULE: ./node_modules/picomatch/index.js
+var picomatch = __nccwpck_require__(4006);
+var picomatch_default = /*#__PURE__*/__nccwpck_require__.n(picomatch);
 ;// CONCATENATED MODULE: ./src/changed-files.ts
 /**
  * Which URLs and surrogate keys the files a deploy changed make stale, and which commits a run's
@@ -34572,6 +34615,32 @@ async function applyChangedFiles(settings) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/log-lines.ts
+
+function describeCall(call) {
+    const count = call.targets.length;
+    const what = call.operation === 'batch' ? ` (${counted(count, 'key')})` : '';
+    return `${call.method} ${call.url}${what}${call.soft ? ' soft' : ''}`;
+}
+function describeEnd(call, end, elapsedMs) {
+    const tries = `${counted(end.attempts, 'attempt')}, ${elapsedMs} ms`;
+    if (end.ids === undefined)
+        return `✗ ${describeCall(call)}: ${end.error ?? 'failed'} (${tries})`;
+    const missing = call.operation === 'batch' ? call.targets.length - end.ids.size : 0;
+    const note = missing > 0 ? `; ${counted(missing, 'key')} without a purge id` : '';
+    return `✓ ${describeCall(call)}: HTTP ${end.httpStatus ?? ''} (${tries})${note}`;
+}
+function describePlan(calls, settings) {
+    const targets = calls.reduce((sum, call) => sum + call.targets.length, 0);
+    const ids = settings.services.map((service) => service.id);
+    const service = ids.length === 0 ? '' : ` on service${ids.length === 1 ? '' : 's'} ${ids.join(', ')}`;
+    const kind = settings.soft ? 'soft' : 'instant';
+    return `Planned ${counted(calls.length, `${kind} purge call`)} for ${counted(targets, 'target')}${service}`;
+}
+function describeRetry(call, attempt, reason, waitMs) {
+    return `↻ ${describeCall(call)}: attempt ${attempt} failed (${reason}); retrying in ${(waitMs / 1000).toFixed(1)} s`;
+}
+
 ;// CONCATENATED MODULE: ./src/retry-policy.ts
 /** Longer waits are not worth holding a CI job for: the call fails, saying when the limit resets. */
 const MAX_SERVER_WAIT_MS = 120_000;
@@ -34632,6 +34701,14 @@ function serverRequestedWaitMs(status, headers, now) {
     const given = waits.filter((wait) => wait !== undefined);
     return given.length === 0 ? undefined : Math.max(...given);
 }
+/** The latest instant a JavaScript Date can hold. */
+const MAX_DATE_MS = 8.64e15;
+/** A server's wait in words: "until <time> (N s)", or only the seconds when no date can hold it. */
+function describeWait(waitMs, now) {
+    const seconds = `${Math.ceil(waitMs / 1000)} s`;
+    const until = now + waitMs;
+    return until <= MAX_DATE_MS ? `until ${new Date(until).toISOString()} (${seconds})` : seconds;
+}
 const BACKOFF_BASE_MS = 1000;
 const BACKOFF_CAP_MS = 20_000;
 /** Exponential backoff with jitter ("equal jitter": half fixed, half random) after `attempt` attempts. */
@@ -34641,20 +34718,28 @@ function backoffMs(attempt, random = Math.random) {
 }
 
 ;// CONCATENATED MODULE: ./src/server-message.ts
-/** Pulls the human message out of an error body, whatever shape the server chose. Pure. */
 const MAX_MESSAGE_CHARS = 300;
+/** How deep `errors` may nest before we stop looking: real APIs use one level; a hostile one, thousands. */
+const MAX_ERRORS_DEPTH = 3;
+/** Enough messages to explain any real failure, few enough that a hostile list costs nothing. */
+const MAX_MESSAGES = 20;
 function server_message_text(value) {
     return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
 }
 /** Messages of a JSON error: `msg`/`detail`/`details`, problem+json `title`/`detail`, JSON:API `errors`. */
-function messagesOf(json) {
+function messagesOf(json, depth = 0) {
     if (typeof json !== 'object' || json === null || Array.isArray(json))
         return [];
     const record = json;
     const own = ['msg', 'message', 'title', 'detail', 'details', 'error'].map((field) => server_message_text(record[field]));
-    const nested = Array.isArray(record.errors) ? record.errors.flatMap(messagesOf) : [];
-    const plain = Array.isArray(record.errors) ? record.errors.map(server_message_text) : [];
-    return [...own, ...nested, ...plain].filter((message) => message !== undefined);
+    const errors = Array.isArray(record.errors) && depth < MAX_ERRORS_DEPTH
+        ? record.errors.slice(0, MAX_MESSAGES)
+        : [];
+    const nested = errors.flatMap((error) => messagesOf(error, depth + 1));
+    const plain = errors.map(server_message_text);
+    return [...own, ...nested, ...plain]
+        .filter((message) => message !== undefined)
+        .slice(0, MAX_MESSAGES);
 }
 function cut(message, max = MAX_MESSAGE_CHARS) {
     const oneLine = message.replace(/\s+/g, ' ').trim();
@@ -34668,16 +34753,16 @@ function parseJson(body) {
         return undefined;
     }
 }
-/** The server's own words, or `undefined` when the body says nothing. */
-function serverMessage(body) {
+/** The server's own words, redacted before they are cut, or `undefined` when the body says nothing. */
+function serverMessage(body, redact) {
     const json = parseJson(body);
     const messages = json === undefined ? [] : [...new Set(messagesOf(json))];
     if (messages.length > 0)
-        return cut(messages.join(': '));
+        return cut(redact(messages.join(': ')));
     const plain = body.trim();
     if (plain === '' || json !== undefined)
         return undefined;
-    return cut(plain.replace(/<[^>]*>/g, ' '));
+    return cut(redact(plain).replace(/<[^>]*>/g, ' '));
 }
 
 ;// CONCATENATED MODULE: ./src/response.ts
@@ -34686,11 +34771,20 @@ function serverMessage(body) {
 
 
 
+
 function failure(fields) {
     return { ok: false, retryable: false, waitMs: undefined, stop: undefined, ...fields };
 }
-function interpret(call, exchange, now) {
+/** Real ids are about 20 characters: anything else is not an id a user could look up. */
+const USABLE_ID = /^[\x21-\x7e]{1,128}$/;
+/**
+ * What the exchange means. Every piece of server text is redacted before it is cut, so a secret
+ * at the edge of the cut cannot survive in part.
+ */
+function interpret(call, exchange, now, redact) {
     switch (exchange.kind) {
+        case 'cancelled':
+            return failure({ httpStatus: null, message: CANCELLED_IN_FLIGHT });
         case 'timeout':
             return failure({
                 httpStatus: null,
@@ -34701,38 +34795,61 @@ function interpret(call, exchange, now) {
             return failure({
                 httpStatus: null,
                 retryable: isRetryableNetworkCode(exchange.code),
-                message: `connection failed${exchange.code === undefined ? '' : ` (${exchange.code})`}: ${exchange.message}`
+                message: `connection failed${exchange.code === undefined ? '' : ` (${exchange.code})`}: ${cut(redact(exchange.message))}`
             });
         case 'response':
             if (exchange.status >= 200 && exchange.status < 300)
-                return interpretSuccess(call, exchange.status, exchange.body);
-            return interpretRefusal(call, exchange, now);
+                return interpretSuccess(call, exchange, redact);
+            return interpretRefusal(call, exchange, now, redact);
     }
 }
+const CANCELLED_IN_FLIGHT = 'cancelled before it was confirmed';
 function isRecord(value) {
     return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
-function isId(value) {
-    return typeof value === 'string' && value !== '';
+/** How an unusable id is shown: enough to recognise it, never enough to flood a log. */
+function shownValue(value, redact) {
+    if (typeof value === 'string') {
+        return JSON.stringify(cut(redact(value), 60)).replace(/[^\x20-\x7e]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+    }
+    if (value === null || typeof value !== 'object')
+        return String(value);
+    return Array.isArray(value) ? 'an array' : 'an object';
 }
-function interpretSuccess(call, status, body) {
+function unusableId(value, redact) {
+    return `the server's answer held no usable purge id (got ${shownValue(value, redact)})`;
+}
+function interpretSuccess(call, exchange, redact) {
+    const { status, body } = exchange;
+    if (exchange.truncated) {
+        return failure({
+            httpStatus: status,
+            message: `${status} with an answer over ${MAX_BODY_BYTES / 1024 / 1024} MiB, cut off there: the purge API's answers are far smaller`
+        });
+    }
     const json = parseJson(body);
     const ids = new Map();
+    const unusable = new Map();
+    const take = (target, value) => {
+        if (typeof value === 'string' && USABLE_ID.test(value))
+            ids.set(target, value);
+        else
+            unusable.set(target, unusableId(value, redact));
+    };
     if (isRecord(json)) {
         if (call.operation === 'batch') {
             for (const { target } of call.targets) {
-                const id = json[target];
-                if (isId(id))
-                    ids.set(target, id);
+                if (Object.hasOwn(json, target))
+                    take(target, json[target]);
             }
-            return { ok: true, httpStatus: status, ids };
+            return { ok: true, httpStatus: status, ids, unusable };
         }
         if (json.status === 'ok' && call.operation === 'purge-all')
-            return { ok: true, httpStatus: status, ids };
+            return { ok: true, httpStatus: status, ids, unusable };
         const [only] = call.targets;
-        if (json.status === 'ok' && isId(json.id) && only !== undefined) {
-            ids.set(only.target, json.id);
-            return { ok: true, httpStatus: status, ids };
+        if (json.status === 'ok' && json.id !== undefined && only !== undefined) {
+            take(only.target, json.id);
+            return { ok: true, httpStatus: status, ids, unusable };
         }
     }
     const promised = call.operation === 'batch'
@@ -34740,21 +34857,26 @@ function interpretSuccess(call, status, body) {
         : call.operation === 'purge-all'
             ? '{"status":"ok"}'
             : '{"status":"ok","id":...}';
-    const start = body.trim() === '' ? 'an empty body' : JSON.stringify(cut(body, 120));
+    const start = body.trim() === '' ? 'an empty body' : JSON.stringify(cut(redact(body), 120));
     return failure({
         httpStatus: status,
         retryable: true,
         message: `${status} without the JSON the purge API promises (${promised}); got ${start}`
     });
 }
-function interpretRefusal(call, exchange, now) {
+function interpretRefusal(call, exchange, now, redact) {
     const { status } = exchange;
-    const said = serverMessage(exchange.body);
-    const withServer = (lead) => said === undefined ? lead : `${lead} — server said: ${said}`;
+    const said = serverMessage(exchange.body, redact);
+    const cutOff = exchange.truncated
+        ? ` (its answer was cut off at ${MAX_BODY_BYTES / 1024 / 1024} MiB)`
+        : '';
+    const withServer = (lead) => (said === undefined ? lead : `${lead} — server said: ${said}`) + cutOff;
     const host = new URL(call.url).host;
     if (status >= 300 && status < 400) {
         const location = headerValue(exchange.headers, 'location');
-        const where = location === undefined ? 'without a Location' : `to ${withoutCredentials(location)}`;
+        const where = location === undefined
+            ? 'without a Location'
+            : `to ${cut(redact(withoutCredentials(location)), 200)}`;
         return failure({
             httpStatus: status,
             message: `redirected (${status}) ${where}: purge calls do not follow redirects, so the token and the purge never go elsewhere; use the final address`
@@ -34826,7 +34948,8 @@ function resultsOfCall(call, end) {
             error: !failed
                 ? null
                 : unconfirmed
-                    ? 'no purge id returned: the server did not confirm this key'
+                    ? (end.unusable?.get(target) ??
+                        'no purge id returned: the server did not confirm this key')
                     : (end.error ?? 'failed')
         };
     });
@@ -34848,13 +34971,13 @@ function plannedResults(calls, repeated) {
     })));
 }
 /**
- * The first pass's results with the second pass's folded in: a target counts as purged only when
- * both passes purged it. `second` holds, per call, the repeat's results (`undefined` when the call
- * was not repeated because none of its targets was purged).
+ * One call's first-pass results with its second pass folded in: a target counts as purged only
+ * when both passes purged it. `second` is `undefined` when the call was not repeated because none
+ * of its targets was purged.
  */
 function withRepeat(first, second) {
-    return first.flatMap((results, call) => results.map((result, index) => {
-        const again = second[call]?.[index];
+    return first.map((result, index) => {
+        const again = second?.[index];
         if (result.status !== 'purged' || again === undefined)
             return { ...result, repeat: null };
         const repeat = { status: again.status, id: again.id, attempts: again.attempts };
@@ -34866,7 +34989,42 @@ function withRepeat(first, second) {
             error: `repeat purge failed: ${again.error ?? 'failed'}`,
             repeat
         };
-    }));
+    });
+}
+const NOT_SENT_CANCELLED = 'not sent: the run was cancelled';
+/**
+ * Each call's results as they become known. Whatever stops a run, `fill` still gives every target
+ * exactly once: the calls without results fail with the reason given.
+ */
+class ResultLedger {
+    calls;
+    byCall;
+    constructor(calls) {
+        this.calls = calls;
+        this.byCall = new Array(calls.length);
+    }
+    record(index, results) {
+        this.byCall[index] = results;
+    }
+    get(index) {
+        return this.byCall[index];
+    }
+    /** Every target's result in plan order; calls still without results are recorded as failed. */
+    fill(reason) {
+        return this.calls.flatMap((call, index) => {
+            const known = this.byCall[index];
+            if (known !== undefined)
+                return known;
+            const failed = resultsOfCall(call, {
+                attempts: 0,
+                httpStatus: null,
+                ids: undefined,
+                error: reason
+            });
+            this.byCall[index] = failed;
+            return failed;
+        });
+    }
 }
 /** Marks each result as given or derived; `sources` maps `type target` to the file that caused it. */
 function withSources(results, sources) {
@@ -34882,12 +35040,13 @@ function countResults(results) {
     return counts;
 }
 
-;// CONCATENATED MODULE: ./src/execute.ts
+;// CONCATENATED MODULE: ./src/engine.ts
 
 
 
 
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+
 function permissionScope(call) {
     return `${call.permission} ${call.service ?? ''}`;
 }
@@ -34934,11 +35093,15 @@ class OriginState {
         }
     }
 }
-/** Every call's results, per call in plan order. */
-async function executePlan(calls, transport, options) {
+const notSent = (attempts, httpStatus, error) => ({
+    end: { attempts, httpStatus, ids: undefined, error },
+    answered: false
+});
+/** Sends `calls`, records each call's results in `ledger` as it ends; returns how many were answered. */
+async function sendPass(calls, ledger, settings, deps) {
+    const { transport, clock, signal, log, redact } = deps;
     const origins = new Map();
-    const redacted = (verdict) => verdict.ok ? verdict : { ...verdict, message: options.redact(verdict.message) };
-    const ends = new Array(calls.length);
+    let answered = 0;
     async function runCall(call) {
         const origin = new URL(call.url).origin;
         const known = origins.get(origin);
@@ -34959,55 +35122,113 @@ async function executePlan(calls, transport, options) {
         let attempts = 0;
         let httpStatus = null;
         for (;;) {
+            if (signal.aborted) {
+                return notSent(attempts, httpStatus, attempts === 0 ? NOT_SENT_CANCELLED : CANCELLED_IN_FLIGHT);
+            }
             const refusal = state.refusal(call);
-            if (refusal !== undefined)
-                return { attempts, httpStatus, ids: undefined, error: refusal };
-            const pause = state.notBefore - Date.now();
-            if (pause > 0)
-                await sleep(pause);
+            if (refusal !== undefined) {
+                return { end: { attempts, httpStatus, ids: undefined, error: refusal }, answered: true };
+            }
+            const pause = state.notBefore - clock.now();
+            if (pause > 0) {
+                await clock.sleep(pause, signal);
+                continue;
+            }
             attempts += 1;
-            const verdict = redacted(interpret(call, await transport.send(call), Date.now()));
-            state.learn(verdict, call, Date.now());
+            const exchange = await transport.send(call, signal);
+            const verdict = interpret(call, exchange, clock.now(), redact);
+            state.learn(verdict, call, clock.now());
             afterFirstAttempt();
-            if (verdict.ok)
-                return { attempts, httpStatus: verdict.httpStatus, ids: verdict.ids, error: undefined };
+            if (verdict.ok) {
+                const { ids, unusable } = verdict;
+                return {
+                    end: { attempts, httpStatus: verdict.httpStatus, ids, unusable, error: undefined },
+                    answered: true
+                };
+            }
             httpStatus = verdict.httpStatus;
+            if (exchange.kind === 'cancelled')
+                return notSent(attempts, httpStatus, verdict.message);
             const { message } = verdict;
             const end = { attempts, httpStatus, ids: undefined, error: message };
             if (!verdict.retryable)
-                return end;
+                return { end, answered: true };
             if (verdict.waitMs !== undefined && verdict.waitMs > MAX_SERVER_WAIT_MS) {
-                const resetsAt = new Date(Date.now() + verdict.waitMs).toISOString();
-                return {
-                    ...end,
-                    error: `${message}; the server asks to wait until ${resetsAt} (${Math.ceil(verdict.waitMs / 1000)} s), longer than the ${MAX_SERVER_WAIT_MS / 1000} s edge-purge waits: run again after that time`
-                };
+                const error = `${message}; the server asks to wait ${describeWait(verdict.waitMs, clock.now())}, longer than the ${MAX_SERVER_WAIT_MS / 1000} s edge-purge waits: run again after that time`;
+                return { end: { ...end, error }, answered: true };
             }
-            if (attempts >= options.maxAttempts) {
-                return {
-                    ...end,
-                    error: `${message} (gave up after ${counted(attempts, 'attempt')})`
-                };
+            if (attempts >= settings.maxAttempts) {
+                const error = `${message} (gave up after ${counted(attempts, 'attempt')})`;
+                return { end: { ...end, error }, answered: true };
             }
-            // Never sooner than the server asked: its wait is the floor, backoff only fills silence.
-            const wait = verdict.waitMs ?? backoffMs(attempts);
-            options.onRetry?.(call, attempts, message, wait);
-            await sleep(wait);
+            // Never sooner than the server asked, and never at once: a `Retry-After: 0` loop is a flood.
+            const wait = Math.max(verdict.waitMs ?? 0, backoffMs(attempts, deps.random));
+            log.info(describeRetry(call, attempts, message, wait));
+            await clock.sleep(wait, signal);
+        }
+    }
+    /** A throw while handling one call (a bug, or an answer no rule foresaw) fails that call only. */
+    async function settle(call) {
+        try {
+            return await runCall(call);
+        }
+        catch (error) {
+            const reason = error instanceof Error ? error.message : String(error);
+            const failure = `edge-purge could not handle this call: ${cut(redact(reason))}`;
+            return {
+                end: { attempts: 0, httpStatus: null, ids: undefined, error: failure },
+                answered: true
+            };
         }
     }
     let next = 0;
     async function worker() {
-        while (next < calls.length) {
+        while (next < calls.length && !signal.aborted) {
             const index = next++;
             const call = calls[index];
-            const started = Date.now();
-            const end = await runCall(call);
-            ends[index] = resultsOfCall(call, end);
-            options.onCallEnd?.(call, end, Date.now() - started);
+            const started = clock.now();
+            const { end, answered: wasAnswered } = await settle(call);
+            ledger.record(index, resultsOfCall(call, end));
+            if (wasAnswered)
+                answered += 1;
+            log.info(describeEnd(call, end, clock.now() - started));
         }
     }
-    await Promise.all(Array.from({ length: Math.min(options.concurrency, calls.length) }, worker));
-    return ends;
+    await Promise.all(Array.from({ length: Math.min(settings.concurrency, calls.length) }, worker));
+    return answered;
+}
+/**
+ * Every target's result, in plan order. Results are recorded in `ledger` as calls end, so a caller
+ * that catches a throw from here can still report every target.
+ */
+async function runPurge(calls, settings, deps, ledger = new ResultLedger(calls)) {
+    const { log, signal } = deps;
+    log.startGroup(`Purge calls (${calls.length}, up to ${settings.concurrency} at once)`);
+    const answered = await sendPass(calls, ledger, settings, deps).finally(() => log.endGroup());
+    ledger.fill(NOT_SENT_CANCELLED);
+    if (settings.repeatAfterMs > 0)
+        await repeatPass(ledger, settings, deps);
+    return { results: ledger.fill(NOT_SENT_CANCELLED), answered, cancelled: signal.aborted };
+}
+/**
+ * Shielded services: an inner cache can refill the outer one with stale content during the first
+ * pass, so every call that purged something is sent again once everything is done.
+ */
+async function repeatPass(ledger, settings, deps) {
+    const { log, signal } = deps;
+    const again = ledger.calls.flatMap((_, index) => ledger.get(index)?.some((result) => result.status === 'purged') ? [index] : []);
+    const repeats = new ResultLedger(again.map((index) => ledger.calls[index]));
+    if (again.length > 0 && !signal.aborted) {
+        log.info(`Waiting ${settings.repeatAfterMs / 1000} s before purging again (repeat-after)`);
+        await deps.clock.sleep(settings.repeatAfterMs, signal);
+        log.startGroup(`Repeat purge calls (${again.length})`);
+        await sendPass(repeats.calls, repeats, settings, deps).finally(() => log.endGroup());
+    }
+    repeats.fill(NOT_SENT_CANCELLED);
+    const second = new Map(again.map((index, position) => [index, repeats.get(position)]));
+    ledger.calls.forEach((_, index) => {
+        ledger.record(index, withRepeat(ledger.get(index) ?? [], second.get(index)));
+    });
 }
 
 ;// CONCATENATED MODULE: external "node:fs"
@@ -35059,8 +35280,8 @@ function readInputs() {
     return raw;
 }
 const readTextFile = (path) => (0,external_node_fs_namespaceObject.readFileSync)(path, 'utf8');
-function getSettings() {
-    return parseSettings(readInputs(), readTextFile);
+function getSettings(raw = readInputs()) {
+    return parseSettings(raw, readTextFile);
 }
 /** Validates raw inputs into settings; throws `InputError` naming the input and what is allowed. */
 function parseSettings(raw, readFile) {
@@ -35285,29 +35506,6 @@ async function writeOutputs(results, counts, perService) {
     return resultsFile;
 }
 
-;// CONCATENATED MODULE: ./src/log-lines.ts
-
-function describeCall(call) {
-    const count = call.targets.length;
-    const what = call.operation === 'batch' ? ` (${counted(count, 'key')})` : '';
-    return `${call.method} ${call.url}${what}${call.soft ? ' soft' : ''}`;
-}
-function describeEnd(call, end, elapsedMs) {
-    const tries = `${counted(end.attempts, 'attempt')}, ${elapsedMs} ms`;
-    if (end.ids === undefined)
-        return `✗ ${describeCall(call)}: ${end.error ?? 'failed'} (${tries})`;
-    const missing = call.operation === 'batch' ? call.targets.length - end.ids.size : 0;
-    const note = missing > 0 ? `; ${counted(missing, 'key')} without a purge id` : '';
-    return `✓ ${describeCall(call)}: HTTP ${end.httpStatus ?? ''} (${tries})${note}`;
-}
-function describePlan(calls, settings) {
-    const targets = calls.reduce((sum, call) => sum + call.targets.length, 0);
-    const ids = settings.services.map((service) => service.id);
-    const service = ids.length === 0 ? '' : ` on service${ids.length === 1 ? '' : 's'} ${ids.join(', ')}`;
-    const kind = settings.soft ? 'soft' : 'instant';
-    return `Planned ${counted(calls.length, `${kind} purge call`)} for ${counted(targets, 'target')}${service}`;
-}
-
 ;// CONCATENATED MODULE: ./src/plan.ts
 
 /** Real servers ignore keys past 16 KiB of `Surrogate-Key` header. */
@@ -35456,6 +35654,12 @@ function orEmpty(value) {
     return value ?? '';
 }
 
+;// CONCATENATED MODULE: ./src/secrets.ts
+function redactor(secrets) {
+    const forms = secrets.filter((secret) => secret !== '');
+    return (text) => forms.reduce((result, form) => result.split(form).join('***'), text);
+}
+
 ;// CONCATENATED MODULE: ./src/summary.ts
 
 
@@ -35546,6 +35750,8 @@ function renderSummary(facts) {
     const { results, counts } = facts;
     const withService = facts.services.length > 1;
     const parts = [`<h2>${escapeHtml(heading(facts))}</h2>`];
+    if (facts.stopped !== undefined)
+        parts.push(`<p><b>${escapeHtml(facts.stopped)}</b></p>`);
     const seconds = facts.repeatAfterMs / 1000;
     const scope = [
         `${counted(results.length, 'target')} in ${counted(facts.calls, 'call')}`,
@@ -35578,7 +35784,11 @@ function renderSummary(facts) {
 }
 
 ;// CONCATENATED MODULE: ./src/main.ts
-/** run(): inputs → settings → plan → execution → results → outputs, summary, exit. */
+/** run(): inputs → settings → plan → engine → results → outputs, summary, exit. Wires the runner to the engine. */
+
+
+
+
 
 
 
@@ -35592,19 +35802,114 @@ function renderSummary(facts) {
 
 
 const USER_AGENT = 'edge-purge/1';
+/** How runners cancel a job: SIGINT, then SIGTERM 7.5 s later; some have sent SIGHUP. */
+const CANCEL_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+/** Runs the action; resolves to whether the run was cancelled. */
 async function run() {
+    const cancel = new AbortController();
+    const onSignal = (name) => {
+        if (cancel.signal.aborted)
+            return;
+        info(`Received ${name}: cancelling. No new purge call starts; calls in flight are abandoned.`);
+        cancel.abort();
+    };
+    for (const name of CANCEL_SIGNALS)
+        process.on(name, onSignal);
+    const log = new RunnerLog();
     try {
-        const { settings, derivation } = await applyChangedFiles(getSettings());
-        const calls = planPurges(settings);
-        if (derivation !== undefined)
-            showDerivation(derivation, calls.length);
-        info(describePlan(calls, settings));
-        const outcome = settings.dryRun ? showPlan(calls, settings) : await purge(calls, settings);
-        const results = derivation === undefined ? outcome : withSources(outcome, derivation.sources);
-        const counts = countResults(results);
-        const resultsFile = await writeOutputs(results, counts, settings.services.length > 1);
-        if (settings.summary) {
-            const context = await readRunContext();
+        await purgeAndReport(cancel.signal, log);
+    }
+    catch (error) {
+        setFailed(log.redact(messageOf(error)));
+    }
+    finally {
+        log.closeGroups();
+        for (const name of CANCEL_SIGNALS)
+            process.off(name, onSignal);
+    }
+    return cancel.signal.aborted;
+}
+function messageOf(error) {
+    return error instanceof Error ? error.message : String(error);
+}
+/** The step log, with every line redacted and every group it opened closed however the run ends. */
+class RunnerLog {
+    redact = (text) => text;
+    openGroups = 0;
+    info(line) {
+        info(this.redact(line));
+    }
+    startGroup(title) {
+        startGroup(this.redact(title));
+        this.openGroups += 1;
+    }
+    endGroup() {
+        if (this.openGroups === 0)
+            return;
+        endGroup();
+        this.openGroups -= 1;
+    }
+    closeGroups() {
+        while (this.openGroups > 0)
+            this.endGroup();
+    }
+}
+class Cancelled extends Error {
+}
+/** Rejects as soon as the run is cancelled, so a slow GitHub API cannot hold a cancelled job. */
+function unlessCancelled(work, signal) {
+    return new Promise((resolve, reject) => {
+        const stop = () => reject(new Cancelled('Cancelled before the targets were known: nothing was sent'));
+        if (signal.aborted)
+            stop();
+        signal.addEventListener('abort', stop, { once: true });
+        work.then(resolve, reject).finally(() => signal.removeEventListener('abort', stop));
+    });
+}
+async function purgeAndReport(signal, log) {
+    const raw = readInputs();
+    log.redact = redactor([raw['api-token'], raw['github-token']]);
+    // Input errors, the GitHub API and planning fail the step before anything is sent or set.
+    const { settings, derivation } = await unlessCancelled(applyChangedFiles(getSettings(raw)), signal);
+    const calls = planPurges(settings);
+    if (derivation !== undefined)
+        showDerivation(derivation, calls.length);
+    log.info(describePlan(calls, settings));
+    // From here every target is known: whatever happens, each one is reported exactly once.
+    const ledger = new ResultLedger(calls);
+    let outcome;
+    try {
+        outcome = settings.dryRun
+            ? showPlan(calls, settings, log)
+            : await purge(calls, settings, { signal, log, ledger });
+    }
+    catch (error) {
+        const reason = `not finished: edge-purge stopped on an unexpected error: ${cut(log.redact(messageOf(error)))}`;
+        core_error(reason);
+        outcome = { results: ledger.fill(reason), answered: 0, cancelled: signal.aborted };
+    }
+    log.closeGroups();
+    const results = derivation === undefined ? outcome.results : withSources(outcome.results, derivation.sources);
+    const stopped = outcome.cancelled
+        ? `Cancelled after ${outcome.answered} of ${counted(calls.length, 'call')}: the calls not answered by then are reported as failed`
+        : undefined;
+    await report({ results, settings, derivation, calls, stopped, redact: log.redact });
+    if (stopped !== undefined)
+        setFailed(stopped);
+}
+/** Outputs, results file, summary and conclusion; a failure in one does not stop the others. */
+async function report({ results, settings, derivation, calls, stopped, redact }) {
+    const counts = countResults(results);
+    let resultsFile = '';
+    try {
+        resultsFile = await writeOutputs(results, counts, settings.services.length > 1);
+    }
+    catch (error) {
+        setFailed(`Could not write the outputs: ${redact(messageOf(error))}`);
+    }
+    if (settings.summary) {
+        try {
+            const context = await readRunContext().catch(() => undefined);
             const html = renderSummary({
                 results,
                 counts,
@@ -35614,15 +35919,16 @@ async function run() {
                 derivation,
                 calls: calls.length,
                 resultsFile,
-                context
+                context,
+                stopped
             });
-            await summary.addRaw(html, true).write();
+            await summary.addRaw(redact(html), true).write();
         }
-        conclude(results, counts, settings.failOnError);
+        catch (error) {
+            setFailed(`Could not write the job summary: ${redact(messageOf(error))}`);
+        }
     }
-    catch (error) {
-        setFailed(error instanceof Error ? error.message : String(error));
-    }
+    conclude(results, counts, settings.failOnError);
 }
 function showDerivation(derivation, calls) {
     const { report, targets } = derivation;
@@ -35634,45 +35940,29 @@ function showDerivation(derivation, calls) {
         notice(`Nothing to purge: none of the ${report.files.length} files changed in ${report.description} matched url-map or key-map`);
     }
 }
-function showPlan(calls, settings) {
-    startGroup(`Dry run: ${calls.length} planned calls, none sent`);
+function showPlan(calls, settings, log) {
+    log.startGroup(`Dry run: ${counted(calls.length, 'planned call')}, none sent`);
     for (const call of calls)
-        info(describeCall(call));
+        log.info(describeCall(call));
     if (settings.repeatAfterMs > 0) {
-        info(`…then the same calls again after ${settings.repeatAfterMs / 1000} s (repeat-after)`);
+        log.info(`…then the same calls again after ${settings.repeatAfterMs / 1000} s (repeat-after)`);
     }
-    endGroup();
-    return plannedResults(calls, settings.repeatAfterMs > 0);
+    log.endGroup();
+    return {
+        results: plannedResults(calls, settings.repeatAfterMs > 0),
+        answered: 0,
+        cancelled: false
+    };
 }
-async function purge(calls, settings) {
-    const { apiToken } = settings;
+async function purge(calls, settings, { signal, log, ledger }) {
     const transport = createTransport({
-        apiToken,
+        apiToken: settings.apiToken,
         concurrency: settings.concurrency,
         timeoutMs: settings.timeoutMs,
         userAgent: USER_AGENT
     });
-    const options = {
-        concurrency: settings.concurrency,
-        maxAttempts: settings.maxAttempts,
-        redact: (text) => (apiToken === '' ? text : text.split(apiToken).join('***')),
-        onCallEnd: (call, end, elapsedMs) => info(describeEnd(call, end, elapsedMs)),
-        onRetry: (call, attempt, reason, waitMs) => info(`↻ ${describeCall(call)}: attempt ${attempt} failed (${reason}); retrying in ${(waitMs / 1000).toFixed(1)} s`)
-    };
     try {
-        startGroup(`Purge calls (${calls.length}, up to ${settings.concurrency} at once)`);
-        const first = await executePlan(calls, transport, options).finally(() => endGroup());
-        if (settings.repeatAfterMs === 0)
-            return first.flat();
-        // Shielded services: an inner cache can refill the outer one with stale content during the
-        // first pass, so every call that purged something is sent again once everything is done.
-        const again = calls.filter((_, index) => first[index]?.some((result) => result.status === 'purged'));
-        info(`Waiting ${settings.repeatAfterMs / 1000} s before purging again (repeat-after)`);
-        await sleep(settings.repeatAfterMs);
-        startGroup(`Repeat purge calls (${again.length})`);
-        const repeated = await executePlan(again, transport, options).finally(() => endGroup());
-        const repeatOf = new Map(again.map((call, index) => [call, repeated[index]]));
-        return withRepeat(first, calls.map((call) => repeatOf.get(call)));
+        return await runPurge(calls, settings, { transport, clock: systemClock, signal, log, redact: log.redact }, ledger);
     }
     finally {
         transport.close();

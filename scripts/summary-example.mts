@@ -3,7 +3,8 @@
  *
  * Renders the job summary of a realistic run that partly failed to docs/summary-example.md, so the
  * README can show what users will see. The run goes through the action's own stages (parseSettings,
- * planPurges, executePlan, renderSummary) with a scripted transport instead of the network, so every
+ * planPurges, runPurge, renderSummary) with a scripted transport and a virtual clock instead of the
+ * network, so every
  * status, error message and purge id is exactly what the action would produce for those answers.
  * With --check, exits 1 when the file is not what this script would write.
  */
@@ -13,11 +14,12 @@ import { fileURLToPath } from 'node:url'
 import * as prettier from 'prettier'
 import { parse } from 'yaml'
 import type { Exchange, Transport } from '../src/client.js'
-import { executePlan } from '../src/execute.js'
+import { runPurge } from '../src/engine.js'
 import { INPUT_NAMES, parseSettings, type RawInputs } from '../src/inputs.js'
 import { planPurges, type PurgeCall } from '../src/plan.js'
 import { countResults } from '../src/results.js'
 import { renderSummary } from '../src/summary.js'
+import { FakeClock } from '../__tests__/support/fake-clock.js'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const OUTPUT = join(ROOT, 'docs', 'summary-example.md')
@@ -43,7 +45,8 @@ const json = (status: number, body: unknown): Exchange => ({
   kind: 'response',
   status,
   headers: { 'content-type': 'application/json' },
-  body: JSON.stringify(body)
+  body: JSON.stringify(body),
+  truncated: false
 })
 
 /** Purge ids fixed per target, so the page does not change with the order calls complete in. */
@@ -65,7 +68,13 @@ function answer(call: PurgeCall): Exchange {
     return json(403, { msg: 'Forbidden', detail: 'URL purging is not enabled for this host' })
   }
   if (host === 'media.example.com') {
-    return { kind: 'response', status: 503, headers: {}, body: 'No healthy backend' }
+    return {
+      kind: 'response',
+      status: 503,
+      headers: {},
+      body: 'No healthy backend',
+      truncated: false
+    }
   }
   const [only] = call.targets
   return json(200, { status: 'ok', id: idOf(only?.target ?? '') })
@@ -82,13 +91,15 @@ const raw = Object.fromEntries(
 
 const settings = parseSettings(raw, () => '')
 const calls = planPurges(settings)
-const results = (
-  await executePlan(calls, transport, {
-    concurrency: settings.concurrency,
-    maxAttempts: settings.maxAttempts,
-    redact: (text) => text
-  })
-).flat()
+const quiet = { info: () => undefined, startGroup: () => undefined, endGroup: () => undefined }
+const { results } = await runPurge(calls, settings, {
+  transport,
+  clock: new FakeClock(),
+  signal: new AbortController().signal,
+  log: quiet,
+  redact: (text) => text,
+  random: () => 0.5
+})
 const counts = countResults(results)
 const resultsFile =
   '/home/runner/work/_temp/edge-purge-results-5f0e4c1a-8d2b-4f7e-9c3a-2b6d1e0f9a87.json'
@@ -101,6 +112,7 @@ const html = renderSummary({
   derivation: undefined,
   calls: calls.length,
   resultsFile,
+  stopped: undefined,
   context: {
     repository: 'acme/site',
     sha: '3f9c2d17a4be86f0c1d5e2b7a9084c6d3e1f5a20',

@@ -5,12 +5,21 @@ import * as https from 'node:https'
 import type { PurgeCall } from './plan.js'
 
 export type Exchange =
-  | { kind: 'response'; status: number; headers: http.IncomingHttpHeaders; body: string }
+  | {
+      kind: 'response'
+      status: number
+      headers: http.IncomingHttpHeaders
+      body: string
+      /** The body went past `MAX_BODY_BYTES` and was cut there. */
+      truncated: boolean
+    }
   | { kind: 'network'; code: string | undefined; message: string }
   | { kind: 'timeout'; message: string }
+  /** The run was cancelled while the call was in flight: its outcome is unknown. */
+  | { kind: 'cancelled' }
 
 export interface Transport {
-  send(call: PurgeCall): Promise<Exchange>
+  send(call: PurgeCall, signal: AbortSignal): Promise<Exchange>
   close(): void
 }
 
@@ -22,8 +31,11 @@ export interface TransportOptions {
   userAgent: string
 }
 
-/** Bodies beyond this are cut: the largest valid answer (256 ids) is far smaller. */
-const MAX_BODY_BYTES = 4 * 1024 * 1024
+/**
+ * Bodies beyond this are cut and the connection dropped: the largest valid answer (256 ids under
+ * 1024-byte keys) is about a quarter of it, and a hostile server must not fill the runner's memory.
+ */
+export const MAX_BODY_BYTES = 1024 * 1024
 
 /**
  * `@actions/http-client` supplies the agents (keep-alive, proxy settings from the environment),
@@ -46,7 +58,8 @@ export function createTransport(options: TransportOptions): Transport {
     return client.getAgent(url.href)
   }
 
-  function send(call: PurgeCall): Promise<Exchange> {
+  function send(call: PurgeCall, signal: AbortSignal): Promise<Exchange> {
+    if (signal.aborted) return Promise.resolve({ kind: 'cancelled' })
     const url = new URL(call.url)
     const headers: Record<string, string | number> = {
       ...call.headers,
@@ -58,8 +71,12 @@ export function createTransport(options: TransportOptions): Transport {
 
     return new Promise((resolve) => {
       const request = module.request(url, { method: call.method, headers, agent: agentFor(url) })
+      let settled = false
       const settle = (exchange: Exchange): void => {
+        if (settled) return
+        settled = true
         clearTimeout(timer)
+        signal.removeEventListener('abort', cancel)
         resolve(exchange)
       }
       const timer = setTimeout(() => {
@@ -69,6 +86,11 @@ export function createTransport(options: TransportOptions): Transport {
         })
         request.destroy()
       }, options.timeoutMs)
+      const cancel = (): void => {
+        settle({ kind: 'cancelled' })
+        request.destroy()
+      }
+      signal.addEventListener('abort', cancel, { once: true })
       const fail = (error: Error & { code?: string }): void => {
         settle({ kind: 'network', code: error.code, message: error.message })
       }
@@ -76,19 +98,26 @@ export function createTransport(options: TransportOptions): Transport {
       request.on('response', (response) => {
         const chunks: Buffer[] = []
         let size = 0
-        response.on('data', (chunk: Buffer) => {
-          if (size < MAX_BODY_BYTES) chunks.push(chunk)
-          size += chunk.length
-        })
-        response.on('error', fail)
-        response.on('end', () => {
+        const finish = (truncated: boolean): void => {
           settle({
             kind: 'response',
             status: response.statusCode ?? 0,
             headers: response.headers,
-            body: Buffer.concat(chunks).toString('utf8')
+            body: Buffer.concat(chunks).toString('utf8'),
+            truncated
           })
+        }
+        response.on('data', (chunk: Buffer) => {
+          const room = MAX_BODY_BYTES - size
+          chunks.push(chunk.length > room ? chunk.subarray(0, room) : chunk)
+          size += chunk.length
+          if (size > MAX_BODY_BYTES) {
+            finish(true)
+            request.destroy()
+          }
         })
+        response.on('error', fail)
+        response.on('end', () => finish(false))
       })
       request.end(call.body)
     })

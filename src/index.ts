@@ -1,3 +1,5 @@
 import { run } from './main.js'
 
-await run()
+// A cancelled run must end within the runner's grace period: keep-alive sockets or a slow
+// GitHub request must not hold it open once its results are written.
+if (await run()) process.exit()

@@ -103,8 +103,8 @@ export type FileReader = (path: string) => string
 
 const readTextFile: FileReader = (path) => readFileSync(path, 'utf8')
 
-export function getSettings(): Settings {
-  return parseSettings(readInputs(), readTextFile)
+export function getSettings(raw: RawInputs = readInputs()): Settings {
+  return parseSettings(raw, readTextFile)
 }
 
 /** Validates raw inputs into settings; throws `InputError` naming the input and what is allowed. */

@@ -26,3 +26,12 @@ export function describePlan(calls: PurgeCall[], settings: Settings): string {
   const kind = settings.soft ? 'soft' : 'instant'
   return `Planned ${counted(calls.length, `${kind} purge call`)} for ${counted(targets, 'target')}${service}`
 }
+
+export function describeRetry(
+  call: PurgeCall,
+  attempt: number,
+  reason: string,
+  waitMs: number
+): string {
+  return `↻ ${describeCall(call)}: attempt ${attempt} failed (${reason}); retrying in ${(waitMs / 1000).toFixed(1)} s`
+}

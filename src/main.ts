@@ -1,37 +1,159 @@
-/** run(): inputs → settings → plan → execution → results → outputs, summary, exit. */
+/** run(): inputs → settings → plan → engine → results → outputs, summary, exit. Wires the runner to the engine. */
 import * as core from '@actions/core'
+import { systemClock } from './clock.js'
 import { createTransport } from './client.js'
 import { conclude } from './conclusion.js'
+import { counted } from './counted.js'
 import { applyChangedFiles, type Derivation } from './derivation.js'
-import { executePlan, sleep, type ExecuteOptions } from './execute.js'
-import { getSettings, type Settings } from './inputs.js'
+import { runPurge, type EngineLog, type PurgeRun } from './engine.js'
+import { getSettings, readInputs, type Settings } from './inputs.js'
+import { describeCall, describePlan } from './log-lines.js'
 import { writeOutputs } from './outputs.js'
-import { describeCall, describeEnd, describePlan } from './log-lines.js'
 import { planPurges, type PurgeCall } from './plan.js'
 import {
   countResults,
   plannedResults,
-  withRepeat,
+  ResultLedger,
   withSources,
   type PurgeResult
 } from './results.js'
 import { readRunContext } from './run-context.js'
+import { redactor, type Redact } from './secrets.js'
+import { cut } from './server-message.js'
 import { renderSummary } from './summary.js'
 
 const USER_AGENT = 'edge-purge/1'
 
-export async function run(): Promise<void> {
+/** How runners cancel a job: SIGINT, then SIGTERM 7.5 s later; some have sent SIGHUP. */
+const CANCEL_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const
+
+/** Runs the action; resolves to whether the run was cancelled. */
+export async function run(): Promise<boolean> {
+  const cancel = new AbortController()
+  const onSignal = (name: NodeJS.Signals): void => {
+    if (cancel.signal.aborted) return
+    core.info(
+      `Received ${name}: cancelling. No new purge call starts; calls in flight are abandoned.`
+    )
+    cancel.abort()
+  }
+  for (const name of CANCEL_SIGNALS) process.on(name, onSignal)
+  const log = new RunnerLog()
   try {
-    const { settings, derivation } = await applyChangedFiles(getSettings())
-    const calls = planPurges(settings)
-    if (derivation !== undefined) showDerivation(derivation, calls.length)
-    core.info(describePlan(calls, settings))
-    const outcome = settings.dryRun ? showPlan(calls, settings) : await purge(calls, settings)
-    const results = derivation === undefined ? outcome : withSources(outcome, derivation.sources)
-    const counts = countResults(results)
-    const resultsFile = await writeOutputs(results, counts, settings.services.length > 1)
-    if (settings.summary) {
-      const context = await readRunContext()
+    await purgeAndReport(cancel.signal, log)
+  } catch (error) {
+    core.setFailed(log.redact(messageOf(error)))
+  } finally {
+    log.closeGroups()
+    for (const name of CANCEL_SIGNALS) process.off(name, onSignal)
+  }
+  return cancel.signal.aborted
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error)
+}
+
+/** The step log, with every line redacted and every group it opened closed however the run ends. */
+class RunnerLog implements EngineLog {
+  redact: Redact = (text) => text
+  private openGroups = 0
+
+  info(line: string): void {
+    core.info(this.redact(line))
+  }
+
+  startGroup(title: string): void {
+    core.startGroup(this.redact(title))
+    this.openGroups += 1
+  }
+
+  endGroup(): void {
+    if (this.openGroups === 0) return
+    core.endGroup()
+    this.openGroups -= 1
+  }
+
+  closeGroups(): void {
+    while (this.openGroups > 0) this.endGroup()
+  }
+}
+
+class Cancelled extends Error {}
+
+/** Rejects as soon as the run is cancelled, so a slow GitHub API cannot hold a cancelled job. */
+function unlessCancelled<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const stop = (): void =>
+      reject(new Cancelled('Cancelled before the targets were known: nothing was sent'))
+    if (signal.aborted) stop()
+    signal.addEventListener('abort', stop, { once: true })
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', stop))
+  })
+}
+
+async function purgeAndReport(signal: AbortSignal, log: RunnerLog): Promise<void> {
+  const raw = readInputs()
+  log.redact = redactor([raw['api-token'], raw['github-token']])
+  // Input errors, the GitHub API and planning fail the step before anything is sent or set.
+  const { settings, derivation } = await unlessCancelled(
+    applyChangedFiles(getSettings(raw)),
+    signal
+  )
+  const calls = planPurges(settings)
+  if (derivation !== undefined) showDerivation(derivation, calls.length)
+  log.info(describePlan(calls, settings))
+
+  // From here every target is known: whatever happens, each one is reported exactly once.
+  const ledger = new ResultLedger(calls)
+  let outcome: PurgeRun
+  try {
+    outcome = settings.dryRun
+      ? showPlan(calls, settings, log)
+      : await purge(calls, settings, { signal, log, ledger })
+  } catch (error) {
+    const reason = `not finished: edge-purge stopped on an unexpected error: ${cut(log.redact(messageOf(error)))}`
+    core.error(reason)
+    outcome = { results: ledger.fill(reason), answered: 0, cancelled: signal.aborted }
+  }
+  log.closeGroups()
+  const results =
+    derivation === undefined ? outcome.results : withSources(outcome.results, derivation.sources)
+  const stopped = outcome.cancelled
+    ? `Cancelled after ${outcome.answered} of ${counted(calls.length, 'call')}: the calls not answered by then are reported as failed`
+    : undefined
+  await report({ results, settings, derivation, calls, stopped, redact: log.redact })
+  if (stopped !== undefined) core.setFailed(stopped)
+}
+
+interface Report {
+  results: PurgeResult[]
+  settings: Settings
+  derivation: Derivation | undefined
+  calls: PurgeCall[]
+  stopped: string | undefined
+  redact: Redact
+}
+
+/** Outputs, results file, summary and conclusion; a failure in one does not stop the others. */
+async function report({
+  results,
+  settings,
+  derivation,
+  calls,
+  stopped,
+  redact
+}: Report): Promise<void> {
+  const counts = countResults(results)
+  let resultsFile = ''
+  try {
+    resultsFile = await writeOutputs(results, counts, settings.services.length > 1)
+  } catch (error) {
+    core.setFailed(`Could not write the outputs: ${redact(messageOf(error))}`)
+  }
+  if (settings.summary) {
+    try {
+      const context = await readRunContext().catch(() => undefined)
       const html = renderSummary({
         results,
         counts,
@@ -41,14 +163,15 @@ export async function run(): Promise<void> {
         derivation,
         calls: calls.length,
         resultsFile,
-        context
+        context,
+        stopped
       })
-      await core.summary.addRaw(html, true).write()
+      await core.summary.addRaw(redact(html), true).write()
+    } catch (error) {
+      core.setFailed(`Could not write the job summary: ${redact(messageOf(error))}`)
     }
-    conclude(results, counts, settings.failOnError)
-  } catch (error) {
-    core.setFailed(error instanceof Error ? error.message : String(error))
   }
+  conclude(results, counts, settings.failOnError)
 }
 
 function showDerivation(derivation: Derivation, calls: number): void {
@@ -63,52 +186,37 @@ function showDerivation(derivation: Derivation, calls: number): void {
   }
 }
 
-function showPlan(calls: PurgeCall[], settings: Settings): PurgeResult[] {
-  core.startGroup(`Dry run: ${calls.length} planned calls, none sent`)
-  for (const call of calls) core.info(describeCall(call))
+function showPlan(calls: PurgeCall[], settings: Settings, log: EngineLog): PurgeRun {
+  log.startGroup(`Dry run: ${counted(calls.length, 'planned call')}, none sent`)
+  for (const call of calls) log.info(describeCall(call))
   if (settings.repeatAfterMs > 0) {
-    core.info(`…then the same calls again after ${settings.repeatAfterMs / 1000} s (repeat-after)`)
+    log.info(`…then the same calls again after ${settings.repeatAfterMs / 1000} s (repeat-after)`)
   }
-  core.endGroup()
-  return plannedResults(calls, settings.repeatAfterMs > 0)
+  log.endGroup()
+  return {
+    results: plannedResults(calls, settings.repeatAfterMs > 0),
+    answered: 0,
+    cancelled: false
+  }
 }
 
-async function purge(calls: PurgeCall[], settings: Settings): Promise<PurgeResult[]> {
-  const { apiToken } = settings
+async function purge(
+  calls: PurgeCall[],
+  settings: Settings,
+  { signal, log, ledger }: { signal: AbortSignal; log: RunnerLog; ledger: ResultLedger }
+): Promise<PurgeRun> {
   const transport = createTransport({
-    apiToken,
+    apiToken: settings.apiToken,
     concurrency: settings.concurrency,
     timeoutMs: settings.timeoutMs,
     userAgent: USER_AGENT
   })
-  const options: ExecuteOptions = {
-    concurrency: settings.concurrency,
-    maxAttempts: settings.maxAttempts,
-    redact: (text) => (apiToken === '' ? text : text.split(apiToken).join('***')),
-    onCallEnd: (call, end, elapsedMs) => core.info(describeEnd(call, end, elapsedMs)),
-    onRetry: (call, attempt, reason, waitMs) =>
-      core.info(
-        `↻ ${describeCall(call)}: attempt ${attempt} failed (${reason}); retrying in ${(waitMs / 1000).toFixed(1)} s`
-      )
-  }
   try {
-    core.startGroup(`Purge calls (${calls.length}, up to ${settings.concurrency} at once)`)
-    const first = await executePlan(calls, transport, options).finally(() => core.endGroup())
-    if (settings.repeatAfterMs === 0) return first.flat()
-
-    // Shielded services: an inner cache can refill the outer one with stale content during the
-    // first pass, so every call that purged something is sent again once everything is done.
-    const again = calls.filter((_, index) =>
-      first[index]?.some((result) => result.status === 'purged')
-    )
-    core.info(`Waiting ${settings.repeatAfterMs / 1000} s before purging again (repeat-after)`)
-    await sleep(settings.repeatAfterMs)
-    core.startGroup(`Repeat purge calls (${again.length})`)
-    const repeated = await executePlan(again, transport, options).finally(() => core.endGroup())
-    const repeatOf = new Map(again.map((call, index) => [call, repeated[index]]))
-    return withRepeat(
-      first,
-      calls.map((call) => repeatOf.get(call))
+    return await runPurge(
+      calls,
+      settings,
+      { transport, clock: systemClock, signal, log, redact: log.redact },
+      ledger
     )
   } finally {
     transport.close()

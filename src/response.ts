@@ -1,6 +1,6 @@
 /** What one attempt's exchange means for its call: ids, or a failure with a reason a user can act on. Pure. */
 import { STATUS_CODES } from 'node:http'
-import type { Exchange } from './client.js'
+import { MAX_BODY_BYTES, type Exchange } from './client.js'
 import type { PurgeCall } from './plan.js'
 import {
   headerValue,
@@ -8,6 +8,7 @@ import {
   isRetryableStatus,
   serverRequestedWaitMs
 } from './retry-policy.js'
+import type { Redact } from './secrets.js'
 import { cut, parseJson, serverMessage } from './server-message.js'
 import { withoutCredentials } from './targets.js'
 
@@ -15,7 +16,13 @@ import { withoutCredentials } from './targets.js'
 export type Stop = 'unauthorized' | 'forbidden'
 
 export type Verdict =
-  | { ok: true; httpStatus: number; ids: Map<string, string> }
+  | {
+      ok: true
+      httpStatus: number
+      ids: Map<string, string>
+      /** Targets whose answer held something other than a usable id: why, for their result. */
+      unusable: Map<string, string>
+    }
   | {
       ok: false
       retryable: boolean
@@ -31,8 +38,22 @@ function failure(fields: Pick<Failure, 'httpStatus' | 'message'> & Partial<Failu
   return { ok: false, retryable: false, waitMs: undefined, stop: undefined, ...fields }
 }
 
-export function interpret(call: PurgeCall, exchange: Exchange, now: number): Verdict {
+/** Real ids are about 20 characters: anything else is not an id a user could look up. */
+const USABLE_ID = /^[\x21-\x7e]{1,128}$/
+
+/**
+ * What the exchange means. Every piece of server text is redacted before it is cut, so a secret
+ * at the edge of the cut cannot survive in part.
+ */
+export function interpret(
+  call: PurgeCall,
+  exchange: Exchange,
+  now: number,
+  redact: Redact
+): Verdict {
   switch (exchange.kind) {
+    case 'cancelled':
+      return failure({ httpStatus: null, message: CANCELLED_IN_FLIGHT })
     case 'timeout':
       return failure({
         httpStatus: null,
@@ -43,40 +64,67 @@ export function interpret(call: PurgeCall, exchange: Exchange, now: number): Ver
       return failure({
         httpStatus: null,
         retryable: isRetryableNetworkCode(exchange.code),
-        message: `connection failed${exchange.code === undefined ? '' : ` (${exchange.code})`}: ${exchange.message}`
+        message: `connection failed${exchange.code === undefined ? '' : ` (${exchange.code})`}: ${cut(redact(exchange.message))}`
       })
     case 'response':
       if (exchange.status >= 200 && exchange.status < 300)
-        return interpretSuccess(call, exchange.status, exchange.body)
-      return interpretRefusal(call, exchange, now)
+        return interpretSuccess(call, exchange, redact)
+      return interpretRefusal(call, exchange, now, redact)
   }
 }
+
+export const CANCELLED_IN_FLIGHT = 'cancelled before it was confirmed'
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
-function isId(value: unknown): value is string {
-  return typeof value === 'string' && value !== ''
+/** How an unusable id is shown: enough to recognise it, never enough to flood a log. */
+function shownValue(value: unknown, redact: Redact): string {
+  if (typeof value === 'string') {
+    return JSON.stringify(cut(redact(value), 60)).replace(
+      /[^\x20-\x7e]/g,
+      (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`
+    )
+  }
+  if (value === null || typeof value !== 'object') return String(value)
+  return Array.isArray(value) ? 'an array' : 'an object'
 }
 
-function interpretSuccess(call: PurgeCall, status: number, body: string): Verdict {
+function unusableId(value: unknown, redact: Redact): string {
+  return `the server's answer held no usable purge id (got ${shownValue(value, redact)})`
+}
+
+type Response = Extract<Exchange, { kind: 'response' }>
+
+function interpretSuccess(call: PurgeCall, exchange: Response, redact: Redact): Verdict {
+  const { status, body } = exchange
+  if (exchange.truncated) {
+    return failure({
+      httpStatus: status,
+      message: `${status} with an answer over ${MAX_BODY_BYTES / 1024 / 1024} MiB, cut off there: the purge API's answers are far smaller`
+    })
+  }
   const json = parseJson(body)
   const ids = new Map<string, string>()
+  const unusable = new Map<string, string>()
+  const take = (target: string, value: unknown): void => {
+    if (typeof value === 'string' && USABLE_ID.test(value)) ids.set(target, value)
+    else unusable.set(target, unusableId(value, redact))
+  }
   if (isRecord(json)) {
     if (call.operation === 'batch') {
       for (const { target } of call.targets) {
-        const id = json[target]
-        if (isId(id)) ids.set(target, id)
+        if (Object.hasOwn(json, target)) take(target, json[target])
       }
-      return { ok: true, httpStatus: status, ids }
+      return { ok: true, httpStatus: status, ids, unusable }
     }
     if (json.status === 'ok' && call.operation === 'purge-all')
-      return { ok: true, httpStatus: status, ids }
+      return { ok: true, httpStatus: status, ids, unusable }
     const [only] = call.targets
-    if (json.status === 'ok' && isId(json.id) && only !== undefined) {
-      ids.set(only.target, json.id)
-      return { ok: true, httpStatus: status, ids }
+    if (json.status === 'ok' && json.id !== undefined && only !== undefined) {
+      take(only.target, json.id)
+      return { ok: true, httpStatus: status, ids, unusable }
     }
   }
   const promised =
@@ -85,7 +133,7 @@ function interpretSuccess(call: PurgeCall, status: number, body: string): Verdic
       : call.operation === 'purge-all'
         ? '{"status":"ok"}'
         : '{"status":"ok","id":...}'
-  const start = body.trim() === '' ? 'an empty body' : JSON.stringify(cut(body, 120))
+  const start = body.trim() === '' ? 'an empty body' : JSON.stringify(cut(redact(body), 120))
   return failure({
     httpStatus: status,
     retryable: true,
@@ -95,19 +143,25 @@ function interpretSuccess(call: PurgeCall, status: number, body: string): Verdic
 
 function interpretRefusal(
   call: PurgeCall,
-  exchange: Extract<Exchange, { kind: 'response' }>,
-  now: number
+  exchange: Response,
+  now: number,
+  redact: Redact
 ): Verdict {
   const { status } = exchange
-  const said = serverMessage(exchange.body)
+  const said = serverMessage(exchange.body, redact)
+  const cutOff = exchange.truncated
+    ? ` (its answer was cut off at ${MAX_BODY_BYTES / 1024 / 1024} MiB)`
+    : ''
   const withServer = (lead: string): string =>
-    said === undefined ? lead : `${lead} — server said: ${said}`
+    (said === undefined ? lead : `${lead} — server said: ${said}`) + cutOff
   const host = new URL(call.url).host
 
   if (status >= 300 && status < 400) {
     const location = headerValue(exchange.headers, 'location')
     const where =
-      location === undefined ? 'without a Location' : `to ${withoutCredentials(location)}`
+      location === undefined
+        ? 'without a Location'
+        : `to ${cut(redact(withoutCredentials(location)), 200)}`
     return failure({
       httpStatus: status,
       message: `redirected (${status}) ${where}: purge calls do not follow redirects, so the token and the purge never go elsewhere; use the final address`

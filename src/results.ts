@@ -34,6 +34,8 @@ export interface CallEnd {
   httpStatus: number | null
   /** Present when the call succeeded: each purged target's id (purge-all has none). */
   ids: Map<string, string> | undefined
+  /** With `ids`: targets the answer gave something other than a usable id, and why. */
+  unusable?: Map<string, string>
   error: string | undefined
 }
 
@@ -56,7 +58,8 @@ export function resultsOfCall(call: PurgeCall, end: CallEnd): PurgeResult[] {
       error: !failed
         ? null
         : unconfirmed
-          ? 'no purge id returned: the server did not confirm this key'
+          ? (end.unusable?.get(target) ??
+            'no purge id returned: the server did not confirm this key')
           : (end.error ?? 'failed')
     }
   })
@@ -82,28 +85,61 @@ export function plannedResults(calls: PurgeCall[], repeated: boolean): PurgeResu
 }
 
 /**
- * The first pass's results with the second pass's folded in: a target counts as purged only when
- * both passes purged it. `second` holds, per call, the repeat's results (`undefined` when the call
- * was not repeated because none of its targets was purged).
+ * One call's first-pass results with its second pass folded in: a target counts as purged only
+ * when both passes purged it. `second` is `undefined` when the call was not repeated because none
+ * of its targets was purged.
  */
-export function withRepeat(
-  first: PurgeResult[][],
-  second: (PurgeResult[] | undefined)[]
-): PurgeResult[] {
-  return first.flatMap((results, call) =>
-    results.map((result, index): PurgeResult => {
-      const again = second[call]?.[index]
-      if (result.status !== 'purged' || again === undefined) return { ...result, repeat: null }
-      const repeat = { status: again.status, id: again.id, attempts: again.attempts }
-      if (again.status === 'purged') return { ...result, repeat }
-      return {
-        ...result,
-        status: 'failed',
-        error: `repeat purge failed: ${again.error ?? 'failed'}`,
-        repeat
-      }
+export function withRepeat(first: PurgeResult[], second: PurgeResult[] | undefined): PurgeResult[] {
+  return first.map((result, index): PurgeResult => {
+    const again = second?.[index]
+    if (result.status !== 'purged' || again === undefined) return { ...result, repeat: null }
+    const repeat = { status: again.status, id: again.id, attempts: again.attempts }
+    if (again.status === 'purged') return { ...result, repeat }
+    return {
+      ...result,
+      status: 'failed',
+      error: `repeat purge failed: ${again.error ?? 'failed'}`,
+      repeat
+    }
+  })
+}
+
+export const NOT_SENT_CANCELLED = 'not sent: the run was cancelled'
+
+/**
+ * Each call's results as they become known. Whatever stops a run, `fill` still gives every target
+ * exactly once: the calls without results fail with the reason given.
+ */
+export class ResultLedger {
+  private readonly byCall: (PurgeResult[] | undefined)[]
+
+  constructor(readonly calls: readonly PurgeCall[]) {
+    this.byCall = new Array<PurgeResult[] | undefined>(calls.length)
+  }
+
+  record(index: number, results: PurgeResult[]): void {
+    this.byCall[index] = results
+  }
+
+  get(index: number): PurgeResult[] | undefined {
+    return this.byCall[index]
+  }
+
+  /** Every target's result in plan order; calls still without results are recorded as failed. */
+  fill(reason: string): PurgeResult[] {
+    return this.calls.flatMap((call, index) => {
+      const known = this.byCall[index]
+      if (known !== undefined) return known
+      const failed = resultsOfCall(call, {
+        attempts: 0,
+        httpStatus: null,
+        ids: undefined,
+        error: reason
+      })
+      this.byCall[index] = failed
+      return failed
     })
-  )
+  }
 }
 
 /** Marks each result as given or derived; `sources` maps `type target` to the file that caused it. */

@@ -71,6 +71,16 @@ export function serverRequestedWaitMs(
   return given.length === 0 ? undefined : Math.max(...given)
 }
 
+/** The latest instant a JavaScript Date can hold. */
+const MAX_DATE_MS = 8.64e15
+
+/** A server's wait in words: "until <time> (N s)", or only the seconds when no date can hold it. */
+export function describeWait(waitMs: number, now: number): string {
+  const seconds = `${Math.ceil(waitMs / 1000)} s`
+  const until = now + waitMs
+  return until <= MAX_DATE_MS ? `until ${new Date(until).toISOString()} (${seconds})` : seconds
+}
+
 const BACKOFF_BASE_MS = 1000
 const BACKOFF_CAP_MS = 20_000
 

@@ -1,21 +1,33 @@
 /** Pulls the human message out of an error body, whatever shape the server chose. Pure. */
+import type { Redact } from './secrets.js'
 
 const MAX_MESSAGE_CHARS = 300
+
+/** How deep `errors` may nest before we stop looking: real APIs use one level; a hostile one, thousands. */
+const MAX_ERRORS_DEPTH = 3
+/** Enough messages to explain any real failure, few enough that a hostile list costs nothing. */
+const MAX_MESSAGES = 20
 
 function text(value: unknown): string | undefined {
   return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined
 }
 
 /** Messages of a JSON error: `msg`/`detail`/`details`, problem+json `title`/`detail`, JSON:API `errors`. */
-function messagesOf(json: unknown): string[] {
+function messagesOf(json: unknown, depth = 0): string[] {
   if (typeof json !== 'object' || json === null || Array.isArray(json)) return []
   const record = json as Record<string, unknown>
   const own = ['msg', 'message', 'title', 'detail', 'details', 'error'].map((field) =>
     text(record[field])
   )
-  const nested = Array.isArray(record.errors) ? record.errors.flatMap(messagesOf) : []
-  const plain = Array.isArray(record.errors) ? record.errors.map(text) : []
-  return [...own, ...nested, ...plain].filter((message): message is string => message !== undefined)
+  const errors =
+    Array.isArray(record.errors) && depth < MAX_ERRORS_DEPTH
+      ? record.errors.slice(0, MAX_MESSAGES)
+      : []
+  const nested = errors.flatMap((error) => messagesOf(error, depth + 1))
+  const plain = errors.map(text)
+  return [...own, ...nested, ...plain]
+    .filter((message): message is string => message !== undefined)
+    .slice(0, MAX_MESSAGES)
 }
 
 export function cut(message: string, max = MAX_MESSAGE_CHARS): string {
@@ -31,12 +43,12 @@ export function parseJson(body: string): unknown {
   }
 }
 
-/** The server's own words, or `undefined` when the body says nothing. */
-export function serverMessage(body: string): string | undefined {
+/** The server's own words, redacted before they are cut, or `undefined` when the body says nothing. */
+export function serverMessage(body: string, redact: Redact): string | undefined {
   const json = parseJson(body)
   const messages = json === undefined ? [] : [...new Set(messagesOf(json))]
-  if (messages.length > 0) return cut(messages.join(': '))
+  if (messages.length > 0) return cut(redact(messages.join(': ')))
   const plain = body.trim()
   if (plain === '' || json !== undefined) return undefined
-  return cut(plain.replace(/<[^>]*>/g, ' '))
+  return cut(redact(plain).replace(/<[^>]*>/g, ' '))
 }

@@ -19,6 +19,8 @@ export interface SummaryFacts {
   calls: number
   resultsFile: string
   context: RunContext | undefined
+  /** Why the run ended early (a cancel), shown first. */
+  stopped: string | undefined
 }
 
 const ENTITIES: Record<string, string> = {
@@ -114,6 +116,7 @@ export function renderSummary(facts: SummaryFacts): string {
   const { results, counts } = facts
   const withService = facts.services.length > 1
   const parts = [`<h2>${escapeHtml(heading(facts))}</h2>`]
+  if (facts.stopped !== undefined) parts.push(`<p><b>${escapeHtml(facts.stopped)}</b></p>`)
   const seconds = facts.repeatAfterMs / 1000
   const scope = [
     `${counted(results.length, 'target')} in ${counted(facts.calls, 'call')}`,

@@ -1,0 +1,334 @@
+/**
+ * The purge engine in-process: retries, waits, stop rules, repeat-after, cancellation and fault
+ * isolation, through the `Transport` seam with a virtual clock (minutes of waiting take no time).
+ */
+import { describe, expect, it } from '@jest/globals'
+import type { IncomingHttpHeaders } from 'node:http'
+import type { Exchange, Transport } from '../src/client.js'
+import { runPurge, type EngineSettings, type PurgeRun } from '../src/engine.js'
+import type { Settings } from '../src/inputs.js'
+import { planPurges, type PurgeCall } from '../src/plan.js'
+import { redactor } from '../src/secrets.js'
+import { parseUrls } from '../src/targets.js'
+import { settingsWith } from './support/defaults.js'
+import { FakeClock } from './support/fake-clock.js'
+
+const ID = '1740093-1756794994-11993984'
+
+interface Sent {
+  call: PurgeCall
+  at: number
+}
+
+type Answer = (call: PurgeCall, attempt: number) => Exchange | Promise<Exchange>
+
+const reply = (status: number, body: unknown, headers: IncomingHttpHeaders = {}): Exchange => ({
+  kind: 'response',
+  status,
+  headers,
+  body: typeof body === 'string' ? body : JSON.stringify(body),
+  truncated: false
+})
+
+/** What a correct purge API answers for the call. */
+function ok(call: PurgeCall): Exchange {
+  if (call.operation === 'batch') {
+    return reply(200, Object.fromEntries(call.targets.map(({ target }) => [target, ID])))
+  }
+  return reply(200, call.operation === 'purge-all' ? { status: 'ok' } : { status: 'ok', id: ID })
+}
+
+/** A transport that answers in-process, each answer 10 virtual ms after the call was sent. */
+class ScriptedTransport implements Transport {
+  readonly sent: Sent[] = []
+  inFlight = 0
+  maxInFlight = 0
+  private readonly attempts = new Map<string, number>()
+
+  constructor(
+    private readonly clock: FakeClock,
+    private readonly answer: Answer = ok
+  ) {}
+
+  async send(call: PurgeCall, signal: AbortSignal): Promise<Exchange> {
+    this.sent.push({ call, at: this.clock.now() })
+    const key = `${call.url} ${call.body ?? ''} ${call.headers['Surrogate-Key'] ?? ''}`
+    const attempt = (this.attempts.get(key) ?? 0) + 1
+    this.attempts.set(key, attempt)
+    this.inFlight += 1
+    this.maxInFlight = Math.max(this.maxInFlight, this.inFlight)
+    try {
+      await this.clock.sleep(10, signal)
+      if (signal.aborted) return { kind: 'cancelled' }
+      return await this.answer(call, attempt)
+    } finally {
+      this.inFlight -= 1
+    }
+  }
+
+  close(): void {}
+}
+
+interface Harness {
+  clock: FakeClock
+  transport: ScriptedTransport
+  lines: string[]
+  run: (signal?: AbortSignal) => Promise<PurgeRun>
+}
+
+function harness(
+  overrides: Partial<Settings>,
+  answer?: Answer,
+  engine: Partial<EngineSettings> = {}
+): Harness {
+  const settings = settingsWith(overrides)
+  const clock = new FakeClock()
+  const transport = new ScriptedTransport(clock, answer)
+  const lines: string[] = []
+  const log = {
+    info: (line: string) => lines.push(line),
+    startGroup: (title: string) => lines.push(`[${title}]`),
+    endGroup: () => lines.push('[end]')
+  }
+  const run = (signal = new AbortController().signal): Promise<PurgeRun> =>
+    runPurge(
+      planPurges(settings),
+      { ...settings, ...engine },
+      {
+        transport,
+        clock,
+        signal,
+        log,
+        redact: redactor([settings.apiToken]),
+        random: () => 0
+      }
+    )
+  return { clock, transport, lines, run }
+}
+
+const urls = (count: number): Partial<Settings> => ({
+  services: [],
+  urls: parseUrls(
+    Array.from({ length: count }, (_, index) => `https://www.example.com/p/${index}`).join('\n'),
+    'urls'
+  )
+})
+
+describe('rate limits and retries', () => {
+  it('waits as long as Retry-After asks after a 429, then purges', async () => {
+    const { run, transport } = harness({ keys: ['home'] }, (call, attempt) =>
+      attempt === 1 ? reply(429, { msg: 'slow down' }, { 'retry-after': '7' }) : ok(call)
+    )
+    const { results } = await run()
+    expect(results[0]).toMatchObject({ status: 'purged', attempts: 2, id: ID })
+    const [first, second] = transport.sent
+    expect((second?.at ?? 0) - (first?.at ?? 0)).toBeGreaterThanOrEqual(7000)
+  })
+
+  it('waits for an Edge-RateLimit-Reset epoch on a 429, and holds every call to that origin', async () => {
+    const clock0 = new FakeClock().now()
+    const reset = String(Math.ceil(clock0 / 1000) + 30)
+    const { run, transport } = harness({ ...urls(3), concurrency: 1 }, (call, attempt) =>
+      call.url.endsWith('/0') && attempt === 1
+        ? reply(429, {}, { 'edge-ratelimit-reset': reset })
+        : ok(call)
+    )
+    const { results } = await run()
+    expect(results.every((result) => result.status === 'purged')).toBe(true)
+    const afterLimit = transport.sent.slice(1)
+    expect(afterLimit.every(({ at }) => at >= Number(reset) * 1000)).toBe(true)
+  })
+
+  it('fails at once, naming the time, when the server asks for more than 120 s', async () => {
+    const { run, transport } = harness({ keys: ['home'] }, () =>
+      reply(429, { msg: 'hourly limit' }, { 'retry-after': '3600' })
+    )
+    const { results } = await run()
+    expect(transport.sent).toHaveLength(1)
+    expect(results[0]?.error).toMatch(
+      /wait until \d{4}-\d\d-\d\dT.* \(3600 s\), longer than the 120 s/
+    )
+  })
+
+  it.each([
+    ['Retry-After', { 'retry-after': '99999999999999' }],
+    ['Edge-RateLimit-Reset', { 'edge-ratelimit-reset': '99999999999999999999' }]
+  ])('an absurd %s fails only its own call, saying so', async (_name, headers) => {
+    const { run } = harness(urls(3), (call) =>
+      call.url.endsWith('/1') ? reply(429, {}, headers) : ok(call)
+    )
+    const { results } = await run()
+    expect(results.map((result) => result.status)).toEqual(['purged', 'failed', 'purged'])
+    expect(results[1]?.error).toMatch(/the server asks to wait \d+(e\+\d+)? s, longer than/)
+  })
+
+  it('still backs off on Retry-After: 0, instead of retrying at once', async () => {
+    const { run, clock, transport } = harness({ keys: ['home'], maxAttempts: 6 }, () =>
+      reply(503, 'busy', { 'retry-after': '0' })
+    )
+    const { results } = await run()
+    expect(transport.sent).toHaveLength(6)
+    expect(clock.sleeps.filter((ms) => ms !== 10)).toEqual([500, 1000, 2000, 4000, 8000])
+    expect(results[0]?.error).toMatch(/HTTP 503 .*gave up after 6 attempts/)
+  })
+
+  it('treats a negative or fractional wait as no wait given, and backs off', async () => {
+    const { run, clock } = harness({ keys: ['home'] }, (call, attempt) =>
+      attempt === 1 ? reply(503, '', { 'retry-after': '-5' }) : ok(call)
+    )
+    expect((await run()).results[0]?.status).toBe('purged')
+    expect(clock.sleeps.filter((ms) => ms !== 10)).toEqual([500])
+  })
+
+  it('retries a timeout and a reset connection, logging why', async () => {
+    const { run, lines } = harness(urls(2), (call, attempt) => {
+      if (attempt > 1) return ok(call)
+      return call.url.endsWith('/0')
+        ? { kind: 'timeout', message: 'no complete answer within 30 s' }
+        : { kind: 'network', code: 'ECONNRESET', message: 'socket hang up' }
+    })
+    const { results } = await run()
+    expect(results.map((result) => result.attempts)).toEqual([2, 2])
+    expect(lines.filter((line) => line.startsWith('↻'))).toHaveLength(2)
+  })
+
+  it('never has more than `concurrency` calls in flight', async () => {
+    const { run, transport } = harness({ ...urls(40), concurrency: 4 })
+    await run()
+    expect(transport.maxInFlight).toBe(4)
+    expect(transport.sent).toHaveLength(40)
+  })
+})
+
+describe('stop rules', () => {
+  it('sends one request when the token is rejected; the rest are not sent, saying why', async () => {
+    const { run, transport } = harness({ keys: ['a', 'b', 'c'], batchSize: 1 }, () =>
+      reply(401, { msg: 'Provided credentials are missing or invalid' })
+    )
+    const { results } = await run()
+    expect(transport.sent).toHaveLength(1)
+    expect(results[0]?.error).toContain('401: the API token was rejected')
+    expect(results[1]?.error).toMatch(/^not sent: an earlier call to the same address was refused/)
+  })
+
+  it('a 403 stops only the calls needing the same permission in the same service', async () => {
+    const { run, transport } = harness(
+      {
+        services: [
+          { id: 'svc-a', baseUrl: 'https://api.example-cdn.com' },
+          { id: 'svc-b', baseUrl: 'https://api.example-cdn.com' }
+        ],
+        keys: ['k1', 'k2'],
+        batchSize: 1
+      },
+      (call) => (call.service === 'svc-a' ? reply(403, { msg: 'Forbidden' }) : ok(call))
+    )
+    const { results } = await run()
+    expect(results.map((result) => `${result.service} ${result.status}`)).toEqual([
+      'svc-a failed',
+      'svc-a failed',
+      'svc-b purged',
+      'svc-b purged'
+    ])
+    expect(transport.sent.filter(({ call }) => call.service === 'svc-a')).toHaveLength(1)
+  })
+})
+
+describe('repeat-after', () => {
+  it('sends every call that purged something again after the wait, and records both passes', async () => {
+    const { run, transport } = harness({ keys: ['a'], repeatAfterMs: 10_000 })
+    const { results } = await run()
+    expect(transport.sent).toHaveLength(2)
+    const [first, second] = transport.sent
+    expect((second?.at ?? 0) - (first?.at ?? 0)).toBeGreaterThanOrEqual(10_000)
+    expect(results[0]).toMatchObject({ status: 'purged', repeat: { status: 'purged', id: ID } })
+  })
+
+  it('counts a target as purged only when the second pass purged it too', async () => {
+    const { run } = harness(
+      { keys: ['a'], repeatAfterMs: 5000, maxAttempts: 1 },
+      (call, attempt) => (attempt === 1 ? ok(call) : reply(400, { msg: 'nope' }))
+    )
+    const { results } = await run()
+    expect(results[0]).toMatchObject({ status: 'failed', repeat: { status: 'failed' } })
+    expect(results[0]?.error).toMatch(/^repeat purge failed: HTTP 400/)
+  })
+
+  it('does not repeat a call that purged nothing', async () => {
+    const { run, transport } = harness(
+      { ...urls(2), repeatAfterMs: 5000, maxAttempts: 1 },
+      (call) => (call.url.endsWith('/0') ? reply(400, {}) : ok(call))
+    )
+    const { results } = await run()
+    expect(transport.sent.map(({ call }) => call.url.slice(-2))).toEqual(['/0', '/1', '/1'])
+    expect(results[0]?.repeat).toBeNull()
+  })
+})
+
+describe('cancellation', () => {
+  it('starts no call after the cancel, abandons those in flight, and reports every target', async () => {
+    const cancel = new AbortController()
+    let answered = 0
+    const { run, transport } = harness({ ...urls(20), concurrency: 4 }, (call) => {
+      answered += 1
+      if (answered === 9) setImmediate(() => cancel.abort())
+      return ok(call)
+    })
+    const outcome = await run(cancel.signal)
+    expect(outcome.cancelled).toBe(true)
+    const byStatus = (error: string | null): number =>
+      outcome.results.filter((result) => result.error === error).length
+    expect(outcome.results).toHaveLength(20)
+    expect(byStatus(null)).toBe(outcome.answered)
+    expect(outcome.answered).toBeGreaterThanOrEqual(9)
+    expect(byStatus('cancelled before it was confirmed')).toBeGreaterThan(0)
+    expect(byStatus('not sent: the run was cancelled')).toBe(20 - transport.sent.length)
+    expect(byStatus(null) + byStatus('cancelled before it was confirmed')).toBe(
+      transport.sent.length
+    )
+  })
+
+  it('stops a retry wait at once and sends nothing more', async () => {
+    const cancel = new AbortController()
+    const { run, transport, clock } = harness({ keys: ['a'] }, () => {
+      setImmediate(() => cancel.abort())
+      return reply(503, 'busy', { 'retry-after': '60' })
+    })
+    const started = clock.now()
+    const { results } = await run(cancel.signal)
+    expect(transport.sent).toHaveLength(1)
+    expect(clock.now() - started).toBeLessThan(60_000)
+    expect(results[0]).toMatchObject({
+      status: 'failed',
+      error: 'cancelled before it was confirmed'
+    })
+  })
+
+  it('a cancel during the repeat-after wait fails the repeat, not sent', async () => {
+    const cancel = new AbortController()
+    const { run, transport, lines } = harness({ keys: ['a'], repeatAfterMs: 30_000 })
+    const running = run(cancel.signal)
+    const waiting = (): boolean => lines.some((line) => line.startsWith('Waiting 30 s'))
+    while (!waiting()) await new Promise((resolve) => setImmediate(resolve))
+    cancel.abort()
+    const { results, cancelled } = await running
+    expect(cancelled).toBe(true)
+    expect(transport.sent).toHaveLength(1)
+    expect(results[0]).toMatchObject({
+      status: 'failed',
+      error: 'repeat purge failed: not sent: the run was cancelled'
+    })
+  })
+})
+
+describe('fault isolation', () => {
+  it('a call whose handling throws fails alone, with the reason, redacted', async () => {
+    const { run } = harness({ ...urls(3), apiToken: 'tok-secret-123456' }, (call) => {
+      if (call.url.endsWith('/1')) throw new Error('boom with tok-secret-123456 inside')
+      return ok(call)
+    })
+    const { results } = await run()
+    expect(results.map((result) => result.status)).toEqual(['purged', 'failed', 'purged'])
+    expect(results[1]?.error).toBe('edge-purge could not handle this call: boom with *** inside')
+  })
+})
