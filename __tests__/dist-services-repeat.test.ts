@@ -95,25 +95,6 @@ describe('repeat-after', () => {
     expect(run.summary).toMatch(/purged twice, 1 s apart/)
   })
 
-  it('counts a target as purged only when the second pass purged it too', async () => {
-    server.fault({
-      match: (request) => server.requests.filter((seen) => seen.path === request.path).length === 2,
-      action: { kind: 'reply', status: 400, body: '{"msg":"second pass refused"}' }
-    })
-    const run = await runAction({
-      ...api(),
-      'service-id': 'svc-a',
-      keys: 'k1',
-      'repeat-after': '1'
-    })
-    expect(run.code).toBe(1)
-    const [result] = resultsOf(run)
-    expect(result).toMatchObject({ status: 'failed', repeat: { status: 'failed', attempts: 1 } })
-    expect(result?.error).toMatch(
-      /^repeat purge failed: HTTP 400 \(Bad Request\) — server said: second pass refused/
-    )
-  })
-
   it('does not repeat a call that purged nothing', async () => {
     server.fault({ times: 1, action: { kind: 'reply', status: 400, body: '{"msg":"no"}' } })
     const run = await runAction({

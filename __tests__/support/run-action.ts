@@ -1,5 +1,5 @@
 /** Runs the bundled action as the GitHub runner does: INPUT_* variables, output and summary files, exit code. */
-import { spawn } from 'node:child_process'
+import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -58,6 +58,8 @@ export interface RunOptions {
   entry?: string
   /** Flags for node before the entry (benchmarks: a preload that reports peak memory). */
   nodeArgs?: string[]
+  /** Called once the process is started, e.g. to send it a signal as the runner does on cancel. */
+  onStart?: (child: ChildProcess) => void
 }
 
 export async function runAction(
@@ -92,6 +94,7 @@ export async function runAction(
     cwd: dir,
     env
   })
+  options.onStart?.(child)
   let stdout = ''
   let stderr = ''
   let log = ''
