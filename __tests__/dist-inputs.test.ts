@@ -71,3 +71,26 @@ it('refuses an api-token with a line break before any request, without echoing i
   const shown = run.log.split('\n').filter((line) => !line.startsWith('::add-mask::'))
   expect(shown.join('\n')).not.toMatch(/first-half|second-half/)
 })
+
+describe('purge-ids keeps every key', () => {
+  it('a key named __proto__', async () => {
+    const run = await runAction({ ...api(), keys: '__proto__' })
+    expect(run.code).toBe(0)
+    const ids = JSON.parse(run.outputs['purge-ids'] ?? '') as Record<string, unknown>
+    expect(Object.keys(ids)).toEqual(['__proto__'])
+    expect(ids['__proto__']).toBe(run.outputs['purge-id'])
+  })
+
+  it('a service named __proto__, in the grouped form', async () => {
+    await server.close()
+    server = await FakePurgeServer.start({
+      tokens: { 'test-token': 'engineer' },
+      services: ['__proto__', 'svc2']
+    })
+    const run = await runAction({ ...api(), 'service-id': '__proto__, svc2', keys: 'k1' })
+    expect(run.code).toBe(0)
+    const ids = JSON.parse(run.outputs['purge-ids'] ?? '') as Record<string, unknown>
+    expect(Object.keys(ids)).toEqual(['__proto__', 'svc2'])
+    expect(Object.keys(ids['__proto__'] ?? {})).toEqual(['k1'])
+  })
+})

@@ -35318,21 +35318,39 @@ const MAX_OUTPUT_BYTES = 1_000_000;
 /** Where URL purge ids go when ids are grouped by service: URL purges belong to no service. */
 const URL_IDS_GROUP = 'urls';
 /**
- * Each purged key or URL → its purge id (purge-all has none). With several services, grouped:
- * service → target → id, URL purges under `urls`.
+ * Each purged key or URL → its purge id (purge-all has none), both as `redact` leaves them. With
+ * several services, grouped: service → target → id, URL purges under `urls`. Built with
+ * `Object.fromEntries`, which makes every key the object's own: assigning `ids['__proto__'] = id`
+ * would set the prototype instead and lose the key.
  */
-function purgeIds(results, perService) {
-    const flat = {};
-    const grouped = {};
+function purgeIds(results, perService, redact) {
+    const purged = [];
     for (const result of results) {
-        if (result.status !== 'purged' || result.id === null)
-            continue;
-        if (!perService)
-            flat[result.target] = result.id;
-        else
-            (grouped[result.service ?? URL_IDS_GROUP] ??= {})[result.target] = result.id;
+        if (result.status === 'purged' && result.id !== null)
+            purged.push([result, result.id]);
     }
-    return perService ? grouped : flat;
+    const entry = ([result, id]) => [
+        redact(result.target),
+        redact(id)
+    ];
+    if (!perService)
+        return Object.fromEntries(purged.map(entry));
+    const groups = new Map();
+    for (const item of purged) {
+        const service = redact(item[0].service ?? URL_IDS_GROUP);
+        const group = groups.get(service) ?? [];
+        group.push(entry(item));
+        groups.set(service, group);
+    }
+    return Object.fromEntries([...groups].map(([service, ids]) => [service, Object.fromEntries(ids)]));
+}
+/**
+ * JSON with every string value passed through `redact` before it is escaped: redacting the
+ * finished text would miss a secret holding a quote or backslash and could cut through an escape.
+ * Keys are left alone: a result's keys are its field names.
+ */
+function redactedJson(results, redact) {
+    return JSON.stringify(results, (_key, value) => typeof value === 'string' ? redact(value) : value);
 }
 function setBoundedOutput(name, json, resultsFile) {
     if (Buffer.byteLength(json) <= MAX_OUTPUT_BYTES) {
@@ -35342,18 +35360,26 @@ function setBoundedOutput(name, json, resultsFile) {
     setOutput(name, '');
     notice(`Output ${name} is left empty: at ${Buffer.byteLength(json)} bytes it exceeds GitHub's 1 MB output limit. The results-file output (${resultsFile}) holds every result.`);
 }
-/** Writes the results file and every output; returns the results file's path. */
-async function writeOutputs(results, counts, perService) {
-    const resultsJson = JSON.stringify(results);
+/**
+ * Writes the results file and every output; returns the results file's path. `redact` is applied
+ * to every string written, a last guard for secrets that reached the results.
+ */
+async function writeOutputs(results, counts, perService, redact) {
+    const resultsJson = redactedJson(results, redact);
     const resultsFile = (0,external_node_path_namespaceObject.join)(process.env.RUNNER_TEMP || (0,external_node_os_namespaceObject.tmpdir)(), `edge-purge-results-${(0,external_node_crypto_.randomUUID)()}.json`);
-    await (0,promises_namespaceObject.writeFile)(resultsFile, resultsJson);
+    // Written under another name and renamed into place, so that a reader, or a run cancelled
+    // while writing, never finds half a file under the name the output gives.
+    const partial = `${resultsFile}.partial`;
+    await (0,promises_namespaceObject.writeFile)(partial, resultsJson);
+    await (0,promises_namespaceObject.rename)(partial, resultsFile);
     const ids = results.filter((result) => result.status === 'purged' && result.id !== null);
-    setBoundedOutput('purge-ids', JSON.stringify(purgeIds(results, perService)), resultsFile);
-    setOutput('purge-id', ids.length === 1 ? ids[0]?.id : '');
+    const single = ids.length === 1 ? (ids[0]?.id ?? '') : '';
+    setBoundedOutput('purge-ids', JSON.stringify(purgeIds(results, perService, redact)), resultsFile);
+    setOutput('purge-id', redact(single));
     setBoundedOutput('results', resultsJson, resultsFile);
-    setOutput('purged-count', String(counts.purged));
-    setOutput('failed-count', String(counts.failed));
-    setOutput('results-file', resultsFile);
+    setOutput('purged-count', redact(String(counts.purged)));
+    setOutput('failed-count', redact(String(counts.failed)));
+    setOutput('results-file', redact(resultsFile));
     return resultsFile;
 }
 
@@ -35674,7 +35700,7 @@ async function run() {
         const outcome = settings.dryRun ? showPlan(calls, settings) : await purge(calls, settings);
         const results = derivation === undefined ? outcome : withSources(outcome, derivation.sources);
         const counts = countResults(results);
-        const resultsFile = await writeOutputs(results, counts, settings.services.length > 1);
+        const resultsFile = await writeOutputs(results, counts, settings.services.length > 1, (text) => text);
         if (settings.summary) {
             const context = await readRunContext();
             const html = renderSummary({

@@ -29,7 +29,12 @@ export async function run(): Promise<void> {
     const outcome = settings.dryRun ? showPlan(calls, settings) : await purge(calls, settings)
     const results = derivation === undefined ? outcome : withSources(outcome, derivation.sources)
     const counts = countResults(results)
-    const resultsFile = await writeOutputs(results, counts, settings.services.length > 1)
+    const resultsFile = await writeOutputs(
+      results,
+      counts,
+      settings.services.length > 1,
+      (text) => text
+    )
     if (settings.summary) {
       const context = await readRunContext()
       const html = renderSummary({
