@@ -3,6 +3,8 @@
  * that GITHUB_API_URL points at, as the runner points the action at GitHub.
  */
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import type { RunEvent } from '../src/changed-files.js'
 import { findChangedFiles, type GitHubAccess } from '../src/github-changes.js'
 import { InputError } from '../src/targets.js'
@@ -369,4 +371,38 @@ describe('github-token', () => {
     expect(message).toMatch(/^github-token: GitHub refused to compare .* \(403/)
     expect(message).toContain('contents: read')
   })
+
+  it.each([401, 403, 500])(
+    'never reaches a message when a %i answer echoes it, raw, URL-encoded or base64',
+    async (status) => {
+      const token = 'ghs_Echo/Me+9fQ2xL7vR4mN8'
+      const echo = createServer((request, response) => {
+        const sent = /^(?:token|bearer) (.+)$/i.exec(request.headers.authorization ?? '')?.[1] ?? ''
+        const spellings = [
+          sent,
+          encodeURIComponent(sent),
+          Buffer.from(`x:${sent}`).toString('base64')
+        ]
+        response.writeHead(status, { 'Content-Type': 'application/json' })
+        response.end(JSON.stringify({ message: `Bad token ${spellings.join(' ')}` }))
+      })
+      await new Promise<void>((resolve) => echo.listen(0, '127.0.0.1', resolve))
+      process.env.GITHUB_API_URL = `http://127.0.0.1:${(echo.address() as AddressInfo).port}`
+      try {
+        const access = { ...ACCESS, githubToken: token }
+        const failure = await findChangedFiles(
+          access,
+          pushEvent('a'.repeat(40), 'b'.repeat(40)),
+          ''
+        ).then(
+          () => new Error('expected a failure'),
+          (reason: unknown) => reason as Error
+        )
+        expect(failure.message).toContain('Bad token *** *** eDp***')
+        expect(failure.message).not.toContain('9fQ2')
+      } finally {
+        await new Promise<void>((resolve) => echo.close(() => resolve()))
+      }
+    }
+  )
 })

@@ -1,11 +1,25 @@
 /** Unit tests of input validation: every refusal happens before any request, naming the input. */
-import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals'
-import { EOL } from 'node:os'
+import {
+  afterAll,
+  afterEach,
+  beforeAll,
+  beforeEach,
+  describe,
+  expect,
+  it,
+  jest
+} from '@jest/globals'
+import { execFileSync } from 'node:child_process'
+import { mkdirSync, mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs'
+import { EOL, tmpdir } from 'node:os'
+import { join } from 'node:path'
 import {
   getSettings,
   INPUT_NAMES,
+  MAX_LIST_FILE_BYTES,
   parseSettings,
   readInputs,
+  readListFile,
   type FileReader,
   type RawInputs,
   type Settings
@@ -250,6 +264,22 @@ describe('api-token, base-url and service-id', () => {
     expect(refusalOf({ ...API, 'service-id': id, keys: 'a' }).message).toMatch(/^service-id: /)
   })
 
+  it.each(['.', '..', 'svc1, ..'])(
+    'refuses the service id path step in %j, which would send the calls elsewhere',
+    (ids) => {
+      const error = refusalOf({ ...API, 'service-id': ids, mode: 'all' })
+      expect(error.message).toMatch(/^service-id: "\.\.?" is not a service id: /)
+      expect(error.message).toContain('purge_all')
+    }
+  )
+
+  it.each(['...', '.svc', 'svc..', '%2e%2e'])(
+    'accepts the service id %j: not a path step',
+    (id) => {
+      expect(settingsOf({ ...API, 'service-id': id, keys: 'a' }).services[0]?.id).toBe(id)
+    }
+  )
+
   it('takes several service ids separated by newlines or commas, deduplicated', () => {
     const settings = settingsOf({ ...API, 'service-id': 'svc1, svc2\nsvc3\n\nsvc1', keys: 'a' })
     expect(settings.services.map((service) => service.id)).toEqual(['svc1', 'svc2', 'svc3'])
@@ -298,6 +328,43 @@ describe('api-token, base-url and service-id', () => {
     ['https://API.Example-CDN.com', 'https://api.example-cdn.com']
   ])('normalizes base-url %s so paths can be appended', (given, expected) => {
     expect(settingsOf({ ...API, 'base-url': given, keys: 'a' }).services[0]?.baseUrl).toBe(expected)
+  })
+})
+
+describe('tokens that an HTTP header cannot carry', () => {
+  const SECRET_PART = 'tok-4f9c'
+  it.each([
+    ['a line break', `${SECRET_PART}\nrest`],
+    ['a line break', `${SECRET_PART}\r\nrest`],
+    ['a control character', `${SECRET_PART}\trest`],
+    ['a control character', `${SECRET_PART}\u0000rest`],
+    ['a control character', `${SECRET_PART}\u007frest`],
+    ['a non-ASCII character', `${SECRET_PART}\u00e9rest`],
+    ['a non-ASCII character', `${SECRET_PART}\u2028rest`],
+    ['a non-ASCII character', `${SECRET_PART}\u{1f511}rest`]
+  ])('are refused when they hold %s, naming the input without echoing it', (problem, token) => {
+    for (const name of ['api-token', 'github-token'] as const) {
+      const error = refusalOf({ ...API, keys: 'a', [name]: token })
+      expect(error.message).toMatch(new RegExp(`^${name} holds ${problem}, which an HTTP header`))
+      expect(error.message).not.toContain(SECRET_PART)
+      expect(error.message).not.toContain('rest')
+    }
+  })
+
+  it('are refused before any file is read', () => {
+    const error = refusalOf({ ...API, 'api-token': 'a\nb', 'keys-file': 'keys.txt' }, noFiles)
+    expect(error.message).toMatch(/^api-token holds a line break/)
+  })
+
+  it('are refused even for a dry run, which would otherwise hide the problem until the real one', () => {
+    const error = refusalOf({ ...API, 'api-token': 'a\nb', keys: 'a', 'dry-run': 'true' })
+    expect(error.message).toMatch(/^api-token holds a line break/)
+  })
+
+  it('may hold any printable ASCII, spaces included', () => {
+    const token = ' !"#$%&\'()*+,-./09:;<=>?@AZ[\\]^_`az{|}~'.trim()
+    expect(settingsOf({ ...API, keys: 'a', 'api-token': token }).apiToken).toBe(token)
+    expect(settingsOf({ ...API, keys: 'a', 'api-token': 'two words' }).apiToken).toBe('two words')
   })
 })
 
@@ -429,6 +496,76 @@ describe('keys-file and urls-file', () => {
       expect(error.message).toContain('ENOENT')
     }
   )
+})
+
+describe('readListFile: a regular file of at most 64 MiB, read through one descriptor', () => {
+  let dir: string
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'edge-purge-inputs-'))
+  })
+  afterAll(() => {
+    rmSync(dir, { recursive: true, force: true })
+  })
+
+  /** The refusal parseSettings throws when keys-file is this path, read for real. */
+  const keysFileRefusal = (path: string): string =>
+    refusalOf({ ...API, 'keys-file': path }, readListFile).message
+
+  it('reads a regular file as UTF-8, and the keys in it are purged', () => {
+    const path = join(dir, 'keys.txt')
+    writeFileSync(path, '\uFEFFa b\nc\n')
+    expect(readListFile(path)).toBe('\uFEFFa b\nc\n')
+    expect(settingsOf({ ...API, 'keys-file': path }, readListFile).keys).toEqual(['a', 'b', 'c'])
+  })
+
+  it('refuses a FIFO at once instead of waiting for a writer', () => {
+    const path = join(dir, 'fifo')
+    execFileSync('mkfifo', [path])
+    expect(keysFileRefusal(path)).toBe(
+      `keys-file: cannot read ${JSON.stringify(path)}: it is a FIFO (named pipe); give a regular file`
+    )
+  })
+
+  it('refuses a device such as /dev/zero, which would never end', () => {
+    expect(keysFileRefusal('/dev/zero')).toBe(
+      'keys-file: cannot read "/dev/zero": it is a character device; give a regular file'
+    )
+  })
+
+  it('refuses a directory', () => {
+    const path = join(dir, 'a-directory')
+    mkdirSync(path)
+    expect(keysFileRefusal(path)).toMatch(/: it is a directory; give a regular file$/)
+  })
+
+  it('refuses a 2 GB sparse file by its size, without reading it', () => {
+    const path = join(dir, 'sparse')
+    writeFileSync(path, '')
+    truncateSync(path, 2 * 1024 ** 3)
+    expect(keysFileRefusal(path)).toMatch(
+      /: it holds 2,147,483,648 bytes; a list file may hold at most 64 MiB$/
+    )
+  })
+
+  it('reads a file of exactly 64 MiB, and refuses one byte more, naming urls-file', () => {
+    const path = join(dir, 'limit')
+    writeFileSync(path, '')
+    truncateSync(path, MAX_LIST_FILE_BYTES)
+    expect(readListFile(path)).toHaveLength(MAX_LIST_FILE_BYTES)
+    truncateSync(path, MAX_LIST_FILE_BYTES + 1)
+    const error = refusalOf({ 'urls-file': path }, readListFile)
+    expect(error.message).toMatch(
+      /^urls-file: cannot read .*: it holds 67,108,865 bytes; a list file may hold at most 64 MiB$/
+    )
+  })
+
+  it('reads past the size fstat gives, which is 0 for files such as those in /proc', () => {
+    expect(readListFile('/proc/self/status')).toMatch(/^Name:/)
+  })
+
+  it('refuses a missing file with the reason the system gives', () => {
+    expect(keysFileRefusal(join(dir, 'missing.txt'))).toMatch(/ENOENT: no such file or directory/)
+  })
 })
 
 describe('readInputs and getSettings through the runner environment', () => {

@@ -34302,7 +34302,82 @@ function describeRange(origin, base, head, commits, label) {
     return `${what} ${shortRef(base)}...${shortRef(head)} (${count})`;
 }
 
+;// CONCATENATED MODULE: ./src/secrets.ts
+/** Hiding secrets in what the action writes, in each spelling a text can hold them in. Pure. */
+const MASK = '***';
+/**
+ * Base64 pieces shorter than this are not hidden: a piece of 6 characters carries 36 bits of the
+ * secret, while shorter ones turn up in ordinary text (ids, words) too often to hide. Only secrets
+ * under 5 bytes have no piece this long, and their raw and URL-encoded forms are still hidden.
+ */
+const MIN_BASE64_PIECE = 6;
+/**
+ * A redactor for these secrets (empty ones ignored). It hides each secret raw, URL-encoded, and the
+ * part of its base64 encoding that depends on the secret alone, at each of the three byte offsets
+ * the secret can start at inside a longer base64 text.
+ */
+function redactor(secrets) {
+    const forms = [...new Set(secrets.filter((secret) => secret !== '').flatMap(spellings))];
+    if (forms.length === 0)
+        return (text) => text;
+    return (text) => hide(text, forms);
+}
+function spellings(secret) {
+    const pieces = [0, 1, 2]
+        .map((offset) => base64Piece(secret, offset))
+        .filter((piece) => piece.length >= MIN_BASE64_PIECE);
+    return [secret, ...urlEncoded(secret), ...pieces];
+}
+function urlEncoded(secret) {
+    try {
+        return [encodeURIComponent(secret)];
+    }
+    catch {
+        // A lone surrogate has no URL encoding, so no text can hold the secret URL-encoded.
+        return [];
+    }
+}
+/**
+ * The characters of base64(prefix + secret + suffix), for a prefix of `offset` bytes (mod 3), that
+ * depend on the secret's bytes alone. Each character holds 6 bits; the one or two at each end that
+ * also hold bits of the prefix or suffix differ from text to text, so they are left out, leaving at
+ * most 6 bits of the secret's edges visible.
+ */
+function base64Piece(secret, offset) {
+    const bytes = Buffer.from(secret, 'utf8');
+    const encoded = Buffer.concat([Buffer.alloc(offset), bytes]).toString('base64');
+    const firstBit = offset * 8;
+    const endBit = firstBit + bytes.length * 8;
+    return encoded.slice(Math.ceil(firstBit / 6), Math.floor(endBit / 6));
+}
+/**
+ * Hides every occurrence of every form, overlapping ones merged into one `***`. Matching all
+ * occurrences rather than replacing form by form means no form can split another (which replacing
+ * the longest first aims at) and a hostile text cannot make one match swallow the start of another
+ * and leave the rest of the secret in view.
+ */
+function hide(text, forms) {
+    const spans = [];
+    for (const form of forms) {
+        for (let at = text.indexOf(form); at !== -1; at = text.indexOf(form, at + 1)) {
+            spans.push([at, at + form.length]);
+        }
+    }
+    if (spans.length === 0)
+        return text;
+    spans.sort((a, b) => a[0] - b[0]);
+    let result = '';
+    let hiddenTo = -1;
+    for (const [start, end] of spans) {
+        if (start > hiddenTo)
+            result += text.slice(Math.max(hiddenTo, 0), start) + MASK;
+        hiddenTo = Math.max(hiddenTo, end);
+    }
+    return result + text.slice(hiddenTo);
+}
+
 ;// CONCATENATED MODULE: ./src/github-changes.ts
+
 
 
 /** GitHub lists at most this many files for a whole comparison; a list this long may be cut. */
@@ -34552,7 +34627,8 @@ function statusOf(error) {
 /** An API failure as a message naming what was attempted; a refused token is the user's to fix. */
 function apiError(error, access, what) {
     const status = statusOf(error);
-    const reason = error instanceof Error ? error.message : String(error);
+    // A server (or a proxy before it) can echo the token back, in any spelling.
+    const reason = redactor([access.githubToken])(error instanceof Error ? error.message : String(error));
     const repository = `${access.owner}/${access.repo}`;
     if (status === 401) {
         return new InputError(`github-token: GitHub rejected the token (401: ${reason})`);
@@ -35279,18 +35355,68 @@ function readInputs() {
         raw[name] ??= getInput(name).trim();
     return raw;
 }
-const readTextFile = (path) => (0,external_node_fs_namespaceObject.readFileSync)(path, 'utf8');
+/** The most a keys-file or urls-file may hold: about two million 30-character keys. */
+const MAX_LIST_FILE_BYTES = 64 * 1024 * 1024;
+/**
+ * Reads a regular file of at most 64 MiB as UTF-8. The checks are made on the opened descriptor,
+ * so the path cannot be swapped between check and read; O_NONBLOCK keeps the open of a FIFO from
+ * waiting for a writer forever (on a regular file it changes nothing).
+ */
+const readListFile = (path) => {
+    const fd = (0,external_node_fs_namespaceObject.openSync)(path, external_node_fs_namespaceObject.constants.O_RDONLY | external_node_fs_namespaceObject.constants.O_NONBLOCK);
+    try {
+        const stats = (0,external_node_fs_namespaceObject.fstatSync)(fd);
+        if (!stats.isFile())
+            throw new Error(`it is ${kindOf(stats)}; give a regular file`);
+        if (stats.size > MAX_LIST_FILE_BYTES)
+            throw new Error(tooLarge(`${stats.size.toLocaleString('en-US')} bytes`));
+        // Read up to one byte past the limit, not fstat's size: it can be wrong (files in /proc show
+        // 0) or the file can grow after the check. Untouched pages of the buffer cost no memory.
+        const buffer = Buffer.allocUnsafe(MAX_LIST_FILE_BYTES + 1);
+        let filled = 0;
+        while (filled < buffer.length) {
+            const read = (0,external_node_fs_namespaceObject.readSync)(fd, buffer, filled, buffer.length - filled, null);
+            if (read === 0)
+                break;
+            filled += read;
+        }
+        if (filled > MAX_LIST_FILE_BYTES)
+            throw new Error(tooLarge('more than 64 MiB'));
+        return buffer.toString('utf8', 0, filled);
+    }
+    finally {
+        (0,external_node_fs_namespaceObject.closeSync)(fd);
+    }
+};
+function kindOf(stats) {
+    if (stats.isDirectory())
+        return 'a directory';
+    if (stats.isFIFO())
+        return 'a FIFO (named pipe)';
+    if (stats.isCharacterDevice())
+        return 'a character device';
+    if (stats.isBlockDevice())
+        return 'a block device';
+    if (stats.isSocket())
+        return 'a socket';
+    return 'not a regular file';
+}
+function tooLarge(amount) {
+    return `it holds ${amount}; a list file may hold at most 64 MiB`;
+}
 function getSettings(raw = readInputs()) {
-    return parseSettings(raw, readTextFile);
+    return parseSettings(raw, readListFile);
 }
 /** Validates raw inputs into settings; throws `InputError` naming the input and what is allowed. */
 function parseSettings(raw, readFile) {
+    for (const name of SECRET_INPUTS)
+        requireHeaderSafe(raw, name);
     const soft = parseBoolean(raw, 'soft');
     const dryRun = parseBoolean(raw, 'dry-run');
     const urlPurgeAuth = parseBoolean(raw, 'url-purge-auth');
     const mode = parseChoice(raw, 'mode', ['', 'keys', 'urls', 'all']);
-    const keys = mergeUnique([parseKeys(raw.keys, 'keys'), parseKeys(readListFile(raw, 'keys-file', readFile), 'keys-file')], (key) => key);
-    const urls = mergeUnique([parseUrls(raw.urls, 'urls'), parseUrls(readListFile(raw, 'urls-file', readFile), 'urls-file')], (entry) => entry.address);
+    const keys = mergeUnique([parseKeys(raw.keys, 'keys'), parseKeys(listFileText(raw, 'keys-file', readFile), 'keys-file')], (key) => key);
+    const urls = mergeUnique([parseUrls(raw.urls, 'urls'), parseUrls(listFileText(raw, 'urls-file', readFile), 'urls-file')], (entry) => entry.address);
     const changedFiles = parseChangedFiles(raw);
     if (changedFiles !== undefined && mode === 'all') {
         throw new InputError('changed-files: true derives keys and URLs, and mode: all refuses them; use one or the other');
@@ -35378,6 +35504,9 @@ function parseServices(raw) {
         throw new InputError('service-id is required to purge surrogate keys or a whole service');
     }
     for (const id of ids) {
+        if (id === '.' || id === '..') {
+            throw new InputError(`service-id: ${shorten(id)} is not a service id: URLs read . and .. as path steps, so its calls would go to another address than a service's (.. would make {base-url}/purge_all)`);
+        }
         if (!/^[\x21-\x7e]+$/.test(id)) {
             throw new InputError(`service-id: ${shorten(id)} is not a service id: give printable ASCII ids without spaces, separated by newlines or commas`);
         }
@@ -35393,13 +35522,32 @@ function parseServices(raw) {
     const baseUrl = base.href.replace(/\/+$/, '');
     return ids.map((id) => ({ id, baseUrl }));
 }
+/**
+ * A token travels in an HTTP header, which cannot carry line breaks, other control characters or
+ * non-ASCII text; refused here rather than by the HTTP client mid-run. The value is never shown.
+ */
+function requireHeaderSafe(raw, name) {
+    for (const char of raw[name]) {
+        const code = char.charCodeAt(0);
+        const problem = code === 0x0a || code === 0x0d
+            ? 'a line break'
+            : code < 0x20 || code === 0x7f
+                ? 'a control character'
+                : code > 0x7e
+                    ? 'a non-ASCII character'
+                    : undefined;
+        if (problem !== undefined) {
+            throw new InputError(`${name} holds ${problem}, which an HTTP header cannot carry; check the secret behind ${name} (its value is not shown)`);
+        }
+    }
+}
 /** The token must not cross the network in clear text; loopback is allowed for local test servers. */
 function requireSafeTransport(url, source) {
     if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
         throw new InputError(`${source}: http:// would send api-token unencrypted to ${url.host}; use https:// (http is allowed only for localhost, 127.0.0.0/8 and ::1)`);
     }
 }
-function readListFile(raw, name, readFile) {
+function listFileText(raw, name, readFile) {
     const path = raw[name];
     if (path === '')
         return '';
@@ -35467,21 +35615,39 @@ const MAX_OUTPUT_BYTES = 1_000_000;
 /** Where URL purge ids go when ids are grouped by service: URL purges belong to no service. */
 const URL_IDS_GROUP = 'urls';
 /**
- * Each purged key or URL → its purge id (purge-all has none). With several services, grouped:
- * service → target → id, URL purges under `urls`.
+ * Each purged key or URL → its purge id (purge-all has none), both as `redact` leaves them. With
+ * several services, grouped: service → target → id, URL purges under `urls`. Built with
+ * `Object.fromEntries`, which makes every key the object's own: assigning `ids['__proto__'] = id`
+ * would set the prototype instead and lose the key.
  */
-function purgeIds(results, perService) {
-    const flat = {};
-    const grouped = {};
+function purgeIds(results, perService, redact) {
+    const purged = [];
     for (const result of results) {
-        if (result.status !== 'purged' || result.id === null)
-            continue;
-        if (!perService)
-            flat[result.target] = result.id;
-        else
-            (grouped[result.service ?? URL_IDS_GROUP] ??= {})[result.target] = result.id;
+        if (result.status === 'purged' && result.id !== null)
+            purged.push([result, result.id]);
     }
-    return perService ? grouped : flat;
+    const entry = ([result, id]) => [
+        redact(result.target),
+        redact(id)
+    ];
+    if (!perService)
+        return Object.fromEntries(purged.map(entry));
+    const groups = new Map();
+    for (const item of purged) {
+        const service = redact(item[0].service ?? URL_IDS_GROUP);
+        const group = groups.get(service) ?? [];
+        group.push(entry(item));
+        groups.set(service, group);
+    }
+    return Object.fromEntries([...groups].map(([service, ids]) => [service, Object.fromEntries(ids)]));
+}
+/**
+ * JSON with every string value passed through `redact` before it is escaped: redacting the
+ * finished text would miss a secret holding a quote or backslash and could cut through an escape.
+ * Keys are left alone: a result's keys are its field names.
+ */
+function redactedJson(results, redact) {
+    return JSON.stringify(results, (_key, value) => typeof value === 'string' ? redact(value) : value);
 }
 function setBoundedOutput(name, json, resultsFile) {
     if (Buffer.byteLength(json) <= MAX_OUTPUT_BYTES) {
@@ -35491,18 +35657,26 @@ function setBoundedOutput(name, json, resultsFile) {
     setOutput(name, '');
     notice(`Output ${name} is left empty: at ${Buffer.byteLength(json)} bytes it exceeds GitHub's 1 MB output limit. The results-file output (${resultsFile}) holds every result.`);
 }
-/** Writes the results file and every output; returns the results file's path. */
-async function writeOutputs(results, counts, perService) {
-    const resultsJson = JSON.stringify(results);
+/**
+ * Writes the results file and every output; returns the results file's path. `redact` is applied
+ * to every string written, a last guard for secrets that reached the results.
+ */
+async function writeOutputs(results, counts, perService, redact) {
+    const resultsJson = redactedJson(results, redact);
     const resultsFile = (0,external_node_path_namespaceObject.join)(process.env.RUNNER_TEMP || (0,external_node_os_namespaceObject.tmpdir)(), `edge-purge-results-${(0,external_node_crypto_.randomUUID)()}.json`);
-    await (0,promises_namespaceObject.writeFile)(resultsFile, resultsJson);
+    // Written under another name and renamed into place, so that a reader, or a run cancelled
+    // while writing, never finds half a file under the name the output gives.
+    const partial = `${resultsFile}.partial`;
+    await (0,promises_namespaceObject.writeFile)(partial, resultsJson);
+    await (0,promises_namespaceObject.rename)(partial, resultsFile);
     const ids = results.filter((result) => result.status === 'purged' && result.id !== null);
-    setBoundedOutput('purge-ids', JSON.stringify(purgeIds(results, perService)), resultsFile);
-    setOutput('purge-id', ids.length === 1 ? ids[0]?.id : '');
+    const single = ids.length === 1 ? (ids[0]?.id ?? '') : '';
+    setBoundedOutput('purge-ids', JSON.stringify(purgeIds(results, perService, redact)), resultsFile);
+    setOutput('purge-id', redact(single));
     setBoundedOutput('results', resultsJson, resultsFile);
-    setOutput('purged-count', String(counts.purged));
-    setOutput('failed-count', String(counts.failed));
-    setOutput('results-file', resultsFile);
+    setOutput('purged-count', redact(String(counts.purged)));
+    setOutput('failed-count', redact(String(counts.failed)));
+    setOutput('results-file', redact(resultsFile));
     return resultsFile;
 }
 
@@ -35652,12 +35826,6 @@ async function readRunContext() {
 /** Typed as strings, but unset when the action runs outside a real workflow (local runs, tests). */
 function orEmpty(value) {
     return value ?? '';
-}
-
-;// CONCATENATED MODULE: ./src/secrets.ts
-function redactor(secrets) {
-    const forms = secrets.filter((secret) => secret !== '');
-    return (text) => forms.reduce((result, form) => result.split(form).join('***'), text);
 }
 
 ;// CONCATENATED MODULE: ./src/summary.ts
@@ -35902,7 +36070,7 @@ async function report({ results, settings, derivation, calls, stopped, redact })
     const counts = countResults(results);
     let resultsFile = '';
     try {
-        resultsFile = await writeOutputs(results, counts, settings.services.length > 1);
+        resultsFile = await writeOutputs(results, counts, settings.services.length > 1, redact);
     }
     catch (error) {
         setFailed(`Could not write the outputs: ${redact(messageOf(error))}`);

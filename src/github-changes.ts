@@ -14,6 +14,7 @@ import {
   type ReleaseInfo,
   type RunEvent
 } from './changed-files.js'
+import { redactor } from './secrets.js'
 import { InputError, shorten } from './targets.js'
 
 type Octokit = ReturnType<typeof getOctokit>
@@ -388,7 +389,10 @@ function statusOf(error: unknown): number | undefined {
 /** An API failure as a message naming what was attempted; a refused token is the user's to fix. */
 function apiError(error: unknown, access: GitHubAccess, what: string): Error {
   const status = statusOf(error)
-  const reason = error instanceof Error ? error.message : String(error)
+  // A server (or a proxy before it) can echo the token back, in any spelling.
+  const reason = redactor([access.githubToken])(
+    error instanceof Error ? error.message : String(error)
+  )
   const repository = `${access.owner}/${access.repo}`
   if (status === 401) {
     return new InputError(`github-token: GitHub rejected the token (401: ${reason})`)

@@ -1,6 +1,6 @@
 /** The one place that reads the action's inputs; everything else gets a typed, validated `Settings`. */
 import * as core from '@actions/core'
-import { readFileSync } from 'node:fs'
+import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs'
 import { parseKeyMap, parseUrlMap, type KeyMapping, type UrlMapping } from './changed-files.js'
 import {
   InputError,
@@ -99,26 +99,70 @@ export function readInputs(): RawInputs {
   return raw
 }
 
+/** Reads a file's text, or throws an error whose message says why it cannot. */
 export type FileReader = (path: string) => string
 
-const readTextFile: FileReader = (path) => readFileSync(path, 'utf8')
+/** The most a keys-file or urls-file may hold: about two million 30-character keys. */
+export const MAX_LIST_FILE_BYTES = 64 * 1024 * 1024
+
+/**
+ * Reads a regular file of at most 64 MiB as UTF-8. The checks are made on the opened descriptor,
+ * so the path cannot be swapped between check and read; O_NONBLOCK keeps the open of a FIFO from
+ * waiting for a writer forever (on a regular file it changes nothing).
+ */
+export const readListFile: FileReader = (path) => {
+  const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK)
+  try {
+    const stats = fstatSync(fd)
+    if (!stats.isFile()) throw new Error(`it is ${kindOf(stats)}; give a regular file`)
+    if (stats.size > MAX_LIST_FILE_BYTES)
+      throw new Error(tooLarge(`${stats.size.toLocaleString('en-US')} bytes`))
+    // Read up to one byte past the limit, not fstat's size: it can be wrong (files in /proc show
+    // 0) or the file can grow after the check. Untouched pages of the buffer cost no memory.
+    const buffer = Buffer.allocUnsafe(MAX_LIST_FILE_BYTES + 1)
+    let filled = 0
+    while (filled < buffer.length) {
+      const read = readSync(fd, buffer, filled, buffer.length - filled, null)
+      if (read === 0) break
+      filled += read
+    }
+    if (filled > MAX_LIST_FILE_BYTES) throw new Error(tooLarge('more than 64 MiB'))
+    return buffer.toString('utf8', 0, filled)
+  } finally {
+    closeSync(fd)
+  }
+}
+
+function kindOf(stats: Stats): string {
+  if (stats.isDirectory()) return 'a directory'
+  if (stats.isFIFO()) return 'a FIFO (named pipe)'
+  if (stats.isCharacterDevice()) return 'a character device'
+  if (stats.isBlockDevice()) return 'a block device'
+  if (stats.isSocket()) return 'a socket'
+  return 'not a regular file'
+}
+
+function tooLarge(amount: string): string {
+  return `it holds ${amount}; a list file may hold at most 64 MiB`
+}
 
 export function getSettings(raw: RawInputs = readInputs()): Settings {
-  return parseSettings(raw, readTextFile)
+  return parseSettings(raw, readListFile)
 }
 
 /** Validates raw inputs into settings; throws `InputError` naming the input and what is allowed. */
 export function parseSettings(raw: RawInputs, readFile: FileReader): Settings {
+  for (const name of SECRET_INPUTS) requireHeaderSafe(raw, name)
   const soft = parseBoolean(raw, 'soft')
   const dryRun = parseBoolean(raw, 'dry-run')
   const urlPurgeAuth = parseBoolean(raw, 'url-purge-auth')
   const mode = parseChoice(raw, 'mode', ['', 'keys', 'urls', 'all'] as const)
   const keys = mergeUnique(
-    [parseKeys(raw.keys, 'keys'), parseKeys(readListFile(raw, 'keys-file', readFile), 'keys-file')],
+    [parseKeys(raw.keys, 'keys'), parseKeys(listFileText(raw, 'keys-file', readFile), 'keys-file')],
     (key) => key
   )
   const urls = mergeUnique(
-    [parseUrls(raw.urls, 'urls'), parseUrls(readListFile(raw, 'urls-file', readFile), 'urls-file')],
+    [parseUrls(raw.urls, 'urls'), parseUrls(listFileText(raw, 'urls-file', readFile), 'urls-file')],
     (entry) => entry.address
   )
   const changedFiles = parseChangedFiles(raw)
@@ -228,6 +272,11 @@ function parseServices(raw: RawInputs): Service[] {
     throw new InputError('service-id is required to purge surrogate keys or a whole service')
   }
   for (const id of ids) {
+    if (id === '.' || id === '..') {
+      throw new InputError(
+        `service-id: ${shorten(id)} is not a service id: URLs read . and .. as path steps, so its calls would go to another address than a service's (.. would make {base-url}/purge_all)`
+      )
+    }
     if (!/^[\x21-\x7e]+$/.test(id)) {
       throw new InputError(
         `service-id: ${shorten(id)} is not a service id: give printable ASCII ids without spaces, separated by newlines or commas`
@@ -248,6 +297,29 @@ function parseServices(raw: RawInputs): Service[] {
   return ids.map((id) => ({ id, baseUrl }))
 }
 
+/**
+ * A token travels in an HTTP header, which cannot carry line breaks, other control characters or
+ * non-ASCII text; refused here rather than by the HTTP client mid-run. The value is never shown.
+ */
+function requireHeaderSafe(raw: RawInputs, name: (typeof SECRET_INPUTS)[number]): void {
+  for (const char of raw[name]) {
+    const code = char.charCodeAt(0)
+    const problem =
+      code === 0x0a || code === 0x0d
+        ? 'a line break'
+        : code < 0x20 || code === 0x7f
+          ? 'a control character'
+          : code > 0x7e
+            ? 'a non-ASCII character'
+            : undefined
+    if (problem !== undefined) {
+      throw new InputError(
+        `${name} holds ${problem}, which an HTTP header cannot carry; check the secret behind ${name} (its value is not shown)`
+      )
+    }
+  }
+}
+
 /** The token must not cross the network in clear text; loopback is allowed for local test servers. */
 function requireSafeTransport(url: URL, source: string): void {
   if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
@@ -257,7 +329,7 @@ function requireSafeTransport(url: URL, source: string): void {
   }
 }
 
-function readListFile(
+function listFileText(
   raw: RawInputs,
   name: 'keys-file' | 'urls-file',
   readFile: FileReader

@@ -147,7 +147,7 @@ async function report({
   const counts = countResults(results)
   let resultsFile = ''
   try {
-    resultsFile = await writeOutputs(results, counts, settings.services.length > 1)
+    resultsFile = await writeOutputs(results, counts, settings.services.length > 1, redact)
   } catch (error) {
     core.setFailed(`Could not write the outputs: ${redact(messageOf(error))}`)
   }

@@ -1,10 +1,11 @@
 /** The step's outputs and the complete results file, all views of the results. */
 import * as core from '@actions/core'
 import { randomUUID } from 'node:crypto'
-import { writeFile } from 'node:fs/promises'
+import { rename, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Counts, PurgeResult } from './results.js'
+import type { Redact } from './secrets.js'
 
 /** GitHub refuses outputs over 1 MB; stay under it with room for the output file's framing. */
 export const MAX_OUTPUT_BYTES = 1_000_000
@@ -15,18 +16,40 @@ export const URL_IDS_GROUP = 'urls'
 export type PurgeIds = Record<string, string> | Record<string, Record<string, string>>
 
 /**
- * Each purged key or URL → its purge id (purge-all has none). With several services, grouped:
- * service → target → id, URL purges under `urls`.
+ * Each purged key or URL → its purge id (purge-all has none), both as `redact` leaves them. With
+ * several services, grouped: service → target → id, URL purges under `urls`. Built with
+ * `Object.fromEntries`, which makes every key the object's own: assigning `ids['__proto__'] = id`
+ * would set the prototype instead and lose the key.
  */
-export function purgeIds(results: PurgeResult[], perService: boolean): PurgeIds {
-  const flat: Record<string, string> = {}
-  const grouped: Record<string, Record<string, string>> = {}
+export function purgeIds(results: PurgeResult[], perService: boolean, redact: Redact): PurgeIds {
+  const purged: [PurgeResult, string][] = []
   for (const result of results) {
-    if (result.status !== 'purged' || result.id === null) continue
-    if (!perService) flat[result.target] = result.id
-    else (grouped[result.service ?? URL_IDS_GROUP] ??= {})[result.target] = result.id
+    if (result.status === 'purged' && result.id !== null) purged.push([result, result.id])
   }
-  return perService ? grouped : flat
+  const entry = ([result, id]: [PurgeResult, string]): [string, string] => [
+    redact(result.target),
+    redact(id)
+  ]
+  if (!perService) return Object.fromEntries(purged.map(entry))
+  const groups = new Map<string, [string, string][]>()
+  for (const item of purged) {
+    const service = redact(item[0].service ?? URL_IDS_GROUP)
+    const group = groups.get(service) ?? []
+    group.push(entry(item))
+    groups.set(service, group)
+  }
+  return Object.fromEntries([...groups].map(([service, ids]) => [service, Object.fromEntries(ids)]))
+}
+
+/**
+ * JSON with every string value passed through `redact` before it is escaped: redacting the
+ * finished text would miss a secret holding a quote or backslash and could cut through an escape.
+ * Keys are left alone: a result's keys are its field names.
+ */
+function redactedJson(results: PurgeResult[], redact: Redact): string {
+  return JSON.stringify(results, (_key, value: unknown) =>
+    typeof value === 'string' ? redact(value) : value
+  )
 }
 
 function setBoundedOutput(name: string, json: string, resultsFile: string): void {
@@ -40,25 +63,34 @@ function setBoundedOutput(name: string, json: string, resultsFile: string): void
   )
 }
 
-/** Writes the results file and every output; returns the results file's path. */
+/**
+ * Writes the results file and every output; returns the results file's path. `redact` is applied
+ * to every string written, a last guard for secrets that reached the results.
+ */
 export async function writeOutputs(
   results: PurgeResult[],
   counts: Counts,
-  perService: boolean
+  perService: boolean,
+  redact: Redact
 ): Promise<string> {
-  const resultsJson = JSON.stringify(results)
+  const resultsJson = redactedJson(results, redact)
   const resultsFile = join(
     process.env.RUNNER_TEMP || tmpdir(),
     `edge-purge-results-${randomUUID()}.json`
   )
-  await writeFile(resultsFile, resultsJson)
+  // Written under another name and renamed into place, so that a reader, or a run cancelled
+  // while writing, never finds half a file under the name the output gives.
+  const partial = `${resultsFile}.partial`
+  await writeFile(partial, resultsJson)
+  await rename(partial, resultsFile)
 
   const ids = results.filter((result) => result.status === 'purged' && result.id !== null)
-  setBoundedOutput('purge-ids', JSON.stringify(purgeIds(results, perService)), resultsFile)
-  core.setOutput('purge-id', ids.length === 1 ? ids[0]?.id : '')
+  const single = ids.length === 1 ? (ids[0]?.id ?? '') : ''
+  setBoundedOutput('purge-ids', JSON.stringify(purgeIds(results, perService, redact)), resultsFile)
+  core.setOutput('purge-id', redact(single))
   setBoundedOutput('results', resultsJson, resultsFile)
-  core.setOutput('purged-count', String(counts.purged))
-  core.setOutput('failed-count', String(counts.failed))
-  core.setOutput('results-file', resultsFile)
+  core.setOutput('purged-count', redact(String(counts.purged)))
+  core.setOutput('failed-count', redact(String(counts.failed)))
+  core.setOutput('results-file', redact(resultsFile))
   return resultsFile
 }

@@ -1,0 +1,163 @@
+/** The step's outputs and results file, written through the runner's GITHUB_OUTPUT file. */
+import { afterEach, beforeEach, describe, expect, it } from '@jest/globals'
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { purgeIds, writeOutputs } from '../src/outputs.js'
+import { countResults, type PurgeResult } from '../src/results.js'
+import { redactor } from '../src/secrets.js'
+import { parseOutputFile } from './support/run-action.js'
+
+function result(overrides: Partial<PurgeResult>): PurgeResult {
+  return {
+    type: 'key',
+    target: 'k1',
+    service: 'svc123',
+    soft: false,
+    status: 'purged',
+    id: 'id-1',
+    http_status: 200,
+    attempts: 1,
+    error: null,
+    ...overrides
+  }
+}
+
+const keep = (text: string): string => text
+
+describe('purgeIds', () => {
+  it('maps each purged target to its id, skipping failures and purge-all', () => {
+    const results = [
+      result({ target: 'a', id: 'id-a' }),
+      result({ target: 'b', status: 'failed', id: null, error: 'HTTP 500' }),
+      result({ type: 'all', target: 'svc123', id: null }),
+      result({ type: 'url', target: 'https://www.example.com/', service: null, id: 'id-u' })
+    ]
+    expect(JSON.stringify(purgeIds(results, false, keep))).toBe(
+      '{"a":"id-a","https://www.example.com/":"id-u"}'
+    )
+  })
+
+  it('keeps keys named __proto__ or constructor like any other key', () => {
+    const results = ['__proto__', 'constructor', 'k1'].map((target) =>
+      result({ target, id: `id-${target}` })
+    )
+    expect(JSON.stringify(purgeIds(results, false, keep))).toBe(
+      '{"__proto__":"id-__proto__","constructor":"id-constructor","k1":"id-k1"}'
+    )
+  })
+
+  it('groups by service, keeping a service named __proto__, URLs under urls', () => {
+    const results = [
+      result({ service: '__proto__', target: 'k1', id: 'id-1' }),
+      result({ service: 'svc2', target: '__proto__', id: 'id-2' }),
+      result({ type: 'url', service: null, target: 'https://www.example.com/', id: 'id-3' })
+    ]
+    expect(JSON.stringify(purgeIds(results, true, keep))).toBe(
+      '{"__proto__":{"k1":"id-1"},"svc2":{"__proto__":"id-2"},"urls":{"https://www.example.com/":"id-3"}}'
+    )
+    // Assigning into the group `__proto__` once wrote the id onto every object's prototype.
+    expect(Object.prototype).not.toHaveProperty('k1')
+  })
+})
+
+describe('writeOutputs', () => {
+  const saved = { ...process.env }
+  let dir: string
+  let runnerTemp: string
+  let outputFile: string
+
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'edge-purge-outputs-'))
+    runnerTemp = join(dir, 'runner-temp')
+    mkdirSync(runnerTemp)
+    outputFile = join(dir, 'output.txt')
+    writeFileSync(outputFile, '')
+    process.env.GITHUB_OUTPUT = outputFile
+    process.env.RUNNER_TEMP = runnerTemp
+  })
+
+  afterEach(() => {
+    for (const name of ['GITHUB_OUTPUT', 'RUNNER_TEMP']) {
+      if (saved[name] === undefined) delete process.env[name]
+      else process.env[name] = saved[name]
+    }
+    rmSync(dir, { recursive: true, force: true })
+  })
+
+  const outputs = (): Record<string, string> => parseOutputFile(readFileSync(outputFile, 'utf8'))
+
+  it('writes every output, and the results file under RUNNER_TEMP with nothing left beside it', async () => {
+    const results = [
+      result({ target: 'a', id: 'id-a' }),
+      result({ target: 'b', status: 'failed', id: null, http_status: 500, error: 'HTTP 500' })
+    ]
+    const file = await writeOutputs(results, countResults(results), false, keep)
+    expect(outputs()).toEqual({
+      'purge-ids': '{"a":"id-a"}',
+      'purge-id': 'id-a',
+      results: JSON.stringify(results),
+      'purged-count': '1',
+      'failed-count': '1',
+      'results-file': file
+    })
+    expect(readdirSync(runnerTemp)).toEqual([file.slice(runnerTemp.length + 1)])
+    expect(readFileSync(file, 'utf8')).toBe(JSON.stringify(results))
+  })
+
+  it('hides the token in every output and the results file, and the JSON stays valid', async () => {
+    // A quote and a backslash: JSON escapes them, so only hiding before escaping can find them.
+    const token = 'tok"9fQ2/xL7\\vR4m+Zq'
+    const results = [
+      result({ target: `key-${token}`, id: 'id-a' }),
+      result({
+        target: 'b',
+        status: 'failed',
+        id: null,
+        error: `server said: ${token} / ${encodeURIComponent(token)}`
+      }),
+      result({ target: 'c', id: Buffer.from(`user:${token}`).toString('base64') })
+    ]
+    const file = await writeOutputs(results, countResults(results), false, redactor([token]))
+    const written = outputs()
+    const [first, second, third] = JSON.parse(written.results ?? '') as PurgeResult[]
+    expect(first?.target).toBe('key-***')
+    expect(second?.error).toBe('server said: *** / ***')
+    expect(third?.id).toBe('dXNlcjp***Q==')
+    expect(Object.keys(JSON.parse(written['purge-ids'] ?? ''))).toEqual(['key-***', 'c'])
+    expect(readFileSync(file, 'utf8')).toBe(written.results)
+    for (const text of [...Object.values(written), readFileSync(file, 'utf8')]) {
+      expect(text).not.toContain('9fQ2')
+    }
+  })
+
+  it('hides the token in purge-id', async () => {
+    const token = 'tok-9fQ2xL7vR4m'
+    const results = [result({ id: `id-${token}` })]
+    await writeOutputs(results, countResults(results), false, redactor([token]))
+    expect(outputs()['purge-id']).toBe('id-***')
+  })
+
+  it('never lets a reader see half a results file', async () => {
+    const results = Array.from({ length: 100_000 }, (_, index) =>
+      result({ target: `key-${index}`, id: `id-${index}` })
+    )
+    let finished = false
+    const writing = writeOutputs(results, countResults(results), false, keep).finally(() => {
+      finished = true
+    })
+    // Looks at every file under the results file's name between the writer's steps; written in
+    // place, the file was seen here half-written.
+    const halves: number[] = []
+    while (!finished) {
+      for (const name of readdirSync(runnerTemp).filter((entry) => entry.endsWith('.json'))) {
+        const text = readFileSync(join(runnerTemp, name), 'utf8')
+        if (!text.endsWith(']')) halves.push(text.length)
+      }
+      await new Promise((resolve) => setImmediate(resolve))
+    }
+    const file = await writing
+    expect(halves).toEqual([])
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toHaveLength(100_000)
+  })
+})
