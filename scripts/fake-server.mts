@@ -1,6 +1,6 @@
 /**
  * npm run fake-server [-- --port 8787 --token test-token --service svc123 --url-file PATH
- *                        --state-file PATH --pid-file PATH --quiet]
+ *                        --state-file PATH --pid-file PATH --quiet --help]
  *
  * Starts the test suite's fake purge API (__tests__/support/fake-purge-server.ts) on 127.0.0.1 and
  * keeps it running until it is stopped (Ctrl-C, SIGTERM). It answers the management calls
@@ -22,22 +22,57 @@ import { createConnection, createServer, type Server, type Socket } from 'node:n
 import { parseArgs } from 'node:util'
 import { FakePurgeServer } from '../__tests__/support/fake-purge-server.js'
 
-const { values: args } = parseArgs({
-  options: {
-    port: { type: 'string', default: '0' },
-    token: { type: 'string', default: 'test-token' },
-    service: { type: 'string', default: 'svc123' },
-    'url-file': { type: 'string' },
-    'state-file': { type: 'string' },
-    'pid-file': { type: 'string' },
-    quiet: { type: 'boolean', default: false }
+const USAGE = `Usage: npm run fake-server [-- OPTIONS]
+
+Runs the test suite's fake purge API on 127.0.0.1 until stopped (Ctrl-C, SIGTERM).
+
+Options:
+  --port N           listen on port N (default: a free port)
+  --token TOKEN      the API token it accepts, with engineer role (default: test-token)
+  --service ID       the service id it knows (default: svc123)
+  --url-file PATH    write its URL there once listening
+  --state-file PATH  keep a JSON record there of every request and what was purged
+  --pid-file PATH    write the id of the process to stop there
+  --quiet            do not log each request on stderr
+  -h, --help         show this help`
+
+/** A command-line mistake: one line saying what is wrong, then the usage, exit 2. */
+function usageError(message: string): never {
+  console.error(`fake-server: ${message}`)
+  console.error(USAGE)
+  process.exit(2)
+}
+
+const OPTIONS = {
+  port: { type: 'string', default: '0' },
+  token: { type: 'string', default: 'test-token' },
+  service: { type: 'string', default: 'svc123' },
+  'url-file': { type: 'string' },
+  'state-file': { type: 'string' },
+  'pid-file': { type: 'string' },
+  quiet: { type: 'boolean', default: false },
+  help: { type: 'boolean', short: 'h', default: false }
+} as const
+
+function parseCommandLine() {
+  try {
+    return parseArgs({ options: OPTIONS }).values
+  } catch (error) {
+    // parseArgs adds a second sentence on passing dash-led positionals; the first says what is wrong.
+    const message = error instanceof Error ? error.message : String(error)
+    return usageError(message.split(/\.\s/)[0] ?? message)
   }
-})
+}
+
+const args = parseCommandLine()
+if (args.help) {
+  console.log(USAGE)
+  process.exit(0)
+}
 
 const port = Number(args.port)
 if (!Number.isInteger(port) || port < 0 || port > 65535) {
-  console.error(`fake-server: --port must be a port number (0 for a free one), got ${args.port}`)
-  process.exit(2)
+  usageError(`--port must be a port number (0 for a free one), got ${args.port}`)
 }
 
 const fake = await FakePurgeServer.start({
@@ -70,7 +105,23 @@ async function forward(listenPort: number, target: URL): Promise<Server> {
   return forwarder
 }
 
-const forwarder = port === 0 ? undefined : await forward(port, new URL(fake.url))
+/** Listening errors as one line: a busy or forbidden port is the user's to fix, not a stack. */
+async function forwardOrExit(listenPort: number): Promise<Server> {
+  try {
+    return await forward(listenPort, new URL(fake.url))
+  } catch (error) {
+    await fake.close()
+    const code = (error as NodeJS.ErrnoException).code
+    console.error(
+      code === 'EADDRINUSE'
+        ? `fake-server: port ${listenPort} is in use (choose another with --port, or leave it out for a free one)`
+        : `fake-server: cannot listen on 127.0.0.1:${listenPort}: ${code ?? String(error)}`
+    )
+    process.exit(1)
+  }
+}
+
+const forwarder = port === 0 ? undefined : await forwardOrExit(port)
 const url = forwarder === undefined ? fake.url : `http://127.0.0.1:${port}`
 
 /** Written to a temporary name and renamed, so a reader never sees a half-written file. */

@@ -8,6 +8,11 @@ import { parse } from 'yaml'
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 const ENTRY = join(ROOT, 'dist', 'index.js')
+/**
+ * The node that runs the action. EDGE_PURGE_NODE lets .ci/run spawn it with the runner's Node 24
+ * while jest itself stays on the machine's Node.
+ */
+const NODE = process.env.EDGE_PURGE_NODE || process.execPath
 
 interface ActionYml {
   inputs: Record<string, { default?: string }>
@@ -90,7 +95,7 @@ export async function runAction(
   }
 
   const started = performance.now()
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), options.entry ?? ENTRY], {
+  const child = spawn(NODE, [...(options.nodeArgs ?? []), options.entry ?? ENTRY], {
     cwd: dir,
     env
   })
@@ -106,7 +111,11 @@ export async function runAction(
     stderr += chunk.toString()
     log += chunk.toString()
   })
-  const code = await new Promise<number | null>((resolve) => child.on('close', resolve))
+  // A wrong EDGE_PURGE_NODE fails the spawn: reject with its error instead of an unhandled 'error'.
+  const code = await new Promise<number | null>((resolve, reject) => {
+    child.on('error', reject)
+    child.on('close', resolve)
+  })
   const elapsedMs = performance.now() - started
   return {
     code,
