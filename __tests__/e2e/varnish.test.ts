@@ -10,6 +10,7 @@
 import { afterAll, afterEach, beforeEach, describe, expect, it } from '@jest/globals'
 import { FakeGitHubApi } from '../support/fake-github-api.js'
 import { resultsOf, runAction, type ActionRun } from '../support/run-action.js'
+import { expectExit, whileRunning } from './testbed/action-run.js'
 import { pollUntil } from './testbed/http.js'
 import { findVarnishd, SERVICE, startTestBed, TOKENS, type TestBed } from './testbed/index.js'
 
@@ -25,31 +26,6 @@ const GH_TOKEN = 'gh-test-token'
 
 const servedAs = (paths: readonly string[], served: string): Record<string, string> =>
   Object.fromEntries(paths.map((path) => [path, served]))
-
-/** The action's log, shown when an expectation on its outcome fails. */
-function expectExit(run: ActionRun, code: number): void {
-  if (run.code !== code) throw new Error(`action exited ${run.code}, expected ${code}:\n${run.log}`)
-}
-
-/**
- * Waits, while the action runs, until `reached()` holds; fails with the action's log if the action
- * ends first. No deadline of its own beyond pollUntil's generous one.
- */
-async function whileRunning(
-  running: Promise<ActionRun>,
-  reached: () => boolean,
-  what: string
-): Promise<void> {
-  let ended: ActionRun | undefined
-  void running.then((run) => (ended = run))
-  await pollUntil(
-    () => Promise.resolve(reached() || ended !== undefined),
-    (done) => done,
-    { what }
-  )
-  if (!reached() && ended !== undefined)
-    throw new Error(`the action ended (exit ${ended.code}) before ${what}:\n${ended.log}`)
-}
 
 if (varnishd === undefined) {
   console.warn(

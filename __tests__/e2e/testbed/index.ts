@@ -10,7 +10,7 @@ import { renderVcl } from './vcl.js'
 import { Varnish } from './varnish.js'
 
 export { findVarnishd } from './varnish.js'
-export { SITE } from './origin.js'
+export { FIRST_RELEASE, SITE, VERSION_PATH } from './origin.js'
 
 export const SERVICE = 'e2e-site'
 
@@ -24,12 +24,26 @@ export const TOKENS: Record<Role, string> = {
 /** How one request through Varnish was served, e.g. `HIT v1`, `MISS v2`, `HIT-STALE v1`. */
 export type Served = string
 
+/** One page as a visitor gets it through Varnish. */
+export interface EdgeCopy {
+  /** `X-Cache`: `MISS`, `HIT` or `HIT-STALE`. */
+  cache: string
+  /** Varnish's `Age` in seconds (0 on a miss, counted from the origin's own `Age` if it sent one). */
+  age: number
+  /** The origin's version of the page (see Origin). */
+  version: number
+  /** The release the page was built from. */
+  release: string
+}
+
 export interface TestBed {
   origin: Origin
   varnish: Varnish
   api: PurgeApi
   /** A request through Varnish: `X-Cache` and the origin's version, as `"<X-Cache> v<version>"`. */
   get(path: string): Promise<Served>
+  /** A request through Varnish, told in full. */
+  copy(path: string): Promise<EdgeCopy>
   /** `get()` for each path in turn. */
   look(paths: readonly string[]): Promise<Record<string, Served>>
   /** Fetches each path until Varnish serves it from cache (`HIT`), and returns what was served. */
@@ -61,11 +75,21 @@ export async function startTestBed({ varnishd }: { varnishd: string }): Promise<
     })
     stops.push(() => api.close())
 
-    const get = async (path: string): Promise<Served> => {
+    const copy = async (path: string): Promise<EdgeCopy> => {
       const answer = await request(`${varnish.url}${path}`)
       if (answer.status !== 200)
         throw new Error(`GET ${path} through Varnish: ${answer.status} ${answer.body}`)
-      return `${String(answer.headers['x-cache'])} v${String(answer.headers['x-version'])}`
+      const { release } = JSON.parse(answer.body) as { release: string }
+      return {
+        cache: String(answer.headers['x-cache']),
+        age: Number(answer.headers.age),
+        version: Number(answer.headers['x-version']),
+        release
+      }
+    }
+    const get = async (path: string): Promise<Served> => {
+      const { cache, version } = await copy(path)
+      return `${cache} v${version}`
     }
     const look = async (paths: readonly string[]): Promise<Record<string, Served>> => {
       const served: Record<string, Served> = {}
@@ -82,7 +106,7 @@ export async function startTestBed({ varnishd }: { varnishd: string }): Promise<
       }
       return look(paths)
     }
-    return { origin, varnish, api, get, look, warm, stop }
+    return { origin, varnish, api, get, copy, look, warm, stop }
   } catch (failure) {
     await stop().catch(() => undefined)
     throw failure

@@ -1,6 +1,9 @@
 /**
  * The origin behind Varnish: every page carries a version that goes up each time the origin
  * serves it in full, so a test tells a cached copy (old version) from a fresh fetch (new version).
+ * It also plays a host that deploys: `/version` answers the release it serves (`no-store`, so
+ * Varnish never caches it), every page's body names the release it was built from, and
+ * `release()` switches to the next one at the moment a test chooses.
  *
  * - Tags: `Surrogate-Key` (space-separated), which the VCL hands to vmod xkey. See `SITE`.
  * - Lifetimes: `max-age=3600` (nothing expires on its own during a test: only a purge refreshes)
@@ -9,9 +12,12 @@
  * - `ETag: "v<version>"`: Varnish revalidates a soft-purged object with `If-None-Match`. A page
  *   whose content changes (the default) answers 200 with the next version; a page `freeze()`d
  *   answers 304, and the cache keeps its copy.
+ * - `age()`: full answers carry `Age`, as from a shield that has held its copy that long, so a test
+ *   gets cached copies that are old by their `Age` without waiting for them to age.
  */
 import {
   createServer,
+  type IncomingHttpHeaders,
   type IncomingMessage,
   type OutgoingHttpHeaders,
   type Server,
@@ -30,13 +36,25 @@ export const SITE: Record<string, string[]> = {
 
 export const CACHE_CONTROL = 'public, max-age=3600, stale-while-revalidate=3600'
 
+/** The origin's release until a test calls `release()`. */
+export const FIRST_RELEASE = 'release-1'
+
+/** Where the origin says which release it serves (its body is that release, nothing else). */
+export const VERSION_PATH = '/version'
+
 export interface OriginRequest {
   method: string
   /** Path and query, as Varnish asked for it: the resource's identity. */
   path: string
   ifNoneMatch: string | undefined
+  /** As they arrived: the action's own requests (e.g. for `/version`) must not carry its tokens. */
+  headers: IncomingHttpHeaders
   status: number
   version: number
+  /** The release the origin served at that moment. */
+  release: string
+  /** `Date.now()` when it arrived, to order it against other servers' records. */
+  at: number
 }
 
 export class Origin {
@@ -44,6 +62,8 @@ export class Origin {
   private readonly versions = new Map<string, number>()
   private readonly frozen = new Set<string>()
   private readonly sockets = new Set<Socket>()
+  private current = FIRST_RELEASE
+  private heldFor = 0
 
   private constructor(private readonly server: Server) {}
 
@@ -72,6 +92,21 @@ export class Origin {
     return `http://127.0.0.1:${this.port}`
   }
 
+  /** From now on `/version` answers `next` and pages fetched in full are built from it. */
+  release(next: string): void {
+    this.current = next
+  }
+
+  /** From now on full answers say they were produced `seconds` ago (`Age`); 0 stops it. */
+  age(seconds: number): void {
+    this.heldFor = seconds
+  }
+
+  /** `/version` requests that reached the origin. */
+  get versionChecks(): OriginRequest[] {
+    return this.requestsFor(VERSION_PATH)
+  }
+
   /** From now on the page's content stays as it is: a conditional request gets 304. */
   freeze(path: string): void {
     this.frozen.add(path)
@@ -96,9 +131,29 @@ export class Origin {
     const path = request.url ?? '/'
     const method = request.method ?? 'GET'
     const ifNoneMatch = request.headers['if-none-match']
+    const seen = {
+      method,
+      path,
+      ifNoneMatch,
+      headers: request.headers,
+      release: this.current,
+      at: Date.now()
+    }
     if (method !== 'GET' && method !== 'HEAD') {
-      this.requests.push({ method, path, ifNoneMatch, status: 405, version: 0 })
+      this.requests.push({ ...seen, status: 405, version: 0 })
       response.writeHead(405, { Allow: 'GET, HEAD' }).end()
+      return
+    }
+    const pathname = new URL(path, 'http://origin').pathname
+    if (pathname === VERSION_PATH) {
+      this.requests.push({ ...seen, status: 200, version: 0 })
+      const body = `${this.current}\n`
+      response.writeHead(200, {
+        'Cache-Control': 'no-store',
+        'Content-Type': 'text/plain',
+        'Content-Length': Buffer.byteLength(body)
+      })
+      response.end(method === 'HEAD' ? undefined : body)
       return
     }
     const current = this.versions.get(path) ?? 0
@@ -106,7 +161,6 @@ export class Origin {
     const version = unchanged ? current : current + 1
     this.versions.set(path, version)
 
-    const pathname = new URL(path, 'http://origin').pathname
     const tags = SITE[pathname] ?? []
     const etag = `"v${version}"`
     const headers: OutgoingHttpHeaders = {
@@ -115,14 +169,15 @@ export class Origin {
       'X-Version': String(version)
     }
     if (tags.length > 0) headers['Surrogate-Key'] = tags.join(' ')
+    if (this.heldFor > 0) headers.Age = String(this.heldFor)
 
     const status = unchanged && ifNoneMatch === etag ? 304 : 200
-    this.requests.push({ method, path, ifNoneMatch, status, version })
+    this.requests.push({ ...seen, status, version })
     if (status === 304) {
       response.writeHead(304, headers).end()
       return
     }
-    const body = JSON.stringify({ path, version, tags })
+    const body = JSON.stringify({ path, version, tags, release: this.current })
     response.writeHead(200, {
       ...headers,
       'Content-Type': 'application/json',

@@ -13,7 +13,9 @@
  *
  * Each key's purge id is the one Varnish answered (`<vxid>-<epoch>-<objects>`), and every
  * invalidation is recorded with the number of objects Varnish reports it touched. A test can
- * `hold()` a request (recorded, nothing invalidated yet) to act at a precise point of a run.
+ * `hold()` a request (recorded, nothing invalidated yet) to act at a precise point of a run, or make
+ * the API `lie()`: accepted calls are answered as usual but invalidate nothing, as when a purge
+ * reaches the wrong service or a layer the edge does not read from.
  */
 import {
   createServer,
@@ -41,6 +43,8 @@ export interface ApiRequest {
   headers: IncomingHttpHeaders
   body: string
   status: number
+  /** `Date.now()` when it arrived, to order it against the origin's records. */
+  at: number
 }
 
 export interface Invalidation {
@@ -86,6 +90,8 @@ export class PurgeApi {
   readonly invalidations: Invalidation[] = []
   private readonly sockets = new Set<Socket>()
   private readonly holds: PendingHold[] = []
+  private lying = false
+  private lies = 0
   /** The shared rules, with two checks the fake leaves out: no `?` in the route, no empty key. */
   private readonly rules: PurgeApiRules
 
@@ -135,6 +141,14 @@ export class PurgeApi {
     return { arrived, release }
   }
 
+  /**
+   * From now on every call the API accepts is answered `ok`, with ids (`lie-<n>`), and nothing is
+   * invalidated or recorded in `invalidations`; refusals (token, role, route) are answered as ever.
+   */
+  lie(): void {
+    this.lying = true
+  }
+
   async close(): Promise<void> {
     for (const pending of this.holds.splice(0)) pending.release()
     for (const socket of this.sockets) socket.destroy()
@@ -149,7 +163,8 @@ export class PurgeApi {
       path: incoming.url ?? '',
       headers: incoming.headers,
       body: Buffer.concat(chunks).toString('utf8'),
-      status: 0
+      status: 0,
+      at: Date.now()
     }
     this.requests.push(recorded)
     const index = this.requests.length - 1
@@ -180,12 +195,9 @@ export class PurgeApi {
     switch (operation.kind) {
       case 'refused':
         return operation.reply
-      case 'purge-all': {
-        const { id } = await this.invalidate('BAN', {})
-        const { service } = operation
-        this.invalidations.push({ service, operation: 'purge-all', key: undefined, objects: 0, id })
+      case 'purge-all':
+        await this.perform(operation.service, 'purge-all', undefined, 'BAN', {})
         return json(200, { status: 'ok' })
-      }
       case 'key':
       case 'soft-key': {
         const { service, key } = operation
@@ -205,10 +217,25 @@ export class PurgeApi {
     }
   }
 
-  private async purgeKey(service: string, key: string, soft: boolean): Promise<string> {
+  private purgeKey(service: string, key: string, soft: boolean): Promise<string> {
     const header = soft ? 'xkey-softpurge' : 'xkey-purge'
-    const { id, objects } = await this.invalidate('XKEY', { [header]: key })
-    this.invalidations.push({ service, operation: soft ? 'soft-key' : 'key', key, objects, id })
+    return this.perform(service, soft ? 'soft-key' : 'key', key, 'XKEY', { [header]: key })
+  }
+
+  /** Has Varnish invalidate and records it, or, while lying, only makes up the id. */
+  private async perform(
+    service: string,
+    operation: Invalidation['operation'],
+    key: string | undefined,
+    method: 'XKEY' | 'BAN',
+    headers: Record<string, string>
+  ): Promise<string> {
+    if (this.lying) {
+      this.lies += 1
+      return `lie-${this.lies}`
+    }
+    const { id, objects } = await this.invalidate(method, headers)
+    this.invalidations.push({ service, operation, key, objects, id })
     return id
   }
 
