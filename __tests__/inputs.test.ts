@@ -422,7 +422,12 @@ describe('bad values', () => {
     ['timeout', '-5', 'above 0 and at most 600'],
     ['batch-format', 'xml', 'json, header'],
     ['batch-format', 'JSON', 'json, header'],
-    ['mode', 'everything', 'keys, urls, all']
+    ['mode', 'everything', 'keys, urls, all'],
+    ['wait-timeout', 'soon', 'above 0 and at most 21600'],
+    ['wait-timeout', '21601', 'above 0 and at most 21600'],
+    ['wait-passes', '0', 'from 1 to 100'],
+    ['verify', 'maybe', 'true or false'],
+    ['verify-timeout', '3601', 'above 0 and at most 3600']
   ] as const)('refuses %s: %j, naming the input and what is allowed', (name, value, allowed) => {
     const error = refusalOf({ ...API, keys: 'a', [name]: value })
     expect(error.message.startsWith(`${name} must be`)).toBe(true)
@@ -442,7 +447,9 @@ describe('bad values', () => {
     ['soft', 'True', { soft: true }],
     ['soft', 'TRUE', { soft: true }],
     ['summary', 'False', { summary: false }],
-    ['fail-on-error', 'false', { failOnError: false }]
+    ['fail-on-error', 'false', { failOnError: false }],
+    ['verify', 'true', { verify: { purgedUrls: true, urls: [], timeoutMs: 60_000 } }],
+    ['verify-timeout', '3600', { verify: { timeoutMs: 3_600_000 } }]
   ] as const)('accepts %s: %j', (name, value, expected) => {
     expect(settingsOf({ ...API, keys: 'a', [name]: value })).toMatchObject(expected)
   })
@@ -632,5 +639,68 @@ describe('readInputs and getSettings through the runner environment', () => {
     expect(message).toMatch(/^base-url: /)
     expect(message).not.toContain(TOKEN)
     expect(writes[0]).toBe(`::add-mask::${TOKEN}${EOL}`)
+  })
+})
+
+describe('wait and verify', () => {
+  it('reads the wait: URLs, text, passes and timeout', () => {
+    const settings = settingsOf({
+      ...API,
+      keys: 'a',
+      'wait-for-url': 'https://origin.example/version\n https://origin.example/health',
+      'wait-for-text': 'abc1234',
+      'wait-passes': '3',
+      'wait-timeout': '90'
+    })
+    expect(settings.wait).toEqual({
+      urls: ['https://origin.example/version', 'https://origin.example/health'],
+      text: 'abc1234',
+      passes: 3,
+      timeoutMs: 90_000
+    })
+  })
+
+  it('has no wait without wait-for-url', () => {
+    expect(settingsOf({ ...API, keys: 'a' }).wait).toBeUndefined()
+  })
+
+  it.each([
+    [
+      'wait-for-url',
+      'origin.example/version',
+      'wait-for-url: "origin.example/version" is not an absolute URL'
+    ],
+    ['wait-for-url', 'ftp://origin.example/v', 'only http and https'],
+    ['verify-urls', 'https://user:pw@www.example.com/', 'embeds credentials'],
+    ['verify-urls', '/blog/1', 'verify-urls: "/blog/1" is not an absolute URL']
+  ] as const)('refuses %s: %j, naming the input', (name, value, message) => {
+    const error = refusalOf({ ...API, keys: 'a', [name]: value })
+    expect(error.message).toContain(message)
+    expect(error.message).not.toContain('pw')
+  })
+
+  it('refuses verify-text without verify-urls, naming both', () => {
+    const error = refusalOf({ ...API, keys: 'a', 'verify-text': 'abc1234' })
+    expect(error.message).toMatch(/^verify-text needs verify-urls/)
+  })
+
+  it('refuses wait-for-text without wait-for-url, naming both', () => {
+    const error = refusalOf({ ...API, keys: 'a', 'wait-for-text': 'abc1234' })
+    expect(error.message).toMatch(/^wait-for-text needs wait-for-url/)
+  })
+
+  it('reads verify-urls and verify-text', () => {
+    const settings = settingsOf({
+      ...API,
+      keys: 'a',
+      'verify-urls': 'https://www.example.com/blog/1 https://www.example.com/blog/1',
+      'verify-text': 'abc1234'
+    })
+    expect(settings.verify).toEqual({
+      purgedUrls: false,
+      urls: ['https://www.example.com/blog/1'],
+      text: 'abc1234',
+      timeoutMs: 60_000
+    })
   })
 })

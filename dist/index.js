@@ -35340,7 +35340,15 @@ const INPUT_NAMES = [
     'url-map',
     'key-map',
     'changed-since',
-    'github-token'
+    'github-token',
+    'wait-for-url',
+    'wait-for-text',
+    'wait-passes',
+    'wait-timeout',
+    'verify',
+    'verify-urls',
+    'verify-text',
+    'verify-timeout'
 ];
 const SECRET_INPUTS = ['api-token', 'github-token'];
 /** Reads every input, masking the tokens before anything else can print them. */
@@ -35455,7 +35463,39 @@ function parseSettings(raw, readFile) {
         summary: parseBoolean(raw, 'summary'),
         failOnError: parseBoolean(raw, 'fail-on-error'),
         repeatAfterMs: parseInteger(raw, 'repeat-after', 0, 300) * 1000,
-        changedFiles
+        changedFiles,
+        wait: parseWait(raw),
+        verify: parseVerify(raw)
+    };
+}
+/** Whitespace-separated absolute http(s) URLs, each once. */
+function parseCheckUrls(raw, name) {
+    return splitList(raw[name], /\s+/).map((entry) => parseHttpUrl(entry, name).href);
+}
+function parseWait(raw) {
+    const urls = parseCheckUrls(raw, 'wait-for-url');
+    const text = raw['wait-for-text'] === '' ? undefined : raw['wait-for-text'];
+    const passes = parseInteger(raw, 'wait-passes', 1, 100);
+    const timeoutMs = parseSeconds(raw, 'wait-timeout', 21_600) * 1000;
+    if (urls.length === 0) {
+        if (text !== undefined) {
+            throw new InputError('wait-for-text needs wait-for-url: the URLs that must show it');
+        }
+        return undefined;
+    }
+    return { urls, text, passes, timeoutMs };
+}
+function parseVerify(raw) {
+    const urls = parseCheckUrls(raw, 'verify-urls');
+    const text = raw['verify-text'] === '' ? undefined : raw['verify-text'];
+    if (text !== undefined && urls.length === 0) {
+        throw new InputError('verify-text needs verify-urls: only the pages listed there are judged by the text (purged URLs are judged by Age)');
+    }
+    return {
+        purgedUrls: parseBoolean(raw, 'verify'),
+        urls,
+        text,
+        timeoutMs: parseSeconds(raw, 'verify-timeout', 3600) * 1000
     };
 }
 function parseChangedFiles(raw) {

@@ -40,7 +40,15 @@ export const INPUT_NAMES = [
   'url-map',
   'key-map',
   'changed-since',
-  'github-token'
+  'github-token',
+  'wait-for-url',
+  'wait-for-text',
+  'wait-passes',
+  'wait-timeout',
+  'verify',
+  'verify-urls',
+  'verify-text',
+  'verify-timeout'
 ] as const
 
 export type InputName = (typeof INPUT_NAMES)[number]
@@ -84,6 +92,27 @@ export interface Settings {
   repeatAfterMs: number
   /** Present when targets are also derived from the files this run's commits changed. */
   changedFiles: ChangedFilesSettings | undefined
+  /** Present when the purge waits until the origin serves the release. */
+  wait: WaitForOrigin | undefined
+  verify: VerifySettings
+}
+
+/** Before any purge call: each URL must show `text` (or answer 2xx) `passes` checks in a row. */
+export interface WaitForOrigin {
+  urls: string[]
+  text: string | undefined
+  passes: number
+  timeoutMs: number
+}
+
+/** After the purge: which URLs are fetched through the CDN to prove them fresh. */
+export interface VerifySettings {
+  /** Whether the purged URL targets are checked too (`verify: true`). */
+  purgedUrls: boolean
+  urls: string[]
+  /** What each of `urls` must show; `undefined`: judged by `Age`. */
+  text: string | undefined
+  timeoutMs: number
 }
 
 const SECRET_INPUTS = ['api-token', 'github-token'] as const
@@ -208,7 +237,44 @@ export function parseSettings(raw: RawInputs, readFile: FileReader): Settings {
     summary: parseBoolean(raw, 'summary'),
     failOnError: parseBoolean(raw, 'fail-on-error'),
     repeatAfterMs: parseInteger(raw, 'repeat-after', 0, 300) * 1000,
-    changedFiles
+    changedFiles,
+    wait: parseWait(raw),
+    verify: parseVerify(raw)
+  }
+}
+
+/** Whitespace-separated absolute http(s) URLs, each once. */
+function parseCheckUrls(raw: RawInputs, name: InputName): string[] {
+  return splitList(raw[name], /\s+/).map((entry) => parseHttpUrl(entry, name).href)
+}
+
+function parseWait(raw: RawInputs): WaitForOrigin | undefined {
+  const urls = parseCheckUrls(raw, 'wait-for-url')
+  const text = raw['wait-for-text'] === '' ? undefined : raw['wait-for-text']
+  const passes = parseInteger(raw, 'wait-passes', 1, 100)
+  const timeoutMs = parseSeconds(raw, 'wait-timeout', 21_600) * 1000
+  if (urls.length === 0) {
+    if (text !== undefined) {
+      throw new InputError('wait-for-text needs wait-for-url: the URLs that must show it')
+    }
+    return undefined
+  }
+  return { urls, text, passes, timeoutMs }
+}
+
+function parseVerify(raw: RawInputs): VerifySettings {
+  const urls = parseCheckUrls(raw, 'verify-urls')
+  const text = raw['verify-text'] === '' ? undefined : raw['verify-text']
+  if (text !== undefined && urls.length === 0) {
+    throw new InputError(
+      'verify-text needs verify-urls: only the pages listed there are judged by the text (purged URLs are judged by Age)'
+    )
+  }
+  return {
+    purgedUrls: parseBoolean(raw, 'verify'),
+    urls,
+    text,
+    timeoutMs: parseSeconds(raw, 'verify-timeout', 3600) * 1000
   }
 }
 
