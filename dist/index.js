@@ -30876,7 +30876,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6124);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4057);
 
 await (0,_main_js__WEBPACK_IMPORTED_MODULE_0__/* .run */ .e)();
 
@@ -30885,7 +30885,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 6124:
+/***/ 4057:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -33929,8 +33929,92 @@ function createTransport(options) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/outside-text.ts
+/**
+ * The one guard for text from outside (file names, keys and URLs as echoed, server messages, ids):
+ * what it returns cannot break a log line, speak to the runner, or become markup in the summary. Pure.
+ */
+/** Line breaks of every kind, other controls, bidi controls and lone surrogates: shown as escapes. */
+const HIDDEN = /[\p{Cc}\p{Zl}\p{Zp}\p{Bidi_Control}\p{Cs}]/u;
+const SPACE = /\s/u;
+function escaped(char) {
+    if (char === '\n')
+        return '\\n';
+    if (char === '\r')
+        return '\\r';
+    return `\\u${(char.codePointAt(0) ?? 0).toString(16).padStart(4, '0')}`;
+}
+/** A run of whitespace, tab included, shown as one space; every other hidden character escaped. */
+function isSpace(char) {
+    return char === '\t' || (SPACE.test(char) && !HIDDEN.test(char));
+}
+/**
+ * The runner obeys `::name::` at a line's start (after spaces) and the legacy `##[name]` anywhere in
+ * a line, so a leading `:` and a `[` after `##` are escaped: one character each keeps the text readable.
+ */
+function shown(char, before, spaceBefore) {
+    if (HIDDEN.test(char))
+        return escaped(char);
+    if (char === ':' && before.length === 0)
+        return escaped(char);
+    const afterHashes = !spaceBefore && before.at(-1) === '#' && before.at(-2) === '#';
+    if (char === '[' && afterHashes)
+        return escaped(char);
+    return char;
+}
+/** For log lines and annotations: one line, cut to `maxChars` with `…`, never a runner command. */
+function oneLine(text, maxChars = 300) {
+    const pieces = [];
+    let length = 0;
+    let spaceBefore = false;
+    for (const char of text) {
+        if (isSpace(char)) {
+            spaceBefore = pieces.length > 0;
+            continue;
+        }
+        const piece = shown(char, pieces, spaceBefore);
+        const added = (spaceBefore ? 1 : 0) + piece.length;
+        if (length + added > maxChars)
+            return `${pieces.join('')}…`;
+        if (spaceBefore)
+            pieces.push(' ');
+        pieces.push(piece);
+        length += added;
+        spaceBefore = false;
+    }
+    return pieces.join('');
+}
+const HTML_ENTITIES = {
+    '&': '&amp;',
+    '<': '&lt;',
+    '>': '&gt;',
+    '"': '&quot;',
+    "'": '&#39;'
+};
+/**
+ * Everything CommonMark, GFM or GitHub's math could read as syntax inside a line: code spans,
+ * emphasis, strikethrough, links and images, tables, headings, backslash escapes, `$` math, and the
+ * autolinks (`scheme:`, `www.`, `user@host`). A character reference is never syntax.
+ */
+const INLINE_SYNTAX = /[&<>"'\\`*_~[\]()!|#:@$]|(?<=www)\./gi;
+/** What starts a block only at a line's start: list items, setext underlines, `1.` lists. */
+const BLOCK_START = /^(?:[-+=]|\d+\.)/;
+function reference(char) {
+    return HTML_ENTITIES[char] ?? `&#${char.codePointAt(0) ?? 0};`;
+}
+/**
+ * For the job summary (raw HTML that GitHub renders as GFM): `oneLine`, then written so that it
+ * renders as the same text inside an HTML block, a Markdown paragraph or a table cell.
+ */
+function summaryText(text, maxChars = 300) {
+    return oneLine(text, maxChars)
+        .replace(INLINE_SYNTAX, reference)
+        .replace(BLOCK_START, (start) => `${start.slice(0, -1)}${reference(start.slice(-1))}`);
+}
+
 ;// CONCATENATED MODULE: ./src/targets.ts
 /** Parsing and validation of the things a user asks to purge: surrogate keys and URLs. Pure. */
+
 const MAX_KEY_BYTES = 1024;
 const PRINTABLE_ASCII = /^[\x21-\x7e]+$/;
 const SHOWN_CHARS = 60;
@@ -33938,10 +34022,13 @@ const SHOWN_CHARS = 60;
 class InputError extends Error {
     name = 'InputError';
 }
-/** Shortens a value for an error message, showing control and non-ASCII characters as escapes. */
+/**
+ * Shortens a value for an error message, quoted so that spaces at its ends show, and passed through
+ * the log guard, which escapes what JSON leaves raw (bidi controls, U+2028) and runner commands.
+ */
 function shorten(value) {
     const cut = value.length > SHOWN_CHARS ? `${value.slice(0, SHOWN_CHARS)}…` : value;
-    const escaped = JSON.stringify(cut);
+    const escaped = oneLine(JSON.stringify(cut), Number.POSITIVE_INFINITY);
     return value.length > SHOWN_CHARS ? `${escaped} (${value.length} characters)` : escaped;
 }
 /** Splits a list on the given separators, drops blank entries and duplicates, keeps first order. */
@@ -34019,8 +34106,11 @@ function mergeUnique(lists, identity) {
 /** How the step ends: a few annotations for the failures, then failed or warned. */
 
 
+
 /** GitHub shows 10 error annotations per step; keep room for the final one and other steps' notes. */
 const MAX_ANNOTATIONS = 5;
+/** A server message is cut to 300 characters; this leaves room for what the action says around it. */
+const SHOWN_REASON_CHARS = 400;
 /** Failures grouped by reason, largest group first: a bad token is one annotation, not 600. */
 function failureAnnotations(results) {
     const groups = new Map();
@@ -34040,7 +34130,7 @@ function failureAnnotations(results) {
         const what = group.length === 1 && first !== undefined
             ? `${first.type} ${shorten(first.target)}`
             : `${group.length} targets`;
-        return `${what} failed: ${reason}`;
+        return `${what} failed: ${oneLine(reason, SHOWN_REASON_CHARS)}`;
     });
     if (sorted.length > MAX_ANNOTATIONS) {
         lines.push(`…and ${sorted.length - MAX_ANNOTATIONS} more kinds of failure: see the job summary and the results output`);
