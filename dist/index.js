@@ -35377,15 +35377,21 @@ async function writeOutputs(results, counts, perService) {
 
 ;// CONCATENATED MODULE: ./src/log-lines.ts
 
+
+/** URLs and file paths: long enough for any a CDN or a repository holds in practice, shown whole. */
+const SHOWN_ADDRESS_CHARS = 2000;
+/** A server message is cut to 300 characters; this leaves room for what the action says around it. */
+const SHOWN_ERROR_CHARS = 400;
 function describeCall(call) {
     const count = call.targets.length;
     const what = call.operation === 'batch' ? ` (${counted(count, 'key')})` : '';
-    return `${call.method} ${call.url}${what}${call.soft ? ' soft' : ''}`;
+    return `${call.method} ${oneLine(call.url, SHOWN_ADDRESS_CHARS)}${what}${call.soft ? ' soft' : ''}`;
 }
 function describeEnd(call, end, elapsedMs) {
     const tries = `${counted(end.attempts, 'attempt')}, ${elapsedMs} ms`;
-    if (end.ids === undefined)
-        return `✗ ${describeCall(call)}: ${end.error ?? 'failed'} (${tries})`;
+    if (end.ids === undefined) {
+        return `✗ ${describeCall(call)}: ${oneLine(end.error ?? 'failed', SHOWN_ERROR_CHARS)} (${tries})`;
+    }
     const missing = call.operation === 'batch' ? call.targets.length - end.ids.size : 0;
     const note = missing > 0 ? `; ${counted(missing, 'key')} without a purge id` : '';
     return `✓ ${describeCall(call)}: HTTP ${end.httpStatus ?? ''} (${tries})${note}`;
@@ -35393,9 +35399,22 @@ function describeEnd(call, end, elapsedMs) {
 function describePlan(calls, settings) {
     const targets = calls.reduce((sum, call) => sum + call.targets.length, 0);
     const ids = settings.services.map((service) => service.id);
-    const service = ids.length === 0 ? '' : ` on service${ids.length === 1 ? '' : 's'} ${ids.join(', ')}`;
+    const service = ids.length === 0 ? '' : ` on service${ids.length === 1 ? '' : 's'} ${oneLine(ids.join(', '))}`;
     const kind = settings.soft ? 'soft' : 'instant';
     return `Planned ${counted(calls.length, `${kind} purge call`)} for ${counted(targets, 'target')}${service}`;
+}
+/** The changed-files group: a title, one line per derived target, and the notice when none matched. */
+function describeDerivation(derivation) {
+    const { report, targets } = derivation;
+    const files = report.files.length;
+    const range = oneLine(report.description);
+    return {
+        title: `Targets from ${files} changed files (${range})`,
+        lines: targets.map(({ file, type, target }) => `${oneLine(file, SHOWN_ADDRESS_CHARS)} → ${type} ${oneLine(target, SHOWN_ADDRESS_CHARS)}`),
+        nothingMatched: targets.length === 0
+            ? `Nothing to purge: none of the ${files} files changed in ${range} matched url-map or key-map`
+            : undefined
+    };
 }
 
 ;// CONCATENATED MODULE: ./src/plan.ts
@@ -35715,14 +35734,13 @@ async function run() {
     }
 }
 function showDerivation(derivation, calls) {
-    const { report, targets } = derivation;
-    startGroup(`Targets from ${report.files.length} changed files (${report.description})`);
-    for (const { file, type, target } of targets)
-        info(`${file} → ${type} ${target}`);
+    const { title, lines, nothingMatched } = describeDerivation(derivation);
+    startGroup(title);
+    for (const line of lines)
+        info(line);
     endGroup();
-    if (calls === 0) {
-        notice(`Nothing to purge: none of the ${report.files.length} files changed in ${report.description} matched url-map or key-map`);
-    }
+    if (calls === 0 && nothingMatched !== undefined)
+        notice(nothingMatched);
 }
 function showPlan(calls, settings) {
     startGroup(`Dry run: ${calls.length} planned calls, none sent`);

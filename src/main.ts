@@ -6,7 +6,7 @@ import { applyChangedFiles, type Derivation } from './derivation.js'
 import { executePlan, sleep, type ExecuteOptions } from './execute.js'
 import { getSettings, type Settings } from './inputs.js'
 import { writeOutputs } from './outputs.js'
-import { describeCall, describeEnd, describePlan } from './log-lines.js'
+import { describeCall, describeDerivation, describeEnd, describePlan } from './log-lines.js'
 import { planPurges, type PurgeCall } from './plan.js'
 import {
   countResults,
@@ -52,15 +52,11 @@ export async function run(): Promise<void> {
 }
 
 function showDerivation(derivation: Derivation, calls: number): void {
-  const { report, targets } = derivation
-  core.startGroup(`Targets from ${report.files.length} changed files (${report.description})`)
-  for (const { file, type, target } of targets) core.info(`${file} → ${type} ${target}`)
+  const { title, lines, nothingMatched } = describeDerivation(derivation)
+  core.startGroup(title)
+  for (const line of lines) core.info(line)
   core.endGroup()
-  if (calls === 0) {
-    core.notice(
-      `Nothing to purge: none of the ${report.files.length} files changed in ${report.description} matched url-map or key-map`
-    )
-  }
+  if (calls === 0 && nothingMatched !== undefined) core.notice(nothingMatched)
 }
 
 function showPlan(calls: PurgeCall[], settings: Settings): PurgeResult[] {
