@@ -106,6 +106,19 @@ describe('failureAnnotations', () => {
     expect(lines.join('\n')).not.toContain('more kinds')
   })
 
+  it('keeps a target and a server message on one line that cannot speak to the runner', () => {
+    const target = 'k\n::add-mask::x\u202e'
+    const reason = `HTTP 400: bad\r\n##[set-output name=x]1 ${'z'.repeat(1000)}`
+    const [lone] = failureAnnotations([failed(target, reason)])
+    const [grouped] = failureAnnotations([failed('a', reason), failed('b', reason)])
+    for (const line of [lone ?? '', grouped ?? '']) {
+      expect(line).not.toMatch(/[\r\n\u202e]|##\[/)
+      expect(line).toContain('HTTP 400: bad\\r\\n##')
+      expect(line.length).toBeLessThan(500)
+    }
+    expect(lone).toContain('\\n::add-mask::x\\u202e')
+  })
+
   it('shortens a long target in its line', () => {
     const key = 'k'.repeat(1024)
     const [line] = failureAnnotations([failed(key, 'HTTP 400 (Bad Request)')])

@@ -2,6 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals'
 import { FakeGitHubApi } from './support/fake-github-api.js'
 import { FakePurgeServer } from './support/fake-purge-server.js'
+import { elementCounts, renderMarkdown, textOf } from './support/rendered-markdown.js'
 import { resultsOf, runAction, type ActionRun } from './support/run-action.js'
 
 const GH_TOKEN = 'gh-test-token'
@@ -148,5 +149,30 @@ describe('changed-files', () => {
     const lines = run.log.split('\n').filter((line) => !line.startsWith('::add-mask::'))
     expect(lines.join('\n')).not.toContain(GH_TOKEN)
     expect(run.stdout).toContain(`::add-mask::${GH_TOKEN}`)
+  })
+
+  it('prints a file name with line breaks and commands as one inert line, and shows it as text (issue 9)', async () => {
+    const injecting = 'public/a\n::set-output name=x::1\n::add-mask::a\nb.html'
+    const breaking = 'public/c\n\n# Heading\n\n[link](https://evil.example)\n\nd.html'
+    const before = github.commit(null, [{ write: 'README.md' }])
+    const after = github.commit(before, [{ write: injecting }, { write: breaking }])
+    const run = await runOnPush(before, after, {})
+    expect(run.code).toBe(0)
+    expect(purge.purgedUrls).toHaveLength(2)
+
+    const own = new Set([`::add-mask::test-token`, `::add-mask::${GH_TOKEN}`])
+    const commands = run.stdout
+      .split(/\r\n|\r|\n/)
+      .filter((line) => /^\s*::(set-output|add-mask|stop-commands|error title)/.test(line))
+    expect(commands.filter((line) => !own.has(line))).toEqual([])
+    expect(run.stdout).not.toContain('##[')
+    expect(run.stdout).toContain('public/a\\n::set-output name=x::1\\n::add-mask::a\\nb.html →')
+
+    const rendered = renderMarkdown(run.summary)
+    expect(elementCounts(rendered)).not.toHaveProperty('h1')
+    expect(rendered).not.toContain('href="https://evil.example')
+    expect(textOf(rendered)).toContain(
+      'public/c\\n\\n# Heading\\n\\n[link](https://evil.example)\\n\\nd.html'
+    )
   })
 })

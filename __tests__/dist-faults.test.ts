@@ -310,7 +310,7 @@ describe('secrets and hostile text', () => {
     expect(run.code).toBe(1)
     expect(run.summary).not.toContain('<img')
     expect(run.summary).not.toContain('<b>bold')
-    expect(run.summary).toContain('&lt;img src=x onerror=alert(1)&gt;')
+    expect(run.summary).toContain('&lt;img src=x onerror=alert&#40;1&#41;&gt;')
     expect(run.summary).toContain('&lt;b&gt;bold&lt;/b&gt;')
   })
 })

@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from '@jest/globals'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { FakePurgeServer } from './support/fake-purge-server.js'
+import { textOf } from './support/rendered-markdown.js'
 import { resultsOf, runAction, type ResultEntry } from './support/run-action.js'
 
 let server: FakePurgeServer
@@ -278,7 +279,8 @@ describe('execution', () => {
     expect(run.summary).toMatch(/Edge purge of svc123: 2 purged, 0 failed/)
     expect(run.summary).toMatch(/svc123/)
     expect(run.summary).toMatch(/push on <code>acme\/site<\/code> at <code>0123456<\/code>/)
-    expect(run.summary).toContain('href="https://github.com/acme/site/actions/runs/42"')
+    const href = /href="([^"]*)"/.exec(run.summary)?.[1] ?? ''
+    expect(textOf(href)).toBe('https://github.com/acme/site/actions/runs/42')
     expect(run.summary).toMatch(
       /<td><code>k1<\/code><\/td><td>key<\/td><td>instant<\/td><td>✅ purged<\/td>/
     )

@@ -1,8 +1,12 @@
 /** Unit tests of the job summary: escaped, failures first, readable and small at any size. */
 import { describe, expect, it } from '@jest/globals'
+import type { DerivedTarget } from '../src/changed-files.js'
+import type { Derivation } from '../src/derivation.js'
+import { oneLine } from '../src/outside-text.js'
 import { countResults, type PurgeResult } from '../src/results.js'
 import type { RunContext } from '../src/run-context.js'
 import { renderSummary, SUMMARY_ROW_LIMIT, type SummaryFacts } from '../src/summary.js'
+import { elementCounts, renderMarkdown, textOf } from './support/rendered-markdown.js'
 
 const RESULTS_FILE = '/home/runner/work/_temp/edge-purge-results-1.json'
 
@@ -63,6 +67,33 @@ function withoutOwnMarkup(html: string): string {
 
 const HOSTILE = '<img src=x onerror=alert(1)>'
 
+function derivation(targets: DerivedTarget[], description = 'push abc1234...def5678'): Derivation {
+  const files = [...new Set(targets.map(({ file }) => file))]
+  return {
+    report: {
+      files,
+      commits: 1,
+      method: 'compare',
+      base: 'abc1234',
+      head: 'def5678',
+      origin: 'push',
+      description,
+      notes: []
+    },
+    targets,
+    sources: new Map()
+  }
+}
+
+/** What GitHub's renderer would make of it: every element, counted by tag. */
+const renderedElements = (html: string): Record<string, number> =>
+  elementCounts(renderMarkdown(html))
+
+/** Issue 9: a file name that ended the summary's HTML block and rendered as a heading and a link. */
+const BREAKING_FILE = 'public/a\n\n# Heading\n\n[link](https://evil.example)'
+const MARKDOWN =
+  '![x](https://evil.example/i.png) **bold** _em_ `tick` ~~gone~~ a|b www.evil.example'
+
 describe('renderSummary', () => {
   it('heads with the counts and names the service', () => {
     const html = render([result('a'), result('b'), failedResult('c', 'HTTP 400 (Bad Request)')])
@@ -92,7 +123,7 @@ describe('renderSummary', () => {
     const html = render([failedResult('k', 'service svc123 not found (404)')])
     const [row] = rowsOf(html)
     expect(row).toContain('failed')
-    expect(row).toContain('service svc123 not found (404)')
+    expect(textOf(row ?? '')).toContain('service svc123 not found (404)')
   })
 
   it('lists failures first, each group in request order', () => {
@@ -129,8 +160,9 @@ describe('renderSummary', () => {
     expect(html).not.toContain('<script')
     expect(html).not.toContain('<svg')
     expect(html).not.toContain('" onmouseover')
-    expect(html).toContain('&lt;img src=x onerror=alert(1)&gt;')
+    expect(html).toContain('&lt;img src=x onerror=alert&#40;1&#41;&gt;')
     expect(html).toContain('a&quot;b&#39;c&amp;d')
+    expect(textOf(html)).toContain(HOSTILE)
     const leftover = withoutOwnMarkup(html)
     expect(leftover).not.toMatch(/[<>]/)
   })
@@ -141,7 +173,7 @@ describe('renderSummary', () => {
     expect(rowsOf(html)).toHaveLength(SUMMARY_ROW_LIMIT)
     expect(html).toContain(`Showing ${SUMMARY_ROW_LIMIT} of 1000`)
     expect(html).toContain('results-file')
-    expect(html).toContain(RESULTS_FILE)
+    expect(textOf(html)).toContain(RESULTS_FILE)
   })
 
   it('says nothing about hidden rows when every target is shown', () => {
@@ -199,7 +231,8 @@ describe('renderSummary', () => {
     expect(html).toContain('<code>octo/site</code>')
     expect(html).toContain('<code>abcdef1</code>')
     expect(html).toContain('Deploy')
-    expect(html).toContain('<a href="https://github.com/octo/site/actions/runs/99">run 42</a>')
+    const link = /<a href="([^"]*)">run 42<\/a>/.exec(html)
+    expect(textOf(link?.[1] ?? '')).toBe('https://github.com/octo/site/actions/runs/99')
   })
 
   it('leaves out the parts of the run context the runner did not set', () => {
@@ -215,5 +248,111 @@ describe('renderSummary', () => {
   it('has no context line without a run context', () => {
     const html = render([result('a')])
     expect(html).not.toContain('<a ')
+  })
+})
+
+describe('renderSummary with data from outside', () => {
+  /** A run of the same shape, holding the given strings wherever outside text can appear. */
+  function facts(
+    text: (name: string) => string
+  ): Partial<SummaryFacts> & { results: PurgeResult[] } {
+    return {
+      results: [
+        failedResult(text('target'), text('error')),
+        result(text('key'), { id: text('id'), service: text('service') }),
+        result(text('url'), { type: 'url', service: null, id: text('url id') })
+      ],
+      services: [text('service'), 'svc456'],
+      resultsFile: `/tmp/${text('file')}.json`,
+      derivation: derivation(
+        [
+          { file: text('changed'), type: 'url', target: text('derived url') },
+          { file: text('changed'), type: 'key', target: text('derived key') },
+          { file: 'public/b.html', type: 'key', target: 'b' }
+        ],
+        text('range')
+      ),
+      context: {
+        repository: text('repository'),
+        sha: text('sha'),
+        event: text('event'),
+        workflow: text('workflow'),
+        runNumber: 7,
+        runUrl: 'https://github.com/octo/site/actions/runs/1'
+      }
+    }
+  }
+
+  const hostile = facts((name) =>
+    name === 'changed' ? BREAKING_FILE : `${name} ${MARKDOWN} ${HOSTILE} https://evil.example`
+  )
+  const benign = facts((name) => `${name}-plain`)
+  const renderFacts = ({ results, ...rest }: ReturnType<typeof facts>): string =>
+    render(results, rest)
+
+  it('renders to the same elements as benign data of the same shape', () => {
+    const expected = renderedElements(renderFacts(benign))
+    expect(expected).toMatchObject({ h2: 1, h3: 1, table: 2, code: expect.any(Number), a: 1 })
+    expect(renderedElements(renderFacts(hostile))).toEqual(expected)
+  })
+
+  it('makes no link, image, heading, emphasis or strikethrough out of the data', () => {
+    const rendered = renderMarkdown(renderFacts(hostile))
+    expect(rendered).not.toMatch(/<(img|h1|strong|em|del|script)\b/)
+    expect(rendered.match(/<a\b/g)).toHaveLength(1)
+    expect(rendered).not.toContain('href="https://evil.example')
+  })
+
+  it('shows the data as text, one line each', () => {
+    const text = textOf(renderMarkdown(renderFacts(hostile)))
+    expect(text).toContain(oneLine(BREAKING_FILE))
+    expect(text).toContain(`error ${MARKDOWN} ${HOSTILE} https://evil.example`)
+    expect(text).toContain(`range ${MARKDOWN}`)
+  })
+
+  it('lists a few targets per changed file and counts the rest', () => {
+    const many = Array.from({ length: 40 }, (_, index): DerivedTarget => ({
+      file: 'content/shared.md',
+      type: 'key',
+      target: `key-${index}`
+    }))
+    const html = render([result('key-0')], { derivation: derivation(many) })
+    const [fileRow] = rowsOf(html)
+    expect(fileRow).toContain('key-9')
+    expect(fileRow).not.toContain('key-10<')
+    expect(fileRow).toContain('…and 30 more')
+  })
+
+  it('stays far below 1 MiB when every shown string is as long and as wide as it can be', () => {
+    // `"` becomes the widest reference (&quot;), and each string is far longer than any cut.
+    const wide = (length: number): string => '"'.repeat(length)
+    const huge = wide(1_000_000)
+    const results = Array.from({ length: 20_000 }, (_, index) =>
+      index % 2 === 0
+        ? failedResult(wide(1024), huge)
+        : result(wide(1024), { id: huge, service: wide(1000) })
+    )
+    const targets = Array.from({ length: 5000 }, (_, index): DerivedTarget => ({
+      file: `${index}${wide(4096)}`,
+      type: 'url',
+      target: wide(8000)
+    })).flatMap((target) => Array.from({ length: 20 }, () => target))
+    const html = render(results, {
+      services: Array.from({ length: 500 }, () => wide(1000)),
+      resultsFile: wide(100_000),
+      derivation: derivation(targets, huge),
+      context: {
+        repository: huge,
+        sha: wide(1000),
+        event: huge,
+        workflow: huge,
+        runNumber: 1,
+        runUrl: huge
+      }
+    })
+    expect(Buffer.byteLength(html)).toBeLessThan(512 * 1024)
+    expect(html).toMatch(/Showing \d+ of 20000 targets/)
+    expect(html).toMatch(/Showing \d+ of 5000 files/)
+    expect(rowsOf(html).length).toBeGreaterThan(20)
   })
 })

@@ -30876,7 +30876,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1335);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3194);
 
 // A cancelled run must end within the runner's grace period: keep-alive sockets or a slow
 // GitHub request must not hold it open once its results are written.
@@ -30888,7 +30888,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 1335:
+/***/ 3194:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -33972,8 +33972,92 @@ function createTransport(options) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/outside-text.ts
+/**
+ * The one guard for text from outside (file names, keys and URLs as echoed, server messages, ids):
+ * what it returns cannot break a log line, speak to the runner, or become markup in the summary. Pure.
+ */
+/** Line breaks of every kind, other controls, bidi controls and lone surrogates: shown as escapes. */
+const HIDDEN = /[\p{Cc}\p{Zl}\p{Zp}\p{Bidi_Control}\p{Cs}]/u;
+const SPACE = /\s/u;
+function escaped(char) {
+    if (char === '\n')
+        return '\\n';
+    if (char === '\r')
+        return '\\r';
+    return `\\u${(char.codePointAt(0) ?? 0).toString(16).padStart(4, '0')}`;
+}
+/** A run of whitespace, tab included, shown as one space; every other hidden character escaped. */
+function isSpace(char) {
+    return char === '\t' || (SPACE.test(char) && !HIDDEN.test(char));
+}
+/**
+ * The runner obeys `::name::` at a line's start (after spaces) and the legacy `##[name]` anywhere in
+ * a line, so a leading `:` and a `[` after `##` are escaped: one character each keeps the text readable.
+ */
+function shown(char, before, spaceBefore) {
+    if (HIDDEN.test(char))
+        return escaped(char);
+    if (char === ':' && before.length === 0)
+        return escaped(char);
+    const afterHashes = !spaceBefore && before.at(-1) === '#' && before.at(-2) === '#';
+    if (char === '[' && afterHashes)
+        return escaped(char);
+    return char;
+}
+/** For log lines and annotations: one line, cut to `maxChars` with `…`, never a runner command. */
+function oneLine(text, maxChars = 300) {
+    const pieces = [];
+    let length = 0;
+    let spaceBefore = false;
+    for (const char of text) {
+        if (isSpace(char)) {
+            spaceBefore = pieces.length > 0;
+            continue;
+        }
+        const piece = shown(char, pieces, spaceBefore);
+        const added = (spaceBefore ? 1 : 0) + piece.length;
+        if (length + added > maxChars)
+            return `${pieces.join('')}…`;
+        if (spaceBefore)
+            pieces.push(' ');
+        pieces.push(piece);
+        length += added;
+        spaceBefore = false;
+    }
+    return pieces.join('');
+}
+const HTML_ENTITIES = {
+    '&': '&amp;',
+    '<': '&lt;',
+    '>': '&gt;',
+    '"': '&quot;',
+    "'": '&#39;'
+};
+/**
+ * Everything CommonMark, GFM or GitHub's math could read as syntax inside a line: code spans,
+ * emphasis, strikethrough, links and images, tables, headings, backslash escapes, `$` math, and the
+ * autolinks (`scheme:`, `www.`, `user@host`). A character reference is never syntax.
+ */
+const INLINE_SYNTAX = /[&<>"'\\`*_~[\]()!|#:@$]|(?<=www)\./gi;
+/** What starts a block only at a line's start: list items, setext underlines, `1.` lists. */
+const BLOCK_START = /^(?:[-+=]|\d+\.)/;
+function reference(char) {
+    return HTML_ENTITIES[char] ?? `&#${char.codePointAt(0) ?? 0};`;
+}
+/**
+ * For the job summary (raw HTML that GitHub renders as GFM): `oneLine`, then written so that it
+ * renders as the same text inside an HTML block, a Markdown paragraph or a table cell.
+ */
+function summaryText(text, maxChars = 300) {
+    return oneLine(text, maxChars)
+        .replace(INLINE_SYNTAX, reference)
+        .replace(BLOCK_START, (start) => `${start.slice(0, -1)}${reference(start.slice(-1))}`);
+}
+
 ;// CONCATENATED MODULE: ./src/targets.ts
 /** Parsing and validation of the things a user asks to purge: surrogate keys and URLs. Pure. */
+
 const MAX_KEY_BYTES = 1024;
 const PRINTABLE_ASCII = /^[\x21-\x7e]+$/;
 const SHOWN_CHARS = 60;
@@ -33981,10 +34065,13 @@ const SHOWN_CHARS = 60;
 class InputError extends Error {
     name = 'InputError';
 }
-/** Shortens a value for an error message, showing control and non-ASCII characters as escapes. */
+/**
+ * Shortens a value for an error message, quoted so that spaces at its ends show, and passed through
+ * the log guard, which escapes what JSON leaves raw (bidi controls, U+2028) and runner commands.
+ */
 function shorten(value) {
     const cut = value.length > SHOWN_CHARS ? `${value.slice(0, SHOWN_CHARS)}…` : value;
-    const escaped = JSON.stringify(cut);
+    const escaped = oneLine(JSON.stringify(cut), Number.POSITIVE_INFINITY);
     return value.length > SHOWN_CHARS ? `${escaped} (${value.length} characters)` : escaped;
 }
 /** Splits a list on the given separators, drops blank entries and duplicates, keeps first order. */
@@ -34062,8 +34149,11 @@ function mergeUnique(lists, identity) {
 /** How the step ends: a few annotations for the failures, then failed or warned. */
 
 
+
 /** GitHub shows 10 error annotations per step; keep room for the final one and other steps' notes. */
 const MAX_ANNOTATIONS = 5;
+/** A server message is cut to 300 characters; this leaves room for what the action says around it. */
+const SHOWN_REASON_CHARS = 400;
 /** Failures grouped by reason, largest group first: a bad token is one annotation, not 600. */
 function failureAnnotations(results) {
     const groups = new Map();
@@ -34083,7 +34173,7 @@ function failureAnnotations(results) {
         const what = group.length === 1 && first !== undefined
             ? `${first.type} ${shorten(first.target)}`
             : `${group.length} targets`;
-        return `${what} failed: ${reason}`;
+        return `${what} failed: ${oneLine(reason, SHOWN_REASON_CHARS)}`;
     });
     if (sorted.length > MAX_ANNOTATIONS) {
         lines.push(`…and ${sorted.length - MAX_ANNOTATIONS} more kinds of failure: see the job summary and the results output`);
@@ -34693,15 +34783,21 @@ async function applyChangedFiles(settings) {
 
 ;// CONCATENATED MODULE: ./src/log-lines.ts
 
+
+/** URLs and file paths: long enough for any a CDN or a repository holds in practice, shown whole. */
+const SHOWN_ADDRESS_CHARS = 2000;
+/** A server message is cut to 300 characters; this leaves room for what the action says around it. */
+const SHOWN_ERROR_CHARS = 400;
 function describeCall(call) {
     const count = call.targets.length;
     const what = call.operation === 'batch' ? ` (${counted(count, 'key')})` : '';
-    return `${call.method} ${call.url}${what}${call.soft ? ' soft' : ''}`;
+    return `${call.method} ${oneLine(call.url, SHOWN_ADDRESS_CHARS)}${what}${call.soft ? ' soft' : ''}`;
 }
 function describeEnd(call, end, elapsedMs) {
     const tries = `${counted(end.attempts, 'attempt')}, ${elapsedMs} ms`;
-    if (end.ids === undefined)
-        return `✗ ${describeCall(call)}: ${end.error ?? 'failed'} (${tries})`;
+    if (end.ids === undefined) {
+        return `✗ ${describeCall(call)}: ${oneLine(end.error ?? 'failed', SHOWN_ERROR_CHARS)} (${tries})`;
+    }
     const missing = call.operation === 'batch' ? call.targets.length - end.ids.size : 0;
     const note = missing > 0 ? `; ${counted(missing, 'key')} without a purge id` : '';
     return `✓ ${describeCall(call)}: HTTP ${end.httpStatus ?? ''} (${tries})${note}`;
@@ -34709,12 +34805,25 @@ function describeEnd(call, end, elapsedMs) {
 function describePlan(calls, settings) {
     const targets = calls.reduce((sum, call) => sum + call.targets.length, 0);
     const ids = settings.services.map((service) => service.id);
-    const service = ids.length === 0 ? '' : ` on service${ids.length === 1 ? '' : 's'} ${ids.join(', ')}`;
+    const service = ids.length === 0 ? '' : ` on service${ids.length === 1 ? '' : 's'} ${oneLine(ids.join(', '))}`;
     const kind = settings.soft ? 'soft' : 'instant';
     return `Planned ${counted(calls.length, `${kind} purge call`)} for ${counted(targets, 'target')}${service}`;
 }
 function describeRetry(call, attempt, reason, waitMs) {
-    return `↻ ${describeCall(call)}: attempt ${attempt} failed (${reason}); retrying in ${(waitMs / 1000).toFixed(1)} s`;
+    return `↻ ${describeCall(call)}: attempt ${attempt} failed (${oneLine(reason)}); retrying in ${(waitMs / 1000).toFixed(1)} s`;
+}
+/** The changed-files group: a title, one line per derived target, and the notice when none matched. */
+function describeDerivation(derivation) {
+    const { report, targets } = derivation;
+    const files = report.files.length;
+    const range = oneLine(report.description);
+    return {
+        title: `Targets from ${files} changed files (${range})`,
+        lines: targets.map(({ file, type, target }) => `${oneLine(file, SHOWN_ADDRESS_CHARS)} → ${type} ${oneLine(target, SHOWN_ADDRESS_CHARS)}`),
+        nothingMatched: targets.length === 0
+            ? `Nothing to purge: none of the ${files} files changed in ${range} matched url-map or key-map`
+            : undefined
+    };
 }
 
 ;// CONCATENATED MODULE: ./src/retry-policy.ts
@@ -35873,50 +35982,51 @@ function orEmpty(value) {
 
 /** Keeps the summary readable and far below GitHub's 1 MiB limit even for 1024-byte keys. */
 const SUMMARY_ROW_LIMIT = 250;
+/**
+ * Each table stops adding rows at this size, so that even rows whose every shown string is cut at
+ * its longest and escaped at its widest keep the whole summary far below GitHub's 1 MiB limit.
+ */
+const TABLE_BUDGET_BYTES = 192 * 1024;
 const SHOWN_TARGET_CHARS = 160;
-const ENTITIES = {
-    '&': '&amp;',
-    '<': '&lt;',
-    '>': '&gt;',
-    '"': '&quot;',
-    "'": '&#39;'
-};
-function escapeHtml(text) {
-    return text.replace(/[&<>"']/g, (char) => ENTITIES[char] ?? char);
-}
+const SHOWN_SERVICE_CHARS = 64;
+const SHOWN_ID_CHARS = 128;
+const summary_SHOWN_ERROR_CHARS = 400;
+/** A url-map with many prefixes or a key-map with many keys can give one file many targets. */
+const SHOWN_TARGETS_PER_FILE = 10;
 const STATUS_CELL = { purged: '✅ purged', failed: '❌ failed', planned: '📝 planned' };
+const code = (text, maxChars) => `<code>${summaryText(text, maxChars)}</code>`;
 function heading(facts) {
     const { counts, dryRun, services } = facts;
-    const title = services.length === 0 ? 'Edge purge' : `Edge purge of ${services.join(', ')}`;
+    const title = services.length === 0 ? 'Edge purge' : `Edge purge of ${summaryText(services.join(', '))}`;
     if (dryRun)
         return `${title} (dry run): ${counts.planned} planned, nothing sent`;
     return `${title}: ${counts.purged} purged, ${counts.failed} failed`;
 }
 /** Event, repository, commit, workflow and run: whichever the runner set (all of them, in a real run). */
 function contextLine(context) {
-    const where = context.sha === '' ? '' : ` at <code>${escapeHtml(context.sha.slice(0, 7))}</code>`;
+    const where = context.sha === '' ? '' : ` at ${code(context.sha.slice(0, 7), 7)}`;
     const parts = [
-        `${escapeHtml(context.event || 'run')} on <code>${escapeHtml(context.repository)}</code>${where}`,
-        context.workflow === '' ? undefined : `workflow <b>${escapeHtml(context.workflow)}</b>`,
+        `${summaryText(context.event || 'run')} on ${code(context.repository)}${where}`,
+        context.workflow === '' ? undefined : `workflow <b>${summaryText(context.workflow)}</b>`,
         Number.isInteger(context.runNumber) && context.runNumber > 0
-            ? `<a href="${escapeHtml(context.runUrl)}">run ${context.runNumber}</a>`
+            ? `<a href="${summaryText(context.runUrl)}">run ${context.runNumber}</a>`
             : undefined
     ];
     return parts.filter((part) => part !== undefined).join(', ');
 }
 function row(result, withService) {
     const outcome = result.status === 'failed' && result.error !== null
-        ? `${STATUS_CELL.failed}: ${escapeHtml(result.error)}`
+        ? `${STATUS_CELL.failed}: ${summaryText(result.error, summary_SHOWN_ERROR_CHARS)}`
         : STATUS_CELL[result.status];
     const cells = [
-        `<code>${escapeHtml(cut(result.target, SHOWN_TARGET_CHARS))}</code>`,
+        code(result.target, SHOWN_TARGET_CHARS),
         ...(withService
-            ? [result.service === null ? '' : `<code>${escapeHtml(result.service)}</code>`]
+            ? [result.service === null ? '' : code(result.service, SHOWN_SERVICE_CHARS)]
             : []),
         result.type,
         result.soft ? 'soft' : 'instant',
         outcome,
-        result.id === null ? '' : `<code>${escapeHtml(result.id)}</code>`
+        result.id === null ? '' : code(result.id, SHOWN_ID_CHARS)
     ];
     return `<tr>${cells.map((cell) => `<td>${cell}</td>`).join('')}</tr>`;
 }
@@ -35933,33 +36043,49 @@ function shownRows(results) {
     }
     return shown;
 }
+/** The leading rows that fit in the table's byte budget. */
+function withinBudget(rows) {
+    let bytes = 0;
+    for (const [index, html] of rows.entries()) {
+        bytes += Buffer.byteLength(html);
+        if (bytes > TABLE_BUDGET_BYTES)
+            return rows.slice(0, index);
+    }
+    return rows;
+}
+function fileRow(file, targets) {
+    const more = targets.length - SHOWN_TARGETS_PER_FILE;
+    const shown = targets
+        .slice(0, SHOWN_TARGETS_PER_FILE)
+        .map(({ type, target }) => `${type} ${code(target, SHOWN_TARGET_CHARS)}`);
+    const list = more > 0 ? [...shown, `…and ${more} more`] : shown;
+    return `<tr><td>${code(file, SHOWN_TARGET_CHARS)}</td><td>${list.join('<br>')}</td></tr>`;
+}
 /** Which changed files produced which targets, so users can tune url-map and key-map. */
 function derivationSection({ report, targets }) {
     const byFile = new Map();
-    for (const { file, type, target } of targets) {
-        const list = byFile.get(file) ?? [];
-        list.push(`${type} <code>${escapeHtml(cut(target, SHOWN_TARGET_CHARS))}</code>`);
-        byFile.set(file, list);
+    for (const derived of targets) {
+        const list = byFile.get(derived.file) ?? [];
+        list.push(derived);
+        byFile.set(derived.file, list);
     }
-    const shown = [...byFile].slice(0, SUMMARY_ROW_LIMIT);
+    const rows = withinBudget([...byFile].slice(0, SUMMARY_ROW_LIMIT).map(([file, list]) => fileRow(file, list)));
     return [
         `<h3>Targets from changed files</h3>`,
-        `<p>${counted(report.files.length, 'file')} changed in ${escapeHtml(report.description)}; ` +
+        `<p>${counted(report.files.length, 'file')} changed in ${summaryText(report.description)}; ` +
             `${byFile.size} of them produced ${counted(targets.length, 'target')}.</p>`,
         '<table><tr><th>Changed file</th><th>Targets</th></tr>',
-        ...shown.map(([file, list]) => `<tr><td><code>${escapeHtml(file)}</code></td><td>${list.join('<br>')}</td></tr>`),
+        ...rows,
         '</table>',
-        ...(shown.length < byFile.size
-            ? [`<p>Showing ${shown.length} of ${byFile.size} files.</p>`]
-            : [])
+        ...(rows.length < byFile.size ? [`<p>Showing ${rows.length} of ${byFile.size} files.</p>`] : [])
     ];
 }
 function renderSummary(facts) {
     const { results, counts } = facts;
     const withService = facts.services.length > 1;
-    const parts = [`<h2>${escapeHtml(heading(facts))}</h2>`];
+    const parts = [`<h2>${heading(facts)}</h2>`];
     if (facts.stopped !== undefined)
-        parts.push(`<p><b>${escapeHtml(facts.stopped)}</b></p>`);
+        parts.push(`<p><b>${summaryText(facts.stopped)}</b></p>`);
     const seconds = facts.repeatAfterMs / 1000;
     const scope = [
         `${counted(results.length, 'target')} in ${counted(facts.calls, 'call')}`,
@@ -35974,7 +36100,7 @@ function renderSummary(facts) {
         parts.push(`<p>${contextLine(facts.context)}</p>`);
     if (facts.derivation !== undefined)
         parts.push(...derivationSection(facts.derivation));
-    const rows = shownRows(results);
+    const rows = withinBudget(shownRows(results).map((result) => row(result, withService)));
     const headers = [
         'Target',
         ...(withService ? ['Service'] : []),
@@ -35983,10 +36109,10 @@ function renderSummary(facts) {
         'Result',
         'Purge id'
     ];
-    parts.push(`<table><tr>${headers.map((header) => `<th>${header}</th>`).join('')}</tr>`, ...rows.map((result) => row(result, withService)), '</table>');
+    parts.push(`<table><tr>${headers.map((header) => `<th>${header}</th>`).join('')}</tr>`, ...rows, '</table>');
     if (rows.length < results.length) {
         parts.push(`<p>Showing ${rows.length} of ${results.length} targets (failures first). ` +
-            `The <code>results-file</code> output (<code>${escapeHtml(facts.resultsFile)}</code>) holds them all.</p>`);
+            `The <code>results-file</code> output (${code(facts.resultsFile)}) holds them all.</p>`);
     }
     return parts.join('\n');
 }
@@ -36081,7 +36207,7 @@ async function purgeAndReport(signal, log) {
     const { settings, derivation } = await unlessCancelled(applyChangedFiles(getSettings(raw)), signal);
     const calls = planPurges(settings);
     if (derivation !== undefined)
-        showDerivation(derivation, calls.length);
+        showDerivation(derivation, calls.length, log);
     log.info(describePlan(calls, settings));
     // From here every target is known: whatever happens, each one is reported exactly once.
     const ledger = new ResultLedger(calls);
@@ -36138,15 +36264,14 @@ async function report({ results, settings, derivation, calls, stopped, redact })
     }
     conclude(results, counts, settings.failOnError);
 }
-function showDerivation(derivation, calls) {
-    const { report, targets } = derivation;
-    startGroup(`Targets from ${report.files.length} changed files (${report.description})`);
-    for (const { file, type, target } of targets)
-        info(`${file} → ${type} ${target}`);
-    endGroup();
-    if (calls === 0) {
-        notice(`Nothing to purge: none of the ${report.files.length} files changed in ${report.description} matched url-map or key-map`);
-    }
+function showDerivation(derivation, calls, log) {
+    const { title, lines, nothingMatched } = describeDerivation(derivation);
+    log.startGroup(title);
+    for (const line of lines)
+        log.info(line);
+    log.endGroup();
+    if (calls === 0 && nothingMatched !== undefined)
+        notice(nothingMatched);
 }
 function showPlan(calls, settings, log) {
     log.startGroup(`Dry run: ${counted(calls.length, 'planned call')}, none sent`);

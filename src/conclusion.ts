@@ -1,10 +1,13 @@
 /** How the step ends: a few annotations for the failures, then failed or warned. */
 import * as core from '@actions/core'
 import type { Counts, PurgeResult } from './results.js'
+import { oneLine } from './outside-text.js'
 import { shorten } from './targets.js'
 
 /** GitHub shows 10 error annotations per step; keep room for the final one and other steps' notes. */
 export const MAX_ANNOTATIONS = 5
+/** A server message is cut to 300 characters; this leaves room for what the action says around it. */
+const SHOWN_REASON_CHARS = 400
 
 /** Failures grouped by reason, largest group first: a bad token is one annotation, not 600. */
 export function failureAnnotations(results: PurgeResult[]): string[] {
@@ -23,7 +26,7 @@ export function failureAnnotations(results: PurgeResult[]): string[] {
       group.length === 1 && first !== undefined
         ? `${first.type} ${shorten(first.target)}`
         : `${group.length} targets`
-    return `${what} failed: ${reason}`
+    return `${what} failed: ${oneLine(reason, SHOWN_REASON_CHARS)}`
   })
   if (sorted.length > MAX_ANNOTATIONS) {
     lines.push(

@@ -1,18 +1,30 @@
-/** One-line descriptions of calls for the step log. Never includes the token: calls do not hold it. */
+/**
+ * Lines for the step log. Never includes the token: calls do not hold it. Every piece of text from
+ * outside (URLs, service ids, errors, file names) passes `oneLine`, so no line can speak to the runner.
+ */
+import type { Derivation } from './derivation.js'
 import type { Settings } from './inputs.js'
 import type { PurgeCall } from './plan.js'
 import type { CallEnd } from './results.js'
 import { counted } from './counted.js'
+import { oneLine } from './outside-text.js'
+
+/** URLs and file paths: long enough for any a CDN or a repository holds in practice, shown whole. */
+const SHOWN_ADDRESS_CHARS = 2000
+/** A server message is cut to 300 characters; this leaves room for what the action says around it. */
+const SHOWN_ERROR_CHARS = 400
 
 export function describeCall(call: PurgeCall): string {
   const count = call.targets.length
   const what = call.operation === 'batch' ? ` (${counted(count, 'key')})` : ''
-  return `${call.method} ${call.url}${what}${call.soft ? ' soft' : ''}`
+  return `${call.method} ${oneLine(call.url, SHOWN_ADDRESS_CHARS)}${what}${call.soft ? ' soft' : ''}`
 }
 
 export function describeEnd(call: PurgeCall, end: CallEnd, elapsedMs: number): string {
   const tries = `${counted(end.attempts, 'attempt')}, ${elapsedMs} ms`
-  if (end.ids === undefined) return `✗ ${describeCall(call)}: ${end.error ?? 'failed'} (${tries})`
+  if (end.ids === undefined) {
+    return `✗ ${describeCall(call)}: ${oneLine(end.error ?? 'failed', SHOWN_ERROR_CHARS)} (${tries})`
+  }
   const missing = call.operation === 'batch' ? call.targets.length - end.ids.size : 0
   const note = missing > 0 ? `; ${counted(missing, 'key')} without a purge id` : ''
   return `✓ ${describeCall(call)}: HTTP ${end.httpStatus ?? ''} (${tries})${note}`
@@ -22,7 +34,7 @@ export function describePlan(calls: PurgeCall[], settings: Settings): string {
   const targets = calls.reduce((sum, call) => sum + call.targets.length, 0)
   const ids = settings.services.map((service) => service.id)
   const service =
-    ids.length === 0 ? '' : ` on service${ids.length === 1 ? '' : 's'} ${ids.join(', ')}`
+    ids.length === 0 ? '' : ` on service${ids.length === 1 ? '' : 's'} ${oneLine(ids.join(', '))}`
   const kind = settings.soft ? 'soft' : 'instant'
   return `Planned ${counted(calls.length, `${kind} purge call`)} for ${counted(targets, 'target')}${service}`
 }
@@ -33,5 +45,27 @@ export function describeRetry(
   reason: string,
   waitMs: number
 ): string {
-  return `↻ ${describeCall(call)}: attempt ${attempt} failed (${reason}); retrying in ${(waitMs / 1000).toFixed(1)} s`
+  return `↻ ${describeCall(call)}: attempt ${attempt} failed (${oneLine(reason)}); retrying in ${(waitMs / 1000).toFixed(1)} s`
+}
+
+/** The changed-files group: a title, one line per derived target, and the notice when none matched. */
+export function describeDerivation(derivation: Derivation): {
+  title: string
+  lines: string[]
+  nothingMatched: string | undefined
+} {
+  const { report, targets } = derivation
+  const files = report.files.length
+  const range = oneLine(report.description)
+  return {
+    title: `Targets from ${files} changed files (${range})`,
+    lines: targets.map(
+      ({ file, type, target }) =>
+        `${oneLine(file, SHOWN_ADDRESS_CHARS)} → ${type} ${oneLine(target, SHOWN_ADDRESS_CHARS)}`
+    ),
+    nothingMatched:
+      targets.length === 0
+        ? `Nothing to purge: none of the ${files} files changed in ${range} matched url-map or key-map`
+        : undefined
+  }
 }

@@ -7,7 +7,7 @@ import { counted } from './counted.js'
 import { applyChangedFiles, type Derivation } from './derivation.js'
 import { runPurge, type EngineLog, type PurgeRun } from './engine.js'
 import { getSettings, readInputs, type Settings } from './inputs.js'
-import { describeCall, describePlan } from './log-lines.js'
+import { describeCall, describeDerivation, describePlan } from './log-lines.js'
 import { writeOutputs } from './outputs.js'
 import { planPurges, type PurgeCall } from './plan.js'
 import {
@@ -101,7 +101,7 @@ async function purgeAndReport(signal: AbortSignal, log: RunnerLog): Promise<void
     signal
   )
   const calls = planPurges(settings)
-  if (derivation !== undefined) showDerivation(derivation, calls.length)
+  if (derivation !== undefined) showDerivation(derivation, calls.length, log)
   log.info(describePlan(calls, settings))
 
   // From here every target is known: whatever happens, each one is reported exactly once.
@@ -174,16 +174,12 @@ async function report({
   conclude(results, counts, settings.failOnError)
 }
 
-function showDerivation(derivation: Derivation, calls: number): void {
-  const { report, targets } = derivation
-  core.startGroup(`Targets from ${report.files.length} changed files (${report.description})`)
-  for (const { file, type, target } of targets) core.info(`${file} → ${type} ${target}`)
-  core.endGroup()
-  if (calls === 0) {
-    core.notice(
-      `Nothing to purge: none of the ${report.files.length} files changed in ${report.description} matched url-map or key-map`
-    )
-  }
+function showDerivation(derivation: Derivation, calls: number, log: EngineLog): void {
+  const { title, lines, nothingMatched } = describeDerivation(derivation)
+  log.startGroup(title)
+  for (const line of lines) log.info(line)
+  log.endGroup()
+  if (calls === 0 && nothingMatched !== undefined) core.notice(nothingMatched)
 }
 
 function showPlan(calls: PurgeCall[], settings: Settings, log: EngineLog): PurgeRun {

@@ -1,13 +1,24 @@
 /** The job summary: counts, the run behind the purge, and a table of targets, failures first. Pure. */
+import type { DerivedTarget } from './changed-files.js'
 import type { Derivation } from './derivation.js'
 import type { RunContext } from './run-context.js'
 import type { Counts, PurgeResult } from './results.js'
-import { cut } from './server-message.js'
+import { summaryText } from './outside-text.js'
 import { counted } from './counted.js'
 
 /** Keeps the summary readable and far below GitHub's 1 MiB limit even for 1024-byte keys. */
 export const SUMMARY_ROW_LIMIT = 250
+/**
+ * Each table stops adding rows at this size, so that even rows whose every shown string is cut at
+ * its longest and escaped at its widest keep the whole summary far below GitHub's 1 MiB limit.
+ */
+const TABLE_BUDGET_BYTES = 192 * 1024
 const SHOWN_TARGET_CHARS = 160
+const SHOWN_SERVICE_CHARS = 64
+const SHOWN_ID_CHARS = 128
+const SHOWN_ERROR_CHARS = 400
+/** A url-map with many prefixes or a key-map with many keys can give one file many targets. */
+const SHOWN_TARGETS_PER_FILE = 10
 
 export interface SummaryFacts {
   results: PurgeResult[]
@@ -23,35 +34,27 @@ export interface SummaryFacts {
   stopped: string | undefined
 }
 
-const ENTITIES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;'
-}
-
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (char) => ENTITIES[char] ?? char)
-}
-
 const STATUS_CELL = { purged: '✅ purged', failed: '❌ failed', planned: '📝 planned' } as const
+
+const code = (text: string, maxChars?: number): string =>
+  `<code>${summaryText(text, maxChars)}</code>`
 
 function heading(facts: SummaryFacts): string {
   const { counts, dryRun, services } = facts
-  const title = services.length === 0 ? 'Edge purge' : `Edge purge of ${services.join(', ')}`
+  const title =
+    services.length === 0 ? 'Edge purge' : `Edge purge of ${summaryText(services.join(', '))}`
   if (dryRun) return `${title} (dry run): ${counts.planned} planned, nothing sent`
   return `${title}: ${counts.purged} purged, ${counts.failed} failed`
 }
 
 /** Event, repository, commit, workflow and run: whichever the runner set (all of them, in a real run). */
 function contextLine(context: RunContext): string {
-  const where = context.sha === '' ? '' : ` at <code>${escapeHtml(context.sha.slice(0, 7))}</code>`
+  const where = context.sha === '' ? '' : ` at ${code(context.sha.slice(0, 7), 7)}`
   const parts = [
-    `${escapeHtml(context.event || 'run')} on <code>${escapeHtml(context.repository)}</code>${where}`,
-    context.workflow === '' ? undefined : `workflow <b>${escapeHtml(context.workflow)}</b>`,
+    `${summaryText(context.event || 'run')} on ${code(context.repository)}${where}`,
+    context.workflow === '' ? undefined : `workflow <b>${summaryText(context.workflow)}</b>`,
     Number.isInteger(context.runNumber) && context.runNumber > 0
-      ? `<a href="${escapeHtml(context.runUrl)}">run ${context.runNumber}</a>`
+      ? `<a href="${summaryText(context.runUrl)}">run ${context.runNumber}</a>`
       : undefined
   ]
   return parts.filter((part) => part !== undefined).join(', ')
@@ -60,17 +63,17 @@ function contextLine(context: RunContext): string {
 function row(result: PurgeResult, withService: boolean): string {
   const outcome =
     result.status === 'failed' && result.error !== null
-      ? `${STATUS_CELL.failed}: ${escapeHtml(result.error)}`
+      ? `${STATUS_CELL.failed}: ${summaryText(result.error, SHOWN_ERROR_CHARS)}`
       : STATUS_CELL[result.status]
   const cells = [
-    `<code>${escapeHtml(cut(result.target, SHOWN_TARGET_CHARS))}</code>`,
+    code(result.target, SHOWN_TARGET_CHARS),
     ...(withService
-      ? [result.service === null ? '' : `<code>${escapeHtml(result.service)}</code>`]
+      ? [result.service === null ? '' : code(result.service, SHOWN_SERVICE_CHARS)]
       : []),
     result.type,
     result.soft ? 'soft' : 'instant',
     outcome,
-    result.id === null ? '' : `<code>${escapeHtml(result.id)}</code>`
+    result.id === null ? '' : code(result.id, SHOWN_ID_CHARS)
   ]
   return `<tr>${cells.map((cell) => `<td>${cell}</td>`).join('')}</tr>`
 }
@@ -87,36 +90,52 @@ function shownRows(results: PurgeResult[]): PurgeResult[] {
   return shown
 }
 
+/** The leading rows that fit in the table's byte budget. */
+function withinBudget(rows: string[]): string[] {
+  let bytes = 0
+  for (const [index, html] of rows.entries()) {
+    bytes += Buffer.byteLength(html)
+    if (bytes > TABLE_BUDGET_BYTES) return rows.slice(0, index)
+  }
+  return rows
+}
+
+function fileRow(file: string, targets: DerivedTarget[]): string {
+  const more = targets.length - SHOWN_TARGETS_PER_FILE
+  const shown = targets
+    .slice(0, SHOWN_TARGETS_PER_FILE)
+    .map(({ type, target }) => `${type} ${code(target, SHOWN_TARGET_CHARS)}`)
+  const list = more > 0 ? [...shown, `…and ${more} more`] : shown
+  return `<tr><td>${code(file, SHOWN_TARGET_CHARS)}</td><td>${list.join('<br>')}</td></tr>`
+}
+
 /** Which changed files produced which targets, so users can tune url-map and key-map. */
 function derivationSection({ report, targets }: Derivation): string[] {
-  const byFile = new Map<string, string[]>()
-  for (const { file, type, target } of targets) {
-    const list = byFile.get(file) ?? []
-    list.push(`${type} <code>${escapeHtml(cut(target, SHOWN_TARGET_CHARS))}</code>`)
-    byFile.set(file, list)
+  const byFile = new Map<string, DerivedTarget[]>()
+  for (const derived of targets) {
+    const list = byFile.get(derived.file) ?? []
+    list.push(derived)
+    byFile.set(derived.file, list)
   }
-  const shown = [...byFile].slice(0, SUMMARY_ROW_LIMIT)
+  const rows = withinBudget(
+    [...byFile].slice(0, SUMMARY_ROW_LIMIT).map(([file, list]) => fileRow(file, list))
+  )
   return [
     `<h3>Targets from changed files</h3>`,
-    `<p>${counted(report.files.length, 'file')} changed in ${escapeHtml(report.description)}; ` +
+    `<p>${counted(report.files.length, 'file')} changed in ${summaryText(report.description)}; ` +
       `${byFile.size} of them produced ${counted(targets.length, 'target')}.</p>`,
     '<table><tr><th>Changed file</th><th>Targets</th></tr>',
-    ...shown.map(
-      ([file, list]) =>
-        `<tr><td><code>${escapeHtml(file)}</code></td><td>${list.join('<br>')}</td></tr>`
-    ),
+    ...rows,
     '</table>',
-    ...(shown.length < byFile.size
-      ? [`<p>Showing ${shown.length} of ${byFile.size} files.</p>`]
-      : [])
+    ...(rows.length < byFile.size ? [`<p>Showing ${rows.length} of ${byFile.size} files.</p>`] : [])
   ]
 }
 
 export function renderSummary(facts: SummaryFacts): string {
   const { results, counts } = facts
   const withService = facts.services.length > 1
-  const parts = [`<h2>${escapeHtml(heading(facts))}</h2>`]
-  if (facts.stopped !== undefined) parts.push(`<p><b>${escapeHtml(facts.stopped)}</b></p>`)
+  const parts = [`<h2>${heading(facts)}</h2>`]
+  if (facts.stopped !== undefined) parts.push(`<p><b>${summaryText(facts.stopped)}</b></p>`)
   const seconds = facts.repeatAfterMs / 1000
   const scope = [
     `${counted(results.length, 'target')} in ${counted(facts.calls, 'call')}`,
@@ -131,7 +150,7 @@ export function renderSummary(facts: SummaryFacts): string {
 
   if (facts.derivation !== undefined) parts.push(...derivationSection(facts.derivation))
 
-  const rows = shownRows(results)
+  const rows = withinBudget(shownRows(results).map((result) => row(result, withService)))
   const headers = [
     'Target',
     ...(withService ? ['Service'] : []),
@@ -142,13 +161,13 @@ export function renderSummary(facts: SummaryFacts): string {
   ]
   parts.push(
     `<table><tr>${headers.map((header) => `<th>${header}</th>`).join('')}</tr>`,
-    ...rows.map((result) => row(result, withService)),
+    ...rows,
     '</table>'
   )
   if (rows.length < results.length) {
     parts.push(
       `<p>Showing ${rows.length} of ${results.length} targets (failures first). ` +
-        `The <code>results-file</code> output (<code>${escapeHtml(facts.resultsFile)}</code>) holds them all.</p>`
+        `The <code>results-file</code> output (${code(facts.resultsFile)}) holds them all.</p>`
     )
   }
   return parts.join('\n')

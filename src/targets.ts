@@ -1,4 +1,5 @@
 /** Parsing and validation of the things a user asks to purge: surrogate keys and URLs. Pure. */
+import { oneLine } from './outside-text.js'
 
 /** A validated surrogate key: 1 to 1024 bytes of printable ASCII (0x21–0x7E). */
 export type SurrogateKey = string
@@ -20,10 +21,13 @@ export class InputError extends Error {
   override name = 'InputError'
 }
 
-/** Shortens a value for an error message, showing control and non-ASCII characters as escapes. */
+/**
+ * Shortens a value for an error message, quoted so that spaces at its ends show, and passed through
+ * the log guard, which escapes what JSON leaves raw (bidi controls, U+2028) and runner commands.
+ */
 export function shorten(value: string): string {
   const cut = value.length > SHOWN_CHARS ? `${value.slice(0, SHOWN_CHARS)}…` : value
-  const escaped = JSON.stringify(cut)
+  const escaped = oneLine(JSON.stringify(cut), Number.POSITIVE_INFINITY)
   return value.length > SHOWN_CHARS ? `${escaped} (${value.length} characters)` : escaped
 }
 

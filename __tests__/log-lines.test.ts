@@ -1,0 +1,112 @@
+/** Unit tests of the step log's lines: what they say, and that no text from outside speaks to the runner. */
+import { describe, expect, it } from '@jest/globals'
+import type { DerivedTarget } from '../src/changed-files.js'
+import type { Derivation } from '../src/derivation.js'
+import { parseSettings } from '../src/inputs.js'
+import { describeCall, describeDerivation, describeEnd, describePlan } from '../src/log-lines.js'
+import { planPurges } from '../src/plan.js'
+import { DEFAULT_INPUTS, TEST_BASE } from './support/defaults.js'
+
+/** What the runner would obey in a line the action prints. */
+const COMMAND = /^\s*::|##\[/
+
+const INJECTING_FILE = 'public/a\n::set-output name=x::1\n::add-mask::a\nb.html'
+
+function derivation(targets: DerivedTarget[], description = 'push abc1234...def5678'): Derivation {
+  return {
+    report: {
+      files: [...new Set(targets.map(({ file }) => file)), 'README.md'],
+      commits: 2,
+      method: 'compare',
+      base: 'abc1234',
+      head: 'def5678',
+      origin: 'push',
+      description,
+      notes: []
+    },
+    targets,
+    sources: new Map()
+  }
+}
+
+/** Every line as the runner reads it: split on line breaks, as it reads stdout. */
+const linesOf = (...texts: string[]): string[] => texts.flatMap((text) => text.split(/\r\n|\r|\n/))
+
+describe('describeDerivation', () => {
+  it('titles the group with the range and lists each file with its target', () => {
+    const { title, lines, nothingMatched } = describeDerivation(
+      derivation([
+        { file: 'public/docs/index.html', type: 'url', target: 'https://www.example.com/docs/' },
+        { file: 'content/blog/second.md', type: 'key', target: 'blog' }
+      ])
+    )
+    expect(title).toBe('Targets from 3 changed files (push abc1234...def5678)')
+    expect(lines).toEqual([
+      'public/docs/index.html → url https://www.example.com/docs/',
+      'content/blog/second.md → key blog'
+    ])
+    expect(nothingMatched).toBeUndefined()
+  })
+
+  it('says that nothing matched when no file gave a target', () => {
+    const { lines, nothingMatched } = describeDerivation(derivation([]))
+    expect(lines).toEqual([])
+    expect(nothingMatched).toBe(
+      'Nothing to purge: none of the 1 files changed in push abc1234...def5678 matched url-map or key-map'
+    )
+  })
+
+  it('keeps a file name with line breaks and commands on one inert line (issue 9)', () => {
+    const { title, lines } = describeDerivation(
+      derivation(
+        [{ file: INJECTING_FILE, type: 'url', target: `https://x.example/${INJECTING_FILE}` }],
+        'release ##[add-mask]v1\n::stop-commands::t'
+      )
+    )
+    expect(lines).toHaveLength(1)
+    for (const line of linesOf(title, ...lines)) expect(line).not.toMatch(COMMAND)
+    expect(lines[0]).toContain('public/a\\n::set-output name=x::1\\n::add-mask::a\\nb.html →')
+  })
+})
+
+describe('call lines', () => {
+  const settings = parseSettings(
+    {
+      ...DEFAULT_INPUTS,
+      'api-token': 'tok',
+      'base-url': TEST_BASE,
+      'service-id': '##[add-mask]svc',
+      keys: 'a b'
+    },
+    () => {
+      throw new Error('no files in these tests')
+    }
+  )
+  const [call] = planPurges(settings)
+  if (call === undefined) throw new Error('expected a call')
+
+  it('names the services in the plan without letting one speak to the runner', () => {
+    const line = describePlan([call], settings)
+    expect(line).toContain('Planned 1 instant purge call for 2 targets on service')
+    expect(line).toContain('add-mask]svc')
+    expect(line).not.toMatch(COMMAND)
+  })
+
+  it('shows a server error on the same line, without its line breaks', () => {
+    const end = {
+      attempts: 2,
+      httpStatus: 400,
+      ids: undefined,
+      error: 'HTTP 400: bad\n::error title=Forged::all good\r\n##[set-output name=x]1'
+    }
+    const line = describeEnd(call, end, 120)
+    expect(linesOf(line)).toHaveLength(1)
+    expect(line).not.toMatch(COMMAND)
+    expect(line).toContain('HTTP 400: bad\\n::error title=Forged::all good')
+    expect(line).toMatch(/\(2 attempts, 120 ms\)$/)
+  })
+
+  it('shows the call with its method, address and batch size', () => {
+    expect(describeCall(call)).toMatch(/^POST https:\/\/api\.example-cdn\.com\/.*\(2 keys\)$/)
+  })
+})
