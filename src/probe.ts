@@ -175,3 +175,29 @@ export function createProber(options: { userAgent: string; concurrency: number }
     }
   }
 }
+
+/**
+ * At most `count` probes in flight across every origin (the agents bound each origin alone). A
+ * stage takes a slot before it decides to start a check, so a check queued past its deadline is
+ * not started at all.
+ */
+export class ProbeSlots {
+  private free: number
+  private readonly queue: (() => void)[] = []
+
+  constructor(count: number) {
+    this.free = Math.max(1, count)
+  }
+
+  async run<T>(task: () => Promise<T>): Promise<T> {
+    if (this.free > 0) this.free -= 1
+    else await new Promise<void>((resolve) => this.queue.push(resolve))
+    try {
+      return await task()
+    } finally {
+      const next = this.queue.shift()
+      if (next === undefined) this.free += 1
+      else next()
+    }
+  }
+}
