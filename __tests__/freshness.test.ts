@@ -1,0 +1,220 @@
+/** The freshness rule: Age against the purge's start, text shown, 5xx and failures, evidence. */
+import { describe, expect, it } from '@jest/globals'
+import fc from 'fast-check'
+import type { IncomingHttpHeaders } from 'node:http'
+import { judge, observe, type Observation } from '../src/freshness.js'
+import type { ProbeAnswer } from '../src/probe.js'
+
+const STARTED = Date.UTC(2026, 0, 1)
+const after = (seconds: number) => ({ purgeStartedMs: STARTED, nowMs: STARTED + seconds * 1000 })
+
+const answer = (status: number, headers: IncomingHttpHeaders = {}, body = ''): ProbeAnswer => ({
+  kind: 'response',
+  status,
+  headers,
+  body,
+  truncated: false
+})
+
+const seen = (status: number, headers: IncomingHttpHeaders = {}, body = '', text?: string) =>
+  observe(answer(status, headers, body), text)
+
+describe('observe', () => {
+  it('reads Age as whole seconds, absent or malformed as null', () => {
+    expect(seen(200, { age: '42' }).age).toBe(42)
+    expect(seen(200, { age: ' 7 ' }).age).toBe(7)
+    expect(seen(200).age).toBeNull()
+    expect(seen(200, { age: '1.5' }).age).toBeNull()
+    expect(seen(200, { age: '-3' }).age).toBeNull()
+    expect(seen(200, { age: 'soon' }).age).toBeNull()
+  })
+
+  it('looks for the text in the body and in every header value', () => {
+    expect(seen(200, {}, '<p>abc1234</p>', 'abc1234').textSeen).toBe(true)
+    expect(seen(200, { 'x-version': 'build abc1234' }, '', 'abc1234').textSeen).toBe(true)
+    expect(seen(200, { 'set-cookie': ['a=1', 'v=abc1234'] }, '', 'abc1234').textSeen).toBe(true)
+    expect(seen(200, { 'x-version': 'def5678' }, 'def5678', 'abc1234').textSeen).toBe(false)
+    expect(seen(200, {}, 'abc1234').textSeen).toBeUndefined()
+  })
+
+  it('names the first cache status header the CDN sent', () => {
+    expect(seen(200, { 'x-cache': 'HIT, MISS' }).cacheStatus).toBe('X-Cache: HIT, MISS')
+    expect(seen(200, { 'cache-status': 'ExampleCDN; hit' }).cacheStatus).toBe(
+      'Cache-Status: ExampleCDN; hit'
+    )
+    expect(seen(200, { 'cf-cache-status': 'EXPIRED' }).cacheStatus).toBe('CF-Cache-Status: EXPIRED')
+    expect(seen(200, { 'x-cache-status': 'STALE' }).cacheStatus).toBe('X-Cache-Status: STALE')
+    expect(seen(200, { 'x-cache': 'MISS', 'cf-cache-status': 'HIT' }).cacheStatus).toBe(
+      'X-Cache: MISS'
+    )
+    expect(seen(200).cacheStatus).toBeUndefined()
+  })
+
+  it('turns network errors, timeouts and cancels into failures without a status', () => {
+    const network = observe({ kind: 'network', code: 'ECONNRESET', message: 'socket hang up' }, 'x')
+    expect(network).toMatchObject({ status: null, failure: 'network error: socket hang up' })
+    expect(
+      observe({ kind: 'timeout', message: 'no complete answer within 5 s' }, undefined)
+    ).toEqual({
+      status: null,
+      age: null,
+      textSeen: undefined,
+      cacheStatus: undefined,
+      failure: 'no complete answer within 5 s'
+    })
+    expect(observe({ kind: 'cancelled' }, undefined).failure).toBe('the run was cancelled')
+  })
+})
+
+describe('judge by Age', () => {
+  it('calls a copy older than the purge stale, naming both times and the cache status', () => {
+    expect(judge(seen(200, { age: '3600', 'x-cache': 'HIT' }), after(3))).toEqual({
+      fresh: false,
+      recheck: false,
+      evidence: 'Age 3600 s, but the purge began 3 s ago (X-Cache: HIT)'
+    })
+  })
+
+  it('calls a copy made after the purge began fresh', () => {
+    expect(judge(seen(200, { age: '0', 'x-cache': 'MISS' }), after(2))).toEqual({
+      fresh: true,
+      recheck: false,
+      evidence: 'Age 0 s, purge began 2 s ago (X-Cache: MISS)'
+    })
+  })
+
+  it('allows one second of slack, and no more', () => {
+    expect(judge(seen(200, { age: '3' }), after(2)).fresh).toBe(true)
+    expect(judge(seen(200, { age: '4' }), after(2.5)).fresh).toBe(false)
+    expect(judge(seen(200, { age: '1' }), after(0)).fresh).toBe(true)
+    expect(judge(seen(200, { age: '2' }), after(0)).fresh).toBe(false)
+  })
+
+  it('counts a missing Age as 0 and says so', () => {
+    expect(judge(seen(200), after(5))).toEqual({
+      fresh: true,
+      recheck: false,
+      evidence: 'no Age header'
+    })
+  })
+
+  it('judges any status but 5xx: a fresh 404 is fresh, and says its status', () => {
+    expect(judge(seen(404, { age: '0' }), after(1))).toEqual({
+      fresh: true,
+      recheck: false,
+      evidence: 'HTTP 404, Age 0 s, purge began 1 s ago'
+    })
+    expect(judge(seen(301, { age: '900' }), after(1)).evidence).toBe(
+      'HTTP 301, Age 900 s, but the purge began 1 s ago'
+    )
+  })
+})
+
+describe('judge by text', () => {
+  it('is fresh iff the text is shown', () => {
+    const rule = { text: 'abc1234' }
+    expect(judge(seen(200, { age: '9999' }, 'v abc1234', 'abc1234'), rule)).toEqual({
+      fresh: true,
+      recheck: false,
+      evidence: 'showed "abc1234"'
+    })
+    expect(judge(seen(200, { 'x-cache': 'HIT' }, 'v def5678', 'abc1234'), rule)).toEqual({
+      fresh: false,
+      recheck: false,
+      evidence: 'did not show "abc1234" (X-Cache: HIT)'
+    })
+  })
+})
+
+describe('answers that say nothing of freshness', () => {
+  it('re-checks a 5xx and a network failure, stale with their reason', () => {
+    expect(judge(seen(503, { age: '0', 'x-cache': 'MISS' }), after(1))).toEqual({
+      fresh: false,
+      recheck: true,
+      evidence: 'HTTP 503 (X-Cache: MISS)'
+    })
+    expect(judge(seen(500, {}, 'abc', 'abc'), { text: 'abc' })).toMatchObject({
+      fresh: false,
+      recheck: true,
+      evidence: 'HTTP 500'
+    })
+    const network = observe({ kind: 'network', code: 'ECONNREFUSED', message: 'refused' }, 'x')
+    expect(judge(network, { text: 'x' })).toEqual({
+      fresh: false,
+      recheck: true,
+      evidence: 'network error: refused'
+    })
+  })
+})
+
+const observation = (fields: Partial<Observation>): Observation => ({
+  status: 200,
+  age: null,
+  textSeen: undefined,
+  cacheStatus: undefined,
+  failure: undefined,
+  ...fields
+})
+
+describe('properties', () => {
+  it('Age rule: fresh exactly when Age ≤ elapsed seconds + 1', () => {
+    fc.assert(
+      fc.property(fc.nat(100_000), fc.nat(100_000_000), (age, elapsedMs) => {
+        const rule = { purgeStartedMs: STARTED, nowMs: STARTED + elapsedMs }
+        const { fresh } = judge(observation({ age }), rule)
+        expect(fresh).toBe(age * 1000 <= elapsedMs + 1000)
+      })
+    )
+  })
+
+  it('Age rule: a younger copy is never staler than an older one', () => {
+    fc.assert(
+      fc.property(fc.nat(10_000), fc.nat(10_000), fc.nat(10_000_000), (a, b, elapsedMs) => {
+        const rule = { purgeStartedMs: STARTED, nowMs: STARTED + elapsedMs }
+        const [younger, older] = a <= b ? [a, b] : [b, a]
+        if (judge(observation({ age: older }), rule).fresh) {
+          expect(judge(observation({ age: younger }), rule).fresh).toBe(true)
+        }
+      })
+    )
+  })
+
+  it('5xx is never fresh and always re-checked, whatever else the answer holds', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 500, max: 599 }),
+        fc.option(fc.nat(100), { nil: null }),
+        fc.boolean(),
+        (status, age, textSeen) => {
+          for (const rule of [{ text: 't' }, after(60)]) {
+            expect(judge(observation({ status, age, textSeen }), rule)).toMatchObject({
+              fresh: false,
+              recheck: true
+            })
+          }
+        }
+      )
+    )
+  })
+
+  it('finds the text wherever it sits in the body', () => {
+    fc.assert(
+      fc.property(fc.string(), fc.string({ minLength: 1 }), fc.string(), (before, text, rest) => {
+        expect(seen(200, {}, `${before}${text}${rest}`, text).textSeen).toBe(true)
+      })
+    )
+  })
+
+  it('evidence is one short line, whatever the server sends as cache status', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 2000 }), fc.string({ maxLength: 500 }), (value, text) => {
+        const observed = seen(200, { 'x-cache': value, age: '5' }, '', text)
+        for (const rule of [{ text }, after(1)]) {
+          const { evidence } = judge(observed, rule)
+          expect(evidence).not.toMatch(/[\r\n]/)
+          expect(evidence.length).toBeLessThanOrEqual(250)
+        }
+      })
+    )
+  })
+})

@@ -1,0 +1,286 @@
+/**
+ * The probe against a real HTTP server on 127.0.0.1: decoding, early stop, no redirects, no token
+ * headers, timeout, cancel and the decoded-size cap.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals'
+import {
+  createServer,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse
+} from 'node:http'
+import type { AddressInfo } from 'node:net'
+import * as zlib from 'node:zlib'
+import { createProber, MAX_DECODED_BYTES, type ProbeAnswer, type Prober } from '../src/probe.js'
+
+const PAGE = '<html><body>release abc1234 is live</body></html>'
+
+interface Seen {
+  path: string
+  headers: IncomingHttpHeaders
+}
+
+type Route = (request: IncomingMessage, response: ServerResponse) => void
+
+/** Set by a streaming route when the client dropped the connection before the stream ended. */
+const streams = { dropped: 0, finished: 0 }
+
+function stream(response: ServerResponse, chunks: (index: number) => Buffer | undefined): void {
+  let index = 0
+  const timer = setInterval(() => {
+    const chunk = chunks(index++)
+    if (chunk === undefined) {
+      clearInterval(timer)
+      streams.finished += 1
+      response.end()
+      return
+    }
+    response.write(chunk)
+  }, 5)
+  response.on('close', () => {
+    if (!response.writableFinished) streams.dropped += 1
+    clearInterval(timer)
+  })
+}
+
+const routes: Record<string, Route> = {
+  '/plain': (_, response) => {
+    response.writeHead(200, { 'Content-Type': 'text/html' })
+    response.end(PAGE)
+  },
+  '/gzip': (_, response) => {
+    response.writeHead(200, { 'Content-Encoding': 'gzip' })
+    response.end(zlib.gzipSync(PAGE))
+  },
+  '/deflate': (_, response) => {
+    response.writeHead(200, { 'Content-Encoding': 'deflate' })
+    response.end(zlib.deflateSync(PAGE))
+  },
+  '/br': (_, response) => {
+    response.writeHead(200, { 'Content-Encoding': 'br' })
+    response.end(zlib.brotliCompressSync(PAGE))
+  },
+  '/header': (_, response) => {
+    response.writeHead(200, { 'X-Release': 'abc1234' })
+    stream(response, (index) => (index < 2000 ? Buffer.from('x'.repeat(1024)) : undefined))
+  },
+  // The text arrives split over two writes (all but its last character first), then the page goes
+  // on for up to 20 s.
+  '/endless': (_, response) => {
+    response.writeHead(200)
+    stream(response, (index) => {
+      if (index === 3) return Buffer.from('… release abc123')
+      if (index === 4) return Buffer.from('4 is live …')
+      return index < 4000 ? Buffer.from('filler '.repeat(100)) : undefined
+    })
+  },
+  // A gzip stream flushed in pieces, the text split between two of them.
+  '/endless-gzip': (_, response) => {
+    response.writeHead(200, { 'Content-Encoding': 'gzip' })
+    const gzip = zlib.createGzip()
+    gzip.on('data', (chunk: Buffer) => response.write(chunk))
+    let index = 0
+    const timer = setInterval(() => {
+      const text = index === 3 ? 'release ab' : index === 4 ? 'c1234 …' : 'filler '.repeat(50)
+      gzip.write(text)
+      gzip.flush()
+      if (++index > 4000) clearInterval(timer)
+    }, 5)
+    response.on('close', () => {
+      if (!response.writableFinished) streams.dropped += 1
+      clearInterval(timer)
+    })
+  },
+  // "é" is two bytes in UTF-8; the chunks split it.
+  '/split-char': (_, response) => {
+    response.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8' })
+    const bytes = Buffer.from('version café-2')
+    const at = bytes.indexOf(0xc3) + 1
+    stream(response, (index) =>
+      index === 0 ? bytes.subarray(0, at) : index === 1 ? bytes.subarray(at) : undefined
+    )
+  },
+  '/redirect': (_, response) => {
+    response.writeHead(302, { Location: '/plain' })
+    response.end('moved')
+  },
+  '/huge': (_, response) => {
+    response.writeHead(200)
+    stream(response, (index) => (index < 12 ? Buffer.alloc(512 * 1024, 'a') : undefined))
+  },
+  // 64 MiB of zeros in 64 KiB of gzip: only the cap stops it.
+  '/bomb': (_, response) => {
+    response.writeHead(200, { 'Content-Encoding': 'gzip' })
+    response.end(zlib.gzipSync(Buffer.alloc(64 * 1024 * 1024)))
+  },
+  '/corrupt': (_, response) => {
+    response.writeHead(200, { 'Content-Encoding': 'gzip' })
+    response.end('this is not gzip at all')
+  },
+  '/silent': () => undefined
+}
+
+let server: Server
+let base: string
+const seen: Seen[] = []
+let prober: Prober
+
+beforeAll(async () => {
+  server = createServer((request, response) => {
+    const path = request.url ?? '/'
+    seen.push({ path, headers: request.headers })
+    const route = routes[path]
+    if (route === undefined) {
+      response.writeHead(404)
+      response.end()
+      return
+    }
+    route(request, response)
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  prober = createProber({ userAgent: 'edge-purge-test/1.0', concurrency: 4 })
+})
+
+afterEach(() => {
+  seen.length = 0
+})
+
+afterAll(async () => {
+  prober.close()
+  server.closeAllConnections()
+  await new Promise((resolve) => server.close(resolve))
+})
+
+const get = (
+  path: string,
+  lookFor: string | undefined = undefined,
+  timeoutMs = 10_000,
+  signal = new AbortController().signal
+): Promise<ProbeAnswer> => prober.get(`${base}${path}`, { timeoutMs, signal, lookFor })
+
+function response(answer: ProbeAnswer): Extract<ProbeAnswer, { kind: 'response' }> {
+  if (answer.kind !== 'response') throw new Error(`expected a response, got ${answer.kind}`)
+  return answer
+}
+
+describe('what is sent', () => {
+  it('sends the User-Agent and the visitors’ Accept-Encoding, and no token header', async () => {
+    await get('/plain')
+    const [request] = seen
+    expect(request?.headers['user-agent']).toBe('edge-purge-test/1.0')
+    expect(request?.headers['accept-encoding']).toBe('gzip, deflate, br')
+    expect(request?.headers).not.toHaveProperty('edge-key')
+    expect(request?.headers).not.toHaveProperty('authorization')
+    expect(Object.keys(request?.headers ?? {}).sort()).toEqual([
+      'accept-encoding',
+      'connection',
+      'host',
+      'user-agent'
+    ])
+  })
+
+  it('does not follow a redirect: the 3xx is the answer', async () => {
+    const answer = response(await get('/redirect'))
+    expect(answer.status).toBe(302)
+    expect(answer.headers.location).toBe('/plain')
+    expect(seen.map(({ path }) => path)).toEqual(['/redirect'])
+  })
+})
+
+describe('bodies', () => {
+  it.each(['/plain', '/gzip', '/deflate', '/br'])('decodes %s', async (path) => {
+    const answer = response(await get(path))
+    expect(answer).toMatchObject({ status: 200, body: PAGE, truncated: false })
+  })
+
+  it('reports a body that does not decode as a failure naming the encoding', async () => {
+    const answer = await get('/corrupt')
+    expect(answer).toMatchObject({ kind: 'network' })
+    expect(answer.kind === 'network' && answer.message).toMatch(/gzip body could not be decoded/)
+  })
+
+  it('stops reading once the text shows, though the server keeps streaming', async () => {
+    const before = streams.dropped
+    const answer = response(await get('/endless', 'abc1234'))
+    expect(answer.body).toContain('release abc1234')
+    expect(answer.body.length).toBeLessThan(10_000)
+    await waitFor(() => streams.dropped > before)
+  })
+
+  it('finds text split across gzip flushes and stops there', async () => {
+    const before = streams.dropped
+    const answer = response(await get('/endless-gzip', 'abc1234'))
+    expect(answer.body).toContain('release abc1234')
+    await waitFor(() => streams.dropped > before)
+  })
+
+  it('decodes a character whose bytes are split across chunks', async () => {
+    const answer = response(await get('/split-char', 'café-2'))
+    expect(answer.body).toBe('version café-2')
+  })
+
+  it('does not read the body when a header already shows the text', async () => {
+    const answer = response(await get('/header', 'abc1234'))
+    expect(answer.body).toBe('')
+    expect(answer.headers['x-release']).toBe('abc1234')
+  })
+
+  it('cuts a body at 4 MiB decoded', async () => {
+    const answer = response(await get('/huge', 'never there'))
+    expect(answer.truncated).toBe(true)
+    expect(answer.body).toHaveLength(MAX_DECODED_BYTES)
+  })
+
+  it('cuts a compression bomb at 4 MiB decoded', async () => {
+    const answer = response(await get('/bomb'))
+    expect(answer.truncated).toBe(true)
+    expect(answer.body).toHaveLength(MAX_DECODED_BYTES)
+  })
+})
+
+describe('failures', () => {
+  it('times out a request that gets no answer', async () => {
+    const answer = await get('/silent', undefined, 300)
+    expect(answer).toEqual({ kind: 'timeout', message: 'no complete answer within 0.3 s' })
+  })
+
+  it('returns cancelled when the signal aborts mid-request', async () => {
+    const controller = new AbortController()
+    const pending = get('/silent', undefined, 10_000, controller.signal)
+    await waitFor(() => seen.length > 0)
+    controller.abort()
+    expect(await pending).toEqual({ kind: 'cancelled' })
+  })
+
+  it('sends nothing when already cancelled', async () => {
+    const controller = new AbortController()
+    controller.abort()
+    expect(await get('/plain', undefined, 10_000, controller.signal)).toEqual({
+      kind: 'cancelled'
+    })
+    expect(seen).toHaveLength(0)
+  })
+
+  it('reports a refused connection as a network failure with its code', async () => {
+    const closed = createServer()
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve))
+    const port = (closed.address() as AddressInfo).port
+    await new Promise((resolve) => closed.close(resolve))
+    const answer = await prober.get(`http://127.0.0.1:${port}/`, {
+      timeoutMs: 5000,
+      signal: new AbortController().signal,
+      lookFor: undefined
+    })
+    expect(answer).toMatchObject({ kind: 'network', code: 'ECONNREFUSED' })
+  })
+})
+
+/** Polls a condition the server sets asynchronously; gives up after 5 s. */
+async function waitFor(condition: () => boolean): Promise<void> {
+  for (let tries = 0; tries < 500 && !condition(); tries++) {
+    await new Promise((resolve) => setTimeout(resolve, 10))
+  }
+  expect(condition()).toBe(true)
+}

@@ -1,0 +1,246 @@
+/**
+ * The verification stage in-process on the virtual clock: soft purges, stale to the end, 5xx,
+ * the text rule, missing Age, the concurrency bound, order of entries and cancel.
+ */
+import { describe, expect, it } from '@jest/globals'
+import type { ProbeAnswer, Prober } from '../src/probe.js'
+import {
+  NOT_JUDGED_CANCELLED,
+  recheckDelayMs,
+  verifyFreshness,
+  type VerifyRun,
+  type VerifySettings,
+  type VerifyTarget
+} from '../src/verify-stage.js'
+import { FakeClock } from './support/fake-clock.js'
+import { page, recordedLog, ScriptedProber, type Script } from './support/scripted-prober.js'
+
+const HOME = 'https://www.example.com/'
+const SHA = 'abc1234'
+/** The purge began this long before the stage starts. */
+const PURGE_AGO_MS = 2000
+
+const cached = page(200, 'old page', { age: '3600', 'x-cache': 'HIT' })
+const refetched = page(200, 'new page', { age: '0', 'x-cache': 'MISS' })
+
+const byAge = (url: string): VerifyTarget => ({ url, text: undefined })
+
+interface Run extends VerifyRun {
+  prober: ScriptedProber
+  lines: string[]
+  started: number
+}
+
+async function run(
+  overrides: Partial<VerifySettings>,
+  script: Script,
+  signal = new AbortController().signal
+): Promise<Run> {
+  const clock = new FakeClock()
+  const started = clock.now()
+  const prober = new ScriptedProber(clock, script)
+  const log = recordedLog()
+  const settings: VerifySettings = {
+    targets: [byAge(HOME)],
+    purgeStartedMs: started - PURGE_AGO_MS,
+    timeoutMs: 10_000,
+    requestTimeoutMs: 30_000,
+    concurrency: 4,
+    ...overrides
+  }
+  const result = await verifyFreshness(settings, { prober, clock, signal, log })
+  return { ...result, prober, lines: log.lines, started }
+}
+
+const sequence =
+  (...answers: ProbeAnswer[]): Script =>
+  (_, check) => ({ answer: answers[Math.min(check, answers.length) - 1] as ProbeAnswer })
+
+describe('by Age', () => {
+  it('soft purge: the first check sees the stale copy, a later one the fresh one', async () => {
+    const { entries, cancelled, prober, started } = await run({}, sequence(cached, refetched))
+    expect(cancelled).toBe(false)
+    expect(entries).toEqual([
+      {
+        url: HOME,
+        fresh: true,
+        http_status: 200,
+        age: 0,
+        checks: 2,
+        evidence: 'Age 0 s, purge began 2 s ago (X-Cache: MISS)'
+      }
+    ])
+    expect(prober.startsOf(HOME, started)).toEqual([0, 600])
+  })
+
+  it('always stale: re-checks with backoff until the time is spent, then says why', async () => {
+    const { entries, prober, started, lines } = await run({}, sequence(cached))
+    expect(prober.startsOf(HOME, started)).toEqual([0, 600, 1700, 3800, 7900])
+    expect(entries[0]).toMatchObject({
+      fresh: false,
+      http_status: 200,
+      age: 3600,
+      checks: 5,
+      evidence: 'Age 3600 s, but the purge began 10 s ago (X-Cache: HIT)'
+    })
+    expect(lines.filter((line) => line.startsWith('✗'))).toEqual([
+      `✗ stale ${HOME}: Age 3600 s, but the purge began 2 s ago (X-Cache: HIT) (check 1; checking again in 0.5 s)`,
+      `✗ stale ${HOME}: Age 3600 s, but the purge began 2 s ago (X-Cache: HIT) (check 2; checking again in 1 s)`,
+      `✗ stale ${HOME}: Age 3600 s, but the purge began 3 s ago (X-Cache: HIT) (check 3; checking again in 2 s)`,
+      `✗ stale ${HOME}: Age 3600 s, but the purge began 5 s ago (X-Cache: HIT) (check 4; checking again in 4 s)`,
+      `✗ stale ${HOME}: Age 3600 s, but the purge began 10 s ago (X-Cache: HIT) (check 5; no time left to check again)`
+    ])
+  })
+
+  it('backs off from 0.5 s, doubling up to 5 s', () => {
+    expect([1, 2, 3, 4, 5, 6, 20].map(recheckDelayMs)).toEqual([
+      500, 1000, 2000, 4000, 5000, 5000, 5000
+    ])
+  })
+
+  it('cuts re-check timeouts to the time left, never below 1 s; the first check gets its full timeout', async () => {
+    const { prober } = await run({ timeoutMs: 4000, requestTimeoutMs: 3000 }, sequence(cached))
+    expect(prober.calls.map(({ timeoutMs }) => timeoutMs)).toEqual([3000, 3000, 2300, 1000])
+  })
+
+  it('re-checks a 5xx, and a fresh answer after it counts', async () => {
+    const { entries, lines } = await run(
+      {},
+      sequence(page(503, '', { 'x-cache': 'MISS' }), refetched)
+    )
+    expect(entries[0]).toMatchObject({ fresh: true, checks: 2, http_status: 200 })
+    expect(lines).toContain(
+      `✗ stale ${HOME}: HTTP 503 (X-Cache: MISS) (check 1; checking again in 0.5 s)`
+    )
+  })
+
+  it('ends a URL that only ever fails as stale with its reason', async () => {
+    const { entries } = await run(
+      { timeoutMs: 1000 },
+      sequence({ kind: 'network', code: 'ECONNRESET', message: 'socket hang up' })
+    )
+    expect(entries[0]).toEqual({
+      url: HOME,
+      fresh: false,
+      http_status: null,
+      age: null,
+      checks: 2,
+      evidence: 'network error: socket hang up'
+    })
+  })
+
+  it('passes a response without Age, saying so', async () => {
+    const { entries } = await run({}, sequence(page(200, 'x', { 'x-cache': 'MISS' })))
+    expect(entries[0]).toMatchObject({
+      fresh: true,
+      age: null,
+      checks: 1,
+      evidence: 'no Age header (X-Cache: MISS)'
+    })
+  })
+})
+
+describe('by text', () => {
+  it('is fresh once the page shows the text, whatever its Age', async () => {
+    const { entries, prober } = await run(
+      { targets: [{ url: HOME, text: SHA }] },
+      sequence(page(200, 'build def5678', { age: '5' }), page(200, `build ${SHA}`, { age: '900' }))
+    )
+    expect(entries[0]).toMatchObject({
+      fresh: true,
+      checks: 2,
+      age: 900,
+      evidence: `showed "${SHA}"`
+    })
+    expect(prober.calls.map(({ lookFor }) => lookFor)).toEqual([SHA, SHA])
+  })
+})
+
+describe('many URLs', () => {
+  const urls = Array.from({ length: 10 }, (_, index) => `https://www.example.com/p/${index}`)
+
+  it('has at most `concurrency` checks in flight and keeps the entries in target order', async () => {
+    const { entries, prober } = await run(
+      { targets: urls.map(byAge), concurrency: 3 },
+      (url, check) => ({
+        answer: url.endsWith('/4') && check === 1 ? cached : refetched,
+        takesMs: 100 + ((urls.indexOf(url) * 37) % 5) * 50
+      })
+    )
+    expect(prober.maxInFlight).toBe(3)
+    expect(entries.map(({ url }) => url)).toEqual(urls)
+    expect(entries.every(({ fresh }) => fresh)).toBe(true)
+    expect(entries.map(({ checks }) => checks)).toEqual([1, 1, 1, 1, 2, 1, 1, 1, 1, 1])
+  })
+
+  it('checks every URL once even when the first checks alone outlast the timeout', async () => {
+    const { entries } = await run(
+      { targets: urls.map(byAge), concurrency: 1, timeoutMs: 300 },
+      () => ({ answer: cached })
+    )
+    expect(entries.map(({ checks }) => checks)).toEqual(urls.map(() => 1))
+    expect(entries.every(({ evidence }) => evidence.startsWith('Age 3600 s'))).toBe(true)
+  })
+
+  it('on cancel returns at once: judged URLs keep their verdict, the others are not judged', async () => {
+    const controller = new AbortController()
+    const [a, b, c, d] = ['a', 'b', 'c', 'd'].map((name) => `https://www.example.com/${name}`)
+    const { entries, cancelled, lines } = await run(
+      { targets: [a, b, c, d].map((url) => byAge(url as string)), concurrency: 2 },
+      (url) => {
+        if (url === d) controller.abort()
+        const takesMs = url === b ? 50 : url === c ? 60_000 : 100
+        return { answer: url === b ? cached : refetched, takesMs }
+      },
+      controller.signal
+    )
+    expect(cancelled).toBe(true)
+    expect(entries.map(({ fresh, checks, evidence }) => ({ fresh, checks, evidence }))).toEqual([
+      { fresh: true, checks: 1, evidence: 'Age 0 s, purge began 2 s ago (X-Cache: MISS)' },
+      {
+        fresh: false,
+        checks: 1,
+        evidence:
+          'Age 3600 s, but the purge began 2 s ago (X-Cache: HIT); not checked again: the run was cancelled'
+      },
+      { fresh: false, checks: 0, evidence: NOT_JUDGED_CANCELLED },
+      { fresh: false, checks: 0, evidence: NOT_JUDGED_CANCELLED }
+    ])
+    expect(lines.at(-2)).toBe('1 fresh, 3 stale (the run was cancelled)')
+  })
+
+  it('returns on cancel even while a check hangs', async () => {
+    const controller = new AbortController()
+    const hanging: Prober = {
+      get: () => {
+        controller.abort()
+        return new Promise(() => undefined)
+      },
+      close: () => undefined
+    }
+    const clock = new FakeClock()
+    const result = await verifyFreshness(
+      {
+        targets: [byAge(HOME)],
+        purgeStartedMs: clock.now(),
+        timeoutMs: 10_000,
+        requestTimeoutMs: 30_000,
+        concurrency: 4
+      },
+      { prober: hanging, clock, signal: controller.signal, log: recordedLog() }
+    )
+    expect(result).toEqual({
+      cancelled: true,
+      entries: [
+        {
+          url: HOME,
+          fresh: false,
+          http_status: null,
+          age: null,
+          checks: 0,
+          evidence: NOT_JUDGED_CANCELLED
+        }
+      ]
+    })
+  })
+})

@@ -1,0 +1,198 @@
+/**
+ * The wait stage in-process on the virtual clock: cadence, no overlap, the deadline, request
+ * timeouts cut to the time left, passes in a row, the failure text, concurrency and cancel.
+ */
+import { describe, expect, it } from '@jest/globals'
+import type { ProbeAnswer, Prober } from '../src/probe.js'
+import { waitForOrigin, type WaitOutcome, type WaitSettings } from '../src/wait-stage.js'
+import { FakeClock } from './support/fake-clock.js'
+import { page, recordedLog, ScriptedProber, type Script } from './support/scripted-prober.js'
+
+const ORIGIN = 'https://origin.example/version'
+const SHA = 'abc1234'
+const OLD = page(200, 'version def5678')
+const NEW = page(200, `version ${SHA}`)
+
+const settings = (overrides: Partial<WaitSettings> = {}): WaitSettings => ({
+  urls: [ORIGIN],
+  text: SHA,
+  passes: 1,
+  timeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
+  concurrency: 4,
+  ...overrides
+})
+
+interface Run {
+  outcome: WaitOutcome
+  prober: ScriptedProber
+  lines: string[]
+  started: number
+}
+
+async function run(
+  overrides: Partial<WaitSettings>,
+  script: Script,
+  signal = new AbortController().signal
+): Promise<Run> {
+  const clock = new FakeClock()
+  const started = clock.now()
+  const prober = new ScriptedProber(clock, script)
+  const log = recordedLog()
+  const outcome = await waitForOrigin(settings(overrides), { prober, clock, signal, log })
+  return { outcome, prober, lines: log.lines, started }
+}
+
+const always =
+  (answer: ProbeAnswer, takesMs?: number): Script =>
+  () => ({ answer, takesMs })
+
+describe('cadence and deadline', () => {
+  it('starts a check every 2 s, the last one no later than the deadline', async () => {
+    const { outcome, prober, started } = await run({}, always(OLD))
+    expect(prober.startsOf(ORIGIN, started)).toEqual([0, 2000, 4000, 6000, 8000, 10_000])
+    expect(outcome).toMatchObject({ done: false, cancelled: false, elapsedMs: 10_100 })
+  })
+
+  it('never overlaps checks of one URL: a 5 s check delays the next to its end (the one cut to the deadline too)', async () => {
+    const { prober, started } = await run({ timeoutMs: 12_000 }, always(OLD, 5000))
+    expect(prober.startsOf(ORIGIN, started)).toEqual([0, 5000, 10_000, 12_000])
+    expect(prober.calls.map(({ timeoutMs }) => timeoutMs)).toEqual([12_000, 7000, 2000, 1000])
+    expect(prober.maxInFlight).toBe(1)
+  })
+
+  it('cuts each request timeout to the time left, but never below 1 s', async () => {
+    const { prober } = await run({ requestTimeoutMs: 5000 }, always(OLD))
+    expect(prober.calls.map(({ timeoutMs }) => timeoutMs)).toEqual([
+      5000, 5000, 5000, 4000, 2000, 1000
+    ])
+  })
+
+  it('asks the prober to look for the text, and for nothing without it', async () => {
+    const withText = await run({}, always(NEW))
+    expect(withText.prober.calls.map(({ lookFor }) => lookFor)).toEqual([SHA])
+    const without = await run({ text: undefined }, always(page(204)))
+    expect(without.prober.calls.map(({ lookFor }) => lookFor)).toEqual([undefined])
+  })
+})
+
+describe('passes', () => {
+  it('ends as soon as every URL shows the text, and checks a passed URL no more', async () => {
+    const other = 'https://origin.example/health'
+    const { outcome, prober } = await run({ urls: [ORIGIN, other] }, (url, check) => ({
+      answer: url === other || check >= 3 ? NEW : OLD
+    }))
+    expect(outcome).toMatchObject({ done: true, cancelled: false, failure: undefined })
+    expect(outcome.elapsedMs).toBe(4100)
+    expect(outcome.urls).toEqual([
+      { url: ORIGIN, checks: 3, passedInARow: 1, last: `HTTP 200, showed "${SHA}"` },
+      { url: other, checks: 1, passedInARow: 1, last: `HTTP 200, showed "${SHA}"` }
+    ])
+    expect(prober.calls).toHaveLength(4)
+  })
+
+  it('needs the passes in a row: a flip back to the old build starts the count again', async () => {
+    const answers = [NEW, OLD, NEW, NEW, OLD]
+    const { outcome, lines } = await run({ passes: 2 }, (_, check) => ({
+      answer: answers[check - 1] ?? OLD
+    }))
+    expect(outcome).toMatchObject({ done: true, elapsedMs: 6100 })
+    expect(outcome.urls[0]).toMatchObject({ checks: 4, passedInARow: 2 })
+    expect(lines.filter((line) => !line.startsWith('['))).toEqual([
+      `✓ ${ORIGIN}: HTTP 200, showed "${SHA}" (check 1; 1 of 2 in a row)`,
+      `✗ ${ORIGIN}: HTTP 200, did not show "${SHA}" (check 2; 0 of 2 in a row)`,
+      `✓ ${ORIGIN}: HTTP 200, showed "${SHA}" (check 3; 1 of 2 in a row)`,
+      `✓ ${ORIGIN}: HTTP 200, showed "${SHA}" (check 4; 2 of 2 in a row)`,
+      'The origin is ready after 6.1 s'
+    ])
+  })
+
+  it('counts the text only in a 2xx answer', async () => {
+    const { outcome } = await run({ timeoutMs: 2000 }, always(page(404, `not found ${SHA}`)))
+    expect(outcome.done).toBe(false)
+  })
+
+  it('without text, waits for a 2xx answer', async () => {
+    const { outcome } = await run({ text: undefined }, (_, check) => ({
+      answer: check < 3 ? page(502) : page(200)
+    }))
+    expect(outcome).toMatchObject({ done: true, elapsedMs: 4100 })
+  })
+})
+
+describe('time up', () => {
+  it('names each URL not ready, what was awaited and its last answer', async () => {
+    const down = 'https://origin.example/down'
+    const { outcome, lines } = await run(
+      { urls: [ORIGIN, 'https://origin.example/ok', down], passes: 2 },
+      (url) => ({
+        answer:
+          url === down
+            ? { kind: 'network', code: 'ECONNREFUSED', message: 'connect ECONNREFUSED' }
+            : url === ORIGIN
+              ? OLD
+              : NEW
+      })
+    )
+    expect(outcome.done).toBe(false)
+    expect(outcome.failure).toBe(
+      `the origin was not ready within 10 s: ${ORIGIN} did not show "${SHA}" 2 times in a row ` +
+        `(last answer: HTTP 200, did not show "${SHA}", after 6 checks); ${down} did not show ` +
+        `"${SHA}" 2 times in a row (last answer: network error: connect ECONNREFUSED, after 6 checks)`
+    )
+    expect(lines.at(-2)).toBe(outcome.failure)
+  })
+
+  it('says what a URL without text was awaited for, and when a check timed out', async () => {
+    const { outcome } = await run(
+      { text: undefined, timeoutMs: 3000, requestTimeoutMs: 2000 },
+      always(page(200), 60_000)
+    )
+    expect(outcome.failure).toBe(
+      `the origin was not ready within 3 s: ${ORIGIN} did not answer 2xx ` +
+        '(last answer: no complete answer within 1 s, after 2 checks)'
+    )
+  })
+
+  it('cuts server text and keeps each log line on one line', async () => {
+    const { lines } = await run({ timeoutMs: 0 }, () => ({
+      answer: { kind: 'network', code: undefined, message: `bad\nthing ${'x'.repeat(1000)}` }
+    }))
+    const check = lines.find((line) => line.startsWith('✗')) ?? ''
+    expect(check).toMatch(/^✗ https:\/\/origin\.example\/version: network error: bad thing x+…/)
+    expect(check.length).toBeLessThan(300)
+  })
+})
+
+describe('bounds', () => {
+  it('has at most `concurrency` requests in flight', async () => {
+    const urls = Array.from({ length: 6 }, (_, index) => `https://origin.example/${index}`)
+    const { prober } = await run({ urls, concurrency: 2, timeoutMs: 9000 }, always(OLD, 3000))
+    expect(prober.maxInFlight).toBe(2)
+    expect(prober.calls.every(({ at }) => at <= prober.calls[0]!.at + 9000)).toBe(true)
+  })
+
+  it('returns at once on cancel, even while a check hangs', async () => {
+    const controller = new AbortController()
+    const clock = new FakeClock()
+    let calls = 0
+    const hanging: Prober = {
+      get: () => {
+        calls += 1
+        if (calls === 3) controller.abort()
+        return calls >= 3 ? new Promise(() => undefined) : Promise.resolve(OLD)
+      },
+      close: () => undefined
+    }
+    const log = recordedLog()
+    const outcome = await waitForOrigin(settings(), {
+      prober: hanging,
+      clock,
+      signal: controller.signal,
+      log
+    })
+    expect(outcome).toMatchObject({ done: false, cancelled: true, failure: undefined })
+    expect(outcome.urls[0]?.checks).toBe(2)
+    expect(log.lines.at(-2)).toBe('Wait cancelled after 4.0 s')
+  })
+})

@@ -1,0 +1,203 @@
+/**
+ * One plain `GET` of a page as a visitor gets it, for the wait and verification stages: no token,
+ * no redirects followed, the body decoded and read only as far as the caller needs it.
+ */
+import { HttpClient } from '@actions/http-client'
+import * as http from 'node:http'
+import * as https from 'node:https'
+import type { Readable } from 'node:stream'
+import * as zlib from 'node:zlib'
+
+export type ProbeAnswer =
+  | {
+      kind: 'response'
+      status: number
+      headers: http.IncomingHttpHeaders
+      /** Decoded text; it ends where `lookFor` was found when the probe stopped reading early. */
+      body: string
+      /** The decoded body went past `MAX_DECODED_BYTES` and was cut there. */
+      truncated: boolean
+    }
+  | { kind: 'network'; code: string | undefined; message: string }
+  | { kind: 'timeout'; message: string }
+  | { kind: 'cancelled' }
+
+export interface ProbeOptions {
+  timeoutMs: number
+  signal: AbortSignal
+  /** Text the caller looks for: reading stops once the headers or the decoded body show it. */
+  lookFor: string | undefined
+}
+
+export interface Prober {
+  get(url: string, options: ProbeOptions): Promise<ProbeAnswer>
+  close(): void
+}
+
+/**
+ * Pages are bigger than purge answers, and a version string may sit near the end of one, but a
+ * hostile or runaway page (or a compression bomb) must not fill the runner's memory.
+ */
+export const MAX_DECODED_BYTES = 4 * 1024 * 1024
+
+/** The variants visitors get: a CDN caches and purges each encoding's copy on its own. */
+const ACCEPT_ENCODING = 'gzip, deflate, br'
+
+/**
+ * Lenient flushing, as browsers are: a body cut short still yields the text decoded so far
+ * instead of an error.
+ */
+function decoderFor(
+  encoding: string | undefined
+): zlib.Gunzip | zlib.Inflate | zlib.BrotliDecompress | undefined {
+  switch (encoding?.trim().toLowerCase()) {
+    case 'gzip':
+    case 'x-gzip':
+      return zlib.createGunzip({ finishFlush: zlib.constants.Z_SYNC_FLUSH })
+    case 'deflate':
+      return zlib.createInflate({ finishFlush: zlib.constants.Z_SYNC_FLUSH })
+    case 'br':
+      return zlib.createBrotliDecompress({
+        finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH
+      })
+    default:
+      return undefined
+  }
+}
+
+function headersShow(headers: http.IncomingHttpHeaders, text: string): boolean {
+  return Object.values(headers)
+    .flat()
+    .some((value) => value !== undefined && value.includes(text))
+}
+
+/**
+ * Agents as the purge transport has them (keep-alive, proxy from the environment, `concurrency`
+ * sockets per origin); the request itself is node's, which follows no redirect and can be dropped
+ * as soon as the text is found.
+ */
+export function createProber(options: { userAgent: string; concurrency: number }): Prober {
+  const clients = new Map<string, HttpClient>()
+
+  function agentFor(url: URL): http.Agent {
+    let client = clients.get(url.origin)
+    if (client === undefined) {
+      client = new HttpClient(options.userAgent, [], {
+        keepAlive: true,
+        maxSockets: options.concurrency,
+        allowRedirects: false
+      })
+      clients.set(url.origin, client)
+    }
+    return client.getAgent(url.href)
+  }
+
+  function get(url: string, { timeoutMs, signal, lookFor }: ProbeOptions): Promise<ProbeAnswer> {
+    if (signal.aborted) return Promise.resolve({ kind: 'cancelled' })
+    const target = new URL(url)
+    const module = target.protocol === 'https:' ? https : http
+    const headers = { 'User-Agent': options.userAgent, 'Accept-Encoding': ACCEPT_ENCODING }
+
+    return new Promise((resolve) => {
+      const request = module.request(target, { method: 'GET', headers, agent: agentFor(target) })
+      let settled = false
+      /** `drop` closes the connection: the rest of the body is not wanted, or never came. */
+      const settle = (answer: ProbeAnswer, drop: boolean): void => {
+        if (settled) return
+        settled = true
+        clearTimeout(timer)
+        signal.removeEventListener('abort', cancel)
+        if (drop) request.destroy()
+        resolve(answer)
+      }
+      const timer = setTimeout(() => {
+        settle(
+          { kind: 'timeout', message: `no complete answer within ${timeoutMs / 1000} s` },
+          true
+        )
+      }, timeoutMs)
+      const cancel = (): void => settle({ kind: 'cancelled' }, true)
+      signal.addEventListener('abort', cancel, { once: true })
+      const fail = (error: Error & { code?: string }): void => {
+        settle({ kind: 'network', code: error.code, message: error.message }, true)
+      }
+      request.on('error', fail)
+      request.on('response', (response) => {
+        const status = response.statusCode ?? 0
+        const encoding = response.headers['content-encoding']
+        let body = ''
+        const answer = (truncated: boolean): ProbeAnswer => ({
+          kind: 'response',
+          status,
+          headers: response.headers,
+          body,
+          truncated
+        })
+        response.on('error', fail)
+        if (lookFor !== undefined && headersShow(response.headers, lookFor)) {
+          settle(answer(false), true)
+          return
+        }
+        const decoder = decoderFor(encoding)
+        const source: Readable = decoder === undefined ? response : response.pipe(decoder)
+        const utf8 = new TextDecoder('utf-8')
+        let size = 0
+        source.on('data', (chunk: Buffer) => {
+          if (settled) return
+          const room = MAX_DECODED_BYTES - size
+          const part = chunk.length > room ? chunk.subarray(0, room) : chunk
+          size += part.length
+          // The text may straddle two chunks: search from where a match could begin.
+          const from = lookFor === undefined ? 0 : Math.max(0, body.length - lookFor.length + 1)
+          body += utf8.decode(part, { stream: true })
+          if (lookFor !== undefined && body.includes(lookFor, from)) settle(answer(false), true)
+          else if (chunk.length > room) settle(answer(true), true)
+        })
+        source.on('end', () => {
+          body += utf8.decode()
+          settle(answer(false), false)
+        })
+        if (decoder !== undefined) {
+          decoder.on('error', (error: Error & { code?: string }) => {
+            const message = `the ${String(encoding)} body could not be decoded: ${error.message}`
+            settle({ kind: 'network', code: error.code, message }, true)
+          })
+        }
+      })
+      request.end()
+    })
+  }
+
+  return {
+    get,
+    close: () => {
+      for (const client of clients.values()) client.dispose()
+    }
+  }
+}
+
+/**
+ * At most `count` probes in flight across every origin (the agents bound each origin alone). A
+ * stage takes a slot before it decides to start a check, so a check queued past its deadline is
+ * not started at all.
+ */
+export class ProbeSlots {
+  private free: number
+  private readonly queue: (() => void)[] = []
+
+  constructor(count: number) {
+    this.free = Math.max(1, count)
+  }
+
+  async run<T>(task: () => Promise<T>): Promise<T> {
+    if (this.free > 0) this.free -= 1
+    else await new Promise<void>((resolve) => this.queue.push(resolve))
+    try {
+      return await task()
+    } finally {
+      const next = this.queue.shift()
+      if (next === undefined) this.free += 1
+      else next()
+    }
+  }
+}

@@ -1,0 +1,152 @@
+/**
+ * The verification stage: after the purge, fetch each URL as a visitor would and judge whether the
+ * edge now serves content produced after the purge began, re-checking stale ones for a while (a
+ * soft purge serves the old copy once while it refetches; a CDN needs a moment to reach every POP).
+ */
+import { counted } from './counted.js'
+import { judge, observe, type Judgement, type Observation } from './freshness.js'
+import { ProbeSlots } from './probe.js'
+import { abortion, MIN_REQUEST_TIMEOUT_MS, safeGet, shownUrl, type WaitDeps } from './wait-stage.js'
+
+export interface VerifyTarget {
+  url: string
+  /** Text the page must show to be fresh; undefined: judged by `Age`. */
+  text: string | undefined
+}
+
+/** One entry of the `verification` output; field names are the output's. */
+export interface Verification {
+  url: string
+  fresh: boolean
+  http_status: number | null
+  age: number | null
+  checks: number
+  evidence: string
+}
+
+export interface VerifySettings {
+  targets: VerifyTarget[]
+  /** When the first purge call of the run was sent (ms epoch): the reference for `Age`. */
+  purgeStartedMs: number
+  /** How long stale URLs are re-checked, from the start of the stage. */
+  timeoutMs: number
+  requestTimeoutMs: number
+  concurrency: number
+}
+
+export interface VerifyRun {
+  /** One per target, in target order. */
+  entries: Verification[]
+  cancelled: boolean
+}
+
+export const NOT_JUDGED_CANCELLED = 'not judged: the run was cancelled'
+
+const FIRST_RECHECK_MS = 500
+const MAX_RECHECK_MS = 5000
+
+/** Wait before the re-check that follows check number `checks`: 0.5 s, 1 s, 2 s, 4 s, then 5 s. */
+export function recheckDelayMs(checks: number): number {
+  return Math.min(MAX_RECHECK_MS, FIRST_RECHECK_MS * 2 ** Math.max(0, checks - 1))
+}
+
+interface Progress {
+  target: VerifyTarget
+  checks: number
+  observation: Observation | undefined
+  judgement: Judgement | undefined
+  /** Fresh, or stale with no time left to check again. */
+  final: boolean
+}
+
+function entryOf(progress: Progress, cancelled: boolean): Verification {
+  const { target, checks, observation, judgement, final } = progress
+  const evidence =
+    judgement === undefined
+      ? NOT_JUDGED_CANCELLED
+      : cancelled && !final
+        ? `${judgement.evidence}; not checked again: the run was cancelled`
+        : judgement.evidence
+  return {
+    url: target.url,
+    fresh: judgement?.fresh ?? false,
+    http_status: observation?.status ?? null,
+    age: observation?.age ?? null,
+    checks,
+    evidence
+  }
+}
+
+export async function verifyFreshness(
+  settings: VerifySettings,
+  deps: WaitDeps
+): Promise<VerifyRun> {
+  const { prober, clock, signal, log } = deps
+  const deadline = clock.now() + settings.timeoutMs
+  const slots = new ProbeSlots(settings.concurrency)
+  const progress: Progress[] = settings.targets.map((target) => ({
+    target,
+    checks: 0,
+    observation: undefined,
+    judgement: undefined,
+    final: false
+  }))
+
+  /** One check; false when it was not made (cancelled, or no time left for a re-check). */
+  async function check(state: Progress): Promise<boolean> {
+    const start = clock.now()
+    if (signal.aborted || (state.checks > 0 && start > deadline)) return false
+    // Every URL gets its first check whatever the time; re-checks share what is left.
+    const timeoutMs =
+      state.checks === 0
+        ? settings.requestTimeoutMs
+        : Math.max(MIN_REQUEST_TIMEOUT_MS, Math.min(settings.requestTimeoutMs, deadline - start))
+    const { url, text } = state.target
+    const answer = await safeGet(prober, url, { timeoutMs, signal, lookFor: text })
+    if (answer.kind === 'cancelled') return false
+    const observation = observe(answer, text)
+    const rule =
+      text === undefined
+        ? { purgeStartedMs: settings.purgeStartedMs, nowMs: clock.now() }
+        : { text }
+    const judgement = judge(observation, rule)
+    state.checks += 1
+    state.observation = observation
+    state.judgement = judgement
+    const delay = recheckDelayMs(state.checks)
+    state.final = judgement.fresh || clock.now() + delay > deadline
+    const next = judgement.fresh
+      ? ''
+      : state.final
+        ? '; no time left to check again'
+        : `; checking again in ${delay / 1000} s`
+    log.info(
+      `${judgement.fresh ? '✓ fresh' : '✗ stale'} ${shownUrl(url)}: ${judgement.evidence} (check ${state.checks}${next})`
+    )
+    return true
+  }
+
+  async function verify(state: Progress): Promise<void> {
+    while (await slots.run(() => check(state))) {
+      if (state.final) return
+      await clock.sleep(recheckDelayMs(state.checks), signal)
+    }
+  }
+
+  log.startGroup(
+    `Edge check: ${counted(progress.length, 'URL')} (up to ${settings.concurrency} at once, stale ones re-checked for up to ${settings.timeoutMs / 1000} s)`
+  )
+  const { aborted, stop } = abortion(signal)
+  try {
+    await Promise.race([Promise.all(progress.map(verify)), aborted])
+  } finally {
+    stop()
+  }
+  const cancelled = signal.aborted
+  const entries = progress.map((state) => entryOf(state, cancelled))
+  const fresh = entries.filter((entry) => entry.fresh).length
+  const ending = cancelled ? ' (the run was cancelled)' : ''
+  log.info(`${fresh} fresh, ${entries.length - fresh} stale${ending}`)
+  log.endGroup()
+  return { entries, cancelled }
+}
