@@ -41,6 +41,8 @@ function render(results: PurgeResult[], overrides: Partial<SummaryFacts> = {}): 
     resultsFile: RESULTS_FILE,
     context: undefined,
     stopped: undefined,
+    wait: undefined,
+    edgeCheck: undefined,
     ...overrides
   })
 }

@@ -30876,7 +30876,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3194);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4701);
 
 // A cancelled run must end within the runner's grace period: keep-alive sockets or a slow
 // GitHub request must not hold it open once its results are written.
@@ -30888,7 +30888,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 3194:
+/***/ 4701:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -33844,6 +33844,8 @@ function getIDToken(aud) {
  */
 
 //# sourceMappingURL=core.js.map
+// EXTERNAL MODULE: external "node:events"
+var external_node_events_ = __nccwpck_require__(8474);
 ;// CONCATENATED MODULE: ./src/clock.ts
 /** Time for the engine: handed in, so retries, waits and cancellation are tested with a fake clock. */
 const systemClock = {
@@ -34154,39 +34156,66 @@ function mergeUnique(lists, identity) {
 const MAX_ANNOTATIONS = 5;
 /** A server message is cut to 300 characters; this leaves room for what the action says around it. */
 const SHOWN_REASON_CHARS = 400;
-/** Failures grouped by reason, largest group first: a bad token is one annotation, not 600. */
-function failureAnnotations(results) {
+function problemsOf(results, stale) {
+    const failed = results
+        .filter((result) => result.status === 'failed')
+        .map((result) => ({
+        kind: 'target',
+        name: `${result.type} ${shorten(result.target)}`,
+        reason: result.error ?? 'failed'
+    }));
+    const staleUrls = stale
+        .filter((entry) => !entry.fresh)
+        .map((entry) => ({ kind: 'url', name: shorten(entry.url), reason: entry.evidence }));
+    return [...failed, ...staleUrls];
+}
+/**
+ * Failed targets and stale URLs grouped by reason, largest group first: a bad token is one
+ * annotation, not 600.
+ */
+function failureAnnotations(results, stale = []) {
     const groups = new Map();
-    for (const result of results) {
-        if (result.status !== 'failed')
-            continue;
-        const reason = result.error ?? 'failed';
-        const group = groups.get(reason);
+    for (const problem of problemsOf(results, stale)) {
+        const id = `${problem.kind} ${problem.reason}`;
+        const group = groups.get(id);
         if (group === undefined)
-            groups.set(reason, [result]);
+            groups.set(id, [problem]);
         else
-            group.push(result);
+            group.push(problem);
     }
-    const sorted = [...groups.entries()].sort((a, b) => b[1].length - a[1].length);
-    const lines = sorted.slice(0, MAX_ANNOTATIONS).map(([reason, group]) => {
+    const sorted = [...groups.values()].sort((a, b) => b.length - a.length);
+    const lines = sorted.slice(0, MAX_ANNOTATIONS).map((group) => {
         const [first] = group;
-        const what = group.length === 1 && first !== undefined
-            ? `${first.type} ${shorten(first.target)}`
-            : `${group.length} targets`;
-        return `${what} failed: ${oneLine(reason, SHOWN_REASON_CHARS)}`;
+        const reason = oneLine(first.reason, SHOWN_REASON_CHARS);
+        if (first.kind === 'url') {
+            const what = group.length === 1 ? `${first.name} is` : `${group.length} URLs are`;
+            return `${what} still stale at the edge after the purge: ${reason}`;
+        }
+        const what = group.length === 1 ? first.name : `${group.length} targets`;
+        return `${what} failed: ${reason}`;
     });
     if (sorted.length > MAX_ANNOTATIONS) {
         lines.push(`…and ${sorted.length - MAX_ANNOTATIONS} more kinds of failure: see the job summary and the results output`);
     }
     return lines;
 }
-function conclude(results, counts, failOnError) {
-    if (counts.failed === 0)
+/** Fails the step (or warns, with fail-on-error: false) when a target failed or a URL is stale. */
+function conclude(results, counts, failOnError, verification = []) {
+    const stale = verification.filter((entry) => !entry.fresh).length;
+    if (counts.failed === 0 && stale === 0)
         return;
     const report = failOnError ? core_error : warning;
-    for (const line of failureAnnotations(results))
+    for (const line of failureAnnotations(results, verification))
         report(line);
-    const message = `${counts.failed} of ${results.length} targets failed to purge; the job summary and the results output list each with its reason`;
+    const parts = [
+        counts.failed === 0
+            ? undefined
+            : `${counts.failed} of ${results.length} targets failed to purge; the job summary and the results output list each with its reason`,
+        stale === 0
+            ? undefined
+            : `${stale} of ${verification.length} URLs checked at the edge are still stale after the purge; the job summary and the verification output give the evidence`
+    ];
+    const message = parts.filter((part) => part !== undefined).join('. ');
     if (failOnError)
         setFailed(message);
     else
@@ -35282,11 +35311,12 @@ const notSent = (attempts, httpStatus, error) => ({
     end: { attempts, httpStatus, ids: undefined, error },
     answered: false
 });
-/** Sends `calls`, records each call's results in `ledger` as it ends; returns how many were answered. */
+/** Sends `calls`, records each call's results in `ledger` as it ends. */
 async function sendPass(calls, ledger, settings, deps) {
     const { transport, clock, signal, log, redact } = deps;
     const origins = new Map();
     let answered = 0;
+    let firstSentMs;
     async function runCall(call) {
         const origin = new URL(call.url).origin;
         const known = origins.get(origin);
@@ -35320,6 +35350,7 @@ async function sendPass(calls, ledger, settings, deps) {
                 continue;
             }
             attempts += 1;
+            firstSentMs ??= clock.now();
             const exchange = await transport.send(call, signal);
             const verdict = interpret(call, exchange, clock.now(), redact);
             state.learn(verdict, call, clock.now());
@@ -35380,7 +35411,7 @@ async function sendPass(calls, ledger, settings, deps) {
         }
     }
     await Promise.all(Array.from({ length: Math.min(settings.concurrency, calls.length) }, worker));
-    return answered;
+    return { answered, firstSentMs };
 }
 /**
  * Every target's result, in plan order. Results are recorded in `ledger` as calls end, so a caller
@@ -35389,11 +35420,16 @@ async function sendPass(calls, ledger, settings, deps) {
 async function runPurge(calls, settings, deps, ledger = new ResultLedger(calls)) {
     const { log, signal } = deps;
     log.startGroup(`Purge calls (${calls.length}, up to ${settings.concurrency} at once)`);
-    const answered = await sendPass(calls, ledger, settings, deps).finally(() => log.endGroup());
+    const { answered, firstSentMs } = await sendPass(calls, ledger, settings, deps).finally(() => log.endGroup());
     ledger.fill(NOT_SENT_CANCELLED);
     if (settings.repeatAfterMs > 0)
         await repeatPass(ledger, settings, deps);
-    return { results: ledger.fill(NOT_SENT_CANCELLED), answered, cancelled: signal.aborted };
+    return {
+        results: ledger.fill(NOT_SENT_CANCELLED),
+        answered,
+        cancelled: signal.aborted,
+        firstSentMs
+    };
 }
 /**
  * Shielded services: an inner cache can refill the outer one with stale content during the first
@@ -35795,16 +35831,28 @@ function purgeIds(results, perService, redact) {
  * finished text would miss a secret holding a quote or backslash and could cut through an escape.
  * Keys are left alone: a result's keys are its field names.
  */
-function redactedJson(results, redact) {
-    return JSON.stringify(results, (_key, value) => typeof value === 'string' ? redact(value) : value);
+function redactedJson(entries, redact) {
+    return JSON.stringify(entries, (_key, value) => typeof value === 'string' ? redact(value) : value);
 }
-function setBoundedOutput(name, json, resultsFile) {
+function setBoundedOutput(name, json, file) {
     if (Buffer.byteLength(json) <= MAX_OUTPUT_BYTES) {
         setOutput(name, json);
         return;
     }
     setOutput(name, '');
-    notice(`Output ${name} is left empty: at ${Buffer.byteLength(json)} bytes it exceeds GitHub's 1 MB output limit. The results-file output (${resultsFile}) holds every result.`);
+    notice(`Output ${name} is left empty: at ${Buffer.byteLength(json)} bytes it exceeds GitHub's 1 MB output limit. The ${file.name} output (${file.path}) holds every entry.`);
+}
+/**
+ * Writes `json` to a new file under RUNNER_TEMP, where a later step (even one after a cancel)
+ * can read it. Written under another name and renamed into place, so that a reader, or a run
+ * cancelled while writing, never finds half a file under the name the output gives.
+ */
+async function writeJsonFile(kind, json) {
+    const path = (0,external_node_path_namespaceObject.join)(process.env.RUNNER_TEMP || (0,external_node_os_namespaceObject.tmpdir)(), `edge-purge-${kind}-${(0,external_node_crypto_.randomUUID)()}.json`);
+    const partial = `${path}.partial`;
+    await (0,promises_namespaceObject.writeFile)(partial, json);
+    await (0,promises_namespaceObject.rename)(partial, path);
+    return path;
 }
 /**
  * Writes the results file and every output; returns the results file's path. `redact` is applied
@@ -35812,21 +35860,36 @@ function setBoundedOutput(name, json, resultsFile) {
  */
 async function writeOutputs(results, counts, perService, redact) {
     const resultsJson = redactedJson(results, redact);
-    const resultsFile = (0,external_node_path_namespaceObject.join)(process.env.RUNNER_TEMP || (0,external_node_os_namespaceObject.tmpdir)(), `edge-purge-results-${(0,external_node_crypto_.randomUUID)()}.json`);
-    // Written under another name and renamed into place, so that a reader, or a run cancelled
-    // while writing, never finds half a file under the name the output gives.
-    const partial = `${resultsFile}.partial`;
-    await (0,promises_namespaceObject.writeFile)(partial, resultsJson);
-    await (0,promises_namespaceObject.rename)(partial, resultsFile);
+    const resultsFile = await writeJsonFile('results', resultsJson);
+    const file = { name: 'results-file', path: resultsFile };
     const ids = results.filter((result) => result.status === 'purged' && result.id !== null);
     const single = ids.length === 1 ? (ids[0]?.id ?? '') : '';
-    setBoundedOutput('purge-ids', JSON.stringify(purgeIds(results, perService, redact)), resultsFile);
+    setBoundedOutput('purge-ids', JSON.stringify(purgeIds(results, perService, redact)), file);
     setOutput('purge-id', redact(single));
-    setBoundedOutput('results', resultsJson, resultsFile);
+    setBoundedOutput('results', resultsJson, file);
     setOutput('purged-count', redact(String(counts.purged)));
     setOutput('failed-count', redact(String(counts.failed)));
     setOutput('results-file', redact(resultsFile));
     return resultsFile;
+}
+/**
+ * The edge check's outputs: `undefined` when nothing was verified (then the counts are 0 and the
+ * rest empty). `waitMs` is how long the wait for the origin took, when there was one.
+ */
+async function writeStageOutputs(verification, waitMs, redact) {
+    setOutput('wait-seconds', waitMs === undefined ? '' : String(Math.round(waitMs / 1000)));
+    const fresh = verification?.filter((entry) => entry.fresh).length ?? 0;
+    setOutput('fresh-count', String(fresh));
+    setOutput('stale-count', String((verification?.length ?? 0) - fresh));
+    if (verification === undefined) {
+        setOutput('verification', '');
+        setOutput('verification-file', '');
+        return;
+    }
+    const json = redactedJson(verification, redact);
+    const path = await writeJsonFile('verification', json);
+    setBoundedOutput('verification', json, { name: 'verification-file', path });
+    setOutput('verification-file', path);
 }
 
 ;// CONCATENATED MODULE: ./src/plan.ts
@@ -35977,6 +36040,545 @@ function orEmpty(value) {
     return value ?? '';
 }
 
+;// CONCATENATED MODULE: ./src/freshness-plan.ts
+/** What the wait and the edge check will look at, from settings and purge results. Pure. */
+
+
+/**
+ * The URL targets whose purge succeeded (with `verify: true`), then `verify-urls`, each URL once.
+ * A URL listed in `verify-urls` is judged by `verify-text` when given; every other one by `Age`.
+ */
+function verifyTargetsOf(verify, results) {
+    const purged = verify.purgedUrls
+        ? results.filter((result) => result.type === 'url' && result.status === 'purged')
+        : [];
+    const listed = new Set(verify.urls);
+    const targets = new Map();
+    for (const url of [...purged.map((result) => withoutFragment(result.target)), ...verify.urls]) {
+        if (!targets.has(url))
+            targets.set(url, { url, text: listed.has(url) ? verify.text : undefined });
+    }
+    return [...targets.values()];
+}
+/** Fragments are never sent: the page visitors get is the one without it. */
+function withoutFragment(url) {
+    const parsed = new URL(url);
+    parsed.hash = '';
+    return parsed.href;
+}
+/** A dry run's account of what would be awaited and checked; no request is sent for either. */
+function describeStagesPlanned(settings) {
+    const lines = [];
+    const { wait, verify } = settings;
+    if (wait !== undefined) {
+        const what = wait.text === undefined ? 'answer 2xx' : `show ${JSON.stringify(oneLine(wait.text, 80))}`;
+        lines.push(`Would first wait until ${wait.urls.map((url) => oneLine(url)).join(', ')} ${wait.urls.length === 1 ? 'does' : 'do'} ${what} ` +
+            `(${counted(wait.passes, 'check')} in a row, up to ${wait.timeoutMs / 1000} s)`);
+    }
+    const byText = verify.text === undefined ? 'by Age' : `by the text ${JSON.stringify(oneLine(verify.text, 80))}`;
+    const parts = [
+        verify.purgedUrls ? 'every purged URL, by Age' : undefined,
+        verify.urls.length > 0
+            ? `${counted(verify.urls.length, 'URL')} of verify-urls, ${byText}`
+            : undefined
+    ].filter((part) => part !== undefined);
+    if (parts.length > 0) {
+        lines.push(`Would then check at the edge ${parts.join(', and ')}, re-checking stale ones for up to ${verify.timeoutMs / 1000} s`);
+    }
+    return lines;
+}
+
+// EXTERNAL MODULE: external "node:zlib"
+var external_node_zlib_ = __nccwpck_require__(8522);
+;// CONCATENATED MODULE: ./src/probe.ts
+/**
+ * One plain `GET` of a page as a visitor gets it, for the wait and verification stages: no token,
+ * no redirects followed, the body decoded and read only as far as the caller needs it.
+ */
+
+
+
+
+/**
+ * Pages are bigger than purge answers, and a version string may sit near the end of one, but a
+ * hostile or runaway page (or a compression bomb) must not fill the runner's memory.
+ */
+const MAX_DECODED_BYTES = 4 * 1024 * 1024;
+/** The variants visitors get: a CDN caches and purges each encoding's copy on its own. */
+const ACCEPT_ENCODING = 'gzip, deflate, br';
+/**
+ * Lenient flushing, as browsers are: a body cut short still yields the text decoded so far
+ * instead of an error.
+ */
+function decoderFor(encoding) {
+    switch (encoding?.trim().toLowerCase()) {
+        case 'gzip':
+        case 'x-gzip':
+            return external_node_zlib_.createGunzip({ finishFlush: external_node_zlib_.constants.Z_SYNC_FLUSH });
+        case 'deflate':
+            return external_node_zlib_.createInflate({ finishFlush: external_node_zlib_.constants.Z_SYNC_FLUSH });
+        case 'br':
+            return external_node_zlib_.createBrotliDecompress({
+                finishFlush: external_node_zlib_.constants.BROTLI_OPERATION_FLUSH
+            });
+        default:
+            return undefined;
+    }
+}
+function headersShow(headers, text) {
+    return Object.values(headers)
+        .flat()
+        .some((value) => value !== undefined && value.includes(text));
+}
+/**
+ * Agents as the purge transport has them (keep-alive, proxy from the environment, `concurrency`
+ * sockets per origin); the request itself is node's, which follows no redirect and can be dropped
+ * as soon as the text is found.
+ */
+function createProber(options) {
+    const clients = new Map();
+    function agentFor(url) {
+        let client = clients.get(url.origin);
+        if (client === undefined) {
+            client = new lib_HttpClient(options.userAgent, [], {
+                keepAlive: true,
+                maxSockets: options.concurrency,
+                allowRedirects: false
+            });
+            clients.set(url.origin, client);
+        }
+        return client.getAgent(url.href);
+    }
+    function get(url, { timeoutMs, signal, lookFor }) {
+        if (signal.aborted)
+            return Promise.resolve({ kind: 'cancelled' });
+        const target = new URL(url);
+        const module = target.protocol === 'https:' ? external_node_https_namespaceObject : external_node_http_;
+        const headers = { 'User-Agent': options.userAgent, 'Accept-Encoding': ACCEPT_ENCODING };
+        return new Promise((resolve) => {
+            const request = module.request(target, { method: 'GET', headers, agent: agentFor(target) });
+            let settled = false;
+            /** `drop` closes the connection: the rest of the body is not wanted, or never came. */
+            const settle = (answer, drop) => {
+                if (settled)
+                    return;
+                settled = true;
+                clearTimeout(timer);
+                signal.removeEventListener('abort', cancel);
+                if (drop)
+                    request.destroy();
+                resolve(answer);
+            };
+            const timer = setTimeout(() => {
+                settle({ kind: 'timeout', message: `no complete answer within ${timeoutMs / 1000} s` }, true);
+            }, timeoutMs);
+            const cancel = () => settle({ kind: 'cancelled' }, true);
+            signal.addEventListener('abort', cancel, { once: true });
+            const fail = (error) => {
+                settle({ kind: 'network', code: error.code, message: error.message }, true);
+            };
+            request.on('error', fail);
+            request.on('response', (response) => {
+                const status = response.statusCode ?? 0;
+                const encoding = response.headers['content-encoding'];
+                let body = '';
+                const answer = (truncated) => ({
+                    kind: 'response',
+                    status,
+                    headers: response.headers,
+                    body,
+                    truncated
+                });
+                response.on('error', fail);
+                if (lookFor !== undefined && headersShow(response.headers, lookFor)) {
+                    settle(answer(false), true);
+                    return;
+                }
+                const decoder = decoderFor(encoding);
+                const source = decoder === undefined ? response : response.pipe(decoder);
+                const utf8 = new TextDecoder('utf-8');
+                let size = 0;
+                source.on('data', (chunk) => {
+                    if (settled)
+                        return;
+                    const room = MAX_DECODED_BYTES - size;
+                    const part = chunk.length > room ? chunk.subarray(0, room) : chunk;
+                    size += part.length;
+                    // The text may straddle two chunks: search from where a match could begin.
+                    const from = lookFor === undefined ? 0 : Math.max(0, body.length - lookFor.length + 1);
+                    body += utf8.decode(part, { stream: true });
+                    if (lookFor !== undefined && body.includes(lookFor, from))
+                        settle(answer(false), true);
+                    else if (chunk.length > room)
+                        settle(answer(true), true);
+                });
+                source.on('end', () => {
+                    body += utf8.decode();
+                    settle(answer(false), false);
+                });
+                if (decoder !== undefined) {
+                    decoder.on('error', (error) => {
+                        const message = `the ${String(encoding)} body could not be decoded: ${error.message}`;
+                        settle({ kind: 'network', code: error.code, message }, true);
+                    });
+                }
+            });
+            request.end();
+        });
+    }
+    return {
+        get,
+        close: () => {
+            for (const client of clients.values())
+                client.dispose();
+        }
+    };
+}
+/**
+ * At most `count` probes in flight across every origin (the agents bound each origin alone). A
+ * stage takes a slot before it decides to start a check, so a check queued past its deadline is
+ * not started at all.
+ */
+class ProbeSlots {
+    free;
+    queue = [];
+    constructor(count) {
+        this.free = Math.max(1, count);
+    }
+    async run(task) {
+        if (this.free > 0)
+            this.free -= 1;
+        else
+            await new Promise((resolve) => this.queue.push(resolve));
+        try {
+            return await task();
+        }
+        finally {
+            const next = this.queue.shift();
+            if (next === undefined)
+                this.free += 1;
+            else
+                next();
+        }
+    }
+}
+
+;// CONCATENATED MODULE: ./src/freshness.ts
+
+/** Vendors' names for "hit or miss", in the order they are preferred when several are sent. */
+const CACHE_STATUS_HEADERS = ['X-Cache', 'Cache-Status', 'CF-Cache-Status', 'X-Cache-Status'];
+/** Server and user text inside evidence: long enough to recognise, short enough for a table cell. */
+const SHOWN_VALUE_CHARS = 80;
+const SHOWN_FAILURE_CHARS = 160;
+function headerValues(value) {
+    if (value === undefined)
+        return [];
+    return Array.isArray(value) ? value : [value];
+}
+function parseAge(value) {
+    const trimmed = value?.trim() ?? '';
+    return /^\d+$/.test(trimmed) ? Number(trimmed) : null;
+}
+function cacheStatusOf(headers) {
+    for (const name of CACHE_STATUS_HEADERS) {
+        const [value] = headerValues(headers[name.toLowerCase()]);
+        if (value !== undefined)
+            return `${name}: ${cut(value, SHOWN_VALUE_CHARS)}`;
+    }
+    return undefined;
+}
+function observe(answer, text) {
+    switch (answer.kind) {
+        case 'response': {
+            const { headers, body } = answer;
+            const textSeen = text === undefined
+                ? undefined
+                : body.includes(text) ||
+                    Object.values(headers).some((value) => headerValues(value).some((one) => one.includes(text)));
+            return {
+                status: answer.status,
+                age: parseAge(headers.age),
+                textSeen,
+                cacheStatus: cacheStatusOf(headers),
+                failure: undefined
+            };
+        }
+        case 'network':
+            return failed(`network error: ${cut(answer.message, SHOWN_FAILURE_CHARS)}`);
+        case 'timeout':
+            return failed(cut(answer.message, SHOWN_FAILURE_CHARS));
+        case 'cancelled':
+            return failed('the run was cancelled');
+    }
+}
+function failed(failure) {
+    return { status: null, age: null, textSeen: undefined, cacheStatus: undefined, failure };
+}
+function quoted(text) {
+    return `"${cut(text, SHOWN_VALUE_CHARS)}"`;
+}
+/** `HTTP 404, ` for answers other than 2xx: a fresh 404 or a 301 is worth a second look. */
+function statusPrefix(status) {
+    return status >= 200 && status < 300 ? '' : `HTTP ${status}, `;
+}
+function judge(observation, rule) {
+    const { status, age, cacheStatus, failure } = observation;
+    const via = cacheStatus === undefined ? '' : ` (${cacheStatus})`;
+    if (status === null) {
+        return { fresh: false, recheck: true, evidence: failure ?? 'no answer' };
+    }
+    if (status >= 500)
+        return { fresh: false, recheck: true, evidence: `HTTP ${status}${via}` };
+    const prefix = statusPrefix(status);
+    if ('text' in rule) {
+        const fresh = observation.textSeen === true;
+        const evidence = `${prefix}${fresh ? 'showed' : 'did not show'} ${quoted(rule.text)}${via}`;
+        return { fresh, recheck: false, evidence };
+    }
+    const elapsedS = Math.max(0, rule.nowMs - rule.purgeStartedMs) / 1000;
+    const began = `${Math.floor(elapsedS)} s ago`;
+    if (age === null)
+        return { fresh: true, recheck: false, evidence: `${prefix}no Age header${via}` };
+    // `Age` has whole seconds and the purge time is ours: a second of slack keeps a copy made just
+    // after the first call from looking older than it.
+    return age <= elapsedS + 1
+        ? { fresh: true, recheck: false, evidence: `${prefix}Age ${age} s, purge began ${began}${via}` }
+        : {
+            fresh: false,
+            recheck: false,
+            evidence: `${prefix}Age ${age} s, but the purge began ${began}${via}`
+        };
+}
+
+;// CONCATENATED MODULE: ./src/wait-stage.ts
+
+
+
+
+/** How often one URL is checked: often enough to purge soon after a deploy, rarely enough to be polite. */
+const CHECK_INTERVAL_MS = 2000;
+/** A request cut to the time left still gets this long: a check with no time to answer proves nothing. */
+const MIN_REQUEST_TIMEOUT_MS = 1000;
+/** URLs are the user's, already validated; cut anyway, as all outside text is before the log. */
+const SHOWN_URL_CHARS = 200;
+function shownUrl(url) {
+    return cut(url, SHOWN_URL_CHARS);
+}
+/** A throw from the prober (a bug) fails that check only, as the engine does for a call. */
+async function safeGet(prober, url, options) {
+    try {
+        return await prober.get(url, options);
+    }
+    catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        return {
+            kind: 'network',
+            code: undefined,
+            message: `edge-purge could not check it: ${message}`
+        };
+    }
+}
+/** Resolves when `signal` aborts; `stop` removes the listener once it is no longer needed. */
+function abortion(signal) {
+    let stop = () => undefined;
+    const aborted = new Promise((resolve) => {
+        if (signal.aborted)
+            resolve();
+        const listener = () => resolve();
+        signal.addEventListener('abort', listener, { once: true });
+        stop = () => signal.removeEventListener('abort', listener);
+    });
+    return { aborted, stop };
+}
+function passes(observation) {
+    const { status, textSeen } = observation;
+    return status !== null && status >= 200 && status < 300 && textSeen !== false;
+}
+function describeAnswer(observation, text) {
+    if (observation.status === null)
+        return observation.failure ?? 'no answer';
+    const seen = observation.textSeen ? 'showed' : 'did not show';
+    return text === undefined
+        ? `HTTP ${observation.status}`
+        : `HTTP ${observation.status}, ${seen} ${quoted(text)}`;
+}
+function awaited(settings) {
+    const what = settings.text === undefined ? 'answer 2xx' : `show ${quoted(settings.text)}`;
+    return settings.passes > 1 ? `${what} ${settings.passes} times in a row` : what;
+}
+function describeFailure(settings, waiting) {
+    const reasons = waiting.map(({ url, checks, last }) => {
+        const history = checks === 0 ? 'no check was made' : `last answer: ${last}, after ${counted(checks, 'check')}`;
+        return `${shownUrl(url)} did not ${awaited(settings)} (${history})`;
+    });
+    return `the origin was not ready within ${settings.timeoutMs / 1000} s: ${reasons.join('; ')}`;
+}
+async function waitForOrigin(settings, deps) {
+    const { prober, clock, signal, log } = deps;
+    const started = clock.now();
+    const deadline = started + settings.timeoutMs;
+    const slots = new ProbeSlots(settings.concurrency);
+    const urls = settings.urls.map((url) => ({
+        url,
+        checks: 0,
+        passedInARow: 0,
+        last: 'not checked'
+    }));
+    /** Checks one URL until it has passed often enough or no check may start before the deadline. */
+    async function watch(state) {
+        let nextStart = started;
+        while (state.passedInARow < settings.passes && !signal.aborted) {
+            const pause = nextStart - clock.now();
+            if (pause > 0)
+                await clock.sleep(pause, signal);
+            const checked = await slots.run(async () => {
+                const start = clock.now();
+                if (signal.aborted || start > deadline)
+                    return false;
+                nextStart = start + CHECK_INTERVAL_MS;
+                const timeoutMs = Math.max(MIN_REQUEST_TIMEOUT_MS, Math.min(settings.requestTimeoutMs, deadline - start));
+                const answer = await safeGet(prober, state.url, {
+                    timeoutMs,
+                    signal,
+                    lookFor: settings.text
+                });
+                if (answer.kind === 'cancelled')
+                    return false;
+                const observation = observe(answer, settings.text);
+                state.checks += 1;
+                state.passedInARow = passes(observation) ? state.passedInARow + 1 : 0;
+                state.last = describeAnswer(observation, settings.text);
+                const mark = state.passedInARow > 0 ? '✓' : '✗';
+                const row = settings.passes > 1 ? `; ${state.passedInARow} of ${settings.passes} in a row` : '';
+                log.info(`${mark} ${shownUrl(state.url)}: ${state.last} (check ${state.checks}${row})`);
+                return true;
+            });
+            if (!checked)
+                return;
+            nextStart = Math.max(nextStart, clock.now());
+            if (nextStart > deadline)
+                return;
+        }
+    }
+    const what = awaited(settings);
+    log.startGroup(`Waiting for the origin: ${counted(urls.length, 'URL')} to ${what} (up to ${settings.timeoutMs / 1000} s)`);
+    const { aborted, stop } = abortion(signal);
+    try {
+        await Promise.race([Promise.all(urls.map(watch)), aborted]);
+    }
+    finally {
+        stop();
+    }
+    const elapsedMs = clock.now() - started;
+    const cancelled = signal.aborted;
+    const waiting = urls.filter((state) => state.passedInARow < settings.passes);
+    const done = !cancelled && waiting.length === 0;
+    const failure = done || cancelled ? undefined : describeFailure(settings, waiting);
+    const after = `${(elapsedMs / 1000).toFixed(1)} s`;
+    log.info(failure ?? (cancelled ? `Wait cancelled after ${after}` : `The origin is ready after ${after}`));
+    log.endGroup();
+    return { done, cancelled, elapsedMs, urls: urls.map((state) => ({ ...state })), failure };
+}
+
+;// CONCATENATED MODULE: ./src/verify-stage.ts
+/**
+ * The verification stage: after the purge, fetch each URL as a visitor would and judge whether the
+ * edge now serves content produced after the purge began, re-checking stale ones for a while (a
+ * soft purge serves the old copy once while it refetches; a CDN needs a moment to reach every POP).
+ */
+
+
+
+
+const NOT_JUDGED_CANCELLED = 'not judged: the run was cancelled';
+const FIRST_RECHECK_MS = 500;
+const MAX_RECHECK_MS = 5000;
+/** Wait before the re-check that follows check number `checks`: 0.5 s, 1 s, 2 s, 4 s, then 5 s. */
+function recheckDelayMs(checks) {
+    return Math.min(MAX_RECHECK_MS, FIRST_RECHECK_MS * 2 ** Math.max(0, checks - 1));
+}
+function entryOf(progress, cancelled) {
+    const { target, checks, observation, judgement, final } = progress;
+    const evidence = judgement === undefined
+        ? NOT_JUDGED_CANCELLED
+        : cancelled && !final
+            ? `${judgement.evidence}; not checked again: the run was cancelled`
+            : judgement.evidence;
+    return {
+        url: target.url,
+        fresh: judgement?.fresh ?? false,
+        http_status: observation?.status ?? null,
+        age: observation?.age ?? null,
+        checks,
+        evidence
+    };
+}
+async function verifyFreshness(settings, deps) {
+    const { prober, clock, signal, log } = deps;
+    const deadline = clock.now() + settings.timeoutMs;
+    const slots = new ProbeSlots(settings.concurrency);
+    const progress = settings.targets.map((target) => ({
+        target,
+        checks: 0,
+        observation: undefined,
+        judgement: undefined,
+        final: false
+    }));
+    /** One check; false when it was not made (cancelled, or no time left for a re-check). */
+    async function check(state) {
+        const start = clock.now();
+        if (signal.aborted || (state.checks > 0 && start > deadline))
+            return false;
+        // Every URL gets its first check whatever the time; re-checks share what is left.
+        const timeoutMs = state.checks === 0
+            ? settings.requestTimeoutMs
+            : Math.max(MIN_REQUEST_TIMEOUT_MS, Math.min(settings.requestTimeoutMs, deadline - start));
+        const { url, text } = state.target;
+        const answer = await safeGet(prober, url, { timeoutMs, signal, lookFor: text });
+        if (answer.kind === 'cancelled')
+            return false;
+        const observation = observe(answer, text);
+        const rule = text === undefined
+            ? { purgeStartedMs: settings.purgeStartedMs, nowMs: clock.now() }
+            : { text };
+        const judgement = judge(observation, rule);
+        state.checks += 1;
+        state.observation = observation;
+        state.judgement = judgement;
+        const delay = recheckDelayMs(state.checks);
+        state.final = judgement.fresh || clock.now() + delay > deadline;
+        const next = judgement.fresh
+            ? ''
+            : state.final
+                ? '; no time left to check again'
+                : `; checking again in ${delay / 1000} s`;
+        log.info(`${judgement.fresh ? '✓ fresh' : '✗ stale'} ${shownUrl(url)}: ${judgement.evidence} (check ${state.checks}${next})`);
+        return true;
+    }
+    async function verify(state) {
+        while (await slots.run(() => check(state))) {
+            if (state.final)
+                return;
+            await clock.sleep(recheckDelayMs(state.checks), signal);
+        }
+    }
+    log.startGroup(`Edge check: ${counted(progress.length, 'URL')} (up to ${settings.concurrency} at once, stale ones re-checked for up to ${settings.timeoutMs / 1000} s)`);
+    const { aborted, stop } = abortion(signal);
+    try {
+        await Promise.race([Promise.all(progress.map(verify)), aborted]);
+    }
+    finally {
+        stop();
+    }
+    const cancelled = signal.aborted;
+    const entries = progress.map((state) => entryOf(state, cancelled));
+    const fresh = entries.filter((entry) => entry.fresh).length;
+    const ending = cancelled ? ' (the run was cancelled)' : '';
+    log.info(`${fresh} fresh, ${entries.length - fresh} stale${ending}`);
+    log.endGroup();
+    return { entries, cancelled };
+}
+
 ;// CONCATENATED MODULE: ./src/summary.ts
 
 
@@ -35991,6 +36593,7 @@ const SHOWN_TARGET_CHARS = 160;
 const SHOWN_SERVICE_CHARS = 64;
 const SHOWN_ID_CHARS = 128;
 const summary_SHOWN_ERROR_CHARS = 400;
+const SHOWN_TEXT_CHARS = 80;
 /** A url-map with many prefixes or a key-map with many keys can give one file many targets. */
 const SHOWN_TARGETS_PER_FILE = 10;
 const STATUS_CELL = { purged: '✅ purged', failed: '❌ failed', planned: '📝 planned' };
@@ -36080,6 +36683,59 @@ function derivationSection({ report, targets }) {
         ...(rows.length < byFile.size ? [`<p>Showing ${rows.length} of ${byFile.size} files.</p>`] : [])
     ];
 }
+/** One line on the wait: what the origin showed, after how long and how many checks. */
+function waitLine({ text, timeoutMs, outcome }) {
+    const seconds = Math.round(outcome.elapsedMs / 1000);
+    const checks = outcome.urls
+        .map(({ url, checks: count }) => `${counted(count, 'check')} of ${code(url, SHOWN_TARGET_CHARS)}`)
+        .join(', ');
+    const shown = text === undefined ? 'answered 2xx' : `showed ${code(text, SHOWN_TEXT_CHARS)}`;
+    if (outcome.done)
+        return `<p>The origin ${shown} after ${seconds} s (${checks}).</p>`;
+    if (outcome.cancelled)
+        return `<p>Waited ${seconds} s for the origin (${checks}) before the cancel.</p>`;
+    const awaited = text === undefined ? 'answer 2xx' : `show ${code(text, SHOWN_TEXT_CHARS)}`;
+    return (`<p><b>The origin did not ${awaited} within ${timeoutMs / 1000} s: no purge call was sent.</b> ` +
+        `${summaryText(outcome.failure ?? '', summary_SHOWN_ERROR_CHARS)}</p>`);
+}
+function edgeRow(entry, byText) {
+    const judged = byText ? 'text' : entry.age === null ? 'no Age' : `Age ${entry.age} s`;
+    const cells = [
+        code(entry.url, SHOWN_TARGET_CHARS),
+        entry.fresh ? '✅ fresh' : '❌ stale',
+        judged,
+        String(entry.checks),
+        summaryText(entry.evidence, summary_SHOWN_ERROR_CHARS)
+    ];
+    return `<tr>${cells.map((cell) => `<td>${cell}</td>`).join('')}</tr>`;
+}
+/** Whether visitors get fresh copies: counts, then each URL checked, stale first. */
+function edgeCheckSection({ entries, textUrls }) {
+    const byText = new Set(textUrls);
+    const stale = entries.filter((entry) => !entry.fresh);
+    const ordered = [...stale, ...entries.filter((entry) => entry.fresh)];
+    const rows = withinBudget(ordered.slice(0, SUMMARY_ROW_LIMIT).map((entry) => edgeRow(entry, byText.has(entry.url))));
+    const byAge = entries.filter((entry) => !byText.has(entry.url));
+    const blind = byAge.length > 0 && byAge.every((entry) => entry.age === null && entry.http_status !== null);
+    return [
+        '<h3>Edge check</h3>',
+        `<p>${entries.length - stale.length} of ${counted(entries.length, 'URL')} fresh` +
+            `${stale.length > 0 ? `, <b>${stale.length} stale</b>` : ''}.</p>`,
+        '<table><tr><th>URL</th><th>Edge</th><th>Age or text</th><th>Checks</th><th>Evidence</th></tr>',
+        ...rows,
+        '</table>',
+        ...(rows.length < entries.length
+            ? [
+                `<p>Showing ${rows.length} of ${entries.length} URLs (stale first). The <code>verification-file</code> output holds them all.</p>`
+            ]
+            : []),
+        ...(blind
+            ? [
+                '<p>No checked response carried an <code>Age</code> header, so the check could not tell whether these copies came after the purge; use <code>verify-text</code> for pages that show the release.</p>'
+            ]
+            : [])
+    ];
+}
 function renderSummary(facts) {
     const { results, counts } = facts;
     const withService = facts.services.length > 1;
@@ -36098,6 +36754,8 @@ function renderSummary(facts) {
     parts.push(`<p>${scope.join(' · ')}</p>`);
     if (facts.context !== undefined)
         parts.push(`<p>${contextLine(facts.context)}</p>`);
+    if (facts.wait !== undefined)
+        parts.push(waitLine(facts.wait));
     if (facts.derivation !== undefined)
         parts.push(...derivationSection(facts.derivation));
     const rows = withinBudget(shownRows(results).map((result) => row(result, withService)));
@@ -36114,11 +36772,18 @@ function renderSummary(facts) {
         parts.push(`<p>Showing ${rows.length} of ${results.length} targets (failures first). ` +
             `The <code>results-file</code> output (${code(facts.resultsFile)}) holds them all.</p>`);
     }
+    if (facts.edgeCheck !== undefined)
+        parts.push(...edgeCheckSection(facts.edgeCheck));
     return parts.join('\n');
 }
 
 ;// CONCATENATED MODULE: ./src/main.ts
 /** run(): inputs → settings → plan → engine → results → outputs, summary, exit. Wires the runner to the engine. */
+
+
+
+
+
 
 
 
@@ -36141,6 +36806,8 @@ const CANCEL_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 /** Runs the action; resolves to whether the run was cancelled. */
 async function run() {
     const cancel = new AbortController();
+    // Every call, probe and wait in flight listens for the cancel: more than Node's default of 10.
+    (0,external_node_events_.setMaxListeners)(0, cancel.signal);
     const onSignal = (name) => {
         if (cancel.signal.aborted)
             return;
@@ -36211,32 +36878,61 @@ async function purgeAndReport(signal, log) {
     log.info(describePlan(calls, settings));
     // From here every target is known: whatever happens, each one is reported exactly once.
     const ledger = new ResultLedger(calls);
-    let outcome;
+    let stages = { outcome: notRun(), wait: undefined, verification: undefined };
     try {
-        outcome = settings.dryRun
-            ? showPlan(calls, settings, log)
-            : await purge(calls, settings, { signal, log, ledger });
+        stages = settings.dryRun
+            ? { ...stages, outcome: showPlan(calls, settings, log) }
+            : await purgeForVisitors(calls, settings, { signal, log, ledger });
     }
     catch (error) {
         const reason = `not finished: edge-purge stopped on an unexpected error: ${cut(log.redact(messageOf(error)))}`;
         core_error(reason);
-        outcome = { results: ledger.fill(reason), answered: 0, cancelled: signal.aborted };
+        stages.outcome = { ...notRun(), results: ledger.fill(reason), cancelled: signal.aborted };
     }
     log.closeGroups();
+    const { outcome, wait, verification } = stages;
     const results = derivation === undefined ? outcome.results : withSources(outcome.results, derivation.sources);
-    const stopped = outcome.cancelled
-        ? `Cancelled after ${outcome.answered} of ${counted(calls.length, 'call')}: the calls not answered by then are reported as failed`
-        : undefined;
-    await report({ results, settings, derivation, calls, stopped, redact: log.redact });
+    const stopped = stoppedBy(stages, calls.length);
+    await report({
+        results,
+        settings,
+        derivation,
+        calls,
+        stopped,
+        wait,
+        verification: verification?.entries,
+        redact: log.redact
+    });
     if (stopped !== undefined)
         setFailed(stopped);
 }
+const notRun = () => ({
+    results: [],
+    answered: 0,
+    cancelled: false,
+    firstSentMs: undefined
+});
+/** Why the run ended early, when a cancel ended it. */
+function stoppedBy({ outcome, wait, verification }, calls) {
+    if (wait?.cancelled === true) {
+        return 'Cancelled while waiting for the origin: no purge call was sent';
+    }
+    if (outcome.cancelled) {
+        return `Cancelled after ${outcome.answered} of ${counted(calls, 'call')}: the calls not answered by then are reported as failed`;
+    }
+    if (verification?.cancelled === true) {
+        return 'Cancelled during the edge check: the URLs not judged by then are reported as not fresh';
+    }
+    return undefined;
+}
 /** Outputs, results file, summary and conclusion; a failure in one does not stop the others. */
-async function report({ results, settings, derivation, calls, stopped, redact }) {
+async function report(facts) {
+    const { results, settings, derivation, calls, stopped, wait, verification, redact } = facts;
     const counts = countResults(results);
     let resultsFile = '';
     try {
         resultsFile = await writeOutputs(results, counts, settings.services.length > 1, redact);
+        await writeStageOutputs(verification, wait?.elapsedMs, redact);
     }
     catch (error) {
         setFailed(`Could not write the outputs: ${redact(messageOf(error))}`);
@@ -36254,7 +36950,16 @@ async function report({ results, settings, derivation, calls, stopped, redact })
                 calls: calls.length,
                 resultsFile,
                 context,
-                stopped
+                stopped,
+                wait: wait === undefined || settings.wait === undefined
+                    ? undefined
+                    : { ...settings.wait, outcome: wait },
+                edgeCheck: verification === undefined
+                    ? undefined
+                    : {
+                        entries: verification,
+                        textUrls: settings.verify.text === undefined ? [] : settings.verify.urls
+                    }
             });
             await summary.addRaw(redact(html), true).write();
         }
@@ -36262,7 +36967,7 @@ async function report({ results, settings, derivation, calls, stopped, redact })
             setFailed(`Could not write the job summary: ${redact(messageOf(error))}`);
         }
     }
-    conclude(results, counts, settings.failOnError);
+    conclude(results, counts, settings.failOnError, verification);
 }
 function showDerivation(derivation, calls, log) {
     const { title, lines, nothingMatched } = describeDerivation(derivation);
@@ -36280,12 +36985,49 @@ function showPlan(calls, settings, log) {
     if (settings.repeatAfterMs > 0) {
         log.info(`…then the same calls again after ${settings.repeatAfterMs / 1000} s (repeat-after)`);
     }
+    for (const line of describeStagesPlanned(settings))
+        log.info(line);
     log.endGroup();
-    return {
-        results: plannedResults(calls, settings.repeatAfterMs > 0),
-        answered: 0,
-        cancelled: false
-    };
+    return { ...notRun(), results: plannedResults(calls, settings.repeatAfterMs > 0) };
+}
+/**
+ * Wait until the origin serves the release, purge, then check at the edge that visitors get fresh
+ * copies. No purge call is sent when the wait does not end in time.
+ */
+async function purgeForVisitors(calls, settings, { signal, log, ledger }) {
+    const prober = createProber({ userAgent: USER_AGENT, concurrency: settings.concurrency });
+    const deps = { prober, clock: systemClock, signal, log };
+    const requests = { requestTimeoutMs: settings.timeoutMs, concurrency: settings.concurrency };
+    try {
+        const wait = settings.wait === undefined
+            ? undefined
+            : await waitForOrigin({ ...settings.wait, ...requests }, deps);
+        if (wait !== undefined && !wait.done) {
+            const reason = wait.cancelled
+                ? NOT_SENT_CANCELLED
+                : `not sent: ${wait.failure ?? 'the origin was not ready'}`;
+            const outcome = { ...notRun(), results: ledger.fill(reason), cancelled: wait.cancelled };
+            return { outcome, wait, verification: undefined };
+        }
+        const outcome = await purge(calls, settings, { signal, log, ledger });
+        const targets = verifyTargetsOf(settings.verify, outcome.results);
+        if (targets.length === 0 || outcome.cancelled) {
+            if (settings.verify.purgedUrls && !outcome.cancelled) {
+                notice('verify: true, but there is nothing to check at the edge: no URL was purged and verify-urls is empty');
+            }
+            return { outcome, wait, verification: undefined };
+        }
+        const verification = await verifyFreshness({
+            targets,
+            purgeStartedMs: outcome.firstSentMs ?? Date.now(),
+            timeoutMs: settings.verify.timeoutMs,
+            ...requests
+        }, deps);
+        return { outcome, wait, verification };
+    }
+    finally {
+        prober.close();
+    }
 }
 async function purge(calls, settings, { signal, log, ledger }) {
     const transport = createTransport({

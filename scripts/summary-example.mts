@@ -113,6 +113,8 @@ const html = renderSummary({
   calls: calls.length,
   resultsFile,
   stopped: undefined,
+  wait: undefined,
+  edgeCheck: undefined,
   context: {
     repository: 'acme/site',
     sha: '3f9c2d17a4be86f0c1d5e2b7a9084c6d3e1f5a20',

@@ -1,6 +1,7 @@
 /** How the step ends: a few annotations for the failures, then failed or warned. */
 import * as core from '@actions/core'
 import type { Counts, PurgeResult } from './results.js'
+import type { Verification } from './verify-stage.js'
 import { oneLine } from './outside-text.js'
 import { shorten } from './targets.js'
 
@@ -9,24 +10,49 @@ export const MAX_ANNOTATIONS = 5
 /** A server message is cut to 300 characters; this leaves room for what the action says around it. */
 const SHOWN_REASON_CHARS = 400
 
-/** Failures grouped by reason, largest group first: a bad token is one annotation, not 600. */
-export function failureAnnotations(results: PurgeResult[]): string[] {
-  const groups = new Map<string, PurgeResult[]>()
-  for (const result of results) {
-    if (result.status !== 'failed') continue
-    const reason = result.error ?? 'failed'
-    const group = groups.get(reason)
-    if (group === undefined) groups.set(reason, [result])
-    else group.push(result)
+/** One thing that went wrong: a target that failed to purge, or a URL the edge still serves stale. */
+interface Problem {
+  kind: 'target' | 'url'
+  name: string
+  reason: string
+}
+
+function problemsOf(results: PurgeResult[], stale: Verification[]): Problem[] {
+  const failed = results
+    .filter((result) => result.status === 'failed')
+    .map((result): Problem => ({
+      kind: 'target',
+      name: `${result.type} ${shorten(result.target)}`,
+      reason: result.error ?? 'failed'
+    }))
+  const staleUrls = stale
+    .filter((entry) => !entry.fresh)
+    .map((entry): Problem => ({ kind: 'url', name: shorten(entry.url), reason: entry.evidence }))
+  return [...failed, ...staleUrls]
+}
+
+/**
+ * Failed targets and stale URLs grouped by reason, largest group first: a bad token is one
+ * annotation, not 600.
+ */
+export function failureAnnotations(results: PurgeResult[], stale: Verification[] = []): string[] {
+  const groups = new Map<string, Problem[]>()
+  for (const problem of problemsOf(results, stale)) {
+    const id = `${problem.kind} ${problem.reason}`
+    const group = groups.get(id)
+    if (group === undefined) groups.set(id, [problem])
+    else group.push(problem)
   }
-  const sorted = [...groups.entries()].sort((a, b) => b[1].length - a[1].length)
-  const lines = sorted.slice(0, MAX_ANNOTATIONS).map(([reason, group]) => {
-    const [first] = group
-    const what =
-      group.length === 1 && first !== undefined
-        ? `${first.type} ${shorten(first.target)}`
-        : `${group.length} targets`
-    return `${what} failed: ${oneLine(reason, SHOWN_REASON_CHARS)}`
+  const sorted = [...groups.values()].sort((a, b) => b.length - a.length)
+  const lines = sorted.slice(0, MAX_ANNOTATIONS).map((group) => {
+    const [first] = group as [Problem, ...Problem[]]
+    const reason = oneLine(first.reason, SHOWN_REASON_CHARS)
+    if (first.kind === 'url') {
+      const what = group.length === 1 ? `${first.name} is` : `${group.length} URLs are`
+      return `${what} still stale at the edge after the purge: ${reason}`
+    }
+    const what = group.length === 1 ? first.name : `${group.length} targets`
+    return `${what} failed: ${reason}`
   })
   if (sorted.length > MAX_ANNOTATIONS) {
     lines.push(
@@ -36,11 +62,26 @@ export function failureAnnotations(results: PurgeResult[]): string[] {
   return lines
 }
 
-export function conclude(results: PurgeResult[], counts: Counts, failOnError: boolean): void {
-  if (counts.failed === 0) return
+/** Fails the step (or warns, with fail-on-error: false) when a target failed or a URL is stale. */
+export function conclude(
+  results: PurgeResult[],
+  counts: Counts,
+  failOnError: boolean,
+  verification: Verification[] = []
+): void {
+  const stale = verification.filter((entry) => !entry.fresh).length
+  if (counts.failed === 0 && stale === 0) return
   const report = failOnError ? core.error : core.warning
-  for (const line of failureAnnotations(results)) report(line)
-  const message = `${counts.failed} of ${results.length} targets failed to purge; the job summary and the results output list each with its reason`
+  for (const line of failureAnnotations(results, verification)) report(line)
+  const parts = [
+    counts.failed === 0
+      ? undefined
+      : `${counts.failed} of ${results.length} targets failed to purge; the job summary and the results output list each with its reason`,
+    stale === 0
+      ? undefined
+      : `${stale} of ${verification.length} URLs checked at the edge are still stale after the purge; the job summary and the verification output give the evidence`
+  ]
+  const message = parts.filter((part) => part !== undefined).join('. ')
   if (failOnError) core.setFailed(message)
   else core.warning(`${message} (fail-on-error is false, so the step passes)`)
 }

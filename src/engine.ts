@@ -51,6 +51,8 @@ export interface PurgeRun {
   /** Calls of the first pass that got an answer (any answer) before the run ended. */
   answered: number
   cancelled: boolean
+  /** When the first purge call was sent (ms epoch): what the edge check's `Age` is measured against. */
+  firstSentMs: number | undefined
 }
 
 function permissionScope(call: PurgeCall): string {
@@ -114,16 +116,22 @@ const notSent = (attempts: number, httpStatus: number | null, error: string): En
   answered: false
 })
 
-/** Sends `calls`, records each call's results in `ledger` as it ends; returns how many were answered. */
+interface Pass {
+  answered: number
+  firstSentMs: number | undefined
+}
+
+/** Sends `calls`, records each call's results in `ledger` as it ends. */
 async function sendPass(
   calls: readonly PurgeCall[],
   ledger: ResultLedger,
   settings: EngineSettings,
   deps: EngineDeps
-): Promise<number> {
+): Promise<Pass> {
   const { transport, clock, signal, log, redact } = deps
   const origins = new Map<string, OriginState>()
   let answered = 0
+  let firstSentMs: number | undefined
 
   async function runCall(call: PurgeCall): Promise<Ended> {
     const origin = new URL(call.url).origin
@@ -167,6 +175,7 @@ async function sendPass(
       }
 
       attempts += 1
+      firstSentMs ??= clock.now()
       const exchange = await transport.send(call, signal)
       const verdict = interpret(call, exchange, clock.now(), redact)
       state.learn(verdict, call, clock.now())
@@ -226,7 +235,7 @@ async function sendPass(
     }
   }
   await Promise.all(Array.from({ length: Math.min(settings.concurrency, calls.length) }, worker))
-  return answered
+  return { answered, firstSentMs }
 }
 
 /**
@@ -241,10 +250,17 @@ export async function runPurge(
 ): Promise<PurgeRun> {
   const { log, signal } = deps
   log.startGroup(`Purge calls (${calls.length}, up to ${settings.concurrency} at once)`)
-  const answered = await sendPass(calls, ledger, settings, deps).finally(() => log.endGroup())
+  const { answered, firstSentMs } = await sendPass(calls, ledger, settings, deps).finally(() =>
+    log.endGroup()
+  )
   ledger.fill(NOT_SENT_CANCELLED)
   if (settings.repeatAfterMs > 0) await repeatPass(ledger, settings, deps)
-  return { results: ledger.fill(NOT_SENT_CANCELLED), answered, cancelled: signal.aborted }
+  return {
+    results: ledger.fill(NOT_SENT_CANCELLED),
+    answered,
+    cancelled: signal.aborted,
+    firstSentMs
+  }
 }
 
 /**

@@ -1,5 +1,6 @@
 /** run(): inputs → settings → plan → engine → results → outputs, summary, exit. Wires the runner to the engine. */
 import * as core from '@actions/core'
+import { setMaxListeners } from 'node:events'
 import { systemClock } from './clock.js'
 import { createTransport } from './client.js'
 import { conclude } from './conclusion.js'
@@ -8,17 +9,22 @@ import { applyChangedFiles, type Derivation } from './derivation.js'
 import { runPurge, type EngineLog, type PurgeRun } from './engine.js'
 import { getSettings, readInputs, type Settings } from './inputs.js'
 import { describeCall, describeDerivation, describePlan } from './log-lines.js'
-import { writeOutputs } from './outputs.js'
+import { writeOutputs, writeStageOutputs } from './outputs.js'
 import { planPurges, type PurgeCall } from './plan.js'
 import {
   countResults,
   plannedResults,
+  NOT_SENT_CANCELLED,
   ResultLedger,
   withSources,
   type PurgeResult
 } from './results.js'
 import { readRunContext } from './run-context.js'
 import { redactor, type Redact } from './secrets.js'
+import { describeStagesPlanned, verifyTargetsOf } from './freshness-plan.js'
+import { createProber } from './probe.js'
+import { verifyFreshness, type Verification, type VerifyRun } from './verify-stage.js'
+import { waitForOrigin, type WaitOutcome } from './wait-stage.js'
 import { cut } from './server-message.js'
 import { renderSummary } from './summary.js'
 
@@ -30,6 +36,8 @@ const CANCEL_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const
 /** Runs the action; resolves to whether the run was cancelled. */
 export async function run(): Promise<boolean> {
   const cancel = new AbortController()
+  // Every call, probe and wait in flight listens for the cancel: more than Node's default of 10.
+  setMaxListeners(0, cancel.signal)
   const onSignal = (name: NodeJS.Signals): void => {
     if (cancel.signal.aborted) return
     core.info(
@@ -106,24 +114,59 @@ async function purgeAndReport(signal: AbortSignal, log: RunnerLog): Promise<void
 
   // From here every target is known: whatever happens, each one is reported exactly once.
   const ledger = new ResultLedger(calls)
-  let outcome: PurgeRun
+  let stages: Stages = { outcome: notRun(), wait: undefined, verification: undefined }
   try {
-    outcome = settings.dryRun
-      ? showPlan(calls, settings, log)
-      : await purge(calls, settings, { signal, log, ledger })
+    stages = settings.dryRun
+      ? { ...stages, outcome: showPlan(calls, settings, log) }
+      : await purgeForVisitors(calls, settings, { signal, log, ledger })
   } catch (error) {
     const reason = `not finished: edge-purge stopped on an unexpected error: ${cut(log.redact(messageOf(error)))}`
     core.error(reason)
-    outcome = { results: ledger.fill(reason), answered: 0, cancelled: signal.aborted }
+    stages.outcome = { ...notRun(), results: ledger.fill(reason), cancelled: signal.aborted }
   }
   log.closeGroups()
+  const { outcome, wait, verification } = stages
   const results =
     derivation === undefined ? outcome.results : withSources(outcome.results, derivation.sources)
-  const stopped = outcome.cancelled
-    ? `Cancelled after ${outcome.answered} of ${counted(calls.length, 'call')}: the calls not answered by then are reported as failed`
-    : undefined
-  await report({ results, settings, derivation, calls, stopped, redact: log.redact })
+  const stopped = stoppedBy(stages, calls.length)
+  await report({
+    results,
+    settings,
+    derivation,
+    calls,
+    stopped,
+    wait,
+    verification: verification?.entries,
+    redact: log.redact
+  })
   if (stopped !== undefined) core.setFailed(stopped)
+}
+
+const notRun = (): PurgeRun => ({
+  results: [],
+  answered: 0,
+  cancelled: false,
+  firstSentMs: undefined
+})
+
+interface Stages {
+  outcome: PurgeRun
+  wait: WaitOutcome | undefined
+  verification: VerifyRun | undefined
+}
+
+/** Why the run ended early, when a cancel ended it. */
+function stoppedBy({ outcome, wait, verification }: Stages, calls: number): string | undefined {
+  if (wait?.cancelled === true) {
+    return 'Cancelled while waiting for the origin: no purge call was sent'
+  }
+  if (outcome.cancelled) {
+    return `Cancelled after ${outcome.answered} of ${counted(calls, 'call')}: the calls not answered by then are reported as failed`
+  }
+  if (verification?.cancelled === true) {
+    return 'Cancelled during the edge check: the URLs not judged by then are reported as not fresh'
+  }
+  return undefined
 }
 
 interface Report {
@@ -132,22 +175,20 @@ interface Report {
   derivation: Derivation | undefined
   calls: PurgeCall[]
   stopped: string | undefined
+  wait: WaitOutcome | undefined
+  /** `undefined` when nothing was checked at the edge. */
+  verification: Verification[] | undefined
   redact: Redact
 }
 
 /** Outputs, results file, summary and conclusion; a failure in one does not stop the others. */
-async function report({
-  results,
-  settings,
-  derivation,
-  calls,
-  stopped,
-  redact
-}: Report): Promise<void> {
+async function report(facts: Report): Promise<void> {
+  const { results, settings, derivation, calls, stopped, wait, verification, redact } = facts
   const counts = countResults(results)
   let resultsFile = ''
   try {
     resultsFile = await writeOutputs(results, counts, settings.services.length > 1, redact)
+    await writeStageOutputs(verification, wait?.elapsedMs, redact)
   } catch (error) {
     core.setFailed(`Could not write the outputs: ${redact(messageOf(error))}`)
   }
@@ -164,14 +205,25 @@ async function report({
         calls: calls.length,
         resultsFile,
         context,
-        stopped
+        stopped,
+        wait:
+          wait === undefined || settings.wait === undefined
+            ? undefined
+            : { ...settings.wait, outcome: wait },
+        edgeCheck:
+          verification === undefined
+            ? undefined
+            : {
+                entries: verification,
+                textUrls: settings.verify.text === undefined ? [] : settings.verify.urls
+              }
       })
       await core.summary.addRaw(redact(html), true).write()
     } catch (error) {
       core.setFailed(`Could not write the job summary: ${redact(messageOf(error))}`)
     }
   }
-  conclude(results, counts, settings.failOnError)
+  conclude(results, counts, settings.failOnError, verification)
 }
 
 function showDerivation(derivation: Derivation, calls: number, log: EngineLog): void {
@@ -188,18 +240,70 @@ function showPlan(calls: PurgeCall[], settings: Settings, log: EngineLog): Purge
   if (settings.repeatAfterMs > 0) {
     log.info(`…then the same calls again after ${settings.repeatAfterMs / 1000} s (repeat-after)`)
   }
+  for (const line of describeStagesPlanned(settings)) log.info(line)
   log.endGroup()
-  return {
-    results: plannedResults(calls, settings.repeatAfterMs > 0),
-    answered: 0,
-    cancelled: false
+  return { ...notRun(), results: plannedResults(calls, settings.repeatAfterMs > 0) }
+}
+
+interface RunDeps {
+  signal: AbortSignal
+  log: RunnerLog
+  ledger: ResultLedger
+}
+
+/**
+ * Wait until the origin serves the release, purge, then check at the edge that visitors get fresh
+ * copies. No purge call is sent when the wait does not end in time.
+ */
+async function purgeForVisitors(
+  calls: PurgeCall[],
+  settings: Settings,
+  { signal, log, ledger }: RunDeps
+): Promise<Stages> {
+  const prober = createProber({ userAgent: USER_AGENT, concurrency: settings.concurrency })
+  const deps = { prober, clock: systemClock, signal, log }
+  const requests = { requestTimeoutMs: settings.timeoutMs, concurrency: settings.concurrency }
+  try {
+    const wait =
+      settings.wait === undefined
+        ? undefined
+        : await waitForOrigin({ ...settings.wait, ...requests }, deps)
+    if (wait !== undefined && !wait.done) {
+      const reason = wait.cancelled
+        ? NOT_SENT_CANCELLED
+        : `not sent: ${wait.failure ?? 'the origin was not ready'}`
+      const outcome = { ...notRun(), results: ledger.fill(reason), cancelled: wait.cancelled }
+      return { outcome, wait, verification: undefined }
+    }
+    const outcome = await purge(calls, settings, { signal, log, ledger })
+    const targets = verifyTargetsOf(settings.verify, outcome.results)
+    if (targets.length === 0 || outcome.cancelled) {
+      if (settings.verify.purgedUrls && !outcome.cancelled) {
+        core.notice(
+          'verify: true, but there is nothing to check at the edge: no URL was purged and verify-urls is empty'
+        )
+      }
+      return { outcome, wait, verification: undefined }
+    }
+    const verification = await verifyFreshness(
+      {
+        targets,
+        purgeStartedMs: outcome.firstSentMs ?? Date.now(),
+        timeoutMs: settings.verify.timeoutMs,
+        ...requests
+      },
+      deps
+    )
+    return { outcome, wait, verification }
+  } finally {
+    prober.close()
   }
 }
 
 async function purge(
   calls: PurgeCall[],
   settings: Settings,
-  { signal, log, ledger }: { signal: AbortSignal; log: RunnerLog; ledger: ResultLedger }
+  { signal, log, ledger }: RunDeps
 ): Promise<PurgeRun> {
   const transport = createTransport({
     apiToken: settings.apiToken,

@@ -5,6 +5,7 @@ import { rename, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Counts, PurgeResult } from './results.js'
+import type { Verification } from './verify-stage.js'
 import type { Redact } from './secrets.js'
 
 /** GitHub refuses outputs over 1 MB; stay under it with room for the output file's framing. */
@@ -46,21 +47,34 @@ export function purgeIds(results: PurgeResult[], perService: boolean, redact: Re
  * finished text would miss a secret holding a quote or backslash and could cut through an escape.
  * Keys are left alone: a result's keys are its field names.
  */
-function redactedJson(results: PurgeResult[], redact: Redact): string {
-  return JSON.stringify(results, (_key, value: unknown) =>
+function redactedJson(entries: readonly object[], redact: Redact): string {
+  return JSON.stringify(entries, (_key, value: unknown) =>
     typeof value === 'string' ? redact(value) : value
   )
 }
 
-function setBoundedOutput(name: string, json: string, resultsFile: string): void {
+function setBoundedOutput(name: string, json: string, file: { name: string; path: string }): void {
   if (Buffer.byteLength(json) <= MAX_OUTPUT_BYTES) {
     core.setOutput(name, json)
     return
   }
   core.setOutput(name, '')
   core.notice(
-    `Output ${name} is left empty: at ${Buffer.byteLength(json)} bytes it exceeds GitHub's 1 MB output limit. The results-file output (${resultsFile}) holds every result.`
+    `Output ${name} is left empty: at ${Buffer.byteLength(json)} bytes it exceeds GitHub's 1 MB output limit. The ${file.name} output (${file.path}) holds every entry.`
   )
+}
+
+/**
+ * Writes `json` to a new file under RUNNER_TEMP, where a later step (even one after a cancel)
+ * can read it. Written under another name and renamed into place, so that a reader, or a run
+ * cancelled while writing, never finds half a file under the name the output gives.
+ */
+async function writeJsonFile(kind: string, json: string): Promise<string> {
+  const path = join(process.env.RUNNER_TEMP || tmpdir(), `edge-purge-${kind}-${randomUUID()}.json`)
+  const partial = `${path}.partial`
+  await writeFile(partial, json)
+  await rename(partial, path)
+  return path
 }
 
 /**
@@ -74,23 +88,40 @@ export async function writeOutputs(
   redact: Redact
 ): Promise<string> {
   const resultsJson = redactedJson(results, redact)
-  const resultsFile = join(
-    process.env.RUNNER_TEMP || tmpdir(),
-    `edge-purge-results-${randomUUID()}.json`
-  )
-  // Written under another name and renamed into place, so that a reader, or a run cancelled
-  // while writing, never finds half a file under the name the output gives.
-  const partial = `${resultsFile}.partial`
-  await writeFile(partial, resultsJson)
-  await rename(partial, resultsFile)
+  const resultsFile = await writeJsonFile('results', resultsJson)
+  const file = { name: 'results-file', path: resultsFile }
 
   const ids = results.filter((result) => result.status === 'purged' && result.id !== null)
   const single = ids.length === 1 ? (ids[0]?.id ?? '') : ''
-  setBoundedOutput('purge-ids', JSON.stringify(purgeIds(results, perService, redact)), resultsFile)
+  setBoundedOutput('purge-ids', JSON.stringify(purgeIds(results, perService, redact)), file)
   core.setOutput('purge-id', redact(single))
-  setBoundedOutput('results', resultsJson, resultsFile)
+  setBoundedOutput('results', resultsJson, file)
   core.setOutput('purged-count', redact(String(counts.purged)))
   core.setOutput('failed-count', redact(String(counts.failed)))
   core.setOutput('results-file', redact(resultsFile))
   return resultsFile
+}
+
+/**
+ * The edge check's outputs: `undefined` when nothing was verified (then the counts are 0 and the
+ * rest empty). `waitMs` is how long the wait for the origin took, when there was one.
+ */
+export async function writeStageOutputs(
+  verification: Verification[] | undefined,
+  waitMs: number | undefined,
+  redact: Redact
+): Promise<void> {
+  core.setOutput('wait-seconds', waitMs === undefined ? '' : String(Math.round(waitMs / 1000)))
+  const fresh = verification?.filter((entry) => entry.fresh).length ?? 0
+  core.setOutput('fresh-count', String(fresh))
+  core.setOutput('stale-count', String((verification?.length ?? 0) - fresh))
+  if (verification === undefined) {
+    core.setOutput('verification', '')
+    core.setOutput('verification-file', '')
+    return
+  }
+  const json = redactedJson(verification, redact)
+  const path = await writeJsonFile('verification', json)
+  setBoundedOutput('verification', json, { name: 'verification-file', path })
+  core.setOutput('verification-file', path)
 }

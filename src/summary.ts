@@ -5,6 +5,9 @@ import type { RunContext } from './run-context.js'
 import type { Counts, PurgeResult } from './results.js'
 import { summaryText } from './outside-text.js'
 import { counted } from './counted.js'
+import type { WaitForOrigin } from './inputs.js'
+import type { Verification } from './verify-stage.js'
+import type { WaitOutcome } from './wait-stage.js'
 
 /** Keeps the summary readable and far below GitHub's 1 MiB limit even for 1024-byte keys. */
 export const SUMMARY_ROW_LIMIT = 250
@@ -17,6 +20,7 @@ const SHOWN_TARGET_CHARS = 160
 const SHOWN_SERVICE_CHARS = 64
 const SHOWN_ID_CHARS = 128
 const SHOWN_ERROR_CHARS = 400
+const SHOWN_TEXT_CHARS = 80
 /** A url-map with many prefixes or a key-map with many keys can give one file many targets. */
 const SHOWN_TARGETS_PER_FILE = 10
 
@@ -32,6 +36,16 @@ export interface SummaryFacts {
   context: RunContext | undefined
   /** Why the run ended early (a cancel), shown first. */
   stopped: string | undefined
+  /** The wait for the origin, when there was one. */
+  wait: (WaitForOrigin & { outcome: WaitOutcome }) | undefined
+  /** The edge check, when one was made. */
+  edgeCheck: EdgeCheck | undefined
+}
+
+export interface EdgeCheck {
+  entries: Verification[]
+  /** The URLs judged by the text (`verify-urls` with `verify-text`); the rest by `Age`. */
+  textUrls: string[]
 }
 
 const STATUS_CELL = { purged: '✅ purged', failed: '❌ failed', planned: '📝 planned' } as const
@@ -131,6 +145,68 @@ function derivationSection({ report, targets }: Derivation): string[] {
   ]
 }
 
+/** One line on the wait: what the origin showed, after how long and how many checks. */
+function waitLine({ text, timeoutMs, outcome }: NonNullable<SummaryFacts['wait']>): string {
+  const seconds = Math.round(outcome.elapsedMs / 1000)
+  const checks = outcome.urls
+    .map(
+      ({ url, checks: count }) => `${counted(count, 'check')} of ${code(url, SHOWN_TARGET_CHARS)}`
+    )
+    .join(', ')
+  const shown = text === undefined ? 'answered 2xx' : `showed ${code(text, SHOWN_TEXT_CHARS)}`
+  if (outcome.done) return `<p>The origin ${shown} after ${seconds} s (${checks}).</p>`
+  if (outcome.cancelled)
+    return `<p>Waited ${seconds} s for the origin (${checks}) before the cancel.</p>`
+  const awaited = text === undefined ? 'answer 2xx' : `show ${code(text, SHOWN_TEXT_CHARS)}`
+  return (
+    `<p><b>The origin did not ${awaited} within ${timeoutMs / 1000} s: no purge call was sent.</b> ` +
+    `${summaryText(outcome.failure ?? '', SHOWN_ERROR_CHARS)}</p>`
+  )
+}
+
+function edgeRow(entry: Verification, byText: boolean): string {
+  const judged = byText ? 'text' : entry.age === null ? 'no Age' : `Age ${entry.age} s`
+  const cells = [
+    code(entry.url, SHOWN_TARGET_CHARS),
+    entry.fresh ? '✅ fresh' : '❌ stale',
+    judged,
+    String(entry.checks),
+    summaryText(entry.evidence, SHOWN_ERROR_CHARS)
+  ]
+  return `<tr>${cells.map((cell) => `<td>${cell}</td>`).join('')}</tr>`
+}
+
+/** Whether visitors get fresh copies: counts, then each URL checked, stale first. */
+function edgeCheckSection({ entries, textUrls }: EdgeCheck): string[] {
+  const byText = new Set(textUrls)
+  const stale = entries.filter((entry) => !entry.fresh)
+  const ordered = [...stale, ...entries.filter((entry) => entry.fresh)]
+  const rows = withinBudget(
+    ordered.slice(0, SUMMARY_ROW_LIMIT).map((entry) => edgeRow(entry, byText.has(entry.url)))
+  )
+  const byAge = entries.filter((entry) => !byText.has(entry.url))
+  const blind =
+    byAge.length > 0 && byAge.every((entry) => entry.age === null && entry.http_status !== null)
+  return [
+    '<h3>Edge check</h3>',
+    `<p>${entries.length - stale.length} of ${counted(entries.length, 'URL')} fresh` +
+      `${stale.length > 0 ? `, <b>${stale.length} stale</b>` : ''}.</p>`,
+    '<table><tr><th>URL</th><th>Edge</th><th>Age or text</th><th>Checks</th><th>Evidence</th></tr>',
+    ...rows,
+    '</table>',
+    ...(rows.length < entries.length
+      ? [
+          `<p>Showing ${rows.length} of ${entries.length} URLs (stale first). The <code>verification-file</code> output holds them all.</p>`
+        ]
+      : []),
+    ...(blind
+      ? [
+          '<p>No checked response carried an <code>Age</code> header, so the check could not tell whether these copies came after the purge; use <code>verify-text</code> for pages that show the release.</p>'
+        ]
+      : [])
+  ]
+}
+
 export function renderSummary(facts: SummaryFacts): string {
   const { results, counts } = facts
   const withService = facts.services.length > 1
@@ -147,6 +223,7 @@ export function renderSummary(facts: SummaryFacts): string {
   ].filter((part) => part !== undefined)
   parts.push(`<p>${scope.join(' · ')}</p>`)
   if (facts.context !== undefined) parts.push(`<p>${contextLine(facts.context)}</p>`)
+  if (facts.wait !== undefined) parts.push(waitLine(facts.wait))
 
   if (facts.derivation !== undefined) parts.push(...derivationSection(facts.derivation))
 
@@ -170,5 +247,6 @@ export function renderSummary(facts: SummaryFacts): string {
         `The <code>results-file</code> output (${code(facts.resultsFile)}) holds them all.</p>`
     )
   }
+  if (facts.edgeCheck !== undefined) parts.push(...edgeCheckSection(facts.edgeCheck))
   return parts.join('\n')
 }
