@@ -2,7 +2,7 @@
  * Finding the files a run's commits changed, through `@actions/github` against a fake GitHub API
  * that GITHUB_API_URL points at, as the runner points the action at GitHub.
  */
-import { afterEach, beforeEach, describe, expect, it } from '@jest/globals'
+import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { RunEvent } from '../src/changed-files.js'
@@ -275,6 +275,51 @@ describe('a push whose before cannot be compared', () => {
     const message = await inputError(findChangedFiles(ACCESS, event, 'elsewhere'))
     expect(message).toMatch(/^changed-since: "elsewhere" is not an ancestor/)
     expect(message).toContain('this push created')
+  })
+})
+
+describe('a range from a commit to itself', () => {
+  /** The `::warning::` lines @actions/core writes to the log while `run` runs. */
+  async function warningsDuring(run: () => Promise<unknown>): Promise<string[]> {
+    const write = jest.spyOn(process.stdout, 'write').mockImplementation(() => true)
+    try {
+      await run()
+      return write.mock.calls
+        .map(([text]) => String(text))
+        .filter((line) => line.startsWith('::warning'))
+    } finally {
+      write.mockRestore()
+    }
+  }
+
+  it('warns, naming both, when changed-since is the branch a force-push already moved', async () => {
+    const root = siteRoot()
+    const after = api.commit(root, writes(['public/a.html']))
+    // A force-push to main deployed with changed-since: main: by the time the run reads it, main is
+    // the push's own after.
+    api.branch('main', after)
+    const event = pushEvent('f'.repeat(40), after, { forced: true })
+    let files: string[] = []
+    const warnings = await warningsDuring(async () => {
+      files = (await findChangedFiles(ACCESS, event, 'main')).files
+    })
+    expect(files).toEqual([])
+    expect(warnings).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `changed-since "main" is the same commit as this run's ${short(after)}, so comparing them finds no changed file`
+        )
+      )
+    ])
+  })
+
+  it('does not warn when the range holds commits', async () => {
+    const root = siteRoot()
+    api.branch('deployed', root)
+    const after = api.commit(root, writes(['public/a.html']))
+    const event = pushEvent('f'.repeat(40), after, { forced: true })
+    const warnings = await warningsDuring(() => findChangedFiles(ACCESS, event, 'deployed'))
+    expect(warnings).toEqual([])
   })
 })
 

@@ -34496,6 +34496,12 @@ function hide(text, forms) {
 }
 
 ;// CONCATENATED MODULE: ./src/github-changes.ts
+/**
+ * The files a run's commits changed, read from GitHub's REST API. `@actions/github` is imported on
+ * demand, never statically: it pulls in Octokit, most of the bundle, and only `changed-files` runs
+ * need it. It reaches the API at GITHUB_API_URL (GitHub Enterprise, or a fake in tests).
+ */
+
 
 
 
@@ -34520,6 +34526,9 @@ async function readRunEvent() {
 /** Resolves the run's range, then lists the files it changed: the one call a run needs. */
 async function findChangedFiles(access, event, changedSince) {
     const range = await resolveRange(access, event, changedSince);
+    // No commit between base and head: GitHub compares them as identical.
+    if (range.comparison.totalCommits === 0)
+        warning(sameCommitWarning(range));
     const listed = await listChangedFiles(access, range);
     return {
         ...listed,
@@ -34529,6 +34538,20 @@ async function findChangedFiles(access, event, changedSince) {
         description: describeRange(range.origin, range.base, range.head, listed.commits, range.label),
         notes: range.notes
     };
+}
+/**
+ * A range from a commit to itself lists no file, so nothing would be purged for it without a word:
+ * typically `changed-since` naming the branch this run deploys, which already points at its head.
+ */
+function sameCommitWarning(range) {
+    const head = shortRef(range.head);
+    if (range.origin === 'changed-since') {
+        return `changed-files: changed-since ${shorten(range.base)} is the same commit as this run's ${head}, so comparing them finds no changed file and nothing is purged for changed files. Set changed-since to a commit before this deploy (the last one deployed), not to a branch this run has already moved`;
+    }
+    const base = range.origin === 'release'
+        ? `the previous release ${range.base}`
+        : `this push's before ${shortRef(range.base)}`;
+    return `changed-files: ${base} is the same commit as ${head}, so comparing them finds no changed file and nothing is purged for changed files`;
 }
 /**
  * Which commits to compare. The event's own range comes first (`push`: `before...after`, the whole

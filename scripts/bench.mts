@@ -4,11 +4,12 @@
  * Runs the bundled action the way the runner does against the fake purge server with added latency,
  * and compares each scenario with its lower bound measured in the same run: the start of an action
  * whose main is an empty file, launched the same way, plus ceil(calls / concurrency) round trips.
- * Writes the table to BENCHMARKS.md.
+ * Writes the tables, and what they mean with the figures of the same run, to BENCHMARKS.md.
  */
 import { execFile } from 'node:child_process'
-import { mkdtemp, readdir, readFile, stat, writeFile } from 'node:fs/promises'
-import { cpus, tmpdir } from 'node:os'
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
+import { createRequire } from 'node:module'
+import { cpus, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs, promisify } from 'node:util'
 import { FakePurgeServer } from '../__tests__/support/fake-purge-server.js'
@@ -82,16 +83,41 @@ async function measure(
   return { medianMs: median(times), calls, connections, runs: results }
 }
 
-async function emptyActionStart(): Promise<number> {
-  const dir = await mkdtemp(join(tmpdir(), 'edge-purge-empty-'))
-  const entry = join(dir, 'index.js')
-  await writeFile(entry, '')
-  await writeFile(join(dir, 'package.json'), '{"type":"module"}')
+/** Median start of an entry launched as the runner launches an action, with no inputs. */
+async function actionStart(entry: string): Promise<number> {
   const times: number[] = []
   for (let index = 0; index < Math.max(RUNS, 7); index += 1) {
     times.push((await runAction({}, { entry, env: RUNNER_ENV })).elapsedMs)
   }
   return median(times)
+}
+
+/** An ES module in a directory of its own, so `entry` names a file node runs as ESM. */
+async function moduleEntry(code: string): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'edge-purge-entry-'))
+  await writeFile(join(dir, 'package.json'), '{"type":"module"}')
+  await writeFile(join(dir, 'index.js'), code)
+  return join(dir, 'index.js')
+}
+
+type Ncc = (entry: string, options: { quiet: boolean }) => Promise<{ code: string }>
+
+/**
+ * `@actions/core` alone, bundled with ncc as dist/ is: what an action that reads one input costs to
+ * start with this stack. The entry sits under node_modules so ncc resolves the project's packages.
+ */
+async function coreOnlyBundle(): Promise<{ entry: string; bytes: number }> {
+  const ncc = createRequire(import.meta.url)('@vercel/ncc') as Ncc
+  const dir = join(ROOT, 'node_modules', '.cache', 'edge-purge-bench')
+  await mkdir(dir, { recursive: true })
+  const source = join(dir, 'core-only.mjs')
+  await writeFile(source, "import * as core from '@actions/core'\ncore.getInput('keys')\n")
+  try {
+    const { code } = await ncc(source, { quiet: true })
+    return { entry: await moduleEntry(code), bytes: Buffer.byteLength(code) }
+  } finally {
+    await rm(dir, { recursive: true, force: true })
+  }
 }
 
 async function distSize(): Promise<{ total: number; startup: number }> {
@@ -137,17 +163,48 @@ async function curlLoopMs(urls: string[]): Promise<number> {
   return median(times)
 }
 
+/** The project's targets, judged against each run. */
+const TARGETS = { coldRatio: 2, keys10kRatio: 1.25, mem100kMb: 150 }
+
 interface Row {
   scenario: string
   calls: number | string
   medianMs: number
   boundMs: number | undefined
+  target: string
   note: string
 }
 
+interface CurvePoint {
+  concurrency: number
+  medianMs: number
+  boundMs: number
+  connections: number
+}
+
+/** What the prose below the tables says, every figure from this run. */
+interface Figures {
+  /** The 1-minute load average when the run began: other work on the machine slows every figure. */
+  loadAtStart: number
+  emptyMs: number
+  coldMs: number
+  coldNoSummaryMs: number
+  core: { startMs: number; bytes: number }
+  concurrency: number
+  keys10kCalls: number
+  urls1k: { medianMs: number; boundMs: number; connections: number }
+  soft1k: { medianMs: number; boundMs: number }
+  rssOneKeyMb: number
+  rss100kMb: number
+  curve: CurvePoint[]
+}
+
 const format = (ms: number): string => `${ms.toFixed(0)} ms`
+const judged = (text: string, met: boolean): string => `${text} (${met ? 'met' : 'missed'})`
+const percent = (part: number, whole: number): string => `${((part / whole) * 100).toFixed(0)}%`
 
 async function main(): Promise<void> {
+  const loadAtStart = loadavg()[0] ?? NaN
   const server = await FakePurgeServer.start({
     tokens: { [TOKEN]: 'engineer' },
     latencyMs: LATENCY_MS
@@ -158,10 +215,11 @@ async function main(): Promise<void> {
   const bound = (start: number, calls: number, perCall = concurrency): number =>
     start + Math.ceil(calls / perCall) * LATENCY_MS
   try {
-    const empty = await emptyActionStart()
+    const empty = await actionStart(await moduleEntry(''))
     console.log(`empty action start (median): ${format(empty)}`)
 
     const keysFile = { files: { 'keys.txt': keyList(10_000, 'product').join('\n') } }
+    let keys10kCalls = 0
     for (const [scenario, format_] of [
       ['keys10k', 'json'],
       ['keys10k-header', 'header']
@@ -171,11 +229,20 @@ async function main(): Promise<void> {
         { ...api, 'keys-file': 'keys.txt', 'batch-format': format_ },
         keysFile
       )
+      const limit = bound(empty, result.calls)
+      if (scenario === 'keys10k') keys10kCalls = result.calls
       rows.push({
         scenario,
         calls: result.calls,
         medianMs: result.medianMs,
-        boundMs: bound(empty, result.calls),
+        boundMs: limit,
+        target:
+          scenario === 'keys10k'
+            ? judged(
+                `≤ ${TARGETS.keys10kRatio.toFixed(2)}`,
+                result.medianMs / limit <= TARGETS.keys10kRatio
+              )
+            : '',
         note: ''
       })
     }
@@ -183,11 +250,13 @@ async function main(): Promise<void> {
     const urls = keyList(1000, `${server.url}/page`)
     const urlsFile = { files: { 'urls.txt': urls.join('\n') } }
     const urlRun = await measure(server, { 'urls-file': 'urls.txt' }, urlsFile)
+    const urlBound = bound(empty, urlRun.calls)
     rows.push({
       scenario: 'urls1k',
       calls: urlRun.calls,
       medianMs: urlRun.medianMs,
-      boundMs: bound(empty, urlRun.calls),
+      boundMs: urlBound,
+      target: '',
       note: `${urlRun.connections} TCP connections (concurrency ${concurrency})`
     })
 
@@ -198,11 +267,13 @@ async function main(): Promise<void> {
         files: { 'keys.txt': keyList(1000, 'article').join('\n') }
       }
     )
+    const softBound = bound(empty, soft.calls)
     rows.push({
       scenario: 'soft1k',
       calls: soft.calls,
       medianMs: soft.medianMs,
-      boundMs: bound(empty, soft.calls),
+      boundMs: softBound,
+      target: '',
       note: ''
     })
 
@@ -219,16 +290,26 @@ async function main(): Promise<void> {
       calls: 0,
       medianMs: cold.medianMs,
       boundMs: empty,
+      target: judged(
+        `≤ ${TARGETS.coldRatio.toFixed(2)}`,
+        cold.medianMs / empty <= TARGETS.coldRatio
+      ),
       note: `without the summary (no @actions/github): ${format(coldNoSummary.medianMs)}; dist/ ${(size.total / 1024).toFixed(0)} KiB of JS, ${(size.startup / 1024).toFixed(0)} KiB loaded at start`
     })
 
-    const rss = await peakRssMb(server, 100_000)
+    const coreBundle = await coreOnlyBundle()
+    const core = { startMs: await actionStart(coreBundle.entry), bytes: coreBundle.bytes }
+    console.log(`@actions/core alone: ${format(core.startMs)}`)
+
+    const rssOneKeyMb = await peakRssMb(server, 1)
+    const rss100kMb = await peakRssMb(server, 100_000)
     rows.push({
       scenario: 'mem100k',
       calls: Math.ceil(100_000 / 256),
       medianMs: NaN,
       boundMs: undefined,
-      note: `peak RSS ${rss.toFixed(0)} MB`
+      target: judged(`peak RSS ≤ ${TARGETS.mem100kMb} MB`, rss100kMb <= TARGETS.mem100kMb),
+      note: `peak RSS ${rss100kMb.toFixed(0)} MB`
     })
 
     const hundred = urls.slice(0, 100)
@@ -239,10 +320,11 @@ async function main(): Promise<void> {
       calls: 100,
       medianMs: curl,
       boundMs: undefined,
+      target: '',
       note: `curl ${(curl / 100).toFixed(1)} ms per URL; edge-purge ${(action100.medianMs / 100).toFixed(1)} ms per URL (${(curl / action100.medianMs).toFixed(1)}× faster)`
     })
 
-    const curve: string[] = []
+    const curve: CurvePoint[] = []
     if (!args.quick) {
       for (const level of [1, 4, 8, 16, 32]) {
         const runs = level === 1 ? 1 : Math.min(RUNS, 3)
@@ -253,47 +335,89 @@ async function main(): Promise<void> {
           runs
         )
         const limit = bound(empty, result.calls, level)
-        curve.push(
-          `| ${level} | ${format(result.medianMs)} | ${format(limit)} | ${(result.medianMs / limit).toFixed(2)} | ${result.connections} |`
-        )
+        curve.push({
+          concurrency: level,
+          medianMs: result.medianMs,
+          boundMs: limit,
+          connections: result.connections
+        })
         console.log(`concurrency ${level}: ${format(result.medianMs)} (bound ${format(limit)})`)
       }
     }
-    await writeReport(rows, curve, empty)
+    await writeReport(rows, {
+      loadAtStart,
+      emptyMs: empty,
+      coldMs: cold.medianMs,
+      coldNoSummaryMs: coldNoSummary.medianMs,
+      core,
+      concurrency,
+      keys10kCalls,
+      urls1k: { medianMs: urlRun.medianMs, boundMs: urlBound, connections: urlRun.connections },
+      soft1k: { medianMs: soft.medianMs, boundMs: softBound },
+      rssOneKeyMb,
+      rss100kMb,
+      curve
+    })
   } finally {
     await server.close()
   }
 }
 
-/** What the figures mean; kept with the script so each run's report carries it. */
-const NOTES = `## Reading the figures
+/** What the figures mean, with this run's figures: no number here comes from another run. */
+function reading(figures: Figures): string {
+  const { emptyMs, coldMs, coldNoSummaryMs, core, concurrency, curve } = figures
+  const rounds = 1 + Math.ceil((figures.keys10kCalls - 1) / concurrency)
+  const worstLongRun = Math.max(
+    figures.urls1k.medianMs / figures.urls1k.boundMs,
+    figures.soft1k.medianMs / figures.soft1k.boundMs
+  )
+  const perKeyBytes = ((figures.rss100kMb - figures.rssOneKeyMb) * 1024 * 1024) / 99_999
+  const bullets = [
+    `- **Start.** An empty action starts in ${format(emptyMs)}, the action's one-key dry run in ` +
+      `${format(coldMs)}. A bundle of \`@actions/core\` alone (built by this run with ncc, ` +
+      `${(core.bytes / 1024).toFixed(0)} KiB) starts in ${format(core.startMs)}: ` +
+      `${percent(core.startMs - emptyMs, coldMs - emptyMs)} of the action's start beyond an empty ` +
+      'one. `@actions/core` 3 imports `@actions/http-client` 4 and its `undici` for OIDC and ' +
+      'proxies, and all of it is evaluated when the action loads, whether or not either is used. ' +
+      "`@actions/github` (Octokit) is loaded only for the summary's run context and for " +
+      `\`changed-files\`: without the summary the dry run takes ${format(coldNoSummaryMs)}.`,
+    `- **Round trips.** The first call to each host goes alone, so a rejected token costs one ` +
+      `request, not \`concurrency\` of them: \`keys10k\`'s ${figures.keys10kCalls} calls take ` +
+      `${rounds} round trips at concurrency ${concurrency} instead of ` +
+      `${Math.ceil(figures.keys10kCalls / concurrency)}. The long runs (\`urls1k\`, \`soft1k\`) ` +
+      `stay within ${percent(worstLongRun - 1, 1)} of their bound, and \`urls1k\` opened ` +
+      `${figures.urls1k.connections} TCP connections for concurrency ${concurrency}: one ` +
+      'keep-alive connection per call in flight.'
+  ]
+  const first = curve[0]
+  const last = curve[curve.length - 1]
+  const chosen = curve.find((point) => point.concurrency === concurrency)
+  if (first !== undefined && last !== undefined && chosen !== undefined) {
+    bullets.push(
+      `- **Default concurrency: ${concurrency}.** 1,000 URL purges at ${LATENCY_MS} ms latency ` +
+        `take ${format(chosen.medianMs)} at ${concurrency}, ` +
+        `${(first.medianMs / chosen.medianMs).toFixed(1)}× faster than at ${first.concurrency}; ` +
+        `${last.concurrency} is another ${(chosen.medianMs / last.medianMs).toFixed(1)}× faster, ` +
+        `its ratio to the bound ${(last.medianMs / last.boundMs).toFixed(2)} against ` +
+        `${(chosen.medianMs / chosen.boundMs).toFixed(2)}. ${concurrency} keeps a purge API's ` +
+        `burst small (${concurrency} requests in flight per token); set \`concurrency\` up to 64 ` +
+        'for hosts known to take more.'
+    )
+  }
+  bullets.push(
+    `- **Memory.** Peak RSS is ${figures.rssOneKeyMb.toFixed(0)} MB for one key (Node and the ` +
+      `bundle) and ${figures.rss100kMb.toFixed(0)} MB for 100,000, about ` +
+      `${perKeyBytes.toFixed(0)} bytes more per key: each key is held as a string, a planned ` +
+      'target, a result and its JSON in the results file, and V8 sizes its heap with headroom over ' +
+      'that.'
+  )
+  return ['## Reading the figures', '', ...bullets, ''].join('\n')
+}
 
-- **Start.** About 80% of the action's own start is \`@actions/core\` 3: its OIDC module imports
-  \`@actions/http-client\` 4, which imports \`undici\` (about 940 KiB of the bundle), and all of it
-  is evaluated when the action loads, whether or not a proxy or OIDC is used. A bundle of
-  \`@actions/core\` alone starts as slowly as the whole action. The \`cold\` target (2× an empty
-  action) and the \`keys10k\` target (1.25× its bound) are missed by that fixed cost, which only
-  replacing \`@actions/core\` would remove; the stack keeps it. \`@actions/github\` (Octokit) is
-  loaded only when it is used: for the summary's run context and for \`changed-files\`; the
-  difference between \`cold\` and its no-summary figure is its cost.
-- **Round trips.** The first call to each host goes alone, so a rejected token costs one request,
-  not \`concurrency\` of them; that costs one round trip per host (\`keys10k\`: 6 round trips for
-  40 calls at concurrency 8 instead of 5). Long runs (\`urls1k\`, \`soft1k\`) stay within about
-  10% of their bound, and reuse one keep-alive connection per call in flight.
-- **Default concurrency: 8.** The curve shows each doubling halving long runs up to 32, with the
-  ratio to the bound slowly growing. 8 keeps a purge API's burst small (8 requests in flight per
-  token) while a 1,000-URL purge at 20 ms latency takes under 3 s; set \`concurrency\` up to 64 for
-  hosts known to take more.
-- **Memory.** Peak RSS grows linearly with the number of keys (about 56 MB for one key: Node and
-  the bundle), so the 150 MB target for 100,000 keys is missed by the figure above: each key is
-  held as a string, a planned target, a result and its JSON in the results file, and V8 sizes its
-  heap with headroom over that.
-`
-
-async function writeReport(rows: Row[], curve: string[], empty: number): Promise<void> {
+async function writeReport(rows: Row[], figures: Figures): Promise<void> {
   const table = [
-    '| scenario | calls | median | lower bound | ratio | notes |',
-    '|---|---|---|---|---|---|',
+    '| scenario | calls | median | lower bound | ratio | target | notes |',
+    '|---|---|---|---|---|---|---|',
     ...rows.map((row) => {
       const ratio =
         row.boundMs === undefined || Number.isNaN(row.medianMs)
@@ -301,19 +425,24 @@ async function writeReport(rows: Row[], curve: string[], empty: number): Promise
           : (row.medianMs / row.boundMs).toFixed(2)
       const median_ = Number.isNaN(row.medianMs) ? '' : format(row.medianMs)
       const boundCell = row.boundMs === undefined ? '' : format(row.boundMs)
-      return `| ${row.scenario} | ${row.calls} | ${median_} | ${boundCell} | ${ratio} | ${row.note} |`
+      return `| ${row.scenario} | ${row.calls} | ${median_} | ${boundCell} | ${ratio} | ${row.target} | ${row.note} |`
     })
   ]
   console.log(`\n${table.join('\n')}`)
+  const curve = figures.curve.map(
+    (point) =>
+      `| ${point.concurrency} | ${format(point.medianMs)} | ${format(point.boundMs)} | ${(point.medianMs / point.boundMs).toFixed(2)} | ${point.connections} |`
+  )
   const cpu = cpus()[0]?.model ?? 'unknown CPU'
   const text = [
     '# Benchmarks',
     '',
-    `Measured by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)}: ${cpus().length} cores (${cpu}), node ${process.version}, ` +
+    `Measured by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)}: ${cpus().length} cores (${cpu}), ` +
+      `load average ${figures.loadAtStart.toFixed(1)} at the start and ${(loadavg()[0] ?? NaN).toFixed(1)} at the end, node ${process.version}, ` +
       `${LATENCY_MS} ms added latency per request, median of ${RUNS} runs per scenario. ` +
       `Each run is the bundled \`dist/index.js\` launched as the runner launches it (INPUT_* variables, output and summary files).`,
     '',
-    `Lower bound = the start of an action whose \`main\` is an empty file, launched the same way (median ${format(empty)}), ` +
+    `Lower bound = the start of an action whose \`main\` is an empty file, launched the same way (median ${format(figures.emptyMs)}), ` +
       'plus ceil(calls / concurrency) × latency. `cold` compares a one-key dry run with that start alone.',
     '',
     ...table,
@@ -328,7 +457,7 @@ async function writeReport(rows: Row[], curve: string[], empty: number): Promise
           ...curve
         ]),
     '',
-    NOTES
+    reading(figures)
   ].join('\n')
   await writeFile(join(ROOT, 'BENCHMARKS.md'), text)
   console.log('\nwrote BENCHMARKS.md')

