@@ -33974,6 +33974,12 @@ function createTransport(options) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/counted.ts
+/** "1 key", "3 keys": a count with its noun, for log lines, messages and the summary. */
+function counted(count, noun) {
+    return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}
+
 ;// CONCATENATED MODULE: ./src/outside-text.ts
 /**
  * The one guard for text from outside (file names, keys and URLs as echoed, server messages, ids):
@@ -34152,6 +34158,7 @@ function mergeUnique(lists, identity) {
 
 
 
+
 /** GitHub shows 10 error annotations per step; keep room for the final one and other steps' notes. */
 const MAX_ANNOTATIONS = 5;
 /** A server message is cut to 300 characters; this leaves room for what the action says around it. */
@@ -34213,19 +34220,13 @@ function conclude(results, counts, failOnError, verification = []) {
             : `${counts.failed} of ${results.length} targets failed to purge; the job summary and the results output list each with its reason`,
         stale === 0
             ? undefined
-            : `${stale} of ${verification.length} URLs checked at the edge are still stale after the purge; the job summary and the verification output give the evidence`
+            : `${stale} of ${counted(verification.length, 'URL')} checked at the edge ${stale === 1 ? 'is' : 'are'} still stale after the purge; the job summary and the verification output give the evidence`
     ];
     const message = parts.filter((part) => part !== undefined).join('. ');
     if (failOnError)
         setFailed(message);
     else
         warning(`${message} (fail-on-error is false, so the step passes)`);
-}
-
-;// CONCATENATED MODULE: ./src/counted.ts
-/** "1 key", "3 keys": a count with its noun, for log lines, messages and the summary. */
-function counted(count, noun) {
-    return `${count} ${noun}${count === 1 ? '' : 's'}`;
 }
 
 // EXTERNAL MODULE: ./node_modules/picomatch/index.js

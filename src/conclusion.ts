@@ -2,6 +2,7 @@
 import * as core from '@actions/core'
 import type { Counts, PurgeResult } from './results.js'
 import type { Verification } from './verify-stage.js'
+import { counted } from './counted.js'
 import { oneLine } from './outside-text.js'
 import { shorten } from './targets.js'
 
@@ -79,7 +80,7 @@ export function conclude(
       : `${counts.failed} of ${results.length} targets failed to purge; the job summary and the results output list each with its reason`,
     stale === 0
       ? undefined
-      : `${stale} of ${verification.length} URLs checked at the edge are still stale after the purge; the job summary and the verification output give the evidence`
+      : `${stale} of ${counted(verification.length, 'URL')} checked at the edge ${stale === 1 ? 'is' : 'are'} still stale after the purge; the job summary and the verification output give the evidence`
   ]
   const message = parts.filter((part) => part !== undefined).join('. ')
   if (failOnError) core.setFailed(message)

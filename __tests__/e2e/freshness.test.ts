@@ -55,8 +55,7 @@ if (varnishd === undefined) {
     it.skip(SKIP_MESSAGE, () => undefined)
   })
 } else {
-  // Skipped until the wait and verify inputs land in action.yml (issue 11).
-  describe.skip('freshness at a real edge (Varnish)', () => {
+  describe('freshness at a real edge (Varnish)', () => {
     let started: TestBed | undefined
     const bed = (): TestBed => {
       if (started === undefined) throw new Error('test bed not started')
