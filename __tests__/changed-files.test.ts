@@ -3,15 +3,17 @@ import { describe, expect, it } from '@jest/globals'
 import fc from 'fast-check'
 import {
   deriveTargets,
-  describeRange,
   encodePath,
-  eventRange,
   parseKeyMap,
   parseUrlMap,
+  type DerivedTarget
+} from '../src/changed-files/maps.js'
+import {
+  describeRange,
+  eventRange,
   previousRelease,
-  type DerivedTarget,
   type ReleaseInfo
-} from '../src/changed-files.js'
+} from '../src/changed-files/range.js'
 import { InputError, parseKeys, parseUrls } from '../src/targets.js'
 
 const SITE = 'public/ => https://www.example.com/'

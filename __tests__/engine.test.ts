@@ -200,6 +200,25 @@ describe('rate limits and retries', () => {
   })
 })
 
+describe('the purge start', () => {
+  it('records when the first call was sent, the reference for the edge check', async () => {
+    const { run, clock } = harness({ keys: ['a'] }, (call, attempt) =>
+      attempt === 1 ? reply(503, 'busy') : ok(call)
+    )
+    const started = clock.now()
+    const { firstSentMs } = await run()
+    expect(firstSentMs).toBe(started)
+    expect(clock.now()).toBeGreaterThan(started)
+  })
+
+  it('is unknown when no call was sent', async () => {
+    const cancel = new AbortController()
+    cancel.abort()
+    const { run } = harness({ keys: ['a'] })
+    expect((await run(cancel.signal)).firstSentMs).toBeUndefined()
+  })
+})
+
 describe('stop rules', () => {
   it('sends one request when the token is rejected; the rest are not sent, saying why', async () => {
     const { run, transport } = harness({ keys: ['a', 'b', 'c'], batchSize: 1 }, () =>

@@ -5,8 +5,8 @@
 import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import type { RunEvent } from '../src/changed-files.js'
-import { findChangedFiles, type GitHubAccess } from '../src/github-changes.js'
+import type { RunEvent } from '../src/changed-files/range.js'
+import { findChangedFiles, type GitHubAccess } from '../src/changed-files/github-api.js'
 import { InputError } from '../src/targets.js'
 import { FakeGitHubApi, type Change } from './support/fake-github-api.js'
 

@@ -1,7 +1,7 @@
 /** Unit tests of the step log's lines: what they say, and that no text from outside speaks to the runner. */
 import { describe, expect, it } from '@jest/globals'
-import type { DerivedTarget } from '../src/changed-files.js'
-import type { Derivation } from '../src/derivation.js'
+import type { DerivedTarget } from '../src/changed-files/maps.js'
+import type { Derivation } from '../src/changed-files/index.js'
 import { parseSettings } from '../src/inputs.js'
 import { describeCall, describeDerivation, describeEnd, describePlan } from '../src/log-lines.js'
 import { planPurges } from '../src/plan.js'

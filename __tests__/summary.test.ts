@@ -1,7 +1,7 @@
 /** Unit tests of the job summary: escaped, failures first, readable and small at any size. */
 import { describe, expect, it } from '@jest/globals'
-import type { DerivedTarget } from '../src/changed-files.js'
-import type { Derivation } from '../src/derivation.js'
+import type { DerivedTarget } from '../src/changed-files/maps.js'
+import type { Derivation } from '../src/changed-files/index.js'
 import { oneLine } from '../src/outside-text.js'
 import { countResults, type PurgeResult } from '../src/results.js'
 import type { RunContext } from '../src/run-context.js'

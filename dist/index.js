@@ -30876,7 +30876,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4701);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1809);
 
 // A cancelled run must end within the runner's grace period: keep-alive sockets or a slow
 // GitHub request must not hold it open once its results are written.
@@ -30888,7 +30888,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 4701:
+/***/ 1809:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -34232,12 +34232,8 @@ function conclude(results, counts, failOnError, verification = []) {
 // EXTERNAL MODULE: ./node_modules/picomatch/index.js
 var picomatch = __nccwpck_require__(4006);
 var picomatch_default = /*#__PURE__*/__nccwpck_require__.n(picomatch);
-;// CONCATENATED MODULE: ./src/changed-files.ts
-/**
- * Which URLs and surrogate keys the files a deploy changed make stale, and which commits a run's
- * event asks to compare. Pure: the GitHub calls live in github-changes.ts.
- */
-
+;// CONCATENATED MODULE: ./src/changed-files/maps.ts
+/** Which URLs and surrogate keys the files a deploy changed make stale: url-map and key-map. Pure. */
 
 
 const INDEX_FILE = 'index.html';
@@ -34358,17 +34354,21 @@ function encodePath(path) {
         .map((segment) => encodeURIComponent(segment).replace(/%(24|26|2B|2C|3B|3D|3A|40)/g, (escape) => decodeURIComponent(escape)))
         .join('/');
 }
+
+;// CONCATENATED MODULE: ./src/changed-files/range.ts
+/** Which commits a run's event asks to compare: push before...after, a release and the one before it. Pure. */
+
 const ZERO_SHA = /^0+$/;
-function changed_files_text(value) {
+function range_text(value) {
     return typeof value === 'string' ? value : '';
 }
 /** Reads what the event itself says to compare; `changed-since` is applied by the caller. */
 function eventRange(event) {
     const { payload } = event;
     if (event.eventName === 'push') {
-        const before = changed_files_text(payload.before);
-        const after = changed_files_text(payload.after) || event.sha;
-        const ref = changed_files_text(payload.ref);
+        const before = range_text(payload.before);
+        const after = range_text(payload.after) || event.sha;
+        const ref = range_text(payload.ref);
         if (payload.deleted === true || ZERO_SHA.test(after))
             return { kind: 'deleted-branch', ref };
         if (before === '' || ZERO_SHA.test(before))
@@ -34496,7 +34496,7 @@ function hide(text, forms) {
     return result + text.slice(hiddenTo);
 }
 
-;// CONCATENATED MODULE: ./src/github-changes.ts
+;// CONCATENATED MODULE: ./src/changed-files/github-api.ts
 /**
  * The files a run's commits changed, read from GitHub's REST API. `@actions/github` is imported on
  * demand, never statically: it pulls in Octokit, most of the bundle, and only `changed-files` runs
@@ -34788,8 +34788,9 @@ function capitalize(sentence) {
     return sentence.charAt(0).toUpperCase() + sentence.slice(1);
 }
 
-;// CONCATENATED MODULE: ./src/derivation.ts
+;// CONCATENATED MODULE: ./src/changed-files/index.ts
 /** Targets from the files this run's commits changed: the one I/O step between settings and plan. */
+
 
 
 
@@ -34805,9 +34806,9 @@ async function applyChangedFiles(settings) {
     const { event, owner, repo } = await readRunEvent();
     const report = await findChangedFiles({ githubToken: changed.githubToken, owner, repo }, event, changed.changedSince);
     for (const note of report.notes)
-        notice(note);
+        notice(oneLine(note, 1000));
     const targets = deriveTargets(report.files, changed.urlMap, changed.keyMap);
-    info(`${counted(report.files.length, 'changed file')} in ${report.description} ` +
+    info(`${counted(report.files.length, 'changed file')} in ${oneLine(report.description)} ` +
         `(${report.method === 'compare' ? 'from the comparison' : 'gathered commit by commit'}) → ${counted(targets.length, 'target')}`);
     const explicit = new Set([
         ...settings.keys.map((key) => targetId('key', key)),

@@ -2,7 +2,7 @@
  * Lines for the step log. Never includes the token: calls do not hold it. Every piece of text from
  * outside (URLs, service ids, errors, file names) passes `oneLine`, so no line can speak to the runner.
  */
-import type { Derivation } from './derivation.js'
+import type { Derivation } from './changed-files/index.js'
 import type { Settings } from './inputs.js'
 import type { PurgeCall } from './plan.js'
 import type { CallEnd } from './results.js'

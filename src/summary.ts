@@ -1,6 +1,6 @@
 /** The job summary: counts, the run behind the purge, and a table of targets, failures first. Pure. */
-import type { DerivedTarget } from './changed-files.js'
-import type { Derivation } from './derivation.js'
+import type { DerivedTarget } from './changed-files/maps.js'
+import type { Derivation } from './changed-files/index.js'
 import type { RunContext } from './run-context.js'
 import type { Counts, PurgeResult } from './results.js'
 import { summaryText } from './outside-text.js'

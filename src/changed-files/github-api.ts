@@ -14,9 +14,9 @@ import {
   type RangeOrigin,
   type ReleaseInfo,
   type RunEvent
-} from './changed-files.js'
-import { redactor } from './secrets.js'
-import { InputError, shorten } from './targets.js'
+} from './range.js'
+import { redactor } from '../secrets.js'
+import { InputError, shorten } from '../targets.js'
 
 type Octokit = ReturnType<typeof getOctokit>
 

@@ -1,10 +1,11 @@
 /** Targets from the files this run's commits changed: the one I/O step between settings and plan. */
 import * as core from '@actions/core'
-import { deriveTargets, type DerivedTarget } from './changed-files.js'
-import { findChangedFiles, readRunEvent, type ChangedFilesReport } from './github-changes.js'
-import type { Settings } from './inputs.js'
-import { mergeUnique, purgeUrl } from './targets.js'
-import { counted } from './counted.js'
+import { deriveTargets, type DerivedTarget } from './maps.js'
+import { findChangedFiles, readRunEvent, type ChangedFilesReport } from './github-api.js'
+import type { Settings } from '../inputs.js'
+import { mergeUnique, purgeUrl } from '../targets.js'
+import { counted } from '../counted.js'
+import { oneLine } from '../outside-text.js'
 
 export interface Derivation {
   report: ChangedFilesReport
@@ -30,10 +31,10 @@ export async function applyChangedFiles(
     event,
     changed.changedSince
   )
-  for (const note of report.notes) core.notice(note)
+  for (const note of report.notes) core.notice(oneLine(note, 1000))
   const targets = deriveTargets(report.files, changed.urlMap, changed.keyMap)
   core.info(
-    `${counted(report.files.length, 'changed file')} in ${report.description} ` +
+    `${counted(report.files.length, 'changed file')} in ${oneLine(report.description)} ` +
       `(${report.method === 'compare' ? 'from the comparison' : 'gathered commit by commit'}) → ${counted(targets.length, 'target')}`
   )
 
