@@ -1,6 +1,8 @@
 /** Unit tests of how the step ends: grouped annotations, then failed or warned. */
 import { beforeEach, describe, expect, it, jest } from '@jest/globals'
+import type { Ending } from '../src/conclusion.js'
 import type { PurgeResult } from '../src/results.js'
+import type { Verification } from '../src/verify-stage.js'
 
 const error = jest.fn<(message: string) => void>()
 const warning = jest.fn<(message: string) => void>()
@@ -9,6 +11,12 @@ jest.unstable_mockModule('@actions/core', () => ({ error, warning, setFailed }))
 
 const { conclude, failureAnnotations, MAX_ANNOTATIONS } = await import('../src/conclusion.js')
 const { countResults } = await import('../src/results.js')
+
+const ending = (failOnError: boolean, verification: Verification[] = []): Ending => ({
+  failOnError,
+  verification,
+  redact: (text) => text.split('tok-secret').join('***')
+})
 
 function purged(target: string): PurgeResult {
   return {
@@ -130,7 +138,7 @@ describe('failureAnnotations', () => {
 describe('conclude', () => {
   it('does nothing when nothing failed', () => {
     const results = [purged('a')]
-    conclude(results, countResults(results), true)
+    conclude(results, countResults(results), ending(true))
     expect(error).not.toHaveBeenCalled()
     expect(warning).not.toHaveBeenCalled()
     expect(setFailed).not.toHaveBeenCalled()
@@ -138,7 +146,7 @@ describe('conclude', () => {
 
   it('with fail-on-error, annotates errors and fails the step', () => {
     const results = [purged('a'), failed('b', 'HTTP 400 (Bad Request)'), failed('c', UNAUTHORIZED)]
-    conclude(results, countResults(results), true)
+    conclude(results, countResults(results), ending(true))
     expect(error.mock.calls.map(([message]) => message)).toEqual(failureAnnotations(results))
     expect(setFailed).toHaveBeenCalledTimes(1)
     expect(setFailed.mock.calls[0]?.[0]).toContain('2 of 3 targets failed')
@@ -147,7 +155,7 @@ describe('conclude', () => {
 
   it('without fail-on-error, warns instead and does not fail the step', () => {
     const results = [purged('a'), failed('b', 'HTTP 400 (Bad Request)')]
-    conclude(results, countResults(results), false)
+    conclude(results, countResults(results), ending(false))
     expect(setFailed).not.toHaveBeenCalled()
     expect(error).not.toHaveBeenCalled()
     const messages = warning.mock.calls.map(([message]) => message)
@@ -160,7 +168,47 @@ describe('conclude', () => {
     const results = Array.from({ length: 20_000 }, (_, index) =>
       failed(`k${index}`, `reason ${index % 50}`)
     )
-    conclude(results, countResults(results), true)
+    conclude(results, countResults(results), ending(true))
     expect(error.mock.calls.length + setFailed.mock.calls.length).toBeLessThanOrEqual(10)
+  })
+})
+
+describe('stale URLs', () => {
+  const stale = (url: string, evidence: string): Verification => ({
+    url,
+    fresh: false,
+    http_status: 200,
+    age: 3600,
+    checks: 3,
+    evidence
+  })
+
+  it('fail the step beside failed targets, each group one annotation naming the URL and evidence', () => {
+    const results = [purged('blog')]
+    conclude(
+      results,
+      countResults(results),
+      ending(true, [
+        stale(
+          'https://www.example.com/about',
+          'Age 3600 s, but the purge began 3 s ago (X-Cache: HIT)'
+        ),
+        { ...stale('https://www.example.com/blog/1', ''), fresh: true, evidence: 'Age 0 s' }
+      ])
+    )
+    expect(error.mock.calls.map(([message]) => message)).toEqual([
+      '"https://www.example.com/about" is still stale at the edge after the purge: Age 3600 s, but the purge began 3 s ago (X-Cache: HIT)'
+    ])
+    expect(setFailed).toHaveBeenCalledWith(
+      '1 of 2 URLs checked at the edge is still stale after the purge; the job summary and the verification output give the evidence'
+    )
+  })
+
+  it('redact what servers said before it becomes an annotation', () => {
+    const results = [failed('a', 'HTTP 400 — server said: bad tok-secret here')]
+    conclude(results, countResults(results), ending(true))
+    expect(error.mock.calls.map(([message]) => message)).toEqual([
+      'key "a" failed: HTTP 400 — server said: bad *** here'
+    ])
   })
 })

@@ -34206,14 +34206,13 @@ function failureAnnotations(results, stale = []) {
     }
     return lines;
 }
-/** Fails the step (or warns, with fail-on-error: false) when a target failed or a URL is stale. */
-function conclude(results, counts, failOnError, verification = []) {
+function conclude(results, counts, { failOnError, verification, redact }) {
     const stale = verification.filter((entry) => !entry.fresh).length;
     if (counts.failed === 0 && stale === 0)
         return;
     const report = failOnError ? core_error : warning;
     for (const line of failureAnnotations(results, verification))
-        report(line);
+        report(redact(line));
     const parts = [
         counts.failed === 0
             ? undefined
@@ -36992,7 +36991,11 @@ async function report(facts) {
             setFailed(`Could not write the job summary: ${redact(messageOf(error))}`);
         }
     }
-    conclude(results, counts, settings.failOnError, verification);
+    conclude(results, counts, {
+        failOnError: settings.failOnError,
+        verification: verification ?? [],
+        redact
+    });
 }
 function showDerivation(derivation, calls, log) {
     const { title, lines, nothingMatched } = describeDerivation(derivation);

@@ -1,6 +1,7 @@
 /** How the step ends: a few annotations for the failures, then failed or warned. */
 import * as core from '@actions/core'
 import type { Counts, PurgeResult } from './results.js'
+import type { Redact } from './secrets.js'
 import type { Verification } from './verify-stage.js'
 import { counted } from './counted.js'
 import { oneLine } from './outside-text.js'
@@ -64,16 +65,23 @@ export function failureAnnotations(results: PurgeResult[], stale: Verification[]
 }
 
 /** Fails the step (or warns, with fail-on-error: false) when a target failed or a URL is stale. */
+export interface Ending {
+  failOnError: boolean
+  /** The edge check's entries; empty when none was made. */
+  verification: Verification[]
+  /** Annotations quote server text: the last guard for secrets in it. */
+  redact: Redact
+}
+
 export function conclude(
   results: PurgeResult[],
   counts: Counts,
-  failOnError: boolean,
-  verification: Verification[] = []
+  { failOnError, verification, redact }: Ending
 ): void {
   const stale = verification.filter((entry) => !entry.fresh).length
   if (counts.failed === 0 && stale === 0) return
   const report = failOnError ? core.error : core.warning
-  for (const line of failureAnnotations(results, verification)) report(line)
+  for (const line of failureAnnotations(results, verification)) report(redact(line))
   const parts = [
     counts.failed === 0
       ? undefined

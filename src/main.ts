@@ -223,7 +223,11 @@ async function report(facts: Report): Promise<void> {
       core.setFailed(`Could not write the job summary: ${redact(messageOf(error))}`)
     }
   }
-  conclude(results, counts, settings.failOnError, verification)
+  conclude(results, counts, {
+    failOnError: settings.failOnError,
+    verification: verification ?? [],
+    redact
+  })
 }
 
 function showDerivation(derivation: Derivation, calls: number, log: EngineLog): void {
