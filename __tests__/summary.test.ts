@@ -6,6 +6,8 @@ import { oneLine } from '../src/outside-text.js'
 import { countResults, type PurgeResult } from '../src/results.js'
 import type { RunContext } from '../src/run-context.js'
 import { renderSummary, SUMMARY_ROW_LIMIT, type SummaryFacts } from '../src/summary.js'
+import type { Verification } from '../src/verify-stage.js'
+import type { WaitOutcome } from '../src/wait-stage.js'
 import { elementCounts, renderMarkdown, textOf } from './support/rendered-markdown.js'
 
 const RESULTS_FILE = '/home/runner/work/_temp/edge-purge-results-1.json'
@@ -43,6 +45,7 @@ function render(results: PurgeResult[], overrides: Partial<SummaryFacts> = {}): 
     stopped: undefined,
     wait: undefined,
     edgeCheck: undefined,
+    plannedStages: [],
     ...overrides
   })
 }
@@ -356,5 +359,92 @@ describe('renderSummary with data from outside', () => {
     expect(html).toMatch(/Showing \d+ of 20000 targets/)
     expect(html).toMatch(/Showing \d+ of 5000 files/)
     expect(rowsOf(html).length).toBeGreaterThan(20)
+  })
+})
+
+describe('the wait and the edge check', () => {
+  const entry = (url: string, overrides: Partial<Verification> = {}): Verification => ({
+    url,
+    fresh: true,
+    http_status: 200,
+    age: 0,
+    checks: 1,
+    evidence: 'Age 0 s, purge began 2 s ago (X-Cache: MISS)',
+    ...overrides
+  })
+  const outcome = (overrides: Partial<WaitOutcome>): WaitOutcome => ({
+    done: true,
+    cancelled: false,
+    elapsedMs: 42_000,
+    urls: [{ url: 'https://origin.example/version', checks: 21, passedInARow: 1, last: '' }],
+    failure: undefined,
+    ...overrides
+  })
+  const wait = (overrides: Partial<WaitOutcome>): SummaryFacts['wait'] => ({
+    urls: ['https://origin.example/version'],
+    text: 'abc1234',
+    passes: 1,
+    timeoutMs: 600_000,
+    outcome: outcome(overrides)
+  })
+
+  it('says what the origin showed, after how long and how many checks', () => {
+    const html = render([result('blog')], { wait: wait({}) })
+    expect(textOf(renderMarkdown(html))).toContain(
+      'The origin showed abc1234 after 42 s (21 checks of https://origin.example/version).'
+    )
+  })
+
+  it('says no purge call was sent when the wait timed out, with the reason', () => {
+    const failure =
+      'the origin was not ready within 600 s: https://origin.example/version did not show "abc1234"'
+    const html = render([failedResult('blog', `not sent: ${failure}`)], {
+      wait: wait({ done: false, failure })
+    })
+    expect(textOf(renderMarkdown(html))).toContain(`No purge call was sent: ${failure}`)
+  })
+
+  it('lists the URLs checked, stale first, with their Age or text and evidence', () => {
+    const html = render([result('blog')], {
+      edgeCheck: {
+        entries: [
+          entry('https://www.example.com/blog/1', { evidence: 'showed "abc1234"' }),
+          entry('https://www.example.com/about', {
+            fresh: false,
+            age: 3600,
+            checks: 4,
+            evidence: 'Age 3600 s, but the purge began 3 s ago (X-Cache: HIT)'
+          })
+        ],
+        textUrls: ['https://www.example.com/blog/1']
+      }
+    })
+    const text = textOf(renderMarkdown(html))
+    expect(text).toContain('Edge check')
+    expect(text).toContain('1 of 2 URLs fresh, 1 stale.')
+    const rows = rowsOf(html).slice(1)
+    expect(rows[0]).toContain('❌ stale</td><td>Age 3600 s</td><td>4</td>')
+    expect(rows[1]).toContain('✅ fresh</td><td>text</td><td>1</td>')
+    expect(text).not.toContain('could not tell')
+  })
+
+  it('says the check could not tell when no checked response carried Age', () => {
+    const html = render([result('https://www.example.com/a', { type: 'url' })], {
+      edgeCheck: {
+        entries: [entry('https://www.example.com/a', { age: null, evidence: 'no Age header' })],
+        textUrls: []
+      }
+    })
+    expect(textOf(renderMarkdown(html))).toContain('could not tell')
+  })
+
+  it('in a dry run, says what would be awaited and checked', () => {
+    const html = render([result('blog', { status: 'planned', id: null })], {
+      dryRun: true,
+      plannedStages: ['Would first wait until https://origin.example/version shows "abc1234"']
+    })
+    expect(textOf(renderMarkdown(html))).toContain(
+      'Would first wait until https://origin.example/version shows "abc1234"'
+    )
   })
 })

@@ -36095,8 +36095,11 @@ function describeStagesPlanned(settings) {
     const lines = [];
     const { wait, verify } = settings;
     if (wait !== undefined) {
-        const what = wait.text === undefined ? 'answer 2xx' : `show ${JSON.stringify(oneLine(wait.text, 80))}`;
-        lines.push(`Would first wait until ${wait.urls.map((url) => oneLine(url)).join(', ')} ${wait.urls.length === 1 ? 'does' : 'do'} ${what} ` +
+        const one = wait.urls.length === 1;
+        const what = wait.text === undefined
+            ? `${one ? 'answers' : 'answer'} 2xx`
+            : `${one ? 'shows' : 'show'} ${JSON.stringify(oneLine(wait.text, 80))}`;
+        lines.push(`Would first wait until ${wait.urls.map((url) => oneLine(url)).join(', ')} ${what} ` +
             `(${counted(wait.passes, 'check')} in a row, up to ${wait.timeoutMs / 1000} s)`);
     }
     const byText = verify.text === undefined ? 'by Age' : `by the text ${JSON.stringify(oneLine(verify.text, 80))}`;
@@ -36718,9 +36721,8 @@ function waitLine({ text, timeoutMs, outcome }) {
         return `<p>The origin ${shown} after ${seconds} s (${checks}).</p>`;
     if (outcome.cancelled)
         return `<p>Waited ${seconds} s for the origin (${checks}) before the cancel.</p>`;
-    const awaited = text === undefined ? 'answer 2xx' : `show ${code(text, SHOWN_TEXT_CHARS)}`;
-    return (`<p><b>The origin did not ${awaited} within ${timeoutMs / 1000} s: no purge call was sent.</b> ` +
-        `${summaryText(outcome.failure ?? '', summary_SHOWN_ERROR_CHARS)}</p>`);
+    const failure = outcome.failure ?? `the origin was not ready within ${timeoutMs / 1000} s`;
+    return `<p><b>No purge call was sent:</b> ${summaryText(failure, summary_SHOWN_ERROR_CHARS)}</p>`;
 }
 function edgeRow(entry, byText) {
     const judged = byText ? 'text' : entry.age === null ? 'no Age' : `Age ${entry.age} s`;
@@ -36780,6 +36782,8 @@ function renderSummary(facts) {
         parts.push(`<p>${contextLine(facts.context)}</p>`);
     if (facts.wait !== undefined)
         parts.push(waitLine(facts.wait));
+    for (const line of facts.plannedStages)
+        parts.push(`<p>${summaryText(line, 2 * summary_SHOWN_ERROR_CHARS)}</p>`);
     if (facts.derivation !== undefined)
         parts.push(...derivationSection(facts.derivation));
     const rows = withinBudget(shownRows(results).map((result) => row(result, withService)));
@@ -36879,12 +36883,10 @@ class RunnerLog {
             this.endGroup();
     }
 }
-class Cancelled extends Error {
-}
 /** Rejects as soon as the run is cancelled, so a slow GitHub API cannot hold a cancelled job. */
 function unlessCancelled(work, signal) {
     return new Promise((resolve, reject) => {
-        const stop = () => reject(new Cancelled('Cancelled before the targets were known: nothing was sent'));
+        const stop = () => reject(new Error('Cancelled before the targets were known: nothing was sent'));
         if (signal.aborted)
             stop();
         signal.addEventListener('abort', stop, { once: true });
@@ -36975,6 +36977,7 @@ async function report(facts) {
                 resultsFile,
                 context,
                 stopped,
+                plannedStages: settings.dryRun ? describeStagesPlanned(settings) : [],
                 wait: wait === undefined || settings.wait === undefined
                     ? undefined
                     : { ...settings.wait, outcome: wait },
@@ -37047,7 +37050,7 @@ async function purgeForVisitors(calls, settings, { signal, log, ledger }) {
         }
         const verification = await verifyFreshness({
             targets,
-            purgeStartedMs: outcome.firstSentMs ?? Date.now(),
+            purgeStartedMs: outcome.firstSentMs ?? systemClock.now(),
             timeoutMs: settings.verify.timeoutMs,
             ...requests
         }, deps);

@@ -34,10 +34,13 @@ export function describeStagesPlanned(settings: Settings): string[] {
   const lines: string[] = []
   const { wait, verify } = settings
   if (wait !== undefined) {
+    const one = wait.urls.length === 1
     const what =
-      wait.text === undefined ? 'answer 2xx' : `show ${JSON.stringify(oneLine(wait.text, 80))}`
+      wait.text === undefined
+        ? `${one ? 'answers' : 'answer'} 2xx`
+        : `${one ? 'shows' : 'show'} ${JSON.stringify(oneLine(wait.text, 80))}`
     lines.push(
-      `Would first wait until ${wait.urls.map((url) => oneLine(url)).join(', ')} ${wait.urls.length === 1 ? 'does' : 'do'} ${what} ` +
+      `Would first wait until ${wait.urls.map((url) => oneLine(url)).join(', ')} ${what} ` +
         `(${counted(wait.passes, 'check')} in a row, up to ${wait.timeoutMs / 1000} s)`
     )
   }

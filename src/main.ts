@@ -87,13 +87,11 @@ class RunnerLog implements EngineLog {
   }
 }
 
-class Cancelled extends Error {}
-
 /** Rejects as soon as the run is cancelled, so a slow GitHub API cannot hold a cancelled job. */
 function unlessCancelled<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const stop = (): void =>
-      reject(new Cancelled('Cancelled before the targets were known: nothing was sent'))
+      reject(new Error('Cancelled before the targets were known: nothing was sent'))
     if (signal.aborted) stop()
     signal.addEventListener('abort', stop, { once: true })
     work.then(resolve, reject).finally(() => signal.removeEventListener('abort', stop))
@@ -206,6 +204,7 @@ async function report(facts: Report): Promise<void> {
         resultsFile,
         context,
         stopped,
+        plannedStages: settings.dryRun ? describeStagesPlanned(settings) : [],
         wait:
           wait === undefined || settings.wait === undefined
             ? undefined
@@ -292,7 +291,7 @@ async function purgeForVisitors(
     const verification = await verifyFreshness(
       {
         targets,
-        purgeStartedMs: outcome.firstSentMs ?? Date.now(),
+        purgeStartedMs: outcome.firstSentMs ?? systemClock.now(),
         timeoutMs: settings.verify.timeoutMs,
         ...requests
       },

@@ -40,6 +40,8 @@ export interface SummaryFacts {
   wait: (WaitForOrigin & { outcome: WaitOutcome }) | undefined
   /** The edge check, when one was made. */
   edgeCheck: EdgeCheck | undefined
+  /** In a dry run: what would be awaited and checked at the edge. */
+  plannedStages: string[]
 }
 
 export interface EdgeCheck {
@@ -157,11 +159,8 @@ function waitLine({ text, timeoutMs, outcome }: NonNullable<SummaryFacts['wait']
   if (outcome.done) return `<p>The origin ${shown} after ${seconds} s (${checks}).</p>`
   if (outcome.cancelled)
     return `<p>Waited ${seconds} s for the origin (${checks}) before the cancel.</p>`
-  const awaited = text === undefined ? 'answer 2xx' : `show ${code(text, SHOWN_TEXT_CHARS)}`
-  return (
-    `<p><b>The origin did not ${awaited} within ${timeoutMs / 1000} s: no purge call was sent.</b> ` +
-    `${summaryText(outcome.failure ?? '', SHOWN_ERROR_CHARS)}</p>`
-  )
+  const failure = outcome.failure ?? `the origin was not ready within ${timeoutMs / 1000} s`
+  return `<p><b>No purge call was sent:</b> ${summaryText(failure, SHOWN_ERROR_CHARS)}</p>`
 }
 
 function edgeRow(entry: Verification, byText: boolean): string {
@@ -224,6 +223,8 @@ export function renderSummary(facts: SummaryFacts): string {
   parts.push(`<p>${scope.join(' · ')}</p>`)
   if (facts.context !== undefined) parts.push(`<p>${contextLine(facts.context)}</p>`)
   if (facts.wait !== undefined) parts.push(waitLine(facts.wait))
+  for (const line of facts.plannedStages)
+    parts.push(`<p>${summaryText(line, 2 * SHOWN_ERROR_CHARS)}</p>`)
 
   if (facts.derivation !== undefined) parts.push(...derivationSection(facts.derivation))
 
