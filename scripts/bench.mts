@@ -608,7 +608,7 @@ function reading(figures: Figures): string {
       `after the spawn, the first check follows ${format(verify.purgeMs)} later (the purge's round trip and the stage's setup), ` +
       `the checks take ${format(verify.checksMs)} from the first GET to the last answer ` +
       `(${verify.checkRounds} rounds of ${LATENCY_MS} ms would be ${format(verify.checkRounds * LATENCY_MS)}), ` +
-      `and writing the outputs, the verification file and the summary until the exit ` +
+      `and writing the outputs, the verification file and the summary until the exit takes ` +
       `${format(verify.endMs)}. A bare Node loop (keep-alive agent with ${concurrency} sockets, ` +
       `the same headers, a process of its own) fetches the same pages in ${format(verify.bareLoopMs)}: ` +
       checksAgainstFloor(verify) +
