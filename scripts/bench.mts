@@ -4,12 +4,16 @@
  * Runs the bundled action the way the runner does against the fake purge server with added latency,
  * and compares each scenario with its lower bound measured in the same run: the start of an action
  * whose main is an empty file, launched the same way, plus ceil(calls / concurrency) round trips.
+ * `verify1k` (a purge-all, then 1,000 pages checked at the edge) starts from the action's own start
+ * instead: `cold`, plus the purge round trip, plus ceil(1000 / concurrency) round trips of checks.
  * Writes the tables, and what they mean with the figures of the same run, to BENCHMARKS.md.
  */
 import { execFile } from 'node:child_process'
+import { createServer } from 'node:http'
 import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { cpus, loadavg, tmpdir } from 'node:os'
+import type { AddressInfo, Socket } from 'node:net'
 import { join } from 'node:path'
 import { parseArgs, promisify } from 'node:util'
 import { FakePurgeServer } from '../__tests__/support/fake-purge-server.js'
@@ -163,8 +167,154 @@ async function curlLoopMs(urls: string[]): Promise<number> {
   return median(times)
 }
 
+/** When one run's checks reached the pages: the first GET arrived, the last answer was sent (ms epoch). */
+interface PageWindow {
+  firstGetMs: number
+  lastAnswerMs: number
+}
+
+/**
+ * Pages as the edge serves them right after a purge: a small page with `Age: 0`, after the same
+ * added latency as the purge API. The fake purge server answers no GET, so the checks need this.
+ */
+interface PageServer {
+  url: string
+  gets: number
+  connections: number
+  window: PageWindow
+  close(): Promise<void>
+}
+
+const PAGE =
+  '<!doctype html><html><head><title>Release</title></head><body>The new release.</body></html>'
+
+async function startPageServer(): Promise<PageServer> {
+  const sockets = new Set<Socket>()
+  const server = createServer((request, response) => {
+    pages.gets += 1
+    if (Number.isNaN(pages.window.firstGetMs)) pages.window.firstGetMs = Date.now()
+    request.resume()
+    setTimeout(() => {
+      response.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', Age: '0' })
+      response.end(PAGE, () => {
+        pages.window.lastAnswerMs = Date.now()
+      })
+    }, LATENCY_MS)
+  })
+  server.on('connection', (socket: Socket) => {
+    pages.connections += 1
+    sockets.add(socket)
+    socket.on('close', () => sockets.delete(socket))
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const pages: PageServer = {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    gets: 0,
+    connections: 0,
+    window: { firstGetMs: NaN, lastAnswerMs: NaN },
+    close: async () => {
+      for (const socket of sockets) socket.destroy()
+      await new Promise<void>((resolve) => server.close(() => resolve()))
+    }
+  }
+  return pages
+}
+
+/** Where a verify run's time goes, medians over the runs (ms). */
+interface VerifyMeasured {
+  medianMs: number
+  /** Spawn → the purge call reached the API: the action's own start. */
+  startMs: number
+  /** Purge call received → first GET received: the purge round trip and the stage's setup. */
+  purgeMs: number
+  /** First GET received → last answer sent: the checks themselves. */
+  checksMs: number
+  /** Last answer sent → exit: judging the last URL, outputs, verification file, summary. */
+  endMs: number
+  connections: number
+}
+
+async function measureVerify(
+  server: FakePurgeServer,
+  pages: PageServer,
+  inputs: Record<string, string>,
+  urls: number
+): Promise<VerifyMeasured> {
+  const phases: Record<'total' | 'start' | 'purge' | 'checks' | 'end', number[]> = {
+    total: [],
+    start: [],
+    purge: [],
+    checks: [],
+    end: []
+  }
+  let connections = 0
+  for (let index = 0; index < RUNS; index += 1) {
+    const requestsBefore = server.requests.length
+    const { gets, connections: connectionsBefore } = pages
+    pages.window = { firstGetMs: NaN, lastAnswerMs: NaN }
+    const run = await runAction(inputs, { env: RUNNER_ENV })
+    // runAction reads two small files after the exit: the spawn time derived here is that early.
+    const exitMs = Date.now()
+    const spawnMs = exitMs - run.elapsedMs
+    const purge = server.requests[requestsBefore]
+    const fresh = Number(run.outputs['fresh-count'])
+    if (run.code !== 0 || purge === undefined || fresh !== urls || pages.gets - gets !== urls) {
+      throw new Error(
+        `verify run failed (${pages.gets - gets} GETs, ${fresh} fresh):\n${run.stdout}\n${run.stderr}`
+      )
+    }
+    const { firstGetMs, lastAnswerMs } = pages.window
+    phases.total.push(run.elapsedMs)
+    phases.start.push(purge.receivedAt - spawnMs)
+    phases.purge.push(firstGetMs - purge.receivedAt)
+    phases.checks.push(lastAnswerMs - firstGetMs)
+    phases.end.push(exitMs - lastAnswerMs)
+    connections = pages.connections - connectionsBefore
+  }
+  return {
+    medianMs: median(phases.total),
+    startMs: median(phases.start),
+    purgeMs: median(phases.purge),
+    checksMs: median(phases.checks),
+    endMs: median(phases.end),
+    connections
+  }
+}
+
+/**
+ * The floor for the checks: node's own HTTP fetching the same pages in a process of its own, with a
+ * keep-alive agent of `concurrency` sockets and the prober's headers, timed from the first request
+ * to the last body. What the checks take beyond this is the action's, not node's or the machine's.
+ */
+async function bareLoopMs(urls: string[], concurrency: number): Promise<number> {
+  const entry = await moduleEntry(`
+import { Agent, get } from 'node:http'
+const urls = process.env.BENCH_URLS.split('\\n')
+const agent = new Agent({ keepAlive: true, maxSockets: ${concurrency} })
+const headers = { 'User-Agent': 'edge-purge-bench', 'Accept-Encoding': 'gzip, deflate, br' }
+let next = 0
+const fetchOne = (url) => new Promise((resolve, reject) => {
+  get(url, { agent, headers }, (response) => response.resume().on('end', resolve)).on('error', reject)
+})
+const worker = async () => { while (next < urls.length) await fetchOne(urls[next++]) }
+const started = performance.now()
+await Promise.all(Array.from({ length: ${concurrency} }, worker))
+console.log(performance.now() - started)
+agent.destroy()
+`)
+  const times: number[] = []
+  for (let index = 0; index < Math.min(RUNS, 3); index += 1) {
+    // Asynchronous: the page server answering it lives in this process.
+    const { stdout } = await promisify(execFile)(process.execPath, [entry], {
+      env: { PATH: process.env.PATH ?? '', BENCH_URLS: urls.join('\n') }
+    })
+    times.push(Number(stdout))
+  }
+  return median(times)
+}
+
 /** The project's targets, judged against each run. */
-const TARGETS = { coldRatio: 2, keys10kRatio: 1.25, mem100kMb: 150 }
+const TARGETS = { coldRatio: 2, keys10kRatio: 1.25, verify1kRatio: 1.25, mem100kMb: 150 }
 
 interface Row {
   scenario: string
@@ -194,6 +344,13 @@ interface Figures {
   keys10kCalls: number
   urls1k: { medianMs: number; boundMs: number; connections: number }
   soft1k: { medianMs: number; boundMs: number }
+  /** Bound from `cold`'s start, and the same bound from an empty action's start. */
+  verify1k: VerifyMeasured & {
+    boundMs: number
+    emptyBoundMs: number
+    checkRounds: number
+    bareLoopMs: number
+  }
   rssOneKeyMb: number
   rss100kMb: number
   curve: CurvePoint[]
@@ -297,6 +454,46 @@ async function main(): Promise<void> {
       note: `without the summary (no @actions/github): ${format(coldNoSummary.medianMs)}; dist/ ${(size.total / 1024).toFixed(0)} KiB of JS, ${(size.startup / 1024).toFixed(0)} KiB loaded at start`
     })
 
+    const pages = await startPageServer()
+    let verify: Figures['verify1k']
+    try {
+      const pageUrls = keyList(1000, `${pages.url}/page`)
+      const measured = await measureVerify(
+        server,
+        pages,
+        { ...api, mode: 'all', 'verify-urls': pageUrls.join('\n') },
+        pageUrls.length
+      )
+      const checkRounds = Math.ceil(pageUrls.length / concurrency)
+      verify = {
+        ...measured,
+        boundMs: cold.medianMs + LATENCY_MS + checkRounds * LATENCY_MS,
+        emptyBoundMs: empty + LATENCY_MS + checkRounds * LATENCY_MS,
+        checkRounds,
+        bareLoopMs: await bareLoopMs(pageUrls, concurrency)
+      }
+    } finally {
+      await pages.close()
+    }
+    rows.push({
+      scenario: 'verify1k',
+      calls: '1 + 1000 GETs',
+      medianMs: verify.medianMs,
+      boundMs: verify.boundMs,
+      target: judged(
+        `≤ ${TARGETS.verify1kRatio.toFixed(2)}`,
+        verify.medianMs / verify.boundMs <= TARGETS.verify1kRatio
+      ),
+      note:
+        `start = \`cold\`; from an empty action's start the bound is ${format(verify.emptyBoundMs)} ` +
+        `(ratio ${(verify.medianMs / verify.emptyBoundMs).toFixed(2)}); ` +
+        `${verify.connections} TCP connections to the pages`
+    })
+    console.log(
+      `verify1k phases: start ${format(verify.startMs)}, purge ${format(verify.purgeMs)}, ` +
+        `checks ${format(verify.checksMs)} (bare node loop ${format(verify.bareLoopMs)}), end ${format(verify.endMs)}`
+    )
+
     const coreBundle = await coreOnlyBundle()
     const core = { startMs: await actionStart(coreBundle.entry), bytes: coreBundle.bytes }
     console.log(`@actions/core alone: ${format(core.startMs)}`)
@@ -354,6 +551,7 @@ async function main(): Promise<void> {
       keys10kCalls,
       urls1k: { medianMs: urlRun.medianMs, boundMs: urlBound, connections: urlRun.connections },
       soft1k: { medianMs: soft.medianMs, boundMs: softBound },
+      verify1k: verify,
       rssOneKeyMb,
       rss100kMb,
       curve
@@ -361,6 +559,17 @@ async function main(): Promise<void> {
   } finally {
     await server.close()
   }
+}
+
+/** Within 5% of a bare loop, the difference is the machine's noise, not the stage's overhead. */
+function checksAgainstFloor(verify: Figures['verify1k']): string {
+  const ideal = format(verify.checkRounds * LATENCY_MS)
+  const beyond = verify.checksMs - verify.bareLoopMs
+  return beyond <= verify.bareLoopMs * 0.05
+    ? `the checks are as fast as Node's own HTTP here (${format(Math.abs(beyond))} apart), so what both take ` +
+        `beyond ${ideal} is Node's per-request cost on this machine, not the stage's.`
+    : `the checks take ${percent(beyond, verify.bareLoopMs)} more than that: the stage's own ` +
+        'overhead per check.'
 }
 
 /** What the figures mean, with this run's figures: no number here comes from another run. */
@@ -389,6 +598,22 @@ function reading(figures: Figures): string {
       `${figures.urls1k.connections} TCP connections for concurrency ${concurrency}: one ` +
       'keep-alive connection per call in flight.'
   ]
+  const verify = figures.verify1k
+  bullets.push(
+    `- **Edge check.** \`verify1k\` purges the whole service, then checks 1,000 \`verify-urls\` ` +
+      `whose pages answer \`Age: 0\` after ${LATENCY_MS} ms: ${format(verify.medianMs)}, ` +
+      `${(verify.medianMs / verify.boundMs).toFixed(2)}× its bound. Its bound starts from \`cold\` ` +
+      "(the action's own start, which has a target of its own) so that the ratio judges the stages " +
+      `after it. Where the time goes (medians): the purge call reaches the API ${format(verify.startMs)} ` +
+      `after the spawn, the first check follows ${format(verify.purgeMs)} later (the purge's round trip and the stage's setup), ` +
+      `the checks take ${format(verify.checksMs)} from the first GET to the last answer ` +
+      `(${verify.checkRounds} rounds of ${LATENCY_MS} ms would be ${format(verify.checkRounds * LATENCY_MS)}), ` +
+      `and writing the outputs, the verification file and the summary until the exit takes ` +
+      `${format(verify.endMs)}. A bare Node loop (keep-alive agent with ${concurrency} sockets, ` +
+      `the same headers, a process of its own) fetches the same pages in ${format(verify.bareLoopMs)}: ` +
+      checksAgainstFloor(verify) +
+      ` ${verify.connections} TCP connections: one keep-alive connection per check in flight.`
+  )
   const first = curve[0]
   const last = curve[curve.length - 1]
   const chosen = curve.find((point) => point.concurrency === concurrency)
@@ -443,7 +668,9 @@ async function writeReport(rows: Row[], figures: Figures): Promise<void> {
       `Each run is the bundled \`dist/index.js\` launched as the runner launches it (INPUT_* variables, output and summary files).`,
     '',
     `Lower bound = the start of an action whose \`main\` is an empty file, launched the same way (median ${format(figures.emptyMs)}), ` +
-      'plus ceil(calls / concurrency) × latency. `cold` compares a one-key dry run with that start alone.',
+      'plus ceil(calls / concurrency) × latency. `cold` compares a one-key dry run with that start alone. ' +
+      "`verify1k`'s bound starts from `cold` instead: the action's start, plus one purge round trip, plus " +
+      'ceil(1000 / concurrency) × latency for the checks.',
     '',
     ...table,
     ...(curve.length === 0
