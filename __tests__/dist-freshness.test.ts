@@ -496,7 +496,7 @@ describe('rules of both stages', () => {
     expect(error).toMatch(new RegExp(`^::error::${name}\\b`))
   })
 
-  it('dry run: no wait and no edge check, and the log says what would be awaited and checked', async () => {
+  it('dry run: no wait and no edge check, and the log and summary say what would be awaited and checked', async () => {
     await startFakes()
     const run = await runAction({
       ...purgeApi(),
@@ -519,6 +519,9 @@ describe('rules of both stages', () => {
     expect(run.stdout).toContain(
       `Would then check at the edge every purged URL, by Age, and 1 URL of verify-urls, by the text "${RELEASE}", re-checking stale ones for up to 3 s`
     )
+    const summary = textOf(run.summary)
+    expect(summary).toContain(`Would first wait until ${versionUrl()} does show "${RELEASE}"`)
+    expect(summary).toContain('Would then check at the edge every purged URL, by Age')
     expect(run.outputs).toMatchObject({ 'wait-seconds': '', verification: '', 'stale-count': '0' })
   })
 })

@@ -43,6 +43,7 @@ function render(results: PurgeResult[], overrides: Partial<SummaryFacts> = {}): 
     stopped: undefined,
     wait: undefined,
     edgeCheck: undefined,
+    stagesPlanned: [],
     ...overrides
   })
 }
@@ -217,6 +218,19 @@ describe('renderSummary', () => {
     expect(heading).not.toContain('purged')
     expect(html).toContain('no request was sent')
     expect(rowsOf(html).every((row) => row.includes('planned'))).toBe(true)
+  })
+
+  it('in a dry run, says what it would have awaited and checked at the edge, as plain text', () => {
+    const planned = [result('blog', { status: 'planned', id: null, http_status: null })]
+    const wait =
+      'Would first wait until https://origin.example/version does show "<b>abc</b>" (1 check in a row, up to 600 s)'
+    const check =
+      'Would then check at the edge every purged URL, by Age, re-checking stale ones for up to 60 s'
+    const html = render(planned, { dryRun: true, stagesPlanned: [wait, check] })
+    const text = textOf(renderMarkdown(html))
+    expect(text).toContain(wait)
+    expect(text).toContain(check)
+    expect(elementCounts(renderMarkdown(html)).b).toBeUndefined()
   })
 
   it('omits the service for a URL-only run', () => {

@@ -36618,6 +36618,8 @@ const SHOWN_SERVICE_CHARS = 64;
 const SHOWN_ID_CHARS = 128;
 const summary_SHOWN_ERROR_CHARS = 400;
 const SHOWN_TEXT_CHARS = 80;
+/** A dry run's sentence names every wait-for-url: a few of them, whole, and the timeout after. */
+const SHOWN_PLAN_CHARS = 1000;
 /** A url-map with many prefixes or a key-map with many keys can give one file many targets. */
 const SHOWN_TARGETS_PER_FILE = 10;
 const STATUS_CELL = { purged: '✅ purged', failed: '❌ failed', planned: '📝 planned' };
@@ -36780,6 +36782,8 @@ function renderSummary(facts) {
         parts.push(`<p>${contextLine(facts.context)}</p>`);
     if (facts.wait !== undefined)
         parts.push(waitLine(facts.wait));
+    for (const line of facts.stagesPlanned)
+        parts.push(`<p>${summaryText(line, SHOWN_PLAN_CHARS)}</p>`);
     if (facts.derivation !== undefined)
         parts.push(...derivationSection(facts.derivation));
     const rows = withinBudget(shownRows(results).map((result) => row(result, withService)));
@@ -36983,7 +36987,8 @@ async function report(facts) {
                     : {
                         entries: verification,
                         textUrls: settings.verify.text === undefined ? [] : settings.verify.urls
-                    }
+                    },
+                stagesPlanned: settings.dryRun ? describeStagesPlanned(settings) : []
             });
             await summary.addRaw(redact(html), true).write();
         }

@@ -115,6 +115,7 @@ const html = renderSummary({
   stopped: undefined,
   wait: undefined,
   edgeCheck: undefined,
+  stagesPlanned: [],
   context: {
     repository: 'acme/site',
     sha: '3f9c2d17a4be86f0c1d5e2b7a9084c6d3e1f5a20',

@@ -216,7 +216,8 @@ async function report(facts: Report): Promise<void> {
             : {
                 entries: verification,
                 textUrls: settings.verify.text === undefined ? [] : settings.verify.urls
-              }
+              },
+        stagesPlanned: settings.dryRun ? describeStagesPlanned(settings) : []
       })
       await core.summary.addRaw(redact(html), true).write()
     } catch (error) {

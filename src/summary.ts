@@ -21,6 +21,8 @@ const SHOWN_SERVICE_CHARS = 64
 const SHOWN_ID_CHARS = 128
 const SHOWN_ERROR_CHARS = 400
 const SHOWN_TEXT_CHARS = 80
+/** A dry run's sentence names every wait-for-url: a few of them, whole, and the timeout after. */
+const SHOWN_PLAN_CHARS = 1000
 /** A url-map with many prefixes or a key-map with many keys can give one file many targets. */
 const SHOWN_TARGETS_PER_FILE = 10
 
@@ -40,6 +42,8 @@ export interface SummaryFacts {
   wait: (WaitForOrigin & { outcome: WaitOutcome }) | undefined
   /** The edge check, when one was made. */
   edgeCheck: EdgeCheck | undefined
+  /** What a dry run would have awaited and checked at the edge, one sentence each. */
+  stagesPlanned: string[]
 }
 
 export interface EdgeCheck {
@@ -224,6 +228,8 @@ export function renderSummary(facts: SummaryFacts): string {
   parts.push(`<p>${scope.join(' · ')}</p>`)
   if (facts.context !== undefined) parts.push(`<p>${contextLine(facts.context)}</p>`)
   if (facts.wait !== undefined) parts.push(waitLine(facts.wait))
+  for (const line of facts.stagesPlanned)
+    parts.push(`<p>${summaryText(line, SHOWN_PLAN_CHARS)}</p>`)
 
   if (facts.derivation !== undefined) parts.push(...derivationSection(facts.derivation))
 
