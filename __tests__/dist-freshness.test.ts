@@ -89,6 +89,33 @@ describe('wait for the origin', () => {
     expect(run.stdout).toContain(`✓ ${versionUrl()}: HTTP 200, showed "${RELEASE}" (check 2)`)
   })
 
+  it('checks each wait-for-url until it shows the text, then not again; the purge waits for the last', async () => {
+    await startFakes()
+    const other = await FakeContentServer.start()
+    try {
+      content.release(RELEASE)
+      other.release('release-1', RELEASE)
+      const run = await runAction({
+        ...purgeApi(),
+        keys: 'blog',
+        'wait-for-url': `${versionUrl()}\n${other.urlOf(VERSION_PATH)}`,
+        'wait-for-text': RELEASE,
+        'wait-timeout': '5'
+      })
+      expect(run.code).toBe(0)
+      expect(content.gets(VERSION_PATH)).toHaveLength(1)
+      const checks = other.gets(VERSION_PATH)
+      expect(checks).toHaveLength(2)
+      expect(api.requests).toHaveLength(1)
+      expect(api.requests[0]?.receivedAt).toBeGreaterThanOrEqual(checks[1]?.at ?? Infinity)
+      expect(textOf(run.summary)).toContain(
+        `(1 check of ${versionUrl()}, 2 checks of ${other.urlOf(VERSION_PATH)})`
+      )
+    } finally {
+      await other.close()
+    }
+  })
+
   it('wait-passes 2 waits for two passing checks in a row', async () => {
     await startFakes()
     content.release('release-1', RELEASE, RELEASE)
@@ -338,11 +365,11 @@ describe('edge check', () => {
   it('re-checks a 5xx or a slow answer until fresh; one that stays 5xx ends stale with its reason', async () => {
     await startFakes()
     content.page('/flaky', { age: 0 })
-    content.fault('/flaky', { kind: 'status', status: 503 })
+    content.fault({ path: '/flaky', action: { kind: 'status', status: 503 } })
     content.page('/slow', { age: 0 })
-    content.fault('/slow', { kind: 'delay', ms: 1500 })
+    content.fault({ path: '/slow', action: { kind: 'delay', ms: 1500 } })
     content.page('/down', { age: 0 })
-    content.fault('/down', { kind: 'status', status: 502 }, 100)
+    content.fault({ path: '/down', times: 100, action: { kind: 'status', status: 502 } })
     const run = await runAction({
       ...purgeApi(),
       urls: ['/flaky', '/slow', '/down'].map((path) => content.urlOf(path)).join(' '),
@@ -410,6 +437,31 @@ describe('edge check', () => {
       'purged-count': '1'
     })
     expect(run.summary).not.toContain('Edge check')
+  })
+
+  it('checks the URL targets whose purge succeeded, then verify-urls, each URL once', async () => {
+    await startFakes()
+    for (const path of ['/a', '/b', '/c', '/d']) content.page(path, { age: 0 })
+    content.fault({ path: '/b', method: 'PURGE', action: { kind: 'status', status: 500 } })
+    const run = await runAction({
+      ...purgeApi(),
+      urls: ['/a', '/b', '/c'].map((path) => content.urlOf(path)).join(' '),
+      'max-attempts': '1',
+      verify: 'true',
+      'verify-urls': ['/d', '/a'].map((path) => content.urlOf(path)).join(' ')
+    })
+    expect(run.code).toBe(1)
+    expect(resultsOf(run).map(({ status }) => status)).toEqual(['purged', 'failed', 'purged'])
+    expect(verificationOf(run).map(({ url }) => url)).toEqual(
+      ['/a', '/c', '/d'].map((path) => content.urlOf(path))
+    )
+    expect(content.gets('/a')).toHaveLength(1)
+    expect(content.gets('/b')).toEqual([])
+    expect(run.outputs).toMatchObject({
+      'fresh-count': '3',
+      'stale-count': '0',
+      'failed-count': '1'
+    })
   })
 
   it('judges the answer to the URL itself: a 301 is not followed', async () => {
@@ -571,7 +623,7 @@ describe('cancellation', () => {
     await startFakes()
     content.page('/quick', { age: 0 })
     content.page('/slow', { age: 0 })
-    content.fault('/slow', { kind: 'delay', ms: 20_000 })
+    content.fault({ path: '/slow', action: { kind: 'delay', ms: 20_000 } })
     const run = await runAction(
       {
         ...purgeApi(),

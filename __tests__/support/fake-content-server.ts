@@ -40,19 +40,21 @@ export interface ContentRequest {
   at: number
 }
 
-export type ContentFault = { kind: 'status'; status: number } | { kind: 'delay'; ms: number }
-
-interface PendingFault {
+export interface ContentFault {
   path: string
-  action: ContentFault
-  times: number
+  /** Default GET: the stages' checks. */
+  method?: string
+  /** How many matching requests it applies to; default 1. */
+  times?: number
+  /** A status such as 503 instead of the answer, or the answer after a pause. */
+  action: { kind: 'status'; status: number } | { kind: 'delay'; ms: number }
 }
 
 export class FakeContentServer {
   readonly requests: ContentRequest[] = []
   private readonly pages = new Map<string, Page>()
   private releases: string[] = ['release-1']
-  private faults: PendingFault[] = []
+  private faults: Required<ContentFault>[] = []
   private purgeIds = 0
   private readonly sockets = new Set<Socket>()
   private readonly timers = new Set<NodeJS.Timeout>()
@@ -94,9 +96,8 @@ export class FakeContentServer {
     this.pages.set(path, page)
   }
 
-  /** The next `times` GETs of `path` get `action` instead of (or before) their answer. */
-  fault(path: string, action: ContentFault, times = 1): void {
-    this.faults.push({ path, action, times })
+  fault({ path, method = 'GET', times = 1, action }: ContentFault): void {
+    this.faults.push({ path, method, times, action })
   }
 
   /** The GETs of `path` that arrived: the stages' checks. */
@@ -114,8 +115,10 @@ export class FakeContentServer {
     await new Promise<void>((resolve) => this.server.close(() => resolve()))
   }
 
-  private takeFault(path: string): ContentFault | undefined {
-    const fault = this.faults.find((candidate) => candidate.path === path)
+  private takeFault(method: string, path: string): ContentFault['action'] | undefined {
+    const fault = this.faults.find(
+      (candidate) => candidate.method === method && candidate.path === path
+    )
     if (fault === undefined) return undefined
     fault.times -= 1
     if (fault.times <= 0) this.faults = this.faults.filter((candidate) => candidate !== fault)
@@ -137,6 +140,12 @@ export class FakeContentServer {
     const path = request.url ?? '/'
     this.requests.push({ method, path, headers: request.headers, at: Date.now() })
     request.resume()
+    const fault = this.takeFault(method, path)
+    if (fault?.kind === 'delay') await this.sleep(fault.ms)
+    if (fault?.kind === 'status') {
+      send(response, fault.status, { 'Content-Type': 'text/plain' }, 'upstream unavailable')
+      return
+    }
     if (method === 'PURGE') {
       this.purgeIds += 1
       send(response, 200, { 'Content-Type': 'application/json' }, purgeAnswer(this.purgeIds))
@@ -144,12 +153,6 @@ export class FakeContentServer {
     }
     if (method !== 'GET') {
       send(response, 405, { Allow: 'GET, PURGE' }, '')
-      return
-    }
-    const fault = this.takeFault(path)
-    if (fault?.kind === 'delay') await this.sleep(fault.ms)
-    if (fault?.kind === 'status') {
-      send(response, fault.status, { 'Content-Type': 'text/plain' }, 'upstream unavailable')
       return
     }
     if (path === VERSION_PATH) {
