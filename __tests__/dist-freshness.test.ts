@@ -464,6 +464,42 @@ describe('edge check', () => {
     })
   })
 
+  it('checks no more URLs at once than concurrency allows', async () => {
+    await startFakes()
+    const paths = Array.from({ length: 6 }, (_, index) => `/page/${index}`)
+    for (const path of paths) {
+      content.page(path, { age: 0 })
+      content.fault({ path, action: { kind: 'delay', ms: 200 } })
+    }
+    const run = await runAction({
+      ...purgeApi(),
+      keys: 'blog',
+      concurrency: '2',
+      'verify-urls': paths.map((path) => content.urlOf(path)).join('\n')
+    })
+    expect(run.code).toBe(0)
+    expect(run.outputs['fresh-count']).toBe('6')
+    expect(content.maxInFlight).toBe(2)
+  })
+
+  it('groups stale URLs with the same evidence into one error annotation', async () => {
+    await startFakes()
+    const paths = Array.from({ length: 12 }, (_, index) => `/missing/${index}`)
+    const run = await runAction({
+      ...purgeApi(),
+      keys: 'blog',
+      'verify-urls': paths.map((path) => content.urlOf(path)).join('\n'),
+      'verify-text': RELEASE,
+      'verify-timeout': '0.5'
+    })
+    expect(run.code).toBe(1)
+    expect(run.outputs['stale-count']).toBe('12')
+    expect(annotations(run, 'error')).toEqual([
+      `::error::12 URLs are still stale at the edge after the purge: HTTP 404, did not show "${RELEASE}"`,
+      '::error::12 of 12 URLs checked at the edge are still stale after the purge; the job summary and the verification output give the evidence'
+    ])
+  })
+
   it('judges the answer to the URL itself: a 301 is not followed', async () => {
     await startFakes()
     content.page('/moved', { status: 301, age: 0, headers: { Location: '/new' } })

@@ -52,6 +52,9 @@ export interface ContentFault {
 
 export class FakeContentServer {
   readonly requests: ContentRequest[] = []
+  /** Requests being answered now, and the most there have been at once. */
+  inFlight = 0
+  maxInFlight = 0
   private readonly pages = new Map<string, Page>()
   private releases: string[] = ['release-1']
   private faults: Required<ContentFault>[] = []
@@ -140,6 +143,16 @@ export class FakeContentServer {
     const path = request.url ?? '/'
     this.requests.push({ method, path, headers: request.headers, at: Date.now() })
     request.resume()
+    this.inFlight += 1
+    this.maxInFlight = Math.max(this.maxInFlight, this.inFlight)
+    try {
+      await this.answer(method, path, response)
+    } finally {
+      this.inFlight -= 1
+    }
+  }
+
+  private async answer(method: string, path: string, response: ServerResponse): Promise<void> {
     const fault = this.takeFault(method, path)
     if (fault?.kind === 'delay') await this.sleep(fault.ms)
     if (fault?.kind === 'status') {
