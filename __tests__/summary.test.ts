@@ -222,6 +222,19 @@ describe('renderSummary', () => {
     expect(rowsOf(html).every((row) => row.includes('planned'))).toBe(true)
   })
 
+  it('in a dry run, says what it would have awaited and checked at the edge, as plain text', () => {
+    const planned = [result('blog', { status: 'planned', id: null, http_status: null })]
+    const wait =
+      'Would first wait until https://origin.example/version shows "<b>abc</b>" (1 check in a row, up to 600 s)'
+    const check =
+      'Would then check at the edge every purged URL, by Age, re-checking stale ones for up to 60 s'
+    const html = render(planned, { dryRun: true, plannedStages: [wait, check] })
+    const text = textOf(renderMarkdown(html))
+    expect(text).toContain(wait)
+    expect(text).toContain(check)
+    expect(elementCounts(renderMarkdown(html)).b).toBeUndefined()
+  })
+
   it('omits the service for a URL-only run', () => {
     const html = render([result('https://www.example.com/', { type: 'url', service: null })], {
       services: []
@@ -436,15 +449,5 @@ describe('the wait and the edge check', () => {
       }
     })
     expect(textOf(renderMarkdown(html))).toContain('could not tell')
-  })
-
-  it('in a dry run, says what would be awaited and checked', () => {
-    const html = render([result('blog', { status: 'planned', id: null })], {
-      dryRun: true,
-      plannedStages: ['Would first wait until https://origin.example/version shows "abc1234"']
-    })
-    expect(textOf(renderMarkdown(html))).toContain(
-      'Would first wait until https://origin.example/version shows "abc1234"'
-    )
   })
 })
