@@ -30876,7 +30876,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1809);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2623);
 
 // A cancelled run must end within the runner's grace period: keep-alive sockets or a slow
 // GitHub request must not hold it open once its results are written.
@@ -30888,7 +30888,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 1809:
+/***/ 2623:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -33869,6 +33869,36 @@ const systemClock = {
 var external_node_http_ = __nccwpck_require__(7067);
 ;// CONCATENATED MODULE: external "node:https"
 const external_node_https_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:https");
+;// CONCATENATED MODULE: ./src/agents.ts
+/** Connections for the action's requests: one keep-alive agent per origin, proxies from the environment. */
+
+/**
+ * `@actions/http-client` supplies the agents (keep-alive, proxy settings from the environment),
+ * but its `request()` follows redirects with our headers and cannot abort a request at a deadline;
+ * so callers make each request with node's own `request` on these agents.
+ */
+function createAgents(options) {
+    const clients = new Map();
+    return {
+        agentFor(url) {
+            let client = clients.get(url.origin);
+            if (client === undefined) {
+                client = new lib_HttpClient(options.userAgent, [], {
+                    keepAlive: true,
+                    maxSockets: options.concurrency,
+                    allowRedirects: false
+                });
+                clients.set(url.origin, client);
+            }
+            return client.getAgent(url.href);
+        },
+        close() {
+            for (const client of clients.values())
+                client.dispose();
+        }
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/client.ts
 /** One HTTP exchange per call attempt: headers, token, timeout, keep-alive. No retries here. */
 
@@ -33879,25 +33909,8 @@ const external_node_https_namespaceObject = __WEBPACK_EXTERNAL_createRequire(imp
  * 1024-byte keys) is about a quarter of it, and a hostile server must not fill the runner's memory.
  */
 const MAX_BODY_BYTES = 1024 * 1024;
-/**
- * `@actions/http-client` supplies the agents (keep-alive, proxy settings from the environment),
- * but its `request()` follows redirects with our headers and cannot abort an attempt at a deadline;
- * so the exchange itself is made with node's request on that agent.
- */
 function createTransport(options) {
-    const clients = new Map();
-    function agentFor(url) {
-        let client = clients.get(url.origin);
-        if (client === undefined) {
-            client = new lib_HttpClient(options.userAgent, [], {
-                keepAlive: true,
-                maxSockets: options.concurrency,
-                allowRedirects: false
-            });
-            clients.set(url.origin, client);
-        }
-        return client.getAgent(url.href);
-    }
+    const { agentFor, close } = createAgents(options);
     function send(call, signal) {
         if (signal.aborted)
             return Promise.resolve({ kind: 'cancelled' });
@@ -33965,13 +33978,7 @@ function createTransport(options) {
             request.end(call.body);
         });
     }
-    return {
-        send,
-        close: () => {
-            for (const client of clients.values())
-                client.dispose();
-        }
-    };
+    return { send, close };
 }
 
 ;// CONCATENATED MODULE: ./src/counted.ts
@@ -36158,24 +36165,11 @@ function headersShow(headers, text) {
         .some((value) => value !== undefined && value.includes(text));
 }
 /**
- * Agents as the purge transport has them (keep-alive, proxy from the environment, `concurrency`
- * sockets per origin); the request itself is node's, which follows no redirect and can be dropped
- * as soon as the text is found.
+ * Agents as the purge transport has them; the request itself is node's, which follows no redirect
+ * and can be dropped as soon as the text is found.
  */
 function createProber(options) {
-    const clients = new Map();
-    function agentFor(url) {
-        let client = clients.get(url.origin);
-        if (client === undefined) {
-            client = new lib_HttpClient(options.userAgent, [], {
-                keepAlive: true,
-                maxSockets: options.concurrency,
-                allowRedirects: false
-            });
-            clients.set(url.origin, client);
-        }
-        return client.getAgent(url.href);
-    }
+    const { agentFor, close } = createAgents(options);
     function get(url, { timeoutMs, signal, lookFor }) {
         if (signal.aborted)
             return Promise.resolve({ kind: 'cancelled' });
@@ -36253,13 +36247,7 @@ function createProber(options) {
             request.end();
         });
     }
-    return {
-        get,
-        close: () => {
-            for (const client of clients.values())
-                client.dispose();
-        }
-    };
+    return { get, close };
 }
 /**
  * At most `count` probes in flight across every origin (the agents bound each origin alone). A

@@ -1,7 +1,7 @@
 /** One HTTP exchange per call attempt: headers, token, timeout, keep-alive. No retries here. */
-import { HttpClient } from '@actions/http-client'
 import * as http from 'node:http'
 import * as https from 'node:https'
+import { createAgents } from './agents.js'
 import type { PurgeCall } from './plan.js'
 
 export type Exchange =
@@ -37,26 +37,8 @@ export interface TransportOptions {
  */
 export const MAX_BODY_BYTES = 1024 * 1024
 
-/**
- * `@actions/http-client` supplies the agents (keep-alive, proxy settings from the environment),
- * but its `request()` follows redirects with our headers and cannot abort an attempt at a deadline;
- * so the exchange itself is made with node's request on that agent.
- */
 export function createTransport(options: TransportOptions): Transport {
-  const clients = new Map<string, HttpClient>()
-
-  function agentFor(url: URL): http.Agent {
-    let client = clients.get(url.origin)
-    if (client === undefined) {
-      client = new HttpClient(options.userAgent, [], {
-        keepAlive: true,
-        maxSockets: options.concurrency,
-        allowRedirects: false
-      })
-      clients.set(url.origin, client)
-    }
-    return client.getAgent(url.href)
-  }
+  const { agentFor, close } = createAgents(options)
 
   function send(call: PurgeCall, signal: AbortSignal): Promise<Exchange> {
     if (signal.aborted) return Promise.resolve({ kind: 'cancelled' })
@@ -123,10 +105,5 @@ export function createTransport(options: TransportOptions): Transport {
     })
   }
 
-  return {
-    send,
-    close: () => {
-      for (const client of clients.values()) client.dispose()
-    }
-  }
+  return { send, close }
 }

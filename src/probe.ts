@@ -2,11 +2,11 @@
  * One plain `GET` of a page as a visitor gets it, for the wait and verification stages: no token,
  * no redirects followed, the body decoded and read only as far as the caller needs it.
  */
-import { HttpClient } from '@actions/http-client'
 import * as http from 'node:http'
 import * as https from 'node:https'
 import type { Readable } from 'node:stream'
 import * as zlib from 'node:zlib'
+import { createAgents } from './agents.js'
 
 export type ProbeAnswer =
   | {
@@ -72,25 +72,11 @@ function headersShow(headers: http.IncomingHttpHeaders, text: string): boolean {
 }
 
 /**
- * Agents as the purge transport has them (keep-alive, proxy from the environment, `concurrency`
- * sockets per origin); the request itself is node's, which follows no redirect and can be dropped
- * as soon as the text is found.
+ * Agents as the purge transport has them; the request itself is node's, which follows no redirect
+ * and can be dropped as soon as the text is found.
  */
 export function createProber(options: { userAgent: string; concurrency: number }): Prober {
-  const clients = new Map<string, HttpClient>()
-
-  function agentFor(url: URL): http.Agent {
-    let client = clients.get(url.origin)
-    if (client === undefined) {
-      client = new HttpClient(options.userAgent, [], {
-        keepAlive: true,
-        maxSockets: options.concurrency,
-        allowRedirects: false
-      })
-      clients.set(url.origin, client)
-    }
-    return client.getAgent(url.href)
-  }
+  const { agentFor, close } = createAgents(options)
 
   function get(url: string, { timeoutMs, signal, lookFor }: ProbeOptions): Promise<ProbeAnswer> {
     if (signal.aborted) return Promise.resolve({ kind: 'cancelled' })
@@ -168,12 +154,7 @@ export function createProber(options: { userAgent: string; concurrency: number }
     })
   }
 
-  return {
-    get,
-    close: () => {
-      for (const client of clients.values()) client.dispose()
-    }
-  }
+  return { get, close }
 }
 
 /**

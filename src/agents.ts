@@ -1,0 +1,39 @@
+/** Connections for the action's requests: one keep-alive agent per origin, proxies from the environment. */
+import { HttpClient } from '@actions/http-client'
+import type * as http from 'node:http'
+
+export interface Agents {
+  /** The agent for `url`'s origin, made on first use. */
+  agentFor(url: URL): http.Agent
+  close(): void
+}
+
+/**
+ * `@actions/http-client` supplies the agents (keep-alive, proxy settings from the environment),
+ * but its `request()` follows redirects with our headers and cannot abort a request at a deadline;
+ * so callers make each request with node's own `request` on these agents.
+ */
+export function createAgents(options: {
+  userAgent: string
+  /** Sockets per origin: the most requests in flight, so keep-alive reuse covers every one. */
+  concurrency: number
+}): Agents {
+  const clients = new Map<string, HttpClient>()
+  return {
+    agentFor(url) {
+      let client = clients.get(url.origin)
+      if (client === undefined) {
+        client = new HttpClient(options.userAgent, [], {
+          keepAlive: true,
+          maxSockets: options.concurrency,
+          allowRedirects: false
+        })
+        clients.set(url.origin, client)
+      }
+      return client.getAgent(url.href)
+    },
+    close() {
+      for (const client of clients.values()) client.dispose()
+    }
+  }
+}
