@@ -8,21 +8,18 @@ import { gzipSync } from 'node:zlib'
 import { FakeContentServer, VERSION_PATH } from './support/fake-content-server.js'
 import { FakePurgeServer } from './support/fake-purge-server.js'
 import { textOf } from './support/rendered-markdown.js'
-import { resultsOf, runAction, type ActionRun } from './support/run-action.js'
+import {
+  resultsOf,
+  runAction,
+  verificationOf,
+  type ActionRun,
+  type VerificationEntry as Verification
+} from './support/run-action.js'
 
 const TOKEN = 'test-token'
 const GITHUB_TOKEN = 'ghs_distFreshnessToken0123456789'
 /** The release a deploy brings; nothing the content host sends holds it unless a test says so. */
 const RELEASE = 'release-2f9c1e0'
-
-interface Verification {
-  url: string
-  fresh: boolean
-  http_status: number | null
-  age: number | null
-  checks: number
-  evidence: string
-}
 
 let api: FakePurgeServer
 let content: FakeContentServer
@@ -45,11 +42,6 @@ const purgeApi = (): Record<string, string> => ({
 })
 
 const versionUrl = (): string => content.urlOf(VERSION_PATH)
-
-function verificationOf(run: ActionRun): Verification[] {
-  const text = run.outputs.verification ?? ''
-  return text === '' ? [] : (JSON.parse(text) as Verification[])
-}
 
 const entryFor = (run: ActionRun, path: string): Verification | undefined =>
   verificationOf(run).find((entry) => entry.url === content.urlOf(path))

@@ -2,6 +2,13 @@
 import { HttpClient } from '@actions/http-client'
 import type * as http from 'node:http'
 
+/** How a request can end without an answer. */
+export type NoAnswer =
+  | { kind: 'network'; code: string | undefined; message: string }
+  | { kind: 'timeout'; message: string }
+  /** The run was cancelled while the request was in flight: its outcome is unknown. */
+  | { kind: 'cancelled' }
+
 export interface Agents {
   /** The agent for `url`'s origin, made on first use. */
   agentFor(url: URL): http.Agent

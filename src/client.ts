@@ -1,7 +1,7 @@
 /** One HTTP exchange per call attempt: headers, token, timeout, keep-alive. No retries here. */
 import * as http from 'node:http'
 import * as https from 'node:https'
-import { createAgents } from './agents.js'
+import { createAgents, type NoAnswer } from './agents.js'
 import type { PurgeCall } from './plan.js'
 
 export type Exchange =
@@ -13,10 +13,7 @@ export type Exchange =
       /** The body went past `MAX_BODY_BYTES` and was cut there. */
       truncated: boolean
     }
-  | { kind: 'network'; code: string | undefined; message: string }
-  | { kind: 'timeout'; message: string }
-  /** The run was cancelled while the call was in flight: its outcome is unknown. */
-  | { kind: 'cancelled' }
+  | NoAnswer
 
 export interface Transport {
   send(call: PurgeCall, signal: AbortSignal): Promise<Exchange>

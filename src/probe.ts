@@ -6,7 +6,7 @@ import * as http from 'node:http'
 import * as https from 'node:https'
 import type { Readable } from 'node:stream'
 import * as zlib from 'node:zlib'
-import { createAgents } from './agents.js'
+import { createAgents, type NoAnswer } from './agents.js'
 
 export type ProbeAnswer =
   | {
@@ -18,9 +18,7 @@ export type ProbeAnswer =
       /** The decoded body went past `MAX_DECODED_BYTES` and was cut there. */
       truncated: boolean
     }
-  | { kind: 'network'; code: string | undefined; message: string }
-  | { kind: 'timeout'; message: string }
-  | { kind: 'cancelled' }
+  | NoAnswer
 
 export interface ProbeOptions {
   timeoutMs: number

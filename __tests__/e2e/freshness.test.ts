@@ -9,7 +9,13 @@
  */
 import { afterAll, afterEach, beforeEach, describe, expect, it } from '@jest/globals'
 import { readFile } from 'node:fs/promises'
-import { resultsOf, runAction, type ActionRun } from '../support/run-action.js'
+import {
+  resultsOf,
+  runAction,
+  verificationOf,
+  type ActionRun,
+  type VerificationEntry as Verification
+} from '../support/run-action.js'
 import { expectExit, whileRunning } from './testbed/action-run.js'
 import {
   findVarnishd,
@@ -30,20 +36,6 @@ const CACHED_AGE = 60
 /** The release a deploy brings; nothing the origin sends otherwise holds this text. */
 const NEXT_RELEASE = 'release-2f9c1e0'
 const TEST_MS = 90_000
-
-interface Verification {
-  url: string
-  fresh: boolean
-  http_status: number | null
-  age: number | null
-  checks: number
-  evidence: string
-}
-
-function verificationOf(run: ActionRun): Verification[] {
-  const text = run.outputs.verification ?? ''
-  return text === '' ? [] : (JSON.parse(text) as Verification[])
-}
 
 /** The error annotations the runner would show (`::error ...::message`). */
 const errorAnnotations = (run: ActionRun): string[] =>

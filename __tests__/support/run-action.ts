@@ -147,3 +147,18 @@ export interface ResultEntry {
 export function resultsOf(run: ActionRun): ResultEntry[] {
   return JSON.parse(run.outputs.results ?? '[]') as ResultEntry[]
 }
+
+/** One entry of the `verification` output, as a workflow reads it. */
+export interface VerificationEntry {
+  url: string
+  fresh: boolean
+  http_status: number | null
+  age: number | null
+  checks: number
+  evidence: string
+}
+
+export function verificationOf(run: ActionRun): VerificationEntry[] {
+  const text = run.outputs.verification ?? ''
+  return text === '' ? [] : (JSON.parse(text) as VerificationEntry[])
+}
