@@ -5,6 +5,9 @@ export default {
   testMatch: ['**/*.test.ts'],
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   transform: { '^.+\\.ts$': ['ts-jest', { useESM: true }] },
+  // Most suites wait on spawned actions, servers, Varnish and timers rather than on the CPU, so more
+  // workers than cores (jest's default is cores − 1: one on a 2-core runner) finish far sooner.
+  maxWorkers: 4,
   globalSetup: '<rootDir>/__tests__/support/build-dist.mjs',
   testTimeout: 30000
 }
