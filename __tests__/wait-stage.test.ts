@@ -159,7 +159,7 @@ describe('time up', () => {
       answer: { kind: 'network', code: undefined, message: `bad\nthing ${'x'.repeat(1000)}` }
     }))
     const check = lines.find((line) => line.startsWith('✗')) ?? ''
-    expect(check).toMatch(/^✗ https:\/\/origin\.example\/version: network error: bad thing x+…/)
+    expect(check).toMatch(/^✗ https:\/\/origin\.example\/version: network error: bad\\nthing x+…/)
     expect(check.length).toBeLessThan(300)
   })
 })

@@ -36298,7 +36298,7 @@ function cacheStatusOf(headers) {
     for (const name of CACHE_STATUS_HEADERS) {
         const [value] = headerValues(headers[name.toLowerCase()]);
         if (value !== undefined)
-            return `${name}: ${cut(value, SHOWN_VALUE_CHARS)}`;
+            return `${name}: ${oneLine(value, SHOWN_VALUE_CHARS)}`;
     }
     return undefined;
 }
@@ -36319,9 +36319,9 @@ function observe(answer, text) {
             };
         }
         case 'network':
-            return failed(`network error: ${cut(answer.message, SHOWN_FAILURE_CHARS)}`);
+            return failed(`network error: ${oneLine(answer.message, SHOWN_FAILURE_CHARS)}`);
         case 'timeout':
-            return failed(cut(answer.message, SHOWN_FAILURE_CHARS));
+            return failed(oneLine(answer.message, SHOWN_FAILURE_CHARS));
         case 'cancelled':
             return failed('the run was cancelled');
     }
@@ -36330,7 +36330,7 @@ function failed(failure) {
     return { status: null, age: null, textSeen: undefined, cacheStatus: undefined, failure };
 }
 function quoted(text) {
-    return `"${cut(text, SHOWN_VALUE_CHARS)}"`;
+    return `"${oneLine(text, SHOWN_VALUE_CHARS)}"`;
 }
 /** `HTTP 404, ` for answers other than 2xx: a fresh 404 or a 301 is worth a second look. */
 function statusPrefix(status) {
@@ -36377,7 +36377,7 @@ const MIN_REQUEST_TIMEOUT_MS = 1000;
 /** URLs are the user's, already validated; cut anyway, as all outside text is before the log. */
 const SHOWN_URL_CHARS = 200;
 function shownUrl(url) {
-    return cut(url, SHOWN_URL_CHARS);
+    return oneLine(url, SHOWN_URL_CHARS);
 }
 /** A throw from the prober (a bug) fails that check only, as the engine does for a call. */
 async function safeGet(prober, url, options) {
@@ -36816,6 +36816,7 @@ function renderSummary(facts) {
 
 
 
+
 const USER_AGENT = 'edge-purge/1';
 /** How runners cancel a job: SIGINT, then SIGTERM 7.5 s later; some have sent SIGHUP. */
 const CANCEL_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'];
@@ -36849,15 +36850,21 @@ async function run() {
 function messageOf(error) {
     return error instanceof Error ? error.message : String(error);
 }
-/** The step log, with every line redacted and every group it opened closed however the run ends. */
+/** Longer than any line the action writes: the guard below only cuts what went wrong upstream. */
+const MAX_LOG_LINE_CHARS = 8000;
+/**
+ * The step log. Every line is redacted, then passed through the guard once more as a whole (its
+ * outside pieces already were), so no line can break in two or read as a runner command; every
+ * group it opened is closed however the run ends.
+ */
 class RunnerLog {
     redact = (text) => text;
     openGroups = 0;
     info(line) {
-        info(this.redact(line));
+        info(oneLine(this.redact(line), MAX_LOG_LINE_CHARS));
     }
     startGroup(title) {
-        startGroup(this.redact(title));
+        startGroup(oneLine(this.redact(title), MAX_LOG_LINE_CHARS));
         this.openGroups += 1;
     }
     endGroup() {

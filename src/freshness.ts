@@ -3,7 +3,7 @@
  * after the purge began, and a one-sentence reason fit for the log and summary.
  */
 import type { ProbeAnswer } from './probe.js'
-import { cut } from './server-message.js'
+import { oneLine } from './outside-text.js'
 
 export interface Observation {
   /** Null when no answer came: `failure` says why. */
@@ -46,7 +46,7 @@ function parseAge(value: string | undefined): number | null {
 function cacheStatusOf(headers: Record<string, string | string[] | undefined>): string | undefined {
   for (const name of CACHE_STATUS_HEADERS) {
     const [value] = headerValues(headers[name.toLowerCase()])
-    if (value !== undefined) return `${name}: ${cut(value, SHOWN_VALUE_CHARS)}`
+    if (value !== undefined) return `${name}: ${oneLine(value, SHOWN_VALUE_CHARS)}`
   }
   return undefined
 }
@@ -71,9 +71,9 @@ export function observe(answer: ProbeAnswer, text: string | undefined): Observat
       }
     }
     case 'network':
-      return failed(`network error: ${cut(answer.message, SHOWN_FAILURE_CHARS)}`)
+      return failed(`network error: ${oneLine(answer.message, SHOWN_FAILURE_CHARS)}`)
     case 'timeout':
-      return failed(cut(answer.message, SHOWN_FAILURE_CHARS))
+      return failed(oneLine(answer.message, SHOWN_FAILURE_CHARS))
     case 'cancelled':
       return failed('the run was cancelled')
   }
@@ -84,7 +84,7 @@ function failed(failure: string): Observation {
 }
 
 export function quoted(text: string): string {
-  return `"${cut(text, SHOWN_VALUE_CHARS)}"`
+  return `"${oneLine(text, SHOWN_VALUE_CHARS)}"`
 }
 
 /** `HTTP 404, ` for answers other than 2xx: a fresh 404 or a 301 is worth a second look. */

@@ -25,6 +25,7 @@ import { describeStagesPlanned, verifyTargetsOf } from './freshness-plan.js'
 import { createProber } from './probe.js'
 import { verifyFreshness, type Verification, type VerifyRun } from './verify-stage.js'
 import { waitForOrigin, type WaitOutcome } from './wait-stage.js'
+import { oneLine } from './outside-text.js'
 import { cut } from './server-message.js'
 import { renderSummary } from './summary.js'
 
@@ -62,17 +63,24 @@ function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error)
 }
 
-/** The step log, with every line redacted and every group it opened closed however the run ends. */
+/** Longer than any line the action writes: the guard below only cuts what went wrong upstream. */
+const MAX_LOG_LINE_CHARS = 8000
+
+/**
+ * The step log. Every line is redacted, then passed through the guard once more as a whole (its
+ * outside pieces already were), so no line can break in two or read as a runner command; every
+ * group it opened is closed however the run ends.
+ */
 class RunnerLog implements EngineLog {
   redact: Redact = (text) => text
   private openGroups = 0
 
   info(line: string): void {
-    core.info(this.redact(line))
+    core.info(oneLine(this.redact(line), MAX_LOG_LINE_CHARS))
   }
 
   startGroup(title: string): void {
-    core.startGroup(this.redact(title))
+    core.startGroup(oneLine(this.redact(title), MAX_LOG_LINE_CHARS))
     this.openGroups += 1
   }
 

@@ -8,7 +8,7 @@ import { counted } from './counted.js'
 import type { EngineLog } from './engine.js'
 import { observe, quoted, type Observation } from './freshness.js'
 import { ProbeSlots, type ProbeAnswer, type Prober } from './probe.js'
-import { cut } from './server-message.js'
+import { oneLine } from './outside-text.js'
 
 export interface WaitSettings {
   urls: string[]
@@ -56,7 +56,7 @@ export const MIN_REQUEST_TIMEOUT_MS = 1000
 const SHOWN_URL_CHARS = 200
 
 export function shownUrl(url: string): string {
-  return cut(url, SHOWN_URL_CHARS)
+  return oneLine(url, SHOWN_URL_CHARS)
 }
 
 /** A throw from the prober (a bug) fails that check only, as the engine does for a call. */
