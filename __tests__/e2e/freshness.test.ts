@@ -7,7 +7,7 @@
  * by their `Age` at once and exactly, with no sleeping, and anything fetched after the purge is new.
  * Without varnishd the suite is skipped, saying so (see varnish.test.ts).
  */
-import { afterAll, afterEach, beforeEach, describe, expect, it } from '@jest/globals'
+import { describe, expect, it } from '@jest/globals'
 import { readFile } from 'node:fs/promises'
 import {
   resultsOf,
@@ -16,16 +16,8 @@ import {
   type ActionRun,
   type VerificationEntry as Verification
 } from '../support/run-action.js'
-import { expectExit, whileRunning } from './testbed/action-run.js'
-import {
-  findVarnishd,
-  FIRST_RELEASE,
-  SERVICE,
-  startTestBed,
-  TOKENS,
-  VERSION_PATH,
-  type TestBed
-} from './testbed/index.js'
+import { expectExit, useTestBed, whileRunning } from './testbed/action-run.js'
+import { findVarnishd, FIRST_RELEASE, SERVICE, VERSION_PATH } from './testbed/index.js'
 
 const SKIP_MESSAGE = 'varnishd not installed: real-cache freshness tests skipped'
 const varnishd = findVarnishd()
@@ -48,37 +40,22 @@ if (varnishd === undefined) {
   })
 } else {
   describe('freshness at a real edge (Varnish)', () => {
-    let started: TestBed | undefined
-    const bed = (): TestBed => {
-      if (started === undefined) throw new Error('test bed not started')
-      return started
-    }
-    const api = (token: string = TOKENS.engineer): Record<string, string> => ({
-      'api-token': token,
-      'base-url': bed().api.url,
-      'service-id': SERVICE
-    })
-    const contentUrl = (path: string): string => `${bed().varnish.url}${path}`
+    // Copies cached before the purge are made old at once: the origin hands them over already aged.
+    const { bed, api, contentUrl } = useTestBed(
+      varnishd,
+      async (started) => {
+        started.origin.age(CACHED_AGE)
+        await started.warm(PAGES)
+        started.origin.age(0)
+        for (const path of PAGES)
+          expect(await started.copy(path)).toMatchObject({ cache: 'HIT', release: FIRST_RELEASE })
+        expect((await started.copy('/blog/1')).age).toBeGreaterThanOrEqual(CACHED_AGE)
+      },
+      TEST_MS
+    )
     const versionUrl = (): string => `${bed().origin.url}${VERSION_PATH}`
     const byUrl = (run: ActionRun, path: string): Verification | undefined =>
       verificationOf(run).find((entry) => entry.url === contentUrl(path))
-
-    beforeEach(async () => {
-      started = await startTestBed({ varnishd })
-      bed().origin.age(CACHED_AGE)
-      await bed().warm(PAGES)
-      bed().origin.age(0)
-      for (const path of PAGES)
-        expect(await bed().copy(path)).toMatchObject({ cache: 'HIT', release: FIRST_RELEASE })
-      expect((await bed().copy('/blog/1')).age).toBeGreaterThanOrEqual(CACHED_AGE)
-    }, TEST_MS)
-    const stopBed = async (): Promise<void> => {
-      const running = started
-      started = undefined
-      await running?.stop()
-    }
-    afterEach(stopBed, TEST_MS)
-    afterAll(stopBed, TEST_MS)
 
     it(
       'the origin changes release while the action waits: nothing is purged before, the purge follows, the edge serves the new release',

@@ -7,12 +7,12 @@
  * every page starts at version 1 and the object counts Varnish reports are exact.
  * Without varnishd (PATH, /usr/sbin, or $VARNISHD) the suite is skipped, saying so.
  */
-import { afterAll, afterEach, beforeEach, describe, expect, it } from '@jest/globals'
+import { describe, expect, it } from '@jest/globals'
 import { FakeGitHubApi } from '../support/fake-github-api.js'
 import { resultsOf, runAction, type ActionRun } from '../support/run-action.js'
-import { expectExit, whileRunning } from './testbed/action-run.js'
+import { expectExit, useTestBed, whileRunning } from './testbed/action-run.js'
 import { pollUntil } from './testbed/http.js'
-import { findVarnishd, SERVICE, startTestBed, TOKENS, type TestBed } from './testbed/index.js'
+import { findVarnishd, SERVICE, TOKENS } from './testbed/index.js'
 
 const SKIP_MESSAGE = 'varnishd not installed: real-cache tests skipped'
 const varnishd = findVarnishd()
@@ -36,17 +36,13 @@ if (varnishd === undefined) {
   })
 } else {
   describe('real cache (Varnish)', () => {
-    let started: TestBed | undefined
-    const bed = (): TestBed => {
-      if (started === undefined) throw new Error('test bed not started')
-      return started
-    }
-    const api = (token: string = TOKENS.engineer): Record<string, string> => ({
-      'api-token': token,
-      'base-url': bed().api.url,
-      'service-id': SERVICE
-    })
-    const contentUrl = (path: string): string => `${bed().varnish.url}${path}`
+    const { bed, api, contentUrl } = useTestBed(
+      varnishd,
+      async (started) => {
+        expect(await started.warm(PAGES)).toEqual(servedAs(PAGES, 'HIT v1'))
+      },
+      TEST_MS
+    )
     /** After a purge of `blog`: both blog pages are fetched anew, then cached; the rest stays v1. */
     const expectOnlyBlogRefreshed = async (): Promise<void> => {
       expect(await bed().look(PAGES)).toEqual({
@@ -60,18 +56,6 @@ if (varnishd === undefined) {
         servedAs(['/blog/1', '/blog/2'], 'HIT v2')
       )
     }
-
-    beforeEach(async () => {
-      started = await startTestBed({ varnishd })
-      expect(await bed().warm(PAGES)).toEqual(servedAs(PAGES, 'HIT v1'))
-    }, TEST_MS)
-    const stopBed = async (): Promise<void> => {
-      const running = started
-      started = undefined
-      await running?.stop()
-    }
-    afterEach(stopBed, TEST_MS)
-    afterAll(stopBed, TEST_MS)
 
     it(
       'one key: its objects come back fresh (MISS, new version), other-tagged and untagged objects stay HITs',
