@@ -7,15 +7,13 @@
  * Pages do not change on a purge: a test says what the edge serves, so a lying purge API and an
  * honest one are the same to this server.
  */
+import { LoopbackServer } from './loopback-server.js'
 import {
-  createServer,
   type IncomingHttpHeaders,
   type IncomingMessage,
   type OutgoingHttpHeaders,
-  type Server,
   type ServerResponse
 } from 'node:http'
-import type { AddressInfo, Socket } from 'node:net'
 import { gzipSync } from 'node:zlib'
 
 /** Where the origin says which release it serves: its body is that release, nothing else. */
@@ -59,28 +57,19 @@ export class FakeContentServer {
   private releases: string[] = ['release-1']
   private faults: Required<ContentFault>[] = []
   private purgeIds = 0
-  private readonly sockets = new Set<Socket>()
   private readonly timers = new Set<NodeJS.Timeout>()
 
-  private constructor(private readonly server: Server) {}
+  private constructor(private readonly http: LoopbackServer) {}
 
   static async start(): Promise<FakeContentServer> {
-    const server = createServer()
-    const fake = new FakeContentServer(server)
-    server.on('connection', (socket: Socket) => {
-      fake.sockets.add(socket)
-      socket.on('close', () => fake.sockets.delete(socket))
-    })
-    server.on('request', (request: IncomingMessage, response: ServerResponse) => {
-      void fake.handle(request, response)
-    })
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    const http = new LoopbackServer()
+    const fake = new FakeContentServer(http)
+    await http.listen((request, response) => void fake.handle(request, response))
     return fake
   }
 
   get url(): string {
-    const { port } = this.server.address() as AddressInfo
-    return `http://127.0.0.1:${port}`
+    return this.http.url
   }
 
   urlOf(path: string): string {
@@ -114,8 +103,7 @@ export class FakeContentServer {
 
   async close(): Promise<void> {
     for (const timer of this.timers) clearTimeout(timer)
-    for (const socket of this.sockets) socket.destroy()
-    await new Promise<void>((resolve) => this.server.close(() => resolve()))
+    await this.http.close()
   }
 
   private takeFault(method: string, path: string): ContentFault['action'] | undefined {

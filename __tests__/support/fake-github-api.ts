@@ -5,15 +5,9 @@
  * diverged / identical), a commit's files paged up to GitHub's 3,000, releases, renames and
  * removals, 404 for an unknown commit, and token checks. Records every request.
  */
+import { LoopbackServer } from './loopback-server.js'
 import { createHash } from 'node:crypto'
-import {
-  createServer,
-  type IncomingHttpHeaders,
-  type IncomingMessage,
-  type Server,
-  type ServerResponse
-} from 'node:http'
-import type { AddressInfo, Socket } from 'node:net'
+import { type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http'
 
 /** What a token may do: `read` has `contents: read`; `none` is a valid token without it. */
 export type Permission = 'read' | 'none'
@@ -99,10 +93,9 @@ export class FakeGitHubApi {
   private readonly branches = new Map<string, string>()
   private readonly releases: ReleaseRecord[] = []
   private writes = 0
-  private readonly sockets = new Set<Socket>()
 
   private constructor(
-    private readonly server: Server,
+    private readonly http: LoopbackServer,
     options: FakeGitHubOptions
   ) {
     this.owner = options.owner ?? 'acme'
@@ -111,28 +104,19 @@ export class FakeGitHubApi {
   }
 
   static async start(options: FakeGitHubOptions = {}): Promise<FakeGitHubApi> {
-    const server = createServer()
-    const fake = new FakeGitHubApi(server, options)
-    server.on('connection', (socket: Socket) => {
-      fake.sockets.add(socket)
-      socket.on('close', () => fake.sockets.delete(socket))
-    })
-    server.on('request', (request: IncomingMessage, response: ServerResponse) => {
-      fake.handle(request, response)
-    })
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    const http = new LoopbackServer()
+    const fake = new FakeGitHubApi(http, options)
+    await http.listen((request, response) => fake.handle(request, response))
     return fake
   }
 
   /** The API root, as GITHUB_API_URL gives it. */
   get url(): string {
-    const { port } = this.server.address() as AddressInfo
-    return `http://127.0.0.1:${port}`
+    return this.http.url
   }
 
   async close(): Promise<void> {
-    for (const socket of this.sockets) socket.destroy()
-    await new Promise<void>((resolve) => this.server.close(() => resolve()))
+    await this.http.close()
   }
 
   /**

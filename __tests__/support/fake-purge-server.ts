@@ -3,14 +3,9 @@
  * shapes), records every request, and injects faults. Also answers per-URL PURGE as a content host.
  * The request rules themselves are in `purge-api-rules.ts`, shared with the e2e test bed's API.
  */
-import {
-  createServer,
-  type IncomingHttpHeaders,
-  type IncomingMessage,
-  type Server,
-  type ServerResponse
-} from 'node:http'
-import type { AddressInfo, Socket } from 'node:net'
+import { LoopbackServer } from './loopback-server.js'
+import { type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http'
+import type { Socket } from 'node:net'
 import {
   json,
   parseManagementRequest,
@@ -76,11 +71,10 @@ export class FakePurgeServer {
   connections = 0
   private faults: Fault[] = []
   private sequence = 0
-  private readonly sockets = new Set<Socket>()
   private readonly connectionNumbers = new WeakMap<Socket, number>()
 
   private constructor(
-    private readonly server: Server,
+    private readonly http: LoopbackServer,
     private readonly options: Required<FakeServerOptions>
   ) {}
 
@@ -93,24 +87,18 @@ export class FakePurgeServer {
     }
     // Node's own 16 KiB header limit would answer 431 before a full 16 KiB Surrogate-Key reached the
     // API's check; real purge APIs take that header whole.
-    const server = createServer({ maxHeaderSize: 64 * 1024 })
-    const fake = new FakePurgeServer(server, settings)
-    server.on('connection', (socket: Socket) => {
+    const http = new LoopbackServer({ maxHeaderSize: 64 * 1024 })
+    const fake = new FakePurgeServer(http, settings)
+    http.server.on('connection', (socket: Socket) => {
       fake.connections += 1
       fake.connectionNumbers.set(socket, fake.connections)
-      fake.sockets.add(socket)
-      socket.on('close', () => fake.sockets.delete(socket))
     })
-    server.on('request', (request: IncomingMessage, response: ServerResponse) => {
-      void fake.handle(request, response)
-    })
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    await http.listen((request, response) => void fake.handle(request, response))
     return fake
   }
 
   get url(): string {
-    const { port } = this.server.address() as AddressInfo
-    return `http://127.0.0.1:${port}`
+    return this.http.url
   }
 
   fault(fault: Fault): void {
@@ -118,8 +106,7 @@ export class FakePurgeServer {
   }
 
   async close(): Promise<void> {
-    for (const socket of this.sockets) socket.destroy()
-    await new Promise<void>((resolve) => this.server.close(() => resolve()))
+    await this.http.close()
   }
 
   private nextId(parts: 3 | 4): string {

@@ -15,15 +15,13 @@
  * - `age()`: full answers carry `Age`, as from a shield that has held its copy that long, so a test
  *   gets cached copies that are old by their `Age` without waiting for them to age.
  */
+import { LoopbackServer } from '../../support/loopback-server.js'
 import {
-  createServer,
   type IncomingHttpHeaders,
   type IncomingMessage,
   type OutgoingHttpHeaders,
-  type Server,
   type ServerResponse
 } from 'node:http'
-import type { AddressInfo, Socket } from 'node:net'
 
 /** The site's pages and their surrogate keys; any other path is served untagged. */
 export const SITE: Record<string, string[]> = {
@@ -61,35 +59,24 @@ export class Origin {
   readonly requests: OriginRequest[] = []
   private readonly versions = new Map<string, number>()
   private readonly frozen = new Set<string>()
-  private readonly sockets = new Set<Socket>()
   private current = FIRST_RELEASE
   private heldFor = 0
 
-  private constructor(private readonly server: Server) {}
+  private constructor(private readonly http: LoopbackServer) {}
 
   static async start(): Promise<Origin> {
-    const server = createServer()
-    const origin = new Origin(server)
-    server.on('connection', (socket: Socket) => {
-      origin.sockets.add(socket)
-      socket.on('close', () => origin.sockets.delete(socket))
-    })
-    server.on('request', (request: IncomingMessage, response: ServerResponse) =>
-      origin.handle(request, response)
-    )
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject)
-      server.listen(0, '127.0.0.1', resolve)
-    })
+    const http = new LoopbackServer()
+    const origin = new Origin(http)
+    await http.listen((request, response) => origin.handle(request, response))
     return origin
   }
 
   get port(): number {
-    return (this.server.address() as AddressInfo).port
+    return this.http.port
   }
 
   get url(): string {
-    return `http://127.0.0.1:${this.port}`
+    return this.http.url
   }
 
   /** From now on `/version` answers `next` and pages fetched in full are built from it. */
@@ -123,8 +110,7 @@ export class Origin {
   }
 
   async close(): Promise<void> {
-    for (const socket of this.sockets) socket.destroy()
-    await new Promise<void>((resolve) => this.server.close(() => resolve()))
+    await this.http.close()
   }
 
   private handle(request: IncomingMessage, response: ServerResponse): void {

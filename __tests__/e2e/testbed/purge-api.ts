@@ -17,14 +17,8 @@
  * the API `lie()`: accepted calls are answered as usual but invalidate nothing, as when a purge
  * reaches the wrong service or a layer the edge does not read from.
  */
-import {
-  createServer,
-  type IncomingHttpHeaders,
-  type IncomingMessage,
-  type Server,
-  type ServerResponse
-} from 'node:http'
-import type { AddressInfo, Socket } from 'node:net'
+import { LoopbackServer } from '../../support/loopback-server.js'
+import { type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http'
 import {
   error,
   json,
@@ -88,7 +82,6 @@ interface PendingHold {
 export class PurgeApi {
   readonly requests: ApiRequest[] = []
   readonly invalidations: Invalidation[] = []
-  private readonly sockets = new Set<Socket>()
   private readonly holds: PendingHold[] = []
   private lying = false
   private lies = 0
@@ -96,7 +89,7 @@ export class PurgeApi {
   private readonly rules: PurgeApiRules
 
   private constructor(
-    private readonly server: Server,
+    private readonly http: LoopbackServer,
     private readonly options: PurgeApiOptions
   ) {
     const { tokens, services } = options
@@ -106,25 +99,14 @@ export class PurgeApi {
   static async start(options: PurgeApiOptions): Promise<PurgeApi> {
     // Node's own 16 KiB header limit would answer 431 before a full 16 KiB Surrogate-Key reached the
     // API's check; real purge APIs take that header whole.
-    const server = createServer({ maxHeaderSize: 64 * 1024 })
-    const api = new PurgeApi(server, options)
-    server.on('connection', (socket: Socket) => {
-      api.sockets.add(socket)
-      socket.on('close', () => api.sockets.delete(socket))
-    })
-    server.on('request', (incoming: IncomingMessage, response: ServerResponse) => {
-      void api.handle(incoming, response)
-    })
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject)
-      server.listen(0, '127.0.0.1', resolve)
-    })
+    const http = new LoopbackServer({ maxHeaderSize: 64 * 1024 })
+    const api = new PurgeApi(http, options)
+    await http.listen((incoming, response) => void api.handle(incoming, response))
     return api
   }
 
   get url(): string {
-    const { port } = this.server.address() as AddressInfo
-    return `http://127.0.0.1:${port}`
+    return this.http.url
   }
 
   /**
@@ -151,8 +133,7 @@ export class PurgeApi {
 
   async close(): Promise<void> {
     for (const pending of this.holds.splice(0)) pending.release()
-    for (const socket of this.sockets) socket.destroy()
-    await new Promise<void>((resolve) => this.server.close(() => resolve()))
+    await this.http.close()
   }
 
   private async handle(incoming: IncomingMessage, response: ServerResponse): Promise<void> {
