@@ -130,7 +130,7 @@ describe('changed-files', () => {
     const after = github.commit(before, [{ write: 'README.md' }])
     const run = await runOnPush(before, after, {})
     expect(run.code).toBe(0)
-    expect(run.stdout).toMatch(/::notice::Nothing to purge: none of the 1 files changed/)
+    expect(run.stdout).toMatch(/::notice::Nothing to purge: none of the 1 changed file in push /)
     expect(purge.requests).toHaveLength(0)
     expect(run.outputs['purged-count']).toBe('0')
   })

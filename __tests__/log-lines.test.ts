@@ -52,7 +52,7 @@ describe('describeDerivation', () => {
     const { lines, nothingMatched } = describeDerivation(derivation([]))
     expect(lines).toEqual([])
     expect(nothingMatched).toBe(
-      'Nothing to purge: none of the 1 files changed in push abc1234...def5678 matched url-map or key-map'
+      'Nothing to purge: none of the 1 changed file in push abc1234...def5678 matched url-map or key-map'
     )
   })
 

@@ -55,17 +55,17 @@ export function describeDerivation(derivation: Derivation): {
   nothingMatched: string | undefined
 } {
   const { report, targets } = derivation
-  const files = report.files.length
+  const files = counted(report.files.length, 'changed file')
   const range = oneLine(report.description)
   return {
-    title: `Targets from ${files} changed files (${range})`,
+    title: `Targets from ${files} (${range})`,
     lines: targets.map(
       ({ file, type, target }) =>
         `${oneLine(file, SHOWN_ADDRESS_CHARS)} → ${type} ${oneLine(target, SHOWN_ADDRESS_CHARS)}`
     ),
     nothingMatched:
       targets.length === 0
-        ? `Nothing to purge: none of the ${files} files changed in ${range} matched url-map or key-map`
+        ? `Nothing to purge: none of the ${files} in ${range} matched url-map or key-map`
         : undefined
   }
 }
