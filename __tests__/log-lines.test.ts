@@ -6,28 +6,16 @@ import { parseSettings } from '../src/inputs.js'
 import { describeCall, describeDerivation, describeEnd, describePlan } from '../src/log-lines.js'
 import { planPurges } from '../src/plan.js'
 import { DEFAULT_INPUTS, TEST_BASE } from './support/defaults.js'
+import { derivationOf } from './support/derivation.js'
 
 /** What the runner would obey in a line the action prints. */
 const COMMAND = /^\s*::|##\[/
 
 const INJECTING_FILE = 'public/a\n::set-output name=x::1\n::add-mask::a\nb.html'
 
-function derivation(targets: DerivedTarget[], description = 'push abc1234...def5678'): Derivation {
-  return {
-    report: {
-      files: [...new Set(targets.map(({ file }) => file)), 'README.md'],
-      commits: 2,
-      method: 'compare',
-      base: 'abc1234',
-      head: 'def5678',
-      origin: 'push',
-      description,
-      notes: []
-    },
-    targets,
-    sources: new Map()
-  }
-}
+/** Beside the targets' files, the push changed a README that maps to nothing. */
+const derivation = (targets: DerivedTarget[], description?: string): Derivation =>
+  derivationOf(targets, { description, unmatched: ['README.md'] })
 
 /** Every line as the runner reads it: split on line breaks, as it reads stdout. */
 const linesOf = (...texts: string[]): string[] => texts.flatMap((text) => text.split(/\r\n|\r|\n/))

@@ -8,6 +8,7 @@ import type { RunContext } from '../src/run-context.js'
 import { renderSummary, SUMMARY_ROW_LIMIT, type SummaryFacts } from '../src/summary.js'
 import type { Verification } from '../src/verify-stage.js'
 import type { WaitOutcome } from '../src/wait-stage.js'
+import { derivationOf } from './support/derivation.js'
 import { elementCounts, renderMarkdown, textOf } from './support/rendered-markdown.js'
 
 const RESULTS_FILE = '/home/runner/work/_temp/edge-purge-results-1.json'
@@ -72,23 +73,8 @@ function withoutOwnMarkup(html: string): string {
 
 const HOSTILE = '<img src=x onerror=alert(1)>'
 
-function derivation(targets: DerivedTarget[], description = 'push abc1234...def5678'): Derivation {
-  const files = [...new Set(targets.map(({ file }) => file))]
-  return {
-    report: {
-      files,
-      commits: 1,
-      method: 'compare',
-      base: 'abc1234',
-      head: 'def5678',
-      origin: 'push',
-      description,
-      notes: []
-    },
-    targets,
-    sources: new Map()
-  }
-}
+const derivation = (targets: DerivedTarget[], description?: string): Derivation =>
+  derivationOf(targets, { description })
 
 /** What GitHub's renderer would make of it: every element, counted by tag. */
 const renderedElements = (html: string): Record<string, number> =>

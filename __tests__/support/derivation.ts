@@ -1,0 +1,24 @@
+/** A changed-files derivation as the GitHub comparison would give it, for tests of how it is shown. */
+import type { Derivation } from '../../src/changed-files/index.js'
+import type { DerivedTarget } from '../../src/changed-files/maps.js'
+
+/** The targets' files changed in one push; `unmatched` files changed too but gave no target. */
+export function derivationOf(
+  targets: DerivedTarget[],
+  { description = 'push abc1234...def5678', unmatched = [] as string[] } = {}
+): Derivation {
+  return {
+    report: {
+      files: [...new Set(targets.map(({ file }) => file)), ...unmatched],
+      commits: 1,
+      method: 'compare',
+      base: 'abc1234',
+      head: 'def5678',
+      origin: 'push',
+      description,
+      notes: []
+    },
+    targets,
+    sources: new Map()
+  }
+}
