@@ -2,6 +2,18 @@
 import { HttpClient } from '@actions/http-client'
 import type * as http from 'node:http'
 
+/** How a request ended: an answer (its body as far as the caller read it), or none. */
+export type Answer =
+  | {
+      kind: 'response'
+      status: number
+      headers: http.IncomingHttpHeaders
+      body: string
+      /** The body went past the caller's limit and was cut there. */
+      truncated: boolean
+    }
+  | NoAnswer
+
 /** How a request can end without an answer. */
 export type NoAnswer =
   | { kind: 'network'; code: string | undefined; message: string }

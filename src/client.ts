@@ -1,19 +1,11 @@
 /** One HTTP exchange per call attempt: headers, token, timeout, keep-alive. No retries here. */
 import * as http from 'node:http'
 import * as https from 'node:https'
-import { createAgents, type NoAnswer } from './agents.js'
+import { createAgents, type Answer } from './agents.js'
 import type { PurgeCall } from './plan.js'
 
-export type Exchange =
-  | {
-      kind: 'response'
-      status: number
-      headers: http.IncomingHttpHeaders
-      body: string
-      /** The body went past `MAX_BODY_BYTES` and was cut there. */
-      truncated: boolean
-    }
-  | NoAnswer
+/** One purge call attempt: the body is cut at `MAX_BODY_BYTES`. */
+export type Exchange = Answer
 
 export interface Transport {
   send(call: PurgeCall, signal: AbortSignal): Promise<Exchange>

@@ -6,19 +6,13 @@ import * as http from 'node:http'
 import * as https from 'node:https'
 import type { Readable } from 'node:stream'
 import * as zlib from 'node:zlib'
-import { createAgents, type NoAnswer } from './agents.js'
+import { createAgents, type Answer } from './agents.js'
 
-export type ProbeAnswer =
-  | {
-      kind: 'response'
-      status: number
-      headers: http.IncomingHttpHeaders
-      /** Decoded text; it ends where `lookFor` was found when the probe stopped reading early. */
-      body: string
-      /** The decoded body went past `MAX_DECODED_BYTES` and was cut there. */
-      truncated: boolean
-    }
-  | NoAnswer
+/**
+ * One page fetch: the body is decoded, ends where `lookFor` was found when the probe stopped
+ * reading early, and is cut at `MAX_DECODED_BYTES`.
+ */
+export type ProbeAnswer = Answer
 
 export interface ProbeOptions {
   timeoutMs: number
