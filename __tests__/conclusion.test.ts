@@ -93,6 +93,24 @@ describe('failureAnnotations', () => {
     expect(lines[2]).toContain('reason A')
   })
 
+  it('puts the refusal first and the calls it stopped after it, however many more they are', () => {
+    const refused = 'soft purge was refused (403): the token needs Billing permission or higher'
+    const results = [
+      failed('home', refused),
+      ...Array.from({ length: 40 }, (_, index) =>
+        failed(
+          `k${index}`,
+          `not sent: an earlier call needing the same permission found that ${refused}`
+        )
+      )
+    ]
+    const lines = failureAnnotations(results)
+    expect(lines).toEqual([
+      `key "home" failed: ${refused}`,
+      `40 targets failed: not sent: an earlier call needing the same permission found that ${refused}`
+    ])
+  })
+
   it(`caps the lines at MAX_ANNOTATIONS and adds one line for the other kinds`, () => {
     const kinds = MAX_ANNOTATIONS + 3
     const results = Array.from({ length: kinds }, (_, index) =>

@@ -73,9 +73,8 @@ describe('wait for the origin', () => {
 
     expect(run.outputs['wait-seconds']).toBe('2')
     expect(resultsOf(run)).toMatchObject([{ target: 'blog', status: 'purged' }])
-    expect(textOf(run.summary)).toContain(
-      `The origin showed ${RELEASE} after 2 s (2 checks of ${versionUrl()}).`
-    )
+    expect(textOf(run.summary)).toContain(`The origin showed ${RELEASE} after 2 s:`)
+    expect(textOf(run.summary)).toContain(`2 checks of ${versionUrl()}`)
     expect(run.stdout).toContain('::group::Waiting for the origin: 1 URL to show')
     expect(run.stdout).toContain(`✗ ${versionUrl()}: HTTP 200, did not show "${RELEASE}" (check 1)`)
     expect(run.stdout).toContain(`✓ ${versionUrl()}: HTTP 200, showed "${RELEASE}" (check 2)`)
@@ -100,8 +99,8 @@ describe('wait for the origin', () => {
       expect(checks).toHaveLength(2)
       expect(api.requests).toHaveLength(1)
       expect(api.requests[0]?.receivedAt).toBeGreaterThanOrEqual(checks[1]?.at ?? Infinity)
-      expect(textOf(run.summary)).toContain(
-        `(1 check of ${versionUrl()}, 2 checks of ${other.urlOf(VERSION_PATH)})`
+      expect(textOf(run.summary).replace(/\s+/g, ' ')).toContain(
+        `1 check of ${versionUrl()} 2 checks of ${other.urlOf(VERSION_PATH)}`
       )
     } finally {
       await other.close()
@@ -144,13 +143,15 @@ describe('wait for the origin', () => {
     expect(content.gets(VERSION_PATH)).toHaveLength(3)
     expect(api.requests).toEqual([])
     expect(resultsOf(run)[0]?.error).toBe(
-      `not sent: the origin was not ready within 5 s: ${versionUrl()} did not show "${RELEASE}" 2 times in a row ` +
-        `(last answer: HTTP 200, showed "${RELEASE}", after 3 checks)`
+      `not sent: the origin was not ready within 5 s: ${versionUrl()} did not show "${RELEASE}" 2 times in a row`
+    )
+    expect(textOf(run.summary)).toContain(
+      `(last answer: HTTP 200, showed "${RELEASE}", after 3 checks)`
     )
     expect(run.stdout).toContain('(check 2; 0 of 2 in a row)')
   })
 
-  it('on timeout sends no purge call at all: every target failed naming the URL, what was awaited and the last answer', async () => {
+  it('on timeout sends no purge call at all: every target failed naming the URL and what was awaited, the summary its last answer', async () => {
     await startFakes()
     content.page('/about', { age: 0 })
     const run = await runAction({
@@ -174,9 +175,7 @@ describe('wait for the origin', () => {
       ['key', 'products', 'failed'],
       ['url', content.urlOf('/about'), 'failed']
     ])
-    const reason =
-      `not sent: the origin was not ready within 3 s: ${versionUrl()} did not show "${RELEASE}" ` +
-      `(last answer: HTTP 200, did not show "${RELEASE}", after 2 checks)`
+    const reason = `not sent: the origin was not ready within 3 s: ${versionUrl()} did not show "${RELEASE}"`
     for (const result of results) {
       expect(result).toMatchObject({ error: reason, id: null, http_status: null, attempts: 0 })
     }
@@ -190,10 +189,12 @@ describe('wait for the origin', () => {
       'stale-count': '0'
     })
     expect(JSON.parse(await readFile(run.outputs['results-file'] ?? '', 'utf8'))).toHaveLength(3)
-    expect(textOf(run.summary)).toContain(
-      `No purge call was sent: ${reason.slice('not sent: '.length)}`
+    const summary = textOf(run.summary)
+    expect(summary.split('\n')[0]).toBe(
+      'Edge purge of svc123: 0 purged, 3 failed, nothing sent: the origin was not ready'
     )
-    expect(run.summary).toContain('0 purged, 3 failed')
+    expect(summary).toContain(`No purge call was sent: ${reason.slice('not sent: '.length)}.`)
+    expect(summary).toContain(`(last answer: HTTP 200, did not show "${RELEASE}", after 2 checks)`)
     expect(annotations(run, 'error').join('\n')).toContain(`3 targets failed: ${reason}`)
   })
 
@@ -231,8 +232,10 @@ describe('wait for the origin', () => {
     // The version endpoint was checked once as a wait-for-url of its own, never as a redirect target.
     expect(content.gets(VERSION_PATH)).toHaveLength(1)
     expect(resultsOf(run)[0]?.error).toBe(
-      `not sent: the origin was not ready within 1 s: ${content.urlOf('/moved')} did not answer 2xx ` +
-        '(last answer: HTTP 301, after 1 check)'
+      'not sent: the origin was not ready within 1 s: 1 of 2 wait-for-urls did not answer 2xx'
+    )
+    expect(textOf(run.summary)).toContain(
+      `${content.urlOf('/moved')} did not answer 2xx (last answer: HTTP 301, after 1 check)`
     )
   })
 })
@@ -593,15 +596,14 @@ describe('rules of both stages', () => {
     })
     expect(run.code).toBe(0)
     expect(allRequests()).toEqual([])
-    expect(run.stdout).toContain(
-      `Would first wait until ${versionUrl()} shows "${RELEASE}" (2 checks in a row, up to 5 s)`
+    // Each URL it would fetch is listed under what it would do.
+    const summary = textOf(run.summary).replace(/\s+/g, ' ')
+    expect(summary).toContain(
+      `Would first wait until each of 1 URL shows "${RELEASE}" (2 checks in a row, up to 5 s): ${versionUrl()}`
     )
-    expect(run.stdout).toContain(
-      `Would then check at the edge every purged URL, by Age, and 1 URL of verify-urls, by the text "${RELEASE}", re-checking stale ones for up to 3 s`
+    expect(summary).toContain(
+      `Would then check 2 URLs at the edge, each purged URL by Age, and each of verify-urls by the text "${RELEASE}", re-checking stale ones for up to 3 s: ${content.urlOf('/page')} ${content.urlOf('/listed')}`
     )
-    const summary = textOf(run.summary)
-    expect(summary).toContain(`Would first wait until ${versionUrl()} shows "${RELEASE}"`)
-    expect(summary).toContain('Would then check at the edge every purged URL, by Age')
     expect(run.outputs).toMatchObject({ 'wait-seconds': '', verification: '', 'stale-count': '0' })
   })
 })
@@ -643,7 +645,10 @@ describe('cancellation', () => {
     expect(JSON.parse(await readFile(run.outputs['results-file'] ?? '', 'utf8'))).toHaveLength(2)
     const summary = textOf(run.summary)
     expect(summary).toContain('Cancelled while waiting for the origin: no purge call was sent')
-    expect(summary).toMatch(/Waited \d+ s for the origin \(1 check of \S+\) before the cancel/)
+    expect(summary).toMatch(/Waited \d+ s for the origin before the cancel:\s+1 check of \S+/)
+    expect(summary.split('\n')[0]).toBe(
+      'Edge purge of svc123: 0 purged, 2 failed, nothing sent: cancelled during the wait'
+    )
     expect(annotations(run, 'error').join('\n')).toContain('Cancelled while waiting for the origin')
   })
 

@@ -152,7 +152,7 @@ describe('batches of keys (ops 4 and 5)', () => {
     expect(fromFile).toHaveLength(20_000)
     expect(fromFile.every((result) => result.status === 'purged')).toBe(true)
     expect(Buffer.byteLength(run.summary)).toBeLessThan(200 * 1024)
-    expect(run.summary).toMatch(/Showing 250 of 20000 targets/)
+    expect(run.summary).toMatch(/Showing 250 of 20000 purged targets/)
   })
 })
 

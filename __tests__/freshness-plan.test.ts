@@ -1,8 +1,9 @@
 /** Which URLs the edge check looks at, and what a dry run says it would await and check. */
 import { describe, expect, it } from '@jest/globals'
-import { describeStagesPlanned, verifyTargetsOf } from '../src/freshness-plan.js'
+import { describeStagesPlanned, purgedUrlsOf, verifyTargetsOf } from '../src/freshness-plan.js'
 import type { VerifySettings } from '../src/inputs.js'
 import type { PurgeResult } from '../src/results.js'
+import { purgeUrl } from '../src/targets.js'
 import { settingsWith } from './support/defaults.js'
 
 const verify = (overrides: Partial<VerifySettings>): VerifySettings => ({
@@ -28,11 +29,11 @@ function urlResult(target: string, status: PurgeResult['status']): PurgeResult {
 }
 
 describe('verifyTargetsOf', () => {
-  const results = [
+  const results = purgedUrlsOf([
     urlResult('https://www.example.com/a#top', 'purged'),
     urlResult('https://www.example.com/b', 'failed'),
     urlResult('https://www.example.com/c', 'purged')
-  ]
+  ])
 
   it('checks the purged URLs (without fragment) by Age only with verify: true', () => {
     expect(verifyTargetsOf(verify({ purgedUrls: true }), results)).toEqual([
@@ -64,21 +65,40 @@ describe('describeStagesPlanned', () => {
     expect(describeStagesPlanned(settingsWith({}))).toEqual([])
   })
 
-  it('says what would be awaited and checked, one line each, with outside text on one line', () => {
-    const lines = describeStagesPlanned(
+  it('says what would be awaited and checked, with each URL it would fetch', () => {
+    const stages = describeStagesPlanned(
       settingsWith({
+        urls: [purgeUrl('https://www.example.com/a#top', 'urls')],
         wait: {
-          urls: ['https://origin.example/version'],
+          urls: ['https://origin.example/version', 'https://origin.example/health'],
           text: 'abc\n::error::x',
           passes: 2,
           timeoutMs: 600_000
         },
-        verify: verify({ purgedUrls: true, urls: ['https://www.example.com/'], text: 'abc1234' })
+        verify: verify({
+          purgedUrls: true,
+          urls: ['https://www.example.com/', 'https://www.example.com/a'],
+          text: 'abc1234'
+        })
       })
     )
-    expect(lines).toEqual([
-      'Would first wait until https://origin.example/version shows "abc\\\\n::error::x" (2 checks in a row, up to 600 s)',
-      'Would then check at the edge every purged URL, by Age, and 1 URL of verify-urls, by the text "abc1234", re-checking stale ones for up to 60 s'
+    expect(stages).toEqual([
+      {
+        sentence:
+          'Would first wait until each of 2 URLs shows "abc\\\\n::error::x" (2 checks in a row, up to 600 s):',
+        urls: ['https://origin.example/version', 'https://origin.example/health']
+      },
+      {
+        sentence:
+          'Would then check 2 URLs at the edge, each purged URL by Age, and each of verify-urls by the text "abc1234", re-checking stale ones for up to 60 s:',
+        urls: ['https://www.example.com/a', 'https://www.example.com/']
+      }
     ])
+  })
+
+  it('lists every URL however many there are: the summary and log bound what they show', () => {
+    const urls = Array.from({ length: 300 }, (_, index) => `https://www.example.com/p${index}`)
+    const [stage] = describeStagesPlanned(settingsWith({ verify: verify({ urls }) }))
+    expect(stage?.urls).toEqual(urls)
   })
 })

@@ -5,7 +5,12 @@ import type { Derivation } from '../src/changed-files/index.js'
 import { oneLine } from '../src/outside-text.js'
 import { countResults, type PurgeResult } from '../src/results.js'
 import type { RunContext } from '../src/run-context.js'
-import { renderSummary, SUMMARY_ROW_LIMIT, type SummaryFacts } from '../src/summary.js'
+import {
+  renderSummary,
+  SUMMARY_MAX_BYTES,
+  SUMMARY_ROW_LIMIT,
+  type SummaryFacts
+} from '../src/summary.js'
 import type { Verification } from '../src/verify-stage.js'
 import type { WaitOutcome } from '../src/wait-stage.js'
 import { derivationOf } from './support/derivation.js'
@@ -66,7 +71,7 @@ const rowsOf = (html: string): string[] => html.match(/<tr><td>.*?<\/tr>/g) ?? [
 /** The markup the summary itself writes; anything else would be injected. */
 function withoutOwnMarkup(html: string): string {
   return html
-    .replace(/<\/?(h2|p|code|b|table|tr|th|td)>/g, '')
+    .replace(/<\/?(h2|h3|p|code|b|table|tr|th|td|details|summary|ul|li)>/g, '')
     .replace(/<a href="[^"<>]*">/g, '')
     .replace(/<\/a>/g, '')
 }
@@ -162,9 +167,9 @@ describe('renderSummary', () => {
     const results = Array.from({ length: 1000 }, (_, index) => result(`key-${index}`))
     const html = render(results)
     expect(rowsOf(html)).toHaveLength(SUMMARY_ROW_LIMIT)
-    expect(html).toContain(`Showing ${SUMMARY_ROW_LIMIT} of 1000`)
-    expect(html).toContain('results-file')
-    expect(textOf(html)).toContain(RESULTS_FILE)
+    expect(textOf(html)).toContain(
+      `Showing ${SUMMARY_ROW_LIMIT} of 1000 purged targets; the results-file holds them all.`
+    )
   })
 
   it('says nothing about hidden rows when every target is shown', () => {
@@ -192,7 +197,8 @@ describe('renderSummary', () => {
     })
     const html = render(results, { context: CONTEXT, calls: 79 })
     expect(Buffer.byteLength(html)).toBeLessThan(256 * 1024)
-    expect(html).toContain(`Showing ${SUMMARY_ROW_LIMIT} of 20000`)
+    expect(html).toMatch(/Showing \d+ of 2000 failed targets/)
+    expect(html).toMatch(/Showing \d+ of 18000 purged targets/)
     expect(html).not.toContain('k'.repeat(1000))
   })
 
@@ -204,21 +210,40 @@ describe('renderSummary', () => {
     const heading = /<h2>(.*)<\/h2>/.exec(html)?.[1] ?? ''
     expect(heading).toContain('(dry run): 3 planned, nothing sent')
     expect(heading).not.toContain('purged')
-    expect(html).toContain('no request was sent')
+    expect(html).toContain('3 targets in 1 call planned, none sent')
     expect(rowsOf(html).every((row) => row.includes('planned'))).toBe(true)
   })
 
   it('in a dry run, says what it would have awaited and checked at the edge, as plain text', () => {
     const planned = [result('blog', { status: 'planned', id: null, http_status: null })]
-    const wait =
-      'Would first wait until https://origin.example/version shows "<b>abc</b>" (1 check in a row, up to 600 s)'
-    const check =
-      'Would then check at the edge every purged URL, by Age, re-checking stale ones for up to 60 s'
+    const wait = {
+      sentence: 'Would first wait until each of 1 URL shows "<b>abc</b>" (1 check in a row):',
+      urls: ['https://origin.example/version?<b>x</b>']
+    }
+    const check = {
+      sentence: 'Would then check 2 URLs at the edge, each purged URL by Age:',
+      urls: ['https://www.example.com/a', 'https://www.example.com/b']
+    }
     const html = render(planned, { dryRun: true, plannedStages: [wait, check] })
-    const text = textOf(renderMarkdown(html))
-    expect(text).toContain(wait)
-    expect(text).toContain(check)
-    expect(elementCounts(renderMarkdown(html)).b).toBeUndefined()
+    const rendered = renderMarkdown(html)
+    const text = textOf(rendered)
+    for (const line of [wait.sentence, check.sentence, ...wait.urls, ...check.urls]) {
+      expect(text).toContain(line)
+    }
+    expect(elementCounts(rendered)).toMatchObject({ ul: 2, li: 3 })
+    expect(elementCounts(rendered).b).toBeUndefined()
+  })
+
+  it('in a dry run, lists the URLs it would check up to a bound, then counts the rest', () => {
+    const urls = Array.from({ length: 1000 }, (_, index) => `https://www.example.com/p${index}`)
+    const html = render([result('k', { status: 'planned', id: null })], {
+      dryRun: true,
+      plannedStages: [{ sentence: 'Would then check 1000 URLs at the edge:', urls }]
+    })
+    const text = textOf(html)
+    expect(text).toContain('https://www.example.com/p0')
+    expect(text).toMatch(/… and \d+ more: the step log lists every one/)
+    expect(text).not.toContain('https://www.example.com/p999')
   })
 
   it('omits the service for a URL-only run', () => {
@@ -246,12 +271,13 @@ describe('renderSummary', () => {
     expect(html).toContain('on <code>octo/site</code>')
     expect(html).not.toContain('NaN')
     expect(html).not.toContain('workflow <b></b>')
-    expect(html).not.toContain('<a href=')
+    expect(html).not.toContain('actions/runs')
   })
 
   it('has no context line without a run context', () => {
     const html = render([result('a')])
-    expect(html).not.toContain('<a ')
+    expect(html).not.toContain('run 42')
+    expect(html).not.toContain('actions/runs')
   })
 })
 
@@ -296,14 +322,14 @@ describe('renderSummary with data from outside', () => {
 
   it('renders to the same elements as benign data of the same shape', () => {
     const expected = renderedElements(renderFacts(benign))
-    expect(expected).toMatchObject({ h2: 1, h3: 1, table: 2, code: expect.any(Number), a: 1 })
+    expect(expected).toMatchObject({ h2: 1, h3: 2, table: 3, code: expect.any(Number), a: 2 })
     expect(renderedElements(renderFacts(hostile))).toEqual(expected)
   })
 
   it('makes no link, image, heading, emphasis or strikethrough out of the data', () => {
     const rendered = renderMarkdown(renderFacts(hostile))
     expect(rendered).not.toMatch(/<(img|h1|strong|em|del|script)\b/)
-    expect(rendered.match(/<a\b/g)).toHaveLength(1)
+    expect(rendered.match(/<a\b/g)).toHaveLength(2)
     expect(rendered).not.toContain('href="https://evil.example')
   })
 
@@ -321,7 +347,7 @@ describe('renderSummary with data from outside', () => {
       target: `key-${index}`
     }))
     const html = render([result('key-0')], { derivation: derivation(many) })
-    const [fileRow] = rowsOf(html)
+    const fileRow = rowsOf(html).find((row) => row.includes('content/shared.md'))
     expect(fileRow).toContain('key-9')
     expect(fileRow).not.toContain('key-10<')
     expect(fileRow).toContain('…and 30 more')
@@ -354,8 +380,8 @@ describe('renderSummary with data from outside', () => {
         runUrl: huge
       }
     })
-    expect(Buffer.byteLength(html)).toBeLessThan(512 * 1024)
-    expect(html).toMatch(/Showing \d+ of 20000 targets/)
+    expect(Buffer.byteLength(html)).toBeLessThanOrEqual(SUMMARY_MAX_BYTES)
+    expect(html).toMatch(/Showing \d+ of 10000 failed targets/)
     expect(html).toMatch(/Showing \d+ of 5000 files/)
     expect(rowsOf(html).length).toBeGreaterThan(20)
   })
@@ -389,9 +415,9 @@ describe('the wait and the edge check', () => {
 
   it('says what the origin showed, after how long and how many checks', () => {
     const html = render([result('blog')], { wait: wait({}) })
-    expect(textOf(renderMarkdown(html))).toContain(
-      'The origin showed abc1234 after 42 s (21 checks of https://origin.example/version).'
-    )
+    const text = textOf(renderMarkdown(html))
+    expect(text).toContain('The origin showed abc1234 after 42 s:')
+    expect(text).toContain('21 checks of https://origin.example/version')
   })
 
   it('says no purge call was sent when the wait timed out, with the reason', () => {
@@ -421,7 +447,7 @@ describe('the wait and the edge check', () => {
     const text = textOf(renderMarkdown(html))
     expect(text).toContain('Edge check')
     expect(text).toContain('1 of 2 URLs fresh, 1 stale.')
-    const rows = rowsOf(html).slice(1)
+    const rows = rowsOf(html)
     expect(rows[0]).toContain('❌ stale</td><td>Age 3600 s</td><td>4</td>')
     expect(rows[1]).toContain('✅ fresh</td><td>text</td><td>1</td>')
     expect(text).not.toContain('could not tell')
@@ -435,5 +461,184 @@ describe('the wait and the edge check', () => {
       }
     })
     expect(textOf(renderMarkdown(html))).toContain('could not tell')
+  })
+})
+
+describe('the first line is the answer', () => {
+  const stale = (url: string): Verification => ({
+    url,
+    fresh: false,
+    http_status: 200,
+    age: 3600,
+    checks: 3,
+    evidence: 'Age 3600 s, but the purge began 3 s ago'
+  })
+  const firstLine = (html: string): string => textOf(html.split('\n')[0] ?? '')
+
+  it('counts the pages still stale at the edge beside the purged and failed targets', () => {
+    const html = render([result('a'), result('b'), result('c')], {
+      edgeCheck: {
+        entries: [stale('https://www.example.com/a'), stale('https://www.example.com/b')],
+        textUrls: []
+      }
+    })
+    expect(html.split('\n')[0]).toMatch(/^<h2>.*<\/h2>$/)
+    expect(firstLine(html)).toBe('Edge purge of svc123: 3 purged, 0 failed, 2 pages still stale')
+    expect(html.split('\n')[0]).toContain('<b>2 pages still stale</b>')
+  })
+
+  it('says nothing is stale when the edge check found every page fresh', () => {
+    const html = render([result('a')], {
+      edgeCheck: { entries: [{ ...stale('https://www.example.com/a'), fresh: true }], textUrls: [] }
+    })
+    expect(firstLine(html)).toBe('Edge purge of svc123: 1 purged, 0 failed')
+  })
+
+  it('says nothing was sent when the wait timed out, and gives the reason once', () => {
+    const failure =
+      'the origin was not ready within 60 s: 2 of 2 wait-for-urls did not show "abc1234"'
+    const results = ['a', 'b', 'c'].map((key) => failedResult(key, `not sent: ${failure}`))
+    const html = render(results, {
+      wait: {
+        urls: ['https://origin.example/v1', 'https://origin.example/v2'],
+        text: 'abc1234',
+        passes: 1,
+        timeoutMs: 60_000,
+        outcome: {
+          done: false,
+          cancelled: false,
+          elapsedMs: 60_000,
+          failure,
+          urls: ['v1', 'v2'].map((path) => ({
+            url: `https://origin.example/${path}`,
+            checks: 30,
+            passedInARow: 0,
+            last: 'HTTP 200, did not show "abc1234"'
+          }))
+        }
+      }
+    })
+    const text = textOf(renderMarkdown(html))
+    expect(firstLine(html)).toBe(
+      'Edge purge of svc123: 0 purged, 3 failed, nothing sent: the origin was not ready'
+    )
+    expect(text).toContain('3 targets in 1 call planned, none sent')
+    expect(text).not.toContain('3 targets in 1 call ·')
+    expect(text.split(failure)).toHaveLength(2)
+    expect(text).toContain(
+      'https://origin.example/v2 did not show "abc1234" (last answer: HTTP 200, did not show "abc1234", after 30 checks)'
+    )
+    expect(html).toContain('<details><summary>3 targets not sent</summary>')
+    expect(rowsOf(html).every((row) => row.includes('❌ not sent'))).toBe(true)
+  })
+})
+
+describe('a big run reads failures first', () => {
+  it('shows the failures open, then counts and folds the successes', () => {
+    const results = [
+      ...Array.from({ length: 300 }, (_, index) => result(`ok-${index}`)),
+      failedResult('broken', 'HTTP 400 (Bad Request)')
+    ]
+    const html = render(results)
+    const failedAt = html.indexOf('<h3>1 target failed</h3>')
+    const foldedAt = html.indexOf('<details><summary>300 targets purged</summary>')
+    expect(failedAt).toBeGreaterThan(0)
+    expect(foldedAt).toBeGreaterThan(failedAt)
+    expect(html.indexOf('broken')).toBeLessThan(foldedAt)
+    expect(html.indexOf('ok-0')).toBeGreaterThan(foldedAt)
+    const rendered = renderMarkdown(html)
+    expect(elementCounts(rendered)).toMatchObject({ details: 1, summary: 1 })
+  })
+
+  it('says how to keep the results file instead of naming a path the job deletes', () => {
+    const html = render([result('a')])
+    const text = textOf(html)
+    expect(text).not.toContain(RESULTS_FILE)
+    expect(text).toContain('The runner deletes it when the job ends')
+    expect(html).toContain(
+      'href="https://github.com/edge-purge/edge-purge/blob/v1/docs/results.md#keep-the-results-file"'
+    )
+  })
+
+  it('says when the results file could not be written', () => {
+    const text = textOf(render([result('a')], { resultsFile: '' }))
+    expect(text).toContain('The results file could not be written')
+    expect(text).not.toContain('upload it')
+  })
+})
+
+describe('one byte budget for the whole summary', () => {
+  const longUrl = (index: number): string => `https://origin.example/${index}/${'"<'.repeat(400)}`
+
+  it('lists 810 long wait-for-url entries within 512 KiB, then counts the rest', () => {
+    const urls = Array.from({ length: 810 }, (_, index) => longUrl(index))
+    const html = render([failedResult('a', 'not sent: the origin was not ready within 60 s')], {
+      wait: {
+        urls,
+        text: '"'.repeat(1000),
+        passes: 3,
+        timeoutMs: 60_000,
+        outcome: {
+          done: false,
+          cancelled: false,
+          elapsedMs: 60_000,
+          failure: `the origin was not ready within 60 s: 810 of 810 wait-for-urls did not show it`,
+          urls: urls.map((url) => ({ url, checks: 30, passedInARow: 0, last: '"'.repeat(1000) }))
+        }
+      }
+    })
+    expect(Buffer.byteLength(html)).toBeLessThanOrEqual(SUMMARY_MAX_BYTES)
+    expect(textOf(html)).toMatch(/… and \d+ more: the step log has each/)
+  })
+
+  it('stays within 512 KiB with every section at its largest and widest', () => {
+    const wide = (length: number): string => '"'.repeat(length)
+    const urls = Array.from({ length: 5000 }, (_, index) => longUrl(index))
+    const results = Array.from({ length: 20_000 }, (_, index) =>
+      index % 2 === 0
+        ? failedResult(wide(1024), wide(100_000))
+        : result(wide(1024), { id: wide(100_000), service: wide(1000) })
+    )
+    const entries = urls.map((url, index): Verification => ({
+      url,
+      fresh: index % 2 === 0,
+      http_status: 200,
+      age: 1,
+      checks: 1,
+      evidence: wide(100_000)
+    }))
+    const html = render(results, {
+      services: Array.from({ length: 500 }, () => wide(1000)),
+      stopped: wide(100_000),
+      wait: {
+        urls,
+        text: wide(1000),
+        passes: 1,
+        timeoutMs: 60_000,
+        outcome: {
+          done: true,
+          cancelled: false,
+          elapsedMs: 1,
+          failure: undefined,
+          urls: urls.map((url) => ({ url, checks: 1, passedInARow: 1, last: '' }))
+        }
+      },
+      edgeCheck: { entries, textUrls: [] },
+      derivation: derivation(
+        urls.map((url, index) => ({ file: `${index}${wide(4096)}`, type: 'url', target: url })),
+        wide(100_000)
+      ),
+      context: {
+        repository: wide(100_000),
+        sha: wide(1000),
+        event: wide(100_000),
+        workflow: wide(100_000),
+        runNumber: 1,
+        runUrl: wide(100_000)
+      }
+    })
+    expect(Buffer.byteLength(html)).toBeLessThanOrEqual(SUMMARY_MAX_BYTES)
+    expect(html).toMatch(/Showing \d+ of 2500 stale URLs/)
+    expect(html).toMatch(/Showing \d+ of 5000 files/)
   })
 })

@@ -33981,6 +33981,120 @@ function createTransport(options) {
     return { send, close };
 }
 
+;// CONCATENATED MODULE: ./src/results.ts
+/** Results of one call's targets; in a successful batch, a key without an id was not purged. */
+function resultsOfCall(call, end) {
+    // Built field by field, not by spreading a base object: this runs once per key (100,000s).
+    return call.targets.map(({ type, target }) => {
+        const id = end.ids?.get(target);
+        const unconfirmed = end.ids !== undefined && id === undefined && type !== 'all';
+        const failed = end.ids === undefined || unconfirmed;
+        return {
+            type,
+            target,
+            service: call.service ?? null,
+            soft: call.soft,
+            status: failed ? 'failed' : 'purged',
+            id: id ?? null,
+            http_status: end.httpStatus,
+            attempts: end.attempts,
+            error: !failed
+                ? null
+                : unconfirmed
+                    ? (end.unusable?.get(target) ??
+                        'no purge id returned: the server did not confirm this key')
+                    : (end.error ?? 'failed')
+        };
+    });
+}
+/** A dry run's results; with `repeat-after`, the second pass is planned too. */
+function plannedResults(calls, repeated) {
+    const repeat = repeated ? { repeat: { status: 'planned', id: null, attempts: 0 } } : {};
+    return calls.flatMap((call) => call.targets.map(({ type, target }) => ({
+        type,
+        target,
+        service: call.service ?? null,
+        soft: call.soft,
+        status: 'planned',
+        id: null,
+        http_status: null,
+        attempts: 0,
+        error: null,
+        ...repeat
+    })));
+}
+/**
+ * One call's first-pass results with its second pass folded in: a target counts as purged only
+ * when both passes purged it. `second` is `undefined` when the call was not repeated because none
+ * of its targets was purged.
+ */
+function withRepeat(first, second) {
+    return first.map((result, index) => {
+        const again = second?.[index];
+        if (result.status !== 'purged' || again === undefined)
+            return { ...result, repeat: null };
+        const repeat = { status: again.status, id: again.id, attempts: again.attempts };
+        if (again.status === 'purged')
+            return { ...result, repeat };
+        return {
+            ...result,
+            status: 'failed',
+            error: `repeat purge failed: ${again.error ?? 'failed'}`,
+            repeat
+        };
+    });
+}
+const NOT_SENT_CANCELLED = 'not sent: the run was cancelled';
+/** How the reason of a call stopped by an earlier refusal begins: a knock-on, never the cause. */
+const NOT_SENT_AFTER_REFUSAL = 'not sent: an earlier call';
+/**
+ * Each call's results as they become known. Whatever stops a run, `fill` still gives every target
+ * exactly once: the calls without results fail with the reason given.
+ */
+class ResultLedger {
+    calls;
+    byCall;
+    constructor(calls) {
+        this.calls = calls;
+        this.byCall = new Array(calls.length);
+    }
+    record(index, results) {
+        this.byCall[index] = results;
+    }
+    get(index) {
+        return this.byCall[index];
+    }
+    /** Every target's result in plan order; calls still without results are recorded as failed. */
+    fill(reason) {
+        return this.calls.flatMap((call, index) => {
+            const known = this.byCall[index];
+            if (known !== undefined)
+                return known;
+            const failed = resultsOfCall(call, {
+                attempts: 0,
+                httpStatus: null,
+                ids: undefined,
+                error: reason
+            });
+            this.byCall[index] = failed;
+            return failed;
+        });
+    }
+}
+/** Marks each result as given or derived; `sources` maps `type target` to the file that caused it. */
+function withSources(results, sources) {
+    return results.map((result) => {
+        const file = sources.get(`${result.type} ${result.target}`);
+        return { ...result, source: file === undefined ? 'input' : 'changed-files', file: file ?? null };
+    });
+}
+function countResults(results) {
+    const counts = { purged: 0, failed: 0, planned: 0 };
+    for (const result of results)
+        counts[result.status] += 1;
+    return counts;
+}
+
 ;// CONCATENATED MODULE: ./src/counted.ts
 /** "1 key", "3 keys": a count with its noun, for log lines, messages and the summary. */
 function counted(count, noun) {
@@ -34166,6 +34280,7 @@ function mergeUnique(lists, identity) {
 
 
 
+
 /** GitHub shows 10 error annotations per step; keep room for the final one and other steps' notes. */
 const MAX_ANNOTATIONS = 5;
 /** A server message is cut to 300 characters; this leaves room for what the action says around it. */
@@ -34197,7 +34312,9 @@ function failureAnnotations(results, stale = []) {
         else
             group.push(problem);
     }
-    const sorted = [...groups.values()].sort((a, b) => b.length - a.length);
+    // The cause first: a refusal, then the calls it stopped, however many more of those there are.
+    const knockOn = (group) => group[0]?.reason.startsWith(NOT_SENT_AFTER_REFUSAL) === true;
+    const sorted = [...groups.values()].sort((a, b) => Number(knockOn(a)) - Number(knockOn(b)) || b.length - a.length);
     const lines = sorted.slice(0, MAX_ANNOTATIONS).map((group) => {
         const [first] = group;
         const reason = oneLine(first.reason, SHOWN_REASON_CHARS);
@@ -35173,118 +35290,6 @@ function forbiddenMessage(call, host) {
     }
 }
 
-;// CONCATENATED MODULE: ./src/results.ts
-/** Results of one call's targets; in a successful batch, a key without an id was not purged. */
-function resultsOfCall(call, end) {
-    // Built field by field, not by spreading a base object: this runs once per key (100,000s).
-    return call.targets.map(({ type, target }) => {
-        const id = end.ids?.get(target);
-        const unconfirmed = end.ids !== undefined && id === undefined && type !== 'all';
-        const failed = end.ids === undefined || unconfirmed;
-        return {
-            type,
-            target,
-            service: call.service ?? null,
-            soft: call.soft,
-            status: failed ? 'failed' : 'purged',
-            id: id ?? null,
-            http_status: end.httpStatus,
-            attempts: end.attempts,
-            error: !failed
-                ? null
-                : unconfirmed
-                    ? (end.unusable?.get(target) ??
-                        'no purge id returned: the server did not confirm this key')
-                    : (end.error ?? 'failed')
-        };
-    });
-}
-/** A dry run's results; with `repeat-after`, the second pass is planned too. */
-function plannedResults(calls, repeated) {
-    const repeat = repeated ? { repeat: { status: 'planned', id: null, attempts: 0 } } : {};
-    return calls.flatMap((call) => call.targets.map(({ type, target }) => ({
-        type,
-        target,
-        service: call.service ?? null,
-        soft: call.soft,
-        status: 'planned',
-        id: null,
-        http_status: null,
-        attempts: 0,
-        error: null,
-        ...repeat
-    })));
-}
-/**
- * One call's first-pass results with its second pass folded in: a target counts as purged only
- * when both passes purged it. `second` is `undefined` when the call was not repeated because none
- * of its targets was purged.
- */
-function withRepeat(first, second) {
-    return first.map((result, index) => {
-        const again = second?.[index];
-        if (result.status !== 'purged' || again === undefined)
-            return { ...result, repeat: null };
-        const repeat = { status: again.status, id: again.id, attempts: again.attempts };
-        if (again.status === 'purged')
-            return { ...result, repeat };
-        return {
-            ...result,
-            status: 'failed',
-            error: `repeat purge failed: ${again.error ?? 'failed'}`,
-            repeat
-        };
-    });
-}
-const NOT_SENT_CANCELLED = 'not sent: the run was cancelled';
-/**
- * Each call's results as they become known. Whatever stops a run, `fill` still gives every target
- * exactly once: the calls without results fail with the reason given.
- */
-class ResultLedger {
-    calls;
-    byCall;
-    constructor(calls) {
-        this.calls = calls;
-        this.byCall = new Array(calls.length);
-    }
-    record(index, results) {
-        this.byCall[index] = results;
-    }
-    get(index) {
-        return this.byCall[index];
-    }
-    /** Every target's result in plan order; calls still without results are recorded as failed. */
-    fill(reason) {
-        return this.calls.flatMap((call, index) => {
-            const known = this.byCall[index];
-            if (known !== undefined)
-                return known;
-            const failed = resultsOfCall(call, {
-                attempts: 0,
-                httpStatus: null,
-                ids: undefined,
-                error: reason
-            });
-            this.byCall[index] = failed;
-            return failed;
-        });
-    }
-}
-/** Marks each result as given or derived; `sources` maps `type target` to the file that caused it. */
-function withSources(results, sources) {
-    return results.map((result) => {
-        const file = sources.get(`${result.type} ${result.target}`);
-        return { ...result, source: file === undefined ? 'input' : 'changed-files', file: file ?? null };
-    });
-}
-function countResults(results) {
-    const counts = { purged: 0, failed: 0, planned: 0 };
-    for (const result of results)
-        counts[result.status] += 1;
-    return counts;
-}
-
 ;// CONCATENATED MODULE: ./src/engine.ts
 
 
@@ -35317,12 +35322,12 @@ class OriginState {
     refusal(call) {
         const unauthorized = this.unauthorized.get(call.authenticated);
         if (unauthorized !== undefined) {
-            return `not sent: an earlier call to the same address was refused with ${unauthorized}`;
+            return `${NOT_SENT_AFTER_REFUSAL} to the same address got ${unauthorized}`;
         }
         const forbidden = this.forbidden.get(permissionScope(call));
         return forbidden === undefined
             ? undefined
-            : `not sent: an earlier call needing the same permission was refused with ${forbidden}`;
+            : `${NOT_SENT_AFTER_REFUSAL} needing the same permission found that ${forbidden}`;
     }
     learn(verdict, call, now) {
         if (verdict.ok)
@@ -35866,42 +35871,58 @@ function redactedJson(entries, redact) {
     return JSON.stringify(entries, (_key, value) => typeof value === 'string' ? redact(value) : value);
 }
 function setBoundedOutput(name, json, file) {
-    if (Buffer.byteLength(json) <= MAX_OUTPUT_BYTES) {
+    const bytes = Buffer.byteLength(json);
+    if (bytes <= MAX_OUTPUT_BYTES) {
         setOutput(name, json);
         return;
     }
     setOutput(name, '');
-    notice(`Output ${name} is left empty: at ${Buffer.byteLength(json)} bytes it exceeds GitHub's 1 MB output limit. The ${file.name} output (${file.path}) holds every entry.`);
+    const holder = file.written
+        ? `The ${file.name} output (${file.path}) holds every entry.`
+        : `The ${file.name} could not be written either: the counts and the job summary are what is left.`;
+    notice(`Output ${name} is left empty: at ${bytes} bytes it exceeds GitHub's 1 MB output limit. ${holder}`);
 }
 /**
  * Writes `json` to a new file under RUNNER_TEMP, where a later step (even one after a cancel)
  * can read it. Written under another name and renamed into place, so that a reader, or a run
- * cancelled while writing, never finds half a file under the name the output gives.
+ * cancelled while writing, never finds half a file under the name the output gives. A file that
+ * cannot be written (RUNNER_TEMP removed by a cleanup step, a full disk) costs a warning, not the
+ * outputs: the purge happened whether or not its record could be kept.
  */
-async function writeJsonFile(kind, json) {
+async function keepFile(name, json, redact) {
+    const kind = name === 'results-file' ? 'results' : 'verification';
     const path = (0,external_node_path_namespaceObject.join)(process.env.RUNNER_TEMP || (0,external_node_os_namespaceObject.tmpdir)(), `edge-purge-${kind}-${(0,external_node_crypto_.randomUUID)()}.json`);
     const partial = `${path}.partial`;
-    await (0,promises_namespaceObject.writeFile)(partial, json);
-    await (0,promises_namespaceObject.rename)(partial, path);
-    return path;
+    try {
+        await (0,promises_namespaceObject.writeFile)(partial, json);
+        await (0,promises_namespaceObject.rename)(partial, path);
+        return { name, path, written: true };
+    }
+    catch (error) {
+        await (0,promises_namespaceObject.rm)(partial, { force: true }).catch(() => undefined);
+        const reason = error instanceof Error ? error.message : String(error);
+        warning(redact(`Could not write the ${kind} file ${path}: ${reason}. The ${name} output is left empty; the other outputs are set.`));
+        return { name, path, written: false };
+    }
 }
 /**
- * Writes the results file and every output; returns the results file's path. `redact` is applied
- * to every string written, a last guard for secrets that reached the results.
+ * Writes the results file and every output; returns the results file's path, or '' when it could
+ * not be written. `redact` is applied to every string written, a last guard for secrets that
+ * reached the results.
  */
 async function writeOutputs(results, counts, perService, redact) {
     const resultsJson = redactedJson(results, redact);
-    const resultsFile = await writeJsonFile('results', resultsJson);
-    const file = { name: 'results-file', path: resultsFile };
+    const file = await keepFile('results-file', resultsJson, redact);
     const ids = results.filter((result) => result.status === 'purged' && result.id !== null);
     const single = ids.length === 1 ? (ids[0]?.id ?? '') : '';
     setBoundedOutput('purge-ids', JSON.stringify(purgeIds(results, perService, redact)), file);
     setOutput('purge-id', redact(single));
     setBoundedOutput('results', resultsJson, file);
-    setOutput('purged-count', redact(String(counts.purged)));
-    setOutput('failed-count', redact(String(counts.failed)));
-    setOutput('results-file', redact(resultsFile));
-    return resultsFile;
+    setOutput('purged-count', String(counts.purged));
+    setOutput('failed-count', String(counts.failed));
+    const path = file.written ? redact(file.path) : '';
+    setOutput('results-file', path);
+    return path;
 }
 /**
  * The edge check's outputs: `undefined` when nothing was verified (then the counts are 0 and the
@@ -35918,9 +35939,9 @@ async function writeStageOutputs(verification, waitMs, redact) {
         return;
     }
     const json = redactedJson(verification, redact);
-    const path = await writeJsonFile('verification', json);
-    setBoundedOutput('verification', json, { name: 'verification-file', path });
-    setOutput('verification-file', path);
+    const file = await keepFile('verification-file', json, redact);
+    setBoundedOutput('verification', json, file);
+    setOutput('verification-file', file.written ? redact(file.path) : '');
 }
 
 ;// CONCATENATED MODULE: ./src/plan.ts
@@ -36076,20 +36097,24 @@ function orEmpty(value) {
 
 
 /**
- * The URL targets whose purge succeeded (with `verify: true`), then `verify-urls`, each URL once.
- * A URL listed in `verify-urls` is judged by `verify-text` when given; every other one by `Age`.
+ * The purged URL targets (with `verify: true`), then `verify-urls`, each URL once. A URL listed in
+ * `verify-urls` is judged by `verify-text` when given; every other one by `Age`.
  */
-function verifyTargetsOf(verify, results) {
-    const purged = verify.purgedUrls
-        ? results.filter((result) => result.type === 'url' && result.status === 'purged')
-        : [];
+function verifyTargetsOf(verify, purgedUrls) {
+    const purged = verify.purgedUrls ? purgedUrls : [];
     const listed = new Set(verify.urls);
     const targets = new Map();
-    for (const url of [...purged.map((result) => withoutFragment(result.target)), ...verify.urls]) {
+    for (const url of [...purged.map(withoutFragment), ...verify.urls]) {
         if (!targets.has(url))
             targets.set(url, { url, text: listed.has(url) ? verify.text : undefined });
     }
     return [...targets.values()];
+}
+/** The URL targets whose purge succeeded: those the edge check looks at with `verify: true`. */
+function purgedUrlsOf(results) {
+    return results
+        .filter((result) => result.type === 'url' && result.status === 'purged')
+        .map((result) => result.target);
 }
 /** Fragments are never sent: the page visitors get is the one without it. */
 function withoutFragment(url) {
@@ -36099,27 +36124,30 @@ function withoutFragment(url) {
 }
 /** A dry run's account of what would be awaited and checked; no request is sent for either. */
 function describeStagesPlanned(settings) {
-    const lines = [];
+    const stages = [];
     const { wait, verify } = settings;
     if (wait !== undefined) {
-        const one = wait.urls.length === 1;
-        const what = wait.text === undefined
-            ? `${one ? 'answers' : 'answer'} 2xx`
-            : `${one ? 'shows' : 'show'} ${JSON.stringify(oneLine(wait.text, 80))}`;
-        lines.push(`Would first wait until ${wait.urls.map((url) => oneLine(url)).join(', ')} ${what} ` +
-            `(${counted(wait.passes, 'check')} in a row, up to ${wait.timeoutMs / 1000} s)`);
+        const what = wait.text === undefined ? 'answers 2xx' : `shows ${JSON.stringify(oneLine(wait.text, 80))}`;
+        stages.push({
+            sentence: `Would first wait until each of ${counted(wait.urls.length, 'URL')} ${what} ` +
+                `(${counted(wait.passes, 'check')} in a row, up to ${wait.timeoutMs / 1000} s):`,
+            urls: wait.urls
+        });
     }
     const byText = verify.text === undefined ? 'by Age' : `by the text ${JSON.stringify(oneLine(verify.text, 80))}`;
     const parts = [
-        verify.purgedUrls ? 'every purged URL, by Age' : undefined,
-        verify.urls.length > 0
-            ? `${counted(verify.urls.length, 'URL')} of verify-urls, ${byText}`
-            : undefined
+        verify.purgedUrls ? 'each purged URL by Age' : undefined,
+        verify.urls.length > 0 ? `each of verify-urls ${byText}` : undefined
     ].filter((part) => part !== undefined);
-    if (parts.length > 0) {
-        lines.push(`Would then check at the edge ${parts.join(', and ')}, re-checking stale ones for up to ${verify.timeoutMs / 1000} s`);
+    const urls = verifyTargetsOf(verify, settings.urls.map((url) => url.target)).map((target) => target.url);
+    if (urls.length > 0) {
+        stages.push({
+            sentence: `Would then check ${counted(urls.length, 'URL')} at the edge, ${parts.join(', and ')}, ` +
+                `re-checking stale ones for up to ${verify.timeoutMs / 1000} s:`,
+            urls
+        });
     }
-    return lines;
+    return stages;
 }
 
 // EXTERNAL MODULE: external "node:zlib"
@@ -36421,12 +36449,20 @@ function awaited(settings) {
     const what = settings.text === undefined ? 'answer 2xx' : `show ${quoted(settings.text)}`;
     return settings.passes > 1 ? `${what} ${settings.passes} times in a row` : what;
 }
+/** What each URL still waiting did last, for the log and the job summary. */
+function describeUrlWait({ url, checks, last }, settings) {
+    const history = checks === 0 ? 'no check was made' : `last answer: ${last}, after ${counted(checks, 'check')}`;
+    return `${shownUrl(url)} did not ${awaited(settings)} (${history})`;
+}
+/**
+ * Why no purge call was sent, short enough to be every target's reason: how many URLs were not
+ * ready and what they had to show. What each one answered is in the log and the summary.
+ */
 function describeFailure(settings, waiting) {
-    const reasons = waiting.map(({ url, checks, last }) => {
-        const history = checks === 0 ? 'no check was made' : `last answer: ${last}, after ${counted(checks, 'check')}`;
-        return `${shownUrl(url)} did not ${awaited(settings)} (${history})`;
-    });
-    return `the origin was not ready within ${settings.timeoutMs / 1000} s: ${reasons.join('; ')}`;
+    const which = waiting.length === 1 && settings.urls.length === 1
+        ? shownUrl(waiting[0]?.url ?? '')
+        : `${waiting.length} of ${counted(settings.urls.length, 'wait-for-url')}`;
+    return `the origin was not ready within ${settings.timeoutMs / 1000} s: ${which} did not ${awaited(settings)}`;
 }
 async function waitForOrigin(settings, deps) {
     const { prober, clock, signal, log } = deps;
@@ -36491,6 +36527,9 @@ async function waitForOrigin(settings, deps) {
     const failure = done || cancelled ? undefined : describeFailure(settings, waiting);
     const after = `${(elapsedMs / 1000).toFixed(1)} s`;
     log.info(failure ?? (cancelled ? `Wait cancelled after ${after}` : `The origin is ready after ${after}`));
+    if (failure !== undefined)
+        for (const state of waiting)
+            log.info(describeUrlWait(state, settings));
     log.endGroup();
     return { done, cancelled, elapsedMs, urls: urls.map((state) => ({ ...state })), failure };
 }
@@ -36597,13 +36636,27 @@ async function verifyFreshness(settings, deps) {
 ;// CONCATENATED MODULE: ./src/summary.ts
 
 
-/** Keeps the summary readable and far below GitHub's 1 MiB limit even for 1024-byte keys. */
+
+/** Half of GitHub's 1 MiB per step: a summary over the limit is dropped whole, not cut. */
+const SUMMARY_MAX_BYTES = 512 * 1024;
+/** Rows per table: enough to find any failure by eye, few enough to read. */
 const SUMMARY_ROW_LIMIT = 250;
+/** Entries in a list of URLs (the wait, a dry run's checks): the log holds every one. */
+const LIST_ITEM_LIMIT = 50;
 /**
- * Each table stops adding rows at this size, so that even rows whose every shown string is cut at
- * its longest and escaped at its widest keep the whole summary far below GitHub's 1 MiB limit.
+ * The most each section may take, so that a huge early section leaves room for the later ones;
+ * they share the one budget too, so together they never pass `SUMMARY_MAX_BYTES`.
  */
-const TABLE_BUDGET_BYTES = 192 * 1024;
+const SECTION_BYTES = {
+    wait: 16 * 1024,
+    planned: 40 * 1024,
+    failed: 128 * 1024,
+    stale: 96 * 1024,
+    notSent: 16 * 1024,
+    fresh: 32 * 1024,
+    succeeded: 56 * 1024,
+    derivation: 56 * 1024
+};
 const SHOWN_TARGET_CHARS = 160;
 const SHOWN_SERVICE_CHARS = 64;
 const SHOWN_ID_CHARS = 128;
@@ -36611,14 +36664,64 @@ const summary_SHOWN_ERROR_CHARS = 400;
 const SHOWN_TEXT_CHARS = 80;
 /** A url-map with many prefixes or a key-map with many keys can give one file many targets. */
 const SHOWN_TARGETS_PER_FILE = 10;
+/** Where a user learns to keep the results file, which the runner deletes with the job. */
+const KEEP_RESULTS_DOC = 'https://github.com/edge-purge/edge-purge/blob/v1/docs/results.md#keep-the-results-file';
 const STATUS_CELL = { purged: '✅ purged', failed: '❌ failed', planned: '📝 planned' };
 const code = (text, maxChars) => `<code>${summaryText(text, maxChars)}</code>`;
+/** Bytes left for the sections; each takes what it uses, up to its own cap. */
+class Budget {
+    left;
+    constructor(left) {
+        this.left = left;
+    }
+    /** The leading items that fit in `cap` and in what is left, counted as used. */
+    take(items, cap) {
+        let room = Math.min(cap, this.left);
+        let count = 0;
+        for (const item of items) {
+            const bytes = Buffer.byteLength(item) + 1;
+            if (bytes > room)
+                break;
+            room -= bytes;
+            this.left -= bytes;
+            count += 1;
+        }
+        return items.slice(0, count);
+    }
+}
+/** Nothing was sent because the wait for the origin did not end well: why, in a few words. */
+function notSentBecause({ wait, dryRun }) {
+    if (dryRun || wait === undefined || wait.outcome.done)
+        return undefined;
+    return wait.outcome.cancelled ? 'cancelled during the wait' : 'the origin was not ready';
+}
+function staleCount(facts) {
+    return facts.edgeCheck?.entries.filter((entry) => !entry.fresh).length ?? 0;
+}
+/** The run's answer, in the first line: what was purged, what failed, what visitors still get stale. */
 function heading(facts) {
     const { counts, dryRun, services } = facts;
     const title = services.length === 0 ? 'Edge purge' : `Edge purge of ${summaryText(services.join(', '))}`;
     if (dryRun)
         return `${title} (dry run): ${counts.planned} planned, nothing sent`;
-    return `${title}: ${counts.purged} purged, ${counts.failed} failed`;
+    const stale = staleCount(facts);
+    const notSent = notSentBecause(facts);
+    return (`${title}: ${counts.purged} purged, ${counts.failed} failed` +
+        (stale > 0 ? `, <b>${counted(stale, 'page')} still stale</b>` : '') +
+        (notSent === undefined ? '' : `, <b>nothing sent</b>: ${notSent}`));
+}
+function scopeLine(facts) {
+    const { results, counts, calls, repeatAfterMs, dryRun } = facts;
+    const sent = dryRun || notSentBecause(facts) !== undefined ? ' planned, none sent' : '';
+    return [
+        `${counted(results.length, 'target')} in ${counted(calls, 'call')}${sent}`,
+        repeatAfterMs > 0
+            ? `purged twice, ${repeatAfterMs / 1000} s apart (repeat-after): a target counts as purged only when both passes purged it`
+            : undefined,
+        !dryRun && counts.failed > 0 ? `<b>${counts.failed} failed</b>` : undefined
+    ]
+        .filter((part) => part !== undefined)
+        .join(' · ');
 }
 /** Event, repository, commit, workflow and run: whichever the runner set (all of them, in a real run). */
 function contextLine(context) {
@@ -36632,9 +36735,64 @@ function contextLine(context) {
     ];
     return parts.filter((part) => part !== undefined).join(', ');
 }
-function row(result, withService) {
-    const outcome = result.status === 'failed' && result.error !== null
-        ? `${STATUS_CELL.failed}: ${summaryText(result.error, summary_SHOWN_ERROR_CHARS)}`
+/** A list of at most `LIST_ITEM_LIMIT` items within `cap` bytes, then how many more there are. */
+function list(items, budget, cap, where) {
+    const shown = budget.take(items.slice(0, LIST_ITEM_LIMIT), cap);
+    const more = items.length - shown.length;
+    return [
+        '<ul>',
+        ...shown.map((item) => `<li>${item}</li>`),
+        ...(more > 0 ? [`<li>… and ${more} more: ${where}</li>`] : []),
+        '</ul>'
+    ];
+}
+/** The wait: what the origin showed, or why no purge call was sent and what each URL answered. */
+function waitSection(wait, budget) {
+    const { text, passes, outcome } = wait;
+    const seconds = Math.round(outcome.elapsedMs / 1000);
+    const shown = text === undefined ? 'answered 2xx' : `showed ${code(text, SHOWN_TEXT_CHARS)}`;
+    const checks = (item) => `${counted(item.checks, 'check')} of ${code(item.url, SHOWN_TARGET_CHARS)}`;
+    if (outcome.done || outcome.cancelled) {
+        const lead = outcome.done
+            ? `The origin ${shown} after ${seconds} s:`
+            : `Waited ${seconds} s for the origin before the cancel:`;
+        const items = outcome.urls.map(checks);
+        return [`<p>${lead}</p>`, ...list(items, budget, SECTION_BYTES.wait, 'the step log has each')];
+    }
+    const failure = outcome.failure ?? 'the origin was not ready';
+    const waiting = outcome.urls.filter((item) => item.passedInARow < passes);
+    const items = waiting.map((item) => summaryText(describeUrlWait(item, { text, passes }), summary_SHOWN_ERROR_CHARS));
+    return [
+        `<p><b>No purge call was sent:</b> ${summaryText(failure, summary_SHOWN_ERROR_CHARS)}.</p>`,
+        ...list(items, budget, SECTION_BYTES.wait, 'the step log has each')
+    ];
+}
+/** A dry run: each URL it would wait for and check at the edge, as the log lists each call. */
+function plannedSection(stages, budget) {
+    return stages.flatMap(({ sentence, urls }) => [
+        `<p>${summaryText(sentence, 2 * summary_SHOWN_ERROR_CHARS)}</p>`,
+        ...list(urls.map((url) => code(url, SHOWN_TARGET_CHARS)), budget, SECTION_BYTES.planned / Math.max(1, stages.length), 'the step log lists every one')
+    ]);
+}
+/** A table of rows within the row limit and `cap` bytes, then how many more the file holds. */
+function table(headers, rows, budget, cap, more) {
+    const shown = budget.take(rows.slice(0, SUMMARY_ROW_LIMIT), cap);
+    return [
+        `<table><tr>${headers.map((header) => `<th>${header}</th>`).join('')}</tr>`,
+        ...shown,
+        '</table>',
+        ...(shown.length < rows.length ? [`<p>${more(shown.length)}</p>`] : [])
+    ];
+}
+/** Folded by default: counted in its one-line title, opened on demand. */
+function folded(title, body) {
+    return [`<details><summary>${title}</summary>`, ...body, '</details>'];
+}
+function targetRow(result, withService, reason) {
+    const outcome = result.status === 'failed'
+        ? reason && result.error !== null
+            ? `${STATUS_CELL.failed}: ${summaryText(result.error, summary_SHOWN_ERROR_CHARS)}`
+            : '❌ not sent'
         : STATUS_CELL[result.status];
     const cells = [
         code(result.target, SHOWN_TARGET_CHARS),
@@ -36648,69 +36806,40 @@ function row(result, withService) {
     ];
     return `<tr>${cells.map((cell) => `<td>${cell}</td>`).join('')}</tr>`;
 }
-/** Failures first, then the rest, each in request order, up to the row limit. */
-function shownRows(results) {
-    const shown = [];
-    for (const status of ['failed', 'purged', 'planned']) {
-        for (const result of results) {
-            if (shown.length === SUMMARY_ROW_LIMIT)
-                return shown;
-            if (result.status === status)
-                shown.push(result);
-        }
-    }
-    return shown;
-}
-/** The leading rows that fit in the table's byte budget. */
-function withinBudget(rows) {
-    let bytes = 0;
-    for (const [index, html] of rows.entries()) {
-        bytes += Buffer.byteLength(html);
-        if (bytes > TABLE_BUDGET_BYTES)
-            return rows.slice(0, index);
-    }
-    return rows;
-}
-function fileRow(file, targets) {
-    const more = targets.length - SHOWN_TARGETS_PER_FILE;
-    const shown = targets
-        .slice(0, SHOWN_TARGETS_PER_FILE)
-        .map(({ type, target }) => `${type} ${code(target, SHOWN_TARGET_CHARS)}`);
-    const list = more > 0 ? [...shown, `…and ${more} more`] : shown;
-    return `<tr><td>${code(file, SHOWN_TARGET_CHARS)}</td><td>${list.join('<br>')}</td></tr>`;
-}
-/** Which changed files produced which targets, so users can tune url-map and key-map. */
-function derivationSection({ report, targets }) {
-    const byFile = new Map();
-    for (const derived of targets) {
-        const list = byFile.get(derived.file) ?? [];
-        list.push(derived);
-        byFile.set(derived.file, list);
-    }
-    const rows = withinBudget([...byFile].slice(0, SUMMARY_ROW_LIMIT).map(([file, list]) => fileRow(file, list)));
-    return [
-        `<h3>Targets from changed files</h3>`,
-        `<p>${counted(report.files.length, 'file')} changed in ${summaryText(report.description)}; ` +
-            `${byFile.size} of them produced ${counted(targets.length, 'target')}.</p>`,
-        '<table><tr><th>Changed file</th><th>Targets</th></tr>',
-        ...rows,
-        '</table>',
-        ...(rows.length < byFile.size ? [`<p>Showing ${rows.length} of ${byFile.size} files.</p>`] : [])
+/**
+ * The targets: failures open (first), then, folded, those not sent for the reason already said
+ * above (the wait) and the successes or the dry run's plan.
+ */
+function targetSections(facts, budget) {
+    const { results, services } = facts;
+    const withService = services.length > 1;
+    const headers = [
+        'Target',
+        ...(withService ? ['Service'] : []),
+        'Type',
+        'Purge',
+        'Result',
+        'Purge id'
     ];
-}
-/** One line on the wait: what the origin showed, after how long and how many checks. */
-function waitLine({ text, timeoutMs, outcome }) {
-    const seconds = Math.round(outcome.elapsedMs / 1000);
-    const checks = outcome.urls
-        .map(({ url, checks: count }) => `${counted(count, 'check')} of ${code(url, SHOWN_TARGET_CHARS)}`)
-        .join(', ');
-    const shown = text === undefined ? 'answered 2xx' : `showed ${code(text, SHOWN_TEXT_CHARS)}`;
-    if (outcome.done)
-        return `<p>The origin ${shown} after ${seconds} s (${checks}).</p>`;
-    if (outcome.cancelled)
-        return `<p>Waited ${seconds} s for the origin (${checks}) before the cancel.</p>`;
-    const failure = outcome.failure ?? `the origin was not ready within ${timeoutMs / 1000} s`;
-    return `<p><b>No purge call was sent:</b> ${summaryText(failure, summary_SHOWN_ERROR_CHARS)}</p>`;
+    const notSent = notSentBecause(facts) === undefined ? [] : results;
+    const failed = notSent.length > 0 ? [] : results.filter((result) => result.status === 'failed');
+    const rest = results.filter((result) => result.status !== 'failed');
+    const inFile = facts.resultsFile === '' ? 'the step log' : 'the <code>results-file</code>';
+    const rows = (list, reason) => list.map((result) => targetRow(result, withService, reason));
+    const more = (total, what) => (shown) => `Showing ${shown} of ${total} ${what}; ${inFile} holds them all.`;
+    const open = [];
+    const sections = [];
+    if (failed.length > 0) {
+        open.push(`<h3>${counted(failed.length, 'target')} failed</h3>`, ...table(headers, rows(failed, true), budget, SECTION_BYTES.failed, more(failed.length, 'failed targets')));
+    }
+    if (notSent.length > 0) {
+        sections.push(...folded(`${counted(notSent.length, 'target')} not sent`, table(headers, rows(notSent, false), budget, SECTION_BYTES.notSent, more(notSent.length, 'targets'))));
+    }
+    if (rest.length > 0) {
+        const what = facts.dryRun ? 'planned' : 'purged';
+        sections.push(...folded(`${counted(rest.length, 'target')} ${what}`, table(headers, rows(rest, false), budget, SECTION_BYTES.succeeded, more(rest.length, `${what} targets`))));
+    }
+    return { open, folded: sections };
 }
 function edgeRow(entry, byText) {
     const judged = byText ? 'text' : entry.age === null ? 'no Age' : `Age ${entry.age} s`;
@@ -36723,25 +36852,25 @@ function edgeRow(entry, byText) {
     ];
     return `<tr>${cells.map((cell) => `<td>${cell}</td>`).join('')}</tr>`;
 }
-/** Whether visitors get fresh copies: counts, then each URL checked, stale first. */
-function edgeCheckSection({ entries, textUrls }) {
+/** Whether visitors get fresh copies: counts, each stale URL, then the fresh ones folded. */
+function edgeCheckSection({ entries, textUrls }, budget) {
     const byText = new Set(textUrls);
     const stale = entries.filter((entry) => !entry.fresh);
-    const ordered = [...stale, ...entries.filter((entry) => entry.fresh)];
-    const rows = withinBudget(ordered.slice(0, SUMMARY_ROW_LIMIT).map((entry) => edgeRow(entry, byText.has(entry.url))));
+    const fresh = entries.filter((entry) => entry.fresh);
+    const headers = ['URL', 'Edge', 'Age or text', 'Checks', 'Evidence'];
+    const rows = (list) => list.map((entry) => edgeRow(entry, byText.has(entry.url)));
+    const more = (total, what) => (shown) => `Showing ${shown} of ${total} ${what}; the <code>verification-file</code> output holds them all.`;
     const byAge = entries.filter((entry) => !byText.has(entry.url));
     const blind = byAge.length > 0 && byAge.every((entry) => entry.age === null && entry.http_status !== null);
     return [
         '<h3>Edge check</h3>',
-        `<p>${entries.length - stale.length} of ${counted(entries.length, 'URL')} fresh` +
+        `<p>${fresh.length} of ${counted(entries.length, 'URL')} fresh` +
             `${stale.length > 0 ? `, <b>${stale.length} stale</b>` : ''}.</p>`,
-        '<table><tr><th>URL</th><th>Edge</th><th>Age or text</th><th>Checks</th><th>Evidence</th></tr>',
-        ...rows,
-        '</table>',
-        ...(rows.length < entries.length
-            ? [
-                `<p>Showing ${rows.length} of ${entries.length} URLs (stale first). The <code>verification-file</code> output holds them all.</p>`
-            ]
+        ...(stale.length > 0
+            ? table(headers, rows(stale), budget, SECTION_BYTES.stale, more(stale.length, 'stale URLs'))
+            : []),
+        ...(fresh.length > 0
+            ? folded(`${counted(fresh.length, 'URL')} fresh`, table(headers, rows(fresh), budget, SECTION_BYTES.fresh, more(fresh.length, 'fresh URLs')))
             : []),
         ...(blind
             ? [
@@ -36750,47 +36879,65 @@ function edgeCheckSection({ entries, textUrls }) {
             : [])
     ];
 }
-function renderSummary(facts) {
-    const { results, counts } = facts;
-    const withService = facts.services.length > 1;
-    const parts = [`<h2>${heading(facts)}</h2>`];
-    if (facts.stopped !== undefined)
-        parts.push(`<p><b>${summaryText(facts.stopped)}</b></p>`);
-    const seconds = facts.repeatAfterMs / 1000;
-    const scope = [
-        `${counted(results.length, 'target')} in ${counted(facts.calls, 'call')}`,
-        facts.repeatAfterMs > 0
-            ? `purged twice, ${seconds} s apart (repeat-after): a target counts as purged only when both passes purged it`
-            : undefined,
-        facts.dryRun ? 'dry run: no request was sent' : undefined,
-        !facts.dryRun && counts.failed > 0 ? `<b>${counts.failed} failed</b>` : undefined
-    ].filter((part) => part !== undefined);
-    parts.push(`<p>${scope.join(' · ')}</p>`);
-    if (facts.context !== undefined)
-        parts.push(`<p>${contextLine(facts.context)}</p>`);
-    if (facts.wait !== undefined)
-        parts.push(waitLine(facts.wait));
-    for (const line of facts.plannedStages)
-        parts.push(`<p>${summaryText(line, 2 * summary_SHOWN_ERROR_CHARS)}</p>`);
-    if (facts.derivation !== undefined)
-        parts.push(...derivationSection(facts.derivation));
-    const rows = withinBudget(shownRows(results).map((result) => row(result, withService)));
-    const headers = [
-        'Target',
-        ...(withService ? ['Service'] : []),
-        'Type',
-        'Purge',
-        'Result',
-        'Purge id'
-    ];
-    parts.push(`<table><tr>${headers.map((header) => `<th>${header}</th>`).join('')}</tr>`, ...rows, '</table>');
-    if (rows.length < results.length) {
-        parts.push(`<p>Showing ${rows.length} of ${results.length} targets (failures first). ` +
-            `The <code>results-file</code> output (${code(facts.resultsFile)}) holds them all.</p>`);
+function fileRow(file, targets) {
+    const more = targets.length - SHOWN_TARGETS_PER_FILE;
+    const shown = targets
+        .slice(0, SHOWN_TARGETS_PER_FILE)
+        .map(({ type, target }) => `${type} ${code(target, SHOWN_TARGET_CHARS)}`);
+    const list = more > 0 ? [...shown, `…and ${more} more`] : shown;
+    return `<tr><td>${code(file, SHOWN_TARGET_CHARS)}</td><td>${list.join('<br>')}</td></tr>`;
+}
+/** Which changed files produced which targets, so users can tune url-map and key-map. */
+function derivationSection({ report, targets }, budget) {
+    const byFile = new Map();
+    for (const derived of targets) {
+        const list = byFile.get(derived.file) ?? [];
+        list.push(derived);
+        byFile.set(derived.file, list);
     }
+    const rows = [...byFile]
+        .slice(0, SUMMARY_ROW_LIMIT + 1)
+        .map(([file, list]) => fileRow(file, list));
+    return [
+        `<h3>Targets from changed files</h3>`,
+        `<p>${counted(report.files.length, 'file')} changed in ${summaryText(report.description)}; ` +
+            `${byFile.size} of them produced ${counted(targets.length, 'target')}.</p>`,
+        ...table(['Changed file', 'Targets'], rows, budget, SECTION_BYTES.derivation, (shown) => `Showing ${shown} of ${byFile.size} files; the step log lists every one.`)
+    ];
+}
+/** Where every result is, and how to keep it: the runner deletes RUNNER_TEMP with the job. */
+function footer(facts) {
+    if (facts.resultsFile === '') {
+        return '<p>The results file could not be written (see the warning in the step log); the step log lists every call.</p>';
+    }
+    return ('<p>Every target, with its purge id or reason, is in the file the <code>results-file</code> output names. ' +
+        `The runner deletes it when the job ends: <a href="${KEEP_RESULTS_DOC}">upload it as an artifact</a> to keep it.</p>`);
+}
+function renderSummary(facts) {
+    const head = [`<h2>${heading(facts)}</h2>`];
+    if (facts.stopped !== undefined)
+        head.push(`<p><b>${summaryText(facts.stopped)}</b></p>`);
+    head.push(`<p>${scopeLine(facts)}</p>`);
+    if (facts.context !== undefined)
+        head.push(`<p>${contextLine(facts.context)}</p>`);
+    const end = footer(facts);
+    // What the sections say besides their rows and items (titles, table heads, "Showing …" lines,
+    // a dry run's sentences) is bounded and few: at most about 30 KiB at the widest escaping.
+    const reserve = 40 * 1024;
+    const fixed = Buffer.byteLength([...head, end].join('\n'));
+    const budget = new Budget(SUMMARY_MAX_BYTES - fixed - reserve);
+    const body = [];
+    if (facts.wait !== undefined)
+        body.push(...waitSection(facts.wait, budget));
+    body.push(...plannedSection(facts.plannedStages, budget));
+    const targets = targetSections(facts, budget);
+    body.push(...targets.open);
     if (facts.edgeCheck !== undefined)
-        parts.push(...edgeCheckSection(facts.edgeCheck));
-    return parts.join('\n');
+        body.push(...edgeCheckSection(facts.edgeCheck, budget));
+    body.push(...targets.folded);
+    if (facts.derivation !== undefined)
+        body.push(...derivationSection(facts.derivation, budget));
+    return [...head, ...body, end].join('\n');
 }
 
 ;// CONCATENATED MODULE: ./src/main.ts
@@ -36850,6 +36997,8 @@ async function run() {
 function messageOf(error) {
     return error instanceof Error ? error.message : String(error);
 }
+/** URLs are the user's own, validated: shown whole up to a length no real URL reaches. */
+const main_SHOWN_URL_CHARS = 2000;
 /** Longer than any line the action writes: the guard below only cuts what went wrong upstream. */
 const MAX_LOG_LINE_CHARS = 8000;
 /**
@@ -36946,17 +37095,26 @@ function stoppedBy({ outcome, wait, verification }, calls) {
     }
     return undefined;
 }
-/** Outputs, results file, summary and conclusion; a failure in one does not stop the others. */
+/**
+ * Outputs, results file, summary and conclusion. Each writer stands alone: one that fails says so
+ * and the others still write, so a purge that happened is never reported as lost.
+ */
 async function report(facts) {
     const { results, settings, derivation, calls, stopped, wait, verification, redact } = facts;
     const counts = countResults(results);
+    const failure = (what, error) => setFailed(`Could not write ${what}: ${redact(messageOf(error))}`);
     let resultsFile = '';
     try {
         resultsFile = await writeOutputs(results, counts, settings.services.length > 1, redact);
+    }
+    catch (error) {
+        failure('the outputs', error);
+    }
+    try {
         await writeStageOutputs(verification, wait?.elapsedMs, redact);
     }
     catch (error) {
-        setFailed(`Could not write the outputs: ${redact(messageOf(error))}`);
+        failure('the edge check outputs', error);
     }
     if (settings.summary) {
         try {
@@ -36986,7 +37144,7 @@ async function report(facts) {
             await summary.addRaw(redact(html), true).write();
         }
         catch (error) {
-            setFailed(`Could not write the job summary: ${redact(messageOf(error))}`);
+            failure('the job summary', error);
         }
     }
     conclude(results, counts, {
@@ -37011,8 +37169,11 @@ function showPlan(calls, settings, log) {
     if (settings.repeatAfterMs > 0) {
         log.info(`…then the same calls again after ${settings.repeatAfterMs / 1000} s (repeat-after)`);
     }
-    for (const line of describeStagesPlanned(settings))
-        log.info(line);
+    for (const { sentence, urls } of describeStagesPlanned(settings)) {
+        log.info(sentence);
+        for (const url of urls)
+            log.info(`• ${oneLine(url, main_SHOWN_URL_CHARS)}`);
+    }
     log.endGroup();
     return { ...notRun(), results: plannedResults(calls, settings.repeatAfterMs > 0) };
 }
@@ -37036,7 +37197,7 @@ async function purgeForVisitors(calls, settings, { signal, log, ledger }) {
             return { outcome, wait, verification: undefined };
         }
         const outcome = await purge(calls, settings, { signal, log, ledger });
-        const targets = verifyTargetsOf(settings.verify, outcome.results);
+        const targets = verifyTargetsOf(settings.verify, purgedUrlsOf(outcome.results));
         if (targets.length === 0 || outcome.cancelled) {
             if (settings.verify.purgedUrls && !outcome.cancelled) {
                 notice('verify: true, but there is nothing to check at the edge: no URL was purged and verify-urls is empty');

@@ -1,6 +1,6 @@
 /** How the step ends: a few annotations for the failures, then failed or warned. */
 import * as core from '@actions/core'
-import type { Counts, PurgeResult } from './results.js'
+import { NOT_SENT_AFTER_REFUSAL, type Counts, type PurgeResult } from './results.js'
 import type { Redact } from './secrets.js'
 import type { Verification } from './verify-stage.js'
 import { counted } from './counted.js'
@@ -45,7 +45,12 @@ export function failureAnnotations(results: PurgeResult[], stale: Verification[]
     if (group === undefined) groups.set(id, [problem])
     else group.push(problem)
   }
-  const sorted = [...groups.values()].sort((a, b) => b.length - a.length)
+  // The cause first: a refusal, then the calls it stopped, however many more of those there are.
+  const knockOn = (group: Problem[]): boolean =>
+    group[0]?.reason.startsWith(NOT_SENT_AFTER_REFUSAL) === true
+  const sorted = [...groups.values()].sort(
+    (a, b) => Number(knockOn(a)) - Number(knockOn(b)) || b.length - a.length
+  )
   const lines = sorted.slice(0, MAX_ANNOTATIONS).map((group) => {
     const [first] = group as [Problem, ...Problem[]]
     const reason = oneLine(first.reason, SHOWN_REASON_CHARS)

@@ -10,6 +10,7 @@ import { describeEnd, describeRetry } from './log-lines.js'
 import type { PurgeCall } from './plan.js'
 import { CANCELLED_IN_FLIGHT, interpret, type Verdict } from './response.js'
 import {
+  NOT_SENT_AFTER_REFUSAL,
   NOT_SENT_CANCELLED,
   ResultLedger,
   resultsOfCall,
@@ -83,12 +84,12 @@ class OriginState {
   refusal(call: PurgeCall): string | undefined {
     const unauthorized = this.unauthorized.get(call.authenticated)
     if (unauthorized !== undefined) {
-      return `not sent: an earlier call to the same address was refused with ${unauthorized}`
+      return `${NOT_SENT_AFTER_REFUSAL} to the same address got ${unauthorized}`
     }
     const forbidden = this.forbidden.get(permissionScope(call))
     return forbidden === undefined
       ? undefined
-      : `not sent: an earlier call needing the same permission was refused with ${forbidden}`
+      : `${NOT_SENT_AFTER_REFUSAL} needing the same permission found that ${forbidden}`
   }
 
   learn(verdict: Verdict, call: PurgeCall, now: number): void {

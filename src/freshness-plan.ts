@@ -6,20 +6,25 @@ import type { PurgeResult } from './results.js'
 import type { VerifyTarget } from './verify-stage.js'
 
 /**
- * The URL targets whose purge succeeded (with `verify: true`), then `verify-urls`, each URL once.
- * A URL listed in `verify-urls` is judged by `verify-text` when given; every other one by `Age`.
+ * The purged URL targets (with `verify: true`), then `verify-urls`, each URL once. A URL listed in
+ * `verify-urls` is judged by `verify-text` when given; every other one by `Age`.
  */
-export function verifyTargetsOf(verify: VerifySettings, results: PurgeResult[]): VerifyTarget[] {
-  const purged = verify.purgedUrls
-    ? results.filter((result) => result.type === 'url' && result.status === 'purged')
-    : []
+export function verifyTargetsOf(verify: VerifySettings, purgedUrls: string[]): VerifyTarget[] {
+  const purged = verify.purgedUrls ? purgedUrls : []
   const listed = new Set(verify.urls)
   const targets = new Map<string, VerifyTarget>()
-  for (const url of [...purged.map((result) => withoutFragment(result.target)), ...verify.urls]) {
+  for (const url of [...purged.map(withoutFragment), ...verify.urls]) {
     if (!targets.has(url))
       targets.set(url, { url, text: listed.has(url) ? verify.text : undefined })
   }
   return [...targets.values()]
+}
+
+/** The URL targets whose purge succeeded: those the edge check looks at with `verify: true`. */
+export function purgedUrlsOf(results: PurgeResult[]): string[] {
+  return results
+    .filter((result) => result.type === 'url' && result.status === 'purged')
+    .map((result) => result.target)
 }
 
 /** Fragments are never sent: the page visitors get is the one without it. */
@@ -29,33 +34,43 @@ function withoutFragment(url: string): string {
   return parsed.href
 }
 
+/** One stage a dry run would have run: what it would do, and each URL it would fetch. */
+export interface PlannedStage {
+  sentence: string
+  urls: string[]
+}
+
 /** A dry run's account of what would be awaited and checked; no request is sent for either. */
-export function describeStagesPlanned(settings: Settings): string[] {
-  const lines: string[] = []
+export function describeStagesPlanned(settings: Settings): PlannedStage[] {
+  const stages: PlannedStage[] = []
   const { wait, verify } = settings
   if (wait !== undefined) {
-    const one = wait.urls.length === 1
     const what =
-      wait.text === undefined
-        ? `${one ? 'answers' : 'answer'} 2xx`
-        : `${one ? 'shows' : 'show'} ${JSON.stringify(oneLine(wait.text, 80))}`
-    lines.push(
-      `Would first wait until ${wait.urls.map((url) => oneLine(url)).join(', ')} ${what} ` +
-        `(${counted(wait.passes, 'check')} in a row, up to ${wait.timeoutMs / 1000} s)`
-    )
+      wait.text === undefined ? 'answers 2xx' : `shows ${JSON.stringify(oneLine(wait.text, 80))}`
+    stages.push({
+      sentence:
+        `Would first wait until each of ${counted(wait.urls.length, 'URL')} ${what} ` +
+        `(${counted(wait.passes, 'check')} in a row, up to ${wait.timeoutMs / 1000} s):`,
+      urls: wait.urls
+    })
   }
   const byText =
     verify.text === undefined ? 'by Age' : `by the text ${JSON.stringify(oneLine(verify.text, 80))}`
   const parts = [
-    verify.purgedUrls ? 'every purged URL, by Age' : undefined,
-    verify.urls.length > 0
-      ? `${counted(verify.urls.length, 'URL')} of verify-urls, ${byText}`
-      : undefined
+    verify.purgedUrls ? 'each purged URL by Age' : undefined,
+    verify.urls.length > 0 ? `each of verify-urls ${byText}` : undefined
   ].filter((part) => part !== undefined)
-  if (parts.length > 0) {
-    lines.push(
-      `Would then check at the edge ${parts.join(', and ')}, re-checking stale ones for up to ${verify.timeoutMs / 1000} s`
-    )
+  const urls = verifyTargetsOf(
+    verify,
+    settings.urls.map((url) => url.target)
+  ).map((target) => target.url)
+  if (urls.length > 0) {
+    stages.push({
+      sentence:
+        `Would then check ${counted(urls.length, 'URL')} at the edge, ${parts.join(', and ')}, ` +
+        `re-checking stale ones for up to ${verify.timeoutMs / 1000} s:`,
+      urls
+    })
   }
-  return lines
+  return stages
 }

@@ -21,7 +21,7 @@ import {
 } from './results.js'
 import { readRunContext } from './run-context.js'
 import { redactor, type Redact } from './secrets.js'
-import { describeStagesPlanned, verifyTargetsOf } from './freshness-plan.js'
+import { describeStagesPlanned, purgedUrlsOf, verifyTargetsOf } from './freshness-plan.js'
 import { createProber } from './probe.js'
 import { verifyFreshness, type Verification, type VerifyRun } from './verify-stage.js'
 import { waitForOrigin, type WaitOutcome } from './wait-stage.js'
@@ -62,6 +62,9 @@ export async function run(): Promise<boolean> {
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error)
 }
+
+/** URLs are the user's own, validated: shown whole up to a length no real URL reaches. */
+const SHOWN_URL_CHARS = 2000
 
 /** Longer than any line the action writes: the guard below only cuts what went wrong upstream. */
 const MAX_LOG_LINE_CHARS = 8000
@@ -187,16 +190,25 @@ interface Report {
   redact: Redact
 }
 
-/** Outputs, results file, summary and conclusion; a failure in one does not stop the others. */
+/**
+ * Outputs, results file, summary and conclusion. Each writer stands alone: one that fails says so
+ * and the others still write, so a purge that happened is never reported as lost.
+ */
 async function report(facts: Report): Promise<void> {
   const { results, settings, derivation, calls, stopped, wait, verification, redact } = facts
   const counts = countResults(results)
+  const failure = (what: string, error: unknown): void =>
+    core.setFailed(`Could not write ${what}: ${redact(messageOf(error))}`)
   let resultsFile = ''
   try {
     resultsFile = await writeOutputs(results, counts, settings.services.length > 1, redact)
+  } catch (error) {
+    failure('the outputs', error)
+  }
+  try {
     await writeStageOutputs(verification, wait?.elapsedMs, redact)
   } catch (error) {
-    core.setFailed(`Could not write the outputs: ${redact(messageOf(error))}`)
+    failure('the edge check outputs', error)
   }
   if (settings.summary) {
     try {
@@ -227,7 +239,7 @@ async function report(facts: Report): Promise<void> {
       })
       await core.summary.addRaw(redact(html), true).write()
     } catch (error) {
-      core.setFailed(`Could not write the job summary: ${redact(messageOf(error))}`)
+      failure('the job summary', error)
     }
   }
   conclude(results, counts, {
@@ -251,7 +263,10 @@ function showPlan(calls: PurgeCall[], settings: Settings, log: EngineLog): Purge
   if (settings.repeatAfterMs > 0) {
     log.info(`…then the same calls again after ${settings.repeatAfterMs / 1000} s (repeat-after)`)
   }
-  for (const line of describeStagesPlanned(settings)) log.info(line)
+  for (const { sentence, urls } of describeStagesPlanned(settings)) {
+    log.info(sentence)
+    for (const url of urls) log.info(`• ${oneLine(url, SHOWN_URL_CHARS)}`)
+  }
   log.endGroup()
   return { ...notRun(), results: plannedResults(calls, settings.repeatAfterMs > 0) }
 }
@@ -287,7 +302,7 @@ async function purgeForVisitors(
       return { outcome, wait, verification: undefined }
     }
     const outcome = await purge(calls, settings, { signal, log, ledger })
-    const targets = verifyTargetsOf(settings.verify, outcome.results)
+    const targets = verifyTargetsOf(settings.verify, purgedUrlsOf(outcome.results))
     if (targets.length === 0 || outcome.cancelled) {
       if (settings.verify.purgedUrls && !outcome.cancelled) {
         core.notice(

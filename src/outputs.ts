@@ -1,7 +1,7 @@
 /** The step's outputs and the complete results file, all views of the results. */
 import * as core from '@actions/core'
 import { randomUUID } from 'node:crypto'
-import { rename, writeFile } from 'node:fs/promises'
+import { rename, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Counts, PurgeResult } from './results.js'
@@ -53,33 +53,59 @@ function redactedJson(entries: readonly object[], redact: Redact): string {
   )
 }
 
-function setBoundedOutput(name: string, json: string, file: { name: string; path: string }): void {
-  if (Buffer.byteLength(json) <= MAX_OUTPUT_BYTES) {
+/** A file that holds every entry: its output name and its path, or why it could not be written. */
+interface KeptFile {
+  name: 'results-file' | 'verification-file'
+  path: string
+  written: boolean
+}
+
+function setBoundedOutput(name: string, json: string, file: KeptFile): void {
+  const bytes = Buffer.byteLength(json)
+  if (bytes <= MAX_OUTPUT_BYTES) {
     core.setOutput(name, json)
     return
   }
   core.setOutput(name, '')
+  const holder = file.written
+    ? `The ${file.name} output (${file.path}) holds every entry.`
+    : `The ${file.name} could not be written either: the counts and the job summary are what is left.`
   core.notice(
-    `Output ${name} is left empty: at ${Buffer.byteLength(json)} bytes it exceeds GitHub's 1 MB output limit. The ${file.name} output (${file.path}) holds every entry.`
+    `Output ${name} is left empty: at ${bytes} bytes it exceeds GitHub's 1 MB output limit. ${holder}`
   )
 }
 
 /**
  * Writes `json` to a new file under RUNNER_TEMP, where a later step (even one after a cancel)
  * can read it. Written under another name and renamed into place, so that a reader, or a run
- * cancelled while writing, never finds half a file under the name the output gives.
+ * cancelled while writing, never finds half a file under the name the output gives. A file that
+ * cannot be written (RUNNER_TEMP removed by a cleanup step, a full disk) costs a warning, not the
+ * outputs: the purge happened whether or not its record could be kept.
  */
-async function writeJsonFile(kind: string, json: string): Promise<string> {
+async function keepFile(name: KeptFile['name'], json: string, redact: Redact): Promise<KeptFile> {
+  const kind = name === 'results-file' ? 'results' : 'verification'
   const path = join(process.env.RUNNER_TEMP || tmpdir(), `edge-purge-${kind}-${randomUUID()}.json`)
   const partial = `${path}.partial`
-  await writeFile(partial, json)
-  await rename(partial, path)
-  return path
+  try {
+    await writeFile(partial, json)
+    await rename(partial, path)
+    return { name, path, written: true }
+  } catch (error) {
+    await rm(partial, { force: true }).catch(() => undefined)
+    const reason = error instanceof Error ? error.message : String(error)
+    core.warning(
+      redact(
+        `Could not write the ${kind} file ${path}: ${reason}. The ${name} output is left empty; the other outputs are set.`
+      )
+    )
+    return { name, path, written: false }
+  }
 }
 
 /**
- * Writes the results file and every output; returns the results file's path. `redact` is applied
- * to every string written, a last guard for secrets that reached the results.
+ * Writes the results file and every output; returns the results file's path, or '' when it could
+ * not be written. `redact` is applied to every string written, a last guard for secrets that
+ * reached the results.
  */
 export async function writeOutputs(
   results: PurgeResult[],
@@ -88,18 +114,17 @@ export async function writeOutputs(
   redact: Redact
 ): Promise<string> {
   const resultsJson = redactedJson(results, redact)
-  const resultsFile = await writeJsonFile('results', resultsJson)
-  const file = { name: 'results-file', path: resultsFile }
-
+  const file = await keepFile('results-file', resultsJson, redact)
   const ids = results.filter((result) => result.status === 'purged' && result.id !== null)
   const single = ids.length === 1 ? (ids[0]?.id ?? '') : ''
   setBoundedOutput('purge-ids', JSON.stringify(purgeIds(results, perService, redact)), file)
   core.setOutput('purge-id', redact(single))
   setBoundedOutput('results', resultsJson, file)
-  core.setOutput('purged-count', redact(String(counts.purged)))
-  core.setOutput('failed-count', redact(String(counts.failed)))
-  core.setOutput('results-file', redact(resultsFile))
-  return resultsFile
+  core.setOutput('purged-count', String(counts.purged))
+  core.setOutput('failed-count', String(counts.failed))
+  const path = file.written ? redact(file.path) : ''
+  core.setOutput('results-file', path)
+  return path
 }
 
 /**
@@ -121,7 +146,7 @@ export async function writeStageOutputs(
     return
   }
   const json = redactedJson(verification, redact)
-  const path = await writeJsonFile('verification', json)
-  setBoundedOutput('verification', json, { name: 'verification-file', path })
-  core.setOutput('verification-file', path)
+  const file = await keepFile('verification-file', json, redact)
+  setBoundedOutput('verification', json, file)
+  core.setOutput('verification-file', file.written ? redact(file.path) : '')
 }

@@ -105,6 +105,8 @@ export function withRepeat(first: PurgeResult[], second: PurgeResult[] | undefin
 }
 
 export const NOT_SENT_CANCELLED = 'not sent: the run was cancelled'
+/** How the reason of a call stopped by an earlier refusal begins: a knock-on, never the cause. */
+export const NOT_SENT_AFTER_REFUSAL = 'not sent: an earlier call'
 
 /**
  * Each call's results as they become known. Whatever stops a run, `fill` still gives every target

@@ -1,21 +1,38 @@
-/** The job summary: counts, the run behind the purge, and a table of targets, failures first. Pure. */
+/**
+ * The job summary: the answer in its first line, then what went wrong, then what went right
+ * (folded), within one byte budget whatever the run's size. Pure.
+ */
 import type { DerivedTarget } from './changed-files/maps.js'
 import type { Derivation } from './changed-files/index.js'
 import type { RunContext } from './run-context.js'
 import type { Counts, PurgeResult } from './results.js'
 import { summaryText } from './outside-text.js'
 import { counted } from './counted.js'
+import type { PlannedStage } from './freshness-plan.js'
 import type { WaitForOrigin } from './inputs.js'
 import type { Verification } from './verify-stage.js'
-import type { WaitOutcome } from './wait-stage.js'
+import { describeUrlWait, type WaitOutcome } from './wait-stage.js'
 
-/** Keeps the summary readable and far below GitHub's 1 MiB limit even for 1024-byte keys. */
+/** Half of GitHub's 1 MiB per step: a summary over the limit is dropped whole, not cut. */
+export const SUMMARY_MAX_BYTES = 512 * 1024
+/** Rows per table: enough to find any failure by eye, few enough to read. */
 export const SUMMARY_ROW_LIMIT = 250
+/** Entries in a list of URLs (the wait, a dry run's checks): the log holds every one. */
+const LIST_ITEM_LIMIT = 50
 /**
- * Each table stops adding rows at this size, so that even rows whose every shown string is cut at
- * its longest and escaped at its widest keep the whole summary far below GitHub's 1 MiB limit.
+ * The most each section may take, so that a huge early section leaves room for the later ones;
+ * they share the one budget too, so together they never pass `SUMMARY_MAX_BYTES`.
  */
-const TABLE_BUDGET_BYTES = 192 * 1024
+const SECTION_BYTES = {
+  wait: 16 * 1024,
+  planned: 40 * 1024,
+  failed: 128 * 1024,
+  stale: 96 * 1024,
+  notSent: 16 * 1024,
+  fresh: 32 * 1024,
+  succeeded: 56 * 1024,
+  derivation: 56 * 1024
+} as const
 const SHOWN_TARGET_CHARS = 160
 const SHOWN_SERVICE_CHARS = 64
 const SHOWN_ID_CHARS = 128
@@ -23,6 +40,9 @@ const SHOWN_ERROR_CHARS = 400
 const SHOWN_TEXT_CHARS = 80
 /** A url-map with many prefixes or a key-map with many keys can give one file many targets. */
 const SHOWN_TARGETS_PER_FILE = 10
+/** Where a user learns to keep the results file, which the runner deletes with the job. */
+const KEEP_RESULTS_DOC =
+  'https://github.com/edge-purge/edge-purge/blob/v1/docs/results.md#keep-the-results-file'
 
 export interface SummaryFacts {
   results: PurgeResult[]
@@ -32,6 +52,7 @@ export interface SummaryFacts {
   repeatAfterMs: number
   derivation: Derivation | undefined
   calls: number
+  /** The results file's path; empty when it could not be written. */
   resultsFile: string
   context: RunContext | undefined
   /** Why the run ended early (a cancel), shown first. */
@@ -41,7 +62,7 @@ export interface SummaryFacts {
   /** The edge check, when one was made. */
   edgeCheck: EdgeCheck | undefined
   /** In a dry run: what would be awaited and checked at the edge. */
-  plannedStages: string[]
+  plannedStages: PlannedStage[]
 }
 
 export interface EdgeCheck {
@@ -55,12 +76,62 @@ const STATUS_CELL = { purged: '✅ purged', failed: '❌ failed', planned: '📝
 const code = (text: string, maxChars?: number): string =>
   `<code>${summaryText(text, maxChars)}</code>`
 
+/** Bytes left for the sections; each takes what it uses, up to its own cap. */
+class Budget {
+  constructor(private left: number) {}
+
+  /** The leading items that fit in `cap` and in what is left, counted as used. */
+  take(items: string[], cap: number): string[] {
+    let room = Math.min(cap, this.left)
+    let count = 0
+    for (const item of items) {
+      const bytes = Buffer.byteLength(item) + 1
+      if (bytes > room) break
+      room -= bytes
+      this.left -= bytes
+      count += 1
+    }
+    return items.slice(0, count)
+  }
+}
+
+/** Nothing was sent because the wait for the origin did not end well: why, in a few words. */
+function notSentBecause({ wait, dryRun }: SummaryFacts): string | undefined {
+  if (dryRun || wait === undefined || wait.outcome.done) return undefined
+  return wait.outcome.cancelled ? 'cancelled during the wait' : 'the origin was not ready'
+}
+
+function staleCount(facts: SummaryFacts): number {
+  return facts.edgeCheck?.entries.filter((entry) => !entry.fresh).length ?? 0
+}
+
+/** The run's answer, in the first line: what was purged, what failed, what visitors still get stale. */
 function heading(facts: SummaryFacts): string {
   const { counts, dryRun, services } = facts
   const title =
     services.length === 0 ? 'Edge purge' : `Edge purge of ${summaryText(services.join(', '))}`
   if (dryRun) return `${title} (dry run): ${counts.planned} planned, nothing sent`
-  return `${title}: ${counts.purged} purged, ${counts.failed} failed`
+  const stale = staleCount(facts)
+  const notSent = notSentBecause(facts)
+  return (
+    `${title}: ${counts.purged} purged, ${counts.failed} failed` +
+    (stale > 0 ? `, <b>${counted(stale, 'page')} still stale</b>` : '') +
+    (notSent === undefined ? '' : `, <b>nothing sent</b>: ${notSent}`)
+  )
+}
+
+function scopeLine(facts: SummaryFacts): string {
+  const { results, counts, calls, repeatAfterMs, dryRun } = facts
+  const sent = dryRun || notSentBecause(facts) !== undefined ? ' planned, none sent' : ''
+  return [
+    `${counted(results.length, 'target')} in ${counted(calls, 'call')}${sent}`,
+    repeatAfterMs > 0
+      ? `purged twice, ${repeatAfterMs / 1000} s apart (repeat-after): a target counts as purged only when both passes purged it`
+      : undefined,
+    !dryRun && counts.failed > 0 ? `<b>${counts.failed} failed</b>` : undefined
+  ]
+    .filter((part) => part !== undefined)
+    .join(' · ')
 }
 
 /** Event, repository, commit, workflow and run: whichever the runner set (all of them, in a real run). */
@@ -76,10 +147,84 @@ function contextLine(context: RunContext): string {
   return parts.filter((part) => part !== undefined).join(', ')
 }
 
-function row(result: PurgeResult, withService: boolean): string {
+/** A list of at most `LIST_ITEM_LIMIT` items within `cap` bytes, then how many more there are. */
+function list(items: string[], budget: Budget, cap: number, where: string): string[] {
+  const shown = budget.take(items.slice(0, LIST_ITEM_LIMIT), cap)
+  const more = items.length - shown.length
+  return [
+    '<ul>',
+    ...shown.map((item) => `<li>${item}</li>`),
+    ...(more > 0 ? [`<li>… and ${more} more: ${where}</li>`] : []),
+    '</ul>'
+  ]
+}
+
+/** The wait: what the origin showed, or why no purge call was sent and what each URL answered. */
+function waitSection(wait: NonNullable<SummaryFacts['wait']>, budget: Budget): string[] {
+  const { text, passes, outcome } = wait
+  const seconds = Math.round(outcome.elapsedMs / 1000)
+  const shown = text === undefined ? 'answered 2xx' : `showed ${code(text, SHOWN_TEXT_CHARS)}`
+  const checks = (item: WaitOutcome['urls'][number]): string =>
+    `${counted(item.checks, 'check')} of ${code(item.url, SHOWN_TARGET_CHARS)}`
+  if (outcome.done || outcome.cancelled) {
+    const lead = outcome.done
+      ? `The origin ${shown} after ${seconds} s:`
+      : `Waited ${seconds} s for the origin before the cancel:`
+    const items = outcome.urls.map(checks)
+    return [`<p>${lead}</p>`, ...list(items, budget, SECTION_BYTES.wait, 'the step log has each')]
+  }
+  const failure = outcome.failure ?? 'the origin was not ready'
+  const waiting = outcome.urls.filter((item) => item.passedInARow < passes)
+  const items = waiting.map((item) =>
+    summaryText(describeUrlWait(item, { text, passes }), SHOWN_ERROR_CHARS)
+  )
+  return [
+    `<p><b>No purge call was sent:</b> ${summaryText(failure, SHOWN_ERROR_CHARS)}.</p>`,
+    ...list(items, budget, SECTION_BYTES.wait, 'the step log has each')
+  ]
+}
+
+/** A dry run: each URL it would wait for and check at the edge, as the log lists each call. */
+function plannedSection(stages: PlannedStage[], budget: Budget): string[] {
+  return stages.flatMap(({ sentence, urls }) => [
+    `<p>${summaryText(sentence, 2 * SHOWN_ERROR_CHARS)}</p>`,
+    ...list(
+      urls.map((url) => code(url, SHOWN_TARGET_CHARS)),
+      budget,
+      SECTION_BYTES.planned / Math.max(1, stages.length),
+      'the step log lists every one'
+    )
+  ])
+}
+
+/** A table of rows within the row limit and `cap` bytes, then how many more the file holds. */
+function table(
+  headers: string[],
+  rows: string[],
+  budget: Budget,
+  cap: number,
+  more: (shown: number) => string
+): string[] {
+  const shown = budget.take(rows.slice(0, SUMMARY_ROW_LIMIT), cap)
+  return [
+    `<table><tr>${headers.map((header) => `<th>${header}</th>`).join('')}</tr>`,
+    ...shown,
+    '</table>',
+    ...(shown.length < rows.length ? [`<p>${more(shown.length)}</p>`] : [])
+  ]
+}
+
+/** Folded by default: counted in its one-line title, opened on demand. */
+function folded(title: string, body: string[]): string[] {
+  return [`<details><summary>${title}</summary>`, ...body, '</details>']
+}
+
+function targetRow(result: PurgeResult, withService: boolean, reason: boolean): string {
   const outcome =
-    result.status === 'failed' && result.error !== null
-      ? `${STATUS_CELL.failed}: ${summaryText(result.error, SHOWN_ERROR_CHARS)}`
+    result.status === 'failed'
+      ? reason && result.error !== null
+        ? `${STATUS_CELL.failed}: ${summaryText(result.error, SHOWN_ERROR_CHARS)}`
+        : '❌ not sent'
       : STATUS_CELL[result.status]
   const cells = [
     code(result.target, SHOWN_TARGET_CHARS),
@@ -94,73 +239,75 @@ function row(result: PurgeResult, withService: boolean): string {
   return `<tr>${cells.map((cell) => `<td>${cell}</td>`).join('')}</tr>`
 }
 
-/** Failures first, then the rest, each in request order, up to the row limit. */
-function shownRows(results: PurgeResult[]): PurgeResult[] {
-  const shown: PurgeResult[] = []
-  for (const status of ['failed', 'purged', 'planned'] as const) {
-    for (const result of results) {
-      if (shown.length === SUMMARY_ROW_LIMIT) return shown
-      if (result.status === status) shown.push(result)
-    }
-  }
-  return shown
-}
-
-/** The leading rows that fit in the table's byte budget. */
-function withinBudget(rows: string[]): string[] {
-  let bytes = 0
-  for (const [index, html] of rows.entries()) {
-    bytes += Buffer.byteLength(html)
-    if (bytes > TABLE_BUDGET_BYTES) return rows.slice(0, index)
-  }
-  return rows
-}
-
-function fileRow(file: string, targets: DerivedTarget[]): string {
-  const more = targets.length - SHOWN_TARGETS_PER_FILE
-  const shown = targets
-    .slice(0, SHOWN_TARGETS_PER_FILE)
-    .map(({ type, target }) => `${type} ${code(target, SHOWN_TARGET_CHARS)}`)
-  const list = more > 0 ? [...shown, `…and ${more} more`] : shown
-  return `<tr><td>${code(file, SHOWN_TARGET_CHARS)}</td><td>${list.join('<br>')}</td></tr>`
-}
-
-/** Which changed files produced which targets, so users can tune url-map and key-map. */
-function derivationSection({ report, targets }: Derivation): string[] {
-  const byFile = new Map<string, DerivedTarget[]>()
-  for (const derived of targets) {
-    const list = byFile.get(derived.file) ?? []
-    list.push(derived)
-    byFile.set(derived.file, list)
-  }
-  const rows = withinBudget(
-    [...byFile].slice(0, SUMMARY_ROW_LIMIT).map(([file, list]) => fileRow(file, list))
-  )
-  return [
-    `<h3>Targets from changed files</h3>`,
-    `<p>${counted(report.files.length, 'file')} changed in ${summaryText(report.description)}; ` +
-      `${byFile.size} of them produced ${counted(targets.length, 'target')}.</p>`,
-    '<table><tr><th>Changed file</th><th>Targets</th></tr>',
-    ...rows,
-    '</table>',
-    ...(rows.length < byFile.size ? [`<p>Showing ${rows.length} of ${byFile.size} files.</p>`] : [])
+/**
+ * The targets: failures open (first), then, folded, those not sent for the reason already said
+ * above (the wait) and the successes or the dry run's plan.
+ */
+function targetSections(facts: SummaryFacts, budget: Budget): { open: string[]; folded: string[] } {
+  const { results, services } = facts
+  const withService = services.length > 1
+  const headers = [
+    'Target',
+    ...(withService ? ['Service'] : []),
+    'Type',
+    'Purge',
+    'Result',
+    'Purge id'
   ]
-}
-
-/** One line on the wait: what the origin showed, after how long and how many checks. */
-function waitLine({ text, timeoutMs, outcome }: NonNullable<SummaryFacts['wait']>): string {
-  const seconds = Math.round(outcome.elapsedMs / 1000)
-  const checks = outcome.urls
-    .map(
-      ({ url, checks: count }) => `${counted(count, 'check')} of ${code(url, SHOWN_TARGET_CHARS)}`
+  const notSent = notSentBecause(facts) === undefined ? [] : results
+  const failed = notSent.length > 0 ? [] : results.filter((result) => result.status === 'failed')
+  const rest = results.filter((result) => result.status !== 'failed')
+  const inFile = facts.resultsFile === '' ? 'the step log' : 'the <code>results-file</code>'
+  const rows = (list: PurgeResult[], reason: boolean): string[] =>
+    list.map((result) => targetRow(result, withService, reason))
+  const more =
+    (total: number, what: string) =>
+    (shown: number): string =>
+      `Showing ${shown} of ${total} ${what}; ${inFile} holds them all.`
+  const open: string[] = []
+  const sections: string[] = []
+  if (failed.length > 0) {
+    open.push(
+      `<h3>${counted(failed.length, 'target')} failed</h3>`,
+      ...table(
+        headers,
+        rows(failed, true),
+        budget,
+        SECTION_BYTES.failed,
+        more(failed.length, 'failed targets')
+      )
     )
-    .join(', ')
-  const shown = text === undefined ? 'answered 2xx' : `showed ${code(text, SHOWN_TEXT_CHARS)}`
-  if (outcome.done) return `<p>The origin ${shown} after ${seconds} s (${checks}).</p>`
-  if (outcome.cancelled)
-    return `<p>Waited ${seconds} s for the origin (${checks}) before the cancel.</p>`
-  const failure = outcome.failure ?? `the origin was not ready within ${timeoutMs / 1000} s`
-  return `<p><b>No purge call was sent:</b> ${summaryText(failure, SHOWN_ERROR_CHARS)}</p>`
+  }
+  if (notSent.length > 0) {
+    sections.push(
+      ...folded(
+        `${counted(notSent.length, 'target')} not sent`,
+        table(
+          headers,
+          rows(notSent, false),
+          budget,
+          SECTION_BYTES.notSent,
+          more(notSent.length, 'targets')
+        )
+      )
+    )
+  }
+  if (rest.length > 0) {
+    const what = facts.dryRun ? 'planned' : 'purged'
+    sections.push(
+      ...folded(
+        `${counted(rest.length, 'target')} ${what}`,
+        table(
+          headers,
+          rows(rest, false),
+          budget,
+          SECTION_BYTES.succeeded,
+          more(rest.length, `${what} targets`)
+        )
+      )
+    )
+  }
+  return { open, folded: sections }
 }
 
 function edgeRow(entry: Verification, byText: boolean): string {
@@ -175,28 +322,33 @@ function edgeRow(entry: Verification, byText: boolean): string {
   return `<tr>${cells.map((cell) => `<td>${cell}</td>`).join('')}</tr>`
 }
 
-/** Whether visitors get fresh copies: counts, then each URL checked, stale first. */
-function edgeCheckSection({ entries, textUrls }: EdgeCheck): string[] {
+/** Whether visitors get fresh copies: counts, each stale URL, then the fresh ones folded. */
+function edgeCheckSection({ entries, textUrls }: EdgeCheck, budget: Budget): string[] {
   const byText = new Set(textUrls)
   const stale = entries.filter((entry) => !entry.fresh)
-  const ordered = [...stale, ...entries.filter((entry) => entry.fresh)]
-  const rows = withinBudget(
-    ordered.slice(0, SUMMARY_ROW_LIMIT).map((entry) => edgeRow(entry, byText.has(entry.url)))
-  )
+  const fresh = entries.filter((entry) => entry.fresh)
+  const headers = ['URL', 'Edge', 'Age or text', 'Checks', 'Evidence']
+  const rows = (list: Verification[]): string[] =>
+    list.map((entry) => edgeRow(entry, byText.has(entry.url)))
+  const more =
+    (total: number, what: string) =>
+    (shown: number): string =>
+      `Showing ${shown} of ${total} ${what}; the <code>verification-file</code> output holds them all.`
   const byAge = entries.filter((entry) => !byText.has(entry.url))
   const blind =
     byAge.length > 0 && byAge.every((entry) => entry.age === null && entry.http_status !== null)
   return [
     '<h3>Edge check</h3>',
-    `<p>${entries.length - stale.length} of ${counted(entries.length, 'URL')} fresh` +
+    `<p>${fresh.length} of ${counted(entries.length, 'URL')} fresh` +
       `${stale.length > 0 ? `, <b>${stale.length} stale</b>` : ''}.</p>`,
-    '<table><tr><th>URL</th><th>Edge</th><th>Age or text</th><th>Checks</th><th>Evidence</th></tr>',
-    ...rows,
-    '</table>',
-    ...(rows.length < entries.length
-      ? [
-          `<p>Showing ${rows.length} of ${entries.length} URLs (stale first). The <code>verification-file</code> output holds them all.</p>`
-        ]
+    ...(stale.length > 0
+      ? table(headers, rows(stale), budget, SECTION_BYTES.stale, more(stale.length, 'stale URLs'))
+      : []),
+    ...(fresh.length > 0
+      ? folded(
+          `${counted(fresh.length, 'URL')} fresh`,
+          table(headers, rows(fresh), budget, SECTION_BYTES.fresh, more(fresh.length, 'fresh URLs'))
+        )
       : []),
     ...(blind
       ? [
@@ -206,48 +358,70 @@ function edgeCheckSection({ entries, textUrls }: EdgeCheck): string[] {
   ]
 }
 
-export function renderSummary(facts: SummaryFacts): string {
-  const { results, counts } = facts
-  const withService = facts.services.length > 1
-  const parts = [`<h2>${heading(facts)}</h2>`]
-  if (facts.stopped !== undefined) parts.push(`<p><b>${summaryText(facts.stopped)}</b></p>`)
-  const seconds = facts.repeatAfterMs / 1000
-  const scope = [
-    `${counted(results.length, 'target')} in ${counted(facts.calls, 'call')}`,
-    facts.repeatAfterMs > 0
-      ? `purged twice, ${seconds} s apart (repeat-after): a target counts as purged only when both passes purged it`
-      : undefined,
-    facts.dryRun ? 'dry run: no request was sent' : undefined,
-    !facts.dryRun && counts.failed > 0 ? `<b>${counts.failed} failed</b>` : undefined
-  ].filter((part) => part !== undefined)
-  parts.push(`<p>${scope.join(' · ')}</p>`)
-  if (facts.context !== undefined) parts.push(`<p>${contextLine(facts.context)}</p>`)
-  if (facts.wait !== undefined) parts.push(waitLine(facts.wait))
-  for (const line of facts.plannedStages)
-    parts.push(`<p>${summaryText(line, 2 * SHOWN_ERROR_CHARS)}</p>`)
+function fileRow(file: string, targets: DerivedTarget[]): string {
+  const more = targets.length - SHOWN_TARGETS_PER_FILE
+  const shown = targets
+    .slice(0, SHOWN_TARGETS_PER_FILE)
+    .map(({ type, target }) => `${type} ${code(target, SHOWN_TARGET_CHARS)}`)
+  const list = more > 0 ? [...shown, `…and ${more} more`] : shown
+  return `<tr><td>${code(file, SHOWN_TARGET_CHARS)}</td><td>${list.join('<br>')}</td></tr>`
+}
 
-  if (facts.derivation !== undefined) parts.push(...derivationSection(facts.derivation))
-
-  const rows = withinBudget(shownRows(results).map((result) => row(result, withService)))
-  const headers = [
-    'Target',
-    ...(withService ? ['Service'] : []),
-    'Type',
-    'Purge',
-    'Result',
-    'Purge id'
-  ]
-  parts.push(
-    `<table><tr>${headers.map((header) => `<th>${header}</th>`).join('')}</tr>`,
-    ...rows,
-    '</table>'
-  )
-  if (rows.length < results.length) {
-    parts.push(
-      `<p>Showing ${rows.length} of ${results.length} targets (failures first). ` +
-        `The <code>results-file</code> output (${code(facts.resultsFile)}) holds them all.</p>`
-    )
+/** Which changed files produced which targets, so users can tune url-map and key-map. */
+function derivationSection({ report, targets }: Derivation, budget: Budget): string[] {
+  const byFile = new Map<string, DerivedTarget[]>()
+  for (const derived of targets) {
+    const list = byFile.get(derived.file) ?? []
+    list.push(derived)
+    byFile.set(derived.file, list)
   }
-  if (facts.edgeCheck !== undefined) parts.push(...edgeCheckSection(facts.edgeCheck))
-  return parts.join('\n')
+  const rows = [...byFile]
+    .slice(0, SUMMARY_ROW_LIMIT + 1)
+    .map(([file, list]) => fileRow(file, list))
+  return [
+    `<h3>Targets from changed files</h3>`,
+    `<p>${counted(report.files.length, 'file')} changed in ${summaryText(report.description)}; ` +
+      `${byFile.size} of them produced ${counted(targets.length, 'target')}.</p>`,
+    ...table(
+      ['Changed file', 'Targets'],
+      rows,
+      budget,
+      SECTION_BYTES.derivation,
+      (shown) => `Showing ${shown} of ${byFile.size} files; the step log lists every one.`
+    )
+  ]
+}
+
+/** Where every result is, and how to keep it: the runner deletes RUNNER_TEMP with the job. */
+function footer(facts: SummaryFacts): string {
+  if (facts.resultsFile === '') {
+    return '<p>The results file could not be written (see the warning in the step log); the step log lists every call.</p>'
+  }
+  return (
+    '<p>Every target, with its purge id or reason, is in the file the <code>results-file</code> output names. ' +
+    `The runner deletes it when the job ends: <a href="${KEEP_RESULTS_DOC}">upload it as an artifact</a> to keep it.</p>`
+  )
+}
+
+export function renderSummary(facts: SummaryFacts): string {
+  const head = [`<h2>${heading(facts)}</h2>`]
+  if (facts.stopped !== undefined) head.push(`<p><b>${summaryText(facts.stopped)}</b></p>`)
+  head.push(`<p>${scopeLine(facts)}</p>`)
+  if (facts.context !== undefined) head.push(`<p>${contextLine(facts.context)}</p>`)
+  const end = footer(facts)
+  // What the sections say besides their rows and items (titles, table heads, "Showing …" lines,
+  // a dry run's sentences) is bounded and few: at most about 30 KiB at the widest escaping.
+  const reserve = 40 * 1024
+  const fixed = Buffer.byteLength([...head, end].join('\n'))
+  const budget = new Budget(SUMMARY_MAX_BYTES - fixed - reserve)
+
+  const body: string[] = []
+  if (facts.wait !== undefined) body.push(...waitSection(facts.wait, budget))
+  body.push(...plannedSection(facts.plannedStages, budget))
+  const targets = targetSections(facts, budget)
+  body.push(...targets.open)
+  if (facts.edgeCheck !== undefined) body.push(...edgeCheckSection(facts.edgeCheck, budget))
+  body.push(...targets.folded)
+  if (facts.derivation !== undefined) body.push(...derivationSection(facts.derivation, budget))
+  return [...head, ...body, end].join('\n')
 }

@@ -43,7 +43,7 @@ export interface WaitOutcome {
   cancelled: boolean
   elapsedMs: number
   urls: UrlWait[]
-  /** Why the wait failed when the time ran out: each URL not ready, what was awaited, its last answer. */
+  /** Why the wait failed when the time ran out, in one short sentence: how many URLs were not ready. */
   failure: string | undefined
 }
 
@@ -102,18 +102,31 @@ function describeAnswer(observation: Observation, text: string | undefined): str
     : `HTTP ${observation.status}, ${seen} ${quoted(text)}`
 }
 
-function awaited(settings: WaitSettings): string {
+/** What the wait asked of each URL. */
+export type WaitAwaited = Pick<WaitSettings, 'text' | 'passes'>
+
+function awaited(settings: WaitAwaited): string {
   const what = settings.text === undefined ? 'answer 2xx' : `show ${quoted(settings.text)}`
   return settings.passes > 1 ? `${what} ${settings.passes} times in a row` : what
 }
 
+/** What each URL still waiting did last, for the log and the job summary. */
+export function describeUrlWait({ url, checks, last }: UrlWait, settings: WaitAwaited): string {
+  const history =
+    checks === 0 ? 'no check was made' : `last answer: ${last}, after ${counted(checks, 'check')}`
+  return `${shownUrl(url)} did not ${awaited(settings)} (${history})`
+}
+
+/**
+ * Why no purge call was sent, short enough to be every target's reason: how many URLs were not
+ * ready and what they had to show. What each one answered is in the log and the summary.
+ */
 function describeFailure(settings: WaitSettings, waiting: UrlWait[]): string {
-  const reasons = waiting.map(({ url, checks, last }) => {
-    const history =
-      checks === 0 ? 'no check was made' : `last answer: ${last}, after ${counted(checks, 'check')}`
-    return `${shownUrl(url)} did not ${awaited(settings)} (${history})`
-  })
-  return `the origin was not ready within ${settings.timeoutMs / 1000} s: ${reasons.join('; ')}`
+  const which =
+    waiting.length === 1 && settings.urls.length === 1
+      ? shownUrl(waiting[0]?.url ?? '')
+      : `${waiting.length} of ${counted(settings.urls.length, 'wait-for-url')}`
+  return `the origin was not ready within ${settings.timeoutMs / 1000} s: ${which} did not ${awaited(settings)}`
 }
 
 export async function waitForOrigin(settings: WaitSettings, deps: WaitDeps): Promise<WaitOutcome> {
@@ -183,6 +196,7 @@ export async function waitForOrigin(settings: WaitSettings, deps: WaitDeps): Pro
   log.info(
     failure ?? (cancelled ? `Wait cancelled after ${after}` : `The origin is ready after ${after}`)
   )
+  if (failure !== undefined) for (const state of waiting) log.info(describeUrlWait(state, settings))
   log.endGroup()
   return { done, cancelled, elapsedMs, urls: urls.map((state) => ({ ...state })), failure }
 }
