@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { FakeContentServer } from './support/fake-content-server.js'
 import { FakePurgeServer } from './support/fake-purge-server.js'
-import { textOf } from './support/rendered-markdown.js'
+import { renderMarkdown, textOf } from './support/rendered-markdown.js'
 import { resultsOf, runAction, type ActionRun, type ResultEntry } from './support/run-action.js'
 
 const TOKEN = 'test-token'
@@ -142,5 +142,53 @@ describe('what a user sees first', () => {
     expect(errors[1]).toMatch(
       /^::error::3 targets failed: not sent: an earlier call needing the same permission found that soft purge was refused \(403\)/
     )
+  })
+})
+
+describe('no secret through a side door', () => {
+  /** A token holding characters the summary escapes, so escaping before redacting would miss it. */
+  const SECRET = `EDGE_tok:&|<>"'*~[]()!#@$_0123456789abcdef`
+  /** Any piece of the token long enough to be a real leak (the runner masks only the whole). */
+  const pieces = (text: string): string[] =>
+    Array.from({ length: text.length - 7 }, (_, start) => text.slice(start, start + 8))
+
+  it('an echoed token is hidden in the log, every output, annotation, file and the rendered summary', async () => {
+    const { inputs, server } = await purgeApi({ tokens: { [SECRET]: 'engineer' } })
+    content = await FakeContentServer.start()
+    // The edge echoes the token at the end of a long X-Cache header: the evidence is cut at 80.
+    content.page('/page', {
+      age: 7200,
+      headers: { 'X-Cache': `HIT from cache-fra-1 ${'x'.repeat(50)} ${SECRET}` }
+    })
+    server.fault({
+      action: {
+        kind: 'reply',
+        status: 400,
+        body: JSON.stringify({ msg: `no such key for ${SECRET}` })
+      }
+    })
+    const run = await runAction({
+      ...inputs,
+      'api-token': SECRET,
+      keys: 'home',
+      'verify-urls': content.urlOf('/page'),
+      'verify-timeout': '1'
+    })
+    expect(run.code).toBe(1)
+    expect(resultsOf(run)[0]?.error).toContain('no such key for ***')
+    const shown = [
+      run.log
+        .split('\n')
+        .filter((line) => !line.startsWith('::add-mask::'))
+        .join('\n'),
+      JSON.stringify(run.outputs),
+      await readFile(run.outputs['results-file'] ?? '', 'utf8'),
+      await readFile(run.outputs['verification-file'] ?? '', 'utf8'),
+      textOf(renderMarkdown(run.summary))
+    ]
+    expect(shown.join('\n')).toContain('X-Cache: HIT from cache-fra-1')
+    for (const text of shown) {
+      for (const piece of pieces(SECRET)) expect(text).not.toContain(piece)
+    }
   })
 })

@@ -1,7 +1,9 @@
 /** Unit tests of the one guard for text from outside: one line, never a runner command, never markup. */
-import { describe, expect, it } from '@jest/globals'
+import { afterEach, describe, expect, it } from '@jest/globals'
 import fc from 'fast-check'
-import { oneLine, summaryText } from '../src/outside-text.js'
+import { hideSecrets, oneLine, summaryText } from '../src/outside-text.js'
+import { cut } from '../src/server-message.js'
+import { shorten } from '../src/targets.js'
 import { elementCounts, renderMarkdown, textOf } from './support/rendered-markdown.js'
 
 /** How the runner finds a command in a line: `::` after leading spaces, or the legacy `##[` form. */
@@ -164,5 +166,66 @@ describe('summaryText', () => {
       }),
       { numRuns: 1000 }
     )
+  })
+})
+
+describe('secrets are hidden before anything is cut or escaped', () => {
+  const TOKEN = 'EDGEtok0123456789abcdefSECRET'
+  afterEach(() => {
+    hideSecrets([])
+  })
+
+  /** The token or any piece of it at least 6 characters long. */
+  const leaks = (text: string, token = TOKEN): boolean =>
+    Array.from({ length: token.length - 5 }, (_, start) => token.slice(start, start + 6)).some(
+      (piece) => text.includes(piece)
+    )
+
+  it('by every helper that cuts: a token at the cut leaves no prefix in view', () => {
+    // Each cut falls 10 characters into the token.
+    const cutters: [string, number, (text: string) => string][] = [
+      ['oneLine', 80, (text) => oneLine(text, 80)],
+      ['summaryText', 80, (text) => summaryText(text, 80)],
+      ['shorten', 60, shorten],
+      ['cut', 80, (text) => cut(text, 80)]
+    ]
+    for (const [name, at, cutter] of cutters) {
+      const text = `${'x'.repeat(at - 10)}${TOKEN}`
+      hideSecrets([TOKEN])
+      expect([name, leaks(cutter(text))]).toEqual([name, false])
+      // Without the secret registered, the same cut shows its start: the test can tell.
+      hideSecrets([])
+      expect([name, leaks(cutter(text))]).toEqual([name, true])
+    }
+  })
+
+  /** Every printable ASCII character (what a token may hold) the summary writes another way. */
+  const ESCAPED = Array.from({ length: 0x7f - 0x20 }, (_, index) =>
+    String.fromCharCode(0x20 + index)
+  ).filter((char) => summaryText(`a${char}b`) !== `a${char}b`)
+
+  it('finds the characters the summary escapes from the guard itself', () => {
+    expect(ESCAPED.join('')).toBe('!"#$&\'()*:<>@[\\]_`|~')
+  })
+
+  // Each escaped character inside a token, and the spellings escaped only where they stand.
+  const tokens = [
+    ...ESCAPED.map((char) => `EDGE${char}tok0123456789`),
+    '-EDGEtok0123456789',
+    '+EDGEtok0123456789',
+    '=EDGEtok0123456789',
+    '1.EDGEtok0123456789',
+    'EDGEwww.tok0123456789',
+    'EDGE##[tok0123456789',
+    'EDGE  tok0123456789'
+  ]
+
+  it.each(tokens)('the rendered summary never shows the token %j', (token) => {
+    hideSecrets([token])
+    for (const text of [token, `said: ${token} (at the start of a line too)`]) {
+      const rendered = textOf(renderMarkdown(`<p>${summaryText(text)}</p>`))
+      expect(rendered).not.toContain(token)
+      expect(rendered).toContain('***')
+    }
   })
 })

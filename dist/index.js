@@ -34101,11 +34101,102 @@ function counted(count, noun) {
     return `${count} ${noun}${count === 1 ? '' : 's'}`;
 }
 
+;// CONCATENATED MODULE: ./src/secrets.ts
+/** Hiding secrets in what the action writes, in each spelling a text can hold them in. Pure. */
+const MASK = '***';
+/**
+ * Base64 pieces shorter than this are not hidden: a piece of 6 characters carries 36 bits of the
+ * secret, while shorter ones turn up in ordinary text (ids, words) too often to hide. Only secrets
+ * under 5 bytes have no piece this long, and their raw and URL-encoded forms are still hidden.
+ */
+const MIN_BASE64_PIECE = 6;
+/**
+ * A redactor for these secrets (empty ones ignored). It hides each secret raw, URL-encoded, and the
+ * part of its base64 encoding that depends on the secret alone, at each of the three byte offsets
+ * the secret can start at inside a longer base64 text.
+ */
+function redactor(secrets) {
+    const forms = [...new Set(secrets.filter((secret) => secret !== '').flatMap(spellings))];
+    if (forms.length === 0)
+        return (text) => text;
+    return (text) => hide(text, forms);
+}
+function spellings(secret) {
+    const pieces = [0, 1, 2]
+        .map((offset) => base64Piece(secret, offset))
+        .filter((piece) => piece.length >= MIN_BASE64_PIECE);
+    return [secret, ...urlEncoded(secret), ...pieces];
+}
+function urlEncoded(secret) {
+    try {
+        return [encodeURIComponent(secret)];
+    }
+    catch {
+        // A lone surrogate has no URL encoding, so no text can hold the secret URL-encoded.
+        return [];
+    }
+}
+/**
+ * The characters of base64(prefix + secret + suffix), for a prefix of `offset` bytes (mod 3), that
+ * depend on the secret's bytes alone. Each character holds 6 bits; the one or two at each end that
+ * also hold bits of the prefix or suffix differ from text to text, so they are left out, leaving at
+ * most 6 bits of the secret's edges visible.
+ */
+function base64Piece(secret, offset) {
+    const bytes = Buffer.from(secret, 'utf8');
+    const encoded = Buffer.concat([Buffer.alloc(offset), bytes]).toString('base64');
+    const firstBit = offset * 8;
+    const endBit = firstBit + bytes.length * 8;
+    return encoded.slice(Math.ceil(firstBit / 6), Math.floor(endBit / 6));
+}
+/**
+ * Hides every occurrence of every form, overlapping ones merged into one `***`. Matching all
+ * occurrences rather than replacing form by form means no form can split another (which replacing
+ * the longest first aims at) and a hostile text cannot make one match swallow the start of another
+ * and leave the rest of the secret in view.
+ */
+function hide(text, forms) {
+    const spans = [];
+    for (const form of forms) {
+        for (let at = text.indexOf(form); at !== -1; at = text.indexOf(form, at + 1)) {
+            spans.push([at, at + form.length]);
+        }
+    }
+    if (spans.length === 0)
+        return text;
+    spans.sort((a, b) => a[0] - b[0]);
+    let result = '';
+    let hiddenTo = -1;
+    for (const [start, end] of spans) {
+        if (start > hiddenTo)
+            result += text.slice(Math.max(hiddenTo, 0), start) + MASK;
+        hiddenTo = Math.max(hiddenTo, end);
+    }
+    return result + text.slice(hiddenTo);
+}
+
 ;// CONCATENATED MODULE: ./src/outside-text.ts
 /**
  * The one guard for text from outside (file names, keys and URLs as echoed, server messages, ids):
- * what it returns cannot break a log line, speak to the runner, or become markup in the summary. Pure.
+ * what it returns holds no secret, cannot break a log line, speak to the runner, or become markup
+ * in the summary. It hides the secrets before it cuts or escapes anything, so no cut can leave a
+ * piece of a secret in view and no escape can hide one from the redactor.
  */
+
+/**
+ * The secrets to hide, registered once at the start as `core.setSecret` registers them with the
+ * runner: every helper below hides them first, so no caller can cut or escape before redacting.
+ */
+let registered = (text) => text;
+/** Hides these secrets (and only these) in everything the guard returns from now on. */
+function hideSecrets(secrets) {
+    registered = redactor(secrets);
+    return registered;
+}
+/** The text with every spelling of the registered secrets replaced by `***`; nothing cut. */
+function redact(text) {
+    return registered(text);
+}
 /** Line breaks of every kind, other controls, bidi controls and lone surrogates: shown as escapes. */
 const HIDDEN = /[\p{Cc}\p{Zl}\p{Zp}\p{Bidi_Control}\p{Cs}]/u;
 const SPACE = /\s/u;
@@ -34139,7 +34230,7 @@ function oneLine(text, maxChars = 300) {
     const pieces = [];
     let length = 0;
     let spaceBefore = false;
-    for (const char of text) {
+    for (const char of redact(text)) {
         if (isSpace(char)) {
             spaceBefore = pieces.length > 0;
             continue;
@@ -34175,8 +34266,9 @@ function reference(char) {
     return HTML_ENTITIES[char] ?? `&#${char.codePointAt(0) ?? 0};`;
 }
 /**
- * For the job summary (raw HTML that GitHub renders as GFM): `oneLine`, then written so that it
- * renders as the same text inside an HTML block, a Markdown paragraph or a table cell.
+ * For the job summary (raw HTML that GitHub renders as GFM): `oneLine` (secrets hidden, then cut),
+ * then written so that it renders as the same text inside an HTML block, a Markdown paragraph or a
+ * table cell.
  */
 function summaryText(text, maxChars = 300) {
     return oneLine(text, maxChars)
@@ -34198,7 +34290,8 @@ class InputError extends Error {
  * Shortens a value for an error message, quoted so that spaces at its ends show, and passed through
  * the log guard, which escapes what JSON leaves raw (bidi controls, U+2028) and runner commands.
  */
-function shorten(value) {
+function shorten(raw) {
+    const value = redact(raw);
     const cut = value.length > SHOWN_CHARS ? `${value.slice(0, SHOWN_CHARS)}…` : value;
     const escaped = oneLine(JSON.stringify(cut), Number.POSITIVE_INFINITY);
     return value.length > SHOWN_CHARS ? `${escaped} (${value.length} characters)` : escaped;
@@ -34543,80 +34636,6 @@ function describeRange(origin, base, head, commits, label) {
     const what = origin === 'release' && label !== undefined ? `release ${label}:` : origin;
     const count = counted(commits, 'commit');
     return `${what} ${shortRef(base)}...${shortRef(head)} (${count})`;
-}
-
-;// CONCATENATED MODULE: ./src/secrets.ts
-/** Hiding secrets in what the action writes, in each spelling a text can hold them in. Pure. */
-const MASK = '***';
-/**
- * Base64 pieces shorter than this are not hidden: a piece of 6 characters carries 36 bits of the
- * secret, while shorter ones turn up in ordinary text (ids, words) too often to hide. Only secrets
- * under 5 bytes have no piece this long, and their raw and URL-encoded forms are still hidden.
- */
-const MIN_BASE64_PIECE = 6;
-/**
- * A redactor for these secrets (empty ones ignored). It hides each secret raw, URL-encoded, and the
- * part of its base64 encoding that depends on the secret alone, at each of the three byte offsets
- * the secret can start at inside a longer base64 text.
- */
-function redactor(secrets) {
-    const forms = [...new Set(secrets.filter((secret) => secret !== '').flatMap(spellings))];
-    if (forms.length === 0)
-        return (text) => text;
-    return (text) => hide(text, forms);
-}
-function spellings(secret) {
-    const pieces = [0, 1, 2]
-        .map((offset) => base64Piece(secret, offset))
-        .filter((piece) => piece.length >= MIN_BASE64_PIECE);
-    return [secret, ...urlEncoded(secret), ...pieces];
-}
-function urlEncoded(secret) {
-    try {
-        return [encodeURIComponent(secret)];
-    }
-    catch {
-        // A lone surrogate has no URL encoding, so no text can hold the secret URL-encoded.
-        return [];
-    }
-}
-/**
- * The characters of base64(prefix + secret + suffix), for a prefix of `offset` bytes (mod 3), that
- * depend on the secret's bytes alone. Each character holds 6 bits; the one or two at each end that
- * also hold bits of the prefix or suffix differ from text to text, so they are left out, leaving at
- * most 6 bits of the secret's edges visible.
- */
-function base64Piece(secret, offset) {
-    const bytes = Buffer.from(secret, 'utf8');
-    const encoded = Buffer.concat([Buffer.alloc(offset), bytes]).toString('base64');
-    const firstBit = offset * 8;
-    const endBit = firstBit + bytes.length * 8;
-    return encoded.slice(Math.ceil(firstBit / 6), Math.floor(endBit / 6));
-}
-/**
- * Hides every occurrence of every form, overlapping ones merged into one `***`. Matching all
- * occurrences rather than replacing form by form means no form can split another (which replacing
- * the longest first aims at) and a hostile text cannot make one match swallow the start of another
- * and leave the rest of the secret in view.
- */
-function hide(text, forms) {
-    const spans = [];
-    for (const form of forms) {
-        for (let at = text.indexOf(form); at !== -1; at = text.indexOf(form, at + 1)) {
-            spans.push([at, at + form.length]);
-        }
-    }
-    if (spans.length === 0)
-        return text;
-    spans.sort((a, b) => a[0] - b[0]);
-    let result = '';
-    let hiddenTo = -1;
-    for (const [start, end] of spans) {
-        if (start > hiddenTo)
-            result += text.slice(Math.max(hiddenTo, 0), start) + MASK;
-        hiddenTo = Math.max(hiddenTo, end);
-    }
-    return result + text.slice(hiddenTo);
 }
 
 ;// CONCATENATED MODULE: ./src/changed-files/github-api.ts
@@ -35080,6 +35099,8 @@ function backoffMs(attempt, random = Math.random) {
 }
 
 ;// CONCATENATED MODULE: ./src/server-message.ts
+/** Pulls the human message out of an error body, whatever shape the server chose. Pure. */
+
 const MAX_MESSAGE_CHARS = 300;
 /** How deep `errors` may nest before we stop looking: real APIs use one level; a hostile one, thousands. */
 const MAX_ERRORS_DEPTH = 3;
@@ -35103,8 +35124,9 @@ function messagesOf(json, depth = 0) {
         .filter((message) => message !== undefined)
         .slice(0, MAX_MESSAGES);
 }
+/** Server text on one line, secrets hidden first (as the guard does), cut to `max` with `…`. */
 function cut(message, max = MAX_MESSAGE_CHARS) {
-    const oneLine = message.replace(/\s+/g, ' ').trim();
+    const oneLine = redact(message).replace(/\s+/g, ' ').trim();
     return oneLine.length > max ? `${oneLine.slice(0, max)}…` : oneLine;
 }
 function parseJson(body) {
@@ -36963,7 +36985,6 @@ function renderSummary(facts) {
 
 
 
-
 const USER_AGENT = 'edge-purge/1';
 /** How runners cancel a job: SIGINT, then SIGTERM 7.5 s later; some have sent SIGHUP. */
 const CANCEL_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'];
@@ -36985,7 +37006,7 @@ async function run() {
         await purgeAndReport(cancel.signal, log);
     }
     catch (error) {
-        setFailed(log.redact(messageOf(error)));
+        setFailed(redact(messageOf(error)));
     }
     finally {
         log.closeGroups();
@@ -37002,18 +37023,17 @@ const main_SHOWN_URL_CHARS = 2000;
 /** Longer than any line the action writes: the guard below only cuts what went wrong upstream. */
 const MAX_LOG_LINE_CHARS = 8000;
 /**
- * The step log. Every line is redacted, then passed through the guard once more as a whole (its
- * outside pieces already were), so no line can break in two or read as a runner command; every
- * group it opened is closed however the run ends.
+ * The step log. Every line passes the guard once more as a whole (its outside pieces already
+ * did), so no line can hold a secret, break in two or read as a runner command; every group it
+ * opened is closed however the run ends.
  */
 class RunnerLog {
-    redact = (text) => text;
     openGroups = 0;
     info(line) {
-        info(oneLine(this.redact(line), MAX_LOG_LINE_CHARS));
+        info(oneLine(line, MAX_LOG_LINE_CHARS));
     }
     startGroup(title) {
-        startGroup(oneLine(this.redact(title), MAX_LOG_LINE_CHARS));
+        startGroup(oneLine(title, MAX_LOG_LINE_CHARS));
         this.openGroups += 1;
     }
     endGroup() {
@@ -37039,7 +37059,8 @@ function unlessCancelled(work, signal) {
 }
 async function purgeAndReport(signal, log) {
     const raw = readInputs();
-    log.redact = redactor([raw['api-token'], raw['github-token']]);
+    // Before any outside text is read: from here the guard hides every spelling of both tokens.
+    hideSecrets([raw['api-token'], raw['github-token']]);
     // Input errors, the GitHub API and planning fail the step before anything is sent or set.
     const { settings, derivation } = await unlessCancelled(applyChangedFiles(getSettings(raw)), signal);
     const calls = planPurges(settings);
@@ -37055,7 +37076,7 @@ async function purgeAndReport(signal, log) {
             : await purgeForVisitors(calls, settings, { signal, log, ledger });
     }
     catch (error) {
-        const reason = `not finished: edge-purge stopped on an unexpected error: ${cut(log.redact(messageOf(error)))}`;
+        const reason = `not finished: edge-purge stopped on an unexpected error: ${cut(messageOf(error))}`;
         core_error(reason);
         stages.outcome = { ...notRun(), results: ledger.fill(reason), cancelled: signal.aborted };
     }
@@ -37071,7 +37092,7 @@ async function purgeAndReport(signal, log) {
         stopped,
         wait,
         verification: verification?.entries,
-        redact: log.redact
+        redact: redact
     });
     if (stopped !== undefined)
         setFailed(stopped);
@@ -37141,7 +37162,8 @@ async function report(facts) {
                         textUrls: settings.verify.text === undefined ? [] : settings.verify.urls
                     }
             });
-            await summary.addRaw(redact(html), true).write();
+            // Every outside piece of it passed the guard, which hides secrets before it escapes.
+            await summary.addRaw(html, true).write();
         }
         catch (error) {
             failure('the job summary', error);
@@ -37224,7 +37246,7 @@ async function purge(calls, settings, { signal, log, ledger }) {
         userAgent: USER_AGENT
     });
     try {
-        return await runPurge(calls, settings, { transport, clock: systemClock, signal, log, redact: log.redact }, ledger);
+        return await runPurge(calls, settings, { transport, clock: systemClock, signal, log, redact: redact }, ledger);
     }
     finally {
         transport.close();

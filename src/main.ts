@@ -20,12 +20,12 @@ import {
   type PurgeResult
 } from './results.js'
 import { readRunContext } from './run-context.js'
-import { redactor, type Redact } from './secrets.js'
+import type { Redact } from './secrets.js'
 import { describeStagesPlanned, purgedUrlsOf, verifyTargetsOf } from './freshness-plan.js'
 import { createProber } from './probe.js'
 import { verifyFreshness, type Verification, type VerifyRun } from './verify-stage.js'
 import { waitForOrigin, type WaitOutcome } from './wait-stage.js'
-import { oneLine } from './outside-text.js'
+import { hideSecrets, oneLine, redact } from './outside-text.js'
 import { cut } from './server-message.js'
 import { renderSummary } from './summary.js'
 
@@ -51,7 +51,7 @@ export async function run(): Promise<boolean> {
   try {
     await purgeAndReport(cancel.signal, log)
   } catch (error) {
-    core.setFailed(log.redact(messageOf(error)))
+    core.setFailed(redact(messageOf(error)))
   } finally {
     log.closeGroups()
     for (const name of CANCEL_SIGNALS) process.off(name, onSignal)
@@ -70,20 +70,19 @@ const SHOWN_URL_CHARS = 2000
 const MAX_LOG_LINE_CHARS = 8000
 
 /**
- * The step log. Every line is redacted, then passed through the guard once more as a whole (its
- * outside pieces already were), so no line can break in two or read as a runner command; every
- * group it opened is closed however the run ends.
+ * The step log. Every line passes the guard once more as a whole (its outside pieces already
+ * did), so no line can hold a secret, break in two or read as a runner command; every group it
+ * opened is closed however the run ends.
  */
 class RunnerLog implements EngineLog {
-  redact: Redact = (text) => text
   private openGroups = 0
 
   info(line: string): void {
-    core.info(oneLine(this.redact(line), MAX_LOG_LINE_CHARS))
+    core.info(oneLine(line, MAX_LOG_LINE_CHARS))
   }
 
   startGroup(title: string): void {
-    core.startGroup(oneLine(this.redact(title), MAX_LOG_LINE_CHARS))
+    core.startGroup(oneLine(title, MAX_LOG_LINE_CHARS))
     this.openGroups += 1
   }
 
@@ -111,7 +110,8 @@ function unlessCancelled<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
 
 async function purgeAndReport(signal: AbortSignal, log: RunnerLog): Promise<void> {
   const raw = readInputs()
-  log.redact = redactor([raw['api-token'], raw['github-token']])
+  // Before any outside text is read: from here the guard hides every spelling of both tokens.
+  hideSecrets([raw['api-token'], raw['github-token']])
   // Input errors, the GitHub API and planning fail the step before anything is sent or set.
   const { settings, derivation } = await unlessCancelled(
     applyChangedFiles(getSettings(raw)),
@@ -129,7 +129,7 @@ async function purgeAndReport(signal: AbortSignal, log: RunnerLog): Promise<void
       ? { ...stages, outcome: showPlan(calls, settings, log) }
       : await purgeForVisitors(calls, settings, { signal, log, ledger })
   } catch (error) {
-    const reason = `not finished: edge-purge stopped on an unexpected error: ${cut(log.redact(messageOf(error)))}`
+    const reason = `not finished: edge-purge stopped on an unexpected error: ${cut(messageOf(error))}`
     core.error(reason)
     stages.outcome = { ...notRun(), results: ledger.fill(reason), cancelled: signal.aborted }
   }
@@ -146,7 +146,7 @@ async function purgeAndReport(signal: AbortSignal, log: RunnerLog): Promise<void
     stopped,
     wait,
     verification: verification?.entries,
-    redact: log.redact
+    redact
   })
   if (stopped !== undefined) core.setFailed(stopped)
 }
@@ -237,7 +237,8 @@ async function report(facts: Report): Promise<void> {
                 textUrls: settings.verify.text === undefined ? [] : settings.verify.urls
               }
       })
-      await core.summary.addRaw(redact(html), true).write()
+      // Every outside piece of it passed the guard, which hides secrets before it escapes.
+      await core.summary.addRaw(html, true).write()
     } catch (error) {
       failure('the job summary', error)
     }
@@ -341,7 +342,7 @@ async function purge(
     return await runPurge(
       calls,
       settings,
-      { transport, clock: systemClock, signal, log, redact: log.redact },
+      { transport, clock: systemClock, signal, log, redact },
       ledger
     )
   } finally {

@@ -1,7 +1,27 @@
 /**
  * The one guard for text from outside (file names, keys and URLs as echoed, server messages, ids):
- * what it returns cannot break a log line, speak to the runner, or become markup in the summary. Pure.
+ * what it returns holds no secret, cannot break a log line, speak to the runner, or become markup
+ * in the summary. It hides the secrets before it cuts or escapes anything, so no cut can leave a
+ * piece of a secret in view and no escape can hide one from the redactor.
  */
+import { redactor, type Redact } from './secrets.js'
+
+/**
+ * The secrets to hide, registered once at the start as `core.setSecret` registers them with the
+ * runner: every helper below hides them first, so no caller can cut or escape before redacting.
+ */
+let registered: Redact = (text) => text
+
+/** Hides these secrets (and only these) in everything the guard returns from now on. */
+export function hideSecrets(secrets: readonly string[]): Redact {
+  registered = redactor(secrets)
+  return registered
+}
+
+/** The text with every spelling of the registered secrets replaced by `***`; nothing cut. */
+export function redact(text: string): string {
+  return registered(text)
+}
 
 /** Line breaks of every kind, other controls, bidi controls and lone surrogates: shown as escapes. */
 const HIDDEN = /[\p{Cc}\p{Zl}\p{Zp}\p{Bidi_Control}\p{Cs}]/u
@@ -35,7 +55,7 @@ export function oneLine(text: string, maxChars = 300): string {
   const pieces: string[] = []
   let length = 0
   let spaceBefore = false
-  for (const char of text) {
+  for (const char of redact(text)) {
     if (isSpace(char)) {
       spaceBefore = pieces.length > 0
       continue
@@ -73,8 +93,9 @@ function reference(char: string): string {
 }
 
 /**
- * For the job summary (raw HTML that GitHub renders as GFM): `oneLine`, then written so that it
- * renders as the same text inside an HTML block, a Markdown paragraph or a table cell.
+ * For the job summary (raw HTML that GitHub renders as GFM): `oneLine` (secrets hidden, then cut),
+ * then written so that it renders as the same text inside an HTML block, a Markdown paragraph or a
+ * table cell.
  */
 export function summaryText(text: string, maxChars = 300): string {
   return oneLine(text, maxChars)

@@ -1,4 +1,5 @@
 /** Pulls the human message out of an error body, whatever shape the server chose. Pure. */
+import { redact } from './outside-text.js'
 import type { Redact } from './secrets.js'
 
 const MAX_MESSAGE_CHARS = 300
@@ -30,8 +31,9 @@ function messagesOf(json: unknown, depth = 0): string[] {
     .slice(0, MAX_MESSAGES)
 }
 
+/** Server text on one line, secrets hidden first (as the guard does), cut to `max` with `…`. */
 export function cut(message: string, max = MAX_MESSAGE_CHARS): string {
-  const oneLine = message.replace(/\s+/g, ' ').trim()
+  const oneLine = redact(message).replace(/\s+/g, ' ').trim()
   return oneLine.length > max ? `${oneLine.slice(0, max)}…` : oneLine
 }
 

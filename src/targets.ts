@@ -1,5 +1,5 @@
 /** Parsing and validation of the things a user asks to purge: surrogate keys and URLs. Pure. */
-import { oneLine } from './outside-text.js'
+import { oneLine, redact } from './outside-text.js'
 
 /** A validated surrogate key: 1 to 1024 bytes of printable ASCII (0x21–0x7E). */
 export type SurrogateKey = string
@@ -25,7 +25,8 @@ export class InputError extends Error {
  * Shortens a value for an error message, quoted so that spaces at its ends show, and passed through
  * the log guard, which escapes what JSON leaves raw (bidi controls, U+2028) and runner commands.
  */
-export function shorten(value: string): string {
+export function shorten(raw: string): string {
+  const value = redact(raw)
   const cut = value.length > SHOWN_CHARS ? `${value.slice(0, SHOWN_CHARS)}…` : value
   const escaped = oneLine(JSON.stringify(cut), Number.POSITIVE_INFINITY)
   return value.length > SHOWN_CHARS ? `${escaped} (${value.length} characters)` : escaped
