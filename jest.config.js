@@ -9,5 +9,6 @@ export default {
   // workers than cores (jest's default is cores − 1: one on a 2-core runner) finish far sooner.
   maxWorkers: 4,
   globalSetup: '<rootDir>/__tests__/support/build-dist.mjs',
+  setupFilesAfterEnv: ['<rootDir>/__tests__/support/remove-run-dirs.ts'],
   testTimeout: 30000
 }

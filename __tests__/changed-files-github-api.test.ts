@@ -29,6 +29,19 @@ afterEach(async () => {
   await api.close()
 })
 
+/** The `::warning::` lines @actions/core writes to the log while `run` runs. */
+async function warningsDuring(run: () => Promise<unknown>): Promise<string[]> {
+  const write = jest.spyOn(process.stdout, 'write').mockImplementation(() => true)
+  try {
+    await run()
+    return write.mock.calls
+      .map(([text]) => String(text))
+      .filter((line) => line.startsWith('::warning'))
+  } finally {
+    write.mockRestore()
+  }
+}
+
 function pushEvent(before: string, after: string, extra: Record<string, unknown> = {}): RunEvent {
   const payload = { ref: 'refs/heads/main', before, after, forced: false, ...extra }
   return { eventName: 'push', sha: after, payload }
@@ -102,8 +115,12 @@ describe('a push', () => {
 
   it('lists nothing for a push that changed no files', async () => {
     const root = siteRoot()
-    const report = await findChangedFiles(ACCESS, pushEvent(root, root), '')
+    let report: unknown
+    const warnings = await warningsDuring(async () => {
+      report = await findChangedFiles(ACCESS, pushEvent(root, root), '')
+    })
     expect(report).toMatchObject({ files: [], commits: 0, method: 'compare' })
+    expect(warnings).toHaveLength(1)
   })
 
   it('uses its own range even when changed-since is set, and says so', async () => {
@@ -279,19 +296,6 @@ describe('a push whose before cannot be compared', () => {
 })
 
 describe('a range from a commit to itself', () => {
-  /** The `::warning::` lines @actions/core writes to the log while `run` runs. */
-  async function warningsDuring(run: () => Promise<unknown>): Promise<string[]> {
-    const write = jest.spyOn(process.stdout, 'write').mockImplementation(() => true)
-    try {
-      await run()
-      return write.mock.calls
-        .map(([text]) => String(text))
-        .filter((line) => line.startsWith('::warning'))
-    } finally {
-      write.mockRestore()
-    }
-  }
-
   it('warns, naming both, when changed-since is the branch a force-push already moved', async () => {
     const root = siteRoot()
     const after = api.commit(root, writes(['public/a.html']))

@@ -1,7 +1,8 @@
 /** `npm run demo`, as a newcomer runs it: exit 0, and its output shows purges and the failure. */
 import { describe, expect, it } from '@jest/globals'
 import { execFile } from 'node:child_process'
-import { readFile } from 'node:fs/promises'
+import { readFile, rm } from 'node:fs/promises'
+import { dirname } from 'node:path'
 import { ROOT } from './support/run-action.js'
 
 interface Finished {
@@ -44,6 +45,8 @@ describe('npm run demo', () => {
 
     const path = /^Markdown written by the action: (.+)$/m.exec(stdout)?.[1] ?? ''
     const markdown = await readFile(path, 'utf8')
+    // The demo keeps its run's directory for the newcomer to look at; the test does not.
+    await rm(dirname(path), { recursive: true, force: true })
     expect(markdown).toContain('<td><code>product-300</code></td>')
   })
 })

@@ -1,5 +1,5 @@
 /** The step's outputs and results file, written through the runner's GITHUB_OUTPUT file. */
-import { afterEach, beforeEach, describe, expect, it } from '@jest/globals'
+import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals'
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -66,8 +66,15 @@ describe('writeOutputs', () => {
   let dir: string
   let runnerTemp: string
   let outputFile: string
+  /** What core printed (notices, warnings): kept off the real stdout, where the runner reads commands. */
+  let printed: string[]
 
   beforeEach(() => {
+    printed = []
+    jest.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
+      printed.push(String(chunk))
+      return true
+    })
     dir = mkdtempSync(join(tmpdir(), 'edge-purge-outputs-'))
     runnerTemp = join(dir, 'runner-temp')
     mkdirSync(runnerTemp)
@@ -78,6 +85,7 @@ describe('writeOutputs', () => {
   })
 
   afterEach(() => {
+    jest.restoreAllMocks()
     for (const name of ['GITHUB_OUTPUT', 'RUNNER_TEMP']) {
       if (saved[name] === undefined) delete process.env[name]
       else process.env[name] = saved[name]
@@ -159,5 +167,25 @@ describe('writeOutputs', () => {
     const file = await writing
     expect(halves).toEqual([])
     expect(JSON.parse(readFileSync(file, 'utf8'))).toHaveLength(100_000)
+    expect(printed.join('')).toContain(
+      `::notice::Output results is left empty: at 14577781 bytes it exceeds GitHub's 1 MB output limit. The results-file output (${file}) holds every entry.`
+    )
+  })
+
+  it('sets every output when the results file cannot be written, with a warning naming it', async () => {
+    process.env.RUNNER_TEMP = join(dir, 'removed')
+    const results = [result({ target: 'a', id: 'id-a' })]
+    expect(await writeOutputs(results, countResults(results), false, keep)).toBe('')
+    expect(outputs()).toEqual({
+      'purge-ids': '{"a":"id-a"}',
+      'purge-id': 'id-a',
+      results: JSON.stringify(results),
+      'purged-count': '1',
+      'failed-count': '0',
+      'results-file': ''
+    })
+    expect(printed.join('')).toMatch(
+      /^::warning::Could not write the results file .*\/removed\/edge-purge-results-[0-9a-f-]+\.json: (Error: )?ENOENT.*The results-file output is left empty; the other outputs are set\.\n$/
+    )
   })
 })

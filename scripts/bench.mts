@@ -18,6 +18,7 @@ import { join } from 'node:path'
 import { parseArgs, promisify } from 'node:util'
 import { FakePurgeServer } from '../__tests__/support/fake-purge-server.js'
 import {
+  removeRunDirs,
   ROOT,
   runAction,
   type ActionRun,
@@ -690,4 +691,4 @@ async function writeReport(rows: Row[], figures: Figures): Promise<void> {
   console.log('\nwrote BENCHMARKS.md')
 }
 
-await main()
+await main().finally(removeRunDirs)

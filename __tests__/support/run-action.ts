@@ -1,6 +1,6 @@
 /** Runs the bundled action as the GitHub runner does: INPUT_* variables, output and summary files, exit code. */
 import { spawn, type ChildProcess } from 'node:child_process'
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises'
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -67,6 +67,15 @@ export interface RunOptions {
   onStart?: (child: ChildProcess) => void
 }
 
+/** Every run's directory (inputs, output files, RUNNER_TEMP), removed by `removeRunDirs`. */
+const runDirs = new Set<string>()
+
+/** Removes the directories of the runs made so far: jest calls it after each test file. */
+export async function removeRunDirs(): Promise<void> {
+  await Promise.all([...runDirs].map((dir) => rm(dir, { recursive: true, force: true })))
+  runDirs.clear()
+}
+
 export async function runAction(
   inputs: Record<string, string>,
   options: RunOptions = {}
@@ -76,6 +85,7 @@ export async function runAction(
     if (!(name in declared)) throw new Error(`test uses undeclared input ${name}`)
   }
   const dir = await mkdtemp(join(tmpdir(), 'edge-purge-run-'))
+  runDirs.add(dir)
   const outputFile = join(dir, 'output.txt')
   const summaryFile = join(dir, 'summary.md')
   await writeFile(outputFile, '')
