@@ -37091,8 +37091,7 @@ async function purgeAndReport(signal, log) {
         calls,
         stopped,
         wait,
-        verification: verification?.entries,
-        redact: redact
+        verification: verification?.entries
     });
     if (stopped !== undefined)
         setFailed(stopped);
@@ -37121,7 +37120,7 @@ function stoppedBy({ outcome, wait, verification }, calls) {
  * and the others still write, so a purge that happened is never reported as lost.
  */
 async function report(facts) {
-    const { results, settings, derivation, calls, stopped, wait, verification, redact } = facts;
+    const { results, settings, derivation, calls, stopped, wait, verification } = facts;
     const counts = countResults(results);
     const failure = (what, error) => setFailed(`Could not write ${what}: ${redact(messageOf(error))}`);
     let resultsFile = '';
@@ -37172,7 +37171,7 @@ async function report(facts) {
     conclude(results, counts, {
         failOnError: settings.failOnError,
         verification: verification ?? [],
-        redact
+        redact: redact
     });
 }
 function showDerivation(derivation, calls, log) {

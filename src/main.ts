@@ -20,7 +20,6 @@ import {
   type PurgeResult
 } from './results.js'
 import { readRunContext } from './run-context.js'
-import type { Redact } from './secrets.js'
 import { describeStagesPlanned, purgedUrlsOf, verifyTargetsOf } from './freshness-plan.js'
 import { createProber } from './probe.js'
 import { verifyFreshness, type Verification, type VerifyRun } from './verify-stage.js'
@@ -145,8 +144,7 @@ async function purgeAndReport(signal: AbortSignal, log: RunnerLog): Promise<void
     calls,
     stopped,
     wait,
-    verification: verification?.entries,
-    redact
+    verification: verification?.entries
   })
   if (stopped !== undefined) core.setFailed(stopped)
 }
@@ -187,7 +185,6 @@ interface Report {
   wait: WaitOutcome | undefined
   /** `undefined` when nothing was checked at the edge. */
   verification: Verification[] | undefined
-  redact: Redact
 }
 
 /**
@@ -195,7 +192,7 @@ interface Report {
  * and the others still write, so a purge that happened is never reported as lost.
  */
 async function report(facts: Report): Promise<void> {
-  const { results, settings, derivation, calls, stopped, wait, verification, redact } = facts
+  const { results, settings, derivation, calls, stopped, wait, verification } = facts
   const counts = countResults(results)
   const failure = (what: string, error: unknown): void =>
     core.setFailed(`Could not write ${what}: ${redact(messageOf(error))}`)
