@@ -679,6 +679,33 @@ describe('wait and verify', () => {
     expect(error.message).not.toContain('pw')
   })
 
+  it.each(['urls', 'urls-file', 'verify-urls', 'wait-for-url'] as const)(
+    'refuses URLs joined by a comma in %s, naming it',
+    (name) => {
+      const joined = 'https://www.example.com/a,https://www.example.com/b'
+      const given =
+        name === 'urls-file'
+          ? { 'urls-file': 'urls.txt' }
+          : { [name]: `https://ok.example/ ${joined}` }
+      const error = refusalOf(
+        { ...API, keys: 'a', ...given },
+        files({ 'urls.txt': `https://ok.example/\n${joined}\n` })
+      )
+      expect(error.message).toBe(
+        `${name}: "${joined}" holds two URLs joined by a comma; separate URLs with newlines or spaces`
+      )
+    }
+  )
+
+  it.each(['verify-urls', 'wait-for-url'] as const)(
+    'keeps a comma inside a single URL in %s',
+    (name) => {
+      const url = 'https://www.example.com/img/w_100,h_50.jpg'
+      const settings = settingsOf({ ...API, keys: 'a', [name]: url })
+      expect(name === 'verify-urls' ? settings.verify.urls : settings.wait?.urls).toEqual([url])
+    }
+  )
+
   it('refuses verify-text without verify-urls, naming both', () => {
     const error = refusalOf({ ...API, keys: 'a', 'verify-text': 'abc1234' })
     expect(error.message).toMatch(/^verify-text needs verify-urls/)

@@ -34141,9 +34141,24 @@ function purgeUrl(target, source) {
     const url = parseHttpUrl(target, source);
     return { target, url, address: url.href.replace(/#.*$/s, '') };
 }
+/**
+ * Splits a whitespace-separated list of URLs. An entry where a comma runs straight into another
+ * scheme is refused: as one URL, `https://h/a,https://h/b` is valid and would purge the wrong path.
+ */
+function splitUrls(text, source) {
+    const entries = splitList(text, /\s+/);
+    for (const entry of entries) {
+        const joints = entry.match(/,https?:\/\//gi)?.length ?? 0;
+        if (joints > 0) {
+            const joined = joints === 1 ? 'two URLs joined by a comma' : `${joints + 1} URLs joined by commas`;
+            throw new InputError(`${source}: ${shorten(withoutCredentials(entry))} holds ${joined}; separate URLs with newlines or spaces`);
+        }
+    }
+    return entries;
+}
 /** Parses whitespace-separated URLs, deduplicated by where their purge goes. */
 function parseUrls(text, source) {
-    const urls = splitList(text, /\s+/).map((target) => purgeUrl(target, source));
+    const urls = splitUrls(text, source).map((target) => purgeUrl(target, source));
     return mergeUnique([urls], (entry) => entry.address);
 }
 /** Merges lists, dropping entries already seen, first order kept. */
@@ -35646,7 +35661,7 @@ function parseSettings(raw, readFile) {
 }
 /** Whitespace-separated absolute http(s) URLs, each once. */
 function parseCheckUrls(raw, name) {
-    return splitList(raw[name], /\s+/).map((entry) => parseHttpUrl(entry, name).href);
+    return splitUrls(raw[name], name).map((entry) => parseHttpUrl(entry, name).href);
 }
 function parseWait(raw) {
     const urls = parseCheckUrls(raw, 'wait-for-url');

@@ -11,6 +11,7 @@ import {
   parseUrls,
   shorten,
   splitList,
+  splitUrls,
   type PurgeUrl,
   type SurrogateKey
 } from './targets.js'
@@ -245,7 +246,7 @@ export function parseSettings(raw: RawInputs, readFile: FileReader): Settings {
 
 /** Whitespace-separated absolute http(s) URLs, each once. */
 function parseCheckUrls(raw: RawInputs, name: InputName): string[] {
-  return splitList(raw[name], /\s+/).map((entry) => parseHttpUrl(entry, name).href)
+  return splitUrls(raw[name], name).map((entry) => parseHttpUrl(entry, name).href)
 }
 
 function parseWait(raw: RawInputs): WaitForOrigin | undefined {

@@ -100,9 +100,28 @@ export function purgeUrl(target: string, source: string): PurgeUrl {
   return { target, url, address: url.href.replace(/#.*$/s, '') }
 }
 
+/**
+ * Splits a whitespace-separated list of URLs. An entry where a comma runs straight into another
+ * scheme is refused: as one URL, `https://h/a,https://h/b` is valid and would purge the wrong path.
+ */
+export function splitUrls(text: string, source: string): string[] {
+  const entries = splitList(text, /\s+/)
+  for (const entry of entries) {
+    const joints = entry.match(/,https?:\/\//gi)?.length ?? 0
+    if (joints > 0) {
+      const joined =
+        joints === 1 ? 'two URLs joined by a comma' : `${joints + 1} URLs joined by commas`
+      throw new InputError(
+        `${source}: ${shorten(withoutCredentials(entry))} holds ${joined}; separate URLs with newlines or spaces`
+      )
+    }
+  }
+  return entries
+}
+
 /** Parses whitespace-separated URLs, deduplicated by where their purge goes. */
 export function parseUrls(text: string, source: string): PurgeUrl[] {
-  const urls = splitList(text, /\s+/).map((target) => purgeUrl(target, source))
+  const urls = splitUrls(text, source).map((target) => purgeUrl(target, source))
   return mergeUnique([urls], (entry) => entry.address)
 }
 
