@@ -488,6 +488,15 @@ describe('keys-file and urls-file', () => {
     expect(error.message).toMatch(/^keys-file: /)
   })
 
+  it.each([
+    ['keys', { keys: `"home" "about"` }],
+    ['keys-file', { 'keys-file': 'keys.txt' }]
+  ])('refuse a key wrapped in quotes, naming %s', (name, given) => {
+    const error = refusalOf({ ...API, ...given }, files({ 'keys.txt': `'home'\n'about'\n` }))
+    expect(error.message).toMatch(new RegExp(`^${name}: key .*home.* is wrapped in quotes`))
+    expect(error.message).toContain('remove them')
+  })
+
   it('refuse an invalid URL in the file, naming urls-file', () => {
     const reader = files({ 'urls.txt': 'https://www.example.com/\n/relative' })
     const error = refusalOf({ 'urls-file': 'urls.txt' }, reader)

@@ -112,6 +112,27 @@ describe('parseKeys', () => {
     expect(error.message).toContain('501 characters')
   })
 
+  it('refuses keys wrapped in quotes, which YAML leaves in when they go around each key', () => {
+    const error = errorOf(() => parseKeys('"home" "about"', 'keys'))
+    expect(error).toBeInstanceOf(InputError)
+    expect(error.message).toBe(
+      'keys: key "\\"home\\"" is wrapped in quotes, which would be purged as part of the key; remove them (keys are separated by spaces, commas or newlines; YAML quotes go around the whole value)'
+    )
+  })
+
+  it.each([`'home'`, `'a"b'`, '""', `''`])('refuses the quoted key %s', (key) => {
+    expect(errorOf(() => parseKeys(`ok ${key}`, 'keys-file')).message).toMatch(
+      /^keys-file: key .* is wrapped in quotes/
+    )
+  })
+
+  it.each(['a"b', `it's`, `"home'`, '"home', `home'`, '"', `'`])(
+    'accepts the key %s: a quote inside it, unmatched or alone wraps nothing',
+    (key) => {
+      expect(parseKeys(key, 'keys')).toEqual([key])
+    }
+  )
+
   // Only spaces, commas, newlines and tabs separate keys. A non-ASCII space inside a key is a
   // character the key may not hold: the key must be refused, not silently split into other keys.
   it.each([

@@ -34101,6 +34101,11 @@ function parseKeys(text, source) {
         if (!PRINTABLE_ASCII.test(key)) {
             throw new InputError(`${source}: key ${shorten(key)} is not allowed: a surrogate key is printable ASCII (0x21–0x7E) only`);
         }
+        // In keys: '"home" "about"' YAML strips only the outer quotes: the inner ones would be sent as
+        // part of each key, which purges nothing tagged home. A lone quote wraps nothing: it stays a key.
+        if (/^(["']).*\1$/.test(key)) {
+            throw new InputError(`${source}: key ${shorten(key)} is wrapped in quotes, which would be purged as part of the key; remove them (keys are separated by spaces, commas or newlines; YAML quotes go around the whole value)`);
+        }
         if (bytes > MAX_KEY_BYTES) {
             throw new InputError(`${source}: key ${shorten(key)} is ${bytes} bytes long; a surrogate key is at most ${MAX_KEY_BYTES} bytes`);
         }

@@ -1,7 +1,7 @@
 /** Parsing and validation of the things a user asks to purge: surrogate keys and URLs. Pure. */
 import { oneLine } from './outside-text.js'
 
-/** A validated surrogate key: 1 to 1024 bytes of printable ASCII (0x21–0x7E). */
+/** A validated surrogate key: 1 to 1024 bytes of printable ASCII (0x21–0x7E), not wrapped in quotes. */
 export type SurrogateKey = string
 
 /** A validated absolute http(s) URL, kept as the user wrote it (the `target` users look up). */
@@ -44,6 +44,13 @@ export function parseKeys(text: string, source: string): SurrogateKey[] {
     if (!PRINTABLE_ASCII.test(key)) {
       throw new InputError(
         `${source}: key ${shorten(key)} is not allowed: a surrogate key is printable ASCII (0x21–0x7E) only`
+      )
+    }
+    // In keys: '"home" "about"' YAML strips only the outer quotes: the inner ones would be sent as
+    // part of each key, which purges nothing tagged home. A lone quote wraps nothing: it stays a key.
+    if (/^(["']).*\1$/.test(key)) {
+      throw new InputError(
+        `${source}: key ${shorten(key)} is wrapped in quotes, which would be purged as part of the key; remove them (keys are separated by spaces, commas or newlines; YAML quotes go around the whole value)`
       )
     }
     if (bytes > MAX_KEY_BYTES) {
