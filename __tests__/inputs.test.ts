@@ -295,6 +295,36 @@ describe('api-token, base-url and service-id', () => {
     expect(error.message).toMatch(/^base-url: /)
   })
 
+  it('refuses a base-url that already holds /service/, which the action appends itself', () => {
+    const error = refusalOf({
+      ...API,
+      'base-url': 'https://api.example-cdn.com/service/svc123',
+      keys: 'a'
+    })
+    expect(error.message).toBe(
+      'base-url: "https://api.example-cdn.com/service/svc123" holds /service/ in its path; give the management address only (e.g. https://api.example-cdn.com): the action appends /service/{service-id}/... itself'
+    )
+  })
+
+  it.each([
+    'https://api.example-cdn.com/service',
+    'https://api.example-cdn.com/service/',
+    'https://api.example-cdn.com/v1/service/svc123/purge'
+  ])('refuses the base-url %s, naming base-url', (baseUrl) => {
+    const error = refusalOf({ ...API, 'base-url': baseUrl, mode: 'all' })
+    expect(error.message).toMatch(/^base-url: .* holds \/service\/ in its path; /)
+  })
+
+  it.each([
+    'https://api.example-cdn.com/services',
+    'https://api.example-cdn.com/v1/my-service',
+    'https://service.example-cdn.com'
+  ])('accepts the base-url %s: service is not a path segment of it', (baseUrl) => {
+    expect(settingsOf({ ...API, 'base-url': baseUrl, keys: 'a' }).services[0]?.baseUrl).toBe(
+      baseUrl
+    )
+  })
+
   it('refuses a base-url with credentials without echoing them', () => {
     const error = refusalOf({
       ...API,

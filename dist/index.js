@@ -35754,6 +35754,9 @@ function parseServices(raw) {
     if (base.search !== '' || base.hash !== '') {
         throw new InputError('base-url: give the management address without a query or fragment');
     }
+    if (base.pathname.split('/').includes('service')) {
+        throw new InputError(`base-url: ${shorten(raw['base-url'])} holds /service/ in its path; give the management address only (e.g. https://api.example-cdn.com): the action appends /service/{service-id}/... itself`);
+    }
     requireSafeTransport(base, 'base-url');
     const baseUrl = base.href.replace(/\/+$/, '');
     return ids.map((id) => ({ id, baseUrl }));
