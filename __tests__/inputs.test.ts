@@ -167,7 +167,9 @@ describe('mode', () => {
       'url-purge-auth': 'true',
       'url-map': 'public/ => https://www.example.com/'
     })
-    expect(error.message).toBe('api-token is required to purge URLs with url-purge-auth: true')
+    expect(error.message).toMatch(
+      /^api-token is required to purge URLs with url-purge-auth: true\. It is empty: /
+    )
   })
 
   it('changed-files needs a url-map or key-map', () => {
@@ -219,9 +221,21 @@ describe('api-token, base-url and service-id', () => {
   it.each([
     ['keys', { keys: 'a' }],
     ['all', { mode: 'all' }]
-  ])('api-token is required to purge %s', (_what, extra) => {
-    const error = refusalOf({ ...API, 'api-token': '', ...extra })
-    expect(error.message).toMatch(/^api-token is required/)
+  ])(
+    'api-token is required to purge %s, with the likely causes of it being empty',
+    (_what, extra) => {
+      const error = refusalOf({ ...API, 'api-token': '', ...extra })
+      expect(error.message).toMatch(/^api-token is required to purge [^.]+\. It is empty: /)
+      expect(error.message).toContain('not be set in this repository')
+      expect(error.message).toContain('an environment the job does not name')
+      expect(error.message).toContain('a pull request from a fork or by Dependabot')
+    }
+  )
+
+  it('says why api-token may be empty in two sentences', () => {
+    expect(refusalOf({ ...API, 'api-token': '', keys: 'a' }).message).toBe(
+      'api-token is required to purge surrogate keys. It is empty: the secret behind it may not be set in this repository, or only in an environment the job does not name, or this run gets no Actions secrets (runs triggered by a pull request from a fork or by Dependabot do not)'
+    )
   })
 
   it.each([
@@ -239,17 +253,23 @@ describe('api-token, base-url and service-id', () => {
 
   it('api-token is required for URL purges with url-purge-auth', () => {
     const error = refusalOf({ urls: 'https://www.example.com/', 'url-purge-auth': 'true' })
-    expect(error.message).toMatch(/^api-token is required/)
-    expect(error.message).toContain('url-purge-auth')
+    expect(error.message).toMatch(
+      /^api-token is required to purge URLs with url-purge-auth: true\. It is empty: /
+    )
   })
 
   it.each([
     ['keys', { keys: 'a' }],
     ['all', { mode: 'all' }]
-  ])('service-id is required to purge %s', (_what, extra) => {
-    const error = refusalOf({ ...API, 'service-id': '', ...extra })
-    expect(error.message).toMatch(/^service-id is required/)
-  })
+  ])(
+    'service-id is required to purge %s, with the likely causes of it being empty',
+    (_what, extra) => {
+      const error = refusalOf({ ...API, 'service-id': '', ...extra })
+      expect(error.message).toBe(
+        'service-id is required to purge surrogate keys or a whole service. It is empty: the secret or variable behind it may not be set in this repository, or only in an environment the job does not name, or this run gets none (a run triggered by a pull request from a fork gets no Actions secrets or variables; one triggered by Dependabot gets variables but no Actions secrets)'
+      )
+    }
+  )
 
   it.each([
     ['keys', { keys: 'a' }],

@@ -35547,6 +35547,8 @@ const INPUT_NAMES = [
     'verify-timeout'
 ];
 const SECRET_INPUTS = ['api-token', 'github-token'];
+/** Why an input fed from a secret or variable arrives empty, short of GitHub withholding it. */
+const NOT_SET = 'may not be set in this repository, or only in an environment the job does not name';
 /** Reads every input, masking the tokens before anything else can print them. */
 function readInputs() {
     const raw = {};
@@ -35633,7 +35635,7 @@ function parseSettings(raw, readFile) {
     const needsService = purgeAll || hasKeys;
     const sendsToken = !dryRun && (needsService || (urlPurgeAuth && hasUrls));
     if (sendsToken && raw['api-token'] === '') {
-        throw new InputError(`api-token is required to purge ${purgeAll ? 'a whole service' : needsService ? 'surrogate keys' : 'URLs with url-purge-auth: true'}`);
+        throw new InputError(`api-token is required to purge ${purgeAll ? 'a whole service' : needsService ? 'surrogate keys' : 'URLs with url-purge-auth: true'}. It is empty: the secret behind it ${NOT_SET}, or this run gets no Actions secrets (runs triggered by a pull request from a fork or by Dependabot do not)`);
     }
     if (urlPurgeAuth) {
         for (const { url, target } of urls)
@@ -35737,7 +35739,7 @@ function checkMode(mode, hasKeys, hasUrls, soft) {
 function parseServices(raw) {
     const ids = splitList(raw['service-id'], /\s*[\n,]\s*/);
     if (ids.length === 0) {
-        throw new InputError('service-id is required to purge surrogate keys or a whole service');
+        throw new InputError(`service-id is required to purge surrogate keys or a whole service. It is empty: the secret or variable behind it ${NOT_SET}, or this run gets none (a run triggered by a pull request from a fork gets no Actions secrets or variables; one triggered by Dependabot gets variables but no Actions secrets)`);
     }
     for (const id of ids) {
         if (id === '.' || id === '..') {
