@@ -120,7 +120,9 @@ describe('key-map', () => {
     ['with two keys', 'content/** => blog posts', 'give one key per line'],
     ['with comma-separated keys', 'content/** => blog,posts', 'give one key per line'],
     ['with a non-ASCII key', 'content/** => blög', 'printable ASCII'],
-    ['with a key over 1024 bytes', `content/** => ${'k'.repeat(1025)}`, 'at most 1024 bytes']
+    ['with a key over 1024 bytes', `content/** => ${'k'.repeat(1025)}`, 'at most 1024 bytes'],
+    ['with a key in double quotes', 'content/** => "blog"', 'is wrapped in quotes'],
+    ['with a key in single quotes', `content/** => 'blog'`, 'remove them']
   ])('refuses a line %s, naming key-map and the line', (_label, line, reason) => {
     const message = inputError(() => parseKeyMap(`a/** => a\n${line}`))
     expect(message).toContain('key-map line 2')

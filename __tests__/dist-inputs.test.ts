@@ -72,6 +72,14 @@ it('refuses an api-token with a line break before any request, without echoing i
   expect(shown.join('\n')).not.toMatch(/first-half|second-half/)
 })
 
+it('refuses URLs joined by a comma instead of purging the path they make together', async () => {
+  const joined = `${server.url}/a,${server.url}/b`
+  const run = await runAction({ urls: joined })
+  expect(expectRefusal(run)).toBe(
+    `::error::urls: ${JSON.stringify(joined)} holds two URLs joined by a comma; separate URLs with newlines or spaces`
+  )
+})
+
 describe('purge-ids keeps every key', () => {
   it('a key named __proto__', async () => {
     const run = await runAction({ ...api(), keys: '__proto__' })

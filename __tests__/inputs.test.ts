@@ -167,7 +167,9 @@ describe('mode', () => {
       'url-purge-auth': 'true',
       'url-map': 'public/ => https://www.example.com/'
     })
-    expect(error.message).toBe('api-token is required to purge URLs with url-purge-auth: true')
+    expect(error.message).toMatch(
+      /^api-token is required to purge URLs with url-purge-auth: true\. It is empty: /
+    )
   })
 
   it('changed-files needs a url-map or key-map', () => {
@@ -219,9 +221,21 @@ describe('api-token, base-url and service-id', () => {
   it.each([
     ['keys', { keys: 'a' }],
     ['all', { mode: 'all' }]
-  ])('api-token is required to purge %s', (_what, extra) => {
-    const error = refusalOf({ ...API, 'api-token': '', ...extra })
-    expect(error.message).toMatch(/^api-token is required/)
+  ])(
+    'api-token is required to purge %s, with the likely causes of it being empty',
+    (_what, extra) => {
+      const error = refusalOf({ ...API, 'api-token': '', ...extra })
+      expect(error.message).toMatch(/^api-token is required to purge [^.]+\. It is empty: /)
+      expect(error.message).toContain('not be set in this repository')
+      expect(error.message).toContain('an environment the job does not name')
+      expect(error.message).toContain('a pull request from a fork or by Dependabot')
+    }
+  )
+
+  it('says why api-token may be empty in two sentences', () => {
+    expect(refusalOf({ ...API, 'api-token': '', keys: 'a' }).message).toBe(
+      'api-token is required to purge surrogate keys. It is empty: the secret behind it may not be set in this repository, or only in an environment the job does not name, or this run gets no Actions secrets (runs triggered by a pull request from a fork or by Dependabot do not)'
+    )
   })
 
   it.each([
@@ -239,17 +253,23 @@ describe('api-token, base-url and service-id', () => {
 
   it('api-token is required for URL purges with url-purge-auth', () => {
     const error = refusalOf({ urls: 'https://www.example.com/', 'url-purge-auth': 'true' })
-    expect(error.message).toMatch(/^api-token is required/)
-    expect(error.message).toContain('url-purge-auth')
+    expect(error.message).toMatch(
+      /^api-token is required to purge URLs with url-purge-auth: true\. It is empty: /
+    )
   })
 
   it.each([
     ['keys', { keys: 'a' }],
     ['all', { mode: 'all' }]
-  ])('service-id is required to purge %s', (_what, extra) => {
-    const error = refusalOf({ ...API, 'service-id': '', ...extra })
-    expect(error.message).toMatch(/^service-id is required/)
-  })
+  ])(
+    'service-id is required to purge %s, with the likely causes of it being empty',
+    (_what, extra) => {
+      const error = refusalOf({ ...API, 'service-id': '', ...extra })
+      expect(error.message).toBe(
+        'service-id is required to purge surrogate keys or a whole service. It is empty: the secret or variable behind it may not be set in this repository, or only in an environment the job does not name, or this run gets none (a run triggered by a pull request from a fork gets no Actions secrets or variables; one triggered by Dependabot gets variables but no Actions secrets)'
+      )
+    }
+  )
 
   it.each([
     ['keys', { keys: 'a' }],
@@ -293,6 +313,36 @@ describe('api-token, base-url and service-id', () => {
   it('refuses a base-url with a query', () => {
     const error = refusalOf({ ...API, 'base-url': 'https://api.example-cdn.com/?x=1', keys: 'a' })
     expect(error.message).toMatch(/^base-url: /)
+  })
+
+  it('refuses a base-url that already holds /service/, which the action appends itself', () => {
+    const error = refusalOf({
+      ...API,
+      'base-url': 'https://api.example-cdn.com/service/svc123',
+      keys: 'a'
+    })
+    expect(error.message).toBe(
+      'base-url: "https://api.example-cdn.com/service/svc123" holds /service/ in its path; give the management address only (e.g. https://api.example-cdn.com): the action appends /service/{service-id}/... itself'
+    )
+  })
+
+  it.each([
+    'https://api.example-cdn.com/service',
+    'https://api.example-cdn.com/service/',
+    'https://api.example-cdn.com/v1/service/svc123/purge'
+  ])('refuses the base-url %s, naming base-url', (baseUrl) => {
+    const error = refusalOf({ ...API, 'base-url': baseUrl, mode: 'all' })
+    expect(error.message).toMatch(/^base-url: .* holds \/service\/ in its path; /)
+  })
+
+  it.each([
+    'https://api.example-cdn.com/services',
+    'https://api.example-cdn.com/v1/my-service',
+    'https://service.example-cdn.com'
+  ])('accepts the base-url %s: service is not a path segment of it', (baseUrl) => {
+    expect(settingsOf({ ...API, 'base-url': baseUrl, keys: 'a' }).services[0]?.baseUrl).toBe(
+      baseUrl
+    )
   })
 
   it('refuses a base-url with credentials without echoing them', () => {
@@ -488,6 +538,15 @@ describe('keys-file and urls-file', () => {
     expect(error.message).toMatch(/^keys-file: /)
   })
 
+  it.each([
+    ['keys', { keys: `"home" "about"` }],
+    ['keys-file', { 'keys-file': 'keys.txt' }]
+  ])('refuse a key wrapped in quotes, naming %s', (name, given) => {
+    const error = refusalOf({ ...API, ...given }, files({ 'keys.txt': `'home'\n'about'\n` }))
+    expect(error.message).toMatch(new RegExp(`^${name}: key .*home.* is wrapped in quotes`))
+    expect(error.message).toContain('remove them')
+  })
+
   it('refuse an invalid URL in the file, naming urls-file', () => {
     const reader = files({ 'urls.txt': 'https://www.example.com/\n/relative' })
     const error = refusalOf({ 'urls-file': 'urls.txt' }, reader)
@@ -678,6 +737,33 @@ describe('wait and verify', () => {
     expect(error.message).toContain(message)
     expect(error.message).not.toContain('pw')
   })
+
+  it.each(['urls', 'urls-file', 'verify-urls', 'wait-for-url'] as const)(
+    'refuses URLs joined by a comma in %s, naming it',
+    (name) => {
+      const joined = 'https://www.example.com/a,https://www.example.com/b'
+      const given =
+        name === 'urls-file'
+          ? { 'urls-file': 'urls.txt' }
+          : { [name]: `https://ok.example/ ${joined}` }
+      const error = refusalOf(
+        { ...API, keys: 'a', ...given },
+        files({ 'urls.txt': `https://ok.example/\n${joined}\n` })
+      )
+      expect(error.message).toBe(
+        `${name}: "${joined}" holds two URLs joined by a comma; separate URLs with newlines or spaces`
+      )
+    }
+  )
+
+  it.each(['verify-urls', 'wait-for-url'] as const)(
+    'keeps a comma inside a single URL in %s',
+    (name) => {
+      const url = 'https://www.example.com/img/w_100,h_50.jpg'
+      const settings = settingsOf({ ...API, keys: 'a', [name]: url })
+      expect(name === 'verify-urls' ? settings.verify.urls : settings.wait?.urls).toEqual([url])
+    }
+  )
 
   it('refuses verify-text without verify-urls, naming both', () => {
     const error = refusalOf({ ...API, keys: 'a', 'verify-text': 'abc1234' })

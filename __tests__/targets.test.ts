@@ -7,7 +7,8 @@ import {
   mergeUnique,
   parseHttpUrl,
   parseKeys,
-  parseUrls
+  parseUrls,
+  splitUrls
 } from '../src/targets.js'
 
 /** The error a parse throws, so its type and message can both be checked. */
@@ -110,6 +111,27 @@ describe('parseKeys', () => {
     expect(error.message).not.toContain(key)
     expect(error.message).toContain('501 characters')
   })
+
+  it('refuses keys wrapped in quotes, which YAML leaves in when they go around each key', () => {
+    const error = errorOf(() => parseKeys('"home" "about"', 'keys'))
+    expect(error).toBeInstanceOf(InputError)
+    expect(error.message).toBe(
+      'keys: key "\\"home\\"" is wrapped in quotes, which would be purged as part of the key; remove them (keys are separated by spaces, commas or newlines; YAML quotes go around the whole value)'
+    )
+  })
+
+  it.each([`'home'`, `'a"b'`, '""', `''`])('refuses the quoted key %s', (key) => {
+    expect(errorOf(() => parseKeys(`ok ${key}`, 'keys-file')).message).toMatch(
+      /^keys-file: key .* is wrapped in quotes/
+    )
+  })
+
+  it.each(['a"b', `it's`, `"home'`, '"home', `home'`, '"', `'`])(
+    'accepts the key %s: a quote inside it, unmatched or alone wraps nothing',
+    (key) => {
+      expect(parseKeys(key, 'keys')).toEqual([key])
+    }
+  )
 
   // Only spaces, commas, newlines and tabs separate keys. A non-ASCII space inside a key is a
   // character the key may not hold: the key must be refused, not silently split into other keys.
@@ -263,6 +285,52 @@ describe('parseUrls', () => {
       parseUrls('https://ok.example.com/\nhttps://u:s3cr3t-pw@cdn.example.com/x', 'urls')
     )
     expect(error.message).not.toContain('s3cr3t-pw')
+  })
+})
+
+describe('splitUrls: URLs joined by a comma', () => {
+  // As one URL, "https://h/a,https://h/b" is valid: its purge would go to /a,https://h/b.
+  it('refuses two URLs joined by a comma, naming the input and how to separate them', () => {
+    const error = errorOf(() => parseUrls('https://h.example/a,https://h.example/b', 'urls'))
+    expect(error).toBeInstanceOf(InputError)
+    expect(error.message).toBe(
+      'urls: "https://h.example/a,https://h.example/b" holds two URLs joined by a comma; separate URLs with newlines or spaces'
+    )
+  })
+
+  it.each([
+    ['http', 'https://h.example/a,http://h.example/b'],
+    ['an upper-case scheme', 'https://h.example/a,HTTPS://h.example/b'],
+    ['a mixed-case scheme', 'https://h.example/a,Http://h.example/b']
+  ])('refuses a comma before %s', (_what, entry) => {
+    expect(errorOf(() => splitUrls(`https://h.example/ok ${entry}`, 'urls-file')).message).toMatch(
+      /^urls-file: ".*" holds two URLs joined by a comma; /
+    )
+  })
+
+  it('counts three URLs joined by two commas', () => {
+    const error = errorOf(() =>
+      splitUrls('https://h.example/a,https://h.example/b,http://c/', 'urls')
+    )
+    expect(error.message).toContain('holds 3 URLs joined by commas')
+  })
+
+  it('does not echo a password in the second URL, which the URL parser reads as path', () => {
+    const error = errorOf(() =>
+      splitUrls('https://h.example/a,https://deploy:s3cr3t-pw@h.example/b', 'urls')
+    )
+    expect(error.message).toMatch(/^urls: /)
+    expect(error.message).not.toContain('s3cr3t-pw')
+  })
+
+  it.each([
+    'https://h.example/img/w_100,h_50.jpg',
+    'https://h.example/list?ids=1,2,3',
+    'https://h.example/a,httpd.conf',
+    'https://h.example/a,http:/one-slash',
+    'https://h.example/a,ftp://h.example/b'
+  ])('keeps a comma inside a single URL: %s', (url) => {
+    expect(parseUrls(url, 'urls').map((entry) => entry.target)).toEqual([url])
   })
 })
 

@@ -34308,6 +34308,11 @@ function parseKeys(text, source) {
         if (!PRINTABLE_ASCII.test(key)) {
             throw new InputError(`${source}: key ${shorten(key)} is not allowed: a surrogate key is printable ASCII (0x21–0x7E) only`);
         }
+        // In keys: '"home" "about"' YAML strips only the outer quotes: the inner ones would be sent as
+        // part of each key, which purges nothing tagged home. A lone quote wraps nothing: it stays a key.
+        if (/^(["']).*\1$/.test(key)) {
+            throw new InputError(`${source}: key ${shorten(key)} is wrapped in quotes, which would be purged as part of the key; remove them (keys are separated by spaces, commas or newlines; YAML quotes go around the whole value)`);
+        }
         if (bytes > MAX_KEY_BYTES) {
             throw new InputError(`${source}: key ${shorten(key)} is ${bytes} bytes long; a surrogate key is at most ${MAX_KEY_BYTES} bytes`);
         }
@@ -34348,9 +34353,24 @@ function purgeUrl(target, source) {
     const url = parseHttpUrl(target, source);
     return { target, url, address: url.href.replace(/#.*$/s, '') };
 }
+/**
+ * Splits a whitespace-separated list of URLs. An entry where a comma runs straight into another
+ * scheme is refused: as one URL, `https://h/a,https://h/b` is valid and would purge the wrong path.
+ */
+function splitUrls(text, source) {
+    const entries = splitList(text, /\s+/);
+    for (const entry of entries) {
+        const joints = entry.match(/,https?:\/\//gi)?.length ?? 0;
+        if (joints > 0) {
+            const joined = joints === 1 ? 'two URLs joined by a comma' : `${joints + 1} URLs joined by commas`;
+            throw new InputError(`${source}: ${shorten(withoutCredentials(entry))} holds ${joined}; separate URLs with newlines or spaces`);
+        }
+    }
+    return entries;
+}
 /** Parses whitespace-separated URLs, deduplicated by where their purge goes. */
 function parseUrls(text, source) {
-    const urls = splitList(text, /\s+/).map((target) => purgeUrl(target, source));
+    const urls = splitUrls(text, source).map((target) => purgeUrl(target, source));
     return mergeUnique([urls], (entry) => entry.address);
 }
 /** Merges lists, dropping entries already seen, first order kept. */
@@ -35554,6 +35574,8 @@ const INPUT_NAMES = [
     'verify-timeout'
 ];
 const SECRET_INPUTS = ['api-token', 'github-token'];
+/** Why an input fed from a secret or variable arrives empty, short of GitHub withholding it. */
+const NOT_SET = 'may not be set in this repository, or only in an environment the job does not name';
 /** Reads every input, masking the tokens before anything else can print them. */
 function readInputs() {
     const raw = {};
@@ -35640,7 +35662,7 @@ function parseSettings(raw, readFile) {
     const needsService = purgeAll || hasKeys;
     const sendsToken = !dryRun && (needsService || (urlPurgeAuth && hasUrls));
     if (sendsToken && raw['api-token'] === '') {
-        throw new InputError(`api-token is required to purge ${purgeAll ? 'a whole service' : needsService ? 'surrogate keys' : 'URLs with url-purge-auth: true'}`);
+        throw new InputError(`api-token is required to purge ${purgeAll ? 'a whole service' : needsService ? 'surrogate keys' : 'URLs with url-purge-auth: true'}. It is empty: the secret behind it ${NOT_SET}, or this run gets no Actions secrets (runs triggered by a pull request from a fork or by Dependabot do not)`);
     }
     if (urlPurgeAuth) {
         for (const { url, target } of urls)
@@ -35673,7 +35695,7 @@ function parseSettings(raw, readFile) {
 }
 /** Whitespace-separated absolute http(s) URLs, each once. */
 function parseCheckUrls(raw, name) {
-    return splitList(raw[name], /\s+/).map((entry) => parseHttpUrl(entry, name).href);
+    return splitUrls(raw[name], name).map((entry) => parseHttpUrl(entry, name).href);
 }
 function parseWait(raw) {
     const urls = parseCheckUrls(raw, 'wait-for-url');
@@ -35744,7 +35766,7 @@ function checkMode(mode, hasKeys, hasUrls, soft) {
 function parseServices(raw) {
     const ids = splitList(raw['service-id'], /\s*[\n,]\s*/);
     if (ids.length === 0) {
-        throw new InputError('service-id is required to purge surrogate keys or a whole service');
+        throw new InputError(`service-id is required to purge surrogate keys or a whole service. It is empty: the secret or variable behind it ${NOT_SET}, or this run gets none (a run triggered by a pull request from a fork gets no Actions secrets or variables; one triggered by Dependabot gets variables but no Actions secrets)`);
     }
     for (const id of ids) {
         if (id === '.' || id === '..') {
@@ -35760,6 +35782,9 @@ function parseServices(raw) {
     const base = parseHttpUrl(raw['base-url'], 'base-url');
     if (base.search !== '' || base.hash !== '') {
         throw new InputError('base-url: give the management address without a query or fragment');
+    }
+    if (base.pathname.split('/').includes('service')) {
+        throw new InputError(`base-url: ${shorten(raw['base-url'])} holds /service/ in its path; give the management address only (e.g. https://api.example-cdn.com): the action appends /service/{service-id}/... itself`);
     }
     requireSafeTransport(base, 'base-url');
     const baseUrl = base.href.replace(/\/+$/, '');

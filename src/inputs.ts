@@ -11,6 +11,7 @@ import {
   parseUrls,
   shorten,
   splitList,
+  splitUrls,
   type PurgeUrl,
   type SurrogateKey
 } from './targets.js'
@@ -117,6 +118,9 @@ export interface VerifySettings {
 
 const SECRET_INPUTS = ['api-token', 'github-token'] as const
 
+/** Why an input fed from a secret or variable arrives empty, short of GitHub withholding it. */
+const NOT_SET = 'may not be set in this repository, or only in an environment the job does not name'
+
 /** Reads every input, masking the tokens before anything else can print them. */
 export function readInputs(): RawInputs {
   const raw = {} as RawInputs
@@ -210,7 +214,7 @@ export function parseSettings(raw: RawInputs, readFile: FileReader): Settings {
   const sendsToken = !dryRun && (needsService || (urlPurgeAuth && hasUrls))
   if (sendsToken && raw['api-token'] === '') {
     throw new InputError(
-      `api-token is required to purge ${purgeAll ? 'a whole service' : needsService ? 'surrogate keys' : 'URLs with url-purge-auth: true'}`
+      `api-token is required to purge ${purgeAll ? 'a whole service' : needsService ? 'surrogate keys' : 'URLs with url-purge-auth: true'}. It is empty: the secret behind it ${NOT_SET}, or this run gets no Actions secrets (runs triggered by a pull request from a fork or by Dependabot do not)`
     )
   }
   if (urlPurgeAuth) {
@@ -245,7 +249,7 @@ export function parseSettings(raw: RawInputs, readFile: FileReader): Settings {
 
 /** Whitespace-separated absolute http(s) URLs, each once. */
 function parseCheckUrls(raw: RawInputs, name: InputName): string[] {
-  return splitList(raw[name], /\s+/).map((entry) => parseHttpUrl(entry, name).href)
+  return splitUrls(raw[name], name).map((entry) => parseHttpUrl(entry, name).href)
 }
 
 function parseWait(raw: RawInputs): WaitForOrigin | undefined {
@@ -335,7 +339,9 @@ function checkMode(mode: string, hasKeys: boolean, hasUrls: boolean, soft: boole
 function parseServices(raw: RawInputs): Service[] {
   const ids = splitList(raw['service-id'], /\s*[\n,]\s*/)
   if (ids.length === 0) {
-    throw new InputError('service-id is required to purge surrogate keys or a whole service')
+    throw new InputError(
+      `service-id is required to purge surrogate keys or a whole service. It is empty: the secret or variable behind it ${NOT_SET}, or this run gets none (a run triggered by a pull request from a fork gets no Actions secrets or variables; one triggered by Dependabot gets variables but no Actions secrets)`
+    )
   }
   for (const id of ids) {
     if (id === '.' || id === '..') {
@@ -357,6 +363,11 @@ function parseServices(raw: RawInputs): Service[] {
   const base = parseHttpUrl(raw['base-url'], 'base-url')
   if (base.search !== '' || base.hash !== '') {
     throw new InputError('base-url: give the management address without a query or fragment')
+  }
+  if (base.pathname.split('/').includes('service')) {
+    throw new InputError(
+      `base-url: ${shorten(raw['base-url'])} holds /service/ in its path; give the management address only (e.g. https://api.example-cdn.com): the action appends /service/{service-id}/... itself`
+    )
   }
   requireSafeTransport(base, 'base-url')
   const baseUrl = base.href.replace(/\/+$/, '')

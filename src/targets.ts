@@ -1,7 +1,7 @@
 /** Parsing and validation of the things a user asks to purge: surrogate keys and URLs. Pure. */
 import { oneLine, redact } from './outside-text.js'
 
-/** A validated surrogate key: 1 to 1024 bytes of printable ASCII (0x21–0x7E). */
+/** A validated surrogate key: 1 to 1024 bytes of printable ASCII (0x21–0x7E), not wrapped in quotes. */
 export type SurrogateKey = string
 
 /** A validated absolute http(s) URL, kept as the user wrote it (the `target` users look up). */
@@ -45,6 +45,13 @@ export function parseKeys(text: string, source: string): SurrogateKey[] {
     if (!PRINTABLE_ASCII.test(key)) {
       throw new InputError(
         `${source}: key ${shorten(key)} is not allowed: a surrogate key is printable ASCII (0x21–0x7E) only`
+      )
+    }
+    // In keys: '"home" "about"' YAML strips only the outer quotes: the inner ones would be sent as
+    // part of each key, which purges nothing tagged home. A lone quote wraps nothing: it stays a key.
+    if (/^(["']).*\1$/.test(key)) {
+      throw new InputError(
+        `${source}: key ${shorten(key)} is wrapped in quotes, which would be purged as part of the key; remove them (keys are separated by spaces, commas or newlines; YAML quotes go around the whole value)`
       )
     }
     if (bytes > MAX_KEY_BYTES) {
@@ -101,9 +108,28 @@ export function purgeUrl(target: string, source: string): PurgeUrl {
   return { target, url, address: url.href.replace(/#.*$/s, '') }
 }
 
+/**
+ * Splits a whitespace-separated list of URLs. An entry where a comma runs straight into another
+ * scheme is refused: as one URL, `https://h/a,https://h/b` is valid and would purge the wrong path.
+ */
+export function splitUrls(text: string, source: string): string[] {
+  const entries = splitList(text, /\s+/)
+  for (const entry of entries) {
+    const joints = entry.match(/,https?:\/\//gi)?.length ?? 0
+    if (joints > 0) {
+      const joined =
+        joints === 1 ? 'two URLs joined by a comma' : `${joints + 1} URLs joined by commas`
+      throw new InputError(
+        `${source}: ${shorten(withoutCredentials(entry))} holds ${joined}; separate URLs with newlines or spaces`
+      )
+    }
+  }
+  return entries
+}
+
 /** Parses whitespace-separated URLs, deduplicated by where their purge goes. */
 export function parseUrls(text: string, source: string): PurgeUrl[] {
-  const urls = splitList(text, /\s+/).map((target) => purgeUrl(target, source))
+  const urls = splitUrls(text, source).map((target) => purgeUrl(target, source))
   return mergeUnique([urls], (entry) => entry.address)
 }
 
