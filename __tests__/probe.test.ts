@@ -1,6 +1,7 @@
 /**
- * The probe against a real HTTP server on 127.0.0.1: decoding, early stop, no redirects, no token
- * headers, timeout, cancel and the decoded-size cap.
+ * The probe against real HTTP servers on 127.0.0.1 (streaming routes of its own, and the fake
+ * content host for pages with given headers and bytes): decoding, early stop, decoding stopped with
+ * it, no redirects, no token headers, timeout, cancel and the decoded-size cap.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals'
 import {
@@ -10,9 +11,13 @@ import {
   type Server,
   type ServerResponse
 } from 'node:http'
+import { spawn } from 'node:child_process'
 import type { AddressInfo } from 'node:net'
+import { join } from 'node:path'
 import * as zlib from 'node:zlib'
 import { createProber, MAX_DECODED_BYTES, type ProbeAnswer, type Prober } from '../src/probe.js'
+import { FakeContentServer } from './support/fake-content-server.js'
+import { ROOT } from './support/run-action.js'
 
 const PAGE = '<html><body>release abc1234 is live</body></html>'
 
@@ -125,6 +130,7 @@ let server: Server
 let base: string
 const seen: Seen[] = []
 let prober: Prober
+let content: FakeContentServer
 
 beforeAll(async () => {
   server = createServer((request, response) => {
@@ -141,6 +147,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
   prober = createProber({ userAgent: 'edge-purge-test/1.0', concurrency: 4 })
+  content = await FakeContentServer.start()
 })
 
 afterEach(() => {
@@ -149,6 +156,7 @@ afterEach(() => {
 
 afterAll(async () => {
   prober.close()
+  await content.close()
   server.closeAllConnections()
   await new Promise((resolve) => server.close(resolve))
 })
@@ -237,6 +245,39 @@ describe('bodies', () => {
     const answer = response(await get('/bomb'))
     expect(answer.truncated).toBe(true)
     expect(answer.body).toHaveLength(MAX_DECODED_BYTES)
+  })
+})
+
+describe('compression bombs', () => {
+  it('stop costing anything once the probe stops reading: no zlib work after it settles, and the process ends by itself', async () => {
+    // 64 MiB of zeros in a few hundred bytes of brotli: the probe reads 4 MiB of it.
+    const bomb = zlib.brotliCompressSync(Buffer.alloc(64 * 1024 * 1024))
+    content.page('/bomb.br', { headers: { 'Content-Encoding': 'br' }, body: bomb })
+    const child = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        join(ROOT, '__tests__', 'support', 'probe-in-child.ts'),
+        content.urlOf('/bomb.br')
+      ],
+      // Without jest's --experimental-vm-modules, whose warning would be all stderr holds.
+      { cwd: ROOT, env: { ...process.env, NODE_OPTIONS: '' }, stdio: ['ignore', 'pipe', 'pipe'] }
+    )
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve))
+    expect({ code, stderr }).toEqual({ code: 0, stderr: '' })
+    const { answer, zlibCallbacksAfter } = JSON.parse(stdout) as {
+      answer: unknown
+      zlibCallbacksAfter: number
+    }
+    expect(answer).toEqual({ kind: 'response', truncated: true, length: MAX_DECODED_BYTES })
+    // At most the write already in flight when the decoder was destroyed; left running, the
+    // decoder would inflate the other 60 MiB, 16 KiB per callback (some 3,800).
+    expect(zlibCallbacksAfter).toBeLessThanOrEqual(1)
   })
 })
 

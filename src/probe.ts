@@ -4,7 +4,7 @@
  */
 import * as http from 'node:http'
 import * as https from 'node:https'
-import type { Readable } from 'node:stream'
+import type { Readable, Transform } from 'node:stream'
 import * as zlib from 'node:zlib'
 import { createAgents, type Answer } from './agents.js'
 
@@ -39,9 +39,7 @@ const ACCEPT_ENCODING = 'gzip, deflate, br'
  * Lenient flushing, as browsers are: a body cut short still yields the text decoded so far
  * instead of an error.
  */
-function decoderFor(
-  encoding: string | undefined
-): zlib.Gunzip | zlib.Inflate | zlib.BrotliDecompress | undefined {
+function decoderFor(encoding: string | undefined): Transform | undefined {
   switch (encoding?.trim().toLowerCase()) {
     case 'gzip':
     case 'x-gzip':
@@ -78,14 +76,22 @@ export function createProber(options: { userAgent: string; concurrency: number }
 
     return new Promise((resolve) => {
       const request = module.request(target, { method: 'GET', headers, agent: agentFor(target) })
+      let decoder: Transform | undefined
       let settled = false
-      /** `drop` closes the connection: the rest of the body is not wanted, or never came. */
+      /**
+       * `drop` closes the connection: the rest of the body is not wanted, or never came. Dropping it
+       * does not stop the decoder: it would inflate what it holds already (a compression bomb's
+       * gigabytes from a few kilobytes) and keep the process alive while it does.
+       */
       const settle = (answer: ProbeAnswer, drop: boolean): void => {
         if (settled) return
         settled = true
         clearTimeout(timer)
         signal.removeEventListener('abort', cancel)
-        if (drop) request.destroy()
+        if (drop) {
+          request.destroy()
+          decoder?.destroy()
+        }
         resolve(answer)
       }
       const timer = setTimeout(() => {
@@ -116,7 +122,7 @@ export function createProber(options: { userAgent: string; concurrency: number }
           settle(answer(false), true)
           return
         }
-        const decoder = decoderFor(encoding)
+        decoder = decoderFor(encoding)
         const source: Readable = decoder === undefined ? response : response.pipe(decoder)
         const utf8 = new TextDecoder('utf-8')
         let size = 0
@@ -135,12 +141,10 @@ export function createProber(options: { userAgent: string; concurrency: number }
           body += utf8.decode()
           settle(answer(false), false)
         })
-        if (decoder !== undefined) {
-          decoder.on('error', (error: Error & { code?: string }) => {
-            const message = `the ${String(encoding)} body could not be decoded: ${error.message}`
-            settle({ kind: 'network', code: error.code, message }, true)
-          })
-        }
+        decoder?.on('error', (error: Error & { code?: string }) => {
+          const message = `the ${String(encoding)} body could not be decoded: ${error.message}`
+          settle({ kind: 'network', code: error.code, message }, true)
+        })
       })
       request.end()
     })
