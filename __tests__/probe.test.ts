@@ -1,7 +1,8 @@
 /**
  * The probe against real HTTP servers on 127.0.0.1 (streaming routes of its own, and the fake
- * content host for pages with given headers and bytes): decoding, early stop, decoding stopped with
- * it, no redirects, no token headers, timeout, cancel and the decoded-size cap.
+ * content host for pages with given headers and bytes): every Age line, decoding, early stop,
+ * decoding stopped with it, no redirects, no token headers, timeout, cancel and the decoded-size
+ * cap.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals'
 import {
@@ -168,6 +169,23 @@ const get = (
   signal = new AbortController().signal
 ): Promise<ProbeAnswer> => prober.get(`${base}${path}`, { timeoutMs, signal, lookFor })
 
+/** A page of the fake content host, served with these headers and bytes. */
+async function getPage(
+  headers: Record<string, string | string[]>,
+  body: string | Buffer,
+  lookFor: string | undefined = undefined
+): Promise<Extract<ProbeAnswer, { kind: 'response' }>> {
+  const path = `/page/${content.requests.length}`
+  content.page(path, { headers, body })
+  return response(
+    await prober.get(content.urlOf(path), {
+      timeoutMs: 10_000,
+      signal: new AbortController().signal,
+      lookFor
+    })
+  )
+}
+
 function response(answer: ProbeAnswer): Extract<ProbeAnswer, { kind: 'response' }> {
   if (answer.kind !== 'response') throw new Error(`expected a response, got ${answer.kind}`)
   return answer
@@ -245,6 +263,17 @@ describe('bodies', () => {
     const answer = response(await get('/bomb'))
     expect(answer.truncated).toBe(true)
     expect(answer.body).toHaveLength(MAX_DECODED_BYTES)
+  })
+})
+
+describe('Age', () => {
+  it('carries every Age line as sent, where node’s headers.age keeps only the first', async () => {
+    const repeated = await getPage({ Age: ['0', '7200'] }, PAGE)
+    expect(repeated.headers.age).toBe('0')
+    expect(repeated.ageLines).toEqual(['0', '7200'])
+    expect((await getPage({ Age: '7200, 7200' }, PAGE)).ageLines).toEqual(['7200, 7200'])
+    expect((await getPage({ Age: '7200.5' }, PAGE)).ageLines).toEqual(['7200.5'])
+    expect((await getPage({}, PAGE)).ageLines).toEqual([])
   })
 })
 

@@ -36209,13 +36209,15 @@ function createProber(options) {
             request.on('response', (response) => {
                 const status = response.statusCode ?? 0;
                 const encoding = response.headers['content-encoding'];
+                const ageLines = response.headersDistinct.age ?? [];
                 let body = '';
                 const answer = (truncated) => ({
                     kind: 'response',
                     status,
                     headers: response.headers,
                     body,
-                    truncated
+                    truncated,
+                    ageLines
                 });
                 response.on('error', fail);
                 if (lookFor !== undefined && headersShow(response.headers, lookFor)) {
@@ -36295,9 +36297,26 @@ function headerValues(value) {
         return [];
     return Array.isArray(value) ? value : [value];
 }
-function parseAge(value) {
-    const trimmed = value?.trim() ?? '';
-    return /^\d+$/.test(trimmed) ? Number(trimmed) : null;
+/** RFC 9111 §1.2.2: a number of seconds too large to hold counts as 2^31. */
+const MAX_AGE_S = 2 ** 31;
+/**
+ * `Age` is one non-negative integer (RFC 9111 §5.1), but an intermediary may join two tiers' values
+ * into a list or send a line each: the largest is the copy's age. Any other value proves nothing,
+ * so it is never read as a young copy.
+ */
+function readAge(lines) {
+    if (lines.length === 0)
+        return { age: null, malformedAge: undefined };
+    const values = lines
+        .flatMap((line) => line.split(','))
+        .map((value) => value.trim())
+        .filter((value) => value !== '');
+    if (values.length === 0 || !values.every((value) => /^\d+$/.test(value))) {
+        const why = values.length === 0 ? 'empty' : 'not a whole number of seconds';
+        return { age: null, malformedAge: `malformed Age header ${quoted(lines.join(', '))}: ${why}` };
+    }
+    const largest = values.reduce((most, value) => Math.max(most, Number(value)), 0);
+    return { age: Math.min(largest, MAX_AGE_S), malformedAge: undefined };
 }
 function cacheStatusOf(headers) {
     for (const name of CACHE_STATUS_HEADERS) {
@@ -36317,7 +36336,7 @@ function observe(answer, text) {
                     Object.values(headers).some((value) => headerValues(value).some((one) => one.includes(text)));
             return {
                 status: answer.status,
-                age: parseAge(headers.age),
+                ...readAge(answer.ageLines),
                 textSeen,
                 cacheStatus: cacheStatusOf(headers),
                 failure: undefined
@@ -36332,7 +36351,14 @@ function observe(answer, text) {
     }
 }
 function failed(failure) {
-    return { status: null, age: null, textSeen: undefined, cacheStatus: undefined, failure };
+    return {
+        status: null,
+        age: null,
+        malformedAge: undefined,
+        textSeen: undefined,
+        cacheStatus: undefined,
+        failure
+    };
 }
 function quoted(text) {
     return `"${oneLine(text, SHOWN_VALUE_CHARS)}"`;
@@ -36342,7 +36368,7 @@ function statusPrefix(status) {
     return status >= 200 && status < 300 ? '' : `HTTP ${status}, `;
 }
 function judge(observation, rule) {
-    const { status, age, cacheStatus, failure } = observation;
+    const { status, age, malformedAge, cacheStatus, failure } = observation;
     const via = cacheStatus === undefined ? '' : ` (${cacheStatus})`;
     if (status === null) {
         return { fresh: false, recheck: true, evidence: failure ?? 'no answer' };
@@ -36357,6 +36383,9 @@ function judge(observation, rule) {
     }
     const elapsedS = Math.max(0, rule.nowMs - rule.purgeStartedMs) / 1000;
     const began = `${Math.floor(elapsedS)} s ago`;
+    if (malformedAge !== undefined) {
+        return { fresh: false, recheck: false, evidence: `${prefix}${malformedAge}${via}` };
+    }
     if (age === null)
         return { fresh: true, recheck: false, evidence: `${prefix}no Age header${via}` };
     // `Age` has whole seconds and the purge time is ours: a second of slack keeps a copy made just

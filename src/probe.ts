@@ -8,11 +8,17 @@ import type { Readable, Transform } from 'node:stream'
 import * as zlib from 'node:zlib'
 import { createAgents, type Answer } from './agents.js'
 
+/** What a page probe reads beyond what every answer has. */
+export interface PageReading {
+  /** Every `Age` line as sent, in order: node's `headers.age` keeps only the first. */
+  ageLines: string[]
+}
+
 /**
  * One page fetch: the body is decoded, ends where `lookFor` was found when the probe stopped
  * reading early, and is cut at `MAX_DECODED_BYTES`.
  */
-export type ProbeAnswer = Answer
+export type ProbeAnswer = Answer<PageReading>
 
 export interface ProbeOptions {
   timeoutMs: number
@@ -109,13 +115,15 @@ export function createProber(options: { userAgent: string; concurrency: number }
       request.on('response', (response) => {
         const status = response.statusCode ?? 0
         const encoding = response.headers['content-encoding']
+        const ageLines = response.headersDistinct.age ?? []
         let body = ''
         const answer = (truncated: boolean): ProbeAnswer => ({
           kind: 'response',
           status,
           headers: response.headers,
           body,
-          truncated
+          truncated,
+          ageLines
         })
         response.on('error', fail)
         if (lookFor !== undefined && headersShow(response.headers, lookFor)) {

@@ -33,7 +33,8 @@ export const page = (
   status,
   headers,
   body,
-  truncated: false
+  truncated: false,
+  ageLines: headers.age === undefined ? [] : [headers.age]
 })
 
 export class ScriptedProber implements Prober {
