@@ -1,6 +1,6 @@
 /**
  * The freshness rule: Age against the purge's start (lists, repeated lines, malformed values),
- * text shown, 5xx and failures, evidence.
+ * text shown, bodies that cannot be decoded, 5xx and failures, evidence.
  */
 import { describe, expect, it } from '@jest/globals'
 import fc from 'fast-check'
@@ -24,6 +24,7 @@ const answer = (
   body,
   truncated: false,
   ageLines: headers.age === undefined ? [] : [headers.age],
+  undecodable: undefined,
   ...reading
 })
 
@@ -32,6 +33,8 @@ const seen = (status: number, headers: IncomingHttpHeaders = {}, body = '', text
 
 /** What the prober saw when the response carried these `Age` lines. */
 const aged = (...ageLines: string[]) => observe(answer(200, {}, '', { ageLines }), undefined)
+
+const UNDECODABLE = 'Content-Encoding "compress" is not one edge-purge can decode'
 
 describe('observe', () => {
   it('reads Age as whole seconds, absent as null and not malformed', () => {
@@ -69,6 +72,11 @@ describe('observe', () => {
     expect(aged('').malformedAge).toBe('malformed Age header "": empty')
   })
 
+  it('carries a body the prober could not decode', () => {
+    const observed = observe(answer(200, {}, '', { undecodable: UNDECODABLE }), 'abc1234')
+    expect(observed.undecodable).toBe(UNDECODABLE)
+  })
+
   it('looks for the text in the body and in every header value', () => {
     expect(seen(200, {}, '<p>abc1234</p>', 'abc1234').textSeen).toBe(true)
     expect(seen(200, { 'x-version': 'build abc1234' }, '', 'abc1234').textSeen).toBe(true)
@@ -99,6 +107,7 @@ describe('observe', () => {
       status: null,
       age: null,
       malformedAge: undefined,
+      undecodable: undefined,
       textSeen: undefined,
       cacheStatus: undefined,
       failure: 'no complete answer within 5 s'
@@ -198,6 +207,26 @@ describe('judge by text', () => {
   })
 })
 
+describe('bodies that cannot be decoded', () => {
+  it('are stale by either rule, naming the coding, though a header shows the text', () => {
+    const observed = observe(
+      answer(200, { age: '0', 'x-release': 'abc1234', 'x-cache': 'MISS' }, '', {
+        undecodable: UNDECODABLE
+      }),
+      'abc1234'
+    )
+    for (const rule of [{ text: 'abc1234' }, after(5)]) {
+      expect(judge(observed, rule)).toEqual({
+        fresh: false,
+        recheck: false,
+        evidence: `${UNDECODABLE} (X-Cache: MISS)`
+      })
+    }
+    const missing = observe(answer(404, {}, '', { undecodable: UNDECODABLE }), undefined)
+    expect(judge(missing, after(1)).evidence).toBe(`HTTP 404, ${UNDECODABLE}`)
+  })
+})
+
 describe('answers that say nothing of freshness', () => {
   it('re-checks a 5xx and a network failure, stale with their reason', () => {
     expect(judge(seen(503, { age: '0', 'x-cache': 'MISS' }), after(1))).toEqual({
@@ -223,6 +252,7 @@ const observation = (fields: Partial<Observation>): Observation => ({
   status: 200,
   age: null,
   malformedAge: undefined,
+  undecodable: undefined,
   textSeen: undefined,
   cacheStatus: undefined,
   failure: undefined,

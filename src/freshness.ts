@@ -12,6 +12,8 @@ export interface Observation {
   age: number | null
   /** Why the `Age` header proves nothing, as evidence; undefined when absent or well-formed. */
   malformedAge: string | undefined
+  /** Why the body could not be read (a coding edge-purge cannot undo): such a page is never fresh. */
+  undecodable: string | undefined
   /** Whether the body or a header value showed the text; undefined when no text was asked for or no answer came. */
   textSeen: boolean | undefined
   /** The first cache status header the CDN sent, as `Name: value`, cut short. */
@@ -84,6 +86,10 @@ export function observe(answer: ProbeAnswer, text: string | undefined): Observat
       return {
         status: answer.status,
         ...readAge(answer.ageLines),
+        undecodable:
+          answer.undecodable === undefined
+            ? undefined
+            : oneLine(answer.undecodable, SHOWN_FAILURE_CHARS),
         textSeen,
         cacheStatus: cacheStatusOf(headers),
         failure: undefined
@@ -103,6 +109,7 @@ function failed(failure: string): Observation {
     status: null,
     age: null,
     malformedAge: undefined,
+    undecodable: undefined,
     textSeen: undefined,
     cacheStatus: undefined,
     failure
@@ -119,13 +126,16 @@ function statusPrefix(status: number): string {
 }
 
 export function judge(observation: Observation, rule: FreshnessRule): Judgement {
-  const { status, age, malformedAge, cacheStatus, failure } = observation
+  const { status, age, malformedAge, undecodable, cacheStatus, failure } = observation
   const via = cacheStatus === undefined ? '' : ` (${cacheStatus})`
   if (status === null) {
     return { fresh: false, recheck: true, evidence: failure ?? 'no answer' }
   }
   if (status >= 500) return { fresh: false, recheck: true, evidence: `HTTP ${status}${via}` }
   const prefix = statusPrefix(status)
+  if (undecodable !== undefined) {
+    return { fresh: false, recheck: false, evidence: `${prefix}${undecodable}${via}` }
+  }
   if ('text' in rule) {
     const fresh = observation.textSeen === true
     const evidence = `${prefix}${fresh ? 'showed' : 'did not show'} ${quoted(rule.text)}${via}`

@@ -34,7 +34,8 @@ export const page = (
   headers,
   body,
   truncated: false,
-  ageLines: headers.age === undefined ? [] : [headers.age]
+  ageLines: headers.age === undefined ? [] : [headers.age],
+  undecodable: undefined
 })
 
 export class ScriptedProber implements Prober {
