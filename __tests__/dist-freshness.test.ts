@@ -390,6 +390,35 @@ describe('edge check', () => {
     )
   })
 
+  it('fails the step on a malformed Age, naming it with no age, and judges repeated Age lines by the largest', async () => {
+    await startFakes()
+    content.page('/fraction', { headers: { Age: '7200.5', 'X-Cache': 'HIT' } })
+    content.page('/two-tiers', { headers: { Age: ['0', '7200'] } })
+    const run = await runAction({
+      ...purgeApi(),
+      urls: `${content.urlOf('/fraction')} ${content.urlOf('/two-tiers')}`,
+      verify: 'true',
+      'verify-timeout': '0.5'
+    })
+    expect(run.code).toBe(1)
+    const evidence = 'malformed Age header "7200.5": not a whole number of seconds (X-Cache: HIT)'
+    expect(entryFor(run, '/fraction')).toMatchObject({
+      fresh: false,
+      http_status: 200,
+      age: null,
+      evidence
+    })
+    expect(entryFor(run, '/two-tiers')).toMatchObject({
+      fresh: false,
+      age: 7200,
+      evidence: expect.stringMatching(/^Age 7200 s, but the purge began \d s ago$/)
+    })
+    expect(run.outputs).toMatchObject({ 'fresh-count': '0', 'stale-count': '2' })
+    expect(annotations(run, 'error').join('\n')).toContain(
+      `"${content.urlOf('/fraction')}" is still stale at the edge after the purge: ${evidence}`
+    )
+  })
+
   it('passes a response without Age, saying so, and the summary says the check could not tell', async () => {
     await startFakes()
     content.page('/plain', { body: 'hello' })

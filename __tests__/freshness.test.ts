@@ -1,32 +1,80 @@
-/** The freshness rule: Age against the purge's start, text shown, 5xx and failures, evidence. */
+/**
+ * The freshness rule: Age against the purge's start (lists, repeated lines, malformed values),
+ * text shown, bodies that cannot be decoded, 5xx and failures, evidence.
+ */
 import { describe, expect, it } from '@jest/globals'
 import fc from 'fast-check'
 import type { IncomingHttpHeaders } from 'node:http'
-import { judge, observe, type Observation } from '../src/freshness.js'
-import type { ProbeAnswer } from '../src/probe.js'
+import { judge, observe, type FreshnessRule, type Observation } from '../src/freshness.js'
+import type { PageReading, ProbeAnswer } from '../src/probe.js'
 
 const STARTED = Date.UTC(2026, 0, 1)
 const after = (seconds: number) => ({ purgeStartedMs: STARTED, nowMs: STARTED + seconds * 1000 })
 
-const answer = (status: number, headers: IncomingHttpHeaders = {}, body = ''): ProbeAnswer => ({
+/** An answer as the prober gives it: its `Age` lines are the one in `headers` unless `reading` says. */
+const answer = (
+  status: number,
+  headers: IncomingHttpHeaders = {},
+  body = '',
+  reading: Partial<PageReading> = {}
+): ProbeAnswer => ({
   kind: 'response',
   status,
   headers,
   body,
-  truncated: false
+  truncated: false,
+  ageLines: headers.age === undefined ? [] : [headers.age],
+  undecodable: undefined,
+  ...reading
 })
 
 const seen = (status: number, headers: IncomingHttpHeaders = {}, body = '', text?: string) =>
   observe(answer(status, headers, body), text)
 
+/** What the prober saw when the response carried these `Age` lines. */
+const aged = (...ageLines: string[]) => observe(answer(200, {}, '', { ageLines }), undefined)
+
+const UNDECODABLE = 'Content-Encoding "compress" is not one edge-purge can decode'
+
 describe('observe', () => {
-  it('reads Age as whole seconds, absent or malformed as null', () => {
-    expect(seen(200, { age: '42' }).age).toBe(42)
+  it('reads Age as whole seconds, absent as null and not malformed', () => {
+    expect(seen(200, { age: '42' })).toMatchObject({ age: 42, malformedAge: undefined })
     expect(seen(200, { age: ' 7 ' }).age).toBe(7)
-    expect(seen(200).age).toBeNull()
-    expect(seen(200, { age: '1.5' }).age).toBeNull()
-    expect(seen(200, { age: '-3' }).age).toBeNull()
-    expect(seen(200, { age: 'soon' }).age).toBeNull()
+    expect(seen(200)).toMatchObject({ age: null, malformedAge: undefined })
+  })
+
+  it('reads a list, or Age lines repeated, by their largest value', () => {
+    expect(aged('7200, 7200').age).toBe(7200)
+    expect(aged('0, 7200').age).toBe(7200)
+    expect(aged('7200', '0').age).toBe(7200)
+    expect(aged('3', '5, 4,').age).toBe(5)
+    expect(aged('0', '7200').malformedAge).toBeUndefined()
+  })
+
+  it('holds a number too large for any cache as 2^31 seconds (RFC 9111 §1.2.2)', () => {
+    expect(aged('9'.repeat(400)).age).toBe(2 ** 31)
+  })
+
+  it('reads a value that is not a non-negative integer as malformed, with no age', () => {
+    const why = 'not a whole number of seconds'
+    expect(aged('7200.5')).toMatchObject({
+      age: null,
+      malformedAge: `malformed Age header "7200.5": ${why}`
+    })
+    expect(aged('-1').malformedAge).toBe(`malformed Age header "-1": ${why}`)
+    expect(aged('soon').malformedAge).toBe(`malformed Age header "soon": ${why}`)
+    expect(aged('1e3').malformedAge).toBe(`malformed Age header "1e3": ${why}`)
+    // One bad value spoils the lot: the good one may be the young tier's.
+    expect(aged('0', '7200.5')).toMatchObject({
+      age: null,
+      malformedAge: `malformed Age header "0, 7200.5": ${why}`
+    })
+    expect(aged('').malformedAge).toBe('malformed Age header "": empty')
+  })
+
+  it('carries a body the prober could not decode', () => {
+    const observed = observe(answer(200, {}, '', { undecodable: UNDECODABLE }), 'abc1234')
+    expect(observed.undecodable).toBe(UNDECODABLE)
   })
 
   it('looks for the text in the body and in every header value', () => {
@@ -58,6 +106,8 @@ describe('observe', () => {
     ).toEqual({
       status: null,
       age: null,
+      malformedAge: undefined,
+      undecodable: undefined,
       textSeen: undefined,
       cacheStatus: undefined,
       failure: 'no complete answer within 5 s'
@@ -98,6 +148,37 @@ describe('judge by Age', () => {
     })
   })
 
+  it('calls a malformed Age stale, naming the header, whatever its value', () => {
+    expect(
+      judge(
+        observe(answer(200, { 'x-cache': 'HIT' }, '', { ageLines: ['7200.5'] }), undefined),
+        after(1)
+      )
+    ).toEqual({
+      fresh: false,
+      recheck: false,
+      evidence: 'malformed Age header "7200.5": not a whole number of seconds (X-Cache: HIT)'
+    })
+    expect(judge(aged('-1'), after(3600))).toEqual({
+      fresh: false,
+      recheck: false,
+      evidence: 'malformed Age header "-1": not a whole number of seconds'
+    })
+    expect(
+      judge(observe(answer(404, {}, '', { ageLines: ['0', 'x'] }), undefined), after(1)).evidence
+    ).toBe('HTTP 404, malformed Age header "0, x": not a whole number of seconds')
+  })
+
+  it('judges a list or repeated lines by the oldest tier', () => {
+    expect(judge(aged('0', '7200'), after(3))).toEqual({
+      fresh: false,
+      recheck: false,
+      evidence: 'Age 7200 s, but the purge began 3 s ago'
+    })
+    expect(judge(aged('7200, 7200'), after(3)).fresh).toBe(false)
+    expect(judge(aged('1, 2'), after(3)).fresh).toBe(true)
+  })
+
   it('judges any status but 5xx: a fresh 404 is fresh, and says its status', () => {
     expect(judge(seen(404, { age: '0' }), after(1))).toEqual({
       fresh: true,
@@ -126,6 +207,26 @@ describe('judge by text', () => {
   })
 })
 
+describe('bodies that cannot be decoded', () => {
+  it('are stale by either rule, naming the coding, though a header shows the text', () => {
+    const observed = observe(
+      answer(200, { age: '0', 'x-release': 'abc1234', 'x-cache': 'MISS' }, '', {
+        undecodable: UNDECODABLE
+      }),
+      'abc1234'
+    )
+    for (const rule of [{ text: 'abc1234' }, after(5)]) {
+      expect(judge(observed, rule)).toEqual({
+        fresh: false,
+        recheck: false,
+        evidence: `${UNDECODABLE} (X-Cache: MISS)`
+      })
+    }
+    const missing = observe(answer(404, {}, '', { undecodable: UNDECODABLE }), undefined)
+    expect(judge(missing, after(1)).evidence).toBe(`HTTP 404, ${UNDECODABLE}`)
+  })
+})
+
 describe('answers that say nothing of freshness', () => {
   it('re-checks a 5xx and a network failure, stale with their reason', () => {
     expect(judge(seen(503, { age: '0', 'x-cache': 'MISS' }), after(1))).toEqual({
@@ -150,6 +251,8 @@ describe('answers that say nothing of freshness', () => {
 const observation = (fields: Partial<Observation>): Observation => ({
   status: 200,
   age: null,
+  malformedAge: undefined,
+  undecodable: undefined,
   textSeen: undefined,
   cacheStatus: undefined,
   failure: undefined,
@@ -179,6 +282,26 @@ describe('properties', () => {
     )
   })
 
+  it('Age rule: a value that is not a list of whole numbers is never fresh, and has no age', () => {
+    const notWhole = fc
+      .string({ maxLength: 40 })
+      .filter((value) =>
+        value.split(',').some((part) => part.trim() !== '' && !/^\d+$/.test(part.trim()))
+      )
+    fc.assert(
+      fc.property(
+        fc.array(fc.nat(), { maxLength: 3 }),
+        notWhole,
+        fc.nat(100_000),
+        (good, bad, s) => {
+          const observed = aged(...good.map(String), bad)
+          expect(observed.age).toBeNull()
+          expect(judge(observed, after(s)).fresh).toBe(false)
+        }
+      )
+    )
+  })
+
   it('5xx is never fresh and always re-checked, whatever else the answer holds', () => {
     fc.assert(
       fc.property(
@@ -205,12 +328,21 @@ describe('properties', () => {
     )
   })
 
-  it('evidence is one short line, whatever the server sends as cache status', () => {
+  it('evidence is one short line, whatever the server sends as cache status or Age', () => {
     fc.assert(
       fc.property(fc.string({ maxLength: 2000 }), fc.string({ maxLength: 500 }), (value, text) => {
         const observed = seen(200, { 'x-cache': value, age: '5' }, '', text)
-        for (const rule of [{ text }, after(1)]) {
-          const { evidence } = judge(observed, rule)
+        const badAge = observe(
+          answer(200, { 'x-cache': value }, '', { ageLines: [value, `${value}.5`] }),
+          undefined
+        )
+        const judged: [Observation, FreshnessRule][] = [
+          [observed, { text }],
+          [observed, after(1)],
+          [badAge, after(1)]
+        ]
+        for (const [observation, rule] of judged) {
+          const { evidence } = judge(observation, rule)
           expect(evidence).not.toMatch(/[\r\n]/)
           expect(evidence.length).toBeLessThanOrEqual(250)
         }

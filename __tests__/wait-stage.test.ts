@@ -1,6 +1,7 @@
 /**
  * The wait stage in-process on the virtual clock: cadence, no overlap, the deadline, request
- * timeouts cut to the time left, passes in a row, the failure text, concurrency and cancel.
+ * timeouts cut to the time left, passes in a row (never for a body that cannot be decoded), the
+ * failure text, concurrency and cancel.
  */
 import { describe, expect, it } from '@jest/globals'
 import type { ProbeAnswer, Prober } from '../src/probe.js'
@@ -110,6 +111,25 @@ describe('passes', () => {
   it('counts the text only in a 2xx answer', async () => {
     const { outcome } = await run({ timeoutMs: 2000 }, always(page(404, `not found ${SHA}`)))
     expect(outcome.done).toBe(false)
+  })
+
+  it('does not pass a page whose coding it cannot decode, with or without text, and says why', async () => {
+    const reason = 'Content-Encoding "compress" is not one edge-purge can decode'
+    const undecodable: ProbeAnswer = {
+      kind: 'response',
+      status: 200,
+      headers: { 'content-encoding': 'compress', 'x-release': SHA },
+      body: '',
+      truncated: false,
+      ageLines: [],
+      undecodable: reason
+    }
+    for (const text of [SHA, undefined]) {
+      const { outcome, lines } = await run({ text, timeoutMs: 2000 }, always(undecodable))
+      expect(outcome.done).toBe(false)
+      expect(outcome.urls[0]?.last).toBe(`HTTP 200, ${reason}`)
+      expect(lines).toContain(`✗ ${ORIGIN}: HTTP 200, ${reason} (check 1)`)
+    }
   })
 
   it('without text, waits for a 2xx answer', async () => {

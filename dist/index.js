@@ -30876,7 +30876,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2623);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6017);
 
 // A cancelled run must end within the runner's grace period: keep-alive sockets or a slow
 // GitHub request must not hold it open once its results are written.
@@ -30888,7 +30888,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 2623:
+/***/ 6017:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -34676,7 +34676,7 @@ const COMMITS_PER_PAGE = 100;
 const FILES_PER_PAGE = 300;
 /** The run's event and repository, as `@actions/github` reads them from the runner. */
 async function readRunEvent() {
-    const { context } = await __nccwpck_require__.e(/* import() */ 413).then(__nccwpck_require__.bind(__nccwpck_require__, 2413));
+    const { context } = await __nccwpck_require__.e(/* import() */ 157).then(__nccwpck_require__.bind(__nccwpck_require__, 157));
     const { owner, repo } = context.repo;
     // Typed as strings, but unset outside a real workflow run.
     const event = {
@@ -34919,7 +34919,7 @@ function sortedNames(entries) {
     return [...names].sort();
 }
 async function connect(access) {
-    const { getOctokit } = await __nccwpck_require__.e(/* import() */ 413).then(__nccwpck_require__.bind(__nccwpck_require__, 2413));
+    const { getOctokit } = await __nccwpck_require__.e(/* import() */ 157).then(__nccwpck_require__.bind(__nccwpck_require__, 157));
     // Read now rather than when @actions/github was first loaded, so a changed GITHUB_API_URL is used.
     const baseUrl = process.env.GITHUB_API_URL || 'https://api.github.com';
     return getOctokit(access.githubToken, { baseUrl });
@@ -36123,7 +36123,7 @@ function urlCall({ target, address }, soft, authenticated) {
 async function readRunContext() {
     if (!process.env.GITHUB_REPOSITORY)
         return undefined;
-    const { context } = await __nccwpck_require__.e(/* import() */ 413).then(__nccwpck_require__.bind(__nccwpck_require__, 2413));
+    const { context } = await __nccwpck_require__.e(/* import() */ 157).then(__nccwpck_require__.bind(__nccwpck_require__, 157));
     const { owner, repo } = context.repo;
     return {
         repository: `${owner}/${repo}`,
@@ -36197,13 +36197,153 @@ function describeStagesPlanned(settings) {
     return stages;
 }
 
+// EXTERNAL MODULE: external "node:stream"
+var external_node_stream_ = __nccwpck_require__(7075);
 // EXTERNAL MODULE: external "node:zlib"
 var external_node_zlib_ = __nccwpck_require__(8522);
+;// CONCATENATED MODULE: ./src/content-coding.ts
+
+
+/**
+ * More layers than any server applies on purpose: each one is a decoder and a buffer, and a list
+ * of hundreds would cost the runner more than the page is worth.
+ */
+const MAX_CODINGS = 4;
+/** A coding name or a header shown inside a reason: enough to recognise it. */
+const SHOWN_CODING_CHARS = 40;
+/** `x-gzip` is the old name of gzip (RFC 9110 §8.4.1.3); names are case-insensitive. */
+const NAMES = {
+    gzip: 'gzip',
+    'x-gzip': 'gzip',
+    deflate: 'deflate',
+    br: 'br'
+};
+/**
+ * The codings of a `Content-Encoding` value, in the order applied (RFC 9110 §8.4). `identity` and
+ * empty list elements add no layer; an unknown coding, or more than `MAX_CODINGS`, is refused.
+ */
+function codingsOf(header) {
+    const names = (header ?? '')
+        .split(',')
+        .map((name) => name.trim().toLowerCase())
+        .filter((name) => name !== '' && name !== 'identity');
+    const codings = [];
+    for (const name of names) {
+        const coding = NAMES[name];
+        if (coding === undefined) {
+            const shown = oneLine(name, SHOWN_CODING_CHARS);
+            return {
+                kind: 'refused',
+                reason: `Content-Encoding "${shown}" is not one edge-purge can decode`
+            };
+        }
+        codings.push(coding);
+    }
+    if (codings.length > MAX_CODINGS) {
+        const shown = oneLine(header ?? '', SHOWN_CODING_CHARS);
+        return {
+            kind: 'refused',
+            reason: `Content-Encoding "${shown}" lists ${codings.length} codings; edge-purge decodes at most ${MAX_CODINGS}`
+        };
+    }
+    return { kind: 'codings', codings };
+}
+/**
+ * Lenient flushing, as browsers are: a body cut short still yields the text decoded so far
+ * instead of an error.
+ */
+function decoderOf(coding) {
+    switch (coding) {
+        case 'gzip':
+            return external_node_zlib_.createGunzip({ finishFlush: external_node_zlib_.constants.Z_SYNC_FLUSH });
+        case 'deflate':
+            return external_node_zlib_.createInflate({ finishFlush: external_node_zlib_.constants.Z_SYNC_FLUSH });
+        case 'br':
+            return external_node_zlib_.createBrotliDecompress({ finishFlush: external_node_zlib_.constants.BROTLI_OPERATION_FLUSH });
+    }
+}
+/** The decoders to pipe the body through, in order: the last coding applied is undone first. */
+function decodersFor(codings) {
+    return [...codings].reverse().map(decoderOf);
+}
+
+// EXTERNAL MODULE: ./node_modules/content-type/dist/index.js
+var dist = __nccwpck_require__(2372);
+// EXTERNAL MODULE: external "node:util"
+var external_node_util_ = __nccwpck_require__(7975);
+;// CONCATENATED MODULE: ./src/page-text.ts
+/** How a page's decoded bytes become text: a byte order mark, else the `Content-Type` charset, else UTF-8. */
+
+
+/** What a page without a usable charset is read as: what nearly every page today is written in. */
+const DEFAULT_LABEL = 'utf-8';
+/** Enough bytes to tell every byte order mark the Encoding Standard knows. */
+const BOM_BYTES = 3;
+/** The `charset` parameter of a `Content-Type` value, as its label; undefined when there is none. */
+function charsetOf(contentType) {
+    if (contentType === undefined)
+        return undefined;
+    return (0,dist/* parse */.qg)(contentType).parameters.charset;
+}
+/** The encoding a byte order mark at the start of `bytes` names (Encoding Standard, "BOM sniff"). */
+function bomEncoding(bytes) {
+    if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf)
+        return 'utf-8';
+    if (bytes[0] === 0xfe && bytes[1] === 0xff)
+        return 'utf-16be';
+    if (bytes[0] === 0xff && bytes[1] === 0xfe)
+        return 'utf-16le';
+    return undefined;
+}
+/** A decoder for `label`, or for UTF-8 when `TextDecoder` knows no such encoding. */
+function decoderFor(label) {
+    try {
+        return new external_node_util_.TextDecoder(label ?? DEFAULT_LABEL);
+    }
+    catch {
+        return new external_node_util_.TextDecoder(DEFAULT_LABEL);
+    }
+}
+/**
+ * Text from bytes that arrive in chunks: a character split between two chunks is decoded whole.
+ * A byte order mark wins over the label, as browsers decode (no `<meta>` is read: the page is not
+ * parsed as HTML); the mark itself is not part of the text.
+ */
+class PageTextDecoder {
+    label;
+    decoder;
+    head = Buffer.alloc(0);
+    constructor(label) {
+        this.label = label;
+    }
+    /** The text `bytes` complete; bytes of a character not yet whole wait for the next chunk. */
+    write(bytes) {
+        if (this.decoder !== undefined)
+            return this.decoder.decode(bytes, { stream: true });
+        this.head = Buffer.concat([this.head, bytes]);
+        if (this.head.length < BOM_BYTES)
+            return '';
+        return this.start().decode(this.head, { stream: true });
+    }
+    /** The rest of the text once the body has ended. */
+    end() {
+        if (this.decoder !== undefined)
+            return this.decoder.decode();
+        return this.start().decode(this.head);
+    }
+    start() {
+        this.decoder = decoderFor(bomEncoding(this.head) ?? this.label);
+        return this.decoder;
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/probe.ts
 /**
  * One plain `GET` of a page as a visitor gets it, for the wait and verification stages: no token,
  * no redirects followed, the body decoded and read only as far as the caller needs it.
  */
+
+
 
 
 
@@ -36215,25 +36355,6 @@ var external_node_zlib_ = __nccwpck_require__(8522);
 const MAX_DECODED_BYTES = 4 * 1024 * 1024;
 /** The variants visitors get: a CDN caches and purges each encoding's copy on its own. */
 const ACCEPT_ENCODING = 'gzip, deflate, br';
-/**
- * Lenient flushing, as browsers are: a body cut short still yields the text decoded so far
- * instead of an error.
- */
-function decoderFor(encoding) {
-    switch (encoding?.trim().toLowerCase()) {
-        case 'gzip':
-        case 'x-gzip':
-            return external_node_zlib_.createGunzip({ finishFlush: external_node_zlib_.constants.Z_SYNC_FLUSH });
-        case 'deflate':
-            return external_node_zlib_.createInflate({ finishFlush: external_node_zlib_.constants.Z_SYNC_FLUSH });
-        case 'br':
-            return external_node_zlib_.createBrotliDecompress({
-                finishFlush: external_node_zlib_.constants.BROTLI_OPERATION_FLUSH
-            });
-        default:
-            return undefined;
-    }
-}
 function headersShow(headers, text) {
     return Object.values(headers)
         .flat()
@@ -36253,16 +36374,24 @@ function createProber(options) {
         const headers = { 'User-Agent': options.userAgent, 'Accept-Encoding': ACCEPT_ENCODING };
         return new Promise((resolve) => {
             const request = module.request(target, { method: 'GET', headers, agent: agentFor(target) });
+            let decoders = [];
             let settled = false;
-            /** `drop` closes the connection: the rest of the body is not wanted, or never came. */
+            /**
+             * `drop` closes the connection: the rest of the body is not wanted, or never came. Dropping it
+             * does not stop the decoders: they would inflate what they hold already (a compression bomb's
+             * gigabytes from a few kilobytes) and keep the process alive while they do.
+             */
             const settle = (answer, drop) => {
                 if (settled)
                     return;
                 settled = true;
                 clearTimeout(timer);
                 signal.removeEventListener('abort', cancel);
-                if (drop)
+                if (drop) {
                     request.destroy();
+                    for (const decoder of decoders)
+                        decoder.destroy();
+                }
                 resolve(answer);
             };
             const timer = setTimeout(() => {
@@ -36277,22 +36406,38 @@ function createProber(options) {
             request.on('response', (response) => {
                 const status = response.statusCode ?? 0;
                 const encoding = response.headers['content-encoding'];
+                const ageLines = response.headersDistinct.age ?? [];
                 let body = '';
-                const answer = (truncated) => ({
+                const answer = (truncated, undecodable) => ({
                     kind: 'response',
                     status,
                     headers: response.headers,
                     body,
-                    truncated
+                    truncated,
+                    ageLines,
+                    undecodable
                 });
                 response.on('error', fail);
+                const codings = codingsOf(encoding);
+                if (codings.kind === 'refused') {
+                    settle(answer(false, codings.reason), true);
+                    return;
+                }
                 if (lookFor !== undefined && headersShow(response.headers, lookFor)) {
                     settle(answer(false), true);
                     return;
                 }
-                const decoder = decoderFor(encoding);
-                const source = decoder === undefined ? response : response.pipe(decoder);
-                const utf8 = new TextDecoder('utf-8');
+                decoders = decodersFor(codings.codings);
+                const source = decoders.at(-1) ?? response;
+                if (decoders.length > 0) {
+                    (0,external_node_stream_.pipeline)([response, ...decoders], (error) => {
+                        if (error === null || error === undefined || settled)
+                            return;
+                        const message = `the ${String(encoding)} body could not be decoded: ${error.message}`;
+                        settle({ kind: 'network', code: error.code, message }, true);
+                    });
+                }
+                const text = new PageTextDecoder(charsetOf(response.headers['content-type']));
                 let size = 0;
                 source.on('data', (chunk) => {
                     if (settled)
@@ -36302,22 +36447,16 @@ function createProber(options) {
                     size += part.length;
                     // The text may straddle two chunks: search from where a match could begin.
                     const from = lookFor === undefined ? 0 : Math.max(0, body.length - lookFor.length + 1);
-                    body += utf8.decode(part, { stream: true });
+                    body += text.write(part);
                     if (lookFor !== undefined && body.includes(lookFor, from))
                         settle(answer(false), true);
                     else if (chunk.length > room)
                         settle(answer(true), true);
                 });
                 source.on('end', () => {
-                    body += utf8.decode();
+                    body += text.end();
                     settle(answer(false), false);
                 });
-                if (decoder !== undefined) {
-                    decoder.on('error', (error) => {
-                        const message = `the ${String(encoding)} body could not be decoded: ${error.message}`;
-                        settle({ kind: 'network', code: error.code, message }, true);
-                    });
-                }
             });
             request.end();
         });
@@ -36365,9 +36504,26 @@ function headerValues(value) {
         return [];
     return Array.isArray(value) ? value : [value];
 }
-function parseAge(value) {
-    const trimmed = value?.trim() ?? '';
-    return /^\d+$/.test(trimmed) ? Number(trimmed) : null;
+/** RFC 9111 §1.2.2: a number of seconds too large to hold counts as 2^31. */
+const MAX_AGE_S = 2 ** 31;
+/**
+ * `Age` is one non-negative integer (RFC 9111 §5.1), but an intermediary may join two tiers' values
+ * into a list or send a line each: the largest is the copy's age. Any other value proves nothing,
+ * so it is never read as a young copy.
+ */
+function readAge(lines) {
+    if (lines.length === 0)
+        return { age: null, malformedAge: undefined };
+    const values = lines
+        .flatMap((line) => line.split(','))
+        .map((value) => value.trim())
+        .filter((value) => value !== '');
+    if (values.length === 0 || !values.every((value) => /^\d+$/.test(value))) {
+        const why = values.length === 0 ? 'empty' : 'not a whole number of seconds';
+        return { age: null, malformedAge: `malformed Age header ${quoted(lines.join(', '))}: ${why}` };
+    }
+    const largest = values.reduce((most, value) => Math.max(most, Number(value)), 0);
+    return { age: Math.min(largest, MAX_AGE_S), malformedAge: undefined };
 }
 function cacheStatusOf(headers) {
     for (const name of CACHE_STATUS_HEADERS) {
@@ -36387,7 +36543,10 @@ function observe(answer, text) {
                     Object.values(headers).some((value) => headerValues(value).some((one) => one.includes(text)));
             return {
                 status: answer.status,
-                age: parseAge(headers.age),
+                ...readAge(answer.ageLines),
+                undecodable: answer.undecodable === undefined
+                    ? undefined
+                    : oneLine(answer.undecodable, SHOWN_FAILURE_CHARS),
                 textSeen,
                 cacheStatus: cacheStatusOf(headers),
                 failure: undefined
@@ -36402,7 +36561,15 @@ function observe(answer, text) {
     }
 }
 function failed(failure) {
-    return { status: null, age: null, textSeen: undefined, cacheStatus: undefined, failure };
+    return {
+        status: null,
+        age: null,
+        malformedAge: undefined,
+        undecodable: undefined,
+        textSeen: undefined,
+        cacheStatus: undefined,
+        failure
+    };
 }
 function quoted(text) {
     return `"${oneLine(text, SHOWN_VALUE_CHARS)}"`;
@@ -36412,7 +36579,7 @@ function statusPrefix(status) {
     return status >= 200 && status < 300 ? '' : `HTTP ${status}, `;
 }
 function judge(observation, rule) {
-    const { status, age, cacheStatus, failure } = observation;
+    const { status, age, malformedAge, undecodable, cacheStatus, failure } = observation;
     const via = cacheStatus === undefined ? '' : ` (${cacheStatus})`;
     if (status === null) {
         return { fresh: false, recheck: true, evidence: failure ?? 'no answer' };
@@ -36420,6 +36587,9 @@ function judge(observation, rule) {
     if (status >= 500)
         return { fresh: false, recheck: true, evidence: `HTTP ${status}${via}` };
     const prefix = statusPrefix(status);
+    if (undecodable !== undefined) {
+        return { fresh: false, recheck: false, evidence: `${prefix}${undecodable}${via}` };
+    }
     if ('text' in rule) {
         const fresh = observation.textSeen === true;
         const evidence = `${prefix}${fresh ? 'showed' : 'did not show'} ${quoted(rule.text)}${via}`;
@@ -36427,6 +36597,9 @@ function judge(observation, rule) {
     }
     const elapsedS = Math.max(0, rule.nowMs - rule.purgeStartedMs) / 1000;
     const began = `${Math.floor(elapsedS)} s ago`;
+    if (malformedAge !== undefined) {
+        return { fresh: false, recheck: false, evidence: `${prefix}${malformedAge}${via}` };
+    }
     if (age === null)
         return { fresh: true, recheck: false, evidence: `${prefix}no Age header${via}` };
     // `Age` has whole seconds and the purge time is ours: a second of slack keeps a copy made just
@@ -36480,13 +36653,21 @@ function abortion(signal) {
     });
     return { aborted, stop };
 }
+/** A page whose body cannot be decoded does not pass: visitors could not read it either. */
 function passes(observation) {
-    const { status, textSeen } = observation;
-    return status !== null && status >= 200 && status < 300 && textSeen !== false;
+    const { status, textSeen, undecodable } = observation;
+    return (status !== null &&
+        status >= 200 &&
+        status < 300 &&
+        undecodable === undefined &&
+        textSeen !== false);
 }
 function describeAnswer(observation, text) {
     if (observation.status === null)
         return observation.failure ?? 'no answer';
+    if (observation.undecodable !== undefined) {
+        return `HTTP ${observation.status}, ${observation.undecodable}`;
+    }
     const seen = observation.textSeen ? 'showed' : 'did not show';
     return text === undefined
         ? `HTTP ${observation.status}`
@@ -37487,6 +37668,307 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("tls");
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
+
+/***/ }),
+
+/***/ 2372:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   qg: () => (/* binding */ parse)
+/* harmony export */ });
+/* unused harmony exports isTypeValid, isTokenValid, format */
+/*!
+ * content-type
+ * Copyright(c) 2015 Douglas Christopher Wilson
+ * MIT Licensed
+ */
+const SP = 32; // " "
+const HTAB = 9; // "\t"
+const SEMI = 59; // ";"
+const EQ = 61; // "="
+const DQUOTE = 34; // '"'
+const BSLASH = 92; // "\\"
+const COMMA = 44; // ","
+const LOWER_CASE = 1;
+const OWS = 2;
+const SEMI_FLAG = 4;
+const COMMA_FLAG = 8;
+const TOKEN_FLAG = 16;
+const NON_ASCII = 0xff00;
+const CASE_FLAGS = LOWER_CASE | NON_ASCII;
+/**
+ * Character flags used to normalize HTTP field values while scanning.
+ * Out-of-range reads intentionally coerce to zero in bitwise expressions.
+ */
+const CHAR_MAP = new Uint8Array(0x100);
+CHAR_MAP[HTAB] |= OWS;
+CHAR_MAP[SP] |= OWS;
+CHAR_MAP[SEMI] |= SEMI_FLAG;
+CHAR_MAP[COMMA] |= COMMA_FLAG;
+for (let code = 0x80 /* non-ASCII */; code <= 0xff; code++) {
+    CHAR_MAP[code] |= LOWER_CASE;
+}
+for (const char of "!#$%&'*+-.^_`|~") {
+    CHAR_MAP[char.charCodeAt(0)] |= TOKEN_FLAG;
+}
+for (let code = 0x30 /* 0 */; code <= 0x39 /* 9 */; code++) {
+    CHAR_MAP[code] |= TOKEN_FLAG;
+}
+for (let code = 0x41 /* A */; code <= 0x5a /* Z */; code++) {
+    CHAR_MAP[code] |= LOWER_CASE | TOKEN_FLAG;
+}
+for (let code = 0x61 /* a */; code <= 0x7a /* z */; code++) {
+    CHAR_MAP[code] |= TOKEN_FLAG;
+}
+/**
+ * Null object perf optimization. Faster than `Object.create(null)` and `{ __proto__: null }`.
+ */
+const NullObject = /* @__PURE__ */ (() => {
+    const C = function () { };
+    C.prototype = Object.create(null);
+    return C;
+})();
+/**
+ * Validate a type string against RFC 9110.
+ */
+function isTypeValid(type, start = 0, end = type.length) {
+    let hasSlash = false;
+    for (let index = start; index < end; index++) {
+        const code = type.charCodeAt(index);
+        if (code === 47 /* / */) {
+            if (hasSlash || index === start || index >= end - 1)
+                return false;
+            hasSlash = true;
+        }
+        else if (!isTokenCode(code)) {
+            return false;
+        }
+    }
+    return hasSlash;
+}
+/**
+ * Validate a token against RFC 9110.
+ */
+function isTokenValid(token, start = 0, end = token.length) {
+    if (start >= end)
+        return false;
+    for (let index = start; index < end; index++) {
+        if (!isTokenCode(token.charCodeAt(index)))
+            return false;
+    }
+    return true;
+}
+/**
+ * Check whether a character code belongs to the token production in RFC 9110.
+ */
+function isTokenCode(code) {
+    return (CHAR_MAP[code] & TOKEN_FLAG) !== 0;
+}
+/**
+ * Serialize a parameter value.
+ */
+function parameterValue(str) {
+    const len = str.length;
+    if (len === 0)
+        return '""';
+    let index = 0;
+    while (index < len && isTokenCode(str.charCodeAt(index)))
+        index++;
+    if (index === len)
+        return str;
+    let result = '"';
+    let start = 0;
+    while (index < len) {
+        const code = str.charCodeAt(index);
+        if (code !== HTAB && (code < SP || code === 127 || code > 255)) {
+            throw new TypeError(`Invalid parameter value: ${str}`);
+        }
+        if (code === 34 /* " */ || code === 92 /* \\ */) {
+            result += `${str.slice(start, index)}\\`;
+            start = index;
+        }
+        index++;
+    }
+    return `${result}${str.slice(start)}"`;
+}
+/**
+ * Format an object into a `Content-Type` header.
+ */
+function format(obj) {
+    const { type, parameters } = obj;
+    if (!type || !isTypeValid(type)) {
+        throw new TypeError(`Invalid type: ${type}`);
+    }
+    let result = type;
+    if (parameters) {
+        for (const param of Object.keys(parameters)) {
+            if (!isTokenValid(param)) {
+                throw new TypeError(`Invalid parameter name: ${param}`);
+            }
+            result += `; ${param}=${parameterValue(parameters[param])}`;
+        }
+    }
+    return result;
+}
+/**
+ * Parse a `Content-Type` header.
+ */
+function parse(header, options) {
+    const stopFlags = SEMI_FLAG | (options?.comma === true ? COMMA_FLAG : 0);
+    const len = header.length;
+    let valueStart = options?.start ?? 0;
+    while ((CHAR_MAP[header.charCodeAt(valueStart)] & OWS) !== 0) {
+        valueStart++;
+    }
+    let index = valueStart;
+    let typeFlags = 0;
+    let whitespace = -1;
+    let stop = options?.parameters === false ? COMMA_FLAG : 0;
+    while (index < len) {
+        const code = header.charCodeAt(index);
+        const flags = CHAR_MAP[code];
+        if ((flags & stopFlags) !== 0) {
+            stop |= flags & COMMA_FLAG;
+            break;
+        }
+        if ((flags & OWS) !== 0) {
+            if (whitespace === -1)
+                whitespace = index;
+        }
+        else {
+            whitespace = -1;
+        }
+        typeFlags |= (code & NON_ASCII) | flags;
+        index++;
+    }
+    const valueEnd = whitespace === -1 ? index : whitespace;
+    const value = header.slice(valueStart, valueEnd);
+    const type = (typeFlags & CASE_FLAGS) === 0 ? value : value.toLowerCase();
+    if (index === len || stop !== 0) {
+        return { type, index, parameters: new NullObject() };
+    }
+    return parseParameters(header, type, index, len, stopFlags);
+}
+/**
+ * Parses the parameters of a `Content-Type` header starting at the given index.
+ */
+function parseParameters(header, type, index, len, stopFlags) {
+    const parameters = new NullObject();
+    parameter: while (index < len) {
+        index++; // Skip over ;
+        while ((CHAR_MAP[header.charCodeAt(index)] & OWS) !== 0) {
+            index++;
+        }
+        const keyStart = index;
+        let keyFlags = 0;
+        let keyWhitespace = -1;
+        while (index < len) {
+            const code = header.charCodeAt(index);
+            const flags = CHAR_MAP[code];
+            if ((flags & stopFlags) !== 0) {
+                if ((flags & COMMA_FLAG) !== 0)
+                    break parameter;
+                continue parameter;
+            }
+            if (code === EQ) {
+                const keyEnd = keyWhitespace === -1 ? index : keyWhitespace;
+                const value = header.slice(keyStart, keyEnd);
+                const key = (keyFlags & CASE_FLAGS) === 0 ? value : value.toLowerCase();
+                index++;
+                while ((CHAR_MAP[header.charCodeAt(index)] & OWS) !== 0) {
+                    index++;
+                }
+                if (index < len && header.charCodeAt(index) === DQUOTE) {
+                    const quotedStart = ++index;
+                    let escaped = false;
+                    while (index < len) {
+                        const code = header.charCodeAt(index);
+                        if (code === DQUOTE) {
+                            if (parameters[key] === undefined) {
+                                parameters[key] = escaped
+                                    ? unescapeQuotedPairs(header, quotedStart, index)
+                                    : header.slice(quotedStart, index);
+                            }
+                            index++;
+                            let stop = 0;
+                            // Discard characters between quote and delimiter.
+                            while (index < len) {
+                                const code = header.charCodeAt(index);
+                                const flags = CHAR_MAP[code];
+                                if ((flags & stopFlags) !== 0) {
+                                    stop = flags & COMMA_FLAG;
+                                    break;
+                                }
+                                index++;
+                            }
+                            if (stop !== 0)
+                                break parameter;
+                            continue parameter;
+                        }
+                        if (code === BSLASH && index + 1 < len) {
+                            escaped = true;
+                            index += 2;
+                            continue;
+                        }
+                        index++;
+                    }
+                    continue parameter;
+                }
+                const valueStart = index;
+                let stop = 0;
+                let valueWhitespace = -1;
+                while (index < len) {
+                    const code = header.charCodeAt(index);
+                    const flags = CHAR_MAP[code];
+                    if ((flags & stopFlags) !== 0) {
+                        stop = flags & COMMA_FLAG;
+                        break;
+                    }
+                    if ((flags & OWS) !== 0) {
+                        if (valueWhitespace === -1)
+                            valueWhitespace = index;
+                    }
+                    else {
+                        valueWhitespace = -1;
+                    }
+                    index++;
+                }
+                if (parameters[key] === undefined) {
+                    const valueEnd = valueWhitespace === -1 ? index : valueWhitespace;
+                    parameters[key] = header.slice(valueStart, valueEnd);
+                }
+                if (stop !== 0)
+                    break parameter;
+                continue parameter;
+            }
+            if ((flags & OWS) !== 0) {
+                if (keyWhitespace === -1)
+                    keyWhitespace = index;
+            }
+            else {
+                keyWhitespace = -1;
+            }
+            keyFlags |= (code & NON_ASCII) | flags;
+            index++;
+        }
+    }
+    return { type, index, parameters };
+}
+/**
+ * Remove backslashes from quoted pairs in a known-terminated quoted string body.
+ */
+function unescapeQuotedPairs(str, start, end) {
+    let result = "";
+    for (let index = start; index < end; index++) {
+        if (str.charCodeAt(index) === BSLASH) {
+            result += str.slice(start, index);
+            start = ++index;
+        }
+    }
+    return result + str.slice(start, end);
+}
+//# sourceMappingURL=index.js.map
 
 /***/ })
 

@@ -2,16 +2,19 @@
 import { HttpClient } from '@actions/http-client'
 import type * as http from 'node:http'
 
-/** How a request ended: an answer (its body as far as the caller read it), or none. */
-export type Answer =
-  | {
+/**
+ * How a request ended: an answer (its body as far as the caller read it), or none. `Read` is what a
+ * caller takes from a response beyond these (the page prober: every `Age` line, a coding it refused).
+ */
+export type Answer<Read extends object = object> =
+  | ({
       kind: 'response'
       status: number
       headers: http.IncomingHttpHeaders
       body: string
       /** The body went past the caller's limit and was cut there. */
       truncated: boolean
-    }
+    } & Read)
   | NoAnswer
 
 /** How a request can end without an answer. */

@@ -8,8 +8,12 @@ import { oneLine } from './outside-text.js'
 export interface Observation {
   /** Null when no answer came: `failure` says why. */
   status: number | null
-  /** The `Age` header in whole seconds; null when absent or not a number of seconds. */
+  /** The largest `Age` in whole seconds; null when absent or malformed. */
   age: number | null
+  /** Why the `Age` header proves nothing, as evidence; undefined when absent or well-formed. */
+  malformedAge: string | undefined
+  /** Why the body could not be read (a coding edge-purge cannot undo): such a page is never fresh. */
+  undecodable: string | undefined
   /** Whether the body or a header value showed the text; undefined when no text was asked for or no answer came. */
   textSeen: boolean | undefined
   /** The first cache status header the CDN sent, as `Name: value`, cut short. */
@@ -38,9 +42,26 @@ function headerValues(value: string | string[] | undefined): string[] {
   return Array.isArray(value) ? value : [value]
 }
 
-function parseAge(value: string | undefined): number | null {
-  const trimmed = value?.trim() ?? ''
-  return /^\d+$/.test(trimmed) ? Number(trimmed) : null
+/** RFC 9111 §1.2.2: a number of seconds too large to hold counts as 2^31. */
+const MAX_AGE_S = 2 ** 31
+
+/**
+ * `Age` is one non-negative integer (RFC 9111 §5.1), but an intermediary may join two tiers' values
+ * into a list or send a line each: the largest is the copy's age. Any other value proves nothing,
+ * so it is never read as a young copy.
+ */
+function readAge(lines: string[]): Pick<Observation, 'age' | 'malformedAge'> {
+  if (lines.length === 0) return { age: null, malformedAge: undefined }
+  const values = lines
+    .flatMap((line) => line.split(','))
+    .map((value) => value.trim())
+    .filter((value) => value !== '')
+  if (values.length === 0 || !values.every((value) => /^\d+$/.test(value))) {
+    const why = values.length === 0 ? 'empty' : 'not a whole number of seconds'
+    return { age: null, malformedAge: `malformed Age header ${quoted(lines.join(', '))}: ${why}` }
+  }
+  const largest = values.reduce((most, value) => Math.max(most, Number(value)), 0)
+  return { age: Math.min(largest, MAX_AGE_S), malformedAge: undefined }
 }
 
 function cacheStatusOf(headers: Record<string, string | string[] | undefined>): string | undefined {
@@ -64,7 +85,11 @@ export function observe(answer: ProbeAnswer, text: string | undefined): Observat
             )
       return {
         status: answer.status,
-        age: parseAge(headers.age),
+        ...readAge(answer.ageLines),
+        undecodable:
+          answer.undecodable === undefined
+            ? undefined
+            : oneLine(answer.undecodable, SHOWN_FAILURE_CHARS),
         textSeen,
         cacheStatus: cacheStatusOf(headers),
         failure: undefined
@@ -80,7 +105,15 @@ export function observe(answer: ProbeAnswer, text: string | undefined): Observat
 }
 
 function failed(failure: string): Observation {
-  return { status: null, age: null, textSeen: undefined, cacheStatus: undefined, failure }
+  return {
+    status: null,
+    age: null,
+    malformedAge: undefined,
+    undecodable: undefined,
+    textSeen: undefined,
+    cacheStatus: undefined,
+    failure
+  }
 }
 
 export function quoted(text: string): string {
@@ -93,13 +126,16 @@ function statusPrefix(status: number): string {
 }
 
 export function judge(observation: Observation, rule: FreshnessRule): Judgement {
-  const { status, age, cacheStatus, failure } = observation
+  const { status, age, malformedAge, undecodable, cacheStatus, failure } = observation
   const via = cacheStatus === undefined ? '' : ` (${cacheStatus})`
   if (status === null) {
     return { fresh: false, recheck: true, evidence: failure ?? 'no answer' }
   }
   if (status >= 500) return { fresh: false, recheck: true, evidence: `HTTP ${status}${via}` }
   const prefix = statusPrefix(status)
+  if (undecodable !== undefined) {
+    return { fresh: false, recheck: false, evidence: `${prefix}${undecodable}${via}` }
+  }
   if ('text' in rule) {
     const fresh = observation.textSeen === true
     const evidence = `${prefix}${fresh ? 'showed' : 'did not show'} ${quoted(rule.text)}${via}`
@@ -107,6 +143,9 @@ export function judge(observation: Observation, rule: FreshnessRule): Judgement 
   }
   const elapsedS = Math.max(0, rule.nowMs - rule.purgeStartedMs) / 1000
   const began = `${Math.floor(elapsedS)} s ago`
+  if (malformedAge !== undefined) {
+    return { fresh: false, recheck: false, evidence: `${prefix}${malformedAge}${via}` }
+  }
   if (age === null) return { fresh: true, recheck: false, evidence: `${prefix}no Age header${via}` }
   // `Age` has whole seconds and the purge time is ours: a second of slack keeps a copy made just
   // after the first call from looking older than it.

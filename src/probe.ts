@@ -4,15 +4,24 @@
  */
 import * as http from 'node:http'
 import * as https from 'node:https'
-import type { Readable } from 'node:stream'
-import * as zlib from 'node:zlib'
+import { pipeline, type Readable, type Transform } from 'node:stream'
 import { createAgents, type Answer } from './agents.js'
+import { codingsOf, decodersFor } from './content-coding.js'
+import { charsetOf, PageTextDecoder } from './page-text.js'
+
+/** What a page probe reads beyond what every answer has. */
+export interface PageReading {
+  /** Every `Age` line as sent, in order: node's `headers.age` keeps only the first. */
+  ageLines: string[]
+  /** Why the body was not read (a `Content-Encoding` edge-purge cannot undo); undefined when it was. */
+  undecodable: string | undefined
+}
 
 /**
  * One page fetch: the body is decoded, ends where `lookFor` was found when the probe stopped
  * reading early, and is cut at `MAX_DECODED_BYTES`.
  */
-export type ProbeAnswer = Answer
+export type ProbeAnswer = Answer<PageReading>
 
 export interface ProbeOptions {
   timeoutMs: number
@@ -35,28 +44,6 @@ export const MAX_DECODED_BYTES = 4 * 1024 * 1024
 /** The variants visitors get: a CDN caches and purges each encoding's copy on its own. */
 const ACCEPT_ENCODING = 'gzip, deflate, br'
 
-/**
- * Lenient flushing, as browsers are: a body cut short still yields the text decoded so far
- * instead of an error.
- */
-function decoderFor(
-  encoding: string | undefined
-): zlib.Gunzip | zlib.Inflate | zlib.BrotliDecompress | undefined {
-  switch (encoding?.trim().toLowerCase()) {
-    case 'gzip':
-    case 'x-gzip':
-      return zlib.createGunzip({ finishFlush: zlib.constants.Z_SYNC_FLUSH })
-    case 'deflate':
-      return zlib.createInflate({ finishFlush: zlib.constants.Z_SYNC_FLUSH })
-    case 'br':
-      return zlib.createBrotliDecompress({
-        finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH
-      })
-    default:
-      return undefined
-  }
-}
-
 function headersShow(headers: http.IncomingHttpHeaders, text: string): boolean {
   return Object.values(headers)
     .flat()
@@ -78,14 +65,22 @@ export function createProber(options: { userAgent: string; concurrency: number }
 
     return new Promise((resolve) => {
       const request = module.request(target, { method: 'GET', headers, agent: agentFor(target) })
+      let decoders: Transform[] = []
       let settled = false
-      /** `drop` closes the connection: the rest of the body is not wanted, or never came. */
+      /**
+       * `drop` closes the connection: the rest of the body is not wanted, or never came. Dropping it
+       * does not stop the decoders: they would inflate what they hold already (a compression bomb's
+       * gigabytes from a few kilobytes) and keep the process alive while they do.
+       */
       const settle = (answer: ProbeAnswer, drop: boolean): void => {
         if (settled) return
         settled = true
         clearTimeout(timer)
         signal.removeEventListener('abort', cancel)
-        if (drop) request.destroy()
+        if (drop) {
+          request.destroy()
+          for (const decoder of decoders) decoder.destroy()
+        }
         resolve(answer)
       }
       const timer = setTimeout(() => {
@@ -103,22 +98,37 @@ export function createProber(options: { userAgent: string; concurrency: number }
       request.on('response', (response) => {
         const status = response.statusCode ?? 0
         const encoding = response.headers['content-encoding']
+        const ageLines = response.headersDistinct.age ?? []
         let body = ''
-        const answer = (truncated: boolean): ProbeAnswer => ({
+        const answer = (truncated: boolean, undecodable?: string): ProbeAnswer => ({
           kind: 'response',
           status,
           headers: response.headers,
           body,
-          truncated
+          truncated,
+          ageLines,
+          undecodable
         })
         response.on('error', fail)
+        const codings = codingsOf(encoding)
+        if (codings.kind === 'refused') {
+          settle(answer(false, codings.reason), true)
+          return
+        }
         if (lookFor !== undefined && headersShow(response.headers, lookFor)) {
           settle(answer(false), true)
           return
         }
-        const decoder = decoderFor(encoding)
-        const source: Readable = decoder === undefined ? response : response.pipe(decoder)
-        const utf8 = new TextDecoder('utf-8')
+        decoders = decodersFor(codings.codings)
+        const source: Readable = decoders.at(-1) ?? response
+        if (decoders.length > 0) {
+          pipeline([response, ...decoders], (error: NodeJS.ErrnoException | null | undefined) => {
+            if (error === null || error === undefined || settled) return
+            const message = `the ${String(encoding)} body could not be decoded: ${error.message}`
+            settle({ kind: 'network', code: error.code, message }, true)
+          })
+        }
+        const text = new PageTextDecoder(charsetOf(response.headers['content-type']))
         let size = 0
         source.on('data', (chunk: Buffer) => {
           if (settled) return
@@ -127,20 +137,14 @@ export function createProber(options: { userAgent: string; concurrency: number }
           size += part.length
           // The text may straddle two chunks: search from where a match could begin.
           const from = lookFor === undefined ? 0 : Math.max(0, body.length - lookFor.length + 1)
-          body += utf8.decode(part, { stream: true })
+          body += text.write(part)
           if (lookFor !== undefined && body.includes(lookFor, from)) settle(answer(false), true)
           else if (chunk.length > room) settle(answer(true), true)
         })
         source.on('end', () => {
-          body += utf8.decode()
+          body += text.end()
           settle(answer(false), false)
         })
-        if (decoder !== undefined) {
-          decoder.on('error', (error: Error & { code?: string }) => {
-            const message = `the ${String(encoding)} body could not be decoded: ${error.message}`
-            settle({ kind: 'network', code: error.code, message }, true)
-          })
-        }
       })
       request.end()
     })

@@ -89,13 +89,23 @@ export function abortion(signal: AbortSignal): { aborted: Promise<void>; stop: (
   return { aborted, stop }
 }
 
+/** A page whose body cannot be decoded does not pass: visitors could not read it either. */
 function passes(observation: Observation): boolean {
-  const { status, textSeen } = observation
-  return status !== null && status >= 200 && status < 300 && textSeen !== false
+  const { status, textSeen, undecodable } = observation
+  return (
+    status !== null &&
+    status >= 200 &&
+    status < 300 &&
+    undecodable === undefined &&
+    textSeen !== false
+  )
 }
 
 function describeAnswer(observation: Observation, text: string | undefined): string {
   if (observation.status === null) return observation.failure ?? 'no answer'
+  if (observation.undecodable !== undefined) {
+    return `HTTP ${observation.status}, ${observation.undecodable}`
+  }
   const seen = observation.textSeen ? 'showed' : 'did not show'
   return text === undefined
     ? `HTTP ${observation.status}`

@@ -1,8 +1,9 @@
 /**
- * A content host and origin on 127.0.0.1 for the wait and edge-check stages: a version endpoint
- * whose release a test switches, pages with a chosen status, `Age`, headers and body (optionally
- * gzip-compressed), per-URL PURGE answered as the spec says, and faults (a status such as 503, or a
- * slow answer) for a number of requests. Every request is recorded with its headers.
+ * A content host and origin on 127.0.0.1 for the wait and edge-check stages and the prober: a
+ * version endpoint whose release a test switches, pages with a chosen status, `Age`, headers (a
+ * header sent as several lines) and body (optionally gzip-compressed, or raw bytes), per-URL PURGE
+ * answered as the spec says, and faults (a status such as 503, or a slow answer) for a number of
+ * requests. Every request is recorded with its headers.
  *
  * Pages do not change on a purge: a test says what the edge serves, so a lying purge API and an
  * honest one are the same to this server.
@@ -24,8 +25,10 @@ export interface Page {
   status?: number
   /** Sent as the `Age` header; absent when undefined. */
   age?: number
-  headers?: Record<string, string>
-  body?: string
+  /** An array is sent as one header line per value, as an intermediary may (`Age: 0`, `Age: 7200`). */
+  headers?: Record<string, string | string[]>
+  /** Bytes are sent as they are: a test gives them already encoded, with the headers that say how. */
+  body?: string | Buffer
   /** Send the body gzip-compressed, with `Content-Encoding: gzip`. */
   gzip?: boolean
 }

@@ -33,7 +33,9 @@ export const page = (
   status,
   headers,
   body,
-  truncated: false
+  truncated: false,
+  ageLines: headers.age === undefined ? [] : [headers.age],
+  undecodable: undefined
 })
 
 export class ScriptedProber implements Prober {

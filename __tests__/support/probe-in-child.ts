@@ -1,0 +1,40 @@
+/**
+ * Run by probe.test.ts in a node of its own (through tsx): one probe of the page at argv[2] that
+ * stops reading early, then the prober closed and the process left to end by itself. As it exits it
+ * prints the answer's shape and how many zlib callbacks ran after the probe had settled: a decoder
+ * left inflating what it holds (a compression bomb) makes thousands, a stopped one none but the one
+ * already in flight.
+ */
+import { createHook } from 'node:async_hooks'
+import { writeSync } from 'node:fs'
+import { createProber } from '../../src/probe.js'
+
+const zlibResources = new Set<number>()
+let settled = false
+let zlibCallbacksAfter = 0
+createHook({
+  init(asyncId, type) {
+    if (type === 'ZLIB') zlibResources.add(asyncId)
+  },
+  before(asyncId) {
+    if (settled && zlibResources.has(asyncId)) zlibCallbacksAfter += 1
+  }
+}).enable()
+
+const prober = createProber({ userAgent: 'edge-purge-test/1.0', concurrency: 1 })
+const answer = await prober.get(process.argv[2] ?? '', {
+  timeoutMs: 10_000,
+  signal: new AbortController().signal,
+  lookFor: 'never there'
+})
+settled = true
+prober.close()
+
+process.on('exit', () => {
+  const shape =
+    answer.kind === 'response'
+      ? { kind: answer.kind, truncated: answer.truncated, length: answer.body.length }
+      : answer
+  // Written at once: a stream write would be work the exiting loop never runs.
+  writeSync(1, JSON.stringify({ answer: shape, zlibCallbacksAfter }))
+})
