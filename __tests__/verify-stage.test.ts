@@ -106,6 +106,15 @@ describe('by Age', () => {
     expect(prober.calls.map(({ timeoutMs }) => timeoutMs)).toEqual([3000, 3000, 2300, 1000])
   })
 
+  it('never gives a re-check more than the request timeout, even when that is under 1 s', async () => {
+    const { prober, ended, started } = await run(
+      { timeoutMs: 1000, requestTimeoutMs: 500 },
+      sequence(cached)
+    )
+    expect(prober.calls.map(({ timeoutMs }) => timeoutMs)).toEqual([500, 500])
+    expect(ended - started).toBeLessThanOrEqual(1000 + 500)
+  })
+
   it('re-checks a 5xx, and a fresh answer after it counts', async () => {
     const { entries, lines } = await run(
       {},

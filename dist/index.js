@@ -36553,10 +36553,11 @@ async function verifyFreshness(settings, deps) {
             return false;
         }
         // A first check keeps the full timeout, so its verdict never comes from a cut of ours; it still
-        // ends within one timeout of the deadline. Re-checks share what is left.
+        // ends within one timeout of the deadline. Re-checks share what is left, and the floor never
+        // lifts one above `timeout` (below 1 s), which would break that bound.
         const timeoutMs = state.checks === 0
             ? settings.requestTimeoutMs
-            : Math.max(MIN_REQUEST_TIMEOUT_MS, Math.min(settings.requestTimeoutMs, deadline - start));
+            : Math.min(settings.requestTimeoutMs, Math.max(MIN_REQUEST_TIMEOUT_MS, deadline - start));
         const { url, text } = state.target;
         const answer = await safeGet(prober, url, { timeoutMs, signal, lookFor: text });
         if (answer.kind === 'cancelled')
