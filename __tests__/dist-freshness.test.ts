@@ -524,6 +524,54 @@ describe('edge check', () => {
     ])
   })
 
+  it('starts no check after verify-timeout: URLs not reached are unchecked, counted stale, and the step ends soon after', async () => {
+    await startFakes()
+    const paths = Array.from({ length: 10 }, (_, index) => `/hangs/${index}`)
+    // An edge that never answers: each check ends at its 1 s timeout.
+    for (const path of paths) content.fault({ path, action: { kind: 'delay', ms: 60_000 } })
+    const run = await runAction({
+      ...purgeApi(),
+      keys: 'blog',
+      'verify-urls': paths.map((path) => content.urlOf(path)).join('\n'),
+      'verify-timeout': '0.5',
+      timeout: '1',
+      concurrency: '1'
+    })
+    expect(run.code).toBe(1)
+    // The first check ran to its timeout, past verify-timeout; no other check was started.
+    expect(content.requests.filter((request) => request.method === 'GET')).toHaveLength(1)
+    const unchecked = 'not checked within verify-timeout: raise verify-timeout or concurrency'
+    expect(verificationOf(run)).toEqual([
+      {
+        url: content.urlOf('/hangs/0'),
+        fresh: false,
+        http_status: null,
+        age: null,
+        checks: 1,
+        evidence: 'no complete answer within 1 s'
+      },
+      ...paths.slice(1).map((path) => ({
+        url: content.urlOf(path),
+        fresh: false,
+        http_status: null,
+        age: null,
+        checks: 0,
+        evidence: unchecked
+      }))
+    ])
+    expect(run.outputs).toMatchObject({ 'fresh-count': '0', 'stale-count': '10' })
+    expect(run.stdout).toContain(
+      '9 URLs not checked within verify-timeout (0.5 s): raise verify-timeout or concurrency'
+    )
+    expect(run.stdout).toContain('0 fresh, 10 stale')
+    expect(annotations(run, 'error').join('\n')).toContain(
+      `9 URLs are still stale at the edge after the purge: ${unchecked}`
+    )
+    expect(run.summary).toContain('0 of 10 URLs fresh, <b>10 stale</b>')
+    // Within verify-timeout plus one timeout, and the action's start: not one timeout per URL.
+    expect(run.elapsedMs).toBeLessThan(8000)
+  })
+
   it('judges the answer to the URL itself: a 301 is not followed', async () => {
     await startFakes()
     content.page('/moved', { status: 301, age: 0, headers: { Location: '/new' } })

@@ -1,10 +1,12 @@
 /**
  * The verification stage in-process on the virtual clock: soft purges, stale to the end, 5xx,
- * the text rule, missing Age, the concurrency bound, order of entries and cancel.
+ * the text rule, missing Age, the concurrency bound, the verify-timeout bound on the whole stage,
+ * order of entries and cancel.
  */
 import { describe, expect, it } from '@jest/globals'
 import type { ProbeAnswer, Prober } from '../src/probe.js'
 import {
+  NOT_CHECKED_IN_TIME,
   NOT_JUDGED_CANCELLED,
   recheckDelayMs,
   verifyFreshness,
@@ -29,6 +31,7 @@ interface Run extends VerifyRun {
   prober: ScriptedProber
   lines: string[]
   started: number
+  ended: number
 }
 
 async function run(
@@ -49,7 +52,7 @@ async function run(
     ...overrides
   }
   const result = await verifyFreshness(settings, { prober, clock, signal, log })
-  return { ...result, prober, lines: log.lines, started }
+  return { ...result, prober, lines: log.lines, started, ended: clock.now() }
 }
 
 const sequence =
@@ -101,6 +104,15 @@ describe('by Age', () => {
   it('cuts re-check timeouts to the time left, never below 1 s; the first check gets its full timeout', async () => {
     const { prober } = await run({ timeoutMs: 4000, requestTimeoutMs: 3000 }, sequence(cached))
     expect(prober.calls.map(({ timeoutMs }) => timeoutMs)).toEqual([3000, 3000, 2300, 1000])
+  })
+
+  it('never gives a re-check more than the request timeout, even when that is under 1 s', async () => {
+    const { prober, ended, started } = await run(
+      { timeoutMs: 1000, requestTimeoutMs: 500 },
+      sequence(cached)
+    )
+    expect(prober.calls.map(({ timeoutMs }) => timeoutMs)).toEqual([500, 500])
+    expect(ended - started).toBeLessThanOrEqual(1000 + 500)
   })
 
   it('re-checks a 5xx, and a fresh answer after it counts', async () => {
@@ -173,13 +185,106 @@ describe('many URLs', () => {
     expect(entries.map(({ checks }) => checks)).toEqual([1, 1, 1, 1, 2, 1, 1, 1, 1, 1])
   })
 
-  it('checks every URL once even when the first checks alone outlast the timeout', async () => {
-    const { entries } = await run(
+  it('starts no first check after verify-timeout: the URLs not reached are unchecked, not fresh', async () => {
+    const { entries, prober, started, lines } = await run(
       { targets: urls.map(byAge), concurrency: 1, timeoutMs: 300 },
       () => ({ answer: cached })
     )
-    expect(entries.map(({ checks }) => checks)).toEqual(urls.map(() => 1))
-    expect(entries.every(({ evidence }) => evidence.startsWith('Age 3600 s'))).toBe(true)
+    // Checks start at 0, 100, 200 and 300 ms; the fifth would start at 400 ms, past 300.
+    expect(prober.calls.map(({ at }) => at - started)).toEqual([0, 100, 200, 300])
+    expect(entries.map(({ checks }) => checks)).toEqual([1, 1, 1, 1, 0, 0, 0, 0, 0, 0])
+    expect(entries.slice(4)).toEqual(
+      urls.slice(4).map((url) => ({
+        url,
+        fresh: false,
+        http_status: null,
+        age: null,
+        checks: 0,
+        evidence: NOT_CHECKED_IN_TIME
+      }))
+    )
+    expect(lines.slice(-3)).toEqual([
+      '6 URLs not checked within verify-timeout (0.3 s): raise verify-timeout or concurrency',
+      '0 fresh, 10 stale',
+      '[end]'
+    ])
+  })
+
+  it('1,000 URLs behind an edge that never answers: the stage ends by verify-timeout plus one request timeout', async () => {
+    const many = Array.from({ length: 1000 }, (_, index) => `https://www.example.com/n/${index}`)
+    const { entries, prober, started, ended, lines } = await run(
+      { targets: many.map(byAge), concurrency: 4, timeoutMs: 60_000, requestTimeoutMs: 30_000 },
+      () => ({ answer: cached, takesMs: Infinity })
+    )
+    expect(ended - started).toBeLessThanOrEqual(60_000 + 30_000)
+    // Three rounds of four first checks, at 0, 30 and 60 s: the last starts on the deadline and
+    // keeps its full timeout. The re-checks queued behind the first checks find no time left.
+    expect(prober.calls).toHaveLength(12)
+    expect(prober.calls.map(({ at }) => at - started)).toEqual(
+      [0, 30_000, 60_000].flatMap((at) => [at, at, at, at])
+    )
+    expect(prober.calls.every(({ timeoutMs }) => timeoutMs === 30_000)).toBe(true)
+    expect(ended - started).toBe(90_000)
+
+    expect(entries.slice(0, 12).map(({ checks, evidence }) => ({ checks, evidence }))).toEqual(
+      many.slice(0, 12).map(() => ({ checks: 1, evidence: 'no complete answer within 30 s' }))
+    )
+    const unchecked = entries.slice(12)
+    expect(unchecked).toHaveLength(988)
+    expect(
+      unchecked.every(
+        (entry) =>
+          !entry.fresh &&
+          entry.checks === 0 &&
+          entry.http_status === null &&
+          entry.evidence === NOT_CHECKED_IN_TIME
+      )
+    ).toBe(true)
+    // One line for the unchecked URLs, not 988; the counts still add up.
+    expect(lines.filter((line) => line.includes('not checked within'))).toEqual([
+      '988 URLs not checked within verify-timeout (60 s): raise verify-timeout or concurrency'
+    ])
+    expect(lines.at(-2)).toBe('0 fresh, 1000 stale')
+    expect(lines).toHaveLength(1 + 12 + 2 + 1)
+  })
+
+  it('a URL not checked in time keeps saying so when the run is cancelled afterwards', async () => {
+    const [slow, quick, late] = ['slow', 'quick', 'late'].map(
+      (name) => `https://www.example.com/${name}`
+    )
+    const clock = new FakeClock()
+    const controller = new AbortController()
+    const prober = new ScriptedProber(clock, (url) => ({
+      answer: refetched,
+      takesMs: url === slow ? 5000 : 1500
+    }))
+    const log = recordedLog()
+    const stage = verifyFreshness(
+      {
+        targets: [slow, quick, late].map((url) => byAge(url as string)),
+        purgeStartedMs: clock.now() - PURGE_AGO_MS,
+        timeoutMs: 1000,
+        requestTimeoutMs: 30_000,
+        concurrency: 2
+      },
+      { prober, clock, signal: controller.signal, log }
+    )
+    // /late gets the slot /quick frees at 1.5 s, past the deadline; the run is cancelled at 3 s
+    // while /slow is still in flight.
+    void clock.sleep(3000, new AbortController().signal).then(() => controller.abort())
+    const { entries, cancelled } = await stage
+    expect(cancelled).toBe(true)
+    expect(entries.map(({ checks, evidence }) => ({ checks, evidence }))).toEqual([
+      { checks: 0, evidence: NOT_JUDGED_CANCELLED },
+      { checks: 1, evidence: 'Age 0 s, purge began 3 s ago (X-Cache: MISS)' },
+      { checks: 0, evidence: NOT_CHECKED_IN_TIME }
+    ])
+    expect(prober.calls.map(({ url }) => url)).toEqual([slow, quick])
+    expect(log.lines.slice(-3)).toEqual([
+      '1 URL not checked within verify-timeout (1 s): raise verify-timeout or concurrency',
+      '1 fresh, 2 stale (the run was cancelled)',
+      '[end]'
+    ])
   })
 
   it('on cancel returns at once: judged URLs keep their verdict, the others are not judged', async () => {

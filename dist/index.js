@@ -36773,6 +36773,7 @@ async function waitForOrigin(settings, deps) {
 
 
 const NOT_JUDGED_CANCELLED = 'not judged: the run was cancelled';
+const NOT_CHECKED_IN_TIME = 'not checked within verify-timeout: raise verify-timeout or concurrency';
 const FIRST_RECHECK_MS = 500;
 const MAX_RECHECK_MS = 5000;
 /** Wait before the re-check that follows check number `checks`: 0.5 s, 1 s, 2 s, 4 s, then 5 s. */
@@ -36780,9 +36781,11 @@ function recheckDelayMs(checks) {
     return Math.min(MAX_RECHECK_MS, FIRST_RECHECK_MS * 2 ** Math.max(0, checks - 1));
 }
 function entryOf(progress, cancelled) {
-    const { target, checks, observation, judgement, final } = progress;
+    const { target, checks, observation, judgement, final, late } = progress;
     const evidence = judgement === undefined
-        ? NOT_JUDGED_CANCELLED
+        ? late
+            ? NOT_CHECKED_IN_TIME
+            : NOT_JUDGED_CANCELLED
         : cancelled && !final
             ? `${judgement.evidence}; not checked again: the run was cancelled`
             : judgement.evidence;
@@ -36804,17 +36807,24 @@ async function verifyFreshness(settings, deps) {
         checks: 0,
         observation: undefined,
         judgement: undefined,
-        final: false
+        final: false,
+        late: false
     }));
-    /** One check; false when it was not made (cancelled, or no time left for a re-check). */
+    /** One check; false when it was not made (cancelled, or started too late). */
     async function check(state) {
         const start = clock.now();
-        if (signal.aborted || (state.checks > 0 && start > deadline))
+        if (signal.aborted)
             return false;
-        // Every URL gets its first check whatever the time; re-checks share what is left.
+        if (start > deadline) {
+            state.late = state.checks === 0;
+            return false;
+        }
+        // A first check keeps the full timeout, so its verdict never comes from a cut of ours; it still
+        // ends within one timeout of the deadline. Re-checks share what is left, and the floor never
+        // lifts one above `timeout` (below 1 s), which would break that bound.
         const timeoutMs = state.checks === 0
             ? settings.requestTimeoutMs
-            : Math.max(MIN_REQUEST_TIMEOUT_MS, Math.min(settings.requestTimeoutMs, deadline - start));
+            : Math.min(settings.requestTimeoutMs, Math.max(MIN_REQUEST_TIMEOUT_MS, deadline - start));
         const { url, text } = state.target;
         const answer = await safeGet(prober, url, { timeoutMs, signal, lookFor: text });
         if (answer.kind === 'cancelled')
@@ -36844,7 +36854,8 @@ async function verifyFreshness(settings, deps) {
             await clock.sleep(recheckDelayMs(state.checks), signal);
         }
     }
-    log.startGroup(`Edge check: ${counted(progress.length, 'URL')} (up to ${settings.concurrency} at once, stale ones re-checked for up to ${settings.timeoutMs / 1000} s)`);
+    const seconds = `${settings.timeoutMs / 1000} s`;
+    log.startGroup(`Edge check: ${counted(progress.length, 'URL')} (up to ${settings.concurrency} at once, stale ones re-checked; no check starts after ${seconds})`);
     const { aborted, stop } = abortion(signal);
     try {
         await Promise.race([Promise.all(progress.map(verify)), aborted]);
@@ -36854,6 +36865,11 @@ async function verifyFreshness(settings, deps) {
     }
     const cancelled = signal.aborted;
     const entries = progress.map((state) => entryOf(state, cancelled));
+    const late = progress.filter((state) => state.late).length;
+    if (late > 0) {
+        // One line, not one per URL: there may be a thousand.
+        log.info(`${counted(late, 'URL')} not checked within verify-timeout (${seconds}): raise verify-timeout or concurrency`);
+    }
     const fresh = entries.filter((entry) => entry.fresh).length;
     const ending = cancelled ? ' (the run was cancelled)' : '';
     log.info(`${fresh} fresh, ${entries.length - fresh} stale${ending}`);

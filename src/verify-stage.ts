@@ -28,7 +28,10 @@ export interface VerifySettings {
   targets: VerifyTarget[]
   /** When the first purge call of the run was sent (ms epoch): the reference for `Age`. */
   purgeStartedMs: number
-  /** How long stale URLs are re-checked, from the start of the stage. */
+  /**
+   * No check, first or re-check, starts later than this after the stage begins: the stage ends
+   * within it plus one `requestTimeoutMs`, however many URLs there are.
+   */
   timeoutMs: number
   requestTimeoutMs: number
   concurrency: number
@@ -41,6 +44,8 @@ export interface VerifyRun {
 }
 
 export const NOT_JUDGED_CANCELLED = 'not judged: the run was cancelled'
+export const NOT_CHECKED_IN_TIME =
+  'not checked within verify-timeout: raise verify-timeout or concurrency'
 
 const FIRST_RECHECK_MS = 500
 const MAX_RECHECK_MS = 5000
@@ -57,13 +62,17 @@ interface Progress {
   judgement: Judgement | undefined
   /** Fresh, or stale with no time left to check again. */
   final: boolean
+  /** Its first check would have started after the deadline, so it was not made. */
+  late: boolean
 }
 
 function entryOf(progress: Progress, cancelled: boolean): Verification {
-  const { target, checks, observation, judgement, final } = progress
+  const { target, checks, observation, judgement, final, late } = progress
   const evidence =
     judgement === undefined
-      ? NOT_JUDGED_CANCELLED
+      ? late
+        ? NOT_CHECKED_IN_TIME
+        : NOT_JUDGED_CANCELLED
       : cancelled && !final
         ? `${judgement.evidence}; not checked again: the run was cancelled`
         : judgement.evidence
@@ -89,18 +98,25 @@ export async function verifyFreshness(
     checks: 0,
     observation: undefined,
     judgement: undefined,
-    final: false
+    final: false,
+    late: false
   }))
 
-  /** One check; false when it was not made (cancelled, or no time left for a re-check). */
+  /** One check; false when it was not made (cancelled, or started too late). */
   async function check(state: Progress): Promise<boolean> {
     const start = clock.now()
-    if (signal.aborted || (state.checks > 0 && start > deadline)) return false
-    // Every URL gets its first check whatever the time; re-checks share what is left.
+    if (signal.aborted) return false
+    if (start > deadline) {
+      state.late = state.checks === 0
+      return false
+    }
+    // A first check keeps the full timeout, so its verdict never comes from a cut of ours; it still
+    // ends within one timeout of the deadline. Re-checks share what is left, and the floor never
+    // lifts one above `timeout` (below 1 s), which would break that bound.
     const timeoutMs =
       state.checks === 0
         ? settings.requestTimeoutMs
-        : Math.max(MIN_REQUEST_TIMEOUT_MS, Math.min(settings.requestTimeoutMs, deadline - start))
+        : Math.min(settings.requestTimeoutMs, Math.max(MIN_REQUEST_TIMEOUT_MS, deadline - start))
     const { url, text } = state.target
     const answer = await safeGet(prober, url, { timeoutMs, signal, lookFor: text })
     if (answer.kind === 'cancelled') return false
@@ -133,8 +149,9 @@ export async function verifyFreshness(
     }
   }
 
+  const seconds = `${settings.timeoutMs / 1000} s`
   log.startGroup(
-    `Edge check: ${counted(progress.length, 'URL')} (up to ${settings.concurrency} at once, stale ones re-checked for up to ${settings.timeoutMs / 1000} s)`
+    `Edge check: ${counted(progress.length, 'URL')} (up to ${settings.concurrency} at once, stale ones re-checked; no check starts after ${seconds})`
   )
   const { aborted, stop } = abortion(signal)
   try {
@@ -144,6 +161,13 @@ export async function verifyFreshness(
   }
   const cancelled = signal.aborted
   const entries = progress.map((state) => entryOf(state, cancelled))
+  const late = progress.filter((state) => state.late).length
+  if (late > 0) {
+    // One line, not one per URL: there may be a thousand.
+    log.info(
+      `${counted(late, 'URL')} not checked within verify-timeout (${seconds}): raise verify-timeout or concurrency`
+    )
+  }
   const fresh = entries.filter((entry) => entry.fresh).length
   const ending = cancelled ? ' (the run was cancelled)' : ''
   log.info(`${fresh} fresh, ${entries.length - fresh} stale${ending}`)
