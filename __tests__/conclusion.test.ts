@@ -222,6 +222,27 @@ describe('stale URLs', () => {
     )
   })
 
+  it('say a URL never checked is not known to be fresh, apart from the stale ones', () => {
+    const results = [purged('blog')]
+    const late = (url: string): Verification => ({
+      ...stale(url, 'not checked within verify-timeout: raise verify-timeout or concurrency'),
+      http_status: null,
+      age: null,
+      checks: 0
+    })
+    conclude(
+      results,
+      countResults(results),
+      ending(true, [late('https://www.example.com/a'), late('https://www.example.com/b')])
+    )
+    expect(error.mock.calls.map(([message]) => message)).toEqual([
+      '2 URLs are not known to be fresh: not checked within verify-timeout: raise verify-timeout or concurrency'
+    ])
+    expect(setFailed).toHaveBeenCalledWith(
+      '2 of 2 URLs to check at the edge were not checked, so they are not known to be fresh; the verification output says why'
+    )
+  })
+
   it('redact what servers said before it becomes an annotation', () => {
     const results = [failed('a', 'HTTP 400 — server said: bad tok-secret here')]
     conclude(results, countResults(results), ending(true))

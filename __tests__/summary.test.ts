@@ -441,7 +441,8 @@ describe('the wait and the edge check', () => {
             evidence: 'Age 3600 s, but the purge began 3 s ago (X-Cache: HIT)'
           })
         ],
-        textUrls: ['https://www.example.com/blog/1']
+        textUrls: ['https://www.example.com/blog/1'],
+        malformedAge: []
       }
     })
     const text = textOf(renderMarkdown(html))
@@ -457,7 +458,8 @@ describe('the wait and the edge check', () => {
     const html = render([result('https://www.example.com/a', { type: 'url' })], {
       edgeCheck: {
         entries: [entry('https://www.example.com/a', { age: null, evidence: 'no Age header' })],
-        textUrls: []
+        textUrls: [],
+        malformedAge: []
       }
     })
     expect(textOf(renderMarkdown(html))).toContain('could not tell')
@@ -479,7 +481,8 @@ describe('the first line is the answer', () => {
     const html = render([result('a'), result('b'), result('c')], {
       edgeCheck: {
         entries: [stale('https://www.example.com/a'), stale('https://www.example.com/b')],
-        textUrls: []
+        textUrls: [],
+        malformedAge: []
       }
     })
     expect(html.split('\n')[0]).toMatch(/^<h2>.*<\/h2>$/)
@@ -489,7 +492,11 @@ describe('the first line is the answer', () => {
 
   it('says nothing is stale when the edge check found every page fresh', () => {
     const html = render([result('a')], {
-      edgeCheck: { entries: [{ ...stale('https://www.example.com/a'), fresh: true }], textUrls: [] }
+      edgeCheck: {
+        entries: [{ ...stale('https://www.example.com/a'), fresh: true }],
+        textUrls: [],
+        malformedAge: []
+      }
     })
     expect(firstLine(html)).toBe('Edge purge of svc123: 1 purged, 0 failed')
   })
@@ -623,7 +630,7 @@ describe('one byte budget for the whole summary', () => {
           urls: urls.map((url) => ({ url, checks: 1, passedInARow: 1, last: '' }))
         }
       },
-      edgeCheck: { entries, textUrls: [] },
+      edgeCheck: { entries, textUrls: [], malformedAge: [] },
       derivation: derivation(
         urls.map((url, index) => ({ file: `${index}${wide(4096)}`, type: 'url', target: url })),
         wide(100_000)
@@ -640,5 +647,57 @@ describe('one byte budget for the whole summary', () => {
     expect(Buffer.byteLength(html)).toBeLessThanOrEqual(SUMMARY_MAX_BYTES)
     expect(html).toMatch(/Showing \d+ of 2500 stale URLs/)
     expect(html).toMatch(/Showing \d+ of 5000 files/)
+  })
+})
+
+describe('what each edge verdict rests on', () => {
+  const checked = (url: string, overrides: Partial<Verification>): Verification => ({
+    url,
+    fresh: false,
+    http_status: 200,
+    age: null,
+    checks: 2,
+    evidence: 'evidence',
+    ...overrides
+  })
+
+  it('names a malformed Age, and does not call the check blind for it', () => {
+    const url = 'https://www.example.com/a'
+    const html = render([result('a')], {
+      edgeCheck: {
+        entries: [checked(url, { evidence: 'malformed Age header "7200.5"' })],
+        textUrls: [],
+        malformedAge: [url]
+      }
+    })
+    expect(rowsOf(html)[0]).toContain('<td>❌ stale</td><td>malformed Age</td>')
+    expect(textOf(html)).not.toContain('could not tell')
+  })
+
+  it('counts pages not checked in time apart from the stale ones, in the first line and the rows', () => {
+    const html = render([result('a')], {
+      edgeCheck: {
+        entries: [
+          checked('https://www.example.com/old', { age: 7200 }),
+          ...['b', 'c'].map((path) =>
+            checked(`https://www.example.com/${path}`, {
+              http_status: null,
+              checks: 0,
+              evidence: 'not checked within verify-timeout: raise verify-timeout or concurrency'
+            })
+          )
+        ],
+        textUrls: [],
+        malformedAge: []
+      }
+    })
+    expect(textOf(html.split('\n')[0] ?? '')).toBe(
+      'Edge purge of svc123: 1 purged, 0 failed, 1 page still stale, 2 pages not checked'
+    )
+    expect(
+      rowsOf(html)
+        .slice(0, 3)
+        .map((row) => /<td>❌ stale<\/td><td>([^<]*)</.exec(row)?.[1])
+    ).toEqual(['Age 7200 s', 'not checked', 'not checked'])
   })
 })

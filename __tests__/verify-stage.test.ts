@@ -150,6 +150,19 @@ describe('by Age', () => {
       evidence: 'no Age header (X-Cache: MISS)'
     })
   })
+
+  it('names the URLs whose Age proved nothing, for the summary to say why they are stale', async () => {
+    const other = 'https://www.example.com/other'
+    const { entries, malformedAge } = await run(
+      { targets: [byAge(HOME), byAge(other)], timeoutMs: 0 },
+      (url) => ({ answer: page(200, 'x', { age: url === HOME ? '7200.5' : '0' }) })
+    )
+    expect(entries.map(({ fresh, age }) => [fresh, age])).toEqual([
+      [false, null],
+      [true, 0]
+    ])
+    expect(malformedAge).toEqual([HOME])
+  })
 })
 
 describe('by text', () => {
@@ -345,7 +358,8 @@ describe('many URLs', () => {
           checks: 0,
           evidence: NOT_JUDGED_CANCELLED
         }
-      ]
+      ],
+      malformedAge: []
     })
   })
 })

@@ -140,6 +140,14 @@ describe('passes', () => {
   })
 })
 
+describe('request timeouts', () => {
+  it('never gives a check more than the request timeout, even when that is under 1 s', async () => {
+    const { prober } = await run({ timeoutMs: 5000, requestTimeoutMs: 500 }, always(OLD, 60_000))
+    expect(prober.calls.length).toBeGreaterThan(1)
+    expect(prober.calls.every(({ timeoutMs }) => timeoutMs === 500)).toBe(true)
+  })
+})
+
 describe('time up', () => {
   it('names each URL not ready, what was awaited and its last answer', async () => {
     const down = 'https://origin.example/down'

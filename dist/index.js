@@ -34408,7 +34408,11 @@ function problemsOf(results, stale) {
     }));
     const staleUrls = stale
         .filter((entry) => !entry.fresh)
-        .map((entry) => ({ kind: 'url', name: shorten(entry.url), reason: entry.evidence }));
+        .map((entry) => ({
+        kind: entry.checks === 0 ? 'unchecked' : 'stale',
+        name: shorten(entry.url),
+        reason: entry.evidence
+    }));
     return [...failed, ...staleUrls];
 }
 /**
@@ -34431,9 +34435,10 @@ function failureAnnotations(results, stale = []) {
     const lines = sorted.slice(0, MAX_ANNOTATIONS).map((group) => {
         const [first] = group;
         const reason = oneLine(first.reason, SHOWN_REASON_CHARS);
-        if (first.kind === 'url') {
+        if (first.kind !== 'target') {
             const what = group.length === 1 ? `${first.name} is` : `${group.length} URLs are`;
-            return `${what} still stale at the edge after the purge: ${reason}`;
+            const verdict = first.kind === 'stale' ? 'still stale at the edge after the purge' : 'not known to be fresh';
+            return `${what} ${verdict}: ${reason}`;
         }
         const what = group.length === 1 ? first.name : `${group.length} targets`;
         return `${what} failed: ${reason}`;
@@ -34444,8 +34449,10 @@ function failureAnnotations(results, stale = []) {
     return lines;
 }
 function conclude(results, counts, { failOnError, verification, redact }) {
-    const stale = verification.filter((entry) => !entry.fresh).length;
-    if (counts.failed === 0 && stale === 0)
+    const notFresh = verification.filter((entry) => !entry.fresh);
+    const unchecked = notFresh.filter((entry) => entry.checks === 0).length;
+    const stale = notFresh.length - unchecked;
+    if (counts.failed === 0 && notFresh.length === 0)
         return;
     const report = failOnError ? core_error : warning;
     for (const line of failureAnnotations(results, verification))
@@ -34456,7 +34463,10 @@ function conclude(results, counts, { failOnError, verification, redact }) {
             : `${counts.failed} of ${results.length} targets failed to purge; the job summary and the results output list each with its reason`,
         stale === 0
             ? undefined
-            : `${stale} of ${counted(verification.length, 'URL')} checked at the edge ${stale === 1 ? 'is' : 'are'} still stale after the purge; the job summary and the verification output give the evidence`
+            : `${stale} of ${counted(verification.length, 'URL')} checked at the edge ${stale === 1 ? 'is' : 'are'} still stale after the purge; the job summary and the verification output give the evidence`,
+        unchecked === 0
+            ? undefined
+            : `${unchecked} of ${counted(verification.length, 'URL')} to check at the edge ${unchecked === 1 ? 'was' : 'were'} not checked, so ${unchecked === 1 ? 'it is' : 'they are'} not known to be fresh; the verification output says why`
     ];
     const message = parts.filter((part) => part !== undefined).join('. ');
     if (failOnError)
@@ -36622,6 +36632,13 @@ function judge(observation, rule) {
 const CHECK_INTERVAL_MS = 2000;
 /** A request cut to the time left still gets this long: a check with no time to answer proves nothing. */
 const MIN_REQUEST_TIMEOUT_MS = 1000;
+/**
+ * A check's timeout when it must end by `deadline`: the time left, but at least
+ * `MIN_REQUEST_TIMEOUT_MS`, and never more than the request `timeout` the user set.
+ */
+function timeoutBefore(deadline, now, requestTimeoutMs) {
+    return Math.min(requestTimeoutMs, Math.max(MIN_REQUEST_TIMEOUT_MS, deadline - now));
+}
 /** URLs are the user's, already validated; cut anyway, as all outside text is before the log. */
 const SHOWN_URL_CHARS = 200;
 function shownUrl(url) {
@@ -36715,7 +36732,7 @@ async function waitForOrigin(settings, deps) {
                 if (signal.aborted || start > deadline)
                     return false;
                 nextStart = start + CHECK_INTERVAL_MS;
-                const timeoutMs = Math.max(MIN_REQUEST_TIMEOUT_MS, Math.min(settings.requestTimeoutMs, deadline - start));
+                const timeoutMs = timeoutBefore(deadline, start, settings.requestTimeoutMs);
                 const answer = await safeGet(prober, state.url, {
                     timeoutMs,
                     signal,
@@ -36824,7 +36841,7 @@ async function verifyFreshness(settings, deps) {
         // lifts one above `timeout` (below 1 s), which would break that bound.
         const timeoutMs = state.checks === 0
             ? settings.requestTimeoutMs
-            : Math.min(settings.requestTimeoutMs, Math.max(MIN_REQUEST_TIMEOUT_MS, deadline - start));
+            : timeoutBefore(deadline, start, settings.requestTimeoutMs);
         const { url, text } = state.target;
         const answer = await safeGet(prober, url, { timeoutMs, signal, lookFor: text });
         if (answer.kind === 'cancelled')
@@ -36874,7 +36891,10 @@ async function verifyFreshness(settings, deps) {
     const ending = cancelled ? ' (the run was cancelled)' : '';
     log.info(`${fresh} fresh, ${entries.length - fresh} stale${ending}`);
     log.endGroup();
-    return { entries, cancelled };
+    const malformedAge = progress
+        .filter((state) => state.observation?.malformedAge !== undefined)
+        .map((state) => state.target.url);
+    return { entries, cancelled, malformedAge };
 }
 
 ;// CONCATENATED MODULE: ./src/summary.ts
@@ -36939,8 +36959,14 @@ function notSentBecause({ wait, dryRun }) {
         return undefined;
     return wait.outcome.cancelled ? 'cancelled during the wait' : 'the origin was not ready';
 }
-function staleCount(facts) {
-    return facts.edgeCheck?.entries.filter((entry) => !entry.fresh).length ?? 0;
+/** A URL the edge check never got to (time up, or cancelled first): not known to be stale. */
+const unchecked = (entry) => entry.checks === 0;
+function edgeCounts(facts) {
+    const entries = facts.edgeCheck?.entries ?? [];
+    return {
+        stale: entries.filter((entry) => !entry.fresh && !unchecked(entry)).length,
+        unchecked: entries.filter(unchecked).length
+    };
 }
 /** The run's answer, in the first line: what was purged, what failed, what visitors still get stale. */
 function heading(facts) {
@@ -36948,10 +36974,11 @@ function heading(facts) {
     const title = services.length === 0 ? 'Edge purge' : `Edge purge of ${summaryText(services.join(', '))}`;
     if (dryRun)
         return `${title} (dry run): ${counts.planned} planned, nothing sent`;
-    const stale = staleCount(facts);
+    const { stale, unchecked } = edgeCounts(facts);
     const notSent = notSentBecause(facts);
     return (`${title}: ${counts.purged} purged, ${counts.failed} failed` +
         (stale > 0 ? `, <b>${counted(stale, 'page')} still stale</b>` : '') +
+        (unchecked > 0 ? `, <b>${counted(unchecked, 'page')} not checked</b>` : '') +
         (notSent === undefined ? '' : `, <b>nothing sent</b>: ${notSent}`));
 }
 function scopeLine(facts) {
@@ -37085,8 +37112,19 @@ function targetSections(facts, budget) {
     }
     return { open, folded: sections };
 }
-function edgeRow(entry, byText) {
-    const judged = byText ? 'text' : entry.age === null ? 'no Age' : `Age ${entry.age} s`;
+/** What the verdict rests on: the text, the `Age`, or why neither could tell. */
+function judgedBy(entry, byText, malformedAge) {
+    if (unchecked(entry))
+        return 'not checked';
+    if (entry.http_status === null)
+        return 'no answer';
+    if (byText)
+        return 'text';
+    if (entry.age !== null)
+        return `Age ${entry.age} s`;
+    return malformedAge ? 'malformed Age' : 'no Age';
+}
+function edgeRow(entry, judged) {
     const cells = [
         code(entry.url, SHOWN_TARGET_CHARS),
         entry.fresh ? '✅ fresh' : '❌ stale',
@@ -37097,19 +37135,23 @@ function edgeRow(entry, byText) {
     return `<tr>${cells.map((cell) => `<td>${cell}</td>`).join('')}</tr>`;
 }
 /** Whether visitors get fresh copies: counts, each stale URL, then the fresh ones folded. */
-function edgeCheckSection({ entries, textUrls }, budget) {
+function edgeCheckSection({ entries, textUrls, malformedAge }, budget) {
     const byText = new Set(textUrls);
+    const malformed = new Set(malformedAge);
     const stale = entries.filter((entry) => !entry.fresh);
     const fresh = entries.filter((entry) => entry.fresh);
+    const notChecked = stale.filter(unchecked).length;
     const headers = ['URL', 'Edge', 'Age or text', 'Checks', 'Evidence'];
-    const rows = (list) => list.map((entry) => edgeRow(entry, byText.has(entry.url)));
+    const rows = (list) => list.map((entry) => edgeRow(entry, judgedBy(entry, byText.has(entry.url), malformed.has(entry.url))));
     const more = (total, what) => (shown) => `Showing ${shown} of ${total} ${what}; the <code>verification-file</code> output holds them all.`;
     const byAge = entries.filter((entry) => !byText.has(entry.url));
-    const blind = byAge.length > 0 && byAge.every((entry) => entry.age === null && entry.http_status !== null);
+    const blind = byAge.length > 0 &&
+        byAge.every((entry) => entry.age === null && entry.http_status !== null && !malformed.has(entry.url));
     return [
         '<h3>Edge check</h3>',
         `<p>${fresh.length} of ${counted(entries.length, 'URL')} fresh` +
-            `${stale.length > 0 ? `, <b>${stale.length} stale</b>` : ''}.</p>`,
+            `${stale.length > notChecked ? `, <b>${stale.length - notChecked} stale</b>` : ''}` +
+            `${notChecked > 0 ? `, <b>${notChecked} not checked</b>` : ''}.</p>`,
         ...(stale.length > 0
             ? table(headers, rows(stale), budget, SECTION_BYTES.stale, more(stale.length, 'stale URLs'))
             : []),
@@ -37313,7 +37355,7 @@ async function purgeAndReport(signal, log) {
         calls,
         stopped,
         wait,
-        verification: verification?.entries
+        verification
     });
     if (stopped !== undefined)
         setFailed(stopped);
@@ -37353,7 +37395,7 @@ async function report(facts) {
         failure('the outputs', error);
     }
     try {
-        await writeStageOutputs(verification, wait?.elapsedMs, redact);
+        await writeStageOutputs(verification?.entries, wait?.elapsedMs, redact);
     }
     catch (error) {
         failure('the edge check outputs', error);
@@ -37379,8 +37421,9 @@ async function report(facts) {
                 edgeCheck: verification === undefined
                     ? undefined
                     : {
-                        entries: verification,
-                        textUrls: settings.verify.text === undefined ? [] : settings.verify.urls
+                        entries: verification.entries,
+                        textUrls: settings.verify.text === undefined ? [] : settings.verify.urls,
+                        malformedAge: verification.malformedAge
                     }
             });
             // Every outside piece of it passed the guard, which hides secrets before it escapes.
@@ -37392,7 +37435,7 @@ async function report(facts) {
     }
     conclude(results, counts, {
         failOnError: settings.failOnError,
-        verification: verification ?? [],
+        verification: verification?.entries ?? [],
         redact: redact
     });
 }

@@ -12,9 +12,12 @@ export const MAX_ANNOTATIONS = 5
 /** A server message is cut to 300 characters; this leaves room for what the action says around it. */
 const SHOWN_REASON_CHARS = 400
 
-/** One thing that went wrong: a target that failed to purge, or a URL the edge still serves stale. */
+/**
+ * One thing that went wrong: a target that failed to purge, a URL the edge still serves stale, or
+ * a URL never checked (time up, or cancelled first), which is not known to be fresh.
+ */
 interface Problem {
-  kind: 'target' | 'url'
+  kind: 'target' | 'stale' | 'unchecked'
   name: string
   reason: string
 }
@@ -29,7 +32,11 @@ function problemsOf(results: PurgeResult[], stale: Verification[]): Problem[] {
     }))
   const staleUrls = stale
     .filter((entry) => !entry.fresh)
-    .map((entry): Problem => ({ kind: 'url', name: shorten(entry.url), reason: entry.evidence }))
+    .map((entry): Problem => ({
+      kind: entry.checks === 0 ? 'unchecked' : 'stale',
+      name: shorten(entry.url),
+      reason: entry.evidence
+    }))
   return [...failed, ...staleUrls]
 }
 
@@ -54,9 +61,11 @@ export function failureAnnotations(results: PurgeResult[], stale: Verification[]
   const lines = sorted.slice(0, MAX_ANNOTATIONS).map((group) => {
     const [first] = group as [Problem, ...Problem[]]
     const reason = oneLine(first.reason, SHOWN_REASON_CHARS)
-    if (first.kind === 'url') {
+    if (first.kind !== 'target') {
       const what = group.length === 1 ? `${first.name} is` : `${group.length} URLs are`
-      return `${what} still stale at the edge after the purge: ${reason}`
+      const verdict =
+        first.kind === 'stale' ? 'still stale at the edge after the purge' : 'not known to be fresh'
+      return `${what} ${verdict}: ${reason}`
     }
     const what = group.length === 1 ? first.name : `${group.length} targets`
     return `${what} failed: ${reason}`
@@ -83,8 +92,10 @@ export function conclude(
   counts: Counts,
   { failOnError, verification, redact }: Ending
 ): void {
-  const stale = verification.filter((entry) => !entry.fresh).length
-  if (counts.failed === 0 && stale === 0) return
+  const notFresh = verification.filter((entry) => !entry.fresh)
+  const unchecked = notFresh.filter((entry) => entry.checks === 0).length
+  const stale = notFresh.length - unchecked
+  if (counts.failed === 0 && notFresh.length === 0) return
   const report = failOnError ? core.error : core.warning
   for (const line of failureAnnotations(results, verification)) report(redact(line))
   const parts = [
@@ -93,7 +104,10 @@ export function conclude(
       : `${counts.failed} of ${results.length} targets failed to purge; the job summary and the results output list each with its reason`,
     stale === 0
       ? undefined
-      : `${stale} of ${counted(verification.length, 'URL')} checked at the edge ${stale === 1 ? 'is' : 'are'} still stale after the purge; the job summary and the verification output give the evidence`
+      : `${stale} of ${counted(verification.length, 'URL')} checked at the edge ${stale === 1 ? 'is' : 'are'} still stale after the purge; the job summary and the verification output give the evidence`,
+    unchecked === 0
+      ? undefined
+      : `${unchecked} of ${counted(verification.length, 'URL')} to check at the edge ${unchecked === 1 ? 'was' : 'were'} not checked, so ${unchecked === 1 ? 'it is' : 'they are'} not known to be fresh; the verification output says why`
   ]
   const message = parts.filter((part) => part !== undefined).join('. ')
   if (failOnError) core.setFailed(message)

@@ -22,7 +22,7 @@ import {
 import { readRunContext } from './run-context.js'
 import { describeStagesPlanned, purgedUrlsOf, verifyTargetsOf } from './freshness-plan.js'
 import { createProber } from './probe.js'
-import { verifyFreshness, type Verification, type VerifyRun } from './verify-stage.js'
+import { verifyFreshness, type VerifyRun } from './verify-stage.js'
 import { waitForOrigin, type WaitOutcome } from './wait-stage.js'
 import { hideSecrets, oneLine, redact } from './outside-text.js'
 import { cut } from './server-message.js'
@@ -144,7 +144,7 @@ async function purgeAndReport(signal: AbortSignal, log: RunnerLog): Promise<void
     calls,
     stopped,
     wait,
-    verification: verification?.entries
+    verification
   })
   if (stopped !== undefined) core.setFailed(stopped)
 }
@@ -184,7 +184,7 @@ interface Report {
   stopped: string | undefined
   wait: WaitOutcome | undefined
   /** `undefined` when nothing was checked at the edge. */
-  verification: Verification[] | undefined
+  verification: VerifyRun | undefined
 }
 
 /**
@@ -203,7 +203,7 @@ async function report(facts: Report): Promise<void> {
     failure('the outputs', error)
   }
   try {
-    await writeStageOutputs(verification, wait?.elapsedMs, redact)
+    await writeStageOutputs(verification?.entries, wait?.elapsedMs, redact)
   } catch (error) {
     failure('the edge check outputs', error)
   }
@@ -230,8 +230,9 @@ async function report(facts: Report): Promise<void> {
           verification === undefined
             ? undefined
             : {
-                entries: verification,
-                textUrls: settings.verify.text === undefined ? [] : settings.verify.urls
+                entries: verification.entries,
+                textUrls: settings.verify.text === undefined ? [] : settings.verify.urls,
+                malformedAge: verification.malformedAge
               }
       })
       // Every outside piece of it passed the guard, which hides secrets before it escapes.
@@ -242,7 +243,7 @@ async function report(facts: Report): Promise<void> {
   }
   conclude(results, counts, {
     failOnError: settings.failOnError,
-    verification: verification ?? [],
+    verification: verification?.entries ?? [],
     redact
   })
 }

@@ -69,6 +69,8 @@ export interface EdgeCheck {
   entries: Verification[]
   /** The URLs judged by the text (`verify-urls` with `verify-text`); the rest by `Age`. */
   textUrls: string[]
+  /** The URLs whose `Age` proved nothing: not a whole number of seconds. */
+  malformedAge: string[]
 }
 
 const STATUS_CELL = { purged: '✅ purged', failed: '❌ failed', planned: '📝 planned' } as const
@@ -101,8 +103,15 @@ function notSentBecause({ wait, dryRun }: SummaryFacts): string | undefined {
   return wait.outcome.cancelled ? 'cancelled during the wait' : 'the origin was not ready'
 }
 
-function staleCount(facts: SummaryFacts): number {
-  return facts.edgeCheck?.entries.filter((entry) => !entry.fresh).length ?? 0
+/** A URL the edge check never got to (time up, or cancelled first): not known to be stale. */
+const unchecked = (entry: Verification): boolean => entry.checks === 0
+
+function edgeCounts(facts: SummaryFacts): { stale: number; unchecked: number } {
+  const entries = facts.edgeCheck?.entries ?? []
+  return {
+    stale: entries.filter((entry) => !entry.fresh && !unchecked(entry)).length,
+    unchecked: entries.filter(unchecked).length
+  }
 }
 
 /** The run's answer, in the first line: what was purged, what failed, what visitors still get stale. */
@@ -111,11 +120,12 @@ function heading(facts: SummaryFacts): string {
   const title =
     services.length === 0 ? 'Edge purge' : `Edge purge of ${summaryText(services.join(', '))}`
   if (dryRun) return `${title} (dry run): ${counts.planned} planned, nothing sent`
-  const stale = staleCount(facts)
+  const { stale, unchecked } = edgeCounts(facts)
   const notSent = notSentBecause(facts)
   return (
     `${title}: ${counts.purged} purged, ${counts.failed} failed` +
     (stale > 0 ? `, <b>${counted(stale, 'page')} still stale</b>` : '') +
+    (unchecked > 0 ? `, <b>${counted(unchecked, 'page')} not checked</b>` : '') +
     (notSent === undefined ? '' : `, <b>nothing sent</b>: ${notSent}`)
   )
 }
@@ -310,8 +320,16 @@ function targetSections(facts: SummaryFacts, budget: Budget): { open: string[]; 
   return { open, folded: sections }
 }
 
-function edgeRow(entry: Verification, byText: boolean): string {
-  const judged = byText ? 'text' : entry.age === null ? 'no Age' : `Age ${entry.age} s`
+/** What the verdict rests on: the text, the `Age`, or why neither could tell. */
+function judgedBy(entry: Verification, byText: boolean, malformedAge: boolean): string {
+  if (unchecked(entry)) return 'not checked'
+  if (entry.http_status === null) return 'no answer'
+  if (byText) return 'text'
+  if (entry.age !== null) return `Age ${entry.age} s`
+  return malformedAge ? 'malformed Age' : 'no Age'
+}
+
+function edgeRow(entry: Verification, judged: string): string {
   const cells = [
     code(entry.url, SHOWN_TARGET_CHARS),
     entry.fresh ? '✅ fresh' : '❌ stale',
@@ -323,24 +341,35 @@ function edgeRow(entry: Verification, byText: boolean): string {
 }
 
 /** Whether visitors get fresh copies: counts, each stale URL, then the fresh ones folded. */
-function edgeCheckSection({ entries, textUrls }: EdgeCheck, budget: Budget): string[] {
+function edgeCheckSection(
+  { entries, textUrls, malformedAge }: EdgeCheck,
+  budget: Budget
+): string[] {
   const byText = new Set(textUrls)
+  const malformed = new Set(malformedAge)
   const stale = entries.filter((entry) => !entry.fresh)
   const fresh = entries.filter((entry) => entry.fresh)
+  const notChecked = stale.filter(unchecked).length
   const headers = ['URL', 'Edge', 'Age or text', 'Checks', 'Evidence']
   const rows = (list: Verification[]): string[] =>
-    list.map((entry) => edgeRow(entry, byText.has(entry.url)))
+    list.map((entry) =>
+      edgeRow(entry, judgedBy(entry, byText.has(entry.url), malformed.has(entry.url)))
+    )
   const more =
     (total: number, what: string) =>
     (shown: number): string =>
       `Showing ${shown} of ${total} ${what}; the <code>verification-file</code> output holds them all.`
   const byAge = entries.filter((entry) => !byText.has(entry.url))
   const blind =
-    byAge.length > 0 && byAge.every((entry) => entry.age === null && entry.http_status !== null)
+    byAge.length > 0 &&
+    byAge.every(
+      (entry) => entry.age === null && entry.http_status !== null && !malformed.has(entry.url)
+    )
   return [
     '<h3>Edge check</h3>',
     `<p>${fresh.length} of ${counted(entries.length, 'URL')} fresh` +
-      `${stale.length > 0 ? `, <b>${stale.length} stale</b>` : ''}.</p>`,
+      `${stale.length > notChecked ? `, <b>${stale.length - notChecked} stale</b>` : ''}` +
+      `${notChecked > 0 ? `, <b>${notChecked} not checked</b>` : ''}.</p>`,
     ...(stale.length > 0
       ? table(headers, rows(stale), budget, SECTION_BYTES.stale, more(stale.length, 'stale URLs'))
       : []),

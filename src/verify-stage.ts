@@ -6,7 +6,7 @@
 import { counted } from './counted.js'
 import { judge, observe, type Judgement, type Observation } from './freshness.js'
 import { ProbeSlots } from './probe.js'
-import { abortion, MIN_REQUEST_TIMEOUT_MS, safeGet, shownUrl, type WaitDeps } from './wait-stage.js'
+import { abortion, safeGet, shownUrl, timeoutBefore, type WaitDeps } from './wait-stage.js'
 
 export interface VerifyTarget {
   url: string
@@ -41,6 +41,8 @@ export interface VerifyRun {
   /** One per target, in target order. */
   entries: Verification[]
   cancelled: boolean
+  /** The URLs whose last answer had an `Age` that proves nothing (their `age` is null). */
+  malformedAge: string[]
 }
 
 export const NOT_JUDGED_CANCELLED = 'not judged: the run was cancelled'
@@ -116,7 +118,7 @@ export async function verifyFreshness(
     const timeoutMs =
       state.checks === 0
         ? settings.requestTimeoutMs
-        : Math.min(settings.requestTimeoutMs, Math.max(MIN_REQUEST_TIMEOUT_MS, deadline - start))
+        : timeoutBefore(deadline, start, settings.requestTimeoutMs)
     const { url, text } = state.target
     const answer = await safeGet(prober, url, { timeoutMs, signal, lookFor: text })
     if (answer.kind === 'cancelled') return false
@@ -172,5 +174,8 @@ export async function verifyFreshness(
   const ending = cancelled ? ' (the run was cancelled)' : ''
   log.info(`${fresh} fresh, ${entries.length - fresh} stale${ending}`)
   log.endGroup()
-  return { entries, cancelled }
+  const malformedAge = progress
+    .filter((state) => state.observation?.malformedAge !== undefined)
+    .map((state) => state.target.url)
+  return { entries, cancelled, malformedAge }
 }

@@ -52,6 +52,14 @@ export const CHECK_INTERVAL_MS = 2000
 /** A request cut to the time left still gets this long: a check with no time to answer proves nothing. */
 export const MIN_REQUEST_TIMEOUT_MS = 1000
 
+/**
+ * A check's timeout when it must end by `deadline`: the time left, but at least
+ * `MIN_REQUEST_TIMEOUT_MS`, and never more than the request `timeout` the user set.
+ */
+export function timeoutBefore(deadline: number, now: number, requestTimeoutMs: number): number {
+  return Math.min(requestTimeoutMs, Math.max(MIN_REQUEST_TIMEOUT_MS, deadline - now))
+}
+
 /** URLs are the user's, already validated; cut anyway, as all outside text is before the log. */
 const SHOWN_URL_CHARS = 200
 
@@ -161,10 +169,7 @@ export async function waitForOrigin(settings: WaitSettings, deps: WaitDeps): Pro
         const start = clock.now()
         if (signal.aborted || start > deadline) return false
         nextStart = start + CHECK_INTERVAL_MS
-        const timeoutMs = Math.max(
-          MIN_REQUEST_TIMEOUT_MS,
-          Math.min(settings.requestTimeoutMs, deadline - start)
-        )
+        const timeoutMs = timeoutBefore(deadline, start, settings.requestTimeoutMs)
         const answer = await safeGet(prober, state.url, {
           timeoutMs,
           signal,
