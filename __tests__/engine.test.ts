@@ -8,7 +8,7 @@ import type { Exchange, Transport } from '../src/client.js'
 import { runPurge, type EngineSettings, type PurgeRun } from '../src/engine.js'
 import type { Settings } from '../src/inputs.js'
 import { planPurges, type PurgeCall } from '../src/plan.js'
-import { redactor } from '../src/secrets.js'
+import { hideSecrets } from '../src/outside-text.js'
 import { parseUrls } from '../src/targets.js'
 import { settingsWith } from './support/defaults.js'
 import { FakeClock } from './support/fake-clock.js'
@@ -99,7 +99,6 @@ function harness(
         clock,
         signal,
         log,
-        redact: redactor([settings.apiToken]),
         random: () => 0
       }
     )
@@ -348,7 +347,8 @@ describe('fault isolation', () => {
       if (call.url.endsWith('/1')) throw new Error('boom with tok-secret-123456 inside')
       return ok(call)
     })
-    const { results } = await run()
+    hideSecrets(['tok-secret-123456'])
+    const { results } = await run().finally(() => hideSecrets([]))
     expect(results.map((result) => result.status)).toEqual(['purged', 'failed', 'purged'])
     expect(results[1]?.error).toBe('edge-purge could not handle this call: boom with *** inside')
   })

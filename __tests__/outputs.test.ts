@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { purgeIds, writeOutputs } from '../src/outputs.js'
 import { countResults, type PurgeResult } from '../src/results.js'
-import { redactor } from '../src/secrets.js'
+import { hideSecrets } from '../src/outside-text.js'
 import { parseOutputFile } from './support/run-action.js'
 
 function result(overrides: Partial<PurgeResult>): PurgeResult {
@@ -23,8 +23,6 @@ function result(overrides: Partial<PurgeResult>): PurgeResult {
   }
 }
 
-const keep = (text: string): string => text
-
 describe('purgeIds', () => {
   it('maps each purged target to its id, skipping failures and purge-all', () => {
     const results = [
@@ -33,7 +31,7 @@ describe('purgeIds', () => {
       result({ type: 'all', target: 'svc123', id: null }),
       result({ type: 'url', target: 'https://www.example.com/', service: null, id: 'id-u' })
     ]
-    expect(JSON.stringify(purgeIds(results, false, keep))).toBe(
+    expect(JSON.stringify(purgeIds(results, false))).toBe(
       '{"a":"id-a","https://www.example.com/":"id-u"}'
     )
   })
@@ -42,7 +40,7 @@ describe('purgeIds', () => {
     const results = ['__proto__', 'constructor', 'k1'].map((target) =>
       result({ target, id: `id-${target}` })
     )
-    expect(JSON.stringify(purgeIds(results, false, keep))).toBe(
+    expect(JSON.stringify(purgeIds(results, false))).toBe(
       '{"__proto__":"id-__proto__","constructor":"id-constructor","k1":"id-k1"}'
     )
   })
@@ -53,7 +51,7 @@ describe('purgeIds', () => {
       result({ service: 'svc2', target: '__proto__', id: 'id-2' }),
       result({ type: 'url', service: null, target: 'https://www.example.com/', id: 'id-3' })
     ]
-    expect(JSON.stringify(purgeIds(results, true, keep))).toBe(
+    expect(JSON.stringify(purgeIds(results, true))).toBe(
       '{"__proto__":{"k1":"id-1"},"svc2":{"__proto__":"id-2"},"urls":{"https://www.example.com/":"id-3"}}'
     )
     // Assigning into the group `__proto__` once wrote the id onto every object's prototype.
@@ -85,6 +83,7 @@ describe('writeOutputs', () => {
   })
 
   afterEach(() => {
+    hideSecrets([])
     jest.restoreAllMocks()
     for (const name of ['GITHUB_OUTPUT', 'RUNNER_TEMP']) {
       if (saved[name] === undefined) delete process.env[name]
@@ -100,7 +99,7 @@ describe('writeOutputs', () => {
       result({ target: 'a', id: 'id-a' }),
       result({ target: 'b', status: 'failed', id: null, http_status: 500, error: 'HTTP 500' })
     ]
-    const file = await writeOutputs(results, countResults(results), false, keep)
+    const file = await writeOutputs(results, countResults(results), false)
     expect(outputs()).toEqual({
       'purge-ids': '{"a":"id-a"}',
       'purge-id': 'id-a',
@@ -126,7 +125,8 @@ describe('writeOutputs', () => {
       }),
       result({ target: 'c', id: Buffer.from(`user:${token}`).toString('base64') })
     ]
-    const file = await writeOutputs(results, countResults(results), false, redactor([token]))
+    hideSecrets([token])
+    const file = await writeOutputs(results, countResults(results), false)
     const written = outputs()
     const [first, second, third] = JSON.parse(written.results ?? '') as PurgeResult[]
     expect(first?.target).toBe('key-***')
@@ -142,7 +142,8 @@ describe('writeOutputs', () => {
   it('hides the token in purge-id', async () => {
     const token = 'tok-9fQ2xL7vR4m'
     const results = [result({ id: `id-${token}` })]
-    await writeOutputs(results, countResults(results), false, redactor([token]))
+    hideSecrets([token])
+    await writeOutputs(results, countResults(results), false)
     expect(outputs()['purge-id']).toBe('id-***')
   })
 
@@ -151,7 +152,7 @@ describe('writeOutputs', () => {
       result({ target: `key-${index}`, id: `id-${index}` })
     )
     let finished = false
-    const writing = writeOutputs(results, countResults(results), false, keep).finally(() => {
+    const writing = writeOutputs(results, countResults(results), false).finally(() => {
       finished = true
     })
     // Looks at every file under the results file's name between the writer's steps; written in
@@ -175,7 +176,7 @@ describe('writeOutputs', () => {
   it('sets every output when the results file cannot be written, with a warning naming it', async () => {
     process.env.RUNNER_TEMP = join(dir, 'removed')
     const results = [result({ target: 'a', id: 'id-a' })]
-    expect(await writeOutputs(results, countResults(results), false, keep)).toBe('')
+    expect(await writeOutputs(results, countResults(results), false)).toBe('')
     expect(outputs()).toEqual({
       'purge-ids': '{"a":"id-a"}',
       'purge-id': 'id-a',

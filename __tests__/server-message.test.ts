@@ -2,29 +2,27 @@
 import { describe, expect, it } from '@jest/globals'
 import { serverMessage } from '../src/server-message.js'
 
-const asIs = (text: string): string => text
-
 describe('serverMessage', () => {
   it('reads {"msg","detail"}', () => {
     const body = JSON.stringify({ msg: 'Record not found', detail: 'Cannot find service' })
-    expect(serverMessage(body, asIs)).toBe('Record not found: Cannot find service')
+    expect(serverMessage(body)).toBe('Record not found: Cannot find service')
   })
 
   it('reads {"msg","details"}', () => {
     const body = JSON.stringify({ msg: 'Record not found', details: 'Cannot find service svc9' })
-    expect(serverMessage(body, asIs)).toBe('Record not found: Cannot find service svc9')
+    expect(serverMessage(body)).toBe('Record not found: Cannot find service svc9')
   })
 
   it('reads a lone msg', () => {
     const body = JSON.stringify({ msg: 'Provided credentials are missing or invalid' })
-    expect(serverMessage(body, asIs)).toBe('Provided credentials are missing or invalid')
+    expect(serverMessage(body)).toBe('Provided credentials are missing or invalid')
   })
 
   it('reads JSON:API errors with title and detail', () => {
     const body = JSON.stringify({
       errors: [{ status: '429', title: 'Too Many Requests', detail: 'Hourly limit reached' }]
     })
-    const message = serverMessage(body, asIs) ?? ''
+    const message = serverMessage(body) ?? ''
     expect(message).toContain('Too Many Requests')
     expect(message).toContain('Hourly limit reached')
   })
@@ -36,7 +34,7 @@ describe('serverMessage', () => {
         { title: 'Invalid key', detail: 'key 2 is empty' }
       ]
     })
-    const message = serverMessage(body, asIs) ?? ''
+    const message = serverMessage(body) ?? ''
     expect(message).toContain('key 1 is too long')
     expect(message).toContain('key 2 is empty')
   })
@@ -48,19 +46,17 @@ describe('serverMessage', () => {
       detail: 'You have exceeded your hourly rate limit',
       status: 429
     })
-    expect(serverMessage(body, asIs)).toBe(
-      'Too Many Requests: You have exceeded your hourly rate limit'
-    )
+    expect(serverMessage(body)).toBe('Too Many Requests: You have exceeded your hourly rate limit')
   })
 
   it('says a message repeated in two fields once', () => {
     const body = JSON.stringify({ msg: 'Bad request', detail: 'Bad request' })
-    expect(serverMessage(body, asIs)).toBe('Bad request')
+    expect(serverMessage(body)).toBe('Bad request')
   })
 
   it('reads a plain-text body as it is', () => {
     const body = 'Batch surrogate key request only supports up to 256 surrogate keys\n'
-    expect(serverMessage(body, asIs)).toBe(
+    expect(serverMessage(body)).toBe(
       'Batch surrogate key request only supports up to 256 surrogate keys'
     )
   })
@@ -68,14 +64,14 @@ describe('serverMessage', () => {
   it('reads the text of an HTML error page without its markup', () => {
     const body =
       '<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n</body>\r\n</html>'
-    const message = serverMessage(body, asIs) ?? ''
+    const message = serverMessage(body) ?? ''
     expect(message).toContain('502 Bad Gateway')
     expect(message).not.toMatch(/[<>]/)
     expect(message).not.toMatch(/\s{2}|\n/)
   })
 
   it.each(['', '   ', '\n\r\n'])('gives nothing for the empty body %j', (body) => {
-    expect(serverMessage(body, asIs)).toBeUndefined()
+    expect(serverMessage(body)).toBeUndefined()
   })
 
   it.each([
@@ -84,18 +80,16 @@ describe('serverMessage', () => {
     ['null', 'null'],
     ['fields that are not text', '{"msg":42,"detail":{"a":1},"title":"  "}']
   ])('gives nothing for JSON with no message: %s', (_what, body) => {
-    expect(serverMessage(body, asIs)).toBeUndefined()
+    expect(serverMessage(body)).toBeUndefined()
   })
 
   it('puts a multi-line message on one line', () => {
-    expect(serverMessage('first line\n\n  second line\tend', asIs)).toBe(
-      'first line second line end'
-    )
+    expect(serverMessage('first line\n\n  second line\tend')).toBe('first line second line end')
   })
 
   it('cuts a long plain body to a sane length, marking the cut', () => {
     const body = `${'start '}${'x'.repeat(10_000)}`
-    const message = serverMessage(body, asIs) ?? ''
+    const message = serverMessage(body) ?? ''
     expect(message.startsWith('start ')).toBe(true)
     expect(message.length).toBeLessThanOrEqual(301)
     expect(message.endsWith('…')).toBe(true)
@@ -103,13 +97,13 @@ describe('serverMessage', () => {
 
   it('cuts a long JSON message too', () => {
     const body = JSON.stringify({ msg: 'Bad request', detail: 'y'.repeat(5000) })
-    const message = serverMessage(body, asIs) ?? ''
+    const message = serverMessage(body) ?? ''
     expect(message.startsWith('Bad request: y')).toBe(true)
     expect(message.length).toBeLessThanOrEqual(301)
   })
 
   it('keeps a short message whole', () => {
     const detail = 'z'.repeat(250)
-    expect(serverMessage(JSON.stringify({ detail }), asIs)).toBe(detail)
+    expect(serverMessage(JSON.stringify({ detail }))).toBe(detail)
   })
 })

@@ -34448,15 +34448,16 @@ function failureAnnotations(results, stale = []) {
     }
     return lines;
 }
-function conclude(results, counts, { failOnError, verification, redact }) {
+function conclude(results, counts, { failOnError, verification }) {
     const notFresh = verification.filter((entry) => !entry.fresh);
     const unchecked = notFresh.filter((entry) => entry.checks === 0).length;
     const stale = notFresh.length - unchecked;
     if (counts.failed === 0 && notFresh.length === 0)
         return;
     const report = failOnError ? core_error : warning;
+    // Each line is built by the guard, which hides secrets in what it quotes.
     for (const line of failureAnnotations(results, verification))
-        report(redact(line));
+        report(line);
     const parts = [
         counts.failed === 0
             ? undefined
@@ -35167,15 +35168,16 @@ function parseJson(body) {
         return undefined;
     }
 }
-/** The server's own words, redacted before they are cut, or `undefined` when the body says nothing. */
-function serverMessage(body, redact) {
+/** The server's own words, secrets hidden and cut, or `undefined` when the body says nothing. */
+function serverMessage(body) {
     const json = parseJson(body);
     const messages = json === undefined ? [] : [...new Set(messagesOf(json))];
     if (messages.length > 0)
-        return cut(redact(messages.join(': ')));
+        return cut(messages.join(': '));
     const plain = body.trim();
     if (plain === '' || json !== undefined)
         return undefined;
+    // Hidden before the tags are dropped: a tag inside a secret's spelling must not split it.
     return cut(redact(plain).replace(/<[^>]*>/g, ' '));
 }
 
@@ -35191,11 +35193,8 @@ function failure(fields) {
 }
 /** Real ids are about 20 characters: anything else is not an id a user could look up. */
 const USABLE_ID = /^[\x21-\x7e]{1,128}$/;
-/**
- * What the exchange means. Every piece of server text is redacted before it is cut, so a secret
- * at the edge of the cut cannot survive in part.
- */
-function interpret(call, exchange, now, redact) {
+/** What the exchange means. Server text is shown through `cut`, which hides secrets first. */
+function interpret(call, exchange, now) {
     switch (exchange.kind) {
         case 'cancelled':
             return failure({ httpStatus: null, message: CANCELLED_IN_FLIGHT });
@@ -35209,12 +35208,12 @@ function interpret(call, exchange, now, redact) {
             return failure({
                 httpStatus: null,
                 retryable: isRetryableNetworkCode(exchange.code),
-                message: `connection failed${exchange.code === undefined ? '' : ` (${exchange.code})`}: ${cut(redact(exchange.message))}`
+                message: `connection failed${exchange.code === undefined ? '' : ` (${exchange.code})`}: ${cut(exchange.message)}`
             });
         case 'response':
             if (exchange.status >= 200 && exchange.status < 300)
-                return interpretSuccess(call, exchange, redact);
-            return interpretRefusal(call, exchange, now, redact);
+                return interpretSuccess(call, exchange);
+            return interpretRefusal(call, exchange, now);
     }
 }
 const CANCELLED_IN_FLIGHT = 'cancelled before it was confirmed';
@@ -35222,18 +35221,18 @@ function isRecord(value) {
     return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 /** How an unusable id is shown: enough to recognise it, never enough to flood a log. */
-function shownValue(value, redact) {
+function shownValue(value) {
     if (typeof value === 'string') {
-        return JSON.stringify(cut(redact(value), 60)).replace(/[^\x20-\x7e]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+        return JSON.stringify(cut(value, 60)).replace(/[^\x20-\x7e]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
     }
     if (value === null || typeof value !== 'object')
         return String(value);
     return Array.isArray(value) ? 'an array' : 'an object';
 }
-function unusableId(value, redact) {
-    return `the server's answer held no usable purge id (got ${shownValue(value, redact)})`;
+function unusableId(value) {
+    return `the server's answer held no usable purge id (got ${shownValue(value)})`;
 }
-function interpretSuccess(call, exchange, redact) {
+function interpretSuccess(call, exchange) {
     const { status, body } = exchange;
     if (exchange.truncated) {
         return failure({
@@ -35248,7 +35247,7 @@ function interpretSuccess(call, exchange, redact) {
         if (typeof value === 'string' && USABLE_ID.test(value))
             ids.set(target, value);
         else
-            unusable.set(target, unusableId(value, redact));
+            unusable.set(target, unusableId(value));
     };
     if (isRecord(json)) {
         if (call.operation === 'batch') {
@@ -35271,16 +35270,16 @@ function interpretSuccess(call, exchange, redact) {
         : call.operation === 'purge-all'
             ? '{"status":"ok"}'
             : '{"status":"ok","id":...}';
-    const start = body.trim() === '' ? 'an empty body' : JSON.stringify(cut(redact(body), 120));
+    const start = body.trim() === '' ? 'an empty body' : JSON.stringify(cut(body, 120));
     return failure({
         httpStatus: status,
         retryable: true,
         message: `${status} without the JSON the purge API promises (${promised}); got ${start}`
     });
 }
-function interpretRefusal(call, exchange, now, redact) {
+function interpretRefusal(call, exchange, now) {
     const { status } = exchange;
-    const said = serverMessage(exchange.body, redact);
+    const said = serverMessage(exchange.body);
     const cutOff = exchange.truncated
         ? ` (its answer was cut off at ${MAX_BODY_BYTES / 1024 / 1024} MiB)`
         : '';
@@ -35288,9 +35287,7 @@ function interpretRefusal(call, exchange, now, redact) {
     const host = new URL(call.url).host;
     if (status >= 300 && status < 400) {
         const location = headerValue(exchange.headers, 'location');
-        const where = location === undefined
-            ? 'without a Location'
-            : `to ${cut(redact(withoutCredentials(location)), 200)}`;
+        const where = location === undefined ? 'without a Location' : `to ${cut(withoutCredentials(location), 200)}`;
         return failure({
             httpStatus: status,
             message: `redirected (${status}) ${where}: purge calls do not follow redirects, so the token and the purge never go elsewhere; use the final address`
@@ -35401,7 +35398,7 @@ const notSent = (attempts, httpStatus, error) => ({
 });
 /** Sends `calls`, records each call's results in `ledger` as it ends. */
 async function sendPass(calls, ledger, settings, deps) {
-    const { transport, clock, signal, log, redact } = deps;
+    const { transport, clock, signal, log } = deps;
     const origins = new Map();
     let answered = 0;
     let firstSentMs;
@@ -35440,7 +35437,7 @@ async function sendPass(calls, ledger, settings, deps) {
             attempts += 1;
             firstSentMs ??= clock.now();
             const exchange = await transport.send(call, signal);
-            const verdict = interpret(call, exchange, clock.now(), redact);
+            const verdict = interpret(call, exchange, clock.now());
             state.learn(verdict, call, clock.now());
             afterFirstAttempt();
             if (verdict.ok) {
@@ -35478,7 +35475,7 @@ async function sendPass(calls, ledger, settings, deps) {
         }
         catch (error) {
             const reason = error instanceof Error ? error.message : String(error);
-            const failure = `edge-purge could not handle this call: ${cut(redact(reason))}`;
+            const failure = `edge-purge could not handle this call: ${cut(reason)}`;
             return {
                 end: { attempts: 0, httpStatus: null, ids: undefined, error: failure },
                 answered: true
@@ -35888,17 +35885,18 @@ const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(impo
 
 
 
+
 /** GitHub refuses outputs over 1 MB; stay under it with room for the output file's framing. */
 const MAX_OUTPUT_BYTES = 1_000_000;
 /** Where URL purge ids go when ids are grouped by service: URL purges belong to no service. */
 const URL_IDS_GROUP = 'urls';
 /**
- * Each purged key or URL → its purge id (purge-all has none), both as `redact` leaves them. With
+ * Each purged key or URL → its purge id (purge-all has none), secrets hidden in both. With
  * several services, grouped: service → target → id, URL purges under `urls`. Built with
  * `Object.fromEntries`, which makes every key the object's own: assigning `ids['__proto__'] = id`
  * would set the prototype instead and lose the key.
  */
-function purgeIds(results, perService, redact) {
+function purgeIds(results, perService) {
     const purged = [];
     for (const result of results) {
         if (result.status === 'purged' && result.id !== null)
@@ -35924,7 +35922,7 @@ function purgeIds(results, perService, redact) {
  * finished text would miss a secret holding a quote or backslash and could cut through an escape.
  * Keys are left alone: a result's keys are its field names.
  */
-function redactedJson(entries, redact) {
+function redactedJson(entries) {
     return JSON.stringify(entries, (_key, value) => typeof value === 'string' ? redact(value) : value);
 }
 function setBoundedOutput(name, json, file) {
@@ -35946,7 +35944,7 @@ function setBoundedOutput(name, json, file) {
  * cannot be written (RUNNER_TEMP removed by a cleanup step, a full disk) costs a warning, not the
  * outputs: the purge happened whether or not its record could be kept.
  */
-async function keepFile(name, json, redact) {
+async function keepFile(name, json) {
     const kind = name === 'results-file' ? 'results' : 'verification';
     const path = (0,external_node_path_namespaceObject.join)(process.env.RUNNER_TEMP || (0,external_node_os_namespaceObject.tmpdir)(), `edge-purge-${kind}-${(0,external_node_crypto_.randomUUID)()}.json`);
     const partial = `${path}.partial`;
@@ -35964,15 +35962,15 @@ async function keepFile(name, json, redact) {
 }
 /**
  * Writes the results file and every output; returns the results file's path, or '' when it could
- * not be written. `redact` is applied to every string written, a last guard for secrets that
- * reached the results.
+ * not be written. Outputs are whole values, never cut: the guard's `redact` hides secrets in each
+ * string written.
  */
-async function writeOutputs(results, counts, perService, redact) {
-    const resultsJson = redactedJson(results, redact);
-    const file = await keepFile('results-file', resultsJson, redact);
+async function writeOutputs(results, counts, perService) {
+    const resultsJson = redactedJson(results);
+    const file = await keepFile('results-file', resultsJson);
     const ids = results.filter((result) => result.status === 'purged' && result.id !== null);
     const single = ids.length === 1 ? (ids[0]?.id ?? '') : '';
-    setBoundedOutput('purge-ids', JSON.stringify(purgeIds(results, perService, redact)), file);
+    setBoundedOutput('purge-ids', JSON.stringify(purgeIds(results, perService)), file);
     setOutput('purge-id', redact(single));
     setBoundedOutput('results', resultsJson, file);
     setOutput('purged-count', String(counts.purged));
@@ -35985,7 +35983,7 @@ async function writeOutputs(results, counts, perService, redact) {
  * The edge check's outputs: `undefined` when nothing was verified (then the counts are 0 and the
  * rest empty). `waitMs` is how long the wait for the origin took, when there was one.
  */
-async function writeStageOutputs(verification, waitMs, redact) {
+async function writeStageOutputs(verification, waitMs) {
     setOutput('wait-seconds', waitMs === undefined ? '' : String(Math.round(waitMs / 1000)));
     const fresh = verification?.filter((entry) => entry.fresh).length ?? 0;
     setOutput('fresh-count', String(fresh));
@@ -35995,8 +35993,8 @@ async function writeStageOutputs(verification, waitMs, redact) {
         setOutput('verification-file', '');
         return;
     }
-    const json = redactedJson(verification, redact);
-    const file = await keepFile('verification-file', json, redact);
+    const json = redactedJson(verification);
+    const file = await keepFile('verification-file', json);
     setBoundedOutput('verification', json, file);
     setOutput('verification-file', file.written ? redact(file.path) : '');
 }
@@ -37389,13 +37387,13 @@ async function report(facts) {
     const failure = (what, error) => setFailed(`Could not write ${what}: ${redact(messageOf(error))}`);
     let resultsFile = '';
     try {
-        resultsFile = await writeOutputs(results, counts, settings.services.length > 1, redact);
+        resultsFile = await writeOutputs(results, counts, settings.services.length > 1);
     }
     catch (error) {
         failure('the outputs', error);
     }
     try {
-        await writeStageOutputs(verification?.entries, wait?.elapsedMs, redact);
+        await writeStageOutputs(verification?.entries, wait?.elapsedMs);
     }
     catch (error) {
         failure('the edge check outputs', error);
@@ -37435,8 +37433,7 @@ async function report(facts) {
     }
     conclude(results, counts, {
         failOnError: settings.failOnError,
-        verification: verification?.entries ?? [],
-        redact: redact
+        verification: verification?.entries ?? []
     });
 }
 function showDerivation(derivation, calls, log) {
@@ -37510,7 +37507,7 @@ async function purge(calls, settings, { signal, log, ledger }) {
         userAgent: USER_AGENT
     });
     try {
-        return await runPurge(calls, settings, { transport, clock: systemClock, signal, log, redact: redact }, ledger);
+        return await runPurge(calls, settings, { transport, clock: systemClock, signal, log }, ledger);
     }
     finally {
         transport.close();

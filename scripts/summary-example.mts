@@ -97,7 +97,6 @@ const { results } = await runPurge(calls, settings, {
   clock: new FakeClock(),
   signal: new AbortController().signal,
   log: quiet,
-  redact: (text) => text,
   random: () => 0.5
 })
 const counts = countResults(results)

@@ -1,7 +1,6 @@
 /** How the step ends: a few annotations for the failures, then failed or warned. */
 import * as core from '@actions/core'
 import { NOT_SENT_AFTER_REFUSAL, type Counts, type PurgeResult } from './results.js'
-import type { Redact } from './secrets.js'
 import type { Verification } from './verify-stage.js'
 import { counted } from './counted.js'
 import { oneLine } from './outside-text.js'
@@ -83,21 +82,20 @@ export interface Ending {
   failOnError: boolean
   /** The edge check's entries; empty when none was made. */
   verification: Verification[]
-  /** Annotations quote server text: the last guard for secrets in it. */
-  redact: Redact
 }
 
 export function conclude(
   results: PurgeResult[],
   counts: Counts,
-  { failOnError, verification, redact }: Ending
+  { failOnError, verification }: Ending
 ): void {
   const notFresh = verification.filter((entry) => !entry.fresh)
   const unchecked = notFresh.filter((entry) => entry.checks === 0).length
   const stale = notFresh.length - unchecked
   if (counts.failed === 0 && notFresh.length === 0) return
   const report = failOnError ? core.error : core.warning
-  for (const line of failureAnnotations(results, verification)) report(redact(line))
+  // Each line is built by the guard, which hides secrets in what it quotes.
+  for (const line of failureAnnotations(results, verification)) report(line)
   const parts = [
     counts.failed === 0
       ? undefined

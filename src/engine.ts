@@ -1,7 +1,7 @@
 /**
  * The purge engine: sends the planned calls with bounded concurrency, retries, stop rules, the
  * rate-limit gate, repeat-after and cancellation, and returns a result for every target. It knows
- * nothing of the runner: transport, clock, abort signal, log and redaction are handed in.
+ * nothing of the runner: transport, clock, abort signal and log are handed in.
  */
 import type { Clock } from './clock.js'
 import type { Transport } from './client.js'
@@ -19,7 +19,6 @@ import {
   type PurgeResult
 } from './results.js'
 import { backoffMs, describeWait, MAX_SERVER_WAIT_MS } from './retry-policy.js'
-import type { Redact } from './secrets.js'
 import { cut } from './server-message.js'
 
 export interface EngineLog {
@@ -41,8 +40,6 @@ export interface EngineDeps {
   /** Aborted when the run is cancelled: no call starts after it, calls in flight are abandoned. */
   signal: AbortSignal
   log: EngineLog
-  /** Removes secrets from server text before it is cut. */
-  redact: Redact
   /** Jitter for backoff; tests fix it. */
   random?: () => number
 }
@@ -129,7 +126,7 @@ async function sendPass(
   settings: EngineSettings,
   deps: EngineDeps
 ): Promise<Pass> {
-  const { transport, clock, signal, log, redact } = deps
+  const { transport, clock, signal, log } = deps
   const origins = new Map<string, OriginState>()
   let answered = 0
   let firstSentMs: number | undefined
@@ -178,7 +175,7 @@ async function sendPass(
       attempts += 1
       firstSentMs ??= clock.now()
       const exchange = await transport.send(call, signal)
-      const verdict = interpret(call, exchange, clock.now(), redact)
+      const verdict = interpret(call, exchange, clock.now())
       state.learn(verdict, call, clock.now())
       afterFirstAttempt()
       if (verdict.ok) {
@@ -215,7 +212,7 @@ async function sendPass(
       return await runCall(call)
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error)
-      const failure = `edge-purge could not handle this call: ${cut(redact(reason))}`
+      const failure = `edge-purge could not handle this call: ${cut(reason)}`
       return {
         end: { attempts: 0, httpStatus: null, ids: undefined, error: failure },
         answered: true

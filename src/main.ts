@@ -198,12 +198,12 @@ async function report(facts: Report): Promise<void> {
     core.setFailed(`Could not write ${what}: ${redact(messageOf(error))}`)
   let resultsFile = ''
   try {
-    resultsFile = await writeOutputs(results, counts, settings.services.length > 1, redact)
+    resultsFile = await writeOutputs(results, counts, settings.services.length > 1)
   } catch (error) {
     failure('the outputs', error)
   }
   try {
-    await writeStageOutputs(verification?.entries, wait?.elapsedMs, redact)
+    await writeStageOutputs(verification?.entries, wait?.elapsedMs)
   } catch (error) {
     failure('the edge check outputs', error)
   }
@@ -243,8 +243,7 @@ async function report(facts: Report): Promise<void> {
   }
   conclude(results, counts, {
     failOnError: settings.failOnError,
-    verification: verification?.entries ?? [],
-    redact
+    verification: verification?.entries ?? []
   })
 }
 
@@ -337,12 +336,7 @@ async function purge(
     userAgent: USER_AGENT
   })
   try {
-    return await runPurge(
-      calls,
-      settings,
-      { transport, clock: systemClock, signal, log, redact },
-      ledger
-    )
+    return await runPurge(calls, settings, { transport, clock: systemClock, signal, log }, ledger)
   } finally {
     transport.close()
   }

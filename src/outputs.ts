@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Counts, PurgeResult } from './results.js'
 import type { Verification } from './verify-stage.js'
-import type { Redact } from './secrets.js'
+import { redact } from './outside-text.js'
 
 /** GitHub refuses outputs over 1 MB; stay under it with room for the output file's framing. */
 export const MAX_OUTPUT_BYTES = 1_000_000
@@ -17,12 +17,12 @@ export const URL_IDS_GROUP = 'urls'
 export type PurgeIds = Record<string, string> | Record<string, Record<string, string>>
 
 /**
- * Each purged key or URL → its purge id (purge-all has none), both as `redact` leaves them. With
+ * Each purged key or URL → its purge id (purge-all has none), secrets hidden in both. With
  * several services, grouped: service → target → id, URL purges under `urls`. Built with
  * `Object.fromEntries`, which makes every key the object's own: assigning `ids['__proto__'] = id`
  * would set the prototype instead and lose the key.
  */
-export function purgeIds(results: PurgeResult[], perService: boolean, redact: Redact): PurgeIds {
+export function purgeIds(results: PurgeResult[], perService: boolean): PurgeIds {
   const purged: [PurgeResult, string][] = []
   for (const result of results) {
     if (result.status === 'purged' && result.id !== null) purged.push([result, result.id])
@@ -47,7 +47,7 @@ export function purgeIds(results: PurgeResult[], perService: boolean, redact: Re
  * finished text would miss a secret holding a quote or backslash and could cut through an escape.
  * Keys are left alone: a result's keys are its field names.
  */
-function redactedJson(entries: readonly object[], redact: Redact): string {
+function redactedJson(entries: readonly object[]): string {
   return JSON.stringify(entries, (_key, value: unknown) =>
     typeof value === 'string' ? redact(value) : value
   )
@@ -82,7 +82,7 @@ function setBoundedOutput(name: string, json: string, file: KeptFile): void {
  * cannot be written (RUNNER_TEMP removed by a cleanup step, a full disk) costs a warning, not the
  * outputs: the purge happened whether or not its record could be kept.
  */
-async function keepFile(name: KeptFile['name'], json: string, redact: Redact): Promise<KeptFile> {
+async function keepFile(name: KeptFile['name'], json: string): Promise<KeptFile> {
   const kind = name === 'results-file' ? 'results' : 'verification'
   const path = join(process.env.RUNNER_TEMP || tmpdir(), `edge-purge-${kind}-${randomUUID()}.json`)
   const partial = `${path}.partial`
@@ -104,20 +104,19 @@ async function keepFile(name: KeptFile['name'], json: string, redact: Redact): P
 
 /**
  * Writes the results file and every output; returns the results file's path, or '' when it could
- * not be written. `redact` is applied to every string written, a last guard for secrets that
- * reached the results.
+ * not be written. Outputs are whole values, never cut: the guard's `redact` hides secrets in each
+ * string written.
  */
 export async function writeOutputs(
   results: PurgeResult[],
   counts: Counts,
-  perService: boolean,
-  redact: Redact
+  perService: boolean
 ): Promise<string> {
-  const resultsJson = redactedJson(results, redact)
-  const file = await keepFile('results-file', resultsJson, redact)
+  const resultsJson = redactedJson(results)
+  const file = await keepFile('results-file', resultsJson)
   const ids = results.filter((result) => result.status === 'purged' && result.id !== null)
   const single = ids.length === 1 ? (ids[0]?.id ?? '') : ''
-  setBoundedOutput('purge-ids', JSON.stringify(purgeIds(results, perService, redact)), file)
+  setBoundedOutput('purge-ids', JSON.stringify(purgeIds(results, perService)), file)
   core.setOutput('purge-id', redact(single))
   setBoundedOutput('results', resultsJson, file)
   core.setOutput('purged-count', String(counts.purged))
@@ -133,8 +132,7 @@ export async function writeOutputs(
  */
 export async function writeStageOutputs(
   verification: Verification[] | undefined,
-  waitMs: number | undefined,
-  redact: Redact
+  waitMs: number | undefined
 ): Promise<void> {
   core.setOutput('wait-seconds', waitMs === undefined ? '' : String(Math.round(waitMs / 1000)))
   const fresh = verification?.filter((entry) => entry.fresh).length ?? 0
@@ -145,8 +143,8 @@ export async function writeStageOutputs(
     core.setOutput('verification-file', '')
     return
   }
-  const json = redactedJson(verification, redact)
-  const file = await keepFile('verification-file', json, redact)
+  const json = redactedJson(verification)
+  const file = await keepFile('verification-file', json)
   setBoundedOutput('verification', json, file)
   core.setOutput('verification-file', file.written ? redact(file.path) : '')
 }

@@ -8,7 +8,6 @@ import {
   isRetryableStatus,
   serverRequestedWaitMs
 } from './retry-policy.js'
-import type { Redact } from './secrets.js'
 import { cut, parseJson, serverMessage } from './server-message.js'
 import { withoutCredentials } from './targets.js'
 
@@ -41,16 +40,8 @@ function failure(fields: Pick<Failure, 'httpStatus' | 'message'> & Partial<Failu
 /** Real ids are about 20 characters: anything else is not an id a user could look up. */
 const USABLE_ID = /^[\x21-\x7e]{1,128}$/
 
-/**
- * What the exchange means. Every piece of server text is redacted before it is cut, so a secret
- * at the edge of the cut cannot survive in part.
- */
-export function interpret(
-  call: PurgeCall,
-  exchange: Exchange,
-  now: number,
-  redact: Redact
-): Verdict {
+/** What the exchange means. Server text is shown through `cut`, which hides secrets first. */
+export function interpret(call: PurgeCall, exchange: Exchange, now: number): Verdict {
   switch (exchange.kind) {
     case 'cancelled':
       return failure({ httpStatus: null, message: CANCELLED_IN_FLIGHT })
@@ -64,12 +55,11 @@ export function interpret(
       return failure({
         httpStatus: null,
         retryable: isRetryableNetworkCode(exchange.code),
-        message: `connection failed${exchange.code === undefined ? '' : ` (${exchange.code})`}: ${cut(redact(exchange.message))}`
+        message: `connection failed${exchange.code === undefined ? '' : ` (${exchange.code})`}: ${cut(exchange.message)}`
       })
     case 'response':
-      if (exchange.status >= 200 && exchange.status < 300)
-        return interpretSuccess(call, exchange, redact)
-      return interpretRefusal(call, exchange, now, redact)
+      if (exchange.status >= 200 && exchange.status < 300) return interpretSuccess(call, exchange)
+      return interpretRefusal(call, exchange, now)
   }
 }
 
@@ -80,9 +70,9 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 /** How an unusable id is shown: enough to recognise it, never enough to flood a log. */
-function shownValue(value: unknown, redact: Redact): string {
+function shownValue(value: unknown): string {
   if (typeof value === 'string') {
-    return JSON.stringify(cut(redact(value), 60)).replace(
+    return JSON.stringify(cut(value, 60)).replace(
       /[^\x20-\x7e]/g,
       (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`
     )
@@ -91,13 +81,13 @@ function shownValue(value: unknown, redact: Redact): string {
   return Array.isArray(value) ? 'an array' : 'an object'
 }
 
-function unusableId(value: unknown, redact: Redact): string {
-  return `the server's answer held no usable purge id (got ${shownValue(value, redact)})`
+function unusableId(value: unknown): string {
+  return `the server's answer held no usable purge id (got ${shownValue(value)})`
 }
 
 type Response = Extract<Exchange, { kind: 'response' }>
 
-function interpretSuccess(call: PurgeCall, exchange: Response, redact: Redact): Verdict {
+function interpretSuccess(call: PurgeCall, exchange: Response): Verdict {
   const { status, body } = exchange
   if (exchange.truncated) {
     return failure({
@@ -110,7 +100,7 @@ function interpretSuccess(call: PurgeCall, exchange: Response, redact: Redact): 
   const unusable = new Map<string, string>()
   const take = (target: string, value: unknown): void => {
     if (typeof value === 'string' && USABLE_ID.test(value)) ids.set(target, value)
-    else unusable.set(target, unusableId(value, redact))
+    else unusable.set(target, unusableId(value))
   }
   if (isRecord(json)) {
     if (call.operation === 'batch') {
@@ -133,7 +123,7 @@ function interpretSuccess(call: PurgeCall, exchange: Response, redact: Redact): 
       : call.operation === 'purge-all'
         ? '{"status":"ok"}'
         : '{"status":"ok","id":...}'
-  const start = body.trim() === '' ? 'an empty body' : JSON.stringify(cut(redact(body), 120))
+  const start = body.trim() === '' ? 'an empty body' : JSON.stringify(cut(body, 120))
   return failure({
     httpStatus: status,
     retryable: true,
@@ -141,14 +131,9 @@ function interpretSuccess(call: PurgeCall, exchange: Response, redact: Redact): 
   })
 }
 
-function interpretRefusal(
-  call: PurgeCall,
-  exchange: Response,
-  now: number,
-  redact: Redact
-): Verdict {
+function interpretRefusal(call: PurgeCall, exchange: Response, now: number): Verdict {
   const { status } = exchange
-  const said = serverMessage(exchange.body, redact)
+  const said = serverMessage(exchange.body)
   const cutOff = exchange.truncated
     ? ` (its answer was cut off at ${MAX_BODY_BYTES / 1024 / 1024} MiB)`
     : ''
@@ -159,9 +144,7 @@ function interpretRefusal(
   if (status >= 300 && status < 400) {
     const location = headerValue(exchange.headers, 'location')
     const where =
-      location === undefined
-        ? 'without a Location'
-        : `to ${cut(redact(withoutCredentials(location)), 200)}`
+      location === undefined ? 'without a Location' : `to ${cut(withoutCredentials(location), 200)}`
     return failure({
       httpStatus: status,
       message: `redirected (${status}) ${where}: purge calls do not follow redirects, so the token and the purge never go elsewhere; use the final address`

@@ -1,6 +1,5 @@
 /** Pulls the human message out of an error body, whatever shape the server chose. Pure. */
 import { redact } from './outside-text.js'
-import type { Redact } from './secrets.js'
 
 const MAX_MESSAGE_CHARS = 300
 
@@ -45,12 +44,13 @@ export function parseJson(body: string): unknown {
   }
 }
 
-/** The server's own words, redacted before they are cut, or `undefined` when the body says nothing. */
-export function serverMessage(body: string, redact: Redact): string | undefined {
+/** The server's own words, secrets hidden and cut, or `undefined` when the body says nothing. */
+export function serverMessage(body: string): string | undefined {
   const json = parseJson(body)
   const messages = json === undefined ? [] : [...new Set(messagesOf(json))]
-  if (messages.length > 0) return cut(redact(messages.join(': ')))
+  if (messages.length > 0) return cut(messages.join(': '))
   const plain = body.trim()
   if (plain === '' || json !== undefined) return undefined
+  // Hidden before the tags are dropped: a tag inside a secret's spelling must not split it.
   return cut(redact(plain).replace(/<[^>]*>/g, ' '))
 }
