@@ -34191,7 +34191,6 @@ let registered = (text) => text;
 /** Hides these secrets (and only these) in everything the guard returns from now on. */
 function hideSecrets(secrets) {
     registered = redactor(secrets);
-    return registered;
 }
 /** The text with every spelling of the registered secrets replaced by `***`; nothing cut. */
 function redact(text) {

@@ -13,9 +13,8 @@ import { redactor, type Redact } from './secrets.js'
 let registered: Redact = (text) => text
 
 /** Hides these secrets (and only these) in everything the guard returns from now on. */
-export function hideSecrets(secrets: readonly string[]): Redact {
+export function hideSecrets(secrets: readonly string[]): void {
   registered = redactor(secrets)
-  return registered
 }
 
 /** The text with every spelling of the registered secrets replaced by `***`; nothing cut. */
