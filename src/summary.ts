@@ -268,56 +268,31 @@ function targetSections(facts: SummaryFacts, budget: Budget): { open: string[]; 
   const failed = notSent.length > 0 ? [] : results.filter((result) => result.status === 'failed')
   const rest = results.filter((result) => result.status !== 'failed')
   const inFile = facts.resultsFile === '' ? 'the step log' : 'the <code>results-file</code>'
-  const rows = (list: PurgeResult[], reason: boolean): string[] =>
-    list.map((result) => targetRow(result, withService, reason))
-  const more =
-    (total: number, what: string) =>
-    (shown: number): string =>
-      `Showing ${shown} of ${total} ${what}; ${inFile} holds them all.`
-  const open: string[] = []
-  const sections: string[] = []
-  if (failed.length > 0) {
-    open.push(
-      `<h3>${counted(failed.length, 'target')} failed</h3>`,
-      ...table(
-        headers,
-        rows(failed, true),
-        budget,
-        SECTION_BYTES.failed,
-        more(failed.length, 'failed targets')
-      )
+  const section = (list: PurgeResult[], what: string, cap: number, reason: boolean): string[] =>
+    table(
+      headers,
+      list.map((result) => targetRow(result, withService, reason)),
+      budget,
+      cap,
+      (shown) => `Showing ${shown} of ${list.length} ${what} targets; ${inFile} holds them all.`
     )
+  const foldedSection = (list: PurgeResult[], what: string, cap: number): string[] =>
+    list.length === 0
+      ? []
+      : folded(`${counted(list.length, 'target')} ${what}`, section(list, what, cap, false))
+  return {
+    open:
+      failed.length === 0
+        ? []
+        : [
+            `<h3>${counted(failed.length, 'target')} failed</h3>`,
+            ...section(failed, 'failed', SECTION_BYTES.failed, true)
+          ],
+    folded: [
+      ...foldedSection(notSent, 'not sent', SECTION_BYTES.notSent),
+      ...foldedSection(rest, facts.dryRun ? 'planned' : 'purged', SECTION_BYTES.succeeded)
+    ]
   }
-  if (notSent.length > 0) {
-    sections.push(
-      ...folded(
-        `${counted(notSent.length, 'target')} not sent`,
-        table(
-          headers,
-          rows(notSent, false),
-          budget,
-          SECTION_BYTES.notSent,
-          more(notSent.length, 'targets')
-        )
-      )
-    )
-  }
-  if (rest.length > 0) {
-    const what = facts.dryRun ? 'planned' : 'purged'
-    sections.push(
-      ...folded(
-        `${counted(rest.length, 'target')} ${what}`,
-        table(
-          headers,
-          rows(rest, false),
-          budget,
-          SECTION_BYTES.succeeded,
-          more(rest.length, `${what} targets`)
-        )
-      )
-    )
-  }
-  return { open, folded: sections }
 }
 
 /** What the verdict rests on: the text, the `Age`, or why neither could tell. */
