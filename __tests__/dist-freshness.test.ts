@@ -563,7 +563,7 @@ describe('edge check', () => {
     expect(run.stdout).toContain(
       '9 URLs not checked within verify-timeout (0.5 s): raise verify-timeout or concurrency'
     )
-    expect(run.stdout).toContain('0 fresh, 10 stale')
+    expect(run.stdout).toContain('0 fresh, 1 stale, 9 not checked')
     expect(annotations(run, 'error').join('\n')).toContain(
       `9 URLs are not known to be fresh: ${unchecked}`
     )

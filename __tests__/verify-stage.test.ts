@@ -218,7 +218,7 @@ describe('many URLs', () => {
     )
     expect(lines.slice(-3)).toEqual([
       '6 URLs not checked within verify-timeout (0.3 s): raise verify-timeout or concurrency',
-      '0 fresh, 10 stale',
+      '0 fresh, 4 stale, 6 not checked',
       '[end]'
     ])
   })
@@ -257,7 +257,7 @@ describe('many URLs', () => {
     expect(lines.filter((line) => line.includes('not checked within'))).toEqual([
       '988 URLs not checked within verify-timeout (60 s): raise verify-timeout or concurrency'
     ])
-    expect(lines.at(-2)).toBe('0 fresh, 1000 stale')
+    expect(lines.at(-2)).toBe('0 fresh, 12 stale, 988 not checked')
     expect(lines).toHaveLength(1 + 12 + 2 + 1)
   })
 
@@ -295,7 +295,7 @@ describe('many URLs', () => {
     expect(prober.calls.map(({ url }) => url)).toEqual([slow, quick])
     expect(log.lines.slice(-3)).toEqual([
       '1 URL not checked within verify-timeout (1 s): raise verify-timeout or concurrency',
-      '1 fresh, 2 stale (the run was cancelled)',
+      '1 fresh, 1 stale, 1 not checked (the run was cancelled)',
       '[end]'
     ])
   })

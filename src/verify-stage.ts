@@ -172,7 +172,8 @@ export async function verifyFreshness(
   }
   const fresh = entries.filter((entry) => entry.fresh).length
   const ending = cancelled ? ' (the run was cancelled)' : ''
-  log.info(`${fresh} fresh, ${entries.length - fresh} stale${ending}`)
+  const notChecked = late > 0 ? `, ${late} not checked` : ''
+  log.info(`${fresh} fresh, ${entries.length - fresh - late} stale${notChecked}${ending}`)
   log.endGroup()
   const malformedAge = progress
     .filter((state) => state.observation?.malformedAge !== undefined)
