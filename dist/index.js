@@ -34275,6 +34275,701 @@ function summaryText(text, maxChars = 300) {
         .replace(BLOCK_START, (start) => `${start.slice(0, -1)}${reference(start.slice(-1))}`);
 }
 
+;// CONCATENATED MODULE: ./src/freshness.ts
+
+/** Vendors' names for "hit or miss", in the order they are preferred when several are sent. */
+const CACHE_STATUS_HEADERS = ['X-Cache', 'Cache-Status', 'CF-Cache-Status', 'X-Cache-Status'];
+/** Server and user text inside evidence: long enough to recognise, short enough for a table cell. */
+const SHOWN_VALUE_CHARS = 80;
+const SHOWN_FAILURE_CHARS = 160;
+function headerValues(value) {
+    if (value === undefined)
+        return [];
+    return Array.isArray(value) ? value : [value];
+}
+/** RFC 9111 §1.2.2: a number of seconds too large to hold counts as 2^31. */
+const MAX_AGE_S = 2 ** 31;
+/**
+ * `Age` is one non-negative integer (RFC 9111 §5.1), but an intermediary may join two tiers' values
+ * into a list or send a line each: the largest is the copy's age. Any other value proves nothing,
+ * so it is never read as a young copy.
+ */
+function readAge(lines) {
+    if (lines.length === 0)
+        return { age: null, malformedAge: undefined };
+    const values = lines
+        .flatMap((line) => line.split(','))
+        .map((value) => value.trim())
+        .filter((value) => value !== '');
+    if (values.length === 0 || !values.every((value) => /^\d+$/.test(value))) {
+        const why = values.length === 0 ? 'empty' : 'not a whole number of seconds';
+        return { age: null, malformedAge: `malformed Age header ${quoted(lines.join(', '))}: ${why}` };
+    }
+    const largest = values.reduce((most, value) => Math.max(most, Number(value)), 0);
+    return { age: Math.min(largest, MAX_AGE_S), malformedAge: undefined };
+}
+function cacheStatusOf(headers) {
+    for (const name of CACHE_STATUS_HEADERS) {
+        const [value] = headerValues(headers[name.toLowerCase()]);
+        if (value !== undefined)
+            return `${name}: ${oneLine(value, SHOWN_VALUE_CHARS)}`;
+    }
+    return undefined;
+}
+function observe(answer, text) {
+    switch (answer.kind) {
+        case 'response': {
+            const { headers, body } = answer;
+            const textSeen = text === undefined
+                ? undefined
+                : body.includes(text) ||
+                    Object.values(headers).some((value) => headerValues(value).some((one) => one.includes(text)));
+            return {
+                status: answer.status,
+                ...readAge(answer.ageLines),
+                undecodable: answer.undecodable === undefined
+                    ? undefined
+                    : oneLine(answer.undecodable, SHOWN_FAILURE_CHARS),
+                textSeen,
+                cacheStatus: cacheStatusOf(headers),
+                failure: undefined
+            };
+        }
+        case 'network':
+            return failed(`network error: ${oneLine(answer.message, SHOWN_FAILURE_CHARS)}`);
+        case 'timeout':
+            return failed(oneLine(answer.message, SHOWN_FAILURE_CHARS));
+        case 'cancelled':
+            return failed('the run was cancelled');
+    }
+}
+function failed(failure) {
+    return {
+        status: null,
+        age: null,
+        malformedAge: undefined,
+        undecodable: undefined,
+        textSeen: undefined,
+        cacheStatus: undefined,
+        failure
+    };
+}
+function quoted(text) {
+    return `"${oneLine(text, SHOWN_VALUE_CHARS)}"`;
+}
+/** `HTTP 404, ` for answers other than 2xx: a fresh 404 or a 301 is worth a second look. */
+function statusPrefix(status) {
+    return status >= 200 && status < 300 ? '' : `HTTP ${status}, `;
+}
+function judge(observation, rule) {
+    const { status, age, malformedAge, undecodable, cacheStatus, failure } = observation;
+    const via = cacheStatus === undefined ? '' : ` (${cacheStatus})`;
+    if (status === null) {
+        return { fresh: false, recheck: true, evidence: failure ?? 'no answer' };
+    }
+    if (status >= 500)
+        return { fresh: false, recheck: true, evidence: `HTTP ${status}${via}` };
+    const prefix = statusPrefix(status);
+    if (undecodable !== undefined) {
+        return { fresh: false, recheck: false, evidence: `${prefix}${undecodable}${via}` };
+    }
+    if ('text' in rule) {
+        const fresh = observation.textSeen === true;
+        const evidence = `${prefix}${fresh ? 'showed' : 'did not show'} ${quoted(rule.text)}${via}`;
+        return { fresh, recheck: false, evidence };
+    }
+    const elapsedS = Math.max(0, rule.nowMs - rule.purgeStartedMs) / 1000;
+    const began = `${Math.floor(elapsedS)} s ago`;
+    if (malformedAge !== undefined) {
+        return { fresh: false, recheck: false, evidence: `${prefix}${malformedAge}${via}` };
+    }
+    if (age === null)
+        return { fresh: true, recheck: false, evidence: `${prefix}no Age header${via}` };
+    // `Age` has whole seconds and the purge time is ours: a second of slack keeps a copy made just
+    // after the first call from looking older than it.
+    return age <= elapsedS + 1
+        ? { fresh: true, recheck: false, evidence: `${prefix}Age ${age} s, purge began ${began}${via}` }
+        : {
+            fresh: false,
+            recheck: false,
+            evidence: `${prefix}Age ${age} s, but the purge began ${began}${via}`
+        };
+}
+
+// EXTERNAL MODULE: external "node:stream"
+var external_node_stream_ = __nccwpck_require__(7075);
+// EXTERNAL MODULE: external "node:zlib"
+var external_node_zlib_ = __nccwpck_require__(8522);
+;// CONCATENATED MODULE: ./src/content-coding.ts
+
+
+/**
+ * More layers than any server applies on purpose: each one is a decoder and a buffer, and a list
+ * of hundreds would cost the runner more than the page is worth.
+ */
+const MAX_CODINGS = 4;
+/** A coding name or a header shown inside a reason: enough to recognise it. */
+const SHOWN_CODING_CHARS = 40;
+/** `x-gzip` is the old name of gzip (RFC 9110 §8.4.1.3); names are case-insensitive. */
+const NAMES = {
+    gzip: 'gzip',
+    'x-gzip': 'gzip',
+    deflate: 'deflate',
+    br: 'br'
+};
+/**
+ * The codings of a `Content-Encoding` value, in the order applied (RFC 9110 §8.4). `identity` and
+ * empty list elements add no layer; an unknown coding, or more than `MAX_CODINGS`, is refused.
+ */
+function codingsOf(header) {
+    const names = (header ?? '')
+        .split(',')
+        .map((name) => name.trim().toLowerCase())
+        .filter((name) => name !== '' && name !== 'identity');
+    const codings = [];
+    for (const name of names) {
+        const coding = NAMES[name];
+        if (coding === undefined) {
+            const shown = oneLine(name, SHOWN_CODING_CHARS);
+            return {
+                kind: 'refused',
+                reason: `Content-Encoding "${shown}" is not one edge-purge can decode`
+            };
+        }
+        codings.push(coding);
+    }
+    if (codings.length > MAX_CODINGS) {
+        const shown = oneLine(header ?? '', SHOWN_CODING_CHARS);
+        return {
+            kind: 'refused',
+            reason: `Content-Encoding "${shown}" lists ${codings.length} codings; edge-purge decodes at most ${MAX_CODINGS}`
+        };
+    }
+    return { kind: 'codings', codings };
+}
+/**
+ * Lenient flushing, as browsers are: a body cut short still yields the text decoded so far
+ * instead of an error.
+ */
+function decoderOf(coding) {
+    switch (coding) {
+        case 'gzip':
+            return external_node_zlib_.createGunzip({ finishFlush: external_node_zlib_.constants.Z_SYNC_FLUSH });
+        case 'deflate':
+            return external_node_zlib_.createInflate({ finishFlush: external_node_zlib_.constants.Z_SYNC_FLUSH });
+        case 'br':
+            return external_node_zlib_.createBrotliDecompress({ finishFlush: external_node_zlib_.constants.BROTLI_OPERATION_FLUSH });
+    }
+}
+/** The decoders to pipe the body through, in order: the last coding applied is undone first. */
+function decodersFor(codings) {
+    return [...codings].reverse().map(decoderOf);
+}
+
+// EXTERNAL MODULE: ./node_modules/content-type/dist/index.js
+var dist = __nccwpck_require__(2372);
+// EXTERNAL MODULE: external "node:util"
+var external_node_util_ = __nccwpck_require__(7975);
+;// CONCATENATED MODULE: ./src/page-text.ts
+/** How a page's decoded bytes become text: a byte order mark, else the `Content-Type` charset, else UTF-8. */
+
+
+/** What a page without a usable charset is read as: what nearly every page today is written in. */
+const DEFAULT_LABEL = 'utf-8';
+/** Enough bytes to tell every byte order mark the Encoding Standard knows. */
+const BOM_BYTES = 3;
+/** The `charset` parameter of a `Content-Type` value, as its label; undefined when there is none. */
+function charsetOf(contentType) {
+    if (contentType === undefined)
+        return undefined;
+    return (0,dist/* parse */.qg)(contentType).parameters.charset;
+}
+/** The encoding a byte order mark at the start of `bytes` names (Encoding Standard, "BOM sniff"). */
+function bomEncoding(bytes) {
+    if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf)
+        return 'utf-8';
+    if (bytes[0] === 0xfe && bytes[1] === 0xff)
+        return 'utf-16be';
+    if (bytes[0] === 0xff && bytes[1] === 0xfe)
+        return 'utf-16le';
+    return undefined;
+}
+/** A decoder for `label`, or for UTF-8 when `TextDecoder` knows no such encoding. */
+function decoderFor(label) {
+    try {
+        return new external_node_util_.TextDecoder(label ?? DEFAULT_LABEL);
+    }
+    catch {
+        return new external_node_util_.TextDecoder(DEFAULT_LABEL);
+    }
+}
+/**
+ * Text from bytes that arrive in chunks: a character split between two chunks is decoded whole.
+ * A byte order mark wins over the label, as browsers decode (no `<meta>` is read: the page is not
+ * parsed as HTML); the mark itself is not part of the text.
+ */
+class PageTextDecoder {
+    label;
+    decoder;
+    head = Buffer.alloc(0);
+    constructor(label) {
+        this.label = label;
+    }
+    /** The text `bytes` complete; bytes of a character not yet whole wait for the next chunk. */
+    write(bytes) {
+        if (this.decoder !== undefined)
+            return this.decoder.decode(bytes, { stream: true });
+        this.head = Buffer.concat([this.head, bytes]);
+        if (this.head.length < BOM_BYTES)
+            return '';
+        return this.start().decode(this.head, { stream: true });
+    }
+    /** The rest of the text once the body has ended. */
+    end() {
+        if (this.decoder !== undefined)
+            return this.decoder.decode();
+        return this.start().decode(this.head);
+    }
+    start() {
+        this.decoder = decoderFor(bomEncoding(this.head) ?? this.label);
+        return this.decoder;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/probe.ts
+/**
+ * One plain `GET` of a page as a visitor gets it, for the wait and verification stages: no token,
+ * no redirects followed, the body decoded and read only as far as the caller needs it.
+ */
+
+
+
+
+
+
+/**
+ * Pages are bigger than purge answers, and a version string may sit near the end of one, but a
+ * hostile or runaway page (or a compression bomb) must not fill the runner's memory.
+ */
+const MAX_DECODED_BYTES = 4 * 1024 * 1024;
+/** The variants visitors get: a CDN caches and purges each encoding's copy on its own. */
+const ACCEPT_ENCODING = 'gzip, deflate, br';
+function headersShow(headers, text) {
+    return Object.values(headers)
+        .flat()
+        .some((value) => value !== undefined && value.includes(text));
+}
+/**
+ * Agents as the purge transport has them; the request itself is node's, which follows no redirect
+ * and can be dropped as soon as the text is found.
+ */
+function createProber(options) {
+    const { agentFor, close } = createAgents(options);
+    function get(url, { timeoutMs, signal, lookFor }) {
+        if (signal.aborted)
+            return Promise.resolve({ kind: 'cancelled' });
+        const target = new URL(url);
+        const module = target.protocol === 'https:' ? external_node_https_namespaceObject : external_node_http_;
+        const headers = { 'User-Agent': options.userAgent, 'Accept-Encoding': ACCEPT_ENCODING };
+        return new Promise((resolve) => {
+            const request = module.request(target, { method: 'GET', headers, agent: agentFor(target) });
+            let decoders = [];
+            let settled = false;
+            /**
+             * `drop` closes the connection: the rest of the body is not wanted, or never came. Dropping it
+             * does not stop the decoders: they would inflate what they hold already (a compression bomb's
+             * gigabytes from a few kilobytes) and keep the process alive while they do.
+             */
+            const settle = (answer, drop) => {
+                if (settled)
+                    return;
+                settled = true;
+                clearTimeout(timer);
+                signal.removeEventListener('abort', cancel);
+                if (drop) {
+                    request.destroy();
+                    for (const decoder of decoders)
+                        decoder.destroy();
+                }
+                resolve(answer);
+            };
+            const timer = setTimeout(() => {
+                settle({ kind: 'timeout', message: `no complete answer within ${timeoutMs / 1000} s` }, true);
+            }, timeoutMs);
+            const cancel = () => settle({ kind: 'cancelled' }, true);
+            signal.addEventListener('abort', cancel, { once: true });
+            const fail = (error) => {
+                settle({ kind: 'network', code: error.code, message: error.message }, true);
+            };
+            request.on('error', fail);
+            request.on('response', (response) => {
+                const status = response.statusCode ?? 0;
+                const encoding = response.headers['content-encoding'];
+                const ageLines = response.headersDistinct.age ?? [];
+                let body = '';
+                const answer = (truncated, undecodable) => ({
+                    kind: 'response',
+                    status,
+                    headers: response.headers,
+                    body,
+                    truncated,
+                    ageLines,
+                    undecodable
+                });
+                response.on('error', fail);
+                const codings = codingsOf(encoding);
+                if (codings.kind === 'refused') {
+                    settle(answer(false, codings.reason), true);
+                    return;
+                }
+                if (lookFor !== undefined && headersShow(response.headers, lookFor)) {
+                    settle(answer(false), true);
+                    return;
+                }
+                decoders = decodersFor(codings.codings);
+                const source = decoders.at(-1) ?? response;
+                if (decoders.length > 0) {
+                    (0,external_node_stream_.pipeline)([response, ...decoders], (error) => {
+                        if (error === null || error === undefined || settled)
+                            return;
+                        const message = `the ${String(encoding)} body could not be decoded: ${error.message}`;
+                        settle({ kind: 'network', code: error.code, message }, true);
+                    });
+                }
+                const text = new PageTextDecoder(charsetOf(response.headers['content-type']));
+                let size = 0;
+                source.on('data', (chunk) => {
+                    if (settled)
+                        return;
+                    const room = MAX_DECODED_BYTES - size;
+                    const part = chunk.length > room ? chunk.subarray(0, room) : chunk;
+                    size += part.length;
+                    // The text may straddle two chunks: search from where a match could begin.
+                    const from = lookFor === undefined ? 0 : Math.max(0, body.length - lookFor.length + 1);
+                    body += text.write(part);
+                    if (lookFor !== undefined && body.includes(lookFor, from))
+                        settle(answer(false), true);
+                    else if (chunk.length > room)
+                        settle(answer(true), true);
+                });
+                source.on('end', () => {
+                    body += text.end();
+                    settle(answer(false), false);
+                });
+            });
+            request.end();
+        });
+    }
+    return { get, close };
+}
+/**
+ * At most `count` probes in flight across every origin (the agents bound each origin alone). A
+ * stage takes a slot before it decides to start a check, so a check queued past its deadline is
+ * not started at all.
+ */
+class ProbeSlots {
+    free;
+    queue = [];
+    constructor(count) {
+        this.free = Math.max(1, count);
+    }
+    async run(task) {
+        if (this.free > 0)
+            this.free -= 1;
+        else
+            await new Promise((resolve) => this.queue.push(resolve));
+        try {
+            return await task();
+        }
+        finally {
+            const next = this.queue.shift();
+            if (next === undefined)
+                this.free += 1;
+            else
+                next();
+        }
+    }
+}
+
+;// CONCATENATED MODULE: ./src/wait-stage.ts
+
+
+
+
+/** How often one URL is checked: often enough to purge soon after a deploy, rarely enough to be polite. */
+const CHECK_INTERVAL_MS = 2000;
+/** A request cut to the time left still gets this long: a check with no time to answer proves nothing. */
+const MIN_REQUEST_TIMEOUT_MS = 1000;
+/**
+ * A check's timeout when it must end by `deadline`: the time left, but at least
+ * `MIN_REQUEST_TIMEOUT_MS`, and never more than the request `timeout` the user set.
+ */
+function timeoutBefore(deadline, now, requestTimeoutMs) {
+    return Math.min(requestTimeoutMs, Math.max(MIN_REQUEST_TIMEOUT_MS, deadline - now));
+}
+/** URLs are the user's, already validated; cut anyway, as all outside text is before the log. */
+const SHOWN_URL_CHARS = 200;
+function shownUrl(url) {
+    return oneLine(url, SHOWN_URL_CHARS);
+}
+/** A throw from the prober (a bug) fails that check only, as the engine does for a call. */
+async function safeGet(prober, url, options) {
+    try {
+        return await prober.get(url, options);
+    }
+    catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        return {
+            kind: 'network',
+            code: undefined,
+            message: `edge-purge could not check it: ${message}`
+        };
+    }
+}
+/** Resolves when `signal` aborts; `stop` removes the listener once it is no longer needed. */
+function abortion(signal) {
+    let stop = () => undefined;
+    const aborted = new Promise((resolve) => {
+        if (signal.aborted)
+            resolve();
+        const listener = () => resolve();
+        signal.addEventListener('abort', listener, { once: true });
+        stop = () => signal.removeEventListener('abort', listener);
+    });
+    return { aborted, stop };
+}
+/** A page whose body cannot be decoded does not pass: visitors could not read it either. */
+function passes(observation) {
+    const { status, textSeen, undecodable } = observation;
+    return (status !== null &&
+        status >= 200 &&
+        status < 300 &&
+        undecodable === undefined &&
+        textSeen !== false);
+}
+function describeAnswer(observation, text) {
+    if (observation.status === null)
+        return observation.failure ?? 'no answer';
+    if (observation.undecodable !== undefined) {
+        return `HTTP ${observation.status}, ${observation.undecodable}`;
+    }
+    const seen = observation.textSeen ? 'showed' : 'did not show';
+    return text === undefined
+        ? `HTTP ${observation.status}`
+        : `HTTP ${observation.status}, ${seen} ${quoted(text)}`;
+}
+function awaited(settings) {
+    const what = settings.text === undefined ? 'answer 2xx' : `show ${quoted(settings.text)}`;
+    return settings.passes > 1 ? `${what} ${settings.passes} times in a row` : what;
+}
+/** What each URL still waiting did last, for the log and the job summary. */
+function describeUrlWait({ url, checks, last }, settings) {
+    const history = checks === 0 ? 'no check was made' : `last answer: ${last}, after ${counted(checks, 'check')}`;
+    return `${shownUrl(url)} did not ${awaited(settings)} (${history})`;
+}
+/**
+ * Why no purge call was sent, short enough to be every target's reason: how many URLs were not
+ * ready and what they had to show. What each one answered is in the log and the summary.
+ */
+function describeFailure(settings, waiting) {
+    const which = waiting.length === 1 && settings.urls.length === 1
+        ? shownUrl(waiting[0]?.url ?? '')
+        : `${waiting.length} of ${counted(settings.urls.length, 'wait-for-url')}`;
+    return `the origin was not ready within ${settings.timeoutMs / 1000} s: ${which} did not ${awaited(settings)}`;
+}
+async function waitForOrigin(settings, deps) {
+    const { prober, clock, signal, log } = deps;
+    const started = clock.now();
+    const deadline = started + settings.timeoutMs;
+    const slots = new ProbeSlots(settings.concurrency);
+    const urls = settings.urls.map((url) => ({
+        url,
+        checks: 0,
+        passedInARow: 0,
+        last: 'not checked'
+    }));
+    /** Checks one URL until it has passed often enough or no check may start before the deadline. */
+    async function watch(state) {
+        let nextStart = started;
+        while (state.passedInARow < settings.passes && !signal.aborted) {
+            const pause = nextStart - clock.now();
+            if (pause > 0)
+                await clock.sleep(pause, signal);
+            const checked = await slots.run(async () => {
+                const start = clock.now();
+                if (signal.aborted || start > deadline)
+                    return false;
+                nextStart = start + CHECK_INTERVAL_MS;
+                const timeoutMs = timeoutBefore(deadline, start, settings.requestTimeoutMs);
+                const answer = await safeGet(prober, state.url, {
+                    timeoutMs,
+                    signal,
+                    lookFor: settings.text
+                });
+                if (answer.kind === 'cancelled')
+                    return false;
+                const observation = observe(answer, settings.text);
+                state.checks += 1;
+                state.passedInARow = passes(observation) ? state.passedInARow + 1 : 0;
+                state.last = describeAnswer(observation, settings.text);
+                const mark = state.passedInARow > 0 ? '✓' : '✗';
+                const row = settings.passes > 1 ? `; ${state.passedInARow} of ${settings.passes} in a row` : '';
+                log.info(`${mark} ${shownUrl(state.url)}: ${state.last} (check ${state.checks}${row})`);
+                return true;
+            });
+            if (!checked)
+                return;
+            nextStart = Math.max(nextStart, clock.now());
+            if (nextStart > deadline)
+                return;
+        }
+    }
+    const what = awaited(settings);
+    log.startGroup(`Waiting for the origin: ${counted(urls.length, 'URL')} to ${what} (up to ${settings.timeoutMs / 1000} s)`);
+    const { aborted, stop } = abortion(signal);
+    try {
+        await Promise.race([Promise.all(urls.map(watch)), aborted]);
+    }
+    finally {
+        stop();
+    }
+    const elapsedMs = clock.now() - started;
+    const cancelled = signal.aborted;
+    const waiting = urls.filter((state) => state.passedInARow < settings.passes);
+    const done = !cancelled && waiting.length === 0;
+    const failure = done || cancelled ? undefined : describeFailure(settings, waiting);
+    const after = `${(elapsedMs / 1000).toFixed(1)} s`;
+    log.info(failure ?? (cancelled ? `Wait cancelled after ${after}` : `The origin is ready after ${after}`));
+    if (failure !== undefined)
+        for (const state of waiting)
+            log.info(describeUrlWait(state, settings));
+    log.endGroup();
+    return { done, cancelled, elapsedMs, urls: urls.map((state) => ({ ...state })), failure };
+}
+
+;// CONCATENATED MODULE: ./src/verify-stage.ts
+/**
+ * The verification stage: after the purge, fetch each URL as a visitor would and judge whether the
+ * edge now serves content produced after the purge began, re-checking stale ones for a while (a
+ * soft purge serves the old copy once while it refetches; a CDN needs a moment to reach every POP).
+ */
+
+
+
+
+const NOT_JUDGED_CANCELLED = 'not judged: the run was cancelled';
+/** A URL the check never got to (time up, or cancelled first): not known to be fresh or stale. */
+function notChecked(entry) {
+    return entry.checks === 0;
+}
+const NOT_CHECKED_IN_TIME = 'not checked within verify-timeout: raise verify-timeout or concurrency';
+const FIRST_RECHECK_MS = 500;
+const MAX_RECHECK_MS = 5000;
+/** Wait before the re-check that follows check number `checks`: 0.5 s, 1 s, 2 s, 4 s, then 5 s. */
+function recheckDelayMs(checks) {
+    return Math.min(MAX_RECHECK_MS, FIRST_RECHECK_MS * 2 ** Math.max(0, checks - 1));
+}
+function entryOf(progress, cancelled) {
+    const { target, checks, observation, judgement, final, late } = progress;
+    const evidence = judgement === undefined
+        ? late
+            ? NOT_CHECKED_IN_TIME
+            : NOT_JUDGED_CANCELLED
+        : cancelled && !final
+            ? `${judgement.evidence}; not checked again: the run was cancelled`
+            : judgement.evidence;
+    return {
+        url: target.url,
+        fresh: judgement?.fresh ?? false,
+        http_status: observation?.status ?? null,
+        age: observation?.age ?? null,
+        checks,
+        evidence
+    };
+}
+async function verifyFreshness(settings, deps) {
+    const { prober, clock, signal, log } = deps;
+    const deadline = clock.now() + settings.timeoutMs;
+    const slots = new ProbeSlots(settings.concurrency);
+    const progress = settings.targets.map((target) => ({
+        target,
+        checks: 0,
+        observation: undefined,
+        judgement: undefined,
+        final: false,
+        late: false
+    }));
+    /** One check; false when it was not made (cancelled, or started too late). */
+    async function check(state) {
+        const start = clock.now();
+        if (signal.aborted)
+            return false;
+        if (start > deadline) {
+            state.late = state.checks === 0;
+            return false;
+        }
+        // A first check keeps the full timeout, so its verdict never comes from a cut of ours; it still
+        // ends within one timeout of the deadline. Re-checks share what is left, and the floor never
+        // lifts one above `timeout` (below 1 s), which would break that bound.
+        const timeoutMs = state.checks === 0
+            ? settings.requestTimeoutMs
+            : timeoutBefore(deadline, start, settings.requestTimeoutMs);
+        const { url, text } = state.target;
+        const answer = await safeGet(prober, url, { timeoutMs, signal, lookFor: text });
+        if (answer.kind === 'cancelled')
+            return false;
+        const observation = observe(answer, text);
+        const rule = text === undefined
+            ? { purgeStartedMs: settings.purgeStartedMs, nowMs: clock.now() }
+            : { text };
+        const judgement = judge(observation, rule);
+        state.checks += 1;
+        state.observation = observation;
+        state.judgement = judgement;
+        const delay = recheckDelayMs(state.checks);
+        state.final = judgement.fresh || clock.now() + delay > deadline;
+        const next = judgement.fresh
+            ? ''
+            : state.final
+                ? '; no time left to check again'
+                : `; checking again in ${delay / 1000} s`;
+        log.info(`${judgement.fresh ? '✓ fresh' : '✗ stale'} ${shownUrl(url)}: ${judgement.evidence} (check ${state.checks}${next})`);
+        return true;
+    }
+    async function verify(state) {
+        while (await slots.run(() => check(state))) {
+            if (state.final)
+                return;
+            await clock.sleep(recheckDelayMs(state.checks), signal);
+        }
+    }
+    const seconds = `${settings.timeoutMs / 1000} s`;
+    log.startGroup(`Edge check: ${counted(progress.length, 'URL')} (up to ${settings.concurrency} at once, stale ones re-checked; no check starts after ${seconds})`);
+    const { aborted, stop } = abortion(signal);
+    try {
+        await Promise.race([Promise.all(progress.map(verify)), aborted]);
+    }
+    finally {
+        stop();
+    }
+    const cancelled = signal.aborted;
+    const entries = progress.map((state) => entryOf(state, cancelled));
+    const late = progress.filter((state) => state.late).length;
+    if (late > 0) {
+        // One line, not one per URL: there may be a thousand.
+        log.info(`${counted(late, 'URL')} not checked within verify-timeout (${seconds}): raise verify-timeout or concurrency`);
+    }
+    const fresh = entries.filter((entry) => entry.fresh).length;
+    const ending = cancelled ? ' (the run was cancelled)' : '';
+    const notChecked = late > 0 ? `, ${late} not checked` : '';
+    log.info(`${fresh} fresh, ${entries.length - fresh - late} stale${notChecked}${ending}`);
+    log.endGroup();
+    const malformedAge = progress
+        .filter((state) => state.observation?.malformedAge !== undefined)
+        .map((state) => state.target.url);
+    return { entries, cancelled, malformedAge };
+}
+
 ;// CONCATENATED MODULE: ./src/targets.ts
 /** Parsing and validation of the things a user asks to purge: surrogate keys and URLs. Pure. */
 
@@ -34393,6 +35088,7 @@ function mergeUnique(lists, identity) {
 
 
 
+
 /** GitHub shows 10 error annotations per step; keep room for the final one and other steps' notes. */
 const MAX_ANNOTATIONS = 5;
 /** A server message is cut to 300 characters; this leaves room for what the action says around it. */
@@ -34408,7 +35104,7 @@ function problemsOf(results, stale) {
     const staleUrls = stale
         .filter((entry) => !entry.fresh)
         .map((entry) => ({
-        kind: entry.checks === 0 ? 'unchecked' : 'stale',
+        kind: notChecked(entry) ? 'unchecked' : 'stale',
         name: shorten(entry.url),
         reason: entry.evidence
     }));
@@ -34449,7 +35145,7 @@ function failureAnnotations(results, stale = []) {
 }
 function conclude(results, counts, { failOnError, verification }) {
     const notFresh = verification.filter((entry) => !entry.fresh);
-    const unchecked = notFresh.filter((entry) => entry.checks === 0).length;
+    const unchecked = notFresh.filter(notChecked).length;
     const stale = notFresh.length - unchecked;
     if (counts.failed === 0 && notFresh.length === 0)
         return;
@@ -36204,698 +36900,8 @@ function describeStagesPlanned(settings) {
     return stages;
 }
 
-// EXTERNAL MODULE: external "node:stream"
-var external_node_stream_ = __nccwpck_require__(7075);
-// EXTERNAL MODULE: external "node:zlib"
-var external_node_zlib_ = __nccwpck_require__(8522);
-;// CONCATENATED MODULE: ./src/content-coding.ts
-
-
-/**
- * More layers than any server applies on purpose: each one is a decoder and a buffer, and a list
- * of hundreds would cost the runner more than the page is worth.
- */
-const MAX_CODINGS = 4;
-/** A coding name or a header shown inside a reason: enough to recognise it. */
-const SHOWN_CODING_CHARS = 40;
-/** `x-gzip` is the old name of gzip (RFC 9110 §8.4.1.3); names are case-insensitive. */
-const NAMES = {
-    gzip: 'gzip',
-    'x-gzip': 'gzip',
-    deflate: 'deflate',
-    br: 'br'
-};
-/**
- * The codings of a `Content-Encoding` value, in the order applied (RFC 9110 §8.4). `identity` and
- * empty list elements add no layer; an unknown coding, or more than `MAX_CODINGS`, is refused.
- */
-function codingsOf(header) {
-    const names = (header ?? '')
-        .split(',')
-        .map((name) => name.trim().toLowerCase())
-        .filter((name) => name !== '' && name !== 'identity');
-    const codings = [];
-    for (const name of names) {
-        const coding = NAMES[name];
-        if (coding === undefined) {
-            const shown = oneLine(name, SHOWN_CODING_CHARS);
-            return {
-                kind: 'refused',
-                reason: `Content-Encoding "${shown}" is not one edge-purge can decode`
-            };
-        }
-        codings.push(coding);
-    }
-    if (codings.length > MAX_CODINGS) {
-        const shown = oneLine(header ?? '', SHOWN_CODING_CHARS);
-        return {
-            kind: 'refused',
-            reason: `Content-Encoding "${shown}" lists ${codings.length} codings; edge-purge decodes at most ${MAX_CODINGS}`
-        };
-    }
-    return { kind: 'codings', codings };
-}
-/**
- * Lenient flushing, as browsers are: a body cut short still yields the text decoded so far
- * instead of an error.
- */
-function decoderOf(coding) {
-    switch (coding) {
-        case 'gzip':
-            return external_node_zlib_.createGunzip({ finishFlush: external_node_zlib_.constants.Z_SYNC_FLUSH });
-        case 'deflate':
-            return external_node_zlib_.createInflate({ finishFlush: external_node_zlib_.constants.Z_SYNC_FLUSH });
-        case 'br':
-            return external_node_zlib_.createBrotliDecompress({ finishFlush: external_node_zlib_.constants.BROTLI_OPERATION_FLUSH });
-    }
-}
-/** The decoders to pipe the body through, in order: the last coding applied is undone first. */
-function decodersFor(codings) {
-    return [...codings].reverse().map(decoderOf);
-}
-
-// EXTERNAL MODULE: ./node_modules/content-type/dist/index.js
-var dist = __nccwpck_require__(2372);
-// EXTERNAL MODULE: external "node:util"
-var external_node_util_ = __nccwpck_require__(7975);
-;// CONCATENATED MODULE: ./src/page-text.ts
-/** How a page's decoded bytes become text: a byte order mark, else the `Content-Type` charset, else UTF-8. */
-
-
-/** What a page without a usable charset is read as: what nearly every page today is written in. */
-const DEFAULT_LABEL = 'utf-8';
-/** Enough bytes to tell every byte order mark the Encoding Standard knows. */
-const BOM_BYTES = 3;
-/** The `charset` parameter of a `Content-Type` value, as its label; undefined when there is none. */
-function charsetOf(contentType) {
-    if (contentType === undefined)
-        return undefined;
-    return (0,dist/* parse */.qg)(contentType).parameters.charset;
-}
-/** The encoding a byte order mark at the start of `bytes` names (Encoding Standard, "BOM sniff"). */
-function bomEncoding(bytes) {
-    if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf)
-        return 'utf-8';
-    if (bytes[0] === 0xfe && bytes[1] === 0xff)
-        return 'utf-16be';
-    if (bytes[0] === 0xff && bytes[1] === 0xfe)
-        return 'utf-16le';
-    return undefined;
-}
-/** A decoder for `label`, or for UTF-8 when `TextDecoder` knows no such encoding. */
-function decoderFor(label) {
-    try {
-        return new external_node_util_.TextDecoder(label ?? DEFAULT_LABEL);
-    }
-    catch {
-        return new external_node_util_.TextDecoder(DEFAULT_LABEL);
-    }
-}
-/**
- * Text from bytes that arrive in chunks: a character split between two chunks is decoded whole.
- * A byte order mark wins over the label, as browsers decode (no `<meta>` is read: the page is not
- * parsed as HTML); the mark itself is not part of the text.
- */
-class PageTextDecoder {
-    label;
-    decoder;
-    head = Buffer.alloc(0);
-    constructor(label) {
-        this.label = label;
-    }
-    /** The text `bytes` complete; bytes of a character not yet whole wait for the next chunk. */
-    write(bytes) {
-        if (this.decoder !== undefined)
-            return this.decoder.decode(bytes, { stream: true });
-        this.head = Buffer.concat([this.head, bytes]);
-        if (this.head.length < BOM_BYTES)
-            return '';
-        return this.start().decode(this.head, { stream: true });
-    }
-    /** The rest of the text once the body has ended. */
-    end() {
-        if (this.decoder !== undefined)
-            return this.decoder.decode();
-        return this.start().decode(this.head);
-    }
-    start() {
-        this.decoder = decoderFor(bomEncoding(this.head) ?? this.label);
-        return this.decoder;
-    }
-}
-
-;// CONCATENATED MODULE: ./src/probe.ts
-/**
- * One plain `GET` of a page as a visitor gets it, for the wait and verification stages: no token,
- * no redirects followed, the body decoded and read only as far as the caller needs it.
- */
-
-
-
-
-
-
-/**
- * Pages are bigger than purge answers, and a version string may sit near the end of one, but a
- * hostile or runaway page (or a compression bomb) must not fill the runner's memory.
- */
-const MAX_DECODED_BYTES = 4 * 1024 * 1024;
-/** The variants visitors get: a CDN caches and purges each encoding's copy on its own. */
-const ACCEPT_ENCODING = 'gzip, deflate, br';
-function headersShow(headers, text) {
-    return Object.values(headers)
-        .flat()
-        .some((value) => value !== undefined && value.includes(text));
-}
-/**
- * Agents as the purge transport has them; the request itself is node's, which follows no redirect
- * and can be dropped as soon as the text is found.
- */
-function createProber(options) {
-    const { agentFor, close } = createAgents(options);
-    function get(url, { timeoutMs, signal, lookFor }) {
-        if (signal.aborted)
-            return Promise.resolve({ kind: 'cancelled' });
-        const target = new URL(url);
-        const module = target.protocol === 'https:' ? external_node_https_namespaceObject : external_node_http_;
-        const headers = { 'User-Agent': options.userAgent, 'Accept-Encoding': ACCEPT_ENCODING };
-        return new Promise((resolve) => {
-            const request = module.request(target, { method: 'GET', headers, agent: agentFor(target) });
-            let decoders = [];
-            let settled = false;
-            /**
-             * `drop` closes the connection: the rest of the body is not wanted, or never came. Dropping it
-             * does not stop the decoders: they would inflate what they hold already (a compression bomb's
-             * gigabytes from a few kilobytes) and keep the process alive while they do.
-             */
-            const settle = (answer, drop) => {
-                if (settled)
-                    return;
-                settled = true;
-                clearTimeout(timer);
-                signal.removeEventListener('abort', cancel);
-                if (drop) {
-                    request.destroy();
-                    for (const decoder of decoders)
-                        decoder.destroy();
-                }
-                resolve(answer);
-            };
-            const timer = setTimeout(() => {
-                settle({ kind: 'timeout', message: `no complete answer within ${timeoutMs / 1000} s` }, true);
-            }, timeoutMs);
-            const cancel = () => settle({ kind: 'cancelled' }, true);
-            signal.addEventListener('abort', cancel, { once: true });
-            const fail = (error) => {
-                settle({ kind: 'network', code: error.code, message: error.message }, true);
-            };
-            request.on('error', fail);
-            request.on('response', (response) => {
-                const status = response.statusCode ?? 0;
-                const encoding = response.headers['content-encoding'];
-                const ageLines = response.headersDistinct.age ?? [];
-                let body = '';
-                const answer = (truncated, undecodable) => ({
-                    kind: 'response',
-                    status,
-                    headers: response.headers,
-                    body,
-                    truncated,
-                    ageLines,
-                    undecodable
-                });
-                response.on('error', fail);
-                const codings = codingsOf(encoding);
-                if (codings.kind === 'refused') {
-                    settle(answer(false, codings.reason), true);
-                    return;
-                }
-                if (lookFor !== undefined && headersShow(response.headers, lookFor)) {
-                    settle(answer(false), true);
-                    return;
-                }
-                decoders = decodersFor(codings.codings);
-                const source = decoders.at(-1) ?? response;
-                if (decoders.length > 0) {
-                    (0,external_node_stream_.pipeline)([response, ...decoders], (error) => {
-                        if (error === null || error === undefined || settled)
-                            return;
-                        const message = `the ${String(encoding)} body could not be decoded: ${error.message}`;
-                        settle({ kind: 'network', code: error.code, message }, true);
-                    });
-                }
-                const text = new PageTextDecoder(charsetOf(response.headers['content-type']));
-                let size = 0;
-                source.on('data', (chunk) => {
-                    if (settled)
-                        return;
-                    const room = MAX_DECODED_BYTES - size;
-                    const part = chunk.length > room ? chunk.subarray(0, room) : chunk;
-                    size += part.length;
-                    // The text may straddle two chunks: search from where a match could begin.
-                    const from = lookFor === undefined ? 0 : Math.max(0, body.length - lookFor.length + 1);
-                    body += text.write(part);
-                    if (lookFor !== undefined && body.includes(lookFor, from))
-                        settle(answer(false), true);
-                    else if (chunk.length > room)
-                        settle(answer(true), true);
-                });
-                source.on('end', () => {
-                    body += text.end();
-                    settle(answer(false), false);
-                });
-            });
-            request.end();
-        });
-    }
-    return { get, close };
-}
-/**
- * At most `count` probes in flight across every origin (the agents bound each origin alone). A
- * stage takes a slot before it decides to start a check, so a check queued past its deadline is
- * not started at all.
- */
-class ProbeSlots {
-    free;
-    queue = [];
-    constructor(count) {
-        this.free = Math.max(1, count);
-    }
-    async run(task) {
-        if (this.free > 0)
-            this.free -= 1;
-        else
-            await new Promise((resolve) => this.queue.push(resolve));
-        try {
-            return await task();
-        }
-        finally {
-            const next = this.queue.shift();
-            if (next === undefined)
-                this.free += 1;
-            else
-                next();
-        }
-    }
-}
-
-;// CONCATENATED MODULE: ./src/freshness.ts
-
-/** Vendors' names for "hit or miss", in the order they are preferred when several are sent. */
-const CACHE_STATUS_HEADERS = ['X-Cache', 'Cache-Status', 'CF-Cache-Status', 'X-Cache-Status'];
-/** Server and user text inside evidence: long enough to recognise, short enough for a table cell. */
-const SHOWN_VALUE_CHARS = 80;
-const SHOWN_FAILURE_CHARS = 160;
-function headerValues(value) {
-    if (value === undefined)
-        return [];
-    return Array.isArray(value) ? value : [value];
-}
-/** RFC 9111 §1.2.2: a number of seconds too large to hold counts as 2^31. */
-const MAX_AGE_S = 2 ** 31;
-/**
- * `Age` is one non-negative integer (RFC 9111 §5.1), but an intermediary may join two tiers' values
- * into a list or send a line each: the largest is the copy's age. Any other value proves nothing,
- * so it is never read as a young copy.
- */
-function readAge(lines) {
-    if (lines.length === 0)
-        return { age: null, malformedAge: undefined };
-    const values = lines
-        .flatMap((line) => line.split(','))
-        .map((value) => value.trim())
-        .filter((value) => value !== '');
-    if (values.length === 0 || !values.every((value) => /^\d+$/.test(value))) {
-        const why = values.length === 0 ? 'empty' : 'not a whole number of seconds';
-        return { age: null, malformedAge: `malformed Age header ${quoted(lines.join(', '))}: ${why}` };
-    }
-    const largest = values.reduce((most, value) => Math.max(most, Number(value)), 0);
-    return { age: Math.min(largest, MAX_AGE_S), malformedAge: undefined };
-}
-function cacheStatusOf(headers) {
-    for (const name of CACHE_STATUS_HEADERS) {
-        const [value] = headerValues(headers[name.toLowerCase()]);
-        if (value !== undefined)
-            return `${name}: ${oneLine(value, SHOWN_VALUE_CHARS)}`;
-    }
-    return undefined;
-}
-function observe(answer, text) {
-    switch (answer.kind) {
-        case 'response': {
-            const { headers, body } = answer;
-            const textSeen = text === undefined
-                ? undefined
-                : body.includes(text) ||
-                    Object.values(headers).some((value) => headerValues(value).some((one) => one.includes(text)));
-            return {
-                status: answer.status,
-                ...readAge(answer.ageLines),
-                undecodable: answer.undecodable === undefined
-                    ? undefined
-                    : oneLine(answer.undecodable, SHOWN_FAILURE_CHARS),
-                textSeen,
-                cacheStatus: cacheStatusOf(headers),
-                failure: undefined
-            };
-        }
-        case 'network':
-            return failed(`network error: ${oneLine(answer.message, SHOWN_FAILURE_CHARS)}`);
-        case 'timeout':
-            return failed(oneLine(answer.message, SHOWN_FAILURE_CHARS));
-        case 'cancelled':
-            return failed('the run was cancelled');
-    }
-}
-function failed(failure) {
-    return {
-        status: null,
-        age: null,
-        malformedAge: undefined,
-        undecodable: undefined,
-        textSeen: undefined,
-        cacheStatus: undefined,
-        failure
-    };
-}
-function quoted(text) {
-    return `"${oneLine(text, SHOWN_VALUE_CHARS)}"`;
-}
-/** `HTTP 404, ` for answers other than 2xx: a fresh 404 or a 301 is worth a second look. */
-function statusPrefix(status) {
-    return status >= 200 && status < 300 ? '' : `HTTP ${status}, `;
-}
-function judge(observation, rule) {
-    const { status, age, malformedAge, undecodable, cacheStatus, failure } = observation;
-    const via = cacheStatus === undefined ? '' : ` (${cacheStatus})`;
-    if (status === null) {
-        return { fresh: false, recheck: true, evidence: failure ?? 'no answer' };
-    }
-    if (status >= 500)
-        return { fresh: false, recheck: true, evidence: `HTTP ${status}${via}` };
-    const prefix = statusPrefix(status);
-    if (undecodable !== undefined) {
-        return { fresh: false, recheck: false, evidence: `${prefix}${undecodable}${via}` };
-    }
-    if ('text' in rule) {
-        const fresh = observation.textSeen === true;
-        const evidence = `${prefix}${fresh ? 'showed' : 'did not show'} ${quoted(rule.text)}${via}`;
-        return { fresh, recheck: false, evidence };
-    }
-    const elapsedS = Math.max(0, rule.nowMs - rule.purgeStartedMs) / 1000;
-    const began = `${Math.floor(elapsedS)} s ago`;
-    if (malformedAge !== undefined) {
-        return { fresh: false, recheck: false, evidence: `${prefix}${malformedAge}${via}` };
-    }
-    if (age === null)
-        return { fresh: true, recheck: false, evidence: `${prefix}no Age header${via}` };
-    // `Age` has whole seconds and the purge time is ours: a second of slack keeps a copy made just
-    // after the first call from looking older than it.
-    return age <= elapsedS + 1
-        ? { fresh: true, recheck: false, evidence: `${prefix}Age ${age} s, purge began ${began}${via}` }
-        : {
-            fresh: false,
-            recheck: false,
-            evidence: `${prefix}Age ${age} s, but the purge began ${began}${via}`
-        };
-}
-
-;// CONCATENATED MODULE: ./src/wait-stage.ts
-
-
-
-
-/** How often one URL is checked: often enough to purge soon after a deploy, rarely enough to be polite. */
-const CHECK_INTERVAL_MS = 2000;
-/** A request cut to the time left still gets this long: a check with no time to answer proves nothing. */
-const MIN_REQUEST_TIMEOUT_MS = 1000;
-/**
- * A check's timeout when it must end by `deadline`: the time left, but at least
- * `MIN_REQUEST_TIMEOUT_MS`, and never more than the request `timeout` the user set.
- */
-function timeoutBefore(deadline, now, requestTimeoutMs) {
-    return Math.min(requestTimeoutMs, Math.max(MIN_REQUEST_TIMEOUT_MS, deadline - now));
-}
-/** URLs are the user's, already validated; cut anyway, as all outside text is before the log. */
-const SHOWN_URL_CHARS = 200;
-function shownUrl(url) {
-    return oneLine(url, SHOWN_URL_CHARS);
-}
-/** A throw from the prober (a bug) fails that check only, as the engine does for a call. */
-async function safeGet(prober, url, options) {
-    try {
-        return await prober.get(url, options);
-    }
-    catch (error) {
-        const message = error instanceof Error ? error.message : String(error);
-        return {
-            kind: 'network',
-            code: undefined,
-            message: `edge-purge could not check it: ${message}`
-        };
-    }
-}
-/** Resolves when `signal` aborts; `stop` removes the listener once it is no longer needed. */
-function abortion(signal) {
-    let stop = () => undefined;
-    const aborted = new Promise((resolve) => {
-        if (signal.aborted)
-            resolve();
-        const listener = () => resolve();
-        signal.addEventListener('abort', listener, { once: true });
-        stop = () => signal.removeEventListener('abort', listener);
-    });
-    return { aborted, stop };
-}
-/** A page whose body cannot be decoded does not pass: visitors could not read it either. */
-function passes(observation) {
-    const { status, textSeen, undecodable } = observation;
-    return (status !== null &&
-        status >= 200 &&
-        status < 300 &&
-        undecodable === undefined &&
-        textSeen !== false);
-}
-function describeAnswer(observation, text) {
-    if (observation.status === null)
-        return observation.failure ?? 'no answer';
-    if (observation.undecodable !== undefined) {
-        return `HTTP ${observation.status}, ${observation.undecodable}`;
-    }
-    const seen = observation.textSeen ? 'showed' : 'did not show';
-    return text === undefined
-        ? `HTTP ${observation.status}`
-        : `HTTP ${observation.status}, ${seen} ${quoted(text)}`;
-}
-function awaited(settings) {
-    const what = settings.text === undefined ? 'answer 2xx' : `show ${quoted(settings.text)}`;
-    return settings.passes > 1 ? `${what} ${settings.passes} times in a row` : what;
-}
-/** What each URL still waiting did last, for the log and the job summary. */
-function describeUrlWait({ url, checks, last }, settings) {
-    const history = checks === 0 ? 'no check was made' : `last answer: ${last}, after ${counted(checks, 'check')}`;
-    return `${shownUrl(url)} did not ${awaited(settings)} (${history})`;
-}
-/**
- * Why no purge call was sent, short enough to be every target's reason: how many URLs were not
- * ready and what they had to show. What each one answered is in the log and the summary.
- */
-function describeFailure(settings, waiting) {
-    const which = waiting.length === 1 && settings.urls.length === 1
-        ? shownUrl(waiting[0]?.url ?? '')
-        : `${waiting.length} of ${counted(settings.urls.length, 'wait-for-url')}`;
-    return `the origin was not ready within ${settings.timeoutMs / 1000} s: ${which} did not ${awaited(settings)}`;
-}
-async function waitForOrigin(settings, deps) {
-    const { prober, clock, signal, log } = deps;
-    const started = clock.now();
-    const deadline = started + settings.timeoutMs;
-    const slots = new ProbeSlots(settings.concurrency);
-    const urls = settings.urls.map((url) => ({
-        url,
-        checks: 0,
-        passedInARow: 0,
-        last: 'not checked'
-    }));
-    /** Checks one URL until it has passed often enough or no check may start before the deadline. */
-    async function watch(state) {
-        let nextStart = started;
-        while (state.passedInARow < settings.passes && !signal.aborted) {
-            const pause = nextStart - clock.now();
-            if (pause > 0)
-                await clock.sleep(pause, signal);
-            const checked = await slots.run(async () => {
-                const start = clock.now();
-                if (signal.aborted || start > deadline)
-                    return false;
-                nextStart = start + CHECK_INTERVAL_MS;
-                const timeoutMs = timeoutBefore(deadline, start, settings.requestTimeoutMs);
-                const answer = await safeGet(prober, state.url, {
-                    timeoutMs,
-                    signal,
-                    lookFor: settings.text
-                });
-                if (answer.kind === 'cancelled')
-                    return false;
-                const observation = observe(answer, settings.text);
-                state.checks += 1;
-                state.passedInARow = passes(observation) ? state.passedInARow + 1 : 0;
-                state.last = describeAnswer(observation, settings.text);
-                const mark = state.passedInARow > 0 ? '✓' : '✗';
-                const row = settings.passes > 1 ? `; ${state.passedInARow} of ${settings.passes} in a row` : '';
-                log.info(`${mark} ${shownUrl(state.url)}: ${state.last} (check ${state.checks}${row})`);
-                return true;
-            });
-            if (!checked)
-                return;
-            nextStart = Math.max(nextStart, clock.now());
-            if (nextStart > deadline)
-                return;
-        }
-    }
-    const what = awaited(settings);
-    log.startGroup(`Waiting for the origin: ${counted(urls.length, 'URL')} to ${what} (up to ${settings.timeoutMs / 1000} s)`);
-    const { aborted, stop } = abortion(signal);
-    try {
-        await Promise.race([Promise.all(urls.map(watch)), aborted]);
-    }
-    finally {
-        stop();
-    }
-    const elapsedMs = clock.now() - started;
-    const cancelled = signal.aborted;
-    const waiting = urls.filter((state) => state.passedInARow < settings.passes);
-    const done = !cancelled && waiting.length === 0;
-    const failure = done || cancelled ? undefined : describeFailure(settings, waiting);
-    const after = `${(elapsedMs / 1000).toFixed(1)} s`;
-    log.info(failure ?? (cancelled ? `Wait cancelled after ${after}` : `The origin is ready after ${after}`));
-    if (failure !== undefined)
-        for (const state of waiting)
-            log.info(describeUrlWait(state, settings));
-    log.endGroup();
-    return { done, cancelled, elapsedMs, urls: urls.map((state) => ({ ...state })), failure };
-}
-
-;// CONCATENATED MODULE: ./src/verify-stage.ts
-/**
- * The verification stage: after the purge, fetch each URL as a visitor would and judge whether the
- * edge now serves content produced after the purge began, re-checking stale ones for a while (a
- * soft purge serves the old copy once while it refetches; a CDN needs a moment to reach every POP).
- */
-
-
-
-
-const NOT_JUDGED_CANCELLED = 'not judged: the run was cancelled';
-const NOT_CHECKED_IN_TIME = 'not checked within verify-timeout: raise verify-timeout or concurrency';
-const FIRST_RECHECK_MS = 500;
-const MAX_RECHECK_MS = 5000;
-/** Wait before the re-check that follows check number `checks`: 0.5 s, 1 s, 2 s, 4 s, then 5 s. */
-function recheckDelayMs(checks) {
-    return Math.min(MAX_RECHECK_MS, FIRST_RECHECK_MS * 2 ** Math.max(0, checks - 1));
-}
-function entryOf(progress, cancelled) {
-    const { target, checks, observation, judgement, final, late } = progress;
-    const evidence = judgement === undefined
-        ? late
-            ? NOT_CHECKED_IN_TIME
-            : NOT_JUDGED_CANCELLED
-        : cancelled && !final
-            ? `${judgement.evidence}; not checked again: the run was cancelled`
-            : judgement.evidence;
-    return {
-        url: target.url,
-        fresh: judgement?.fresh ?? false,
-        http_status: observation?.status ?? null,
-        age: observation?.age ?? null,
-        checks,
-        evidence
-    };
-}
-async function verifyFreshness(settings, deps) {
-    const { prober, clock, signal, log } = deps;
-    const deadline = clock.now() + settings.timeoutMs;
-    const slots = new ProbeSlots(settings.concurrency);
-    const progress = settings.targets.map((target) => ({
-        target,
-        checks: 0,
-        observation: undefined,
-        judgement: undefined,
-        final: false,
-        late: false
-    }));
-    /** One check; false when it was not made (cancelled, or started too late). */
-    async function check(state) {
-        const start = clock.now();
-        if (signal.aborted)
-            return false;
-        if (start > deadline) {
-            state.late = state.checks === 0;
-            return false;
-        }
-        // A first check keeps the full timeout, so its verdict never comes from a cut of ours; it still
-        // ends within one timeout of the deadline. Re-checks share what is left, and the floor never
-        // lifts one above `timeout` (below 1 s), which would break that bound.
-        const timeoutMs = state.checks === 0
-            ? settings.requestTimeoutMs
-            : timeoutBefore(deadline, start, settings.requestTimeoutMs);
-        const { url, text } = state.target;
-        const answer = await safeGet(prober, url, { timeoutMs, signal, lookFor: text });
-        if (answer.kind === 'cancelled')
-            return false;
-        const observation = observe(answer, text);
-        const rule = text === undefined
-            ? { purgeStartedMs: settings.purgeStartedMs, nowMs: clock.now() }
-            : { text };
-        const judgement = judge(observation, rule);
-        state.checks += 1;
-        state.observation = observation;
-        state.judgement = judgement;
-        const delay = recheckDelayMs(state.checks);
-        state.final = judgement.fresh || clock.now() + delay > deadline;
-        const next = judgement.fresh
-            ? ''
-            : state.final
-                ? '; no time left to check again'
-                : `; checking again in ${delay / 1000} s`;
-        log.info(`${judgement.fresh ? '✓ fresh' : '✗ stale'} ${shownUrl(url)}: ${judgement.evidence} (check ${state.checks}${next})`);
-        return true;
-    }
-    async function verify(state) {
-        while (await slots.run(() => check(state))) {
-            if (state.final)
-                return;
-            await clock.sleep(recheckDelayMs(state.checks), signal);
-        }
-    }
-    const seconds = `${settings.timeoutMs / 1000} s`;
-    log.startGroup(`Edge check: ${counted(progress.length, 'URL')} (up to ${settings.concurrency} at once, stale ones re-checked; no check starts after ${seconds})`);
-    const { aborted, stop } = abortion(signal);
-    try {
-        await Promise.race([Promise.all(progress.map(verify)), aborted]);
-    }
-    finally {
-        stop();
-    }
-    const cancelled = signal.aborted;
-    const entries = progress.map((state) => entryOf(state, cancelled));
-    const late = progress.filter((state) => state.late).length;
-    if (late > 0) {
-        // One line, not one per URL: there may be a thousand.
-        log.info(`${counted(late, 'URL')} not checked within verify-timeout (${seconds}): raise verify-timeout or concurrency`);
-    }
-    const fresh = entries.filter((entry) => entry.fresh).length;
-    const ending = cancelled ? ' (the run was cancelled)' : '';
-    const notChecked = late > 0 ? `, ${late} not checked` : '';
-    log.info(`${fresh} fresh, ${entries.length - fresh - late} stale${notChecked}${ending}`);
-    log.endGroup();
-    const malformedAge = progress
-        .filter((state) => state.observation?.malformedAge !== undefined)
-        .map((state) => state.target.url);
-    return { entries, cancelled, malformedAge };
-}
-
 ;// CONCATENATED MODULE: ./src/summary.ts
+
 
 
 
@@ -36957,14 +36963,10 @@ function notSentBecause({ wait, dryRun }) {
         return undefined;
     return wait.outcome.cancelled ? 'cancelled during the wait' : 'the origin was not ready';
 }
-/** A URL the edge check never got to (time up, or cancelled first): not known to be stale. */
-const unchecked = (entry) => entry.checks === 0;
-function edgeCounts(facts) {
-    const entries = facts.edgeCheck?.entries ?? [];
-    return {
-        stale: entries.filter((entry) => !entry.fresh && !unchecked(entry)).length,
-        unchecked: entries.filter(unchecked).length
-    };
+/** How many URLs the edge check found stale, and how many it never got to. */
+function edgeCounts(entries) {
+    const unchecked = entries.filter(notChecked).length;
+    return { stale: entries.filter((entry) => !entry.fresh).length - unchecked, unchecked };
 }
 /** The run's answer, in the first line: what was purged, what failed, what visitors still get stale. */
 function heading(facts) {
@@ -36972,7 +36974,7 @@ function heading(facts) {
     const title = services.length === 0 ? 'Edge purge' : `Edge purge of ${summaryText(services.join(', '))}`;
     if (dryRun)
         return `${title} (dry run): ${counts.planned} planned, nothing sent`;
-    const { stale, unchecked } = edgeCounts(facts);
+    const { stale, unchecked } = edgeCounts(facts.edgeCheck?.entries ?? []);
     const notSent = notSentBecause(facts);
     return (`${title}: ${counts.purged} purged, ${counts.failed} failed` +
         (stale > 0 ? `, <b>${counted(stale, 'page')} still stale</b>` : '') +
@@ -37113,7 +37115,7 @@ function targetSections(facts, budget) {
 }
 /** What the verdict rests on: the text, the `Age`, or why neither could tell. */
 function judgedBy(entry, byText, malformedAge) {
-    if (unchecked(entry))
+    if (notChecked(entry))
         return 'not checked';
     if (entry.http_status === null)
         return 'no answer';
@@ -37139,7 +37141,7 @@ function edgeCheckSection({ entries, textUrls, malformedAge }, budget) {
     const malformed = new Set(malformedAge);
     const stale = entries.filter((entry) => !entry.fresh);
     const fresh = entries.filter((entry) => entry.fresh);
-    const notChecked = stale.filter(unchecked).length;
+    const counts = edgeCounts(entries);
     const headers = ['URL', 'Edge', 'Age or text', 'Checks', 'Evidence'];
     const rows = (list) => list.map((entry) => edgeRow(entry, judgedBy(entry, byText.has(entry.url), malformed.has(entry.url))));
     const more = (total, what) => (shown) => `Showing ${shown} of ${total} ${what}; the <code>verification-file</code> output holds them all.`;
@@ -37149,8 +37151,8 @@ function edgeCheckSection({ entries, textUrls, malformedAge }, budget) {
     return [
         '<h3>Edge check</h3>',
         `<p>${fresh.length} of ${counted(entries.length, 'URL')} fresh` +
-            `${stale.length > notChecked ? `, <b>${stale.length - notChecked} stale</b>` : ''}` +
-            `${notChecked > 0 ? `, <b>${notChecked} not checked</b>` : ''}.</p>`,
+            `${counts.stale > 0 ? `, <b>${counts.stale} stale</b>` : ''}` +
+            `${counts.unchecked > 0 ? `, <b>${counts.unchecked} not checked</b>` : ''}.</p>`,
         ...(stale.length > 0
             ? table(headers, rows(stale), budget, SECTION_BYTES.stale, more(stale.length, 'stale URLs'))
             : []),

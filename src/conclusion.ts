@@ -1,7 +1,7 @@
 /** How the step ends: a few annotations for the failures, then failed or warned. */
 import * as core from '@actions/core'
 import { NOT_SENT_AFTER_REFUSAL, type Counts, type PurgeResult } from './results.js'
-import type { Verification } from './verify-stage.js'
+import { notChecked, type Verification } from './verify-stage.js'
 import { counted } from './counted.js'
 import { oneLine } from './outside-text.js'
 import { shorten } from './targets.js'
@@ -32,7 +32,7 @@ function problemsOf(results: PurgeResult[], stale: Verification[]): Problem[] {
   const staleUrls = stale
     .filter((entry) => !entry.fresh)
     .map((entry): Problem => ({
-      kind: entry.checks === 0 ? 'unchecked' : 'stale',
+      kind: notChecked(entry) ? 'unchecked' : 'stale',
       name: shorten(entry.url),
       reason: entry.evidence
     }))
@@ -90,7 +90,7 @@ export function conclude(
   { failOnError, verification }: Ending
 ): void {
   const notFresh = verification.filter((entry) => !entry.fresh)
-  const unchecked = notFresh.filter((entry) => entry.checks === 0).length
+  const unchecked = notFresh.filter(notChecked).length
   const stale = notFresh.length - unchecked
   if (counts.failed === 0 && notFresh.length === 0) return
   const report = failOnError ? core.error : core.warning

@@ -10,7 +10,7 @@ import { summaryText } from './outside-text.js'
 import { counted } from './counted.js'
 import type { PlannedStage } from './freshness-plan.js'
 import type { WaitForOrigin } from './inputs.js'
-import type { Verification } from './verify-stage.js'
+import { notChecked, type Verification } from './verify-stage.js'
 import { describeUrlWait, type WaitOutcome } from './wait-stage.js'
 
 /** Half of GitHub's 1 MiB per step: a summary over the limit is dropped whole, not cut. */
@@ -103,15 +103,10 @@ function notSentBecause({ wait, dryRun }: SummaryFacts): string | undefined {
   return wait.outcome.cancelled ? 'cancelled during the wait' : 'the origin was not ready'
 }
 
-/** A URL the edge check never got to (time up, or cancelled first): not known to be stale. */
-const unchecked = (entry: Verification): boolean => entry.checks === 0
-
-function edgeCounts(facts: SummaryFacts): { stale: number; unchecked: number } {
-  const entries = facts.edgeCheck?.entries ?? []
-  return {
-    stale: entries.filter((entry) => !entry.fresh && !unchecked(entry)).length,
-    unchecked: entries.filter(unchecked).length
-  }
+/** How many URLs the edge check found stale, and how many it never got to. */
+function edgeCounts(entries: Verification[]): { stale: number; unchecked: number } {
+  const unchecked = entries.filter(notChecked).length
+  return { stale: entries.filter((entry) => !entry.fresh).length - unchecked, unchecked }
 }
 
 /** The run's answer, in the first line: what was purged, what failed, what visitors still get stale. */
@@ -120,7 +115,7 @@ function heading(facts: SummaryFacts): string {
   const title =
     services.length === 0 ? 'Edge purge' : `Edge purge of ${summaryText(services.join(', '))}`
   if (dryRun) return `${title} (dry run): ${counts.planned} planned, nothing sent`
-  const { stale, unchecked } = edgeCounts(facts)
+  const { stale, unchecked } = edgeCounts(facts.edgeCheck?.entries ?? [])
   const notSent = notSentBecause(facts)
   return (
     `${title}: ${counts.purged} purged, ${counts.failed} failed` +
@@ -297,7 +292,7 @@ function targetSections(facts: SummaryFacts, budget: Budget): { open: string[]; 
 
 /** What the verdict rests on: the text, the `Age`, or why neither could tell. */
 function judgedBy(entry: Verification, byText: boolean, malformedAge: boolean): string {
-  if (unchecked(entry)) return 'not checked'
+  if (notChecked(entry)) return 'not checked'
   if (entry.http_status === null) return 'no answer'
   if (byText) return 'text'
   if (entry.age !== null) return `Age ${entry.age} s`
@@ -324,7 +319,7 @@ function edgeCheckSection(
   const malformed = new Set(malformedAge)
   const stale = entries.filter((entry) => !entry.fresh)
   const fresh = entries.filter((entry) => entry.fresh)
-  const notChecked = stale.filter(unchecked).length
+  const counts = edgeCounts(entries)
   const headers = ['URL', 'Edge', 'Age or text', 'Checks', 'Evidence']
   const rows = (list: Verification[]): string[] =>
     list.map((entry) =>
@@ -343,8 +338,8 @@ function edgeCheckSection(
   return [
     '<h3>Edge check</h3>',
     `<p>${fresh.length} of ${counted(entries.length, 'URL')} fresh` +
-      `${stale.length > notChecked ? `, <b>${stale.length - notChecked} stale</b>` : ''}` +
-      `${notChecked > 0 ? `, <b>${notChecked} not checked</b>` : ''}.</p>`,
+      `${counts.stale > 0 ? `, <b>${counts.stale} stale</b>` : ''}` +
+      `${counts.unchecked > 0 ? `, <b>${counts.unchecked} not checked</b>` : ''}.</p>`,
     ...(stale.length > 0
       ? table(headers, rows(stale), budget, SECTION_BYTES.stale, more(stale.length, 'stale URLs'))
       : []),

@@ -46,6 +46,11 @@ export interface VerifyRun {
 }
 
 export const NOT_JUDGED_CANCELLED = 'not judged: the run was cancelled'
+
+/** A URL the check never got to (time up, or cancelled first): not known to be fresh or stale. */
+export function notChecked(entry: Verification): boolean {
+  return entry.checks === 0
+}
 export const NOT_CHECKED_IN_TIME =
   'not checked within verify-timeout: raise verify-timeout or concurrency'
 

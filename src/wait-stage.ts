@@ -50,7 +50,7 @@ export interface WaitOutcome {
 /** How often one URL is checked: often enough to purge soon after a deploy, rarely enough to be polite. */
 export const CHECK_INTERVAL_MS = 2000
 /** A request cut to the time left still gets this long: a check with no time to answer proves nothing. */
-export const MIN_REQUEST_TIMEOUT_MS = 1000
+const MIN_REQUEST_TIMEOUT_MS = 1000
 
 /**
  * A check's timeout when it must end by `deadline`: the time left, but at least
