@@ -5,9 +5,9 @@
 import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import type { RunEvent } from '../src/changed-files/range.js'
-import { findChangedFiles, type GitHubAccess } from '../src/changed-files/github-api.js'
-import { InputError } from '../src/targets.js'
+import type { RunEvent } from '../src/stages/changed-files/range.js'
+import { findChangedFiles, type GitHubAccess } from '../src/stages/changed-files/github-api.js'
+import { InputError } from '../src/config/targets.js'
 import { FakeGitHubApi, type Change } from './support/fake-github-api.js'
 
 const TOKEN = 'gh-test-token'

@@ -7,14 +7,14 @@ import {
   parseKeyMap,
   parseUrlMap,
   type DerivedTarget
-} from '../src/changed-files/maps.js'
+} from '../src/config/maps.js'
 import {
   describeRange,
   eventRange,
   previousRelease,
   type ReleaseInfo
-} from '../src/changed-files/range.js'
-import { InputError, parseKeys, parseUrls } from '../src/targets.js'
+} from '../src/stages/changed-files/range.js'
+import { InputError, parseKeys, parseUrls } from '../src/config/targets.js'
 
 const SITE = 'public/ => https://www.example.com/'
 

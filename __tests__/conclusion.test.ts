@@ -1,17 +1,17 @@
 /** Unit tests of how the step ends: grouped annotations, then failed or warned. */
 import { beforeEach, describe, expect, it, jest } from '@jest/globals'
-import type { Ending } from '../src/conclusion.js'
-import type { PurgeResult } from '../src/results.js'
-import type { Verification } from '../src/verify-stage.js'
+import type { Ending } from '../src/report/conclusion.js'
+import type { PurgeResult } from '../src/record.js'
+import type { Verification } from '../src/stages/verify/edge-check.js'
 
 const error = jest.fn<(message: string) => void>()
 const warning = jest.fn<(message: string) => void>()
 const setFailed = jest.fn<(message: string) => void>()
 jest.unstable_mockModule('@actions/core', () => ({ error, warning, setFailed }))
 
-const { conclude, failureAnnotations, MAX_ANNOTATIONS } = await import('../src/conclusion.js')
-const { hideSecrets } = await import('../src/outside-text.js')
-const { countResults } = await import('../src/results.js')
+const { conclude, failureAnnotations, MAX_ANNOTATIONS } = await import('../src/report/conclusion.js')
+const { hideSecrets } = await import('../src/text/guard.js')
+const { countResults } = await import('../src/record.js')
 
 const ending = (failOnError: boolean, verification: Verification[] = []): Ending => ({
   failOnError,

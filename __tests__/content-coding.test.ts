@@ -3,7 +3,7 @@ import { describe, expect, it } from '@jest/globals'
 import { pipeline } from 'node:stream/promises'
 import { Readable, Writable } from 'node:stream'
 import * as zlib from 'node:zlib'
-import { codingsOf, decodersFor, MAX_CODINGS } from '../src/content-coding.js'
+import { codingsOf, decodersFor, MAX_CODINGS } from '../src/http/content-coding.js'
 
 describe('codingsOf', () => {
   it('lists the codings in the order applied, names case-insensitive, x-gzip as gzip', () => {

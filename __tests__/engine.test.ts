@@ -4,12 +4,12 @@
  */
 import { describe, expect, it } from '@jest/globals'
 import type { IncomingHttpHeaders } from 'node:http'
-import type { Exchange, Transport } from '../src/client.js'
-import { runPurge, type EngineSettings, type PurgeRun } from '../src/engine.js'
-import type { Settings } from '../src/inputs.js'
-import { planPurges, type PurgeCall } from '../src/plan.js'
-import { hideSecrets } from '../src/outside-text.js'
-import { parseUrls } from '../src/targets.js'
+import type { Exchange, Transport } from '../src/stages/purge/transport.js'
+import { runPurge, type EngineSettings, type PurgeRun } from '../src/stages/purge/engine.js'
+import type { Settings } from '../src/config/inputs.js'
+import { planPurges, type PurgeCall } from '../src/stages/plan.js'
+import { hideSecrets } from '../src/text/guard.js'
+import { parseUrls } from '../src/config/targets.js'
 import { settingsWith } from './support/defaults.js'
 import { FakeClock } from './support/fake-clock.js'
 

@@ -1,9 +1,9 @@
 /** Which URLs the edge check looks at, and what a dry run says it would await and check. */
 import { describe, expect, it } from '@jest/globals'
-import { describeStagesPlanned, purgedUrlsOf, verifyTargetsOf } from '../src/freshness-plan.js'
-import type { VerifySettings } from '../src/inputs.js'
-import type { PurgeResult } from '../src/results.js'
-import { purgeUrl } from '../src/targets.js'
+import { describeStagesPlanned, purgedUrlsOf, verifyTargetsOf } from '../src/stages/verify/targets.js'
+import type { VerifySettings } from '../src/config/inputs.js'
+import type { PurgeResult } from '../src/record.js'
+import { purgeUrl } from '../src/config/targets.js'
 import { settingsWith } from './support/defaults.js'
 
 const verify = (overrides: Partial<VerifySettings>): VerifySettings => ({

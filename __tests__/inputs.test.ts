@@ -23,8 +23,8 @@ import {
   type FileReader,
   type RawInputs,
   type Settings
-} from '../src/inputs.js'
-import { InputError } from '../src/targets.js'
+} from '../src/config/inputs.js'
+import { InputError } from '../src/config/targets.js'
 import { DEFAULT_INPUTS } from './support/defaults.js'
 
 const TOKEN = 'tok-4f9c2e7a'

@@ -3,9 +3,9 @@ import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { purgeIds, writeOutputs } from '../src/outputs.js'
-import { countResults, type PurgeResult } from '../src/results.js'
-import { hideSecrets } from '../src/outside-text.js'
+import { purgeIds, writeOutputs } from '../src/report/outputs.js'
+import { countResults, type PurgeResult } from '../src/record.js'
+import { hideSecrets } from '../src/text/guard.js'
 import { parseOutputFile } from './support/run-action.js'
 
 function result(overrides: Partial<PurgeResult>): PurgeResult {

@@ -1,7 +1,7 @@
 /** Page text from bytes in chunks: the charset label, a byte order mark winning over it, UTF-8 otherwise. */
 import { describe, expect, it } from '@jest/globals'
 import fc from 'fast-check'
-import { charsetOf, PageTextDecoder } from '../src/page-text.js'
+import { charsetOf, PageTextDecoder } from '../src/http/page-text.js'
 
 const TEXT = 'version café ünïcödé – abc1234 ✓'
 

@@ -1,12 +1,12 @@
 /** Unit tests of what an exchange means for its call: ids, or a failure a user can act on. */
 import { describe, expect, it } from '@jest/globals'
 import type { IncomingHttpHeaders } from 'node:http'
-import type { Exchange } from '../src/client.js'
-import type { Settings } from '../src/inputs.js'
-import { planPurges, type Operation, type PurgeCall } from '../src/plan.js'
-import { interpret, type Verdict } from '../src/response.js'
-import { resultsOfCall } from '../src/results.js'
-import { parseUrls } from '../src/targets.js'
+import type { Exchange } from '../src/stages/purge/transport.js'
+import type { Settings } from '../src/config/inputs.js'
+import { planPurges, type Operation, type PurgeCall } from '../src/stages/plan.js'
+import { interpret, type Verdict } from '../src/stages/purge/response.js'
+import { resultsOfCall } from '../src/record.js'
+import { parseUrls } from '../src/config/targets.js'
 import { settingsWith, TEST_SERVICE as SERVICE } from './support/defaults.js'
 
 const NOW = Date.UTC(2025, 5, 1, 12, 0, 0)

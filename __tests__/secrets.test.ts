@@ -1,7 +1,7 @@
 /** Unit and property tests of the redactor: no spelling of a secret survives, ordinary text does. */
 import { describe, expect, it } from '@jest/globals'
 import fc from 'fast-check'
-import { MIN_BASE64_PIECE, redactor } from '../src/secrets.js'
+import { MIN_BASE64_PIECE, redactor } from '../src/text/secrets.js'
 
 const TOKEN = 'tok_9fQ2xL7vR4mN8pK1/+=wZ'
 

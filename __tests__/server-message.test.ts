@@ -1,6 +1,6 @@
 /** Unit tests of reading a server's own words out of an error body, whatever its shape. */
 import { describe, expect, it } from '@jest/globals'
-import { serverMessage } from '../src/server-message.js'
+import { serverMessage } from '../src/stages/purge/server-message.js'
 
 describe('serverMessage', () => {
   it('reads {"msg","detail"}', () => {

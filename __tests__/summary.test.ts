@@ -1,18 +1,18 @@
 /** Unit tests of the job summary: escaped, failures first, readable and small at any size. */
 import { describe, expect, it } from '@jest/globals'
-import type { DerivedTarget } from '../src/changed-files/maps.js'
-import type { Derivation } from '../src/changed-files/index.js'
-import { oneLine } from '../src/outside-text.js'
-import { countResults, type PurgeResult } from '../src/results.js'
-import type { RunContext } from '../src/run-context.js'
+import type { DerivedTarget } from '../src/config/maps.js'
+import type { Derivation } from '../src/stages/changed-files/index.js'
+import { oneLine } from '../src/text/guard.js'
+import { countResults, type PurgeResult } from '../src/record.js'
+import type { RunContext } from '../src/runner/context.js'
 import {
   renderSummary,
   SUMMARY_MAX_BYTES,
   SUMMARY_ROW_LIMIT,
   type SummaryFacts
-} from '../src/summary.js'
-import type { Verification } from '../src/verify-stage.js'
-import type { WaitOutcome } from '../src/wait-stage.js'
+} from '../src/report/summary.js'
+import type { Verification } from '../src/stages/verify/edge-check.js'
+import type { WaitOutcome } from '../src/stages/wait.js'
 import { derivationOf } from './support/derivation.js'
 import { elementCounts, renderMarkdown, textOf } from './support/rendered-markdown.js'
 

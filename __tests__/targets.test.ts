@@ -9,7 +9,7 @@ import {
   parseKeys,
   parseUrls,
   splitUrls
-} from '../src/targets.js'
+} from '../src/config/targets.js'
 
 /** The error a parse throws, so its type and message can both be checked. */
 function errorOf(parse: () => unknown): Error {

@@ -4,7 +4,7 @@
  * order of entries and cancel.
  */
 import { describe, expect, it } from '@jest/globals'
-import type { ProbeAnswer, Prober } from '../src/probe.js'
+import type { ProbeAnswer, Prober } from '../src/http/probe.js'
 import {
   NOT_CHECKED_IN_TIME,
   NOT_JUDGED_CANCELLED,
@@ -13,7 +13,7 @@ import {
   type VerifyRun,
   type VerifySettings,
   type VerifyTarget
-} from '../src/verify-stage.js'
+} from '../src/stages/verify/edge-check.js'
 import { FakeClock } from './support/fake-clock.js'
 import { page, recordedLog, ScriptedProber, type Script } from './support/scripted-prober.js'
 

@@ -4,8 +4,8 @@
  * failure text, concurrency and cancel.
  */
 import { describe, expect, it } from '@jest/globals'
-import type { ProbeAnswer, Prober } from '../src/probe.js'
-import { waitForOrigin, type WaitOutcome, type WaitSettings } from '../src/wait-stage.js'
+import type { ProbeAnswer, Prober } from '../src/http/probe.js'
+import { waitForOrigin, type WaitOutcome, type WaitSettings } from '../src/stages/wait.js'
 import { FakeClock } from './support/fake-clock.js'
 import { page, recordedLog, ScriptedProber, type Script } from './support/scripted-prober.js'
 

@@ -30876,7 +30876,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6017);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9344);
 
 // A cancelled run must end within the runner's grace period: keep-alive sockets or a slow
 // GitHub request must not hold it open once its results are written.
@@ -30888,7 +30888,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 6017:
+/***/ 9344:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -33869,7 +33869,7 @@ const systemClock = {
 var external_node_http_ = __nccwpck_require__(7067);
 ;// CONCATENATED MODULE: external "node:https"
 const external_node_https_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:https");
-;// CONCATENATED MODULE: ./src/agents.ts
+;// CONCATENATED MODULE: ./src/http/agents.ts
 /** Connections for the action's requests: one keep-alive agent per origin, proxies from the environment. */
 
 /**
@@ -33899,7 +33899,7 @@ function createAgents(options) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/client.ts
+;// CONCATENATED MODULE: ./src/stages/purge/transport.ts
 /** One HTTP exchange per call attempt: headers, token, timeout, keep-alive. No retries here. */
 
 
@@ -33981,7 +33981,7 @@ function createTransport(options) {
     return { send, close };
 }
 
-;// CONCATENATED MODULE: ./src/results.ts
+;// CONCATENATED MODULE: ./src/record.ts
 /** Results of one call's targets; in a successful batch, a key without an id was not purged. */
 function resultsOfCall(call, end) {
     // Built field by field, not by spreading a base object: this runs once per key (100,000s).
@@ -34095,13 +34095,13 @@ function countResults(results) {
     return counts;
 }
 
-;// CONCATENATED MODULE: ./src/counted.ts
+;// CONCATENATED MODULE: ./src/text/counted.ts
 /** "1 key", "3 keys": a count with its noun, for log lines, messages and the summary. */
 function counted(count, noun) {
     return `${count} ${noun}${count === 1 ? '' : 's'}`;
 }
 
-;// CONCATENATED MODULE: ./src/secrets.ts
+;// CONCATENATED MODULE: ./src/text/secrets.ts
 /** Hiding secrets in what the action writes, in each spelling a text can hold them in. Pure. */
 const MASK = '***';
 /**
@@ -34175,7 +34175,7 @@ function hide(text, forms) {
     return result + text.slice(hiddenTo);
 }
 
-;// CONCATENATED MODULE: ./src/outside-text.ts
+;// CONCATENATED MODULE: ./src/text/guard.ts
 /**
  * The one guard for text from outside (file names, keys and URLs as echoed, server messages, ids):
  * what it returns holds no secret, cannot break a log line, speak to the runner, or become markup
@@ -34275,7 +34275,7 @@ function summaryText(text, maxChars = 300) {
         .replace(BLOCK_START, (start) => `${start.slice(0, -1)}${reference(start.slice(-1))}`);
 }
 
-;// CONCATENATED MODULE: ./src/freshness.ts
+;// CONCATENATED MODULE: ./src/stages/verify/freshness.ts
 
 /** Vendors' names for "hit or miss", in the order they are preferred when several are sent. */
 const CACHE_STATUS_HEADERS = ['X-Cache', 'Cache-Status', 'CF-Cache-Status', 'X-Cache-Status'];
@@ -34400,7 +34400,7 @@ function judge(observation, rule) {
 var external_node_stream_ = __nccwpck_require__(7075);
 // EXTERNAL MODULE: external "node:zlib"
 var external_node_zlib_ = __nccwpck_require__(8522);
-;// CONCATENATED MODULE: ./src/content-coding.ts
+;// CONCATENATED MODULE: ./src/http/content-coding.ts
 
 
 /**
@@ -34470,7 +34470,7 @@ function decodersFor(codings) {
 var dist = __nccwpck_require__(2372);
 // EXTERNAL MODULE: external "node:util"
 var external_node_util_ = __nccwpck_require__(7975);
-;// CONCATENATED MODULE: ./src/page-text.ts
+;// CONCATENATED MODULE: ./src/http/page-text.ts
 /** How a page's decoded bytes become text: a byte order mark, else the `Content-Type` charset, else UTF-8. */
 
 
@@ -34536,7 +34536,7 @@ class PageTextDecoder {
     }
 }
 
-;// CONCATENATED MODULE: ./src/probe.ts
+;// CONCATENATED MODULE: ./src/http/probe.ts
 /**
  * One plain `GET` of a page as a visitor gets it, for the wait and verification stages: no token,
  * no redirects followed, the body decoded and read only as far as the caller needs it.
@@ -34691,7 +34691,7 @@ class ProbeSlots {
     }
 }
 
-;// CONCATENATED MODULE: ./src/wait-stage.ts
+;// CONCATENATED MODULE: ./src/stages/wait.ts
 
 
 
@@ -34847,7 +34847,7 @@ async function waitForOrigin(settings, deps) {
     return { done, cancelled, elapsedMs, urls: urls.map((state) => ({ ...state })), failure };
 }
 
-;// CONCATENATED MODULE: ./src/verify-stage.ts
+;// CONCATENATED MODULE: ./src/stages/verify/edge-check.ts
 /**
  * The verification stage: after the purge, fetch each URL as a visitor would and judge whether the
  * edge now serves content produced after the purge began, re-checking stale ones for a while (a
@@ -34970,7 +34970,7 @@ async function verifyFreshness(settings, deps) {
     return { entries, cancelled, malformedAge };
 }
 
-;// CONCATENATED MODULE: ./src/targets.ts
+;// CONCATENATED MODULE: ./src/config/targets.ts
 /** Parsing and validation of the things a user asks to purge: surrogate keys and URLs. Pure. */
 
 const MAX_KEY_BYTES = 1024;
@@ -35081,7 +35081,7 @@ function mergeUnique(lists, identity) {
     return merged;
 }
 
-;// CONCATENATED MODULE: ./src/conclusion.ts
+;// CONCATENATED MODULE: ./src/report/conclusion.ts
 /** How the step ends: a few annotations for the failures, then failed or warned. */
 
 
@@ -35174,7 +35174,7 @@ function conclude(results, counts, { failOnError, verification }) {
 // EXTERNAL MODULE: ./node_modules/picomatch/index.js
 var picomatch = __nccwpck_require__(4006);
 var picomatch_default = /*#__PURE__*/__nccwpck_require__.n(picomatch);
-;// CONCATENATED MODULE: ./src/changed-files/maps.ts
+;// CONCATENATED MODULE: ./src/config/maps.ts
 /** Which URLs and surrogate keys the files a deploy changed make stale: url-map and key-map. Pure. */
 
 
@@ -35297,7 +35297,7 @@ function encodePath(path) {
         .join('/');
 }
 
-;// CONCATENATED MODULE: ./src/changed-files/range.ts
+;// CONCATENATED MODULE: ./src/stages/changed-files/range.ts
 /** Which commits a run's event asks to compare: push before...after, a release and the one before it. Pure. */
 
 const ZERO_SHA = /^0+$/;
@@ -35364,7 +35364,7 @@ function describeRange(origin, base, head, commits, label) {
     return `${what} ${shortRef(base)}...${shortRef(head)} (${count})`;
 }
 
-;// CONCATENATED MODULE: ./src/changed-files/github-api.ts
+;// CONCATENATED MODULE: ./src/stages/changed-files/github-api.ts
 /**
  * The files a run's commits changed, read from GitHub's REST API. `@actions/github` is imported on
  * demand, never statically: it pulls in Octokit, most of the bundle, and only `changed-files` runs
@@ -35656,7 +35656,7 @@ function capitalize(sentence) {
     return sentence.charAt(0).toUpperCase() + sentence.slice(1);
 }
 
-;// CONCATENATED MODULE: ./src/changed-files/index.ts
+;// CONCATENATED MODULE: ./src/stages/changed-files/index.ts
 /** Targets from the files this run's commits changed: the one I/O step between settings and plan. */
 
 
@@ -35703,7 +35703,7 @@ async function applyChangedFiles(settings) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/log-lines.ts
+;// CONCATENATED MODULE: ./src/stages/purge/log-lines.ts
 
 
 /** URLs and file paths: long enough for any a CDN or a repository holds in practice, shown whole. */
@@ -35748,7 +35748,7 @@ function describeDerivation(derivation) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/retry-policy.ts
+;// CONCATENATED MODULE: ./src/stages/purge/retry-policy.ts
 /** Longer waits are not worth holding a CI job for: the call fails, saying when the limit resets. */
 const MAX_SERVER_WAIT_MS = 120_000;
 const RETRYABLE_STATUSES = new Set([429, 500, 502, 503, 504]);
@@ -35824,7 +35824,7 @@ function backoffMs(attempt, random = Math.random) {
     return ceiling / 2 + random() * (ceiling / 2);
 }
 
-;// CONCATENATED MODULE: ./src/server-message.ts
+;// CONCATENATED MODULE: ./src/stages/purge/server-message.ts
 /** Pulls the human message out of an error body, whatever shape the server chose. Pure. */
 
 const MAX_MESSAGE_CHARS = 300;
@@ -35876,7 +35876,7 @@ function serverMessage(body) {
     return cut(redact(plain).replace(/<[^>]*>/g, ' '));
 }
 
-;// CONCATENATED MODULE: ./src/response.ts
+;// CONCATENATED MODULE: ./src/stages/purge/response.ts
 /** What one attempt's exchange means for its call: ids, or a failure with a reason a user can act on. Pure. */
 
 
@@ -36034,7 +36034,7 @@ function forbiddenMessage(call, host) {
     }
 }
 
-;// CONCATENATED MODULE: ./src/engine.ts
+;// CONCATENATED MODULE: ./src/stages/purge/engine.ts
 
 
 
@@ -36234,7 +36234,7 @@ async function repeatPass(ledger, settings, deps) {
 
 ;// CONCATENATED MODULE: external "node:fs"
 const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
-;// CONCATENATED MODULE: ./src/inputs.ts
+;// CONCATENATED MODULE: ./src/config/inputs.ts
 /** The one place that reads the action's inputs; everything else gets a typed, validated `Settings`. */
 
 
@@ -36573,7 +36573,7 @@ const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.ur
 const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
 ;// CONCATENATED MODULE: external "node:path"
 const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
-;// CONCATENATED MODULE: ./src/outputs.ts
+;// CONCATENATED MODULE: ./src/report/outputs.ts
 /** The step's outputs and the complete results file, all views of the results. */
 
 
@@ -36694,7 +36694,7 @@ async function writeStageOutputs(verification, waitMs) {
     setOutput('verification-file', file.written ? redact(file.path) : '');
 }
 
-;// CONCATENATED MODULE: ./src/plan.ts
+;// CONCATENATED MODULE: ./src/stages/plan.ts
 
 /** Real servers ignore keys past 16 KiB of `Surrogate-Key` header. */
 const MAX_SURROGATE_KEY_HEADER_BYTES = 16 * 1024;
@@ -36817,7 +36817,7 @@ function urlCall({ target, address }, soft, authenticated) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/run-context.ts
+;// CONCATENATED MODULE: ./src/runner/context.ts
 /** The workflow run behind a purge, so the summary traces it to the deploy that caused it. */
 /**
  * `@actions/github` is imported here, on demand, because it pulls in Octokit: most of the bundle's
@@ -36842,7 +36842,7 @@ function orEmpty(value) {
     return value ?? '';
 }
 
-;// CONCATENATED MODULE: ./src/freshness-plan.ts
+;// CONCATENATED MODULE: ./src/stages/verify/targets.ts
 /** What the wait and the edge check will look at, from settings and purge results. Pure. */
 
 
@@ -36900,7 +36900,7 @@ function describeStagesPlanned(settings) {
     return stages;
 }
 
-;// CONCATENATED MODULE: ./src/summary.ts
+;// CONCATENATED MODULE: ./src/report/summary.ts
 
 
 

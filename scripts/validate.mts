@@ -8,8 +8,8 @@
  *    - every relative link resolves to a file or folder of the repository, and every #anchor to a
  *      heading of its page by GitHub's slug rules.
  * 3. action.yml against the code in src/:
- *    - every input the code reads (INPUT_NAMES in src/inputs.ts, and any getInput('...') literal) is
- *      declared, and every declared input is read; inputs are read only in src/inputs.ts;
+ *    - every input the code reads (INPUT_NAMES in src/config/inputs.ts, and any getInput('...') literal) is
+ *      declared, and every declared input is read; inputs are read only in src/config/inputs.ts;
  *    - every output the code sets (setOutput('...') / setBoundedOutput('...')) is declared, and every
  *      declared output is set;
  *    - the action, each input and each output has a description;
@@ -22,7 +22,7 @@ import { dirname, join, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import ts from 'typescript'
 import { parse } from 'yaml'
-import { INPUT_NAMES } from '../src/inputs.js'
+import { INPUT_NAMES } from '../src/config/inputs.js'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const problems: string[] = []
@@ -343,8 +343,8 @@ const inputCalls = calls.filter((call) => INPUT_READERS.has(call.fn))
 const inputsRead = new Set<string>(INPUT_NAMES)
 for (const call of inputCalls) {
   if (call.name !== undefined) inputsRead.add(call.name)
-  if (!call.where.startsWith('src/inputs.ts:')) {
-    problem(`${call.where}: ${call.fn}() outside src/inputs.ts, the one place that reads inputs`)
+  if (!call.where.startsWith('src/config/inputs.ts:')) {
+    problem(`${call.where}: ${call.fn}() outside src/config/inputs.ts, the one place that reads inputs`)
   }
 }
 const literalInputs = inputCalls.filter((call) => call.name !== undefined).length
@@ -358,13 +358,13 @@ const outputCalls = calls.filter((call) => OUTPUT_WRITERS.has(call.fn))
 const outputsSet = new Set<string>()
 for (const call of outputCalls) {
   if (call.name !== undefined) outputsSet.add(call.name)
-  else if (!call.where.startsWith('src/outputs.ts:')) {
-    problem(`${call.where}: ${call.fn}() with a name that is not a literal, outside src/outputs.ts`)
+  else if (!call.where.startsWith('src/report/outputs.ts:')) {
+    problem(`${call.where}: ${call.fn}() with a name that is not a literal, outside src/report/outputs.ts`)
   }
 }
 const dynamicOutputs = outputCalls.filter((call) => call.name === undefined).length
 ok(
-  `set: ${outputCalls.length - dynamicOutputs} setOutput/setBoundedOutput calls with a literal name; ${dynamicOutputs} by variable, inside src/outputs.ts's wrapper`
+  `set: ${outputCalls.length - dynamicOutputs} setOutput/setBoundedOutput calls with a literal name; ${dynamicOutputs} by variable, inside src/report/outputs.ts's wrapper`
 )
 compare('output', outputsSet, declaredOutputs, 'set')
 

@@ -2,15 +2,15 @@
 import * as core from '@actions/core'
 import { setMaxListeners } from 'node:events'
 import { systemClock } from './clock.js'
-import { createTransport } from './client.js'
-import { conclude } from './conclusion.js'
-import { counted } from './counted.js'
-import { applyChangedFiles, type Derivation } from './changed-files/index.js'
-import { runPurge, type EngineLog, type PurgeRun } from './engine.js'
-import { getSettings, readInputs, type Settings } from './inputs.js'
-import { describeCall, describeDerivation, describePlan } from './log-lines.js'
-import { writeOutputs, writeStageOutputs } from './outputs.js'
-import { planPurges, type PurgeCall } from './plan.js'
+import { createTransport } from './stages/purge/transport.js'
+import { conclude } from './report/conclusion.js'
+import { counted } from './text/counted.js'
+import { applyChangedFiles, type Derivation } from './stages/changed-files/index.js'
+import { runPurge, type EngineLog, type PurgeRun } from './stages/purge/engine.js'
+import { getSettings, readInputs, type Settings } from './config/inputs.js'
+import { describeCall, describeDerivation, describePlan } from './stages/purge/log-lines.js'
+import { writeOutputs, writeStageOutputs } from './report/outputs.js'
+import { planPurges, type PurgeCall } from './stages/plan.js'
 import {
   countResults,
   plannedResults,
@@ -18,15 +18,15 @@ import {
   ResultLedger,
   withSources,
   type PurgeResult
-} from './results.js'
-import { readRunContext } from './run-context.js'
-import { describeStagesPlanned, purgedUrlsOf, verifyTargetsOf } from './freshness-plan.js'
-import { createProber } from './probe.js'
-import { verifyFreshness, type VerifyRun } from './verify-stage.js'
-import { waitForOrigin, type WaitOutcome } from './wait-stage.js'
-import { hideSecrets, oneLine, redact } from './outside-text.js'
-import { cut } from './server-message.js'
-import { renderSummary } from './summary.js'
+} from './record.js'
+import { readRunContext } from './runner/context.js'
+import { describeStagesPlanned, purgedUrlsOf, verifyTargetsOf } from './stages/verify/targets.js'
+import { createProber } from './http/probe.js'
+import { verifyFreshness, type VerifyRun } from './stages/verify/edge-check.js'
+import { waitForOrigin, type WaitOutcome } from './stages/wait.js'
+import { hideSecrets, oneLine, redact } from './text/guard.js'
+import { cut } from './stages/purge/server-message.js'
+import { renderSummary } from './report/summary.js'
 
 const USER_AGENT = 'edge-purge/1'
 

@@ -7,7 +7,7 @@
  */
 import { createHook } from 'node:async_hooks'
 import { writeSync } from 'node:fs'
-import { createProber } from '../../src/probe.js'
+import { createProber } from '../../src/http/probe.js'
 
 const zlibResources = new Set<number>()
 let settled = false

@@ -4,7 +4,7 @@
  * longer than its timeout ends as a timeout, as the real probe's would.
  */
 import type { IncomingHttpHeaders } from 'node:http'
-import type { ProbeAnswer, ProbeOptions, Prober } from '../../src/probe.js'
+import type { ProbeAnswer, ProbeOptions, Prober } from '../../src/http/probe.js'
 import type { FakeClock } from './fake-clock.js'
 
 export interface Step {

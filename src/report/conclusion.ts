@@ -1,10 +1,10 @@
 /** How the step ends: a few annotations for the failures, then failed or warned. */
 import * as core from '@actions/core'
-import { NOT_SENT_AFTER_REFUSAL, type Counts, type PurgeResult } from './results.js'
-import { notChecked, type Verification } from './verify-stage.js'
-import { counted } from './counted.js'
-import { oneLine } from './outside-text.js'
-import { shorten } from './targets.js'
+import { NOT_SENT_AFTER_REFUSAL, type Counts, type PurgeResult } from '../record.js'
+import { notChecked, type Verification } from '../stages/verify/edge-check.js'
+import { counted } from '../text/counted.js'
+import { oneLine } from '../text/guard.js'
+import { shorten } from '../config/targets.js'
 
 /** GitHub shows 10 error annotations per step; keep room for the final one and other steps' notes. */
 export const MAX_ANNOTATIONS = 5

@@ -3,12 +3,12 @@
  * answers 2xx) enough times in a row, or the time is up. A purge sent before the origin serves the
  * new build lets the next visitor refill the cache with the old one.
  */
-import type { Clock } from './clock.js'
-import { counted } from './counted.js'
-import type { EngineLog } from './engine.js'
-import { observe, quoted, type Observation } from './freshness.js'
-import { ProbeSlots, type ProbeAnswer, type Prober } from './probe.js'
-import { oneLine } from './outside-text.js'
+import type { Clock } from '../clock.js'
+import { counted } from '../text/counted.js'
+import type { EngineLog } from './purge/engine.js'
+import { observe, quoted, type Observation } from './verify/freshness.js'
+import { ProbeSlots, type ProbeAnswer, type Prober } from '../http/probe.js'
+import { oneLine } from '../text/guard.js'
 
 export interface WaitSettings {
   urls: string[]

@@ -2,16 +2,16 @@
  * The job summary: the answer in its first line, then what went wrong, then what went right
  * (folded), within one byte budget whatever the run's size. Pure.
  */
-import type { DerivedTarget } from './changed-files/maps.js'
-import type { Derivation } from './changed-files/index.js'
-import type { RunContext } from './run-context.js'
-import type { Counts, PurgeResult } from './results.js'
-import { summaryText } from './outside-text.js'
-import { counted } from './counted.js'
-import type { PlannedStage } from './freshness-plan.js'
-import type { WaitForOrigin } from './inputs.js'
-import { notChecked, type Verification } from './verify-stage.js'
-import { describeUrlWait, type WaitOutcome } from './wait-stage.js'
+import type { DerivedTarget } from '../config/maps.js'
+import type { Derivation } from '../stages/changed-files/index.js'
+import type { RunContext } from '../runner/context.js'
+import type { Counts, PurgeResult } from '../record.js'
+import { summaryText } from '../text/guard.js'
+import { counted } from '../text/counted.js'
+import type { PlannedStage } from '../stages/verify/targets.js'
+import type { WaitForOrigin } from '../config/inputs.js'
+import { notChecked, type Verification } from '../stages/verify/edge-check.js'
+import { describeUrlWait, type WaitOutcome } from '../stages/wait.js'
 
 /** Half of GitHub's 1 MiB per step: a summary over the limit is dropped whole, not cut. */
 export const SUMMARY_MAX_BYTES = 512 * 1024

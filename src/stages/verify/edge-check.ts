@@ -3,10 +3,10 @@
  * edge now serves content produced after the purge began, re-checking stale ones for a while (a
  * soft purge serves the old copy once while it refetches; a CDN needs a moment to reach every POP).
  */
-import { counted } from './counted.js'
+import { counted } from '../../text/counted.js'
 import { judge, observe, type Judgement, type Observation } from './freshness.js'
-import { ProbeSlots } from './probe.js'
-import { abortion, safeGet, shownUrl, timeoutBefore, type WaitDeps } from './wait-stage.js'
+import { ProbeSlots } from '../../http/probe.js'
+import { abortion, safeGet, shownUrl, timeoutBefore, type WaitDeps } from '../wait.js'
 
 export interface VerifyTarget {
   url: string

@@ -1,7 +1,7 @@
 /** How a page's `Content-Encoding` is undone: which codings it lists, and the decoders that undo them. */
 import type { Transform } from 'node:stream'
 import * as zlib from 'node:zlib'
-import { oneLine } from './outside-text.js'
+import { oneLine } from '../text/guard.js'
 
 export type Coding = 'gzip' | 'deflate' | 'br'
 

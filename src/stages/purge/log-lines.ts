@@ -2,12 +2,12 @@
  * Lines for the step log. Never includes the token: calls do not hold it. Every piece of text from
  * outside (URLs, service ids, errors, file names) passes `oneLine`, so no line can speak to the runner.
  */
-import type { Derivation } from './changed-files/index.js'
-import type { Settings } from './inputs.js'
-import type { PurgeCall } from './plan.js'
-import type { CallEnd } from './results.js'
-import { counted } from './counted.js'
-import { oneLine } from './outside-text.js'
+import type { Derivation } from '../changed-files/index.js'
+import type { Settings } from '../../config/inputs.js'
+import type { PurgeCall } from '../plan.js'
+import type { CallEnd } from '../../record.js'
+import { counted } from '../../text/counted.js'
+import { oneLine } from '../../text/guard.js'
 
 /** URLs and file paths: long enough for any a CDN or a repository holds in practice, shown whole. */
 const SHOWN_ADDRESS_CHARS = 2000

@@ -1,6 +1,6 @@
 /** Turns settings into the exact purge calls to send. Pure: no I/O, no token. */
-import type { BatchFormat, Service, Settings } from './inputs.js'
-import { InputError, shorten, type PurgeUrl, type SurrogateKey } from './targets.js'
+import type { BatchFormat, Service, Settings } from '../config/inputs.js'
+import { InputError, shorten, type PurgeUrl, type SurrogateKey } from '../config/targets.js'
 
 export type TargetType = 'all' | 'key' | 'url'
 

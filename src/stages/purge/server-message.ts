@@ -1,5 +1,5 @@
 /** Pulls the human message out of an error body, whatever shape the server chose. Pure. */
-import { redact } from './outside-text.js'
+import { redact } from '../../text/guard.js'
 
 const MAX_MESSAGE_CHARS = 300
 

@@ -1,5 +1,5 @@
 /** Parsing and validation of the things a user asks to purge: surrogate keys and URLs. Pure. */
-import { oneLine, redact } from './outside-text.js'
+import { oneLine, redact } from '../text/guard.js'
 
 /** A validated surrogate key: 1 to 1024 bytes of printable ASCII (0x21–0x7E), not wrapped in quotes. */
 export type SurrogateKey = string

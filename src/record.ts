@@ -1,5 +1,5 @@
 /** The record of what happened to each target: the single source for outputs, summary and exit code. */
-import type { PurgeCall, TargetType } from './plan.js'
+import type { PurgeCall, TargetType } from './stages/plan.js'
 
 export type PurgeStatus = 'purged' | 'failed' | 'planned'
 

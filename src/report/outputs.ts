@@ -4,9 +4,9 @@ import { randomUUID } from 'node:crypto'
 import { rename, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { Counts, PurgeResult } from './results.js'
-import type { Verification } from './verify-stage.js'
-import { redact } from './outside-text.js'
+import type { Counts, PurgeResult } from '../record.js'
+import type { Verification } from '../stages/verify/edge-check.js'
+import { redact } from '../text/guard.js'
 
 /** GitHub refuses outputs over 1 MB; stay under it with room for the output file's framing. */
 export const MAX_OUTPUT_BYTES = 1_000_000

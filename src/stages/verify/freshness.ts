@@ -2,8 +2,8 @@
  * The freshness rule (pure): what one answer says about whether visitors get content produced
  * after the purge began, and a one-sentence reason fit for the log and summary.
  */
-import type { ProbeAnswer } from './probe.js'
-import { oneLine } from './outside-text.js'
+import type { ProbeAnswer } from '../../http/probe.js'
+import { oneLine } from '../../text/guard.js'
 
 export interface Observation {
   /** Null when no answer came: `failure` says why. */

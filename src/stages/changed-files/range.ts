@@ -1,5 +1,5 @@
 /** Which commits a run's event asks to compare: push before...after, a release and the one before it. Pure. */
-import { counted } from '../counted.js'
+import { counted } from '../../text/counted.js'
 
 /** The part of a workflow run's event that names commits (as `@actions/github`'s `context`). */
 export interface RunEvent {

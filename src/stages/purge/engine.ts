@@ -3,11 +3,11 @@
  * rate-limit gate, repeat-after and cancellation, and returns a result for every target. It knows
  * nothing of the runner: transport, clock, abort signal and log are handed in.
  */
-import type { Clock } from './clock.js'
-import type { Transport } from './client.js'
-import { counted } from './counted.js'
+import type { Clock } from '../../clock.js'
+import type { Transport } from './transport.js'
+import { counted } from '../../text/counted.js'
 import { describeEnd, describeRetry } from './log-lines.js'
-import type { PurgeCall } from './plan.js'
+import type { PurgeCall } from '../plan.js'
 import { CANCELLED_IN_FLIGHT, interpret, type Verdict } from './response.js'
 import {
   NOT_SENT_AFTER_REFUSAL,
@@ -17,7 +17,7 @@ import {
   withRepeat,
   type CallEnd,
   type PurgeResult
-} from './results.js'
+} from '../../record.js'
 import { backoffMs, describeWait, MAX_SERVER_WAIT_MS } from './retry-policy.js'
 import { cut } from './server-message.js'
 

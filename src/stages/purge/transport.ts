@@ -1,8 +1,8 @@
 /** One HTTP exchange per call attempt: headers, token, timeout, keep-alive. No retries here. */
 import * as http from 'node:http'
 import * as https from 'node:https'
-import { createAgents, type Answer } from './agents.js'
-import type { PurgeCall } from './plan.js'
+import { createAgents, type Answer } from '../../http/agents.js'
+import type { PurgeCall } from '../plan.js'
 
 /** One purge call attempt: the body is cut at `MAX_BODY_BYTES`. */
 export type Exchange = Answer

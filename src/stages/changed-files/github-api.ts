@@ -15,8 +15,8 @@ import {
   type ReleaseInfo,
   type RunEvent
 } from './range.js'
-import { redactor } from '../secrets.js'
-import { InputError, shorten } from '../targets.js'
+import { redactor } from '../../text/secrets.js'
+import { InputError, shorten } from '../../config/targets.js'
 
 type Octokit = ReturnType<typeof getOctokit>
 

@@ -1,7 +1,7 @@
 /** The one place that reads the action's inputs; everything else gets a typed, validated `Settings`. */
 import * as core from '@actions/core'
 import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs'
-import { parseKeyMap, parseUrlMap, type KeyMapping, type UrlMapping } from './changed-files/maps.js'
+import { parseKeyMap, parseUrlMap, type KeyMapping, type UrlMapping } from './maps.js'
 import {
   InputError,
   isLoopbackHost,

@@ -1,9 +1,9 @@
 /** What the wait and the edge check will look at, from settings and purge results. Pure. */
-import { counted } from './counted.js'
-import type { Settings, VerifySettings } from './inputs.js'
-import { oneLine } from './outside-text.js'
-import type { PurgeResult } from './results.js'
-import type { VerifyTarget } from './verify-stage.js'
+import { counted } from '../../text/counted.js'
+import type { Settings, VerifySettings } from '../../config/inputs.js'
+import { oneLine } from '../../text/guard.js'
+import type { PurgeResult } from '../../record.js'
+import type { VerifyTarget } from './edge-check.js'
 
 /**
  * The purged URL targets (with `verify: true`), then `verify-urls`, each URL once. A URL listed in

@@ -1,11 +1,11 @@
 /** Targets from the files this run's commits changed: the one I/O step between settings and plan. */
 import * as core from '@actions/core'
-import { deriveTargets, type DerivedTarget } from './maps.js'
+import { deriveTargets, type DerivedTarget } from '../../config/maps.js'
 import { findChangedFiles, readRunEvent, type ChangedFilesReport } from './github-api.js'
-import type { Settings } from '../inputs.js'
-import { mergeUnique, purgeUrl } from '../targets.js'
-import { counted } from '../counted.js'
-import { oneLine } from '../outside-text.js'
+import type { Settings } from '../../config/inputs.js'
+import { mergeUnique, purgeUrl } from '../../config/targets.js'
+import { counted } from '../../text/counted.js'
+import { oneLine } from '../../text/guard.js'
 
 export interface Derivation {
   report: ChangedFilesReport
