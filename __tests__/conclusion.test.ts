@@ -9,7 +9,8 @@ const warning = jest.fn<(message: string) => void>()
 const setFailed = jest.fn<(message: string) => void>()
 jest.unstable_mockModule('@actions/core', () => ({ error, warning, setFailed }))
 
-const { conclude, failureAnnotations, MAX_ANNOTATIONS } = await import('../src/report/conclusion.js')
+const { conclude, failureAnnotations, MAX_ANNOTATIONS } =
+  await import('../src/report/conclusion.js')
 const { hideSecrets } = await import('../src/text/guard.js')
 const { countResults } = await import('../src/record.js')
 

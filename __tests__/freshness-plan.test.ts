@@ -1,6 +1,10 @@
 /** Which URLs the edge check looks at, and what a dry run says it would await and check. */
 import { describe, expect, it } from '@jest/globals'
-import { describeStagesPlanned, purgedUrlsOf, verifyTargetsOf } from '../src/stages/verify/targets.js'
+import {
+  describeStagesPlanned,
+  purgedUrlsOf,
+  verifyTargetsOf
+} from '../src/stages/verify/targets.js'
 import type { VerifySettings } from '../src/config/inputs.js'
 import type { PurgeResult } from '../src/record.js'
 import { purgeUrl } from '../src/config/targets.js'

@@ -5,7 +5,12 @@
 import { describe, expect, it } from '@jest/globals'
 import fc from 'fast-check'
 import type { IncomingHttpHeaders } from 'node:http'
-import { judge, observe, type FreshnessRule, type Observation } from '../src/stages/verify/freshness.js'
+import {
+  judge,
+  observe,
+  type FreshnessRule,
+  type Observation
+} from '../src/stages/verify/freshness.js'
 import type { PageReading, ProbeAnswer } from '../src/http/probe.js'
 
 const STARTED = Date.UTC(2026, 0, 1)

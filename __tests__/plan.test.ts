@@ -1,7 +1,12 @@
 /** Unit and property tests of planning: which calls are sent for which settings. */
 import { describe, expect, it } from '@jest/globals'
 import fc from 'fast-check'
-import { parseSettings, type BatchFormat, type RawInputs, type Settings } from '../src/config/inputs.js'
+import {
+  parseSettings,
+  type BatchFormat,
+  type RawInputs,
+  type Settings
+} from '../src/config/inputs.js'
 import { MAX_SURROGATE_KEY_HEADER_BYTES, planPurges, type PurgeCall } from '../src/stages/plan.js'
 import { InputError, parseKeys, parseUrls } from '../src/config/targets.js'
 import {

@@ -16,7 +16,12 @@ import { spawn } from 'node:child_process'
 import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import * as zlib from 'node:zlib'
-import { createProber, MAX_DECODED_BYTES, type ProbeAnswer, type Prober } from '../src/http/probe.js'
+import {
+  createProber,
+  MAX_DECODED_BYTES,
+  type ProbeAnswer,
+  type Prober
+} from '../src/http/probe.js'
 import { FakeContentServer } from './support/fake-content-server.js'
 import { ROOT } from './support/run-action.js'
 

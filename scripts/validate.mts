@@ -344,7 +344,9 @@ const inputsRead = new Set<string>(INPUT_NAMES)
 for (const call of inputCalls) {
   if (call.name !== undefined) inputsRead.add(call.name)
   if (!call.where.startsWith('src/config/inputs.ts:')) {
-    problem(`${call.where}: ${call.fn}() outside src/config/inputs.ts, the one place that reads inputs`)
+    problem(
+      `${call.where}: ${call.fn}() outside src/config/inputs.ts, the one place that reads inputs`
+    )
   }
 }
 const literalInputs = inputCalls.filter((call) => call.name !== undefined).length
@@ -359,7 +361,9 @@ const outputsSet = new Set<string>()
 for (const call of outputCalls) {
   if (call.name !== undefined) outputsSet.add(call.name)
   else if (!call.where.startsWith('src/report/outputs.ts:')) {
-    problem(`${call.where}: ${call.fn}() with a name that is not a literal, outside src/report/outputs.ts`)
+    problem(
+      `${call.where}: ${call.fn}() with a name that is not a literal, outside src/report/outputs.ts`
+    )
   }
 }
 const dynamicOutputs = outputCalls.filter((call) => call.name === undefined).length
