@@ -1,23 +1,45 @@
 /** Unit tests of how the step ends: grouped annotations, then failed or warned. */
 import { beforeEach, describe, expect, it, jest } from '@jest/globals'
-import type { Ending } from '../src/report/conclusion.js'
-import type { PurgeResult } from '../src/record.js'
-import type { Verification } from '../src/stages/verify/edge-check.js'
+import type { StepLog } from '../src/log.js'
+import type { PurgeResult, Verification } from '../src/record.js'
+import { conclude, failureAnnotations, MAX_ANNOTATIONS } from '../src/report/conclusion.js'
+import { hideSecrets } from '../src/text/guard.js'
+import { settingsWith } from './support/defaults.js'
+import { runRecord } from './support/run-record.js'
 
 const error = jest.fn<(message: string) => void>()
 const warning = jest.fn<(message: string) => void>()
 const setFailed = jest.fn<(message: string) => void>()
-jest.unstable_mockModule('@actions/core', () => ({ error, warning, setFailed }))
+const log: StepLog = {
+  info: () => undefined,
+  group: (_title, fn) => fn(),
+  notice: () => undefined,
+  warning,
+  error
+}
 
-const { conclude, failureAnnotations, MAX_ANNOTATIONS } =
-  await import('../src/report/conclusion.js')
-const { hideSecrets } = await import('../src/text/guard.js')
-const { countResults } = await import('../src/record.js')
+interface Ending {
+  failOnError: boolean
+  verification: Verification[]
+}
 
 const ending = (failOnError: boolean, verification: Verification[] = []): Ending => ({
   failOnError,
   verification
 })
+
+/** Concludes a run with these results and edge check entries. */
+function concludeRun(results: PurgeResult[], { failOnError, verification }: Ending): void {
+  const record = runRecord({
+    results,
+    settings: settingsWith({ failOnError }),
+    verification:
+      verification.length === 0
+        ? undefined
+        : { entries: verification, cancelled: false, malformedAge: [] }
+  })
+  conclude(record, { log, fail: setFailed })
+}
 
 function purged(target: string): PurgeResult {
   return {
@@ -157,7 +179,7 @@ describe('failureAnnotations', () => {
 describe('conclude', () => {
   it('does nothing when nothing failed', () => {
     const results = [purged('a')]
-    conclude(results, countResults(results), ending(true))
+    concludeRun(results, ending(true))
     expect(error).not.toHaveBeenCalled()
     expect(warning).not.toHaveBeenCalled()
     expect(setFailed).not.toHaveBeenCalled()
@@ -165,7 +187,7 @@ describe('conclude', () => {
 
   it('with fail-on-error, annotates errors and fails the step', () => {
     const results = [purged('a'), failed('b', 'HTTP 400 (Bad Request)'), failed('c', UNAUTHORIZED)]
-    conclude(results, countResults(results), ending(true))
+    concludeRun(results, ending(true))
     expect(error.mock.calls.map(([message]) => message)).toEqual(failureAnnotations(results))
     expect(setFailed).toHaveBeenCalledTimes(1)
     expect(setFailed.mock.calls[0]?.[0]).toContain('2 of 3 targets failed')
@@ -174,7 +196,7 @@ describe('conclude', () => {
 
   it('without fail-on-error, warns instead and does not fail the step', () => {
     const results = [purged('a'), failed('b', 'HTTP 400 (Bad Request)')]
-    conclude(results, countResults(results), ending(false))
+    concludeRun(results, ending(false))
     expect(setFailed).not.toHaveBeenCalled()
     expect(error).not.toHaveBeenCalled()
     const messages = warning.mock.calls.map(([message]) => message)
@@ -187,7 +209,7 @@ describe('conclude', () => {
     const results = Array.from({ length: 20_000 }, (_, index) =>
       failed(`k${index}`, `reason ${index % 50}`)
     )
-    conclude(results, countResults(results), ending(true))
+    concludeRun(results, ending(true))
     expect(error.mock.calls.length + setFailed.mock.calls.length).toBeLessThanOrEqual(10)
   })
 })
@@ -204,9 +226,8 @@ describe('stale URLs', () => {
 
   it('fail the step beside failed targets, each group one annotation naming the URL and evidence', () => {
     const results = [purged('blog')]
-    conclude(
+    concludeRun(
       results,
-      countResults(results),
       ending(true, [
         stale(
           'https://www.example.com/about',
@@ -231,9 +252,8 @@ describe('stale URLs', () => {
       age: null,
       checks: 0
     })
-    conclude(
+    concludeRun(
       results,
-      countResults(results),
       ending(true, [late('https://www.example.com/a'), late('https://www.example.com/b')])
     )
     expect(error.mock.calls.map(([message]) => message)).toEqual([
@@ -248,7 +268,7 @@ describe('stale URLs', () => {
     const results = [failed('a', 'HTTP 400 — server said: bad tok-secret here')]
     hideSecrets(['tok-secret'])
     try {
-      conclude(results, countResults(results), ending(true))
+      concludeRun(results, ending(true))
     } finally {
       hideSecrets([])
     }

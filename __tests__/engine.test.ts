@@ -5,13 +5,15 @@
 import { describe, expect, it } from '@jest/globals'
 import type { IncomingHttpHeaders } from 'node:http'
 import type { Exchange, Transport } from '../src/stages/purge/transport.js'
-import { runPurge, type EngineSettings, type PurgeRun } from '../src/stages/purge/engine.js'
-import type { Settings } from '../src/config/inputs.js'
-import { planPurges, type PurgeCall } from '../src/stages/plan.js'
+import { runPurge, type EngineSettings } from '../src/stages/purge/engine.js'
+import { planPurges } from '../src/stages/plan.js'
 import { hideSecrets } from '../src/text/guard.js'
 import { parseUrls } from '../src/config/targets.js'
 import { settingsWith } from './support/defaults.js'
+import { recordedLog } from './support/recorded-log.js'
 import { FakeClock } from './support/fake-clock.js'
+import type { Settings } from '../src/config/settings.js'
+import type { PurgeCall, PurgeRun } from '../src/record.js'
 
 const ID = '1740093-1756794994-11993984'
 
@@ -84,12 +86,8 @@ function harness(
   const settings = settingsWith(overrides)
   const clock = new FakeClock()
   const transport = new ScriptedTransport(clock, answer)
-  const lines: string[] = []
-  const log = {
-    info: (line: string) => lines.push(line),
-    startGroup: (title: string) => lines.push(`[${title}]`),
-    endGroup: () => lines.push('[end]')
-  }
+  const log = recordedLog()
+  const lines = log.lines
   const run = (signal = new AbortController().signal): Promise<PurgeRun> =>
     runPurge(
       planPurges(settings),

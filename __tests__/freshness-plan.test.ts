@@ -1,14 +1,14 @@
 /** Which URLs the edge check looks at, and what a dry run says it would await and check. */
 import { describe, expect, it } from '@jest/globals'
 import {
-  describeStagesPlanned,
+  describeCheckPlanned,
   purgedUrlsOf,
   verifyTargetsOf
 } from '../src/stages/verify/targets.js'
-import type { VerifySettings } from '../src/config/inputs.js'
+import { describeWaitPlanned } from '../src/stages/wait.js'
 import type { PurgeResult } from '../src/record.js'
 import { purgeUrl } from '../src/config/targets.js'
-import { settingsWith } from './support/defaults.js'
+import type { VerifySettings } from '../src/config/settings.js'
 
 const verify = (overrides: Partial<VerifySettings>): VerifySettings => ({
   purgedUrls: false,
@@ -64,29 +64,27 @@ describe('verifyTargetsOf', () => {
   })
 })
 
-describe('describeStagesPlanned', () => {
-  it('says nothing without a wait or an edge check', () => {
-    expect(describeStagesPlanned(settingsWith({}))).toEqual([])
+describe('what a dry run says the wait and the edge check would do', () => {
+  it('says nothing about the edge check when no URL would be checked', () => {
+    expect(describeCheckPlanned(verify({ purgedUrls: true }), [])).toBeUndefined()
   })
 
   it('says what would be awaited and checked, with each URL it would fetch', () => {
-    const stages = describeStagesPlanned(
-      settingsWith({
-        urls: [purgeUrl('https://www.example.com/a#top', 'urls')],
-        wait: {
-          urls: ['https://origin.example/version', 'https://origin.example/health'],
-          text: 'abc\n::error::x',
-          passes: 2,
-          timeoutMs: 600_000
-        },
-        verify: verify({
-          purgedUrls: true,
-          urls: ['https://www.example.com/', 'https://www.example.com/a'],
-          text: 'abc1234'
-        })
-      })
+    const wait = describeWaitPlanned({
+      urls: ['https://origin.example/version', 'https://origin.example/health'],
+      text: 'abc\n::error::x',
+      passes: 2,
+      timeoutMs: 600_000
+    })
+    const check = describeCheckPlanned(
+      verify({
+        purgedUrls: true,
+        urls: ['https://www.example.com/', 'https://www.example.com/a'],
+        text: 'abc1234'
+      }),
+      [purgeUrl('https://www.example.com/a#top', 'urls').target]
     )
-    expect(stages).toEqual([
+    expect([wait, check]).toEqual([
       {
         sentence:
           'Would first wait until each of 2 URLs shows "abc\\\\n::error::x" (2 checks in a row, up to 600 s):',
@@ -102,7 +100,6 @@ describe('describeStagesPlanned', () => {
 
   it('lists every URL however many there are: the summary and log bound what they show', () => {
     const urls = Array.from({ length: 300 }, (_, index) => `https://www.example.com/p${index}`)
-    const [stage] = describeStagesPlanned(settingsWith({ verify: verify({ urls }) }))
-    expect(stage?.urls).toEqual(urls)
+    expect(describeCheckPlanned(verify({ urls }), [])?.urls).toEqual(urls)
   })
 })

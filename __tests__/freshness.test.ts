@@ -5,13 +5,9 @@
 import { describe, expect, it } from '@jest/globals'
 import fc from 'fast-check'
 import type { IncomingHttpHeaders } from 'node:http'
-import {
-  judge,
-  observe,
-  type FreshnessRule,
-  type Observation
-} from '../src/stages/verify/freshness.js'
+import { judge, type FreshnessRule } from '../src/stages/verify/freshness.js'
 import type { PageReading, ProbeAnswer } from '../src/http/probe.js'
+import { observe, type Observation } from '../src/http/observation.js'
 
 const STARTED = Date.UTC(2026, 0, 1)
 const after = (seconds: number) => ({ purgeStartedMs: STARTED, nowMs: STARTED + seconds * 1000 })
@@ -125,7 +121,6 @@ describe('judge by Age', () => {
   it('calls a copy older than the purge stale, naming both times and the cache status', () => {
     expect(judge(seen(200, { age: '3600', 'x-cache': 'HIT' }), after(3))).toEqual({
       fresh: false,
-      recheck: false,
       evidence: 'Age 3600 s, but the purge began 3 s ago (X-Cache: HIT)'
     })
   })
@@ -133,7 +128,6 @@ describe('judge by Age', () => {
   it('calls a copy made after the purge began fresh', () => {
     expect(judge(seen(200, { age: '0', 'x-cache': 'MISS' }), after(2))).toEqual({
       fresh: true,
-      recheck: false,
       evidence: 'Age 0 s, purge began 2 s ago (X-Cache: MISS)'
     })
   })
@@ -148,7 +142,6 @@ describe('judge by Age', () => {
   it('counts a missing Age as 0 and says so', () => {
     expect(judge(seen(200), after(5))).toEqual({
       fresh: true,
-      recheck: false,
       evidence: 'no Age header'
     })
   })
@@ -161,12 +154,10 @@ describe('judge by Age', () => {
       )
     ).toEqual({
       fresh: false,
-      recheck: false,
       evidence: 'malformed Age header "7200.5": not a whole number of seconds (X-Cache: HIT)'
     })
     expect(judge(aged('-1'), after(3600))).toEqual({
       fresh: false,
-      recheck: false,
       evidence: 'malformed Age header "-1": not a whole number of seconds'
     })
     expect(
@@ -177,7 +168,6 @@ describe('judge by Age', () => {
   it('judges a list or repeated lines by the oldest tier', () => {
     expect(judge(aged('0', '7200'), after(3))).toEqual({
       fresh: false,
-      recheck: false,
       evidence: 'Age 7200 s, but the purge began 3 s ago'
     })
     expect(judge(aged('7200, 7200'), after(3)).fresh).toBe(false)
@@ -187,7 +177,6 @@ describe('judge by Age', () => {
   it('judges any status but 5xx: a fresh 404 is fresh, and says its status', () => {
     expect(judge(seen(404, { age: '0' }), after(1))).toEqual({
       fresh: true,
-      recheck: false,
       evidence: 'HTTP 404, Age 0 s, purge began 1 s ago'
     })
     expect(judge(seen(301, { age: '900' }), after(1)).evidence).toBe(
@@ -201,12 +190,10 @@ describe('judge by text', () => {
     const rule = { text: 'abc1234' }
     expect(judge(seen(200, { age: '9999' }, 'v abc1234', 'abc1234'), rule)).toEqual({
       fresh: true,
-      recheck: false,
       evidence: 'showed "abc1234"'
     })
     expect(judge(seen(200, { 'x-cache': 'HIT' }, 'v def5678', 'abc1234'), rule)).toEqual({
       fresh: false,
-      recheck: false,
       evidence: 'did not show "abc1234" (X-Cache: HIT)'
     })
   })
@@ -223,7 +210,6 @@ describe('bodies that cannot be decoded', () => {
     for (const rule of [{ text: 'abc1234' }, after(5)]) {
       expect(judge(observed, rule)).toEqual({
         fresh: false,
-        recheck: false,
         evidence: `${UNDECODABLE} (X-Cache: MISS)`
       })
     }
@@ -233,21 +219,18 @@ describe('bodies that cannot be decoded', () => {
 })
 
 describe('answers that say nothing of freshness', () => {
-  it('re-checks a 5xx and a network failure, stale with their reason', () => {
+  it('judges a 5xx and a network failure stale, with their reason', () => {
     expect(judge(seen(503, { age: '0', 'x-cache': 'MISS' }), after(1))).toEqual({
       fresh: false,
-      recheck: true,
       evidence: 'HTTP 503 (X-Cache: MISS)'
     })
     expect(judge(seen(500, {}, 'abc', 'abc'), { text: 'abc' })).toMatchObject({
       fresh: false,
-      recheck: true,
       evidence: 'HTTP 500'
     })
     const network = observe({ kind: 'network', code: 'ECONNREFUSED', message: 'refused' }, 'x')
     expect(judge(network, { text: 'x' })).toEqual({
       fresh: false,
-      recheck: true,
       evidence: 'network error: refused'
     })
   })
@@ -307,7 +290,7 @@ describe('properties', () => {
     )
   })
 
-  it('5xx is never fresh and always re-checked, whatever else the answer holds', () => {
+  it('5xx is never fresh, whatever else the answer holds', () => {
     fc.assert(
       fc.property(
         fc.integer({ min: 500, max: 599 }),
@@ -315,10 +298,7 @@ describe('properties', () => {
         fc.boolean(),
         (status, age, textSeen) => {
           for (const rule of [{ text: 't' }, after(60)]) {
-            expect(judge(observation({ status, age, textSeen }), rule)).toMatchObject({
-              fresh: false,
-              recheck: true
-            })
+            expect(judge(observation({ status, age, textSeen }), rule).fresh).toBe(false)
           }
         }
       )

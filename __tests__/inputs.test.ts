@@ -13,19 +13,13 @@ import { execFileSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs'
 import { EOL, tmpdir } from 'node:os'
 import { join } from 'node:path'
-import {
-  getSettings,
-  INPUT_NAMES,
-  MAX_LIST_FILE_BYTES,
-  parseSettings,
-  readInputs,
-  readListFile,
-  type FileReader,
-  type RawInputs,
-  type Settings
-} from '../src/config/inputs.js'
+import { INPUT_NAMES, parseSettings, type RawInputs } from '../src/config/inputs.js'
 import { InputError } from '../src/config/targets.js'
 import { DEFAULT_INPUTS } from './support/defaults.js'
+import { MAX_LIST_FILE_BYTES, readListFile, type FileReader } from '../src/config/list-files.js'
+import { readInputs, readSettings } from '../src/runner/inputs.js'
+import { hideSecrets } from '../src/text/guard.js'
+import type { Settings } from '../src/config/settings.js'
 
 const TOKEN = 'tok-4f9c2e7a'
 const API: Partial<RawInputs> = {
@@ -634,7 +628,7 @@ describe('readListFile: a regular file of at most 64 MiB, read through one descr
   })
 })
 
-describe('readInputs and getSettings through the runner environment', () => {
+describe('readInputs and readSettings through the runner environment', () => {
   const saved = { ...process.env }
   let writes: string[]
 
@@ -650,6 +644,7 @@ describe('readInputs and getSettings through the runner environment', () => {
   })
 
   afterEach(() => {
+    hideSecrets([])
     jest.restoreAllMocks()
     for (const name of Object.keys(process.env)) {
       if (!(name in saved)) delete process.env[name]
@@ -676,7 +671,7 @@ describe('readInputs and getSettings through the runner environment', () => {
     process.env['INPUT_BASE-URL'] = 'https://api.example-cdn.com'
     process.env['INPUT_SERVICE-ID'] = 'svc123'
     process.env['INPUT_KEYS'] = 'a b'
-    const settings = getSettings()
+    const settings = readSettings()
     expect(settings.apiToken).toBe(TOKEN)
     expect(settings.keys).toEqual(['a', 'b'])
     expect(writes[0]).toBe(`::add-mask::${TOKEN}${EOL}`)
@@ -691,7 +686,7 @@ describe('readInputs and getSettings through the runner environment', () => {
     process.env['INPUT_KEYS'] = 'a'
     let message = ''
     try {
-      getSettings()
+      readSettings()
     } catch (error) {
       message = error instanceof Error ? error.message : String(error)
     }

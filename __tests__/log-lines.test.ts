@@ -3,15 +3,11 @@ import { describe, expect, it } from '@jest/globals'
 import type { DerivedTarget } from '../src/config/maps.js'
 import type { Derivation } from '../src/stages/changed-files/index.js'
 import { parseSettings } from '../src/config/inputs.js'
-import {
-  describeCall,
-  describeDerivation,
-  describeEnd,
-  describePlan
-} from '../src/stages/purge/log-lines.js'
-import { planPurges } from '../src/stages/plan.js'
+import { describeDerivation, describeEnd } from '../src/stages/purge/log-lines.js'
+import { planPurges, describePlan } from '../src/stages/plan.js'
 import { DEFAULT_INPUTS, TEST_BASE } from './support/defaults.js'
 import { derivationOf } from './support/derivation.js'
+import { describeCall } from '../src/record.js'
 
 /** What the runner would obey in a line the action prints. */
 const COMMAND = /^\s*::|##\[/

@@ -4,7 +4,9 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { purgeIds, writeOutputs } from '../src/report/outputs.js'
-import { countResults, type PurgeResult } from '../src/record.js'
+import type { PurgeResult } from '../src/record.js'
+import { runnerOutputs } from '../src/runner/outputs.js'
+import { runRecord } from './support/run-record.js'
 import { hideSecrets } from '../src/text/guard.js'
 import { parseOutputFile } from './support/run-action.js'
 
@@ -99,14 +101,19 @@ describe('writeOutputs', () => {
       result({ target: 'a', id: 'id-a' }),
       result({ target: 'b', status: 'failed', id: null, http_status: 500, error: 'HTTP 500' })
     ]
-    const file = await writeOutputs(results, countResults(results), false)
+    const file = await writeOutputs(runRecord({ results }), runnerOutputs)
     expect(outputs()).toEqual({
       'purge-ids': '{"a":"id-a"}',
       'purge-id': 'id-a',
       results: JSON.stringify(results),
       'purged-count': '1',
       'failed-count': '1',
-      'results-file': file
+      'results-file': file,
+      'wait-seconds': '',
+      'fresh-count': '0',
+      'stale-count': '0',
+      verification: '',
+      'verification-file': ''
     })
     expect(readdirSync(runnerTemp)).toEqual([file.slice(runnerTemp.length + 1)])
     expect(readFileSync(file, 'utf8')).toBe(JSON.stringify(results))
@@ -126,7 +133,7 @@ describe('writeOutputs', () => {
       result({ target: 'c', id: Buffer.from(`user:${token}`).toString('base64') })
     ]
     hideSecrets([token])
-    const file = await writeOutputs(results, countResults(results), false)
+    const file = await writeOutputs(runRecord({ results }), runnerOutputs)
     const written = outputs()
     const [first, second, third] = JSON.parse(written.results ?? '') as PurgeResult[]
     expect(first?.target).toBe('key-***')
@@ -143,7 +150,7 @@ describe('writeOutputs', () => {
     const token = 'tok-9fQ2xL7vR4m'
     const results = [result({ id: `id-${token}` })]
     hideSecrets([token])
-    await writeOutputs(results, countResults(results), false)
+    await writeOutputs(runRecord({ results }), runnerOutputs)
     expect(outputs()['purge-id']).toBe('id-***')
   })
 
@@ -152,7 +159,7 @@ describe('writeOutputs', () => {
       result({ target: `key-${index}`, id: `id-${index}` })
     )
     let finished = false
-    const writing = writeOutputs(results, countResults(results), false).finally(() => {
+    const writing = writeOutputs(runRecord({ results }), runnerOutputs).finally(() => {
       finished = true
     })
     // Looks at every file under the results file's name between the writer's steps; written in
@@ -176,14 +183,19 @@ describe('writeOutputs', () => {
   it('sets every output when the results file cannot be written, with a warning naming it', async () => {
     process.env.RUNNER_TEMP = join(dir, 'removed')
     const results = [result({ target: 'a', id: 'id-a' })]
-    expect(await writeOutputs(results, countResults(results), false)).toBe('')
+    expect(await writeOutputs(runRecord({ results }), runnerOutputs)).toBe('')
     expect(outputs()).toEqual({
       'purge-ids': '{"a":"id-a"}',
       'purge-id': 'id-a',
       results: JSON.stringify(results),
       'purged-count': '1',
       'failed-count': '0',
-      'results-file': ''
+      'results-file': '',
+      'wait-seconds': '',
+      'fresh-count': '0',
+      'stale-count': '0',
+      verification: '',
+      'verification-file': ''
     })
     expect(printed.join('')).toMatch(
       /^::warning::Could not write the results file .*\/removed\/edge-purge-results-[0-9a-f-]+\.json: (Error: )?ENOENT.*The results-file output is left empty; the other outputs are set\.\n$/

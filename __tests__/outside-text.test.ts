@@ -1,8 +1,7 @@
 /** Unit tests of the one guard for text from outside: one line, never a runner command, never markup. */
 import { afterEach, describe, expect, it } from '@jest/globals'
 import fc from 'fast-check'
-import { hideSecrets, oneLine, summaryText } from '../src/text/guard.js'
-import { cut } from '../src/stages/purge/server-message.js'
+import { hideSecrets, oneLine, summaryText, cut } from '../src/text/guard.js'
 import { shorten } from '../src/config/targets.js'
 import { elementCounts, renderMarkdown, textOf } from './support/rendered-markdown.js'
 

@@ -1,13 +1,8 @@
 /** Unit and property tests of planning: which calls are sent for which settings. */
 import { describe, expect, it } from '@jest/globals'
 import fc from 'fast-check'
-import {
-  parseSettings,
-  type BatchFormat,
-  type RawInputs,
-  type Settings
-} from '../src/config/inputs.js'
-import { MAX_SURROGATE_KEY_HEADER_BYTES, planPurges, type PurgeCall } from '../src/stages/plan.js'
+import { parseSettings, type RawInputs } from '../src/config/inputs.js'
+import { MAX_SURROGATE_KEY_HEADER_BYTES, planPurges } from '../src/stages/plan.js'
 import { InputError, parseKeys, parseUrls } from '../src/config/targets.js'
 import {
   DEFAULT_INPUTS,
@@ -15,6 +10,8 @@ import {
   TEST_BASE as BASE,
   TEST_SERVICE as SERVICE
 } from './support/defaults.js'
+import type { BatchFormat, Settings } from '../src/config/settings.js'
+import type { PurgeCall } from '../src/record.js'
 
 const TOKEN = 'tok-plan-9d3f1b'
 

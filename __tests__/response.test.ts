@@ -2,12 +2,13 @@
 import { describe, expect, it } from '@jest/globals'
 import type { IncomingHttpHeaders } from 'node:http'
 import type { Exchange } from '../src/stages/purge/transport.js'
-import type { Settings } from '../src/config/inputs.js'
-import { planPurges, type Operation, type PurgeCall } from '../src/stages/plan.js'
+import { planPurges } from '../src/stages/plan.js'
 import { interpret, type Verdict } from '../src/stages/purge/response.js'
-import { resultsOfCall } from '../src/record.js'
 import { parseUrls } from '../src/config/targets.js'
 import { settingsWith, TEST_SERVICE as SERVICE } from './support/defaults.js'
+import type { Settings } from '../src/config/settings.js'
+import type { Operation, PurgeCall } from '../src/record.js'
+import { resultsOfCall } from '../src/stages/purge/ledger.js'
 
 const NOW = Date.UTC(2025, 5, 1, 12, 0, 0)
 const ID = '1740093-1756794994-11993984'

@@ -3,16 +3,19 @@ import { describe, expect, it } from '@jest/globals'
 import type { DerivedTarget } from '../src/config/maps.js'
 import type { Derivation } from '../src/stages/changed-files/index.js'
 import { oneLine } from '../src/text/guard.js'
-import { countResults, type PurgeResult } from '../src/record.js'
-import type { RunContext } from '../src/runner/context.js'
 import {
-  renderSummary,
+  countResults,
+  type PurgeResult,
+  type Verification,
+  type WaitOutcome,
+  type RunContext
+} from '../src/record.js'
+import {
+  renderFacts,
   SUMMARY_MAX_BYTES,
   SUMMARY_ROW_LIMIT,
   type SummaryFacts
 } from '../src/report/summary.js'
-import type { Verification } from '../src/stages/verify/edge-check.js'
-import type { WaitOutcome } from '../src/stages/wait.js'
 import { derivationOf } from './support/derivation.js'
 import { elementCounts, renderMarkdown, textOf } from './support/rendered-markdown.js'
 
@@ -38,7 +41,7 @@ function failedResult(target: string, error: string): PurgeResult {
 }
 
 function render(results: PurgeResult[], overrides: Partial<SummaryFacts> = {}): string {
-  return renderSummary({
+  return renderFacts({
     results,
     counts: countResults(results),
     services: ['svc123'],

@@ -6,16 +6,16 @@
 import { describe, expect, it } from '@jest/globals'
 import type { ProbeAnswer, Prober } from '../src/http/probe.js'
 import {
-  NOT_CHECKED_IN_TIME,
-  NOT_JUDGED_CANCELLED,
   recheckDelayMs,
   verifyFreshness,
-  type VerifyRun,
-  type VerifySettings,
+  type EdgeCheckRequest,
   type VerifyTarget
 } from '../src/stages/verify/edge-check.js'
 import { FakeClock } from './support/fake-clock.js'
-import { page, recordedLog, ScriptedProber, type Script } from './support/scripted-prober.js'
+import { recordedLog } from './support/recorded-log.js'
+import { page, ScriptedProber, type Script } from './support/scripted-prober.js'
+import type { RequestLimits } from '../src/http/page-checks.js'
+import { NOT_CHECKED_IN_TIME, NOT_JUDGED_CANCELLED, type VerifyRun } from '../src/record.js'
 
 const HOME = 'https://www.example.com/'
 const SHA = 'abc1234'
@@ -35,7 +35,7 @@ interface Run extends VerifyRun {
 }
 
 async function run(
-  overrides: Partial<VerifySettings>,
+  overrides: Partial<EdgeCheckRequest & RequestLimits>,
   script: Script,
   signal = new AbortController().signal
 ): Promise<Run> {
@@ -43,7 +43,7 @@ async function run(
   const started = clock.now()
   const prober = new ScriptedProber(clock, script)
   const log = recordedLog()
-  const settings: VerifySettings = {
+  const settings: EdgeCheckRequest & RequestLimits = {
     targets: [byAge(HOME)],
     purgeStartedMs: started - PURGE_AGO_MS,
     timeoutMs: 10_000,
@@ -51,7 +51,7 @@ async function run(
     concurrency: 4,
     ...overrides
   }
-  const result = await verifyFreshness(settings, { prober, clock, signal, log })
+  const result = await verifyFreshness(settings, settings, { prober, clock, signal, log })
   return { ...result, prober, lines: log.lines, started, ended: clock.now() }
 }
 
@@ -276,10 +276,9 @@ describe('many URLs', () => {
       {
         targets: [slow, quick, late].map((url) => byAge(url as string)),
         purgeStartedMs: clock.now() - PURGE_AGO_MS,
-        timeoutMs: 1000,
-        requestTimeoutMs: 30_000,
-        concurrency: 2
+        timeoutMs: 1000
       },
+      { requestTimeoutMs: 30_000, concurrency: 2 },
       { prober, clock, signal: controller.signal, log }
     )
     // /late gets the slot /quick frees at 1.5 s, past the deadline; the run is cancelled at 3 s
@@ -341,10 +340,9 @@ describe('many URLs', () => {
       {
         targets: [byAge(HOME)],
         purgeStartedMs: clock.now(),
-        timeoutMs: 10_000,
-        requestTimeoutMs: 30_000,
-        concurrency: 4
+        timeoutMs: 10_000
       },
+      { requestTimeoutMs: 30_000, concurrency: 4 },
       { prober: hanging, clock, signal: controller.signal, log: recordedLog() }
     )
     expect(result).toEqual({

@@ -5,16 +5,22 @@
  */
 import { describe, expect, it } from '@jest/globals'
 import type { ProbeAnswer, Prober } from '../src/http/probe.js'
-import { waitForOrigin, type WaitOutcome, type WaitSettings } from '../src/stages/wait.js'
+import { waitForOrigin } from '../src/stages/wait.js'
 import { FakeClock } from './support/fake-clock.js'
-import { page, recordedLog, ScriptedProber, type Script } from './support/scripted-prober.js'
+import { recordedLog } from './support/recorded-log.js'
+import { page, ScriptedProber, type Script } from './support/scripted-prober.js'
+import type { WaitSettings } from '../src/config/settings.js'
+import type { RequestLimits } from '../src/http/page-checks.js'
+import type { WaitOutcome } from '../src/record.js'
 
 const ORIGIN = 'https://origin.example/version'
 const SHA = 'abc1234'
 const OLD = page(200, 'version def5678')
 const NEW = page(200, `version ${SHA}`)
 
-const settings = (overrides: Partial<WaitSettings> = {}): WaitSettings => ({
+const settings = (
+  overrides: Partial<WaitSettings & RequestLimits> = {}
+): WaitSettings & RequestLimits => ({
   urls: [ORIGIN],
   text: SHA,
   passes: 1,
@@ -32,7 +38,7 @@ interface Run {
 }
 
 async function run(
-  overrides: Partial<WaitSettings>,
+  overrides: Partial<WaitSettings & RequestLimits>,
   script: Script,
   signal = new AbortController().signal
 ): Promise<Run> {
@@ -40,7 +46,8 @@ async function run(
   const started = clock.now()
   const prober = new ScriptedProber(clock, script)
   const log = recordedLog()
-  const outcome = await waitForOrigin(settings(overrides), { prober, clock, signal, log })
+  const given = settings(overrides)
+  const outcome = await waitForOrigin(given, given, { prober, clock, signal, log })
   return { outcome, prober, lines: log.lines, started }
 }
 
@@ -229,7 +236,7 @@ describe('bounds', () => {
       close: () => undefined
     }
     const log = recordedLog()
-    const outcome = await waitForOrigin(settings(), {
+    const outcome = await waitForOrigin(settings(), settings(), {
       prober: hanging,
       clock,
       signal: controller.signal,

@@ -30876,7 +30876,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9344);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9463);
 
 // A cancelled run must end within the runner's grace period: keep-alive sockets or a slow
 // GitHub request must not hold it open once its results are written.
@@ -30888,7 +30888,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 9344:
+/***/ 9463:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -30897,177 +30897,31 @@ __nccwpck_require__.d(__webpack_exports__, {
   e: () => (/* binding */ run)
 });
 
-// EXTERNAL MODULE: external "os"
-var external_os_ = __nccwpck_require__(857);
-;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/utils.js
-// We use any as a valid input type
-/* eslint-disable @typescript-eslint/no-explicit-any */
-/**
- * Sanitizes an input into a string so it can be passed into issueCommand safely
- * @param input input to sanitize into a string
- */
-function utils_toCommandValue(input) {
-    if (input === null || input === undefined) {
-        return '';
-    }
-    else if (typeof input === 'string' || input instanceof String) {
-        return input;
-    }
-    return JSON.stringify(input);
-}
-/**
- *
- * @param annotationProperties
- * @returns The command properties to send with the actual annotation command
- * See IssueCommandProperties: https://github.com/actions/runner/blob/main/src/Runner.Worker/ActionCommandManager.cs#L646
- */
-function toCommandProperties(annotationProperties) {
-    if (!Object.keys(annotationProperties).length) {
-        return {};
-    }
-    return {
-        title: annotationProperties.title,
-        file: annotationProperties.file,
-        line: annotationProperties.startLine,
-        endLine: annotationProperties.endLine,
-        col: annotationProperties.startColumn,
-        endColumn: annotationProperties.endColumn
-    };
-}
-//# sourceMappingURL=utils.js.map
-;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/command.js
-
-
-/**
- * Issues a command to the GitHub Actions runner
- *
- * @param command - The command name to issue
- * @param properties - Additional properties for the command (key-value pairs)
- * @param message - The message to include with the command
- * @remarks
- * This function outputs a specially formatted string to stdout that the Actions
- * runner interprets as a command. These commands can control workflow behavior,
- * set outputs, create annotations, mask values, and more.
- *
- * Command Format:
- *   ::name key=value,key=value::message
- *
- * @example
- * ```typescript
- * // Issue a warning annotation
- * issueCommand('warning', {}, 'This is a warning message');
- * // Output: ::warning::This is a warning message
- *
- * // Set an environment variable
- * issueCommand('set-env', { name: 'MY_VAR' }, 'some value');
- * // Output: ::set-env name=MY_VAR::some value
- *
- * // Add a secret mask
- * issueCommand('add-mask', {}, 'secretValue123');
- * // Output: ::add-mask::secretValue123
- * ```
- *
- * @internal
- * This is an internal utility function that powers the public API functions
- * such as setSecret, warning, error, and exportVariable.
- */
-function command_issueCommand(command, properties, message) {
-    const cmd = new Command(command, properties, message);
-    process.stdout.write(cmd.toString() + external_os_.EOL);
-}
-function command_issue(name, message = '') {
-    command_issueCommand(name, {}, message);
-}
-const CMD_STRING = '::';
-class Command {
-    constructor(command, properties, message) {
-        if (!command) {
-            command = 'missing.command';
+;// CONCATENATED MODULE: ./src/clock.ts
+/** Time for the engine: handed in, so retries, waits and cancellation are tested with a fake clock. */
+const systemClock = {
+    now: () => Date.now(),
+    sleep: (ms, signal) => new Promise((resolve) => {
+        if (signal.aborted) {
+            resolve();
+            return;
         }
-        this.command = command;
-        this.properties = properties;
-        this.message = message;
-    }
-    toString() {
-        let cmdStr = CMD_STRING + this.command;
-        if (this.properties && Object.keys(this.properties).length > 0) {
-            cmdStr += ' ';
-            let first = true;
-            for (const key in this.properties) {
-                if (this.properties.hasOwnProperty(key)) {
-                    const val = this.properties[key];
-                    if (val) {
-                        if (first) {
-                            first = false;
-                        }
-                        else {
-                            cmdStr += ',';
-                        }
-                        cmdStr += `${key}=${escapeProperty(val)}`;
-                    }
-                }
-            }
-        }
-        cmdStr += `${CMD_STRING}${escapeData(this.message)}`;
-        return cmdStr;
-    }
-}
-function escapeData(s) {
-    return utils_toCommandValue(s)
-        .replace(/%/g, '%25')
-        .replace(/\r/g, '%0D')
-        .replace(/\n/g, '%0A');
-}
-function escapeProperty(s) {
-    return utils_toCommandValue(s)
-        .replace(/%/g, '%25')
-        .replace(/\r/g, '%0D')
-        .replace(/\n/g, '%0A')
-        .replace(/:/g, '%3A')
-        .replace(/,/g, '%2C');
-}
-//# sourceMappingURL=command.js.map
-;// CONCATENATED MODULE: external "crypto"
-const external_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("crypto");
-// EXTERNAL MODULE: external "fs"
-var external_fs_ = __nccwpck_require__(9896);
-;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/file-command.js
-// For internal use, subject to change.
-// We use any as a valid input type
-/* eslint-disable @typescript-eslint/no-explicit-any */
+        const done = () => {
+            clearTimeout(timer);
+            signal.removeEventListener('abort', done);
+            resolve();
+        };
+        const timer = setTimeout(done, ms);
+        signal.addEventListener('abort', done, { once: true });
+    })
+};
 
-
-
-
-function file_command_issueFileCommand(command, message) {
-    const filePath = process.env[`GITHUB_${command}`];
-    if (!filePath) {
-        throw new Error(`Unable to find environment variable for file command ${command}`);
-    }
-    if (!external_fs_.existsSync(filePath)) {
-        throw new Error(`Missing file at path: ${filePath}`);
-    }
-    external_fs_.appendFileSync(filePath, `${utils_toCommandValue(message)}${external_os_.EOL}`, {
-        encoding: 'utf8'
-    });
-}
-function file_command_prepareKeyValueMessage(key, value) {
-    const delimiter = `ghadelimiter_${external_crypto_namespaceObject.randomUUID()}`;
-    const convertedValue = utils_toCommandValue(value);
-    // These should realistically never happen, but just in case someone finds a
-    // way to exploit uuid generation let's not allow keys or values that contain
-    // the delimiter.
-    if (key.includes(delimiter)) {
-        throw new Error(`Unexpected input: name should not contain the delimiter "${delimiter}"`);
-    }
-    if (convertedValue.includes(delimiter)) {
-        throw new Error(`Unexpected input: value should not contain the delimiter "${delimiter}"`);
-    }
-    return `${key}<<${delimiter}${external_os_.EOL}${convertedValue}${external_os_.EOL}${delimiter}`;
-}
-//# sourceMappingURL=file-command.js.map
-;// CONCATENATED MODULE: external "path"
-const external_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("path");
+// EXTERNAL MODULE: external "node:http"
+var external_node_http_ = __nccwpck_require__(7067);
+;// CONCATENATED MODULE: external "node:https"
+const external_node_https_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:https");
+// EXTERNAL MODULE: external "node:stream"
+var external_node_stream_ = __nccwpck_require__(7075);
 // EXTERNAL MODULE: external "http"
 var external_http_ = __nccwpck_require__(8611);
 var external_http_namespaceObject = /*#__PURE__*/__nccwpck_require__.t(external_http_, 2);
@@ -31866,6 +31720,740 @@ class lib_HttpClient {
 }
 const lowercaseKeys = (obj) => Object.keys(obj).reduce((c, k) => ((c[k.toLowerCase()] = obj[k]), c), {});
 //# sourceMappingURL=index.js.map
+;// CONCATENATED MODULE: ./src/http/agents.ts
+/** Connections for the action's requests: one keep-alive agent per origin, proxies from the environment. */
+
+/**
+ * `@actions/http-client` supplies the agents (keep-alive, proxy settings from the environment),
+ * but its `request()` follows redirects with our headers and cannot abort a request at a deadline;
+ * so callers make each request with node's own `request` on these agents.
+ */
+function createAgents(options) {
+    const clients = new Map();
+    return {
+        agentFor(url) {
+            let client = clients.get(url.origin);
+            if (client === undefined) {
+                client = new lib_HttpClient(options.userAgent, [], {
+                    keepAlive: true,
+                    maxSockets: options.concurrency,
+                    allowRedirects: false
+                });
+                clients.set(url.origin, client);
+            }
+            return client.getAgent(url.href);
+        },
+        close() {
+            for (const client of clients.values())
+                client.dispose();
+        }
+    };
+}
+
+// EXTERNAL MODULE: external "node:zlib"
+var external_node_zlib_ = __nccwpck_require__(8522);
+;// CONCATENATED MODULE: ./src/text/secrets.ts
+/** Hiding secrets in what the action writes, in each spelling a text can hold them in. Pure. */
+const MASK = '***';
+/**
+ * Base64 pieces shorter than this are not hidden: a piece of 6 characters carries 36 bits of the
+ * secret, while shorter ones turn up in ordinary text (ids, words) too often to hide. Only secrets
+ * under 5 bytes have no piece this long, and their raw and URL-encoded forms are still hidden.
+ */
+const MIN_BASE64_PIECE = 6;
+/**
+ * A redactor for these secrets (empty ones ignored). It hides each secret raw, URL-encoded, and the
+ * part of its base64 encoding that depends on the secret alone, at each of the three byte offsets
+ * the secret can start at inside a longer base64 text.
+ */
+function redactor(secrets) {
+    const forms = [...new Set(secrets.filter((secret) => secret !== '').flatMap(spellings))];
+    if (forms.length === 0)
+        return (text) => text;
+    return (text) => hide(text, forms);
+}
+function spellings(secret) {
+    const pieces = [0, 1, 2]
+        .map((offset) => base64Piece(secret, offset))
+        .filter((piece) => piece.length >= MIN_BASE64_PIECE);
+    return [secret, ...urlEncoded(secret), ...pieces];
+}
+function urlEncoded(secret) {
+    try {
+        return [encodeURIComponent(secret)];
+    }
+    catch {
+        // A lone surrogate has no URL encoding, so no text can hold the secret URL-encoded.
+        return [];
+    }
+}
+/**
+ * The characters of base64(prefix + secret + suffix), for a prefix of `offset` bytes (mod 3), that
+ * depend on the secret's bytes alone. Each character holds 6 bits; the one or two at each end that
+ * also hold bits of the prefix or suffix differ from text to text, so they are left out, leaving at
+ * most 6 bits of the secret's edges visible.
+ */
+function base64Piece(secret, offset) {
+    const bytes = Buffer.from(secret, 'utf8');
+    const encoded = Buffer.concat([Buffer.alloc(offset), bytes]).toString('base64');
+    const firstBit = offset * 8;
+    const endBit = firstBit + bytes.length * 8;
+    return encoded.slice(Math.ceil(firstBit / 6), Math.floor(endBit / 6));
+}
+/**
+ * Hides every occurrence of every form, overlapping ones merged into one `***`. Matching all
+ * occurrences rather than replacing form by form means no form can split another (which replacing
+ * the longest first aims at) and a hostile text cannot make one match swallow the start of another
+ * and leave the rest of the secret in view.
+ */
+function hide(text, forms) {
+    const spans = [];
+    for (const form of forms) {
+        for (let at = text.indexOf(form); at !== -1; at = text.indexOf(form, at + 1)) {
+            spans.push([at, at + form.length]);
+        }
+    }
+    if (spans.length === 0)
+        return text;
+    spans.sort((a, b) => a[0] - b[0]);
+    let result = '';
+    let hiddenTo = -1;
+    for (const [start, end] of spans) {
+        if (start > hiddenTo)
+            result += text.slice(Math.max(hiddenTo, 0), start) + MASK;
+        hiddenTo = Math.max(hiddenTo, end);
+    }
+    return result + text.slice(hiddenTo);
+}
+
+;// CONCATENATED MODULE: ./src/text/guard.ts
+/**
+ * The one guard for text from outside (file names, keys and URLs as echoed, server messages, ids):
+ * what it returns holds no secret, cannot break a log line, speak to the runner, or become markup
+ * in the summary. It hides the secrets before it cuts or escapes anything, so no cut can leave a
+ * piece of a secret in view and no escape can hide one from the redactor.
+ */
+
+/**
+ * The secrets to hide, registered once at the start as `core.setSecret` registers them with the
+ * runner: every helper below hides them first, so no caller can cut or escape before redacting.
+ */
+let registered = (text) => text;
+/** Hides these secrets (and only these) in everything the guard returns from now on. */
+function hideSecrets(secrets) {
+    registered = redactor(secrets);
+}
+/** The text with every spelling of the registered secrets replaced by `***`; nothing cut. */
+function redact(text) {
+    return registered(text);
+}
+/** Line breaks of every kind, other controls, bidi controls and lone surrogates: shown as escapes. */
+const HIDDEN = /[\p{Cc}\p{Zl}\p{Zp}\p{Bidi_Control}\p{Cs}]/u;
+const SPACE = /\s/u;
+function escaped(char) {
+    if (char === '\n')
+        return '\\n';
+    if (char === '\r')
+        return '\\r';
+    return `\\u${(char.codePointAt(0) ?? 0).toString(16).padStart(4, '0')}`;
+}
+/** A run of whitespace, tab included, shown as one space; every other hidden character escaped. */
+function isSpace(char) {
+    return char === '\t' || (SPACE.test(char) && !HIDDEN.test(char));
+}
+/**
+ * The runner obeys `::name::` at a line's start (after spaces) and the legacy `##[name]` anywhere in
+ * a line, so a leading `:` and a `[` after `##` are escaped: one character each keeps the text readable.
+ */
+function shown(char, before, spaceBefore) {
+    if (HIDDEN.test(char))
+        return escaped(char);
+    if (char === ':' && before.length === 0)
+        return escaped(char);
+    const afterHashes = !spaceBefore && before.at(-1) === '#' && before.at(-2) === '#';
+    if (char === '[' && afterHashes)
+        return escaped(char);
+    return char;
+}
+/** For log lines and annotations: one line, cut to `maxChars` with `…`, never a runner command. */
+function oneLine(text, maxChars = 300) {
+    const pieces = [];
+    let length = 0;
+    let spaceBefore = false;
+    for (const char of redact(text)) {
+        if (isSpace(char)) {
+            spaceBefore = pieces.length > 0;
+            continue;
+        }
+        const piece = shown(char, pieces, spaceBefore);
+        const added = (spaceBefore ? 1 : 0) + piece.length;
+        if (length + added > maxChars)
+            return `${pieces.join('')}…`;
+        if (spaceBefore)
+            pieces.push(' ');
+        pieces.push(piece);
+        length += added;
+        spaceBefore = false;
+    }
+    return pieces.join('');
+}
+const HTML_ENTITIES = {
+    '&': '&amp;',
+    '<': '&lt;',
+    '>': '&gt;',
+    '"': '&quot;',
+    "'": '&#39;'
+};
+/**
+ * Everything CommonMark, GFM or GitHub's math could read as syntax inside a line: code spans,
+ * emphasis, strikethrough, links and images, tables, headings, backslash escapes, `$` math, and the
+ * autolinks (`scheme:`, `www.`, `user@host`). A character reference is never syntax.
+ */
+const INLINE_SYNTAX = /[&<>"'\\`*_~[\]()!|#:@$]|(?<=www)\./gi;
+/** What starts a block only at a line's start: list items, setext underlines, `1.` lists. */
+const BLOCK_START = /^(?:[-+=]|\d+\.)/;
+function reference(char) {
+    return HTML_ENTITIES[char] ?? `&#${char.codePointAt(0) ?? 0};`;
+}
+/**
+ * For the job summary (raw HTML that GitHub renders as GFM): `oneLine` (secrets hidden, then cut),
+ * then written so that it renders as the same text inside an HTML block, a Markdown paragraph or a
+ * table cell.
+ */
+function summaryText(text, maxChars = 300) {
+    return oneLine(text, maxChars)
+        .replace(INLINE_SYNTAX, reference)
+        .replace(BLOCK_START, (start) => `${start.slice(0, -1)}${reference(start.slice(-1))}`);
+}
+/** URLs are the user's, already validated; cut anyway, as all outside text is before the log. */
+const SHOWN_URL_CHARS = 200;
+function shownUrl(url) {
+    return oneLine(url, SHOWN_URL_CHARS);
+}
+/** Server and user text inside a sentence: long enough to recognise, short enough for a table cell. */
+const QUOTED_CHARS = 80;
+function quoted(text) {
+    return `"${oneLine(text, QUOTED_CHARS)}"`;
+}
+/** A server message: long enough for any real explanation, short enough for a results entry. */
+const MAX_MESSAGE_CHARS = 300;
+/** Server text on one line, secrets hidden first (as the guard does), cut to `max` with `…`. */
+function cut(message, max = MAX_MESSAGE_CHARS) {
+    const oneLine = redact(message).replace(/\s+/g, ' ').trim();
+    return oneLine.length > max ? `${oneLine.slice(0, max)}…` : oneLine;
+}
+
+;// CONCATENATED MODULE: ./src/http/content-coding.ts
+
+
+/**
+ * More layers than any server applies on purpose: each one is a decoder and a buffer, and a list
+ * of hundreds would cost the runner more than the page is worth.
+ */
+const MAX_CODINGS = 4;
+/** A coding name or a header shown inside a reason: enough to recognise it. */
+const SHOWN_CODING_CHARS = 40;
+/** `x-gzip` is the old name of gzip (RFC 9110 §8.4.1.3); names are case-insensitive. */
+const NAMES = {
+    gzip: 'gzip',
+    'x-gzip': 'gzip',
+    deflate: 'deflate',
+    br: 'br'
+};
+/**
+ * The codings of a `Content-Encoding` value, in the order applied (RFC 9110 §8.4). `identity` and
+ * empty list elements add no layer; an unknown coding, or more than `MAX_CODINGS`, is refused.
+ */
+function codingsOf(header) {
+    const names = (header ?? '')
+        .split(',')
+        .map((name) => name.trim().toLowerCase())
+        .filter((name) => name !== '' && name !== 'identity');
+    const codings = [];
+    for (const name of names) {
+        const coding = NAMES[name];
+        if (coding === undefined) {
+            const shown = oneLine(name, SHOWN_CODING_CHARS);
+            return {
+                kind: 'refused',
+                reason: `Content-Encoding "${shown}" is not one edge-purge can decode`
+            };
+        }
+        codings.push(coding);
+    }
+    if (codings.length > MAX_CODINGS) {
+        const shown = oneLine(header ?? '', SHOWN_CODING_CHARS);
+        return {
+            kind: 'refused',
+            reason: `Content-Encoding "${shown}" lists ${codings.length} codings; edge-purge decodes at most ${MAX_CODINGS}`
+        };
+    }
+    return { kind: 'codings', codings };
+}
+/**
+ * Lenient flushing, as browsers are: a body cut short still yields the text decoded so far
+ * instead of an error.
+ */
+function decoderOf(coding) {
+    switch (coding) {
+        case 'gzip':
+            return external_node_zlib_.createGunzip({ finishFlush: external_node_zlib_.constants.Z_SYNC_FLUSH });
+        case 'deflate':
+            return external_node_zlib_.createInflate({ finishFlush: external_node_zlib_.constants.Z_SYNC_FLUSH });
+        case 'br':
+            return external_node_zlib_.createBrotliDecompress({ finishFlush: external_node_zlib_.constants.BROTLI_OPERATION_FLUSH });
+    }
+}
+/** The decoders to pipe the body through, in order: the last coding applied is undone first. */
+function decodersFor(codings) {
+    return [...codings].reverse().map(decoderOf);
+}
+
+// EXTERNAL MODULE: ./node_modules/content-type/dist/index.js
+var dist = __nccwpck_require__(2372);
+// EXTERNAL MODULE: external "node:util"
+var external_node_util_ = __nccwpck_require__(7975);
+;// CONCATENATED MODULE: ./src/http/page-text.ts
+/** How a page's decoded bytes become text: a byte order mark, else the `Content-Type` charset, else UTF-8. */
+
+
+/** What a page without a usable charset is read as: what nearly every page today is written in. */
+const DEFAULT_LABEL = 'utf-8';
+/** Enough bytes to tell every byte order mark the Encoding Standard knows. */
+const BOM_BYTES = 3;
+/** The `charset` parameter of a `Content-Type` value, as its label; undefined when there is none. */
+function charsetOf(contentType) {
+    if (contentType === undefined)
+        return undefined;
+    return (0,dist/* parse */.qg)(contentType).parameters.charset;
+}
+/** The encoding a byte order mark at the start of `bytes` names (Encoding Standard, "BOM sniff"). */
+function bomEncoding(bytes) {
+    if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf)
+        return 'utf-8';
+    if (bytes[0] === 0xfe && bytes[1] === 0xff)
+        return 'utf-16be';
+    if (bytes[0] === 0xff && bytes[1] === 0xfe)
+        return 'utf-16le';
+    return undefined;
+}
+/** A decoder for `label`, or for UTF-8 when `TextDecoder` knows no such encoding. */
+function decoderFor(label) {
+    try {
+        return new external_node_util_.TextDecoder(label ?? DEFAULT_LABEL);
+    }
+    catch {
+        return new external_node_util_.TextDecoder(DEFAULT_LABEL);
+    }
+}
+/**
+ * Text from bytes that arrive in chunks: a character split between two chunks is decoded whole.
+ * A byte order mark wins over the label, as browsers decode (no `<meta>` is read: the page is not
+ * parsed as HTML); the mark itself is not part of the text.
+ */
+class PageTextDecoder {
+    label;
+    decoder;
+    head = Buffer.alloc(0);
+    constructor(label) {
+        this.label = label;
+    }
+    /** The text `bytes` complete; bytes of a character not yet whole wait for the next chunk. */
+    write(bytes) {
+        if (this.decoder !== undefined)
+            return this.decoder.decode(bytes, { stream: true });
+        this.head = Buffer.concat([this.head, bytes]);
+        if (this.head.length < BOM_BYTES)
+            return '';
+        return this.start().decode(this.head, { stream: true });
+    }
+    /** The rest of the text once the body has ended. */
+    end() {
+        if (this.decoder !== undefined)
+            return this.decoder.decode();
+        return this.start().decode(this.head);
+    }
+    start() {
+        this.decoder = decoderFor(bomEncoding(this.head) ?? this.label);
+        return this.decoder;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/http/probe.ts
+/**
+ * One plain `GET` of a page as a visitor gets it, for the wait and verification stages: no token,
+ * no redirects followed, the body decoded and read only as far as the caller needs it.
+ */
+
+
+
+
+
+
+/**
+ * Pages are bigger than purge answers, and a version string may sit near the end of one, but a
+ * hostile or runaway page (or a compression bomb) must not fill the runner's memory.
+ */
+const MAX_DECODED_BYTES = 4 * 1024 * 1024;
+/** The variants visitors get: a CDN caches and purges each encoding's copy on its own. */
+const ACCEPT_ENCODING = 'gzip, deflate, br';
+function headersShow(headers, text) {
+    return Object.values(headers)
+        .flat()
+        .some((value) => value !== undefined && value.includes(text));
+}
+/**
+ * Agents as the purge transport has them; the request itself is node's, which follows no redirect
+ * and can be dropped as soon as the text is found.
+ */
+function createProber(options) {
+    const { agentFor, close } = createAgents(options);
+    function get(url, { timeoutMs, signal, lookFor }) {
+        if (signal.aborted)
+            return Promise.resolve({ kind: 'cancelled' });
+        const target = new URL(url);
+        const module = target.protocol === 'https:' ? external_node_https_namespaceObject : external_node_http_;
+        const headers = { 'User-Agent': options.userAgent, 'Accept-Encoding': ACCEPT_ENCODING };
+        return new Promise((resolve) => {
+            const request = module.request(target, { method: 'GET', headers, agent: agentFor(target) });
+            let decoders = [];
+            let settled = false;
+            /**
+             * `drop` closes the connection: the rest of the body is not wanted, or never came. Dropping it
+             * does not stop the decoders: they would inflate what they hold already (a compression bomb's
+             * gigabytes from a few kilobytes) and keep the process alive while they do.
+             */
+            const settle = (answer, drop) => {
+                if (settled)
+                    return;
+                settled = true;
+                clearTimeout(timer);
+                signal.removeEventListener('abort', cancel);
+                if (drop) {
+                    request.destroy();
+                    for (const decoder of decoders)
+                        decoder.destroy();
+                }
+                resolve(answer);
+            };
+            const timer = setTimeout(() => {
+                settle({ kind: 'timeout', message: `no complete answer within ${timeoutMs / 1000} s` }, true);
+            }, timeoutMs);
+            const cancel = () => settle({ kind: 'cancelled' }, true);
+            signal.addEventListener('abort', cancel, { once: true });
+            const fail = (error) => {
+                settle({ kind: 'network', code: error.code, message: error.message }, true);
+            };
+            request.on('error', fail);
+            request.on('response', (response) => {
+                const status = response.statusCode ?? 0;
+                const encoding = response.headers['content-encoding'];
+                const ageLines = response.headersDistinct.age ?? [];
+                let body = '';
+                const answer = (truncated, undecodable) => ({
+                    kind: 'response',
+                    status,
+                    headers: response.headers,
+                    body,
+                    truncated,
+                    ageLines,
+                    undecodable
+                });
+                response.on('error', fail);
+                const codings = codingsOf(encoding);
+                if (codings.kind === 'refused') {
+                    settle(answer(false, codings.reason), true);
+                    return;
+                }
+                if (lookFor !== undefined && headersShow(response.headers, lookFor)) {
+                    settle(answer(false), true);
+                    return;
+                }
+                decoders = decodersFor(codings.codings);
+                const source = decoders.at(-1) ?? response;
+                if (decoders.length > 0) {
+                    (0,external_node_stream_.pipeline)([response, ...decoders], (error) => {
+                        if (error === null || error === undefined || settled)
+                            return;
+                        const message = `the ${String(encoding)} body could not be decoded: ${error.message}`;
+                        settle({ kind: 'network', code: error.code, message }, true);
+                    });
+                }
+                const text = new PageTextDecoder(charsetOf(response.headers['content-type']));
+                let size = 0;
+                source.on('data', (chunk) => {
+                    if (settled)
+                        return;
+                    const room = MAX_DECODED_BYTES - size;
+                    const part = chunk.length > room ? chunk.subarray(0, room) : chunk;
+                    size += part.length;
+                    // The text may straddle two chunks: search from where a match could begin.
+                    const from = lookFor === undefined ? 0 : Math.max(0, body.length - lookFor.length + 1);
+                    body += text.write(part);
+                    if (lookFor !== undefined && body.includes(lookFor, from))
+                        settle(answer(false), true);
+                    else if (chunk.length > room)
+                        settle(answer(true), true);
+                });
+                source.on('end', () => {
+                    body += text.end();
+                    settle(answer(false), false);
+                });
+            });
+            request.end();
+        });
+    }
+    return { get, close };
+}
+/**
+ * At most `count` probes in flight across every origin (the agents bound each origin alone). A
+ * stage takes a slot before it decides to start a check, so a check queued past its deadline is
+ * not started at all.
+ */
+class ProbeSlots {
+    free;
+    queue = [];
+    constructor(count) {
+        this.free = Math.max(1, count);
+    }
+    async run(task) {
+        if (this.free > 0)
+            this.free -= 1;
+        else
+            await new Promise((resolve) => this.queue.push(resolve));
+        try {
+            return await task();
+        }
+        finally {
+            const next = this.queue.shift();
+            if (next === undefined)
+                this.free += 1;
+            else
+                next();
+        }
+    }
+}
+
+;// CONCATENATED MODULE: ./src/text/counted.ts
+/** "1 key", "3 keys": a count with its noun, for log lines, messages and the summary. */
+function counted(count, noun) {
+    return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}
+
+;// CONCATENATED MODULE: ./src/record.ts
+
+
+/** URLs and file paths: long enough for any a CDN or a repository holds in practice, shown whole. */
+const SHOWN_ADDRESS_CHARS = 2000;
+/** A call in one line of the log: method, address, how many keys, soft. */
+function describeCall(call) {
+    const count = call.targets.length;
+    const what = call.operation === 'batch' ? ` (${counted(count, 'key')})` : '';
+    return `${call.method} ${oneLine(call.url, SHOWN_ADDRESS_CHARS)}${what}${call.soft ? ' soft' : ''}`;
+}
+const NOT_SENT_CANCELLED = 'not sent: the run was cancelled';
+/** How the reason of a call stopped by an earlier refusal begins: a knock-on, never the cause. */
+const NOT_SENT_AFTER_REFUSAL = 'not sent: an earlier call';
+/** Marks each result as given or derived; `sources` maps `type target` to the file that caused it. */
+function withSources(results, sources) {
+    return results.map((result) => {
+        const file = sources.get(`${result.type} ${result.target}`);
+        return { ...result, source: file === undefined ? 'input' : 'changed-files', file: file ?? null };
+    });
+}
+function countResults(results) {
+    const counts = { purged: 0, failed: 0, planned: 0 };
+    for (const result of results)
+        counts[result.status] += 1;
+    return counts;
+}
+function awaited(settings) {
+    const what = settings.text === undefined ? 'answer 2xx' : `show ${quoted(settings.text)}`;
+    return settings.passes > 1 ? `${what} ${settings.passes} times in a row` : what;
+}
+/** What each URL still waiting did last, for the log and the job summary. */
+function describeUrlWait({ url, checks, last }, settings) {
+    const history = checks === 0 ? 'no check was made' : `last answer: ${last}, after ${counted(checks, 'check')}`;
+    return `${shownUrl(url)} did not ${awaited(settings)} (${history})`;
+}
+const NOT_JUDGED_CANCELLED = 'not judged: the run was cancelled';
+/** A URL the check never got to (time up, or cancelled first): not known to be fresh or stale. */
+function notChecked(entry) {
+    return entry.checks === 0;
+}
+const NOT_CHECKED_IN_TIME = 'not checked within verify-timeout: raise verify-timeout or concurrency';
+
+// EXTERNAL MODULE: external "os"
+var external_os_ = __nccwpck_require__(857);
+;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/utils.js
+// We use any as a valid input type
+/* eslint-disable @typescript-eslint/no-explicit-any */
+/**
+ * Sanitizes an input into a string so it can be passed into issueCommand safely
+ * @param input input to sanitize into a string
+ */
+function utils_toCommandValue(input) {
+    if (input === null || input === undefined) {
+        return '';
+    }
+    else if (typeof input === 'string' || input instanceof String) {
+        return input;
+    }
+    return JSON.stringify(input);
+}
+/**
+ *
+ * @param annotationProperties
+ * @returns The command properties to send with the actual annotation command
+ * See IssueCommandProperties: https://github.com/actions/runner/blob/main/src/Runner.Worker/ActionCommandManager.cs#L646
+ */
+function toCommandProperties(annotationProperties) {
+    if (!Object.keys(annotationProperties).length) {
+        return {};
+    }
+    return {
+        title: annotationProperties.title,
+        file: annotationProperties.file,
+        line: annotationProperties.startLine,
+        endLine: annotationProperties.endLine,
+        col: annotationProperties.startColumn,
+        endColumn: annotationProperties.endColumn
+    };
+}
+//# sourceMappingURL=utils.js.map
+;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/command.js
+
+
+/**
+ * Issues a command to the GitHub Actions runner
+ *
+ * @param command - The command name to issue
+ * @param properties - Additional properties for the command (key-value pairs)
+ * @param message - The message to include with the command
+ * @remarks
+ * This function outputs a specially formatted string to stdout that the Actions
+ * runner interprets as a command. These commands can control workflow behavior,
+ * set outputs, create annotations, mask values, and more.
+ *
+ * Command Format:
+ *   ::name key=value,key=value::message
+ *
+ * @example
+ * ```typescript
+ * // Issue a warning annotation
+ * issueCommand('warning', {}, 'This is a warning message');
+ * // Output: ::warning::This is a warning message
+ *
+ * // Set an environment variable
+ * issueCommand('set-env', { name: 'MY_VAR' }, 'some value');
+ * // Output: ::set-env name=MY_VAR::some value
+ *
+ * // Add a secret mask
+ * issueCommand('add-mask', {}, 'secretValue123');
+ * // Output: ::add-mask::secretValue123
+ * ```
+ *
+ * @internal
+ * This is an internal utility function that powers the public API functions
+ * such as setSecret, warning, error, and exportVariable.
+ */
+function command_issueCommand(command, properties, message) {
+    const cmd = new Command(command, properties, message);
+    process.stdout.write(cmd.toString() + external_os_.EOL);
+}
+function command_issue(name, message = '') {
+    command_issueCommand(name, {}, message);
+}
+const CMD_STRING = '::';
+class Command {
+    constructor(command, properties, message) {
+        if (!command) {
+            command = 'missing.command';
+        }
+        this.command = command;
+        this.properties = properties;
+        this.message = message;
+    }
+    toString() {
+        let cmdStr = CMD_STRING + this.command;
+        if (this.properties && Object.keys(this.properties).length > 0) {
+            cmdStr += ' ';
+            let first = true;
+            for (const key in this.properties) {
+                if (this.properties.hasOwnProperty(key)) {
+                    const val = this.properties[key];
+                    if (val) {
+                        if (first) {
+                            first = false;
+                        }
+                        else {
+                            cmdStr += ',';
+                        }
+                        cmdStr += `${key}=${escapeProperty(val)}`;
+                    }
+                }
+            }
+        }
+        cmdStr += `${CMD_STRING}${escapeData(this.message)}`;
+        return cmdStr;
+    }
+}
+function escapeData(s) {
+    return utils_toCommandValue(s)
+        .replace(/%/g, '%25')
+        .replace(/\r/g, '%0D')
+        .replace(/\n/g, '%0A');
+}
+function escapeProperty(s) {
+    return utils_toCommandValue(s)
+        .replace(/%/g, '%25')
+        .replace(/\r/g, '%0D')
+        .replace(/\n/g, '%0A')
+        .replace(/:/g, '%3A')
+        .replace(/,/g, '%2C');
+}
+//# sourceMappingURL=command.js.map
+;// CONCATENATED MODULE: external "crypto"
+const external_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("crypto");
+// EXTERNAL MODULE: external "fs"
+var external_fs_ = __nccwpck_require__(9896);
+;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/file-command.js
+// For internal use, subject to change.
+// We use any as a valid input type
+/* eslint-disable @typescript-eslint/no-explicit-any */
+
+
+
+
+function file_command_issueFileCommand(command, message) {
+    const filePath = process.env[`GITHUB_${command}`];
+    if (!filePath) {
+        throw new Error(`Unable to find environment variable for file command ${command}`);
+    }
+    if (!external_fs_.existsSync(filePath)) {
+        throw new Error(`Missing file at path: ${filePath}`);
+    }
+    external_fs_.appendFileSync(filePath, `${utils_toCommandValue(message)}${external_os_.EOL}`, {
+        encoding: 'utf8'
+    });
+}
+function file_command_prepareKeyValueMessage(key, value) {
+    const delimiter = `ghadelimiter_${external_crypto_namespaceObject.randomUUID()}`;
+    const convertedValue = utils_toCommandValue(value);
+    // These should realistically never happen, but just in case someone finds a
+    // way to exploit uuid generation let's not allow keys or values that contain
+    // the delimiter.
+    if (key.includes(delimiter)) {
+        throw new Error(`Unexpected input: name should not contain the delimiter "${delimiter}"`);
+    }
+    if (convertedValue.includes(delimiter)) {
+        throw new Error(`Unexpected input: value should not contain the delimiter "${delimiter}"`);
+    }
+    return `${key}<<${delimiter}${external_os_.EOL}${convertedValue}${external_os_.EOL}${delimiter}`;
+}
+//# sourceMappingURL=file-command.js.map
+;// CONCATENATED MODULE: external "path"
+const external_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("path");
 ;// CONCATENATED MODULE: ./node_modules/@actions/http-client/lib/auth.js
 var auth_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
@@ -33710,7 +34298,7 @@ function setCommandEcho(enabled) {
  */
 function setFailed(message) {
     process.exitCode = ExitCode.Failure;
-    core_error(message);
+    error(message);
 }
 //-----------------------------------------------------------------------
 // Logging Commands
@@ -33733,7 +34321,7 @@ function core_debug(message) {
  * @param message error issue message. Errors will be converted to string via toString()
  * @param properties optional properties to add to the annotation.
  */
-function core_error(message, properties = {}) {
+function error(message, properties = {}) {
     command_issueCommand('error', toCommandProperties(properties), message instanceof Error ? message.toString() : message);
 }
 /**
@@ -33844,1132 +34432,9 @@ function getIDToken(aud) {
  */
 
 //# sourceMappingURL=core.js.map
-// EXTERNAL MODULE: external "node:events"
-var external_node_events_ = __nccwpck_require__(8474);
-;// CONCATENATED MODULE: ./src/clock.ts
-/** Time for the engine: handed in, so retries, waits and cancellation are tested with a fake clock. */
-const systemClock = {
-    now: () => Date.now(),
-    sleep: (ms, signal) => new Promise((resolve) => {
-        if (signal.aborted) {
-            resolve();
-            return;
-        }
-        const done = () => {
-            clearTimeout(timer);
-            signal.removeEventListener('abort', done);
-            resolve();
-        };
-        const timer = setTimeout(done, ms);
-        signal.addEventListener('abort', done, { once: true });
-    })
-};
-
-// EXTERNAL MODULE: external "node:http"
-var external_node_http_ = __nccwpck_require__(7067);
-;// CONCATENATED MODULE: external "node:https"
-const external_node_https_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:https");
-;// CONCATENATED MODULE: ./src/http/agents.ts
-/** Connections for the action's requests: one keep-alive agent per origin, proxies from the environment. */
-
-/**
- * `@actions/http-client` supplies the agents (keep-alive, proxy settings from the environment),
- * but its `request()` follows redirects with our headers and cannot abort a request at a deadline;
- * so callers make each request with node's own `request` on these agents.
- */
-function createAgents(options) {
-    const clients = new Map();
-    return {
-        agentFor(url) {
-            let client = clients.get(url.origin);
-            if (client === undefined) {
-                client = new lib_HttpClient(options.userAgent, [], {
-                    keepAlive: true,
-                    maxSockets: options.concurrency,
-                    allowRedirects: false
-                });
-                clients.set(url.origin, client);
-            }
-            return client.getAgent(url.href);
-        },
-        close() {
-            for (const client of clients.values())
-                client.dispose();
-        }
-    };
-}
-
-;// CONCATENATED MODULE: ./src/stages/purge/transport.ts
-/** One HTTP exchange per call attempt: headers, token, timeout, keep-alive. No retries here. */
-
-
-
-/**
- * Bodies beyond this are cut and the connection dropped: the largest valid answer (256 ids under
- * 1024-byte keys) is about a quarter of it, and a hostile server must not fill the runner's memory.
- */
-const MAX_BODY_BYTES = 1024 * 1024;
-function createTransport(options) {
-    const { agentFor, close } = createAgents(options);
-    function send(call, signal) {
-        if (signal.aborted)
-            return Promise.resolve({ kind: 'cancelled' });
-        const url = new URL(call.url);
-        const headers = {
-            ...call.headers,
-            'User-Agent': options.userAgent
-        };
-        if (call.authenticated)
-            headers['Edge-Key'] = options.apiToken;
-        if (call.body !== undefined)
-            headers['Content-Length'] = Buffer.byteLength(call.body);
-        const module = url.protocol === 'https:' ? external_node_https_namespaceObject : external_node_http_;
-        return new Promise((resolve) => {
-            const request = module.request(url, { method: call.method, headers, agent: agentFor(url) });
-            let settled = false;
-            const settle = (exchange) => {
-                if (settled)
-                    return;
-                settled = true;
-                clearTimeout(timer);
-                signal.removeEventListener('abort', cancel);
-                resolve(exchange);
-            };
-            const timer = setTimeout(() => {
-                settle({
-                    kind: 'timeout',
-                    message: `no complete answer within ${options.timeoutMs / 1000} s`
-                });
-                request.destroy();
-            }, options.timeoutMs);
-            const cancel = () => {
-                settle({ kind: 'cancelled' });
-                request.destroy();
-            };
-            signal.addEventListener('abort', cancel, { once: true });
-            const fail = (error) => {
-                settle({ kind: 'network', code: error.code, message: error.message });
-            };
-            request.on('error', fail);
-            request.on('response', (response) => {
-                const chunks = [];
-                let size = 0;
-                const finish = (truncated) => {
-                    settle({
-                        kind: 'response',
-                        status: response.statusCode ?? 0,
-                        headers: response.headers,
-                        body: Buffer.concat(chunks).toString('utf8'),
-                        truncated
-                    });
-                };
-                response.on('data', (chunk) => {
-                    const room = MAX_BODY_BYTES - size;
-                    chunks.push(chunk.length > room ? chunk.subarray(0, room) : chunk);
-                    size += chunk.length;
-                    if (size > MAX_BODY_BYTES) {
-                        finish(true);
-                        request.destroy();
-                    }
-                });
-                response.on('error', fail);
-                response.on('end', () => finish(false));
-            });
-            request.end(call.body);
-        });
-    }
-    return { send, close };
-}
-
-;// CONCATENATED MODULE: ./src/record.ts
-/** Results of one call's targets; in a successful batch, a key without an id was not purged. */
-function resultsOfCall(call, end) {
-    // Built field by field, not by spreading a base object: this runs once per key (100,000s).
-    return call.targets.map(({ type, target }) => {
-        const id = end.ids?.get(target);
-        const unconfirmed = end.ids !== undefined && id === undefined && type !== 'all';
-        const failed = end.ids === undefined || unconfirmed;
-        return {
-            type,
-            target,
-            service: call.service ?? null,
-            soft: call.soft,
-            status: failed ? 'failed' : 'purged',
-            id: id ?? null,
-            http_status: end.httpStatus,
-            attempts: end.attempts,
-            error: !failed
-                ? null
-                : unconfirmed
-                    ? (end.unusable?.get(target) ??
-                        'no purge id returned: the server did not confirm this key')
-                    : (end.error ?? 'failed')
-        };
-    });
-}
-/** A dry run's results; with `repeat-after`, the second pass is planned too. */
-function plannedResults(calls, repeated) {
-    const repeat = repeated ? { repeat: { status: 'planned', id: null, attempts: 0 } } : {};
-    return calls.flatMap((call) => call.targets.map(({ type, target }) => ({
-        type,
-        target,
-        service: call.service ?? null,
-        soft: call.soft,
-        status: 'planned',
-        id: null,
-        http_status: null,
-        attempts: 0,
-        error: null,
-        ...repeat
-    })));
-}
-/**
- * One call's first-pass results with its second pass folded in: a target counts as purged only
- * when both passes purged it. `second` is `undefined` when the call was not repeated because none
- * of its targets was purged.
- */
-function withRepeat(first, second) {
-    return first.map((result, index) => {
-        const again = second?.[index];
-        if (result.status !== 'purged' || again === undefined)
-            return { ...result, repeat: null };
-        const repeat = { status: again.status, id: again.id, attempts: again.attempts };
-        if (again.status === 'purged')
-            return { ...result, repeat };
-        return {
-            ...result,
-            status: 'failed',
-            error: `repeat purge failed: ${again.error ?? 'failed'}`,
-            repeat
-        };
-    });
-}
-const NOT_SENT_CANCELLED = 'not sent: the run was cancelled';
-/** How the reason of a call stopped by an earlier refusal begins: a knock-on, never the cause. */
-const NOT_SENT_AFTER_REFUSAL = 'not sent: an earlier call';
-/**
- * Each call's results as they become known. Whatever stops a run, `fill` still gives every target
- * exactly once: the calls without results fail with the reason given.
- */
-class ResultLedger {
-    calls;
-    byCall;
-    constructor(calls) {
-        this.calls = calls;
-        this.byCall = new Array(calls.length);
-    }
-    record(index, results) {
-        this.byCall[index] = results;
-    }
-    get(index) {
-        return this.byCall[index];
-    }
-    /** Every target's result in plan order; calls still without results are recorded as failed. */
-    fill(reason) {
-        return this.calls.flatMap((call, index) => {
-            const known = this.byCall[index];
-            if (known !== undefined)
-                return known;
-            const failed = resultsOfCall(call, {
-                attempts: 0,
-                httpStatus: null,
-                ids: undefined,
-                error: reason
-            });
-            this.byCall[index] = failed;
-            return failed;
-        });
-    }
-}
-/** Marks each result as given or derived; `sources` maps `type target` to the file that caused it. */
-function withSources(results, sources) {
-    return results.map((result) => {
-        const file = sources.get(`${result.type} ${result.target}`);
-        return { ...result, source: file === undefined ? 'input' : 'changed-files', file: file ?? null };
-    });
-}
-function countResults(results) {
-    const counts = { purged: 0, failed: 0, planned: 0 };
-    for (const result of results)
-        counts[result.status] += 1;
-    return counts;
-}
-
-;// CONCATENATED MODULE: ./src/text/counted.ts
-/** "1 key", "3 keys": a count with its noun, for log lines, messages and the summary. */
-function counted(count, noun) {
-    return `${count} ${noun}${count === 1 ? '' : 's'}`;
-}
-
-;// CONCATENATED MODULE: ./src/text/secrets.ts
-/** Hiding secrets in what the action writes, in each spelling a text can hold them in. Pure. */
-const MASK = '***';
-/**
- * Base64 pieces shorter than this are not hidden: a piece of 6 characters carries 36 bits of the
- * secret, while shorter ones turn up in ordinary text (ids, words) too often to hide. Only secrets
- * under 5 bytes have no piece this long, and their raw and URL-encoded forms are still hidden.
- */
-const MIN_BASE64_PIECE = 6;
-/**
- * A redactor for these secrets (empty ones ignored). It hides each secret raw, URL-encoded, and the
- * part of its base64 encoding that depends on the secret alone, at each of the three byte offsets
- * the secret can start at inside a longer base64 text.
- */
-function redactor(secrets) {
-    const forms = [...new Set(secrets.filter((secret) => secret !== '').flatMap(spellings))];
-    if (forms.length === 0)
-        return (text) => text;
-    return (text) => hide(text, forms);
-}
-function spellings(secret) {
-    const pieces = [0, 1, 2]
-        .map((offset) => base64Piece(secret, offset))
-        .filter((piece) => piece.length >= MIN_BASE64_PIECE);
-    return [secret, ...urlEncoded(secret), ...pieces];
-}
-function urlEncoded(secret) {
-    try {
-        return [encodeURIComponent(secret)];
-    }
-    catch {
-        // A lone surrogate has no URL encoding, so no text can hold the secret URL-encoded.
-        return [];
-    }
-}
-/**
- * The characters of base64(prefix + secret + suffix), for a prefix of `offset` bytes (mod 3), that
- * depend on the secret's bytes alone. Each character holds 6 bits; the one or two at each end that
- * also hold bits of the prefix or suffix differ from text to text, so they are left out, leaving at
- * most 6 bits of the secret's edges visible.
- */
-function base64Piece(secret, offset) {
-    const bytes = Buffer.from(secret, 'utf8');
-    const encoded = Buffer.concat([Buffer.alloc(offset), bytes]).toString('base64');
-    const firstBit = offset * 8;
-    const endBit = firstBit + bytes.length * 8;
-    return encoded.slice(Math.ceil(firstBit / 6), Math.floor(endBit / 6));
-}
-/**
- * Hides every occurrence of every form, overlapping ones merged into one `***`. Matching all
- * occurrences rather than replacing form by form means no form can split another (which replacing
- * the longest first aims at) and a hostile text cannot make one match swallow the start of another
- * and leave the rest of the secret in view.
- */
-function hide(text, forms) {
-    const spans = [];
-    for (const form of forms) {
-        for (let at = text.indexOf(form); at !== -1; at = text.indexOf(form, at + 1)) {
-            spans.push([at, at + form.length]);
-        }
-    }
-    if (spans.length === 0)
-        return text;
-    spans.sort((a, b) => a[0] - b[0]);
-    let result = '';
-    let hiddenTo = -1;
-    for (const [start, end] of spans) {
-        if (start > hiddenTo)
-            result += text.slice(Math.max(hiddenTo, 0), start) + MASK;
-        hiddenTo = Math.max(hiddenTo, end);
-    }
-    return result + text.slice(hiddenTo);
-}
-
-;// CONCATENATED MODULE: ./src/text/guard.ts
-/**
- * The one guard for text from outside (file names, keys and URLs as echoed, server messages, ids):
- * what it returns holds no secret, cannot break a log line, speak to the runner, or become markup
- * in the summary. It hides the secrets before it cuts or escapes anything, so no cut can leave a
- * piece of a secret in view and no escape can hide one from the redactor.
- */
-
-/**
- * The secrets to hide, registered once at the start as `core.setSecret` registers them with the
- * runner: every helper below hides them first, so no caller can cut or escape before redacting.
- */
-let registered = (text) => text;
-/** Hides these secrets (and only these) in everything the guard returns from now on. */
-function hideSecrets(secrets) {
-    registered = redactor(secrets);
-}
-/** The text with every spelling of the registered secrets replaced by `***`; nothing cut. */
-function redact(text) {
-    return registered(text);
-}
-/** Line breaks of every kind, other controls, bidi controls and lone surrogates: shown as escapes. */
-const HIDDEN = /[\p{Cc}\p{Zl}\p{Zp}\p{Bidi_Control}\p{Cs}]/u;
-const SPACE = /\s/u;
-function escaped(char) {
-    if (char === '\n')
-        return '\\n';
-    if (char === '\r')
-        return '\\r';
-    return `\\u${(char.codePointAt(0) ?? 0).toString(16).padStart(4, '0')}`;
-}
-/** A run of whitespace, tab included, shown as one space; every other hidden character escaped. */
-function isSpace(char) {
-    return char === '\t' || (SPACE.test(char) && !HIDDEN.test(char));
-}
-/**
- * The runner obeys `::name::` at a line's start (after spaces) and the legacy `##[name]` anywhere in
- * a line, so a leading `:` and a `[` after `##` are escaped: one character each keeps the text readable.
- */
-function shown(char, before, spaceBefore) {
-    if (HIDDEN.test(char))
-        return escaped(char);
-    if (char === ':' && before.length === 0)
-        return escaped(char);
-    const afterHashes = !spaceBefore && before.at(-1) === '#' && before.at(-2) === '#';
-    if (char === '[' && afterHashes)
-        return escaped(char);
-    return char;
-}
-/** For log lines and annotations: one line, cut to `maxChars` with `…`, never a runner command. */
-function oneLine(text, maxChars = 300) {
-    const pieces = [];
-    let length = 0;
-    let spaceBefore = false;
-    for (const char of redact(text)) {
-        if (isSpace(char)) {
-            spaceBefore = pieces.length > 0;
-            continue;
-        }
-        const piece = shown(char, pieces, spaceBefore);
-        const added = (spaceBefore ? 1 : 0) + piece.length;
-        if (length + added > maxChars)
-            return `${pieces.join('')}…`;
-        if (spaceBefore)
-            pieces.push(' ');
-        pieces.push(piece);
-        length += added;
-        spaceBefore = false;
-    }
-    return pieces.join('');
-}
-const HTML_ENTITIES = {
-    '&': '&amp;',
-    '<': '&lt;',
-    '>': '&gt;',
-    '"': '&quot;',
-    "'": '&#39;'
-};
-/**
- * Everything CommonMark, GFM or GitHub's math could read as syntax inside a line: code spans,
- * emphasis, strikethrough, links and images, tables, headings, backslash escapes, `$` math, and the
- * autolinks (`scheme:`, `www.`, `user@host`). A character reference is never syntax.
- */
-const INLINE_SYNTAX = /[&<>"'\\`*_~[\]()!|#:@$]|(?<=www)\./gi;
-/** What starts a block only at a line's start: list items, setext underlines, `1.` lists. */
-const BLOCK_START = /^(?:[-+=]|\d+\.)/;
-function reference(char) {
-    return HTML_ENTITIES[char] ?? `&#${char.codePointAt(0) ?? 0};`;
-}
-/**
- * For the job summary (raw HTML that GitHub renders as GFM): `oneLine` (secrets hidden, then cut),
- * then written so that it renders as the same text inside an HTML block, a Markdown paragraph or a
- * table cell.
- */
-function summaryText(text, maxChars = 300) {
-    return oneLine(text, maxChars)
-        .replace(INLINE_SYNTAX, reference)
-        .replace(BLOCK_START, (start) => `${start.slice(0, -1)}${reference(start.slice(-1))}`);
-}
-
-;// CONCATENATED MODULE: ./src/stages/verify/freshness.ts
-
-/** Vendors' names for "hit or miss", in the order they are preferred when several are sent. */
-const CACHE_STATUS_HEADERS = ['X-Cache', 'Cache-Status', 'CF-Cache-Status', 'X-Cache-Status'];
-/** Server and user text inside evidence: long enough to recognise, short enough for a table cell. */
-const SHOWN_VALUE_CHARS = 80;
-const SHOWN_FAILURE_CHARS = 160;
-function headerValues(value) {
-    if (value === undefined)
-        return [];
-    return Array.isArray(value) ? value : [value];
-}
-/** RFC 9111 §1.2.2: a number of seconds too large to hold counts as 2^31. */
-const MAX_AGE_S = 2 ** 31;
-/**
- * `Age` is one non-negative integer (RFC 9111 §5.1), but an intermediary may join two tiers' values
- * into a list or send a line each: the largest is the copy's age. Any other value proves nothing,
- * so it is never read as a young copy.
- */
-function readAge(lines) {
-    if (lines.length === 0)
-        return { age: null, malformedAge: undefined };
-    const values = lines
-        .flatMap((line) => line.split(','))
-        .map((value) => value.trim())
-        .filter((value) => value !== '');
-    if (values.length === 0 || !values.every((value) => /^\d+$/.test(value))) {
-        const why = values.length === 0 ? 'empty' : 'not a whole number of seconds';
-        return { age: null, malformedAge: `malformed Age header ${quoted(lines.join(', '))}: ${why}` };
-    }
-    const largest = values.reduce((most, value) => Math.max(most, Number(value)), 0);
-    return { age: Math.min(largest, MAX_AGE_S), malformedAge: undefined };
-}
-function cacheStatusOf(headers) {
-    for (const name of CACHE_STATUS_HEADERS) {
-        const [value] = headerValues(headers[name.toLowerCase()]);
-        if (value !== undefined)
-            return `${name}: ${oneLine(value, SHOWN_VALUE_CHARS)}`;
-    }
-    return undefined;
-}
-function observe(answer, text) {
-    switch (answer.kind) {
-        case 'response': {
-            const { headers, body } = answer;
-            const textSeen = text === undefined
-                ? undefined
-                : body.includes(text) ||
-                    Object.values(headers).some((value) => headerValues(value).some((one) => one.includes(text)));
-            return {
-                status: answer.status,
-                ...readAge(answer.ageLines),
-                undecodable: answer.undecodable === undefined
-                    ? undefined
-                    : oneLine(answer.undecodable, SHOWN_FAILURE_CHARS),
-                textSeen,
-                cacheStatus: cacheStatusOf(headers),
-                failure: undefined
-            };
-        }
-        case 'network':
-            return failed(`network error: ${oneLine(answer.message, SHOWN_FAILURE_CHARS)}`);
-        case 'timeout':
-            return failed(oneLine(answer.message, SHOWN_FAILURE_CHARS));
-        case 'cancelled':
-            return failed('the run was cancelled');
-    }
-}
-function failed(failure) {
-    return {
-        status: null,
-        age: null,
-        malformedAge: undefined,
-        undecodable: undefined,
-        textSeen: undefined,
-        cacheStatus: undefined,
-        failure
-    };
-}
-function quoted(text) {
-    return `"${oneLine(text, SHOWN_VALUE_CHARS)}"`;
-}
-/** `HTTP 404, ` for answers other than 2xx: a fresh 404 or a 301 is worth a second look. */
-function statusPrefix(status) {
-    return status >= 200 && status < 300 ? '' : `HTTP ${status}, `;
-}
-function judge(observation, rule) {
-    const { status, age, malformedAge, undecodable, cacheStatus, failure } = observation;
-    const via = cacheStatus === undefined ? '' : ` (${cacheStatus})`;
-    if (status === null) {
-        return { fresh: false, recheck: true, evidence: failure ?? 'no answer' };
-    }
-    if (status >= 500)
-        return { fresh: false, recheck: true, evidence: `HTTP ${status}${via}` };
-    const prefix = statusPrefix(status);
-    if (undecodable !== undefined) {
-        return { fresh: false, recheck: false, evidence: `${prefix}${undecodable}${via}` };
-    }
-    if ('text' in rule) {
-        const fresh = observation.textSeen === true;
-        const evidence = `${prefix}${fresh ? 'showed' : 'did not show'} ${quoted(rule.text)}${via}`;
-        return { fresh, recheck: false, evidence };
-    }
-    const elapsedS = Math.max(0, rule.nowMs - rule.purgeStartedMs) / 1000;
-    const began = `${Math.floor(elapsedS)} s ago`;
-    if (malformedAge !== undefined) {
-        return { fresh: false, recheck: false, evidence: `${prefix}${malformedAge}${via}` };
-    }
-    if (age === null)
-        return { fresh: true, recheck: false, evidence: `${prefix}no Age header${via}` };
-    // `Age` has whole seconds and the purge time is ours: a second of slack keeps a copy made just
-    // after the first call from looking older than it.
-    return age <= elapsedS + 1
-        ? { fresh: true, recheck: false, evidence: `${prefix}Age ${age} s, purge began ${began}${via}` }
-        : {
-            fresh: false,
-            recheck: false,
-            evidence: `${prefix}Age ${age} s, but the purge began ${began}${via}`
-        };
-}
-
-// EXTERNAL MODULE: external "node:stream"
-var external_node_stream_ = __nccwpck_require__(7075);
-// EXTERNAL MODULE: external "node:zlib"
-var external_node_zlib_ = __nccwpck_require__(8522);
-;// CONCATENATED MODULE: ./src/http/content-coding.ts
-
-
-/**
- * More layers than any server applies on purpose: each one is a decoder and a buffer, and a list
- * of hundreds would cost the runner more than the page is worth.
- */
-const MAX_CODINGS = 4;
-/** A coding name or a header shown inside a reason: enough to recognise it. */
-const SHOWN_CODING_CHARS = 40;
-/** `x-gzip` is the old name of gzip (RFC 9110 §8.4.1.3); names are case-insensitive. */
-const NAMES = {
-    gzip: 'gzip',
-    'x-gzip': 'gzip',
-    deflate: 'deflate',
-    br: 'br'
-};
-/**
- * The codings of a `Content-Encoding` value, in the order applied (RFC 9110 §8.4). `identity` and
- * empty list elements add no layer; an unknown coding, or more than `MAX_CODINGS`, is refused.
- */
-function codingsOf(header) {
-    const names = (header ?? '')
-        .split(',')
-        .map((name) => name.trim().toLowerCase())
-        .filter((name) => name !== '' && name !== 'identity');
-    const codings = [];
-    for (const name of names) {
-        const coding = NAMES[name];
-        if (coding === undefined) {
-            const shown = oneLine(name, SHOWN_CODING_CHARS);
-            return {
-                kind: 'refused',
-                reason: `Content-Encoding "${shown}" is not one edge-purge can decode`
-            };
-        }
-        codings.push(coding);
-    }
-    if (codings.length > MAX_CODINGS) {
-        const shown = oneLine(header ?? '', SHOWN_CODING_CHARS);
-        return {
-            kind: 'refused',
-            reason: `Content-Encoding "${shown}" lists ${codings.length} codings; edge-purge decodes at most ${MAX_CODINGS}`
-        };
-    }
-    return { kind: 'codings', codings };
-}
-/**
- * Lenient flushing, as browsers are: a body cut short still yields the text decoded so far
- * instead of an error.
- */
-function decoderOf(coding) {
-    switch (coding) {
-        case 'gzip':
-            return external_node_zlib_.createGunzip({ finishFlush: external_node_zlib_.constants.Z_SYNC_FLUSH });
-        case 'deflate':
-            return external_node_zlib_.createInflate({ finishFlush: external_node_zlib_.constants.Z_SYNC_FLUSH });
-        case 'br':
-            return external_node_zlib_.createBrotliDecompress({ finishFlush: external_node_zlib_.constants.BROTLI_OPERATION_FLUSH });
-    }
-}
-/** The decoders to pipe the body through, in order: the last coding applied is undone first. */
-function decodersFor(codings) {
-    return [...codings].reverse().map(decoderOf);
-}
-
-// EXTERNAL MODULE: ./node_modules/content-type/dist/index.js
-var dist = __nccwpck_require__(2372);
-// EXTERNAL MODULE: external "node:util"
-var external_node_util_ = __nccwpck_require__(7975);
-;// CONCATENATED MODULE: ./src/http/page-text.ts
-/** How a page's decoded bytes become text: a byte order mark, else the `Content-Type` charset, else UTF-8. */
-
-
-/** What a page without a usable charset is read as: what nearly every page today is written in. */
-const DEFAULT_LABEL = 'utf-8';
-/** Enough bytes to tell every byte order mark the Encoding Standard knows. */
-const BOM_BYTES = 3;
-/** The `charset` parameter of a `Content-Type` value, as its label; undefined when there is none. */
-function charsetOf(contentType) {
-    if (contentType === undefined)
-        return undefined;
-    return (0,dist/* parse */.qg)(contentType).parameters.charset;
-}
-/** The encoding a byte order mark at the start of `bytes` names (Encoding Standard, "BOM sniff"). */
-function bomEncoding(bytes) {
-    if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf)
-        return 'utf-8';
-    if (bytes[0] === 0xfe && bytes[1] === 0xff)
-        return 'utf-16be';
-    if (bytes[0] === 0xff && bytes[1] === 0xfe)
-        return 'utf-16le';
-    return undefined;
-}
-/** A decoder for `label`, or for UTF-8 when `TextDecoder` knows no such encoding. */
-function decoderFor(label) {
-    try {
-        return new external_node_util_.TextDecoder(label ?? DEFAULT_LABEL);
-    }
-    catch {
-        return new external_node_util_.TextDecoder(DEFAULT_LABEL);
-    }
-}
-/**
- * Text from bytes that arrive in chunks: a character split between two chunks is decoded whole.
- * A byte order mark wins over the label, as browsers decode (no `<meta>` is read: the page is not
- * parsed as HTML); the mark itself is not part of the text.
- */
-class PageTextDecoder {
-    label;
-    decoder;
-    head = Buffer.alloc(0);
-    constructor(label) {
-        this.label = label;
-    }
-    /** The text `bytes` complete; bytes of a character not yet whole wait for the next chunk. */
-    write(bytes) {
-        if (this.decoder !== undefined)
-            return this.decoder.decode(bytes, { stream: true });
-        this.head = Buffer.concat([this.head, bytes]);
-        if (this.head.length < BOM_BYTES)
-            return '';
-        return this.start().decode(this.head, { stream: true });
-    }
-    /** The rest of the text once the body has ended. */
-    end() {
-        if (this.decoder !== undefined)
-            return this.decoder.decode();
-        return this.start().decode(this.head);
-    }
-    start() {
-        this.decoder = decoderFor(bomEncoding(this.head) ?? this.label);
-        return this.decoder;
-    }
-}
-
-;// CONCATENATED MODULE: ./src/http/probe.ts
-/**
- * One plain `GET` of a page as a visitor gets it, for the wait and verification stages: no token,
- * no redirects followed, the body decoded and read only as far as the caller needs it.
- */
-
-
-
-
-
-
-/**
- * Pages are bigger than purge answers, and a version string may sit near the end of one, but a
- * hostile or runaway page (or a compression bomb) must not fill the runner's memory.
- */
-const MAX_DECODED_BYTES = 4 * 1024 * 1024;
-/** The variants visitors get: a CDN caches and purges each encoding's copy on its own. */
-const ACCEPT_ENCODING = 'gzip, deflate, br';
-function headersShow(headers, text) {
-    return Object.values(headers)
-        .flat()
-        .some((value) => value !== undefined && value.includes(text));
-}
-/**
- * Agents as the purge transport has them; the request itself is node's, which follows no redirect
- * and can be dropped as soon as the text is found.
- */
-function createProber(options) {
-    const { agentFor, close } = createAgents(options);
-    function get(url, { timeoutMs, signal, lookFor }) {
-        if (signal.aborted)
-            return Promise.resolve({ kind: 'cancelled' });
-        const target = new URL(url);
-        const module = target.protocol === 'https:' ? external_node_https_namespaceObject : external_node_http_;
-        const headers = { 'User-Agent': options.userAgent, 'Accept-Encoding': ACCEPT_ENCODING };
-        return new Promise((resolve) => {
-            const request = module.request(target, { method: 'GET', headers, agent: agentFor(target) });
-            let decoders = [];
-            let settled = false;
-            /**
-             * `drop` closes the connection: the rest of the body is not wanted, or never came. Dropping it
-             * does not stop the decoders: they would inflate what they hold already (a compression bomb's
-             * gigabytes from a few kilobytes) and keep the process alive while they do.
-             */
-            const settle = (answer, drop) => {
-                if (settled)
-                    return;
-                settled = true;
-                clearTimeout(timer);
-                signal.removeEventListener('abort', cancel);
-                if (drop) {
-                    request.destroy();
-                    for (const decoder of decoders)
-                        decoder.destroy();
-                }
-                resolve(answer);
-            };
-            const timer = setTimeout(() => {
-                settle({ kind: 'timeout', message: `no complete answer within ${timeoutMs / 1000} s` }, true);
-            }, timeoutMs);
-            const cancel = () => settle({ kind: 'cancelled' }, true);
-            signal.addEventListener('abort', cancel, { once: true });
-            const fail = (error) => {
-                settle({ kind: 'network', code: error.code, message: error.message }, true);
-            };
-            request.on('error', fail);
-            request.on('response', (response) => {
-                const status = response.statusCode ?? 0;
-                const encoding = response.headers['content-encoding'];
-                const ageLines = response.headersDistinct.age ?? [];
-                let body = '';
-                const answer = (truncated, undecodable) => ({
-                    kind: 'response',
-                    status,
-                    headers: response.headers,
-                    body,
-                    truncated,
-                    ageLines,
-                    undecodable
-                });
-                response.on('error', fail);
-                const codings = codingsOf(encoding);
-                if (codings.kind === 'refused') {
-                    settle(answer(false, codings.reason), true);
-                    return;
-                }
-                if (lookFor !== undefined && headersShow(response.headers, lookFor)) {
-                    settle(answer(false), true);
-                    return;
-                }
-                decoders = decodersFor(codings.codings);
-                const source = decoders.at(-1) ?? response;
-                if (decoders.length > 0) {
-                    (0,external_node_stream_.pipeline)([response, ...decoders], (error) => {
-                        if (error === null || error === undefined || settled)
-                            return;
-                        const message = `the ${String(encoding)} body could not be decoded: ${error.message}`;
-                        settle({ kind: 'network', code: error.code, message }, true);
-                    });
-                }
-                const text = new PageTextDecoder(charsetOf(response.headers['content-type']));
-                let size = 0;
-                source.on('data', (chunk) => {
-                    if (settled)
-                        return;
-                    const room = MAX_DECODED_BYTES - size;
-                    const part = chunk.length > room ? chunk.subarray(0, room) : chunk;
-                    size += part.length;
-                    // The text may straddle two chunks: search from where a match could begin.
-                    const from = lookFor === undefined ? 0 : Math.max(0, body.length - lookFor.length + 1);
-                    body += text.write(part);
-                    if (lookFor !== undefined && body.includes(lookFor, from))
-                        settle(answer(false), true);
-                    else if (chunk.length > room)
-                        settle(answer(true), true);
-                });
-                source.on('end', () => {
-                    body += text.end();
-                    settle(answer(false), false);
-                });
-            });
-            request.end();
-        });
-    }
-    return { get, close };
-}
-/**
- * At most `count` probes in flight across every origin (the agents bound each origin alone). A
- * stage takes a slot before it decides to start a check, so a check queued past its deadline is
- * not started at all.
- */
-class ProbeSlots {
-    free;
-    queue = [];
-    constructor(count) {
-        this.free = Math.max(1, count);
-    }
-    async run(task) {
-        if (this.free > 0)
-            this.free -= 1;
-        else
-            await new Promise((resolve) => this.queue.push(resolve));
-        try {
-            return await task();
-        }
-        finally {
-            const next = this.queue.shift();
-            if (next === undefined)
-                this.free += 1;
-            else
-                next();
-        }
-    }
-}
-
-;// CONCATENATED MODULE: ./src/stages/wait.ts
-
-
-
-
-/** How often one URL is checked: often enough to purge soon after a deploy, rarely enough to be polite. */
-const CHECK_INTERVAL_MS = 2000;
-/** A request cut to the time left still gets this long: a check with no time to answer proves nothing. */
-const MIN_REQUEST_TIMEOUT_MS = 1000;
-/**
- * A check's timeout when it must end by `deadline`: the time left, but at least
- * `MIN_REQUEST_TIMEOUT_MS`, and never more than the request `timeout` the user set.
- */
-function timeoutBefore(deadline, now, requestTimeoutMs) {
-    return Math.min(requestTimeoutMs, Math.max(MIN_REQUEST_TIMEOUT_MS, deadline - now));
-}
-/** URLs are the user's, already validated; cut anyway, as all outside text is before the log. */
-const SHOWN_URL_CHARS = 200;
-function shownUrl(url) {
-    return oneLine(url, SHOWN_URL_CHARS);
-}
-/** A throw from the prober (a bug) fails that check only, as the engine does for a call. */
-async function safeGet(prober, url, options) {
-    try {
-        return await prober.get(url, options);
-    }
-    catch (error) {
-        const message = error instanceof Error ? error.message : String(error);
-        return {
-            kind: 'network',
-            code: undefined,
-            message: `edge-purge could not check it: ${message}`
-        };
-    }
-}
-/** Resolves when `signal` aborts; `stop` removes the listener once it is no longer needed. */
-function abortion(signal) {
-    let stop = () => undefined;
-    const aborted = new Promise((resolve) => {
-        if (signal.aborted)
-            resolve();
-        const listener = () => resolve();
-        signal.addEventListener('abort', listener, { once: true });
-        stop = () => signal.removeEventListener('abort', listener);
-    });
-    return { aborted, stop };
-}
-/** A page whose body cannot be decoded does not pass: visitors could not read it either. */
-function passes(observation) {
-    const { status, textSeen, undecodable } = observation;
-    return (status !== null &&
-        status >= 200 &&
-        status < 300 &&
-        undecodable === undefined &&
-        textSeen !== false);
-}
-function describeAnswer(observation, text) {
-    if (observation.status === null)
-        return observation.failure ?? 'no answer';
-    if (observation.undecodable !== undefined) {
-        return `HTTP ${observation.status}, ${observation.undecodable}`;
-    }
-    const seen = observation.textSeen ? 'showed' : 'did not show';
-    return text === undefined
-        ? `HTTP ${observation.status}`
-        : `HTTP ${observation.status}, ${seen} ${quoted(text)}`;
-}
-function awaited(settings) {
-    const what = settings.text === undefined ? 'answer 2xx' : `show ${quoted(settings.text)}`;
-    return settings.passes > 1 ? `${what} ${settings.passes} times in a row` : what;
-}
-/** What each URL still waiting did last, for the log and the job summary. */
-function describeUrlWait({ url, checks, last }, settings) {
-    const history = checks === 0 ? 'no check was made' : `last answer: ${last}, after ${counted(checks, 'check')}`;
-    return `${shownUrl(url)} did not ${awaited(settings)} (${history})`;
-}
-/**
- * Why no purge call was sent, short enough to be every target's reason: how many URLs were not
- * ready and what they had to show. What each one answered is in the log and the summary.
- */
-function describeFailure(settings, waiting) {
-    const which = waiting.length === 1 && settings.urls.length === 1
-        ? shownUrl(waiting[0]?.url ?? '')
-        : `${waiting.length} of ${counted(settings.urls.length, 'wait-for-url')}`;
-    return `the origin was not ready within ${settings.timeoutMs / 1000} s: ${which} did not ${awaited(settings)}`;
-}
-async function waitForOrigin(settings, deps) {
-    const { prober, clock, signal, log } = deps;
-    const started = clock.now();
-    const deadline = started + settings.timeoutMs;
-    const slots = new ProbeSlots(settings.concurrency);
-    const urls = settings.urls.map((url) => ({
-        url,
-        checks: 0,
-        passedInARow: 0,
-        last: 'not checked'
-    }));
-    /** Checks one URL until it has passed often enough or no check may start before the deadline. */
-    async function watch(state) {
-        let nextStart = started;
-        while (state.passedInARow < settings.passes && !signal.aborted) {
-            const pause = nextStart - clock.now();
-            if (pause > 0)
-                await clock.sleep(pause, signal);
-            const checked = await slots.run(async () => {
-                const start = clock.now();
-                if (signal.aborted || start > deadline)
-                    return false;
-                nextStart = start + CHECK_INTERVAL_MS;
-                const timeoutMs = timeoutBefore(deadline, start, settings.requestTimeoutMs);
-                const answer = await safeGet(prober, state.url, {
-                    timeoutMs,
-                    signal,
-                    lookFor: settings.text
-                });
-                if (answer.kind === 'cancelled')
-                    return false;
-                const observation = observe(answer, settings.text);
-                state.checks += 1;
-                state.passedInARow = passes(observation) ? state.passedInARow + 1 : 0;
-                state.last = describeAnswer(observation, settings.text);
-                const mark = state.passedInARow > 0 ? '✓' : '✗';
-                const row = settings.passes > 1 ? `; ${state.passedInARow} of ${settings.passes} in a row` : '';
-                log.info(`${mark} ${shownUrl(state.url)}: ${state.last} (check ${state.checks}${row})`);
-                return true;
-            });
-            if (!checked)
-                return;
-            nextStart = Math.max(nextStart, clock.now());
-            if (nextStart > deadline)
-                return;
-        }
-    }
-    const what = awaited(settings);
-    log.startGroup(`Waiting for the origin: ${counted(urls.length, 'URL')} to ${what} (up to ${settings.timeoutMs / 1000} s)`);
-    const { aborted, stop } = abortion(signal);
-    try {
-        await Promise.race([Promise.all(urls.map(watch)), aborted]);
-    }
-    finally {
-        stop();
-    }
-    const elapsedMs = clock.now() - started;
-    const cancelled = signal.aborted;
-    const waiting = urls.filter((state) => state.passedInARow < settings.passes);
-    const done = !cancelled && waiting.length === 0;
-    const failure = done || cancelled ? undefined : describeFailure(settings, waiting);
-    const after = `${(elapsedMs / 1000).toFixed(1)} s`;
-    log.info(failure ?? (cancelled ? `Wait cancelled after ${after}` : `The origin is ready after ${after}`));
-    if (failure !== undefined)
-        for (const state of waiting)
-            log.info(describeUrlWait(state, settings));
-    log.endGroup();
-    return { done, cancelled, elapsedMs, urls: urls.map((state) => ({ ...state })), failure };
-}
-
-;// CONCATENATED MODULE: ./src/stages/verify/edge-check.ts
-/**
- * The verification stage: after the purge, fetch each URL as a visitor would and judge whether the
- * edge now serves content produced after the purge began, re-checking stale ones for a while (a
- * soft purge serves the old copy once while it refetches; a CDN needs a moment to reach every POP).
- */
-
-
-
-
-const NOT_JUDGED_CANCELLED = 'not judged: the run was cancelled';
-/** A URL the check never got to (time up, or cancelled first): not known to be fresh or stale. */
-function notChecked(entry) {
-    return entry.checks === 0;
-}
-const NOT_CHECKED_IN_TIME = 'not checked within verify-timeout: raise verify-timeout or concurrency';
-const FIRST_RECHECK_MS = 500;
-const MAX_RECHECK_MS = 5000;
-/** Wait before the re-check that follows check number `checks`: 0.5 s, 1 s, 2 s, 4 s, then 5 s. */
-function recheckDelayMs(checks) {
-    return Math.min(MAX_RECHECK_MS, FIRST_RECHECK_MS * 2 ** Math.max(0, checks - 1));
-}
-function entryOf(progress, cancelled) {
-    const { target, checks, observation, judgement, final, late } = progress;
-    const evidence = judgement === undefined
-        ? late
-            ? NOT_CHECKED_IN_TIME
-            : NOT_JUDGED_CANCELLED
-        : cancelled && !final
-            ? `${judgement.evidence}; not checked again: the run was cancelled`
-            : judgement.evidence;
-    return {
-        url: target.url,
-        fresh: judgement?.fresh ?? false,
-        http_status: observation?.status ?? null,
-        age: observation?.age ?? null,
-        checks,
-        evidence
-    };
-}
-async function verifyFreshness(settings, deps) {
-    const { prober, clock, signal, log } = deps;
-    const deadline = clock.now() + settings.timeoutMs;
-    const slots = new ProbeSlots(settings.concurrency);
-    const progress = settings.targets.map((target) => ({
-        target,
-        checks: 0,
-        observation: undefined,
-        judgement: undefined,
-        final: false,
-        late: false
-    }));
-    /** One check; false when it was not made (cancelled, or started too late). */
-    async function check(state) {
-        const start = clock.now();
-        if (signal.aborted)
-            return false;
-        if (start > deadline) {
-            state.late = state.checks === 0;
-            return false;
-        }
-        // A first check keeps the full timeout, so its verdict never comes from a cut of ours; it still
-        // ends within one timeout of the deadline. Re-checks share what is left, and the floor never
-        // lifts one above `timeout` (below 1 s), which would break that bound.
-        const timeoutMs = state.checks === 0
-            ? settings.requestTimeoutMs
-            : timeoutBefore(deadline, start, settings.requestTimeoutMs);
-        const { url, text } = state.target;
-        const answer = await safeGet(prober, url, { timeoutMs, signal, lookFor: text });
-        if (answer.kind === 'cancelled')
-            return false;
-        const observation = observe(answer, text);
-        const rule = text === undefined
-            ? { purgeStartedMs: settings.purgeStartedMs, nowMs: clock.now() }
-            : { text };
-        const judgement = judge(observation, rule);
-        state.checks += 1;
-        state.observation = observation;
-        state.judgement = judgement;
-        const delay = recheckDelayMs(state.checks);
-        state.final = judgement.fresh || clock.now() + delay > deadline;
-        const next = judgement.fresh
-            ? ''
-            : state.final
-                ? '; no time left to check again'
-                : `; checking again in ${delay / 1000} s`;
-        log.info(`${judgement.fresh ? '✓ fresh' : '✗ stale'} ${shownUrl(url)}: ${judgement.evidence} (check ${state.checks}${next})`);
-        return true;
-    }
-    async function verify(state) {
-        while (await slots.run(() => check(state))) {
-            if (state.final)
-                return;
-            await clock.sleep(recheckDelayMs(state.checks), signal);
-        }
-    }
-    const seconds = `${settings.timeoutMs / 1000} s`;
-    log.startGroup(`Edge check: ${counted(progress.length, 'URL')} (up to ${settings.concurrency} at once, stale ones re-checked; no check starts after ${seconds})`);
-    const { aborted, stop } = abortion(signal);
-    try {
-        await Promise.race([Promise.all(progress.map(verify)), aborted]);
-    }
-    finally {
-        stop();
-    }
-    const cancelled = signal.aborted;
-    const entries = progress.map((state) => entryOf(state, cancelled));
-    const late = progress.filter((state) => state.late).length;
-    if (late > 0) {
-        // One line, not one per URL: there may be a thousand.
-        log.info(`${counted(late, 'URL')} not checked within verify-timeout (${seconds}): raise verify-timeout or concurrency`);
-    }
-    const fresh = entries.filter((entry) => entry.fresh).length;
-    const ending = cancelled ? ' (the run was cancelled)' : '';
-    const notChecked = late > 0 ? `, ${late} not checked` : '';
-    log.info(`${fresh} fresh, ${entries.length - fresh - late} stale${notChecked}${ending}`);
-    log.endGroup();
-    const malformedAge = progress
-        .filter((state) => state.observation?.malformedAge !== undefined)
-        .map((state) => state.target.url);
-    return { entries, cancelled, malformedAge };
-}
-
+// EXTERNAL MODULE: ./node_modules/picomatch/index.js
+var picomatch = __nccwpck_require__(4006);
+var picomatch_default = /*#__PURE__*/__nccwpck_require__.n(picomatch);
 ;// CONCATENATED MODULE: ./src/config/targets.ts
 /** Parsing and validation of the things a user asks to purge: surrogate keys and URLs. Pure. */
 
@@ -35081,99 +34546,6 @@ function mergeUnique(lists, identity) {
     return merged;
 }
 
-;// CONCATENATED MODULE: ./src/report/conclusion.ts
-/** How the step ends: a few annotations for the failures, then failed or warned. */
-
-
-
-
-
-
-/** GitHub shows 10 error annotations per step; keep room for the final one and other steps' notes. */
-const MAX_ANNOTATIONS = 5;
-/** A server message is cut to 300 characters; this leaves room for what the action says around it. */
-const SHOWN_REASON_CHARS = 400;
-function problemsOf(results, stale) {
-    const failed = results
-        .filter((result) => result.status === 'failed')
-        .map((result) => ({
-        kind: 'target',
-        name: `${result.type} ${shorten(result.target)}`,
-        reason: result.error ?? 'failed'
-    }));
-    const staleUrls = stale
-        .filter((entry) => !entry.fresh)
-        .map((entry) => ({
-        kind: notChecked(entry) ? 'unchecked' : 'stale',
-        name: shorten(entry.url),
-        reason: entry.evidence
-    }));
-    return [...failed, ...staleUrls];
-}
-/**
- * Failed targets and stale URLs grouped by reason, largest group first: a bad token is one
- * annotation, not 600.
- */
-function failureAnnotations(results, stale = []) {
-    const groups = new Map();
-    for (const problem of problemsOf(results, stale)) {
-        const id = `${problem.kind} ${problem.reason}`;
-        const group = groups.get(id);
-        if (group === undefined)
-            groups.set(id, [problem]);
-        else
-            group.push(problem);
-    }
-    // The cause first: a refusal, then the calls it stopped, however many more of those there are.
-    const knockOn = (group) => group[0]?.reason.startsWith(NOT_SENT_AFTER_REFUSAL) === true;
-    const sorted = [...groups.values()].sort((a, b) => Number(knockOn(a)) - Number(knockOn(b)) || b.length - a.length);
-    const lines = sorted.slice(0, MAX_ANNOTATIONS).map((group) => {
-        const [first] = group;
-        const reason = oneLine(first.reason, SHOWN_REASON_CHARS);
-        if (first.kind !== 'target') {
-            const what = group.length === 1 ? `${first.name} is` : `${group.length} URLs are`;
-            const verdict = first.kind === 'stale' ? 'still stale at the edge after the purge' : 'not known to be fresh';
-            return `${what} ${verdict}: ${reason}`;
-        }
-        const what = group.length === 1 ? first.name : `${group.length} targets`;
-        return `${what} failed: ${reason}`;
-    });
-    if (sorted.length > MAX_ANNOTATIONS) {
-        lines.push(`…and ${sorted.length - MAX_ANNOTATIONS} more kinds of failure: see the job summary and the results output`);
-    }
-    return lines;
-}
-function conclude(results, counts, { failOnError, verification }) {
-    const notFresh = verification.filter((entry) => !entry.fresh);
-    const unchecked = notFresh.filter(notChecked).length;
-    const stale = notFresh.length - unchecked;
-    if (counts.failed === 0 && notFresh.length === 0)
-        return;
-    const report = failOnError ? core_error : warning;
-    // Each line is built by the guard, which hides secrets in what it quotes.
-    for (const line of failureAnnotations(results, verification))
-        report(line);
-    const parts = [
-        counts.failed === 0
-            ? undefined
-            : `${counts.failed} of ${results.length} targets failed to purge; the job summary and the results output list each with its reason`,
-        stale === 0
-            ? undefined
-            : `${stale} of ${counted(verification.length, 'URL')} checked at the edge ${stale === 1 ? 'is' : 'are'} still stale after the purge; the job summary and the verification output give the evidence`,
-        unchecked === 0
-            ? undefined
-            : `${unchecked} of ${counted(verification.length, 'URL')} to check at the edge ${unchecked === 1 ? 'was' : 'were'} not checked, so ${unchecked === 1 ? 'it is' : 'they are'} not known to be fresh; the verification output says why`
-    ];
-    const message = parts.filter((part) => part !== undefined).join('. ');
-    if (failOnError)
-        setFailed(message);
-    else
-        warning(`${message} (fail-on-error is false, so the step passes)`);
-}
-
-// EXTERNAL MODULE: ./node_modules/picomatch/index.js
-var picomatch = __nccwpck_require__(4006);
-var picomatch_default = /*#__PURE__*/__nccwpck_require__.n(picomatch);
 ;// CONCATENATED MODULE: ./src/config/maps.ts
 /** Which URLs and surrogate keys the files a deploy changed make stale: url-map and key-map. Pure. */
 
@@ -35703,18 +35075,168 @@ async function applyChangedFiles(settings) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/stages/plan.ts
+/** Turns settings into the exact purge calls to send. Pure: no I/O, no token. */
+
+
+
+/** Real servers ignore keys past 16 KiB of `Surrogate-Key` header. */
+const MAX_SURROGATE_KEY_HEADER_BYTES = 16 * 1024;
+const ACCEPT_JSON = { Accept: 'application/json' };
+const SOFT_HEADER = { 'Edge-Soft-Purge': '1' };
+function planPurges(settings) {
+    const calls = [];
+    for (const service of settings.services) {
+        if (settings.purgeAll)
+            calls.push(purgeAllCall(service));
+        if (settings.keys.length > 0)
+            calls.push(...keyCalls(service, settings));
+    }
+    calls.push(...settings.urls.map((url) => urlCall(url, settings.soft, settings.urlPurgeAuth)));
+    return calls;
+}
+function serviceUrl(service, rest) {
+    return `${service.baseUrl}/service/${encodeURIComponent(service.id)}/${rest}`;
+}
+function purgeAllCall(service) {
+    return {
+        operation: 'purge-all',
+        method: 'POST',
+        url: serviceUrl(service, 'purge_all'),
+        headers: { ...ACCEPT_JSON },
+        body: undefined,
+        authenticated: true,
+        permission: 'engineer',
+        service: service.id,
+        soft: false,
+        targets: [{ type: 'all', target: service.id }]
+    };
+}
+function keyCalls(service, settings) {
+    const { keys, soft } = settings;
+    if (soft)
+        return keys.map((key) => singleKeyCall(service, key, true));
+    // A path segment of "." or ".." is resolved away by URL parsing, so such a lone key goes as a batch.
+    if (keys.length === 1 && keys[0] !== undefined && !isDotSegment(keys[0])) {
+        return [singleKeyCall(service, keys[0], false)];
+    }
+    return batchKeys(keys, settings.batchSize, settings.batchFormat).map((batch) => batchCall(service, batch, settings.batchFormat));
+}
+function isDotSegment(key) {
+    return key === '.' || key === '..';
+}
+function singleKeyCall(service, key, soft) {
+    if (isDotSegment(key)) {
+        throw new InputError(`keys: key ${shorten(key)} cannot be soft-purged: the soft purge path cannot carry "." or ".." as a key`);
+    }
+    return {
+        operation: soft ? 'soft-key' : 'key',
+        method: 'POST',
+        url: serviceUrl(service, `purge/${encodeURIComponent(key)}`),
+        headers: soft ? { ...ACCEPT_JSON, ...SOFT_HEADER } : { ...ACCEPT_JSON },
+        body: undefined,
+        authenticated: true,
+        permission: soft ? 'billing' : 'purge',
+        service: service.id,
+        soft,
+        targets: [{ type: 'key', target: key }]
+    };
+}
+/**
+ * Splits keys into batches of at most `size` keys; in header form a batch also stays within
+ * the 16 KiB header budget (keys joined by single spaces). Keys are ASCII, so bytes = characters.
+ */
+function batchKeys(keys, size, format) {
+    const batches = [];
+    let current = [];
+    let headerBytes = 0;
+    for (const key of keys) {
+        const joinedBytes = current.length === 0 ? key.length : headerBytes + 1 + key.length;
+        if (current.length === size ||
+            (format === 'header' && joinedBytes > MAX_SURROGATE_KEY_HEADER_BYTES)) {
+            batches.push(current);
+            current = [key];
+            headerBytes = key.length;
+        }
+        else {
+            current.push(key);
+            headerBytes = joinedBytes;
+        }
+    }
+    if (current.length > 0)
+        batches.push(current);
+    return batches;
+}
+function batchCall(service, keys, format) {
+    const form = format === 'json'
+        ? {
+            headers: { ...ACCEPT_JSON, 'Content-Type': 'application/json' },
+            body: JSON.stringify({ surrogate_keys: keys })
+        }
+        : { headers: { ...ACCEPT_JSON, 'Surrogate-Key': keys.join(' ') }, body: undefined };
+    return {
+        operation: 'batch',
+        method: 'POST',
+        url: serviceUrl(service, 'purge'),
+        ...form,
+        authenticated: true,
+        permission: 'purge',
+        service: service.id,
+        soft: false,
+        targets: keys.map((key) => ({ type: 'key', target: key }))
+    };
+}
+function urlCall({ target, address }, soft, authenticated) {
+    return {
+        operation: soft ? 'soft-url' : 'url',
+        method: 'PURGE',
+        url: address,
+        headers: soft ? { ...ACCEPT_JSON, ...SOFT_HEADER } : { ...ACCEPT_JSON },
+        body: undefined,
+        authenticated,
+        permission: 'url-purge',
+        service: undefined,
+        soft,
+        targets: [{ type: 'url', target }]
+    };
+}
+/** A dry run's results; with `repeat-after`, the second pass is planned too. */
+function plannedResults(calls, repeated) {
+    const repeat = repeated ? { repeat: { status: 'planned', id: null, attempts: 0 } } : {};
+    return calls.flatMap((call) => call.targets.map(({ type, target }) => ({
+        type,
+        target,
+        service: call.service ?? null,
+        soft: call.soft,
+        status: 'planned',
+        id: null,
+        http_status: null,
+        attempts: 0,
+        error: null,
+        ...repeat
+    })));
+}
+/** The plan in one line: how many calls of which kind, for how many targets, on which services. */
+function describePlan(calls, settings) {
+    const targets = calls.reduce((sum, call) => sum + call.targets.length, 0);
+    const ids = settings.services.map((service) => service.id);
+    const service = ids.length === 0 ? '' : ` on service${ids.length === 1 ? '' : 's'} ${oneLine(ids.join(', '))}`;
+    const kind = settings.soft ? 'soft' : 'instant';
+    return `Planned ${counted(calls.length, `${kind} purge call`)} for ${counted(targets, 'target')}${service}`;
+}
+
 ;// CONCATENATED MODULE: ./src/stages/purge/log-lines.ts
+/**
+ * Lines for the step log. Never includes the token: calls do not hold it. Every piece of text from
+ * outside (URLs, service ids, errors, file names) passes `oneLine`, so no line can speak to the runner.
+ */
+
 
 
 /** URLs and file paths: long enough for any a CDN or a repository holds in practice, shown whole. */
-const SHOWN_ADDRESS_CHARS = 2000;
+const log_lines_SHOWN_ADDRESS_CHARS = 2000;
 /** A server message is cut to 300 characters; this leaves room for what the action says around it. */
 const SHOWN_ERROR_CHARS = 400;
-function describeCall(call) {
-    const count = call.targets.length;
-    const what = call.operation === 'batch' ? ` (${counted(count, 'key')})` : '';
-    return `${call.method} ${oneLine(call.url, SHOWN_ADDRESS_CHARS)}${what}${call.soft ? ' soft' : ''}`;
-}
 function describeEnd(call, end, elapsedMs) {
     const tries = `${counted(end.attempts, 'attempt')}, ${elapsedMs} ms`;
     if (end.ids === undefined) {
@@ -35723,13 +35245,6 @@ function describeEnd(call, end, elapsedMs) {
     const missing = call.operation === 'batch' ? call.targets.length - end.ids.size : 0;
     const note = missing > 0 ? `; ${counted(missing, 'key')} without a purge id` : '';
     return `✓ ${describeCall(call)}: HTTP ${end.httpStatus ?? ''} (${tries})${note}`;
-}
-function describePlan(calls, settings) {
-    const targets = calls.reduce((sum, call) => sum + call.targets.length, 0);
-    const ids = settings.services.map((service) => service.id);
-    const service = ids.length === 0 ? '' : ` on service${ids.length === 1 ? '' : 's'} ${oneLine(ids.join(', '))}`;
-    const kind = settings.soft ? 'soft' : 'instant';
-    return `Planned ${counted(calls.length, `${kind} purge call`)} for ${counted(targets, 'target')}${service}`;
 }
 function describeRetry(call, attempt, reason, waitMs) {
     return `↻ ${describeCall(call)}: attempt ${attempt} failed (${oneLine(reason)}); retrying in ${(waitMs / 1000).toFixed(1)} s`;
@@ -35741,11 +35256,93 @@ function describeDerivation(derivation) {
     const range = oneLine(report.description);
     return {
         title: `Targets from ${files} (${range})`,
-        lines: targets.map(({ file, type, target }) => `${oneLine(file, SHOWN_ADDRESS_CHARS)} → ${type} ${oneLine(target, SHOWN_ADDRESS_CHARS)}`),
+        lines: targets.map(({ file, type, target }) => `${oneLine(file, log_lines_SHOWN_ADDRESS_CHARS)} → ${type} ${oneLine(target, log_lines_SHOWN_ADDRESS_CHARS)}`),
         nothingMatched: targets.length === 0
             ? `Nothing to purge: none of the ${files} in ${range} matched url-map or key-map`
             : undefined
     };
+}
+
+;// CONCATENATED MODULE: ./src/stages/purge/transport.ts
+/** One HTTP exchange per call attempt: headers, token, timeout, keep-alive. No retries here. */
+
+
+
+/**
+ * Bodies beyond this are cut and the connection dropped: the largest valid answer (256 ids under
+ * 1024-byte keys) is about a quarter of it, and a hostile server must not fill the runner's memory.
+ */
+const MAX_BODY_BYTES = 1024 * 1024;
+function createTransport(options) {
+    const { agentFor, close } = createAgents(options);
+    function send(call, signal) {
+        if (signal.aborted)
+            return Promise.resolve({ kind: 'cancelled' });
+        const url = new URL(call.url);
+        const headers = {
+            ...call.headers,
+            'User-Agent': options.userAgent
+        };
+        if (call.authenticated)
+            headers['Edge-Key'] = options.apiToken;
+        if (call.body !== undefined)
+            headers['Content-Length'] = Buffer.byteLength(call.body);
+        const module = url.protocol === 'https:' ? external_node_https_namespaceObject : external_node_http_;
+        return new Promise((resolve) => {
+            const request = module.request(url, { method: call.method, headers, agent: agentFor(url) });
+            let settled = false;
+            const settle = (exchange) => {
+                if (settled)
+                    return;
+                settled = true;
+                clearTimeout(timer);
+                signal.removeEventListener('abort', cancel);
+                resolve(exchange);
+            };
+            const timer = setTimeout(() => {
+                settle({
+                    kind: 'timeout',
+                    message: `no complete answer within ${options.timeoutMs / 1000} s`
+                });
+                request.destroy();
+            }, options.timeoutMs);
+            const cancel = () => {
+                settle({ kind: 'cancelled' });
+                request.destroy();
+            };
+            signal.addEventListener('abort', cancel, { once: true });
+            const fail = (error) => {
+                settle({ kind: 'network', code: error.code, message: error.message });
+            };
+            request.on('error', fail);
+            request.on('response', (response) => {
+                const chunks = [];
+                let size = 0;
+                const finish = (truncated) => {
+                    settle({
+                        kind: 'response',
+                        status: response.statusCode ?? 0,
+                        headers: response.headers,
+                        body: Buffer.concat(chunks).toString('utf8'),
+                        truncated
+                    });
+                };
+                response.on('data', (chunk) => {
+                    const room = MAX_BODY_BYTES - size;
+                    chunks.push(chunk.length > room ? chunk.subarray(0, room) : chunk);
+                    size += chunk.length;
+                    if (size > MAX_BODY_BYTES) {
+                        finish(true);
+                        request.destroy();
+                    }
+                });
+                response.on('error', fail);
+                response.on('end', () => finish(false));
+            });
+            request.end(call.body);
+        });
+    }
+    return { send, close };
 }
 
 ;// CONCATENATED MODULE: ./src/stages/purge/retry-policy.ts
@@ -35827,7 +35424,6 @@ function backoffMs(attempt, random = Math.random) {
 ;// CONCATENATED MODULE: ./src/stages/purge/server-message.ts
 /** Pulls the human message out of an error body, whatever shape the server chose. Pure. */
 
-const MAX_MESSAGE_CHARS = 300;
 /** How deep `errors` may nest before we stop looking: real APIs use one level; a hostile one, thousands. */
 const MAX_ERRORS_DEPTH = 3;
 /** Enough messages to explain any real failure, few enough that a hostile list costs nothing. */
@@ -35849,11 +35445,6 @@ function messagesOf(json, depth = 0) {
     return [...own, ...nested, ...plain]
         .filter((message) => message !== undefined)
         .slice(0, MAX_MESSAGES);
-}
-/** Server text on one line, secrets hidden first (as the guard does), cut to `max` with `…`. */
-function cut(message, max = MAX_MESSAGE_CHARS) {
-    const oneLine = redact(message).replace(/\s+/g, ' ').trim();
-    return oneLine.length > max ? `${oneLine.slice(0, max)}…` : oneLine;
 }
 function parseJson(body) {
     try {
@@ -35878,6 +35469,7 @@ function serverMessage(body) {
 
 ;// CONCATENATED MODULE: ./src/stages/purge/response.ts
 /** What one attempt's exchange means for its call: ids, or a failure with a reason a user can act on. Pure. */
+
 
 
 
@@ -36034,7 +35626,90 @@ function forbiddenMessage(call, host) {
     }
 }
 
+;// CONCATENATED MODULE: ./src/stages/purge/ledger.ts
+/** Results of one call's targets; in a successful batch, a key without an id was not purged. */
+function resultsOfCall(call, end) {
+    // Built field by field, not by spreading a base object: this runs once per key (100,000s).
+    return call.targets.map(({ type, target }) => {
+        const id = end.ids?.get(target);
+        const unconfirmed = end.ids !== undefined && id === undefined && type !== 'all';
+        const failed = end.ids === undefined || unconfirmed;
+        return {
+            type,
+            target,
+            service: call.service ?? null,
+            soft: call.soft,
+            status: failed ? 'failed' : 'purged',
+            id: id ?? null,
+            http_status: end.httpStatus,
+            attempts: end.attempts,
+            error: !failed
+                ? null
+                : unconfirmed
+                    ? (end.unusable?.get(target) ??
+                        'no purge id returned: the server did not confirm this key')
+                    : (end.error ?? 'failed')
+        };
+    });
+}
+/**
+ * One call's first-pass results with its second pass folded in: a target counts as purged only
+ * when both passes purged it. `second` is `undefined` when the call was not repeated because none
+ * of its targets was purged.
+ */
+function withRepeat(first, second) {
+    return first.map((result, index) => {
+        const again = second?.[index];
+        if (result.status !== 'purged' || again === undefined)
+            return { ...result, repeat: null };
+        const repeat = { status: again.status, id: again.id, attempts: again.attempts };
+        if (again.status === 'purged')
+            return { ...result, repeat };
+        return {
+            ...result,
+            status: 'failed',
+            error: `repeat purge failed: ${again.error ?? 'failed'}`,
+            repeat
+        };
+    });
+}
+/**
+ * Each call's results as they become known. Whatever stops a run, `fill` still gives every target
+ * exactly once: the calls without results fail with the reason given.
+ */
+class ResultLedger {
+    calls;
+    byCall;
+    constructor(calls) {
+        this.calls = calls;
+        this.byCall = new Array(calls.length);
+    }
+    record(index, results) {
+        this.byCall[index] = results;
+    }
+    get(index) {
+        return this.byCall[index];
+    }
+    /** Every target's result in plan order; calls still without results are recorded as failed. */
+    fill(reason) {
+        return this.calls.flatMap((call, index) => {
+            const known = this.byCall[index];
+            if (known !== undefined)
+                return known;
+            const failed = resultsOfCall(call, {
+                attempts: 0,
+                httpStatus: null,
+                ids: undefined,
+                error: reason
+            });
+            this.byCall[index] = failed;
+            return failed;
+        });
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/stages/purge/engine.ts
+
 
 
 
@@ -36199,8 +35874,7 @@ async function sendPass(calls, ledger, settings, deps) {
  */
 async function runPurge(calls, settings, deps, ledger = new ResultLedger(calls)) {
     const { log, signal } = deps;
-    log.startGroup(`Purge calls (${calls.length}, up to ${settings.concurrency} at once)`);
-    const { answered, firstSentMs } = await sendPass(calls, ledger, settings, deps).finally(() => log.endGroup());
+    const { answered, firstSentMs } = await log.group(`Purge calls (${calls.length}, up to ${settings.concurrency} at once)`, () => sendPass(calls, ledger, settings, deps));
     ledger.fill(NOT_SENT_CANCELLED);
     if (settings.repeatAfterMs > 0)
         await repeatPass(ledger, settings, deps);
@@ -36222,8 +35896,7 @@ async function repeatPass(ledger, settings, deps) {
     if (again.length > 0 && !signal.aborted) {
         log.info(`Waiting ${settings.repeatAfterMs / 1000} s before purging again (repeat-after)`);
         await deps.clock.sleep(settings.repeatAfterMs, signal);
-        log.startGroup(`Repeat purge calls (${again.length})`);
-        await sendPass(repeats.calls, repeats, settings, deps).finally(() => log.endGroup());
+        await log.group(`Repeat purge calls (${again.length})`, () => sendPass(repeats.calls, repeats, settings, deps));
     }
     repeats.fill(NOT_SENT_CANCELLED);
     const second = new Map(again.map((index, position) => [index, repeats.get(position)]));
@@ -36232,353 +35905,724 @@ async function repeatPass(ledger, settings, deps) {
     });
 }
 
-;// CONCATENATED MODULE: external "node:fs"
-const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
-;// CONCATENATED MODULE: ./src/config/inputs.ts
-/** The one place that reads the action's inputs; everything else gets a typed, validated `Settings`. */
+;// CONCATENATED MODULE: ./src/http/observation.ts
 
-
-
-
-/** Every input declared in action.yml, by its exact name. */
-const INPUT_NAMES = [
-    'api-token',
-    'base-url',
-    'service-id',
-    'mode',
-    'keys',
-    'keys-file',
-    'urls',
-    'urls-file',
-    'soft',
-    'batch-format',
-    'batch-size',
-    'concurrency',
-    'max-attempts',
-    'timeout',
-    'url-purge-auth',
-    'dry-run',
-    'summary',
-    'fail-on-error',
-    'repeat-after',
-    'changed-files',
-    'url-map',
-    'key-map',
-    'changed-since',
-    'github-token',
-    'wait-for-url',
-    'wait-for-text',
-    'wait-passes',
-    'wait-timeout',
-    'verify',
-    'verify-urls',
-    'verify-text',
-    'verify-timeout'
-];
-const SECRET_INPUTS = ['api-token', 'github-token'];
-/** Why an input fed from a secret or variable arrives empty, short of GitHub withholding it. */
-const NOT_SET = 'may not be set in this repository, or only in an environment the job does not name';
-/** Reads every input, masking the tokens before anything else can print them. */
-function readInputs() {
-    const raw = {};
-    for (const name of SECRET_INPUTS) {
-        raw[name] = getInput(name).trim();
-        if (raw[name] !== '')
-            core_setSecret(raw[name]);
-    }
-    for (const name of INPUT_NAMES)
-        raw[name] ??= getInput(name).trim();
-    return raw;
+/** Vendors' names for "hit or miss", in the order they are preferred when several are sent. */
+const CACHE_STATUS_HEADERS = ['X-Cache', 'Cache-Status', 'CF-Cache-Status', 'X-Cache-Status'];
+/** Server text inside evidence: long enough to recognise, short enough for a table cell. */
+const SHOWN_VALUE_CHARS = 80;
+const SHOWN_FAILURE_CHARS = 160;
+function headerValues(value) {
+    if (value === undefined)
+        return [];
+    return Array.isArray(value) ? value : [value];
 }
-/** The most a keys-file or urls-file may hold: about two million 30-character keys. */
-const MAX_LIST_FILE_BYTES = 64 * 1024 * 1024;
+/** RFC 9111 §1.2.2: a number of seconds too large to hold counts as 2^31. */
+const MAX_AGE_S = 2 ** 31;
 /**
- * Reads a regular file of at most 64 MiB as UTF-8. The checks are made on the opened descriptor,
- * so the path cannot be swapped between check and read; O_NONBLOCK keeps the open of a FIFO from
- * waiting for a writer forever (on a regular file it changes nothing).
+ * `Age` is one non-negative integer (RFC 9111 §5.1), but an intermediary may join two tiers' values
+ * into a list or send a line each: the largest is the copy's age. Any other value proves nothing,
+ * so it is never read as a young copy.
  */
-const readListFile = (path) => {
-    const fd = (0,external_node_fs_namespaceObject.openSync)(path, external_node_fs_namespaceObject.constants.O_RDONLY | external_node_fs_namespaceObject.constants.O_NONBLOCK);
-    try {
-        const stats = (0,external_node_fs_namespaceObject.fstatSync)(fd);
-        if (!stats.isFile())
-            throw new Error(`it is ${kindOf(stats)}; give a regular file`);
-        if (stats.size > MAX_LIST_FILE_BYTES)
-            throw new Error(tooLarge(`${stats.size.toLocaleString('en-US')} bytes`));
-        // Read up to one byte past the limit, not fstat's size: it can be wrong (files in /proc show
-        // 0) or the file can grow after the check. Untouched pages of the buffer cost no memory.
-        const buffer = Buffer.allocUnsafe(MAX_LIST_FILE_BYTES + 1);
-        let filled = 0;
-        while (filled < buffer.length) {
-            const read = (0,external_node_fs_namespaceObject.readSync)(fd, buffer, filled, buffer.length - filled, null);
-            if (read === 0)
-                break;
-            filled += read;
+function readAge(lines) {
+    if (lines.length === 0)
+        return { age: null, malformedAge: undefined };
+    const values = lines
+        .flatMap((line) => line.split(','))
+        .map((value) => value.trim())
+        .filter((value) => value !== '');
+    if (values.length === 0 || !values.every((value) => /^\d+$/.test(value))) {
+        const why = values.length === 0 ? 'empty' : 'not a whole number of seconds';
+        return { age: null, malformedAge: `malformed Age header ${quoted(lines.join(', '))}: ${why}` };
+    }
+    const largest = values.reduce((most, value) => Math.max(most, Number(value)), 0);
+    return { age: Math.min(largest, MAX_AGE_S), malformedAge: undefined };
+}
+function cacheStatusOf(headers) {
+    for (const name of CACHE_STATUS_HEADERS) {
+        const [value] = headerValues(headers[name.toLowerCase()]);
+        if (value !== undefined)
+            return `${name}: ${oneLine(value, SHOWN_VALUE_CHARS)}`;
+    }
+    return undefined;
+}
+function observe(answer, text) {
+    switch (answer.kind) {
+        case 'response': {
+            const { headers, body } = answer;
+            const textSeen = text === undefined
+                ? undefined
+                : body.includes(text) ||
+                    Object.values(headers).some((value) => headerValues(value).some((one) => one.includes(text)));
+            return {
+                status: answer.status,
+                ...readAge(answer.ageLines),
+                undecodable: answer.undecodable === undefined
+                    ? undefined
+                    : oneLine(answer.undecodable, SHOWN_FAILURE_CHARS),
+                textSeen,
+                cacheStatus: cacheStatusOf(headers),
+                failure: undefined
+            };
         }
-        if (filled > MAX_LIST_FILE_BYTES)
-            throw new Error(tooLarge('more than 64 MiB'));
-        return buffer.toString('utf8', 0, filled);
+        case 'network':
+            return failed(`network error: ${oneLine(answer.message, SHOWN_FAILURE_CHARS)}`);
+        case 'timeout':
+            return failed(oneLine(answer.message, SHOWN_FAILURE_CHARS));
+        case 'cancelled':
+            return failed('the run was cancelled');
     }
-    finally {
-        (0,external_node_fs_namespaceObject.closeSync)(fd);
-    }
-};
-function kindOf(stats) {
-    if (stats.isDirectory())
-        return 'a directory';
-    if (stats.isFIFO())
-        return 'a FIFO (named pipe)';
-    if (stats.isCharacterDevice())
-        return 'a character device';
-    if (stats.isBlockDevice())
-        return 'a block device';
-    if (stats.isSocket())
-        return 'a socket';
-    return 'not a regular file';
 }
-function tooLarge(amount) {
-    return `it holds ${amount}; a list file may hold at most 64 MiB`;
-}
-function getSettings(raw = readInputs()) {
-    return parseSettings(raw, readListFile);
-}
-/** Validates raw inputs into settings; throws `InputError` naming the input and what is allowed. */
-function parseSettings(raw, readFile) {
-    for (const name of SECRET_INPUTS)
-        requireHeaderSafe(raw, name);
-    const soft = parseBoolean(raw, 'soft');
-    const dryRun = parseBoolean(raw, 'dry-run');
-    const urlPurgeAuth = parseBoolean(raw, 'url-purge-auth');
-    const mode = parseChoice(raw, 'mode', ['', 'keys', 'urls', 'all']);
-    const keys = mergeUnique([parseKeys(raw.keys, 'keys'), parseKeys(listFileText(raw, 'keys-file', readFile), 'keys-file')], (key) => key);
-    const urls = mergeUnique([parseUrls(raw.urls, 'urls'), parseUrls(listFileText(raw, 'urls-file', readFile), 'urls-file')], (entry) => entry.address);
-    const changedFiles = parseChangedFiles(raw);
-    if (changedFiles !== undefined && mode === 'all') {
-        throw new InputError('changed-files: true derives keys and URLs, and mode: all refuses them; use one or the other');
-    }
-    // Keys and URLs a map may derive count as given: the run cannot know yet whether it will.
-    const hasKeys = keys.length > 0 || (changedFiles?.keyMap.length ?? 0) > 0;
-    const hasUrls = urls.length > 0 || (changedFiles?.urlMap.length ?? 0) > 0;
-    checkMode(mode, hasKeys, hasUrls, soft);
-    const purgeAll = mode === 'all';
-    const needsService = purgeAll || hasKeys;
-    const sendsToken = !dryRun && (needsService || (urlPurgeAuth && hasUrls));
-    if (sendsToken && raw['api-token'] === '') {
-        throw new InputError(`api-token is required to purge ${purgeAll ? 'a whole service' : needsService ? 'surrogate keys' : 'URLs with url-purge-auth: true'}. It is empty: the secret behind it ${NOT_SET}, or this run gets no Actions secrets (runs triggered by a pull request from a fork or by Dependabot do not)`);
-    }
-    if (urlPurgeAuth) {
-        for (const { url, target } of urls)
-            requireSafeTransport(url, `urls: ${shorten(target)}`);
-        for (const { urlPrefix, line } of changedFiles?.urlMap ?? []) {
-            requireSafeTransport(new URL(urlPrefix), `url-map line ${line}`);
-        }
-    }
+function failed(failure) {
     return {
-        apiToken: raw['api-token'],
-        services: needsService ? parseServices(raw) : [],
-        purgeAll,
-        keys,
-        urls,
-        soft,
-        batchFormat: parseChoice(raw, 'batch-format', ['json', 'header']),
-        batchSize: parseInteger(raw, 'batch-size', 1, 256),
-        concurrency: parseInteger(raw, 'concurrency', 1, 64),
-        maxAttempts: parseInteger(raw, 'max-attempts', 1, 20),
-        timeoutMs: parseSeconds(raw, 'timeout', 600) * 1000,
-        urlPurgeAuth,
-        dryRun,
-        summary: parseBoolean(raw, 'summary'),
-        failOnError: parseBoolean(raw, 'fail-on-error'),
-        repeatAfterMs: parseInteger(raw, 'repeat-after', 0, 300) * 1000,
-        changedFiles,
-        wait: parseWait(raw),
-        verify: parseVerify(raw)
+        status: null,
+        age: null,
+        malformedAge: undefined,
+        undecodable: undefined,
+        textSeen: undefined,
+        cacheStatus: undefined,
+        failure
     };
 }
-/** Whitespace-separated absolute http(s) URLs, each once. */
-function parseCheckUrls(raw, name) {
-    return splitUrls(raw[name], name).map((entry) => parseHttpUrl(entry, name).href);
-}
-function parseWait(raw) {
-    const urls = parseCheckUrls(raw, 'wait-for-url');
-    const text = raw['wait-for-text'] === '' ? undefined : raw['wait-for-text'];
-    const passes = parseInteger(raw, 'wait-passes', 1, 100);
-    const timeoutMs = parseSeconds(raw, 'wait-timeout', 21_600) * 1000;
-    if (urls.length === 0) {
-        if (text !== undefined) {
-            throw new InputError('wait-for-text needs wait-for-url: the URLs that must show it');
-        }
-        return undefined;
-    }
-    return { urls, text, passes, timeoutMs };
-}
-function parseVerify(raw) {
-    const urls = parseCheckUrls(raw, 'verify-urls');
-    const text = raw['verify-text'] === '' ? undefined : raw['verify-text'];
-    if (text !== undefined && urls.length === 0) {
-        throw new InputError('verify-text needs verify-urls: only the pages listed there are judged by the text (purged URLs are judged by Age)');
-    }
-    return {
-        purgedUrls: parseBoolean(raw, 'verify'),
-        urls,
-        text,
-        timeoutMs: parseSeconds(raw, 'verify-timeout', 3600) * 1000
-    };
-}
-function parseChangedFiles(raw) {
-    if (!parseBoolean(raw, 'changed-files'))
-        return undefined;
-    const urlMap = parseUrlMap(raw['url-map']);
-    const keyMap = parseKeyMap(raw['key-map']);
-    if (urlMap.length === 0 && keyMap.length === 0) {
-        throw new InputError('changed-files: true needs url-map (PATH_PREFIX => URL_PREFIX lines) or key-map (GLOB => KEY lines) to turn changed files into targets');
-    }
-    if (raw['github-token'] === '') {
-        throw new InputError('github-token is required with changed-files: true (the default, github.token, is enough)');
-    }
-    return { urlMap, keyMap, changedSince: raw['changed-since'], githubToken: raw['github-token'] };
-}
-function checkMode(mode, hasKeys, hasUrls, soft) {
-    if (mode === 'all') {
-        if (hasKeys || hasUrls) {
-            throw new InputError('mode: all purges the whole service and refuses keys or URLs beside it; remove keys/keys-file/urls/urls-file, or leave mode empty to purge only those');
-        }
-        if (soft) {
-            throw new InputError('soft: true cannot be used with mode: all: the purge API has no soft purge-all; purge surrogate keys softly instead, or set soft: false');
-        }
-        return;
-    }
-    if (mode === 'keys' && hasUrls) {
-        throw new InputError('mode: keys refuses URLs; remove urls/urls-file (and url-map), or leave mode empty to purge both');
-    }
-    if (mode === 'urls' && hasKeys) {
-        throw new InputError('mode: urls refuses keys; remove keys/keys-file (and key-map), or leave mode empty to purge both');
-    }
-    const wanted = mode === 'keys' ? hasKeys : mode === 'urls' ? hasUrls : hasKeys || hasUrls;
-    if (!wanted) {
-        const what = mode === 'keys'
-            ? 'keys or keys-file'
-            : mode === 'urls'
-                ? 'urls or urls-file'
-                : 'keys, keys-file, urls or urls-file';
-        throw new InputError(`Nothing to purge: give ${what}${mode === '' ? ', or set mode: all' : ''}`);
-    }
-}
-/** One service id, or several separated by newlines or commas: keys and purge-all go to each. */
-function parseServices(raw) {
-    const ids = splitList(raw['service-id'], /\s*[\n,]\s*/);
-    if (ids.length === 0) {
-        throw new InputError(`service-id is required to purge surrogate keys or a whole service. It is empty: the secret or variable behind it ${NOT_SET}, or this run gets none (a run triggered by a pull request from a fork gets no Actions secrets or variables; one triggered by Dependabot gets variables but no Actions secrets)`);
-    }
-    for (const id of ids) {
-        if (id === '.' || id === '..') {
-            throw new InputError(`service-id: ${shorten(id)} is not a service id: URLs read . and .. as path steps, so its calls would go to another address than a service's (.. would make {base-url}/purge_all)`);
-        }
-        if (!/^[\x21-\x7e]+$/.test(id)) {
-            throw new InputError(`service-id: ${shorten(id)} is not a service id: give printable ASCII ids without spaces, separated by newlines or commas`);
-        }
-    }
-    if (raw['base-url'] === '') {
-        throw new InputError('base-url is required to purge surrogate keys or a whole service, e.g. https://api.example-cdn.com');
-    }
-    const base = parseHttpUrl(raw['base-url'], 'base-url');
-    if (base.search !== '' || base.hash !== '') {
-        throw new InputError('base-url: give the management address without a query or fragment');
-    }
-    if (base.pathname.split('/').includes('service')) {
-        throw new InputError(`base-url: ${shorten(raw['base-url'])} holds /service/ in its path; give the management address only (e.g. https://api.example-cdn.com): the action appends /service/{service-id}/... itself`);
-    }
-    requireSafeTransport(base, 'base-url');
-    const baseUrl = base.href.replace(/\/+$/, '');
-    return ids.map((id) => ({ id, baseUrl }));
-}
+
+;// CONCATENATED MODULE: ./src/http/page-checks.ts
+/** A request cut to the time left still gets this long: a check with no time to answer proves nothing. */
+const MIN_REQUEST_TIMEOUT_MS = 1000;
 /**
- * A token travels in an HTTP header, which cannot carry line breaks, other control characters or
- * non-ASCII text; refused here rather than by the HTTP client mid-run. The value is never shown.
+ * A check's timeout when it must end by `deadline`: the time left, but at least
+ * `MIN_REQUEST_TIMEOUT_MS`, and never more than the request `timeout` the user set.
  */
-function requireHeaderSafe(raw, name) {
-    for (const char of raw[name]) {
-        const code = char.charCodeAt(0);
-        const problem = code === 0x0a || code === 0x0d
-            ? 'a line break'
-            : code < 0x20 || code === 0x7f
-                ? 'a control character'
-                : code > 0x7e
-                    ? 'a non-ASCII character'
-                    : undefined;
-        if (problem !== undefined) {
-            throw new InputError(`${name} holds ${problem}, which an HTTP header cannot carry; check the secret behind ${name} (its value is not shown)`);
-        }
-    }
+function timeoutBefore(deadline, now, requestTimeoutMs) {
+    return Math.min(requestTimeoutMs, Math.max(MIN_REQUEST_TIMEOUT_MS, deadline - now));
 }
-/** The token must not cross the network in clear text; loopback is allowed for local test servers. */
-function requireSafeTransport(url, source) {
-    if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
-        throw new InputError(`${source}: http:// would send api-token unencrypted to ${url.host}; use https:// (http is allowed only for localhost, 127.0.0.0/8 and ::1)`);
-    }
-}
-function listFileText(raw, name, readFile) {
-    const path = raw[name];
-    if (path === '')
-        return '';
+/** A throw from the prober (a bug) fails that check only, as the engine does for a call. */
+async function safeGet(prober, url, options) {
     try {
-        return readFile(path).replace(/^\uFEFF/, '');
+        return await prober.get(url, options);
     }
     catch (error) {
-        const reason = error instanceof Error ? error.message : String(error);
-        throw new InputError(`${name}: cannot read ${shorten(path)}: ${reason}`);
+        const message = error instanceof Error ? error.message : String(error);
+        return {
+            kind: 'network',
+            code: undefined,
+            message: `edge-purge could not check it: ${message}`
+        };
     }
 }
-const TRUE_VALUES = ['true', 'True', 'TRUE'];
-const FALSE_VALUES = ['false', 'False', 'FALSE'];
-function parseBoolean(raw, name) {
-    const value = raw[name];
-    if (TRUE_VALUES.includes(value))
+/**
+ * Runs every one of `checks` until all end or the run is cancelled, whichever comes first: a
+ * cancelled stage returns at once, leaving checks in flight to the abort they were given.
+ */
+async function untilCancelled(checks, signal) {
+    let stopListening = () => undefined;
+    const cancelled = new Promise((resolve) => {
+        if (signal.aborted)
+            resolve();
+        const listener = () => resolve();
+        signal.addEventListener('abort', listener, { once: true });
+        stopListening = () => signal.removeEventListener('abort', listener);
+    });
+    try {
+        await Promise.race([Promise.all(checks), cancelled]);
+    }
+    finally {
+        stopListening();
+    }
+}
+
+;// CONCATENATED MODULE: ./src/stages/verify/freshness.ts
+
+/** `HTTP 404, ` for answers other than 2xx: a fresh 404 or a 301 is worth a second look. */
+function statusPrefix(status) {
+    return status >= 200 && status < 300 ? '' : `HTTP ${status}, `;
+}
+function judge(observation, rule) {
+    const { status, age, malformedAge, undecodable, cacheStatus, failure } = observation;
+    const via = cacheStatus === undefined ? '' : ` (${cacheStatus})`;
+    if (status === null) {
+        return { fresh: false, evidence: failure ?? 'no answer' };
+    }
+    if (status >= 500)
+        return { fresh: false, evidence: `HTTP ${status}${via}` };
+    const prefix = statusPrefix(status);
+    if (undecodable !== undefined) {
+        return { fresh: false, evidence: `${prefix}${undecodable}${via}` };
+    }
+    if ('text' in rule) {
+        const fresh = observation.textSeen === true;
+        const evidence = `${prefix}${fresh ? 'showed' : 'did not show'} ${quoted(rule.text)}${via}`;
+        return { fresh, evidence };
+    }
+    const elapsedS = Math.max(0, rule.nowMs - rule.purgeStartedMs) / 1000;
+    const began = `${Math.floor(elapsedS)} s ago`;
+    if (malformedAge !== undefined) {
+        return { fresh: false, evidence: `${prefix}${malformedAge}${via}` };
+    }
+    if (age === null)
+        return { fresh: true, evidence: `${prefix}no Age header${via}` };
+    // `Age` has whole seconds and the purge time is ours: a second of slack keeps a copy made just
+    // after the first call from looking older than it.
+    return age <= elapsedS + 1
+        ? { fresh: true, evidence: `${prefix}Age ${age} s, purge began ${began}${via}` }
+        : {
+            fresh: false,
+            evidence: `${prefix}Age ${age} s, but the purge began ${began}${via}`
+        };
+}
+
+;// CONCATENATED MODULE: ./src/stages/verify/edge-check.ts
+/**
+ * The verification stage: after the purge, fetch each URL as a visitor would and judge whether the
+ * edge now serves content produced after the purge began, re-checking stale ones for a while (a
+ * soft purge serves the old copy once while it refetches; a CDN needs a moment to reach every POP).
+ */
+
+
+
+
+
+
+
+const FIRST_RECHECK_MS = 500;
+const MAX_RECHECK_MS = 5000;
+/** Wait before the re-check that follows check number `checks`: 0.5 s, 1 s, 2 s, 4 s, then 5 s. */
+function recheckDelayMs(checks) {
+    return Math.min(MAX_RECHECK_MS, FIRST_RECHECK_MS * 2 ** Math.max(0, checks - 1));
+}
+function entryOf(progress, cancelled) {
+    const { target, checks, observation, judgement, final, late } = progress;
+    const evidence = judgement === undefined
+        ? late
+            ? NOT_CHECKED_IN_TIME
+            : NOT_JUDGED_CANCELLED
+        : cancelled && !final
+            ? `${judgement.evidence}; not checked again: the run was cancelled`
+            : judgement.evidence;
+    return {
+        url: target.url,
+        fresh: judgement?.fresh ?? false,
+        http_status: observation?.status ?? null,
+        age: observation?.age ?? null,
+        checks,
+        evidence
+    };
+}
+async function verifyFreshness(settings, { requestTimeoutMs, concurrency }, deps) {
+    const { prober, clock, signal, log } = deps;
+    const deadline = clock.now() + settings.timeoutMs;
+    const slots = new ProbeSlots(concurrency);
+    const progress = settings.targets.map((target) => ({
+        target,
+        checks: 0,
+        observation: undefined,
+        judgement: undefined,
+        final: false,
+        late: false
+    }));
+    /** One check; false when it was not made (cancelled, or started too late). */
+    async function check(state) {
+        const start = clock.now();
+        if (signal.aborted)
+            return false;
+        if (start > deadline) {
+            state.late = state.checks === 0;
+            return false;
+        }
+        // A first check keeps the full timeout, so its verdict never comes from a cut of ours; it still
+        // ends within one timeout of the deadline. Re-checks share what is left, and the floor never
+        // lifts one above `timeout` (below 1 s), which would break that bound.
+        const timeoutMs = state.checks === 0 ? requestTimeoutMs : timeoutBefore(deadline, start, requestTimeoutMs);
+        const { url, text } = state.target;
+        const answer = await safeGet(prober, url, { timeoutMs, signal, lookFor: text });
+        if (answer.kind === 'cancelled')
+            return false;
+        const observation = observe(answer, text);
+        const rule = text === undefined
+            ? { purgeStartedMs: settings.purgeStartedMs, nowMs: clock.now() }
+            : { text };
+        const judgement = judge(observation, rule);
+        state.checks += 1;
+        state.observation = observation;
+        state.judgement = judgement;
+        const delay = recheckDelayMs(state.checks);
+        state.final = judgement.fresh || clock.now() + delay > deadline;
+        const next = judgement.fresh
+            ? ''
+            : state.final
+                ? '; no time left to check again'
+                : `; checking again in ${delay / 1000} s`;
+        log.info(`${judgement.fresh ? '✓ fresh' : '✗ stale'} ${shownUrl(url)}: ${judgement.evidence} (check ${state.checks}${next})`);
         return true;
-    if (FALSE_VALUES.includes(value))
-        return false;
-    throw new InputError(`${name} must be true or false, got ${shorten(value)}`);
-}
-function parseChoice(raw, name, allowed) {
-    const value = raw[name];
-    const choice = allowed.find((option) => option === value);
-    if (choice === undefined) {
-        const shown = allowed.filter((option) => option !== '').join(', ');
-        throw new InputError(`${name} must be one of ${shown}${allowed.includes('') ? ' (or empty)' : ''}, got ${shorten(value)}`);
     }
-    return choice;
-}
-function parseInteger(raw, name, min, max) {
-    const value = raw[name];
-    const number = /^\d+$/.test(value) ? Number(value) : NaN;
-    if (!(number >= min && number <= max)) {
-        throw new InputError(`${name} must be a whole number from ${min} to ${max}, got ${shorten(value)}`);
+    async function verify(state) {
+        while (await slots.run(() => check(state))) {
+            if (state.final)
+                return;
+            await clock.sleep(recheckDelayMs(state.checks), signal);
+        }
     }
-    return number;
-}
-function parseSeconds(raw, name, max) {
-    const value = raw[name];
-    const seconds = /^\d+(\.\d+)?$/.test(value) ? Number(value) : NaN;
-    if (!(seconds > 0 && seconds <= max)) {
-        throw new InputError(`${name} must be a number of seconds above 0 and at most ${max}, got ${shorten(value)}`);
-    }
-    return seconds;
+    const seconds = `${settings.timeoutMs / 1000} s`;
+    const title = `Edge check: ${counted(progress.length, 'URL')} (up to ${concurrency} at once, stale ones re-checked; no check starts after ${seconds})`;
+    return log.group(title, async () => {
+        await untilCancelled(progress.map(verify), signal);
+        const cancelled = signal.aborted;
+        const entries = progress.map((state) => entryOf(state, cancelled));
+        const late = progress.filter((state) => state.late).length;
+        if (late > 0) {
+            // One line, not one per URL: there may be a thousand.
+            log.info(`${counted(late, 'URL')} not checked within verify-timeout (${seconds}): raise verify-timeout or concurrency`);
+        }
+        const fresh = entries.filter((entry) => entry.fresh).length;
+        const ending = cancelled ? ' (the run was cancelled)' : '';
+        const notChecked = late > 0 ? `, ${late} not checked` : '';
+        log.info(`${fresh} fresh, ${entries.length - fresh - late} stale${notChecked}${ending}`);
+        const malformedAge = progress
+            .filter((state) => state.observation?.malformedAge !== undefined)
+            .map((state) => state.target.url);
+        return { entries, cancelled, malformedAge };
+    });
 }
 
-// EXTERNAL MODULE: external "node:crypto"
-var external_node_crypto_ = __nccwpck_require__(7598);
-;// CONCATENATED MODULE: external "node:fs/promises"
-const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
-;// CONCATENATED MODULE: external "node:os"
-const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
-;// CONCATENATED MODULE: external "node:path"
-const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
+;// CONCATENATED MODULE: ./src/stages/verify/targets.ts
+/** Which URLs the edge check looks at, from settings and purge results. Pure. */
+
+
+/**
+ * The purged URL targets (with `verify: true`), then `verify-urls`, each URL once. A URL listed in
+ * `verify-urls` is judged by `verify-text` when given; every other one by `Age`.
+ */
+function verifyTargetsOf(verify, purgedUrls) {
+    const purged = verify.purgedUrls ? purgedUrls : [];
+    const listed = new Set(verify.urls);
+    const targets = new Map();
+    for (const url of [...purged.map(withoutFragment), ...verify.urls]) {
+        if (!targets.has(url))
+            targets.set(url, { url, text: listed.has(url) ? verify.text : undefined });
+    }
+    return [...targets.values()];
+}
+/** The URL targets whose purge succeeded: those the edge check looks at with `verify: true`. */
+function purgedUrlsOf(results) {
+    return results
+        .filter((result) => result.type === 'url' && result.status === 'purged')
+        .map((result) => result.target);
+}
+/** Fragments are never sent: the page visitors get is the one without it. */
+function withoutFragment(url) {
+    const parsed = new URL(url);
+    parsed.hash = '';
+    return parsed.href;
+}
+/** In a dry run: what the edge check would look at for these URL targets; no request is sent. */
+function describeCheckPlanned(verify, urlTargets) {
+    const byText = verify.text === undefined ? 'by Age' : `by the text ${JSON.stringify(oneLine(verify.text, 80))}`;
+    const parts = [
+        verify.purgedUrls ? 'each purged URL by Age' : undefined,
+        verify.urls.length > 0 ? `each of verify-urls ${byText}` : undefined
+    ].filter((part) => part !== undefined);
+    const urls = verifyTargetsOf(verify, urlTargets).map((target) => target.url);
+    if (urls.length === 0)
+        return undefined;
+    return {
+        sentence: `Would then check ${counted(urls.length, 'URL')} at the edge, ${parts.join(', and ')}, ` +
+            `re-checking stale ones for up to ${verify.timeoutMs / 1000} s:`,
+        urls
+    };
+}
+
+;// CONCATENATED MODULE: ./src/stages/wait.ts
+
+
+
+
+
+
+/** How often one URL is checked: often enough to purge soon after a deploy, rarely enough to be polite. */
+const CHECK_INTERVAL_MS = 2000;
+/** A page whose body cannot be decoded does not pass: visitors could not read it either. */
+function passes(observation) {
+    const { status, textSeen, undecodable } = observation;
+    return (status !== null &&
+        status >= 200 &&
+        status < 300 &&
+        undecodable === undefined &&
+        textSeen !== false);
+}
+function describeAnswer(observation, text) {
+    if (observation.status === null)
+        return observation.failure ?? 'no answer';
+    if (observation.undecodable !== undefined) {
+        return `HTTP ${observation.status}, ${observation.undecodable}`;
+    }
+    const seen = observation.textSeen ? 'showed' : 'did not show';
+    return text === undefined
+        ? `HTTP ${observation.status}`
+        : `HTTP ${observation.status}, ${seen} ${quoted(text)}`;
+}
+/**
+ * Why no purge call was sent, short enough to be every target's reason: how many URLs were not
+ * ready and what they had to show. What each one answered is in the log and the summary.
+ */
+function describeFailure(settings, waiting) {
+    const which = waiting.length === 1 && settings.urls.length === 1
+        ? shownUrl(waiting[0]?.url ?? '')
+        : `${waiting.length} of ${counted(settings.urls.length, 'wait-for-url')}`;
+    return `the origin was not ready within ${settings.timeoutMs / 1000} s: ${which} did not ${awaited(settings)}`;
+}
+/** In a dry run: what the wait would await; no request is sent. */
+function describeWaitPlanned(wait) {
+    const what = wait.text === undefined ? 'answers 2xx' : `shows ${JSON.stringify(oneLine(wait.text, 80))}`;
+    return {
+        sentence: `Would first wait until each of ${counted(wait.urls.length, 'URL')} ${what} ` +
+            `(${counted(wait.passes, 'check')} in a row, up to ${wait.timeoutMs / 1000} s):`,
+        urls: wait.urls
+    };
+}
+async function waitForOrigin(settings, { requestTimeoutMs, concurrency }, deps) {
+    const { prober, clock, signal, log } = deps;
+    const started = clock.now();
+    const deadline = started + settings.timeoutMs;
+    const slots = new ProbeSlots(concurrency);
+    const urls = settings.urls.map((url) => ({
+        url,
+        checks: 0,
+        passedInARow: 0,
+        last: 'not checked'
+    }));
+    /** Checks one URL until it has passed often enough or no check may start before the deadline. */
+    async function watch(state) {
+        let nextStart = started;
+        while (state.passedInARow < settings.passes && !signal.aborted) {
+            const pause = nextStart - clock.now();
+            if (pause > 0)
+                await clock.sleep(pause, signal);
+            const checked = await slots.run(async () => {
+                const start = clock.now();
+                if (signal.aborted || start > deadline)
+                    return false;
+                nextStart = start + CHECK_INTERVAL_MS;
+                const timeoutMs = timeoutBefore(deadline, start, requestTimeoutMs);
+                const answer = await safeGet(prober, state.url, {
+                    timeoutMs,
+                    signal,
+                    lookFor: settings.text
+                });
+                if (answer.kind === 'cancelled')
+                    return false;
+                const observation = observe(answer, settings.text);
+                state.checks += 1;
+                state.passedInARow = passes(observation) ? state.passedInARow + 1 : 0;
+                state.last = describeAnswer(observation, settings.text);
+                const mark = state.passedInARow > 0 ? '✓' : '✗';
+                const row = settings.passes > 1 ? `; ${state.passedInARow} of ${settings.passes} in a row` : '';
+                log.info(`${mark} ${shownUrl(state.url)}: ${state.last} (check ${state.checks}${row})`);
+                return true;
+            });
+            if (!checked)
+                return;
+            nextStart = Math.max(nextStart, clock.now());
+            if (nextStart > deadline)
+                return;
+        }
+    }
+    const title = `Waiting for the origin: ${counted(urls.length, 'URL')} to ${awaited(settings)} (up to ${settings.timeoutMs / 1000} s)`;
+    return log.group(title, async () => {
+        await untilCancelled(urls.map(watch), signal);
+        const elapsedMs = clock.now() - started;
+        const cancelled = signal.aborted;
+        const waiting = urls.filter((state) => state.passedInARow < settings.passes);
+        const done = !cancelled && waiting.length === 0;
+        const failure = done || cancelled ? undefined : describeFailure(settings, waiting);
+        const after = `${(elapsedMs / 1000).toFixed(1)} s`;
+        log.info(failure ??
+            (cancelled ? `Wait cancelled after ${after}` : `The origin is ready after ${after}`));
+        if (failure !== undefined) {
+            for (const state of waiting)
+                log.info(describeUrlWait(state, settings));
+        }
+        return { done, cancelled, elapsedMs, urls: urls.map((state) => ({ ...state })), failure };
+    });
+}
+
+;// CONCATENATED MODULE: ./src/pipeline.ts
+
+
+
+
+
+
+
+
+
+
+
+
+
+const USER_AGENT = 'edge-purge/1';
+const liveConnections = {
+    transport: (settings) => createTransport({
+        apiToken: settings.apiToken,
+        concurrency: settings.concurrency,
+        timeoutMs: settings.timeoutMs,
+        userAgent: USER_AGENT
+    }),
+    prober: (settings) => createProber({ userAgent: USER_AGENT, concurrency: settings.concurrency })
+};
+/**
+ * Runs the stages in order. Input errors, the GitHub API and planning fail the run (they throw)
+ * before anything is sent; from planning on, every target is reported exactly once, whatever
+ * happens.
+ */
+async function runPipeline(given, deps) {
+    const { signal, log } = deps;
+    const { settings, derivation } = await unlessCancelled(applyChangedFiles(given), signal);
+    const calls = planPurges(settings);
+    if (derivation !== undefined) {
+        const { title, lines, nothingMatched } = describeDerivation(derivation);
+        await log.group(title, async () => lines.forEach((line) => log.info(line)));
+        if (calls.length === 0 && nothingMatched !== undefined)
+            log.notice(nothingMatched);
+    }
+    log.info(describePlan(calls, settings));
+    const ledger = new ResultLedger(calls);
+    let stages = {
+        purge: notRun([]),
+        wait: undefined,
+        verification: undefined,
+        plannedStages: []
+    };
+    try {
+        stages = settings.dryRun
+            ? await dryRun(calls, settings, log)
+            : await purgeForVisitors(calls, settings, deps, ledger);
+    }
+    catch (error) {
+        const reason = `not finished: edge-purge stopped on an unexpected error: ${cut(messageOf(error))}`;
+        log.error(reason);
+        stages.purge = { ...notRun(ledger.fill(reason)), cancelled: signal.aborted };
+    }
+    const { purge, wait, verification, plannedStages } = stages;
+    return {
+        settings,
+        derivation,
+        calls,
+        results: derivation === undefined ? purge.results : withSources(purge.results, derivation.sources),
+        plannedStages,
+        wait,
+        verification,
+        stopped: stoppedBy(stages, calls.length)
+    };
+}
+function messageOf(error) {
+    return error instanceof Error ? error.message : String(error);
+}
+const notRun = (results) => ({
+    results,
+    answered: 0,
+    cancelled: false,
+    firstSentMs: undefined
+});
+/** Rejects as soon as the run is cancelled, so a slow GitHub API cannot hold a cancelled job. */
+function unlessCancelled(work, signal) {
+    return new Promise((resolve, reject) => {
+        const stop = () => reject(new Error('Cancelled before the targets were known: nothing was sent'));
+        if (signal.aborted)
+            stop();
+        signal.addEventListener('abort', stop, { once: true });
+        work.then(resolve, reject).finally(() => signal.removeEventListener('abort', stop));
+    });
+}
+/** Why the run ended early, when a cancel ended it. */
+function stoppedBy({ purge, wait, verification }, calls) {
+    if (wait?.cancelled === true) {
+        return 'Cancelled while waiting for the origin: no purge call was sent';
+    }
+    if (purge.cancelled) {
+        return `Cancelled after ${purge.answered} of ${counted(calls, 'call')}: the calls not answered by then are reported as failed`;
+    }
+    if (verification?.cancelled === true) {
+        return 'Cancelled during the edge check: the URLs not judged by then are reported as not fresh';
+    }
+    return undefined;
+}
+/** URLs are the user's own, validated: shown whole up to a length no real URL reaches. */
+const pipeline_SHOWN_URL_CHARS = 2000;
+/** A dry run: every call and every later stage as it would run; nothing is sent. */
+async function dryRun(calls, settings, log) {
+    const plannedStages = [
+        settings.wait === undefined ? undefined : describeWaitPlanned(settings.wait),
+        describeCheckPlanned(settings.verify, settings.urls.map((url) => url.target))
+    ].filter((stage) => stage !== undefined);
+    await log.group(`Dry run: ${counted(calls.length, 'planned call')}, none sent`, async () => {
+        for (const call of calls)
+            log.info(describeCall(call));
+        if (settings.repeatAfterMs > 0) {
+            log.info(`…then the same calls again after ${settings.repeatAfterMs / 1000} s (repeat-after)`);
+        }
+        for (const { sentence, urls } of plannedStages) {
+            log.info(sentence);
+            for (const url of urls)
+                log.info(`• ${oneLine(url, pipeline_SHOWN_URL_CHARS)}`);
+        }
+    });
+    return {
+        purge: notRun(plannedResults(calls, settings.repeatAfterMs > 0)),
+        wait: undefined,
+        verification: undefined,
+        plannedStages
+    };
+}
+/**
+ * Wait until the origin serves the release, purge, then check at the edge that visitors get fresh
+ * copies. No purge call is sent when the wait does not end in time.
+ */
+async function purgeForVisitors(calls, settings, { clock, signal, log, connect }, ledger) {
+    const prober = connect.prober(settings);
+    const pageDeps = { prober, clock, signal, log };
+    const limits = { requestTimeoutMs: settings.timeoutMs, concurrency: settings.concurrency };
+    const stages = {
+        purge: notRun([]),
+        wait: undefined,
+        verification: undefined,
+        plannedStages: []
+    };
+    try {
+        if (settings.wait !== undefined) {
+            stages.wait = await waitForOrigin(settings.wait, limits, pageDeps);
+            if (!stages.wait.done) {
+                const reason = stages.wait.cancelled
+                    ? NOT_SENT_CANCELLED
+                    : `not sent: ${stages.wait.failure ?? 'the origin was not ready'}`;
+                stages.purge = { ...notRun(ledger.fill(reason)), cancelled: stages.wait.cancelled };
+                return stages;
+            }
+        }
+        const transport = connect.transport(settings);
+        try {
+            stages.purge = await runPurge(calls, settings, { transport, clock, signal, log }, ledger);
+        }
+        finally {
+            transport.close();
+        }
+        const targets = verifyTargetsOf(settings.verify, purgedUrlsOf(stages.purge.results));
+        if (stages.purge.cancelled)
+            return stages;
+        if (targets.length === 0) {
+            if (settings.verify.purgedUrls) {
+                log.notice('verify: true, but there is nothing to check at the edge: no URL was purged and verify-urls is empty');
+            }
+            return stages;
+        }
+        const purgeStartedMs = stages.purge.firstSentMs ?? clock.now();
+        stages.verification = await verifyFreshness({ targets, purgeStartedMs, timeoutMs: settings.verify.timeoutMs }, limits, pageDeps);
+        return stages;
+    }
+    finally {
+        prober.close();
+    }
+}
+
+;// CONCATENATED MODULE: ./src/report/conclusion.ts
+
+
+
+
+/** GitHub shows 10 error annotations per step; keep room for the final one and other steps' notes. */
+const MAX_ANNOTATIONS = 5;
+/** A server message is cut to 300 characters; this leaves room for what the action says around it. */
+const SHOWN_REASON_CHARS = 400;
+function problemsOf(results, stale) {
+    const failed = results
+        .filter((result) => result.status === 'failed')
+        .map((result) => ({
+        kind: 'target',
+        name: `${result.type} ${shorten(result.target)}`,
+        reason: result.error ?? 'failed'
+    }));
+    const staleUrls = stale
+        .filter((entry) => !entry.fresh)
+        .map((entry) => ({
+        kind: notChecked(entry) ? 'unchecked' : 'stale',
+        name: shorten(entry.url),
+        reason: entry.evidence
+    }));
+    return [...failed, ...staleUrls];
+}
+/**
+ * Failed targets and stale URLs grouped by reason, largest group first: a bad token is one
+ * annotation, not 600.
+ */
+function failureAnnotations(results, stale = []) {
+    const groups = new Map();
+    for (const problem of problemsOf(results, stale)) {
+        const id = `${problem.kind} ${problem.reason}`;
+        const group = groups.get(id);
+        if (group === undefined)
+            groups.set(id, [problem]);
+        else
+            group.push(problem);
+    }
+    // The cause first: a refusal, then the calls it stopped, however many more of those there are.
+    const knockOn = (group) => group[0]?.reason.startsWith(NOT_SENT_AFTER_REFUSAL) === true;
+    const sorted = [...groups.values()].sort((a, b) => Number(knockOn(a)) - Number(knockOn(b)) || b.length - a.length);
+    const lines = sorted.slice(0, MAX_ANNOTATIONS).map((group) => {
+        const [first] = group;
+        const reason = oneLine(first.reason, SHOWN_REASON_CHARS);
+        if (first.kind !== 'target') {
+            const what = group.length === 1 ? `${first.name} is` : `${group.length} URLs are`;
+            const verdict = first.kind === 'stale' ? 'still stale at the edge after the purge' : 'not known to be fresh';
+            return `${what} ${verdict}: ${reason}`;
+        }
+        const what = group.length === 1 ? first.name : `${group.length} targets`;
+        return `${what} failed: ${reason}`;
+    });
+    if (sorted.length > MAX_ANNOTATIONS) {
+        lines.push(`…and ${sorted.length - MAX_ANNOTATIONS} more kinds of failure: see the job summary and the results output`);
+    }
+    return lines;
+}
+/**
+ * Fails the step (or warns, with fail-on-error: false) when a target failed or a URL is not known
+ * to be fresh; then fails it when a cancel ended the run early.
+ */
+function conclude({ results, settings, verification, stopped }, { log, fail }) {
+    const message = problemMessage(results, verification?.entries ?? []);
+    if (message !== undefined) {
+        const annotate = settings.failOnError ? log.error : log.warning;
+        // Each line is built by the guard, which hides secrets in what it quotes.
+        for (const line of failureAnnotations(results, verification?.entries ?? []))
+            annotate(line);
+        if (settings.failOnError)
+            fail(message);
+        else
+            log.warning(`${message} (fail-on-error is false, so the step passes)`);
+    }
+    if (stopped !== undefined)
+        fail(stopped);
+}
+/** What went wrong, in one message; `undefined` when every target purged and every URL is fresh. */
+function problemMessage(results, verification) {
+    const failed = countResults(results).failed;
+    const notFresh = verification.filter((entry) => !entry.fresh);
+    const unchecked = notFresh.filter(notChecked).length;
+    const stale = notFresh.length - unchecked;
+    if (failed === 0 && notFresh.length === 0)
+        return undefined;
+    const parts = [
+        failed === 0
+            ? undefined
+            : `${failed} of ${results.length} targets failed to purge; the job summary and the results output list each with its reason`,
+        stale === 0
+            ? undefined
+            : `${stale} of ${counted(verification.length, 'URL')} checked at the edge ${stale === 1 ? 'is' : 'are'} still stale after the purge; the job summary and the verification output give the evidence`,
+        unchecked === 0
+            ? undefined
+            : `${unchecked} of ${counted(verification.length, 'URL')} to check at the edge ${unchecked === 1 ? 'was' : 'were'} not checked, so ${unchecked === 1 ? 'it is' : 'they are'} not known to be fresh; the verification output says why`
+    ];
+    return parts.filter((part) => part !== undefined).join('. ');
+}
+
 ;// CONCATENATED MODULE: ./src/report/outputs.ts
-/** The step's outputs and the complete results file, all views of the results. */
-
-
-
-
 
 
 /** GitHub refuses outputs over 1 MB; stay under it with room for the output file's framing. */
@@ -36620,288 +36664,79 @@ function purgeIds(results, perService) {
 function redactedJson(entries) {
     return JSON.stringify(entries, (_key, value) => typeof value === 'string' ? redact(value) : value);
 }
-function setBoundedOutput(name, json, file) {
+/**
+ * A file that cannot be written (RUNNER_TEMP removed by a cleanup step, a full disk) costs a
+ * warning, not the outputs: the purge happened whether or not its record could be kept.
+ */
+async function keep(name, json, io) {
+    const kind = name === 'results-file' ? 'results' : 'verification';
+    const { path, failure } = await io.keepFile(kind, json);
+    if (failure === undefined)
+        return { name, path, written: true };
+    io.log.warning(`Could not write the ${kind} file ${path}: ${failure}. The ${name} output is left empty; the other outputs are set.`);
+    return { name, path, written: false };
+}
+function setBoundedOutput(name, json, file, io) {
     const bytes = Buffer.byteLength(json);
     if (bytes <= MAX_OUTPUT_BYTES) {
-        setOutput(name, json);
+        io.setOutput(name, json);
         return;
     }
-    setOutput(name, '');
+    io.setOutput(name, '');
     const holder = file.written
         ? `The ${file.name} output (${file.path}) holds every entry.`
         : `The ${file.name} could not be written either: the counts and the job summary are what is left.`;
-    notice(`Output ${name} is left empty: at ${bytes} bytes it exceeds GitHub's 1 MB output limit. ${holder}`);
-}
-/**
- * Writes `json` to a new file under RUNNER_TEMP, where a later step (even one after a cancel)
- * can read it. Written under another name and renamed into place, so that a reader, or a run
- * cancelled while writing, never finds half a file under the name the output gives. A file that
- * cannot be written (RUNNER_TEMP removed by a cleanup step, a full disk) costs a warning, not the
- * outputs: the purge happened whether or not its record could be kept.
- */
-async function keepFile(name, json) {
-    const kind = name === 'results-file' ? 'results' : 'verification';
-    const path = (0,external_node_path_namespaceObject.join)(process.env.RUNNER_TEMP || (0,external_node_os_namespaceObject.tmpdir)(), `edge-purge-${kind}-${(0,external_node_crypto_.randomUUID)()}.json`);
-    const partial = `${path}.partial`;
-    try {
-        await (0,promises_namespaceObject.writeFile)(partial, json);
-        await (0,promises_namespaceObject.rename)(partial, path);
-        return { name, path, written: true };
-    }
-    catch (error) {
-        await (0,promises_namespaceObject.rm)(partial, { force: true }).catch(() => undefined);
-        const reason = error instanceof Error ? error.message : String(error);
-        warning(redact(`Could not write the ${kind} file ${path}: ${reason}. The ${name} output is left empty; the other outputs are set.`));
-        return { name, path, written: false };
-    }
+    io.log.notice(`Output ${name} is left empty: at ${bytes} bytes it exceeds GitHub's 1 MB output limit. ${holder}`);
 }
 /**
  * Writes the results file and every output; returns the results file's path, or '' when it could
  * not be written. Outputs are whole values, never cut: the guard's `redact` hides secrets in each
- * string written.
+ * string written. The edge check's outputs are written even when the results' could not be.
  */
-async function writeOutputs(results, counts, perService) {
+async function writeOutputs(facts, io) {
+    try {
+        return await writeResultOutputs(facts.results, facts.settings.services.length > 1, io);
+    }
+    finally {
+        await writeStageOutputs(facts.verification?.entries, facts.wait?.elapsedMs, io);
+    }
+}
+async function writeResultOutputs(results, perService, io) {
+    const counts = countResults(results);
     const resultsJson = redactedJson(results);
-    const file = await keepFile('results-file', resultsJson);
+    const file = await keep('results-file', resultsJson, io);
     const ids = results.filter((result) => result.status === 'purged' && result.id !== null);
     const single = ids.length === 1 ? (ids[0]?.id ?? '') : '';
-    setBoundedOutput('purge-ids', JSON.stringify(purgeIds(results, perService)), file);
-    setOutput('purge-id', redact(single));
-    setBoundedOutput('results', resultsJson, file);
-    setOutput('purged-count', String(counts.purged));
-    setOutput('failed-count', String(counts.failed));
+    setBoundedOutput('purge-ids', JSON.stringify(purgeIds(results, perService)), file, io);
+    io.setOutput('purge-id', redact(single));
+    setBoundedOutput('results', resultsJson, file, io);
+    io.setOutput('purged-count', String(counts.purged));
+    io.setOutput('failed-count', String(counts.failed));
     const path = file.written ? redact(file.path) : '';
-    setOutput('results-file', path);
+    io.setOutput('results-file', path);
     return path;
 }
 /**
  * The edge check's outputs: `undefined` when nothing was verified (then the counts are 0 and the
  * rest empty). `waitMs` is how long the wait for the origin took, when there was one.
  */
-async function writeStageOutputs(verification, waitMs) {
-    setOutput('wait-seconds', waitMs === undefined ? '' : String(Math.round(waitMs / 1000)));
+async function writeStageOutputs(verification, waitMs, io) {
+    io.setOutput('wait-seconds', waitMs === undefined ? '' : String(Math.round(waitMs / 1000)));
     const fresh = verification?.filter((entry) => entry.fresh).length ?? 0;
-    setOutput('fresh-count', String(fresh));
-    setOutput('stale-count', String((verification?.length ?? 0) - fresh));
+    io.setOutput('fresh-count', String(fresh));
+    io.setOutput('stale-count', String((verification?.length ?? 0) - fresh));
     if (verification === undefined) {
-        setOutput('verification', '');
-        setOutput('verification-file', '');
+        io.setOutput('verification', '');
+        io.setOutput('verification-file', '');
         return;
     }
     const json = redactedJson(verification);
-    const file = await keepFile('verification-file', json);
-    setBoundedOutput('verification', json, file);
-    setOutput('verification-file', file.written ? redact(file.path) : '');
-}
-
-;// CONCATENATED MODULE: ./src/stages/plan.ts
-
-/** Real servers ignore keys past 16 KiB of `Surrogate-Key` header. */
-const MAX_SURROGATE_KEY_HEADER_BYTES = 16 * 1024;
-const ACCEPT_JSON = { Accept: 'application/json' };
-const SOFT_HEADER = { 'Edge-Soft-Purge': '1' };
-function planPurges(settings) {
-    const calls = [];
-    for (const service of settings.services) {
-        if (settings.purgeAll)
-            calls.push(purgeAllCall(service));
-        if (settings.keys.length > 0)
-            calls.push(...keyCalls(service, settings));
-    }
-    calls.push(...settings.urls.map((url) => urlCall(url, settings.soft, settings.urlPurgeAuth)));
-    return calls;
-}
-function serviceUrl(service, rest) {
-    return `${service.baseUrl}/service/${encodeURIComponent(service.id)}/${rest}`;
-}
-function purgeAllCall(service) {
-    return {
-        operation: 'purge-all',
-        method: 'POST',
-        url: serviceUrl(service, 'purge_all'),
-        headers: { ...ACCEPT_JSON },
-        body: undefined,
-        authenticated: true,
-        permission: 'engineer',
-        service: service.id,
-        soft: false,
-        targets: [{ type: 'all', target: service.id }]
-    };
-}
-function keyCalls(service, settings) {
-    const { keys, soft } = settings;
-    if (soft)
-        return keys.map((key) => singleKeyCall(service, key, true));
-    // A path segment of "." or ".." is resolved away by URL parsing, so such a lone key goes as a batch.
-    if (keys.length === 1 && keys[0] !== undefined && !isDotSegment(keys[0])) {
-        return [singleKeyCall(service, keys[0], false)];
-    }
-    return batchKeys(keys, settings.batchSize, settings.batchFormat).map((batch) => batchCall(service, batch, settings.batchFormat));
-}
-function isDotSegment(key) {
-    return key === '.' || key === '..';
-}
-function singleKeyCall(service, key, soft) {
-    if (isDotSegment(key)) {
-        throw new InputError(`keys: key ${shorten(key)} cannot be soft-purged: the soft purge path cannot carry "." or ".." as a key`);
-    }
-    return {
-        operation: soft ? 'soft-key' : 'key',
-        method: 'POST',
-        url: serviceUrl(service, `purge/${encodeURIComponent(key)}`),
-        headers: soft ? { ...ACCEPT_JSON, ...SOFT_HEADER } : { ...ACCEPT_JSON },
-        body: undefined,
-        authenticated: true,
-        permission: soft ? 'billing' : 'purge',
-        service: service.id,
-        soft,
-        targets: [{ type: 'key', target: key }]
-    };
-}
-/**
- * Splits keys into batches of at most `size` keys; in header form a batch also stays within
- * the 16 KiB header budget (keys joined by single spaces). Keys are ASCII, so bytes = characters.
- */
-function batchKeys(keys, size, format) {
-    const batches = [];
-    let current = [];
-    let headerBytes = 0;
-    for (const key of keys) {
-        const joinedBytes = current.length === 0 ? key.length : headerBytes + 1 + key.length;
-        if (current.length === size ||
-            (format === 'header' && joinedBytes > MAX_SURROGATE_KEY_HEADER_BYTES)) {
-            batches.push(current);
-            current = [key];
-            headerBytes = key.length;
-        }
-        else {
-            current.push(key);
-            headerBytes = joinedBytes;
-        }
-    }
-    if (current.length > 0)
-        batches.push(current);
-    return batches;
-}
-function batchCall(service, keys, format) {
-    const form = format === 'json'
-        ? {
-            headers: { ...ACCEPT_JSON, 'Content-Type': 'application/json' },
-            body: JSON.stringify({ surrogate_keys: keys })
-        }
-        : { headers: { ...ACCEPT_JSON, 'Surrogate-Key': keys.join(' ') }, body: undefined };
-    return {
-        operation: 'batch',
-        method: 'POST',
-        url: serviceUrl(service, 'purge'),
-        ...form,
-        authenticated: true,
-        permission: 'purge',
-        service: service.id,
-        soft: false,
-        targets: keys.map((key) => ({ type: 'key', target: key }))
-    };
-}
-function urlCall({ target, address }, soft, authenticated) {
-    return {
-        operation: soft ? 'soft-url' : 'url',
-        method: 'PURGE',
-        url: address,
-        headers: soft ? { ...ACCEPT_JSON, ...SOFT_HEADER } : { ...ACCEPT_JSON },
-        body: undefined,
-        authenticated,
-        permission: 'url-purge',
-        service: undefined,
-        soft,
-        targets: [{ type: 'url', target }]
-    };
-}
-
-;// CONCATENATED MODULE: ./src/runner/context.ts
-/** The workflow run behind a purge, so the summary traces it to the deploy that caused it. */
-/**
- * `@actions/github` is imported here, on demand, because it pulls in Octokit: most of the bundle's
- * size, and none of it needed unless a summary is written. `undefined` outside a workflow run.
- */
-async function readRunContext() {
-    if (!process.env.GITHUB_REPOSITORY)
-        return undefined;
-    const { context } = await __nccwpck_require__.e(/* import() */ 157).then(__nccwpck_require__.bind(__nccwpck_require__, 157));
-    const { owner, repo } = context.repo;
-    return {
-        repository: `${owner}/${repo}`,
-        sha: orEmpty(context.sha),
-        event: orEmpty(context.eventName),
-        workflow: orEmpty(context.workflow),
-        runNumber: context.runNumber,
-        runUrl: `${context.serverUrl}/${owner}/${repo}/actions/runs/${context.runId}`
-    };
-}
-/** Typed as strings, but unset when the action runs outside a real workflow (local runs, tests). */
-function orEmpty(value) {
-    return value ?? '';
-}
-
-;// CONCATENATED MODULE: ./src/stages/verify/targets.ts
-/** What the wait and the edge check will look at, from settings and purge results. Pure. */
-
-
-/**
- * The purged URL targets (with `verify: true`), then `verify-urls`, each URL once. A URL listed in
- * `verify-urls` is judged by `verify-text` when given; every other one by `Age`.
- */
-function verifyTargetsOf(verify, purgedUrls) {
-    const purged = verify.purgedUrls ? purgedUrls : [];
-    const listed = new Set(verify.urls);
-    const targets = new Map();
-    for (const url of [...purged.map(withoutFragment), ...verify.urls]) {
-        if (!targets.has(url))
-            targets.set(url, { url, text: listed.has(url) ? verify.text : undefined });
-    }
-    return [...targets.values()];
-}
-/** The URL targets whose purge succeeded: those the edge check looks at with `verify: true`. */
-function purgedUrlsOf(results) {
-    return results
-        .filter((result) => result.type === 'url' && result.status === 'purged')
-        .map((result) => result.target);
-}
-/** Fragments are never sent: the page visitors get is the one without it. */
-function withoutFragment(url) {
-    const parsed = new URL(url);
-    parsed.hash = '';
-    return parsed.href;
-}
-/** A dry run's account of what would be awaited and checked; no request is sent for either. */
-function describeStagesPlanned(settings) {
-    const stages = [];
-    const { wait, verify } = settings;
-    if (wait !== undefined) {
-        const what = wait.text === undefined ? 'answers 2xx' : `shows ${JSON.stringify(oneLine(wait.text, 80))}`;
-        stages.push({
-            sentence: `Would first wait until each of ${counted(wait.urls.length, 'URL')} ${what} ` +
-                `(${counted(wait.passes, 'check')} in a row, up to ${wait.timeoutMs / 1000} s):`,
-            urls: wait.urls
-        });
-    }
-    const byText = verify.text === undefined ? 'by Age' : `by the text ${JSON.stringify(oneLine(verify.text, 80))}`;
-    const parts = [
-        verify.purgedUrls ? 'each purged URL by Age' : undefined,
-        verify.urls.length > 0 ? `each of verify-urls ${byText}` : undefined
-    ].filter((part) => part !== undefined);
-    const urls = verifyTargetsOf(verify, settings.urls.map((url) => url.target)).map((target) => target.url);
-    if (urls.length > 0) {
-        stages.push({
-            sentence: `Would then check ${counted(urls.length, 'URL')} at the edge, ${parts.join(', and ')}, ` +
-                `re-checking stale ones for up to ${verify.timeoutMs / 1000} s:`,
-            urls
-        });
-    }
-    return stages;
+    const file = await keep('verification-file', json, io);
+    setBoundedOutput('verification', json, file, io);
+    io.setOutput('verification-file', file.written ? redact(file.path) : '');
 }
 
 ;// CONCATENATED MODULE: ./src/report/summary.ts
-
 
 
 
@@ -37200,7 +37035,35 @@ function footer(facts) {
     return ('<p>Every target, with its purge id or reason, is in the file the <code>results-file</code> output names. ' +
         `The runner deletes it when the job ends: <a href="${KEEP_RESULTS_DOC}">upload it as an artifact</a> to keep it.</p>`);
 }
-function renderSummary(facts) {
+/** The job summary of a run: its first line is the answer, then what went wrong, then the rest. */
+function renderSummary(record, { resultsFile, context }) {
+    const { settings, verification } = record;
+    return renderFacts({
+        results: record.results,
+        counts: countResults(record.results),
+        services: settings.services.map((service) => service.id),
+        dryRun: settings.dryRun,
+        repeatAfterMs: settings.repeatAfterMs,
+        derivation: record.derivation,
+        calls: record.calls.length,
+        resultsFile,
+        context,
+        stopped: record.stopped,
+        plannedStages: record.plannedStages,
+        wait: record.wait === undefined || settings.wait === undefined
+            ? undefined
+            : { ...settings.wait, outcome: record.wait },
+        edgeCheck: verification === undefined
+            ? undefined
+            : {
+                entries: verification.entries,
+                textUrls: settings.verify.text === undefined ? [] : settings.verify.urls,
+                malformedAge: verification.malformedAge
+            }
+    });
+}
+/** The summary from the facts it shows, each read from the record once (`renderSummary`). */
+function renderFacts(facts) {
     const head = [`<h2>${heading(facts)}</h2>`];
     if (facts.stopped !== undefined)
         head.push(`<p><b>${summaryText(facts.stopped)}</b></p>`);
@@ -37227,294 +37090,523 @@ function renderSummary(facts) {
     return [...head, ...body, end].join('\n');
 }
 
-;// CONCATENATED MODULE: ./src/main.ts
-/** run(): inputs → settings → plan → engine → results → outputs, summary, exit. Wires the runner to the engine. */
+;// CONCATENATED MODULE: ./src/runner/context.ts
+/** `undefined` outside a workflow run (local runs, tests without `GITHUB_REPOSITORY`). */
+function readRunContext(env = process.env) {
+    const repository = env.GITHUB_REPOSITORY;
+    if (!repository)
+        return undefined;
+    const serverUrl = env.GITHUB_SERVER_URL ?? 'https://github.com';
+    const runId = Number.parseInt(env.GITHUB_RUN_ID ?? '', 10);
+    return {
+        repository,
+        sha: env.GITHUB_SHA ?? '',
+        event: env.GITHUB_EVENT_NAME ?? '',
+        workflow: env.GITHUB_WORKFLOW ?? '',
+        runNumber: Number.parseInt(env.GITHUB_RUN_NUMBER ?? '', 10),
+        runUrl: `${serverUrl}/${repository}/actions/runs/${runId}`
+    };
+}
+
+;// CONCATENATED MODULE: ./src/config/inputs.ts
+
+
+/** Every input declared in action.yml, by its exact name. */
+const INPUT_NAMES = [
+    'api-token',
+    'base-url',
+    'service-id',
+    'mode',
+    'keys',
+    'keys-file',
+    'urls',
+    'urls-file',
+    'soft',
+    'batch-format',
+    'batch-size',
+    'concurrency',
+    'max-attempts',
+    'timeout',
+    'url-purge-auth',
+    'dry-run',
+    'summary',
+    'fail-on-error',
+    'repeat-after',
+    'changed-files',
+    'url-map',
+    'key-map',
+    'changed-since',
+    'github-token',
+    'wait-for-url',
+    'wait-for-text',
+    'wait-passes',
+    'wait-timeout',
+    'verify',
+    'verify-urls',
+    'verify-text',
+    'verify-timeout'
+];
+const SECRET_INPUTS = ['api-token', 'github-token'];
+/** Why an input fed from a secret or variable arrives empty, short of GitHub withholding it. */
+const NOT_SET = 'may not be set in this repository, or only in an environment the job does not name';
+/** Validates raw inputs into settings; throws `InputError` naming the input and what is allowed. */
+function parseSettings(raw, readFile) {
+    for (const name of SECRET_INPUTS)
+        requireHeaderSafe(raw, name);
+    const soft = parseBoolean(raw, 'soft');
+    const dryRun = parseBoolean(raw, 'dry-run');
+    const urlPurgeAuth = parseBoolean(raw, 'url-purge-auth');
+    const mode = parseChoice(raw, 'mode', ['', 'keys', 'urls', 'all']);
+    const keys = mergeUnique([parseKeys(raw.keys, 'keys'), parseKeys(listFileText(raw, 'keys-file', readFile), 'keys-file')], (key) => key);
+    const urls = mergeUnique([parseUrls(raw.urls, 'urls'), parseUrls(listFileText(raw, 'urls-file', readFile), 'urls-file')], (entry) => entry.address);
+    const changedFiles = parseChangedFiles(raw);
+    if (changedFiles !== undefined && mode === 'all') {
+        throw new InputError('changed-files: true derives keys and URLs, and mode: all refuses them; use one or the other');
+    }
+    // Keys and URLs a map may derive count as given: the run cannot know yet whether it will.
+    const hasKeys = keys.length > 0 || (changedFiles?.keyMap.length ?? 0) > 0;
+    const hasUrls = urls.length > 0 || (changedFiles?.urlMap.length ?? 0) > 0;
+    checkMode(mode, hasKeys, hasUrls, soft);
+    const purgeAll = mode === 'all';
+    const needsService = purgeAll || hasKeys;
+    const sendsToken = !dryRun && (needsService || (urlPurgeAuth && hasUrls));
+    if (sendsToken && raw['api-token'] === '') {
+        throw new InputError(`api-token is required to purge ${purgeAll ? 'a whole service' : needsService ? 'surrogate keys' : 'URLs with url-purge-auth: true'}. It is empty: the secret behind it ${NOT_SET}, or this run gets no Actions secrets (runs triggered by a pull request from a fork or by Dependabot do not)`);
+    }
+    if (urlPurgeAuth) {
+        for (const { url, target } of urls)
+            requireSafeTransport(url, `urls: ${shorten(target)}`);
+        for (const { urlPrefix, line } of changedFiles?.urlMap ?? []) {
+            requireSafeTransport(new URL(urlPrefix), `url-map line ${line}`);
+        }
+    }
+    return {
+        apiToken: raw['api-token'],
+        services: needsService ? parseServices(raw) : [],
+        purgeAll,
+        keys,
+        urls,
+        soft,
+        batchFormat: parseChoice(raw, 'batch-format', ['json', 'header']),
+        batchSize: parseInteger(raw, 'batch-size', 1, 256),
+        concurrency: parseInteger(raw, 'concurrency', 1, 64),
+        maxAttempts: parseInteger(raw, 'max-attempts', 1, 20),
+        timeoutMs: parseSeconds(raw, 'timeout', 600) * 1000,
+        urlPurgeAuth,
+        dryRun,
+        summary: parseBoolean(raw, 'summary'),
+        failOnError: parseBoolean(raw, 'fail-on-error'),
+        repeatAfterMs: parseInteger(raw, 'repeat-after', 0, 300) * 1000,
+        changedFiles,
+        wait: parseWait(raw),
+        verify: parseVerify(raw)
+    };
+}
+/** Whitespace-separated absolute http(s) URLs, each once. */
+function parseCheckUrls(raw, name) {
+    return splitUrls(raw[name], name).map((entry) => parseHttpUrl(entry, name).href);
+}
+function parseWait(raw) {
+    const urls = parseCheckUrls(raw, 'wait-for-url');
+    const text = raw['wait-for-text'] === '' ? undefined : raw['wait-for-text'];
+    const passes = parseInteger(raw, 'wait-passes', 1, 100);
+    const timeoutMs = parseSeconds(raw, 'wait-timeout', 21_600) * 1000;
+    if (urls.length === 0) {
+        if (text !== undefined) {
+            throw new InputError('wait-for-text needs wait-for-url: the URLs that must show it');
+        }
+        return undefined;
+    }
+    return { urls, text, passes, timeoutMs };
+}
+function parseVerify(raw) {
+    const urls = parseCheckUrls(raw, 'verify-urls');
+    const text = raw['verify-text'] === '' ? undefined : raw['verify-text'];
+    if (text !== undefined && urls.length === 0) {
+        throw new InputError('verify-text needs verify-urls: only the pages listed there are judged by the text (purged URLs are judged by Age)');
+    }
+    return {
+        purgedUrls: parseBoolean(raw, 'verify'),
+        urls,
+        text,
+        timeoutMs: parseSeconds(raw, 'verify-timeout', 3600) * 1000
+    };
+}
+function parseChangedFiles(raw) {
+    if (!parseBoolean(raw, 'changed-files'))
+        return undefined;
+    const urlMap = parseUrlMap(raw['url-map']);
+    const keyMap = parseKeyMap(raw['key-map']);
+    if (urlMap.length === 0 && keyMap.length === 0) {
+        throw new InputError('changed-files: true needs url-map (PATH_PREFIX => URL_PREFIX lines) or key-map (GLOB => KEY lines) to turn changed files into targets');
+    }
+    if (raw['github-token'] === '') {
+        throw new InputError('github-token is required with changed-files: true (the default, github.token, is enough)');
+    }
+    return { urlMap, keyMap, changedSince: raw['changed-since'], githubToken: raw['github-token'] };
+}
+function checkMode(mode, hasKeys, hasUrls, soft) {
+    if (mode === 'all') {
+        if (hasKeys || hasUrls) {
+            throw new InputError('mode: all purges the whole service and refuses keys or URLs beside it; remove keys/keys-file/urls/urls-file, or leave mode empty to purge only those');
+        }
+        if (soft) {
+            throw new InputError('soft: true cannot be used with mode: all: the purge API has no soft purge-all; purge surrogate keys softly instead, or set soft: false');
+        }
+        return;
+    }
+    if (mode === 'keys' && hasUrls) {
+        throw new InputError('mode: keys refuses URLs; remove urls/urls-file (and url-map), or leave mode empty to purge both');
+    }
+    if (mode === 'urls' && hasKeys) {
+        throw new InputError('mode: urls refuses keys; remove keys/keys-file (and key-map), or leave mode empty to purge both');
+    }
+    const wanted = mode === 'keys' ? hasKeys : mode === 'urls' ? hasUrls : hasKeys || hasUrls;
+    if (!wanted) {
+        const what = mode === 'keys'
+            ? 'keys or keys-file'
+            : mode === 'urls'
+                ? 'urls or urls-file'
+                : 'keys, keys-file, urls or urls-file';
+        throw new InputError(`Nothing to purge: give ${what}${mode === '' ? ', or set mode: all' : ''}`);
+    }
+}
+/** One service id, or several separated by newlines or commas: keys and purge-all go to each. */
+function parseServices(raw) {
+    const ids = splitList(raw['service-id'], /\s*[\n,]\s*/);
+    if (ids.length === 0) {
+        throw new InputError(`service-id is required to purge surrogate keys or a whole service. It is empty: the secret or variable behind it ${NOT_SET}, or this run gets none (a run triggered by a pull request from a fork gets no Actions secrets or variables; one triggered by Dependabot gets variables but no Actions secrets)`);
+    }
+    for (const id of ids) {
+        if (id === '.' || id === '..') {
+            throw new InputError(`service-id: ${shorten(id)} is not a service id: URLs read . and .. as path steps, so its calls would go to another address than a service's (.. would make {base-url}/purge_all)`);
+        }
+        if (!/^[\x21-\x7e]+$/.test(id)) {
+            throw new InputError(`service-id: ${shorten(id)} is not a service id: give printable ASCII ids without spaces, separated by newlines or commas`);
+        }
+    }
+    if (raw['base-url'] === '') {
+        throw new InputError('base-url is required to purge surrogate keys or a whole service, e.g. https://api.example-cdn.com');
+    }
+    const base = parseHttpUrl(raw['base-url'], 'base-url');
+    if (base.search !== '' || base.hash !== '') {
+        throw new InputError('base-url: give the management address without a query or fragment');
+    }
+    if (base.pathname.split('/').includes('service')) {
+        throw new InputError(`base-url: ${shorten(raw['base-url'])} holds /service/ in its path; give the management address only (e.g. https://api.example-cdn.com): the action appends /service/{service-id}/... itself`);
+    }
+    requireSafeTransport(base, 'base-url');
+    const baseUrl = base.href.replace(/\/+$/, '');
+    return ids.map((id) => ({ id, baseUrl }));
+}
+/**
+ * A token travels in an HTTP header, which cannot carry line breaks, other control characters or
+ * non-ASCII text; refused here rather than by the HTTP client mid-run. The value is never shown.
+ */
+function requireHeaderSafe(raw, name) {
+    for (const char of raw[name]) {
+        const code = char.charCodeAt(0);
+        const problem = code === 0x0a || code === 0x0d
+            ? 'a line break'
+            : code < 0x20 || code === 0x7f
+                ? 'a control character'
+                : code > 0x7e
+                    ? 'a non-ASCII character'
+                    : undefined;
+        if (problem !== undefined) {
+            throw new InputError(`${name} holds ${problem}, which an HTTP header cannot carry; check the secret behind ${name} (its value is not shown)`);
+        }
+    }
+}
+/** The token must not cross the network in clear text; loopback is allowed for local test servers. */
+function requireSafeTransport(url, source) {
+    if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
+        throw new InputError(`${source}: http:// would send api-token unencrypted to ${url.host}; use https:// (http is allowed only for localhost, 127.0.0.0/8 and ::1)`);
+    }
+}
+function listFileText(raw, name, readFile) {
+    const path = raw[name];
+    if (path === '')
+        return '';
+    try {
+        return readFile(path).replace(/^\uFEFF/, '');
+    }
+    catch (error) {
+        const reason = error instanceof Error ? error.message : String(error);
+        throw new InputError(`${name}: cannot read ${shorten(path)}: ${reason}`);
+    }
+}
+const TRUE_VALUES = ['true', 'True', 'TRUE'];
+const FALSE_VALUES = ['false', 'False', 'FALSE'];
+function parseBoolean(raw, name) {
+    const value = raw[name];
+    if (TRUE_VALUES.includes(value))
+        return true;
+    if (FALSE_VALUES.includes(value))
+        return false;
+    throw new InputError(`${name} must be true or false, got ${shorten(value)}`);
+}
+function parseChoice(raw, name, allowed) {
+    const value = raw[name];
+    const choice = allowed.find((option) => option === value);
+    if (choice === undefined) {
+        const shown = allowed.filter((option) => option !== '').join(', ');
+        throw new InputError(`${name} must be one of ${shown}${allowed.includes('') ? ' (or empty)' : ''}, got ${shorten(value)}`);
+    }
+    return choice;
+}
+function parseInteger(raw, name, min, max) {
+    const value = raw[name];
+    const number = /^\d+$/.test(value) ? Number(value) : NaN;
+    if (!(number >= min && number <= max)) {
+        throw new InputError(`${name} must be a whole number from ${min} to ${max}, got ${shorten(value)}`);
+    }
+    return number;
+}
+function parseSeconds(raw, name, max) {
+    const value = raw[name];
+    const seconds = /^\d+(\.\d+)?$/.test(value) ? Number(value) : NaN;
+    if (!(seconds > 0 && seconds <= max)) {
+        throw new InputError(`${name} must be a number of seconds above 0 and at most ${max}, got ${shorten(value)}`);
+    }
+    return seconds;
+}
+
+;// CONCATENATED MODULE: external "node:fs"
+const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
+;// CONCATENATED MODULE: ./src/config/list-files.ts
+/** keys-file and urls-file: read whole, at most 64 MiB, from a regular file only. */
+
+/** The most a keys-file or urls-file may hold: about two million 30-character keys. */
+const MAX_LIST_FILE_BYTES = 64 * 1024 * 1024;
+/**
+ * Reads a regular file of at most 64 MiB as UTF-8. The checks are made on the opened descriptor,
+ * so the path cannot be swapped between check and read; O_NONBLOCK keeps the open of a FIFO from
+ * waiting for a writer forever (on a regular file it changes nothing).
+ */
+const readListFile = (path) => {
+    const fd = (0,external_node_fs_namespaceObject.openSync)(path, external_node_fs_namespaceObject.constants.O_RDONLY | external_node_fs_namespaceObject.constants.O_NONBLOCK);
+    try {
+        const stats = (0,external_node_fs_namespaceObject.fstatSync)(fd);
+        if (!stats.isFile())
+            throw new Error(`it is ${kindOf(stats)}; give a regular file`);
+        if (stats.size > MAX_LIST_FILE_BYTES)
+            throw new Error(tooLarge(`${stats.size.toLocaleString('en-US')} bytes`));
+        // Read up to one byte past the limit, not fstat's size: it can be wrong (files in /proc show
+        // 0) or the file can grow after the check. Untouched pages of the buffer cost no memory.
+        const buffer = Buffer.allocUnsafe(MAX_LIST_FILE_BYTES + 1);
+        let filled = 0;
+        while (filled < buffer.length) {
+            const read = (0,external_node_fs_namespaceObject.readSync)(fd, buffer, filled, buffer.length - filled, null);
+            if (read === 0)
+                break;
+            filled += read;
+        }
+        if (filled > MAX_LIST_FILE_BYTES)
+            throw new Error(tooLarge('more than 64 MiB'));
+        return buffer.toString('utf8', 0, filled);
+    }
+    finally {
+        (0,external_node_fs_namespaceObject.closeSync)(fd);
+    }
+};
+function kindOf(stats) {
+    if (stats.isDirectory())
+        return 'a directory';
+    if (stats.isFIFO())
+        return 'a FIFO (named pipe)';
+    if (stats.isCharacterDevice())
+        return 'a character device';
+    if (stats.isBlockDevice())
+        return 'a block device';
+    if (stats.isSocket())
+        return 'a socket';
+    return 'not a regular file';
+}
+function tooLarge(amount) {
+    return `it holds ${amount}; a list file may hold at most 64 MiB`;
+}
+
+;// CONCATENATED MODULE: ./src/runner/inputs.ts
+/** The inputs, read from the runner's `INPUT_<NAME>` variables; the tokens masked before anything else. */
+
+
+
+
+/** Reads every input, masking the tokens before anything else can print them. */
+function readInputs() {
+    const raw = {};
+    for (const name of SECRET_INPUTS) {
+        raw[name] = getInput(name).trim();
+        if (raw[name] !== '')
+            core_setSecret(raw[name]);
+    }
+    for (const name of INPUT_NAMES)
+        raw[name] ??= getInput(name).trim();
+    return raw;
+}
+/**
+ * The settings of this run. The guard learns both tokens before any outside text is read, so from
+ * here on no line, output or summary can show either.
+ */
+function readSettings() {
+    const raw = readInputs();
+    hideSecrets([raw['api-token'], raw['github-token']]);
+    return parseSettings(raw, readListFile);
+}
+
+;// CONCATENATED MODULE: ./src/runner/log.ts
+/** The step log through the runner: every line, title and annotation passes the guard here, once. */
+
+
+/** Longer than any line the action writes: the guard here only cuts what went wrong upstream. */
+const MAX_LOG_LINE_CHARS = 8000;
+/**
+ * Every line passes the guard once more as a whole (its outside pieces already did), so no line can
+ * hold a secret, break in two or read as a runner command.
+ */
+const guarded = (line) => oneLine(line, MAX_LOG_LINE_CHARS);
+const runnerLog = {
+    info: (line) => info(guarded(line)),
+    group: (title, fn) => group(guarded(title), fn),
+    notice: (message) => notice(guarded(message)),
+    warning: (message) => warning(guarded(message)),
+    error: (message) => error(guarded(message))
+};
+/** Fails the step: an `::error::` line and exit code 1 when the step ends. Never the token. */
+function failStep(message) {
+    setFailed(redact(message));
+}
+
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __nccwpck_require__(7598);
+;// CONCATENATED MODULE: external "node:fs/promises"
+const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
+;// CONCATENATED MODULE: external "node:os"
+const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
+;// CONCATENATED MODULE: external "node:path"
+const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
+;// CONCATENATED MODULE: ./src/runner/outputs.ts
+/** Outputs and kept files through the runner: `GITHUB_OUTPUT`, and files under `RUNNER_TEMP`. */
 
 
 
 
 
 
+/**
+ * Writes `text` to a new file under RUNNER_TEMP, where a later step (even one after a cancel) can
+ * read it. Written under another name and renamed into place, so that a reader, or a run cancelled
+ * while writing, never finds half a file under the name the output gives.
+ */
+async function keepFile(kind, text) {
+    const path = (0,external_node_path_namespaceObject.join)(process.env.RUNNER_TEMP || (0,external_node_os_namespaceObject.tmpdir)(), `edge-purge-${kind}-${(0,external_node_crypto_.randomUUID)()}.json`);
+    const partial = `${path}.partial`;
+    try {
+        await (0,promises_namespaceObject.writeFile)(partial, text);
+        await (0,promises_namespaceObject.rename)(partial, path);
+        return { path, failure: undefined };
+    }
+    catch (error) {
+        await (0,promises_namespaceObject.rm)(partial, { force: true }).catch(() => undefined);
+        return { path, failure: error instanceof Error ? error.message : String(error) };
+    }
+}
+/** What the report is handed to write the outputs (its `OutputWriter`). */
+const runnerOutputs = {
+    keepFile,
+    setOutput: (name, value) => setOutput(name, value),
+    log: runnerLog
+};
 
+// EXTERNAL MODULE: external "node:events"
+var external_node_events_ = __nccwpck_require__(8474);
+;// CONCATENATED MODULE: ./src/runner/signals.ts
+/** The runner's cancel: its signals turned into one AbortSignal that every stage listens to. */
 
-
-
-
-
-
-
-
-
-
-
-
-
-
-const USER_AGENT = 'edge-purge/1';
 /** How runners cancel a job: SIGINT, then SIGTERM 7.5 s later; some have sent SIGHUP. */
 const CANCEL_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'];
-/** Runs the action; resolves to whether the run was cancelled. */
-async function run() {
+function listenForCancel(log) {
     const cancel = new AbortController();
     // Every call, probe and wait in flight listens for the cancel: more than Node's default of 10.
     (0,external_node_events_.setMaxListeners)(0, cancel.signal);
     const onSignal = (name) => {
         if (cancel.signal.aborted)
             return;
-        info(`Received ${name}: cancelling. No new purge call starts; calls in flight are abandoned.`);
+        log.info(`Received ${name}: cancelling. No new purge call starts; calls in flight are abandoned.`);
         cancel.abort();
     };
     for (const name of CANCEL_SIGNALS)
         process.on(name, onSignal);
-    const log = new RunnerLog();
+    return {
+        signal: cancel.signal,
+        release: () => {
+            for (const name of CANCEL_SIGNALS)
+                process.off(name, onSignal);
+        }
+    };
+}
+
+;// CONCATENATED MODULE: ./src/runner/summary.ts
+/** The job summary through the runner: the HTML the report rendered, appended to `GITHUB_STEP_SUMMARY`. */
+
+/** Every outside piece of `html` passed the guard, which hides secrets before it escapes. */
+async function writeSummary(html) {
+    await summary.addRaw(html, true).write();
+}
+
+;// CONCATENATED MODULE: ./src/main.ts
+/** The entry: the runner door → inputs → pipeline → report → exit. The table of contents of the action. */
+
+
+
+
+
+
+
+
+
+
+
+/** Runs the action; resolves to whether the run was cancelled. */
+async function run() {
+    const cancel = listenForCancel(runnerLog);
     try {
-        await purgeAndReport(cancel.signal, log);
+        const record = await runPipeline(readSettings(), {
+            clock: systemClock,
+            signal: cancel.signal,
+            log: runnerLog,
+            connect: liveConnections
+        });
+        await report(record);
     }
     catch (error) {
-        setFailed(redact(messageOf(error)));
+        failStep(main_messageOf(error));
     }
     finally {
-        log.closeGroups();
-        for (const name of CANCEL_SIGNALS)
-            process.off(name, onSignal);
+        cancel.release();
     }
     return cancel.signal.aborted;
-}
-function messageOf(error) {
-    return error instanceof Error ? error.message : String(error);
-}
-/** URLs are the user's own, validated: shown whole up to a length no real URL reaches. */
-const main_SHOWN_URL_CHARS = 2000;
-/** Longer than any line the action writes: the guard below only cuts what went wrong upstream. */
-const MAX_LOG_LINE_CHARS = 8000;
-/**
- * The step log. Every line passes the guard once more as a whole (its outside pieces already
- * did), so no line can hold a secret, break in two or read as a runner command; every group it
- * opened is closed however the run ends.
- */
-class RunnerLog {
-    openGroups = 0;
-    info(line) {
-        info(oneLine(line, MAX_LOG_LINE_CHARS));
-    }
-    startGroup(title) {
-        startGroup(oneLine(title, MAX_LOG_LINE_CHARS));
-        this.openGroups += 1;
-    }
-    endGroup() {
-        if (this.openGroups === 0)
-            return;
-        endGroup();
-        this.openGroups -= 1;
-    }
-    closeGroups() {
-        while (this.openGroups > 0)
-            this.endGroup();
-    }
-}
-/** Rejects as soon as the run is cancelled, so a slow GitHub API cannot hold a cancelled job. */
-function unlessCancelled(work, signal) {
-    return new Promise((resolve, reject) => {
-        const stop = () => reject(new Error('Cancelled before the targets were known: nothing was sent'));
-        if (signal.aborted)
-            stop();
-        signal.addEventListener('abort', stop, { once: true });
-        work.then(resolve, reject).finally(() => signal.removeEventListener('abort', stop));
-    });
-}
-async function purgeAndReport(signal, log) {
-    const raw = readInputs();
-    // Before any outside text is read: from here the guard hides every spelling of both tokens.
-    hideSecrets([raw['api-token'], raw['github-token']]);
-    // Input errors, the GitHub API and planning fail the step before anything is sent or set.
-    const { settings, derivation } = await unlessCancelled(applyChangedFiles(getSettings(raw)), signal);
-    const calls = planPurges(settings);
-    if (derivation !== undefined)
-        showDerivation(derivation, calls.length, log);
-    log.info(describePlan(calls, settings));
-    // From here every target is known: whatever happens, each one is reported exactly once.
-    const ledger = new ResultLedger(calls);
-    let stages = { outcome: notRun(), wait: undefined, verification: undefined };
-    try {
-        stages = settings.dryRun
-            ? { ...stages, outcome: showPlan(calls, settings, log) }
-            : await purgeForVisitors(calls, settings, { signal, log, ledger });
-    }
-    catch (error) {
-        const reason = `not finished: edge-purge stopped on an unexpected error: ${cut(messageOf(error))}`;
-        core_error(reason);
-        stages.outcome = { ...notRun(), results: ledger.fill(reason), cancelled: signal.aborted };
-    }
-    log.closeGroups();
-    const { outcome, wait, verification } = stages;
-    const results = derivation === undefined ? outcome.results : withSources(outcome.results, derivation.sources);
-    const stopped = stoppedBy(stages, calls.length);
-    await report({
-        results,
-        settings,
-        derivation,
-        calls,
-        stopped,
-        wait,
-        verification
-    });
-    if (stopped !== undefined)
-        setFailed(stopped);
-}
-const notRun = () => ({
-    results: [],
-    answered: 0,
-    cancelled: false,
-    firstSentMs: undefined
-});
-/** Why the run ended early, when a cancel ended it. */
-function stoppedBy({ outcome, wait, verification }, calls) {
-    if (wait?.cancelled === true) {
-        return 'Cancelled while waiting for the origin: no purge call was sent';
-    }
-    if (outcome.cancelled) {
-        return `Cancelled after ${outcome.answered} of ${counted(calls, 'call')}: the calls not answered by then are reported as failed`;
-    }
-    if (verification?.cancelled === true) {
-        return 'Cancelled during the edge check: the URLs not judged by then are reported as not fresh';
-    }
-    return undefined;
 }
 /**
  * Outputs, results file, summary and conclusion. Each writer stands alone: one that fails says so
  * and the others still write, so a purge that happened is never reported as lost.
  */
-async function report(facts) {
-    const { results, settings, derivation, calls, stopped, wait, verification } = facts;
-    const counts = countResults(results);
-    const failure = (what, error) => setFailed(`Could not write ${what}: ${redact(messageOf(error))}`);
-    let resultsFile = '';
-    try {
-        resultsFile = await writeOutputs(results, counts, settings.services.length > 1);
-    }
-    catch (error) {
-        failure('the outputs', error);
-    }
-    try {
-        await writeStageOutputs(verification?.entries, wait?.elapsedMs);
-    }
-    catch (error) {
-        failure('the edge check outputs', error);
-    }
-    if (settings.summary) {
-        try {
-            const context = await readRunContext().catch(() => undefined);
-            const html = renderSummary({
-                results,
-                counts,
-                services: settings.services.map((service) => service.id),
-                dryRun: settings.dryRun,
-                repeatAfterMs: settings.repeatAfterMs,
-                derivation,
-                calls: calls.length,
-                resultsFile,
-                context,
-                stopped,
-                plannedStages: settings.dryRun ? describeStagesPlanned(settings) : [],
-                wait: wait === undefined || settings.wait === undefined
-                    ? undefined
-                    : { ...settings.wait, outcome: wait },
-                edgeCheck: verification === undefined
-                    ? undefined
-                    : {
-                        entries: verification.entries,
-                        textUrls: settings.verify.text === undefined ? [] : settings.verify.urls,
-                        malformedAge: verification.malformedAge
-                    }
-            });
-            // Every outside piece of it passed the guard, which hides secrets before it escapes.
-            await summary.addRaw(html, true).write();
-        }
-        catch (error) {
-            failure('the job summary', error);
-        }
-    }
-    conclude(results, counts, {
-        failOnError: settings.failOnError,
-        verification: verification?.entries ?? []
+async function report(record) {
+    const resultsFile = await writeOutputs(record, runnerOutputs).catch((error) => {
+        failStep(`Could not write the outputs: ${main_messageOf(error)}`);
+        return '';
     });
+    if (record.settings.summary) {
+        const html = renderSummary(record, { resultsFile, context: readRunContext() });
+        await writeSummary(html).catch((error) => {
+            failStep(`Could not write the job summary: ${main_messageOf(error)}`);
+        });
+    }
+    conclude(record, { log: runnerLog, fail: failStep });
 }
-function showDerivation(derivation, calls, log) {
-    const { title, lines, nothingMatched } = describeDerivation(derivation);
-    log.startGroup(title);
-    for (const line of lines)
-        log.info(line);
-    log.endGroup();
-    if (calls === 0 && nothingMatched !== undefined)
-        notice(nothingMatched);
-}
-function showPlan(calls, settings, log) {
-    log.startGroup(`Dry run: ${counted(calls.length, 'planned call')}, none sent`);
-    for (const call of calls)
-        log.info(describeCall(call));
-    if (settings.repeatAfterMs > 0) {
-        log.info(`…then the same calls again after ${settings.repeatAfterMs / 1000} s (repeat-after)`);
-    }
-    for (const { sentence, urls } of describeStagesPlanned(settings)) {
-        log.info(sentence);
-        for (const url of urls)
-            log.info(`• ${oneLine(url, main_SHOWN_URL_CHARS)}`);
-    }
-    log.endGroup();
-    return { ...notRun(), results: plannedResults(calls, settings.repeatAfterMs > 0) };
-}
-/**
- * Wait until the origin serves the release, purge, then check at the edge that visitors get fresh
- * copies. No purge call is sent when the wait does not end in time.
- */
-async function purgeForVisitors(calls, settings, { signal, log, ledger }) {
-    const prober = createProber({ userAgent: USER_AGENT, concurrency: settings.concurrency });
-    const deps = { prober, clock: systemClock, signal, log };
-    const requests = { requestTimeoutMs: settings.timeoutMs, concurrency: settings.concurrency };
-    try {
-        const wait = settings.wait === undefined
-            ? undefined
-            : await waitForOrigin({ ...settings.wait, ...requests }, deps);
-        if (wait !== undefined && !wait.done) {
-            const reason = wait.cancelled
-                ? NOT_SENT_CANCELLED
-                : `not sent: ${wait.failure ?? 'the origin was not ready'}`;
-            const outcome = { ...notRun(), results: ledger.fill(reason), cancelled: wait.cancelled };
-            return { outcome, wait, verification: undefined };
-        }
-        const outcome = await purge(calls, settings, { signal, log, ledger });
-        const targets = verifyTargetsOf(settings.verify, purgedUrlsOf(outcome.results));
-        if (targets.length === 0 || outcome.cancelled) {
-            if (settings.verify.purgedUrls && !outcome.cancelled) {
-                notice('verify: true, but there is nothing to check at the edge: no URL was purged and verify-urls is empty');
-            }
-            return { outcome, wait, verification: undefined };
-        }
-        const verification = await verifyFreshness({
-            targets,
-            purgeStartedMs: outcome.firstSentMs ?? systemClock.now(),
-            timeoutMs: settings.verify.timeoutMs,
-            ...requests
-        }, deps);
-        return { outcome, wait, verification };
-    }
-    finally {
-        prober.close();
-    }
-}
-async function purge(calls, settings, { signal, log, ledger }) {
-    const transport = createTransport({
-        apiToken: settings.apiToken,
-        concurrency: settings.concurrency,
-        timeoutMs: settings.timeoutMs,
-        userAgent: USER_AGENT
-    });
-    try {
-        return await runPurge(calls, settings, { transport, clock: systemClock, signal, log }, ledger);
-    }
-    finally {
-        transport.close();
-    }
+function main_messageOf(error) {
+    return error instanceof Error ? error.message : String(error);
 }
 
 

@@ -2,10 +2,10 @@
  * npm run summary-example [-- --check]
  *
  * Renders the job summary of a realistic run that partly failed to docs/summary-example.md, so the
- * README can show what users will see. The run goes through the action's own stages (parseSettings,
- * planPurges, runPurge, renderSummary) with a scripted transport and a virtual clock instead of the
- * network, so every
- * status, error message and purge id is exactly what the action would produce for those answers.
+ * README can show what users will see. The run goes through the action's own pipeline and report
+ * (parseSettings, runPipeline, renderSummary) with a scripted transport and a virtual clock instead
+ * of the network, so every status, error message and purge id is exactly what the action would
+ * produce for those answers.
  * With --check, exits 1 when the file is not what this script would write.
  */
 import { readFileSync, writeFileSync } from 'node:fs'
@@ -14,10 +14,10 @@ import { fileURLToPath } from 'node:url'
 import * as prettier from 'prettier'
 import { parse } from 'yaml'
 import type { Exchange, Transport } from '../src/stages/purge/transport.js'
-import { runPurge } from '../src/stages/purge/engine.js'
 import { INPUT_NAMES, parseSettings, type RawInputs } from '../src/config/inputs.js'
-import { planPurges, type PurgeCall } from '../src/stages/plan.js'
-import { countResults } from '../src/record.js'
+import type { StepLog } from '../src/log.js'
+import { runPipeline } from '../src/pipeline.js'
+import { countResults, type PurgeCall } from '../src/record.js'
 import { renderSummary } from '../src/report/summary.js'
 import { FakeClock } from '../__tests__/support/fake-clock.js'
 
@@ -90,31 +90,29 @@ const raw = Object.fromEntries(
 ) as RawInputs
 
 const settings = parseSettings(raw, () => '')
-const calls = planPurges(settings)
-const quiet = { info: () => undefined, startGroup: () => undefined, endGroup: () => undefined }
-const { results } = await runPurge(calls, settings, {
-  transport,
+const quiet: StepLog = {
+  info: () => undefined,
+  group: (_title, fn) => fn(),
+  notice: () => undefined,
+  warning: () => undefined,
+  error: () => undefined
+}
+const record = await runPipeline(settings, {
   clock: new FakeClock(),
   signal: new AbortController().signal,
   log: quiet,
-  random: () => 0.5
+  connect: {
+    transport: () => transport,
+    prober: () => ({
+      get: () => Promise.reject(new Error('this example fetches no page')),
+      close: () => undefined
+    })
+  }
 })
-const counts = countResults(results)
-const resultsFile =
-  '/home/runner/work/_temp/edge-purge-results-5f0e4c1a-8d2b-4f7e-9c3a-2b6d1e0f9a87.json'
-const html = renderSummary({
-  results,
-  counts,
-  services: settings.services.map((service) => service.id),
-  dryRun: settings.dryRun,
-  repeatAfterMs: settings.repeatAfterMs,
-  derivation: undefined,
-  calls: calls.length,
-  resultsFile,
-  stopped: undefined,
-  wait: undefined,
-  edgeCheck: undefined,
-  plannedStages: [],
+const counts = countResults(record.results)
+const html = renderSummary(record, {
+  resultsFile:
+    '/home/runner/work/_temp/edge-purge-results-5f0e4c1a-8d2b-4f7e-9c3a-2b6d1e0f9a87.json',
   context: {
     repository: 'acme/site',
     sha: '3f9c2d17a4be86f0c1d5e2b7a9084c6d3e1f5a20',
@@ -165,6 +163,6 @@ if (check) {
 } else {
   writeFileSync(OUTPUT, formatted)
   console.log(
-    `docs/summary-example.md: ${counts.purged} purged, ${counts.failed} failed, ${calls.length} calls`
+    `docs/summary-example.md: ${counts.purged} purged, ${counts.failed} failed, ${record.calls.length} calls`
   )
 }

@@ -1,5 +1,52 @@
-/** The record of what happened to each target: the single source for outputs, summary and exit code. */
-import type { PurgeCall, TargetType } from './stages/plan.js'
+/**
+ * What happened: the calls planned, each target's result, the wait, the edge check, the cancel.
+ * The stages produce these types and the report reads them; `RunRecord` carries them from the
+ * pipeline to the report, the single source for outputs, summary and exit code.
+ */
+import type { Settings, WaitSettings } from './config/settings.js'
+import type { Derivation } from './stages/changed-files/index.js'
+import { counted } from './text/counted.js'
+import { oneLine, quoted, shownUrl } from './text/guard.js'
+
+export type TargetType = 'all' | 'key' | 'url'
+
+/** One thing the user asked to purge; every target ends in exactly one result. */
+export interface Target {
+  type: TargetType
+  /** The key, the URL as given, or the service id for a purge-all. */
+  target: string
+}
+
+/** Which spec operation a call is: decides the response shape expected and the permission needed. */
+export type Operation = 'purge-all' | 'key' | 'soft-key' | 'batch' | 'url' | 'soft-url'
+
+/** Calls refused with 403 stop the other calls that need the same permission. */
+export type Permission = 'engineer' | 'billing' | 'purge' | 'url-purge'
+
+export interface PurgeCall {
+  operation: Operation
+  method: 'POST' | 'PURGE'
+  url: string
+  /** Headers besides `Edge-Key`, which the client adds when `authenticated`. */
+  headers: Record<string, string>
+  body: string | undefined
+  authenticated: boolean
+  permission: Permission
+  /** The service id of a management call; URL purges belong to no service. */
+  service: string | undefined
+  soft: boolean
+  targets: Target[]
+}
+
+/** URLs and file paths: long enough for any a CDN or a repository holds in practice, shown whole. */
+const SHOWN_ADDRESS_CHARS = 2000
+
+/** A call in one line of the log: method, address, how many keys, soft. */
+export function describeCall(call: PurgeCall): string {
+  const count = call.targets.length
+  const what = call.operation === 'batch' ? ` (${counted(count, 'key')})` : ''
+  return `${call.method} ${oneLine(call.url, SHOWN_ADDRESS_CHARS)}${what}${call.soft ? ' soft' : ''}`
+}
 
 export type PurgeStatus = 'purged' | 'failed' | 'planned'
 
@@ -39,109 +86,17 @@ export interface CallEnd {
   error: string | undefined
 }
 
-/** Results of one call's targets; in a successful batch, a key without an id was not purged. */
-export function resultsOfCall(call: PurgeCall, end: CallEnd): PurgeResult[] {
-  // Built field by field, not by spreading a base object: this runs once per key (100,000s).
-  return call.targets.map(({ type, target }): PurgeResult => {
-    const id = end.ids?.get(target)
-    const unconfirmed = end.ids !== undefined && id === undefined && type !== 'all'
-    const failed = end.ids === undefined || unconfirmed
-    return {
-      type,
-      target,
-      service: call.service ?? null,
-      soft: call.soft,
-      status: failed ? 'failed' : 'purged',
-      id: id ?? null,
-      http_status: end.httpStatus,
-      attempts: end.attempts,
-      error: !failed
-        ? null
-        : unconfirmed
-          ? (end.unusable?.get(target) ??
-            'no purge id returned: the server did not confirm this key')
-          : (end.error ?? 'failed')
-    }
-  })
-}
-
-/** A dry run's results; with `repeat-after`, the second pass is planned too. */
-export function plannedResults(calls: PurgeCall[], repeated: boolean): PurgeResult[] {
-  const repeat = repeated ? { repeat: { status: 'planned' as const, id: null, attempts: 0 } } : {}
-  return calls.flatMap((call) =>
-    call.targets.map(({ type, target }) => ({
-      type,
-      target,
-      service: call.service ?? null,
-      soft: call.soft,
-      status: 'planned' as const,
-      id: null,
-      http_status: null,
-      attempts: 0,
-      error: null,
-      ...repeat
-    }))
-  )
-}
-
-/**
- * One call's first-pass results with its second pass folded in: a target counts as purged only
- * when both passes purged it. `second` is `undefined` when the call was not repeated because none
- * of its targets was purged.
- */
-export function withRepeat(first: PurgeResult[], second: PurgeResult[] | undefined): PurgeResult[] {
-  return first.map((result, index): PurgeResult => {
-    const again = second?.[index]
-    if (result.status !== 'purged' || again === undefined) return { ...result, repeat: null }
-    const repeat = { status: again.status, id: again.id, attempts: again.attempts }
-    if (again.status === 'purged') return { ...result, repeat }
-    return {
-      ...result,
-      status: 'failed',
-      error: `repeat purge failed: ${again.error ?? 'failed'}`,
-      repeat
-    }
-  })
-}
-
 export const NOT_SENT_CANCELLED = 'not sent: the run was cancelled'
 /** How the reason of a call stopped by an earlier refusal begins: a knock-on, never the cause. */
 export const NOT_SENT_AFTER_REFUSAL = 'not sent: an earlier call'
 
-/**
- * Each call's results as they become known. Whatever stops a run, `fill` still gives every target
- * exactly once: the calls without results fail with the reason given.
- */
-export class ResultLedger {
-  private readonly byCall: (PurgeResult[] | undefined)[]
-
-  constructor(readonly calls: readonly PurgeCall[]) {
-    this.byCall = new Array<PurgeResult[] | undefined>(calls.length)
-  }
-
-  record(index: number, results: PurgeResult[]): void {
-    this.byCall[index] = results
-  }
-
-  get(index: number): PurgeResult[] | undefined {
-    return this.byCall[index]
-  }
-
-  /** Every target's result in plan order; calls still without results are recorded as failed. */
-  fill(reason: string): PurgeResult[] {
-    return this.calls.flatMap((call, index) => {
-      const known = this.byCall[index]
-      if (known !== undefined) return known
-      const failed = resultsOfCall(call, {
-        attempts: 0,
-        httpStatus: null,
-        ids: undefined,
-        error: reason
-      })
-      this.byCall[index] = failed
-      return failed
-    })
-  }
+export interface PurgeRun {
+  results: PurgeResult[]
+  /** Calls of the first pass that got an answer (any answer) before the run ended. */
+  answered: number
+  cancelled: boolean
+  /** When the first purge call was sent (ms epoch): what the edge check's `Age` is measured against. */
+  firstSentMs: number | undefined
 }
 
 /** Marks each result as given or derived; `sources` maps `type target` to the file that caused it. */
@@ -162,4 +117,98 @@ export function countResults(results: PurgeResult[]): Counts {
   const counts = { purged: 0, failed: 0, planned: 0 }
   for (const result of results) counts[result.status] += 1
   return counts
+}
+
+export interface UrlWait {
+  url: string
+  checks: number
+  passedInARow: number
+  /** The last answer in a few words (`HTTP 200, did not show "abc1234"`), or `not checked`. */
+  last: string
+}
+
+export interface WaitOutcome {
+  /** Every URL passed: the purge may go ahead. */
+  done: boolean
+  cancelled: boolean
+  elapsedMs: number
+  urls: UrlWait[]
+  /** Why the wait failed when the time ran out, in one short sentence: how many URLs were not ready. */
+  failure: string | undefined
+}
+
+/** What the wait asked of each URL. */
+export type WaitAwaited = Pick<WaitSettings, 'text' | 'passes'>
+
+export function awaited(settings: WaitAwaited): string {
+  const what = settings.text === undefined ? 'answer 2xx' : `show ${quoted(settings.text)}`
+  return settings.passes > 1 ? `${what} ${settings.passes} times in a row` : what
+}
+
+/** What each URL still waiting did last, for the log and the job summary. */
+export function describeUrlWait({ url, checks, last }: UrlWait, settings: WaitAwaited): string {
+  const history =
+    checks === 0 ? 'no check was made' : `last answer: ${last}, after ${counted(checks, 'check')}`
+  return `${shownUrl(url)} did not ${awaited(settings)} (${history})`
+}
+
+/** One entry of the `verification` output; field names are the output's. */
+export interface Verification {
+  url: string
+  fresh: boolean
+  http_status: number | null
+  age: number | null
+  checks: number
+  evidence: string
+}
+
+export interface VerifyRun {
+  /** One per target, in target order. */
+  entries: Verification[]
+  cancelled: boolean
+  /** The URLs whose last answer had an `Age` that proves nothing (their `age` is null). */
+  malformedAge: string[]
+}
+
+export const NOT_JUDGED_CANCELLED = 'not judged: the run was cancelled'
+
+/** A URL the check never got to (time up, or cancelled first): not known to be fresh or stale. */
+export function notChecked(entry: Verification): boolean {
+  return entry.checks === 0
+}
+export const NOT_CHECKED_IN_TIME =
+  'not checked within verify-timeout: raise verify-timeout or concurrency'
+
+/** One stage a dry run would have run: what it would do, and each URL it would fetch. */
+export interface PlannedStage {
+  sentence: string
+  urls: string[]
+}
+
+/** What happened in one run, from the settings it was given to the last check at the edge. */
+export interface RunRecord {
+  settings: Settings
+  /** The targets derived from the changed files, when `changed-files` is on. */
+  derivation: Derivation | undefined
+  calls: PurgeCall[]
+  /** Every target exactly once, in plan order: purged, failed with its reason, or planned. */
+  results: PurgeResult[]
+  /** In a dry run: the wait and the edge check that would have run. */
+  plannedStages: PlannedStage[]
+  /** The wait for the origin, when there was one. */
+  wait: WaitOutcome | undefined
+  /** The edge check, when one was made. */
+  verification: VerifyRun | undefined
+  /** Why the run ended early, when a cancel ended it. */
+  stopped: string | undefined
+}
+
+/** The workflow run behind a purge, so the summary traces it to the deploy that caused it. */
+export interface RunContext {
+  repository: string
+  sha: string
+  event: string
+  workflow: string
+  runNumber: number
+  runUrl: string
 }

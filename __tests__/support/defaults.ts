@@ -3,7 +3,8 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parse } from 'yaml'
-import { INPUT_NAMES, type RawInputs, type Settings } from '../../src/config/inputs.js'
+import { INPUT_NAMES, type RawInputs } from '../../src/config/inputs.js'
+import type { Settings } from '../../src/config/settings.js'
 
 const actionYml = parse(
   readFileSync(join(fileURLToPath(new URL('../..', import.meta.url)), 'action.yml'), 'utf8')

@@ -77,20 +77,3 @@ export class ScriptedProber implements Prober {
     return this.calls.filter((call) => call.url === url).map((call) => call.at - from)
   }
 }
-
-export interface RecordedLog {
-  lines: string[]
-  info(line: string): void
-  startGroup(title: string): void
-  endGroup(): void
-}
-
-export function recordedLog(): RecordedLog {
-  const lines: string[] = []
-  return {
-    lines,
-    info: (line) => lines.push(line),
-    startGroup: (title) => lines.push(`[${title}]`),
-    endGroup: () => lines.push('[end]')
-  }
-}

@@ -1,7 +1,13 @@
-/** The one place that reads the action's inputs; everything else gets a typed, validated `Settings`. */
-import * as core from '@actions/core'
-import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs'
-import { parseKeyMap, parseUrlMap, type KeyMapping, type UrlMapping } from './maps.js'
+/** The inputs as the runner gives them, parsed into one typed, validated `Settings` (pure). */
+import type { FileReader } from './list-files.js'
+import type {
+  ChangedFilesSettings,
+  Service,
+  Settings,
+  VerifySettings,
+  WaitSettings
+} from './settings.js'
+import { parseKeyMap, parseUrlMap } from './maps.js'
 import {
   InputError,
   isLoopbackHost,
@@ -11,9 +17,7 @@ import {
   parseUrls,
   shorten,
   splitList,
-  splitUrls,
-  type PurgeUrl,
-  type SurrogateKey
+  splitUrls
 } from './targets.js'
 
 /** Every input declared in action.yml, by its exact name. */
@@ -55,133 +59,10 @@ export const INPUT_NAMES = [
 export type InputName = (typeof INPUT_NAMES)[number]
 export type RawInputs = Record<InputName, string>
 
-export type BatchFormat = 'json' | 'header'
-
-/** Where targets come from when `changed-files` is on: the maps and the range to compare. */
-export interface ChangedFilesSettings {
-  urlMap: UrlMapping[]
-  keyMap: KeyMapping[]
-  changedSince: string
-  githubToken: string
-}
-
-/** The service whose cache the management calls purge. */
-export interface Service {
-  id: string
-  /** `base-url` without a trailing slash, so paths can be appended. */
-  baseUrl: string
-}
-
-export interface Settings {
-  apiToken: string
-  /** Empty when only URLs are purged: URL purges do not use the management address. */
-  services: Service[]
-  purgeAll: boolean
-  keys: SurrogateKey[]
-  urls: PurgeUrl[]
-  soft: boolean
-  batchFormat: BatchFormat
-  batchSize: number
-  concurrency: number
-  maxAttempts: number
-  timeoutMs: number
-  urlPurgeAuth: boolean
-  dryRun: boolean
-  summary: boolean
-  failOnError: boolean
-  /** Wait before purging everything a second time; 0 when off. */
-  repeatAfterMs: number
-  /** Present when targets are also derived from the files this run's commits changed. */
-  changedFiles: ChangedFilesSettings | undefined
-  /** Present when the purge waits until the origin serves the release. */
-  wait: WaitForOrigin | undefined
-  verify: VerifySettings
-}
-
-/** Before any purge call: each URL must show `text` (or answer 2xx) `passes` checks in a row. */
-export interface WaitForOrigin {
-  urls: string[]
-  text: string | undefined
-  passes: number
-  timeoutMs: number
-}
-
-/** After the purge: which URLs are fetched through the CDN to prove them fresh. */
-export interface VerifySettings {
-  /** Whether the purged URL targets are checked too (`verify: true`). */
-  purgedUrls: boolean
-  urls: string[]
-  /** What each of `urls` must show; `undefined`: judged by `Age`. */
-  text: string | undefined
-  timeoutMs: number
-}
-
-const SECRET_INPUTS = ['api-token', 'github-token'] as const
+export const SECRET_INPUTS = ['api-token', 'github-token'] as const
 
 /** Why an input fed from a secret or variable arrives empty, short of GitHub withholding it. */
 const NOT_SET = 'may not be set in this repository, or only in an environment the job does not name'
-
-/** Reads every input, masking the tokens before anything else can print them. */
-export function readInputs(): RawInputs {
-  const raw = {} as RawInputs
-  for (const name of SECRET_INPUTS) {
-    raw[name] = core.getInput(name).trim()
-    if (raw[name] !== '') core.setSecret(raw[name])
-  }
-  for (const name of INPUT_NAMES) raw[name] ??= core.getInput(name).trim()
-  return raw
-}
-
-/** Reads a file's text, or throws an error whose message says why it cannot. */
-export type FileReader = (path: string) => string
-
-/** The most a keys-file or urls-file may hold: about two million 30-character keys. */
-export const MAX_LIST_FILE_BYTES = 64 * 1024 * 1024
-
-/**
- * Reads a regular file of at most 64 MiB as UTF-8. The checks are made on the opened descriptor,
- * so the path cannot be swapped between check and read; O_NONBLOCK keeps the open of a FIFO from
- * waiting for a writer forever (on a regular file it changes nothing).
- */
-export const readListFile: FileReader = (path) => {
-  const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK)
-  try {
-    const stats = fstatSync(fd)
-    if (!stats.isFile()) throw new Error(`it is ${kindOf(stats)}; give a regular file`)
-    if (stats.size > MAX_LIST_FILE_BYTES)
-      throw new Error(tooLarge(`${stats.size.toLocaleString('en-US')} bytes`))
-    // Read up to one byte past the limit, not fstat's size: it can be wrong (files in /proc show
-    // 0) or the file can grow after the check. Untouched pages of the buffer cost no memory.
-    const buffer = Buffer.allocUnsafe(MAX_LIST_FILE_BYTES + 1)
-    let filled = 0
-    while (filled < buffer.length) {
-      const read = readSync(fd, buffer, filled, buffer.length - filled, null)
-      if (read === 0) break
-      filled += read
-    }
-    if (filled > MAX_LIST_FILE_BYTES) throw new Error(tooLarge('more than 64 MiB'))
-    return buffer.toString('utf8', 0, filled)
-  } finally {
-    closeSync(fd)
-  }
-}
-
-function kindOf(stats: Stats): string {
-  if (stats.isDirectory()) return 'a directory'
-  if (stats.isFIFO()) return 'a FIFO (named pipe)'
-  if (stats.isCharacterDevice()) return 'a character device'
-  if (stats.isBlockDevice()) return 'a block device'
-  if (stats.isSocket()) return 'a socket'
-  return 'not a regular file'
-}
-
-function tooLarge(amount: string): string {
-  return `it holds ${amount}; a list file may hold at most 64 MiB`
-}
-
-export function getSettings(raw: RawInputs = readInputs()): Settings {
-  return parseSettings(raw, readListFile)
-}
 
 /** Validates raw inputs into settings; throws `InputError` naming the input and what is allowed. */
 export function parseSettings(raw: RawInputs, readFile: FileReader): Settings {
@@ -252,7 +133,7 @@ function parseCheckUrls(raw: RawInputs, name: InputName): string[] {
   return splitUrls(raw[name], name).map((entry) => parseHttpUrl(entry, name).href)
 }
 
-function parseWait(raw: RawInputs): WaitForOrigin | undefined {
+function parseWait(raw: RawInputs): WaitSettings | undefined {
   const urls = parseCheckUrls(raw, 'wait-for-url')
   const text = raw['wait-for-text'] === '' ? undefined : raw['wait-for-text']
   const passes = parseInteger(raw, 'wait-passes', 1, 100)

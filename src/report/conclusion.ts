@@ -1,7 +1,13 @@
 /** How the step ends: a few annotations for the failures, then failed or warned. */
-import * as core from '@actions/core'
-import { NOT_SENT_AFTER_REFUSAL, type Counts, type PurgeResult } from '../record.js'
-import { notChecked, type Verification } from '../stages/verify/edge-check.js'
+import type { StepLog } from '../log.js'
+import {
+  NOT_SENT_AFTER_REFUSAL,
+  countResults,
+  type PurgeResult,
+  notChecked,
+  type RunRecord,
+  type Verification
+} from '../record.js'
 import { counted } from '../text/counted.js'
 import { oneLine } from '../text/guard.js'
 import { shorten } from '../config/targets.js'
@@ -77,29 +83,42 @@ export function failureAnnotations(results: PurgeResult[], stale: Verification[]
   return lines
 }
 
-/** Fails the step (or warns, with fail-on-error: false) when a target failed or a URL is stale. */
-export interface Ending {
-  failOnError: boolean
-  /** The edge check's entries; empty when none was made. */
-  verification: Verification[]
+/** How the report ends the step: annotations through the log, and the step failed by the runner. */
+export interface StepEnd {
+  log: StepLog
+  fail(message: string): void
 }
 
+/**
+ * Fails the step (or warns, with fail-on-error: false) when a target failed or a URL is not known
+ * to be fresh; then fails it when a cancel ended the run early.
+ */
 export function conclude(
-  results: PurgeResult[],
-  counts: Counts,
-  { failOnError, verification }: Ending
+  { results, settings, verification, stopped }: RunRecord,
+  { log, fail }: StepEnd
 ): void {
+  const message = problemMessage(results, verification?.entries ?? [])
+  if (message !== undefined) {
+    const annotate = settings.failOnError ? log.error : log.warning
+    // Each line is built by the guard, which hides secrets in what it quotes.
+    for (const line of failureAnnotations(results, verification?.entries ?? [])) annotate(line)
+    if (settings.failOnError) fail(message)
+    else log.warning(`${message} (fail-on-error is false, so the step passes)`)
+  }
+  if (stopped !== undefined) fail(stopped)
+}
+
+/** What went wrong, in one message; `undefined` when every target purged and every URL is fresh. */
+function problemMessage(results: PurgeResult[], verification: Verification[]): string | undefined {
+  const failed = countResults(results).failed
   const notFresh = verification.filter((entry) => !entry.fresh)
   const unchecked = notFresh.filter(notChecked).length
   const stale = notFresh.length - unchecked
-  if (counts.failed === 0 && notFresh.length === 0) return
-  const report = failOnError ? core.error : core.warning
-  // Each line is built by the guard, which hides secrets in what it quotes.
-  for (const line of failureAnnotations(results, verification)) report(line)
+  if (failed === 0 && notFresh.length === 0) return undefined
   const parts = [
-    counts.failed === 0
+    failed === 0
       ? undefined
-      : `${counts.failed} of ${results.length} targets failed to purge; the job summary and the results output list each with its reason`,
+      : `${failed} of ${results.length} targets failed to purge; the job summary and the results output list each with its reason`,
     stale === 0
       ? undefined
       : `${stale} of ${counted(verification.length, 'URL')} checked at the edge ${stale === 1 ? 'is' : 'are'} still stale after the purge; the job summary and the verification output give the evidence`,
@@ -107,7 +126,5 @@ export function conclude(
       ? undefined
       : `${unchecked} of ${counted(verification.length, 'URL')} to check at the edge ${unchecked === 1 ? 'was' : 'were'} not checked, so ${unchecked === 1 ? 'it is' : 'they are'} not known to be fresh; the verification output says why`
   ]
-  const message = parts.filter((part) => part !== undefined).join('. ')
-  if (failOnError) core.setFailed(message)
-  else core.warning(`${message} (fail-on-error is false, so the step passes)`)
+  return parts.filter((part) => part !== undefined).join('. ')
 }

@@ -1,11 +1,9 @@
-/** The step's outputs and the complete results file, all views of the results. */
-import * as core from '@actions/core'
-import { randomUUID } from 'node:crypto'
-import { rename, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import type { Counts, PurgeResult } from '../record.js'
-import type { Verification } from '../stages/verify/edge-check.js'
+/**
+ * The step's outputs and the files that hold every entry, all views of the run record. The runner
+ * door hands in how a file is kept and an output set, so this module never touches the runner.
+ */
+import type { StepLog } from '../log.js'
+import { countResults, type PurgeResult, type RunRecord, type Verification } from '../record.js'
 import { redact } from '../text/guard.js'
 
 /** GitHub refuses outputs over 1 MB; stay under it with room for the output file's framing. */
@@ -53,76 +51,91 @@ function redactedJson(entries: readonly object[]): string {
   )
 }
 
+/** How the runner keeps a file for later steps: its path, and why it could not be written if so. */
+export interface KeptFile {
+  path: string
+  failure: string | undefined
+}
+
+/** What the runner door hands in to write outputs and files. */
+export interface OutputWriter {
+  /** Writes `text` to a new file named for `kind` where later steps can read it. */
+  keepFile(kind: string, text: string): Promise<KeptFile>
+  setOutput(name: string, value: string): void
+  log: StepLog
+}
+
+type FileOutput = 'results-file' | 'verification-file'
+
 /** A file that holds every entry: its output name and its path, or why it could not be written. */
-interface KeptFile {
-  name: 'results-file' | 'verification-file'
+interface WrittenFile {
+  name: FileOutput
   path: string
   written: boolean
 }
 
-function setBoundedOutput(name: string, json: string, file: KeptFile): void {
+/**
+ * A file that cannot be written (RUNNER_TEMP removed by a cleanup step, a full disk) costs a
+ * warning, not the outputs: the purge happened whether or not its record could be kept.
+ */
+async function keep(name: FileOutput, json: string, io: OutputWriter): Promise<WrittenFile> {
+  const kind = name === 'results-file' ? 'results' : 'verification'
+  const { path, failure } = await io.keepFile(kind, json)
+  if (failure === undefined) return { name, path, written: true }
+  io.log.warning(
+    `Could not write the ${kind} file ${path}: ${failure}. The ${name} output is left empty; the other outputs are set.`
+  )
+  return { name, path, written: false }
+}
+
+function setBoundedOutput(name: string, json: string, file: WrittenFile, io: OutputWriter): void {
   const bytes = Buffer.byteLength(json)
   if (bytes <= MAX_OUTPUT_BYTES) {
-    core.setOutput(name, json)
+    io.setOutput(name, json)
     return
   }
-  core.setOutput(name, '')
+  io.setOutput(name, '')
   const holder = file.written
     ? `The ${file.name} output (${file.path}) holds every entry.`
     : `The ${file.name} could not be written either: the counts and the job summary are what is left.`
-  core.notice(
+  io.log.notice(
     `Output ${name} is left empty: at ${bytes} bytes it exceeds GitHub's 1 MB output limit. ${holder}`
   )
 }
 
-/**
- * Writes `json` to a new file under RUNNER_TEMP, where a later step (even one after a cancel)
- * can read it. Written under another name and renamed into place, so that a reader, or a run
- * cancelled while writing, never finds half a file under the name the output gives. A file that
- * cannot be written (RUNNER_TEMP removed by a cleanup step, a full disk) costs a warning, not the
- * outputs: the purge happened whether or not its record could be kept.
- */
-async function keepFile(name: KeptFile['name'], json: string): Promise<KeptFile> {
-  const kind = name === 'results-file' ? 'results' : 'verification'
-  const path = join(process.env.RUNNER_TEMP || tmpdir(), `edge-purge-${kind}-${randomUUID()}.json`)
-  const partial = `${path}.partial`
-  try {
-    await writeFile(partial, json)
-    await rename(partial, path)
-    return { name, path, written: true }
-  } catch (error) {
-    await rm(partial, { force: true }).catch(() => undefined)
-    const reason = error instanceof Error ? error.message : String(error)
-    core.warning(
-      redact(
-        `Could not write the ${kind} file ${path}: ${reason}. The ${name} output is left empty; the other outputs are set.`
-      )
-    )
-    return { name, path, written: false }
-  }
-}
+/** What the outputs are made of: the results, and the run's wait and edge check. */
+export type OutputFacts = Pick<RunRecord, 'results' | 'settings' | 'wait' | 'verification'>
 
 /**
  * Writes the results file and every output; returns the results file's path, or '' when it could
  * not be written. Outputs are whole values, never cut: the guard's `redact` hides secrets in each
- * string written.
+ * string written. The edge check's outputs are written even when the results' could not be.
  */
-export async function writeOutputs(
+export async function writeOutputs(facts: OutputFacts, io: OutputWriter): Promise<string> {
+  try {
+    return await writeResultOutputs(facts.results, facts.settings.services.length > 1, io)
+  } finally {
+    await writeStageOutputs(facts.verification?.entries, facts.wait?.elapsedMs, io)
+  }
+}
+
+async function writeResultOutputs(
   results: PurgeResult[],
-  counts: Counts,
-  perService: boolean
+  perService: boolean,
+  io: OutputWriter
 ): Promise<string> {
+  const counts = countResults(results)
   const resultsJson = redactedJson(results)
-  const file = await keepFile('results-file', resultsJson)
+  const file = await keep('results-file', resultsJson, io)
   const ids = results.filter((result) => result.status === 'purged' && result.id !== null)
   const single = ids.length === 1 ? (ids[0]?.id ?? '') : ''
-  setBoundedOutput('purge-ids', JSON.stringify(purgeIds(results, perService)), file)
-  core.setOutput('purge-id', redact(single))
-  setBoundedOutput('results', resultsJson, file)
-  core.setOutput('purged-count', String(counts.purged))
-  core.setOutput('failed-count', String(counts.failed))
+  setBoundedOutput('purge-ids', JSON.stringify(purgeIds(results, perService)), file, io)
+  io.setOutput('purge-id', redact(single))
+  setBoundedOutput('results', resultsJson, file, io)
+  io.setOutput('purged-count', String(counts.purged))
+  io.setOutput('failed-count', String(counts.failed))
   const path = file.written ? redact(file.path) : ''
-  core.setOutput('results-file', path)
+  io.setOutput('results-file', path)
   return path
 }
 
@@ -130,21 +143,22 @@ export async function writeOutputs(
  * The edge check's outputs: `undefined` when nothing was verified (then the counts are 0 and the
  * rest empty). `waitMs` is how long the wait for the origin took, when there was one.
  */
-export async function writeStageOutputs(
+async function writeStageOutputs(
   verification: Verification[] | undefined,
-  waitMs: number | undefined
+  waitMs: number | undefined,
+  io: OutputWriter
 ): Promise<void> {
-  core.setOutput('wait-seconds', waitMs === undefined ? '' : String(Math.round(waitMs / 1000)))
+  io.setOutput('wait-seconds', waitMs === undefined ? '' : String(Math.round(waitMs / 1000)))
   const fresh = verification?.filter((entry) => entry.fresh).length ?? 0
-  core.setOutput('fresh-count', String(fresh))
-  core.setOutput('stale-count', String((verification?.length ?? 0) - fresh))
+  io.setOutput('fresh-count', String(fresh))
+  io.setOutput('stale-count', String((verification?.length ?? 0) - fresh))
   if (verification === undefined) {
-    core.setOutput('verification', '')
-    core.setOutput('verification-file', '')
+    io.setOutput('verification', '')
+    io.setOutput('verification-file', '')
     return
   }
   const json = redactedJson(verification)
-  const file = await keepFile('verification-file', json)
-  setBoundedOutput('verification', json, file)
-  core.setOutput('verification-file', file.written ? redact(file.path) : '')
+  const file = await keep('verification-file', json, io)
+  setBoundedOutput('verification', json, file, io)
+  io.setOutput('verification-file', file.written ? redact(file.path) : '')
 }

@@ -4,14 +4,21 @@
  */
 import type { DerivedTarget } from '../config/maps.js'
 import type { Derivation } from '../stages/changed-files/index.js'
-import type { RunContext } from '../runner/context.js'
-import type { Counts, PurgeResult } from '../record.js'
+import {
+  countResults,
+  describeUrlWait,
+  notChecked,
+  type Counts,
+  type PlannedStage,
+  type PurgeResult,
+  type RunContext,
+  type RunRecord,
+  type Verification,
+  type WaitOutcome
+} from '../record.js'
 import { summaryText } from '../text/guard.js'
 import { counted } from '../text/counted.js'
-import type { PlannedStage } from '../stages/verify/targets.js'
-import type { WaitForOrigin } from '../config/inputs.js'
-import { notChecked, type Verification } from '../stages/verify/edge-check.js'
-import { describeUrlWait, type WaitOutcome } from '../stages/wait.js'
+import type { WaitSettings } from '../config/settings.js'
 
 /** Half of GitHub's 1 MiB per step: a summary over the limit is dropped whole, not cut. */
 export const SUMMARY_MAX_BYTES = 512 * 1024
@@ -58,7 +65,7 @@ export interface SummaryFacts {
   /** Why the run ended early (a cancel), shown first. */
   stopped: string | undefined
   /** The wait for the origin, when there was one. */
-  wait: (WaitForOrigin & { outcome: WaitOutcome }) | undefined
+  wait: (WaitSettings & { outcome: WaitOutcome }) | undefined
   /** The edge check, when one was made. */
   edgeCheck: EdgeCheck | undefined
   /** In a dry run: what would be awaited and checked at the edge. */
@@ -402,7 +409,45 @@ function footer(facts: SummaryFacts): string {
   )
 }
 
-export function renderSummary(facts: SummaryFacts): string {
+/** Where the report put what the summary points to, and which run this was. */
+export interface SummarySetting {
+  /** The results file's path; empty when it could not be written. */
+  resultsFile: string
+  context: RunContext | undefined
+}
+
+/** The job summary of a run: its first line is the answer, then what went wrong, then the rest. */
+export function renderSummary(record: RunRecord, { resultsFile, context }: SummarySetting): string {
+  const { settings, verification } = record
+  return renderFacts({
+    results: record.results,
+    counts: countResults(record.results),
+    services: settings.services.map((service) => service.id),
+    dryRun: settings.dryRun,
+    repeatAfterMs: settings.repeatAfterMs,
+    derivation: record.derivation,
+    calls: record.calls.length,
+    resultsFile,
+    context,
+    stopped: record.stopped,
+    plannedStages: record.plannedStages,
+    wait:
+      record.wait === undefined || settings.wait === undefined
+        ? undefined
+        : { ...settings.wait, outcome: record.wait },
+    edgeCheck:
+      verification === undefined
+        ? undefined
+        : {
+            entries: verification.entries,
+            textUrls: settings.verify.text === undefined ? [] : settings.verify.urls,
+            malformedAge: verification.malformedAge
+          }
+  })
+}
+
+/** The summary from the facts it shows, each read from the record once (`renderSummary`). */
+export function renderFacts(facts: SummaryFacts): string {
   const head = [`<h2>${heading(facts)}</h2>`]
   if (facts.stopped !== undefined) head.push(`<p><b>${summaryText(facts.stopped)}</b></p>`)
   head.push(`<p>${scopeLine(facts)}</p>`)

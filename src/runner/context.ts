@@ -1,33 +1,18 @@
-/** The workflow run behind a purge, so the summary traces it to the deploy that caused it. */
+/** The run context, read from the `GITHUB_*` variables the runner sets (no Octokit needed for it). */
+import type { RunContext } from '../record.js'
 
-export interface RunContext {
-  repository: string
-  sha: string
-  event: string
-  workflow: string
-  runNumber: number
-  runUrl: string
-}
-
-/**
- * `@actions/github` is imported here, on demand, because it pulls in Octokit: most of the bundle's
- * size, and none of it needed unless a summary is written. `undefined` outside a workflow run.
- */
-export async function readRunContext(): Promise<RunContext | undefined> {
-  if (!process.env.GITHUB_REPOSITORY) return undefined
-  const { context } = await import('@actions/github')
-  const { owner, repo } = context.repo
+/** `undefined` outside a workflow run (local runs, tests without `GITHUB_REPOSITORY`). */
+export function readRunContext(env: NodeJS.ProcessEnv = process.env): RunContext | undefined {
+  const repository = env.GITHUB_REPOSITORY
+  if (!repository) return undefined
+  const serverUrl = env.GITHUB_SERVER_URL ?? 'https://github.com'
+  const runId = Number.parseInt(env.GITHUB_RUN_ID ?? '', 10)
   return {
-    repository: `${owner}/${repo}`,
-    sha: orEmpty(context.sha),
-    event: orEmpty(context.eventName),
-    workflow: orEmpty(context.workflow),
-    runNumber: context.runNumber,
-    runUrl: `${context.serverUrl}/${owner}/${repo}/actions/runs/${context.runId}`
+    repository,
+    sha: env.GITHUB_SHA ?? '',
+    event: env.GITHUB_EVENT_NAME ?? '',
+    workflow: env.GITHUB_WORKFLOW ?? '',
+    runNumber: Number.parseInt(env.GITHUB_RUN_NUMBER ?? '', 10),
+    runUrl: `${serverUrl}/${repository}/actions/runs/${runId}`
   }
-}
-
-/** Typed as strings, but unset when the action runs outside a real workflow (local runs, tests). */
-function orEmpty(value: string | undefined): string {
-  return value ?? ''
 }

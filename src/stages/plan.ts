@@ -1,36 +1,9 @@
 /** Turns settings into the exact purge calls to send. Pure: no I/O, no token. */
-import type { BatchFormat, Service, Settings } from '../config/inputs.js'
+import { counted } from '../text/counted.js'
+import { oneLine } from '../text/guard.js'
 import { InputError, shorten, type PurgeUrl, type SurrogateKey } from '../config/targets.js'
-
-export type TargetType = 'all' | 'key' | 'url'
-
-/** One thing the user asked to purge; every target ends in exactly one result. */
-export interface Target {
-  type: TargetType
-  /** The key, the URL as given, or the service id for a purge-all. */
-  target: string
-}
-
-/** Which spec operation a call is: decides the response shape expected and the permission needed. */
-export type Operation = 'purge-all' | 'key' | 'soft-key' | 'batch' | 'url' | 'soft-url'
-
-/** Calls refused with 403 stop the other calls that need the same permission. */
-export type Permission = 'engineer' | 'billing' | 'purge' | 'url-purge'
-
-export interface PurgeCall {
-  operation: Operation
-  method: 'POST' | 'PURGE'
-  url: string
-  /** Headers besides `Edge-Key`, which the client adds when `authenticated`. */
-  headers: Record<string, string>
-  body: string | undefined
-  authenticated: boolean
-  permission: Permission
-  /** The service id of a management call; URL purges belong to no service. */
-  service: string | undefined
-  soft: boolean
-  targets: Target[]
-}
+import type { PurgeCall, PurgeResult } from '../record.js'
+import type { BatchFormat, Service, Settings } from '../config/settings.js'
 
 /** Real servers ignore keys past 16 KiB of `Surrogate-Key` header. */
 export const MAX_SURROGATE_KEY_HEADER_BYTES = 16 * 1024
@@ -167,4 +140,33 @@ function urlCall({ target, address }: PurgeUrl, soft: boolean, authenticated: bo
     soft,
     targets: [{ type: 'url', target }]
   }
+}
+
+/** A dry run's results; with `repeat-after`, the second pass is planned too. */
+export function plannedResults(calls: PurgeCall[], repeated: boolean): PurgeResult[] {
+  const repeat = repeated ? { repeat: { status: 'planned' as const, id: null, attempts: 0 } } : {}
+  return calls.flatMap((call) =>
+    call.targets.map(({ type, target }) => ({
+      type,
+      target,
+      service: call.service ?? null,
+      soft: call.soft,
+      status: 'planned' as const,
+      id: null,
+      http_status: null,
+      attempts: 0,
+      error: null,
+      ...repeat
+    }))
+  )
+}
+
+/** The plan in one line: how many calls of which kind, for how many targets, on which services. */
+export function describePlan(calls: PurgeCall[], settings: Settings): string {
+  const targets = calls.reduce((sum, call) => sum + call.targets.length, 0)
+  const ids = settings.services.map((service) => service.id)
+  const service =
+    ids.length === 0 ? '' : ` on service${ids.length === 1 ? '' : 's'} ${oneLine(ids.join(', '))}`
+  const kind = settings.soft ? 'soft' : 'instant'
+  return `Planned ${counted(calls.length, `${kind} purge call`)} for ${counted(targets, 'target')}${service}`
 }

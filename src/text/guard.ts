@@ -101,3 +101,26 @@ export function summaryText(text: string, maxChars = 300): string {
     .replace(INLINE_SYNTAX, reference)
     .replace(BLOCK_START, (start) => `${start.slice(0, -1)}${reference(start.slice(-1))}`)
 }
+
+/** URLs are the user's, already validated; cut anyway, as all outside text is before the log. */
+const SHOWN_URL_CHARS = 200
+
+export function shownUrl(url: string): string {
+  return oneLine(url, SHOWN_URL_CHARS)
+}
+
+/** Server and user text inside a sentence: long enough to recognise, short enough for a table cell. */
+const QUOTED_CHARS = 80
+
+export function quoted(text: string): string {
+  return `"${oneLine(text, QUOTED_CHARS)}"`
+}
+
+/** A server message: long enough for any real explanation, short enough for a results entry. */
+const MAX_MESSAGE_CHARS = 300
+
+/** Server text on one line, secrets hidden first (as the guard does), cut to `max` with `…`. */
+export function cut(message: string, max = MAX_MESSAGE_CHARS): string {
+  const oneLine = redact(message).replace(/\s+/g, ' ').trim()
+  return oneLine.length > max ? `${oneLine.slice(0, max)}…` : oneLine
+}

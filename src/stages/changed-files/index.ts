@@ -2,10 +2,10 @@
 import * as core from '@actions/core'
 import { deriveTargets, type DerivedTarget } from '../../config/maps.js'
 import { findChangedFiles, readRunEvent, type ChangedFilesReport } from './github-api.js'
-import type { Settings } from '../../config/inputs.js'
 import { mergeUnique, purgeUrl } from '../../config/targets.js'
 import { counted } from '../../text/counted.js'
 import { oneLine } from '../../text/guard.js'
+import type { Settings } from '../../config/settings.js'
 
 export interface Derivation {
   report: ChangedFilesReport

@@ -4,28 +4,21 @@
  * nothing of the runner: transport, clock, abort signal and log are handed in.
  */
 import type { Clock } from '../../clock.js'
+import type { StepLog } from '../../log.js'
 import type { Transport } from './transport.js'
 import { counted } from '../../text/counted.js'
 import { describeEnd, describeRetry } from './log-lines.js'
-import type { PurgeCall } from '../plan.js'
 import { CANCELLED_IN_FLIGHT, interpret, type Verdict } from './response.js'
 import {
   NOT_SENT_AFTER_REFUSAL,
   NOT_SENT_CANCELLED,
-  ResultLedger,
-  resultsOfCall,
-  withRepeat,
   type CallEnd,
-  type PurgeResult
+  type PurgeCall,
+  type PurgeRun
 } from '../../record.js'
 import { backoffMs, describeWait, MAX_SERVER_WAIT_MS } from './retry-policy.js'
-import { cut } from './server-message.js'
-
-export interface EngineLog {
-  info(line: string): void
-  startGroup(title: string): void
-  endGroup(): void
-}
+import { ResultLedger, resultsOfCall, withRepeat } from './ledger.js'
+import { cut } from '../../text/guard.js'
 
 export interface EngineSettings {
   concurrency: number
@@ -39,18 +32,9 @@ export interface EngineDeps {
   clock: Clock
   /** Aborted when the run is cancelled: no call starts after it, calls in flight are abandoned. */
   signal: AbortSignal
-  log: EngineLog
+  log: StepLog
   /** Jitter for backoff; tests fix it. */
   random?: () => number
-}
-
-export interface PurgeRun {
-  results: PurgeResult[]
-  /** Calls of the first pass that got an answer (any answer) before the run ended. */
-  answered: number
-  cancelled: boolean
-  /** When the first purge call was sent (ms epoch): what the edge check's `Age` is measured against. */
-  firstSentMs: number | undefined
 }
 
 function permissionScope(call: PurgeCall): string {
@@ -247,9 +231,9 @@ export async function runPurge(
   ledger: ResultLedger = new ResultLedger(calls)
 ): Promise<PurgeRun> {
   const { log, signal } = deps
-  log.startGroup(`Purge calls (${calls.length}, up to ${settings.concurrency} at once)`)
-  const { answered, firstSentMs } = await sendPass(calls, ledger, settings, deps).finally(() =>
-    log.endGroup()
+  const { answered, firstSentMs } = await log.group(
+    `Purge calls (${calls.length}, up to ${settings.concurrency} at once)`,
+    () => sendPass(calls, ledger, settings, deps)
   )
   ledger.fill(NOT_SENT_CANCELLED)
   if (settings.repeatAfterMs > 0) await repeatPass(ledger, settings, deps)
@@ -278,8 +262,9 @@ async function repeatPass(
   if (again.length > 0 && !signal.aborted) {
     log.info(`Waiting ${settings.repeatAfterMs / 1000} s before purging again (repeat-after)`)
     await deps.clock.sleep(settings.repeatAfterMs, signal)
-    log.startGroup(`Repeat purge calls (${again.length})`)
-    await sendPass(repeats.calls, repeats, settings, deps).finally(() => log.endGroup())
+    await log.group(`Repeat purge calls (${again.length})`, () =>
+      sendPass(repeats.calls, repeats, settings, deps)
+    )
   }
   repeats.fill(NOT_SENT_CANCELLED)
   const second = new Map(again.map((index, position) => [index, repeats.get(position)]))

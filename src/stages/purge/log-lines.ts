@@ -2,10 +2,9 @@
  * Lines for the step log. Never includes the token: calls do not hold it. Every piece of text from
  * outside (URLs, service ids, errors, file names) passes `oneLine`, so no line can speak to the runner.
  */
+import { describeCall } from '../../record.js'
 import type { Derivation } from '../changed-files/index.js'
-import type { Settings } from '../../config/inputs.js'
-import type { PurgeCall } from '../plan.js'
-import type { CallEnd } from '../../record.js'
+import type { CallEnd, PurgeCall } from '../../record.js'
 import { counted } from '../../text/counted.js'
 import { oneLine } from '../../text/guard.js'
 
@@ -13,12 +12,6 @@ import { oneLine } from '../../text/guard.js'
 const SHOWN_ADDRESS_CHARS = 2000
 /** A server message is cut to 300 characters; this leaves room for what the action says around it. */
 const SHOWN_ERROR_CHARS = 400
-
-export function describeCall(call: PurgeCall): string {
-  const count = call.targets.length
-  const what = call.operation === 'batch' ? ` (${counted(count, 'key')})` : ''
-  return `${call.method} ${oneLine(call.url, SHOWN_ADDRESS_CHARS)}${what}${call.soft ? ' soft' : ''}`
-}
 
 export function describeEnd(call: PurgeCall, end: CallEnd, elapsedMs: number): string {
   const tries = `${counted(end.attempts, 'attempt')}, ${elapsedMs} ms`
@@ -28,15 +21,6 @@ export function describeEnd(call: PurgeCall, end: CallEnd, elapsedMs: number): s
   const missing = call.operation === 'batch' ? call.targets.length - end.ids.size : 0
   const note = missing > 0 ? `; ${counted(missing, 'key')} without a purge id` : ''
   return `✓ ${describeCall(call)}: HTTP ${end.httpStatus ?? ''} (${tries})${note}`
-}
-
-export function describePlan(calls: PurgeCall[], settings: Settings): string {
-  const targets = calls.reduce((sum, call) => sum + call.targets.length, 0)
-  const ids = settings.services.map((service) => service.id)
-  const service =
-    ids.length === 0 ? '' : ` on service${ids.length === 1 ? '' : 's'} ${oneLine(ids.join(', '))}`
-  const kind = settings.soft ? 'soft' : 'instant'
-  return `Planned ${counted(calls.length, `${kind} purge call`)} for ${counted(targets, 'target')}${service}`
 }
 
 export function describeRetry(

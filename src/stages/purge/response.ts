@@ -1,15 +1,16 @@
 /** What one attempt's exchange means for its call: ids, or a failure with a reason a user can act on. Pure. */
 import { STATUS_CODES } from 'node:http'
 import { MAX_BODY_BYTES, type Exchange } from './transport.js'
-import type { PurgeCall } from '../plan.js'
 import {
   headerValue,
   isRetryableNetworkCode,
   isRetryableStatus,
   serverRequestedWaitMs
 } from './retry-policy.js'
-import { cut, parseJson, serverMessage } from './server-message.js'
+import { parseJson, serverMessage } from './server-message.js'
 import { withoutCredentials } from '../../config/targets.js'
+import type { PurgeCall } from '../../record.js'
+import { cut } from '../../text/guard.js'
 
 /** A 401 stops every call to that origin; a 403 stops the calls needing the same permission. */
 export type Stop = 'unauthorized' | 'forbidden'

@@ -1,7 +1,5 @@
 /** Pulls the human message out of an error body, whatever shape the server chose. Pure. */
-import { redact } from '../../text/guard.js'
-
-const MAX_MESSAGE_CHARS = 300
+import { cut, redact } from '../../text/guard.js'
 
 /** How deep `errors` may nest before we stop looking: real APIs use one level; a hostile one, thousands. */
 const MAX_ERRORS_DEPTH = 3
@@ -28,12 +26,6 @@ function messagesOf(json: unknown, depth = 0): string[] {
   return [...own, ...nested, ...plain]
     .filter((message): message is string => message !== undefined)
     .slice(0, MAX_MESSAGES)
-}
-
-/** Server text on one line, secrets hidden first (as the guard does), cut to `max` with `…`. */
-export function cut(message: string, max = MAX_MESSAGE_CHARS): string {
-  const oneLine = redact(message).replace(/\s+/g, ' ').trim()
-  return oneLine.length > max ? `${oneLine.slice(0, max)}…` : oneLine
 }
 
 export function parseJson(body: string): unknown {

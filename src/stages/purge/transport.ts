@@ -2,7 +2,7 @@
 import * as http from 'node:http'
 import * as https from 'node:https'
 import { createAgents, type Answer } from '../../http/agents.js'
-import type { PurgeCall } from '../plan.js'
+import type { PurgeCall } from '../../record.js'
 
 /** One purge call attempt: the body is cut at `MAX_BODY_BYTES`. */
 export type Exchange = Answer

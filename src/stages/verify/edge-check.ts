@@ -3,10 +3,24 @@
  * edge now serves content produced after the purge began, re-checking stale ones for a while (a
  * soft purge serves the old copy once while it refetches; a CDN needs a moment to reach every POP).
  */
-import { counted } from '../../text/counted.js'
-import { judge, observe, type Judgement, type Observation } from './freshness.js'
+import { observe, type Observation } from '../../http/observation.js'
+import {
+  safeGet,
+  timeoutBefore,
+  untilCancelled,
+  type PageCheckDeps,
+  type RequestLimits
+} from '../../http/page-checks.js'
 import { ProbeSlots } from '../../http/probe.js'
-import { abortion, safeGet, shownUrl, timeoutBefore, type WaitDeps } from '../wait.js'
+import {
+  NOT_CHECKED_IN_TIME,
+  NOT_JUDGED_CANCELLED,
+  type Verification,
+  type VerifyRun
+} from '../../record.js'
+import { counted } from '../../text/counted.js'
+import { shownUrl } from '../../text/guard.js'
+import { judge, type Judgement } from './freshness.js'
 
 export interface VerifyTarget {
   url: string
@@ -14,17 +28,8 @@ export interface VerifyTarget {
   text: string | undefined
 }
 
-/** One entry of the `verification` output; field names are the output's. */
-export interface Verification {
-  url: string
-  fresh: boolean
-  http_status: number | null
-  age: number | null
-  checks: number
-  evidence: string
-}
-
-export interface VerifySettings {
+/** What the edge check is asked: which URLs, from when, for how long. */
+export interface EdgeCheckRequest {
   targets: VerifyTarget[]
   /** When the first purge call of the run was sent (ms epoch): the reference for `Age`. */
   purgeStartedMs: number
@@ -33,26 +38,7 @@ export interface VerifySettings {
    * within it plus one `requestTimeoutMs`, however many URLs there are.
    */
   timeoutMs: number
-  requestTimeoutMs: number
-  concurrency: number
 }
-
-export interface VerifyRun {
-  /** One per target, in target order. */
-  entries: Verification[]
-  cancelled: boolean
-  /** The URLs whose last answer had an `Age` that proves nothing (their `age` is null). */
-  malformedAge: string[]
-}
-
-export const NOT_JUDGED_CANCELLED = 'not judged: the run was cancelled'
-
-/** A URL the check never got to (time up, or cancelled first): not known to be fresh or stale. */
-export function notChecked(entry: Verification): boolean {
-  return entry.checks === 0
-}
-export const NOT_CHECKED_IN_TIME =
-  'not checked within verify-timeout: raise verify-timeout or concurrency'
 
 const FIRST_RECHECK_MS = 500
 const MAX_RECHECK_MS = 5000
@@ -94,12 +80,13 @@ function entryOf(progress: Progress, cancelled: boolean): Verification {
 }
 
 export async function verifyFreshness(
-  settings: VerifySettings,
-  deps: WaitDeps
+  settings: EdgeCheckRequest,
+  { requestTimeoutMs, concurrency }: RequestLimits,
+  deps: PageCheckDeps
 ): Promise<VerifyRun> {
   const { prober, clock, signal, log } = deps
   const deadline = clock.now() + settings.timeoutMs
-  const slots = new ProbeSlots(settings.concurrency)
+  const slots = new ProbeSlots(concurrency)
   const progress: Progress[] = settings.targets.map((target) => ({
     target,
     checks: 0,
@@ -121,9 +108,7 @@ export async function verifyFreshness(
     // ends within one timeout of the deadline. Re-checks share what is left, and the floor never
     // lifts one above `timeout` (below 1 s), which would break that bound.
     const timeoutMs =
-      state.checks === 0
-        ? settings.requestTimeoutMs
-        : timeoutBefore(deadline, start, settings.requestTimeoutMs)
+      state.checks === 0 ? requestTimeoutMs : timeoutBefore(deadline, start, requestTimeoutMs)
     const { url, text } = state.target
     const answer = await safeGet(prober, url, { timeoutMs, signal, lookFor: text })
     if (answer.kind === 'cancelled') return false
@@ -157,31 +142,25 @@ export async function verifyFreshness(
   }
 
   const seconds = `${settings.timeoutMs / 1000} s`
-  log.startGroup(
-    `Edge check: ${counted(progress.length, 'URL')} (up to ${settings.concurrency} at once, stale ones re-checked; no check starts after ${seconds})`
-  )
-  const { aborted, stop } = abortion(signal)
-  try {
-    await Promise.race([Promise.all(progress.map(verify)), aborted])
-  } finally {
-    stop()
-  }
-  const cancelled = signal.aborted
-  const entries = progress.map((state) => entryOf(state, cancelled))
-  const late = progress.filter((state) => state.late).length
-  if (late > 0) {
-    // One line, not one per URL: there may be a thousand.
-    log.info(
-      `${counted(late, 'URL')} not checked within verify-timeout (${seconds}): raise verify-timeout or concurrency`
-    )
-  }
-  const fresh = entries.filter((entry) => entry.fresh).length
-  const ending = cancelled ? ' (the run was cancelled)' : ''
-  const notChecked = late > 0 ? `, ${late} not checked` : ''
-  log.info(`${fresh} fresh, ${entries.length - fresh - late} stale${notChecked}${ending}`)
-  log.endGroup()
-  const malformedAge = progress
-    .filter((state) => state.observation?.malformedAge !== undefined)
-    .map((state) => state.target.url)
-  return { entries, cancelled, malformedAge }
+  const title = `Edge check: ${counted(progress.length, 'URL')} (up to ${concurrency} at once, stale ones re-checked; no check starts after ${seconds})`
+  return log.group(title, async () => {
+    await untilCancelled(progress.map(verify), signal)
+    const cancelled = signal.aborted
+    const entries = progress.map((state) => entryOf(state, cancelled))
+    const late = progress.filter((state) => state.late).length
+    if (late > 0) {
+      // One line, not one per URL: there may be a thousand.
+      log.info(
+        `${counted(late, 'URL')} not checked within verify-timeout (${seconds}): raise verify-timeout or concurrency`
+      )
+    }
+    const fresh = entries.filter((entry) => entry.fresh).length
+    const ending = cancelled ? ' (the run was cancelled)' : ''
+    const notChecked = late > 0 ? `, ${late} not checked` : ''
+    log.info(`${fresh} fresh, ${entries.length - fresh - late} stale${notChecked}${ending}`)
+    const malformedAge = progress
+      .filter((state) => state.observation?.malformedAge !== undefined)
+      .map((state) => state.target.url)
+    return { entries, cancelled, malformedAge }
+  })
 }

@@ -1,9 +1,9 @@
-/** What the wait and the edge check will look at, from settings and purge results. Pure. */
+/** Which URLs the edge check looks at, from settings and purge results. Pure. */
 import { counted } from '../../text/counted.js'
-import type { Settings, VerifySettings } from '../../config/inputs.js'
 import { oneLine } from '../../text/guard.js'
-import type { PurgeResult } from '../../record.js'
+import type { PlannedStage, PurgeResult } from '../../record.js'
 import type { VerifyTarget } from './edge-check.js'
+import type { VerifySettings } from '../../config/settings.js'
 
 /**
  * The purged URL targets (with `verify: true`), then `verify-urls`, each URL once. A URL listed in
@@ -34,43 +34,23 @@ function withoutFragment(url: string): string {
   return parsed.href
 }
 
-/** One stage a dry run would have run: what it would do, and each URL it would fetch. */
-export interface PlannedStage {
-  sentence: string
-  urls: string[]
-}
-
-/** A dry run's account of what would be awaited and checked; no request is sent for either. */
-export function describeStagesPlanned(settings: Settings): PlannedStage[] {
-  const stages: PlannedStage[] = []
-  const { wait, verify } = settings
-  if (wait !== undefined) {
-    const what =
-      wait.text === undefined ? 'answers 2xx' : `shows ${JSON.stringify(oneLine(wait.text, 80))}`
-    stages.push({
-      sentence:
-        `Would first wait until each of ${counted(wait.urls.length, 'URL')} ${what} ` +
-        `(${counted(wait.passes, 'check')} in a row, up to ${wait.timeoutMs / 1000} s):`,
-      urls: wait.urls
-    })
-  }
+/** In a dry run: what the edge check would look at for these URL targets; no request is sent. */
+export function describeCheckPlanned(
+  verify: VerifySettings,
+  urlTargets: string[]
+): PlannedStage | undefined {
   const byText =
     verify.text === undefined ? 'by Age' : `by the text ${JSON.stringify(oneLine(verify.text, 80))}`
   const parts = [
     verify.purgedUrls ? 'each purged URL by Age' : undefined,
     verify.urls.length > 0 ? `each of verify-urls ${byText}` : undefined
   ].filter((part) => part !== undefined)
-  const urls = verifyTargetsOf(
-    verify,
-    settings.urls.map((url) => url.target)
-  ).map((target) => target.url)
-  if (urls.length > 0) {
-    stages.push({
-      sentence:
-        `Would then check ${counted(urls.length, 'URL')} at the edge, ${parts.join(', and ')}, ` +
-        `re-checking stale ones for up to ${verify.timeoutMs / 1000} s:`,
-      urls
-    })
+  const urls = verifyTargetsOf(verify, urlTargets).map((target) => target.url)
+  if (urls.length === 0) return undefined
+  return {
+    sentence:
+      `Would then check ${counted(urls.length, 'URL')} at the edge, ${parts.join(', and ')}, ` +
+      `re-checking stale ones for up to ${verify.timeoutMs / 1000} s:`,
+    urls
   }
-  return stages
 }

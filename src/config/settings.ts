@@ -1,0 +1,64 @@
+/** Settings: what the user asked for, validated, with every field documented. Read by every stage. */
+import type { KeyMapping, UrlMapping } from './maps.js'
+import type { PurgeUrl, SurrogateKey } from './targets.js'
+
+export type BatchFormat = 'json' | 'header'
+
+/** Where targets come from when `changed-files` is on: the maps and the range to compare. */
+export interface ChangedFilesSettings {
+  urlMap: UrlMapping[]
+  keyMap: KeyMapping[]
+  changedSince: string
+  githubToken: string
+}
+
+/** The service whose cache the management calls purge. */
+export interface Service {
+  id: string
+  /** `base-url` without a trailing slash, so paths can be appended. */
+  baseUrl: string
+}
+
+export interface Settings {
+  apiToken: string
+  /** Empty when only URLs are purged: URL purges do not use the management address. */
+  services: Service[]
+  purgeAll: boolean
+  keys: SurrogateKey[]
+  urls: PurgeUrl[]
+  soft: boolean
+  batchFormat: BatchFormat
+  batchSize: number
+  concurrency: number
+  maxAttempts: number
+  timeoutMs: number
+  urlPurgeAuth: boolean
+  dryRun: boolean
+  summary: boolean
+  failOnError: boolean
+  /** Wait before purging everything a second time; 0 when off. */
+  repeatAfterMs: number
+  /** Present when targets are also derived from the files this run's commits changed. */
+  changedFiles: ChangedFilesSettings | undefined
+  /** Present when the purge waits until the origin serves the release. */
+  wait: WaitSettings | undefined
+  verify: VerifySettings
+}
+
+/** Before any purge call: each URL must show `text` (or answer 2xx) `passes` checks in a row. */
+export interface WaitSettings {
+  urls: string[]
+  text: string | undefined
+  passes: number
+  timeoutMs: number
+}
+
+/** After the purge: which URLs are fetched through the CDN to prove them fresh. */
+export interface VerifySettings {
+  /** Whether the purged URL targets are checked too (`verify: true`). */
+  purgedUrls: boolean
+  urls: string[]
+  /** What each of `urls` must show; `undefined`: judged by `Age`. */
+  text: string | undefined
+  timeoutMs: number
+}

@@ -1,0 +1,108 @@
+/**
+ * What one answer of a page shows (pure): status, the copy's `Age`, the cache status header,
+ * whether a text was seen. Read by the wait for the origin and the edge check alike.
+ */
+import type { ProbeAnswer } from './probe.js'
+import { oneLine, quoted } from '../text/guard.js'
+
+export interface Observation {
+  /** Null when no answer came: `failure` says why. */
+  status: number | null
+  /** The largest `Age` in whole seconds; null when absent or malformed. */
+  age: number | null
+  /** Why the `Age` header proves nothing, as evidence; undefined when absent or well-formed. */
+  malformedAge: string | undefined
+  /** Why the body could not be read (a coding edge-purge cannot undo): such a page is never fresh. */
+  undecodable: string | undefined
+  /** Whether the body or a header value showed the text; undefined when no text was asked for or no answer came. */
+  textSeen: boolean | undefined
+  /** The first cache status header the CDN sent, as `Name: value`, cut short. */
+  cacheStatus: string | undefined
+  failure: string | undefined
+}
+
+/** Vendors' names for "hit or miss", in the order they are preferred when several are sent. */
+const CACHE_STATUS_HEADERS = ['X-Cache', 'Cache-Status', 'CF-Cache-Status', 'X-Cache-Status']
+
+/** Server text inside evidence: long enough to recognise, short enough for a table cell. */
+const SHOWN_VALUE_CHARS = 80
+const SHOWN_FAILURE_CHARS = 160
+
+function headerValues(value: string | string[] | undefined): string[] {
+  if (value === undefined) return []
+  return Array.isArray(value) ? value : [value]
+}
+
+/** RFC 9111 §1.2.2: a number of seconds too large to hold counts as 2^31. */
+const MAX_AGE_S = 2 ** 31
+
+/**
+ * `Age` is one non-negative integer (RFC 9111 §5.1), but an intermediary may join two tiers' values
+ * into a list or send a line each: the largest is the copy's age. Any other value proves nothing,
+ * so it is never read as a young copy.
+ */
+function readAge(lines: string[]): Pick<Observation, 'age' | 'malformedAge'> {
+  if (lines.length === 0) return { age: null, malformedAge: undefined }
+  const values = lines
+    .flatMap((line) => line.split(','))
+    .map((value) => value.trim())
+    .filter((value) => value !== '')
+  if (values.length === 0 || !values.every((value) => /^\d+$/.test(value))) {
+    const why = values.length === 0 ? 'empty' : 'not a whole number of seconds'
+    return { age: null, malformedAge: `malformed Age header ${quoted(lines.join(', '))}: ${why}` }
+  }
+  const largest = values.reduce((most, value) => Math.max(most, Number(value)), 0)
+  return { age: Math.min(largest, MAX_AGE_S), malformedAge: undefined }
+}
+
+function cacheStatusOf(headers: Record<string, string | string[] | undefined>): string | undefined {
+  for (const name of CACHE_STATUS_HEADERS) {
+    const [value] = headerValues(headers[name.toLowerCase()])
+    if (value !== undefined) return `${name}: ${oneLine(value, SHOWN_VALUE_CHARS)}`
+  }
+  return undefined
+}
+
+export function observe(answer: ProbeAnswer, text: string | undefined): Observation {
+  switch (answer.kind) {
+    case 'response': {
+      const { headers, body } = answer
+      const textSeen =
+        text === undefined
+          ? undefined
+          : body.includes(text) ||
+            Object.values(headers).some((value) =>
+              headerValues(value).some((one) => one.includes(text))
+            )
+      return {
+        status: answer.status,
+        ...readAge(answer.ageLines),
+        undecodable:
+          answer.undecodable === undefined
+            ? undefined
+            : oneLine(answer.undecodable, SHOWN_FAILURE_CHARS),
+        textSeen,
+        cacheStatus: cacheStatusOf(headers),
+        failure: undefined
+      }
+    }
+    case 'network':
+      return failed(`network error: ${oneLine(answer.message, SHOWN_FAILURE_CHARS)}`)
+    case 'timeout':
+      return failed(oneLine(answer.message, SHOWN_FAILURE_CHARS))
+    case 'cancelled':
+      return failed('the run was cancelled')
+  }
+}
+
+function failed(failure: string): Observation {
+  return {
+    status: null,
+    age: null,
+    malformedAge: undefined,
+    undecodable: undefined,
+    textSeen: undefined,
+    cacheStatus: undefined,
+    failure
+  }
+}

@@ -1,0 +1,233 @@
+/** One run's stages in order: derive → plan → wait → purge → verify; returns the RunRecord. No I/O of its own. */
+import type { Clock } from './clock.js'
+import type { Settings } from './config/settings.js'
+import { createProber, type Prober } from './http/probe.js'
+import type { StepLog } from './log.js'
+import {
+  describeCall,
+  NOT_SENT_CANCELLED,
+  withSources,
+  type PlannedStage,
+  type PurgeCall,
+  type PurgeRun,
+  type RunRecord,
+  type VerifyRun,
+  type WaitOutcome
+} from './record.js'
+import { applyChangedFiles } from './stages/changed-files/index.js'
+import { describePlan, plannedResults, planPurges } from './stages/plan.js'
+import { runPurge } from './stages/purge/engine.js'
+import { ResultLedger } from './stages/purge/ledger.js'
+import { describeDerivation } from './stages/purge/log-lines.js'
+import { createTransport, type Transport } from './stages/purge/transport.js'
+import { verifyFreshness } from './stages/verify/edge-check.js'
+import { describeCheckPlanned, purgedUrlsOf, verifyTargetsOf } from './stages/verify/targets.js'
+import { describeWaitPlanned, waitForOrigin } from './stages/wait.js'
+import { counted } from './text/counted.js'
+import { cut, oneLine } from './text/guard.js'
+
+const USER_AGENT = 'edge-purge/1'
+
+/** How the stages reach the network: real sockets in a run, scripted answers in tests. */
+export interface Connections {
+  transport(settings: Settings): Transport
+  prober(settings: Settings): Prober
+}
+
+export const liveConnections: Connections = {
+  transport: (settings) =>
+    createTransport({
+      apiToken: settings.apiToken,
+      concurrency: settings.concurrency,
+      timeoutMs: settings.timeoutMs,
+      userAgent: USER_AGENT
+    }),
+  prober: (settings) => createProber({ userAgent: USER_AGENT, concurrency: settings.concurrency })
+}
+
+/** What the pipeline is handed: time, the cancel, the log and the network. */
+export interface PipelineDeps {
+  clock: Clock
+  /** Aborted when the run is cancelled: no stage starts new work after it. */
+  signal: AbortSignal
+  log: StepLog
+  connect: Connections
+}
+
+/** What the stages after planning did; the wait and edge check only when they ran. */
+interface Stages {
+  purge: PurgeRun
+  wait: WaitOutcome | undefined
+  verification: VerifyRun | undefined
+  plannedStages: PlannedStage[]
+}
+
+/**
+ * Runs the stages in order. Input errors, the GitHub API and planning fail the run (they throw)
+ * before anything is sent; from planning on, every target is reported exactly once, whatever
+ * happens.
+ */
+export async function runPipeline(given: Settings, deps: PipelineDeps): Promise<RunRecord> {
+  const { signal, log } = deps
+  const { settings, derivation } = await unlessCancelled(applyChangedFiles(given), signal)
+  const calls = planPurges(settings)
+  if (derivation !== undefined) {
+    const { title, lines, nothingMatched } = describeDerivation(derivation)
+    await log.group(title, async () => lines.forEach((line) => log.info(line)))
+    if (calls.length === 0 && nothingMatched !== undefined) log.notice(nothingMatched)
+  }
+  log.info(describePlan(calls, settings))
+
+  const ledger = new ResultLedger(calls)
+  let stages: Stages = {
+    purge: notRun([]),
+    wait: undefined,
+    verification: undefined,
+    plannedStages: []
+  }
+  try {
+    stages = settings.dryRun
+      ? await dryRun(calls, settings, log)
+      : await purgeForVisitors(calls, settings, deps, ledger)
+  } catch (error) {
+    const reason = `not finished: edge-purge stopped on an unexpected error: ${cut(messageOf(error))}`
+    log.error(reason)
+    stages.purge = { ...notRun(ledger.fill(reason)), cancelled: signal.aborted }
+  }
+  const { purge, wait, verification, plannedStages } = stages
+  return {
+    settings,
+    derivation,
+    calls,
+    results:
+      derivation === undefined ? purge.results : withSources(purge.results, derivation.sources),
+    plannedStages,
+    wait,
+    verification,
+    stopped: stoppedBy(stages, calls.length)
+  }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error)
+}
+
+const notRun = (results: RunRecord['results']): PurgeRun => ({
+  results,
+  answered: 0,
+  cancelled: false,
+  firstSentMs: undefined
+})
+
+/** Rejects as soon as the run is cancelled, so a slow GitHub API cannot hold a cancelled job. */
+function unlessCancelled<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const stop = (): void =>
+      reject(new Error('Cancelled before the targets were known: nothing was sent'))
+    if (signal.aborted) stop()
+    signal.addEventListener('abort', stop, { once: true })
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', stop))
+  })
+}
+
+/** Why the run ended early, when a cancel ended it. */
+function stoppedBy({ purge, wait, verification }: Stages, calls: number): string | undefined {
+  if (wait?.cancelled === true) {
+    return 'Cancelled while waiting for the origin: no purge call was sent'
+  }
+  if (purge.cancelled) {
+    return `Cancelled after ${purge.answered} of ${counted(calls, 'call')}: the calls not answered by then are reported as failed`
+  }
+  if (verification?.cancelled === true) {
+    return 'Cancelled during the edge check: the URLs not judged by then are reported as not fresh'
+  }
+  return undefined
+}
+
+/** URLs are the user's own, validated: shown whole up to a length no real URL reaches. */
+const SHOWN_URL_CHARS = 2000
+
+/** A dry run: every call and every later stage as it would run; nothing is sent. */
+async function dryRun(calls: PurgeCall[], settings: Settings, log: StepLog): Promise<Stages> {
+  const plannedStages = [
+    settings.wait === undefined ? undefined : describeWaitPlanned(settings.wait),
+    describeCheckPlanned(
+      settings.verify,
+      settings.urls.map((url) => url.target)
+    )
+  ].filter((stage) => stage !== undefined)
+  await log.group(`Dry run: ${counted(calls.length, 'planned call')}, none sent`, async () => {
+    for (const call of calls) log.info(describeCall(call))
+    if (settings.repeatAfterMs > 0) {
+      log.info(`…then the same calls again after ${settings.repeatAfterMs / 1000} s (repeat-after)`)
+    }
+    for (const { sentence, urls } of plannedStages) {
+      log.info(sentence)
+      for (const url of urls) log.info(`• ${oneLine(url, SHOWN_URL_CHARS)}`)
+    }
+  })
+  return {
+    purge: notRun(plannedResults(calls, settings.repeatAfterMs > 0)),
+    wait: undefined,
+    verification: undefined,
+    plannedStages
+  }
+}
+
+/**
+ * Wait until the origin serves the release, purge, then check at the edge that visitors get fresh
+ * copies. No purge call is sent when the wait does not end in time.
+ */
+async function purgeForVisitors(
+  calls: PurgeCall[],
+  settings: Settings,
+  { clock, signal, log, connect }: PipelineDeps,
+  ledger: ResultLedger
+): Promise<Stages> {
+  const prober = connect.prober(settings)
+  const pageDeps = { prober, clock, signal, log }
+  const limits = { requestTimeoutMs: settings.timeoutMs, concurrency: settings.concurrency }
+  const stages: Stages = {
+    purge: notRun([]),
+    wait: undefined,
+    verification: undefined,
+    plannedStages: []
+  }
+  try {
+    if (settings.wait !== undefined) {
+      stages.wait = await waitForOrigin(settings.wait, limits, pageDeps)
+      if (!stages.wait.done) {
+        const reason = stages.wait.cancelled
+          ? NOT_SENT_CANCELLED
+          : `not sent: ${stages.wait.failure ?? 'the origin was not ready'}`
+        stages.purge = { ...notRun(ledger.fill(reason)), cancelled: stages.wait.cancelled }
+        return stages
+      }
+    }
+    const transport = connect.transport(settings)
+    try {
+      stages.purge = await runPurge(calls, settings, { transport, clock, signal, log }, ledger)
+    } finally {
+      transport.close()
+    }
+    const targets = verifyTargetsOf(settings.verify, purgedUrlsOf(stages.purge.results))
+    if (stages.purge.cancelled) return stages
+    if (targets.length === 0) {
+      if (settings.verify.purgedUrls) {
+        log.notice(
+          'verify: true, but there is nothing to check at the edge: no URL was purged and verify-urls is empty'
+        )
+      }
+      return stages
+    }
+    const purgeStartedMs = stages.purge.firstSentMs ?? clock.now()
+    stages.verification = await verifyFreshness(
+      { targets, purgeStartedMs, timeoutMs: settings.verify.timeoutMs },
+      limits,
+      pageDeps
+    )
+    return stages
+  } finally {
+    prober.close()
+  }
+}

@@ -1,0 +1,27 @@
+/** The inputs, read from the runner's `INPUT_<NAME>` variables; the tokens masked before anything else. */
+import * as core from '@actions/core'
+import { INPUT_NAMES, parseSettings, SECRET_INPUTS, type RawInputs } from '../config/inputs.js'
+import { readListFile } from '../config/list-files.js'
+import type { Settings } from '../config/settings.js'
+import { hideSecrets } from '../text/guard.js'
+
+/** Reads every input, masking the tokens before anything else can print them. */
+export function readInputs(): RawInputs {
+  const raw = {} as RawInputs
+  for (const name of SECRET_INPUTS) {
+    raw[name] = core.getInput(name).trim()
+    if (raw[name] !== '') core.setSecret(raw[name])
+  }
+  for (const name of INPUT_NAMES) raw[name] ??= core.getInput(name).trim()
+  return raw
+}
+
+/**
+ * The settings of this run. The guard learns both tokens before any outside text is read, so from
+ * here on no line, output or summary can show either.
+ */
+export function readSettings(): Settings {
+  const raw = readInputs()
+  hideSecrets([raw['api-token'], raw['github-token']])
+  return parseSettings(raw, readListFile)
+}
