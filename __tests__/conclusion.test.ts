@@ -205,6 +205,17 @@ describe('conclude', () => {
     expect(messages.at(-1)).toContain('fail-on-error is false')
   })
 
+  it('fails the step when a cancel ended the run, after what went wrong', () => {
+    const results = [failed('b', 'not sent: the run was cancelled')]
+    const stopped =
+      'Cancelled after 0 of 1 call: the calls not answered by then are reported as failed'
+    conclude(runRecord({ results, stopped }), { log, fail: setFailed })
+    expect(setFailed.mock.calls.map(([message]) => message)).toEqual([
+      '1 of 1 targets failed to purge; the job summary and the results output list each with its reason',
+      stopped
+    ])
+  })
+
   it('keeps annotations within GitHub’s 10 per step however many targets failed', () => {
     const results = Array.from({ length: 20_000 }, (_, index) =>
       failed(`k${index}`, `reason ${index % 50}`)

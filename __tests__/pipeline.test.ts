@@ -1,0 +1,255 @@
+/**
+ * The pipeline in-process on the virtual clock, with a scripted purge API and scripted pages: the
+ * order of the stages, what stops them, cancellation in each, and every target reported once.
+ */
+import { describe, expect, it } from '@jest/globals'
+import type { Settings } from '../src/config/settings.js'
+import { parseUrls } from '../src/config/targets.js'
+import type { ProbeAnswer, Prober } from '../src/http/probe.js'
+import { runPipeline } from '../src/pipeline.js'
+import { NOT_SENT_CANCELLED, type RunRecord } from '../src/record.js'
+import type { Transport } from '../src/stages/purge/transport.js'
+import { settingsWith } from './support/defaults.js'
+import { FakeClock } from './support/fake-clock.js'
+import { recordedLog, type RecordedLog } from './support/recorded-log.js'
+import { page, ScriptedProber } from './support/scripted-prober.js'
+import { ScriptedTransport, type CallScript } from './support/scripted-transport.js'
+
+const ORIGIN = 'https://origin.example/version'
+const SHA = 'abc1234'
+const PAGES = ['https://www.example.com/a', 'https://www.example.com/b']
+
+/** Two keys and two URLs, waiting for the origin first and checking the purged URLs after. */
+const withAllStages = (overrides: Partial<Settings> = {}): Settings =>
+  settingsWith({
+    keys: ['home', 'product-42'],
+    urls: parseUrls(PAGES.join('\n'), 'urls'),
+    wait: { urls: [ORIGIN], text: SHA, passes: 1, timeoutMs: 10_000 },
+    verify: { purgedUrls: true, urls: [], text: undefined, timeoutMs: 60_000 },
+    ...overrides
+  })
+
+/** Which stage each request belongs to, in the order they were made. */
+type Event = `wait ${string}` | `send ${string}` | `check ${string}`
+
+interface Scene {
+  /** What the origin shows; the release by default. */
+  origin?: ProbeAnswer
+  /** How the purge API answers; correctly by default. */
+  api?: CallScript
+  /** Cancels the run as this request is made. */
+  cancelAt?: (event: Event) => boolean
+  /** Opening the transport throws: a bug the pipeline must survive. */
+  brokenTransport?: boolean
+}
+
+interface Run {
+  record: RunRecord
+  events: Event[]
+  log: RecordedLog
+  transport: ScriptedTransport
+  proberClosed: boolean
+}
+
+async function run(settings: Settings, scene: Scene = {}): Promise<Run> {
+  const clock = new FakeClock()
+  const cancel = new AbortController()
+  const events: Event[] = []
+  const happen = (event: Event): void => {
+    events.push(event)
+    if (scene.cancelAt?.(event) === true) cancel.abort()
+  }
+  const origin = scene.origin ?? page(200, `release ${SHA}`)
+  const pages = new ScriptedProber(clock, (url) => ({
+    answer: url === ORIGIN ? origin : page(200, 'fresh', { age: '0' })
+  }))
+  let proberClosed = false
+  const prober: Prober = {
+    get: (url, options) => {
+      happen(url === ORIGIN ? `wait ${url}` : `check ${url}`)
+      return pages.get(url, options)
+    },
+    close: () => {
+      proberClosed = true
+    }
+  }
+  const transport = new ScriptedTransport(clock, scene.api)
+  const traced: Transport = {
+    send: (call, signal) => {
+      happen(`send ${call.targets.map(({ target }) => target).join(' ')}`)
+      return transport.send(call, signal)
+    },
+    close: () => transport.close()
+  }
+  const log = recordedLog()
+  const record = await runPipeline(settings, {
+    clock,
+    signal: cancel.signal,
+    log,
+    connect: {
+      transport: () => {
+        if (scene.brokenTransport === true) throw new Error('boom')
+        return traced
+      },
+      prober: () => prober
+    }
+  })
+  return { record, events, log, transport, proberClosed }
+}
+
+const kinds = (events: Event[]): string[] =>
+  events.map((event) => event.split(' ')[0] ?? '').filter((kind, i, all) => kind !== all[i - 1])
+
+/** Every planned target has exactly one result, and nothing else has one. */
+function expectEachTargetOnce({ calls, results }: RunRecord): void {
+  const planned = calls.flatMap((call) =>
+    call.targets.map(({ type, target }) => `${type} ${target} ${call.service ?? ''}`)
+  )
+  const reported = results.map(({ type, target, service }) => `${type} ${target} ${service ?? ''}`)
+  expect(reported).toEqual(planned)
+  expect(new Set(reported).size).toBe(reported.length)
+}
+
+describe('the stages in order', () => {
+  it('waits for the origin, then purges, then checks the edge', async () => {
+    const { record, events, log } = await run(withAllStages())
+    expect(kinds(events)).toEqual(['wait', 'send', 'check'])
+    expect(log.lines.filter((line) => line.startsWith('[') && line !== '[end]')).toEqual([
+      '[Waiting for the origin: 1 URL to show "abc1234" (up to 10 s)]',
+      '[Purge calls (3, up to 8 at once)]',
+      '[Edge check: 2 URLs (up to 8 at once, stale ones re-checked; no check starts after 60 s)]'
+    ])
+    expect(record.wait?.done).toBe(true)
+    expect(record.results.map((result) => result.status)).toEqual([
+      'purged',
+      'purged',
+      'purged',
+      'purged'
+    ])
+    expect(record.verification?.entries.map(({ url, fresh }) => ({ url, fresh }))).toEqual(
+      PAGES.map((url) => ({ url, fresh: true }))
+    )
+    expect(record.stopped).toBeUndefined()
+    expectEachTargetOnce(record)
+  })
+
+  it('sends no purge call when the origin is not ready in time, and says why for every target', async () => {
+    const { record, events, transport } = await run(withAllStages(), {
+      origin: page(200, 'release def5678')
+    })
+    expect(kinds(events)).toEqual(['wait'])
+    expect(transport.sent).toEqual([])
+    expect(record.wait).toMatchObject({ done: false, cancelled: false })
+    expect(new Set(record.results.map((result) => result.error))).toEqual(
+      new Set([
+        'not sent: the origin was not ready within 10 s: https://origin.example/version did not show "abc1234"'
+      ])
+    )
+    expect(record.verification).toBeUndefined()
+    expect(record.stopped).toBeUndefined()
+    expectEachTargetOnce(record)
+  })
+
+  it('checks the edge only after the repeat pass', async () => {
+    const { record, events } = await run(withAllStages({ repeatAfterMs: 5000 }))
+    expect(kinds(events)).toEqual(['wait', 'send', 'check'])
+    expect(events.filter((event) => event.startsWith('send'))).toHaveLength(6)
+    expect(record.results.every((result) => result.repeat?.status === 'purged')).toBe(true)
+    expect(record.verification?.entries.every((entry) => entry.fresh)).toBe(true)
+    expectEachTargetOnce(record)
+  })
+
+  it('checks nothing at the edge when no URL was purged, and says so', async () => {
+    const refused: CallScript = (call) =>
+      call.operation === 'url'
+        ? { kind: 'response', status: 403, headers: {}, body: '', truncated: false }
+        : {
+            kind: 'response',
+            status: 200,
+            headers: {},
+            body: '{"home":"1","product-42":"2"}',
+            truncated: false
+          }
+    const { record, events, log } = await run(withAllStages({ wait: undefined }), {
+      api: refused
+    })
+    expect(kinds(events)).toEqual(['send'])
+    expect(record.verification).toBeUndefined()
+    expect(log.lines).toContain(
+      'notice: verify: true, but there is nothing to check at the edge: no URL was purged and verify-urls is empty'
+    )
+    expectEachTargetOnce(record)
+  })
+
+  it('closes the purge transport and the page prober', async () => {
+    const { transport, proberClosed } = await run(withAllStages())
+    expect(transport.closed).toBe(true)
+    expect(proberClosed).toBe(true)
+  })
+})
+
+describe('a dry run', () => {
+  it('sends nothing, fetches nothing, and plans every target and stage', async () => {
+    const { record, events, log } = await run(withAllStages({ dryRun: true }))
+    expect(events).toEqual([])
+    expect(record.results.every((result) => result.status === 'planned')).toBe(true)
+    expect(record.plannedStages.map((stage) => stage.urls)).toEqual([[ORIGIN], PAGES])
+    expect(log.lines).toContain('[Dry run: 3 planned calls, none sent]')
+    expectEachTargetOnce(record)
+  })
+})
+
+describe('cancelled', () => {
+  it('while waiting for the origin: nothing is sent, and the run says so', async () => {
+    const { record, events } = await run(withAllStages(), {
+      cancelAt: (event) => event.startsWith('wait')
+    })
+    expect(kinds(events)).toEqual(['wait'])
+    expect(record.stopped).toBe('Cancelled while waiting for the origin: no purge call was sent')
+    expect(new Set(record.results.map((result) => result.error))).toEqual(
+      new Set([NOT_SENT_CANCELLED])
+    )
+    expectEachTargetOnce(record)
+  })
+
+  it('while purging: the calls not answered fail, and nothing is checked at the edge', async () => {
+    // One call at a time: the keys and the first URL are purged before the cancel.
+    const { record, events } = await run(withAllStages({ wait: undefined, concurrency: 1 }), {
+      cancelAt: (event) => event === `send ${PAGES[1]}`
+    })
+    expect(kinds(events)).toEqual(['send'])
+    expect(record.stopped).toMatch(/^Cancelled after 2 of 3 calls: /)
+    expect(record.results.map((result) => result.status)).toEqual([
+      'purged',
+      'purged',
+      'purged',
+      'failed'
+    ])
+    expect(record.verification).toBeUndefined()
+    expectEachTargetOnce(record)
+  })
+
+  it('during the edge check: the purge stands, and the URLs not judged are not fresh', async () => {
+    const { record, events } = await run(withAllStages({ wait: undefined }), {
+      cancelAt: (event) => event.startsWith('check')
+    })
+    expect(kinds(events)).toEqual(['send', 'check'])
+    expect(record.stopped).toBe(
+      'Cancelled during the edge check: the URLs not judged by then are reported as not fresh'
+    )
+    expect(record.results.every((result) => result.status === 'purged')).toBe(true)
+    expect(record.verification?.cancelled).toBe(true)
+    expect(record.verification?.entries.some((entry) => entry.fresh)).toBe(false)
+    expectEachTargetOnce(record)
+  })
+})
+
+describe('an unexpected error', () => {
+  it('stops the stages, and every target is still reported once with the reason', async () => {
+    const { record, log } = await run(withAllStages({ wait: undefined }), { brokenTransport: true })
+    const reason = 'not finished: edge-purge stopped on an unexpected error: boom'
+    expect(new Set(record.results.map((result) => result.error))).toEqual(new Set([reason]))
+    expect(log.lines).toContain(`error: ${reason}`)
+    expectEachTargetOnce(record)
+  })
+})
