@@ -1,9 +1,9 @@
 /** Unit tests of the one guard for text from outside: one line, never a runner command, never markup. */
 import { afterEach, describe, expect, it } from '@jest/globals'
 import fc from 'fast-check'
-import { hideSecrets, oneLine, summaryText, cut } from '../src/text/guard.js'
-import { shorten } from '../src/config/targets.js'
+import { hideSecrets, oneLine, summaryText } from '../src/text/guard.js'
 import { elementCounts, renderMarkdown, textOf } from './support/rendered-markdown.js'
+import { plainLine, quoted, shorten, shownUrl } from '../src/text/shown.js'
 
 /** How the runner finds a command in a line: `::` after leading spaces, or the legacy `##[` form. */
 const COMMAND_START = /^\s*(::|##\[)/
@@ -186,7 +186,9 @@ describe('secrets are hidden before anything is cut or escaped', () => {
       ['oneLine', 80, (text) => oneLine(text, 80)],
       ['summaryText', 80, (text) => summaryText(text, 80)],
       ['shorten', 60, shorten],
-      ['cut', 80, (text) => cut(text, 80)]
+      ['plainLine', 80, (text) => plainLine(text, 80)],
+      ['shownUrl', 200, shownUrl],
+      ['quoted', 80, quoted]
     ]
     for (const [name, at, cutter] of cutters) {
       const text = `${'x'.repeat(at - 10)}${TOKEN}`

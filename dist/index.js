@@ -30876,7 +30876,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9463);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3987);
 
 // A cancelled run must end within the runner's grace period: keep-alive sockets or a slow
 // GitHub request must not hold it open once its results are written.
@@ -30888,7 +30888,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 9463:
+/***/ 3987:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -31752,6 +31752,25 @@ function createAgents(options) {
 
 // EXTERNAL MODULE: external "node:zlib"
 var external_node_zlib_ = __nccwpck_require__(8522);
+;// CONCATENATED MODULE: ./src/text/cut.ts
+/** The one rule for cutting text short: whole pieces up to a length, then `…`. Pure. */
+/**
+ * Joins `pieces` (characters, or escapes that each stand for one) while they fit in `maxChars`;
+ * past it, ends with `…`. A piece is never split, so no cut can leave half an escape or half a
+ * surrogate pair.
+ */
+function cut(pieces, maxChars) {
+    const kept = [];
+    let length = 0;
+    for (const piece of pieces) {
+        if (length + piece.length > maxChars)
+            return `${kept.join('')}…`;
+        kept.push(piece);
+        length += piece.length;
+    }
+    return kept.join('');
+}
+
 ;// CONCATENATED MODULE: ./src/text/secrets.ts
 /** Hiding secrets in what the action writes, in each spelling a text can hold them in. Pure. */
 const MASK = '***';
@@ -31834,6 +31853,7 @@ function hide(text, forms) {
  * piece of a secret in view and no escape can hide one from the redactor.
  */
 
+
 /**
  * The secrets to hide, registered once at the start as `core.setSecret` registers them with the
  * runner: every helper below hides them first, so no caller can cut or escape before redacting.
@@ -31862,40 +31882,35 @@ function isSpace(char) {
     return char === '\t' || (SPACE.test(char) && !HIDDEN.test(char));
 }
 /**
- * The runner obeys `::name::` at a line's start (after spaces) and the legacy `##[name]` anywhere in
- * a line, so a leading `:` and a `[` after `##` are escaped: one character each keeps the text readable.
+ * The line as pieces: a run of whitespace becomes one space before the next piece (none at either
+ * end), every hidden character an escape. The runner obeys `::name::` at a line's start (after
+ * spaces) and the legacy `##[name]` anywhere in a line, so a leading `:` and a `[` right after `##`
+ * are escaped too: one character each keeps the text readable.
  */
-function shown(char, before, spaceBefore) {
-    if (HIDDEN.test(char))
-        return escaped(char);
-    if (char === ':' && before.length === 0)
-        return escaped(char);
-    const afterHashes = !spaceBefore && before.at(-1) === '#' && before.at(-2) === '#';
-    if (char === '[' && afterHashes)
-        return escaped(char);
-    return char;
+function* shownPieces(text) {
+    let first = true;
+    let spaceBefore = false;
+    let older = '';
+    let newer = '';
+    for (const char of text) {
+        if (isSpace(char)) {
+            spaceBefore = !first;
+            continue;
+        }
+        const afterHashes = !spaceBefore && older === '#' && newer === '#';
+        const piece = HIDDEN.test(char) || (char === ':' && first) || (char === '[' && afterHashes)
+            ? escaped(char)
+            : char;
+        yield spaceBefore ? ` ${piece}` : piece;
+        older = spaceBefore ? ' ' : newer;
+        newer = piece;
+        first = false;
+        spaceBefore = false;
+    }
 }
 /** For log lines and annotations: one line, cut to `maxChars` with `…`, never a runner command. */
 function oneLine(text, maxChars = 300) {
-    const pieces = [];
-    let length = 0;
-    let spaceBefore = false;
-    for (const char of redact(text)) {
-        if (isSpace(char)) {
-            spaceBefore = pieces.length > 0;
-            continue;
-        }
-        const piece = shown(char, pieces, spaceBefore);
-        const added = (spaceBefore ? 1 : 0) + piece.length;
-        if (length + added > maxChars)
-            return `${pieces.join('')}…`;
-        if (spaceBefore)
-            pieces.push(' ');
-        pieces.push(piece);
-        length += added;
-        spaceBefore = false;
-    }
-    return pieces.join('');
+    return cut(shownPieces(redact(text)), maxChars);
 }
 const HTML_ENTITIES = {
     '&': '&amp;',
@@ -31924,23 +31939,6 @@ function summaryText(text, maxChars = 300) {
     return oneLine(text, maxChars)
         .replace(INLINE_SYNTAX, reference)
         .replace(BLOCK_START, (start) => `${start.slice(0, -1)}${reference(start.slice(-1))}`);
-}
-/** URLs are the user's, already validated; cut anyway, as all outside text is before the log. */
-const SHOWN_URL_CHARS = 200;
-function shownUrl(url) {
-    return oneLine(url, SHOWN_URL_CHARS);
-}
-/** Server and user text inside a sentence: long enough to recognise, short enough for a table cell. */
-const QUOTED_CHARS = 80;
-function quoted(text) {
-    return `"${oneLine(text, QUOTED_CHARS)}"`;
-}
-/** A server message: long enough for any real explanation, short enough for a results entry. */
-const MAX_MESSAGE_CHARS = 300;
-/** Server text on one line, secrets hidden first (as the guard does), cut to `max` with `…`. */
-function cut(message, max = MAX_MESSAGE_CHARS) {
-    const oneLine = redact(message).replace(/\s+/g, ' ').trim();
-    return oneLine.length > max ? `${oneLine.slice(0, max)}…` : oneLine;
 }
 
 ;// CONCATENATED MODULE: ./src/http/content-coding.ts
@@ -32240,7 +32238,44 @@ function counted(count, noun) {
     return `${count} ${noun}${count === 1 ? '' : 's'}`;
 }
 
+;// CONCATENATED MODULE: ./src/text/shown.ts
+/** How outside values read inside a sentence: each a view of the guard, cut by the one rule. */
+
+
+/** A server message: long enough for any real explanation, short enough for a results entry. */
+const MESSAGE_CHARS = 300;
+/**
+ * Server text on one line, secrets hidden, whitespace runs as one space, cut to `maxChars`. Not
+ * escaped: it is a value (a result's `error`), escaped by the guard wherever it is shown.
+ */
+function plainLine(message, maxChars = MESSAGE_CHARS) {
+    return cut(redact(message).replace(/\s+/g, ' ').trim(), maxChars);
+}
+/** URLs are the user's, already validated; cut anyway, as all outside text is before the log. */
+const URL_CHARS = 200;
+function shownUrl(url) {
+    return oneLine(url, URL_CHARS);
+}
+/** Server and user text inside a sentence: long enough to recognise, short enough for a table cell. */
+const QUOTED_CHARS = 80;
+function quoted(text) {
+    return `"${oneLine(text, QUOTED_CHARS)}"`;
+}
+/** A key or URL inside an error message: enough to recognise it, with its length when cut. */
+const SHORTENED_CHARS = 60;
+/**
+ * Quoted (as JSON) so that spaces at its ends show, then passed through the guard, which escapes
+ * what JSON leaves raw (bidi controls, U+2028) and runner commands.
+ */
+function shorten(raw) {
+    const value = redact(raw);
+    const shown = cut(value, SHORTENED_CHARS);
+    const escaped = oneLine(JSON.stringify(shown), Number.POSITIVE_INFINITY);
+    return shown === value ? escaped : `${escaped} (${[...value].length} characters)`;
+}
+
 ;// CONCATENATED MODULE: ./src/record.ts
+
 
 
 /** URLs and file paths: long enough for any a CDN or a repository holds in practice, shown whole. */
@@ -34440,20 +34475,9 @@ var picomatch_default = /*#__PURE__*/__nccwpck_require__.n(picomatch);
 
 const MAX_KEY_BYTES = 1024;
 const PRINTABLE_ASCII = /^[\x21-\x7e]+$/;
-const SHOWN_CHARS = 60;
 /** A failure caused by what the user gave, reported before any request is sent. */
 class InputError extends Error {
     name = 'InputError';
-}
-/**
- * Shortens a value for an error message, quoted so that spaces at its ends show, and passed through
- * the log guard, which escapes what JSON leaves raw (bidi controls, U+2028) and runner commands.
- */
-function shorten(raw) {
-    const value = redact(raw);
-    const cut = value.length > SHOWN_CHARS ? `${value.slice(0, SHOWN_CHARS)}…` : value;
-    const escaped = oneLine(JSON.stringify(cut), Number.POSITIVE_INFINITY);
-    return value.length > SHOWN_CHARS ? `${escaped} (${value.length} characters)` : escaped;
 }
 /** Splits a list on the given separators, drops blank entries and duplicates, keeps first order. */
 function splitList(text, separators) {
@@ -34548,6 +34572,7 @@ function mergeUnique(lists, identity) {
 
 ;// CONCATENATED MODULE: ./src/config/maps.ts
 /** Which URLs and surrogate keys the files a deploy changed make stale: url-map and key-map. Pure. */
+
 
 
 const INDEX_FILE = 'index.html';
@@ -34742,6 +34767,7 @@ function describeRange(origin, base, head, commits, label) {
  * demand, never statically: it pulls in Octokit, most of the bundle, and only `changed-files` runs
  * need it. It reaches the API at GITHUB_API_URL (GitHub Enterprise, or a fake in tests).
  */
+
 
 
 
@@ -35077,6 +35103,7 @@ async function applyChangedFiles(settings) {
 
 ;// CONCATENATED MODULE: ./src/stages/plan.ts
 /** Turns settings into the exact purge calls to send. Pure: no I/O, no token. */
+
 
 
 
@@ -35424,6 +35451,7 @@ function backoffMs(attempt, random = Math.random) {
 ;// CONCATENATED MODULE: ./src/stages/purge/server-message.ts
 /** Pulls the human message out of an error body, whatever shape the server chose. Pure. */
 
+
 /** How deep `errors` may nest before we stop looking: real APIs use one level; a hostile one, thousands. */
 const MAX_ERRORS_DEPTH = 3;
 /** Enough messages to explain any real failure, few enough that a hostile list costs nothing. */
@@ -35459,12 +35487,12 @@ function serverMessage(body) {
     const json = parseJson(body);
     const messages = json === undefined ? [] : [...new Set(messagesOf(json))];
     if (messages.length > 0)
-        return cut(messages.join(': '));
+        return plainLine(messages.join(': '));
     const plain = body.trim();
     if (plain === '' || json !== undefined)
         return undefined;
     // Hidden before the tags are dropped: a tag inside a secret's spelling must not split it.
-    return cut(redact(plain).replace(/<[^>]*>/g, ' '));
+    return plainLine(redact(plain).replace(/<[^>]*>/g, ' '));
 }
 
 ;// CONCATENATED MODULE: ./src/stages/purge/response.ts
@@ -35480,7 +35508,7 @@ function failure(fields) {
 }
 /** Real ids are about 20 characters: anything else is not an id a user could look up. */
 const USABLE_ID = /^[\x21-\x7e]{1,128}$/;
-/** What the exchange means. Server text is shown through `cut`, which hides secrets first. */
+/** What the exchange means. Server text is shown through `plainLine`, which hides secrets first. */
 function interpret(call, exchange, now) {
     switch (exchange.kind) {
         case 'cancelled':
@@ -35495,7 +35523,7 @@ function interpret(call, exchange, now) {
             return failure({
                 httpStatus: null,
                 retryable: isRetryableNetworkCode(exchange.code),
-                message: `connection failed${exchange.code === undefined ? '' : ` (${exchange.code})`}: ${cut(exchange.message)}`
+                message: `connection failed${exchange.code === undefined ? '' : ` (${exchange.code})`}: ${plainLine(exchange.message)}`
             });
         case 'response':
             if (exchange.status >= 200 && exchange.status < 300)
@@ -35510,7 +35538,7 @@ function isRecord(value) {
 /** How an unusable id is shown: enough to recognise it, never enough to flood a log. */
 function shownValue(value) {
     if (typeof value === 'string') {
-        return JSON.stringify(cut(value, 60)).replace(/[^\x20-\x7e]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+        return JSON.stringify(plainLine(value, 60)).replace(/[^\x20-\x7e]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
     }
     if (value === null || typeof value !== 'object')
         return String(value);
@@ -35557,7 +35585,7 @@ function interpretSuccess(call, exchange) {
         : call.operation === 'purge-all'
             ? '{"status":"ok"}'
             : '{"status":"ok","id":...}';
-    const start = body.trim() === '' ? 'an empty body' : JSON.stringify(cut(body, 120));
+    const start = body.trim() === '' ? 'an empty body' : JSON.stringify(plainLine(body, 120));
     return failure({
         httpStatus: status,
         retryable: true,
@@ -35574,7 +35602,9 @@ function interpretRefusal(call, exchange, now) {
     const host = new URL(call.url).host;
     if (status >= 300 && status < 400) {
         const location = headerValue(exchange.headers, 'location');
-        const where = location === undefined ? 'without a Location' : `to ${cut(withoutCredentials(location), 200)}`;
+        const where = location === undefined
+            ? 'without a Location'
+            : `to ${plainLine(withoutCredentials(location), 200)}`;
         return failure({
             httpStatus: status,
             message: `redirected (${status}) ${where}: purge calls do not follow redirects, so the token and the purge never go elsewhere; use the final address`
@@ -35845,7 +35875,7 @@ async function sendPass(calls, ledger, settings, deps) {
         }
         catch (error) {
             const reason = error instanceof Error ? error.message : String(error);
-            const failure = `edge-purge could not handle this call: ${cut(reason)}`;
+            const failure = `edge-purge could not handle this call: ${plainLine(reason)}`;
             return {
                 end: { attempts: 0, httpStatus: null, ids: undefined, error: failure },
                 answered: true
@@ -35906,6 +35936,7 @@ async function repeatPass(ledger, settings, deps) {
 }
 
 ;// CONCATENATED MODULE: ./src/http/observation.ts
+
 
 /** Vendors' names for "hit or miss", in the order they are preferred when several are sent. */
 const CACHE_STATUS_HEADERS = ['X-Cache', 'Cache-Status', 'CF-Cache-Status', 'X-Cache-Status'];
@@ -36237,6 +36268,7 @@ function describeCheckPlanned(verify, urlTargets) {
 
 
 
+
 /** How often one URL is checked: often enough to purge soon after a deploy, rarely enough to be polite. */
 const CHECK_INTERVAL_MS = 2000;
 /** A page whose body cannot be decoded does not pass: visitors could not read it either. */
@@ -36358,6 +36390,7 @@ async function waitForOrigin(settings, { requestTimeoutMs, concurrency }, deps) 
 
 
 
+
 const USER_AGENT = 'edge-purge/1';
 const liveConnections = {
     transport: (settings) => createTransport({
@@ -36397,7 +36430,7 @@ async function runPipeline(given, deps) {
             : await purgeForVisitors(calls, settings, deps, ledger);
     }
     catch (error) {
-        const reason = `not finished: edge-purge stopped on an unexpected error: ${cut(messageOf(error))}`;
+        const reason = `not finished: edge-purge stopped on an unexpected error: ${plainLine(messageOf(error))}`;
         log.error(reason);
         stages.purge = { ...notRun(ledger.fill(reason)), cancelled: signal.aborted };
     }
@@ -36446,7 +36479,7 @@ function stoppedBy({ purge, wait, verification }, calls) {
     return undefined;
 }
 /** URLs are the user's own, validated: shown whole up to a length no real URL reaches. */
-const pipeline_SHOWN_URL_CHARS = 2000;
+const SHOWN_URL_CHARS = 2000;
 /** A dry run: every call and every later stage as it would run; nothing is sent. */
 async function dryRun(calls, settings, log) {
     const plannedStages = [
@@ -36462,7 +36495,7 @@ async function dryRun(calls, settings, log) {
         for (const { sentence, urls } of plannedStages) {
             log.info(sentence);
             for (const url of urls)
-                log.info(`• ${oneLine(url, pipeline_SHOWN_URL_CHARS)}`);
+                log.info(`• ${oneLine(url, SHOWN_URL_CHARS)}`);
         }
     });
     return {
@@ -37109,6 +37142,7 @@ function readRunContext(env = process.env) {
 }
 
 ;// CONCATENATED MODULE: ./src/config/inputs.ts
+
 
 
 /** Every input declared in action.yml, by its exact name. */

@@ -24,7 +24,8 @@ import { verifyFreshness } from './stages/verify/edge-check.js'
 import { describeCheckPlanned, purgedUrlsOf, verifyTargetsOf } from './stages/verify/targets.js'
 import { describeWaitPlanned, waitForOrigin } from './stages/wait.js'
 import { counted } from './text/counted.js'
-import { cut, oneLine } from './text/guard.js'
+import { oneLine } from './text/guard.js'
+import { plainLine } from './text/shown.js'
 
 const USER_AGENT = 'edge-purge/1'
 
@@ -90,7 +91,7 @@ export async function runPipeline(given: Settings, deps: PipelineDeps): Promise<
       ? await dryRun(calls, settings, log)
       : await purgeForVisitors(calls, settings, deps, ledger)
   } catch (error) {
-    const reason = `not finished: edge-purge stopped on an unexpected error: ${cut(messageOf(error))}`
+    const reason = `not finished: edge-purge stopped on an unexpected error: ${plainLine(messageOf(error))}`
     log.error(reason)
     stages.purge = { ...notRun(ledger.fill(reason)), cancelled: signal.aborted }
   }

@@ -6,7 +6,8 @@
 import type { Settings, WaitSettings } from './config/settings.js'
 import type { Derivation } from './stages/changed-files/index.js'
 import { counted } from './text/counted.js'
-import { oneLine, quoted, shownUrl } from './text/guard.js'
+import { oneLine } from './text/guard.js'
+import { quoted, shownUrl } from './text/shown.js'
 
 export type TargetType = 'all' | 'key' | 'url'
 

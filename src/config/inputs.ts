@@ -15,10 +15,10 @@ import {
   parseHttpUrl,
   parseKeys,
   parseUrls,
-  shorten,
   splitList,
   splitUrls
 } from './targets.js'
+import { shorten } from '../text/shown.js'
 
 /** Every input declared in action.yml, by its exact name. */
 export const INPUT_NAMES = [

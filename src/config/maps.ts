@@ -1,6 +1,7 @@
 /** Which URLs and surrogate keys the files a deploy changed make stale: url-map and key-map. Pure. */
 import picomatch from 'picomatch'
-import { InputError, parseHttpUrl, parseKeys, shorten, type SurrogateKey } from './targets.js'
+import { InputError, parseHttpUrl, parseKeys, type SurrogateKey } from './targets.js'
+import { shorten } from '../text/shown.js'
 
 /** One `url-map` line: files under `pathPrefix` are served under `urlPrefix`. */
 export interface UrlMapping {

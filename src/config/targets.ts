@@ -1,5 +1,5 @@
 /** Parsing and validation of the things a user asks to purge: surrogate keys and URLs. Pure. */
-import { oneLine, redact } from '../text/guard.js'
+import { shorten } from '../text/shown.js'
 
 /** A validated surrogate key: 1 to 1024 bytes of printable ASCII (0x21–0x7E), not wrapped in quotes. */
 export type SurrogateKey = string
@@ -14,22 +14,10 @@ export interface PurgeUrl {
 
 export const MAX_KEY_BYTES = 1024
 const PRINTABLE_ASCII = /^[\x21-\x7e]+$/
-const SHOWN_CHARS = 60
 
 /** A failure caused by what the user gave, reported before any request is sent. */
 export class InputError extends Error {
   override name = 'InputError'
-}
-
-/**
- * Shortens a value for an error message, quoted so that spaces at its ends show, and passed through
- * the log guard, which escapes what JSON leaves raw (bidi controls, U+2028) and runner commands.
- */
-export function shorten(raw: string): string {
-  const value = redact(raw)
-  const cut = value.length > SHOWN_CHARS ? `${value.slice(0, SHOWN_CHARS)}…` : value
-  const escaped = oneLine(JSON.stringify(cut), Number.POSITIVE_INFINITY)
-  return value.length > SHOWN_CHARS ? `${escaped} (${value.length} characters)` : escaped
 }
 
 /** Splits a list on the given separators, drops blank entries and duplicates, keeps first order. */

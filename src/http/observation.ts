@@ -3,7 +3,8 @@
  * whether a text was seen. Read by the wait for the origin and the edge check alike.
  */
 import type { ProbeAnswer } from './probe.js'
-import { oneLine, quoted } from '../text/guard.js'
+import { oneLine } from '../text/guard.js'
+import { quoted } from '../text/shown.js'
 
 export interface Observation {
   /** Null when no answer came: `failure` says why. */

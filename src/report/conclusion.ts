@@ -10,7 +10,7 @@ import {
 } from '../record.js'
 import { counted } from '../text/counted.js'
 import { oneLine } from '../text/guard.js'
-import { shorten } from '../config/targets.js'
+import { shorten } from '../text/shown.js'
 
 /** GitHub shows 10 error annotations per step; keep room for the final one and other steps' notes. */
 export const MAX_ANNOTATIONS = 5

@@ -1,9 +1,10 @@
 /** Turns settings into the exact purge calls to send. Pure: no I/O, no token. */
 import { counted } from '../text/counted.js'
 import { oneLine } from '../text/guard.js'
-import { InputError, shorten, type PurgeUrl, type SurrogateKey } from '../config/targets.js'
+import { InputError, type PurgeUrl, type SurrogateKey } from '../config/targets.js'
 import type { PurgeCall, PurgeResult } from '../record.js'
 import type { BatchFormat, Service, Settings } from '../config/settings.js'
+import { shorten } from '../text/shown.js'
 
 /** Real servers ignore keys past 16 KiB of `Surrogate-Key` header. */
 export const MAX_SURROGATE_KEY_HEADER_BYTES = 16 * 1024

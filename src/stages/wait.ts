@@ -21,7 +21,8 @@ import {
   type WaitOutcome
 } from '../record.js'
 import { counted } from '../text/counted.js'
-import { oneLine, quoted, shownUrl } from '../text/guard.js'
+import { oneLine } from '../text/guard.js'
+import { quoted, shownUrl } from '../text/shown.js'
 
 /** How often one URL is checked: often enough to purge soon after a deploy, rarely enough to be polite. */
 export const CHECK_INTERVAL_MS = 2000

@@ -4,6 +4,7 @@
  * in the summary. It hides the secrets before it cuts or escapes anything, so no cut can leave a
  * piece of a secret in view and no escape can hide one from the redactor.
  */
+import { cut } from './cut.js'
 import { redactor, type Redact } from './secrets.js'
 
 /**
@@ -38,36 +39,37 @@ function isSpace(char: string): boolean {
 }
 
 /**
- * The runner obeys `::name::` at a line's start (after spaces) and the legacy `##[name]` anywhere in
- * a line, so a leading `:` and a `[` after `##` are escaped: one character each keeps the text readable.
+ * The line as pieces: a run of whitespace becomes one space before the next piece (none at either
+ * end), every hidden character an escape. The runner obeys `::name::` at a line's start (after
+ * spaces) and the legacy `##[name]` anywhere in a line, so a leading `:` and a `[` right after `##`
+ * are escaped too: one character each keeps the text readable.
  */
-function shown(char: string, before: string[], spaceBefore: boolean): string {
-  if (HIDDEN.test(char)) return escaped(char)
-  if (char === ':' && before.length === 0) return escaped(char)
-  const afterHashes = !spaceBefore && before.at(-1) === '#' && before.at(-2) === '#'
-  if (char === '[' && afterHashes) return escaped(char)
-  return char
+function* shownPieces(text: string): Generator<string> {
+  let first = true
+  let spaceBefore = false
+  let older = ''
+  let newer = ''
+  for (const char of text) {
+    if (isSpace(char)) {
+      spaceBefore = !first
+      continue
+    }
+    const afterHashes = !spaceBefore && older === '#' && newer === '#'
+    const piece =
+      HIDDEN.test(char) || (char === ':' && first) || (char === '[' && afterHashes)
+        ? escaped(char)
+        : char
+    yield spaceBefore ? ` ${piece}` : piece
+    older = spaceBefore ? ' ' : newer
+    newer = piece
+    first = false
+    spaceBefore = false
+  }
 }
 
 /** For log lines and annotations: one line, cut to `maxChars` with `…`, never a runner command. */
 export function oneLine(text: string, maxChars = 300): string {
-  const pieces: string[] = []
-  let length = 0
-  let spaceBefore = false
-  for (const char of redact(text)) {
-    if (isSpace(char)) {
-      spaceBefore = pieces.length > 0
-      continue
-    }
-    const piece = shown(char, pieces, spaceBefore)
-    const added = (spaceBefore ? 1 : 0) + piece.length
-    if (length + added > maxChars) return `${pieces.join('')}…`
-    if (spaceBefore) pieces.push(' ')
-    pieces.push(piece)
-    length += added
-    spaceBefore = false
-  }
-  return pieces.join('')
+  return cut(shownPieces(redact(text)), maxChars)
 }
 
 const HTML_ENTITIES: Record<string, string> = {
@@ -100,27 +102,4 @@ export function summaryText(text: string, maxChars = 300): string {
   return oneLine(text, maxChars)
     .replace(INLINE_SYNTAX, reference)
     .replace(BLOCK_START, (start) => `${start.slice(0, -1)}${reference(start.slice(-1))}`)
-}
-
-/** URLs are the user's, already validated; cut anyway, as all outside text is before the log. */
-const SHOWN_URL_CHARS = 200
-
-export function shownUrl(url: string): string {
-  return oneLine(url, SHOWN_URL_CHARS)
-}
-
-/** Server and user text inside a sentence: long enough to recognise, short enough for a table cell. */
-const QUOTED_CHARS = 80
-
-export function quoted(text: string): string {
-  return `"${oneLine(text, QUOTED_CHARS)}"`
-}
-
-/** A server message: long enough for any real explanation, short enough for a results entry. */
-const MAX_MESSAGE_CHARS = 300
-
-/** Server text on one line, secrets hidden first (as the guard does), cut to `max` with `…`. */
-export function cut(message: string, max = MAX_MESSAGE_CHARS): string {
-  const oneLine = redact(message).replace(/\s+/g, ' ').trim()
-  return oneLine.length > max ? `${oneLine.slice(0, max)}…` : oneLine
 }

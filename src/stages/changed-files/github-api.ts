@@ -16,7 +16,8 @@ import {
   type RunEvent
 } from './range.js'
 import { redactor } from '../../text/secrets.js'
-import { InputError, shorten } from '../../config/targets.js'
+import { InputError } from '../../config/targets.js'
+import { shorten } from '../../text/shown.js'
 
 type Octokit = ReturnType<typeof getOctokit>
 

@@ -18,7 +18,7 @@ import {
 } from '../../record.js'
 import { backoffMs, describeWait, MAX_SERVER_WAIT_MS } from './retry-policy.js'
 import { ResultLedger, resultsOfCall, withRepeat } from './ledger.js'
-import { cut } from '../../text/guard.js'
+import { plainLine } from '../../text/shown.js'
 
 export interface EngineSettings {
   concurrency: number
@@ -196,7 +196,7 @@ async function sendPass(
       return await runCall(call)
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error)
-      const failure = `edge-purge could not handle this call: ${cut(reason)}`
+      const failure = `edge-purge could not handle this call: ${plainLine(reason)}`
       return {
         end: { attempts: 0, httpStatus: null, ids: undefined, error: failure },
         answered: true

@@ -10,7 +10,7 @@ import {
 import { parseJson, serverMessage } from './server-message.js'
 import { withoutCredentials } from '../../config/targets.js'
 import type { PurgeCall } from '../../record.js'
-import { cut } from '../../text/guard.js'
+import { plainLine } from '../../text/shown.js'
 
 /** A 401 stops every call to that origin; a 403 stops the calls needing the same permission. */
 export type Stop = 'unauthorized' | 'forbidden'
@@ -41,7 +41,7 @@ function failure(fields: Pick<Failure, 'httpStatus' | 'message'> & Partial<Failu
 /** Real ids are about 20 characters: anything else is not an id a user could look up. */
 const USABLE_ID = /^[\x21-\x7e]{1,128}$/
 
-/** What the exchange means. Server text is shown through `cut`, which hides secrets first. */
+/** What the exchange means. Server text is shown through `plainLine`, which hides secrets first. */
 export function interpret(call: PurgeCall, exchange: Exchange, now: number): Verdict {
   switch (exchange.kind) {
     case 'cancelled':
@@ -56,7 +56,7 @@ export function interpret(call: PurgeCall, exchange: Exchange, now: number): Ver
       return failure({
         httpStatus: null,
         retryable: isRetryableNetworkCode(exchange.code),
-        message: `connection failed${exchange.code === undefined ? '' : ` (${exchange.code})`}: ${cut(exchange.message)}`
+        message: `connection failed${exchange.code === undefined ? '' : ` (${exchange.code})`}: ${plainLine(exchange.message)}`
       })
     case 'response':
       if (exchange.status >= 200 && exchange.status < 300) return interpretSuccess(call, exchange)
@@ -73,7 +73,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 /** How an unusable id is shown: enough to recognise it, never enough to flood a log. */
 function shownValue(value: unknown): string {
   if (typeof value === 'string') {
-    return JSON.stringify(cut(value, 60)).replace(
+    return JSON.stringify(plainLine(value, 60)).replace(
       /[^\x20-\x7e]/g,
       (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`
     )
@@ -124,7 +124,7 @@ function interpretSuccess(call: PurgeCall, exchange: Response): Verdict {
       : call.operation === 'purge-all'
         ? '{"status":"ok"}'
         : '{"status":"ok","id":...}'
-  const start = body.trim() === '' ? 'an empty body' : JSON.stringify(cut(body, 120))
+  const start = body.trim() === '' ? 'an empty body' : JSON.stringify(plainLine(body, 120))
   return failure({
     httpStatus: status,
     retryable: true,
@@ -145,7 +145,9 @@ function interpretRefusal(call: PurgeCall, exchange: Response, now: number): Ver
   if (status >= 300 && status < 400) {
     const location = headerValue(exchange.headers, 'location')
     const where =
-      location === undefined ? 'without a Location' : `to ${cut(withoutCredentials(location), 200)}`
+      location === undefined
+        ? 'without a Location'
+        : `to ${plainLine(withoutCredentials(location), 200)}`
     return failure({
       httpStatus: status,
       message: `redirected (${status}) ${where}: purge calls do not follow redirects, so the token and the purge never go elsewhere; use the final address`

@@ -1,5 +1,6 @@
 /** Pulls the human message out of an error body, whatever shape the server chose. Pure. */
-import { cut, redact } from '../../text/guard.js'
+import { redact } from '../../text/guard.js'
+import { plainLine } from '../../text/shown.js'
 
 /** How deep `errors` may nest before we stop looking: real APIs use one level; a hostile one, thousands. */
 const MAX_ERRORS_DEPTH = 3
@@ -40,9 +41,9 @@ export function parseJson(body: string): unknown {
 export function serverMessage(body: string): string | undefined {
   const json = parseJson(body)
   const messages = json === undefined ? [] : [...new Set(messagesOf(json))]
-  if (messages.length > 0) return cut(messages.join(': '))
+  if (messages.length > 0) return plainLine(messages.join(': '))
   const plain = body.trim()
   if (plain === '' || json !== undefined) return undefined
   // Hidden before the tags are dropped: a tag inside a secret's spelling must not split it.
-  return cut(redact(plain).replace(/<[^>]*>/g, ' '))
+  return plainLine(redact(plain).replace(/<[^>]*>/g, ' '))
 }

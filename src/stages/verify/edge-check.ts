@@ -19,8 +19,8 @@ import {
   type VerifyRun
 } from '../../record.js'
 import { counted } from '../../text/counted.js'
-import { shownUrl } from '../../text/guard.js'
 import { judge, type Judgement } from './freshness.js'
+import { shownUrl } from '../../text/shown.js'
 
 export interface VerifyTarget {
   url: string

@@ -3,7 +3,7 @@
  * produced after the purge began, and a one-sentence reason fit for the log and summary.
  */
 import type { Observation } from '../../http/observation.js'
-import { quoted } from '../../text/guard.js'
+import { quoted } from '../../text/shown.js'
 
 export type FreshnessRule = { text: string } | { purgeStartedMs: number; nowMs: number }
 
