@@ -30877,6 +30877,7 @@ module.exports = {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3987);
+/** The bundle's entry: runs the action, and ends the process at once after a cancel. */
 
 // A cancelled run must end within the runner's grace period: keep-alive sockets or a slow
 // GitHub request must not hold it open once its results are written.
@@ -30898,7 +30899,7 @@ __nccwpck_require__.d(__webpack_exports__, {
 });
 
 ;// CONCATENATED MODULE: ./src/clock.ts
-/** Time for the engine: handed in, so retries, waits and cancellation are tested with a fake clock. */
+/** Time for the stages: handed in, so retries, waits and cancellation are tested with a fake clock. */
 const systemClock = {
     now: () => Date.now(),
     sleep: (ms, signal) => new Promise((resolve) => {

@@ -1,4 +1,4 @@
-/** Time for the engine: handed in, so retries, waits and cancellation are tested with a fake clock. */
+/** Time for the stages: handed in, so retries, waits and cancellation are tested with a fake clock. */
 
 export interface Clock {
   /** Milliseconds since the epoch. */

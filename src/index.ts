@@ -1,3 +1,4 @@
+/** The bundle's entry: runs the action, and ends the process at once after a cancel. */
 import { run } from './main.js'
 
 // A cancelled run must end within the runner's grace period: keep-alive sockets or a slow
