@@ -2,22 +2,33 @@
  * Finding the files a run's commits changed, through `@actions/github` against a fake GitHub API
  * that GITHUB_API_URL points at, as the runner points the action at GitHub.
  */
-import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals'
+import { afterEach, beforeEach, describe, expect, it } from '@jest/globals'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import type { RunEvent } from '../src/stages/changed-files/range.js'
-import { findChangedFiles, type GitHubAccess } from '../src/stages/changed-files/github-api.js'
+import { findChangedFiles } from '../src/stages/changed-files/github-api.js'
+import type { ChangedFilesReport } from '../src/record.js'
+import { connectGitHub } from '../src/runner/github.js'
+import { hideSecrets } from '../src/text/guard.js'
+import { recordedLog } from './support/recorded-log.js'
 import { InputError } from '../src/config/targets.js'
 import { FakeGitHubApi, type Change } from './support/fake-github-api.js'
+import type { RunEvent } from '../src/github.js'
 
 const TOKEN = 'gh-test-token'
-const ACCESS: GitHubAccess = { githubToken: TOKEN, owner: 'acme', repo: 'site' }
+interface Access {
+  githubToken: string
+  owner: string
+  repo: string
+}
+
+const ACCESS: Access = { githubToken: TOKEN, owner: 'acme', repo: 'site' }
 const ZERO = '0'.repeat(40)
 
 let api: FakeGitHubApi
 let savedApiUrl: string | undefined
 
 beforeEach(async () => {
+  logged = recordedLog()
   api = await FakeGitHubApi.start({ tokens: { [TOKEN]: 'read', 'gh-no-contents': 'none' } })
   savedApiUrl = process.env.GITHUB_API_URL
   process.env.GITHUB_API_URL = api.url
@@ -29,17 +40,31 @@ afterEach(async () => {
   await api.close()
 })
 
-/** The `::warning::` lines @actions/core writes to the log while `run` runs. */
+/** The warnings the stage logs while `run` runs. */
 async function warningsDuring(run: () => Promise<unknown>): Promise<string[]> {
-  const write = jest.spyOn(process.stdout, 'write').mockImplementation(() => true)
-  try {
-    await run()
-    return write.mock.calls
-      .map(([text]) => String(text))
-      .filter((line) => line.startsWith('::warning'))
-  } finally {
-    write.mockRestore()
-  }
+  const log = recordedLog()
+  logged = log
+  await run()
+  return log.lines.filter((line) => line.startsWith('warning: '))
+}
+
+/** Where `find` logs: a fresh log per test unless `warningsDuring` sets one. */
+let logged = recordedLog()
+
+/** The files the run's range changed, read from the fake GitHub API through the runner's client. */
+async function find(
+  access: Access,
+  event: RunEvent,
+  changedSince: string
+): Promise<ChangedFilesReport> {
+  const github = await connectGitHub({
+    token: access.githubToken,
+    owner: access.owner,
+    repo: access.repo,
+    event,
+    baseUrl: process.env.GITHUB_API_URL ?? ''
+  })
+  return findChangedFiles(github, changedSince, logged)
 }
 
 function pushEvent(before: string, after: string, extra: Record<string, unknown> = {}): RunEvent {
@@ -78,7 +103,7 @@ describe('a push', () => {
       writes(['public/css/site.css'])
     ]) as [string, string, string]
 
-    const report = await findChangedFiles(ACCESS, pushEvent(root, after), '')
+    const report = await find(ACCESS, pushEvent(root, after), '')
 
     expect(report).toMatchObject({
       files: ['public/a.html', 'public/blog/post.html', 'public/css/site.css'],
@@ -95,7 +120,7 @@ describe('a push', () => {
   it('reads GitHub at GITHUB_API_URL, authenticated with github-token', async () => {
     const root = siteRoot()
     const after = api.commit(root, writes(['public/a.html']))
-    await findChangedFiles(ACCESS, pushEvent(root, after), '')
+    await find(ACCESS, pushEvent(root, after), '')
     expect(api.requests.length).toBeGreaterThan(0)
     for (const request of api.requests) {
       expect(request.headers.authorization).toBe(`token ${TOKEN}`)
@@ -109,7 +134,7 @@ describe('a push', () => {
       { remove: 'public/old.html' },
       { rename: 'public/a.html', to: 'public/renamed/a.html' }
     ])
-    const report = await findChangedFiles(ACCESS, pushEvent(root, after), '')
+    const report = await find(ACCESS, pushEvent(root, after), '')
     expect(report.files).toEqual(['public/a.html', 'public/old.html', 'public/renamed/a.html'])
   })
 
@@ -117,7 +142,7 @@ describe('a push', () => {
     const root = siteRoot()
     let report: unknown
     const warnings = await warningsDuring(async () => {
-      report = await findChangedFiles(ACCESS, pushEvent(root, root), '')
+      report = await find(ACCESS, pushEvent(root, root), '')
     })
     expect(report).toMatchObject({ files: [], commits: 0, method: 'compare' })
     expect(warnings).toHaveLength(1)
@@ -128,7 +153,7 @@ describe('a push', () => {
     const middle = api.commit(root, writes(['public/a.html']))
     const after = api.commit(middle, writes(['public/b.html']))
     api.branch('deployed', root)
-    const report = await findChangedFiles(ACCESS, pushEvent(middle, after), 'deployed')
+    const report = await find(ACCESS, pushEvent(middle, after), 'deployed')
     expect(report.files).toEqual(['public/b.html'])
     expect(report.notes).toEqual([expect.stringContaining('was not needed')])
   })
@@ -138,7 +163,7 @@ describe("GitHub's file limits", () => {
   it('uses the comparison when it lists fewer than 300 files', async () => {
     const root = siteRoot()
     const after = api.commit(root, writes(numbered('public/p', 299)))
-    const report = await findChangedFiles(ACCESS, pushEvent(root, after), '')
+    const report = await find(ACCESS, pushEvent(root, after), '')
     expect(report.method).toBe('compare')
     expect(report.files).toHaveLength(299)
     expect(requestsTo(/\/commits\//)).toBe(0)
@@ -147,7 +172,7 @@ describe("GitHub's file limits", () => {
   it('gathers files commit by commit when the comparison lists 300, which may be cut', async () => {
     const root = siteRoot()
     const after = api.commit(root, writes(numbered('public/p', 300)))
-    const report = await findChangedFiles(ACCESS, pushEvent(root, after), '')
+    const report = await find(ACCESS, pushEvent(root, after), '')
     expect(report.method).toBe('per-commit')
     expect(report.files).toEqual(numbered('public/p', 300))
   })
@@ -166,7 +191,7 @@ describe("GitHub's file limits", () => {
     const shas = api.chain(root, changes)
     const after = shas[shas.length - 1] as string
 
-    const report = await findChangedFiles(ACCESS, pushEvent(root, after), '')
+    const report = await find(ACCESS, pushEvent(root, after), '')
 
     const expected = [
       ...big,
@@ -189,7 +214,7 @@ describe("GitHub's file limits", () => {
     const root = siteRoot()
     const huge = api.commit(root, writes(numbered('public/h/', 3000)))
     const after = api.commit(huge, writes(['public/a.html']))
-    const message = await inputError(findChangedFiles(ACCESS, pushEvent(root, after), ''))
+    const message = await inputError(find(ACCESS, pushEvent(root, after), ''))
     expect(message).toContain(`commit ${short(huge)}`)
     expect(message).toContain('at least 3,000 files')
     expect(message).toContain('mode: all')
@@ -198,7 +223,7 @@ describe("GitHub's file limits", () => {
   it('fails when a commit has more than 3,000 files, of which GitHub lists 3,000', async () => {
     const root = siteRoot()
     const after = api.commit(root, writes(numbered('public/h/', 3500)))
-    const message = await inputError(findChangedFiles(ACCESS, pushEvent(root, after), ''))
+    const message = await inputError(find(ACCESS, pushEvent(root, after), ''))
     expect(message).toContain('mode: all')
     // Every page GitHub offers was read before deciding: 3,000 files at 300 a page.
     expect(requestsTo(/\/commits\//)).toBe(10)
@@ -207,7 +232,7 @@ describe("GitHub's file limits", () => {
   it('accepts a commit of 2,999 files', async () => {
     const root = siteRoot()
     const after = api.commit(root, writes(numbered('public/h/', 2999)))
-    const report = await findChangedFiles(ACCESS, pushEvent(root, after), '')
+    const report = await find(ACCESS, pushEvent(root, after), '')
     expect(report.files).toHaveLength(2999)
   })
 })
@@ -217,7 +242,7 @@ describe('a push whose before cannot be compared', () => {
     const root = siteRoot()
     const after = api.commit(root, writes(['public/a.html']))
     const event = pushEvent(ZERO, after, { ref: 'refs/heads/feature', created: true })
-    const message = await inputError(findChangedFiles(ACCESS, event, ''))
+    const message = await inputError(find(ACCESS, event, ''))
     expect(message).toMatch(/^changed-since: this push created refs\/heads\/feature/)
     expect(message).toContain('Set changed-since')
     expect(message).toContain('mode: all')
@@ -230,7 +255,7 @@ describe('a push whose before cannot be compared', () => {
     const first = api.commit(root, writes(['public/a.html']))
     const after = api.commit(first, writes(['public/b.html']))
     const event = pushEvent(ZERO, after, { ref: 'refs/heads/feature', created: true })
-    const report = await findChangedFiles(ACCESS, event, 'main')
+    const report = await find(ACCESS, event, 'main')
     expect(report).toMatchObject({
       files: ['public/a.html', 'public/b.html'],
       base: 'main',
@@ -247,7 +272,7 @@ describe('a push whose before cannot be compared', () => {
     const after = api.commit(root, writes(['public/a.html']))
     const vanished = 'f'.repeat(40)
     const event = pushEvent(vanished, after, { forced: true })
-    const message = await inputError(findChangedFiles(ACCESS, event, ''))
+    const message = await inputError(find(ACCESS, event, ''))
     expect(message).toContain('this push was forced')
     expect(message).toContain(`${short(vanished)} is unknown to GitHub`)
     expect(message).toContain('Set changed-since')
@@ -258,7 +283,7 @@ describe('a push whose before cannot be compared', () => {
     api.branch('deployed', root)
     const after = api.commit(root, writes(['public/a.html']))
     const event = pushEvent('f'.repeat(40), after, { forced: true })
-    const report = await findChangedFiles(ACCESS, event, 'deployed')
+    const report = await find(ACCESS, event, 'deployed')
     expect(report).toMatchObject({ files: ['public/a.html'], origin: 'changed-since' })
     expect(report.notes).toEqual([expect.stringContaining('unknown to GitHub')])
   })
@@ -268,7 +293,7 @@ describe('a push whose before cannot be compared', () => {
     const replaced = api.commit(root, writes(['public/draft.html']))
     const after = api.commit(root, writes(['public/a.html']))
     const event = pushEvent(replaced, after, { forced: true })
-    const message = await inputError(findChangedFiles(ACCESS, event, ''))
+    const message = await inputError(find(ACCESS, event, ''))
     // Comparing anyway would miss public/draft.html, which is cached and now gone.
     expect(message).toContain(`${short(replaced)} is not an ancestor of its after ${short(after)}`)
     expect(message).toContain('diverged')
@@ -277,9 +302,7 @@ describe('a push whose before cannot be compared', () => {
   it('fails for a force-push that moved the branch back', async () => {
     const root = siteRoot()
     const later = api.commit(root, writes(['public/a.html']))
-    const message = await inputError(
-      findChangedFiles(ACCESS, pushEvent(later, root, { forced: true }), '')
-    )
+    const message = await inputError(find(ACCESS, pushEvent(later, root, { forced: true }), ''))
     expect(message).toContain('moved the branch back')
   })
 
@@ -289,7 +312,7 @@ describe('a push whose before cannot be compared', () => {
     api.branch('elsewhere', elsewhere)
     const after = api.commit(root, writes(['public/a.html']))
     const event = pushEvent(ZERO, after, { created: true })
-    const message = await inputError(findChangedFiles(ACCESS, event, 'elsewhere'))
+    const message = await inputError(find(ACCESS, event, 'elsewhere'))
     expect(message).toMatch(/^changed-since: "elsewhere" is not an ancestor/)
     expect(message).toContain('this push created')
   })
@@ -305,7 +328,7 @@ describe('a range from a commit to itself', () => {
     const event = pushEvent('f'.repeat(40), after, { forced: true })
     let files: string[] = []
     const warnings = await warningsDuring(async () => {
-      files = (await findChangedFiles(ACCESS, event, 'main')).files
+      files = (await find(ACCESS, event, 'main')).files
     })
     expect(files).toEqual([])
     expect(warnings).toEqual([
@@ -322,7 +345,7 @@ describe('a range from a commit to itself', () => {
     api.branch('deployed', root)
     const after = api.commit(root, writes(['public/a.html']))
     const event = pushEvent('f'.repeat(40), after, { forced: true })
-    const warnings = await warningsDuring(() => findChangedFiles(ACCESS, event, 'deployed'))
+    const warnings = await warningsDuring(() => find(ACCESS, event, 'deployed'))
     expect(warnings).toEqual([])
   })
 })
@@ -353,11 +376,7 @@ describe('a release', () => {
     api.release({ tag: 'v1.2.0-draft', sha: v11, publishedAt: '2025-02-02T00:00:00Z', draft: true })
     const id = api.release({ tag: 'v1.1.0', sha: v11, publishedAt: '2025-02-01T00:00:00Z' })
 
-    const report = await findChangedFiles(
-      ACCESS,
-      releaseEvent(id, 'v1.1.0', v11, '2025-02-01T00:00:00Z'),
-      ''
-    )
+    const report = await find(ACCESS, releaseEvent(id, 'v1.1.0', v11, '2025-02-01T00:00:00Z'), '')
 
     expect(report).toMatchObject({
       files: ['public/blog/post.html', 'public/old.html'],
@@ -372,7 +391,7 @@ describe('a release', () => {
     const root = siteRoot()
     const id = api.release({ tag: 'v1.0.0', sha: root, publishedAt: '2025-01-01T00:00:00Z' })
     const event = releaseEvent(id, 'v1.0.0', root, '2025-01-01T00:00:00Z')
-    const message = await inputError(findChangedFiles(ACCESS, event, ''))
+    const message = await inputError(find(ACCESS, event, ''))
     expect(message).toContain('v1.0.0 is the first published release')
     expect(message).toContain('Set changed-since')
   })
@@ -382,7 +401,7 @@ describe('other events', () => {
   it('require changed-since', async () => {
     const root = siteRoot()
     const event: RunEvent = { eventName: 'workflow_dispatch', sha: root, payload: {} }
-    const message = await inputError(findChangedFiles(ACCESS, event, ''))
+    const message = await inputError(find(ACCESS, event, ''))
     expect(message).toMatch(/^changed-since is required for workflow_dispatch events/)
   })
 
@@ -391,14 +410,14 @@ describe('other events', () => {
     api.branch('deployed', root)
     const head = api.commit(root, writes(['public/a.html']))
     const event: RunEvent = { eventName: 'workflow_dispatch', sha: head, payload: {} }
-    const report = await findChangedFiles(ACCESS, event, 'deployed')
+    const report = await find(ACCESS, event, 'deployed')
     expect(report).toMatchObject({ files: ['public/a.html'], origin: 'changed-since', notes: [] })
   })
 
   it('name changed-since when GitHub does not know it', async () => {
     const root = siteRoot()
     const event: RunEvent = { eventName: 'workflow_dispatch', sha: root, payload: {} }
-    const message = await inputError(findChangedFiles(ACCESS, event, 'no-such-branch'))
+    const message = await inputError(find(ACCESS, event, 'no-such-branch'))
     expect(message).toMatch(/^changed-since: "no-such-branch" is not a commit, branch or tag/)
   })
 })
@@ -408,7 +427,7 @@ describe('github-token', () => {
     const root = siteRoot()
     const after = api.commit(root, writes(['public/a.html']))
     const access = { ...ACCESS, githubToken: 'gh-wrong' }
-    const message = await inputError(findChangedFiles(access, pushEvent(root, after), ''))
+    const message = await inputError(find(access, pushEvent(root, after), ''))
     expect(message).toMatch(/^github-token: GitHub rejected the token \(401/)
   })
 
@@ -416,7 +435,7 @@ describe('github-token', () => {
     const root = siteRoot()
     const after = api.commit(root, writes(['public/a.html']))
     const access = { ...ACCESS, githubToken: 'gh-no-contents' }
-    const message = await inputError(findChangedFiles(access, pushEvent(root, after), ''))
+    const message = await inputError(find(access, pushEvent(root, after), ''))
     expect(message).toMatch(/^github-token: GitHub refused to compare .* \(403/)
     expect(message).toContain('contents: read')
   })
@@ -437,19 +456,18 @@ describe('github-token', () => {
       })
       await new Promise<void>((resolve) => echo.listen(0, '127.0.0.1', resolve))
       process.env.GITHUB_API_URL = `http://127.0.0.1:${(echo.address() as AddressInfo).port}`
+      // The runner door registers both tokens with the guard before anything runs.
+      hideSecrets([token])
       try {
         const access = { ...ACCESS, githubToken: token }
-        const failure = await findChangedFiles(
-          access,
-          pushEvent('a'.repeat(40), 'b'.repeat(40)),
-          ''
-        ).then(
+        const failure = await find(access, pushEvent('a'.repeat(40), 'b'.repeat(40)), '').then(
           () => new Error('expected a failure'),
           (reason: unknown) => reason as Error
         )
         expect(failure.message).toContain('Bad token *** *** eDp***')
         expect(failure.message).not.toContain('9fQ2')
       } finally {
+        hideSecrets([])
         await new Promise<void>((resolve) => echo.close(() => resolve()))
       }
     }

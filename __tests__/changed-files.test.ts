@@ -1,13 +1,7 @@
 /** Unit and property tests of the maps and of deriving targets from changed files (pure). */
 import { describe, expect, it } from '@jest/globals'
 import fc from 'fast-check'
-import {
-  deriveTargets,
-  encodePath,
-  parseKeyMap,
-  parseUrlMap,
-  type DerivedTarget
-} from '../src/config/maps.js'
+import { parseKeyMap, parseUrlMap } from '../src/config/maps.js'
 import {
   describeRange,
   eventRange,
@@ -15,6 +9,8 @@ import {
   type ReleaseInfo
 } from '../src/stages/changed-files/range.js'
 import { InputError, parseKeys, parseUrls } from '../src/config/targets.js'
+import { deriveTargets, encodePath } from '../src/stages/changed-files/derive.js'
+import type { DerivedTarget } from '../src/record.js'
 
 const SITE = 'public/ => https://www.example.com/'
 

@@ -1,13 +1,13 @@
 /** Unit tests of the step log's lines: what they say, and that no text from outside speaks to the runner. */
 import { describe, expect, it } from '@jest/globals'
-import type { DerivedTarget } from '../src/config/maps.js'
-import type { Derivation } from '../src/stages/changed-files/index.js'
 import { parseSettings } from '../src/config/inputs.js'
-import { describeDerivation, describeEnd } from '../src/stages/purge/log-lines.js'
+import { showDerivation } from '../src/stages/changed-files/index.js'
+import { describeEnd } from '../src/stages/purge/log-lines.js'
+import { recordedLog } from './support/recorded-log.js'
 import { planPurges, describePlan } from '../src/stages/plan.js'
 import { DEFAULT_INPUTS, TEST_BASE } from './support/defaults.js'
 import { derivationOf } from './support/derivation.js'
-import { describeCall } from '../src/record.js'
+import { describeCall, type DerivedTarget, type Derivation } from '../src/record.js'
 
 /** What the runner would obey in a line the action prints. */
 const COMMAND = /^\s*::|##\[/
@@ -21,40 +21,44 @@ const derivation = (targets: DerivedTarget[], description?: string): Derivation 
 /** Every line as the runner reads it: split on line breaks, as it reads stdout. */
 const linesOf = (...texts: string[]): string[] => texts.flatMap((text) => text.split(/\r\n|\r|\n/))
 
-describe('describeDerivation', () => {
-  it('titles the group with the range and lists each file with its target', () => {
-    const { title, lines, nothingMatched } = describeDerivation(
+describe('showDerivation', () => {
+  async function shown(given: Derivation, calls = 1): Promise<string[]> {
+    const log = recordedLog()
+    await showDerivation(given, calls, log)
+    return log.lines
+  }
+
+  it('titles the group with the range and lists each file with its target', async () => {
+    const lines = await shown(
       derivation([
         { file: 'public/docs/index.html', type: 'url', target: 'https://www.example.com/docs/' },
         { file: 'content/blog/second.md', type: 'key', target: 'blog' }
       ])
     )
-    expect(title).toBe('Targets from 3 changed files (push abc1234...def5678)')
     expect(lines).toEqual([
+      '[Targets from 3 changed files (push abc1234...def5678)]',
       'public/docs/index.html → url https://www.example.com/docs/',
-      'content/blog/second.md → key blog'
+      'content/blog/second.md → key blog',
+      '[end]'
     ])
-    expect(nothingMatched).toBeUndefined()
   })
 
-  it('says that nothing matched when no file gave a target', () => {
-    const { lines, nothingMatched } = describeDerivation(derivation([]))
-    expect(lines).toEqual([])
-    expect(nothingMatched).toBe(
-      'Nothing to purge: none of the 1 changed file in push abc1234...def5678 matched url-map or key-map'
+  it('says that nothing matched when no file gave a target and nothing is planned', async () => {
+    expect(await shown(derivation([]), 0)).toContain(
+      'notice: Nothing to purge: none of the 1 changed file in push abc1234...def5678 matched url-map or key-map'
     )
   })
 
-  it('keeps a file name with line breaks and commands on one inert line (issue 9)', () => {
-    const { title, lines } = describeDerivation(
+  it('keeps a file name with line breaks and commands on one inert line (issue 9)', async () => {
+    const lines = await shown(
       derivation(
         [{ file: INJECTING_FILE, type: 'url', target: `https://x.example/${INJECTING_FILE}` }],
         'release ##[add-mask]v1\n::stop-commands::t'
       )
     )
-    expect(lines).toHaveLength(1)
-    for (const line of linesOf(title, ...lines)) expect(line).not.toMatch(COMMAND)
-    expect(lines[0]).toContain('public/a\\n::set-output name=x::1\\n::add-mask::a\\nb.html →')
+    expect(lines).toHaveLength(3)
+    for (const line of linesOf(...lines)) expect(line).not.toMatch(COMMAND)
+    expect(lines[1]).toContain('public/a\\n::set-output name=x::1\\n::add-mask::a\\nb.html →')
   })
 })
 

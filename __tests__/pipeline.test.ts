@@ -30,7 +30,7 @@ const withAllStages = (overrides: Partial<Settings> = {}): Settings =>
   })
 
 /** Which stage each request belongs to, in the order they were made. */
-type Event = `wait ${string}` | `send ${string}` | `check ${string}`
+type Event = 'github' | `wait ${string}` | `send ${string}` | `check ${string}`
 
 interface Scene {
   /** What the origin shows; the release by default. */
@@ -92,6 +92,11 @@ async function run(settings: Settings, scene: Scene = {}): Promise<Run> {
         return traced
       },
       prober: () => prober
+    },
+    // The repository never answers: only a cancel ends the wait for it.
+    openGitHub: () => {
+      happen('github')
+      return new Promise(() => undefined)
     }
   })
   return { record, events, log, transport, proberClosed }
@@ -200,6 +205,16 @@ describe('a dry run', () => {
 })
 
 describe('cancelled', () => {
+  it('while the changed files are read: the run fails before anything is planned or sent', async () => {
+    const changedFiles = { urlMap: [], keyMap: [], changedSince: '', githubToken: 'gh-token' }
+    const running = run(withAllStages({ changedFiles }), {
+      cancelAt: (event) => event === 'github'
+    })
+    await expect(running).rejects.toThrow(
+      'Cancelled before the targets were known: nothing was sent'
+    )
+  })
+
   it('while waiting for the origin: nothing is sent, and the run says so', async () => {
     const { record, events } = await run(withAllStages(), {
       cancelAt: (event) => event.startsWith('wait')

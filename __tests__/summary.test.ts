@@ -1,14 +1,14 @@
 /** Unit tests of the job summary: escaped, failures first, readable and small at any size. */
 import { describe, expect, it } from '@jest/globals'
-import type { DerivedTarget } from '../src/config/maps.js'
-import type { Derivation } from '../src/stages/changed-files/index.js'
 import { oneLine } from '../src/text/guard.js'
 import {
   countResults,
   type PurgeResult,
   type Verification,
   type WaitOutcome,
-  type RunContext
+  type RunContext,
+  type DerivedTarget,
+  type Derivation
 } from '../src/record.js'
 import {
   renderFacts,

@@ -851,9 +851,10 @@ class DecodedURL extends URL {
 
 // EXPORTS
 __webpack_require__.d(__webpack_exports__, {
-  context: () => (/* binding */ github_context),
   getOctokit: () => (/* binding */ getOctokit)
 });
+
+// UNUSED EXPORTS: context
 
 // EXTERNAL MODULE: external "fs"
 var external_fs_ = __webpack_require__(9896);

@@ -30876,7 +30876,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3987);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2200);
 /** The bundle's entry: runs the action, and ends the process at once after a cancel. */
 
 // A cancelled run must end within the runner's grace period: keep-alive sockets or a slow
@@ -30889,7 +30889,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 3987:
+/***/ 2200:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -32318,6 +32318,2641 @@ function notChecked(entry) {
     return entry.checks === 0;
 }
 const NOT_CHECKED_IN_TIME = 'not checked within verify-timeout: raise verify-timeout or concurrency';
+
+;// CONCATENATED MODULE: ./src/config/targets.ts
+/** Parsing and validation of the things a user asks to purge: surrogate keys and URLs. Pure. */
+
+const MAX_KEY_BYTES = 1024;
+const PRINTABLE_ASCII = /^[\x21-\x7e]+$/;
+/** A failure caused by what the user gave, reported before any request is sent. */
+class InputError extends Error {
+    name = 'InputError';
+}
+/** Splits a list on the given separators, drops blank entries and duplicates, keeps first order. */
+function splitList(text, separators) {
+    return [...new Set(text.split(separators).filter((entry) => entry !== ''))];
+}
+function parseKeys(text, source) {
+    // Only ASCII separators: a Unicode space inside a key must be refused, not split on.
+    const keys = splitList(text, /[ \t\r\n,]+/);
+    for (const key of keys) {
+        const bytes = Buffer.byteLength(key, 'utf8');
+        if (!PRINTABLE_ASCII.test(key)) {
+            throw new InputError(`${source}: key ${shorten(key)} is not allowed: a surrogate key is printable ASCII (0x21–0x7E) only`);
+        }
+        // In keys: '"home" "about"' YAML strips only the outer quotes: the inner ones would be sent as
+        // part of each key, which purges nothing tagged home. A lone quote wraps nothing: it stays a key.
+        if (/^(["']).*\1$/.test(key)) {
+            throw new InputError(`${source}: key ${shorten(key)} is wrapped in quotes, which would be purged as part of the key; remove them (keys are separated by spaces, commas or newlines; YAML quotes go around the whole value)`);
+        }
+        if (bytes > MAX_KEY_BYTES) {
+            throw new InputError(`${source}: key ${shorten(key)} is ${bytes} bytes long; a surrogate key is at most ${MAX_KEY_BYTES} bytes`);
+        }
+    }
+    return keys;
+}
+function isLoopbackHost(hostname) {
+    return (hostname === 'localhost' ||
+        hostname === '[::1]' ||
+        /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname));
+}
+/**
+ * The text with everything up to its last "@" hidden, so an error never echoes a password:
+ * URL parsers accept credentials in more spellings than `scheme://user:pass@`.
+ */
+function withoutCredentials(raw) {
+    return raw.replace(/^([a-z][a-z0-9+.-]*:)?.*@/is, '$1***@');
+}
+/** Parses one absolute http(s) URL; `source` names the input it came from. */
+function parseHttpUrl(raw, source) {
+    let url;
+    try {
+        url = new URL(raw);
+    }
+    catch {
+        throw new InputError(`${source}: ${shorten(withoutCredentials(raw))} is not an absolute URL; give it with https:// and a host`);
+    }
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+        throw new InputError(`${source}: ${shorten(withoutCredentials(raw))} uses ${url.protocol.slice(0, -1)}; only http and https URLs can be purged`);
+    }
+    if (url.username !== '' || url.password !== '') {
+        throw new InputError(`${source}: ${shorten(withoutCredentials(raw))} embeds credentials (user:password@); remove them`);
+    }
+    return url;
+}
+/** One URL to purge, checked; `source` names the input it came from. */
+function purgeUrl(target, source) {
+    const url = parseHttpUrl(target, source);
+    return { target, url, address: url.href.replace(/#.*$/s, '') };
+}
+/**
+ * Splits a whitespace-separated list of URLs. An entry where a comma runs straight into another
+ * scheme is refused: as one URL, `https://h/a,https://h/b` is valid and would purge the wrong path.
+ */
+function splitUrls(text, source) {
+    const entries = splitList(text, /\s+/);
+    for (const entry of entries) {
+        const joints = entry.match(/,https?:\/\//gi)?.length ?? 0;
+        if (joints > 0) {
+            const joined = joints === 1 ? 'two URLs joined by a comma' : `${joints + 1} URLs joined by commas`;
+            throw new InputError(`${source}: ${shorten(withoutCredentials(entry))} holds ${joined}; separate URLs with newlines or spaces`);
+        }
+    }
+    return entries;
+}
+/** Parses whitespace-separated URLs, deduplicated by where their purge goes. */
+function parseUrls(text, source) {
+    const urls = splitUrls(text, source).map((target) => purgeUrl(target, source));
+    return mergeUnique([urls], (entry) => entry.address);
+}
+/** Merges lists, dropping entries already seen, first order kept. */
+function mergeUnique(lists, identity) {
+    const seen = new Set();
+    const merged = [];
+    for (const item of lists.flat()) {
+        const id = identity(item);
+        if (!seen.has(id)) {
+            seen.add(id);
+            merged.push(item);
+        }
+    }
+    return merged;
+}
+
+;// CONCATENATED MODULE: ./src/stages/changed-files/derive.ts
+const INDEX_FILE = 'index.html';
+/**
+ * The URLs and keys the changed files make stale, in the order of `files`, each target once (with
+ * the first file that caused it). Every url-map line applies to every file under its prefix, so a
+ * site served from two hosts is purged on both.
+ */
+function deriveTargets(files, urlMap, keyMap) {
+    const seen = new Set();
+    const targets = [];
+    const add = (type, target, file) => {
+        const id = `${type} ${target}`;
+        if (seen.has(id))
+            return;
+        seen.add(id);
+        targets.push({ type, target, file });
+    };
+    for (const file of files) {
+        for (const { pathPrefix, urlPrefix } of urlMap) {
+            if (!file.startsWith(pathPrefix) || file.length === pathPrefix.length)
+                continue;
+            const rest = encodePath(file.slice(pathPrefix.length));
+            // A directory URL serves its index.html, and is cached apart from it.
+            if (rest === INDEX_FILE || rest.endsWith(`/${INDEX_FILE}`)) {
+                add('url', urlPrefix + rest.slice(0, -INDEX_FILE.length), file);
+            }
+            add('url', urlPrefix + rest, file);
+        }
+        for (const { key, matches } of keyMap) {
+            if (matches(file))
+                add('key', key, file);
+        }
+    }
+    return targets;
+}
+/**
+ * Percent-encodes each segment of a repository path as a URL path (RFC 3986 `pchar`), keeping `/`:
+ * `a b#1.html` → `a%20b%231.html`. Sub-delimiters, `:` and `@` stay as browsers request them.
+ */
+function encodePath(path) {
+    return path
+        .split('/')
+        .map((segment) => encodeURIComponent(segment).replace(/%(24|26|2B|2C|3B|3D|3A|40)/g, (escape) => decodeURIComponent(escape)))
+        .join('/');
+}
+
+;// CONCATENATED MODULE: ./src/stages/changed-files/range.ts
+
+const ZERO_SHA = /^0+$/;
+function range_text(value) {
+    return typeof value === 'string' ? value : '';
+}
+/** Reads what the event itself says to compare; `changed-since` is applied by the caller. */
+function eventRange(event) {
+    const { payload } = event;
+    if (event.eventName === 'push') {
+        const before = range_text(payload.before);
+        const after = range_text(payload.after) || event.sha;
+        const ref = range_text(payload.ref);
+        if (payload.deleted === true || ZERO_SHA.test(after))
+            return { kind: 'deleted-branch', ref };
+        if (before === '' || ZERO_SHA.test(before))
+            return { kind: 'new-branch', head: after, ref };
+        return { kind: 'push', base: before, head: after, ref, forced: payload.forced === true };
+    }
+    const release = releaseInfo(payload.release);
+    if (event.eventName === 'release' && release !== undefined) {
+        return { kind: 'release', head: event.sha || release.tagName, release };
+    }
+    return { kind: 'none', head: event.sha };
+}
+/** A release object from the event payload or the releases API. */
+function releaseInfo(value) {
+    if (typeof value !== 'object' || value === null)
+        return undefined;
+    const release = value;
+    if (typeof release.id !== 'number' || typeof release.tag_name !== 'string')
+        return undefined;
+    return {
+        id: release.id,
+        tagName: release.tag_name,
+        draft: release.draft === true,
+        publishedAt: typeof release.published_at === 'string' ? release.published_at : null
+    };
+}
+/**
+ * The release published last before `current`: the one whose tag the site was deployed from when
+ * each published release deploys. Drafts never deployed, so they are skipped; prereleases count,
+ * since `release: published` runs for them too.
+ */
+function previousRelease(releases, current) {
+    // A release event for a draft has no publication time yet: every published release is older.
+    const cutoff = current.publishedAt === null ? Infinity : Date.parse(current.publishedAt);
+    const published = (release) => release.publishedAt === null ? NaN : Date.parse(release.publishedAt);
+    return releases
+        .filter((release) => !release.draft &&
+        release.id !== current.id &&
+        release.tagName !== current.tagName &&
+        published(release) < cutoff)
+        .sort((a, b) => published(b) - published(a))[0];
+}
+/** A commit for messages: a full SHA shortened to 7 characters, a ref name as given. */
+function shortRef(ref) {
+    return /^[0-9a-f]{40}$/i.test(ref) ? ref.slice(0, 7) : ref;
+}
+/** The comparison for logs: `push abc1234...def5678 (3 commits)`. */
+function describeRange(origin, base, head, commits, label) {
+    const what = origin === 'release' && label !== undefined ? `release ${label}:` : origin;
+    const count = counted(commits, 'commit');
+    return `${what} ${shortRef(base)}...${shortRef(head)} (${count})`;
+}
+
+;// CONCATENATED MODULE: ./src/stages/changed-files/github-api.ts
+
+
+
+
+/** GitHub lists at most this many files for a whole comparison; a list this long may be cut. */
+const COMPARE_FILE_LIMIT = 300;
+/** GitHub lists at most this many files of one commit, across all pages. */
+const COMMIT_FILE_LIMIT = 3000;
+/** Resolves the run's range, then lists the files it changed: the one call a run needs. */
+async function findChangedFiles(github, changedSince, log) {
+    const range = await resolveRange(github, changedSince);
+    // No commit between base and head: GitHub compares them as identical.
+    if (range.comparison.totalCommits === 0)
+        log.warning(sameCommitWarning(range));
+    const listed = await listChangedFiles(github, range);
+    return {
+        ...listed,
+        base: range.base,
+        head: range.head,
+        origin: range.origin,
+        description: describeRange(range.origin, range.base, range.head, listed.commits, range.label),
+        notes: range.notes
+    };
+}
+/**
+ * A range from a commit to itself lists no file, so nothing would be purged for it without a word:
+ * typically `changed-since` naming the branch this run deploys, which already points at its head.
+ */
+function sameCommitWarning(range) {
+    const head = shortRef(range.head);
+    if (range.origin === 'changed-since') {
+        return `changed-files: changed-since ${shorten(range.base)} is the same commit as this run's ${head}, so comparing them finds no changed file and nothing is purged for changed files. Set changed-since to a commit before this deploy (the last one deployed), not to a branch this run has already moved`;
+    }
+    const base = range.origin === 'release'
+        ? `the previous release ${range.base}`
+        : `this push's before ${shortRef(range.base)}`;
+    return `changed-files: ${base} is the same commit as ${head}, so comparing them finds no changed file and nothing is purged for changed files`;
+}
+/**
+ * Which commits to compare. The event's own range comes first (`push`: `before...after`, the whole
+ * push; `release`: the previous release's tag); `changed-since` is used when the event has none or
+ * its base is unusable (a new branch, a force-push, a first release), and is required then. The
+ * base must be an ancestor of the head: otherwise the comparison would start at their merge base
+ * and miss files changed only on the base's side, so this fails instead.
+ */
+async function resolveRange(github, changedSince) {
+    const own = await ownRange(github);
+    if (own.kind === 'usable') {
+        const unused = `changed-since (${shorten(changedSince)}) is used only when the event's own range cannot be, so it was not needed`;
+        return changedSince === '' ? own.range : { ...own.range, notes: [unused] };
+    }
+    const { eventName } = github.event;
+    if (changedSince === '') {
+        throw new InputError(own.kind === 'none'
+            ? `changed-since is required for ${eventName === '' ? 'runs outside a workflow event' : `${eventName} events`}: the commits to compare are found automatically only for push (its before) and release (the previous release) events. ${HOW_TO_SET_CHANGED_SINCE}`
+            : `changed-since: ${own.problem}. ${HOW_TO_SET_CHANGED_SINCE}`);
+    }
+    const problem = own.kind === 'unusable' ? own.problem : undefined;
+    return fromChangedSince(github, changedSince, own.head, problem);
+}
+const HOW_TO_SET_CHANGED_SINCE = 'Set changed-since to the commit, branch or tag the site was last deployed from, or purge everything with mode: all';
+async function ownRange(github) {
+    const own = eventRange(github.event);
+    switch (own.kind) {
+        case 'deleted-branch':
+            throw new InputError(`changed-files: this push deleted ${own.ref || 'the branch'}; it has no new commit to take changed files from`);
+        case 'push': {
+            const comparison = await compare(github, own.base, own.head);
+            if (comparison.kind === 'ancestor') {
+                const range = { base: own.base, head: own.head, origin: 'push', notes: [] };
+                return { kind: 'usable', range: { ...range, comparison: comparison.page } };
+            }
+            const problem = pushProblem(own.base, own.head, own.forced, comparison);
+            return { kind: 'unusable', head: own.head, problem };
+        }
+        case 'new-branch':
+            return {
+                kind: 'unusable',
+                head: own.head,
+                problem: `this push created ${own.ref || 'the branch'} (its before is 0000000), so the branch has no earlier commit to compare against`
+            };
+        case 'release':
+            return releaseRange(github, own.release, own.head);
+        case 'none':
+            return { kind: 'none', head: own.head };
+    }
+}
+/** A release is compared against the release published before it. */
+async function releaseRange(github, release, head) {
+    const tag = release.tagName;
+    const previous = await findPreviousRelease(github, release);
+    if (previous === undefined) {
+        const problem = `${tag} is the first published release, so there is no earlier release to compare against`;
+        return { kind: 'unusable', head, problem };
+    }
+    const comparison = await compare(github, previous.tagName, head);
+    if (comparison.kind === 'ancestor') {
+        const range = {
+            base: previous.tagName,
+            head,
+            origin: 'release',
+            label: tag,
+            notes: []
+        };
+        return { kind: 'usable', range: { ...range, comparison: comparison.page } };
+    }
+    const problem = comparison.kind === 'unknown'
+        ? `the previous release's tag ${previous.tagName} is unknown to GitHub`
+        : `the previous release ${previous.tagName} is not an ancestor of ${tag} (GitHub compares them as ${comparison.status})`;
+    return { kind: 'unusable', head, problem };
+}
+/** `changed-since...head`; `problem` says why the event's own range could not be used. */
+async function fromChangedSince(github, changedSince, head, problem) {
+    const notes = problem === undefined
+        ? []
+        : [`${capitalize(problem)}; comparing against changed-since ${shorten(changedSince)} instead`];
+    const comparison = await compare(github, changedSince, head);
+    const why = problem === undefined ? '' : ` (needed because ${problem})`;
+    if (comparison.kind === 'unknown') {
+        throw new InputError(`changed-since: ${shorten(changedSince)} is not a commit, branch or tag GitHub knows in ${github.owner}/${github.repo}${why}; give a full commit SHA, branch or tag, or use mode: all`);
+    }
+    if (comparison.kind === 'unrelated') {
+        throw new InputError(`changed-since: ${shorten(changedSince)} is not an ancestor of ${shortRef(head)} (GitHub compares them as ${comparison.status}), so files changed only on its side would be missed${why}; give a commit that ${shortRef(head)} contains, or use mode: all`);
+    }
+    return { base: changedSince, head, origin: 'changed-since', notes, comparison: comparison.page };
+}
+function pushProblem(before, after, forced, comparison) {
+    const push = forced ? 'this push was forced: its' : "this push's";
+    if (comparison.kind === 'unknown') {
+        return `${push} before ${shortRef(before)} is unknown to GitHub (a force-push can leave it unreachable), so the files the push replaced cannot be listed`;
+    }
+    const how = comparison.status === 'behind'
+        ? `the push moved the branch back (GitHub compares them as behind)`
+        : `GitHub compares them as ${comparison.status}`;
+    return `${push} before ${shortRef(before)} is not an ancestor of its after ${shortRef(after)} (${how}), so the files the push replaced cannot be listed`;
+}
+/** Compares `base...head`, reading the first page: files come only there. */
+async function compare(github, base, head) {
+    try {
+        const page = await github.compare(base, head, 1);
+        if (page.status !== 'ahead' && page.status !== 'identical') {
+            return { kind: 'unrelated', status: page.status };
+        }
+        return { kind: 'ancestor', page };
+    }
+    catch (error) {
+        if (statusOf(error) === 404)
+            return { kind: 'unknown' };
+        throw apiError(error, github, `compare ${shortRef(base)}...${shortRef(head)}`);
+    }
+}
+async function findPreviousRelease(github, current) {
+    try {
+        const known = (await github.releases())
+            .map((release) => releaseInfo(release))
+            .filter((release) => release !== undefined);
+        return previousRelease(known, current);
+    }
+    catch (error) {
+        throw apiError(error, github, 'list releases');
+    }
+}
+/**
+ * Lists the files the range changed. The comparison's own list is used when it is shorter than
+ * 300 files; at 300 it may be cut, so the files are gathered commit by commit instead (each commit
+ * lists up to 3,000) and united. A commit at 3,000 fails: its list may be cut, and a missed file
+ * would stay stale without anyone knowing.
+ */
+async function listChangedFiles(github, range) {
+    const { files, totalCommits } = range.comparison;
+    if (files !== undefined && files.length < COMPARE_FILE_LIMIT) {
+        return { files: sortedNames(files), commits: totalCommits, method: 'compare' };
+    }
+    const shas = await comparisonCommits(github, range);
+    if (shas.length !== totalCommits) {
+        throw new Error(`GitHub listed ${shas.length} of the ${totalCommits} commits in ${shortRef(range.base)}...${shortRef(range.head)}, so the changed files cannot all be known; purge everything with mode: all`);
+    }
+    const entries = [];
+    // One request at a time, as GitHub asks of API clients to stay clear of secondary rate limits.
+    for (const sha of shas)
+        entries.push(...(await commitFiles(github, sha)));
+    return { files: sortedNames(entries), commits: totalCommits, method: 'per-commit' };
+}
+/** Every commit of the comparison, oldest first, page by page. */
+async function comparisonCommits(github, range) {
+    const shas = [];
+    try {
+        await eachPage((page) => github.compare(range.base, range.head, page), (answer) => shas.push(...answer.commits));
+    }
+    catch (error) {
+        const what = `list the commits of ${shortRef(range.base)}...${shortRef(range.head)}`;
+        throw apiError(error, github, what);
+    }
+    return shas;
+}
+/** One commit's file entries, across its pages; fails when GitHub's 3,000-file cap is reached. */
+async function commitFiles(github, sha) {
+    const entries = [];
+    try {
+        await eachPage((page) => github.commitFiles(sha, page), (answer) => entries.push(...answer.files));
+    }
+    catch (error) {
+        throw apiError(error, github, `read commit ${shortRef(sha)}`);
+    }
+    if (entries.length >= COMMIT_FILE_LIMIT) {
+        throw new InputError(`changed-files: commit ${shortRef(sha)} changes at least ${count(COMMIT_FILE_LIMIT)} files, the most GitHub lists for one commit, so the files this deploy changed cannot all be known. Purge everything with mode: all instead`);
+    }
+    return entries;
+}
+/** Requests page 1, 2, ... while GitHub says another page follows. */
+async function eachPage(request, visit) {
+    for (let page = 1;; page += 1) {
+        const answer = await request(page);
+        visit(answer);
+        if (!answer.hasNextPage)
+            return;
+    }
+}
+/** The paths of file entries, a rename under its old name and its new one, sorted, each once. */
+function sortedNames(entries) {
+    const names = new Set();
+    for (const entry of entries) {
+        names.add(entry.filename);
+        if (entry.status === 'renamed' && entry.previous_filename !== undefined) {
+            names.add(entry.previous_filename);
+        }
+    }
+    return [...names].sort();
+}
+function statusOf(error) {
+    if (typeof error !== 'object' || error === null || !('status' in error))
+        return undefined;
+    return typeof error.status === 'number' ? error.status : undefined;
+}
+/**
+ * An API failure as a message naming what was attempted; a refused token is the user's to fix. A
+ * server (or a proxy before it) can echo the token back: the guard hides it in every spelling.
+ */
+function apiError(error, github, what) {
+    const status = statusOf(error);
+    const reason = redact(error instanceof Error ? error.message : String(error));
+    const repository = `${github.owner}/${github.repo}`;
+    if (status === 401) {
+        return new InputError(`github-token: GitHub rejected the token (401: ${reason})`);
+    }
+    if (status === 403) {
+        return new InputError(`github-token: GitHub refused to ${what} in ${repository} (403: ${reason}); the token needs contents: read`);
+    }
+    return new Error(`GitHub API: could not ${what} in ${repository}: ${reason}`);
+}
+function count(value) {
+    return value.toLocaleString('en-US');
+}
+function capitalize(sentence) {
+    return sentence.charAt(0).toUpperCase() + sentence.slice(1);
+}
+
+;// CONCATENATED MODULE: ./src/stages/changed-files/index.ts
+
+
+
+
+
+/** How results find their source: the same `type target` key `withSources` looks up. */
+const targetId = (type, target) => `${type} ${target}`;
+/** The settings with derived keys and URLs after the explicit ones; unchanged without changed-files. */
+async function applyChangedFiles(settings, { openGitHub, log }) {
+    const changed = settings.changedFiles;
+    if (changed === undefined)
+        return { settings, derivation: undefined };
+    const github = await openGitHub(changed.githubToken);
+    const report = await findChangedFiles(github, changed.changedSince, log);
+    for (const note of report.notes)
+        log.notice(oneLine(note, 1000));
+    const targets = deriveTargets(report.files, changed.urlMap, changed.keyMap);
+    log.info(`${counted(report.files.length, 'changed file')} in ${oneLine(report.description)} ` +
+        `(${report.method === 'compare' ? 'from the comparison' : 'gathered commit by commit'}) → ${counted(targets.length, 'target')}`);
+    const explicit = new Set([
+        ...settings.keys.map((key) => targetId('key', key)),
+        ...settings.urls.map((url) => targetId('url', url.target))
+    ]);
+    const sources = new Map();
+    for (const { type, target, file } of targets) {
+        if (!explicit.has(targetId(type, target)))
+            sources.set(targetId(type, target), file);
+    }
+    // Derived targets pass the same checks as given ones: url-map prefixes are checked URLs and
+    // key-map keys checked keys, but the joined URL is parsed again rather than trusted.
+    const urls = targets
+        .filter((derived) => derived.type === 'url')
+        .map(({ target }) => purgeUrl(target, 'url-map'));
+    const keys = targets.filter((derived) => derived.type === 'key').map(({ target }) => target);
+    return {
+        settings: {
+            ...settings,
+            keys: mergeUnique([settings.keys, keys], (key) => key),
+            urls: mergeUnique([settings.urls, urls], (entry) => entry.address)
+        },
+        derivation: { report, targets, sources }
+    };
+}
+/** URLs and file paths: long enough for any a CDN or a repository holds in practice, shown whole. */
+const changed_files_SHOWN_ADDRESS_CHARS = 2000;
+/**
+ * The changed-files group of the log: one line per derived target; when the plan holds no call
+ * (`calls` is 0), a notice that none of the files matched.
+ */
+async function showDerivation({ report, targets }, calls, log) {
+    const files = counted(report.files.length, 'changed file');
+    const range = oneLine(report.description);
+    await log.group(`Targets from ${files} (${range})`, async () => {
+        for (const { file, type, target } of targets) {
+            log.info(`${oneLine(file, changed_files_SHOWN_ADDRESS_CHARS)} → ${type} ${oneLine(target, changed_files_SHOWN_ADDRESS_CHARS)}`);
+        }
+    });
+    if (calls === 0 && targets.length === 0) {
+        log.notice(`Nothing to purge: none of the ${files} in ${range} matched url-map or key-map`);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/stages/plan.ts
+/** Turns settings into the exact purge calls to send. Pure: no I/O, no token. */
+
+
+
+
+/** Real servers ignore keys past 16 KiB of `Surrogate-Key` header. */
+const MAX_SURROGATE_KEY_HEADER_BYTES = 16 * 1024;
+const ACCEPT_JSON = { Accept: 'application/json' };
+const SOFT_HEADER = { 'Edge-Soft-Purge': '1' };
+function planPurges(settings) {
+    const calls = [];
+    for (const service of settings.services) {
+        if (settings.purgeAll)
+            calls.push(purgeAllCall(service));
+        if (settings.keys.length > 0)
+            calls.push(...keyCalls(service, settings));
+    }
+    calls.push(...settings.urls.map((url) => urlCall(url, settings.soft, settings.urlPurgeAuth)));
+    return calls;
+}
+function serviceUrl(service, rest) {
+    return `${service.baseUrl}/service/${encodeURIComponent(service.id)}/${rest}`;
+}
+function purgeAllCall(service) {
+    return {
+        operation: 'purge-all',
+        method: 'POST',
+        url: serviceUrl(service, 'purge_all'),
+        headers: { ...ACCEPT_JSON },
+        body: undefined,
+        authenticated: true,
+        permission: 'engineer',
+        service: service.id,
+        soft: false,
+        targets: [{ type: 'all', target: service.id }]
+    };
+}
+function keyCalls(service, settings) {
+    const { keys, soft } = settings;
+    if (soft)
+        return keys.map((key) => singleKeyCall(service, key, true));
+    // A path segment of "." or ".." is resolved away by URL parsing, so such a lone key goes as a batch.
+    if (keys.length === 1 && keys[0] !== undefined && !isDotSegment(keys[0])) {
+        return [singleKeyCall(service, keys[0], false)];
+    }
+    return batchKeys(keys, settings.batchSize, settings.batchFormat).map((batch) => batchCall(service, batch, settings.batchFormat));
+}
+function isDotSegment(key) {
+    return key === '.' || key === '..';
+}
+function singleKeyCall(service, key, soft) {
+    if (isDotSegment(key)) {
+        throw new InputError(`keys: key ${shorten(key)} cannot be soft-purged: the soft purge path cannot carry "." or ".." as a key`);
+    }
+    return {
+        operation: soft ? 'soft-key' : 'key',
+        method: 'POST',
+        url: serviceUrl(service, `purge/${encodeURIComponent(key)}`),
+        headers: soft ? { ...ACCEPT_JSON, ...SOFT_HEADER } : { ...ACCEPT_JSON },
+        body: undefined,
+        authenticated: true,
+        permission: soft ? 'billing' : 'purge',
+        service: service.id,
+        soft,
+        targets: [{ type: 'key', target: key }]
+    };
+}
+/**
+ * Splits keys into batches of at most `size` keys; in header form a batch also stays within
+ * the 16 KiB header budget (keys joined by single spaces). Keys are ASCII, so bytes = characters.
+ */
+function batchKeys(keys, size, format) {
+    const batches = [];
+    let current = [];
+    let headerBytes = 0;
+    for (const key of keys) {
+        const joinedBytes = current.length === 0 ? key.length : headerBytes + 1 + key.length;
+        if (current.length === size ||
+            (format === 'header' && joinedBytes > MAX_SURROGATE_KEY_HEADER_BYTES)) {
+            batches.push(current);
+            current = [key];
+            headerBytes = key.length;
+        }
+        else {
+            current.push(key);
+            headerBytes = joinedBytes;
+        }
+    }
+    if (current.length > 0)
+        batches.push(current);
+    return batches;
+}
+function batchCall(service, keys, format) {
+    const form = format === 'json'
+        ? {
+            headers: { ...ACCEPT_JSON, 'Content-Type': 'application/json' },
+            body: JSON.stringify({ surrogate_keys: keys })
+        }
+        : { headers: { ...ACCEPT_JSON, 'Surrogate-Key': keys.join(' ') }, body: undefined };
+    return {
+        operation: 'batch',
+        method: 'POST',
+        url: serviceUrl(service, 'purge'),
+        ...form,
+        authenticated: true,
+        permission: 'purge',
+        service: service.id,
+        soft: false,
+        targets: keys.map((key) => ({ type: 'key', target: key }))
+    };
+}
+function urlCall({ target, address }, soft, authenticated) {
+    return {
+        operation: soft ? 'soft-url' : 'url',
+        method: 'PURGE',
+        url: address,
+        headers: soft ? { ...ACCEPT_JSON, ...SOFT_HEADER } : { ...ACCEPT_JSON },
+        body: undefined,
+        authenticated,
+        permission: 'url-purge',
+        service: undefined,
+        soft,
+        targets: [{ type: 'url', target }]
+    };
+}
+/** A dry run's results; with `repeat-after`, the second pass is planned too. */
+function plannedResults(calls, repeated) {
+    const repeat = repeated ? { repeat: { status: 'planned', id: null, attempts: 0 } } : {};
+    return calls.flatMap((call) => call.targets.map(({ type, target }) => ({
+        type,
+        target,
+        service: call.service ?? null,
+        soft: call.soft,
+        status: 'planned',
+        id: null,
+        http_status: null,
+        attempts: 0,
+        error: null,
+        ...repeat
+    })));
+}
+/** The plan in one line: how many calls of which kind, for how many targets, on which services. */
+function describePlan(calls, settings) {
+    const targets = calls.reduce((sum, call) => sum + call.targets.length, 0);
+    const ids = settings.services.map((service) => service.id);
+    const service = ids.length === 0 ? '' : ` on service${ids.length === 1 ? '' : 's'} ${oneLine(ids.join(', '))}`;
+    const kind = settings.soft ? 'soft' : 'instant';
+    return `Planned ${counted(calls.length, `${kind} purge call`)} for ${counted(targets, 'target')}${service}`;
+}
+
+;// CONCATENATED MODULE: ./src/stages/purge/log-lines.ts
+/**
+ * The purge stage's lines for the step log: how a call ended, why it is retried. Never the token:
+ * calls do not hold it. Server text passes `oneLine`, so no line can speak to the runner.
+ */
+
+
+
+/** A server message is cut to 300 characters; this leaves room for what the action says around it. */
+const SHOWN_ERROR_CHARS = 400;
+function describeEnd(call, end, elapsedMs) {
+    const tries = `${counted(end.attempts, 'attempt')}, ${elapsedMs} ms`;
+    if (end.ids === undefined) {
+        return `✗ ${describeCall(call)}: ${oneLine(end.error ?? 'failed', SHOWN_ERROR_CHARS)} (${tries})`;
+    }
+    const missing = call.operation === 'batch' ? call.targets.length - end.ids.size : 0;
+    const note = missing > 0 ? `; ${counted(missing, 'key')} without a purge id` : '';
+    return `✓ ${describeCall(call)}: HTTP ${end.httpStatus ?? ''} (${tries})${note}`;
+}
+function describeRetry(call, attempt, reason, waitMs) {
+    return `↻ ${describeCall(call)}: attempt ${attempt} failed (${oneLine(reason)}); retrying in ${(waitMs / 1000).toFixed(1)} s`;
+}
+
+;// CONCATENATED MODULE: ./src/stages/purge/transport.ts
+/** One HTTP exchange per call attempt: headers, token, timeout, keep-alive. No retries here. */
+
+
+
+/**
+ * Bodies beyond this are cut and the connection dropped: the largest valid answer (256 ids under
+ * 1024-byte keys) is about a quarter of it, and a hostile server must not fill the runner's memory.
+ */
+const MAX_BODY_BYTES = 1024 * 1024;
+function createTransport(options) {
+    const { agentFor, close } = createAgents(options);
+    function send(call, signal) {
+        if (signal.aborted)
+            return Promise.resolve({ kind: 'cancelled' });
+        const url = new URL(call.url);
+        const headers = {
+            ...call.headers,
+            'User-Agent': options.userAgent
+        };
+        if (call.authenticated)
+            headers['Edge-Key'] = options.apiToken;
+        if (call.body !== undefined)
+            headers['Content-Length'] = Buffer.byteLength(call.body);
+        const module = url.protocol === 'https:' ? external_node_https_namespaceObject : external_node_http_;
+        return new Promise((resolve) => {
+            const request = module.request(url, { method: call.method, headers, agent: agentFor(url) });
+            let settled = false;
+            const settle = (exchange) => {
+                if (settled)
+                    return;
+                settled = true;
+                clearTimeout(timer);
+                signal.removeEventListener('abort', cancel);
+                resolve(exchange);
+            };
+            const timer = setTimeout(() => {
+                settle({
+                    kind: 'timeout',
+                    message: `no complete answer within ${options.timeoutMs / 1000} s`
+                });
+                request.destroy();
+            }, options.timeoutMs);
+            const cancel = () => {
+                settle({ kind: 'cancelled' });
+                request.destroy();
+            };
+            signal.addEventListener('abort', cancel, { once: true });
+            const fail = (error) => {
+                settle({ kind: 'network', code: error.code, message: error.message });
+            };
+            request.on('error', fail);
+            request.on('response', (response) => {
+                const chunks = [];
+                let size = 0;
+                const finish = (truncated) => {
+                    settle({
+                        kind: 'response',
+                        status: response.statusCode ?? 0,
+                        headers: response.headers,
+                        body: Buffer.concat(chunks).toString('utf8'),
+                        truncated
+                    });
+                };
+                response.on('data', (chunk) => {
+                    const room = MAX_BODY_BYTES - size;
+                    chunks.push(chunk.length > room ? chunk.subarray(0, room) : chunk);
+                    size += chunk.length;
+                    if (size > MAX_BODY_BYTES) {
+                        finish(true);
+                        request.destroy();
+                    }
+                });
+                response.on('error', fail);
+                response.on('end', () => finish(false));
+            });
+            request.end(call.body);
+        });
+    }
+    return { send, close };
+}
+
+;// CONCATENATED MODULE: ./src/stages/purge/retry-policy.ts
+/** Longer waits are not worth holding a CI job for: the call fails, saying when the limit resets. */
+const MAX_SERVER_WAIT_MS = 120_000;
+const RETRYABLE_STATUSES = new Set([429, 500, 502, 503, 504]);
+/** Connection failures that a later attempt can get past; ENOTFOUND (no such host) is not one. */
+const RETRYABLE_NETWORK_CODES = new Set([
+    'ECONNREFUSED',
+    'ECONNRESET',
+    'EPIPE',
+    'ETIMEDOUT',
+    'EAI_AGAIN',
+    'EHOSTUNREACH',
+    'ENETUNREACH',
+    'ENETDOWN',
+    'UND_ERR_SOCKET'
+]);
+function isRetryableStatus(status) {
+    return RETRYABLE_STATUSES.has(status);
+}
+function isRetryableNetworkCode(code) {
+    return code !== undefined && RETRYABLE_NETWORK_CODES.has(code);
+}
+/** A header's (first) value; node gives repeated headers as arrays. */
+function headerValue(headers, name) {
+    const value = headers[name];
+    return Array.isArray(value) ? value[0] : value;
+}
+/** `Retry-After` as seconds or an HTTP date, in ms from `now`. */
+function retryAfterMs(headers, now) {
+    const value = headerValue(headers, 'retry-after')?.trim();
+    if (value === undefined || value === '')
+        return undefined;
+    if (/^\d+$/.test(value))
+        return Number(value) * 1000;
+    // An HTTP date names its weekday and month; anything else (e.g. "1.5") is not one.
+    if (!/[a-z]/i.test(value))
+        return undefined;
+    const date = Date.parse(value);
+    return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+/** Any `<Vendor>-RateLimit-Reset` header: UTC epoch seconds at which the limit resets. */
+function rateLimitResetMs(headers, now) {
+    const name = Object.keys(headers).find((header) => /^[a-z0-9]+(-[a-z0-9]+)*-ratelimit-reset$/.test(header));
+    const value = name === undefined ? undefined : headerValue(headers, name)?.trim();
+    if (value === undefined || !/^\d+$/.test(value))
+        return undefined;
+    return Math.max(0, Number(value) * 1000 - now);
+}
+/**
+ * How long the server asked us to wait before the next attempt. Reset headers count only on 429:
+ * servers of this family send them on every answer, where they describe the hourly window, not a wait.
+ */
+function serverRequestedWaitMs(status, headers, now) {
+    const waits = [
+        retryAfterMs(headers, now),
+        status === 429 ? rateLimitResetMs(headers, now) : undefined
+    ];
+    const given = waits.filter((wait) => wait !== undefined);
+    return given.length === 0 ? undefined : Math.max(...given);
+}
+/** The latest instant a JavaScript Date can hold. */
+const MAX_DATE_MS = 8.64e15;
+/** A server's wait in words: "until <time> (N s)", or only the seconds when no date can hold it. */
+function describeWait(waitMs, now) {
+    const seconds = `${Math.ceil(waitMs / 1000)} s`;
+    const until = now + waitMs;
+    return until <= MAX_DATE_MS ? `until ${new Date(until).toISOString()} (${seconds})` : seconds;
+}
+const BACKOFF_BASE_MS = 1000;
+const BACKOFF_CAP_MS = 20_000;
+/** Exponential backoff with jitter ("equal jitter": half fixed, half random) after `attempt` attempts. */
+function backoffMs(attempt, random = Math.random) {
+    const ceiling = Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** (attempt - 1));
+    return ceiling / 2 + random() * (ceiling / 2);
+}
+
+;// CONCATENATED MODULE: ./src/stages/purge/server-message.ts
+/** Pulls the human message out of an error body, whatever shape the server chose. Pure. */
+
+
+/** How deep `errors` may nest before we stop looking: real APIs use one level; a hostile one, thousands. */
+const MAX_ERRORS_DEPTH = 3;
+/** Enough messages to explain any real failure, few enough that a hostile list costs nothing. */
+const MAX_MESSAGES = 20;
+function server_message_text(value) {
+    return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
+}
+/** Messages of a JSON error: `msg`/`detail`/`details`, problem+json `title`/`detail`, JSON:API `errors`. */
+function messagesOf(json, depth = 0) {
+    if (typeof json !== 'object' || json === null || Array.isArray(json))
+        return [];
+    const record = json;
+    const own = ['msg', 'message', 'title', 'detail', 'details', 'error'].map((field) => server_message_text(record[field]));
+    const errors = Array.isArray(record.errors) && depth < MAX_ERRORS_DEPTH
+        ? record.errors.slice(0, MAX_MESSAGES)
+        : [];
+    const nested = errors.flatMap((error) => messagesOf(error, depth + 1));
+    const plain = errors.map(server_message_text);
+    return [...own, ...nested, ...plain]
+        .filter((message) => message !== undefined)
+        .slice(0, MAX_MESSAGES);
+}
+function parseJson(body) {
+    try {
+        return JSON.parse(body);
+    }
+    catch {
+        return undefined;
+    }
+}
+/** The server's own words, secrets hidden and cut, or `undefined` when the body says nothing. */
+function serverMessage(body) {
+    const json = parseJson(body);
+    const messages = json === undefined ? [] : [...new Set(messagesOf(json))];
+    if (messages.length > 0)
+        return plainLine(messages.join(': '));
+    const plain = body.trim();
+    if (plain === '' || json !== undefined)
+        return undefined;
+    // Hidden before the tags are dropped: a tag inside a secret's spelling must not split it.
+    return plainLine(redact(plain).replace(/<[^>]*>/g, ' '));
+}
+
+;// CONCATENATED MODULE: ./src/stages/purge/response.ts
+/** What one attempt's exchange means for its call: ids, or a failure with a reason a user can act on. Pure. */
+
+
+
+
+
+
+function failure(fields) {
+    return { ok: false, retryable: false, waitMs: undefined, stop: undefined, ...fields };
+}
+/** Real ids are about 20 characters: anything else is not an id a user could look up. */
+const USABLE_ID = /^[\x21-\x7e]{1,128}$/;
+/** What the exchange means. Server text is shown through `plainLine`, which hides secrets first. */
+function interpret(call, exchange, now) {
+    switch (exchange.kind) {
+        case 'cancelled':
+            return failure({ httpStatus: null, message: CANCELLED_IN_FLIGHT });
+        case 'timeout':
+            return failure({
+                httpStatus: null,
+                retryable: true,
+                message: `timed out: ${exchange.message}`
+            });
+        case 'network':
+            return failure({
+                httpStatus: null,
+                retryable: isRetryableNetworkCode(exchange.code),
+                message: `connection failed${exchange.code === undefined ? '' : ` (${exchange.code})`}: ${plainLine(exchange.message)}`
+            });
+        case 'response':
+            if (exchange.status >= 200 && exchange.status < 300)
+                return interpretSuccess(call, exchange);
+            return interpretRefusal(call, exchange, now);
+    }
+}
+const CANCELLED_IN_FLIGHT = 'cancelled before it was confirmed';
+function isRecord(value) {
+    return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+/** How an unusable id is shown: enough to recognise it, never enough to flood a log. */
+function shownValue(value) {
+    if (typeof value === 'string') {
+        return JSON.stringify(plainLine(value, 60)).replace(/[^\x20-\x7e]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+    }
+    if (value === null || typeof value !== 'object')
+        return String(value);
+    return Array.isArray(value) ? 'an array' : 'an object';
+}
+function unusableId(value) {
+    return `the server's answer held no usable purge id (got ${shownValue(value)})`;
+}
+function interpretSuccess(call, exchange) {
+    const { status, body } = exchange;
+    if (exchange.truncated) {
+        return failure({
+            httpStatus: status,
+            message: `${status} with an answer over ${MAX_BODY_BYTES / 1024 / 1024} MiB, cut off there: the purge API's answers are far smaller`
+        });
+    }
+    const json = parseJson(body);
+    const ids = new Map();
+    const unusable = new Map();
+    const take = (target, value) => {
+        if (typeof value === 'string' && USABLE_ID.test(value))
+            ids.set(target, value);
+        else
+            unusable.set(target, unusableId(value));
+    };
+    if (isRecord(json)) {
+        if (call.operation === 'batch') {
+            for (const { target } of call.targets) {
+                if (Object.hasOwn(json, target))
+                    take(target, json[target]);
+            }
+            return { ok: true, httpStatus: status, ids, unusable };
+        }
+        if (json.status === 'ok' && call.operation === 'purge-all')
+            return { ok: true, httpStatus: status, ids, unusable };
+        const [only] = call.targets;
+        if (json.status === 'ok' && json.id !== undefined && only !== undefined) {
+            take(only.target, json.id);
+            return { ok: true, httpStatus: status, ids, unusable };
+        }
+    }
+    const promised = call.operation === 'batch'
+        ? 'an object of purge ids'
+        : call.operation === 'purge-all'
+            ? '{"status":"ok"}'
+            : '{"status":"ok","id":...}';
+    const start = body.trim() === '' ? 'an empty body' : JSON.stringify(plainLine(body, 120));
+    return failure({
+        httpStatus: status,
+        retryable: true,
+        message: `${status} without the JSON the purge API promises (${promised}); got ${start}`
+    });
+}
+function interpretRefusal(call, exchange, now) {
+    const { status } = exchange;
+    const said = serverMessage(exchange.body);
+    const cutOff = exchange.truncated
+        ? ` (its answer was cut off at ${MAX_BODY_BYTES / 1024 / 1024} MiB)`
+        : '';
+    const withServer = (lead) => (said === undefined ? lead : `${lead} — server said: ${said}`) + cutOff;
+    const host = new URL(call.url).host;
+    if (status >= 300 && status < 400) {
+        const location = headerValue(exchange.headers, 'location');
+        const where = location === undefined
+            ? 'without a Location'
+            : `to ${plainLine(withoutCredentials(location), 200)}`;
+        return failure({
+            httpStatus: status,
+            message: `redirected (${status}) ${where}: purge calls do not follow redirects, so the token and the purge never go elsewhere; use the final address`
+        });
+    }
+    if (status === 401) {
+        return failure({
+            httpStatus: status,
+            stop: 'unauthorized',
+            message: withServer(call.authenticated
+                ? '401: the API token was rejected: check the secret behind api-token'
+                : `401: ${host} requires authentication for URL purges: set url-purge-auth: true to send api-token`)
+        });
+    }
+    if (status === 403) {
+        return failure({
+            httpStatus: status,
+            stop: 'forbidden',
+            message: withServer(forbiddenMessage(call, host))
+        });
+    }
+    if (status === 404 && call.service !== undefined) {
+        return failure({
+            httpStatus: status,
+            message: withServer(`service ${call.service} not found (404)`)
+        });
+    }
+    const retryable = isRetryableStatus(status);
+    const lead = status === 429
+        ? 'rate limited (429)'
+        : `HTTP ${status}${external_node_http_.STATUS_CODES[status] ? ` (${external_node_http_.STATUS_CODES[status]})` : ''}`;
+    return failure({
+        httpStatus: status,
+        retryable,
+        waitMs: retryable ? serverRequestedWaitMs(status, exchange.headers, now) : undefined,
+        message: withServer(lead)
+    });
+}
+function forbiddenMessage(call, host) {
+    switch (call.permission) {
+        case 'engineer':
+            return 'purge-all was refused (403): the token needs Engineer permission or higher';
+        case 'billing':
+            return 'soft purge was refused (403): the token needs Billing permission or higher';
+        case 'purge':
+            return `key purge was refused (403): the token may not purge service ${call.service ?? ''}`;
+        case 'url-purge':
+            return `URL purge was refused (403) by ${host}: URL purging may not be enabled there (it is off by default), or it needs url-purge-auth: true`;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/stages/purge/ledger.ts
+/** Results of one call's targets; in a successful batch, a key without an id was not purged. */
+function resultsOfCall(call, end) {
+    // Built field by field, not by spreading a base object: this runs once per key (100,000s).
+    return call.targets.map(({ type, target }) => {
+        const id = end.ids?.get(target);
+        const unconfirmed = end.ids !== undefined && id === undefined && type !== 'all';
+        const failed = end.ids === undefined || unconfirmed;
+        return {
+            type,
+            target,
+            service: call.service ?? null,
+            soft: call.soft,
+            status: failed ? 'failed' : 'purged',
+            id: id ?? null,
+            http_status: end.httpStatus,
+            attempts: end.attempts,
+            error: !failed
+                ? null
+                : unconfirmed
+                    ? (end.unusable?.get(target) ??
+                        'no purge id returned: the server did not confirm this key')
+                    : (end.error ?? 'failed')
+        };
+    });
+}
+/**
+ * One call's first-pass results with its second pass folded in: a target counts as purged only
+ * when both passes purged it. `second` is `undefined` when the call was not repeated because none
+ * of its targets was purged.
+ */
+function withRepeat(first, second) {
+    return first.map((result, index) => {
+        const again = second?.[index];
+        if (result.status !== 'purged' || again === undefined)
+            return { ...result, repeat: null };
+        const repeat = { status: again.status, id: again.id, attempts: again.attempts };
+        if (again.status === 'purged')
+            return { ...result, repeat };
+        return {
+            ...result,
+            status: 'failed',
+            error: `repeat purge failed: ${again.error ?? 'failed'}`,
+            repeat
+        };
+    });
+}
+/**
+ * Each call's results as they become known. Whatever stops a run, `fill` still gives every target
+ * exactly once: the calls without results fail with the reason given.
+ */
+class ResultLedger {
+    calls;
+    byCall;
+    constructor(calls) {
+        this.calls = calls;
+        this.byCall = new Array(calls.length);
+    }
+    record(index, results) {
+        this.byCall[index] = results;
+    }
+    get(index) {
+        return this.byCall[index];
+    }
+    /** Every target's result in plan order; calls still without results are recorded as failed. */
+    fill(reason) {
+        return this.calls.flatMap((call, index) => {
+            const known = this.byCall[index];
+            if (known !== undefined)
+                return known;
+            const failed = resultsOfCall(call, {
+                attempts: 0,
+                httpStatus: null,
+                ids: undefined,
+                error: reason
+            });
+            this.byCall[index] = failed;
+            return failed;
+        });
+    }
+}
+
+;// CONCATENATED MODULE: ./src/stages/purge/engine.ts
+
+
+
+
+
+
+
+function permissionScope(call) {
+    return `${call.permission} ${call.service ?? ''}`;
+}
+/**
+ * What one origin has told us so far. The first call to an origin goes alone: if the token is
+ * bad, one request finds out, not `concurrency` of them.
+ */
+class OriginState {
+    /** Keyed by whether the call carries the token: a rejected token says nothing of calls without it. */
+    unauthorized = new Map();
+    /** Keyed by permission and service: a token may be scoped to some services only. */
+    forbidden = new Map();
+    /** No attempt starts before this time (ms epoch): a rate limit applies to every call to the origin. */
+    notBefore = 0;
+    openGate = () => undefined;
+    opened = new Promise((resolve) => {
+        this.openGate = resolve;
+    });
+    open() {
+        this.openGate();
+    }
+    /** Why a call must not be sent, if an earlier answer already decided its fate. */
+    refusal(call) {
+        const unauthorized = this.unauthorized.get(call.authenticated);
+        if (unauthorized !== undefined) {
+            return `${NOT_SENT_AFTER_REFUSAL} to the same address got ${unauthorized}`;
+        }
+        const forbidden = this.forbidden.get(permissionScope(call));
+        return forbidden === undefined
+            ? undefined
+            : `${NOT_SENT_AFTER_REFUSAL} needing the same permission found that ${forbidden}`;
+    }
+    learn(verdict, call, now) {
+        if (verdict.ok)
+            return;
+        if (verdict.stop === 'unauthorized' && !this.unauthorized.has(call.authenticated)) {
+            this.unauthorized.set(call.authenticated, verdict.message);
+        }
+        if (verdict.stop === 'forbidden' && !this.forbidden.has(permissionScope(call))) {
+            this.forbidden.set(permissionScope(call), verdict.message);
+        }
+        if (verdict.waitMs !== undefined && verdict.waitMs <= MAX_SERVER_WAIT_MS) {
+            this.notBefore = Math.max(this.notBefore, now + verdict.waitMs);
+        }
+    }
+}
+const notSent = (attempts, httpStatus, error) => ({
+    end: { attempts, httpStatus, ids: undefined, error },
+    answered: false
+});
+/** Sends `calls`, records each call's results in `ledger` as it ends. */
+async function sendPass(calls, ledger, settings, deps) {
+    const { transport, clock, signal, log } = deps;
+    const origins = new Map();
+    let answered = 0;
+    let firstSentMs;
+    async function runCall(call) {
+        const origin = new URL(call.url).origin;
+        const known = origins.get(origin);
+        if (known !== undefined) {
+            await known.opened;
+            return attemptCall(call, known, () => undefined);
+        }
+        const state = new OriginState();
+        origins.set(origin, state);
+        try {
+            return await attemptCall(call, state, () => state.open());
+        }
+        finally {
+            state.open();
+        }
+    }
+    async function attemptCall(call, state, afterFirstAttempt) {
+        let attempts = 0;
+        let httpStatus = null;
+        for (;;) {
+            if (signal.aborted) {
+                return notSent(attempts, httpStatus, attempts === 0 ? NOT_SENT_CANCELLED : CANCELLED_IN_FLIGHT);
+            }
+            const refusal = state.refusal(call);
+            if (refusal !== undefined) {
+                return { end: { attempts, httpStatus, ids: undefined, error: refusal }, answered: true };
+            }
+            const pause = state.notBefore - clock.now();
+            if (pause > 0) {
+                await clock.sleep(pause, signal);
+                continue;
+            }
+            attempts += 1;
+            firstSentMs ??= clock.now();
+            const exchange = await transport.send(call, signal);
+            const verdict = interpret(call, exchange, clock.now());
+            state.learn(verdict, call, clock.now());
+            afterFirstAttempt();
+            if (verdict.ok) {
+                const { ids, unusable } = verdict;
+                return {
+                    end: { attempts, httpStatus: verdict.httpStatus, ids, unusable, error: undefined },
+                    answered: true
+                };
+            }
+            httpStatus = verdict.httpStatus;
+            if (exchange.kind === 'cancelled')
+                return notSent(attempts, httpStatus, verdict.message);
+            const { message } = verdict;
+            const end = { attempts, httpStatus, ids: undefined, error: message };
+            if (!verdict.retryable)
+                return { end, answered: true };
+            if (verdict.waitMs !== undefined && verdict.waitMs > MAX_SERVER_WAIT_MS) {
+                const error = `${message}; the server asks to wait ${describeWait(verdict.waitMs, clock.now())}, longer than the ${MAX_SERVER_WAIT_MS / 1000} s edge-purge waits: run again after that time`;
+                return { end: { ...end, error }, answered: true };
+            }
+            if (attempts >= settings.maxAttempts) {
+                const error = `${message} (gave up after ${counted(attempts, 'attempt')})`;
+                return { end: { ...end, error }, answered: true };
+            }
+            // Never sooner than the server asked, and never at once: a `Retry-After: 0` loop is a flood.
+            const wait = Math.max(verdict.waitMs ?? 0, backoffMs(attempts, deps.random));
+            log.info(describeRetry(call, attempts, message, wait));
+            await clock.sleep(wait, signal);
+        }
+    }
+    /** A throw while handling one call (a bug, or an answer no rule foresaw) fails that call only. */
+    async function settle(call) {
+        try {
+            return await runCall(call);
+        }
+        catch (error) {
+            const reason = error instanceof Error ? error.message : String(error);
+            const failure = `edge-purge could not handle this call: ${plainLine(reason)}`;
+            return {
+                end: { attempts: 0, httpStatus: null, ids: undefined, error: failure },
+                answered: true
+            };
+        }
+    }
+    let next = 0;
+    async function worker() {
+        while (next < calls.length && !signal.aborted) {
+            const index = next++;
+            const call = calls[index];
+            const started = clock.now();
+            const { end, answered: wasAnswered } = await settle(call);
+            ledger.record(index, resultsOfCall(call, end));
+            if (wasAnswered)
+                answered += 1;
+            log.info(describeEnd(call, end, clock.now() - started));
+        }
+    }
+    await Promise.all(Array.from({ length: Math.min(settings.concurrency, calls.length) }, worker));
+    return { answered, firstSentMs };
+}
+/**
+ * Every target's result, in plan order. Results are recorded in `ledger` as calls end, so a caller
+ * that catches a throw from here can still report every target.
+ */
+async function runPurge(calls, settings, deps, ledger = new ResultLedger(calls)) {
+    const { log, signal } = deps;
+    const { answered, firstSentMs } = await log.group(`Purge calls (${calls.length}, up to ${settings.concurrency} at once)`, () => sendPass(calls, ledger, settings, deps));
+    ledger.fill(NOT_SENT_CANCELLED);
+    if (settings.repeatAfterMs > 0)
+        await repeatPass(ledger, settings, deps);
+    return {
+        results: ledger.fill(NOT_SENT_CANCELLED),
+        answered,
+        cancelled: signal.aborted,
+        firstSentMs
+    };
+}
+/**
+ * Shielded services: an inner cache can refill the outer one with stale content during the first
+ * pass, so every call that purged something is sent again once everything is done.
+ */
+async function repeatPass(ledger, settings, deps) {
+    const { log, signal } = deps;
+    const again = ledger.calls.flatMap((_, index) => ledger.get(index)?.some((result) => result.status === 'purged') ? [index] : []);
+    const repeats = new ResultLedger(again.map((index) => ledger.calls[index]));
+    if (again.length > 0 && !signal.aborted) {
+        log.info(`Waiting ${settings.repeatAfterMs / 1000} s before purging again (repeat-after)`);
+        await deps.clock.sleep(settings.repeatAfterMs, signal);
+        await log.group(`Repeat purge calls (${again.length})`, () => sendPass(repeats.calls, repeats, settings, deps));
+    }
+    repeats.fill(NOT_SENT_CANCELLED);
+    const second = new Map(again.map((index, position) => [index, repeats.get(position)]));
+    ledger.calls.forEach((_, index) => {
+        ledger.record(index, withRepeat(ledger.get(index) ?? [], second.get(index)));
+    });
+}
+
+;// CONCATENATED MODULE: ./src/http/observation.ts
+
+
+/** Vendors' names for "hit or miss", in the order they are preferred when several are sent. */
+const CACHE_STATUS_HEADERS = ['X-Cache', 'Cache-Status', 'CF-Cache-Status', 'X-Cache-Status'];
+/** Server text inside evidence: long enough to recognise, short enough for a table cell. */
+const SHOWN_VALUE_CHARS = 80;
+const SHOWN_FAILURE_CHARS = 160;
+function headerValues(value) {
+    if (value === undefined)
+        return [];
+    return Array.isArray(value) ? value : [value];
+}
+/** RFC 9111 §1.2.2: a number of seconds too large to hold counts as 2^31. */
+const MAX_AGE_S = 2 ** 31;
+/**
+ * `Age` is one non-negative integer (RFC 9111 §5.1), but an intermediary may join two tiers' values
+ * into a list or send a line each: the largest is the copy's age. Any other value proves nothing,
+ * so it is never read as a young copy.
+ */
+function readAge(lines) {
+    if (lines.length === 0)
+        return { age: null, malformedAge: undefined };
+    const values = lines
+        .flatMap((line) => line.split(','))
+        .map((value) => value.trim())
+        .filter((value) => value !== '');
+    if (values.length === 0 || !values.every((value) => /^\d+$/.test(value))) {
+        const why = values.length === 0 ? 'empty' : 'not a whole number of seconds';
+        return { age: null, malformedAge: `malformed Age header ${quoted(lines.join(', '))}: ${why}` };
+    }
+    const largest = values.reduce((most, value) => Math.max(most, Number(value)), 0);
+    return { age: Math.min(largest, MAX_AGE_S), malformedAge: undefined };
+}
+function cacheStatusOf(headers) {
+    for (const name of CACHE_STATUS_HEADERS) {
+        const [value] = headerValues(headers[name.toLowerCase()]);
+        if (value !== undefined)
+            return `${name}: ${oneLine(value, SHOWN_VALUE_CHARS)}`;
+    }
+    return undefined;
+}
+function observe(answer, text) {
+    switch (answer.kind) {
+        case 'response': {
+            const { headers, body } = answer;
+            const textSeen = text === undefined
+                ? undefined
+                : body.includes(text) ||
+                    Object.values(headers).some((value) => headerValues(value).some((one) => one.includes(text)));
+            return {
+                status: answer.status,
+                ...readAge(answer.ageLines),
+                undecodable: answer.undecodable === undefined
+                    ? undefined
+                    : oneLine(answer.undecodable, SHOWN_FAILURE_CHARS),
+                textSeen,
+                cacheStatus: cacheStatusOf(headers),
+                failure: undefined
+            };
+        }
+        case 'network':
+            return failed(`network error: ${oneLine(answer.message, SHOWN_FAILURE_CHARS)}`);
+        case 'timeout':
+            return failed(oneLine(answer.message, SHOWN_FAILURE_CHARS));
+        case 'cancelled':
+            return failed('the run was cancelled');
+    }
+}
+function failed(failure) {
+    return {
+        status: null,
+        age: null,
+        malformedAge: undefined,
+        undecodable: undefined,
+        textSeen: undefined,
+        cacheStatus: undefined,
+        failure
+    };
+}
+
+;// CONCATENATED MODULE: ./src/http/page-checks.ts
+/** A request cut to the time left still gets this long: a check with no time to answer proves nothing. */
+const MIN_REQUEST_TIMEOUT_MS = 1000;
+/**
+ * A check's timeout when it must end by `deadline`: the time left, but at least
+ * `MIN_REQUEST_TIMEOUT_MS`, and never more than the request `timeout` the user set.
+ */
+function timeoutBefore(deadline, now, requestTimeoutMs) {
+    return Math.min(requestTimeoutMs, Math.max(MIN_REQUEST_TIMEOUT_MS, deadline - now));
+}
+/** A throw from the prober (a bug) fails that check only, as the engine does for a call. */
+async function safeGet(prober, url, options) {
+    try {
+        return await prober.get(url, options);
+    }
+    catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        return {
+            kind: 'network',
+            code: undefined,
+            message: `edge-purge could not check it: ${message}`
+        };
+    }
+}
+/**
+ * Runs every one of `checks` until all end or the run is cancelled, whichever comes first: a
+ * cancelled stage returns at once, leaving checks in flight to the abort they were given.
+ */
+async function untilCancelled(checks, signal) {
+    let stopListening = () => undefined;
+    const cancelled = new Promise((resolve) => {
+        if (signal.aborted)
+            resolve();
+        const listener = () => resolve();
+        signal.addEventListener('abort', listener, { once: true });
+        stopListening = () => signal.removeEventListener('abort', listener);
+    });
+    try {
+        await Promise.race([Promise.all(checks), cancelled]);
+    }
+    finally {
+        stopListening();
+    }
+}
+
+;// CONCATENATED MODULE: ./src/stages/verify/freshness.ts
+
+/** `HTTP 404, ` for answers other than 2xx: a fresh 404 or a 301 is worth a second look. */
+function statusPrefix(status) {
+    return status >= 200 && status < 300 ? '' : `HTTP ${status}, `;
+}
+function judge(observation, rule) {
+    const { status, age, malformedAge, undecodable, cacheStatus, failure } = observation;
+    const via = cacheStatus === undefined ? '' : ` (${cacheStatus})`;
+    if (status === null) {
+        return { fresh: false, evidence: failure ?? 'no answer' };
+    }
+    if (status >= 500)
+        return { fresh: false, evidence: `HTTP ${status}${via}` };
+    const prefix = statusPrefix(status);
+    if (undecodable !== undefined) {
+        return { fresh: false, evidence: `${prefix}${undecodable}${via}` };
+    }
+    if ('text' in rule) {
+        const fresh = observation.textSeen === true;
+        const evidence = `${prefix}${fresh ? 'showed' : 'did not show'} ${quoted(rule.text)}${via}`;
+        return { fresh, evidence };
+    }
+    const elapsedS = Math.max(0, rule.nowMs - rule.purgeStartedMs) / 1000;
+    const began = `${Math.floor(elapsedS)} s ago`;
+    if (malformedAge !== undefined) {
+        return { fresh: false, evidence: `${prefix}${malformedAge}${via}` };
+    }
+    if (age === null)
+        return { fresh: true, evidence: `${prefix}no Age header${via}` };
+    // `Age` has whole seconds and the purge time is ours: a second of slack keeps a copy made just
+    // after the first call from looking older than it.
+    return age <= elapsedS + 1
+        ? { fresh: true, evidence: `${prefix}Age ${age} s, purge began ${began}${via}` }
+        : {
+            fresh: false,
+            evidence: `${prefix}Age ${age} s, but the purge began ${began}${via}`
+        };
+}
+
+;// CONCATENATED MODULE: ./src/stages/verify/edge-check.ts
+/**
+ * The verification stage: after the purge, fetch each URL as a visitor would and judge whether the
+ * edge now serves content produced after the purge began, re-checking stale ones for a while (a
+ * soft purge serves the old copy once while it refetches; a CDN needs a moment to reach every POP).
+ */
+
+
+
+
+
+
+
+const FIRST_RECHECK_MS = 500;
+const MAX_RECHECK_MS = 5000;
+/** Wait before the re-check that follows check number `checks`: 0.5 s, 1 s, 2 s, 4 s, then 5 s. */
+function recheckDelayMs(checks) {
+    return Math.min(MAX_RECHECK_MS, FIRST_RECHECK_MS * 2 ** Math.max(0, checks - 1));
+}
+function entryOf(progress, cancelled) {
+    const { target, checks, observation, judgement, final, late } = progress;
+    const evidence = judgement === undefined
+        ? late
+            ? NOT_CHECKED_IN_TIME
+            : NOT_JUDGED_CANCELLED
+        : cancelled && !final
+            ? `${judgement.evidence}; not checked again: the run was cancelled`
+            : judgement.evidence;
+    return {
+        url: target.url,
+        fresh: judgement?.fresh ?? false,
+        http_status: observation?.status ?? null,
+        age: observation?.age ?? null,
+        checks,
+        evidence
+    };
+}
+async function verifyFreshness(settings, { requestTimeoutMs, concurrency }, deps) {
+    const { prober, clock, signal, log } = deps;
+    const deadline = clock.now() + settings.timeoutMs;
+    const slots = new ProbeSlots(concurrency);
+    const progress = settings.targets.map((target) => ({
+        target,
+        checks: 0,
+        observation: undefined,
+        judgement: undefined,
+        final: false,
+        late: false
+    }));
+    /** One check; false when it was not made (cancelled, or started too late). */
+    async function check(state) {
+        const start = clock.now();
+        if (signal.aborted)
+            return false;
+        if (start > deadline) {
+            state.late = state.checks === 0;
+            return false;
+        }
+        // A first check keeps the full timeout, so its verdict never comes from a cut of ours; it still
+        // ends within one timeout of the deadline. Re-checks share what is left, and the floor never
+        // lifts one above `timeout` (below 1 s), which would break that bound.
+        const timeoutMs = state.checks === 0 ? requestTimeoutMs : timeoutBefore(deadline, start, requestTimeoutMs);
+        const { url, text } = state.target;
+        const answer = await safeGet(prober, url, { timeoutMs, signal, lookFor: text });
+        if (answer.kind === 'cancelled')
+            return false;
+        const observation = observe(answer, text);
+        const rule = text === undefined
+            ? { purgeStartedMs: settings.purgeStartedMs, nowMs: clock.now() }
+            : { text };
+        const judgement = judge(observation, rule);
+        state.checks += 1;
+        state.observation = observation;
+        state.judgement = judgement;
+        const delay = recheckDelayMs(state.checks);
+        state.final = judgement.fresh || clock.now() + delay > deadline;
+        const next = judgement.fresh
+            ? ''
+            : state.final
+                ? '; no time left to check again'
+                : `; checking again in ${delay / 1000} s`;
+        log.info(`${judgement.fresh ? '✓ fresh' : '✗ stale'} ${shownUrl(url)}: ${judgement.evidence} (check ${state.checks}${next})`);
+        return true;
+    }
+    async function verify(state) {
+        while (await slots.run(() => check(state))) {
+            if (state.final)
+                return;
+            await clock.sleep(recheckDelayMs(state.checks), signal);
+        }
+    }
+    const seconds = `${settings.timeoutMs / 1000} s`;
+    const title = `Edge check: ${counted(progress.length, 'URL')} (up to ${concurrency} at once, stale ones re-checked; no check starts after ${seconds})`;
+    return log.group(title, async () => {
+        await untilCancelled(progress.map(verify), signal);
+        const cancelled = signal.aborted;
+        const entries = progress.map((state) => entryOf(state, cancelled));
+        const late = progress.filter((state) => state.late).length;
+        if (late > 0) {
+            // One line, not one per URL: there may be a thousand.
+            log.info(`${counted(late, 'URL')} not checked within verify-timeout (${seconds}): raise verify-timeout or concurrency`);
+        }
+        const fresh = entries.filter((entry) => entry.fresh).length;
+        const ending = cancelled ? ' (the run was cancelled)' : '';
+        const notChecked = late > 0 ? `, ${late} not checked` : '';
+        log.info(`${fresh} fresh, ${entries.length - fresh - late} stale${notChecked}${ending}`);
+        const malformedAge = progress
+            .filter((state) => state.observation?.malformedAge !== undefined)
+            .map((state) => state.target.url);
+        return { entries, cancelled, malformedAge };
+    });
+}
+
+;// CONCATENATED MODULE: ./src/stages/verify/targets.ts
+/** Which URLs the edge check looks at, from settings and purge results. Pure. */
+
+
+/**
+ * The purged URL targets (with `verify: true`), then `verify-urls`, each URL once. A URL listed in
+ * `verify-urls` is judged by `verify-text` when given; every other one by `Age`.
+ */
+function verifyTargetsOf(verify, purgedUrls) {
+    const purged = verify.purgedUrls ? purgedUrls : [];
+    const listed = new Set(verify.urls);
+    const targets = new Map();
+    for (const url of [...purged.map(withoutFragment), ...verify.urls]) {
+        if (!targets.has(url))
+            targets.set(url, { url, text: listed.has(url) ? verify.text : undefined });
+    }
+    return [...targets.values()];
+}
+/** The URL targets whose purge succeeded: those the edge check looks at with `verify: true`. */
+function purgedUrlsOf(results) {
+    return results
+        .filter((result) => result.type === 'url' && result.status === 'purged')
+        .map((result) => result.target);
+}
+/** Fragments are never sent: the page visitors get is the one without it. */
+function withoutFragment(url) {
+    const parsed = new URL(url);
+    parsed.hash = '';
+    return parsed.href;
+}
+/** In a dry run: what the edge check would look at for these URL targets; no request is sent. */
+function describeCheckPlanned(verify, urlTargets) {
+    const byText = verify.text === undefined ? 'by Age' : `by the text ${JSON.stringify(oneLine(verify.text, 80))}`;
+    const parts = [
+        verify.purgedUrls ? 'each purged URL by Age' : undefined,
+        verify.urls.length > 0 ? `each of verify-urls ${byText}` : undefined
+    ].filter((part) => part !== undefined);
+    const urls = verifyTargetsOf(verify, urlTargets).map((target) => target.url);
+    if (urls.length === 0)
+        return undefined;
+    return {
+        sentence: `Would then check ${counted(urls.length, 'URL')} at the edge, ${parts.join(', and ')}, ` +
+            `re-checking stale ones for up to ${verify.timeoutMs / 1000} s:`,
+        urls
+    };
+}
+
+;// CONCATENATED MODULE: ./src/stages/wait.ts
+
+
+
+
+
+
+
+/** How often one URL is checked: often enough to purge soon after a deploy, rarely enough to be polite. */
+const CHECK_INTERVAL_MS = 2000;
+/** A page whose body cannot be decoded does not pass: visitors could not read it either. */
+function passes(observation) {
+    const { status, textSeen, undecodable } = observation;
+    return (status !== null &&
+        status >= 200 &&
+        status < 300 &&
+        undecodable === undefined &&
+        textSeen !== false);
+}
+function describeAnswer(observation, text) {
+    if (observation.status === null)
+        return observation.failure ?? 'no answer';
+    if (observation.undecodable !== undefined) {
+        return `HTTP ${observation.status}, ${observation.undecodable}`;
+    }
+    const seen = observation.textSeen ? 'showed' : 'did not show';
+    return text === undefined
+        ? `HTTP ${observation.status}`
+        : `HTTP ${observation.status}, ${seen} ${quoted(text)}`;
+}
+/**
+ * Why no purge call was sent, short enough to be every target's reason: how many URLs were not
+ * ready and what they had to show. What each one answered is in the log and the summary.
+ */
+function describeFailure(settings, waiting) {
+    const which = waiting.length === 1 && settings.urls.length === 1
+        ? shownUrl(waiting[0]?.url ?? '')
+        : `${waiting.length} of ${counted(settings.urls.length, 'wait-for-url')}`;
+    return `the origin was not ready within ${settings.timeoutMs / 1000} s: ${which} did not ${awaited(settings)}`;
+}
+/** In a dry run: what the wait would await; no request is sent. */
+function describeWaitPlanned(wait) {
+    const what = wait.text === undefined ? 'answers 2xx' : `shows ${JSON.stringify(oneLine(wait.text, 80))}`;
+    return {
+        sentence: `Would first wait until each of ${counted(wait.urls.length, 'URL')} ${what} ` +
+            `(${counted(wait.passes, 'check')} in a row, up to ${wait.timeoutMs / 1000} s):`,
+        urls: wait.urls
+    };
+}
+async function waitForOrigin(settings, { requestTimeoutMs, concurrency }, deps) {
+    const { prober, clock, signal, log } = deps;
+    const started = clock.now();
+    const deadline = started + settings.timeoutMs;
+    const slots = new ProbeSlots(concurrency);
+    const urls = settings.urls.map((url) => ({
+        url,
+        checks: 0,
+        passedInARow: 0,
+        last: 'not checked'
+    }));
+    /** Checks one URL until it has passed often enough or no check may start before the deadline. */
+    async function watch(state) {
+        let nextStart = started;
+        while (state.passedInARow < settings.passes && !signal.aborted) {
+            const pause = nextStart - clock.now();
+            if (pause > 0)
+                await clock.sleep(pause, signal);
+            const checked = await slots.run(async () => {
+                const start = clock.now();
+                if (signal.aborted || start > deadline)
+                    return false;
+                nextStart = start + CHECK_INTERVAL_MS;
+                const timeoutMs = timeoutBefore(deadline, start, requestTimeoutMs);
+                const answer = await safeGet(prober, state.url, {
+                    timeoutMs,
+                    signal,
+                    lookFor: settings.text
+                });
+                if (answer.kind === 'cancelled')
+                    return false;
+                const observation = observe(answer, settings.text);
+                state.checks += 1;
+                state.passedInARow = passes(observation) ? state.passedInARow + 1 : 0;
+                state.last = describeAnswer(observation, settings.text);
+                const mark = state.passedInARow > 0 ? '✓' : '✗';
+                const row = settings.passes > 1 ? `; ${state.passedInARow} of ${settings.passes} in a row` : '';
+                log.info(`${mark} ${shownUrl(state.url)}: ${state.last} (check ${state.checks}${row})`);
+                return true;
+            });
+            if (!checked)
+                return;
+            nextStart = Math.max(nextStart, clock.now());
+            if (nextStart > deadline)
+                return;
+        }
+    }
+    const title = `Waiting for the origin: ${counted(urls.length, 'URL')} to ${awaited(settings)} (up to ${settings.timeoutMs / 1000} s)`;
+    return log.group(title, async () => {
+        await untilCancelled(urls.map(watch), signal);
+        const elapsedMs = clock.now() - started;
+        const cancelled = signal.aborted;
+        const waiting = urls.filter((state) => state.passedInARow < settings.passes);
+        const done = !cancelled && waiting.length === 0;
+        const failure = done || cancelled ? undefined : describeFailure(settings, waiting);
+        const after = `${(elapsedMs / 1000).toFixed(1)} s`;
+        log.info(failure ??
+            (cancelled ? `Wait cancelled after ${after}` : `The origin is ready after ${after}`));
+        if (failure !== undefined) {
+            for (const state of waiting)
+                log.info(describeUrlWait(state, settings));
+        }
+        return { done, cancelled, elapsedMs, urls: urls.map((state) => ({ ...state })), failure };
+    });
+}
+
+;// CONCATENATED MODULE: ./src/pipeline.ts
+
+
+
+
+
+
+
+
+
+
+
+
+
+const USER_AGENT = 'edge-purge/1';
+const liveConnections = {
+    transport: (settings) => createTransport({
+        apiToken: settings.apiToken,
+        concurrency: settings.concurrency,
+        timeoutMs: settings.timeoutMs,
+        userAgent: USER_AGENT
+    }),
+    prober: (settings) => createProber({ userAgent: USER_AGENT, concurrency: settings.concurrency })
+};
+/**
+ * Runs the stages in order. Input errors, the GitHub API and planning fail the run (they throw)
+ * before anything is sent; from planning on, every target is reported exactly once, whatever
+ * happens.
+ */
+async function runPipeline(given, deps) {
+    const { signal, log } = deps;
+    const { settings, derivation } = await unlessCancelled(applyChangedFiles(given, { openGitHub: deps.openGitHub, log }), signal);
+    const calls = planPurges(settings);
+    if (derivation !== undefined)
+        await showDerivation(derivation, calls.length, log);
+    log.info(describePlan(calls, settings));
+    const ledger = new ResultLedger(calls);
+    let stages = {
+        purge: notRun([]),
+        wait: undefined,
+        verification: undefined,
+        plannedStages: []
+    };
+    try {
+        stages = settings.dryRun
+            ? await dryRun(calls, settings, log)
+            : await purgeForVisitors(calls, settings, deps, ledger);
+    }
+    catch (error) {
+        const reason = `not finished: edge-purge stopped on an unexpected error: ${plainLine(messageOf(error))}`;
+        log.error(reason);
+        stages.purge = { ...notRun(ledger.fill(reason)), cancelled: signal.aborted };
+    }
+    const { purge, wait, verification, plannedStages } = stages;
+    return {
+        settings,
+        derivation,
+        calls,
+        results: derivation === undefined ? purge.results : withSources(purge.results, derivation.sources),
+        plannedStages,
+        wait,
+        verification,
+        stopped: stoppedBy(stages, calls.length)
+    };
+}
+function messageOf(error) {
+    return error instanceof Error ? error.message : String(error);
+}
+const notRun = (results) => ({
+    results,
+    answered: 0,
+    cancelled: false,
+    firstSentMs: undefined
+});
+/** Rejects as soon as the run is cancelled, so a slow GitHub API cannot hold a cancelled job. */
+function unlessCancelled(work, signal) {
+    return new Promise((resolve, reject) => {
+        const stop = () => reject(new Error('Cancelled before the targets were known: nothing was sent'));
+        if (signal.aborted)
+            stop();
+        signal.addEventListener('abort', stop, { once: true });
+        work.then(resolve, reject).finally(() => signal.removeEventListener('abort', stop));
+    });
+}
+/** Why the run ended early, when a cancel ended it. */
+function stoppedBy({ purge, wait, verification }, calls) {
+    if (wait?.cancelled === true) {
+        return 'Cancelled while waiting for the origin: no purge call was sent';
+    }
+    if (purge.cancelled) {
+        return `Cancelled after ${purge.answered} of ${counted(calls, 'call')}: the calls not answered by then are reported as failed`;
+    }
+    if (verification?.cancelled === true) {
+        return 'Cancelled during the edge check: the URLs not judged by then are reported as not fresh';
+    }
+    return undefined;
+}
+/** URLs are the user's own, validated: shown whole up to a length no real URL reaches. */
+const SHOWN_URL_CHARS = 2000;
+/** A dry run: every call and every later stage as it would run; nothing is sent. */
+async function dryRun(calls, settings, log) {
+    const plannedStages = [
+        settings.wait === undefined ? undefined : describeWaitPlanned(settings.wait),
+        describeCheckPlanned(settings.verify, settings.urls.map((url) => url.target))
+    ].filter((stage) => stage !== undefined);
+    await log.group(`Dry run: ${counted(calls.length, 'planned call')}, none sent`, async () => {
+        for (const call of calls)
+            log.info(describeCall(call));
+        if (settings.repeatAfterMs > 0) {
+            log.info(`…then the same calls again after ${settings.repeatAfterMs / 1000} s (repeat-after)`);
+        }
+        for (const { sentence, urls } of plannedStages) {
+            log.info(sentence);
+            for (const url of urls)
+                log.info(`• ${oneLine(url, SHOWN_URL_CHARS)}`);
+        }
+    });
+    return {
+        purge: notRun(plannedResults(calls, settings.repeatAfterMs > 0)),
+        wait: undefined,
+        verification: undefined,
+        plannedStages
+    };
+}
+/**
+ * Wait until the origin serves the release, purge, then check at the edge that visitors get fresh
+ * copies. No purge call is sent when the wait does not end in time.
+ */
+async function purgeForVisitors(calls, settings, { clock, signal, log, connect }, ledger) {
+    const prober = connect.prober(settings);
+    const pageDeps = { prober, clock, signal, log };
+    const limits = { requestTimeoutMs: settings.timeoutMs, concurrency: settings.concurrency };
+    const stages = {
+        purge: notRun([]),
+        wait: undefined,
+        verification: undefined,
+        plannedStages: []
+    };
+    try {
+        if (settings.wait !== undefined) {
+            stages.wait = await waitForOrigin(settings.wait, limits, pageDeps);
+            if (!stages.wait.done) {
+                const reason = stages.wait.cancelled
+                    ? NOT_SENT_CANCELLED
+                    : `not sent: ${stages.wait.failure ?? 'the origin was not ready'}`;
+                stages.purge = { ...notRun(ledger.fill(reason)), cancelled: stages.wait.cancelled };
+                return stages;
+            }
+        }
+        const transport = connect.transport(settings);
+        try {
+            stages.purge = await runPurge(calls, settings, { transport, clock, signal, log }, ledger);
+        }
+        finally {
+            transport.close();
+        }
+        const targets = verifyTargetsOf(settings.verify, purgedUrlsOf(stages.purge.results));
+        if (stages.purge.cancelled)
+            return stages;
+        if (targets.length === 0) {
+            if (settings.verify.purgedUrls) {
+                log.notice('verify: true, but there is nothing to check at the edge: no URL was purged and verify-urls is empty');
+            }
+            return stages;
+        }
+        const purgeStartedMs = stages.purge.firstSentMs ?? clock.now();
+        stages.verification = await verifyFreshness({ targets, purgeStartedMs, timeoutMs: settings.verify.timeoutMs }, limits, pageDeps);
+        return stages;
+    }
+    finally {
+        prober.close();
+    }
+}
+
+;// CONCATENATED MODULE: ./src/report/conclusion.ts
+
+
+
+
+/** GitHub shows 10 error annotations per step; keep room for the final one and other steps' notes. */
+const MAX_ANNOTATIONS = 5;
+/** A server message is cut to 300 characters; this leaves room for what the action says around it. */
+const SHOWN_REASON_CHARS = 400;
+function problemsOf(results, stale) {
+    const failed = results
+        .filter((result) => result.status === 'failed')
+        .map((result) => ({
+        kind: 'target',
+        name: `${result.type} ${shorten(result.target)}`,
+        reason: result.error ?? 'failed'
+    }));
+    const staleUrls = stale
+        .filter((entry) => !entry.fresh)
+        .map((entry) => ({
+        kind: notChecked(entry) ? 'unchecked' : 'stale',
+        name: shorten(entry.url),
+        reason: entry.evidence
+    }));
+    return [...failed, ...staleUrls];
+}
+/**
+ * Failed targets and stale URLs grouped by reason, largest group first: a bad token is one
+ * annotation, not 600.
+ */
+function failureAnnotations(results, stale = []) {
+    const groups = new Map();
+    for (const problem of problemsOf(results, stale)) {
+        const id = `${problem.kind} ${problem.reason}`;
+        const group = groups.get(id);
+        if (group === undefined)
+            groups.set(id, [problem]);
+        else
+            group.push(problem);
+    }
+    // The cause first: a refusal, then the calls it stopped, however many more of those there are.
+    const knockOn = (group) => group[0]?.reason.startsWith(NOT_SENT_AFTER_REFUSAL) === true;
+    const sorted = [...groups.values()].sort((a, b) => Number(knockOn(a)) - Number(knockOn(b)) || b.length - a.length);
+    const lines = sorted.slice(0, MAX_ANNOTATIONS).map((group) => {
+        const [first] = group;
+        const reason = oneLine(first.reason, SHOWN_REASON_CHARS);
+        if (first.kind !== 'target') {
+            const what = group.length === 1 ? `${first.name} is` : `${group.length} URLs are`;
+            const verdict = first.kind === 'stale' ? 'still stale at the edge after the purge' : 'not known to be fresh';
+            return `${what} ${verdict}: ${reason}`;
+        }
+        const what = group.length === 1 ? first.name : `${group.length} targets`;
+        return `${what} failed: ${reason}`;
+    });
+    if (sorted.length > MAX_ANNOTATIONS) {
+        lines.push(`…and ${sorted.length - MAX_ANNOTATIONS} more kinds of failure: see the job summary and the results output`);
+    }
+    return lines;
+}
+/**
+ * Fails the step (or warns, with fail-on-error: false) when a target failed or a URL is not known
+ * to be fresh; then fails it when a cancel ended the run early.
+ */
+function conclude({ results, settings, verification, stopped }, { log, fail }) {
+    const message = problemMessage(results, verification?.entries ?? []);
+    if (message !== undefined) {
+        const annotate = settings.failOnError ? log.error : log.warning;
+        // Each line is built by the guard, which hides secrets in what it quotes.
+        for (const line of failureAnnotations(results, verification?.entries ?? []))
+            annotate(line);
+        if (settings.failOnError)
+            fail(message);
+        else
+            log.warning(`${message} (fail-on-error is false, so the step passes)`);
+    }
+    if (stopped !== undefined)
+        fail(stopped);
+}
+/** What went wrong, in one message; `undefined` when every target purged and every URL is fresh. */
+function problemMessage(results, verification) {
+    const failed = countResults(results).failed;
+    const notFresh = verification.filter((entry) => !entry.fresh);
+    const unchecked = notFresh.filter(notChecked).length;
+    const stale = notFresh.length - unchecked;
+    if (failed === 0 && notFresh.length === 0)
+        return undefined;
+    const parts = [
+        failed === 0
+            ? undefined
+            : `${failed} of ${results.length} targets failed to purge; the job summary and the results output list each with its reason`,
+        stale === 0
+            ? undefined
+            : `${stale} of ${counted(verification.length, 'URL')} checked at the edge ${stale === 1 ? 'is' : 'are'} still stale after the purge; the job summary and the verification output give the evidence`,
+        unchecked === 0
+            ? undefined
+            : `${unchecked} of ${counted(verification.length, 'URL')} to check at the edge ${unchecked === 1 ? 'was' : 'were'} not checked, so ${unchecked === 1 ? 'it is' : 'they are'} not known to be fresh; the verification output says why`
+    ];
+    return parts.filter((part) => part !== undefined).join('. ');
+}
+
+;// CONCATENATED MODULE: ./src/report/outputs.ts
+
+
+/** GitHub refuses outputs over 1 MB; stay under it with room for the output file's framing. */
+const MAX_OUTPUT_BYTES = 1_000_000;
+/** Where URL purge ids go when ids are grouped by service: URL purges belong to no service. */
+const URL_IDS_GROUP = 'urls';
+/**
+ * Each purged key or URL → its purge id (purge-all has none), secrets hidden in both. With
+ * several services, grouped: service → target → id, URL purges under `urls`. Built with
+ * `Object.fromEntries`, which makes every key the object's own: assigning `ids['__proto__'] = id`
+ * would set the prototype instead and lose the key.
+ */
+function purgeIds(results, perService) {
+    const purged = [];
+    for (const result of results) {
+        if (result.status === 'purged' && result.id !== null)
+            purged.push([result, result.id]);
+    }
+    const entry = ([result, id]) => [
+        redact(result.target),
+        redact(id)
+    ];
+    if (!perService)
+        return Object.fromEntries(purged.map(entry));
+    const groups = new Map();
+    for (const item of purged) {
+        const service = redact(item[0].service ?? URL_IDS_GROUP);
+        const group = groups.get(service) ?? [];
+        group.push(entry(item));
+        groups.set(service, group);
+    }
+    return Object.fromEntries([...groups].map(([service, ids]) => [service, Object.fromEntries(ids)]));
+}
+/**
+ * JSON with every string value passed through `redact` before it is escaped: redacting the
+ * finished text would miss a secret holding a quote or backslash and could cut through an escape.
+ * Keys are left alone: a result's keys are its field names.
+ */
+function redactedJson(entries) {
+    return JSON.stringify(entries, (_key, value) => typeof value === 'string' ? redact(value) : value);
+}
+/**
+ * A file that cannot be written (RUNNER_TEMP removed by a cleanup step, a full disk) costs a
+ * warning, not the outputs: the purge happened whether or not its record could be kept.
+ */
+async function keep(name, json, io) {
+    const kind = name === 'results-file' ? 'results' : 'verification';
+    const { path, failure } = await io.keepFile(kind, json);
+    if (failure === undefined)
+        return { name, path, written: true };
+    io.log.warning(`Could not write the ${kind} file ${path}: ${failure}. The ${name} output is left empty; the other outputs are set.`);
+    return { name, path, written: false };
+}
+function setBoundedOutput(name, json, file, io) {
+    const bytes = Buffer.byteLength(json);
+    if (bytes <= MAX_OUTPUT_BYTES) {
+        io.setOutput(name, json);
+        return;
+    }
+    io.setOutput(name, '');
+    const holder = file.written
+        ? `The ${file.name} output (${file.path}) holds every entry.`
+        : `The ${file.name} could not be written either: the counts and the job summary are what is left.`;
+    io.log.notice(`Output ${name} is left empty: at ${bytes} bytes it exceeds GitHub's 1 MB output limit. ${holder}`);
+}
+/**
+ * Writes the results file and every output; returns the results file's path, or '' when it could
+ * not be written. Outputs are whole values, never cut: the guard's `redact` hides secrets in each
+ * string written. The edge check's outputs are written even when the results' could not be.
+ */
+async function writeOutputs(facts, io) {
+    try {
+        return await writeResultOutputs(facts.results, facts.settings.services.length > 1, io);
+    }
+    finally {
+        await writeStageOutputs(facts.verification?.entries, facts.wait?.elapsedMs, io);
+    }
+}
+async function writeResultOutputs(results, perService, io) {
+    const counts = countResults(results);
+    const resultsJson = redactedJson(results);
+    const file = await keep('results-file', resultsJson, io);
+    const ids = results.filter((result) => result.status === 'purged' && result.id !== null);
+    const single = ids.length === 1 ? (ids[0]?.id ?? '') : '';
+    setBoundedOutput('purge-ids', JSON.stringify(purgeIds(results, perService)), file, io);
+    io.setOutput('purge-id', redact(single));
+    setBoundedOutput('results', resultsJson, file, io);
+    io.setOutput('purged-count', String(counts.purged));
+    io.setOutput('failed-count', String(counts.failed));
+    const path = file.written ? redact(file.path) : '';
+    io.setOutput('results-file', path);
+    return path;
+}
+/**
+ * The edge check's outputs: `undefined` when nothing was verified (then the counts are 0 and the
+ * rest empty). `waitMs` is how long the wait for the origin took, when there was one.
+ */
+async function writeStageOutputs(verification, waitMs, io) {
+    io.setOutput('wait-seconds', waitMs === undefined ? '' : String(Math.round(waitMs / 1000)));
+    const fresh = verification?.filter((entry) => entry.fresh).length ?? 0;
+    io.setOutput('fresh-count', String(fresh));
+    io.setOutput('stale-count', String((verification?.length ?? 0) - fresh));
+    if (verification === undefined) {
+        io.setOutput('verification', '');
+        io.setOutput('verification-file', '');
+        return;
+    }
+    const json = redactedJson(verification);
+    const file = await keep('verification-file', json, io);
+    setBoundedOutput('verification', json, file, io);
+    io.setOutput('verification-file', file.written ? redact(file.path) : '');
+}
+
+;// CONCATENATED MODULE: ./src/report/summary.ts
+/**
+ * The job summary: the answer in its first line, then what went wrong, then what went right
+ * (folded), within one byte budget whatever the run's size. Pure.
+ */
+
+
+
+/** Half of GitHub's 1 MiB per step: a summary over the limit is dropped whole, not cut. */
+const SUMMARY_MAX_BYTES = 512 * 1024;
+/** Rows per table: enough to find any failure by eye, few enough to read. */
+const SUMMARY_ROW_LIMIT = 250;
+/** Entries in a list of URLs (the wait, a dry run's checks): the log holds every one. */
+const LIST_ITEM_LIMIT = 50;
+/**
+ * The most each section may take, so that a huge early section leaves room for the later ones;
+ * they share the one budget too, so together they never pass `SUMMARY_MAX_BYTES`.
+ */
+const SECTION_BYTES = {
+    wait: 16 * 1024,
+    planned: 40 * 1024,
+    failed: 128 * 1024,
+    stale: 96 * 1024,
+    notSent: 16 * 1024,
+    fresh: 32 * 1024,
+    succeeded: 56 * 1024,
+    derivation: 56 * 1024
+};
+const SHOWN_TARGET_CHARS = 160;
+const SHOWN_SERVICE_CHARS = 64;
+const SHOWN_ID_CHARS = 128;
+const summary_SHOWN_ERROR_CHARS = 400;
+const SHOWN_TEXT_CHARS = 80;
+/** A url-map with many prefixes or a key-map with many keys can give one file many targets. */
+const SHOWN_TARGETS_PER_FILE = 10;
+/** Where a user learns to keep the results file, which the runner deletes with the job. */
+const KEEP_RESULTS_DOC = 'https://github.com/edge-purge/edge-purge/blob/v1/docs/results.md#keep-the-results-file';
+const STATUS_CELL = { purged: '✅ purged', failed: '❌ failed', planned: '📝 planned' };
+const code = (text, maxChars) => `<code>${summaryText(text, maxChars)}</code>`;
+/** Bytes left for the sections; each takes what it uses, up to its own cap. */
+class Budget {
+    left;
+    constructor(left) {
+        this.left = left;
+    }
+    /** The leading items that fit in `cap` and in what is left, counted as used. */
+    take(items, cap) {
+        let room = Math.min(cap, this.left);
+        let count = 0;
+        for (const item of items) {
+            const bytes = Buffer.byteLength(item) + 1;
+            if (bytes > room)
+                break;
+            room -= bytes;
+            this.left -= bytes;
+            count += 1;
+        }
+        return items.slice(0, count);
+    }
+}
+/** Nothing was sent because the wait for the origin did not end well: why, in a few words. */
+function notSentBecause({ wait, dryRun }) {
+    if (dryRun || wait === undefined || wait.outcome.done)
+        return undefined;
+    return wait.outcome.cancelled ? 'cancelled during the wait' : 'the origin was not ready';
+}
+/** How many URLs the edge check found stale, and how many it never got to. */
+function edgeCounts(entries) {
+    const unchecked = entries.filter(notChecked).length;
+    return { stale: entries.filter((entry) => !entry.fresh).length - unchecked, unchecked };
+}
+/** The run's answer, in the first line: what was purged, what failed, what visitors still get stale. */
+function heading(facts) {
+    const { counts, dryRun, services } = facts;
+    const title = services.length === 0 ? 'Edge purge' : `Edge purge of ${summaryText(services.join(', '))}`;
+    if (dryRun)
+        return `${title} (dry run): ${counts.planned} planned, nothing sent`;
+    const { stale, unchecked } = edgeCounts(facts.edgeCheck?.entries ?? []);
+    const notSent = notSentBecause(facts);
+    return (`${title}: ${counts.purged} purged, ${counts.failed} failed` +
+        (stale > 0 ? `, <b>${counted(stale, 'page')} still stale</b>` : '') +
+        (unchecked > 0 ? `, <b>${counted(unchecked, 'page')} not checked</b>` : '') +
+        (notSent === undefined ? '' : `, <b>nothing sent</b>: ${notSent}`));
+}
+function scopeLine(facts) {
+    const { results, counts, calls, repeatAfterMs, dryRun } = facts;
+    const sent = dryRun || notSentBecause(facts) !== undefined ? ' planned, none sent' : '';
+    return [
+        `${counted(results.length, 'target')} in ${counted(calls, 'call')}${sent}`,
+        repeatAfterMs > 0
+            ? `purged twice, ${repeatAfterMs / 1000} s apart (repeat-after): a target counts as purged only when both passes purged it`
+            : undefined,
+        !dryRun && counts.failed > 0 ? `<b>${counts.failed} failed</b>` : undefined
+    ]
+        .filter((part) => part !== undefined)
+        .join(' · ');
+}
+/** Event, repository, commit, workflow and run: whichever the runner set (all of them, in a real run). */
+function contextLine(context) {
+    const where = context.sha === '' ? '' : ` at ${code(context.sha.slice(0, 7), 7)}`;
+    const parts = [
+        `${summaryText(context.event || 'run')} on ${code(context.repository)}${where}`,
+        context.workflow === '' ? undefined : `workflow <b>${summaryText(context.workflow)}</b>`,
+        Number.isInteger(context.runNumber) && context.runNumber > 0
+            ? `<a href="${summaryText(context.runUrl)}">run ${context.runNumber}</a>`
+            : undefined
+    ];
+    return parts.filter((part) => part !== undefined).join(', ');
+}
+/** A list of at most `LIST_ITEM_LIMIT` items within `cap` bytes, then how many more there are. */
+function list(items, budget, cap, where) {
+    const shown = budget.take(items.slice(0, LIST_ITEM_LIMIT), cap);
+    const more = items.length - shown.length;
+    return [
+        '<ul>',
+        ...shown.map((item) => `<li>${item}</li>`),
+        ...(more > 0 ? [`<li>… and ${more} more: ${where}</li>`] : []),
+        '</ul>'
+    ];
+}
+/** The wait: what the origin showed, or why no purge call was sent and what each URL answered. */
+function waitSection(wait, budget) {
+    const { text, passes, outcome } = wait;
+    const seconds = Math.round(outcome.elapsedMs / 1000);
+    const shown = text === undefined ? 'answered 2xx' : `showed ${code(text, SHOWN_TEXT_CHARS)}`;
+    const checks = (item) => `${counted(item.checks, 'check')} of ${code(item.url, SHOWN_TARGET_CHARS)}`;
+    if (outcome.done || outcome.cancelled) {
+        const lead = outcome.done
+            ? `The origin ${shown} after ${seconds} s:`
+            : `Waited ${seconds} s for the origin before the cancel:`;
+        const items = outcome.urls.map(checks);
+        return [`<p>${lead}</p>`, ...list(items, budget, SECTION_BYTES.wait, 'the step log has each')];
+    }
+    const failure = outcome.failure ?? 'the origin was not ready';
+    const waiting = outcome.urls.filter((item) => item.passedInARow < passes);
+    const items = waiting.map((item) => summaryText(describeUrlWait(item, { text, passes }), summary_SHOWN_ERROR_CHARS));
+    return [
+        `<p><b>No purge call was sent:</b> ${summaryText(failure, summary_SHOWN_ERROR_CHARS)}.</p>`,
+        ...list(items, budget, SECTION_BYTES.wait, 'the step log has each')
+    ];
+}
+/** A dry run: each URL it would wait for and check at the edge, as the log lists each call. */
+function plannedSection(stages, budget) {
+    return stages.flatMap(({ sentence, urls }) => [
+        `<p>${summaryText(sentence, 2 * summary_SHOWN_ERROR_CHARS)}</p>`,
+        ...list(urls.map((url) => code(url, SHOWN_TARGET_CHARS)), budget, SECTION_BYTES.planned / Math.max(1, stages.length), 'the step log lists every one')
+    ]);
+}
+/** A table of rows within the row limit and `cap` bytes, then how many more the file holds. */
+function table(headers, rows, budget, cap, more) {
+    const shown = budget.take(rows.slice(0, SUMMARY_ROW_LIMIT), cap);
+    return [
+        `<table><tr>${headers.map((header) => `<th>${header}</th>`).join('')}</tr>`,
+        ...shown,
+        '</table>',
+        ...(shown.length < rows.length ? [`<p>${more(shown.length)}</p>`] : [])
+    ];
+}
+/** Folded by default: counted in its one-line title, opened on demand. */
+function folded(title, body) {
+    return [`<details><summary>${title}</summary>`, ...body, '</details>'];
+}
+function targetRow(result, withService, reason) {
+    const outcome = result.status === 'failed'
+        ? reason && result.error !== null
+            ? `${STATUS_CELL.failed}: ${summaryText(result.error, summary_SHOWN_ERROR_CHARS)}`
+            : '❌ not sent'
+        : STATUS_CELL[result.status];
+    const cells = [
+        code(result.target, SHOWN_TARGET_CHARS),
+        ...(withService
+            ? [result.service === null ? '' : code(result.service, SHOWN_SERVICE_CHARS)]
+            : []),
+        result.type,
+        result.soft ? 'soft' : 'instant',
+        outcome,
+        result.id === null ? '' : code(result.id, SHOWN_ID_CHARS)
+    ];
+    return `<tr>${cells.map((cell) => `<td>${cell}</td>`).join('')}</tr>`;
+}
+/**
+ * The targets: failures open (first), then, folded, those not sent for the reason already said
+ * above (the wait) and the successes or the dry run's plan.
+ */
+function targetSections(facts, budget) {
+    const { results, services } = facts;
+    const withService = services.length > 1;
+    const headers = [
+        'Target',
+        ...(withService ? ['Service'] : []),
+        'Type',
+        'Purge',
+        'Result',
+        'Purge id'
+    ];
+    const notSent = notSentBecause(facts) === undefined ? [] : results;
+    const failed = notSent.length > 0 ? [] : results.filter((result) => result.status === 'failed');
+    const rest = results.filter((result) => result.status !== 'failed');
+    const inFile = facts.resultsFile === '' ? 'the step log' : 'the <code>results-file</code>';
+    const section = (list, what, cap, reason) => table(headers, list.map((result) => targetRow(result, withService, reason)), budget, cap, (shown) => `Showing ${shown} of ${list.length} ${what} targets; ${inFile} holds them all.`);
+    const foldedSection = (list, what, cap) => list.length === 0
+        ? []
+        : folded(`${counted(list.length, 'target')} ${what}`, section(list, what, cap, false));
+    return {
+        open: failed.length === 0
+            ? []
+            : [
+                `<h3>${counted(failed.length, 'target')} failed</h3>`,
+                ...section(failed, 'failed', SECTION_BYTES.failed, true)
+            ],
+        folded: [
+            ...foldedSection(notSent, 'not sent', SECTION_BYTES.notSent),
+            ...foldedSection(rest, facts.dryRun ? 'planned' : 'purged', SECTION_BYTES.succeeded)
+        ]
+    };
+}
+/** What the verdict rests on: the text, the `Age`, or why neither could tell. */
+function judgedBy(entry, byText, malformedAge) {
+    if (notChecked(entry))
+        return 'not checked';
+    if (entry.http_status === null)
+        return 'no answer';
+    if (byText)
+        return 'text';
+    if (entry.age !== null)
+        return `Age ${entry.age} s`;
+    return malformedAge ? 'malformed Age' : 'no Age';
+}
+function edgeRow(entry, judged) {
+    const cells = [
+        code(entry.url, SHOWN_TARGET_CHARS),
+        entry.fresh ? '✅ fresh' : '❌ stale',
+        judged,
+        String(entry.checks),
+        summaryText(entry.evidence, summary_SHOWN_ERROR_CHARS)
+    ];
+    return `<tr>${cells.map((cell) => `<td>${cell}</td>`).join('')}</tr>`;
+}
+/** Whether visitors get fresh copies: counts, each stale URL, then the fresh ones folded. */
+function edgeCheckSection({ entries, textUrls, malformedAge }, budget) {
+    const byText = new Set(textUrls);
+    const malformed = new Set(malformedAge);
+    const stale = entries.filter((entry) => !entry.fresh);
+    const fresh = entries.filter((entry) => entry.fresh);
+    const counts = edgeCounts(entries);
+    const headers = ['URL', 'Edge', 'Age or text', 'Checks', 'Evidence'];
+    const rows = (list) => list.map((entry) => edgeRow(entry, judgedBy(entry, byText.has(entry.url), malformed.has(entry.url))));
+    const more = (total, what) => (shown) => `Showing ${shown} of ${total} ${what}; the <code>verification-file</code> output holds them all.`;
+    const byAge = entries.filter((entry) => !byText.has(entry.url));
+    const blind = byAge.length > 0 &&
+        byAge.every((entry) => entry.age === null && entry.http_status !== null && !malformed.has(entry.url));
+    return [
+        '<h3>Edge check</h3>',
+        `<p>${fresh.length} of ${counted(entries.length, 'URL')} fresh` +
+            `${counts.stale > 0 ? `, <b>${counts.stale} stale</b>` : ''}` +
+            `${counts.unchecked > 0 ? `, <b>${counts.unchecked} not checked</b>` : ''}.</p>`,
+        ...(stale.length > 0
+            ? table(headers, rows(stale), budget, SECTION_BYTES.stale, more(stale.length, 'stale URLs'))
+            : []),
+        ...(fresh.length > 0
+            ? folded(`${counted(fresh.length, 'URL')} fresh`, table(headers, rows(fresh), budget, SECTION_BYTES.fresh, more(fresh.length, 'fresh URLs')))
+            : []),
+        ...(blind
+            ? [
+                '<p>No checked response carried an <code>Age</code> header, so the check could not tell whether these copies came after the purge; use <code>verify-text</code> for pages that show the release.</p>'
+            ]
+            : [])
+    ];
+}
+function fileRow(file, targets) {
+    const more = targets.length - SHOWN_TARGETS_PER_FILE;
+    const shown = targets
+        .slice(0, SHOWN_TARGETS_PER_FILE)
+        .map(({ type, target }) => `${type} ${code(target, SHOWN_TARGET_CHARS)}`);
+    const list = more > 0 ? [...shown, `…and ${more} more`] : shown;
+    return `<tr><td>${code(file, SHOWN_TARGET_CHARS)}</td><td>${list.join('<br>')}</td></tr>`;
+}
+/** Which changed files produced which targets, so users can tune url-map and key-map. */
+function derivationSection({ report, targets }, budget) {
+    const byFile = new Map();
+    for (const derived of targets) {
+        const list = byFile.get(derived.file) ?? [];
+        list.push(derived);
+        byFile.set(derived.file, list);
+    }
+    const rows = [...byFile]
+        .slice(0, SUMMARY_ROW_LIMIT + 1)
+        .map(([file, list]) => fileRow(file, list));
+    return [
+        `<h3>Targets from changed files</h3>`,
+        `<p>${counted(report.files.length, 'file')} changed in ${summaryText(report.description)}; ` +
+            `${byFile.size} of them produced ${counted(targets.length, 'target')}.</p>`,
+        ...table(['Changed file', 'Targets'], rows, budget, SECTION_BYTES.derivation, (shown) => `Showing ${shown} of ${byFile.size} files; the step log lists every one.`)
+    ];
+}
+/** Where every result is, and how to keep it: the runner deletes RUNNER_TEMP with the job. */
+function footer(facts) {
+    if (facts.resultsFile === '') {
+        return '<p>The results file could not be written (see the warning in the step log); the step log lists every call.</p>';
+    }
+    return ('<p>Every target, with its purge id or reason, is in the file the <code>results-file</code> output names. ' +
+        `The runner deletes it when the job ends: <a href="${KEEP_RESULTS_DOC}">upload it as an artifact</a> to keep it.</p>`);
+}
+/** The job summary of a run: its first line is the answer, then what went wrong, then the rest. */
+function renderSummary(record, { resultsFile, context }) {
+    const { settings, verification } = record;
+    return renderFacts({
+        results: record.results,
+        counts: countResults(record.results),
+        services: settings.services.map((service) => service.id),
+        dryRun: settings.dryRun,
+        repeatAfterMs: settings.repeatAfterMs,
+        derivation: record.derivation,
+        calls: record.calls.length,
+        resultsFile,
+        context,
+        stopped: record.stopped,
+        plannedStages: record.plannedStages,
+        wait: record.wait === undefined || settings.wait === undefined
+            ? undefined
+            : { ...settings.wait, outcome: record.wait },
+        edgeCheck: verification === undefined
+            ? undefined
+            : {
+                entries: verification.entries,
+                textUrls: settings.verify.text === undefined ? [] : settings.verify.urls,
+                malformedAge: verification.malformedAge
+            }
+    });
+}
+/** The summary from the facts it shows, each read from the record once (`renderSummary`). */
+function renderFacts(facts) {
+    const head = [`<h2>${heading(facts)}</h2>`];
+    if (facts.stopped !== undefined)
+        head.push(`<p><b>${summaryText(facts.stopped)}</b></p>`);
+    head.push(`<p>${scopeLine(facts)}</p>`);
+    if (facts.context !== undefined)
+        head.push(`<p>${contextLine(facts.context)}</p>`);
+    const end = footer(facts);
+    // What the sections say besides their rows and items (titles, table heads, "Showing …" lines,
+    // a dry run's sentences) is bounded and few: at most about 30 KiB at the widest escaping.
+    const reserve = 40 * 1024;
+    const fixed = Buffer.byteLength([...head, end].join('\n'));
+    const budget = new Budget(SUMMARY_MAX_BYTES - fixed - reserve);
+    const body = [];
+    if (facts.wait !== undefined)
+        body.push(...waitSection(facts.wait, budget));
+    body.push(...plannedSection(facts.plannedStages, budget));
+    const targets = targetSections(facts, budget);
+    body.push(...targets.open);
+    if (facts.edgeCheck !== undefined)
+        body.push(...edgeCheckSection(facts.edgeCheck, budget));
+    body.push(...targets.folded);
+    if (facts.derivation !== undefined)
+        body.push(...derivationSection(facts.derivation, budget));
+    return [...head, ...body, end].join('\n');
+}
+
+;// CONCATENATED MODULE: ./src/runner/context.ts
+/** `undefined` outside a workflow run (local runs, tests without `GITHUB_REPOSITORY`). */
+function readRunContext(env = process.env) {
+    const repository = env.GITHUB_REPOSITORY;
+    if (!repository)
+        return undefined;
+    const serverUrl = env.GITHUB_SERVER_URL ?? 'https://github.com';
+    const runId = Number.parseInt(env.GITHUB_RUN_ID ?? '', 10);
+    return {
+        repository,
+        sha: env.GITHUB_SHA ?? '',
+        event: env.GITHUB_EVENT_NAME ?? '',
+        workflow: env.GITHUB_WORKFLOW ?? '',
+        runNumber: Number.parseInt(env.GITHUB_RUN_NUMBER ?? '', 10),
+        runUrl: `${serverUrl}/${repository}/actions/runs/${runId}`
+    };
+}
+
+;// CONCATENATED MODULE: external "node:fs"
+const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
+;// CONCATENATED MODULE: ./src/runner/github.ts
+/**
+ * The GitHub API through Octokit, and the run's event from the runner's files and variables.
+ * `@actions/github` is imported on demand: it is most of the bundle, and only `changed-files` runs
+ * need it.
+ */
+
+/** Commits per comparison page, and files per commit page: the most GitHub returns. */
+const COMMITS_PER_PAGE = 100;
+const FILES_PER_PAGE = 300;
+/** The run's repository, from GITHUB_REPOSITORY, GITHUB_EVENT_PATH and the other `GITHUB_*` variables. */
+const openGitHub = (token) => {
+    const env = process.env;
+    const payload = readEventPayload(env.GITHUB_EVENT_PATH);
+    const [owner = '', repo = ''] = repositoryOf(env.GITHUB_REPOSITORY, payload);
+    return connectGitHub({
+        token,
+        owner,
+        repo,
+        event: { eventName: env.GITHUB_EVENT_NAME ?? '', sha: env.GITHUB_SHA ?? '', payload },
+        baseUrl: env.GITHUB_API_URL || 'https://api.github.com'
+    });
+};
+/** The event's JSON; empty when the runner gave none (a run outside a workflow). */
+function readEventPayload(path) {
+    if (!path || !(0,external_node_fs_namespaceObject.existsSync)(path))
+        return {};
+    return JSON.parse((0,external_node_fs_namespaceObject.readFileSync)(path, 'utf8'));
+}
+function repositoryOf(variable, payload) {
+    if (variable) {
+        const [owner = '', repo = ''] = variable.split('/');
+        return [owner, repo];
+    }
+    const repository = payload.repository;
+    if (repository?.owner?.login !== undefined && repository.name !== undefined) {
+        return [repository.owner.login, repository.name];
+    }
+    throw new Error("changed-files needs a GITHUB_REPOSITORY environment variable like 'owner/repo'");
+}
+/** Requests `Link` names a next page. */
+function hasNextPage(link) {
+    return /<[^<>]+>;\s*rel="next"/.test(link ?? '');
+}
+async function connectGitHub(where) {
+    const { getOctokit } = await __nccwpck_require__.e(/* import() */ 157).then(__nccwpck_require__.bind(__nccwpck_require__, 157));
+    const octokit = getOctokit(where.token, { baseUrl: where.baseUrl });
+    const { owner, repo } = where;
+    return {
+        owner,
+        repo,
+        event: where.event,
+        compare: async (base, head, page) => {
+            const { data, headers } = await octokit.request('GET /repos/{owner}/{repo}/compare/{basehead}', { owner, repo, basehead: `${base}...${head}`, per_page: COMMITS_PER_PAGE, page });
+            return {
+                status: data.status,
+                totalCommits: data.total_commits,
+                commits: data.commits.map((commit) => commit.sha),
+                files: data.files,
+                hasNextPage: hasNextPage(headers.link)
+            };
+        },
+        commitFiles: async (sha, page) => {
+            const { data, headers } = await octokit.request('GET /repos/{owner}/{repo}/commits/{ref}', {
+                owner,
+                repo,
+                ref: sha,
+                per_page: FILES_PER_PAGE,
+                page
+            });
+            return { files: data.files ?? [], hasNextPage: hasNextPage(headers.link) };
+        },
+        releases: () => octokit.paginate('GET /repos/{owner}/{repo}/releases', { owner, repo, per_page: 100 })
+    };
+}
 
 // EXTERNAL MODULE: external "os"
 var external_os_ = __nccwpck_require__(857);
@@ -34471,112 +37106,11 @@ function getIDToken(aud) {
 // EXTERNAL MODULE: ./node_modules/picomatch/index.js
 var picomatch = __nccwpck_require__(4006);
 var picomatch_default = /*#__PURE__*/__nccwpck_require__.n(picomatch);
-;// CONCATENATED MODULE: ./src/config/targets.ts
-/** Parsing and validation of the things a user asks to purge: surrogate keys and URLs. Pure. */
-
-const MAX_KEY_BYTES = 1024;
-const PRINTABLE_ASCII = /^[\x21-\x7e]+$/;
-/** A failure caused by what the user gave, reported before any request is sent. */
-class InputError extends Error {
-    name = 'InputError';
-}
-/** Splits a list on the given separators, drops blank entries and duplicates, keeps first order. */
-function splitList(text, separators) {
-    return [...new Set(text.split(separators).filter((entry) => entry !== ''))];
-}
-function parseKeys(text, source) {
-    // Only ASCII separators: a Unicode space inside a key must be refused, not split on.
-    const keys = splitList(text, /[ \t\r\n,]+/);
-    for (const key of keys) {
-        const bytes = Buffer.byteLength(key, 'utf8');
-        if (!PRINTABLE_ASCII.test(key)) {
-            throw new InputError(`${source}: key ${shorten(key)} is not allowed: a surrogate key is printable ASCII (0x21–0x7E) only`);
-        }
-        // In keys: '"home" "about"' YAML strips only the outer quotes: the inner ones would be sent as
-        // part of each key, which purges nothing tagged home. A lone quote wraps nothing: it stays a key.
-        if (/^(["']).*\1$/.test(key)) {
-            throw new InputError(`${source}: key ${shorten(key)} is wrapped in quotes, which would be purged as part of the key; remove them (keys are separated by spaces, commas or newlines; YAML quotes go around the whole value)`);
-        }
-        if (bytes > MAX_KEY_BYTES) {
-            throw new InputError(`${source}: key ${shorten(key)} is ${bytes} bytes long; a surrogate key is at most ${MAX_KEY_BYTES} bytes`);
-        }
-    }
-    return keys;
-}
-function isLoopbackHost(hostname) {
-    return (hostname === 'localhost' ||
-        hostname === '[::1]' ||
-        /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname));
-}
-/**
- * The text with everything up to its last "@" hidden, so an error never echoes a password:
- * URL parsers accept credentials in more spellings than `scheme://user:pass@`.
- */
-function withoutCredentials(raw) {
-    return raw.replace(/^([a-z][a-z0-9+.-]*:)?.*@/is, '$1***@');
-}
-/** Parses one absolute http(s) URL; `source` names the input it came from. */
-function parseHttpUrl(raw, source) {
-    let url;
-    try {
-        url = new URL(raw);
-    }
-    catch {
-        throw new InputError(`${source}: ${shorten(withoutCredentials(raw))} is not an absolute URL; give it with https:// and a host`);
-    }
-    if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-        throw new InputError(`${source}: ${shorten(withoutCredentials(raw))} uses ${url.protocol.slice(0, -1)}; only http and https URLs can be purged`);
-    }
-    if (url.username !== '' || url.password !== '') {
-        throw new InputError(`${source}: ${shorten(withoutCredentials(raw))} embeds credentials (user:password@); remove them`);
-    }
-    return url;
-}
-/** One URL to purge, checked; `source` names the input it came from. */
-function purgeUrl(target, source) {
-    const url = parseHttpUrl(target, source);
-    return { target, url, address: url.href.replace(/#.*$/s, '') };
-}
-/**
- * Splits a whitespace-separated list of URLs. An entry where a comma runs straight into another
- * scheme is refused: as one URL, `https://h/a,https://h/b` is valid and would purge the wrong path.
- */
-function splitUrls(text, source) {
-    const entries = splitList(text, /\s+/);
-    for (const entry of entries) {
-        const joints = entry.match(/,https?:\/\//gi)?.length ?? 0;
-        if (joints > 0) {
-            const joined = joints === 1 ? 'two URLs joined by a comma' : `${joints + 1} URLs joined by commas`;
-            throw new InputError(`${source}: ${shorten(withoutCredentials(entry))} holds ${joined}; separate URLs with newlines or spaces`);
-        }
-    }
-    return entries;
-}
-/** Parses whitespace-separated URLs, deduplicated by where their purge goes. */
-function parseUrls(text, source) {
-    const urls = splitUrls(text, source).map((target) => purgeUrl(target, source));
-    return mergeUnique([urls], (entry) => entry.address);
-}
-/** Merges lists, dropping entries already seen, first order kept. */
-function mergeUnique(lists, identity) {
-    const seen = new Set();
-    const merged = [];
-    for (const item of lists.flat()) {
-        const id = identity(item);
-        if (!seen.has(id)) {
-            seen.add(id);
-            merged.push(item);
-        }
-    }
-    return merged;
-}
-
 ;// CONCATENATED MODULE: ./src/config/maps.ts
 /** Which URLs and surrogate keys the files a deploy changed make stale: url-map and key-map. Pure. */
 
 
 
-const INDEX_FILE = 'index.html';
 /** The `LEFT => RIGHT` lines of a map, skipping blank lines and `#` comments. */
 function mapLines(text, input, shape) {
     const lines = [];
@@ -34650,2496 +37184,6 @@ function parseKeyMap(text) {
         }
         return { glob, key: keys[0], line, matches };
     });
-}
-/**
- * The URLs and keys the changed files make stale, in the order of `files`, each target once (with
- * the first file that caused it). Every url-map line applies to every file under its prefix, so a
- * site served from two hosts is purged on both.
- */
-function deriveTargets(files, urlMap, keyMap) {
-    const seen = new Set();
-    const targets = [];
-    const add = (type, target, file) => {
-        const id = `${type} ${target}`;
-        if (seen.has(id))
-            return;
-        seen.add(id);
-        targets.push({ type, target, file });
-    };
-    for (const file of files) {
-        for (const { pathPrefix, urlPrefix } of urlMap) {
-            if (!file.startsWith(pathPrefix) || file.length === pathPrefix.length)
-                continue;
-            const rest = encodePath(file.slice(pathPrefix.length));
-            // A directory URL serves its index.html, and is cached apart from it.
-            if (rest === INDEX_FILE || rest.endsWith(`/${INDEX_FILE}`)) {
-                add('url', urlPrefix + rest.slice(0, -INDEX_FILE.length), file);
-            }
-            add('url', urlPrefix + rest, file);
-        }
-        for (const { key, matches } of keyMap) {
-            if (matches(file))
-                add('key', key, file);
-        }
-    }
-    return targets;
-}
-/**
- * Percent-encodes each segment of a repository path as a URL path (RFC 3986 `pchar`), keeping `/`:
- * `a b#1.html` → `a%20b%231.html`. Sub-delimiters, `:` and `@` stay as browsers request them.
- */
-function encodePath(path) {
-    return path
-        .split('/')
-        .map((segment) => encodeURIComponent(segment).replace(/%(24|26|2B|2C|3B|3D|3A|40)/g, (escape) => decodeURIComponent(escape)))
-        .join('/');
-}
-
-;// CONCATENATED MODULE: ./src/stages/changed-files/range.ts
-/** Which commits a run's event asks to compare: push before...after, a release and the one before it. Pure. */
-
-const ZERO_SHA = /^0+$/;
-function range_text(value) {
-    return typeof value === 'string' ? value : '';
-}
-/** Reads what the event itself says to compare; `changed-since` is applied by the caller. */
-function eventRange(event) {
-    const { payload } = event;
-    if (event.eventName === 'push') {
-        const before = range_text(payload.before);
-        const after = range_text(payload.after) || event.sha;
-        const ref = range_text(payload.ref);
-        if (payload.deleted === true || ZERO_SHA.test(after))
-            return { kind: 'deleted-branch', ref };
-        if (before === '' || ZERO_SHA.test(before))
-            return { kind: 'new-branch', head: after, ref };
-        return { kind: 'push', base: before, head: after, ref, forced: payload.forced === true };
-    }
-    const release = releaseInfo(payload.release);
-    if (event.eventName === 'release' && release !== undefined) {
-        return { kind: 'release', head: event.sha || release.tagName, release };
-    }
-    return { kind: 'none', head: event.sha };
-}
-/** A release object from the event payload or the releases API. */
-function releaseInfo(value) {
-    if (typeof value !== 'object' || value === null)
-        return undefined;
-    const release = value;
-    if (typeof release.id !== 'number' || typeof release.tag_name !== 'string')
-        return undefined;
-    return {
-        id: release.id,
-        tagName: release.tag_name,
-        draft: release.draft === true,
-        publishedAt: typeof release.published_at === 'string' ? release.published_at : null
-    };
-}
-/**
- * The release published last before `current`: the one whose tag the site was deployed from when
- * each published release deploys. Drafts never deployed, so they are skipped; prereleases count,
- * since `release: published` runs for them too.
- */
-function previousRelease(releases, current) {
-    // A release event for a draft has no publication time yet: every published release is older.
-    const cutoff = current.publishedAt === null ? Infinity : Date.parse(current.publishedAt);
-    const published = (release) => release.publishedAt === null ? NaN : Date.parse(release.publishedAt);
-    return releases
-        .filter((release) => !release.draft &&
-        release.id !== current.id &&
-        release.tagName !== current.tagName &&
-        published(release) < cutoff)
-        .sort((a, b) => published(b) - published(a))[0];
-}
-/** A commit for messages: a full SHA shortened to 7 characters, a ref name as given. */
-function shortRef(ref) {
-    return /^[0-9a-f]{40}$/i.test(ref) ? ref.slice(0, 7) : ref;
-}
-/** The comparison for logs: `push abc1234...def5678 (3 commits)`. */
-function describeRange(origin, base, head, commits, label) {
-    const what = origin === 'release' && label !== undefined ? `release ${label}:` : origin;
-    const count = counted(commits, 'commit');
-    return `${what} ${shortRef(base)}...${shortRef(head)} (${count})`;
-}
-
-;// CONCATENATED MODULE: ./src/stages/changed-files/github-api.ts
-/**
- * The files a run's commits changed, read from GitHub's REST API. `@actions/github` is imported on
- * demand, never statically: it pulls in Octokit, most of the bundle, and only `changed-files` runs
- * need it. It reaches the API at GITHUB_API_URL (GitHub Enterprise, or a fake in tests).
- */
-
-
-
-
-
-/** GitHub lists at most this many files for a whole comparison; a list this long may be cut. */
-const COMPARE_FILE_LIMIT = 300;
-/** GitHub lists at most this many files of one commit, across all pages. */
-const COMMIT_FILE_LIMIT = 3000;
-const COMMITS_PER_PAGE = 100;
-const FILES_PER_PAGE = 300;
-/** The run's event and repository, as `@actions/github` reads them from the runner. */
-async function readRunEvent() {
-    const { context } = await __nccwpck_require__.e(/* import() */ 157).then(__nccwpck_require__.bind(__nccwpck_require__, 157));
-    const { owner, repo } = context.repo;
-    // Typed as strings, but unset outside a real workflow run.
-    const event = {
-        eventName: context.eventName ?? '',
-        sha: context.sha ?? '',
-        payload: context.payload
-    };
-    return { event, owner, repo };
-}
-/** Resolves the run's range, then lists the files it changed: the one call a run needs. */
-async function findChangedFiles(access, event, changedSince) {
-    const range = await resolveRange(access, event, changedSince);
-    // No commit between base and head: GitHub compares them as identical.
-    if (range.comparison.totalCommits === 0)
-        warning(sameCommitWarning(range));
-    const listed = await listChangedFiles(access, range);
-    return {
-        ...listed,
-        base: range.base,
-        head: range.head,
-        origin: range.origin,
-        description: describeRange(range.origin, range.base, range.head, listed.commits, range.label),
-        notes: range.notes
-    };
-}
-/**
- * A range from a commit to itself lists no file, so nothing would be purged for it without a word:
- * typically `changed-since` naming the branch this run deploys, which already points at its head.
- */
-function sameCommitWarning(range) {
-    const head = shortRef(range.head);
-    if (range.origin === 'changed-since') {
-        return `changed-files: changed-since ${shorten(range.base)} is the same commit as this run's ${head}, so comparing them finds no changed file and nothing is purged for changed files. Set changed-since to a commit before this deploy (the last one deployed), not to a branch this run has already moved`;
-    }
-    const base = range.origin === 'release'
-        ? `the previous release ${range.base}`
-        : `this push's before ${shortRef(range.base)}`;
-    return `changed-files: ${base} is the same commit as ${head}, so comparing them finds no changed file and nothing is purged for changed files`;
-}
-/**
- * Which commits to compare. The event's own range comes first (`push`: `before...after`, the whole
- * push; `release`: the previous release's tag); `changed-since` is used when the event has none or
- * its base is unusable (a new branch, a force-push, a first release), and is required for every
- * other event. The base must be an ancestor of the head: otherwise the comparison would start at
- * their merge base and miss files changed only on the base's side, so this fails instead.
- */
-async function resolveRange(access, event, changedSince) {
-    const octokit = await connect(access);
-    const own = eventRange(event);
-    const notes = [];
-    const unused = `changed-since (${shorten(changedSince)}) is used only when the event's own range cannot be, so it was not needed`;
-    let problem;
-    if (own.kind === 'deleted-branch') {
-        throw new InputError(`changed-files: this push deleted ${own.ref || 'the branch'}; it has no new commit to take changed files from`);
-    }
-    else if (own.kind === 'push') {
-        const comparison = await compare(octokit, access, own.base, own.head);
-        if (comparison.kind === 'ancestor') {
-            if (changedSince !== '')
-                notes.push(unused);
-            return { base: own.base, head: own.head, origin: 'push', notes, comparison: comparison.page };
-        }
-        problem = pushProblem(own.base, own.head, own.forced, comparison);
-    }
-    else if (own.kind === 'new-branch') {
-        problem = `this push created ${own.ref || 'the branch'} (its before is 0000000), so the branch has no earlier commit to compare against`;
-    }
-    else if (own.kind === 'release') {
-        const tag = own.release.tagName;
-        const previous = await findPreviousRelease(octokit, access, own.release);
-        if (previous === undefined) {
-            problem = `${tag} is the first published release, so there is no earlier release to compare against`;
-        }
-        else {
-            const comparison = await compare(octokit, access, previous.tagName, own.head);
-            if (comparison.kind === 'ancestor') {
-                if (changedSince !== '')
-                    notes.push(unused);
-                const base = previous.tagName;
-                const range = { base, head: own.head, origin: 'release', label: tag, notes };
-                return { ...range, comparison: comparison.page };
-            }
-            problem =
-                comparison.kind === 'unknown'
-                    ? `the previous release's tag ${previous.tagName} is unknown to GitHub`
-                    : `the previous release ${previous.tagName} is not an ancestor of ${tag} (GitHub compares them as ${comparison.status})`;
-        }
-    }
-    else {
-        if (changedSince === '') {
-            throw new InputError(`changed-since is required for ${event.eventName === '' ? 'runs outside a workflow event' : `${event.eventName} events`}: the commits to compare are found automatically only for push (its before) and release (the previous release) events. Set changed-since to the commit, branch or tag the site was last deployed from, or purge everything with mode: all`);
-        }
-        return fromChangedSince(octokit, access, changedSince, own.head, notes, undefined);
-    }
-    if (changedSince === '') {
-        throw new InputError(`changed-since: ${problem}. Set changed-since to the commit, branch or tag the site was last deployed from, or purge everything with mode: all`);
-    }
-    notes.push(`${capitalize(problem)}; comparing against changed-since ${shorten(changedSince)} instead`);
-    return fromChangedSince(octokit, access, changedSince, own.head, notes, problem);
-}
-async function fromChangedSince(octokit, access, changedSince, head, notes, problem) {
-    const comparison = await compare(octokit, access, changedSince, head);
-    const why = problem === undefined ? '' : ` (needed because ${problem})`;
-    if (comparison.kind === 'unknown') {
-        throw new InputError(`changed-since: ${shorten(changedSince)} is not a commit, branch or tag GitHub knows in ${access.owner}/${access.repo}${why}; give a full commit SHA, branch or tag, or use mode: all`);
-    }
-    if (comparison.kind === 'unrelated') {
-        throw new InputError(`changed-since: ${shorten(changedSince)} is not an ancestor of ${shortRef(head)} (GitHub compares them as ${comparison.status}), so files changed only on its side would be missed${why}; give a commit that ${shortRef(head)} contains, or use mode: all`);
-    }
-    return { base: changedSince, head, origin: 'changed-since', notes, comparison: comparison.page };
-}
-function pushProblem(before, after, forced, comparison) {
-    const push = forced ? 'this push was forced: its' : "this push's";
-    if (comparison.kind === 'unknown') {
-        return `${push} before ${shortRef(before)} is unknown to GitHub (a force-push can leave it unreachable), so the files the push replaced cannot be listed`;
-    }
-    const how = comparison.status === 'behind'
-        ? `the push moved the branch back (GitHub compares them as behind)`
-        : `GitHub compares them as ${comparison.status}`;
-    return `${push} before ${shortRef(before)} is not an ancestor of its after ${shortRef(after)} (${how}), so the files the push replaced cannot be listed`;
-}
-/** Compares `base...head`, reading the first page: files come only there. */
-async function compare(octokit, access, base, head) {
-    try {
-        const { data } = await octokit.request('GET /repos/{owner}/{repo}/compare/{basehead}', {
-            owner: access.owner,
-            repo: access.repo,
-            basehead: `${base}...${head}`,
-            per_page: COMMITS_PER_PAGE,
-            page: 1
-        });
-        if (data.status !== 'ahead' && data.status !== 'identical') {
-            return { kind: 'unrelated', status: data.status };
-        }
-        return { kind: 'ancestor', page: { totalCommits: data.total_commits, files: data.files } };
-    }
-    catch (error) {
-        if (statusOf(error) === 404)
-            return { kind: 'unknown' };
-        throw apiError(error, access, `compare ${shortRef(base)}...${shortRef(head)}`);
-    }
-}
-async function findPreviousRelease(octokit, access, current) {
-    try {
-        const releases = await octokit.paginate('GET /repos/{owner}/{repo}/releases', {
-            owner: access.owner,
-            repo: access.repo,
-            per_page: 100
-        });
-        const known = releases
-            .map((release) => releaseInfo(release))
-            .filter((release) => release !== undefined);
-        return previousRelease(known, current);
-    }
-    catch (error) {
-        throw apiError(error, access, 'list releases');
-    }
-}
-/**
- * Lists the files the range changed. The comparison's own list is used when it is shorter than
- * 300 files; at 300 it may be cut, so the files are gathered commit by commit instead (each commit
- * lists up to 3,000) and united. A commit at 3,000 fails: its list may be cut, and a missed file
- * would stay stale without anyone knowing.
- */
-async function listChangedFiles(access, range) {
-    const { files, totalCommits } = range.comparison;
-    if (files !== undefined && files.length < COMPARE_FILE_LIMIT) {
-        return { files: sortedNames(files), commits: totalCommits, method: 'compare' };
-    }
-    const octokit = await connect(access);
-    const shas = await comparisonCommits(octokit, access, range);
-    if (shas.length !== totalCommits) {
-        throw new Error(`GitHub listed ${shas.length} of the ${totalCommits} commits in ${shortRef(range.base)}...${shortRef(range.head)}, so the changed files cannot all be known; purge everything with mode: all`);
-    }
-    const entries = [];
-    // One request at a time, as GitHub asks of API clients to stay clear of secondary rate limits.
-    for (const sha of shas)
-        entries.push(...(await commitFiles(octokit, access, sha)));
-    return { files: sortedNames(entries), commits: totalCommits, method: 'per-commit' };
-}
-/** Every commit of the comparison, oldest first, page by page. */
-async function comparisonCommits(octokit, access, range) {
-    const shas = [];
-    try {
-        await eachPage((page) => octokit.request('GET /repos/{owner}/{repo}/compare/{basehead}', {
-            owner: access.owner,
-            repo: access.repo,
-            basehead: `${range.base}...${range.head}`,
-            per_page: COMMITS_PER_PAGE,
-            page
-        }), (data) => shas.push(...data.commits.map((commit) => commit.sha)));
-    }
-    catch (error) {
-        const what = `list the commits of ${shortRef(range.base)}...${shortRef(range.head)}`;
-        throw apiError(error, access, what);
-    }
-    return shas;
-}
-/** One commit's file entries, across its pages; fails when GitHub's 3,000-file cap is reached. */
-async function commitFiles(octokit, access, sha) {
-    const entries = [];
-    try {
-        await eachPage((page) => octokit.request('GET /repos/{owner}/{repo}/commits/{ref}', {
-            owner: access.owner,
-            repo: access.repo,
-            ref: sha,
-            per_page: FILES_PER_PAGE,
-            page
-        }), (data) => entries.push(...(data.files ?? [])));
-    }
-    catch (error) {
-        throw apiError(error, access, `read commit ${shortRef(sha)}`);
-    }
-    if (entries.length >= COMMIT_FILE_LIMIT) {
-        throw new InputError(`changed-files: commit ${shortRef(sha)} changes at least ${count(COMMIT_FILE_LIMIT)} files, the most GitHub lists for one commit, so the files this deploy changed cannot all be known. Purge everything with mode: all instead`);
-    }
-    return entries;
-}
-/**
- * Requests page 1, 2, ... while GitHub's `Link` header names a next page. Not `octokit.paginate`:
- * its types assume these two endpoints' answers are bare lists, which they are not.
- */
-async function eachPage(request, visit) {
-    for (let page = 1;; page += 1) {
-        const response = await request(page);
-        visit(response.data);
-        if (!/<[^<>]+>;\s*rel="next"/.test(response.headers.link ?? ''))
-            return;
-    }
-}
-/** The paths of file entries, a rename under its old name and its new one, sorted, each once. */
-function sortedNames(entries) {
-    const names = new Set();
-    for (const entry of entries) {
-        names.add(entry.filename);
-        if (entry.status === 'renamed' && entry.previous_filename !== undefined) {
-            names.add(entry.previous_filename);
-        }
-    }
-    return [...names].sort();
-}
-async function connect(access) {
-    const { getOctokit } = await __nccwpck_require__.e(/* import() */ 157).then(__nccwpck_require__.bind(__nccwpck_require__, 157));
-    // Read now rather than when @actions/github was first loaded, so a changed GITHUB_API_URL is used.
-    const baseUrl = process.env.GITHUB_API_URL || 'https://api.github.com';
-    return getOctokit(access.githubToken, { baseUrl });
-}
-function statusOf(error) {
-    if (typeof error !== 'object' || error === null || !('status' in error))
-        return undefined;
-    return typeof error.status === 'number' ? error.status : undefined;
-}
-/** An API failure as a message naming what was attempted; a refused token is the user's to fix. */
-function apiError(error, access, what) {
-    const status = statusOf(error);
-    // A server (or a proxy before it) can echo the token back, in any spelling.
-    const reason = redactor([access.githubToken])(error instanceof Error ? error.message : String(error));
-    const repository = `${access.owner}/${access.repo}`;
-    if (status === 401) {
-        return new InputError(`github-token: GitHub rejected the token (401: ${reason})`);
-    }
-    if (status === 403) {
-        return new InputError(`github-token: GitHub refused to ${what} in ${repository} (403: ${reason}); the token needs contents: read`);
-    }
-    return new Error(`GitHub API: could not ${what} in ${repository}: ${reason}`);
-}
-function count(value) {
-    return value.toLocaleString('en-US');
-}
-function capitalize(sentence) {
-    return sentence.charAt(0).toUpperCase() + sentence.slice(1);
-}
-
-;// CONCATENATED MODULE: ./src/stages/changed-files/index.ts
-/** Targets from the files this run's commits changed: the one I/O step between settings and plan. */
-
-
-
-
-
-
-/** How results find their source: the same `type target` key `withSources` looks up. */
-const targetId = (type, target) => `${type} ${target}`;
-/** The settings with derived keys and URLs after the explicit ones; unchanged without changed-files. */
-async function applyChangedFiles(settings) {
-    const changed = settings.changedFiles;
-    if (changed === undefined)
-        return { settings, derivation: undefined };
-    const { event, owner, repo } = await readRunEvent();
-    const report = await findChangedFiles({ githubToken: changed.githubToken, owner, repo }, event, changed.changedSince);
-    for (const note of report.notes)
-        notice(oneLine(note, 1000));
-    const targets = deriveTargets(report.files, changed.urlMap, changed.keyMap);
-    info(`${counted(report.files.length, 'changed file')} in ${oneLine(report.description)} ` +
-        `(${report.method === 'compare' ? 'from the comparison' : 'gathered commit by commit'}) → ${counted(targets.length, 'target')}`);
-    const explicit = new Set([
-        ...settings.keys.map((key) => targetId('key', key)),
-        ...settings.urls.map((url) => targetId('url', url.target))
-    ]);
-    const sources = new Map();
-    for (const { type, target, file } of targets) {
-        if (!explicit.has(targetId(type, target)))
-            sources.set(targetId(type, target), file);
-    }
-    // Derived targets pass the same checks as given ones: url-map prefixes are checked URLs and
-    // key-map keys checked keys, but the joined URL is parsed again rather than trusted.
-    const urls = targets
-        .filter((derived) => derived.type === 'url')
-        .map(({ target }) => purgeUrl(target, 'url-map'));
-    const keys = targets.filter((derived) => derived.type === 'key').map(({ target }) => target);
-    return {
-        settings: {
-            ...settings,
-            keys: mergeUnique([settings.keys, keys], (key) => key),
-            urls: mergeUnique([settings.urls, urls], (entry) => entry.address)
-        },
-        derivation: { report, targets, sources }
-    };
-}
-
-;// CONCATENATED MODULE: ./src/stages/plan.ts
-/** Turns settings into the exact purge calls to send. Pure: no I/O, no token. */
-
-
-
-
-/** Real servers ignore keys past 16 KiB of `Surrogate-Key` header. */
-const MAX_SURROGATE_KEY_HEADER_BYTES = 16 * 1024;
-const ACCEPT_JSON = { Accept: 'application/json' };
-const SOFT_HEADER = { 'Edge-Soft-Purge': '1' };
-function planPurges(settings) {
-    const calls = [];
-    for (const service of settings.services) {
-        if (settings.purgeAll)
-            calls.push(purgeAllCall(service));
-        if (settings.keys.length > 0)
-            calls.push(...keyCalls(service, settings));
-    }
-    calls.push(...settings.urls.map((url) => urlCall(url, settings.soft, settings.urlPurgeAuth)));
-    return calls;
-}
-function serviceUrl(service, rest) {
-    return `${service.baseUrl}/service/${encodeURIComponent(service.id)}/${rest}`;
-}
-function purgeAllCall(service) {
-    return {
-        operation: 'purge-all',
-        method: 'POST',
-        url: serviceUrl(service, 'purge_all'),
-        headers: { ...ACCEPT_JSON },
-        body: undefined,
-        authenticated: true,
-        permission: 'engineer',
-        service: service.id,
-        soft: false,
-        targets: [{ type: 'all', target: service.id }]
-    };
-}
-function keyCalls(service, settings) {
-    const { keys, soft } = settings;
-    if (soft)
-        return keys.map((key) => singleKeyCall(service, key, true));
-    // A path segment of "." or ".." is resolved away by URL parsing, so such a lone key goes as a batch.
-    if (keys.length === 1 && keys[0] !== undefined && !isDotSegment(keys[0])) {
-        return [singleKeyCall(service, keys[0], false)];
-    }
-    return batchKeys(keys, settings.batchSize, settings.batchFormat).map((batch) => batchCall(service, batch, settings.batchFormat));
-}
-function isDotSegment(key) {
-    return key === '.' || key === '..';
-}
-function singleKeyCall(service, key, soft) {
-    if (isDotSegment(key)) {
-        throw new InputError(`keys: key ${shorten(key)} cannot be soft-purged: the soft purge path cannot carry "." or ".." as a key`);
-    }
-    return {
-        operation: soft ? 'soft-key' : 'key',
-        method: 'POST',
-        url: serviceUrl(service, `purge/${encodeURIComponent(key)}`),
-        headers: soft ? { ...ACCEPT_JSON, ...SOFT_HEADER } : { ...ACCEPT_JSON },
-        body: undefined,
-        authenticated: true,
-        permission: soft ? 'billing' : 'purge',
-        service: service.id,
-        soft,
-        targets: [{ type: 'key', target: key }]
-    };
-}
-/**
- * Splits keys into batches of at most `size` keys; in header form a batch also stays within
- * the 16 KiB header budget (keys joined by single spaces). Keys are ASCII, so bytes = characters.
- */
-function batchKeys(keys, size, format) {
-    const batches = [];
-    let current = [];
-    let headerBytes = 0;
-    for (const key of keys) {
-        const joinedBytes = current.length === 0 ? key.length : headerBytes + 1 + key.length;
-        if (current.length === size ||
-            (format === 'header' && joinedBytes > MAX_SURROGATE_KEY_HEADER_BYTES)) {
-            batches.push(current);
-            current = [key];
-            headerBytes = key.length;
-        }
-        else {
-            current.push(key);
-            headerBytes = joinedBytes;
-        }
-    }
-    if (current.length > 0)
-        batches.push(current);
-    return batches;
-}
-function batchCall(service, keys, format) {
-    const form = format === 'json'
-        ? {
-            headers: { ...ACCEPT_JSON, 'Content-Type': 'application/json' },
-            body: JSON.stringify({ surrogate_keys: keys })
-        }
-        : { headers: { ...ACCEPT_JSON, 'Surrogate-Key': keys.join(' ') }, body: undefined };
-    return {
-        operation: 'batch',
-        method: 'POST',
-        url: serviceUrl(service, 'purge'),
-        ...form,
-        authenticated: true,
-        permission: 'purge',
-        service: service.id,
-        soft: false,
-        targets: keys.map((key) => ({ type: 'key', target: key }))
-    };
-}
-function urlCall({ target, address }, soft, authenticated) {
-    return {
-        operation: soft ? 'soft-url' : 'url',
-        method: 'PURGE',
-        url: address,
-        headers: soft ? { ...ACCEPT_JSON, ...SOFT_HEADER } : { ...ACCEPT_JSON },
-        body: undefined,
-        authenticated,
-        permission: 'url-purge',
-        service: undefined,
-        soft,
-        targets: [{ type: 'url', target }]
-    };
-}
-/** A dry run's results; with `repeat-after`, the second pass is planned too. */
-function plannedResults(calls, repeated) {
-    const repeat = repeated ? { repeat: { status: 'planned', id: null, attempts: 0 } } : {};
-    return calls.flatMap((call) => call.targets.map(({ type, target }) => ({
-        type,
-        target,
-        service: call.service ?? null,
-        soft: call.soft,
-        status: 'planned',
-        id: null,
-        http_status: null,
-        attempts: 0,
-        error: null,
-        ...repeat
-    })));
-}
-/** The plan in one line: how many calls of which kind, for how many targets, on which services. */
-function describePlan(calls, settings) {
-    const targets = calls.reduce((sum, call) => sum + call.targets.length, 0);
-    const ids = settings.services.map((service) => service.id);
-    const service = ids.length === 0 ? '' : ` on service${ids.length === 1 ? '' : 's'} ${oneLine(ids.join(', '))}`;
-    const kind = settings.soft ? 'soft' : 'instant';
-    return `Planned ${counted(calls.length, `${kind} purge call`)} for ${counted(targets, 'target')}${service}`;
-}
-
-;// CONCATENATED MODULE: ./src/stages/purge/log-lines.ts
-/**
- * Lines for the step log. Never includes the token: calls do not hold it. Every piece of text from
- * outside (URLs, service ids, errors, file names) passes `oneLine`, so no line can speak to the runner.
- */
-
-
-
-/** URLs and file paths: long enough for any a CDN or a repository holds in practice, shown whole. */
-const log_lines_SHOWN_ADDRESS_CHARS = 2000;
-/** A server message is cut to 300 characters; this leaves room for what the action says around it. */
-const SHOWN_ERROR_CHARS = 400;
-function describeEnd(call, end, elapsedMs) {
-    const tries = `${counted(end.attempts, 'attempt')}, ${elapsedMs} ms`;
-    if (end.ids === undefined) {
-        return `✗ ${describeCall(call)}: ${oneLine(end.error ?? 'failed', SHOWN_ERROR_CHARS)} (${tries})`;
-    }
-    const missing = call.operation === 'batch' ? call.targets.length - end.ids.size : 0;
-    const note = missing > 0 ? `; ${counted(missing, 'key')} without a purge id` : '';
-    return `✓ ${describeCall(call)}: HTTP ${end.httpStatus ?? ''} (${tries})${note}`;
-}
-function describeRetry(call, attempt, reason, waitMs) {
-    return `↻ ${describeCall(call)}: attempt ${attempt} failed (${oneLine(reason)}); retrying in ${(waitMs / 1000).toFixed(1)} s`;
-}
-/** The changed-files group: a title, one line per derived target, and the notice when none matched. */
-function describeDerivation(derivation) {
-    const { report, targets } = derivation;
-    const files = counted(report.files.length, 'changed file');
-    const range = oneLine(report.description);
-    return {
-        title: `Targets from ${files} (${range})`,
-        lines: targets.map(({ file, type, target }) => `${oneLine(file, log_lines_SHOWN_ADDRESS_CHARS)} → ${type} ${oneLine(target, log_lines_SHOWN_ADDRESS_CHARS)}`),
-        nothingMatched: targets.length === 0
-            ? `Nothing to purge: none of the ${files} in ${range} matched url-map or key-map`
-            : undefined
-    };
-}
-
-;// CONCATENATED MODULE: ./src/stages/purge/transport.ts
-/** One HTTP exchange per call attempt: headers, token, timeout, keep-alive. No retries here. */
-
-
-
-/**
- * Bodies beyond this are cut and the connection dropped: the largest valid answer (256 ids under
- * 1024-byte keys) is about a quarter of it, and a hostile server must not fill the runner's memory.
- */
-const MAX_BODY_BYTES = 1024 * 1024;
-function createTransport(options) {
-    const { agentFor, close } = createAgents(options);
-    function send(call, signal) {
-        if (signal.aborted)
-            return Promise.resolve({ kind: 'cancelled' });
-        const url = new URL(call.url);
-        const headers = {
-            ...call.headers,
-            'User-Agent': options.userAgent
-        };
-        if (call.authenticated)
-            headers['Edge-Key'] = options.apiToken;
-        if (call.body !== undefined)
-            headers['Content-Length'] = Buffer.byteLength(call.body);
-        const module = url.protocol === 'https:' ? external_node_https_namespaceObject : external_node_http_;
-        return new Promise((resolve) => {
-            const request = module.request(url, { method: call.method, headers, agent: agentFor(url) });
-            let settled = false;
-            const settle = (exchange) => {
-                if (settled)
-                    return;
-                settled = true;
-                clearTimeout(timer);
-                signal.removeEventListener('abort', cancel);
-                resolve(exchange);
-            };
-            const timer = setTimeout(() => {
-                settle({
-                    kind: 'timeout',
-                    message: `no complete answer within ${options.timeoutMs / 1000} s`
-                });
-                request.destroy();
-            }, options.timeoutMs);
-            const cancel = () => {
-                settle({ kind: 'cancelled' });
-                request.destroy();
-            };
-            signal.addEventListener('abort', cancel, { once: true });
-            const fail = (error) => {
-                settle({ kind: 'network', code: error.code, message: error.message });
-            };
-            request.on('error', fail);
-            request.on('response', (response) => {
-                const chunks = [];
-                let size = 0;
-                const finish = (truncated) => {
-                    settle({
-                        kind: 'response',
-                        status: response.statusCode ?? 0,
-                        headers: response.headers,
-                        body: Buffer.concat(chunks).toString('utf8'),
-                        truncated
-                    });
-                };
-                response.on('data', (chunk) => {
-                    const room = MAX_BODY_BYTES - size;
-                    chunks.push(chunk.length > room ? chunk.subarray(0, room) : chunk);
-                    size += chunk.length;
-                    if (size > MAX_BODY_BYTES) {
-                        finish(true);
-                        request.destroy();
-                    }
-                });
-                response.on('error', fail);
-                response.on('end', () => finish(false));
-            });
-            request.end(call.body);
-        });
-    }
-    return { send, close };
-}
-
-;// CONCATENATED MODULE: ./src/stages/purge/retry-policy.ts
-/** Longer waits are not worth holding a CI job for: the call fails, saying when the limit resets. */
-const MAX_SERVER_WAIT_MS = 120_000;
-const RETRYABLE_STATUSES = new Set([429, 500, 502, 503, 504]);
-/** Connection failures that a later attempt can get past; ENOTFOUND (no such host) is not one. */
-const RETRYABLE_NETWORK_CODES = new Set([
-    'ECONNREFUSED',
-    'ECONNRESET',
-    'EPIPE',
-    'ETIMEDOUT',
-    'EAI_AGAIN',
-    'EHOSTUNREACH',
-    'ENETUNREACH',
-    'ENETDOWN',
-    'UND_ERR_SOCKET'
-]);
-function isRetryableStatus(status) {
-    return RETRYABLE_STATUSES.has(status);
-}
-function isRetryableNetworkCode(code) {
-    return code !== undefined && RETRYABLE_NETWORK_CODES.has(code);
-}
-/** A header's (first) value; node gives repeated headers as arrays. */
-function headerValue(headers, name) {
-    const value = headers[name];
-    return Array.isArray(value) ? value[0] : value;
-}
-/** `Retry-After` as seconds or an HTTP date, in ms from `now`. */
-function retryAfterMs(headers, now) {
-    const value = headerValue(headers, 'retry-after')?.trim();
-    if (value === undefined || value === '')
-        return undefined;
-    if (/^\d+$/.test(value))
-        return Number(value) * 1000;
-    // An HTTP date names its weekday and month; anything else (e.g. "1.5") is not one.
-    if (!/[a-z]/i.test(value))
-        return undefined;
-    const date = Date.parse(value);
-    return Number.isNaN(date) ? undefined : Math.max(0, date - now);
-}
-/** Any `<Vendor>-RateLimit-Reset` header: UTC epoch seconds at which the limit resets. */
-function rateLimitResetMs(headers, now) {
-    const name = Object.keys(headers).find((header) => /^[a-z0-9]+(-[a-z0-9]+)*-ratelimit-reset$/.test(header));
-    const value = name === undefined ? undefined : headerValue(headers, name)?.trim();
-    if (value === undefined || !/^\d+$/.test(value))
-        return undefined;
-    return Math.max(0, Number(value) * 1000 - now);
-}
-/**
- * How long the server asked us to wait before the next attempt. Reset headers count only on 429:
- * servers of this family send them on every answer, where they describe the hourly window, not a wait.
- */
-function serverRequestedWaitMs(status, headers, now) {
-    const waits = [
-        retryAfterMs(headers, now),
-        status === 429 ? rateLimitResetMs(headers, now) : undefined
-    ];
-    const given = waits.filter((wait) => wait !== undefined);
-    return given.length === 0 ? undefined : Math.max(...given);
-}
-/** The latest instant a JavaScript Date can hold. */
-const MAX_DATE_MS = 8.64e15;
-/** A server's wait in words: "until <time> (N s)", or only the seconds when no date can hold it. */
-function describeWait(waitMs, now) {
-    const seconds = `${Math.ceil(waitMs / 1000)} s`;
-    const until = now + waitMs;
-    return until <= MAX_DATE_MS ? `until ${new Date(until).toISOString()} (${seconds})` : seconds;
-}
-const BACKOFF_BASE_MS = 1000;
-const BACKOFF_CAP_MS = 20_000;
-/** Exponential backoff with jitter ("equal jitter": half fixed, half random) after `attempt` attempts. */
-function backoffMs(attempt, random = Math.random) {
-    const ceiling = Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** (attempt - 1));
-    return ceiling / 2 + random() * (ceiling / 2);
-}
-
-;// CONCATENATED MODULE: ./src/stages/purge/server-message.ts
-/** Pulls the human message out of an error body, whatever shape the server chose. Pure. */
-
-
-/** How deep `errors` may nest before we stop looking: real APIs use one level; a hostile one, thousands. */
-const MAX_ERRORS_DEPTH = 3;
-/** Enough messages to explain any real failure, few enough that a hostile list costs nothing. */
-const MAX_MESSAGES = 20;
-function server_message_text(value) {
-    return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
-}
-/** Messages of a JSON error: `msg`/`detail`/`details`, problem+json `title`/`detail`, JSON:API `errors`. */
-function messagesOf(json, depth = 0) {
-    if (typeof json !== 'object' || json === null || Array.isArray(json))
-        return [];
-    const record = json;
-    const own = ['msg', 'message', 'title', 'detail', 'details', 'error'].map((field) => server_message_text(record[field]));
-    const errors = Array.isArray(record.errors) && depth < MAX_ERRORS_DEPTH
-        ? record.errors.slice(0, MAX_MESSAGES)
-        : [];
-    const nested = errors.flatMap((error) => messagesOf(error, depth + 1));
-    const plain = errors.map(server_message_text);
-    return [...own, ...nested, ...plain]
-        .filter((message) => message !== undefined)
-        .slice(0, MAX_MESSAGES);
-}
-function parseJson(body) {
-    try {
-        return JSON.parse(body);
-    }
-    catch {
-        return undefined;
-    }
-}
-/** The server's own words, secrets hidden and cut, or `undefined` when the body says nothing. */
-function serverMessage(body) {
-    const json = parseJson(body);
-    const messages = json === undefined ? [] : [...new Set(messagesOf(json))];
-    if (messages.length > 0)
-        return plainLine(messages.join(': '));
-    const plain = body.trim();
-    if (plain === '' || json !== undefined)
-        return undefined;
-    // Hidden before the tags are dropped: a tag inside a secret's spelling must not split it.
-    return plainLine(redact(plain).replace(/<[^>]*>/g, ' '));
-}
-
-;// CONCATENATED MODULE: ./src/stages/purge/response.ts
-/** What one attempt's exchange means for its call: ids, or a failure with a reason a user can act on. Pure. */
-
-
-
-
-
-
-function failure(fields) {
-    return { ok: false, retryable: false, waitMs: undefined, stop: undefined, ...fields };
-}
-/** Real ids are about 20 characters: anything else is not an id a user could look up. */
-const USABLE_ID = /^[\x21-\x7e]{1,128}$/;
-/** What the exchange means. Server text is shown through `plainLine`, which hides secrets first. */
-function interpret(call, exchange, now) {
-    switch (exchange.kind) {
-        case 'cancelled':
-            return failure({ httpStatus: null, message: CANCELLED_IN_FLIGHT });
-        case 'timeout':
-            return failure({
-                httpStatus: null,
-                retryable: true,
-                message: `timed out: ${exchange.message}`
-            });
-        case 'network':
-            return failure({
-                httpStatus: null,
-                retryable: isRetryableNetworkCode(exchange.code),
-                message: `connection failed${exchange.code === undefined ? '' : ` (${exchange.code})`}: ${plainLine(exchange.message)}`
-            });
-        case 'response':
-            if (exchange.status >= 200 && exchange.status < 300)
-                return interpretSuccess(call, exchange);
-            return interpretRefusal(call, exchange, now);
-    }
-}
-const CANCELLED_IN_FLIGHT = 'cancelled before it was confirmed';
-function isRecord(value) {
-    return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-/** How an unusable id is shown: enough to recognise it, never enough to flood a log. */
-function shownValue(value) {
-    if (typeof value === 'string') {
-        return JSON.stringify(plainLine(value, 60)).replace(/[^\x20-\x7e]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
-    }
-    if (value === null || typeof value !== 'object')
-        return String(value);
-    return Array.isArray(value) ? 'an array' : 'an object';
-}
-function unusableId(value) {
-    return `the server's answer held no usable purge id (got ${shownValue(value)})`;
-}
-function interpretSuccess(call, exchange) {
-    const { status, body } = exchange;
-    if (exchange.truncated) {
-        return failure({
-            httpStatus: status,
-            message: `${status} with an answer over ${MAX_BODY_BYTES / 1024 / 1024} MiB, cut off there: the purge API's answers are far smaller`
-        });
-    }
-    const json = parseJson(body);
-    const ids = new Map();
-    const unusable = new Map();
-    const take = (target, value) => {
-        if (typeof value === 'string' && USABLE_ID.test(value))
-            ids.set(target, value);
-        else
-            unusable.set(target, unusableId(value));
-    };
-    if (isRecord(json)) {
-        if (call.operation === 'batch') {
-            for (const { target } of call.targets) {
-                if (Object.hasOwn(json, target))
-                    take(target, json[target]);
-            }
-            return { ok: true, httpStatus: status, ids, unusable };
-        }
-        if (json.status === 'ok' && call.operation === 'purge-all')
-            return { ok: true, httpStatus: status, ids, unusable };
-        const [only] = call.targets;
-        if (json.status === 'ok' && json.id !== undefined && only !== undefined) {
-            take(only.target, json.id);
-            return { ok: true, httpStatus: status, ids, unusable };
-        }
-    }
-    const promised = call.operation === 'batch'
-        ? 'an object of purge ids'
-        : call.operation === 'purge-all'
-            ? '{"status":"ok"}'
-            : '{"status":"ok","id":...}';
-    const start = body.trim() === '' ? 'an empty body' : JSON.stringify(plainLine(body, 120));
-    return failure({
-        httpStatus: status,
-        retryable: true,
-        message: `${status} without the JSON the purge API promises (${promised}); got ${start}`
-    });
-}
-function interpretRefusal(call, exchange, now) {
-    const { status } = exchange;
-    const said = serverMessage(exchange.body);
-    const cutOff = exchange.truncated
-        ? ` (its answer was cut off at ${MAX_BODY_BYTES / 1024 / 1024} MiB)`
-        : '';
-    const withServer = (lead) => (said === undefined ? lead : `${lead} — server said: ${said}`) + cutOff;
-    const host = new URL(call.url).host;
-    if (status >= 300 && status < 400) {
-        const location = headerValue(exchange.headers, 'location');
-        const where = location === undefined
-            ? 'without a Location'
-            : `to ${plainLine(withoutCredentials(location), 200)}`;
-        return failure({
-            httpStatus: status,
-            message: `redirected (${status}) ${where}: purge calls do not follow redirects, so the token and the purge never go elsewhere; use the final address`
-        });
-    }
-    if (status === 401) {
-        return failure({
-            httpStatus: status,
-            stop: 'unauthorized',
-            message: withServer(call.authenticated
-                ? '401: the API token was rejected: check the secret behind api-token'
-                : `401: ${host} requires authentication for URL purges: set url-purge-auth: true to send api-token`)
-        });
-    }
-    if (status === 403) {
-        return failure({
-            httpStatus: status,
-            stop: 'forbidden',
-            message: withServer(forbiddenMessage(call, host))
-        });
-    }
-    if (status === 404 && call.service !== undefined) {
-        return failure({
-            httpStatus: status,
-            message: withServer(`service ${call.service} not found (404)`)
-        });
-    }
-    const retryable = isRetryableStatus(status);
-    const lead = status === 429
-        ? 'rate limited (429)'
-        : `HTTP ${status}${external_node_http_.STATUS_CODES[status] ? ` (${external_node_http_.STATUS_CODES[status]})` : ''}`;
-    return failure({
-        httpStatus: status,
-        retryable,
-        waitMs: retryable ? serverRequestedWaitMs(status, exchange.headers, now) : undefined,
-        message: withServer(lead)
-    });
-}
-function forbiddenMessage(call, host) {
-    switch (call.permission) {
-        case 'engineer':
-            return 'purge-all was refused (403): the token needs Engineer permission or higher';
-        case 'billing':
-            return 'soft purge was refused (403): the token needs Billing permission or higher';
-        case 'purge':
-            return `key purge was refused (403): the token may not purge service ${call.service ?? ''}`;
-        case 'url-purge':
-            return `URL purge was refused (403) by ${host}: URL purging may not be enabled there (it is off by default), or it needs url-purge-auth: true`;
-    }
-}
-
-;// CONCATENATED MODULE: ./src/stages/purge/ledger.ts
-/** Results of one call's targets; in a successful batch, a key without an id was not purged. */
-function resultsOfCall(call, end) {
-    // Built field by field, not by spreading a base object: this runs once per key (100,000s).
-    return call.targets.map(({ type, target }) => {
-        const id = end.ids?.get(target);
-        const unconfirmed = end.ids !== undefined && id === undefined && type !== 'all';
-        const failed = end.ids === undefined || unconfirmed;
-        return {
-            type,
-            target,
-            service: call.service ?? null,
-            soft: call.soft,
-            status: failed ? 'failed' : 'purged',
-            id: id ?? null,
-            http_status: end.httpStatus,
-            attempts: end.attempts,
-            error: !failed
-                ? null
-                : unconfirmed
-                    ? (end.unusable?.get(target) ??
-                        'no purge id returned: the server did not confirm this key')
-                    : (end.error ?? 'failed')
-        };
-    });
-}
-/**
- * One call's first-pass results with its second pass folded in: a target counts as purged only
- * when both passes purged it. `second` is `undefined` when the call was not repeated because none
- * of its targets was purged.
- */
-function withRepeat(first, second) {
-    return first.map((result, index) => {
-        const again = second?.[index];
-        if (result.status !== 'purged' || again === undefined)
-            return { ...result, repeat: null };
-        const repeat = { status: again.status, id: again.id, attempts: again.attempts };
-        if (again.status === 'purged')
-            return { ...result, repeat };
-        return {
-            ...result,
-            status: 'failed',
-            error: `repeat purge failed: ${again.error ?? 'failed'}`,
-            repeat
-        };
-    });
-}
-/**
- * Each call's results as they become known. Whatever stops a run, `fill` still gives every target
- * exactly once: the calls without results fail with the reason given.
- */
-class ResultLedger {
-    calls;
-    byCall;
-    constructor(calls) {
-        this.calls = calls;
-        this.byCall = new Array(calls.length);
-    }
-    record(index, results) {
-        this.byCall[index] = results;
-    }
-    get(index) {
-        return this.byCall[index];
-    }
-    /** Every target's result in plan order; calls still without results are recorded as failed. */
-    fill(reason) {
-        return this.calls.flatMap((call, index) => {
-            const known = this.byCall[index];
-            if (known !== undefined)
-                return known;
-            const failed = resultsOfCall(call, {
-                attempts: 0,
-                httpStatus: null,
-                ids: undefined,
-                error: reason
-            });
-            this.byCall[index] = failed;
-            return failed;
-        });
-    }
-}
-
-;// CONCATENATED MODULE: ./src/stages/purge/engine.ts
-
-
-
-
-
-
-
-function permissionScope(call) {
-    return `${call.permission} ${call.service ?? ''}`;
-}
-/**
- * What one origin has told us so far. The first call to an origin goes alone: if the token is
- * bad, one request finds out, not `concurrency` of them.
- */
-class OriginState {
-    /** Keyed by whether the call carries the token: a rejected token says nothing of calls without it. */
-    unauthorized = new Map();
-    /** Keyed by permission and service: a token may be scoped to some services only. */
-    forbidden = new Map();
-    /** No attempt starts before this time (ms epoch): a rate limit applies to every call to the origin. */
-    notBefore = 0;
-    openGate = () => undefined;
-    opened = new Promise((resolve) => {
-        this.openGate = resolve;
-    });
-    open() {
-        this.openGate();
-    }
-    /** Why a call must not be sent, if an earlier answer already decided its fate. */
-    refusal(call) {
-        const unauthorized = this.unauthorized.get(call.authenticated);
-        if (unauthorized !== undefined) {
-            return `${NOT_SENT_AFTER_REFUSAL} to the same address got ${unauthorized}`;
-        }
-        const forbidden = this.forbidden.get(permissionScope(call));
-        return forbidden === undefined
-            ? undefined
-            : `${NOT_SENT_AFTER_REFUSAL} needing the same permission found that ${forbidden}`;
-    }
-    learn(verdict, call, now) {
-        if (verdict.ok)
-            return;
-        if (verdict.stop === 'unauthorized' && !this.unauthorized.has(call.authenticated)) {
-            this.unauthorized.set(call.authenticated, verdict.message);
-        }
-        if (verdict.stop === 'forbidden' && !this.forbidden.has(permissionScope(call))) {
-            this.forbidden.set(permissionScope(call), verdict.message);
-        }
-        if (verdict.waitMs !== undefined && verdict.waitMs <= MAX_SERVER_WAIT_MS) {
-            this.notBefore = Math.max(this.notBefore, now + verdict.waitMs);
-        }
-    }
-}
-const notSent = (attempts, httpStatus, error) => ({
-    end: { attempts, httpStatus, ids: undefined, error },
-    answered: false
-});
-/** Sends `calls`, records each call's results in `ledger` as it ends. */
-async function sendPass(calls, ledger, settings, deps) {
-    const { transport, clock, signal, log } = deps;
-    const origins = new Map();
-    let answered = 0;
-    let firstSentMs;
-    async function runCall(call) {
-        const origin = new URL(call.url).origin;
-        const known = origins.get(origin);
-        if (known !== undefined) {
-            await known.opened;
-            return attemptCall(call, known, () => undefined);
-        }
-        const state = new OriginState();
-        origins.set(origin, state);
-        try {
-            return await attemptCall(call, state, () => state.open());
-        }
-        finally {
-            state.open();
-        }
-    }
-    async function attemptCall(call, state, afterFirstAttempt) {
-        let attempts = 0;
-        let httpStatus = null;
-        for (;;) {
-            if (signal.aborted) {
-                return notSent(attempts, httpStatus, attempts === 0 ? NOT_SENT_CANCELLED : CANCELLED_IN_FLIGHT);
-            }
-            const refusal = state.refusal(call);
-            if (refusal !== undefined) {
-                return { end: { attempts, httpStatus, ids: undefined, error: refusal }, answered: true };
-            }
-            const pause = state.notBefore - clock.now();
-            if (pause > 0) {
-                await clock.sleep(pause, signal);
-                continue;
-            }
-            attempts += 1;
-            firstSentMs ??= clock.now();
-            const exchange = await transport.send(call, signal);
-            const verdict = interpret(call, exchange, clock.now());
-            state.learn(verdict, call, clock.now());
-            afterFirstAttempt();
-            if (verdict.ok) {
-                const { ids, unusable } = verdict;
-                return {
-                    end: { attempts, httpStatus: verdict.httpStatus, ids, unusable, error: undefined },
-                    answered: true
-                };
-            }
-            httpStatus = verdict.httpStatus;
-            if (exchange.kind === 'cancelled')
-                return notSent(attempts, httpStatus, verdict.message);
-            const { message } = verdict;
-            const end = { attempts, httpStatus, ids: undefined, error: message };
-            if (!verdict.retryable)
-                return { end, answered: true };
-            if (verdict.waitMs !== undefined && verdict.waitMs > MAX_SERVER_WAIT_MS) {
-                const error = `${message}; the server asks to wait ${describeWait(verdict.waitMs, clock.now())}, longer than the ${MAX_SERVER_WAIT_MS / 1000} s edge-purge waits: run again after that time`;
-                return { end: { ...end, error }, answered: true };
-            }
-            if (attempts >= settings.maxAttempts) {
-                const error = `${message} (gave up after ${counted(attempts, 'attempt')})`;
-                return { end: { ...end, error }, answered: true };
-            }
-            // Never sooner than the server asked, and never at once: a `Retry-After: 0` loop is a flood.
-            const wait = Math.max(verdict.waitMs ?? 0, backoffMs(attempts, deps.random));
-            log.info(describeRetry(call, attempts, message, wait));
-            await clock.sleep(wait, signal);
-        }
-    }
-    /** A throw while handling one call (a bug, or an answer no rule foresaw) fails that call only. */
-    async function settle(call) {
-        try {
-            return await runCall(call);
-        }
-        catch (error) {
-            const reason = error instanceof Error ? error.message : String(error);
-            const failure = `edge-purge could not handle this call: ${plainLine(reason)}`;
-            return {
-                end: { attempts: 0, httpStatus: null, ids: undefined, error: failure },
-                answered: true
-            };
-        }
-    }
-    let next = 0;
-    async function worker() {
-        while (next < calls.length && !signal.aborted) {
-            const index = next++;
-            const call = calls[index];
-            const started = clock.now();
-            const { end, answered: wasAnswered } = await settle(call);
-            ledger.record(index, resultsOfCall(call, end));
-            if (wasAnswered)
-                answered += 1;
-            log.info(describeEnd(call, end, clock.now() - started));
-        }
-    }
-    await Promise.all(Array.from({ length: Math.min(settings.concurrency, calls.length) }, worker));
-    return { answered, firstSentMs };
-}
-/**
- * Every target's result, in plan order. Results are recorded in `ledger` as calls end, so a caller
- * that catches a throw from here can still report every target.
- */
-async function runPurge(calls, settings, deps, ledger = new ResultLedger(calls)) {
-    const { log, signal } = deps;
-    const { answered, firstSentMs } = await log.group(`Purge calls (${calls.length}, up to ${settings.concurrency} at once)`, () => sendPass(calls, ledger, settings, deps));
-    ledger.fill(NOT_SENT_CANCELLED);
-    if (settings.repeatAfterMs > 0)
-        await repeatPass(ledger, settings, deps);
-    return {
-        results: ledger.fill(NOT_SENT_CANCELLED),
-        answered,
-        cancelled: signal.aborted,
-        firstSentMs
-    };
-}
-/**
- * Shielded services: an inner cache can refill the outer one with stale content during the first
- * pass, so every call that purged something is sent again once everything is done.
- */
-async function repeatPass(ledger, settings, deps) {
-    const { log, signal } = deps;
-    const again = ledger.calls.flatMap((_, index) => ledger.get(index)?.some((result) => result.status === 'purged') ? [index] : []);
-    const repeats = new ResultLedger(again.map((index) => ledger.calls[index]));
-    if (again.length > 0 && !signal.aborted) {
-        log.info(`Waiting ${settings.repeatAfterMs / 1000} s before purging again (repeat-after)`);
-        await deps.clock.sleep(settings.repeatAfterMs, signal);
-        await log.group(`Repeat purge calls (${again.length})`, () => sendPass(repeats.calls, repeats, settings, deps));
-    }
-    repeats.fill(NOT_SENT_CANCELLED);
-    const second = new Map(again.map((index, position) => [index, repeats.get(position)]));
-    ledger.calls.forEach((_, index) => {
-        ledger.record(index, withRepeat(ledger.get(index) ?? [], second.get(index)));
-    });
-}
-
-;// CONCATENATED MODULE: ./src/http/observation.ts
-
-
-/** Vendors' names for "hit or miss", in the order they are preferred when several are sent. */
-const CACHE_STATUS_HEADERS = ['X-Cache', 'Cache-Status', 'CF-Cache-Status', 'X-Cache-Status'];
-/** Server text inside evidence: long enough to recognise, short enough for a table cell. */
-const SHOWN_VALUE_CHARS = 80;
-const SHOWN_FAILURE_CHARS = 160;
-function headerValues(value) {
-    if (value === undefined)
-        return [];
-    return Array.isArray(value) ? value : [value];
-}
-/** RFC 9111 §1.2.2: a number of seconds too large to hold counts as 2^31. */
-const MAX_AGE_S = 2 ** 31;
-/**
- * `Age` is one non-negative integer (RFC 9111 §5.1), but an intermediary may join two tiers' values
- * into a list or send a line each: the largest is the copy's age. Any other value proves nothing,
- * so it is never read as a young copy.
- */
-function readAge(lines) {
-    if (lines.length === 0)
-        return { age: null, malformedAge: undefined };
-    const values = lines
-        .flatMap((line) => line.split(','))
-        .map((value) => value.trim())
-        .filter((value) => value !== '');
-    if (values.length === 0 || !values.every((value) => /^\d+$/.test(value))) {
-        const why = values.length === 0 ? 'empty' : 'not a whole number of seconds';
-        return { age: null, malformedAge: `malformed Age header ${quoted(lines.join(', '))}: ${why}` };
-    }
-    const largest = values.reduce((most, value) => Math.max(most, Number(value)), 0);
-    return { age: Math.min(largest, MAX_AGE_S), malformedAge: undefined };
-}
-function cacheStatusOf(headers) {
-    for (const name of CACHE_STATUS_HEADERS) {
-        const [value] = headerValues(headers[name.toLowerCase()]);
-        if (value !== undefined)
-            return `${name}: ${oneLine(value, SHOWN_VALUE_CHARS)}`;
-    }
-    return undefined;
-}
-function observe(answer, text) {
-    switch (answer.kind) {
-        case 'response': {
-            const { headers, body } = answer;
-            const textSeen = text === undefined
-                ? undefined
-                : body.includes(text) ||
-                    Object.values(headers).some((value) => headerValues(value).some((one) => one.includes(text)));
-            return {
-                status: answer.status,
-                ...readAge(answer.ageLines),
-                undecodable: answer.undecodable === undefined
-                    ? undefined
-                    : oneLine(answer.undecodable, SHOWN_FAILURE_CHARS),
-                textSeen,
-                cacheStatus: cacheStatusOf(headers),
-                failure: undefined
-            };
-        }
-        case 'network':
-            return failed(`network error: ${oneLine(answer.message, SHOWN_FAILURE_CHARS)}`);
-        case 'timeout':
-            return failed(oneLine(answer.message, SHOWN_FAILURE_CHARS));
-        case 'cancelled':
-            return failed('the run was cancelled');
-    }
-}
-function failed(failure) {
-    return {
-        status: null,
-        age: null,
-        malformedAge: undefined,
-        undecodable: undefined,
-        textSeen: undefined,
-        cacheStatus: undefined,
-        failure
-    };
-}
-
-;// CONCATENATED MODULE: ./src/http/page-checks.ts
-/** A request cut to the time left still gets this long: a check with no time to answer proves nothing. */
-const MIN_REQUEST_TIMEOUT_MS = 1000;
-/**
- * A check's timeout when it must end by `deadline`: the time left, but at least
- * `MIN_REQUEST_TIMEOUT_MS`, and never more than the request `timeout` the user set.
- */
-function timeoutBefore(deadline, now, requestTimeoutMs) {
-    return Math.min(requestTimeoutMs, Math.max(MIN_REQUEST_TIMEOUT_MS, deadline - now));
-}
-/** A throw from the prober (a bug) fails that check only, as the engine does for a call. */
-async function safeGet(prober, url, options) {
-    try {
-        return await prober.get(url, options);
-    }
-    catch (error) {
-        const message = error instanceof Error ? error.message : String(error);
-        return {
-            kind: 'network',
-            code: undefined,
-            message: `edge-purge could not check it: ${message}`
-        };
-    }
-}
-/**
- * Runs every one of `checks` until all end or the run is cancelled, whichever comes first: a
- * cancelled stage returns at once, leaving checks in flight to the abort they were given.
- */
-async function untilCancelled(checks, signal) {
-    let stopListening = () => undefined;
-    const cancelled = new Promise((resolve) => {
-        if (signal.aborted)
-            resolve();
-        const listener = () => resolve();
-        signal.addEventListener('abort', listener, { once: true });
-        stopListening = () => signal.removeEventListener('abort', listener);
-    });
-    try {
-        await Promise.race([Promise.all(checks), cancelled]);
-    }
-    finally {
-        stopListening();
-    }
-}
-
-;// CONCATENATED MODULE: ./src/stages/verify/freshness.ts
-
-/** `HTTP 404, ` for answers other than 2xx: a fresh 404 or a 301 is worth a second look. */
-function statusPrefix(status) {
-    return status >= 200 && status < 300 ? '' : `HTTP ${status}, `;
-}
-function judge(observation, rule) {
-    const { status, age, malformedAge, undecodable, cacheStatus, failure } = observation;
-    const via = cacheStatus === undefined ? '' : ` (${cacheStatus})`;
-    if (status === null) {
-        return { fresh: false, evidence: failure ?? 'no answer' };
-    }
-    if (status >= 500)
-        return { fresh: false, evidence: `HTTP ${status}${via}` };
-    const prefix = statusPrefix(status);
-    if (undecodable !== undefined) {
-        return { fresh: false, evidence: `${prefix}${undecodable}${via}` };
-    }
-    if ('text' in rule) {
-        const fresh = observation.textSeen === true;
-        const evidence = `${prefix}${fresh ? 'showed' : 'did not show'} ${quoted(rule.text)}${via}`;
-        return { fresh, evidence };
-    }
-    const elapsedS = Math.max(0, rule.nowMs - rule.purgeStartedMs) / 1000;
-    const began = `${Math.floor(elapsedS)} s ago`;
-    if (malformedAge !== undefined) {
-        return { fresh: false, evidence: `${prefix}${malformedAge}${via}` };
-    }
-    if (age === null)
-        return { fresh: true, evidence: `${prefix}no Age header${via}` };
-    // `Age` has whole seconds and the purge time is ours: a second of slack keeps a copy made just
-    // after the first call from looking older than it.
-    return age <= elapsedS + 1
-        ? { fresh: true, evidence: `${prefix}Age ${age} s, purge began ${began}${via}` }
-        : {
-            fresh: false,
-            evidence: `${prefix}Age ${age} s, but the purge began ${began}${via}`
-        };
-}
-
-;// CONCATENATED MODULE: ./src/stages/verify/edge-check.ts
-/**
- * The verification stage: after the purge, fetch each URL as a visitor would and judge whether the
- * edge now serves content produced after the purge began, re-checking stale ones for a while (a
- * soft purge serves the old copy once while it refetches; a CDN needs a moment to reach every POP).
- */
-
-
-
-
-
-
-
-const FIRST_RECHECK_MS = 500;
-const MAX_RECHECK_MS = 5000;
-/** Wait before the re-check that follows check number `checks`: 0.5 s, 1 s, 2 s, 4 s, then 5 s. */
-function recheckDelayMs(checks) {
-    return Math.min(MAX_RECHECK_MS, FIRST_RECHECK_MS * 2 ** Math.max(0, checks - 1));
-}
-function entryOf(progress, cancelled) {
-    const { target, checks, observation, judgement, final, late } = progress;
-    const evidence = judgement === undefined
-        ? late
-            ? NOT_CHECKED_IN_TIME
-            : NOT_JUDGED_CANCELLED
-        : cancelled && !final
-            ? `${judgement.evidence}; not checked again: the run was cancelled`
-            : judgement.evidence;
-    return {
-        url: target.url,
-        fresh: judgement?.fresh ?? false,
-        http_status: observation?.status ?? null,
-        age: observation?.age ?? null,
-        checks,
-        evidence
-    };
-}
-async function verifyFreshness(settings, { requestTimeoutMs, concurrency }, deps) {
-    const { prober, clock, signal, log } = deps;
-    const deadline = clock.now() + settings.timeoutMs;
-    const slots = new ProbeSlots(concurrency);
-    const progress = settings.targets.map((target) => ({
-        target,
-        checks: 0,
-        observation: undefined,
-        judgement: undefined,
-        final: false,
-        late: false
-    }));
-    /** One check; false when it was not made (cancelled, or started too late). */
-    async function check(state) {
-        const start = clock.now();
-        if (signal.aborted)
-            return false;
-        if (start > deadline) {
-            state.late = state.checks === 0;
-            return false;
-        }
-        // A first check keeps the full timeout, so its verdict never comes from a cut of ours; it still
-        // ends within one timeout of the deadline. Re-checks share what is left, and the floor never
-        // lifts one above `timeout` (below 1 s), which would break that bound.
-        const timeoutMs = state.checks === 0 ? requestTimeoutMs : timeoutBefore(deadline, start, requestTimeoutMs);
-        const { url, text } = state.target;
-        const answer = await safeGet(prober, url, { timeoutMs, signal, lookFor: text });
-        if (answer.kind === 'cancelled')
-            return false;
-        const observation = observe(answer, text);
-        const rule = text === undefined
-            ? { purgeStartedMs: settings.purgeStartedMs, nowMs: clock.now() }
-            : { text };
-        const judgement = judge(observation, rule);
-        state.checks += 1;
-        state.observation = observation;
-        state.judgement = judgement;
-        const delay = recheckDelayMs(state.checks);
-        state.final = judgement.fresh || clock.now() + delay > deadline;
-        const next = judgement.fresh
-            ? ''
-            : state.final
-                ? '; no time left to check again'
-                : `; checking again in ${delay / 1000} s`;
-        log.info(`${judgement.fresh ? '✓ fresh' : '✗ stale'} ${shownUrl(url)}: ${judgement.evidence} (check ${state.checks}${next})`);
-        return true;
-    }
-    async function verify(state) {
-        while (await slots.run(() => check(state))) {
-            if (state.final)
-                return;
-            await clock.sleep(recheckDelayMs(state.checks), signal);
-        }
-    }
-    const seconds = `${settings.timeoutMs / 1000} s`;
-    const title = `Edge check: ${counted(progress.length, 'URL')} (up to ${concurrency} at once, stale ones re-checked; no check starts after ${seconds})`;
-    return log.group(title, async () => {
-        await untilCancelled(progress.map(verify), signal);
-        const cancelled = signal.aborted;
-        const entries = progress.map((state) => entryOf(state, cancelled));
-        const late = progress.filter((state) => state.late).length;
-        if (late > 0) {
-            // One line, not one per URL: there may be a thousand.
-            log.info(`${counted(late, 'URL')} not checked within verify-timeout (${seconds}): raise verify-timeout or concurrency`);
-        }
-        const fresh = entries.filter((entry) => entry.fresh).length;
-        const ending = cancelled ? ' (the run was cancelled)' : '';
-        const notChecked = late > 0 ? `, ${late} not checked` : '';
-        log.info(`${fresh} fresh, ${entries.length - fresh - late} stale${notChecked}${ending}`);
-        const malformedAge = progress
-            .filter((state) => state.observation?.malformedAge !== undefined)
-            .map((state) => state.target.url);
-        return { entries, cancelled, malformedAge };
-    });
-}
-
-;// CONCATENATED MODULE: ./src/stages/verify/targets.ts
-/** Which URLs the edge check looks at, from settings and purge results. Pure. */
-
-
-/**
- * The purged URL targets (with `verify: true`), then `verify-urls`, each URL once. A URL listed in
- * `verify-urls` is judged by `verify-text` when given; every other one by `Age`.
- */
-function verifyTargetsOf(verify, purgedUrls) {
-    const purged = verify.purgedUrls ? purgedUrls : [];
-    const listed = new Set(verify.urls);
-    const targets = new Map();
-    for (const url of [...purged.map(withoutFragment), ...verify.urls]) {
-        if (!targets.has(url))
-            targets.set(url, { url, text: listed.has(url) ? verify.text : undefined });
-    }
-    return [...targets.values()];
-}
-/** The URL targets whose purge succeeded: those the edge check looks at with `verify: true`. */
-function purgedUrlsOf(results) {
-    return results
-        .filter((result) => result.type === 'url' && result.status === 'purged')
-        .map((result) => result.target);
-}
-/** Fragments are never sent: the page visitors get is the one without it. */
-function withoutFragment(url) {
-    const parsed = new URL(url);
-    parsed.hash = '';
-    return parsed.href;
-}
-/** In a dry run: what the edge check would look at for these URL targets; no request is sent. */
-function describeCheckPlanned(verify, urlTargets) {
-    const byText = verify.text === undefined ? 'by Age' : `by the text ${JSON.stringify(oneLine(verify.text, 80))}`;
-    const parts = [
-        verify.purgedUrls ? 'each purged URL by Age' : undefined,
-        verify.urls.length > 0 ? `each of verify-urls ${byText}` : undefined
-    ].filter((part) => part !== undefined);
-    const urls = verifyTargetsOf(verify, urlTargets).map((target) => target.url);
-    if (urls.length === 0)
-        return undefined;
-    return {
-        sentence: `Would then check ${counted(urls.length, 'URL')} at the edge, ${parts.join(', and ')}, ` +
-            `re-checking stale ones for up to ${verify.timeoutMs / 1000} s:`,
-        urls
-    };
-}
-
-;// CONCATENATED MODULE: ./src/stages/wait.ts
-
-
-
-
-
-
-
-/** How often one URL is checked: often enough to purge soon after a deploy, rarely enough to be polite. */
-const CHECK_INTERVAL_MS = 2000;
-/** A page whose body cannot be decoded does not pass: visitors could not read it either. */
-function passes(observation) {
-    const { status, textSeen, undecodable } = observation;
-    return (status !== null &&
-        status >= 200 &&
-        status < 300 &&
-        undecodable === undefined &&
-        textSeen !== false);
-}
-function describeAnswer(observation, text) {
-    if (observation.status === null)
-        return observation.failure ?? 'no answer';
-    if (observation.undecodable !== undefined) {
-        return `HTTP ${observation.status}, ${observation.undecodable}`;
-    }
-    const seen = observation.textSeen ? 'showed' : 'did not show';
-    return text === undefined
-        ? `HTTP ${observation.status}`
-        : `HTTP ${observation.status}, ${seen} ${quoted(text)}`;
-}
-/**
- * Why no purge call was sent, short enough to be every target's reason: how many URLs were not
- * ready and what they had to show. What each one answered is in the log and the summary.
- */
-function describeFailure(settings, waiting) {
-    const which = waiting.length === 1 && settings.urls.length === 1
-        ? shownUrl(waiting[0]?.url ?? '')
-        : `${waiting.length} of ${counted(settings.urls.length, 'wait-for-url')}`;
-    return `the origin was not ready within ${settings.timeoutMs / 1000} s: ${which} did not ${awaited(settings)}`;
-}
-/** In a dry run: what the wait would await; no request is sent. */
-function describeWaitPlanned(wait) {
-    const what = wait.text === undefined ? 'answers 2xx' : `shows ${JSON.stringify(oneLine(wait.text, 80))}`;
-    return {
-        sentence: `Would first wait until each of ${counted(wait.urls.length, 'URL')} ${what} ` +
-            `(${counted(wait.passes, 'check')} in a row, up to ${wait.timeoutMs / 1000} s):`,
-        urls: wait.urls
-    };
-}
-async function waitForOrigin(settings, { requestTimeoutMs, concurrency }, deps) {
-    const { prober, clock, signal, log } = deps;
-    const started = clock.now();
-    const deadline = started + settings.timeoutMs;
-    const slots = new ProbeSlots(concurrency);
-    const urls = settings.urls.map((url) => ({
-        url,
-        checks: 0,
-        passedInARow: 0,
-        last: 'not checked'
-    }));
-    /** Checks one URL until it has passed often enough or no check may start before the deadline. */
-    async function watch(state) {
-        let nextStart = started;
-        while (state.passedInARow < settings.passes && !signal.aborted) {
-            const pause = nextStart - clock.now();
-            if (pause > 0)
-                await clock.sleep(pause, signal);
-            const checked = await slots.run(async () => {
-                const start = clock.now();
-                if (signal.aborted || start > deadline)
-                    return false;
-                nextStart = start + CHECK_INTERVAL_MS;
-                const timeoutMs = timeoutBefore(deadline, start, requestTimeoutMs);
-                const answer = await safeGet(prober, state.url, {
-                    timeoutMs,
-                    signal,
-                    lookFor: settings.text
-                });
-                if (answer.kind === 'cancelled')
-                    return false;
-                const observation = observe(answer, settings.text);
-                state.checks += 1;
-                state.passedInARow = passes(observation) ? state.passedInARow + 1 : 0;
-                state.last = describeAnswer(observation, settings.text);
-                const mark = state.passedInARow > 0 ? '✓' : '✗';
-                const row = settings.passes > 1 ? `; ${state.passedInARow} of ${settings.passes} in a row` : '';
-                log.info(`${mark} ${shownUrl(state.url)}: ${state.last} (check ${state.checks}${row})`);
-                return true;
-            });
-            if (!checked)
-                return;
-            nextStart = Math.max(nextStart, clock.now());
-            if (nextStart > deadline)
-                return;
-        }
-    }
-    const title = `Waiting for the origin: ${counted(urls.length, 'URL')} to ${awaited(settings)} (up to ${settings.timeoutMs / 1000} s)`;
-    return log.group(title, async () => {
-        await untilCancelled(urls.map(watch), signal);
-        const elapsedMs = clock.now() - started;
-        const cancelled = signal.aborted;
-        const waiting = urls.filter((state) => state.passedInARow < settings.passes);
-        const done = !cancelled && waiting.length === 0;
-        const failure = done || cancelled ? undefined : describeFailure(settings, waiting);
-        const after = `${(elapsedMs / 1000).toFixed(1)} s`;
-        log.info(failure ??
-            (cancelled ? `Wait cancelled after ${after}` : `The origin is ready after ${after}`));
-        if (failure !== undefined) {
-            for (const state of waiting)
-                log.info(describeUrlWait(state, settings));
-        }
-        return { done, cancelled, elapsedMs, urls: urls.map((state) => ({ ...state })), failure };
-    });
-}
-
-;// CONCATENATED MODULE: ./src/pipeline.ts
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-const USER_AGENT = 'edge-purge/1';
-const liveConnections = {
-    transport: (settings) => createTransport({
-        apiToken: settings.apiToken,
-        concurrency: settings.concurrency,
-        timeoutMs: settings.timeoutMs,
-        userAgent: USER_AGENT
-    }),
-    prober: (settings) => createProber({ userAgent: USER_AGENT, concurrency: settings.concurrency })
-};
-/**
- * Runs the stages in order. Input errors, the GitHub API and planning fail the run (they throw)
- * before anything is sent; from planning on, every target is reported exactly once, whatever
- * happens.
- */
-async function runPipeline(given, deps) {
-    const { signal, log } = deps;
-    const { settings, derivation } = await unlessCancelled(applyChangedFiles(given), signal);
-    const calls = planPurges(settings);
-    if (derivation !== undefined) {
-        const { title, lines, nothingMatched } = describeDerivation(derivation);
-        await log.group(title, async () => lines.forEach((line) => log.info(line)));
-        if (calls.length === 0 && nothingMatched !== undefined)
-            log.notice(nothingMatched);
-    }
-    log.info(describePlan(calls, settings));
-    const ledger = new ResultLedger(calls);
-    let stages = {
-        purge: notRun([]),
-        wait: undefined,
-        verification: undefined,
-        plannedStages: []
-    };
-    try {
-        stages = settings.dryRun
-            ? await dryRun(calls, settings, log)
-            : await purgeForVisitors(calls, settings, deps, ledger);
-    }
-    catch (error) {
-        const reason = `not finished: edge-purge stopped on an unexpected error: ${plainLine(messageOf(error))}`;
-        log.error(reason);
-        stages.purge = { ...notRun(ledger.fill(reason)), cancelled: signal.aborted };
-    }
-    const { purge, wait, verification, plannedStages } = stages;
-    return {
-        settings,
-        derivation,
-        calls,
-        results: derivation === undefined ? purge.results : withSources(purge.results, derivation.sources),
-        plannedStages,
-        wait,
-        verification,
-        stopped: stoppedBy(stages, calls.length)
-    };
-}
-function messageOf(error) {
-    return error instanceof Error ? error.message : String(error);
-}
-const notRun = (results) => ({
-    results,
-    answered: 0,
-    cancelled: false,
-    firstSentMs: undefined
-});
-/** Rejects as soon as the run is cancelled, so a slow GitHub API cannot hold a cancelled job. */
-function unlessCancelled(work, signal) {
-    return new Promise((resolve, reject) => {
-        const stop = () => reject(new Error('Cancelled before the targets were known: nothing was sent'));
-        if (signal.aborted)
-            stop();
-        signal.addEventListener('abort', stop, { once: true });
-        work.then(resolve, reject).finally(() => signal.removeEventListener('abort', stop));
-    });
-}
-/** Why the run ended early, when a cancel ended it. */
-function stoppedBy({ purge, wait, verification }, calls) {
-    if (wait?.cancelled === true) {
-        return 'Cancelled while waiting for the origin: no purge call was sent';
-    }
-    if (purge.cancelled) {
-        return `Cancelled after ${purge.answered} of ${counted(calls, 'call')}: the calls not answered by then are reported as failed`;
-    }
-    if (verification?.cancelled === true) {
-        return 'Cancelled during the edge check: the URLs not judged by then are reported as not fresh';
-    }
-    return undefined;
-}
-/** URLs are the user's own, validated: shown whole up to a length no real URL reaches. */
-const SHOWN_URL_CHARS = 2000;
-/** A dry run: every call and every later stage as it would run; nothing is sent. */
-async function dryRun(calls, settings, log) {
-    const plannedStages = [
-        settings.wait === undefined ? undefined : describeWaitPlanned(settings.wait),
-        describeCheckPlanned(settings.verify, settings.urls.map((url) => url.target))
-    ].filter((stage) => stage !== undefined);
-    await log.group(`Dry run: ${counted(calls.length, 'planned call')}, none sent`, async () => {
-        for (const call of calls)
-            log.info(describeCall(call));
-        if (settings.repeatAfterMs > 0) {
-            log.info(`…then the same calls again after ${settings.repeatAfterMs / 1000} s (repeat-after)`);
-        }
-        for (const { sentence, urls } of plannedStages) {
-            log.info(sentence);
-            for (const url of urls)
-                log.info(`• ${oneLine(url, SHOWN_URL_CHARS)}`);
-        }
-    });
-    return {
-        purge: notRun(plannedResults(calls, settings.repeatAfterMs > 0)),
-        wait: undefined,
-        verification: undefined,
-        plannedStages
-    };
-}
-/**
- * Wait until the origin serves the release, purge, then check at the edge that visitors get fresh
- * copies. No purge call is sent when the wait does not end in time.
- */
-async function purgeForVisitors(calls, settings, { clock, signal, log, connect }, ledger) {
-    const prober = connect.prober(settings);
-    const pageDeps = { prober, clock, signal, log };
-    const limits = { requestTimeoutMs: settings.timeoutMs, concurrency: settings.concurrency };
-    const stages = {
-        purge: notRun([]),
-        wait: undefined,
-        verification: undefined,
-        plannedStages: []
-    };
-    try {
-        if (settings.wait !== undefined) {
-            stages.wait = await waitForOrigin(settings.wait, limits, pageDeps);
-            if (!stages.wait.done) {
-                const reason = stages.wait.cancelled
-                    ? NOT_SENT_CANCELLED
-                    : `not sent: ${stages.wait.failure ?? 'the origin was not ready'}`;
-                stages.purge = { ...notRun(ledger.fill(reason)), cancelled: stages.wait.cancelled };
-                return stages;
-            }
-        }
-        const transport = connect.transport(settings);
-        try {
-            stages.purge = await runPurge(calls, settings, { transport, clock, signal, log }, ledger);
-        }
-        finally {
-            transport.close();
-        }
-        const targets = verifyTargetsOf(settings.verify, purgedUrlsOf(stages.purge.results));
-        if (stages.purge.cancelled)
-            return stages;
-        if (targets.length === 0) {
-            if (settings.verify.purgedUrls) {
-                log.notice('verify: true, but there is nothing to check at the edge: no URL was purged and verify-urls is empty');
-            }
-            return stages;
-        }
-        const purgeStartedMs = stages.purge.firstSentMs ?? clock.now();
-        stages.verification = await verifyFreshness({ targets, purgeStartedMs, timeoutMs: settings.verify.timeoutMs }, limits, pageDeps);
-        return stages;
-    }
-    finally {
-        prober.close();
-    }
-}
-
-;// CONCATENATED MODULE: ./src/report/conclusion.ts
-
-
-
-
-/** GitHub shows 10 error annotations per step; keep room for the final one and other steps' notes. */
-const MAX_ANNOTATIONS = 5;
-/** A server message is cut to 300 characters; this leaves room for what the action says around it. */
-const SHOWN_REASON_CHARS = 400;
-function problemsOf(results, stale) {
-    const failed = results
-        .filter((result) => result.status === 'failed')
-        .map((result) => ({
-        kind: 'target',
-        name: `${result.type} ${shorten(result.target)}`,
-        reason: result.error ?? 'failed'
-    }));
-    const staleUrls = stale
-        .filter((entry) => !entry.fresh)
-        .map((entry) => ({
-        kind: notChecked(entry) ? 'unchecked' : 'stale',
-        name: shorten(entry.url),
-        reason: entry.evidence
-    }));
-    return [...failed, ...staleUrls];
-}
-/**
- * Failed targets and stale URLs grouped by reason, largest group first: a bad token is one
- * annotation, not 600.
- */
-function failureAnnotations(results, stale = []) {
-    const groups = new Map();
-    for (const problem of problemsOf(results, stale)) {
-        const id = `${problem.kind} ${problem.reason}`;
-        const group = groups.get(id);
-        if (group === undefined)
-            groups.set(id, [problem]);
-        else
-            group.push(problem);
-    }
-    // The cause first: a refusal, then the calls it stopped, however many more of those there are.
-    const knockOn = (group) => group[0]?.reason.startsWith(NOT_SENT_AFTER_REFUSAL) === true;
-    const sorted = [...groups.values()].sort((a, b) => Number(knockOn(a)) - Number(knockOn(b)) || b.length - a.length);
-    const lines = sorted.slice(0, MAX_ANNOTATIONS).map((group) => {
-        const [first] = group;
-        const reason = oneLine(first.reason, SHOWN_REASON_CHARS);
-        if (first.kind !== 'target') {
-            const what = group.length === 1 ? `${first.name} is` : `${group.length} URLs are`;
-            const verdict = first.kind === 'stale' ? 'still stale at the edge after the purge' : 'not known to be fresh';
-            return `${what} ${verdict}: ${reason}`;
-        }
-        const what = group.length === 1 ? first.name : `${group.length} targets`;
-        return `${what} failed: ${reason}`;
-    });
-    if (sorted.length > MAX_ANNOTATIONS) {
-        lines.push(`…and ${sorted.length - MAX_ANNOTATIONS} more kinds of failure: see the job summary and the results output`);
-    }
-    return lines;
-}
-/**
- * Fails the step (or warns, with fail-on-error: false) when a target failed or a URL is not known
- * to be fresh; then fails it when a cancel ended the run early.
- */
-function conclude({ results, settings, verification, stopped }, { log, fail }) {
-    const message = problemMessage(results, verification?.entries ?? []);
-    if (message !== undefined) {
-        const annotate = settings.failOnError ? log.error : log.warning;
-        // Each line is built by the guard, which hides secrets in what it quotes.
-        for (const line of failureAnnotations(results, verification?.entries ?? []))
-            annotate(line);
-        if (settings.failOnError)
-            fail(message);
-        else
-            log.warning(`${message} (fail-on-error is false, so the step passes)`);
-    }
-    if (stopped !== undefined)
-        fail(stopped);
-}
-/** What went wrong, in one message; `undefined` when every target purged and every URL is fresh. */
-function problemMessage(results, verification) {
-    const failed = countResults(results).failed;
-    const notFresh = verification.filter((entry) => !entry.fresh);
-    const unchecked = notFresh.filter(notChecked).length;
-    const stale = notFresh.length - unchecked;
-    if (failed === 0 && notFresh.length === 0)
-        return undefined;
-    const parts = [
-        failed === 0
-            ? undefined
-            : `${failed} of ${results.length} targets failed to purge; the job summary and the results output list each with its reason`,
-        stale === 0
-            ? undefined
-            : `${stale} of ${counted(verification.length, 'URL')} checked at the edge ${stale === 1 ? 'is' : 'are'} still stale after the purge; the job summary and the verification output give the evidence`,
-        unchecked === 0
-            ? undefined
-            : `${unchecked} of ${counted(verification.length, 'URL')} to check at the edge ${unchecked === 1 ? 'was' : 'were'} not checked, so ${unchecked === 1 ? 'it is' : 'they are'} not known to be fresh; the verification output says why`
-    ];
-    return parts.filter((part) => part !== undefined).join('. ');
-}
-
-;// CONCATENATED MODULE: ./src/report/outputs.ts
-
-
-/** GitHub refuses outputs over 1 MB; stay under it with room for the output file's framing. */
-const MAX_OUTPUT_BYTES = 1_000_000;
-/** Where URL purge ids go when ids are grouped by service: URL purges belong to no service. */
-const URL_IDS_GROUP = 'urls';
-/**
- * Each purged key or URL → its purge id (purge-all has none), secrets hidden in both. With
- * several services, grouped: service → target → id, URL purges under `urls`. Built with
- * `Object.fromEntries`, which makes every key the object's own: assigning `ids['__proto__'] = id`
- * would set the prototype instead and lose the key.
- */
-function purgeIds(results, perService) {
-    const purged = [];
-    for (const result of results) {
-        if (result.status === 'purged' && result.id !== null)
-            purged.push([result, result.id]);
-    }
-    const entry = ([result, id]) => [
-        redact(result.target),
-        redact(id)
-    ];
-    if (!perService)
-        return Object.fromEntries(purged.map(entry));
-    const groups = new Map();
-    for (const item of purged) {
-        const service = redact(item[0].service ?? URL_IDS_GROUP);
-        const group = groups.get(service) ?? [];
-        group.push(entry(item));
-        groups.set(service, group);
-    }
-    return Object.fromEntries([...groups].map(([service, ids]) => [service, Object.fromEntries(ids)]));
-}
-/**
- * JSON with every string value passed through `redact` before it is escaped: redacting the
- * finished text would miss a secret holding a quote or backslash and could cut through an escape.
- * Keys are left alone: a result's keys are its field names.
- */
-function redactedJson(entries) {
-    return JSON.stringify(entries, (_key, value) => typeof value === 'string' ? redact(value) : value);
-}
-/**
- * A file that cannot be written (RUNNER_TEMP removed by a cleanup step, a full disk) costs a
- * warning, not the outputs: the purge happened whether or not its record could be kept.
- */
-async function keep(name, json, io) {
-    const kind = name === 'results-file' ? 'results' : 'verification';
-    const { path, failure } = await io.keepFile(kind, json);
-    if (failure === undefined)
-        return { name, path, written: true };
-    io.log.warning(`Could not write the ${kind} file ${path}: ${failure}. The ${name} output is left empty; the other outputs are set.`);
-    return { name, path, written: false };
-}
-function setBoundedOutput(name, json, file, io) {
-    const bytes = Buffer.byteLength(json);
-    if (bytes <= MAX_OUTPUT_BYTES) {
-        io.setOutput(name, json);
-        return;
-    }
-    io.setOutput(name, '');
-    const holder = file.written
-        ? `The ${file.name} output (${file.path}) holds every entry.`
-        : `The ${file.name} could not be written either: the counts and the job summary are what is left.`;
-    io.log.notice(`Output ${name} is left empty: at ${bytes} bytes it exceeds GitHub's 1 MB output limit. ${holder}`);
-}
-/**
- * Writes the results file and every output; returns the results file's path, or '' when it could
- * not be written. Outputs are whole values, never cut: the guard's `redact` hides secrets in each
- * string written. The edge check's outputs are written even when the results' could not be.
- */
-async function writeOutputs(facts, io) {
-    try {
-        return await writeResultOutputs(facts.results, facts.settings.services.length > 1, io);
-    }
-    finally {
-        await writeStageOutputs(facts.verification?.entries, facts.wait?.elapsedMs, io);
-    }
-}
-async function writeResultOutputs(results, perService, io) {
-    const counts = countResults(results);
-    const resultsJson = redactedJson(results);
-    const file = await keep('results-file', resultsJson, io);
-    const ids = results.filter((result) => result.status === 'purged' && result.id !== null);
-    const single = ids.length === 1 ? (ids[0]?.id ?? '') : '';
-    setBoundedOutput('purge-ids', JSON.stringify(purgeIds(results, perService)), file, io);
-    io.setOutput('purge-id', redact(single));
-    setBoundedOutput('results', resultsJson, file, io);
-    io.setOutput('purged-count', String(counts.purged));
-    io.setOutput('failed-count', String(counts.failed));
-    const path = file.written ? redact(file.path) : '';
-    io.setOutput('results-file', path);
-    return path;
-}
-/**
- * The edge check's outputs: `undefined` when nothing was verified (then the counts are 0 and the
- * rest empty). `waitMs` is how long the wait for the origin took, when there was one.
- */
-async function writeStageOutputs(verification, waitMs, io) {
-    io.setOutput('wait-seconds', waitMs === undefined ? '' : String(Math.round(waitMs / 1000)));
-    const fresh = verification?.filter((entry) => entry.fresh).length ?? 0;
-    io.setOutput('fresh-count', String(fresh));
-    io.setOutput('stale-count', String((verification?.length ?? 0) - fresh));
-    if (verification === undefined) {
-        io.setOutput('verification', '');
-        io.setOutput('verification-file', '');
-        return;
-    }
-    const json = redactedJson(verification);
-    const file = await keep('verification-file', json, io);
-    setBoundedOutput('verification', json, file, io);
-    io.setOutput('verification-file', file.written ? redact(file.path) : '');
-}
-
-;// CONCATENATED MODULE: ./src/report/summary.ts
-
-
-
-/** Half of GitHub's 1 MiB per step: a summary over the limit is dropped whole, not cut. */
-const SUMMARY_MAX_BYTES = 512 * 1024;
-/** Rows per table: enough to find any failure by eye, few enough to read. */
-const SUMMARY_ROW_LIMIT = 250;
-/** Entries in a list of URLs (the wait, a dry run's checks): the log holds every one. */
-const LIST_ITEM_LIMIT = 50;
-/**
- * The most each section may take, so that a huge early section leaves room for the later ones;
- * they share the one budget too, so together they never pass `SUMMARY_MAX_BYTES`.
- */
-const SECTION_BYTES = {
-    wait: 16 * 1024,
-    planned: 40 * 1024,
-    failed: 128 * 1024,
-    stale: 96 * 1024,
-    notSent: 16 * 1024,
-    fresh: 32 * 1024,
-    succeeded: 56 * 1024,
-    derivation: 56 * 1024
-};
-const SHOWN_TARGET_CHARS = 160;
-const SHOWN_SERVICE_CHARS = 64;
-const SHOWN_ID_CHARS = 128;
-const summary_SHOWN_ERROR_CHARS = 400;
-const SHOWN_TEXT_CHARS = 80;
-/** A url-map with many prefixes or a key-map with many keys can give one file many targets. */
-const SHOWN_TARGETS_PER_FILE = 10;
-/** Where a user learns to keep the results file, which the runner deletes with the job. */
-const KEEP_RESULTS_DOC = 'https://github.com/edge-purge/edge-purge/blob/v1/docs/results.md#keep-the-results-file';
-const STATUS_CELL = { purged: '✅ purged', failed: '❌ failed', planned: '📝 planned' };
-const code = (text, maxChars) => `<code>${summaryText(text, maxChars)}</code>`;
-/** Bytes left for the sections; each takes what it uses, up to its own cap. */
-class Budget {
-    left;
-    constructor(left) {
-        this.left = left;
-    }
-    /** The leading items that fit in `cap` and in what is left, counted as used. */
-    take(items, cap) {
-        let room = Math.min(cap, this.left);
-        let count = 0;
-        for (const item of items) {
-            const bytes = Buffer.byteLength(item) + 1;
-            if (bytes > room)
-                break;
-            room -= bytes;
-            this.left -= bytes;
-            count += 1;
-        }
-        return items.slice(0, count);
-    }
-}
-/** Nothing was sent because the wait for the origin did not end well: why, in a few words. */
-function notSentBecause({ wait, dryRun }) {
-    if (dryRun || wait === undefined || wait.outcome.done)
-        return undefined;
-    return wait.outcome.cancelled ? 'cancelled during the wait' : 'the origin was not ready';
-}
-/** How many URLs the edge check found stale, and how many it never got to. */
-function edgeCounts(entries) {
-    const unchecked = entries.filter(notChecked).length;
-    return { stale: entries.filter((entry) => !entry.fresh).length - unchecked, unchecked };
-}
-/** The run's answer, in the first line: what was purged, what failed, what visitors still get stale. */
-function heading(facts) {
-    const { counts, dryRun, services } = facts;
-    const title = services.length === 0 ? 'Edge purge' : `Edge purge of ${summaryText(services.join(', '))}`;
-    if (dryRun)
-        return `${title} (dry run): ${counts.planned} planned, nothing sent`;
-    const { stale, unchecked } = edgeCounts(facts.edgeCheck?.entries ?? []);
-    const notSent = notSentBecause(facts);
-    return (`${title}: ${counts.purged} purged, ${counts.failed} failed` +
-        (stale > 0 ? `, <b>${counted(stale, 'page')} still stale</b>` : '') +
-        (unchecked > 0 ? `, <b>${counted(unchecked, 'page')} not checked</b>` : '') +
-        (notSent === undefined ? '' : `, <b>nothing sent</b>: ${notSent}`));
-}
-function scopeLine(facts) {
-    const { results, counts, calls, repeatAfterMs, dryRun } = facts;
-    const sent = dryRun || notSentBecause(facts) !== undefined ? ' planned, none sent' : '';
-    return [
-        `${counted(results.length, 'target')} in ${counted(calls, 'call')}${sent}`,
-        repeatAfterMs > 0
-            ? `purged twice, ${repeatAfterMs / 1000} s apart (repeat-after): a target counts as purged only when both passes purged it`
-            : undefined,
-        !dryRun && counts.failed > 0 ? `<b>${counts.failed} failed</b>` : undefined
-    ]
-        .filter((part) => part !== undefined)
-        .join(' · ');
-}
-/** Event, repository, commit, workflow and run: whichever the runner set (all of them, in a real run). */
-function contextLine(context) {
-    const where = context.sha === '' ? '' : ` at ${code(context.sha.slice(0, 7), 7)}`;
-    const parts = [
-        `${summaryText(context.event || 'run')} on ${code(context.repository)}${where}`,
-        context.workflow === '' ? undefined : `workflow <b>${summaryText(context.workflow)}</b>`,
-        Number.isInteger(context.runNumber) && context.runNumber > 0
-            ? `<a href="${summaryText(context.runUrl)}">run ${context.runNumber}</a>`
-            : undefined
-    ];
-    return parts.filter((part) => part !== undefined).join(', ');
-}
-/** A list of at most `LIST_ITEM_LIMIT` items within `cap` bytes, then how many more there are. */
-function list(items, budget, cap, where) {
-    const shown = budget.take(items.slice(0, LIST_ITEM_LIMIT), cap);
-    const more = items.length - shown.length;
-    return [
-        '<ul>',
-        ...shown.map((item) => `<li>${item}</li>`),
-        ...(more > 0 ? [`<li>… and ${more} more: ${where}</li>`] : []),
-        '</ul>'
-    ];
-}
-/** The wait: what the origin showed, or why no purge call was sent and what each URL answered. */
-function waitSection(wait, budget) {
-    const { text, passes, outcome } = wait;
-    const seconds = Math.round(outcome.elapsedMs / 1000);
-    const shown = text === undefined ? 'answered 2xx' : `showed ${code(text, SHOWN_TEXT_CHARS)}`;
-    const checks = (item) => `${counted(item.checks, 'check')} of ${code(item.url, SHOWN_TARGET_CHARS)}`;
-    if (outcome.done || outcome.cancelled) {
-        const lead = outcome.done
-            ? `The origin ${shown} after ${seconds} s:`
-            : `Waited ${seconds} s for the origin before the cancel:`;
-        const items = outcome.urls.map(checks);
-        return [`<p>${lead}</p>`, ...list(items, budget, SECTION_BYTES.wait, 'the step log has each')];
-    }
-    const failure = outcome.failure ?? 'the origin was not ready';
-    const waiting = outcome.urls.filter((item) => item.passedInARow < passes);
-    const items = waiting.map((item) => summaryText(describeUrlWait(item, { text, passes }), summary_SHOWN_ERROR_CHARS));
-    return [
-        `<p><b>No purge call was sent:</b> ${summaryText(failure, summary_SHOWN_ERROR_CHARS)}.</p>`,
-        ...list(items, budget, SECTION_BYTES.wait, 'the step log has each')
-    ];
-}
-/** A dry run: each URL it would wait for and check at the edge, as the log lists each call. */
-function plannedSection(stages, budget) {
-    return stages.flatMap(({ sentence, urls }) => [
-        `<p>${summaryText(sentence, 2 * summary_SHOWN_ERROR_CHARS)}</p>`,
-        ...list(urls.map((url) => code(url, SHOWN_TARGET_CHARS)), budget, SECTION_BYTES.planned / Math.max(1, stages.length), 'the step log lists every one')
-    ]);
-}
-/** A table of rows within the row limit and `cap` bytes, then how many more the file holds. */
-function table(headers, rows, budget, cap, more) {
-    const shown = budget.take(rows.slice(0, SUMMARY_ROW_LIMIT), cap);
-    return [
-        `<table><tr>${headers.map((header) => `<th>${header}</th>`).join('')}</tr>`,
-        ...shown,
-        '</table>',
-        ...(shown.length < rows.length ? [`<p>${more(shown.length)}</p>`] : [])
-    ];
-}
-/** Folded by default: counted in its one-line title, opened on demand. */
-function folded(title, body) {
-    return [`<details><summary>${title}</summary>`, ...body, '</details>'];
-}
-function targetRow(result, withService, reason) {
-    const outcome = result.status === 'failed'
-        ? reason && result.error !== null
-            ? `${STATUS_CELL.failed}: ${summaryText(result.error, summary_SHOWN_ERROR_CHARS)}`
-            : '❌ not sent'
-        : STATUS_CELL[result.status];
-    const cells = [
-        code(result.target, SHOWN_TARGET_CHARS),
-        ...(withService
-            ? [result.service === null ? '' : code(result.service, SHOWN_SERVICE_CHARS)]
-            : []),
-        result.type,
-        result.soft ? 'soft' : 'instant',
-        outcome,
-        result.id === null ? '' : code(result.id, SHOWN_ID_CHARS)
-    ];
-    return `<tr>${cells.map((cell) => `<td>${cell}</td>`).join('')}</tr>`;
-}
-/**
- * The targets: failures open (first), then, folded, those not sent for the reason already said
- * above (the wait) and the successes or the dry run's plan.
- */
-function targetSections(facts, budget) {
-    const { results, services } = facts;
-    const withService = services.length > 1;
-    const headers = [
-        'Target',
-        ...(withService ? ['Service'] : []),
-        'Type',
-        'Purge',
-        'Result',
-        'Purge id'
-    ];
-    const notSent = notSentBecause(facts) === undefined ? [] : results;
-    const failed = notSent.length > 0 ? [] : results.filter((result) => result.status === 'failed');
-    const rest = results.filter((result) => result.status !== 'failed');
-    const inFile = facts.resultsFile === '' ? 'the step log' : 'the <code>results-file</code>';
-    const section = (list, what, cap, reason) => table(headers, list.map((result) => targetRow(result, withService, reason)), budget, cap, (shown) => `Showing ${shown} of ${list.length} ${what} targets; ${inFile} holds them all.`);
-    const foldedSection = (list, what, cap) => list.length === 0
-        ? []
-        : folded(`${counted(list.length, 'target')} ${what}`, section(list, what, cap, false));
-    return {
-        open: failed.length === 0
-            ? []
-            : [
-                `<h3>${counted(failed.length, 'target')} failed</h3>`,
-                ...section(failed, 'failed', SECTION_BYTES.failed, true)
-            ],
-        folded: [
-            ...foldedSection(notSent, 'not sent', SECTION_BYTES.notSent),
-            ...foldedSection(rest, facts.dryRun ? 'planned' : 'purged', SECTION_BYTES.succeeded)
-        ]
-    };
-}
-/** What the verdict rests on: the text, the `Age`, or why neither could tell. */
-function judgedBy(entry, byText, malformedAge) {
-    if (notChecked(entry))
-        return 'not checked';
-    if (entry.http_status === null)
-        return 'no answer';
-    if (byText)
-        return 'text';
-    if (entry.age !== null)
-        return `Age ${entry.age} s`;
-    return malformedAge ? 'malformed Age' : 'no Age';
-}
-function edgeRow(entry, judged) {
-    const cells = [
-        code(entry.url, SHOWN_TARGET_CHARS),
-        entry.fresh ? '✅ fresh' : '❌ stale',
-        judged,
-        String(entry.checks),
-        summaryText(entry.evidence, summary_SHOWN_ERROR_CHARS)
-    ];
-    return `<tr>${cells.map((cell) => `<td>${cell}</td>`).join('')}</tr>`;
-}
-/** Whether visitors get fresh copies: counts, each stale URL, then the fresh ones folded. */
-function edgeCheckSection({ entries, textUrls, malformedAge }, budget) {
-    const byText = new Set(textUrls);
-    const malformed = new Set(malformedAge);
-    const stale = entries.filter((entry) => !entry.fresh);
-    const fresh = entries.filter((entry) => entry.fresh);
-    const counts = edgeCounts(entries);
-    const headers = ['URL', 'Edge', 'Age or text', 'Checks', 'Evidence'];
-    const rows = (list) => list.map((entry) => edgeRow(entry, judgedBy(entry, byText.has(entry.url), malformed.has(entry.url))));
-    const more = (total, what) => (shown) => `Showing ${shown} of ${total} ${what}; the <code>verification-file</code> output holds them all.`;
-    const byAge = entries.filter((entry) => !byText.has(entry.url));
-    const blind = byAge.length > 0 &&
-        byAge.every((entry) => entry.age === null && entry.http_status !== null && !malformed.has(entry.url));
-    return [
-        '<h3>Edge check</h3>',
-        `<p>${fresh.length} of ${counted(entries.length, 'URL')} fresh` +
-            `${counts.stale > 0 ? `, <b>${counts.stale} stale</b>` : ''}` +
-            `${counts.unchecked > 0 ? `, <b>${counts.unchecked} not checked</b>` : ''}.</p>`,
-        ...(stale.length > 0
-            ? table(headers, rows(stale), budget, SECTION_BYTES.stale, more(stale.length, 'stale URLs'))
-            : []),
-        ...(fresh.length > 0
-            ? folded(`${counted(fresh.length, 'URL')} fresh`, table(headers, rows(fresh), budget, SECTION_BYTES.fresh, more(fresh.length, 'fresh URLs')))
-            : []),
-        ...(blind
-            ? [
-                '<p>No checked response carried an <code>Age</code> header, so the check could not tell whether these copies came after the purge; use <code>verify-text</code> for pages that show the release.</p>'
-            ]
-            : [])
-    ];
-}
-function fileRow(file, targets) {
-    const more = targets.length - SHOWN_TARGETS_PER_FILE;
-    const shown = targets
-        .slice(0, SHOWN_TARGETS_PER_FILE)
-        .map(({ type, target }) => `${type} ${code(target, SHOWN_TARGET_CHARS)}`);
-    const list = more > 0 ? [...shown, `…and ${more} more`] : shown;
-    return `<tr><td>${code(file, SHOWN_TARGET_CHARS)}</td><td>${list.join('<br>')}</td></tr>`;
-}
-/** Which changed files produced which targets, so users can tune url-map and key-map. */
-function derivationSection({ report, targets }, budget) {
-    const byFile = new Map();
-    for (const derived of targets) {
-        const list = byFile.get(derived.file) ?? [];
-        list.push(derived);
-        byFile.set(derived.file, list);
-    }
-    const rows = [...byFile]
-        .slice(0, SUMMARY_ROW_LIMIT + 1)
-        .map(([file, list]) => fileRow(file, list));
-    return [
-        `<h3>Targets from changed files</h3>`,
-        `<p>${counted(report.files.length, 'file')} changed in ${summaryText(report.description)}; ` +
-            `${byFile.size} of them produced ${counted(targets.length, 'target')}.</p>`,
-        ...table(['Changed file', 'Targets'], rows, budget, SECTION_BYTES.derivation, (shown) => `Showing ${shown} of ${byFile.size} files; the step log lists every one.`)
-    ];
-}
-/** Where every result is, and how to keep it: the runner deletes RUNNER_TEMP with the job. */
-function footer(facts) {
-    if (facts.resultsFile === '') {
-        return '<p>The results file could not be written (see the warning in the step log); the step log lists every call.</p>';
-    }
-    return ('<p>Every target, with its purge id or reason, is in the file the <code>results-file</code> output names. ' +
-        `The runner deletes it when the job ends: <a href="${KEEP_RESULTS_DOC}">upload it as an artifact</a> to keep it.</p>`);
-}
-/** The job summary of a run: its first line is the answer, then what went wrong, then the rest. */
-function renderSummary(record, { resultsFile, context }) {
-    const { settings, verification } = record;
-    return renderFacts({
-        results: record.results,
-        counts: countResults(record.results),
-        services: settings.services.map((service) => service.id),
-        dryRun: settings.dryRun,
-        repeatAfterMs: settings.repeatAfterMs,
-        derivation: record.derivation,
-        calls: record.calls.length,
-        resultsFile,
-        context,
-        stopped: record.stopped,
-        plannedStages: record.plannedStages,
-        wait: record.wait === undefined || settings.wait === undefined
-            ? undefined
-            : { ...settings.wait, outcome: record.wait },
-        edgeCheck: verification === undefined
-            ? undefined
-            : {
-                entries: verification.entries,
-                textUrls: settings.verify.text === undefined ? [] : settings.verify.urls,
-                malformedAge: verification.malformedAge
-            }
-    });
-}
-/** The summary from the facts it shows, each read from the record once (`renderSummary`). */
-function renderFacts(facts) {
-    const head = [`<h2>${heading(facts)}</h2>`];
-    if (facts.stopped !== undefined)
-        head.push(`<p><b>${summaryText(facts.stopped)}</b></p>`);
-    head.push(`<p>${scopeLine(facts)}</p>`);
-    if (facts.context !== undefined)
-        head.push(`<p>${contextLine(facts.context)}</p>`);
-    const end = footer(facts);
-    // What the sections say besides their rows and items (titles, table heads, "Showing …" lines,
-    // a dry run's sentences) is bounded and few: at most about 30 KiB at the widest escaping.
-    const reserve = 40 * 1024;
-    const fixed = Buffer.byteLength([...head, end].join('\n'));
-    const budget = new Budget(SUMMARY_MAX_BYTES - fixed - reserve);
-    const body = [];
-    if (facts.wait !== undefined)
-        body.push(...waitSection(facts.wait, budget));
-    body.push(...plannedSection(facts.plannedStages, budget));
-    const targets = targetSections(facts, budget);
-    body.push(...targets.open);
-    if (facts.edgeCheck !== undefined)
-        body.push(...edgeCheckSection(facts.edgeCheck, budget));
-    body.push(...targets.folded);
-    if (facts.derivation !== undefined)
-        body.push(...derivationSection(facts.derivation, budget));
-    return [...head, ...body, end].join('\n');
-}
-
-;// CONCATENATED MODULE: ./src/runner/context.ts
-/** `undefined` outside a workflow run (local runs, tests without `GITHUB_REPOSITORY`). */
-function readRunContext(env = process.env) {
-    const repository = env.GITHUB_REPOSITORY;
-    if (!repository)
-        return undefined;
-    const serverUrl = env.GITHUB_SERVER_URL ?? 'https://github.com';
-    const runId = Number.parseInt(env.GITHUB_RUN_ID ?? '', 10);
-    return {
-        repository,
-        sha: env.GITHUB_SHA ?? '',
-        event: env.GITHUB_EVENT_NAME ?? '',
-        workflow: env.GITHUB_WORKFLOW ?? '',
-        runNumber: Number.parseInt(env.GITHUB_RUN_NUMBER ?? '', 10),
-        runUrl: `${serverUrl}/${repository}/actions/runs/${runId}`
-    };
 }
 
 ;// CONCATENATED MODULE: ./src/config/inputs.ts
@@ -37407,8 +37451,6 @@ function parseSeconds(raw, name, max) {
     return seconds;
 }
 
-;// CONCATENATED MODULE: external "node:fs"
-const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
 ;// CONCATENATED MODULE: ./src/config/list-files.ts
 /** keys-file and urls-file: read whole, at most 64 MiB, from a regular file only. */
 
@@ -37603,6 +37645,7 @@ async function writeSummary(html) {
 
 
 
+
 /** Runs the action; resolves to whether the run was cancelled. */
 async function run() {
     const cancel = listenForCancel(runnerLog);
@@ -37611,7 +37654,8 @@ async function run() {
             clock: systemClock,
             signal: cancel.signal,
             log: runnerLog,
-            connect: liveConnections
+            connect: liveConnections,
+            openGitHub: openGitHub
         });
         await report(record);
     }

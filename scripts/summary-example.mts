@@ -107,7 +107,8 @@ const record = await runPipeline(settings, {
       get: () => Promise.reject(new Error('this example fetches no page')),
       close: () => undefined
     })
-  }
+  },
+  openGitHub: () => Promise.reject(new Error('this example reads no repository'))
 })
 const counts = countResults(record.results)
 const html = renderSummary(record, {

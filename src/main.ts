@@ -6,6 +6,7 @@ import { conclude } from './report/conclusion.js'
 import { writeOutputs } from './report/outputs.js'
 import { renderSummary } from './report/summary.js'
 import { readRunContext } from './runner/context.js'
+import { openGitHub } from './runner/github.js'
 import { readSettings } from './runner/inputs.js'
 import { failStep, runnerLog } from './runner/log.js'
 import { runnerOutputs } from './runner/outputs.js'
@@ -20,7 +21,8 @@ export async function run(): Promise<boolean> {
       clock: systemClock,
       signal: cancel.signal,
       log: runnerLog,
-      connect: liveConnections
+      connect: liveConnections,
+      openGitHub
     })
     await report(record)
   } catch (error) {

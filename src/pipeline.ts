@@ -1,6 +1,7 @@
 /** One run's stages in order: derive → plan → wait → purge → verify; returns the RunRecord. No I/O of its own. */
 import type { Clock } from './clock.js'
 import type { Settings } from './config/settings.js'
+import type { OpenGitHub } from './github.js'
 import { createProber, type Prober } from './http/probe.js'
 import type { StepLog } from './log.js'
 import {
@@ -14,11 +15,10 @@ import {
   type VerifyRun,
   type WaitOutcome
 } from './record.js'
-import { applyChangedFiles } from './stages/changed-files/index.js'
+import { applyChangedFiles, showDerivation } from './stages/changed-files/index.js'
 import { describePlan, plannedResults, planPurges } from './stages/plan.js'
 import { runPurge } from './stages/purge/engine.js'
 import { ResultLedger } from './stages/purge/ledger.js'
-import { describeDerivation } from './stages/purge/log-lines.js'
 import { createTransport, type Transport } from './stages/purge/transport.js'
 import { verifyFreshness } from './stages/verify/edge-check.js'
 import { describeCheckPlanned, purgedUrlsOf, verifyTargetsOf } from './stages/verify/targets.js'
@@ -46,13 +46,15 @@ export const liveConnections: Connections = {
   prober: (settings) => createProber({ userAgent: USER_AGENT, concurrency: settings.concurrency })
 }
 
-/** What the pipeline is handed: time, the cancel, the log and the network. */
+/** What the pipeline is handed: time, the cancel, the log, the network and GitHub. */
 export interface PipelineDeps {
   clock: Clock
   /** Aborted when the run is cancelled: no stage starts new work after it. */
   signal: AbortSignal
   log: StepLog
   connect: Connections
+  /** Opens the run's repository, for changed-files: the GitHub client loads only then. */
+  openGitHub: OpenGitHub
 }
 
 /** What the stages after planning did; the wait and edge check only when they ran. */
@@ -70,13 +72,12 @@ interface Stages {
  */
 export async function runPipeline(given: Settings, deps: PipelineDeps): Promise<RunRecord> {
   const { signal, log } = deps
-  const { settings, derivation } = await unlessCancelled(applyChangedFiles(given), signal)
+  const { settings, derivation } = await unlessCancelled(
+    applyChangedFiles(given, { openGitHub: deps.openGitHub, log }),
+    signal
+  )
   const calls = planPurges(settings)
-  if (derivation !== undefined) {
-    const { title, lines, nothingMatched } = describeDerivation(derivation)
-    await log.group(title, async () => lines.forEach((line) => log.info(line)))
-    if (calls.length === 0 && nothingMatched !== undefined) log.notice(nothingMatched)
-  }
+  if (derivation !== undefined) await showDerivation(derivation, calls.length, log)
   log.info(describePlan(calls, settings))
 
   const ledger = new ResultLedger(calls)

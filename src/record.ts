@@ -4,7 +4,6 @@
  * pipeline to the report, the single source for outputs, summary and exit code.
  */
 import type { Settings, WaitSettings } from './config/settings.js'
-import type { Derivation } from './stages/changed-files/index.js'
 import { counted } from './text/counted.js'
 import { oneLine } from './text/guard.js'
 import { quoted, shownUrl } from './text/shown.js'
@@ -179,6 +178,37 @@ export function notChecked(entry: Verification): boolean {
 }
 export const NOT_CHECKED_IN_TIME =
   'not checked within verify-timeout: raise verify-timeout or concurrency'
+
+/** Where the changed files came from: the range compared, how, and what the log should say. */
+export interface ChangedFilesReport {
+  /** Every path added, modified, removed or renamed (old and new name), sorted, each once. */
+  files: string[]
+  commits: number
+  /** `per-commit` when the comparison listed 300 files and the list may have been cut. */
+  method: 'compare' | 'per-commit'
+  base: string
+  head: string
+  origin: 'push' | 'release' | 'changed-since'
+  /** For logs: `push abc1234...def5678 (3 commits)`. */
+  description: string
+  notes: string[]
+}
+
+/** A purge target found from a changed file; the first file that caused it is kept. */
+export interface DerivedTarget {
+  type: 'key' | 'url'
+  target: string
+  file: string
+}
+
+/** The targets the changed files gave, and where each came from. */
+export interface Derivation {
+  report: ChangedFilesReport
+  /** Every target the changed files produced, each with the first file that caused it. */
+  targets: DerivedTarget[]
+  /** `type target` → file, for the derived targets that were not also given explicitly. */
+  sources: Map<string, string>
+}
 
 /** One stage a dry run would have run: what it would do, and each URL it would fetch. */
 export interface PlannedStage {

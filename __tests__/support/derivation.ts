@@ -1,6 +1,5 @@
+import type { Derivation, DerivedTarget } from '../../src/record.js'
 /** A changed-files derivation as the GitHub comparison would give it, for tests of how it is shown. */
-import type { Derivation } from '../../src/stages/changed-files/index.js'
-import type { DerivedTarget } from '../../src/config/maps.js'
 
 /** The targets' files changed in one push; `unmatched` files changed too but gave no target. */
 export function derivationOf(

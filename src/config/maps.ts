@@ -22,15 +22,6 @@ export interface KeyMapping {
   matches: (path: string) => boolean
 }
 
-/** A purge target found from a changed file; the first file that caused it is kept. */
-export interface DerivedTarget {
-  type: 'key' | 'url'
-  target: string
-  file: string
-}
-
-const INDEX_FILE = 'index.html'
-
 interface MapLine {
   line: number
   left: string
@@ -117,54 +108,4 @@ export function parseKeyMap(text: string): KeyMapping[] {
     }
     return { glob, key: keys[0] as SurrogateKey, line, matches }
   })
-}
-
-/**
- * The URLs and keys the changed files make stale, in the order of `files`, each target once (with
- * the first file that caused it). Every url-map line applies to every file under its prefix, so a
- * site served from two hosts is purged on both.
- */
-export function deriveTargets(
-  files: string[],
-  urlMap: UrlMapping[],
-  keyMap: KeyMapping[]
-): DerivedTarget[] {
-  const seen = new Set<string>()
-  const targets: DerivedTarget[] = []
-  const add = (type: DerivedTarget['type'], target: string, file: string): void => {
-    const id = `${type} ${target}`
-    if (seen.has(id)) return
-    seen.add(id)
-    targets.push({ type, target, file })
-  }
-  for (const file of files) {
-    for (const { pathPrefix, urlPrefix } of urlMap) {
-      if (!file.startsWith(pathPrefix) || file.length === pathPrefix.length) continue
-      const rest = encodePath(file.slice(pathPrefix.length))
-      // A directory URL serves its index.html, and is cached apart from it.
-      if (rest === INDEX_FILE || rest.endsWith(`/${INDEX_FILE}`)) {
-        add('url', urlPrefix + rest.slice(0, -INDEX_FILE.length), file)
-      }
-      add('url', urlPrefix + rest, file)
-    }
-    for (const { key, matches } of keyMap) {
-      if (matches(file)) add('key', key, file)
-    }
-  }
-  return targets
-}
-
-/**
- * Percent-encodes each segment of a repository path as a URL path (RFC 3986 `pchar`), keeping `/`:
- * `a b#1.html` → `a%20b%231.html`. Sub-delimiters, `:` and `@` stay as browsers request them.
- */
-export function encodePath(path: string): string {
-  return path
-    .split('/')
-    .map((segment) =>
-      encodeURIComponent(segment).replace(/%(24|26|2B|2C|3B|3D|3A|40)/g, (escape) =>
-        decodeURIComponent(escape)
-      )
-    )
-    .join('/')
 }

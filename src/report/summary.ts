@@ -2,8 +2,6 @@
  * The job summary: the answer in its first line, then what went wrong, then what went right
  * (folded), within one byte budget whatever the run's size. Pure.
  */
-import type { DerivedTarget } from '../config/maps.js'
-import type { Derivation } from '../stages/changed-files/index.js'
 import {
   countResults,
   describeUrlWait,
@@ -14,7 +12,9 @@ import {
   type RunContext,
   type RunRecord,
   type Verification,
-  type WaitOutcome
+  type WaitOutcome,
+  type DerivedTarget,
+  type Derivation
 } from '../record.js'
 import { summaryText } from '../text/guard.js'
 import { counted } from '../text/counted.js'

@@ -1,10 +1,13 @@
 /**
- * The files a run's commits changed, read from GitHub's REST API. `@actions/github` is imported on
- * demand, never statically: it pulls in Octokit, most of the bundle, and only `changed-files` runs
- * need it. It reaches the API at GITHUB_API_URL (GitHub Enterprise, or a fake in tests).
+ * The files a run's commits changed, read through the GitHub API the runner door hands in: which
+ * commits to compare for the run's event, and every file they changed.
  */
-import * as core from '@actions/core'
-import type { getOctokit } from '@actions/github'
+import type { ComparisonPage, FileEntry, GitHubRepository } from '../../github.js'
+import type { StepLog } from '../../log.js'
+import type { ChangedFilesReport } from '../../record.js'
+import { InputError } from '../../config/targets.js'
+import { redact } from '../../text/guard.js'
+import { shorten } from '../../text/shown.js'
 import {
   describeRange,
   eventRange,
@@ -12,42 +15,13 @@ import {
   releaseInfo,
   shortRef,
   type RangeOrigin,
-  type ReleaseInfo,
-  type RunEvent
+  type ReleaseInfo
 } from './range.js'
-import { redactor } from '../../text/secrets.js'
-import { InputError } from '../../config/targets.js'
-import { shorten } from '../../text/shown.js'
-
-type Octokit = ReturnType<typeof getOctokit>
-
-/** The repository to read and the token to read it with (the caller masks the token). */
-export interface GitHubAccess {
-  githubToken: string
-  owner: string
-  repo: string
-}
 
 /** GitHub lists at most this many files for a whole comparison; a list this long may be cut. */
 export const COMPARE_FILE_LIMIT = 300
 /** GitHub lists at most this many files of one commit, across all pages. */
 export const COMMIT_FILE_LIMIT = 3000
-const COMMITS_PER_PAGE = 100
-const FILES_PER_PAGE = 300
-
-/** A file entry as the compare and commit endpoints list it. */
-interface FileEntry {
-  filename: string
-  status: string
-  previous_filename?: string
-}
-
-/** The first page of a comparison: resolving a range reads it anyway, to check ancestry. */
-export interface ComparisonPage {
-  totalCommits: number
-  /** Absent when GitHub left the file list out. */
-  files: FileEntry[] | undefined
-}
 
 /** The commits to take changed files from: `base...head`, base an ancestor of head. */
 export interface CommitRange {
@@ -61,46 +35,19 @@ export interface CommitRange {
   comparison: ComparisonPage
 }
 
-export interface ChangedFiles {
-  /** Every path added, modified, removed or renamed (old and new name), sorted, each once. */
-  files: string[]
-  commits: number
-  /** `per-commit` when the comparison listed 300 files and the list may have been cut. */
-  method: 'compare' | 'per-commit'
-}
-
-export interface ChangedFilesReport extends ChangedFiles {
-  base: string
-  head: string
-  origin: RangeOrigin
-  /** For logs: `push abc1234...def5678 (3 commits)`. */
-  description: string
-  notes: string[]
-}
-
-/** The run's event and repository, as `@actions/github` reads them from the runner. */
-export async function readRunEvent(): Promise<{ event: RunEvent; owner: string; repo: string }> {
-  const { context } = await import('@actions/github')
-  const { owner, repo } = context.repo
-  // Typed as strings, but unset outside a real workflow run.
-  const event: RunEvent = {
-    eventName: context.eventName ?? '',
-    sha: context.sha ?? '',
-    payload: context.payload
-  }
-  return { event, owner, repo }
-}
+/** The files a range changed: what the report says besides the range itself. */
+type ChangedFiles = Pick<ChangedFilesReport, 'files' | 'commits' | 'method'>
 
 /** Resolves the run's range, then lists the files it changed: the one call a run needs. */
 export async function findChangedFiles(
-  access: GitHubAccess,
-  event: RunEvent,
-  changedSince: string
+  github: GitHubRepository,
+  changedSince: string,
+  log: StepLog
 ): Promise<ChangedFilesReport> {
-  const range = await resolveRange(access, event, changedSince)
+  const range = await resolveRange(github, changedSince)
   // No commit between base and head: GitHub compares them as identical.
-  if (range.comparison.totalCommits === 0) core.warning(sameCommitWarning(range))
-  const listed = await listChangedFiles(access, range)
+  if (range.comparison.totalCommits === 0) log.warning(sameCommitWarning(range))
+  const listed = await listChangedFiles(github, range)
   return {
     ...listed,
     base: range.base,
@@ -135,83 +82,115 @@ type Comparison =
 /**
  * Which commits to compare. The event's own range comes first (`push`: `before...after`, the whole
  * push; `release`: the previous release's tag); `changed-since` is used when the event has none or
- * its base is unusable (a new branch, a force-push, a first release), and is required for every
- * other event. The base must be an ancestor of the head: otherwise the comparison would start at
- * their merge base and miss files changed only on the base's side, so this fails instead.
+ * its base is unusable (a new branch, a force-push, a first release), and is required then. The
+ * base must be an ancestor of the head: otherwise the comparison would start at their merge base
+ * and miss files changed only on the base's side, so this fails instead.
  */
 export async function resolveRange(
-  access: GitHubAccess,
-  event: RunEvent,
+  github: GitHubRepository,
   changedSince: string
 ): Promise<CommitRange> {
-  const octokit = await connect(access)
-  const own = eventRange(event)
-  const notes: string[] = []
-  const unused = `changed-since (${shorten(changedSince)}) is used only when the event's own range cannot be, so it was not needed`
-  let problem: string
-  if (own.kind === 'deleted-branch') {
-    throw new InputError(
-      `changed-files: this push deleted ${own.ref || 'the branch'}; it has no new commit to take changed files from`
-    )
-  } else if (own.kind === 'push') {
-    const comparison = await compare(octokit, access, own.base, own.head)
-    if (comparison.kind === 'ancestor') {
-      if (changedSince !== '') notes.push(unused)
-      return { base: own.base, head: own.head, origin: 'push', notes, comparison: comparison.page }
-    }
-    problem = pushProblem(own.base, own.head, own.forced, comparison)
-  } else if (own.kind === 'new-branch') {
-    problem = `this push created ${own.ref || 'the branch'} (its before is 0000000), so the branch has no earlier commit to compare against`
-  } else if (own.kind === 'release') {
-    const tag = own.release.tagName
-    const previous = await findPreviousRelease(octokit, access, own.release)
-    if (previous === undefined) {
-      problem = `${tag} is the first published release, so there is no earlier release to compare against`
-    } else {
-      const comparison = await compare(octokit, access, previous.tagName, own.head)
-      if (comparison.kind === 'ancestor') {
-        if (changedSince !== '') notes.push(unused)
-        const base = previous.tagName
-        const range = { base, head: own.head, origin: 'release' as const, label: tag, notes }
-        return { ...range, comparison: comparison.page }
-      }
-      problem =
-        comparison.kind === 'unknown'
-          ? `the previous release's tag ${previous.tagName} is unknown to GitHub`
-          : `the previous release ${previous.tagName} is not an ancestor of ${tag} (GitHub compares them as ${comparison.status})`
-    }
-  } else {
-    if (changedSince === '') {
-      throw new InputError(
-        `changed-since is required for ${event.eventName === '' ? 'runs outside a workflow event' : `${event.eventName} events`}: the commits to compare are found automatically only for push (its before) and release (the previous release) events. Set changed-since to the commit, branch or tag the site was last deployed from, or purge everything with mode: all`
-      )
-    }
-    return fromChangedSince(octokit, access, changedSince, own.head, notes, undefined)
+  const own = await ownRange(github)
+  if (own.kind === 'usable') {
+    const unused = `changed-since (${shorten(changedSince)}) is used only when the event's own range cannot be, so it was not needed`
+    return changedSince === '' ? own.range : { ...own.range, notes: [unused] }
   }
+  const { eventName } = github.event
   if (changedSince === '') {
     throw new InputError(
-      `changed-since: ${problem}. Set changed-since to the commit, branch or tag the site was last deployed from, or purge everything with mode: all`
+      own.kind === 'none'
+        ? `changed-since is required for ${eventName === '' ? 'runs outside a workflow event' : `${eventName} events`}: the commits to compare are found automatically only for push (its before) and release (the previous release) events. ${HOW_TO_SET_CHANGED_SINCE}`
+        : `changed-since: ${own.problem}. ${HOW_TO_SET_CHANGED_SINCE}`
     )
   }
-  notes.push(
-    `${capitalize(problem)}; comparing against changed-since ${shorten(changedSince)} instead`
-  )
-  return fromChangedSince(octokit, access, changedSince, own.head, notes, problem)
+  const problem = own.kind === 'unusable' ? own.problem : undefined
+  return fromChangedSince(github, changedSince, own.head, problem)
 }
 
+const HOW_TO_SET_CHANGED_SINCE =
+  'Set changed-since to the commit, branch or tag the site was last deployed from, or purge everything with mode: all'
+
+/** The event's own range: usable, unusable and why, or none (an event that names no commits). */
+type OwnRange =
+  | { kind: 'usable'; range: CommitRange }
+  | { kind: 'unusable'; head: string; problem: string }
+  | { kind: 'none'; head: string }
+
+async function ownRange(github: GitHubRepository): Promise<OwnRange> {
+  const own = eventRange(github.event)
+  switch (own.kind) {
+    case 'deleted-branch':
+      throw new InputError(
+        `changed-files: this push deleted ${own.ref || 'the branch'}; it has no new commit to take changed files from`
+      )
+    case 'push': {
+      const comparison = await compare(github, own.base, own.head)
+      if (comparison.kind === 'ancestor') {
+        const range = { base: own.base, head: own.head, origin: 'push' as const, notes: [] }
+        return { kind: 'usable', range: { ...range, comparison: comparison.page } }
+      }
+      const problem = pushProblem(own.base, own.head, own.forced, comparison)
+      return { kind: 'unusable', head: own.head, problem }
+    }
+    case 'new-branch':
+      return {
+        kind: 'unusable',
+        head: own.head,
+        problem: `this push created ${own.ref || 'the branch'} (its before is 0000000), so the branch has no earlier commit to compare against`
+      }
+    case 'release':
+      return releaseRange(github, own.release, own.head)
+    case 'none':
+      return { kind: 'none', head: own.head }
+  }
+}
+
+/** A release is compared against the release published before it. */
+async function releaseRange(
+  github: GitHubRepository,
+  release: ReleaseInfo,
+  head: string
+): Promise<OwnRange> {
+  const tag = release.tagName
+  const previous = await findPreviousRelease(github, release)
+  if (previous === undefined) {
+    const problem = `${tag} is the first published release, so there is no earlier release to compare against`
+    return { kind: 'unusable', head, problem }
+  }
+  const comparison = await compare(github, previous.tagName, head)
+  if (comparison.kind === 'ancestor') {
+    const range = {
+      base: previous.tagName,
+      head,
+      origin: 'release' as const,
+      label: tag,
+      notes: []
+    }
+    return { kind: 'usable', range: { ...range, comparison: comparison.page } }
+  }
+  const problem =
+    comparison.kind === 'unknown'
+      ? `the previous release's tag ${previous.tagName} is unknown to GitHub`
+      : `the previous release ${previous.tagName} is not an ancestor of ${tag} (GitHub compares them as ${comparison.status})`
+  return { kind: 'unusable', head, problem }
+}
+
+/** `changed-since...head`; `problem` says why the event's own range could not be used. */
 async function fromChangedSince(
-  octokit: Octokit,
-  access: GitHubAccess,
+  github: GitHubRepository,
   changedSince: string,
   head: string,
-  notes: string[],
   problem: string | undefined
 ): Promise<CommitRange> {
-  const comparison = await compare(octokit, access, changedSince, head)
+  const notes =
+    problem === undefined
+      ? []
+      : [`${capitalize(problem)}; comparing against changed-since ${shorten(changedSince)} instead`]
+  const comparison = await compare(github, changedSince, head)
   const why = problem === undefined ? '' : ` (needed because ${problem})`
   if (comparison.kind === 'unknown') {
     throw new InputError(
-      `changed-since: ${shorten(changedSince)} is not a commit, branch or tag GitHub knows in ${access.owner}/${access.repo}${why}; give a full commit SHA, branch or tag, or use mode: all`
+      `changed-since: ${shorten(changedSince)} is not a commit, branch or tag GitHub knows in ${github.owner}/${github.repo}${why}; give a full commit SHA, branch or tag, or use mode: all`
     )
   }
   if (comparison.kind === 'unrelated') {
@@ -240,47 +219,30 @@ function pushProblem(
 }
 
 /** Compares `base...head`, reading the first page: files come only there. */
-async function compare(
-  octokit: Octokit,
-  access: GitHubAccess,
-  base: string,
-  head: string
-): Promise<Comparison> {
+async function compare(github: GitHubRepository, base: string, head: string): Promise<Comparison> {
   try {
-    const { data } = await octokit.request('GET /repos/{owner}/{repo}/compare/{basehead}', {
-      owner: access.owner,
-      repo: access.repo,
-      basehead: `${base}...${head}`,
-      per_page: COMMITS_PER_PAGE,
-      page: 1
-    })
-    if (data.status !== 'ahead' && data.status !== 'identical') {
-      return { kind: 'unrelated', status: data.status }
+    const page = await github.compare(base, head, 1)
+    if (page.status !== 'ahead' && page.status !== 'identical') {
+      return { kind: 'unrelated', status: page.status }
     }
-    return { kind: 'ancestor', page: { totalCommits: data.total_commits, files: data.files } }
+    return { kind: 'ancestor', page }
   } catch (error) {
     if (statusOf(error) === 404) return { kind: 'unknown' }
-    throw apiError(error, access, `compare ${shortRef(base)}...${shortRef(head)}`)
+    throw apiError(error, github, `compare ${shortRef(base)}...${shortRef(head)}`)
   }
 }
 
 async function findPreviousRelease(
-  octokit: Octokit,
-  access: GitHubAccess,
+  github: GitHubRepository,
   current: ReleaseInfo
 ): Promise<ReleaseInfo | undefined> {
   try {
-    const releases = await octokit.paginate('GET /repos/{owner}/{repo}/releases', {
-      owner: access.owner,
-      repo: access.repo,
-      per_page: 100
-    })
-    const known = releases
+    const known = (await github.releases())
       .map((release) => releaseInfo(release))
       .filter((release): release is ReleaseInfo => release !== undefined)
     return previousRelease(known, current)
   } catch (error) {
-    throw apiError(error, access, 'list releases')
+    throw apiError(error, github, 'list releases')
   }
 }
 
@@ -291,15 +253,14 @@ async function findPreviousRelease(
  * would stay stale without anyone knowing.
  */
 export async function listChangedFiles(
-  access: GitHubAccess,
+  github: GitHubRepository,
   range: CommitRange
 ): Promise<ChangedFiles> {
   const { files, totalCommits } = range.comparison
   if (files !== undefined && files.length < COMPARE_FILE_LIMIT) {
     return { files: sortedNames(files), commits: totalCommits, method: 'compare' }
   }
-  const octokit = await connect(access)
-  const shas = await comparisonCommits(octokit, access, range)
+  const shas = await comparisonCommits(github, range)
   if (shas.length !== totalCommits) {
     throw new Error(
       `GitHub listed ${shas.length} of the ${totalCommits} commits in ${shortRef(range.base)}...${shortRef(range.head)}, so the changed files cannot all be known; purge everything with mode: all`
@@ -307,57 +268,35 @@ export async function listChangedFiles(
   }
   const entries: FileEntry[] = []
   // One request at a time, as GitHub asks of API clients to stay clear of secondary rate limits.
-  for (const sha of shas) entries.push(...(await commitFiles(octokit, access, sha)))
+  for (const sha of shas) entries.push(...(await commitFiles(github, sha)))
   return { files: sortedNames(entries), commits: totalCommits, method: 'per-commit' }
 }
 
 /** Every commit of the comparison, oldest first, page by page. */
-async function comparisonCommits(
-  octokit: Octokit,
-  access: GitHubAccess,
-  range: CommitRange
-): Promise<string[]> {
+async function comparisonCommits(github: GitHubRepository, range: CommitRange): Promise<string[]> {
   const shas: string[] = []
   try {
     await eachPage(
-      (page) =>
-        octokit.request('GET /repos/{owner}/{repo}/compare/{basehead}', {
-          owner: access.owner,
-          repo: access.repo,
-          basehead: `${range.base}...${range.head}`,
-          per_page: COMMITS_PER_PAGE,
-          page
-        }),
-      (data) => shas.push(...data.commits.map((commit) => commit.sha))
+      (page) => github.compare(range.base, range.head, page),
+      (answer) => shas.push(...answer.commits)
     )
   } catch (error) {
     const what = `list the commits of ${shortRef(range.base)}...${shortRef(range.head)}`
-    throw apiError(error, access, what)
+    throw apiError(error, github, what)
   }
   return shas
 }
 
 /** One commit's file entries, across its pages; fails when GitHub's 3,000-file cap is reached. */
-async function commitFiles(
-  octokit: Octokit,
-  access: GitHubAccess,
-  sha: string
-): Promise<FileEntry[]> {
+async function commitFiles(github: GitHubRepository, sha: string): Promise<FileEntry[]> {
   const entries: FileEntry[] = []
   try {
     await eachPage(
-      (page) =>
-        octokit.request('GET /repos/{owner}/{repo}/commits/{ref}', {
-          owner: access.owner,
-          repo: access.repo,
-          ref: sha,
-          per_page: FILES_PER_PAGE,
-          page
-        }),
-      (data) => entries.push(...(data.files ?? []))
+      (page) => github.commitFiles(sha, page),
+      (answer) => entries.push(...answer.files)
     )
   } catch (error) {
-    throw apiError(error, access, `read commit ${shortRef(sha)}`)
+    throw apiError(error, github, `read commit ${shortRef(sha)}`)
   }
   if (entries.length >= COMMIT_FILE_LIMIT) {
     throw new InputError(
@@ -367,18 +306,15 @@ async function commitFiles(
   return entries
 }
 
-/**
- * Requests page 1, 2, ... while GitHub's `Link` header names a next page. Not `octokit.paginate`:
- * its types assume these two endpoints' answers are bare lists, which they are not.
- */
-async function eachPage<T>(
-  request: (page: number) => Promise<{ data: T; headers: { link?: string } }>,
-  visit: (data: T) => void
+/** Requests page 1, 2, ... while GitHub says another page follows. */
+async function eachPage<T extends { hasNextPage: boolean }>(
+  request: (page: number) => Promise<T>,
+  visit: (answer: T) => void
 ): Promise<void> {
   for (let page = 1; ; page += 1) {
-    const response = await request(page)
-    visit(response.data)
-    if (!/<[^<>]+>;\s*rel="next"/.test(response.headers.link ?? '')) return
+    const answer = await request(page)
+    visit(answer)
+    if (!answer.hasNextPage) return
   }
 }
 
@@ -394,26 +330,19 @@ function sortedNames(entries: FileEntry[]): string[] {
   return [...names].sort()
 }
 
-async function connect(access: GitHubAccess): Promise<Octokit> {
-  const { getOctokit } = await import('@actions/github')
-  // Read now rather than when @actions/github was first loaded, so a changed GITHUB_API_URL is used.
-  const baseUrl = process.env.GITHUB_API_URL || 'https://api.github.com'
-  return getOctokit(access.githubToken, { baseUrl })
-}
-
 function statusOf(error: unknown): number | undefined {
   if (typeof error !== 'object' || error === null || !('status' in error)) return undefined
   return typeof error.status === 'number' ? error.status : undefined
 }
 
-/** An API failure as a message naming what was attempted; a refused token is the user's to fix. */
-function apiError(error: unknown, access: GitHubAccess, what: string): Error {
+/**
+ * An API failure as a message naming what was attempted; a refused token is the user's to fix. A
+ * server (or a proxy before it) can echo the token back: the guard hides it in every spelling.
+ */
+function apiError(error: unknown, github: GitHubRepository, what: string): Error {
   const status = statusOf(error)
-  // A server (or a proxy before it) can echo the token back, in any spelling.
-  const reason = redactor([access.githubToken])(
-    error instanceof Error ? error.message : String(error)
-  )
-  const repository = `${access.owner}/${access.repo}`
+  const reason = redact(error instanceof Error ? error.message : String(error))
+  const repository = `${github.owner}/${github.repo}`
   if (status === 401) {
     return new InputError(`github-token: GitHub rejected the token (401: ${reason})`)
   }

@@ -1,18 +1,18 @@
-/** Targets from the files this run's commits changed: the one I/O step between settings and plan. */
-import * as core from '@actions/core'
-import { deriveTargets, type DerivedTarget } from '../../config/maps.js'
-import { findChangedFiles, readRunEvent, type ChangedFilesReport } from './github-api.js'
+/** Targets from the files this run's commits changed: the one stage that reads GitHub before the plan. */
+import type { Settings } from '../../config/settings.js'
 import { mergeUnique, purgeUrl } from '../../config/targets.js'
+import type { OpenGitHub } from '../../github.js'
+import type { StepLog } from '../../log.js'
+import type { Derivation } from '../../record.js'
 import { counted } from '../../text/counted.js'
 import { oneLine } from '../../text/guard.js'
-import type { Settings } from '../../config/settings.js'
+import { deriveTargets } from './derive.js'
+import { findChangedFiles } from './github-api.js'
 
-export interface Derivation {
-  report: ChangedFilesReport
-  /** Every target the changed files produced, each with the first file that caused it. */
-  targets: DerivedTarget[]
-  /** `type target` → file, for the derived targets that were not also given explicitly. */
-  sources: Map<string, string>
+/** What the stage is handed: how to open the run's repository, and the step log. */
+export interface ChangedFilesDeps {
+  openGitHub: OpenGitHub
+  log: StepLog
 }
 
 /** How results find their source: the same `type target` key `withSources` looks up. */
@@ -20,20 +20,17 @@ const targetId = (type: string, target: string): string => `${type} ${target}`
 
 /** The settings with derived keys and URLs after the explicit ones; unchanged without changed-files. */
 export async function applyChangedFiles(
-  settings: Settings
+  settings: Settings,
+  { openGitHub, log }: ChangedFilesDeps
 ): Promise<{ settings: Settings; derivation: Derivation | undefined }> {
   const changed = settings.changedFiles
   if (changed === undefined) return { settings, derivation: undefined }
 
-  const { event, owner, repo } = await readRunEvent()
-  const report = await findChangedFiles(
-    { githubToken: changed.githubToken, owner, repo },
-    event,
-    changed.changedSince
-  )
-  for (const note of report.notes) core.notice(oneLine(note, 1000))
+  const github = await openGitHub(changed.githubToken)
+  const report = await findChangedFiles(github, changed.changedSince, log)
+  for (const note of report.notes) log.notice(oneLine(note, 1000))
   const targets = deriveTargets(report.files, changed.urlMap, changed.keyMap)
-  core.info(
+  log.info(
     `${counted(report.files.length, 'changed file')} in ${oneLine(report.description)} ` +
       `(${report.method === 'compare' ? 'from the comparison' : 'gathered commit by commit'}) → ${counted(targets.length, 'target')}`
   )
@@ -59,5 +56,31 @@ export async function applyChangedFiles(
       urls: mergeUnique([settings.urls, urls], (entry) => entry.address)
     },
     derivation: { report, targets, sources }
+  }
+}
+
+/** URLs and file paths: long enough for any a CDN or a repository holds in practice, shown whole. */
+const SHOWN_ADDRESS_CHARS = 2000
+
+/**
+ * The changed-files group of the log: one line per derived target; when the plan holds no call
+ * (`calls` is 0), a notice that none of the files matched.
+ */
+export async function showDerivation(
+  { report, targets }: Derivation,
+  calls: number,
+  log: StepLog
+): Promise<void> {
+  const files = counted(report.files.length, 'changed file')
+  const range = oneLine(report.description)
+  await log.group(`Targets from ${files} (${range})`, async () => {
+    for (const { file, type, target } of targets) {
+      log.info(
+        `${oneLine(file, SHOWN_ADDRESS_CHARS)} → ${type} ${oneLine(target, SHOWN_ADDRESS_CHARS)}`
+      )
+    }
+  })
+  if (calls === 0 && targets.length === 0) {
+    log.notice(`Nothing to purge: none of the ${files} in ${range} matched url-map or key-map`)
   }
 }

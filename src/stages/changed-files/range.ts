@@ -1,16 +1,10 @@
 /** Which commits a run's event asks to compare: push before...after, a release and the one before it. Pure. */
+import type { RunEvent } from '../../github.js'
+import type { ChangedFilesReport } from '../../record.js'
 import { counted } from '../../text/counted.js'
 
-/** The part of a workflow run's event that names commits (as `@actions/github`'s `context`). */
-export interface RunEvent {
-  eventName: string
-  /** GITHUB_SHA: the commit the run is for. */
-  sha: string
-  payload: Readonly<Record<string, unknown>>
-}
-
 /** Where the base of a comparison came from. */
-export type RangeOrigin = 'push' | 'release' | 'changed-since'
+export type RangeOrigin = ChangedFilesReport['origin']
 
 /** What a run's event offers as its own comparison, before any API call. */
 export type EventRange =

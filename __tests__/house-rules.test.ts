@@ -1,0 +1,111 @@
+/**
+ * The rules of the house (CONTRIBUTING.md, "The code"): imports only run down, stages stand side by
+ * side, and only the runner door knows the runner. Read from the source, so a new file obeys them too.
+ */
+import { describe, expect, it } from '@jest/globals'
+import { readdirSync, readFileSync } from 'node:fs'
+import { dirname, join, relative, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url))
+const SRC = join(ROOT, 'src')
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory()
+      ? sourceFiles(join(dir, entry.name))
+      : entry.name.endsWith('.ts')
+        ? [join(dir, entry.name)]
+        : []
+  )
+}
+
+/** Every module a file imports, in any form: import, import type, export … from, import(). */
+function importsOf(file: string): string[] {
+  const text = readFileSync(file, 'utf8')
+  const specifiers = [
+    ...text.matchAll(/(?:import|export)\s[^'";]*?from\s*['"]([^'"]+)['"]/g),
+    ...text.matchAll(/import\s*\(\s*['"]([^'"]+)['"]\s*\)/g),
+    ...text.matchAll(/^import\s*['"]([^'"]+)['"]/gm)
+  ].map((match) => match[1] ?? '')
+  return specifiers.map((specifier) =>
+    specifier.startsWith('.')
+      ? relative(ROOT, resolve(dirname(file), specifier)).replace(/\.js$/, '.ts')
+      : specifier
+  )
+}
+
+const files = sourceFiles(SRC).map((file) => ({
+  path: relative(ROOT, file),
+  imports: importsOf(file)
+}))
+
+/** The floor a module lives on: its top folder under src/, or its own name. */
+function roomOf(path: string): string {
+  const [, top = '', second = ''] = path.split('/')
+  if (top === 'stages') return `stages/${second.replace(/\.ts$/, '')}`
+  return top.replace(/\.ts$/, '')
+}
+
+/** What each room may import from the others (rooms not listed here import nothing of ours). */
+const MAY_IMPORT: Record<string, string[]> = {
+  index: ['main'],
+  main: ['runner', 'pipeline', 'report', 'record', 'clock', 'config', 'text', 'log', 'github'],
+  runner: ['config', 'text', 'record', 'log', 'github'],
+  pipeline: ['stages', 'record', 'config', 'http', 'text', 'clock', 'log', 'github'],
+  stages: ['record', 'config', 'http', 'text', 'clock', 'log', 'github'],
+  report: ['record', 'config', 'text', 'log'],
+  record: ['config', 'text'],
+  http: ['text', 'clock', 'log'],
+  config: ['text'],
+  log: [],
+  clock: [],
+  github: [],
+  text: []
+}
+
+function floorOf(room: string): string {
+  return room.startsWith('stages/') ? 'stages' : room
+}
+
+describe('the rules of the house', () => {
+  it('finds the source files it judges', () => {
+    expect(files.map((file) => file.path)).toEqual(
+      expect.arrayContaining(['src/main.ts', 'src/pipeline.ts', 'src/record.ts'])
+    )
+  })
+
+  it('only src/main.ts and src/runner/ know @actions/core and @actions/github', () => {
+    const outside = files
+      .filter(({ path }) => path !== 'src/main.ts' && !path.startsWith('src/runner/'))
+      .flatMap(({ path, imports }) =>
+        imports
+          .filter((name) => /^@actions\/(core|github)(\/|$)/.test(name))
+          .map((name) => `${path} → ${name}`)
+      )
+    expect(outside).toEqual([])
+  })
+
+  it('imports only run down, and a stage never imports another stage', () => {
+    const wrong = files.flatMap(({ path, imports }) => {
+      const from = roomOf(path)
+      const allowed = MAY_IMPORT[floorOf(from)] ?? []
+      return imports
+        .filter((name) => name.startsWith('src/'))
+        .map((name) => ({ name, to: roomOf(name) }))
+        .filter(({ to }) => to !== from)
+        .filter(
+          ({ to }) =>
+            !allowed.includes(floorOf(to)) ||
+            (floorOf(from) === 'stages' && floorOf(to) === 'stages')
+        )
+        .map(({ name }) => `${path} → ${name}`)
+    })
+    expect(wrong).toEqual([])
+  })
+
+  it('keeps main.ts a table of contents of at most 60 lines', () => {
+    const lines = readFileSync(join(SRC, 'main.ts'), 'utf8').trimEnd().split('\n')
+    expect(lines.length).toBeLessThanOrEqual(60)
+  })
+})
