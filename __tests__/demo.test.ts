@@ -3,7 +3,7 @@ import { describe, expect, it } from '@jest/globals'
 import { execFile } from 'node:child_process'
 import { readFile, rm } from 'node:fs/promises'
 import { dirname } from 'node:path'
-import { ROOT } from './support/run-action.js'
+import { ROOT } from '../tools/run-like-runner.js'
 
 interface Finished {
   code: number

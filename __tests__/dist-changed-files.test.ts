@@ -1,9 +1,9 @@
 /** Runner-contract tests of dist/ with changed-files: a fake GitHub API and the fake purge server. */
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals'
 import { FakeGitHubApi } from './support/fake-github-api.js'
-import { FakePurgeServer } from './support/fake-purge-server.js'
+import { FakePurgeServer } from '../tools/fake-purge-api/server.js'
 import { elementCounts, renderMarkdown, textOf } from './support/rendered-markdown.js'
-import { resultsOf, runAction, type ActionRun } from './support/run-action.js'
+import { resultsOf, runAction, type ActionRun } from '../tools/run-like-runner.js'
 
 const GH_TOKEN = 'gh-test-token'
 let github: FakeGitHubApi

@@ -1,8 +1,8 @@
 /** Fault injection through the fake server, against dist/index.js run as the runner runs it. */
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals'
 import { readFile } from 'node:fs/promises'
-import { FakePurgeServer, type RecordedRequest } from './support/fake-purge-server.js'
-import { resultsOf, runAction } from './support/run-action.js'
+import { FakePurgeServer, type RecordedRequest } from '../tools/fake-purge-api/server.js'
+import { resultsOf, runAction } from '../tools/run-like-runner.js'
 
 let server: FakePurgeServer
 beforeEach(async () => {

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from '@jest/globals'
 import { readFile } from 'node:fs/promises'
 import { gzipSync } from 'node:zlib'
 import { FakeContentServer, VERSION_PATH } from './support/fake-content-server.js'
-import { FakePurgeServer } from './support/fake-purge-server.js'
+import { FakePurgeServer } from '../tools/fake-purge-api/server.js'
 import { textOf } from './support/rendered-markdown.js'
 import {
   resultsOf,
@@ -14,7 +14,7 @@ import {
   verificationOf,
   type ActionRun,
   type VerificationEntry as Verification
-} from './support/run-action.js'
+} from '../tools/run-like-runner.js'
 
 const TOKEN = 'test-token'
 const GITHUB_TOKEN = 'ghs_distFreshnessToken0123456789'

@@ -4,8 +4,8 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals'
 import { readFile } from 'node:fs/promises'
-import { FakePurgeServer } from './support/fake-purge-server.js'
-import { resultsOf, runAction, type ActionRun } from './support/run-action.js'
+import { FakePurgeServer } from '../tools/fake-purge-api/server.js'
+import { resultsOf, runAction, type ActionRun } from '../tools/run-like-runner.js'
 
 let server: FakePurgeServer
 afterEach(async () => {

@@ -4,8 +4,8 @@ import { execFileSync } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { FakePurgeServer } from './support/fake-purge-server.js'
-import { runAction, type ActionRun } from './support/run-action.js'
+import { FakePurgeServer } from '../tools/fake-purge-api/server.js'
+import { runAction, type ActionRun } from '../tools/run-like-runner.js'
 
 let server: FakePurgeServer
 beforeEach(async () => {

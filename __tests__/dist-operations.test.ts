@@ -2,9 +2,9 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { FakePurgeServer } from './support/fake-purge-server.js'
+import { FakePurgeServer } from '../tools/fake-purge-api/server.js'
 import { textOf } from './support/rendered-markdown.js'
-import { resultsOf, runAction, type ResultEntry } from './support/run-action.js'
+import { resultsOf, runAction, type ResultEntry } from '../tools/run-like-runner.js'
 
 let server: FakePurgeServer
 beforeEach(async () => {

@@ -1,7 +1,7 @@
 /** Runner-contract tests of dist/: several services in one step, and purging twice (repeat-after). */
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals'
-import { FakePurgeServer } from './support/fake-purge-server.js'
-import { resultsOf, runAction } from './support/run-action.js'
+import { FakePurgeServer } from '../tools/fake-purge-api/server.js'
+import { resultsOf, runAction } from '../tools/run-like-runner.js'
 
 let server: FakePurgeServer
 beforeEach(async () => {

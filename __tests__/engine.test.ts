@@ -11,7 +11,7 @@ import { hideSecrets } from '../src/text/guard.js'
 import { parseUrls } from '../src/config/targets.js'
 import { settingsWith } from './support/defaults.js'
 import { recordedLog } from './support/recorded-log.js'
-import { FakeClock } from './support/fake-clock.js'
+import { FakeClock } from '../tools/fake-clock.js'
 import type { Settings } from '../src/config/settings.js'
 import type { PurgeCall, PurgeRun } from '../src/record.js'
 

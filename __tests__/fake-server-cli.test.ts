@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from '@jest/globals'
 import { execFile } from 'node:child_process'
 import { createServer, type AddressInfo, type Server } from 'node:net'
 import { join } from 'node:path'
-import { ROOT } from './support/run-action.js'
+import { ROOT } from '../tools/run-like-runner.js'
 
 interface Finished {
   code: number | null

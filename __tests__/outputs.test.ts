@@ -8,7 +8,7 @@ import type { PurgeResult } from '../src/record.js'
 import { runnerOutputs } from '../src/runner/outputs.js'
 import { runRecord } from './support/run-record.js'
 import { hideSecrets } from '../src/text/guard.js'
-import { parseOutputFile } from './support/run-action.js'
+import { parseOutputFile } from '../tools/run-like-runner.js'
 
 function result(overrides: Partial<PurgeResult>): PurgeResult {
   return {

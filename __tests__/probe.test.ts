@@ -23,7 +23,7 @@ import {
   type Prober
 } from '../src/http/probe.js'
 import { FakeContentServer } from './support/fake-content-server.js'
-import { ROOT } from './support/run-action.js'
+import { ROOT } from '../tools/run-like-runner.js'
 
 const PAGE = '<html><body>release abc1234 is live</body></html>'
 

@@ -11,7 +11,7 @@ import {
   type EdgeCheckRequest,
   type VerifyTarget
 } from '../src/stages/verify/edge-check.js'
-import { FakeClock } from './support/fake-clock.js'
+import { FakeClock } from '../tools/fake-clock.js'
 import { recordedLog } from './support/recorded-log.js'
 import { page, ScriptedProber, type Script } from './support/scripted-prober.js'
 import type { RequestLimits } from '../src/http/page-checks.js'

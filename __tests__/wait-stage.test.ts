@@ -6,7 +6,7 @@
 import { describe, expect, it } from '@jest/globals'
 import type { ProbeAnswer, Prober } from '../src/http/probe.js'
 import { waitForOrigin } from '../src/stages/wait.js'
-import { FakeClock } from './support/fake-clock.js'
+import { FakeClock } from '../tools/fake-clock.js'
 import { recordedLog } from './support/recorded-log.js'
 import { page, ScriptedProber, type Script } from './support/scripted-prober.js'
 import type { WaitSettings } from '../src/config/settings.js'

@@ -16,14 +16,14 @@ import { cpus, loadavg, tmpdir } from 'node:os'
 import type { AddressInfo, Socket } from 'node:net'
 import { join } from 'node:path'
 import { parseArgs, promisify } from 'node:util'
-import { FakePurgeServer } from '../__tests__/support/fake-purge-server.js'
+import { FakePurgeServer } from '../tools/fake-purge-api/server.js'
 import {
   removeRunDirs,
   ROOT,
   runAction,
   type ActionRun,
   type RunOptions
-} from '../__tests__/support/run-action.js'
+} from '../tools/run-like-runner.js'
 
 const { values: args } = parseArgs({
   options: {

@@ -1,9 +1,9 @@
 /**
  * npm run demo
  *
- * Shows the action at work in one command, with nothing to set up: starts the test suite's fake
- * purge API (__tests__/support/fake-purge-server.ts) on a free 127.0.0.1 port, runs the bundled
- * dist/index.js against it as the GitHub runner does (__tests__/support/run-action.ts), prints the
+ * Shows the action at work in one command, with nothing to set up: starts the fake
+ * purge API (tools/fake-purge-api/) on a free 127.0.0.1 port, runs the bundled
+ * dist/index.js against it as the GitHub runner does (tools/run-like-runner.ts), prints the
  * action's log and its job summary, and stops the server.
  *
  * One run purges 600 surrogate keys (three JSON batch calls at the default batch-size of 256) and
@@ -16,8 +16,8 @@
  */
 import { convert } from 'html-to-text'
 import { join } from 'node:path'
-import { FakePurgeServer } from '../__tests__/support/fake-purge-server.js'
-import { resultsOf, runAction, type ActionRun } from '../__tests__/support/run-action.js'
+import { FakePurgeServer } from '../tools/fake-purge-api/server.js'
+import { resultsOf, runAction, type ActionRun } from '../tools/run-like-runner.js'
 
 const TOKEN = 'demo-token'
 const SERVICE = 'svc123'

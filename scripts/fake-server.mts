@@ -2,7 +2,8 @@
  * npm run fake-server [-- --port 8787 --token test-token --service svc123 --url-file PATH
  *                        --state-file PATH --pid-file PATH --quiet --help]
  *
- * Starts the test suite's fake purge API (__tests__/support/fake-purge-server.ts) on 127.0.0.1 and
+ * Starts the fake purge API (tools/fake-purge-api/, which the tests, demo and bench use too) on
+ * 127.0.0.1 and
  * keeps it running until it is stopped (Ctrl-C, SIGTERM). It answers the management calls
  * (`/service/{id}/purge_all`, `/purge/{key}`, batches) for the given token and service, and per-URL
  * `PURGE` on any path, so URLs under its address can be purged too.
@@ -20,7 +21,7 @@
 import { appendFileSync, renameSync, writeFileSync } from 'node:fs'
 import { createConnection, createServer, type Server, type Socket } from 'node:net'
 import { parseArgs } from 'node:util'
-import { FakePurgeServer } from '../__tests__/support/fake-purge-server.js'
+import { FakePurgeServer } from '../tools/fake-purge-api/server.js'
 
 const USAGE = `Usage: npm run fake-server [-- OPTIONS]
 

@@ -19,7 +19,7 @@ import type { StepLog } from '../src/log.js'
 import { runPipeline } from '../src/pipeline.js'
 import { countResults, type PurgeCall } from '../src/record.js'
 import { renderSummary } from '../src/report/summary.js'
-import { FakeClock } from '../__tests__/support/fake-clock.js'
+import { FakeClock } from '../tools/fake-clock.js'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const OUTPUT = join(ROOT, 'docs', 'summary-example.md')

@@ -15,7 +15,7 @@ import {
   verificationOf,
   type ActionRun,
   type VerificationEntry as Verification
-} from '../support/run-action.js'
+} from '../../tools/run-like-runner.js'
 import { expectExit, useTestBed, whileRunning } from './testbed/action-run.js'
 import { findVarnishd, FIRST_RELEASE, SERVICE, VERSION_PATH } from './testbed/index.js'
 import { textOf } from '../support/rendered-markdown.js'

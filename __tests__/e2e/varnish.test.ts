@@ -9,7 +9,7 @@
  */
 import { describe, expect, it } from '@jest/globals'
 import { FakeGitHubApi } from '../support/fake-github-api.js'
-import { resultsOf, runAction, type ActionRun } from '../support/run-action.js'
+import { resultsOf, runAction, type ActionRun } from '../../tools/run-like-runner.js'
 import { expectExit, useTestBed, whileRunning } from './testbed/action-run.js'
 import { pollUntil } from './testbed/http.js'
 import { findVarnishd, SERVICE, TOKENS } from './testbed/index.js'

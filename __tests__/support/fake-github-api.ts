@@ -5,7 +5,7 @@
  * diverged / identical), a commit's files paged up to GitHub's 3,000, releases, renames and
  * removals, 404 for an unknown commit, and token checks. Records every request.
  */
-import { LoopbackServer } from './loopback-server.js'
+import { LoopbackServer } from '../../tools/loopback-server.js'
 import { createHash } from 'node:crypto'
 import { type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http'
 

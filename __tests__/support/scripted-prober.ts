@@ -5,7 +5,7 @@
  */
 import type { IncomingHttpHeaders } from 'node:http'
 import type { ProbeAnswer, ProbeOptions, Prober } from '../../src/http/probe.js'
-import type { FakeClock } from './fake-clock.js'
+import type { FakeClock } from '../../tools/fake-clock.js'
 
 export interface Step {
   answer: ProbeAnswer

@@ -5,7 +5,7 @@
 import type { IncomingHttpHeaders } from 'node:http'
 import type { PurgeCall } from '../../src/record.js'
 import type { Exchange, Transport } from '../../src/stages/purge/transport.js'
-import type { FakeClock } from './fake-clock.js'
+import type { FakeClock } from '../../tools/fake-clock.js'
 
 export const PURGE_ID = '1740093-1756794994-11993984'
 

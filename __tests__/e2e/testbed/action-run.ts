@@ -1,6 +1,6 @@
 /** Helpers for the real-cache suites to watch the bundled action while it runs against the bed. */
 import { afterAll, afterEach, beforeEach } from '@jest/globals'
-import type { ActionRun } from '../../support/run-action.js'
+import type { ActionRun } from '../../../tools/run-like-runner.js'
 import { pollUntil } from './http.js'
 import { SERVICE, startTestBed, TOKENS, type TestBed } from './index.js'
 

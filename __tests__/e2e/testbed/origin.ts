@@ -15,7 +15,7 @@
  * - `age()`: full answers carry `Age`, as from a shield that has held its copy that long, so a test
  *   gets cached copies that are old by their `Age` without waiting for them to age.
  */
-import { LoopbackServer } from '../../support/loopback-server.js'
+import { LoopbackServer } from '../../../tools/loopback-server.js'
 import {
   type IncomingHttpHeaders,
   type IncomingMessage,

@@ -17,7 +17,7 @@
  * the API `lie()`: accepted calls are answered as usual but invalidate nothing, as when a purge
  * reaches the wrong service or a layer the edge does not read from.
  */
-import { LoopbackServer } from '../../support/loopback-server.js'
+import { LoopbackServer } from '../../../tools/loopback-server.js'
 import { type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http'
 import {
   error,
@@ -26,10 +26,10 @@ import {
   type PurgeApiRules,
   type Reply,
   type Role
-} from '../../support/purge-api-rules.js'
+} from '../../../tools/fake-purge-api/rules.js'
 import { request as httpRequest } from './http.js'
 
-export type { Role } from '../../support/purge-api-rules.js'
+export type { Role } from '../../../tools/fake-purge-api/rules.js'
 
 export interface ApiRequest {
   method: string

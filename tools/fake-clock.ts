@@ -3,7 +3,7 @@
  * (a `setImmediate` later), time jumps to the earliest timer. Waits of minutes take microseconds,
  * and the order of events is the one real time would give.
  */
-import type { Clock } from '../../src/clock.js'
+import type { Clock } from '../src/clock.js'
 
 interface Timer {
   at: number

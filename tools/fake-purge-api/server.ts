@@ -3,7 +3,7 @@
  * shapes), records every request, and injects faults. Also answers per-URL PURGE as a content host.
  * The request rules themselves are in `purge-api-rules.ts`, shared with the e2e test bed's API.
  */
-import { LoopbackServer } from './loopback-server.js'
+import { LoopbackServer } from '../loopback-server.js'
 import { type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
 import {
@@ -14,9 +14,9 @@ import {
   unauthorized,
   type Reply,
   type Role
-} from './purge-api-rules.js'
+} from './rules.js'
 
-export type { Role } from './purge-api-rules.js'
+export type { Role } from './rules.js'
 
 export interface RecordedRequest {
   method: string
