@@ -3,8 +3,13 @@
  * isolation, through the `Transport` seam with a virtual clock (minutes of waiting take no time).
  */
 import { describe, expect, it } from '@jest/globals'
-import type { IncomingHttpHeaders } from 'node:http'
-import type { Exchange, Transport } from '../src/stages/purge/transport.js'
+import {
+  ok,
+  PURGE_ID as ID,
+  reply,
+  ScriptedTransport,
+  type CallScript
+} from './support/scripted-transport.js'
 import { runPurge, type EngineSettings } from '../src/stages/purge/engine.js'
 import { planPurges } from '../src/stages/plan.js'
 import { hideSecrets } from '../src/text/guard.js'
@@ -13,63 +18,7 @@ import { settingsWith } from './support/defaults.js'
 import { recordedLog } from './support/recorded-log.js'
 import { FakeClock } from '../tools/fake-clock.js'
 import type { Settings } from '../src/config/settings.js'
-import type { PurgeCall, PurgeRun } from '../src/record.js'
-
-const ID = '1740093-1756794994-11993984'
-
-interface Sent {
-  call: PurgeCall
-  at: number
-}
-
-type Answer = (call: PurgeCall, attempt: number) => Exchange | Promise<Exchange>
-
-const reply = (status: number, body: unknown, headers: IncomingHttpHeaders = {}): Exchange => ({
-  kind: 'response',
-  status,
-  headers,
-  body: typeof body === 'string' ? body : JSON.stringify(body),
-  truncated: false
-})
-
-/** What a correct purge API answers for the call. */
-function ok(call: PurgeCall): Exchange {
-  if (call.operation === 'batch') {
-    return reply(200, Object.fromEntries(call.targets.map(({ target }) => [target, ID])))
-  }
-  return reply(200, call.operation === 'purge-all' ? { status: 'ok' } : { status: 'ok', id: ID })
-}
-
-/** A transport that answers in-process, each answer 10 virtual ms after the call was sent. */
-class ScriptedTransport implements Transport {
-  readonly sent: Sent[] = []
-  inFlight = 0
-  maxInFlight = 0
-  private readonly attempts = new Map<string, number>()
-
-  constructor(
-    private readonly clock: FakeClock,
-    private readonly answer: Answer = ok
-  ) {}
-
-  async send(call: PurgeCall, signal: AbortSignal): Promise<Exchange> {
-    this.sent.push({ call, at: this.clock.now() })
-    const key = `${call.url} ${call.body ?? ''} ${call.headers['Surrogate-Key'] ?? ''}`
-    const attempt = (this.attempts.get(key) ?? 0) + 1
-    this.attempts.set(key, attempt)
-    this.inFlight += 1
-    this.maxInFlight = Math.max(this.maxInFlight, this.inFlight)
-    try {
-      await this.clock.sleep(10, signal)
-      if (signal.aborted) return { kind: 'cancelled' }
-      return await this.answer(call, attempt)
-    } finally {
-      this.inFlight -= 1
-    }
-  }
-
-  close(): void {}
-}
+import type { PurgeRun } from '../src/record.js'
 
 interface Harness {
   clock: FakeClock
@@ -80,7 +29,7 @@ interface Harness {
 
 function harness(
   overrides: Partial<Settings>,
-  answer?: Answer,
+  answer?: CallScript,
   engine: Partial<EngineSettings> = {}
 ): Harness {
   const settings = settingsWith(overrides)

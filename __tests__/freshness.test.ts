@@ -6,7 +6,8 @@ import { describe, expect, it } from '@jest/globals'
 import fc from 'fast-check'
 import type { IncomingHttpHeaders } from 'node:http'
 import { judge, type FreshnessRule } from '../src/stages/verify/freshness.js'
-import type { PageReading, ProbeAnswer } from '../src/http/probe.js'
+import type { Answer } from '../src/http/agents.js'
+import type { PageReading } from '../src/http/probe.js'
 import { observe, type Observation } from '../src/http/observation.js'
 
 const STARTED = Date.UTC(2026, 0, 1)
@@ -18,7 +19,7 @@ const answer = (
   headers: IncomingHttpHeaders = {},
   body = '',
   reading: Partial<PageReading> = {}
-): ProbeAnswer => ({
+): Answer<PageReading> => ({
   kind: 'response',
   status,
   headers,

@@ -5,7 +5,8 @@
 import { describe, expect, it } from '@jest/globals'
 import type { Settings } from '../src/config/settings.js'
 import { parseUrls } from '../src/config/targets.js'
-import type { ProbeAnswer, Prober } from '../src/http/probe.js'
+import type { Answer } from '../src/http/agents.js'
+import type { PageReading, Prober } from '../src/http/probe.js'
 import { runPipeline } from '../src/pipeline.js'
 import { NOT_SENT_CANCELLED, type RunRecord } from '../src/record.js'
 import type { Transport } from '../src/stages/purge/transport.js'
@@ -34,7 +35,7 @@ type Event = 'github' | `wait ${string}` | `send ${string}` | `check ${string}`
 
 interface Scene {
   /** What the origin shows; the release by default. */
-  origin?: ProbeAnswer
+  origin?: Answer<PageReading>
   /** How the purge API answers; correctly by default. */
   api?: CallScript
   /** Cancels the run as this request is made. */

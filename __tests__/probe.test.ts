@@ -19,9 +19,10 @@ import * as zlib from 'node:zlib'
 import {
   createProber,
   MAX_DECODED_BYTES,
-  type ProbeAnswer,
+  type PageReading,
   type Prober
 } from '../src/http/probe.js'
+import type { Answer } from '../src/http/agents.js'
 import { FakeContentServer } from './support/fake-content-server.js'
 import { ROOT } from '../tools/run-like-runner.js'
 
@@ -183,14 +184,14 @@ const get = (
   lookFor: string | undefined = undefined,
   timeoutMs = 10_000,
   signal = new AbortController().signal
-): Promise<ProbeAnswer> => prober.get(`${base}${path}`, { timeoutMs, signal, lookFor })
+): Promise<Answer<PageReading>> => prober.get(`${base}${path}`, { timeoutMs, signal, lookFor })
 
 /** A page of the fake content host, served with these headers and bytes. */
 async function getPage(
   headers: Record<string, string | string[]>,
   body: string | Buffer,
   lookFor: string | undefined = undefined
-): Promise<Extract<ProbeAnswer, { kind: 'response' }>> {
+): Promise<Extract<Answer<PageReading>, { kind: 'response' }>> {
   const path = `/page/${content.requests.length}`
   content.page(path, { headers, body })
   return response(
@@ -202,7 +203,7 @@ async function getPage(
   )
 }
 
-function response(answer: ProbeAnswer): Extract<ProbeAnswer, { kind: 'response' }> {
+function response(answer: Answer<PageReading>): Extract<Answer<PageReading>, { kind: 'response' }> {
   if (answer.kind !== 'response') throw new Error(`expected a response, got ${answer.kind}`)
   return answer
 }

@@ -1,7 +1,7 @@
 /** Unit tests of what an exchange means for its call: ids, or a failure a user can act on. */
 import { describe, expect, it } from '@jest/globals'
 import type { IncomingHttpHeaders } from 'node:http'
-import type { Exchange } from '../src/stages/purge/transport.js'
+import type { Answer } from '../src/http/agents.js'
 import { planPurges } from '../src/stages/plan.js'
 import { interpret, type Verdict } from '../src/stages/purge/response.js'
 import { parseUrls } from '../src/config/targets.js'
@@ -34,7 +34,7 @@ const calls: Record<Operation, () => PurgeCall> = {
   'soft-url': () => planned({ services: [], urls: parseUrls(PAGE, 'urls'), soft: true })
 }
 
-function response(status: number, body: unknown, headers: IncomingHttpHeaders = {}): Exchange {
+function response(status: number, body: unknown, headers: IncomingHttpHeaders = {}): Answer {
   return {
     kind: 'response',
     status,
@@ -390,7 +390,7 @@ describe('refusals', () => {
 
 describe('no answer', () => {
   it('a timeout is a retryable failure without an HTTP status', () => {
-    const exchange: Exchange = { kind: 'timeout', message: 'no complete answer within 30 s' }
+    const exchange: Answer = { kind: 'timeout', message: 'no complete answer within 30 s' }
     const verdict = failed(interpret(calls.key(), exchange, NOW))
     expect(verdict.retryable).toBe(true)
     expect(verdict.httpStatus).toBeNull()
@@ -399,7 +399,7 @@ describe('no answer', () => {
   })
 
   it('a connection reset is retried and named', () => {
-    const exchange: Exchange = { kind: 'network', code: 'ECONNRESET', message: 'socket hang up' }
+    const exchange: Answer = { kind: 'network', code: 'ECONNRESET', message: 'socket hang up' }
     const verdict = failed(interpret(calls.batch(), exchange, NOW))
     expect(verdict.retryable).toBe(true)
     expect(verdict.httpStatus).toBeNull()
@@ -408,7 +408,7 @@ describe('no answer', () => {
   })
 
   it('an unknown host is not retried', () => {
-    const exchange: Exchange = {
+    const exchange: Answer = {
       kind: 'network',
       code: 'ENOTFOUND',
       message: 'getaddrinfo ENOTFOUND api.example-cdn.invalid'
@@ -419,7 +419,7 @@ describe('no answer', () => {
   })
 
   it('an error without a code is not retried', () => {
-    const exchange: Exchange = { kind: 'network', code: undefined, message: 'something broke' }
+    const exchange: Answer = { kind: 'network', code: undefined, message: 'something broke' }
     const verdict = failed(interpret(calls.url(), exchange, NOW))
     expect(verdict.retryable).toBe(false)
     expect(verdict.message).toContain('something broke')

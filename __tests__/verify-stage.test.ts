@@ -4,7 +4,8 @@
  * order of entries and cancel.
  */
 import { describe, expect, it } from '@jest/globals'
-import type { ProbeAnswer, Prober } from '../src/http/probe.js'
+import type { Answer } from '../src/http/agents.js'
+import type { PageReading, Prober } from '../src/http/probe.js'
 import {
   recheckDelayMs,
   verifyFreshness,
@@ -56,8 +57,8 @@ async function run(
 }
 
 const sequence =
-  (...answers: ProbeAnswer[]): Script =>
-  (_, check) => ({ answer: answers[Math.min(check, answers.length) - 1] as ProbeAnswer })
+  (...answers: Answer<PageReading>[]): Script =>
+  (_, check) => ({ answer: answers[Math.min(check, answers.length) - 1] as Answer<PageReading> })
 
 describe('by Age', () => {
   it('soft purge: the first check sees the stale copy, a later one the fresh one', async () => {

@@ -4,7 +4,8 @@
  * failure text, concurrency and cancel.
  */
 import { describe, expect, it } from '@jest/globals'
-import type { ProbeAnswer, Prober } from '../src/http/probe.js'
+import type { Answer } from '../src/http/agents.js'
+import type { PageReading, Prober } from '../src/http/probe.js'
 import { waitForOrigin } from '../src/stages/wait.js'
 import { FakeClock } from '../tools/fake-clock.js'
 import { recordedLog } from './support/recorded-log.js'
@@ -52,7 +53,7 @@ async function run(
 }
 
 const always =
-  (answer: ProbeAnswer, takesMs?: number): Script =>
+  (answer: Answer<PageReading>, takesMs?: number): Script =>
   () => ({ answer, takesMs })
 
 describe('cadence and deadline', () => {
@@ -122,7 +123,7 @@ describe('passes', () => {
 
   it('does not pass a page whose coding it cannot decode, with or without text, and says why', async () => {
     const reason = 'Content-Encoding "compress" is not one edge-purge can decode'
-    const undecodable: ProbeAnswer = {
+    const undecodable: Answer<PageReading> = {
       kind: 'response',
       status: 200,
       headers: { 'content-encoding': 'compress', 'x-release': SHA },

@@ -13,7 +13,8 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import * as prettier from 'prettier'
 import { parse } from 'yaml'
-import type { Exchange, Transport } from '../src/stages/purge/transport.js'
+import type { Answer } from '../src/http/agents.js'
+import type { Transport } from '../src/stages/purge/transport.js'
 import { INPUT_NAMES, parseSettings, type RawInputs } from '../src/config/inputs.js'
 import type { StepLog } from '../src/log.js'
 import { runPipeline } from '../src/pipeline.js'
@@ -41,7 +42,7 @@ const inputs: Partial<RawInputs> = {
   'max-attempts': '3'
 }
 
-const json = (status: number, body: unknown): Exchange => ({
+const json = (status: number, body: unknown): Answer => ({
   kind: 'response',
   status,
   headers: { 'content-type': 'application/json' },
@@ -57,7 +58,7 @@ const idOf = (target: string): string => {
 }
 
 /** What each host answers: the API confirms all keys but one; two content hosts refuse or fail. */
-function answer(call: PurgeCall): Exchange {
+function answer(call: PurgeCall): Answer {
   const { host } = new URL(call.url)
   if (call.operation === 'batch') {
     const ids: Record<string, string> = {}

@@ -4,11 +4,12 @@
  * longer than its timeout ends as a timeout, as the real probe's would.
  */
 import type { IncomingHttpHeaders } from 'node:http'
-import type { ProbeAnswer, ProbeOptions, Prober } from '../../src/http/probe.js'
+import type { Answer } from '../../src/http/agents.js'
+import type { PageReading, ProbeOptions, Prober } from '../../src/http/probe.js'
 import type { FakeClock } from '../../tools/fake-clock.js'
 
 export interface Step {
-  answer: ProbeAnswer
+  answer: Answer<PageReading>
   /** Virtual ms the check takes; default 100. */
   takesMs?: number
 }
@@ -28,7 +29,7 @@ export const page = (
   status: number,
   body = '',
   headers: IncomingHttpHeaders = {}
-): ProbeAnswer => ({
+): Answer<PageReading> => ({
   kind: 'response',
   status,
   headers,
@@ -49,7 +50,10 @@ export class ScriptedProber implements Prober {
     private readonly script: Script
   ) {}
 
-  async get(url: string, { timeoutMs, signal, lookFor }: ProbeOptions): Promise<ProbeAnswer> {
+  async get(
+    url: string,
+    { timeoutMs, signal, lookFor }: ProbeOptions
+  ): Promise<Answer<PageReading>> {
     const call: ProbeCall = { url, at: this.clock.now(), timeoutMs, lookFor, endedAt: undefined }
     this.calls.push(call)
     const check = (this.checks.get(url) ?? 0) + 1

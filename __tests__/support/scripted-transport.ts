@@ -4,7 +4,8 @@
  */
 import type { IncomingHttpHeaders } from 'node:http'
 import type { PurgeCall } from '../../src/record.js'
-import type { Exchange, Transport } from '../../src/stages/purge/transport.js'
+import type { Answer } from '../../src/http/agents.js'
+import type { Transport } from '../../src/stages/purge/transport.js'
 import type { FakeClock } from '../../tools/fake-clock.js'
 
 export const PURGE_ID = '1740093-1756794994-11993984'
@@ -15,13 +16,13 @@ export interface Sent {
 }
 
 /** What the `attempt`-th sending (1, 2, …) of `call` gets. */
-export type CallScript = (call: PurgeCall, attempt: number) => Exchange | Promise<Exchange>
+export type CallScript = (call: PurgeCall, attempt: number) => Answer | Promise<Answer>
 
 export const reply = (
   status: number,
   body: unknown,
   headers: IncomingHttpHeaders = {}
-): Exchange => ({
+): Answer => ({
   kind: 'response',
   status,
   headers,
@@ -30,7 +31,7 @@ export const reply = (
 })
 
 /** What a correct purge API answers for the call. */
-export function ok(call: PurgeCall): Exchange {
+export function ok(call: PurgeCall): Answer {
   if (call.operation === 'batch') {
     return reply(200, Object.fromEntries(call.targets.map(({ target }) => [target, PURGE_ID])))
   }
@@ -52,7 +53,7 @@ export class ScriptedTransport implements Transport {
     private readonly answer: CallScript = ok
   ) {}
 
-  async send(call: PurgeCall, signal: AbortSignal): Promise<Exchange> {
+  async send(call: PurgeCall, signal: AbortSignal): Promise<Answer> {
     this.sent.push({ call, at: this.clock.now() })
     const key = `${call.url} ${call.body ?? ''} ${call.headers['Surrogate-Key'] ?? ''}`
     const attempt = (this.attempts.get(key) ?? 0) + 1

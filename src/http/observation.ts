@@ -2,7 +2,8 @@
  * What one answer of a page shows (pure): status, the copy's `Age`, the cache status header,
  * whether a text was seen. Read by the wait for the origin and the edge check alike.
  */
-import type { ProbeAnswer } from './probe.js'
+import type { Answer } from './agents.js'
+import type { PageReading } from './probe.js'
 import { oneLine } from '../text/guard.js'
 import { quoted } from '../text/shown.js'
 
@@ -64,7 +65,7 @@ function cacheStatusOf(headers: Record<string, string | string[] | undefined>): 
   return undefined
 }
 
-export function observe(answer: ProbeAnswer, text: string | undefined): Observation {
+export function observe(answer: Answer<PageReading>, text: string | undefined): Observation {
   switch (answer.kind) {
     case 'response': {
       const { headers, body } = answer

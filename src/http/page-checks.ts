@@ -1,7 +1,8 @@
 /** What the wait for the origin and the edge check share: how a page is fetched, timed and abandoned. */
 import type { Clock } from '../clock.js'
 import type { StepLog } from '../log.js'
-import type { ProbeAnswer, Prober } from './probe.js'
+import type { Answer } from './agents.js'
+import type { PageReading, Prober } from './probe.js'
 
 /** What a stage that fetches pages is handed. */
 export interface PageCheckDeps {
@@ -34,7 +35,7 @@ export async function safeGet(
   prober: Prober,
   url: string,
   options: Parameters<Prober['get']>[1]
-): Promise<ProbeAnswer> {
+): Promise<Answer<PageReading>> {
   try {
     return await prober.get(url, options)
   } catch (error) {

@@ -17,12 +17,6 @@ export interface PageReading {
   undecodable: string | undefined
 }
 
-/**
- * One page fetch: the body is decoded, ends where `lookFor` was found when the probe stopped
- * reading early, and is cut at `MAX_DECODED_BYTES`.
- */
-export type ProbeAnswer = Answer<PageReading>
-
 export interface ProbeOptions {
   timeoutMs: number
   signal: AbortSignal
@@ -31,7 +25,7 @@ export interface ProbeOptions {
 }
 
 export interface Prober {
-  get(url: string, options: ProbeOptions): Promise<ProbeAnswer>
+  get(url: string, options: ProbeOptions): Promise<Answer<PageReading>>
   close(): void
 }
 
@@ -57,7 +51,10 @@ function headersShow(headers: http.IncomingHttpHeaders, text: string): boolean {
 export function createProber(options: { userAgent: string; concurrency: number }): Prober {
   const { agentFor, close } = createAgents(options)
 
-  function get(url: string, { timeoutMs, signal, lookFor }: ProbeOptions): Promise<ProbeAnswer> {
+  function get(
+    url: string,
+    { timeoutMs, signal, lookFor }: ProbeOptions
+  ): Promise<Answer<PageReading>> {
     if (signal.aborted) return Promise.resolve({ kind: 'cancelled' })
     const target = new URL(url)
     const module = target.protocol === 'https:' ? https : http
@@ -72,7 +69,7 @@ export function createProber(options: { userAgent: string; concurrency: number }
        * does not stop the decoders: they would inflate what they hold already (a compression bomb's
        * gigabytes from a few kilobytes) and keep the process alive while they do.
        */
-      const settle = (answer: ProbeAnswer, drop: boolean): void => {
+      const settle = (answer: Answer<PageReading>, drop: boolean): void => {
         if (settled) return
         settled = true
         clearTimeout(timer)
@@ -100,7 +97,7 @@ export function createProber(options: { userAgent: string; concurrency: number }
         const encoding = response.headers['content-encoding']
         const ageLines = response.headersDistinct.age ?? []
         let body = ''
-        const answer = (truncated: boolean, undecodable?: string): ProbeAnswer => ({
+        const answer = (truncated: boolean, undecodable?: string): Answer<PageReading> => ({
           kind: 'response',
           status,
           headers: response.headers,

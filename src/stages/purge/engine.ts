@@ -98,44 +98,109 @@ const notSent = (attempts: number, httpStatus: number | null, error: string): En
   answered: false
 })
 
-interface Pass {
-  answered: number
-  firstSentMs: number | undefined
+const failed = (attempts: number, httpStatus: number | null, error: string): Ended => ({
+  end: { attempts, httpStatus, ids: undefined, error },
+  answered: true
+})
+
+type Failure = Extract<Verdict, { ok: false }>
+
+/**
+ * After a failed attempt: the wait before the next one, or the call's end when it must not be
+ * retried (a final answer, a server asking for more than we wait, the last attempt).
+ */
+function afterFailure(
+  verdict: Failure,
+  attempts: number,
+  settings: EngineSettings,
+  { clock, random }: EngineDeps
+): { retryInMs: number } | { ended: Ended } {
+  const { message, httpStatus, waitMs } = verdict
+  if (!verdict.retryable) return { ended: failed(attempts, httpStatus, message) }
+  if (waitMs !== undefined && waitMs > MAX_SERVER_WAIT_MS) {
+    const error = `${message}; the server asks to wait ${describeWait(waitMs, clock.now())}, longer than the ${MAX_SERVER_WAIT_MS / 1000} s edge-purge waits: run again after that time`
+    return { ended: failed(attempts, httpStatus, error) }
+  }
+  if (attempts >= settings.maxAttempts) {
+    const error = `${message} (gave up after ${counted(attempts, 'attempt')})`
+    return { ended: failed(attempts, httpStatus, error) }
+  }
+  // Never sooner than the server asked, and never at once: a `Retry-After: 0` loop is a flood.
+  return { retryInMs: Math.max(waitMs ?? 0, backoffMs(attempts, random)) }
 }
 
-/** Sends `calls`, records each call's results in `ledger` as it ends. */
-async function sendPass(
-  calls: readonly PurgeCall[],
-  ledger: ResultLedger,
-  settings: EngineSettings,
-  deps: EngineDeps
-): Promise<Pass> {
-  const { transport, clock, signal, log } = deps
-  const origins = new Map<string, OriginState>()
-  let answered = 0
-  let firstSentMs: number | undefined
+/**
+ * One pass over the calls, `concurrency` at a time. Each origin's first call goes alone (see
+ * `OriginState`); each call is retried until it ends; each call's results go to the ledger as it
+ * ends, so whatever stops the pass, the calls that ended are recorded.
+ */
+class PurgePass {
+  private readonly origins = new Map<string, OriginState>()
+  /** Calls that got an answer (any answer) before the pass ended. */
+  answered = 0
+  firstSentMs: number | undefined
 
-  async function runCall(call: PurgeCall): Promise<Ended> {
-    const origin = new URL(call.url).origin
-    const known = origins.get(origin)
-    if (known !== undefined) {
-      await known.opened
-      return attemptCall(call, known, () => undefined)
+  constructor(
+    private readonly settings: EngineSettings,
+    private readonly deps: EngineDeps
+  ) {}
+
+  async run(calls: readonly PurgeCall[], ledger: ResultLedger): Promise<void> {
+    const { signal } = this.deps
+    let next = 0
+    const worker = async (): Promise<void> => {
+      while (next < calls.length && !signal.aborted) {
+        const index = next++
+        await this.sendAndRecord(calls[index] as PurgeCall, index, ledger)
+      }
     }
-    const state = new OriginState()
-    origins.set(origin, state)
+    const workers = Math.min(this.settings.concurrency, calls.length)
+    await Promise.all(Array.from({ length: workers }, worker))
+  }
+
+  private async sendAndRecord(call: PurgeCall, index: number, ledger: ResultLedger): Promise<void> {
+    const { clock, log } = this.deps
+    const started = clock.now()
+    const { end, answered } = await this.settle(call)
+    ledger.record(index, resultsOfCall(call, end))
+    if (answered) this.answered += 1
+    log.info(describeEnd(call, end, clock.now() - started))
+  }
+
+  /** A throw while handling one call (a bug, or an answer no rule foresaw) fails that call only. */
+  private async settle(call: PurgeCall): Promise<Ended> {
     try {
-      return await attemptCall(call, state, () => state.open())
-    } finally {
-      state.open()
+      return await this.throughOrigin(call)
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error)
+      return failed(0, null, `edge-purge could not handle this call: ${plainLine(reason)}`)
     }
   }
 
-  async function attemptCall(
+  /** The first call to an origin opens it for the others once its first attempt is answered. */
+  private async throughOrigin(call: PurgeCall): Promise<Ended> {
+    const address = new URL(call.url).origin
+    const known = this.origins.get(address)
+    if (known !== undefined) {
+      await known.opened
+      return this.attempt(call, known, () => undefined)
+    }
+    const origin = new OriginState()
+    this.origins.set(address, origin)
+    try {
+      return await this.attempt(call, origin, () => origin.open())
+    } finally {
+      origin.open()
+    }
+  }
+
+  /** Sends `call` until it succeeds, fails for good, is stopped by an earlier answer, or is cancelled. */
+  private async attempt(
     call: PurgeCall,
-    state: OriginState,
+    origin: OriginState,
     afterFirstAttempt: () => void
   ): Promise<Ended> {
+    const { transport, clock, signal, log } = this.deps
     let attempts = 0
     let httpStatus: number | null = null
     for (;;) {
@@ -146,78 +211,32 @@ async function sendPass(
           attempts === 0 ? NOT_SENT_CANCELLED : CANCELLED_IN_FLIGHT
         )
       }
-      const refusal = state.refusal(call)
-      if (refusal !== undefined) {
-        return { end: { attempts, httpStatus, ids: undefined, error: refusal }, answered: true }
-      }
-      const pause = state.notBefore - clock.now()
+      const refusal = origin.refusal(call)
+      if (refusal !== undefined) return failed(attempts, httpStatus, refusal)
+      const pause = origin.notBefore - clock.now()
       if (pause > 0) {
         await clock.sleep(pause, signal)
         continue
       }
-
       attempts += 1
-      firstSentMs ??= clock.now()
+      this.firstSentMs ??= clock.now()
       const exchange = await transport.send(call, signal)
       const verdict = interpret(call, exchange, clock.now())
-      state.learn(verdict, call, clock.now())
+      origin.learn(verdict, call, clock.now())
       afterFirstAttempt()
       if (verdict.ok) {
         const { ids, unusable } = verdict
-        return {
-          end: { attempts, httpStatus: verdict.httpStatus, ids, unusable, error: undefined },
-          answered: true
-        }
+        const end = { attempts, httpStatus: verdict.httpStatus, ids, unusable, error: undefined }
+        return { end, answered: true }
       }
       httpStatus = verdict.httpStatus
       if (exchange.kind === 'cancelled') return notSent(attempts, httpStatus, verdict.message)
-
-      const { message } = verdict
-      const end = { attempts, httpStatus, ids: undefined, error: message }
-      if (!verdict.retryable) return { end, answered: true }
-      if (verdict.waitMs !== undefined && verdict.waitMs > MAX_SERVER_WAIT_MS) {
-        const error = `${message}; the server asks to wait ${describeWait(verdict.waitMs, clock.now())}, longer than the ${MAX_SERVER_WAIT_MS / 1000} s edge-purge waits: run again after that time`
-        return { end: { ...end, error }, answered: true }
-      }
-      if (attempts >= settings.maxAttempts) {
-        const error = `${message} (gave up after ${counted(attempts, 'attempt')})`
-        return { end: { ...end, error }, answered: true }
-      }
-      // Never sooner than the server asked, and never at once: a `Retry-After: 0` loop is a flood.
-      const wait = Math.max(verdict.waitMs ?? 0, backoffMs(attempts, deps.random))
-      log.info(describeRetry(call, attempts, message, wait))
-      await clock.sleep(wait, signal)
+      const next = afterFailure(verdict, attempts, this.settings, this.deps)
+      if ('ended' in next) return next.ended
+      log.info(describeRetry(call, attempts, verdict.message, next.retryInMs))
+      await clock.sleep(next.retryInMs, signal)
     }
   }
-
-  /** A throw while handling one call (a bug, or an answer no rule foresaw) fails that call only. */
-  async function settle(call: PurgeCall): Promise<Ended> {
-    try {
-      return await runCall(call)
-    } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error)
-      const failure = `edge-purge could not handle this call: ${plainLine(reason)}`
-      return {
-        end: { attempts: 0, httpStatus: null, ids: undefined, error: failure },
-        answered: true
-      }
-    }
-  }
-
-  let next = 0
-  async function worker(): Promise<void> {
-    while (next < calls.length && !signal.aborted) {
-      const index = next++
-      const call = calls[index] as PurgeCall
-      const started = clock.now()
-      const { end, answered: wasAnswered } = await settle(call)
-      ledger.record(index, resultsOfCall(call, end))
-      if (wasAnswered) answered += 1
-      log.info(describeEnd(call, end, clock.now() - started))
-    }
-  }
-  await Promise.all(Array.from({ length: Math.min(settings.concurrency, calls.length) }, worker))
-  return { answered, firstSentMs }
 }
 
 /**
@@ -231,17 +250,17 @@ export async function runPurge(
   ledger: ResultLedger = new ResultLedger(calls)
 ): Promise<PurgeRun> {
   const { log, signal } = deps
-  const { answered, firstSentMs } = await log.group(
-    `Purge calls (${calls.length}, up to ${settings.concurrency} at once)`,
-    () => sendPass(calls, ledger, settings, deps)
+  const pass = new PurgePass(settings, deps)
+  await log.group(`Purge calls (${calls.length}, up to ${settings.concurrency} at once)`, () =>
+    pass.run(calls, ledger)
   )
   ledger.fill(NOT_SENT_CANCELLED)
   if (settings.repeatAfterMs > 0) await repeatPass(ledger, settings, deps)
   return {
     results: ledger.fill(NOT_SENT_CANCELLED),
-    answered,
+    answered: pass.answered,
     cancelled: signal.aborted,
-    firstSentMs
+    firstSentMs: pass.firstSentMs
   }
 }
 
@@ -263,7 +282,7 @@ async function repeatPass(
     log.info(`Waiting ${settings.repeatAfterMs / 1000} s before purging again (repeat-after)`)
     await deps.clock.sleep(settings.repeatAfterMs, signal)
     await log.group(`Repeat purge calls (${again.length})`, () =>
-      sendPass(repeats.calls, repeats, settings, deps)
+      new PurgePass(settings, deps).run(repeats.calls, repeats)
     )
   }
   repeats.fill(NOT_SENT_CANCELLED)

@@ -1,6 +1,7 @@
 /** What one attempt's exchange means for its call: ids, or a failure with a reason a user can act on. Pure. */
 import { STATUS_CODES } from 'node:http'
-import { MAX_BODY_BYTES, type Exchange } from './transport.js'
+import type { Answer } from '../../http/agents.js'
+import { MAX_BODY_BYTES } from './transport.js'
 import {
   headerValue,
   isRetryableNetworkCode,
@@ -42,7 +43,7 @@ function failure(fields: Pick<Failure, 'httpStatus' | 'message'> & Partial<Failu
 const USABLE_ID = /^[\x21-\x7e]{1,128}$/
 
 /** What the exchange means. Server text is shown through `plainLine`, which hides secrets first. */
-export function interpret(call: PurgeCall, exchange: Exchange, now: number): Verdict {
+export function interpret(call: PurgeCall, exchange: Answer, now: number): Verdict {
   switch (exchange.kind) {
     case 'cancelled':
       return failure({ httpStatus: null, message: CANCELLED_IN_FLIGHT })
@@ -86,7 +87,7 @@ function unusableId(value: unknown): string {
   return `the server's answer held no usable purge id (got ${shownValue(value)})`
 }
 
-type Response = Extract<Exchange, { kind: 'response' }>
+type Response = Extract<Answer, { kind: 'response' }>
 
 function interpretSuccess(call: PurgeCall, exchange: Response): Verdict {
   const { status, body } = exchange

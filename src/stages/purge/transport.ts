@@ -4,11 +4,9 @@ import * as https from 'node:https'
 import { createAgents, type Answer } from '../../http/agents.js'
 import type { PurgeCall } from '../../record.js'
 
-/** One purge call attempt: the body is cut at `MAX_BODY_BYTES`. */
-export type Exchange = Answer
-
 export interface Transport {
-  send(call: PurgeCall, signal: AbortSignal): Promise<Exchange>
+  /** One attempt of `call`: the body is cut at `MAX_BODY_BYTES`. */
+  send(call: PurgeCall, signal: AbortSignal): Promise<Answer>
   close(): void
 }
 
@@ -29,7 +27,8 @@ export const MAX_BODY_BYTES = 1024 * 1024
 export function createTransport(options: TransportOptions): Transport {
   const { agentFor, close } = createAgents(options)
 
-  function send(call: PurgeCall, signal: AbortSignal): Promise<Exchange> {
+  function /** One attempt of `call`: the body is cut at `MAX_BODY_BYTES`. */
+  send(call: PurgeCall, signal: AbortSignal): Promise<Answer> {
     if (signal.aborted) return Promise.resolve({ kind: 'cancelled' })
     const url = new URL(call.url)
     const headers: Record<string, string | number> = {
@@ -43,7 +42,7 @@ export function createTransport(options: TransportOptions): Transport {
     return new Promise((resolve) => {
       const request = module.request(url, { method: call.method, headers, agent: agentFor(url) })
       let settled = false
-      const settle = (exchange: Exchange): void => {
+      const settle = (exchange: Answer): void => {
         if (settled) return
         settled = true
         clearTimeout(timer)
