@@ -119,8 +119,6 @@ describe('changed-files', () => {
     const run = await runOnPush(before, after, { 'dry-run': 'true' })
     expect(run.code).toBe(0)
     expect(purge.requests).toHaveLength(0)
-    expect(run.stdout).toContain(`public/docs/index.html → url ${purge.url}/docs/`)
-    expect(run.stdout).toContain('content/blog/second.md → key blog')
     expect(resultsOf(run).every((result) => result.status === 'planned')).toBe(true)
     expect(run.summary).toContain('Targets from changed files')
   })

@@ -248,7 +248,6 @@ describe('execution', () => {
     expect(results.every((result) => result.status === 'planned' && result.attempts === 0)).toBe(
       true
     )
-    expect(run.stdout).toMatch(/POST .*\/service\/svc123\/purge \(256 keys\)/)
     expect(run.summary).toMatch(/dry run/i)
     expect(run.outputs['purged-count']).toBe('0')
   })

@@ -203,6 +203,15 @@ describe('a dry run', () => {
     expect(log.lines).toContain('[Dry run: 3 planned calls, none sent]')
     expectEachTargetOnce(record)
   })
+
+  it('with repeat-after, plans the second pass too and says when it would come', async () => {
+    const { record, events, log } = await run(
+      withAllStages({ dryRun: true, repeatAfterMs: 300_000 })
+    )
+    expect(events).toEqual([])
+    expect(record.results.every((result) => result.repeat?.status === 'planned')).toBe(true)
+    expect(log.lines).toContain('…then the same calls again after 300 s (repeat-after)')
+  })
 })
 
 describe('cancelled', () => {
