@@ -32853,7 +32853,8 @@ async function showDerivation({ report, targets }, calls, log) {
 }
 
 ;// CONCATENATED MODULE: ./src/stages/plan.ts
-/** Turns settings into the exact purge calls to send. Pure: no I/O, no token. */
+/** Turns settings into the exact purge calls to send (pure: no I/O, no token), and says what a dry run would do. */
+
 
 
 
@@ -33001,6 +33002,23 @@ function describePlan(calls, settings) {
     const service = ids.length === 0 ? '' : ` on service${ids.length === 1 ? '' : 's'} ${oneLine(ids.join(', '))}`;
     const kind = settings.soft ? 'soft' : 'instant';
     return `Planned ${counted(calls.length, `${kind} purge call`)} for ${counted(targets, 'target')}${service}`;
+}
+/** URLs are the user's own, validated: shown whole up to a length no real URL reaches. */
+const SHOWN_URL_CHARS = 2000;
+/** A dry run's log: every call it would send, the repeat, then what the later stages would do. */
+async function showDryRun(calls, repeatAfterMs, plannedStages, log) {
+    await log.group(`Dry run: ${counted(calls.length, 'planned call')}, none sent`, async () => {
+        for (const call of calls)
+            log.info(describeCall(call));
+        if (repeatAfterMs > 0) {
+            log.info(`…then the same calls again after ${repeatAfterMs / 1000} s (repeat-after)`);
+        }
+        for (const { sentence, urls } of plannedStages) {
+            log.info(sentence);
+            for (const url of urls)
+                log.info(`• ${oneLine(url, SHOWN_URL_CHARS)}`);
+        }
+    });
 }
 
 ;// CONCATENATED MODULE: ./src/stages/purge/log-lines.ts
@@ -34150,7 +34168,6 @@ async function waitForOrigin(settings, { requestTimeoutMs, concurrency }, deps) 
 
 
 
-
 const USER_AGENT = 'edge-purge/1';
 const liveConnections = {
     transport: (settings) => createTransport({
@@ -34234,26 +34251,13 @@ function stoppedBy({ purge, wait, verification }, calls) {
     }
     return undefined;
 }
-/** URLs are the user's own, validated: shown whole up to a length no real URL reaches. */
-const SHOWN_URL_CHARS = 2000;
 /** A dry run: every call and every later stage as it would run; nothing is sent. */
 async function dryRun(calls, settings, log) {
     const plannedStages = [
         settings.wait === undefined ? undefined : describeWaitPlanned(settings.wait),
         describeCheckPlanned(settings.verify, settings.urls.map((url) => url.target))
     ].filter((stage) => stage !== undefined);
-    await log.group(`Dry run: ${counted(calls.length, 'planned call')}, none sent`, async () => {
-        for (const call of calls)
-            log.info(describeCall(call));
-        if (settings.repeatAfterMs > 0) {
-            log.info(`…then the same calls again after ${settings.repeatAfterMs / 1000} s (repeat-after)`);
-        }
-        for (const { sentence, urls } of plannedStages) {
-            log.info(sentence);
-            for (const url of urls)
-                log.info(`• ${oneLine(url, SHOWN_URL_CHARS)}`);
-        }
-    });
+    await showDryRun(calls, settings.repeatAfterMs, plannedStages, log);
     return {
         purge: notRun(plannedResults(calls, settings.repeatAfterMs > 0)),
         wait: undefined,

@@ -5,7 +5,6 @@ import type { OpenGitHub } from './github.js'
 import { createProber, type Prober } from './http/probe.js'
 import type { StepLog } from './log.js'
 import {
-  describeCall,
   NOT_SENT_CANCELLED,
   withSources,
   type PlannedStage,
@@ -16,7 +15,7 @@ import {
   type WaitOutcome
 } from './record.js'
 import { applyChangedFiles, showDerivation } from './stages/changed-files/index.js'
-import { describePlan, plannedResults, planPurges } from './stages/plan.js'
+import { describePlan, plannedResults, planPurges, showDryRun } from './stages/plan.js'
 import { runPurge } from './stages/purge/engine.js'
 import { ResultLedger } from './stages/purge/ledger.js'
 import { createTransport, type Transport } from './stages/purge/transport.js'
@@ -24,7 +23,6 @@ import { verifyFreshness } from './stages/verify/edge-check.js'
 import { describeCheckPlanned, purgedUrlsOf, verifyTargetsOf } from './stages/verify/targets.js'
 import { describeWaitPlanned, waitForOrigin } from './stages/wait.js'
 import { counted } from './text/counted.js'
-import { oneLine } from './text/guard.js'
 import { plainLine } from './text/shown.js'
 
 const USER_AGENT = 'edge-purge/1'
@@ -146,9 +144,6 @@ function stoppedBy({ purge, wait, verification }: Stages, calls: number): string
   return undefined
 }
 
-/** URLs are the user's own, validated: shown whole up to a length no real URL reaches. */
-const SHOWN_URL_CHARS = 2000
-
 /** A dry run: every call and every later stage as it would run; nothing is sent. */
 async function dryRun(calls: PurgeCall[], settings: Settings, log: StepLog): Promise<Stages> {
   const plannedStages = [
@@ -158,16 +153,7 @@ async function dryRun(calls: PurgeCall[], settings: Settings, log: StepLog): Pro
       settings.urls.map((url) => url.target)
     )
   ].filter((stage) => stage !== undefined)
-  await log.group(`Dry run: ${counted(calls.length, 'planned call')}, none sent`, async () => {
-    for (const call of calls) log.info(describeCall(call))
-    if (settings.repeatAfterMs > 0) {
-      log.info(`…then the same calls again after ${settings.repeatAfterMs / 1000} s (repeat-after)`)
-    }
-    for (const { sentence, urls } of plannedStages) {
-      log.info(sentence)
-      for (const url of urls) log.info(`• ${oneLine(url, SHOWN_URL_CHARS)}`)
-    }
-  })
+  await showDryRun(calls, settings.repeatAfterMs, plannedStages, log)
   return {
     purge: notRun(plannedResults(calls, settings.repeatAfterMs > 0)),
     wait: undefined,

@@ -1,8 +1,9 @@
-/** Turns settings into the exact purge calls to send. Pure: no I/O, no token. */
+/** Turns settings into the exact purge calls to send (pure: no I/O, no token), and says what a dry run would do. */
 import { counted } from '../text/counted.js'
 import { oneLine } from '../text/guard.js'
 import { InputError, type PurgeUrl, type SurrogateKey } from '../config/targets.js'
-import type { PurgeCall, PurgeResult } from '../record.js'
+import type { StepLog } from '../log.js'
+import { describeCall, type PlannedStage, type PurgeCall, type PurgeResult } from '../record.js'
 import type { BatchFormat, Service, Settings } from '../config/settings.js'
 import { shorten } from '../text/shown.js'
 
@@ -170,4 +171,26 @@ export function describePlan(calls: PurgeCall[], settings: Settings): string {
     ids.length === 0 ? '' : ` on service${ids.length === 1 ? '' : 's'} ${oneLine(ids.join(', '))}`
   const kind = settings.soft ? 'soft' : 'instant'
   return `Planned ${counted(calls.length, `${kind} purge call`)} for ${counted(targets, 'target')}${service}`
+}
+
+/** URLs are the user's own, validated: shown whole up to a length no real URL reaches. */
+const SHOWN_URL_CHARS = 2000
+
+/** A dry run's log: every call it would send, the repeat, then what the later stages would do. */
+export async function showDryRun(
+  calls: PurgeCall[],
+  repeatAfterMs: number,
+  plannedStages: PlannedStage[],
+  log: StepLog
+): Promise<void> {
+  await log.group(`Dry run: ${counted(calls.length, 'planned call')}, none sent`, async () => {
+    for (const call of calls) log.info(describeCall(call))
+    if (repeatAfterMs > 0) {
+      log.info(`…then the same calls again after ${repeatAfterMs / 1000} s (repeat-after)`)
+    }
+    for (const { sentence, urls } of plannedStages) {
+      log.info(sentence)
+      for (const url of urls) log.info(`• ${oneLine(url, SHOWN_URL_CHARS)}`)
+    }
+  })
 }
