@@ -34191,12 +34191,7 @@ async function runPipeline(given, deps) {
         await showDerivation(derivation, calls.length, log);
     log.info(describePlan(calls, settings));
     const ledger = new ResultLedger(calls);
-    let stages = {
-        purge: notRun([]),
-        wait: undefined,
-        verification: undefined,
-        plannedStages: []
-    };
+    let stages = nothingDone();
     try {
         stages = settings.dryRun
             ? await dryRun(calls, settings, log)
@@ -34227,6 +34222,13 @@ const notRun = (results) => ({
     answered: 0,
     cancelled: false,
     firstSentMs: undefined
+});
+/** The stages before any of them ran: nothing purged, waited for or checked. */
+const nothingDone = () => ({
+    purge: notRun([]),
+    wait: undefined,
+    verification: undefined,
+    plannedStages: []
 });
 /** Rejects as soon as the run is cancelled, so a slow GitHub API cannot hold a cancelled job. */
 function unlessCancelled(work, signal) {
@@ -34273,12 +34275,7 @@ async function purgeForVisitors(calls, settings, { clock, signal, log, connect }
     const prober = connect.prober(settings);
     const pageDeps = { prober, clock, signal, log };
     const limits = { requestTimeoutMs: settings.timeoutMs, concurrency: settings.concurrency };
-    const stages = {
-        purge: notRun([]),
-        wait: undefined,
-        verification: undefined,
-        plannedStages: []
-    };
+    const stages = nothingDone();
     try {
         if (settings.wait !== undefined) {
             stages.wait = await waitForOrigin(settings.wait, limits, pageDeps);

@@ -79,12 +79,7 @@ export async function runPipeline(given: Settings, deps: PipelineDeps): Promise<
   log.info(describePlan(calls, settings))
 
   const ledger = new ResultLedger(calls)
-  let stages: Stages = {
-    purge: notRun([]),
-    wait: undefined,
-    verification: undefined,
-    plannedStages: []
-  }
+  let stages = nothingDone()
   try {
     stages = settings.dryRun
       ? await dryRun(calls, settings, log)
@@ -117,6 +112,14 @@ const notRun = (results: RunRecord['results']): PurgeRun => ({
   answered: 0,
   cancelled: false,
   firstSentMs: undefined
+})
+
+/** The stages before any of them ran: nothing purged, waited for or checked. */
+const nothingDone = (): Stages => ({
+  purge: notRun([]),
+  wait: undefined,
+  verification: undefined,
+  plannedStages: []
 })
 
 /** Rejects as soon as the run is cancelled, so a slow GitHub API cannot hold a cancelled job. */
@@ -175,12 +178,7 @@ async function purgeForVisitors(
   const prober = connect.prober(settings)
   const pageDeps = { prober, clock, signal, log }
   const limits = { requestTimeoutMs: settings.timeoutMs, concurrency: settings.concurrency }
-  const stages: Stages = {
-    purge: notRun([]),
-    wait: undefined,
-    verification: undefined,
-    plannedStages: []
-  }
+  const stages = nothingDone()
   try {
     if (settings.wait !== undefined) {
       stages.wait = await waitForOrigin(settings.wait, limits, pageDeps)
