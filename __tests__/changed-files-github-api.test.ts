@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from '@jest/globals'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { findChangedFiles } from '../src/stages/changed-files/github-api.js'
-import type { ChangedFilesReport } from '../src/record.js'
+import type { ComparedRange } from '../src/record.js'
 import { connectGitHub } from '../src/runner/github.js'
 import { hideSecrets } from '../src/text/guard.js'
 import { recordedLog } from './support/recorded-log.js'
@@ -52,11 +52,7 @@ async function warningsDuring(run: () => Promise<unknown>): Promise<string[]> {
 let logged = recordedLog()
 
 /** The files the run's range changed, read from the fake GitHub API through the runner's client. */
-async function find(
-  access: Access,
-  event: RunEvent,
-  changedSince: string
-): Promise<ChangedFilesReport> {
+async function find(access: Access, event: RunEvent, changedSince: string): Promise<ComparedRange> {
   const github = await connectGitHub({
     token: access.githubToken,
     owner: access.owner,
@@ -69,7 +65,7 @@ async function find(
 
 function pushEvent(before: string, after: string, extra: Record<string, unknown> = {}): RunEvent {
   const payload = { ref: 'refs/heads/main', before, after, forced: false, ...extra }
-  return { eventName: 'push', sha: after, payload }
+  return { eventName: 'push', sha: after, payload, runId: '', runUrl: '' }
 }
 
 const writes = (paths: string[]): Change[] => paths.map((path) => ({ write: path }))
@@ -111,7 +107,7 @@ describe('a push', () => {
       method: 'compare',
       base: root,
       head: after,
-      origin: 'push',
+      source: 'push',
       description: `push ${short(root)}...${short(after)} (3 commits)`,
       notes: []
     })
@@ -259,7 +255,7 @@ describe('a push whose before cannot be compared', () => {
     expect(report).toMatchObject({
       files: ['public/a.html', 'public/b.html'],
       base: 'main',
-      origin: 'changed-since',
+      source: 'input',
       description: `changed-since main...${short(after)} (2 commits)`
     })
     expect(report.notes).toEqual([
@@ -284,7 +280,7 @@ describe('a push whose before cannot be compared', () => {
     const after = api.commit(root, writes(['public/a.html']))
     const event = pushEvent('f'.repeat(40), after, { forced: true })
     const report = await find(ACCESS, event, 'deployed')
-    expect(report).toMatchObject({ files: ['public/a.html'], origin: 'changed-since' })
+    expect(report).toMatchObject({ files: ['public/a.html'], source: 'input' })
     expect(report.notes).toEqual([expect.stringContaining('unknown to GitHub')])
   })
 
@@ -359,7 +355,13 @@ describe('a release', () => {
       prerelease: false,
       published_at: publishedAt
     }
-    return { eventName: 'release', sha, payload: { action: 'published', release } }
+    return {
+      eventName: 'release',
+      sha,
+      payload: { action: 'published', release },
+      runId: '',
+      runUrl: ''
+    }
   }
 
   it('is compared against the previous release’s tag', async () => {
@@ -381,7 +383,7 @@ describe('a release', () => {
     expect(report).toMatchObject({
       files: ['public/blog/post.html', 'public/old.html'],
       base: 'v1.0.0',
-      origin: 'release',
+      source: 'release',
       description: `release v1.1.0: v1.0.0...${short(v11)} (2 commits)`
     })
     expect(api.requestsTo(/\/releases$/).map((r) => r.query.get('page') ?? '1')).toEqual(['1', '2'])
@@ -400,7 +402,13 @@ describe('a release', () => {
 describe('other events', () => {
   it('require changed-since', async () => {
     const root = siteRoot()
-    const event: RunEvent = { eventName: 'workflow_dispatch', sha: root, payload: {} }
+    const event: RunEvent = {
+      eventName: 'workflow_dispatch',
+      sha: root,
+      payload: {},
+      runId: '',
+      runUrl: ''
+    }
     const message = await inputError(find(ACCESS, event, ''))
     expect(message).toMatch(/^changed-since is required for workflow_dispatch events/)
   })
@@ -409,14 +417,26 @@ describe('other events', () => {
     const root = siteRoot()
     api.branch('deployed', root)
     const head = api.commit(root, writes(['public/a.html']))
-    const event: RunEvent = { eventName: 'workflow_dispatch', sha: head, payload: {} }
+    const event: RunEvent = {
+      eventName: 'workflow_dispatch',
+      sha: head,
+      payload: {},
+      runId: '',
+      runUrl: ''
+    }
     const report = await find(ACCESS, event, 'deployed')
-    expect(report).toMatchObject({ files: ['public/a.html'], origin: 'changed-since', notes: [] })
+    expect(report).toMatchObject({ files: ['public/a.html'], source: 'input', notes: [] })
   })
 
   it('name changed-since when GitHub does not know it', async () => {
     const root = siteRoot()
-    const event: RunEvent = { eventName: 'workflow_dispatch', sha: root, payload: {} }
+    const event: RunEvent = {
+      eventName: 'workflow_dispatch',
+      sha: root,
+      payload: {},
+      runId: '',
+      runUrl: ''
+    }
     const message = await inputError(find(ACCESS, event, 'no-such-branch'))
     expect(message).toMatch(/^changed-since: "no-such-branch" is not a commit, branch or tag/)
   })

@@ -103,6 +103,8 @@ describe('writeOutputs', () => {
     ]
     const file = await writeOutputs(runRecord({ results }), runnerOutputs)
     expect(outputs()).toEqual({
+      base: '',
+      'base-source': '',
       'purge-ids': '{"a":"id-a"}',
       'purge-id': 'id-a',
       results: JSON.stringify(results),
@@ -185,6 +187,8 @@ describe('writeOutputs', () => {
     const results = [result({ target: 'a', id: 'id-a' })]
     expect(await writeOutputs(runRecord({ results }), runnerOutputs)).toBe('')
     expect(outputs()).toEqual({
+      base: '',
+      'base-source': '',
       'purge-ids': '{"a":"id-a"}',
       'purge-id': 'id-a',
       results: JSON.stringify(results),

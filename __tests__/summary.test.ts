@@ -55,6 +55,7 @@ function render(results: PurgeResult[], overrides: Partial<SummaryFacts> = {}): 
     wait: undefined,
     edgeCheck: undefined,
     plannedStages: [],
+    recorded: [],
     ...overrides
   })
 }

@@ -30876,7 +30876,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2200);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6509);
 /** The bundle's entry: runs the action, and ends the process at once after a cancel. */
 
 // A cancelled run must end within the runner's grace period: keep-alive sockets or a slow
@@ -30889,7 +30889,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 2200:
+/***/ 6509:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -32465,6 +32465,15 @@ function encodePath(path) {
         .join('/');
 }
 
+;// CONCATENATED MODULE: ./src/github.ts
+/** The GitHub API as the stages see it: plain answers, handed in by the runner door, which alone knows Octokit. */
+/** The HTTP status a failed GitHub call answered, when it got an answer. */
+function statusOf(error) {
+    if (typeof error !== 'object' || error === null || !('status' in error))
+        return undefined;
+    return typeof error.status === 'number' ? error.status : undefined;
+}
+
 ;// CONCATENATED MODULE: ./src/stages/changed-files/range.ts
 
 const ZERO_SHA = /^0+$/;
@@ -32524,14 +32533,28 @@ function previousRelease(releases, current) {
 function shortRef(ref) {
     return /^[0-9a-f]{40}$/i.test(ref) ? ref.slice(0, 7) : ref;
 }
-/** The comparison for logs: `push abc1234...def5678 (3 commits)`. */
+/**
+ * The comparison for logs: `push abc1234...def5678 (3 commits)`; from a record, its label then the
+ * head: `last complete purge of svc123: abc1234, run 41 → def5678 (3 commits)`.
+ */
 function describeRange(origin, base, head, commits, label) {
-    const what = origin === 'release' && label !== undefined ? `release ${label}:` : origin;
     const count = counted(commits, 'commit');
+    if (origin === 'record')
+        return `${label ?? shortRef(base)} → ${shortRef(head)} (${count})`;
+    const what = origin === 'release' && label !== undefined
+        ? `release ${label}:`
+        : origin === 'input'
+            ? 'changed-since'
+            : origin;
     return `${what} ${shortRef(base)}...${shortRef(head)} (${count})`;
 }
 
 ;// CONCATENATED MODULE: ./src/stages/changed-files/github-api.ts
+/**
+ * The files a run's commits changed, read through the GitHub API the runner door hands in: which
+ * commits to compare for the run's event, and every file they changed.
+ */
+
 
 
 
@@ -32546,13 +32569,18 @@ async function findChangedFiles(github, changedSince, log) {
     // No commit between base and head: GitHub compares them as identical.
     if (range.comparison.totalCommits === 0)
         log.warning(sameCommitWarning(range));
+    return filesOfRange(github, range);
+}
+/** The files a resolved range changed, and how the log describes it. */
+async function filesOfRange(github, range) {
     const listed = await listChangedFiles(github, range);
     return {
         ...listed,
         base: range.base,
+        baseSha: range.comparison.baseSha,
         head: range.head,
-        origin: range.origin,
-        description: describeRange(range.origin, range.base, range.head, listed.commits, range.label),
+        source: range.origin,
+        description: describeRange(range.origin, range.base, range.head, range.comparison.totalCommits, range.label),
         notes: range.notes
     };
 }
@@ -32562,7 +32590,7 @@ async function findChangedFiles(github, changedSince, log) {
  */
 function sameCommitWarning(range) {
     const head = shortRef(range.head);
-    if (range.origin === 'changed-since') {
+    if (range.origin === 'input') {
         return `changed-files: changed-since ${shorten(range.base)} is the same commit as this run's ${head}, so comparing them finds no changed file and nothing is purged for changed files. Set changed-since to a commit before this deploy (the last one deployed), not to a branch this run has already moved`;
     }
     const base = range.origin === 'release'
@@ -32656,7 +32684,7 @@ async function fromChangedSince(github, changedSince, head, problem) {
     if (comparison.kind === 'unrelated') {
         throw new InputError(`changed-since: ${shorten(changedSince)} is not an ancestor of ${shortRef(head)} (GitHub compares them as ${comparison.status}), so files changed only on its side would be missed${why}; give a commit that ${shortRef(head)} contains, or use mode: all`);
     }
-    return { base: changedSince, head, origin: 'changed-since', notes, comparison: comparison.page };
+    return { base: changedSince, head, origin: 'input', notes, comparison: comparison.page };
 }
 function pushProblem(before, after, forced, comparison) {
     const push = forced ? 'this push was forced: its' : "this push's";
@@ -32761,11 +32789,6 @@ function sortedNames(entries) {
     }
     return [...names].sort();
 }
-function statusOf(error) {
-    if (typeof error !== 'object' || error === null || !('status' in error))
-        return undefined;
-    return typeof error.status === 'number' ? error.status : undefined;
-}
 /**
  * An API failure as a message naming what was attempted; a refused token is the user's to fix. A
  * server (or a proxy before it) can echo the token back: the guard hides it in every spelling.
@@ -32789,7 +32812,128 @@ function capitalize(sentence) {
     return sentence.charAt(0).toUpperCase() + sentence.slice(1);
 }
 
+;// CONCATENATED MODULE: ./src/stages/changed-files/since-last-purge.ts
+/**
+ * `changed-since: last-purge`: the files that differ between what each service was last purged for
+ * completely and this run's head. A base the head contains is compared as a range; any other base
+ * (history rewritten, a record from another branch) by the two commits' whole trees, so files only
+ * dropped commits changed are not missed.
+ */
+
+
+
+
+const HOW_TO_BEGIN = 'Begin the record with a run of mode: all and changed-since: last-purge (in the release workflow or a manual purge): its complete purge records where the site is fresh from';
+/** One range per distinct base: services recorded at the same commit share one comparison. */
+async function changedSinceLastPurge(github, recalled, serviceIds, log) {
+    const byBase = new Map();
+    const unrecorded = [];
+    for (const service of serviceIds) {
+        const last = recalled.last.get(service);
+        if (last === undefined) {
+            unrecorded.push(service);
+            continue;
+        }
+        const group = byBase.get(last.sha) ?? { last, services: [] };
+        group.services.push(service);
+        byBase.set(last.sha, group);
+    }
+    const ranges = [];
+    if (unrecorded.length > 0)
+        ranges.push(await withoutRecord(github, unrecorded, log));
+    for (const { last, services } of byBase.values()) {
+        ranges.push(await sinceRecord(github, last, services, recalled.head));
+    }
+    return ranges;
+}
+/** Services with no complete purge recorded yet: the event's own range, when it has a usable one. */
+async function withoutRecord(github, services, log) {
+    const names = services.join(', ');
+    const own = await ownRange(github);
+    if (own.kind !== 'usable') {
+        const why = own.kind === 'unusable'
+            ? own.problem
+            : `this ${github.event.eventName || 'run'} event has no range of its own to compare`;
+        throw new InputError(`changed-since: last-purge: no complete purge of ${names} is recorded yet, and ${why}. ${HOW_TO_BEGIN}`);
+    }
+    const what = own.range.origin === 'release' ? 'this release' : 'this push';
+    log.notice(`No complete purge of ${names} is recorded yet: comparing ${what}'s own range. This run records one when its purge is complete`);
+    return filesOfRange(github, own.range);
+}
+/** The files that differ between the recorded commit and the head. */
+async function sinceRecord(github, last, services, head) {
+    const run = last.runId === '' ? '' : `, run ${last.runId}`;
+    const label = `last complete purge of ${services.join(', ')}: ${shortRef(last.sha)}${run}`;
+    const comparison = await compare(github, last.sha, head);
+    if (comparison.kind === 'ancestor') {
+        const { page } = comparison;
+        if (page.files !== undefined && page.files.length < COMPARE_FILE_LIMIT) {
+            const range = {
+                base: last.sha,
+                head,
+                origin: 'record',
+                label,
+                notes: [],
+                comparison: page
+            };
+            return filesOfRange(github, range);
+        }
+    }
+    const files = await treeDifference(github, last, head, services);
+    const how = comparison.kind === 'ancestor'
+        ? 'GitHub lists 300 files at most: the two trees compared'
+        : 'not an ancestor: the two trees compared';
+    return {
+        files,
+        commits: undefined,
+        method: 'trees',
+        base: last.sha,
+        baseSha: last.sha,
+        head,
+        source: 'record',
+        description: `${label} → ${shortRef(head)} (${how})`,
+        notes: []
+    };
+}
+/** Paths added, removed or changed between two commits' trees; a file changed back is not different. */
+async function treeDifference(github, last, head, services) {
+    const reset = `purge everything with mode: all and changed-since: last-purge, which resets the record of ${services.join(', ')}`;
+    const gone = `the last complete purge of ${services.join(', ')} was for ${shortRef(last.sha)}, a commit GitHub no longer has`;
+    const before = await wholeTree(github, last.sha, gone, reset);
+    const after = await wholeTree(github, head, `GitHub does not know this run's commit ${shortRef(head)}`, reset);
+    const changed = new Set();
+    for (const [path, sha] of after)
+        if (before.get(path) !== sha)
+            changed.add(path);
+    for (const path of before.keys())
+        if (!after.has(path))
+            changed.add(path);
+    return [...changed].sort();
+}
+/** A commit's files by path → content SHA; `unknown` says what a missing commit means, `reset` what to do. */
+async function wholeTree(github, sha, unknown, reset) {
+    let entries;
+    try {
+        const tree = await github.tree(sha);
+        if (tree.truncated) {
+            throw new InputError(`changed-since: last-purge: GitHub lists the tree of ${shortRef(sha)} only in part (over 100,000 entries or 7 MB), so the changed files cannot all be known; ${reset}`);
+        }
+        entries = tree.entries;
+    }
+    catch (error) {
+        if (error instanceof InputError)
+            throw error;
+        const status = statusOf(error);
+        if (status === 404 || status === 409 || status === 422) {
+            throw new InputError(`changed-since: last-purge: ${unknown} (${status}), so what changed since cannot be known; ${reset}`);
+        }
+        throw apiError(error, github, `read the tree of ${shortRef(sha)}`);
+    }
+    return new Map(entries.map((entry) => [entry.path, entry.sha]));
+}
+
 ;// CONCATENATED MODULE: ./src/stages/changed-files/index.ts
+
 
 
 
@@ -32798,17 +32942,19 @@ function capitalize(sentence) {
 /** How results find their source: the same `type target` key `withSources` looks up. */
 const targetId = (type, target) => `${type} ${target}`;
 /** The settings with derived keys and URLs after the explicit ones; unchanged without changed-files. */
-async function applyChangedFiles(settings, { openGitHub, log }) {
+async function applyChangedFiles(settings, { github, recalled, log }) {
     const changed = settings.changedFiles;
-    if (changed === undefined)
+    if (changed === undefined || github === undefined)
         return { settings, derivation: undefined };
-    const github = await openGitHub(changed.githubToken);
-    const report = await findChangedFiles(github, changed.changedSince, log);
+    const ranges = recalled === undefined
+        ? [await findChangedFiles(github, changed.changedSince, log)]
+        : await changedSinceLastPurge(github, recalled, settings.lastPurge?.serviceIds ?? [], log);
+    const report = unite(ranges);
     for (const note of report.notes)
         log.notice(oneLine(note, 1000));
     const targets = deriveTargets(report.files, changed.urlMap, changed.keyMap);
-    log.info(`${counted(report.files.length, 'changed file')} in ${oneLine(report.description)} ` +
-        `(${report.method === 'compare' ? 'from the comparison' : 'gathered commit by commit'}) → ${counted(targets.length, 'target')}`);
+    const how = ranges.map((range) => `${oneLine(range.description)} (${METHODS[range.method]})`);
+    log.info(`${counted(report.files.length, 'changed file')} in ${how.join('; ')} → ${counted(targets.length, 'target')}`);
     const explicit = new Set([
         ...settings.keys.map((key) => targetId('key', key)),
         ...settings.urls.map((url) => targetId('url', url.target))
@@ -32833,6 +32979,20 @@ async function applyChangedFiles(settings, { openGitHub, log }) {
         derivation: { report, targets, sources }
     };
 }
+const METHODS = {
+    compare: 'from the comparison',
+    'per-commit': 'gathered commit by commit',
+    trees: 'from the two trees'
+};
+/** Several ranges (services recorded at different commits) as one report: their files united. */
+function unite(ranges) {
+    return {
+        files: [...new Set(ranges.flatMap((range) => range.files))].sort(),
+        ranges,
+        description: ranges.map((range) => range.description).join('; '),
+        notes: ranges.flatMap((range) => range.notes)
+    };
+}
 /** URLs and file paths: long enough for any a CDN or a repository holds in practice, shown whole. */
 const changed_files_SHOWN_ADDRESS_CHARS = 2000;
 /**
@@ -32850,6 +33010,208 @@ async function showDerivation({ report, targets }, calls, log) {
     if (calls === 0 && targets.length === 0) {
         log.notice(`Nothing to purge: none of the ${files} in ${range} matched url-map or key-map`);
     }
+}
+
+;// CONCATENATED MODULE: ./src/stages/last-purge/recall.ts
+
+
+
+/** The deployments looked at before giving up: a long run of failures means something else is wrong. */
+const MOST_DEPLOYMENTS = 200;
+/** The environment that holds a service's records. */
+const environmentOf = (service) => `edge-purge/${service}`;
+/** What a failed read or write of the records tells the user to grant. */
+const DEPLOYMENTS_PERMISSION = 'the job needs permissions: deployments: write (besides contents: read)';
+/**
+ * The commit a run purges for, which its record names: a pull request's head, not the merge
+ * commit GitHub makes for the run (that commit is rebuilt on every push and soon forgotten).
+ */
+function purgedCommit(event) {
+    const pullRequest = event.payload.pull_request;
+    const head = pullRequest?.head?.sha;
+    if (typeof head === 'string' && head !== '')
+        return head;
+    const after = event.payload.after;
+    if (event.eventName === 'push' && typeof after === 'string' && after !== '')
+        return after;
+    return event.sha;
+}
+/**
+ * What the run starts from. With changed-files off (`mode: all`), nothing is read: the purge
+ * covers everything, and its record starts or resets the history.
+ */
+async function recallLastPurges(github, settings, readRecords, log) {
+    const head = purgedCommit(github.event);
+    const last = new Map();
+    if (!readRecords)
+        return { head, last };
+    for (const service of settings.serviceIds) {
+        const found = await lastCompletePurge(github, service);
+        if (found === undefined) {
+            log.info(`No complete purge of ${service} is recorded in ${environmentOf(service)}`);
+            continue;
+        }
+        const run = found.runId === '' ? '' : ` by run ${found.runId}`;
+        log.info(`Last complete purge of ${service}: ${found.sha}${run} (deployment ${found.deploymentId} of ${environmentOf(service)})`);
+        last.set(service, found);
+    }
+    return { head, last };
+}
+async function lastCompletePurge(github, service) {
+    const environment = environmentOf(service);
+    let seen = 0;
+    try {
+        for (let page = 1;; page += 1) {
+            const { deployments, hasNextPage } = await github.deployments(environment, page);
+            for (const deployment of deployments) {
+                seen += 1;
+                if (seen > MOST_DEPLOYMENTS)
+                    throw tooManyFailures(service);
+                if ((await github.latestDeploymentState(deployment.id)) === 'success') {
+                    return {
+                        sha: deployment.sha,
+                        runId: runIdOf(deployment.payload),
+                        deploymentId: deployment.id
+                    };
+                }
+            }
+            if (!hasNextPage)
+                return undefined;
+        }
+    }
+    catch (error) {
+        if (error instanceof InputError)
+            throw error;
+        throw readRefused(error, github, environment);
+    }
+}
+function tooManyFailures(service) {
+    return new InputError(`changed-since: last-purge: none of the newest ${MOST_DEPLOYMENTS} deployments of ${environmentOf(service)} records a complete purge, so the base cannot be known. Reset the record with a run of mode: all and changed-since: last-purge, or delete the environment's old deployments`);
+}
+/** The run id a record's payload names; only digits are trusted, anything else is left out. */
+function runIdOf(payload) {
+    if (typeof payload !== 'object' || payload === null)
+        return '';
+    const id = payload.run_id;
+    const text = typeof id === 'number' ? String(id) : id;
+    return typeof text === 'string' && /^\d{1,20}$/.test(text) ? text : '';
+}
+function readRefused(error, github, environment) {
+    const status = statusOf(error);
+    const reason = redact(error instanceof Error ? error.message : String(error));
+    const where = `the deployments of ${environment} in ${github.owner}/${github.repo}`;
+    if (status === 401) {
+        return new InputError(`github-token: GitHub rejected the token (401: ${reason})`);
+    }
+    if (status === 403 || status === 404) {
+        return new InputError(`changed-since: last-purge: GitHub refused to read ${where} (${status}: ${reason}); ${DEPLOYMENTS_PERMISSION}. Nothing was purged`);
+    }
+    return new Error(`GitHub API: could not read ${where}: ${reason}`);
+}
+
+;// CONCATENATED MODULE: ./src/stages/last-purge/complete.ts
+
+/**
+ * Why the run did not purge `service` completely, or `undefined` when it did: every target of the
+ * service and every URL target purged (the repeat pass too), every URL checked at the edge fresh,
+ * no cancel. URL purges and edge checks belong to no service, so they count against every one.
+ * A run that matched no file and purged nothing is complete: the site is fresh up to its commit.
+ */
+function incompleteBecause(run, service) {
+    if (run.stopped !== undefined)
+        return 'the run was cancelled';
+    const unpurged = run.results.filter((result) => (result.service === service || result.service === null) && !purged(result));
+    if (unpurged.length > 0)
+        return `${counted(unpurged.length, 'target')} not purged`;
+    const notFresh = run.verification?.entries.filter((entry) => !entry.fresh) ?? [];
+    if (notFresh.length > 0)
+        return `${counted(notFresh.length, 'page')} not fresh at the edge`;
+    return undefined;
+}
+function purged(result) {
+    return result.status === 'purged' && (result.repeat == null || result.repeat.status === 'purged');
+}
+
+;// CONCATENATED MODULE: ./src/stages/last-purge/write.ts
+
+
+
+
+
+const RECORD_TASK = 'edge-purge';
+/** GitHub refuses deployment and status descriptions over 140 characters. */
+const DESCRIPTION_CHARS = 140;
+/** Makes each service's deployment for `head` and marks it `in_progress`. */
+async function openRecords(github, settings, head, log) {
+    const records = [];
+    const { runId, runUrl } = github.event;
+    for (const service of settings.serviceIds) {
+        try {
+            const deploymentId = await github.createDeployment({
+                sha: head,
+                environment: environmentOf(service),
+                task: RECORD_TASK,
+                description: described(`edge-purge of ${service}`),
+                payload: { run_id: runId }
+            });
+            await github.setDeploymentState(deploymentId, 'in_progress', {
+                description: 'purging',
+                logUrl: runUrl
+            });
+            records.push({ service, sha: head, deploymentId, refusal: undefined });
+        }
+        catch (error) {
+            const refusal = refusalOf(error);
+            log.warning(`Could not record this purge of ${service} in ${environmentOf(service)} (${refusal}): the purge goes on, and the next run with changed-since: last-purge compares from the older record, which is safe; ${DEPLOYMENTS_PERMISSION}`);
+            records.push({ service, sha: head, deploymentId: undefined, refusal });
+        }
+    }
+    return records;
+}
+/** Ends each record: `success` when the run purged the service completely, `failure` otherwise. */
+async function closeRecords(github, records, run, log) {
+    const written = [];
+    for (const { service, sha, deploymentId, refusal } of records) {
+        if (deploymentId === undefined) {
+            written.push({ service, sha, state: 'not written', why: refusal ?? '' });
+            continue;
+        }
+        const why = incompleteBecause(run, service);
+        const state = why === undefined ? 'success' : 'failure';
+        try {
+            await github.setDeploymentState(deploymentId, state, {
+                description: described(why ?? 'complete'),
+                logUrl: github.event.runUrl
+            });
+            log.info(why === undefined
+                ? `Recorded the complete purge of ${service} at ${sha}: the next run with changed-since: last-purge compares from it`
+                : `Recorded this purge of ${service} as incomplete (${why}): the next run compares from the last complete purge again`);
+            written.push({ service, sha, state, why: why ?? '' });
+        }
+        catch (error) {
+            const reason = refusalOf(error);
+            log.warning(`Could not mark the record of ${service} as ${state} (${reason}): the next run with changed-since: last-purge compares from the older record, which is safe; ${DEPLOYMENTS_PERMISSION}`);
+            written.push({ service, sha, state: 'not written', why: reason });
+        }
+    }
+    return written;
+}
+/** What a dry run would have recorded. */
+function describeRecordPlanned(settings) {
+    const environments = settings.serviceIds.map(environmentOf).join(', ');
+    return {
+        sentence: `Would then record the purge as a deployment of ${environments}, marked success only if every target is purged and every checked page fresh: later runs with changed-since: last-purge compare from the last such record`,
+        urls: []
+    };
+}
+function described(text) {
+    return plainLine(text, DESCRIPTION_CHARS);
+}
+/** A refused call in a few words: the status and GitHub's message, any secret in it hidden. */
+function refusalOf(error) {
+    const message = redact(error instanceof Error ? error.message : String(error));
+    const status = statusOf(error);
+    return status === undefined ? message : `${status}: ${message}`;
 }
 
 ;// CONCATENATED MODULE: ./src/stages/plan.ts
@@ -34168,6 +34530,8 @@ async function waitForOrigin(settings, { requestTimeoutMs, concurrency }, deps) 
 
 
 
+
+
 const USER_AGENT = 'edge-purge/1';
 const liveConnections = {
     transport: (settings) => createTransport({
@@ -34185,11 +34549,21 @@ const liveConnections = {
  */
 async function runPipeline(given, deps) {
     const { signal, log } = deps;
-    const { settings, derivation } = await unlessCancelled(applyChangedFiles(given, { openGitHub: deps.openGitHub, log }), signal);
+    const github = await unlessCancelled(openRepository(given, deps.openGitHub), signal);
+    const recalled = github === undefined || given.lastPurge === undefined
+        ? undefined
+        : await unlessCancelled(recallLastPurges(github, given.lastPurge, given.changedFiles !== undefined, log), signal);
+    const { settings, derivation } = await unlessCancelled(applyChangedFiles(given, { github, recalled, log }), signal);
     const calls = planPurges(settings);
     if (derivation !== undefined)
         await showDerivation(derivation, calls.length, log);
     log.info(describePlan(calls, settings));
+    const records = github === undefined ||
+        recalled === undefined ||
+        settings.lastPurge === undefined ||
+        settings.dryRun
+        ? []
+        : await openRecords(github, settings.lastPurge, recalled.head, log);
     const ledger = new ResultLedger(calls);
     let stages = nothingDone();
     try {
@@ -34203,16 +34577,25 @@ async function runPipeline(given, deps) {
         stages.purge = { ...notRun(ledger.fill(reason)), cancelled: signal.aborted };
     }
     const { purge, wait, verification, plannedStages } = stages;
+    const run = {
+        results: derivation === undefined ? purge.results : withSources(purge.results, derivation.sources),
+        verification,
+        stopped: stoppedBy(stages, calls.length)
+    };
     return {
         settings,
         derivation,
         calls,
-        results: derivation === undefined ? purge.results : withSources(purge.results, derivation.sources),
         plannedStages,
         wait,
-        verification,
-        stopped: stoppedBy(stages, calls.length)
+        ...run,
+        recorded: github === undefined ? [] : await closeRecords(github, records, run, log)
     };
+}
+/** The run's repository, when changed-files or last-purge needs it. */
+async function openRepository(settings, openGitHub) {
+    const token = settings.changedFiles?.githubToken ?? settings.lastPurge?.githubToken;
+    return token === undefined ? undefined : openGitHub(token);
 }
 function messageOf(error) {
     return error instanceof Error ? error.message : String(error);
@@ -34253,11 +34636,12 @@ function stoppedBy({ purge, wait, verification }, calls) {
     }
     return undefined;
 }
-/** A dry run: every call and every later stage as it would run; nothing is sent. */
+/** A dry run: every call and every later stage as it would run; nothing is sent or recorded. */
 async function dryRun(calls, settings, log) {
     const plannedStages = [
         settings.wait === undefined ? undefined : describeWaitPlanned(settings.wait),
-        describeCheckPlanned(settings.verify, settings.urls.map((url) => url.target))
+        describeCheckPlanned(settings.verify, settings.urls.map((url) => url.target)),
+        settings.lastPurge === undefined ? undefined : describeRecordPlanned(settings.lastPurge)
     ].filter((stage) => stage !== undefined);
     await showDryRun(calls, settings.repeatAfterMs, plannedStages, log);
     return {
@@ -34484,6 +34868,7 @@ function setBoundedOutput(name, json, file, io) {
  * string written. The edge check's outputs are written even when the results' could not be.
  */
 async function writeOutputs(facts, io) {
+    writeBaseOutputs(facts.derivation?.report.ranges ?? [], io);
     try {
         return await writeResultOutputs(facts.results, facts.settings.services.length > 1, io);
     }
@@ -34505,6 +34890,14 @@ async function writeResultOutputs(results, perService, io) {
     const path = file.written ? redact(file.path) : '';
     io.setOutput('results-file', path);
     return path;
+}
+/**
+ * The commit the changed files were compared from, and where it came from. Services whose records
+ * name different commits are compared from each: then one line per base, in both outputs alike.
+ */
+function writeBaseOutputs(ranges, io) {
+    io.setOutput('base', ranges.map((range) => redact(range.baseSha)).join('\n'));
+    io.setOutput('base-source', ranges.map((range) => range.source).join('\n'));
 }
 /**
  * The edge check's outputs: `undefined` when nothing was verified (then the counts are 0 and the
@@ -34671,8 +35064,22 @@ function waitSection(wait, budget) {
 function plannedSection(stages, budget) {
     return stages.flatMap(({ sentence, urls }) => [
         `<p>${summaryText(sentence, 2 * summary_SHOWN_ERROR_CHARS)}</p>`,
-        ...list(urls.map((url) => code(url, SHOWN_TARGET_CHARS)), budget, SECTION_BYTES.planned / Math.max(1, stages.length), 'the step log lists every one')
+        ...(urls.length === 0
+            ? []
+            : list(urls.map((url) => code(url, SHOWN_TARGET_CHARS)), budget, SECTION_BYTES.planned / Math.max(1, stages.length), 'the step log lists every one'))
     ]);
+}
+/** What a run recorded of its purge of one service, and what the next run compares from. */
+function recordLine({ service, sha, state, why }) {
+    const at = sha.slice(0, 7);
+    switch (state) {
+        case 'success':
+            return `Recorded as the last complete purge of ${service}, at ${at}: the next run with changed-since: last-purge compares from it.`;
+        case 'failure':
+            return `Recorded as an incomplete purge of ${service} (${why}): the next run compares from the last complete purge again.`;
+        case 'not written':
+            return `Not recorded for ${service}: GitHub refused (${why}); the next run compares from the older record, which purges more, never less.`;
+    }
 }
 /** A table of rows within the row limit and `cap` bytes, then how many more the file holds. */
 function table(headers, rows, budget, cap, more) {
@@ -34844,6 +35251,7 @@ function renderSummary(record, { resultsFile, context }) {
         context,
         stopped: record.stopped,
         plannedStages: record.plannedStages,
+        recorded: record.recorded,
         wait: record.wait === undefined || settings.wait === undefined
             ? undefined
             : { ...settings.wait, outcome: record.wait },
@@ -34881,6 +35289,7 @@ function renderFacts(facts) {
     body.push(...targets.folded);
     if (facts.derivation !== undefined)
         body.push(...derivationSection(facts.derivation, budget));
+    body.push(...facts.recorded.map((record) => `<p>${summaryText(recordLine(record))}</p>`));
     return [...head, ...body, end].join('\n');
 }
 
@@ -34911,9 +35320,12 @@ const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import
  * need it.
  */
 
+
 /** Commits per comparison page, and files per commit page: the most GitHub returns. */
 const COMMITS_PER_PAGE = 100;
 const FILES_PER_PAGE = 300;
+/** Deployments per page: the most GitHub returns. */
+const DEPLOYMENTS_PER_PAGE = 100;
 /** The run's repository, from GITHUB_REPOSITORY, GITHUB_EVENT_PATH and the other `GITHUB_*` variables. */
 const openGitHub = (token) => {
     const env = process.env;
@@ -34923,7 +35335,13 @@ const openGitHub = (token) => {
         token,
         owner,
         repo,
-        event: { eventName: env.GITHUB_EVENT_NAME ?? '', sha: env.GITHUB_SHA ?? '', payload },
+        event: {
+            eventName: env.GITHUB_EVENT_NAME ?? '',
+            sha: env.GITHUB_SHA ?? '',
+            payload,
+            runId: env.GITHUB_RUN_ID ?? '',
+            runUrl: readRunContext(env)?.runUrl ?? ''
+        },
         baseUrl: env.GITHUB_API_URL || 'https://api.github.com'
     });
 };
@@ -34961,6 +35379,7 @@ async function connectGitHub(where) {
             return {
                 status: data.status,
                 totalCommits: data.total_commits,
+                baseSha: data.base_commit.sha,
                 commits: data.commits.map((commit) => commit.sha),
                 files: data.files,
                 hasNextPage: hasNextPage(headers.link)
@@ -34976,7 +35395,68 @@ async function connectGitHub(where) {
             });
             return { files: data.files ?? [], hasNextPage: hasNextPage(headers.link) };
         },
-        releases: () => octokit.paginate('GET /repos/{owner}/{repo}/releases', { owner, repo, per_page: 100 })
+        releases: () => octokit.paginate('GET /repos/{owner}/{repo}/releases', { owner, repo, per_page: 100 }),
+        tree: async (sha) => {
+            const { data } = await octokit.request('GET /repos/{owner}/{repo}/git/trees/{tree_sha}', {
+                owner,
+                repo,
+                tree_sha: sha,
+                recursive: '1'
+            });
+            const entries = data.tree
+                .filter((entry) => entry.type !== 'tree' && entry.path !== undefined)
+                .map((entry) => ({ path: entry.path ?? '', sha: entry.sha ?? '' }));
+            return { entries, truncated: data.truncated };
+        },
+        deployments: async (environment, page) => {
+            const { data, headers } = await octokit.request('GET /repos/{owner}/{repo}/deployments', {
+                owner,
+                repo,
+                environment,
+                per_page: DEPLOYMENTS_PER_PAGE,
+                page
+            });
+            const deployments = data.map((deployment) => ({
+                id: Number(deployment.id),
+                sha: deployment.sha,
+                payload: deployment.payload,
+                createdAt: deployment.created_at
+            }));
+            return { deployments, hasNextPage: hasNextPage(headers.link) };
+        },
+        latestDeploymentState: async (id) => {
+            const { data } = await octokit.request('GET /repos/{owner}/{repo}/deployments/{deployment_id}/statuses', { owner, repo, deployment_id: id, per_page: 1 });
+            return data[0]?.state;
+        },
+        createDeployment: async (deployment) => {
+            const { data } = await octokit.request('POST /repos/{owner}/{repo}/deployments', {
+                owner,
+                repo,
+                ref: deployment.sha,
+                task: deployment.task,
+                environment: deployment.environment,
+                description: deployment.description,
+                payload: deployment.payload,
+                auto_merge: false,
+                required_contexts: [],
+                transient_environment: false,
+                production_environment: false
+            });
+            // 202 answers a merge GitHub would make first; auto_merge is off, so only 201 carries an id.
+            if (!('id' in data))
+                throw new Error(`GitHub created no deployment: ${data.message ?? ''}`);
+            return Number(data.id);
+        },
+        setDeploymentState: async (id, state, { description, logUrl }) => {
+            await octokit.request('POST /repos/{owner}/{repo}/deployments/{deployment_id}/statuses', {
+                owner,
+                repo,
+                deployment_id: id,
+                state,
+                description,
+                ...(logUrl === '' ? {} : { log_url: logUrl })
+            });
+        }
     };
 }
 
@@ -37265,6 +37745,7 @@ function parseSettings(raw, readFile) {
     const keys = mergeUnique([parseKeys(raw.keys, 'keys'), parseKeys(listFileText(raw, 'keys-file', readFile), 'keys-file')], (key) => key);
     const urls = mergeUnique([parseUrls(raw.urls, 'urls'), parseUrls(listFileText(raw, 'urls-file', readFile), 'urls-file')], (entry) => entry.address);
     const changedFiles = parseChangedFiles(raw);
+    const lastPurge = parseLastPurge(raw, changedFiles !== undefined, mode === 'all');
     if (changedFiles !== undefined && mode === 'all') {
         throw new InputError('changed-files: true derives keys and URLs, and mode: all refuses them; use one or the other');
     }
@@ -37303,6 +37784,7 @@ function parseSettings(raw, readFile) {
         failOnError: parseBoolean(raw, 'fail-on-error'),
         repeatAfterMs: parseInteger(raw, 'repeat-after', 0, 300) * 1000,
         changedFiles,
+        lastPurge,
         wait: parseWait(raw),
         verify: parseVerify(raw)
     };
@@ -37348,7 +37830,25 @@ function parseChangedFiles(raw) {
     if (raw['github-token'] === '') {
         throw new InputError('github-token is required with changed-files: true (the default, github.token, is enough)');
     }
-    return { urlMap, keyMap, changedSince: raw['changed-since'], githubToken: raw['github-token'] };
+    const changedSince = raw['changed-since'] === LAST_PURGE ? '' : raw['changed-since'];
+    return { urlMap, keyMap, changedSince, githubToken: raw['github-token'] };
+}
+/** The `changed-since` value that reads and writes the record of each service's last complete purge. */
+const LAST_PURGE = 'last-purge';
+function parseLastPurge(raw, changedFiles, purgeAll) {
+    if (raw['changed-since'] !== LAST_PURGE)
+        return undefined;
+    if (!changedFiles && !purgeAll) {
+        throw new InputError('changed-since: last-purge needs changed-files: true (to purge what changed since the last complete purge) or mode: all (to purge everything and start the record); a branch or tag named last-purge cannot be named here, give its commit SHA instead');
+    }
+    if (raw['github-token'] === '') {
+        throw new InputError('github-token is required with changed-since: last-purge, which keeps its record as GitHub deployments (the default, github.token, is enough with permissions: deployments: write)');
+    }
+    const serviceIds = parseServiceIds(raw);
+    if (serviceIds.length === 0) {
+        throw new InputError('changed-since: last-purge keeps one record per service, named by service-id: set service-id');
+    }
+    return { serviceIds, githubToken: raw['github-token'] };
 }
 function checkMode(mode, hasKeys, hasUrls, soft) {
     if (mode === 'all') {
@@ -37378,17 +37878,9 @@ function checkMode(mode, hasKeys, hasUrls, soft) {
 }
 /** One service id, or several separated by newlines or commas: keys and purge-all go to each. */
 function parseServices(raw) {
-    const ids = splitList(raw['service-id'], /\s*[\n,]\s*/);
+    const ids = parseServiceIds(raw);
     if (ids.length === 0) {
         throw new InputError(`service-id is required to purge surrogate keys or a whole service. It is empty: the secret or variable behind it ${NOT_SET}, or this run gets none (a run triggered by a pull request from a fork gets no Actions secrets or variables; one triggered by Dependabot gets variables but no Actions secrets)`);
-    }
-    for (const id of ids) {
-        if (id === '.' || id === '..') {
-            throw new InputError(`service-id: ${shorten(id)} is not a service id: URLs read . and .. as path steps, so its calls would go to another address than a service's (.. would make {base-url}/purge_all)`);
-        }
-        if (!/^[\x21-\x7e]+$/.test(id)) {
-            throw new InputError(`service-id: ${shorten(id)} is not a service id: give printable ASCII ids without spaces, separated by newlines or commas`);
-        }
     }
     if (raw['base-url'] === '') {
         throw new InputError('base-url is required to purge surrogate keys or a whole service, e.g. https://api.example-cdn.com');
@@ -37403,6 +37895,19 @@ function parseServices(raw) {
     requireSafeTransport(base, 'base-url');
     const baseUrl = base.href.replace(/\/+$/, '');
     return ids.map((id) => ({ id, baseUrl }));
+}
+/** The service ids, each a safe path segment of printable ASCII; empty when none is given. */
+function parseServiceIds(raw) {
+    const ids = splitList(raw['service-id'], /\s*[\n,]\s*/);
+    for (const id of ids) {
+        if (id === '.' || id === '..') {
+            throw new InputError(`service-id: ${shorten(id)} is not a service id: URLs read . and .. as path steps, so its calls would go to another address than a service's (.. would make {base-url}/purge_all)`);
+        }
+        if (!/^[\x21-\x7e]+$/.test(id)) {
+            throw new InputError(`service-id: ${shorten(id)} is not a service id: give printable ASCII ids without spaces, separated by newlines or commas`);
+        }
+    }
+    return ids;
 }
 /**
  * A token travels in an HTTP header, which cannot carry line breaks, other control characters or

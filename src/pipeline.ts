@@ -1,7 +1,7 @@
 /** One run's stages in order: derive → plan → wait → purge → verify; returns the RunRecord. No I/O of its own. */
 import type { Clock } from './clock.js'
 import type { Settings } from './config/settings.js'
-import type { OpenGitHub } from './github.js'
+import type { GitHubRepository, OpenGitHub } from './github.js'
 import { createProber, type Prober } from './http/probe.js'
 import type { StepLog } from './log.js'
 import {
@@ -15,6 +15,8 @@ import {
   type WaitOutcome
 } from './record.js'
 import { applyChangedFiles, showDerivation } from './stages/changed-files/index.js'
+import { recallLastPurges } from './stages/last-purge/recall.js'
+import { closeRecords, describeRecordPlanned, openRecords } from './stages/last-purge/write.js'
 import { describePlan, plannedResults, planPurges, showDryRun } from './stages/plan.js'
 import { runPurge } from './stages/purge/engine.js'
 import { ResultLedger } from './stages/purge/ledger.js'
@@ -51,7 +53,7 @@ export interface PipelineDeps {
   signal: AbortSignal
   log: StepLog
   connect: Connections
-  /** Opens the run's repository, for changed-files: the GitHub client loads only then. */
+  /** Opens the run's repository, for changed-files and last-purge: the GitHub client loads only then. */
   openGitHub: OpenGitHub
 }
 
@@ -70,13 +72,29 @@ interface Stages {
  */
 export async function runPipeline(given: Settings, deps: PipelineDeps): Promise<RunRecord> {
   const { signal, log } = deps
+  const github = await unlessCancelled(openRepository(given, deps.openGitHub), signal)
+  const recalled =
+    github === undefined || given.lastPurge === undefined
+      ? undefined
+      : await unlessCancelled(
+          recallLastPurges(github, given.lastPurge, given.changedFiles !== undefined, log),
+          signal
+        )
   const { settings, derivation } = await unlessCancelled(
-    applyChangedFiles(given, { openGitHub: deps.openGitHub, log }),
+    applyChangedFiles(given, { github, recalled, log }),
     signal
   )
   const calls = planPurges(settings)
   if (derivation !== undefined) await showDerivation(derivation, calls.length, log)
   log.info(describePlan(calls, settings))
+
+  const records =
+    github === undefined ||
+    recalled === undefined ||
+    settings.lastPurge === undefined ||
+    settings.dryRun
+      ? []
+      : await openRecords(github, settings.lastPurge, recalled.head, log)
 
   const ledger = new ResultLedger(calls)
   let stages = nothingDone()
@@ -90,17 +108,30 @@ export async function runPipeline(given: Settings, deps: PipelineDeps): Promise<
     stages.purge = { ...notRun(ledger.fill(reason)), cancelled: signal.aborted }
   }
   const { purge, wait, verification, plannedStages } = stages
+  const run = {
+    results:
+      derivation === undefined ? purge.results : withSources(purge.results, derivation.sources),
+    verification,
+    stopped: stoppedBy(stages, calls.length)
+  }
   return {
     settings,
     derivation,
     calls,
-    results:
-      derivation === undefined ? purge.results : withSources(purge.results, derivation.sources),
     plannedStages,
     wait,
-    verification,
-    stopped: stoppedBy(stages, calls.length)
+    ...run,
+    recorded: github === undefined ? [] : await closeRecords(github, records, run, log)
   }
+}
+
+/** The run's repository, when changed-files or last-purge needs it. */
+async function openRepository(
+  settings: Settings,
+  openGitHub: OpenGitHub
+): Promise<GitHubRepository | undefined> {
+  const token = settings.changedFiles?.githubToken ?? settings.lastPurge?.githubToken
+  return token === undefined ? undefined : openGitHub(token)
 }
 
 function messageOf(error: unknown): string {
@@ -147,14 +178,15 @@ function stoppedBy({ purge, wait, verification }: Stages, calls: number): string
   return undefined
 }
 
-/** A dry run: every call and every later stage as it would run; nothing is sent. */
+/** A dry run: every call and every later stage as it would run; nothing is sent or recorded. */
 async function dryRun(calls: PurgeCall[], settings: Settings, log: StepLog): Promise<Stages> {
   const plannedStages = [
     settings.wait === undefined ? undefined : describeWaitPlanned(settings.wait),
     describeCheckPlanned(
       settings.verify,
       settings.urls.map((url) => url.target)
-    )
+    ),
+    settings.lastPurge === undefined ? undefined : describeRecordPlanned(settings.lastPurge)
   ].filter((stage) => stage !== undefined)
   await showDryRun(calls, settings.repeatAfterMs, plannedStages, log)
   return {

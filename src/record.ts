@@ -179,19 +179,62 @@ export function notChecked(entry: Verification): boolean {
 export const NOT_CHECKED_IN_TIME =
   'not checked within verify-timeout: raise verify-timeout or concurrency'
 
-/** Where the changed files came from: the range compared, how, and what the log should say. */
-export interface ChangedFilesReport {
+/** Where the base of a comparison came from, as the `base-source` output names it. */
+export type BaseSource = 'record' | 'push' | 'release' | 'input'
+
+/** One comparison the changed files came from: the range, how its files were listed, the log's words. */
+export interface ComparedRange {
   /** Every path added, modified, removed or renamed (old and new name), sorted, each once. */
   files: string[]
-  commits: number
-  /** `per-commit` when the comparison listed 300 files and the list may have been cut. */
-  method: 'compare' | 'per-commit'
+  /** Commits from base to head; `undefined` when the two trees were compared instead. */
+  commits: number | undefined
+  /** `per-commit` when the comparison listed 300 files; `trees` when the two commits' trees were compared. */
+  method: 'compare' | 'per-commit' | 'trees'
+  /** The base as given: a commit, branch or tag. */
   base: string
+  /** The base's full commit SHA: the `base` output. */
+  baseSha: string
   head: string
-  origin: 'push' | 'release' | 'changed-since'
+  source: BaseSource
   /** For logs: `push abc1234...def5678 (3 commits)`. */
   description: string
   notes: string[]
+}
+
+/** The files that changed since each service's base: one range, or one per distinct base. */
+export interface ChangedFilesReport {
+  /** The union of every range's files, sorted, each once. */
+  files: string[]
+  ranges: ComparedRange[]
+  /** The ranges for logs, joined. */
+  description: string
+  notes: string[]
+}
+
+/** A service's last complete purge, as its newest deployment with a `success` status records it. */
+export interface LastPurge {
+  sha: string
+  /** The run that purged it, from the deployment's payload; empty when the payload names none. */
+  runId: string
+  deploymentId: number
+}
+
+/** What `changed-since: last-purge` read before planning. */
+export interface RecalledPurges {
+  /** The commit this run purges for, which its own record names. */
+  head: string
+  /** Each service's last complete purge; a service without one is missing. */
+  last: Map<string, LastPurge>
+}
+
+/** What a run wrote as its record of one service's purge. */
+export interface WrittenRecord {
+  service: string
+  /** The commit the record names. */
+  sha: string
+  /** `failure`, with `why`, when the purge was not complete; `not written` when GitHub refused. */
+  state: 'success' | 'failure' | 'not written'
+  why: string
 }
 
 /** A purge target found from a changed file; the first file that caused it is kept. */
@@ -232,6 +275,8 @@ export interface RunRecord {
   verification: VerifyRun | undefined
   /** Why the run ended early, when a cancel ended it. */
   stopped: string | undefined
+  /** With `changed-since: last-purge`, outside a dry run: the record written for each service. */
+  recorded: WrittenRecord[]
 }
 
 /** The workflow run behind a purge, so the summary traces it to the deploy that caused it. */

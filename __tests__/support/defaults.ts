@@ -38,6 +38,7 @@ export function settingsWith(overrides: Partial<Settings>): Settings {
     failOnError: true,
     repeatAfterMs: 0,
     changedFiles: undefined,
+    lastPurge: undefined,
     wait: undefined,
     verify: { purgedUrls: false, urls: [], text: undefined, timeoutMs: 60_000 },
     ...overrides

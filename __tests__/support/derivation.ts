@@ -9,11 +9,19 @@ export function derivationOf(
   return {
     report: {
       files: [...new Set(targets.map(({ file }) => file)), ...unmatched],
-      commits: 1,
-      method: 'compare',
-      base: 'abc1234',
-      head: 'def5678',
-      origin: 'push',
+      ranges: [
+        {
+          files: [],
+          commits: 1,
+          method: 'compare',
+          base: 'abc1234',
+          baseSha: 'abc1234',
+          head: 'def5678',
+          source: 'push',
+          description,
+          notes: []
+        }
+      ],
       description,
       notes: []
     },

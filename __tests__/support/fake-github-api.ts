@@ -1,16 +1,32 @@
 /**
- * The parts of GitHub's REST API that changed-files reads, on 127.0.0.1, behaving as GitHub
- * documents them: a repository of real commits (trees, parents), the compare endpoint with its
- * 300-file limit (files only on the first page, commits paged with `Link` headers, ahead / behind /
- * diverged / identical), a commit's files paged up to GitHub's 3,000, releases, renames and
- * removals, 404 for an unknown commit, and token checks. Records every request.
+ * The parts of GitHub's REST API that changed-files and last-purge use, on 127.0.0.1, behaving as
+ * GitHub documents them: a repository of real commits (trees, parents), the compare endpoint with
+ * its 300-file limit (files only on the first page, commits paged with `Link` headers, ahead /
+ * behind / diverged / identical), a commit's files paged up to GitHub's 3,000, whole trees
+ * (`recursive=1`, `truncated`), releases, renames and removals, deployments and their statuses
+ * (newest first, paged, 201 on create, `auto_inactive`), 404 for an unknown commit, and token
+ * checks per permission. Records every request.
  */
 import { LoopbackServer } from '../../tools/loopback-server.js'
 import { createHash } from 'node:crypto'
 import { type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http'
 
-/** What a token may do: `read` has `contents: read`; `none` is a valid token without it. */
-export type Permission = 'read' | 'none'
+/** What a job token was granted, per scope. */
+export interface Grant {
+  contents: 'read' | 'none'
+  deployments: 'write' | 'read' | 'none'
+}
+
+/**
+ * What a token may do: `read` has `contents: read` and `deployments: write` (what the docs ask a
+ * workflow to grant); `none` is a valid token without either.
+ */
+export type Permission = 'read' | 'none' | Grant
+
+const GRANTS: Record<'read' | 'none', Grant> = {
+  read: { contents: 'read', deployments: 'write' },
+  none: { contents: 'none', deployments: 'none' }
+}
 
 export interface RecordedGitHubRequest {
   method: string
@@ -18,7 +34,44 @@ export interface RecordedGitHubRequest {
   path: string
   query: URLSearchParams
   headers: IncomingHttpHeaders
+  /** The JSON body of a POST. */
+  body: Record<string, unknown> | undefined
 }
+
+/** A deployment status as GitHub keeps it. */
+export interface FakeDeploymentStatus {
+  id: number
+  state: string
+  description: string
+  log_url: string
+}
+
+/** A deployment as GitHub keeps it; statuses newest last. */
+export interface FakeDeployment {
+  id: number
+  sha: string
+  ref: string
+  task: string
+  environment: string
+  description: string
+  payload: unknown
+  transient_environment: boolean
+  production_environment: boolean
+  created_at: string
+  statuses: FakeDeploymentStatus[]
+}
+
+const DEPLOYMENT_STATES = [
+  'error',
+  'failure',
+  'inactive',
+  'in_progress',
+  'queued',
+  'pending',
+  'success'
+]
+/** GitHub refuses longer deployment and status descriptions. */
+const MAX_DESCRIPTION = 140
 
 /** One change a commit makes to its parent's tree. */
 export type Change =
@@ -66,6 +119,31 @@ interface DiffEntry {
 
 type Reply = { status: number; body: unknown; headers?: Record<string, string> }
 
+const notAccessible = (): Reply => ({
+  status: 403,
+  body: {
+    message: 'Resource not accessible by integration',
+    documentation_url: 'https://docs.github.com/rest',
+    status: '403'
+  }
+})
+
+/** A deployment as the API shows it: without the statuses, which have their own endpoint. */
+function shownDeployment(deployment: FakeDeployment): Omit<FakeDeployment, 'statuses'> {
+  const shown: Partial<FakeDeployment> = { ...deployment }
+  delete shown.statuses
+  return shown as Omit<FakeDeployment, 'statuses'>
+}
+
+const invalid = (field: string): Reply => ({
+  status: 422,
+  body: {
+    message: 'Validation Failed',
+    errors: [{ resource: 'Deployment', field, code: 'invalid' }],
+    status: '422'
+  }
+})
+
 /** GitHub's documented limits. */
 export const COMPARE_MAX_FILES = 300
 export const COMMIT_MAX_FILES = 3000
@@ -73,6 +151,7 @@ const COMPARE_UNPAGED_COMMITS = 250
 const COMPARE_MAX_PER_PAGE = 100
 const COMMIT_FILES_PER_PAGE = 300
 const RELEASES_MAX_PER_PAGE = 100
+const DEPLOYMENTS_MAX_PER_PAGE = 100
 const DEFAULT_PER_PAGE = 30
 
 const notFound = (): Reply => ({
@@ -92,7 +171,11 @@ export class FakeGitHubApi {
   private readonly commits = new Map<string, Commit>()
   private readonly branches = new Map<string, string>()
   private readonly releases: ReleaseRecord[] = []
+  private readonly deploymentList: FakeDeployment[] = []
+  private readonly truncatedTrees = new Set<string>()
+  private readonly forgotten = new Set<string>()
   private writes = 0
+  private statusIds = 0
 
   private constructor(
     private readonly http: LoopbackServer,
@@ -101,6 +184,11 @@ export class FakeGitHubApi {
     this.owner = options.owner ?? 'acme'
     this.repo = options.repo ?? 'site'
     this.tokens = options.tokens ?? { 'gh-test-token': 'read' }
+  }
+
+  /** Every deployment, oldest first, with its statuses oldest first. */
+  get deployments(): readonly FakeDeployment[] {
+    return this.deploymentList
   }
 
   static async start(options: FakeGitHubOptions = {}): Promise<FakeGitHubApi> {
@@ -171,18 +259,47 @@ export class FakeGitHubApi {
     return id
   }
 
+  /** Records a purge as an earlier run would have: a deployment with these statuses, in order. */
+  deploy(environment: string, sha: string, states: string[], runId = '7'): FakeDeployment {
+    const deployment = this.createDeployment({
+      ref: sha,
+      task: 'edge-purge',
+      environment,
+      description: 'earlier purge',
+      payload: { run_id: runId }
+    })
+    if (deployment.status !== 201) throw new Error(`cannot deploy ${sha}`)
+    const made = this.deploymentList[this.deploymentList.length - 1] as FakeDeployment
+    for (const state of states) this.addStatus(made, { state })
+    return made
+  }
+
+  /** GitHub lists this commit's tree only in part, as it does past 100,000 entries or 7 MB. */
+  truncateTree(sha: string): void {
+    this.truncatedTrees.add(sha)
+  }
+
+  /** GitHub no longer has this commit (garbage-collected after a force-push). */
+  forget(sha: string): void {
+    this.forgotten.add(sha)
+  }
+
   /** Requests whose path matches, in order. */
   requestsTo(pattern: RegExp): RecordedGitHubRequest[] {
     return this.requests.filter((request) => pattern.test(request.path))
   }
 
-  private handle(request: IncomingMessage, response: ServerResponse): void {
+  private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const url = new URL(request.url ?? '/', 'http://fake')
+    const chunks: Buffer[] = []
+    for await (const chunk of request) chunks.push(chunk as Buffer)
+    const text = Buffer.concat(chunks).toString('utf8')
     const recorded: RecordedGitHubRequest = {
       method: request.method ?? '',
       path: url.pathname,
       query: url.searchParams,
-      headers: request.headers
+      headers: request.headers,
+      body: text === '' ? undefined : (JSON.parse(text) as Record<string, unknown>)
     }
     this.requests.push(recorded)
     const reply = this.answer(recorded, `http://${request.headers.host ?? '127.0.0.1'}`)
@@ -195,7 +312,8 @@ export class FakeGitHubApi {
 
   private answer(request: RecordedGitHubRequest, origin: string): Reply {
     const token = /^(?:token|bearer) (.+)$/i.exec(request.headers.authorization ?? '')?.[1]
-    const permission = token === undefined ? undefined : this.tokens[token]
+    const given = token === undefined ? undefined : this.tokens[token]
+    const permission = typeof given === 'string' ? GRANTS[given] : given
     if (token !== undefined && permission === undefined) {
       return {
         status: 401,
@@ -206,20 +324,20 @@ export class FakeGitHubApi {
     if (permission === undefined) return notFound()
 
     const prefix = `/repos/${this.owner}/${this.repo}/`
-    if (request.method !== 'GET' || !request.path.startsWith(prefix)) return notFound()
-    if (permission === 'none') {
-      return {
-        status: 403,
-        body: {
-          message: 'Resource not accessible by integration',
-          documentation_url: 'https://docs.github.com/rest',
-          status: '403'
-        }
-      }
-    }
+    if (!request.path.startsWith(prefix)) return notFound()
     const rest = request.path.slice(prefix.length)
     const link = (page: number, last: number): Record<string, string> =>
       pageLinks(`${origin}${request.path}`, request.query, page, last)
+
+    if (rest === 'deployments' || rest.startsWith('deployments/')) {
+      const allowed = request.method === 'GET' ? ['read', 'write'] : ['write']
+      if (!allowed.includes(permission.deployments)) return notAccessible()
+      return this.deploymentsApi(rest, request, link)
+    }
+    if (request.method !== 'GET') return notFound()
+    if (permission.contents === 'none') return notAccessible()
+    const tree = /^git\/trees\/([^/]+)$/.exec(rest)
+    if (tree !== null) return this.getTree(decodeURIComponent(tree[1] ?? ''), request)
 
     const compare = /^compare\/([^/]+)$/.exec(rest)
     if (compare !== null) return this.compare(decodeURIComponent(compare[1] ?? ''), request, link)
@@ -227,6 +345,158 @@ export class FakeGitHubApi {
     if (commit !== null) return this.getCommit(decodeURIComponent(commit[1] ?? ''), request, link)
     if (rest === 'releases') return this.listReleases(request, link)
     return notFound()
+  }
+
+  /** `GET /repos/{owner}/{repo}/git/trees/{sha}`: a commit's tree, whole with `recursive=1`. */
+  private getTree(ref: string, request: RecordedGitHubRequest): Reply {
+    const commit = /^[0-9a-f]{40}$/.test(ref) ? this.resolve(ref) : undefined
+    if (commit === undefined) return notFound()
+    const recursive = request.query.has('recursive')
+    const entries: Record<string, unknown>[] = []
+    const folders = new Set<string>()
+    for (const [path, content] of commit.tree) {
+      const parts = path.split('/')
+      if (!recursive && parts.length > 1) {
+        folders.add(parts[0] ?? '')
+        continue
+      }
+      for (let depth = 1; depth < parts.length; depth += 1) {
+        folders.add(parts.slice(0, depth).join('/'))
+      }
+      entries.push({
+        path,
+        mode: '100644',
+        type: 'blob',
+        sha: sha1(content),
+        size: content.length
+      })
+    }
+    for (const folder of folders) {
+      entries.push({ path: folder, mode: '040000', type: 'tree', sha: sha1(`tree ${folder}`) })
+    }
+    entries.sort((a, b) => String(a.path).localeCompare(String(b.path)))
+    const truncated = this.truncatedTrees.has(commit.sha)
+    return {
+      status: 200,
+      body: {
+        sha: sha1(`tree of ${commit.sha}`),
+        url: `https://api.github.com/repos/${this.owner}/${this.repo}/git/trees/${commit.sha}`,
+        tree: truncated ? entries.slice(0, Math.ceil(entries.length / 2)) : entries,
+        truncated
+      }
+    }
+  }
+
+  /** The deployments endpoints: list, create, and a deployment's statuses (list, create). */
+  private deploymentsApi(
+    rest: string,
+    request: RecordedGitHubRequest,
+    link: (page: number, last: number) => Record<string, string>
+  ): Reply {
+    if (rest === 'deployments') {
+      return request.method === 'POST'
+        ? this.createDeployment(request.body ?? {})
+        : this.listDeployments(request, link)
+    }
+    const statuses = /^deployments\/(\d+)\/statuses$/.exec(rest)
+    const deployment = this.deploymentList.find((made) => String(made.id) === statuses?.[1])
+    if (deployment === undefined) return notFound()
+    if (request.method === 'POST') {
+      const { state, description, log_url, auto_inactive } = request.body ?? {}
+      if (typeof state !== 'string' || !DEPLOYMENT_STATES.includes(state)) return invalid('state')
+      if (typeof description === 'string' && description.length > MAX_DESCRIPTION) {
+        return invalid('description')
+      }
+      const status = this.addStatus(deployment, {
+        state,
+        description: typeof description === 'string' ? description : '',
+        logUrl: typeof log_url === 'string' ? log_url : '',
+        autoInactive: auto_inactive !== false
+      })
+      return { status: 201, body: { ...status, deployment_url: deployment.id } }
+    }
+    const perPage = perPageOf(request.query, DEFAULT_PER_PAGE, DEPLOYMENTS_MAX_PER_PAGE)
+    const page = pageOf(request.query)
+    const newestFirst = [...deployment.statuses].reverse()
+    const last = Math.max(1, Math.ceil(newestFirst.length / perPage))
+    const body = newestFirst.slice((page - 1) * perPage, page * perPage)
+    return { status: 200, body, headers: last > 1 ? link(page, last) : {} }
+  }
+
+  /** `GET /repos/{owner}/{repo}/deployments`: newest first, filtered, paged. */
+  private listDeployments(
+    request: RecordedGitHubRequest,
+    link: (page: number, last: number) => Record<string, string>
+  ): Reply {
+    const filters = (['environment', 'sha', 'ref', 'task'] as const).filter((name) =>
+      request.query.has(name)
+    )
+    const matching = [...this.deploymentList]
+      .reverse()
+      .filter((made) => filters.every((name) => made[name] === request.query.get(name)))
+    const perPage = perPageOf(request.query, DEFAULT_PER_PAGE, DEPLOYMENTS_MAX_PER_PAGE)
+    const page = pageOf(request.query)
+    const last = Math.max(1, Math.ceil(matching.length / perPage))
+    const body = matching.slice((page - 1) * perPage, page * perPage).map(shownDeployment)
+    return { status: 200, body, headers: last > 1 ? link(page, last) : {} }
+  }
+
+  /** `POST /repos/{owner}/{repo}/deployments`: 201 with the deployment. */
+  private createDeployment(body: Record<string, unknown>): Reply {
+    const ref = typeof body.ref === 'string' ? body.ref : ''
+    const commit = this.resolve(ref)
+    if (commit === undefined) return { status: 422, body: { message: `No ref found for: ${ref}` } }
+    const description = typeof body.description === 'string' ? body.description : ''
+    if (description.length > MAX_DESCRIPTION) return invalid('description')
+    const deployment: FakeDeployment = {
+      id: 5000 + this.deploymentList.length,
+      sha: commit.sha,
+      ref,
+      task: typeof body.task === 'string' ? body.task : 'deploy',
+      environment: typeof body.environment === 'string' ? body.environment : 'production',
+      description,
+      payload: body.payload ?? {},
+      transient_environment: body.transient_environment === true,
+      production_environment: body.production_environment === true,
+      created_at: new Date(Date.UTC(2026, 0, 1, 0, 0, this.deploymentList.length)).toISOString(),
+      statuses: []
+    }
+    this.deploymentList.push(deployment)
+    return { status: 201, body: shownDeployment(deployment) }
+  }
+
+  /**
+   * Adds a status. A `success` with `auto_inactive` (the default) marks every earlier
+   * non-transient, non-production deployment of the environment whose latest status is `success`
+   * inactive, as GitHub does.
+   */
+  private addStatus(
+    deployment: FakeDeployment,
+    {
+      state,
+      description = '',
+      logUrl = '',
+      autoInactive = true
+    }: { state: string; description?: string; logUrl?: string; autoInactive?: boolean }
+  ): FakeDeploymentStatus {
+    this.statusIds += 1
+    const status = { id: this.statusIds, state, description, log_url: logUrl }
+    deployment.statuses.push(status)
+    if (state === 'success' && autoInactive) {
+      for (const earlier of this.deploymentList) {
+        if (earlier.id >= deployment.id || earlier.environment !== deployment.environment) continue
+        if (earlier.transient_environment || earlier.production_environment) continue
+        if (earlier.statuses.at(-1)?.state !== 'success') continue
+        this.statusIds += 1
+        earlier.statuses.push({
+          id: this.statusIds,
+          state: 'inactive',
+          description: '',
+          log_url: ''
+        })
+      }
+    }
+    return status
   }
 
   /** `GET /repos/{owner}/{repo}/compare/{base}...{head}`. */
@@ -336,6 +606,11 @@ export class FakeGitHubApi {
 
   /** A full SHA, a unique abbreviation of 7+ characters, a branch or a release's tag. */
   private resolve(ref: string): Commit | undefined {
+    const commit = this.resolveKnown(ref)
+    return commit === undefined || this.forgotten.has(commit.sha) ? undefined : commit
+  }
+
+  private resolveKnown(ref: string): Commit | undefined {
     const named = this.branches.get(ref) ?? this.releases.find((r) => r.tag === ref)?.sha
     if (named !== undefined) return this.commits.get(named)
     if (!/^[0-9a-f]{7,40}$/.test(ref)) return undefined

@@ -12,6 +12,7 @@ export function runRecord(overrides: Partial<RunRecord> = {}): RunRecord {
     wait: undefined,
     verification: undefined,
     stopped: undefined,
+    recorded: [],
     ...overrides
   }
 }

@@ -2,6 +2,7 @@
 import type { FileReader } from './list-files.js'
 import type {
   ChangedFilesSettings,
+  LastPurgeSettings,
   Service,
   Settings,
   VerifySettings,
@@ -80,6 +81,7 @@ export function parseSettings(raw: RawInputs, readFile: FileReader): Settings {
     (entry) => entry.address
   )
   const changedFiles = parseChangedFiles(raw)
+  const lastPurge = parseLastPurge(raw, changedFiles !== undefined, mode === 'all')
   if (changedFiles !== undefined && mode === 'all') {
     throw new InputError(
       'changed-files: true derives keys and URLs, and mode: all refuses them; use one or the other'
@@ -123,6 +125,7 @@ export function parseSettings(raw: RawInputs, readFile: FileReader): Settings {
     failOnError: parseBoolean(raw, 'fail-on-error'),
     repeatAfterMs: parseInteger(raw, 'repeat-after', 0, 300) * 1000,
     changedFiles,
+    lastPurge,
     wait: parseWait(raw),
     verify: parseVerify(raw)
   }
@@ -177,7 +180,36 @@ function parseChangedFiles(raw: RawInputs): ChangedFilesSettings | undefined {
       'github-token is required with changed-files: true (the default, github.token, is enough)'
     )
   }
-  return { urlMap, keyMap, changedSince: raw['changed-since'], githubToken: raw['github-token'] }
+  const changedSince = raw['changed-since'] === LAST_PURGE ? '' : raw['changed-since']
+  return { urlMap, keyMap, changedSince, githubToken: raw['github-token'] }
+}
+
+/** The `changed-since` value that reads and writes the record of each service's last complete purge. */
+export const LAST_PURGE = 'last-purge'
+
+function parseLastPurge(
+  raw: RawInputs,
+  changedFiles: boolean,
+  purgeAll: boolean
+): LastPurgeSettings | undefined {
+  if (raw['changed-since'] !== LAST_PURGE) return undefined
+  if (!changedFiles && !purgeAll) {
+    throw new InputError(
+      'changed-since: last-purge needs changed-files: true (to purge what changed since the last complete purge) or mode: all (to purge everything and start the record); a branch or tag named last-purge cannot be named here, give its commit SHA instead'
+    )
+  }
+  if (raw['github-token'] === '') {
+    throw new InputError(
+      'github-token is required with changed-since: last-purge, which keeps its record as GitHub deployments (the default, github.token, is enough with permissions: deployments: write)'
+    )
+  }
+  const serviceIds = parseServiceIds(raw)
+  if (serviceIds.length === 0) {
+    throw new InputError(
+      'changed-since: last-purge keeps one record per service, named by service-id: set service-id'
+    )
+  }
+  return { serviceIds, githubToken: raw['github-token'] }
 }
 
 function checkMode(mode: string, hasKeys: boolean, hasUrls: boolean, soft: boolean): void {
@@ -218,23 +250,11 @@ function checkMode(mode: string, hasKeys: boolean, hasUrls: boolean, soft: boole
 
 /** One service id, or several separated by newlines or commas: keys and purge-all go to each. */
 function parseServices(raw: RawInputs): Service[] {
-  const ids = splitList(raw['service-id'], /\s*[\n,]\s*/)
+  const ids = parseServiceIds(raw)
   if (ids.length === 0) {
     throw new InputError(
       `service-id is required to purge surrogate keys or a whole service. It is empty: the secret or variable behind it ${NOT_SET}, or this run gets none (a run triggered by a pull request from a fork gets no Actions secrets or variables; one triggered by Dependabot gets variables but no Actions secrets)`
     )
-  }
-  for (const id of ids) {
-    if (id === '.' || id === '..') {
-      throw new InputError(
-        `service-id: ${shorten(id)} is not a service id: URLs read . and .. as path steps, so its calls would go to another address than a service's (.. would make {base-url}/purge_all)`
-      )
-    }
-    if (!/^[\x21-\x7e]+$/.test(id)) {
-      throw new InputError(
-        `service-id: ${shorten(id)} is not a service id: give printable ASCII ids without spaces, separated by newlines or commas`
-      )
-    }
   }
   if (raw['base-url'] === '') {
     throw new InputError(
@@ -253,6 +273,24 @@ function parseServices(raw: RawInputs): Service[] {
   requireSafeTransport(base, 'base-url')
   const baseUrl = base.href.replace(/\/+$/, '')
   return ids.map((id) => ({ id, baseUrl }))
+}
+
+/** The service ids, each a safe path segment of printable ASCII; empty when none is given. */
+function parseServiceIds(raw: RawInputs): string[] {
+  const ids = splitList(raw['service-id'], /\s*[\n,]\s*/)
+  for (const id of ids) {
+    if (id === '.' || id === '..') {
+      throw new InputError(
+        `service-id: ${shorten(id)} is not a service id: URLs read . and .. as path steps, so its calls would go to another address than a service's (.. would make {base-url}/purge_all)`
+      )
+    }
+    if (!/^[\x21-\x7e]+$/.test(id)) {
+      throw new InputError(
+        `service-id: ${shorten(id)} is not a service id: give printable ASCII ids without spaces, separated by newlines or commas`
+      )
+    }
+  }
+  return ids
 }
 
 /**

@@ -8,7 +8,18 @@ export type BatchFormat = 'json' | 'header'
 export interface ChangedFilesSettings {
   urlMap: UrlMapping[]
   keyMap: KeyMapping[]
+  /** The commit, branch or tag given; empty with `last-purge`, whose bases come from the records. */
   changedSince: string
+  githubToken: string
+}
+
+/**
+ * `changed-since: last-purge`: the base is each service's last complete purge, kept on GitHub as a
+ * deployment, and a complete run records one.
+ */
+export interface LastPurgeSettings {
+  /** The services whose record is read and written: the environment is `edge-purge/<id>`. */
+  serviceIds: string[]
   githubToken: string
 }
 
@@ -40,6 +51,8 @@ export interface Settings {
   repeatAfterMs: number
   /** Present when targets are also derived from the files this run's commits changed. */
   changedFiles: ChangedFilesSettings | undefined
+  /** Present with `changed-since: last-purge`. */
+  lastPurge: LastPurgeSettings | undefined
   /** Present when the purge waits until the origin serves the release. */
   wait: WaitSettings | undefined
   verify: VerifySettings

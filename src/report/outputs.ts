@@ -3,7 +3,13 @@
  * door hands in how a file is kept and an output set, so this module never touches the runner.
  */
 import type { StepLog } from '../log.js'
-import { countResults, type PurgeResult, type RunRecord, type Verification } from '../record.js'
+import {
+  countResults,
+  type ComparedRange,
+  type PurgeResult,
+  type RunRecord,
+  type Verification
+} from '../record.js'
 import { redact } from '../text/guard.js'
 
 /** GitHub refuses outputs over 1 MB; stay under it with room for the output file's framing. */
@@ -104,7 +110,10 @@ function setBoundedOutput(name: string, json: string, file: WrittenFile, io: Out
 }
 
 /** What the outputs are made of: the results, and the run's wait and edge check. */
-export type OutputFacts = Pick<RunRecord, 'results' | 'settings' | 'wait' | 'verification'>
+export type OutputFacts = Pick<
+  RunRecord,
+  'results' | 'settings' | 'wait' | 'verification' | 'derivation'
+>
 
 /**
  * Writes the results file and every output; returns the results file's path, or '' when it could
@@ -112,6 +121,7 @@ export type OutputFacts = Pick<RunRecord, 'results' | 'settings' | 'wait' | 'ver
  * string written. The edge check's outputs are written even when the results' could not be.
  */
 export async function writeOutputs(facts: OutputFacts, io: OutputWriter): Promise<string> {
+  writeBaseOutputs(facts.derivation?.report.ranges ?? [], io)
   try {
     return await writeResultOutputs(facts.results, facts.settings.services.length > 1, io)
   } finally {
@@ -137,6 +147,15 @@ async function writeResultOutputs(
   const path = file.written ? redact(file.path) : ''
   io.setOutput('results-file', path)
   return path
+}
+
+/**
+ * The commit the changed files were compared from, and where it came from. Services whose records
+ * name different commits are compared from each: then one line per base, in both outputs alike.
+ */
+function writeBaseOutputs(ranges: ComparedRange[], io: OutputWriter): void {
+  io.setOutput('base', ranges.map((range) => redact(range.baseSha)).join('\n'))
+  io.setOutput('base-source', ranges.map((range) => range.source).join('\n'))
 }
 
 /**

@@ -14,7 +14,8 @@ import {
   type Verification,
   type WaitOutcome,
   type DerivedTarget,
-  type Derivation
+  type Derivation,
+  type WrittenRecord
 } from '../record.js'
 import { summaryText } from '../text/guard.js'
 import { counted } from '../text/counted.js'
@@ -70,6 +71,8 @@ export interface SummaryFacts {
   edgeCheck: EdgeCheck | undefined
   /** In a dry run: what would be awaited and checked at the edge. */
   plannedStages: PlannedStage[]
+  /** With `changed-since: last-purge`: the record written for each service. */
+  recorded: WrittenRecord[]
 }
 
 export interface EdgeCheck {
@@ -200,13 +203,28 @@ function waitSection(wait: NonNullable<SummaryFacts['wait']>, budget: Budget): s
 function plannedSection(stages: PlannedStage[], budget: Budget): string[] {
   return stages.flatMap(({ sentence, urls }) => [
     `<p>${summaryText(sentence, 2 * SHOWN_ERROR_CHARS)}</p>`,
-    ...list(
-      urls.map((url) => code(url, SHOWN_TARGET_CHARS)),
-      budget,
-      SECTION_BYTES.planned / Math.max(1, stages.length),
-      'the step log lists every one'
-    )
+    ...(urls.length === 0
+      ? []
+      : list(
+          urls.map((url) => code(url, SHOWN_TARGET_CHARS)),
+          budget,
+          SECTION_BYTES.planned / Math.max(1, stages.length),
+          'the step log lists every one'
+        ))
   ])
+}
+
+/** What a run recorded of its purge of one service, and what the next run compares from. */
+function recordLine({ service, sha, state, why }: WrittenRecord): string {
+  const at = sha.slice(0, 7)
+  switch (state) {
+    case 'success':
+      return `Recorded as the last complete purge of ${service}, at ${at}: the next run with changed-since: last-purge compares from it.`
+    case 'failure':
+      return `Recorded as an incomplete purge of ${service} (${why}): the next run compares from the last complete purge again.`
+    case 'not written':
+      return `Not recorded for ${service}: GitHub refused (${why}); the next run compares from the older record, which purges more, never less.`
+  }
 }
 
 /** A table of rows within the row limit and `cap` bytes, then how many more the file holds. */
@@ -431,6 +449,7 @@ export function renderSummary(record: RunRecord, { resultsFile, context }: Summa
     context,
     stopped: record.stopped,
     plannedStages: record.plannedStages,
+    recorded: record.recorded,
     wait:
       record.wait === undefined || settings.wait === undefined
         ? undefined
@@ -467,5 +486,6 @@ export function renderFacts(facts: SummaryFacts): string {
   if (facts.edgeCheck !== undefined) body.push(...edgeCheckSection(facts.edgeCheck, budget))
   body.push(...targets.folded)
   if (facts.derivation !== undefined) body.push(...derivationSection(facts.derivation, budget))
+  body.push(...facts.recorded.map((record) => `<p>${summaryText(recordLine(record))}</p>`))
   return [...head, ...body, end].join('\n')
 }

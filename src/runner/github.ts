@@ -5,10 +5,13 @@
  */
 import { existsSync, readFileSync } from 'node:fs'
 import type { GitHubRepository, OpenGitHub, RunEvent } from '../github.js'
+import { readRunContext } from './context.js'
 
 /** Commits per comparison page, and files per commit page: the most GitHub returns. */
 const COMMITS_PER_PAGE = 100
 const FILES_PER_PAGE = 300
+/** Deployments per page: the most GitHub returns. */
+const DEPLOYMENTS_PER_PAGE = 100
 
 /** Where the repository lives and which event started the run, as the runner says. */
 export interface RunnerRepository {
@@ -29,7 +32,13 @@ export const openGitHub: OpenGitHub = (token) => {
     token,
     owner,
     repo,
-    event: { eventName: env.GITHUB_EVENT_NAME ?? '', sha: env.GITHUB_SHA ?? '', payload },
+    event: {
+      eventName: env.GITHUB_EVENT_NAME ?? '',
+      sha: env.GITHUB_SHA ?? '',
+      payload,
+      runId: env.GITHUB_RUN_ID ?? '',
+      runUrl: readRunContext(env)?.runUrl ?? ''
+    },
     baseUrl: env.GITHUB_API_URL || 'https://api.github.com'
   })
 }
@@ -76,6 +85,7 @@ export async function connectGitHub(where: RunnerRepository): Promise<GitHubRepo
       return {
         status: data.status,
         totalCommits: data.total_commits,
+        baseSha: data.base_commit.sha,
         commits: data.commits.map((commit) => commit.sha),
         files: data.files,
         hasNextPage: hasNextPage(headers.link)
@@ -92,6 +102,69 @@ export async function connectGitHub(where: RunnerRepository): Promise<GitHubRepo
       return { files: data.files ?? [], hasNextPage: hasNextPage(headers.link) }
     },
     releases: () =>
-      octokit.paginate('GET /repos/{owner}/{repo}/releases', { owner, repo, per_page: 100 })
+      octokit.paginate('GET /repos/{owner}/{repo}/releases', { owner, repo, per_page: 100 }),
+    tree: async (sha) => {
+      const { data } = await octokit.request('GET /repos/{owner}/{repo}/git/trees/{tree_sha}', {
+        owner,
+        repo,
+        tree_sha: sha,
+        recursive: '1'
+      })
+      const entries = data.tree
+        .filter((entry) => entry.type !== 'tree' && entry.path !== undefined)
+        .map((entry) => ({ path: entry.path ?? '', sha: entry.sha ?? '' }))
+      return { entries, truncated: data.truncated }
+    },
+    deployments: async (environment, page) => {
+      const { data, headers } = await octokit.request('GET /repos/{owner}/{repo}/deployments', {
+        owner,
+        repo,
+        environment,
+        per_page: DEPLOYMENTS_PER_PAGE,
+        page
+      })
+      const deployments = data.map((deployment) => ({
+        id: Number(deployment.id),
+        sha: deployment.sha,
+        payload: deployment.payload,
+        createdAt: deployment.created_at
+      }))
+      return { deployments, hasNextPage: hasNextPage(headers.link) }
+    },
+    latestDeploymentState: async (id) => {
+      const { data } = await octokit.request(
+        'GET /repos/{owner}/{repo}/deployments/{deployment_id}/statuses',
+        { owner, repo, deployment_id: id, per_page: 1 }
+      )
+      return data[0]?.state
+    },
+    createDeployment: async (deployment) => {
+      const { data } = await octokit.request('POST /repos/{owner}/{repo}/deployments', {
+        owner,
+        repo,
+        ref: deployment.sha,
+        task: deployment.task,
+        environment: deployment.environment,
+        description: deployment.description,
+        payload: deployment.payload,
+        auto_merge: false,
+        required_contexts: [],
+        transient_environment: false,
+        production_environment: false
+      })
+      // 202 answers a merge GitHub would make first; auto_merge is off, so only 201 carries an id.
+      if (!('id' in data)) throw new Error(`GitHub created no deployment: ${data.message ?? ''}`)
+      return Number(data.id)
+    },
+    setDeploymentState: async (id, state, { description, logUrl }) => {
+      await octokit.request('POST /repos/{owner}/{repo}/deployments/{deployment_id}/statuses', {
+        owner,
+        repo,
+        deployment_id: id,
+        state,
+        description,
+        ...(logUrl === '' ? {} : { log_url: logUrl })
+      })
+    }
   }
 }

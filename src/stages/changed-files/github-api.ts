@@ -2,9 +2,14 @@
  * The files a run's commits changed, read through the GitHub API the runner door hands in: which
  * commits to compare for the run's event, and every file they changed.
  */
-import type { ComparisonPage, FileEntry, GitHubRepository } from '../../github.js'
+import {
+  statusOf,
+  type ComparisonPage,
+  type FileEntry,
+  type GitHubRepository
+} from '../../github.js'
 import type { StepLog } from '../../log.js'
-import type { ChangedFilesReport } from '../../record.js'
+import type { BaseSource, ComparedRange } from '../../record.js'
 import { InputError } from '../../config/targets.js'
 import { redact } from '../../text/guard.js'
 import { shorten } from '../../text/shown.js'
@@ -14,7 +19,6 @@ import {
   previousRelease,
   releaseInfo,
   shortRef,
-  type RangeOrigin,
   type ReleaseInfo
 } from './range.js'
 
@@ -27,8 +31,8 @@ export const COMMIT_FILE_LIMIT = 3000
 export interface CommitRange {
   base: string
   head: string
-  origin: RangeOrigin
-  /** The release's tag, when origin is `release`. */
+  origin: BaseSource
+  /** The release's tag, when origin is `release`; which record, when origin is `record`. */
   label?: string
   /** Why the event's own range was not used, or other things the log should say. */
   notes: string[]
@@ -36,24 +40,39 @@ export interface CommitRange {
 }
 
 /** The files a range changed: what the report says besides the range itself. */
-type ChangedFiles = Pick<ChangedFilesReport, 'files' | 'commits' | 'method'>
+export type ChangedFiles = Pick<ComparedRange, 'files' | 'commits' | 'method'>
 
 /** Resolves the run's range, then lists the files it changed: the one call a run needs. */
 export async function findChangedFiles(
   github: GitHubRepository,
   changedSince: string,
   log: StepLog
-): Promise<ChangedFilesReport> {
+): Promise<ComparedRange> {
   const range = await resolveRange(github, changedSince)
   // No commit between base and head: GitHub compares them as identical.
   if (range.comparison.totalCommits === 0) log.warning(sameCommitWarning(range))
+  return filesOfRange(github, range)
+}
+
+/** The files a resolved range changed, and how the log describes it. */
+export async function filesOfRange(
+  github: GitHubRepository,
+  range: CommitRange
+): Promise<ComparedRange> {
   const listed = await listChangedFiles(github, range)
   return {
     ...listed,
     base: range.base,
+    baseSha: range.comparison.baseSha,
     head: range.head,
-    origin: range.origin,
-    description: describeRange(range.origin, range.base, range.head, listed.commits, range.label),
+    source: range.origin,
+    description: describeRange(
+      range.origin,
+      range.base,
+      range.head,
+      range.comparison.totalCommits,
+      range.label
+    ),
     notes: range.notes
   }
 }
@@ -64,7 +83,7 @@ export async function findChangedFiles(
  */
 function sameCommitWarning(range: CommitRange): string {
   const head = shortRef(range.head)
-  if (range.origin === 'changed-since') {
+  if (range.origin === 'input') {
     return `changed-files: changed-since ${shorten(range.base)} is the same commit as this run's ${head}, so comparing them finds no changed file and nothing is purged for changed files. Set changed-since to a commit before this deploy (the last one deployed), not to a branch this run has already moved`
   }
   const base =
@@ -74,7 +93,7 @@ function sameCommitWarning(range: CommitRange): string {
   return `changed-files: ${base} is the same commit as ${head}, so comparing them finds no changed file and nothing is purged for changed files`
 }
 
-type Comparison =
+export type Comparison =
   | { kind: 'ancestor'; page: ComparisonPage }
   | { kind: 'unrelated'; status: string }
   | { kind: 'unknown' }
@@ -111,12 +130,12 @@ const HOW_TO_SET_CHANGED_SINCE =
   'Set changed-since to the commit, branch or tag the site was last deployed from, or purge everything with mode: all'
 
 /** The event's own range: usable, unusable and why, or none (an event that names no commits). */
-type OwnRange =
+export type OwnRange =
   | { kind: 'usable'; range: CommitRange }
   | { kind: 'unusable'; head: string; problem: string }
   | { kind: 'none'; head: string }
 
-async function ownRange(github: GitHubRepository): Promise<OwnRange> {
+export async function ownRange(github: GitHubRepository): Promise<OwnRange> {
   const own = eventRange(github.event)
   switch (own.kind) {
     case 'deleted-branch':
@@ -198,7 +217,7 @@ async function fromChangedSince(
       `changed-since: ${shorten(changedSince)} is not an ancestor of ${shortRef(head)} (GitHub compares them as ${comparison.status}), so files changed only on its side would be missed${why}; give a commit that ${shortRef(head)} contains, or use mode: all`
     )
   }
-  return { base: changedSince, head, origin: 'changed-since', notes, comparison: comparison.page }
+  return { base: changedSince, head, origin: 'input', notes, comparison: comparison.page }
 }
 
 function pushProblem(
@@ -219,7 +238,11 @@ function pushProblem(
 }
 
 /** Compares `base...head`, reading the first page: files come only there. */
-async function compare(github: GitHubRepository, base: string, head: string): Promise<Comparison> {
+export async function compare(
+  github: GitHubRepository,
+  base: string,
+  head: string
+): Promise<Comparison> {
   try {
     const page = await github.compare(base, head, 1)
     if (page.status !== 'ahead' && page.status !== 'identical') {
@@ -330,16 +353,11 @@ function sortedNames(entries: FileEntry[]): string[] {
   return [...names].sort()
 }
 
-function statusOf(error: unknown): number | undefined {
-  if (typeof error !== 'object' || error === null || !('status' in error)) return undefined
-  return typeof error.status === 'number' ? error.status : undefined
-}
-
 /**
  * An API failure as a message naming what was attempted; a refused token is the user's to fix. A
  * server (or a proxy before it) can echo the token back: the guard hides it in every spelling.
  */
-function apiError(error: unknown, github: GitHubRepository, what: string): Error {
+export function apiError(error: unknown, github: GitHubRepository, what: string): Error {
   const status = statusOf(error)
   const reason = redact(error instanceof Error ? error.message : String(error))
   const repository = `${github.owner}/${github.repo}`

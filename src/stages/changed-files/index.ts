@@ -1,17 +1,21 @@
 /** Targets from the files this run's commits changed: the one stage that reads GitHub before the plan. */
 import type { Settings } from '../../config/settings.js'
 import { mergeUnique, purgeUrl } from '../../config/targets.js'
-import type { OpenGitHub } from '../../github.js'
+import type { GitHubRepository } from '../../github.js'
 import type { StepLog } from '../../log.js'
-import type { Derivation } from '../../record.js'
+import type { ChangedFilesReport, ComparedRange, Derivation, RecalledPurges } from '../../record.js'
 import { counted } from '../../text/counted.js'
 import { oneLine } from '../../text/guard.js'
 import { deriveTargets } from './derive.js'
 import { findChangedFiles } from './github-api.js'
+import { changedSinceLastPurge } from './since-last-purge.js'
 
-/** What the stage is handed: how to open the run's repository, and the step log. */
+/** What the stage is handed: the run's repository, what `last-purge` recalled, and the step log. */
 export interface ChangedFilesDeps {
-  openGitHub: OpenGitHub
+  /** Opened when changed-files is on. */
+  github: GitHubRepository | undefined
+  /** With `changed-since: last-purge`: each service's last complete purge. */
+  recalled: RecalledPurges | undefined
   log: StepLog
 }
 
@@ -21,18 +25,21 @@ const targetId = (type: string, target: string): string => `${type} ${target}`
 /** The settings with derived keys and URLs after the explicit ones; unchanged without changed-files. */
 export async function applyChangedFiles(
   settings: Settings,
-  { openGitHub, log }: ChangedFilesDeps
+  { github, recalled, log }: ChangedFilesDeps
 ): Promise<{ settings: Settings; derivation: Derivation | undefined }> {
   const changed = settings.changedFiles
-  if (changed === undefined) return { settings, derivation: undefined }
+  if (changed === undefined || github === undefined) return { settings, derivation: undefined }
 
-  const github = await openGitHub(changed.githubToken)
-  const report = await findChangedFiles(github, changed.changedSince, log)
+  const ranges =
+    recalled === undefined
+      ? [await findChangedFiles(github, changed.changedSince, log)]
+      : await changedSinceLastPurge(github, recalled, settings.lastPurge?.serviceIds ?? [], log)
+  const report = unite(ranges)
   for (const note of report.notes) log.notice(oneLine(note, 1000))
   const targets = deriveTargets(report.files, changed.urlMap, changed.keyMap)
+  const how = ranges.map((range) => `${oneLine(range.description)} (${METHODS[range.method]})`)
   log.info(
-    `${counted(report.files.length, 'changed file')} in ${oneLine(report.description)} ` +
-      `(${report.method === 'compare' ? 'from the comparison' : 'gathered commit by commit'}) → ${counted(targets.length, 'target')}`
+    `${counted(report.files.length, 'changed file')} in ${how.join('; ')} → ${counted(targets.length, 'target')}`
   )
 
   const explicit = new Set([
@@ -56,6 +63,22 @@ export async function applyChangedFiles(
       urls: mergeUnique([settings.urls, urls], (entry) => entry.address)
     },
     derivation: { report, targets, sources }
+  }
+}
+
+const METHODS: Record<ComparedRange['method'], string> = {
+  compare: 'from the comparison',
+  'per-commit': 'gathered commit by commit',
+  trees: 'from the two trees'
+}
+
+/** Several ranges (services recorded at different commits) as one report: their files united. */
+function unite(ranges: ComparedRange[]): ChangedFilesReport {
+  return {
+    files: [...new Set(ranges.flatMap((range) => range.files))].sort(),
+    ranges,
+    description: ranges.map((range) => range.description).join('; '),
+    notes: ranges.flatMap((range) => range.notes)
   }
 }
 

@@ -1,10 +1,7 @@
 /** Which commits a run's event asks to compare: push before...after, a release and the one before it. Pure. */
 import type { RunEvent } from '../../github.js'
-import type { ChangedFilesReport } from '../../record.js'
+import type { BaseSource } from '../../record.js'
 import { counted } from '../../text/counted.js'
-
-/** Where the base of a comparison came from. */
-export type RangeOrigin = ChangedFilesReport['origin']
 
 /** What a run's event offers as its own comparison, before any API call. */
 export type EventRange =
@@ -35,7 +32,7 @@ function text(value: unknown): string {
 }
 
 /** Reads what the event itself says to compare; `changed-since` is applied by the caller. */
-export function eventRange(event: RunEvent): EventRange {
+export function eventRange(event: Pick<RunEvent, 'eventName' | 'sha' | 'payload'>): EventRange {
   const { payload } = event
   if (event.eventName === 'push') {
     const before = text(payload.before)
@@ -94,15 +91,24 @@ export function shortRef(ref: string): string {
   return /^[0-9a-f]{40}$/i.test(ref) ? ref.slice(0, 7) : ref
 }
 
-/** The comparison for logs: `push abc1234...def5678 (3 commits)`. */
+/**
+ * The comparison for logs: `push abc1234...def5678 (3 commits)`; from a record, its label then the
+ * head: `last complete purge of svc123: abc1234, run 41 → def5678 (3 commits)`.
+ */
 export function describeRange(
-  origin: RangeOrigin,
+  origin: BaseSource,
   base: string,
   head: string,
   commits: number,
   label?: string
 ): string {
-  const what = origin === 'release' && label !== undefined ? `release ${label}:` : origin
   const count = counted(commits, 'commit')
+  if (origin === 'record') return `${label ?? shortRef(base)} → ${shortRef(head)} (${count})`
+  const what =
+    origin === 'release' && label !== undefined
+      ? `release ${label}:`
+      : origin === 'input'
+        ? 'changed-since'
+        : origin
   return `${what} ${shortRef(base)}...${shortRef(head)} (${count})`
 }
