@@ -184,6 +184,57 @@ describe('mode', () => {
     )
   })
 
+  it('changed-since: last-purge reads records with changed-files and starts them with mode: all', () => {
+    const derived = settingsOf({
+      ...API,
+      'changed-files': 'true',
+      'changed-since': 'last-purge',
+      'github-token': 'gh',
+      'key-map': '** => pages'
+    })
+    expect(derived.lastPurge).toEqual({ serviceIds: ['svc123'], githubToken: 'gh' })
+    expect(derived.changedFiles?.changedSince).toBe('')
+    const everything = settingsOf({
+      ...API,
+      mode: 'all',
+      'changed-since': 'last-purge',
+      'github-token': 'gh'
+    })
+    expect(everything.lastPurge).toEqual({ serviceIds: ['svc123'], githubToken: 'gh' })
+    expect(settingsOf({ ...API, keys: 'a', 'changed-since': 'main' }).lastPurge).toBe(undefined)
+  })
+
+  it('changed-since: last-purge is refused where nothing would read or start a record', () => {
+    const error = refusalOf({
+      ...API,
+      keys: 'a',
+      'changed-since': 'last-purge',
+      'github-token': 'gh'
+    })
+    expect(error.message).toMatch(
+      /^changed-since: last-purge needs changed-files: true .* or mode: all .*; a branch or tag named last-purge cannot be named here/
+    )
+  })
+
+  it('changed-since: last-purge needs a service-id to name the record, even for URLs alone', () => {
+    const error = refusalOf({
+      'changed-files': 'true',
+      'changed-since': 'last-purge',
+      'github-token': 'gh',
+      'url-map': 'public/ => https://www.example.com/'
+    })
+    expect(error.message).toMatch(/^changed-since: last-purge keeps one record per service/)
+    const urlsOnly = settingsOf({
+      'service-id': 'site',
+      'changed-files': 'true',
+      'changed-since': 'last-purge',
+      'github-token': 'gh',
+      'url-map': 'public/ => https://www.example.com/'
+    })
+    expect(urlsOnly.lastPurge?.serviceIds).toEqual(['site'])
+    expect(urlsOnly.services).toEqual([])
+  })
+
   it('urls refuses keys beside it', () => {
     const error = refusalOf({ ...API, mode: 'urls', keys: 'a', urls: 'https://www.example.com/' })
     expect(error.message).toContain('mode: urls')

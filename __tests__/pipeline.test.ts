@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from '@jest/globals'
 import type { Settings } from '../src/config/settings.js'
+import type { GitHubRepository } from '../src/github.js'
 import { parseUrls } from '../src/config/targets.js'
 import type { Answer } from '../src/http/agents.js'
 import type { PageReading, Prober } from '../src/http/probe.js'
@@ -31,7 +32,7 @@ const withAllStages = (overrides: Partial<Settings> = {}): Settings =>
   })
 
 /** Which stage each request belongs to, in the order they were made. */
-type Event = 'github' | `wait ${string}` | `send ${string}` | `check ${string}`
+type Event = 'github' | `wait ${string}` | `send ${string}` | `check ${string}` | `record ${string}`
 
 interface Scene {
   /** What the origin shows; the release by default. */
@@ -42,6 +43,8 @@ interface Scene {
   cancelAt?: (event: Event) => boolean
   /** Opening the transport throws: a bug the pipeline must survive. */
   brokenTransport?: boolean
+  /** The repository, for last-purge; without it, the repository never answers. */
+  github?: boolean
 }
 
 interface Run {
@@ -94,14 +97,45 @@ async function run(settings: Settings, scene: Scene = {}): Promise<Run> {
       },
       prober: () => prober
     },
-    // The repository never answers: only a cancel ends the wait for it.
+    // Without a scripted repository, it never answers: only a cancel ends the wait for it.
     openGitHub: () => {
       happen('github')
-      return new Promise(() => undefined)
+      return scene.github === true ? Promise.resolve(recordKeeper(happen)) : new Promise(() => {})
     }
   })
   return { record, events, log, transport, proberClosed }
 }
+
+/** A repository that only keeps purge records: each write is an event. */
+function recordKeeper(happen: (event: Event) => void): GitHubRepository {
+  const unused = (): Promise<never> => Promise.reject(new Error('not part of this scene'))
+  return {
+    owner: 'acme',
+    repo: 'site',
+    event: { eventName: 'workflow_dispatch', sha: SHA, payload: {}, runId: '1', runUrl: '' },
+    compare: unused,
+    commitFiles: unused,
+    releases: unused,
+    tree: unused,
+    deployments: unused,
+    latestDeploymentState: unused,
+    createDeployment: ({ sha }) => {
+      happen(`record ${sha}`)
+      return Promise.resolve(1)
+    },
+    setDeploymentState: (_id, state) => {
+      happen(`record ${state}`)
+      return Promise.resolve()
+    }
+  }
+}
+
+/** Purges everything of the service, recording it for changed-since: last-purge. */
+const recorded = (overrides: Partial<Settings> = {}): Settings =>
+  withAllStages({
+    lastPurge: { serviceIds: ['svc123'], githubToken: 'gh' },
+    ...overrides
+  })
 
 const kinds = (events: Event[]): string[] =>
   events.map((event) => event.split(' ')[0] ?? '').filter((kind, i, all) => kind !== all[i - 1])
@@ -276,5 +310,32 @@ describe('an unexpected error', () => {
     expect(new Set(record.results.map((result) => result.error))).toEqual(new Set([reason]))
     expect(log.lines).toContain(`error: ${reason}`)
     expectEachTargetOnce(record)
+  })
+})
+
+describe('the record of the purge (changed-since: last-purge)', () => {
+  it('is opened once the plan is made, before the wait, and marked last', async () => {
+    const { events, record } = await run(recorded(), { github: true })
+    expect(kinds(events)).toEqual(['github', 'record', 'wait', 'send', 'check', 'record'])
+    expect(events.filter((event) => event.startsWith('record'))).toEqual([
+      `record ${SHA}`,
+      'record in_progress',
+      'record success'
+    ])
+    expect(record.recorded).toEqual([{ service: 'svc123', sha: SHA, state: 'success', why: '' }])
+  })
+
+  it('is not written by a dry run', async () => {
+    const { events, record } = await run(recorded({ dryRun: true }), { github: true })
+    expect(events).toEqual(['github'])
+    expect(record.recorded).toEqual([])
+  })
+
+  it('is marked failure when the run is cancelled while purging', async () => {
+    const { events } = await run(recorded(), {
+      github: true,
+      cancelAt: (event) => event.startsWith('send')
+    })
+    expect(events.at(-1)).toBe('record failure')
   })
 })

@@ -167,6 +167,26 @@ describe('renderSummary', () => {
     expect(leftover).not.toMatch(/[<>]/)
   })
 
+  it('says what each service’s record of the purge became, GitHub’s words as text', () => {
+    const sha = 'def5678'.padEnd(40, '0')
+    const html = render([result('a')], {
+      recorded: [
+        { service: 'one', sha, state: 'success', why: '' },
+        { service: 'two', sha, state: 'failure', why: '1 page not fresh at the edge' },
+        { service: 'three', sha, state: 'not written', why: `403: ${HOSTILE}` }
+      ]
+    })
+    const text = textOf(html)
+    expect(text).toContain(
+      'Recorded as the last complete purge of one, at def5678: the next run with changed-since: last-purge compares from it.'
+    )
+    expect(text).toContain(
+      'Recorded as an incomplete purge of two (1 page not fresh at the edge): the next run compares from the last complete purge again.'
+    )
+    expect(text).toContain(`Not recorded for three: GitHub refused (403: ${HOSTILE})`)
+    expect(withoutOwnMarkup(html)).not.toMatch(/[<>]/)
+  })
+
   it('keeps the table to SUMMARY_ROW_LIMIT rows and says where the rest are', () => {
     const results = Array.from({ length: 1000 }, (_, index) => result(`key-${index}`))
     const html = render(results)
