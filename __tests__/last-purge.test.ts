@@ -209,7 +209,7 @@ describe('the files since the record', () => {
       'public/c.html',
       'public/new.html'
     ])
-    expect(range?.description).toContain('(not an ancestor: the two trees compared)')
+    expect(range?.description).toContain(`→ ${rewritten.slice(0, 7)} (not its ancestor)`)
   })
 
   it('fails before purging on a tree GitHub lists only in part, suggesting mode: all', async () => {

@@ -185,7 +185,7 @@ function parseChangedFiles(raw: RawInputs): ChangedFilesSettings | undefined {
 }
 
 /** The `changed-since` value that reads and writes the record of each service's last complete purge. */
-export const LAST_PURGE = 'last-purge'
+const LAST_PURGE = 'last-purge'
 
 function parseLastPurge(
   raw: RawInputs,

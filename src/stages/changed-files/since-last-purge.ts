@@ -97,10 +97,8 @@ async function sinceRecord(
     }
   }
   const files = await treeDifference(github, last, head, services)
-  const how =
-    comparison.kind === 'ancestor'
-      ? 'GitHub lists 300 files at most: the two trees compared'
-      : 'not an ancestor: the two trees compared'
+  // The log adds how the files were found ("from the two trees"); this says why.
+  const how = comparison.kind === 'ancestor' ? '300 files or more' : 'not its ancestor'
   return {
     files,
     commits: undefined,
