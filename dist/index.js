@@ -30876,7 +30876,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6509);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2818);
 /** The bundle's entry: runs the action, and ends the process at once after a cancel. */
 
 // A cancelled run must end within the runner's grace period: keep-alive sockets or a slow
@@ -30889,7 +30889,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 6509:
+/***/ 2818:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -30916,6 +30916,10 @@ const systemClock = {
         signal.addEventListener('abort', done, { once: true });
     })
 };
+/** Marks where a run's time goes, for `npm run bench`; a mark nobody reads costs next to nothing. */
+function mark(phase) {
+    performance.mark(`edge-purge:${phase}`);
+}
 
 // EXTERNAL MODULE: external "node:http"
 var external_node_http_ = __nccwpck_require__(7067);
@@ -32549,11 +32553,18 @@ function describeRange(origin, base, head, commits, label) {
     return `${what} ${shortRef(base)}...${shortRef(head)} (${count})`;
 }
 
+;// CONCATENATED MODULE: ./src/text/message.ts
+/** An error's message, whatever was thrown: its own words, before any guard is applied. */
+function messageOf(error) {
+    return error instanceof Error ? error.message : String(error);
+}
+
 ;// CONCATENATED MODULE: ./src/stages/changed-files/github-api.ts
 /**
  * The files a run's commits changed, read through the GitHub API the runner door hands in: which
  * commits to compare for the run's event, and every file they changed.
  */
+
 
 
 
@@ -32795,7 +32806,7 @@ function sortedNames(entries) {
  */
 function apiError(error, github, what) {
     const status = statusOf(error);
-    const reason = redact(error instanceof Error ? error.message : String(error));
+    const reason = redact(messageOf(error));
     const repository = `${github.owner}/${github.repo}`;
     if (status === 401) {
         return new InputError(`github-token: GitHub rejected the token (401: ${reason})`);
@@ -33015,6 +33026,7 @@ async function showDerivation({ report, targets }, calls, log) {
 
 
 
+
 /** The deployments looked at before giving up: a long run of failures means something else is wrong. */
 const MOST_DEPLOYMENTS = 200;
 /** The environment that holds a service's records. */
@@ -33097,7 +33109,7 @@ function runIdOf(payload) {
 }
 function readRefused(error, github, environment) {
     const status = statusOf(error);
-    const reason = redact(error instanceof Error ? error.message : String(error));
+    const reason = redact(messageOf(error));
     const where = `the deployments of ${environment} in ${github.owner}/${github.repo}`;
     if (status === 401) {
         return new InputError(`github-token: GitHub rejected the token (401: ${reason})`);
@@ -33132,6 +33144,7 @@ function purged(result) {
 }
 
 ;// CONCATENATED MODULE: ./src/stages/last-purge/write.ts
+
 
 
 
@@ -33208,7 +33221,7 @@ function described(text) {
 }
 /** A refused call in a few words: the status and GitHub's message, any secret in it hidden. */
 function refusalOf(error) {
-    const message = redact(error instanceof Error ? error.message : String(error));
+    const message = redact(messageOf(error));
     const status = statusOf(error);
     return status === undefined ? message : `${status}: ${message}`;
 }
@@ -33861,6 +33874,7 @@ class ResultLedger {
 
 
 
+
 function permissionScope(call) {
     return `${call.permission} ${call.service ?? ''}`;
 }
@@ -33977,7 +33991,7 @@ class PurgePass {
             return await this.throughOrigin(call);
         }
         catch (error) {
-            const reason = error instanceof Error ? error.message : String(error);
+            const reason = messageOf(error);
             return failed(0, null, `edge-purge could not handle this call: ${plainLine(reason)}`);
         }
     }
@@ -34157,6 +34171,7 @@ function observation_failed(failure) {
 }
 
 ;// CONCATENATED MODULE: ./src/http/page-checks.ts
+
 /** A request cut to the time left still gets this long: a check with no time to answer proves nothing. */
 const MIN_REQUEST_TIMEOUT_MS = 1000;
 /**
@@ -34172,7 +34187,7 @@ async function safeGet(prober, url, options) {
         return await prober.get(url, options);
     }
     catch (error) {
-        const message = error instanceof Error ? error.message : String(error);
+        const message = messageOf(error);
         return {
             kind: 'network',
             code: undefined,
@@ -34517,6 +34532,9 @@ async function waitForOrigin(settings, { requestTimeoutMs, concurrency }, deps) 
 }
 
 ;// CONCATENATED MODULE: ./src/pipeline.ts
+/** One run's stages in order: derive → plan → wait → purge → verify; returns the RunRecord. No I/O of its own. */
+
+
 
 
 
@@ -34554,6 +34572,7 @@ async function runPipeline(given, deps) {
         : await unlessCancelled(recallLastPurges(github, given.lastPurge, given.changedFiles !== undefined, log), signal);
     const { settings, derivation } = await unlessCancelled(applyChangedFiles(given, { github, recalled, log }), signal);
     const calls = planPurges(settings);
+    mark('plan');
     if (derivation !== undefined)
         await showDerivation(derivation, calls.length, log);
     log.info(describePlan(calls, settings));
@@ -34595,9 +34614,6 @@ async function runPipeline(given, deps) {
 async function openRepository(settings, openGitHub) {
     const token = settings.changedFiles?.githubToken ?? settings.lastPurge?.githubToken;
     return token === undefined ? undefined : openGitHub(token);
-}
-function messageOf(error) {
-    return error instanceof Error ? error.message : String(error);
 }
 const notRun = (results) => ({
     results,
@@ -37616,6 +37632,7 @@ var picomatch_default = /*#__PURE__*/__nccwpck_require__.n(picomatch);
 
 
 
+
 /** The `LEFT => RIGHT` lines of a map, skipping blank lines and `#` comments. */
 function mapLines(text, input, shape) {
     const lines = [];
@@ -37684,7 +37701,7 @@ function parseKeyMap(text) {
             matches = picomatch_default()(glob, { dot: true });
         }
         catch (error) {
-            const reason = error instanceof Error ? error.message : String(error);
+            const reason = messageOf(error);
             throw new InputError(`${source}: ${shorten(left)} is not a valid glob: ${reason}`);
         }
         return { glob, key: keys[0], line, matches };
@@ -37692,6 +37709,7 @@ function parseKeyMap(text) {
 }
 
 ;// CONCATENATED MODULE: ./src/config/inputs.ts
+
 
 
 
@@ -37941,7 +37959,7 @@ function listFileText(raw, name, readFile) {
         return readFile(path).replace(/^\uFEFF/, '');
     }
     catch (error) {
-        const reason = error instanceof Error ? error.message : String(error);
+        const reason = messageOf(error);
         throw new InputError(`${name}: cannot read ${shorten(path)}: ${reason}`);
     }
 }
@@ -38101,6 +38119,7 @@ const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(impo
 
 
 
+
 /**
  * Writes `text` to a new file under RUNNER_TEMP, where a later step (even one after a cancel) can
  * read it. Written under another name and renamed into place, so that a reader, or a run cancelled
@@ -38116,7 +38135,7 @@ async function keepFile(kind, text) {
     }
     catch (error) {
         await (0,promises_namespaceObject.rm)(partial, { force: true }).catch(() => undefined);
-        return { path, failure: error instanceof Error ? error.message : String(error) };
+        return { path, failure: messageOf(error) };
     }
 }
 /** What the report is handed to write the outputs (its `OutputWriter`). */
@@ -38176,21 +38195,26 @@ async function writeSummary(html) {
 
 
 
+
 /** Runs the action; resolves to whether the run was cancelled. */
 async function run() {
+    mark('start');
     const cancel = listenForCancel(runnerLog);
     try {
-        const record = await runPipeline(readSettings(), {
+        const settings = readSettings();
+        mark('inputs');
+        const record = await runPipeline(settings, {
             clock: systemClock,
             signal: cancel.signal,
             log: runnerLog,
             connect: liveConnections,
             openGitHub: openGitHub
         });
+        mark('calls');
         await report(record);
     }
     catch (error) {
-        failStep(main_messageOf(error));
+        failStep(messageOf(error));
     }
     finally {
         cancel.release();
@@ -38203,19 +38227,18 @@ async function run() {
  */
 async function report(record) {
     const resultsFile = await writeOutputs(record, runnerOutputs).catch((error) => {
-        failStep(`Could not write the outputs: ${main_messageOf(error)}`);
+        failStep(`Could not write the outputs: ${messageOf(error)}`);
         return '';
     });
+    mark('outputs');
     if (record.settings.summary) {
         const html = renderSummary(record, { resultsFile, context: readRunContext() });
         await writeSummary(html).catch((error) => {
-            failStep(`Could not write the job summary: ${main_messageOf(error)}`);
+            failStep(`Could not write the job summary: ${messageOf(error)}`);
         });
     }
+    mark('summary');
     conclude(record, { log: runnerLog, fail: failStep });
-}
-function main_messageOf(error) {
-    return error instanceof Error ? error.message : String(error);
 }
 
 

@@ -1,5 +1,5 @@
 /** The entry: the runner door → inputs → pipeline → report → exit. The table of contents of the action. */
-import { systemClock } from './clock.js'
+import { mark, systemClock } from './clock.js'
 import { liveConnections, runPipeline } from './pipeline.js'
 import type { RunRecord } from './record.js'
 import { conclude } from './report/conclusion.js'
@@ -12,18 +12,23 @@ import { failStep, runnerLog } from './runner/log.js'
 import { runnerOutputs } from './runner/outputs.js'
 import { listenForCancel } from './runner/signals.js'
 import { writeSummary } from './runner/summary.js'
+import { messageOf } from './text/message.js'
 
 /** Runs the action; resolves to whether the run was cancelled. */
 export async function run(): Promise<boolean> {
+  mark('start')
   const cancel = listenForCancel(runnerLog)
   try {
-    const record = await runPipeline(readSettings(), {
+    const settings = readSettings()
+    mark('inputs')
+    const record = await runPipeline(settings, {
       clock: systemClock,
       signal: cancel.signal,
       log: runnerLog,
       connect: liveConnections,
       openGitHub
     })
+    mark('calls')
     await report(record)
   } catch (error) {
     failStep(messageOf(error))
@@ -42,15 +47,13 @@ async function report(record: RunRecord): Promise<void> {
     failStep(`Could not write the outputs: ${messageOf(error)}`)
     return ''
   })
+  mark('outputs')
   if (record.settings.summary) {
     const html = renderSummary(record, { resultsFile, context: readRunContext() })
     await writeSummary(html).catch((error: unknown) => {
       failStep(`Could not write the job summary: ${messageOf(error)}`)
     })
   }
+  mark('summary')
   conclude(record, { log: runnerLog, fail: failStep })
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error)
 }

@@ -1,5 +1,5 @@
 /** One run's stages in order: derive → plan → wait → purge → verify; returns the RunRecord. No I/O of its own. */
-import type { Clock } from './clock.js'
+import { mark, type Clock } from './clock.js'
 import type { Settings } from './config/settings.js'
 import type { GitHubRepository, OpenGitHub } from './github.js'
 import { createProber, type Prober } from './http/probe.js'
@@ -26,6 +26,7 @@ import { describeCheckPlanned, purgedUrlsOf, verifyTargetsOf } from './stages/ve
 import { describeWaitPlanned, waitForOrigin } from './stages/wait.js'
 import { counted } from './text/counted.js'
 import { plainLine } from './text/shown.js'
+import { messageOf } from './text/message.js'
 
 const USER_AGENT = 'edge-purge/1'
 
@@ -85,6 +86,7 @@ export async function runPipeline(given: Settings, deps: PipelineDeps): Promise<
     signal
   )
   const calls = planPurges(settings)
+  mark('plan')
   if (derivation !== undefined) await showDerivation(derivation, calls.length, log)
   log.info(describePlan(calls, settings))
 
@@ -132,10 +134,6 @@ async function openRepository(
 ): Promise<GitHubRepository | undefined> {
   const token = settings.changedFiles?.githubToken ?? settings.lastPurge?.githubToken
   return token === undefined ? undefined : openGitHub(token)
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error)
 }
 
 const notRun = (results: RunRecord['results']): PurgeRun => ({

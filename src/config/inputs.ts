@@ -20,6 +20,7 @@ import {
   splitUrls
 } from './targets.js'
 import { shorten } from '../text/shown.js'
+import { messageOf } from '../text/message.js'
 
 /** Every input declared in action.yml, by its exact name. */
 export const INPUT_NAMES = [
@@ -335,7 +336,7 @@ function listFileText(
   try {
     return readFile(path).replace(/^\uFEFF/, '')
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error)
+    const reason = messageOf(error)
     throw new InputError(`${name}: cannot read ${shorten(path)}: ${reason}`)
   }
 }

@@ -2,6 +2,7 @@
 import picomatch from 'picomatch'
 import { InputError, parseHttpUrl, parseKeys, type SurrogateKey } from './targets.js'
 import { shorten } from '../text/shown.js'
+import { messageOf } from '../text/message.js'
 
 /** One `url-map` line: files under `pathPrefix` are served under `urlPrefix`. */
 export interface UrlMapping {
@@ -103,7 +104,7 @@ export function parseKeyMap(text: string): KeyMapping[] {
       // dot: files such as `.well-known/…` are served too, and a missed purge is the costly mistake.
       matches = picomatch(glob, { dot: true })
     } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error)
+      const reason = messageOf(error)
       throw new InputError(`${source}: ${shorten(left)} is not a valid glob: ${reason}`)
     }
     return { glob, key: keys[0] as SurrogateKey, line, matches }

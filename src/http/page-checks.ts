@@ -3,6 +3,7 @@ import type { Clock } from '../clock.js'
 import type { StepLog } from '../log.js'
 import type { Answer } from './agents.js'
 import type { PageReading, Prober } from './probe.js'
+import { messageOf } from '../text/message.js'
 
 /** What a stage that fetches pages is handed. */
 export interface PageCheckDeps {
@@ -39,7 +40,7 @@ export async function safeGet(
   try {
     return await prober.get(url, options)
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error)
+    const message = messageOf(error)
     return {
       kind: 'network',
       code: undefined,

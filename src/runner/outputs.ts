@@ -5,6 +5,7 @@ import { rename, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { runnerLog } from './log.js'
+import { messageOf } from '../text/message.js'
 
 /**
  * Writes `text` to a new file under RUNNER_TEMP, where a later step (even one after a cancel) can
@@ -23,7 +24,7 @@ async function keepFile(
     return { path, failure: undefined }
   } catch (error) {
     await rm(partial, { force: true }).catch(() => undefined)
-    return { path, failure: error instanceof Error ? error.message : String(error) }
+    return { path, failure: messageOf(error) }
   }
 }
 

@@ -21,6 +21,7 @@ import {
   shortRef,
   type ReleaseInfo
 } from './range.js'
+import { messageOf } from '../../text/message.js'
 
 /** GitHub lists at most this many files for a whole comparison; a list this long may be cut. */
 export const COMPARE_FILE_LIMIT = 300
@@ -359,7 +360,7 @@ function sortedNames(entries: FileEntry[]): string[] {
  */
 export function apiError(error: unknown, github: GitHubRepository, what: string): Error {
   const status = statusOf(error)
-  const reason = redact(error instanceof Error ? error.message : String(error))
+  const reason = redact(messageOf(error))
   const repository = `${github.owner}/${github.repo}`
   if (status === 401) {
     return new InputError(`github-token: GitHub rejected the token (401: ${reason})`)

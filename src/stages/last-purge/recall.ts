@@ -9,6 +9,7 @@ import { statusOf, type GitHubRepository, type RunEvent } from '../../github.js'
 import type { StepLog } from '../../log.js'
 import type { LastPurge, RecalledPurges } from '../../record.js'
 import { redact } from '../../text/guard.js'
+import { messageOf } from '../../text/message.js'
 
 /** The deployments looked at before giving up: a long run of failures means something else is wrong. */
 export const MOST_DEPLOYMENTS = 200
@@ -105,7 +106,7 @@ function runIdOf(payload: unknown): string {
 
 function readRefused(error: unknown, github: GitHubRepository, environment: string): Error {
   const status = statusOf(error)
-  const reason = redact(error instanceof Error ? error.message : String(error))
+  const reason = redact(messageOf(error))
   const where = `the deployments of ${environment} in ${github.owner}/${github.repo}`
   if (status === 401) {
     return new InputError(`github-token: GitHub rejected the token (401: ${reason})`)

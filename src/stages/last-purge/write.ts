@@ -12,6 +12,7 @@ import { redact } from '../../text/guard.js'
 import { plainLine } from '../../text/shown.js'
 import { incompleteBecause, type RunOutcome } from './complete.js'
 import { DEPLOYMENTS_PERMISSION, environmentOf } from './recall.js'
+import { messageOf } from '../../text/message.js'
 
 export const RECORD_TASK = 'edge-purge'
 
@@ -112,7 +113,7 @@ function described(text: string): string {
 
 /** A refused call in a few words: the status and GitHub's message, any secret in it hidden. */
 function refusalOf(error: unknown): string {
-  const message = redact(error instanceof Error ? error.message : String(error))
+  const message = redact(messageOf(error))
   const status = statusOf(error)
   return status === undefined ? message : `${status}: ${message}`
 }

@@ -19,6 +19,7 @@ import {
 import { backoffMs, describeWait, MAX_SERVER_WAIT_MS } from './retry-policy.js'
 import { ResultLedger, resultsOfCall, withRepeat } from './ledger.js'
 import { plainLine } from '../../text/shown.js'
+import { messageOf } from '../../text/message.js'
 
 export interface EngineSettings {
   concurrency: number
@@ -172,7 +173,7 @@ class PurgePass {
     try {
       return await this.throughOrigin(call)
     } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error)
+      const reason = messageOf(error)
       return failed(0, null, `edge-purge could not handle this call: ${plainLine(reason)}`)
     }
   }
