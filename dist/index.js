@@ -35097,13 +35097,14 @@ function recordLine({ service, sha, state, why }) {
     }
 }
 /** A table of rows within the row limit and `cap` bytes, then how many more the file holds. */
-function table(headers, rows, budget, cap, more) {
-    const shown = budget.take(rows.slice(0, SUMMARY_ROW_LIMIT), cap);
+function table(headers, items, row, budget, cap, more) {
+    // Only the rows that can be shown are rendered: a run may hold 100,000 results.
+    const shown = budget.take(items.slice(0, SUMMARY_ROW_LIMIT).map(row), cap);
     return [
         `<table><tr>${headers.map((header) => `<th>${header}</th>`).join('')}</tr>`,
         ...shown,
         '</table>',
-        ...(shown.length < rows.length ? [`<p>${more(shown.length)}</p>`] : [])
+        ...(shown.length < items.length ? [`<p>${more(shown.length)}</p>`] : [])
     ];
 }
 /** Folded by default: counted in its one-line title, opened on demand. */
@@ -35147,7 +35148,7 @@ function targetSections(facts, budget) {
     const failed = notSent.length > 0 ? [] : results.filter((result) => result.status === 'failed');
     const rest = results.filter((result) => result.status !== 'failed');
     const inFile = facts.resultsFile === '' ? 'the step log' : 'the <code>results-file</code>';
-    const section = (list, what, cap, reason) => table(headers, list.map((result) => targetRow(result, withService, reason)), budget, cap, (shown) => `Showing ${shown} of ${list.length} ${what} targets; ${inFile} holds them all.`);
+    const section = (list, what, cap, reason) => table(headers, list, (result) => targetRow(result, withService, reason), budget, cap, (shown) => `Showing ${shown} of ${list.length} ${what} targets; ${inFile} holds them all.`);
     const foldedSection = (list, what, cap) => list.length === 0
         ? []
         : folded(`${counted(list.length, 'target')} ${what}`, section(list, what, cap, false));
@@ -35194,7 +35195,7 @@ function edgeCheckSection({ entries, textUrls, malformedAge }, budget) {
     const fresh = entries.filter((entry) => entry.fresh);
     const counts = edgeCounts(entries);
     const headers = ['URL', 'Edge', 'Age or text', 'Checks', 'Evidence'];
-    const rows = (list) => list.map((entry) => edgeRow(entry, judgedBy(entry, byText.has(entry.url), malformed.has(entry.url))));
+    const row = (entry) => edgeRow(entry, judgedBy(entry, byText.has(entry.url), malformed.has(entry.url)));
     const more = (total, what) => (shown) => `Showing ${shown} of ${total} ${what}; the <code>verification-file</code> output holds them all.`;
     const byAge = entries.filter((entry) => !byText.has(entry.url));
     const blind = byAge.length > 0 &&
@@ -35205,10 +35206,10 @@ function edgeCheckSection({ entries, textUrls, malformedAge }, budget) {
             `${counts.stale > 0 ? `, <b>${counts.stale} stale</b>` : ''}` +
             `${counts.unchecked > 0 ? `, <b>${counts.unchecked} not checked</b>` : ''}.</p>`,
         ...(stale.length > 0
-            ? table(headers, rows(stale), budget, SECTION_BYTES.stale, more(stale.length, 'stale URLs'))
+            ? table(headers, stale, row, budget, SECTION_BYTES.stale, more(stale.length, 'stale URLs'))
             : []),
         ...(fresh.length > 0
-            ? folded(`${counted(fresh.length, 'URL')} fresh`, table(headers, rows(fresh), budget, SECTION_BYTES.fresh, more(fresh.length, 'fresh URLs')))
+            ? folded(`${counted(fresh.length, 'URL')} fresh`, table(headers, fresh, row, budget, SECTION_BYTES.fresh, more(fresh.length, 'fresh URLs')))
             : []),
         ...(blind
             ? [
@@ -35233,14 +35234,11 @@ function derivationSection({ report, targets }, budget) {
         list.push(derived);
         byFile.set(derived.file, list);
     }
-    const rows = [...byFile]
-        .slice(0, SUMMARY_ROW_LIMIT + 1)
-        .map(([file, list]) => fileRow(file, list));
     return [
         `<h3>Targets from changed files</h3>`,
         `<p>${counted(report.files.length, 'file')} changed in ${summaryText(report.description)}; ` +
             `${byFile.size} of them produced ${counted(targets.length, 'target')}.</p>`,
-        ...table(['Changed file', 'Targets'], rows, budget, SECTION_BYTES.derivation, (shown) => `Showing ${shown} of ${byFile.size} files; the step log lists every one.`)
+        ...table(['Changed file', 'Targets'], [...byFile], ([file, list]) => fileRow(file, list), budget, SECTION_BYTES.derivation, (shown) => `Showing ${shown} of ${byFile.size} files; the step log lists every one.`)
     ];
 }
 /** Where every result is, and how to keep it: the runner deletes RUNNER_TEMP with the job. */

@@ -228,19 +228,21 @@ function recordLine({ service, sha, state, why }: WrittenRecord): string {
 }
 
 /** A table of rows within the row limit and `cap` bytes, then how many more the file holds. */
-function table(
+function table<T>(
   headers: string[],
-  rows: string[],
+  items: readonly T[],
+  row: (item: T) => string,
   budget: Budget,
   cap: number,
   more: (shown: number) => string
 ): string[] {
-  const shown = budget.take(rows.slice(0, SUMMARY_ROW_LIMIT), cap)
+  // Only the rows that can be shown are rendered: a run may hold 100,000 results.
+  const shown = budget.take(items.slice(0, SUMMARY_ROW_LIMIT).map(row), cap)
   return [
     `<table><tr>${headers.map((header) => `<th>${header}</th>`).join('')}</tr>`,
     ...shown,
     '</table>',
-    ...(shown.length < rows.length ? [`<p>${more(shown.length)}</p>`] : [])
+    ...(shown.length < items.length ? [`<p>${more(shown.length)}</p>`] : [])
   ]
 }
 
@@ -291,7 +293,8 @@ function targetSections(facts: SummaryFacts, budget: Budget): { open: string[]; 
   const section = (list: PurgeResult[], what: string, cap: number, reason: boolean): string[] =>
     table(
       headers,
-      list.map((result) => targetRow(result, withService, reason)),
+      list,
+      (result) => targetRow(result, withService, reason),
       budget,
       cap,
       (shown) => `Showing ${shown} of ${list.length} ${what} targets; ${inFile} holds them all.`
@@ -346,10 +349,8 @@ function edgeCheckSection(
   const fresh = entries.filter((entry) => entry.fresh)
   const counts = edgeCounts(entries)
   const headers = ['URL', 'Edge', 'Age or text', 'Checks', 'Evidence']
-  const rows = (list: Verification[]): string[] =>
-    list.map((entry) =>
-      edgeRow(entry, judgedBy(entry, byText.has(entry.url), malformed.has(entry.url)))
-    )
+  const row = (entry: Verification): string =>
+    edgeRow(entry, judgedBy(entry, byText.has(entry.url), malformed.has(entry.url)))
   const more =
     (total: number, what: string) =>
     (shown: number): string =>
@@ -366,12 +367,12 @@ function edgeCheckSection(
       `${counts.stale > 0 ? `, <b>${counts.stale} stale</b>` : ''}` +
       `${counts.unchecked > 0 ? `, <b>${counts.unchecked} not checked</b>` : ''}.</p>`,
     ...(stale.length > 0
-      ? table(headers, rows(stale), budget, SECTION_BYTES.stale, more(stale.length, 'stale URLs'))
+      ? table(headers, stale, row, budget, SECTION_BYTES.stale, more(stale.length, 'stale URLs'))
       : []),
     ...(fresh.length > 0
       ? folded(
           `${counted(fresh.length, 'URL')} fresh`,
-          table(headers, rows(fresh), budget, SECTION_BYTES.fresh, more(fresh.length, 'fresh URLs'))
+          table(headers, fresh, row, budget, SECTION_BYTES.fresh, more(fresh.length, 'fresh URLs'))
         )
       : []),
     ...(blind
@@ -399,16 +400,14 @@ function derivationSection({ report, targets }: Derivation, budget: Budget): str
     list.push(derived)
     byFile.set(derived.file, list)
   }
-  const rows = [...byFile]
-    .slice(0, SUMMARY_ROW_LIMIT + 1)
-    .map(([file, list]) => fileRow(file, list))
   return [
     `<h3>Targets from changed files</h3>`,
     `<p>${counted(report.files.length, 'file')} changed in ${summaryText(report.description)}; ` +
       `${byFile.size} of them produced ${counted(targets.length, 'target')}.</p>`,
     ...table(
       ['Changed file', 'Targets'],
-      rows,
+      [...byFile],
+      ([file, list]) => fileRow(file, list),
       budget,
       SECTION_BYTES.derivation,
       (shown) => `Showing ${shown} of ${byFile.size} files; the step log lists every one.`
