@@ -148,6 +148,22 @@ describe('writeOutputs', () => {
     }
   })
 
+  it('hides a token deep in a long results file exactly as hiding each string would', async () => {
+    const token = 'tok"9fQ2/xL7\\vR4m+Zq'
+    const results = Array.from({ length: 2500 }, (_, index) =>
+      index === 1500
+        ? result({ target: 'x', status: 'failed', id: null, error: `echoed ${token}` })
+        : result({ target: `key-${index}`, id: `id-${index}` })
+    )
+    hideSecrets([token])
+    const file = await writeOutputs(runRecord({ results }), runnerOutputs)
+    const hidden = JSON.stringify(results, (_key, value: unknown) =>
+      typeof value === 'string' ? value.replaceAll(token, '***') : value
+    )
+    expect(readFileSync(file, 'utf8')).toBe(hidden)
+    expect(outputs().results).toBe(hidden)
+  })
+
   it('hides the token in purge-id', async () => {
     const token = 'tok-9fQ2xL7vR4m'
     const results = [result({ id: `id-${token}` })]

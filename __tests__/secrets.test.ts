@@ -1,7 +1,7 @@
 /** Unit and property tests of the redactor: no spelling of a secret survives, ordinary text does. */
 import { describe, expect, it } from '@jest/globals'
 import fc from 'fast-check'
-import { MIN_BASE64_PIECE, redactor } from '../src/text/secrets.js'
+import { jsonSpotter, MIN_BASE64_PIECE, redactor } from '../src/text/secrets.js'
 
 const TOKEN = 'tok_9fQ2xL7vR4mN8pK1/+=wZ'
 
@@ -141,5 +141,28 @@ describe('redactor', () => {
 
   it('does not throw for a secret with a lone surrogate', () => {
     expect(redactor(['bad\ud800secret'])('a bad\ud800secret b')).toBe('a *** b')
+  })
+})
+
+describe('jsonSpotter', () => {
+  const spot = jsonSpotter([TOKEN])
+  const redact = redactor([TOKEN])
+
+  it('property: spots every string the redactor would change, however JSON escapes it', () => {
+    fc.assert(
+      fc.property(fc.string(), fc.string(), fc.nat(2), (before, after, spelling) => {
+        const forms = [TOKEN, encodeURIComponent(TOKEN), base64(before, TOKEN, after)]
+        const text = `${before}${forms[spelling] ?? ''}${after}`
+        if (redact(text) !== text) expect(spot(JSON.stringify({ text }))).toBe(true)
+      })
+    )
+  })
+
+  it('clears JSON that holds no spelling of the secret', () => {
+    expect(spot(JSON.stringify([{ target: 'key-1', id: 'id-1', error: null }]))).toBe(false)
+  })
+
+  it('spots any JSON at all for a secret with a lone surrogate, escaped apart from its pair', () => {
+    expect(jsonSpotter(['abc\ud800def'])('[]')).toBe(true)
   })
 })

@@ -31796,6 +31796,18 @@ function redactor(secrets) {
         return (text) => text;
     return (text) => hide(text, forms);
 }
+/**
+ * Whether JSON text may hold a spelling of the secrets inside a string: JSON escapes a string one
+ * character at a time, so a string holding a spelling holds its escaped form. A lone surrogate is
+ * escaped differently beside its pair, so a spelling holding one is always a possible hit.
+ */
+function jsonSpotter(secrets) {
+    const forms = [...new Set(secrets.filter((secret) => secret !== '').flatMap(spellings))];
+    if (forms.some((form) => /[\uD800-\uDFFF]/.test(form)))
+        return () => true;
+    const escaped = forms.map((form) => JSON.stringify(form).slice(1, -1));
+    return (json) => escaped.some((form) => json.includes(form));
+}
 function spellings(secret) {
     const pieces = [0, 1, 2]
         .map((offset) => base64Piece(secret, offset))
@@ -31864,9 +31876,18 @@ function hide(text, forms) {
  * runner: every helper below hides them first, so no caller can cut or escape before redacting.
  */
 let registered = (text) => text;
+let spotInJson = () => false;
 /** Hides these secrets (and only these) in everything the guard returns from now on. */
 function hideSecrets(secrets) {
     registered = redactor(secrets);
+    spotInJson = jsonSpotter(secrets);
+}
+/**
+ * Whether JSON text may hold a registered secret, in any spelling `redact` hides, inside one of
+ * its strings. `false` is a proof: no string in it needs redacting. `true` may be a false alarm.
+ */
+function mayHoldSecret(json) {
+    return spotInJson(json);
 }
 /** The text with every spelling of the registered secrets replaced by `***`; nothing cut. */
 function redact(text) {
@@ -34819,56 +34840,98 @@ const MAX_OUTPUT_BYTES = 1_000_000;
 /** Where URL purge ids go when ids are grouped by service: URL purges belong to no service. */
 const URL_IDS_GROUP = 'urls';
 /**
- * Each purged key or URL → its purge id (purge-all has none), secrets hidden in both. With
- * several services, grouped: service → target → id, URL purges under `urls`. Built with
- * `Object.fromEntries`, which makes every key the object's own: assigning `ids['__proto__'] = id`
+ * Each purged key or URL → its purge id (purge-all has none), each passed through `hide`. With
+ * several services, grouped: service → target → id, URL purges under `urls`. The objects have no
+ * prototype, so every key is their own: on a plain object, assigning `ids['__proto__'] = id`
  * would set the prototype instead and lose the key.
  */
-function purgeIds(results, perService) {
-    const purged = [];
+function purgeIds(results, perService, hide = redact) {
+    const ids = Object.create(null);
+    const groups = Object.create(null);
     for (const result of results) {
-        if (result.status === 'purged' && result.id !== null)
-            purged.push([result, result.id]);
+        if (result.status !== 'purged' || result.id === null)
+            continue;
+        let into = ids;
+        if (perService) {
+            const service = hide(result.service ?? URL_IDS_GROUP);
+            into = groups[service] ??= Object.create(null);
+        }
+        into[hide(result.target)] = hide(result.id);
     }
-    const entry = ([result, id]) => [
-        redact(result.target),
-        redact(id)
-    ];
-    if (!perService)
-        return Object.fromEntries(purged.map(entry));
-    const groups = new Map();
-    for (const item of purged) {
-        const service = redact(item[0].service ?? URL_IDS_GROUP);
-        const group = groups.get(service) ?? [];
-        group.push(entry(item));
-        groups.set(service, group);
+    return perService ? groups : ids;
+}
+const unchanged = (text) => text;
+/** Entries serialised per slice: small enough to hold, large enough that scanning is cheap. */
+const SLICE = 1000;
+/**
+ * A JSON array, one slice of entries at a time, byte for byte what `JSON.stringify(entries)`
+ * gives, with secrets hidden in its string values. Almost no run's output holds a secret, so each
+ * slice is scanned once for every spelling of every secret; only on a hit is it built again with
+ * each string redacted before it is escaped (redacting the finished text would miss a secret
+ * holding a quote or backslash, and could cut through an escape).
+ */
+function* redactedJson(entries) {
+    yield '[';
+    for (let start = 0; start < entries.length; start += SLICE) {
+        const slice = entries.slice(start, start + SLICE);
+        let json = JSON.stringify(slice);
+        if (mayHoldSecret(json)) {
+            json = JSON.stringify(slice, (_key, item) => typeof item === 'string' ? redact(item) : item);
+        }
+        yield `${start === 0 ? '' : ','}${json.slice(1, -1)}`;
     }
-    return Object.fromEntries([...groups].map(([service, ids]) => [service, Object.fromEntries(ids)]));
+    yield ']';
+}
+/** `purge-ids` as JSON, by the same rule: redacted one id at a time only when a secret may show. */
+function purgeIdsJson(results, perService) {
+    const plain = JSON.stringify(purgeIds(results, perService, unchanged));
+    return mayHoldSecret(plain) ? JSON.stringify(purgeIds(results, perService)) : plain;
 }
 /**
- * JSON with every string value passed through `redact` before it is escaped: redacting the
- * finished text would miss a secret holding a quote or backslash and could cut through an escape.
- * Keys are left alone: a result's keys are its field names.
+ * An output's text while it fits GitHub's limit, and its exact size in bytes: past the limit the
+ * text is let go, since the output will be left empty, but the bytes are still counted.
  */
-function redactedJson(entries) {
-    return JSON.stringify(entries, (_key, value) => typeof value === 'string' ? redact(value) : value);
+class BoundedText {
+    parts = [];
+    bytes = 0;
+    add(chunk) {
+        this.bytes += Buffer.byteLength(chunk);
+        if (this.bytes > MAX_OUTPUT_BYTES)
+            this.parts = undefined;
+        this.parts?.push(chunk);
+    }
+    /** The whole text, or `undefined` when it outgrew the limit. */
+    get text() {
+        return this.parts?.join('');
+    }
 }
 /**
  * A file that cannot be written (RUNNER_TEMP removed by a cleanup step, a full disk) costs a
  * warning, not the outputs: the purge happened whether or not its record could be kept.
  */
-async function keep(name, json, io) {
+async function keep(name, entries, io) {
     const kind = name === 'results-file' ? 'results' : 'verification';
-    const { path, failure } = await io.keepFile(kind, json);
+    const json = new BoundedText();
+    const chunks = redactedJson(entries);
+    const counted = (function* () {
+        for (const chunk of chunks) {
+            json.add(chunk);
+            yield chunk;
+        }
+    })();
+    const { path, failure } = await io.keepFile(kind, counted);
+    // The output needs every chunk, written or not: a writer that gave up early leaves the rest.
+    for (let step = counted.next(); step.done !== true; step = counted.next())
+        ;
     if (failure === undefined)
-        return { name, path, written: true };
+        return { file: { name, path, written: true }, json };
     io.log.warning(`Could not write the ${kind} file ${path}: ${failure}. The ${name} output is left empty; the other outputs are set.`);
-    return { name, path, written: false };
+    return { file: { name, path, written: false }, json };
 }
 function setBoundedOutput(name, json, file, io) {
-    const bytes = Buffer.byteLength(json);
-    if (bytes <= MAX_OUTPUT_BYTES) {
-        io.setOutput(name, json);
+    const { text, bytes } = json;
+    if (text !== undefined) {
+        io.setOutput(name, text);
         return;
     }
     io.setOutput(name, '');
@@ -34893,18 +34956,29 @@ async function writeOutputs(facts, io) {
 }
 async function writeResultOutputs(results, perService, io) {
     const counts = countResults(results);
-    const resultsJson = redactedJson(results);
-    const file = await keep('results-file', resultsJson, io);
-    const ids = results.filter((result) => result.status === 'purged' && result.id !== null);
-    const single = ids.length === 1 ? (ids[0]?.id ?? '') : '';
-    setBoundedOutput('purge-ids', JSON.stringify(purgeIds(results, perService)), file, io);
-    io.setOutput('purge-id', redact(single));
-    setBoundedOutput('results', resultsJson, file, io);
+    const { file, json } = await keep('results-file', results, io);
+    const idsJson = new BoundedText();
+    idsJson.add(purgeIdsJson(results, perService));
+    setBoundedOutput('purge-ids', idsJson, file, io);
+    io.setOutput('purge-id', redact(onlyId(results)));
+    setBoundedOutput('results', json, file, io);
     io.setOutput('purged-count', String(counts.purged));
     io.setOutput('failed-count', String(counts.failed));
     const path = file.written ? redact(file.path) : '';
     io.setOutput('results-file', path);
     return path;
+}
+/** The purge id when the run produced exactly one; otherwise empty. */
+function onlyId(results) {
+    let only;
+    for (const result of results) {
+        if (result.status !== 'purged' || result.id === null)
+            continue;
+        if (only !== undefined)
+            return '';
+        only = result.id;
+    }
+    return only ?? '';
 }
 /**
  * The commit the changed files were compared from, and where it came from. Services whose records
@@ -34928,8 +35002,7 @@ async function writeStageOutputs(verification, waitMs, io) {
         io.setOutput('verification-file', '');
         return;
     }
-    const json = redactedJson(verification);
-    const file = await keep('verification-file', json, io);
+    const { file, json } = await keep('verification-file', verification, io);
     setBoundedOutput('verification', json, file, io);
     io.setOutput('verification-file', file.written ? redact(file.path) : '');
 }
@@ -38118,16 +38191,32 @@ const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(impo
 
 
 
+/** Chunks are written in pieces of about this size: few writes, little held at once. */
+const WRITE_BYTES = 64 * 1024;
 /**
- * Writes `text` to a new file under RUNNER_TEMP, where a later step (even one after a cancel) can
- * read it. Written under another name and renamed into place, so that a reader, or a run cancelled
- * while writing, never finds half a file under the name the output gives.
+ * Writes the chunks to a new file under RUNNER_TEMP, where a later step (even one after a cancel)
+ * can read it. Written under another name and renamed into place, so that a reader, or a run
+ * cancelled while writing, never finds half a file under the name the output gives.
  */
-async function keepFile(kind, text) {
+async function keepFile(kind, chunks) {
     const path = (0,external_node_path_namespaceObject.join)(process.env.RUNNER_TEMP || (0,external_node_os_namespaceObject.tmpdir)(), `edge-purge-${kind}-${(0,external_node_crypto_.randomUUID)()}.json`);
     const partial = `${path}.partial`;
     try {
-        await (0,promises_namespaceObject.writeFile)(partial, text);
+        const file = await (0,promises_namespaceObject.open)(partial, 'w');
+        try {
+            let pending = '';
+            for (const chunk of chunks) {
+                pending += chunk;
+                if (pending.length < WRITE_BYTES)
+                    continue;
+                await file.write(pending);
+                pending = '';
+            }
+            await file.write(pending);
+        }
+        finally {
+            await file.close();
+        }
         await (0,promises_namespaceObject.rename)(partial, path);
         return { path, failure: undefined };
     }

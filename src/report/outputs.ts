@@ -10,7 +10,7 @@ import {
   type RunRecord,
   type Verification
 } from '../record.js'
-import { redact } from '../text/guard.js'
+import { mayHoldSecret, redact } from '../text/guard.js'
 
 /** GitHub refuses outputs over 1 MB; stay under it with room for the output file's framing. */
 export const MAX_OUTPUT_BYTES = 1_000_000
@@ -21,40 +21,84 @@ export const URL_IDS_GROUP = 'urls'
 export type PurgeIds = Record<string, string> | Record<string, Record<string, string>>
 
 /**
- * Each purged key or URL → its purge id (purge-all has none), secrets hidden in both. With
- * several services, grouped: service → target → id, URL purges under `urls`. Built with
- * `Object.fromEntries`, which makes every key the object's own: assigning `ids['__proto__'] = id`
+ * Each purged key or URL → its purge id (purge-all has none), each passed through `hide`. With
+ * several services, grouped: service → target → id, URL purges under `urls`. The objects have no
+ * prototype, so every key is their own: on a plain object, assigning `ids['__proto__'] = id`
  * would set the prototype instead and lose the key.
  */
-export function purgeIds(results: PurgeResult[], perService: boolean): PurgeIds {
-  const purged: [PurgeResult, string][] = []
+export function purgeIds(
+  results: PurgeResult[],
+  perService: boolean,
+  hide: (text: string) => string = redact
+): PurgeIds {
+  const ids: Record<string, string> = Object.create(null) as Record<string, string>
+  const groups: Record<string, Record<string, string>> = Object.create(null) as Record<
+    string,
+    Record<string, string>
+  >
   for (const result of results) {
-    if (result.status === 'purged' && result.id !== null) purged.push([result, result.id])
+    if (result.status !== 'purged' || result.id === null) continue
+    let into = ids
+    if (perService) {
+      const service = hide(result.service ?? URL_IDS_GROUP)
+      into = groups[service] ??= Object.create(null) as Record<string, string>
+    }
+    into[hide(result.target)] = hide(result.id)
   }
-  const entry = ([result, id]: [PurgeResult, string]): [string, string] => [
-    redact(result.target),
-    redact(id)
-  ]
-  if (!perService) return Object.fromEntries(purged.map(entry))
-  const groups = new Map<string, [string, string][]>()
-  for (const item of purged) {
-    const service = redact(item[0].service ?? URL_IDS_GROUP)
-    const group = groups.get(service) ?? []
-    group.push(entry(item))
-    groups.set(service, group)
+  return perService ? groups : ids
+}
+
+const unchanged = (text: string): string => text
+
+/** Entries serialised per slice: small enough to hold, large enough that scanning is cheap. */
+const SLICE = 1000
+
+/**
+ * A JSON array, one slice of entries at a time, byte for byte what `JSON.stringify(entries)`
+ * gives, with secrets hidden in its string values. Almost no run's output holds a secret, so each
+ * slice is scanned once for every spelling of every secret; only on a hit is it built again with
+ * each string redacted before it is escaped (redacting the finished text would miss a secret
+ * holding a quote or backslash, and could cut through an escape).
+ */
+export function* redactedJson(entries: readonly object[]): Generator<string> {
+  yield '['
+  for (let start = 0; start < entries.length; start += SLICE) {
+    const slice = entries.slice(start, start + SLICE)
+    let json = JSON.stringify(slice)
+    if (mayHoldSecret(json)) {
+      json = JSON.stringify(slice, (_key, item: unknown) =>
+        typeof item === 'string' ? redact(item) : item
+      )
+    }
+    yield `${start === 0 ? '' : ','}${json.slice(1, -1)}`
   }
-  return Object.fromEntries([...groups].map(([service, ids]) => [service, Object.fromEntries(ids)]))
+  yield ']'
+}
+
+/** `purge-ids` as JSON, by the same rule: redacted one id at a time only when a secret may show. */
+function purgeIdsJson(results: PurgeResult[], perService: boolean): string {
+  const plain = JSON.stringify(purgeIds(results, perService, unchanged))
+  return mayHoldSecret(plain) ? JSON.stringify(purgeIds(results, perService)) : plain
 }
 
 /**
- * JSON with every string value passed through `redact` before it is escaped: redacting the
- * finished text would miss a secret holding a quote or backslash and could cut through an escape.
- * Keys are left alone: a result's keys are its field names.
+ * An output's text while it fits GitHub's limit, and its exact size in bytes: past the limit the
+ * text is let go, since the output will be left empty, but the bytes are still counted.
  */
-function redactedJson(entries: readonly object[]): string {
-  return JSON.stringify(entries, (_key, value: unknown) =>
-    typeof value === 'string' ? redact(value) : value
-  )
+class BoundedText {
+  private parts: string[] | undefined = []
+  bytes = 0
+
+  add(chunk: string): void {
+    this.bytes += Buffer.byteLength(chunk)
+    if (this.bytes > MAX_OUTPUT_BYTES) this.parts = undefined
+    this.parts?.push(chunk)
+  }
+
+  /** The whole text, or `undefined` when it outgrew the limit. */
+  get text(): string | undefined {
+    return this.parts?.join('')
+  }
 }
 
 /** How the runner keeps a file for later steps: its path, and why it could not be written if so. */
@@ -65,8 +109,8 @@ export interface KeptFile {
 
 /** What the runner door hands in to write outputs and files. */
 export interface OutputWriter {
-  /** Writes `text` to a new file named for `kind` where later steps can read it. */
-  keepFile(kind: string, text: string): Promise<KeptFile>
+  /** Writes the chunks, in order, to a new file named for `kind` where later steps can read it. */
+  keepFile(kind: string, chunks: Iterable<string>): Promise<KeptFile>
   setOutput(name: string, value: string): void
   log: StepLog
 }
@@ -84,20 +128,39 @@ interface WrittenFile {
  * A file that cannot be written (RUNNER_TEMP removed by a cleanup step, a full disk) costs a
  * warning, not the outputs: the purge happened whether or not its record could be kept.
  */
-async function keep(name: FileOutput, json: string, io: OutputWriter): Promise<WrittenFile> {
+async function keep(
+  name: FileOutput,
+  entries: readonly object[],
+  io: OutputWriter
+): Promise<{ file: WrittenFile; json: BoundedText }> {
   const kind = name === 'results-file' ? 'results' : 'verification'
-  const { path, failure } = await io.keepFile(kind, json)
-  if (failure === undefined) return { name, path, written: true }
+  const json = new BoundedText()
+  const chunks = redactedJson(entries)
+  const counted = (function* (): Generator<string> {
+    for (const chunk of chunks) {
+      json.add(chunk)
+      yield chunk
+    }
+  })()
+  const { path, failure } = await io.keepFile(kind, counted)
+  // The output needs every chunk, written or not: a writer that gave up early leaves the rest.
+  for (let step = counted.next(); step.done !== true; step = counted.next());
+  if (failure === undefined) return { file: { name, path, written: true }, json }
   io.log.warning(
     `Could not write the ${kind} file ${path}: ${failure}. The ${name} output is left empty; the other outputs are set.`
   )
-  return { name, path, written: false }
+  return { file: { name, path, written: false }, json }
 }
 
-function setBoundedOutput(name: string, json: string, file: WrittenFile, io: OutputWriter): void {
-  const bytes = Buffer.byteLength(json)
-  if (bytes <= MAX_OUTPUT_BYTES) {
-    io.setOutput(name, json)
+function setBoundedOutput(
+  name: string,
+  json: BoundedText,
+  file: WrittenFile,
+  io: OutputWriter
+): void {
+  const { text, bytes } = json
+  if (text !== undefined) {
+    io.setOutput(name, text)
     return
   }
   io.setOutput(name, '')
@@ -135,18 +198,28 @@ async function writeResultOutputs(
   io: OutputWriter
 ): Promise<string> {
   const counts = countResults(results)
-  const resultsJson = redactedJson(results)
-  const file = await keep('results-file', resultsJson, io)
-  const ids = results.filter((result) => result.status === 'purged' && result.id !== null)
-  const single = ids.length === 1 ? (ids[0]?.id ?? '') : ''
-  setBoundedOutput('purge-ids', JSON.stringify(purgeIds(results, perService)), file, io)
-  io.setOutput('purge-id', redact(single))
-  setBoundedOutput('results', resultsJson, file, io)
+  const { file, json } = await keep('results-file', results, io)
+  const idsJson = new BoundedText()
+  idsJson.add(purgeIdsJson(results, perService))
+  setBoundedOutput('purge-ids', idsJson, file, io)
+  io.setOutput('purge-id', redact(onlyId(results)))
+  setBoundedOutput('results', json, file, io)
   io.setOutput('purged-count', String(counts.purged))
   io.setOutput('failed-count', String(counts.failed))
   const path = file.written ? redact(file.path) : ''
   io.setOutput('results-file', path)
   return path
+}
+
+/** The purge id when the run produced exactly one; otherwise empty. */
+function onlyId(results: PurgeResult[]): string {
+  let only: string | undefined
+  for (const result of results) {
+    if (result.status !== 'purged' || result.id === null) continue
+    if (only !== undefined) return ''
+    only = result.id
+  }
+  return only ?? ''
 }
 
 /**
@@ -176,8 +249,7 @@ async function writeStageOutputs(
     io.setOutput('verification-file', '')
     return
   }
-  const json = redactedJson(verification)
-  const file = await keep('verification-file', json, io)
+  const { file, json } = await keep('verification-file', verification, io)
   setBoundedOutput('verification', json, file, io)
   io.setOutput('verification-file', file.written ? redact(file.path) : '')
 }

@@ -5,17 +5,27 @@
  * piece of a secret in view and no escape can hide one from the redactor.
  */
 import { cut } from './cut.js'
-import { redactor, type Redact } from './secrets.js'
+import { jsonSpotter, redactor, type Redact } from './secrets.js'
 
 /**
  * The secrets to hide, registered once at the start as `core.setSecret` registers them with the
  * runner: every helper below hides them first, so no caller can cut or escape before redacting.
  */
 let registered: Redact = (text) => text
+let spotInJson: (json: string) => boolean = () => false
 
 /** Hides these secrets (and only these) in everything the guard returns from now on. */
 export function hideSecrets(secrets: readonly string[]): void {
   registered = redactor(secrets)
+  spotInJson = jsonSpotter(secrets)
+}
+
+/**
+ * Whether JSON text may hold a registered secret, in any spelling `redact` hides, inside one of
+ * its strings. `false` is a proof: no string in it needs redacting. `true` may be a false alarm.
+ */
+export function mayHoldSecret(json: string): boolean {
+  return spotInJson(json)
 }
 
 /** The text with every spelling of the registered secrets replaced by `***`; nothing cut. */

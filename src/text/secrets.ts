@@ -23,6 +23,18 @@ export function redactor(secrets: readonly string[]): Redact {
   return (text) => hide(text, forms)
 }
 
+/**
+ * Whether JSON text may hold a spelling of the secrets inside a string: JSON escapes a string one
+ * character at a time, so a string holding a spelling holds its escaped form. A lone surrogate is
+ * escaped differently beside its pair, so a spelling holding one is always a possible hit.
+ */
+export function jsonSpotter(secrets: readonly string[]): (json: string) => boolean {
+  const forms = [...new Set(secrets.filter((secret) => secret !== '').flatMap(spellings))]
+  if (forms.some((form) => /[\uD800-\uDFFF]/.test(form))) return () => true
+  const escaped = forms.map((form) => JSON.stringify(form).slice(1, -1))
+  return (json) => escaped.some((form) => json.includes(form))
+}
+
 function spellings(secret: string): string[] {
   const pieces = [0, 1, 2]
     .map((offset) => base64Piece(secret, offset))
