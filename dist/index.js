@@ -32358,23 +32358,38 @@ function splitList(text, separators) {
     return [...new Set(text.split(separators).filter((entry) => entry !== ''))];
 }
 function parseKeys(text, source) {
-    // Only ASCII separators: a Unicode space inside a key must be refused, not split on.
-    const keys = splitList(text, /[ \t\r\n,]+/);
-    for (const key of keys) {
-        const bytes = Buffer.byteLength(key, 'utf8');
-        if (!PRINTABLE_ASCII.test(key)) {
-            throw new InputError(`${source}: key ${shorten(key)} is not allowed: a surrogate key is printable ASCII (0x21–0x7E) only`);
-        }
-        // In keys: '"home" "about"' YAML strips only the outer quotes: the inner ones would be sent as
-        // part of each key, which purges nothing tagged home. A lone quote wraps nothing: it stays a key.
-        if (/^(["']).*\1$/.test(key)) {
-            throw new InputError(`${source}: key ${shorten(key)} is wrapped in quotes, which would be purged as part of the key; remove them (keys are separated by spaces, commas or newlines; YAML quotes go around the whole value)`);
-        }
-        if (bytes > MAX_KEY_BYTES) {
-            throw new InputError(`${source}: key ${shorten(key)} is ${bytes} bytes long; a surrogate key is at most ${MAX_KEY_BYTES} bytes`);
+    return parseKeyLists([[text, source]]);
+}
+/**
+ * The keys of each list in turn, each once (its first place kept), checked as they are found: one
+ * pass over each text's pieces, no filtered or merged copies, since a keys-file may hold 100,000
+ * keys. Only ASCII separators split: a Unicode space inside a key must be refused, not split on.
+ */
+function parseKeyLists(lists) {
+    const keys = new Set();
+    for (const [text, source] of lists) {
+        for (const key of text.split(/[ \t\r\n,]+/)) {
+            if (key === '' || keys.has(key))
+                continue;
+            checkKey(key, source);
+            keys.add(key);
         }
     }
-    return keys;
+    return [...keys];
+}
+function checkKey(key, source) {
+    if (!PRINTABLE_ASCII.test(key)) {
+        throw new InputError(`${source}: key ${shorten(key)} is not allowed: a surrogate key is printable ASCII (0x21–0x7E) only`);
+    }
+    // In keys: '"home" "about"' YAML strips only the outer quotes: the inner ones would be sent as
+    // part of each key, which purges nothing tagged home. A lone quote wraps nothing: it stays a key.
+    if (/^(["']).*\1$/.test(key)) {
+        throw new InputError(`${source}: key ${shorten(key)} is wrapped in quotes, which would be purged as part of the key; remove them (keys are separated by spaces, commas or newlines; YAML quotes go around the whole value)`);
+    }
+    // Printable ASCII: one byte per character.
+    if (key.length > MAX_KEY_BYTES) {
+        throw new InputError(`${source}: key ${shorten(key)} is ${key.length} bytes long; a surrogate key is at most ${MAX_KEY_BYTES} bytes`);
+    }
 }
 function isLoopbackHost(hostname) {
     return (hostname === 'localhost' ||
@@ -37830,7 +37845,10 @@ function parseSettings(raw, readFile) {
     const dryRun = parseBoolean(raw, 'dry-run');
     const urlPurgeAuth = parseBoolean(raw, 'url-purge-auth');
     const mode = parseChoice(raw, 'mode', ['', 'keys', 'urls', 'all']);
-    const keys = mergeUnique([parseKeys(raw.keys, 'keys'), parseKeys(listFileText(raw, 'keys-file', readFile), 'keys-file')], (key) => key);
+    const keys = parseKeyLists([
+        [raw.keys, 'keys'],
+        [listFileText(raw, 'keys-file', readFile), 'keys-file']
+    ]);
     const urls = mergeUnique([parseUrls(raw.urls, 'urls'), parseUrls(listFileText(raw, 'urls-file', readFile), 'urls-file')], (entry) => entry.address);
     const changedFiles = parseChangedFiles(raw);
     const lastPurge = parseLastPurge(raw, changedFiles !== undefined, mode === 'all');

@@ -14,7 +14,7 @@ import {
   isLoopbackHost,
   mergeUnique,
   parseHttpUrl,
-  parseKeys,
+  parseKeyLists,
   parseUrls,
   splitList,
   splitUrls
@@ -73,10 +73,10 @@ export function parseSettings(raw: RawInputs, readFile: FileReader): Settings {
   const dryRun = parseBoolean(raw, 'dry-run')
   const urlPurgeAuth = parseBoolean(raw, 'url-purge-auth')
   const mode = parseChoice(raw, 'mode', ['', 'keys', 'urls', 'all'] as const)
-  const keys = mergeUnique(
-    [parseKeys(raw.keys, 'keys'), parseKeys(listFileText(raw, 'keys-file', readFile), 'keys-file')],
-    (key) => key
-  )
+  const keys = parseKeyLists([
+    [raw.keys, 'keys'],
+    [listFileText(raw, 'keys-file', readFile), 'keys-file']
+  ])
   const urls = mergeUnique(
     [parseUrls(raw.urls, 'urls'), parseUrls(listFileText(raw, 'urls-file', readFile), 'urls-file')],
     (entry) => entry.address

@@ -26,29 +26,45 @@ export function splitList(text: string, separators: RegExp): string[] {
 }
 
 export function parseKeys(text: string, source: string): SurrogateKey[] {
-  // Only ASCII separators: a Unicode space inside a key must be refused, not split on.
-  const keys = splitList(text, /[ \t\r\n,]+/)
-  for (const key of keys) {
-    const bytes = Buffer.byteLength(key, 'utf8')
-    if (!PRINTABLE_ASCII.test(key)) {
-      throw new InputError(
-        `${source}: key ${shorten(key)} is not allowed: a surrogate key is printable ASCII (0x21–0x7E) only`
-      )
-    }
-    // In keys: '"home" "about"' YAML strips only the outer quotes: the inner ones would be sent as
-    // part of each key, which purges nothing tagged home. A lone quote wraps nothing: it stays a key.
-    if (/^(["']).*\1$/.test(key)) {
-      throw new InputError(
-        `${source}: key ${shorten(key)} is wrapped in quotes, which would be purged as part of the key; remove them (keys are separated by spaces, commas or newlines; YAML quotes go around the whole value)`
-      )
-    }
-    if (bytes > MAX_KEY_BYTES) {
-      throw new InputError(
-        `${source}: key ${shorten(key)} is ${bytes} bytes long; a surrogate key is at most ${MAX_KEY_BYTES} bytes`
-      )
+  return parseKeyLists([[text, source]])
+}
+
+/**
+ * The keys of each list in turn, each once (its first place kept), checked as they are found: one
+ * pass over each text's pieces, no filtered or merged copies, since a keys-file may hold 100,000
+ * keys. Only ASCII separators split: a Unicode space inside a key must be refused, not split on.
+ */
+export function parseKeyLists(lists: [text: string, source: string][]): SurrogateKey[] {
+  const keys = new Set<SurrogateKey>()
+  for (const [text, source] of lists) {
+    for (const key of text.split(/[ \t\r\n,]+/)) {
+      if (key === '' || keys.has(key)) continue
+      checkKey(key, source)
+      keys.add(key)
     }
   }
-  return keys
+  return [...keys]
+}
+
+function checkKey(key: string, source: string): void {
+  if (!PRINTABLE_ASCII.test(key)) {
+    throw new InputError(
+      `${source}: key ${shorten(key)} is not allowed: a surrogate key is printable ASCII (0x21–0x7E) only`
+    )
+  }
+  // In keys: '"home" "about"' YAML strips only the outer quotes: the inner ones would be sent as
+  // part of each key, which purges nothing tagged home. A lone quote wraps nothing: it stays a key.
+  if (/^(["']).*\1$/.test(key)) {
+    throw new InputError(
+      `${source}: key ${shorten(key)} is wrapped in quotes, which would be purged as part of the key; remove them (keys are separated by spaces, commas or newlines; YAML quotes go around the whole value)`
+    )
+  }
+  // Printable ASCII: one byte per character.
+  if (key.length > MAX_KEY_BYTES) {
+    throw new InputError(
+      `${source}: key ${shorten(key)} is ${key.length} bytes long; a surrogate key is at most ${MAX_KEY_BYTES} bytes`
+    )
+  }
 }
 
 export function isLoopbackHost(hostname: string): boolean {
