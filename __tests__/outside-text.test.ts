@@ -1,7 +1,7 @@
 /** Unit tests of the one guard for text from outside: one line, never a runner command, never markup. */
 import { afterEach, describe, expect, it } from '@jest/globals'
 import fc from 'fast-check'
-import { hideSecrets, oneLine, summaryText } from '../src/text/guard.js'
+import { escapedLine, hideSecrets, oneLine, summaryText } from '../src/text/guard.js'
 import { elementCounts, renderMarkdown, textOf } from './support/rendered-markdown.js'
 import { plainLine, quoted, shorten, shownUrl } from '../src/text/shown.js'
 
@@ -30,6 +30,34 @@ const hostileText = fc.string({
 })
 
 describe('oneLine', () => {
+  it('property: the shortcut for plain lines gives what the character-by-character walk gives', () => {
+    const tricky = fc.constantFrom(
+      ' ',
+      '  ',
+      '\t',
+      ':',
+      '#',
+      '##[',
+      '[',
+      '\n',
+      '\u2028',
+      '\u202e',
+      '\ud800',
+      'é',
+      '𝄞',
+      'a'
+    )
+    const text = fc
+      .array(fc.oneof(tricky, fc.string()), { maxLength: 12 })
+      .map((parts) => parts.join(''))
+    fc.assert(
+      fc.property(text, fc.integer({ min: 1, max: 40 }), (line, maxChars) => {
+        expect(oneLine(line, maxChars)).toBe(escapedLine(line, maxChars))
+      }),
+      { numRuns: 5000 }
+    )
+  })
+
   it('shows every kind of line break as an escape, so the text stays on one line', () => {
     const text = 'a\nb\rc\r\nd\ve\ff\u0085g\u2028h\u2029i'
     const line = oneLine(text)

@@ -31934,9 +31934,21 @@ function* shownPieces(text) {
         spaceBefore = false;
     }
 }
+/**
+ * A line `shownPieces` leaves as it is: no hidden character, no whitespace but single spaces
+ * between other characters, no leading `:`, no `##[`. Most lines are: they skip the walk.
+ */
+const PLAIN_LINE = /^(?![:\s])(?!.*(?:\s\s|[^\S ]|\s$|##\[))[^\p{Cc}\p{Zl}\p{Zp}\p{Bidi_Control}\p{Cs}]*$/u;
 /** For log lines and annotations: one line, cut to `maxChars` with `…`, never a runner command. */
 function oneLine(text, maxChars = 300) {
-    return cut(shownPieces(redact(text)), maxChars);
+    const hidden = redact(text);
+    if (hidden.length <= maxChars && PLAIN_LINE.test(hidden))
+        return hidden;
+    return escapedLine(hidden, maxChars);
+}
+/** `oneLine`'s walk, character by character; exported so a test can hold the shortcut to it. */
+function escapedLine(text, maxChars) {
+    return cut(shownPieces(text), maxChars);
 }
 const HTML_ENTITIES = {
     '&': '&amp;',
