@@ -34939,21 +34939,22 @@ class BoundedText {
 async function keep(name, entries, io) {
     const kind = name === 'results-file' ? 'results' : 'verification';
     const json = new BoundedText();
-    const chunks = redactedJson(entries);
-    const counted = (function* () {
-        for (const chunk of chunks) {
-            json.add(chunk);
-            yield chunk;
-        }
-    })();
-    const { path, failure } = await io.keepFile(kind, counted);
+    const chunks = outputs_counted(redactedJson(entries), json);
+    const { path, failure } = await io.keepFile(kind, chunks);
     // The output needs every chunk, written or not: a writer that gave up early leaves the rest.
-    for (let step = counted.next(); step.done !== true; step = counted.next())
+    for (let step = chunks.next(); step.done !== true; step = chunks.next())
         ;
     if (failure === undefined)
         return { file: { name, path, written: true }, json };
     io.log.warning(`Could not write the ${kind} file ${path}: ${failure}. The ${name} output is left empty; the other outputs are set.`);
     return { file: { name, path, written: false }, json };
+}
+/** The chunks as they pass, each added to `text`. */
+function* outputs_counted(chunks, text) {
+    for (const chunk of chunks) {
+        text.add(chunk);
+        yield chunk;
+    }
 }
 function setBoundedOutput(name, json, file, io) {
     const { text, bytes } = json;

@@ -60,7 +60,7 @@ const SLICE = 1000
  * each string redacted before it is escaped (redacting the finished text would miss a secret
  * holding a quote or backslash, and could cut through an escape).
  */
-export function* redactedJson(entries: readonly object[]): Generator<string> {
+function* redactedJson(entries: readonly object[]): Generator<string> {
   yield '['
   for (let start = 0; start < entries.length; start += SLICE) {
     const slice = entries.slice(start, start + SLICE)
@@ -135,21 +135,23 @@ async function keep(
 ): Promise<{ file: WrittenFile; json: BoundedText }> {
   const kind = name === 'results-file' ? 'results' : 'verification'
   const json = new BoundedText()
-  const chunks = redactedJson(entries)
-  const counted = (function* (): Generator<string> {
-    for (const chunk of chunks) {
-      json.add(chunk)
-      yield chunk
-    }
-  })()
-  const { path, failure } = await io.keepFile(kind, counted)
+  const chunks = counted(redactedJson(entries), json)
+  const { path, failure } = await io.keepFile(kind, chunks)
   // The output needs every chunk, written or not: a writer that gave up early leaves the rest.
-  for (let step = counted.next(); step.done !== true; step = counted.next());
+  for (let step = chunks.next(); step.done !== true; step = chunks.next());
   if (failure === undefined) return { file: { name, path, written: true }, json }
   io.log.warning(
     `Could not write the ${kind} file ${path}: ${failure}. The ${name} output is left empty; the other outputs are set.`
   )
   return { file: { name, path, written: false }, json }
+}
+
+/** The chunks as they pass, each added to `text`. */
+function* counted(chunks: Iterable<string>, text: BoundedText): Generator<string> {
+  for (const chunk of chunks) {
+    text.add(chunk)
+    yield chunk
+  }
 }
 
 function setBoundedOutput(
