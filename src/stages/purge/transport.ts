@@ -27,8 +27,7 @@ export const MAX_BODY_BYTES = 1024 * 1024
 export function createTransport(options: TransportOptions): Transport {
   const { agentFor, close } = createAgents(options)
 
-  function /** One attempt of `call`: the body is cut at `MAX_BODY_BYTES`. */
-  send(call: PurgeCall, signal: AbortSignal): Promise<Answer> {
+  function send(call: PurgeCall, signal: AbortSignal): Promise<Answer> {
     if (signal.aborted) return Promise.resolve({ kind: 'cancelled' })
     const url = new URL(call.url)
     const headers: Record<string, string | number> = {
