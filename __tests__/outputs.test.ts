@@ -164,6 +164,25 @@ describe('writeOutputs', () => {
     expect(outputs().results).toBe(hidden)
   })
 
+  it('keeps an output of exactly 1,000,000 bytes, and leaves one a byte longer empty', async () => {
+    const sized = (bytes: number): PurgeResult[] => {
+      const base = Buffer.byteLength(JSON.stringify([result({ target: '', id: null })]))
+      // `é` is 2 bytes in UTF-8 and 1 character: the bytes, not the characters, are counted.
+      const pad = bytes - base
+      return [result({ target: 'é'.repeat(Math.floor(pad / 2)) + 'x'.repeat(pad % 2), id: null })]
+    }
+    const exact = sized(1_000_000)
+    expect(Buffer.byteLength(JSON.stringify(exact))).toBe(1_000_000)
+    await writeOutputs(runRecord({ results: exact }), runnerOutputs)
+    expect(outputs().results).toBe(JSON.stringify(exact))
+
+    writeFileSync(outputFile, '')
+    const over = sized(1_000_001)
+    await writeOutputs(runRecord({ results: over }), runnerOutputs)
+    expect(outputs().results).toBe('')
+    expect(printed.join('')).toContain('at 1000001 bytes it exceeds')
+  })
+
   it('hides the token in purge-id', async () => {
     const token = 'tok-9fQ2xL7vR4m'
     const results = [result({ id: `id-${token}` })]
