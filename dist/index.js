@@ -34580,7 +34580,7 @@ async function waitForOrigin(settings, { requestTimeoutMs, concurrency }, deps) 
 }
 
 ;// CONCATENATED MODULE: ./src/pipeline.ts
-/** One run's stages in order: derive → plan → wait → purge → verify; returns the RunRecord. No I/O of its own. */
+/** One run's stages in order: recall → derive → plan → record → wait → purge → verify → record; returns the RunRecord. No I/O of its own. */
 
 
 

@@ -1,4 +1,4 @@
-/** One run's stages in order: derive → plan → wait → purge → verify; returns the RunRecord. No I/O of its own. */
+/** One run's stages in order: recall → derive → plan → record → wait → purge → verify → record; returns the RunRecord. No I/O of its own. */
 import { mark, type Clock } from './clock.js'
 import type { Settings } from './config/settings.js'
 import type { GitHubRepository, OpenGitHub } from './github.js'
