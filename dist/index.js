@@ -35533,8 +35533,7 @@ async function connectGitHub(where) {
             const deployments = data.map((deployment) => ({
                 id: Number(deployment.id),
                 sha: deployment.sha,
-                payload: deployment.payload,
-                createdAt: deployment.created_at
+                payload: deployment.payload
             }));
             return { deployments, hasNextPage: hasNextPage(headers.link) };
         },

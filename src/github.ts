@@ -50,7 +50,6 @@ export interface DeploymentEntry {
   /** The commit it was made for. */
   sha: string
   payload: unknown
-  createdAt: string
 }
 
 /** What a new deployment says: the fields a purge record sets. */

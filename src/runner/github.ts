@@ -126,8 +126,7 @@ export async function connectGitHub(where: RunnerRepository): Promise<GitHubRepo
       const deployments = data.map((deployment) => ({
         id: Number(deployment.id),
         sha: deployment.sha,
-        payload: deployment.payload,
-        createdAt: deployment.created_at
+        payload: deployment.payload
       }))
       return { deployments, hasNextPage: hasNextPage(headers.link) }
     },

@@ -41,7 +41,7 @@ export interface CommitRange {
 }
 
 /** The files a range changed: what the report says besides the range itself. */
-export type ChangedFiles = Pick<ComparedRange, 'files' | 'commits' | 'method'>
+type ChangedFiles = Pick<ComparedRange, 'files' | 'commits' | 'method'>
 
 /** Resolves the run's range, then lists the files it changed: the one call a run needs. */
 export async function findChangedFiles(
