@@ -9,8 +9,8 @@ import { findChangedFiles } from '../src/stages/changed-files/github-api.js'
 import type { ComparedRange } from '../src/record.js'
 import { connectGitHub } from '../src/runner/github.js'
 import { hideSecrets } from '../src/text/guard.js'
+import { inputError } from './support/input-error.js'
 import { recordedLog } from './support/recorded-log.js'
-import { InputError } from '../src/config/targets.js'
 import { FakeGitHubApi, type Change } from './support/fake-github-api.js'
 import type { RunEvent } from '../src/github.js'
 
@@ -68,6 +68,10 @@ function pushEvent(before: string, after: string, extra: Record<string, unknown>
   return { eventName: 'push', sha: after, payload, runId: '', runUrl: '' }
 }
 
+function dispatchEvent(sha: string): RunEvent {
+  return { eventName: 'workflow_dispatch', sha, payload: {}, runId: '', runUrl: '' }
+}
+
 const writes = (paths: string[]): Change[] => paths.map((path) => ({ write: path }))
 const numbered = (prefix: string, count: number): string[] =>
   Array.from({ length: count }, (_, index) => `${prefix}${String(index).padStart(4, '0')}.html`)
@@ -75,16 +79,6 @@ const numbered = (prefix: string, count: number): string[] =>
 /** A repository whose first commit holds a small site. */
 function siteRoot(): string {
   return api.commit(null, writes(['public/index.html', 'public/a.html', 'public/old.html']))
-}
-
-/** The InputError `promise` rejects with. */
-async function inputError(promise: Promise<unknown>): Promise<string> {
-  const error = await promise.then(
-    () => undefined,
-    (reason: unknown) => reason
-  )
-  expect(error).toBeInstanceOf(InputError)
-  return (error as InputError).message
 }
 
 const short = (sha: string): string => sha.slice(0, 7)
@@ -402,13 +396,7 @@ describe('a release', () => {
 describe('other events', () => {
   it('require changed-since', async () => {
     const root = siteRoot()
-    const event: RunEvent = {
-      eventName: 'workflow_dispatch',
-      sha: root,
-      payload: {},
-      runId: '',
-      runUrl: ''
-    }
+    const event = dispatchEvent(root)
     const message = await inputError(find(ACCESS, event, ''))
     expect(message).toMatch(/^changed-since is required for workflow_dispatch events/)
   })
@@ -417,26 +405,14 @@ describe('other events', () => {
     const root = siteRoot()
     api.branch('deployed', root)
     const head = api.commit(root, writes(['public/a.html']))
-    const event: RunEvent = {
-      eventName: 'workflow_dispatch',
-      sha: head,
-      payload: {},
-      runId: '',
-      runUrl: ''
-    }
+    const event = dispatchEvent(head)
     const report = await find(ACCESS, event, 'deployed')
     expect(report).toMatchObject({ files: ['public/a.html'], source: 'input', notes: [] })
   })
 
   it('name changed-since when GitHub does not know it', async () => {
     const root = siteRoot()
-    const event: RunEvent = {
-      eventName: 'workflow_dispatch',
-      sha: root,
-      payload: {},
-      runId: '',
-      runUrl: ''
-    }
+    const event = dispatchEvent(root)
     const message = await inputError(find(ACCESS, event, 'no-such-branch'))
     expect(message).toMatch(/^changed-since: "no-such-branch" is not a commit, branch or tag/)
   })

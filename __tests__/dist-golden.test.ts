@@ -11,22 +11,12 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { FakeContentServer } from './support/fake-content-server.js'
 import { FakePurgeServer } from '../tools/fake-purge-api/server.js'
-import { runAction, type ActionRun } from '../tools/run-like-runner.js'
+import { RUN_CONTEXT_ENV, runAction, type ActionRun } from '../tools/run-like-runner.js'
 
 const FIXTURES = fileURLToPath(new URL('fixtures/golden/', import.meta.url))
 const TOKEN = 'golden-token-7f3a9c'
 /** Text longer than this is kept in the fixture as its size and SHA-256. */
 const WHOLE_UP_TO = 64 * 1024
-
-const RUNNER_ENV = {
-  GITHUB_REPOSITORY: 'acme/site',
-  GITHUB_SHA: '0123456789abcdef0123456789abcdef01234567',
-  GITHUB_EVENT_NAME: 'push',
-  GITHUB_WORKFLOW: 'Deploy',
-  GITHUB_RUN_ID: '1',
-  GITHUB_RUN_NUMBER: '1',
-  GITHUB_SERVER_URL: 'https://github.com'
-}
 
 let api: FakePurgeServer
 let content: FakeContentServer
@@ -113,7 +103,7 @@ describe('golden runs', () => {
         concurrency: '1',
         'max-attempts': '1'
       },
-      { env: RUNNER_ENV }
+      { env: RUN_CONTEXT_ENV }
     )
     await expectGolden('mixed', run)
   })
@@ -127,7 +117,10 @@ describe('golden runs', () => {
         'keys-file': 'keys.txt',
         concurrency: '1'
       },
-      { env: RUNNER_ENV, files: { 'keys.txt': keys(8000, 'catalogue-entry-with-a-longer-name') } }
+      {
+        env: RUN_CONTEXT_ENV,
+        files: { 'keys.txt': keys(8000, 'catalogue-entry-with-a-longer-name') }
+      }
     )
     await expectGolden('big', run)
   })

@@ -4,7 +4,6 @@
  * what makes a run complete.
  */
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals'
-import { InputError } from '../src/config/targets.js'
 import type { LastPurgeSettings } from '../src/config/settings.js'
 import type { GitHubRepository, RunEvent } from '../src/github.js'
 import type { ComparedRange, PurgeResult, VerifyRun } from '../src/record.js'
@@ -18,6 +17,7 @@ import {
 } from '../src/stages/last-purge/recall.js'
 import { closeRecords, openRecords } from '../src/stages/last-purge/write.js'
 import { FakeGitHubApi, type Change, type Permission } from './support/fake-github-api.js'
+import { inputError } from './support/input-error.js'
 import { recordedLog, type RecordedLog } from './support/recorded-log.js'
 
 const TOKEN = 'gh-record-token'
@@ -53,15 +53,6 @@ function open(trigger: RunEvent): Promise<GitHubRepository> {
     event: trigger,
     baseUrl: api.url
   })
-}
-
-async function inputError(promise: Promise<unknown>): Promise<string> {
-  const error = await promise.then(
-    () => undefined,
-    (reason: unknown) => reason
-  )
-  expect(error).toBeInstanceOf(InputError)
-  return (error as InputError).message
 }
 
 const writes = (paths: string[]): Change[] => paths.map((path) => ({ write: path }))

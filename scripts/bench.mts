@@ -24,6 +24,7 @@ import { FakePurgeServer } from '../tools/fake-purge-api/server.js'
 import {
   removeRunDirs,
   ROOT,
+  RUN_CONTEXT_ENV,
   runAction,
   type ActionRun,
   type RunOptions
@@ -39,17 +40,6 @@ const { values: args } = parseArgs({
 const LATENCY_MS = Number(args.latency)
 const RUNS = Number(args.runs)
 const TOKEN = 'bench-token'
-
-/** What the runner always sets: the summary's run context comes from these. */
-const RUNNER_ENV = {
-  GITHUB_REPOSITORY: 'acme/site',
-  GITHUB_SHA: '0123456789abcdef0123456789abcdef01234567',
-  GITHUB_EVENT_NAME: 'push',
-  GITHUB_WORKFLOW: 'Deploy',
-  GITHUB_RUN_ID: '1',
-  GITHUB_RUN_NUMBER: '1',
-  GITHUB_SERVER_URL: 'https://github.com'
-}
 
 const median = (values: number[]): number => {
   const sorted = [...values].sort((a, b) => a - b)
@@ -83,7 +73,7 @@ async function measure(
   for (let index = 0; index < runs; index += 1) {
     const requestsBefore = server.requests.length
     const connectionsBefore = server.connections
-    const env = { ...RUNNER_ENV, ...options.env, ...envOfRun(index) }
+    const env = { ...RUN_CONTEXT_ENV, ...options.env, ...envOfRun(index) }
     const run = await runAction(inputs, { ...options, env })
     if (run.code !== 0) throw new Error(`benchmark run failed:\n${run.stdout}\n${run.stderr}`)
     times.push(run.elapsedMs)
@@ -98,7 +88,7 @@ async function measure(
 async function actionStart(entry: string): Promise<number> {
   const times: number[] = []
   for (let index = 0; index < Math.max(RUNS, 7); index += 1) {
-    times.push((await runAction({}, { entry, env: RUNNER_ENV })).elapsedMs)
+    times.push((await runAction({}, { entry, env: RUN_CONTEXT_ENV })).elapsedMs)
   }
   return median(times)
 }
@@ -113,8 +103,8 @@ async function pairedStarts(
   const bTimes: number[] = []
   const ratios: number[] = []
   for (let index = 0; index < rounds; index += 1) {
-    const first = await runAction(a.inputs, { entry: a.entry, env: RUNNER_ENV })
-    const second = await runAction(b.inputs, { entry: b.entry, env: RUNNER_ENV })
+    const first = await runAction(a.inputs, { entry: a.entry, env: RUN_CONTEXT_ENV })
+    const second = await runAction(b.inputs, { entry: b.entry, env: RUN_CONTEXT_ENV })
     if (first.code !== 0) throw new Error(`benchmark run failed:\n${first.stdout}`)
     aTimes.push(first.elapsedMs)
     bTimes.push(second.elapsedMs)
@@ -196,7 +186,7 @@ async function peakRssMb(server: FakePurgeServer, keys: number): Promise<number>
     { 'api-token': TOKEN, 'base-url': server.url, 'service-id': 'svc123', 'keys-file': 'keys.txt' },
     {
       files: { 'keys.txt': keyList(keys, 'product-variant').join('\n') },
-      env: { ...RUNNER_ENV, BENCH_RSS_FILE: rssFile },
+      env: { ...RUN_CONTEXT_ENV, BENCH_RSS_FILE: rssFile },
       nodeArgs: ['--import', PEAK_RSS_PRELOAD]
     }
   )
@@ -306,7 +296,7 @@ async function measureVerify(
     const requestsBefore = server.requests.length
     const { gets, connections: connectionsBefore } = pages
     pages.window = { firstGetMs: NaN, lastAnswerMs: NaN }
-    const run = await runAction(inputs, { env: RUNNER_ENV })
+    const run = await runAction(inputs, { env: RUN_CONTEXT_ENV })
     // runAction reads two small files after the exit: the spawn time derived here is that early.
     const exitMs = Date.now()
     const spawnMs = exitMs - run.elapsedMs

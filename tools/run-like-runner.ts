@@ -23,6 +23,17 @@ export async function declaredInputs(): Promise<Record<string, { default?: strin
   return yml.inputs
 }
 
+/** The `GITHUB_*` variables the runner always sets, fixed: the summary's run context comes from them. */
+export const RUN_CONTEXT_ENV = {
+  GITHUB_REPOSITORY: 'acme/site',
+  GITHUB_SHA: '0123456789abcdef0123456789abcdef01234567',
+  GITHUB_EVENT_NAME: 'push',
+  GITHUB_WORKFLOW: 'Deploy',
+  GITHUB_RUN_ID: '1',
+  GITHUB_RUN_NUMBER: '1',
+  GITHUB_SERVER_URL: 'https://github.com'
+}
+
 export interface ActionRun {
   code: number | null
   stdout: string
