@@ -31791,7 +31791,7 @@ const MIN_BASE64_PIECE = 6;
  * the secret can start at inside a longer base64 text.
  */
 function redactor(secrets) {
-    const forms = [...new Set(secrets.filter((secret) => secret !== '').flatMap(spellings))];
+    const forms = formsOf(secrets);
     if (forms.length === 0)
         return (text) => text;
     return (text) => hide(text, forms);
@@ -31802,11 +31802,15 @@ function redactor(secrets) {
  * escaped differently beside its pair, so a spelling holding one is always a possible hit.
  */
 function jsonSpotter(secrets) {
-    const forms = [...new Set(secrets.filter((secret) => secret !== '').flatMap(spellings))];
+    const forms = formsOf(secrets);
     if (forms.some((form) => /[\uD800-\uDFFF]/.test(form)))
         return () => true;
     const escaped = forms.map((form) => JSON.stringify(form).slice(1, -1));
     return (json) => escaped.some((form) => json.includes(form));
+}
+/** Every spelling of every secret to look for, each once; empty secrets have none. */
+function formsOf(secrets) {
+    return [...new Set(secrets.filter((secret) => secret !== '').flatMap(spellings))];
 }
 function spellings(secret) {
     const pieces = [0, 1, 2]

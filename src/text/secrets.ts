@@ -18,7 +18,7 @@ export const MIN_BASE64_PIECE = 6
  * the secret can start at inside a longer base64 text.
  */
 export function redactor(secrets: readonly string[]): Redact {
-  const forms = [...new Set(secrets.filter((secret) => secret !== '').flatMap(spellings))]
+  const forms = formsOf(secrets)
   if (forms.length === 0) return (text) => text
   return (text) => hide(text, forms)
 }
@@ -29,10 +29,15 @@ export function redactor(secrets: readonly string[]): Redact {
  * escaped differently beside its pair, so a spelling holding one is always a possible hit.
  */
 export function jsonSpotter(secrets: readonly string[]): (json: string) => boolean {
-  const forms = [...new Set(secrets.filter((secret) => secret !== '').flatMap(spellings))]
+  const forms = formsOf(secrets)
   if (forms.some((form) => /[\uD800-\uDFFF]/.test(form))) return () => true
   const escaped = forms.map((form) => JSON.stringify(form).slice(1, -1))
   return (json) => escaped.some((form) => json.includes(form))
+}
+
+/** Every spelling of every secret to look for, each once; empty secrets have none. */
+function formsOf(secrets: readonly string[]): string[] {
+  return [...new Set(secrets.filter((secret) => secret !== '').flatMap(spellings))]
 }
 
 function spellings(secret: string): string[] {
