@@ -33746,9 +33746,11 @@ function interpretSuccess(call, exchange) {
     };
     if (isRecord(json)) {
         if (call.operation === 'batch') {
+            // Looked up in a Map, not as properties: a property lookup keeps a second copy of each key.
+            const answer = new Map(Object.entries(json));
             for (const { target } of call.targets) {
-                if (Object.hasOwn(json, target))
-                    take(target, json[target]);
+                if (answer.has(target))
+                    take(target, answer.get(target));
             }
             return { ok: true, httpStatus: status, ids, unusable };
         }
