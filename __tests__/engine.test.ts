@@ -18,14 +18,17 @@ import { settingsWith } from './support/defaults.js'
 import { recordedLog } from './support/recorded-log.js'
 import { FakeClock } from '../tools/fake-clock.js'
 import type { Settings } from '../src/config/settings.js'
-import type { PurgeRun } from '../src/record.js'
+import type { PurgeResult, PurgeRun } from '../src/record.js'
 
 interface Harness {
   clock: FakeClock
   transport: ScriptedTransport
   lines: string[]
-  run: (signal?: AbortSignal) => Promise<PurgeRun>
+  run: (signal?: AbortSignal) => Promise<ReadRun>
 }
+
+/** A purge run with its results read once, into an array. */
+type ReadRun = Omit<PurgeRun, 'results'> & { results: PurgeResult[] }
 
 function harness(
   overrides: Partial<Settings>,
@@ -37,18 +40,14 @@ function harness(
   const transport = new ScriptedTransport(clock, answer)
   const log = recordedLog()
   const lines = log.lines
-  const run = (signal = new AbortController().signal): Promise<PurgeRun> =>
-    runPurge(
+  const run = async (signal = new AbortController().signal): Promise<ReadRun> => {
+    const purge = await runPurge(
       planPurges(settings),
       { ...settings, ...engine },
-      {
-        transport,
-        clock,
-        signal,
-        log,
-        random: () => 0
-      }
+      { transport, clock, signal, log, random: () => 0 }
     )
+    return { ...purge, results: [...purge.results] }
+  }
   return { clock, transport, lines, run }
 }
 

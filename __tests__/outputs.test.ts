@@ -3,7 +3,9 @@ import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { purgeIds, writeOutputs } from '../src/report/outputs.js'
+import fc from 'fast-check'
+import { writeOutputs } from '../src/report/outputs.js'
+import { purgeIdsJson } from '../src/report/purge-ids.js'
 import type { PurgeResult } from '../src/record.js'
 import { runnerOutputs } from '../src/runner/outputs.js'
 import { runRecord } from './support/run-record.js'
@@ -25,7 +27,23 @@ function result(overrides: Partial<PurgeResult>): PurgeResult {
   }
 }
 
-describe('purgeIds', () => {
+/** purge-ids as one text, from pieces of `size` characters. */
+const idsJson = (results: PurgeResult[], perService: boolean, size = 1): string =>
+  [...purgeIdsJson(results, perService, (text) => text, size)].join('')
+
+/** What purge-ids was before it was written in pieces: an object built by assigning each id. */
+function idsObject(results: PurgeResult[], perService: boolean): object {
+  const ids = Object.create(null) as Record<string, string>
+  const groups = Object.create(null) as Record<string, Record<string, string>>
+  for (const { status, id, service, target } of results) {
+    if (status !== 'purged' || id === null) continue
+    if (perService) (groups[service ?? 'urls'] ??= Object.create(null) as typeof ids)[target] = id
+    else ids[target] = id
+  }
+  return perService ? groups : ids
+}
+
+describe('purgeIdsJson', () => {
   it('maps each purged target to its id, skipping failures and purge-all', () => {
     const results = [
       result({ target: 'a', id: 'id-a' }),
@@ -33,18 +51,7 @@ describe('purgeIds', () => {
       result({ type: 'all', target: 'svc123', id: null }),
       result({ type: 'url', target: 'https://www.example.com/', service: null, id: 'id-u' })
     ]
-    expect(JSON.stringify(purgeIds(results, false))).toBe(
-      '{"a":"id-a","https://www.example.com/":"id-u"}'
-    )
-  })
-
-  it('keeps keys named __proto__ or constructor like any other key', () => {
-    const results = ['__proto__', 'constructor', 'k1'].map((target) =>
-      result({ target, id: `id-${target}` })
-    )
-    expect(JSON.stringify(purgeIds(results, false))).toBe(
-      '{"__proto__":"id-__proto__","constructor":"id-constructor","k1":"id-k1"}'
-    )
+    expect(idsJson(results, false)).toBe('{"a":"id-a","https://www.example.com/":"id-u"}')
   })
 
   it('groups by service, keeping a service named __proto__, URLs under urls', () => {
@@ -53,11 +60,45 @@ describe('purgeIds', () => {
       result({ service: 'svc2', target: '__proto__', id: 'id-2' }),
       result({ type: 'url', service: null, target: 'https://www.example.com/', id: 'id-3' })
     ]
-    expect(JSON.stringify(purgeIds(results, true))).toBe(
+    expect(idsJson(results, true)).toBe(
       '{"__proto__":{"k1":"id-1"},"svc2":{"__proto__":"id-2"},"urls":{"https://www.example.com/":"id-3"}}'
     )
-    // Assigning into the group `__proto__` once wrote the id onto every object's prototype.
-    expect(Object.prototype).not.toHaveProperty('k1')
+  })
+
+  it('is byte for byte the JSON of the object it replaced: indices first, a repeated key in its first place', () => {
+    // Keys that look like array indices are where an object's order differs from insertion order.
+    const name = fc.oneof(
+      fc.constantFrom('0', '7', '42', '042', '-1', '4294967294', '4294967295', '__proto__', 'k"\\'),
+      fc.nat().map(String),
+      fc.string({ maxLength: 6 })
+    )
+    const entry = fc.record({
+      target: name,
+      service: fc.option(fc.constantFrom('svc1', '12', 'urls'), { nil: null }),
+      id: fc.option(fc.string({ maxLength: 4 }), { nil: null }),
+      failed: fc.boolean()
+    })
+    fc.assert(
+      fc.property(
+        fc.array(entry, { maxLength: 12 }),
+        fc.boolean(),
+        fc.integer({ min: 1, max: 40 }),
+        (entries, perService, size) => {
+          const results = entries.map(({ target, service, id, failed }) =>
+            result({ target, service, id, status: failed ? 'failed' : 'purged' })
+          )
+          expect(idsJson(results, perService, size)).toBe(
+            JSON.stringify(idsObject(results, perService))
+          )
+        }
+      )
+    )
+  })
+
+  it('passes every string through the redactor it is given', () => {
+    const results = [result({ service: 'svc-x', target: 'key-x', id: 'id-x' })]
+    const hidden = [...purgeIdsJson(results, true, (text) => text.replace('x', '*'), 1)].join('')
+    expect(hidden).toBe('{"svc-*":{"key-*":"id-*"}}')
   })
 })
 

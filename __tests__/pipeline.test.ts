@@ -9,7 +9,7 @@ import { parseUrls } from '../src/config/targets.js'
 import type { Answer } from '../src/http/agents.js'
 import type { PageReading, Prober } from '../src/http/probe.js'
 import { runPipeline } from '../src/pipeline.js'
-import { NOT_SENT_CANCELLED, type RunRecord } from '../src/record.js'
+import { NOT_SENT_CANCELLED, type PurgeResult, type RunRecord } from '../src/record.js'
 import type { Transport } from '../src/stages/purge/transport.js'
 import { settingsWith } from './support/defaults.js'
 import { FakeClock } from '../tools/fake-clock.js'
@@ -48,7 +48,8 @@ interface Scene {
 }
 
 interface Run {
-  record: RunRecord
+  /** The record, its results read once into an array. */
+  record: Omit<RunRecord, 'results'> & { results: PurgeResult[] }
   events: Event[]
   log: RecordedLog
   transport: ScriptedTransport
@@ -103,7 +104,13 @@ async function run(settings: Settings, scene: Scene = {}): Promise<Run> {
       return scene.github === true ? Promise.resolve(recordKeeper(happen)) : new Promise(() => {})
     }
   })
-  return { record, events, log, transport, proberClosed }
+  return {
+    record: { ...record, results: [...record.results] },
+    events,
+    log,
+    transport,
+    proberClosed
+  }
 }
 
 /** A repository that only keeps purge records: each write is an event. */
@@ -141,7 +148,7 @@ const kinds = (events: Event[]): string[] =>
   events.map((event) => event.split(' ')[0] ?? '').filter((kind, i, all) => kind !== all[i - 1])
 
 /** Every planned target has exactly one result, and nothing else has one. */
-function expectEachTargetOnce({ calls, results }: RunRecord): void {
+function expectEachTargetOnce({ calls, results }: Run['record']): void {
   const planned = calls.flatMap((call) =>
     call.targets.map(({ type, target }) => `${type} ${target} ${call.service ?? ''}`)
   )

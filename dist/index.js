@@ -30876,7 +30876,7 @@ module.exports = {
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2818);
+/* harmony import */ var _main_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2268);
 /** The bundle's entry: runs the action, and ends the process at once after a cancel. */
 
 // A cancelled run must end within the runner's grace period: keep-alive sockets or a slow
@@ -30889,7 +30889,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 2818:
+/***/ 2268:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -32331,17 +32331,29 @@ function describeCall(call) {
 const NOT_SENT_CANCELLED = 'not sent: the run was cancelled';
 /** How the reason of a call stopped by an earlier refusal begins: a knock-on, never the cause. */
 const NOT_SENT_AFTER_REFUSAL = 'not sent: an earlier call';
+/** An iterable that runs `each` again on every reading. */
+function rereadable(each) {
+    return { [Symbol.iterator]: each };
+}
 /** Marks each result as given or derived; `sources` maps `type target` to the file that caused it. */
 function withSources(results, sources) {
-    return results.map((result) => {
-        const file = sources.get(`${result.type} ${result.target}`);
-        return { ...result, source: file === undefined ? 'input' : 'changed-files', file: file ?? null };
+    return rereadable(function* () {
+        for (const result of results) {
+            const file = sources.get(`${result.type} ${result.target}`);
+            yield {
+                ...result,
+                source: file === undefined ? 'input' : 'changed-files',
+                file: file ?? null
+            };
+        }
     });
 }
 function countResults(results) {
-    const counts = { purged: 0, failed: 0, planned: 0 };
-    for (const result of results)
+    const counts = { purged: 0, failed: 0, planned: 0, total: 0 };
+    for (const result of results) {
         counts[result.status] += 1;
+        counts.total += 1;
+    }
     return counts;
 }
 function awaited(settings) {
@@ -33183,9 +33195,13 @@ function readRefused(error, github, environment) {
 function incompleteBecause(run, service) {
     if (run.stopped !== undefined)
         return 'the run was cancelled';
-    const unpurged = run.results.filter((result) => (result.service === service || result.service === null) && !purged(result));
-    if (unpurged.length > 0)
-        return `${counted(unpurged.length, 'target')} not purged`;
+    let unpurged = 0;
+    for (const result of run.results) {
+        if ((result.service === service || result.service === null) && !purged(result))
+            unpurged += 1;
+    }
+    if (unpurged > 0)
+        return `${counted(unpurged, 'target')} not purged`;
     const notFresh = run.verification?.entries.filter((entry) => !entry.fresh) ?? [];
     if (notFresh.length > 0)
         return `${counted(notFresh.length, 'page')} not fresh at the edge`;
@@ -33405,21 +33421,27 @@ function urlCall({ target, address }, soft, authenticated) {
         targets: [{ type: 'url', target }]
     };
 }
-/** A dry run's results; with `repeat-after`, the second pass is planned too. */
+/** A dry run's results, made as they are read; with `repeat-after`, the second pass is planned too. */
 function plannedResults(calls, repeated) {
     const repeat = repeated ? { repeat: { status: 'planned', id: null, attempts: 0 } } : {};
-    return calls.flatMap((call) => call.targets.map(({ type, target }) => ({
-        type,
-        target,
-        service: call.service ?? null,
-        soft: call.soft,
-        status: 'planned',
-        id: null,
-        http_status: null,
-        attempts: 0,
-        error: null,
-        ...repeat
-    })));
+    return rereadable(function* () {
+        for (const call of calls) {
+            for (const { type, target } of call.targets) {
+                yield {
+                    type,
+                    target,
+                    service: call.service ?? null,
+                    soft: call.soft,
+                    status: 'planned',
+                    id: null,
+                    http_status: null,
+                    attempts: 0,
+                    error: null,
+                    ...repeat
+                };
+            }
+        }
+    });
 }
 /** The plan in one line: how many calls of which kind, for how many targets, on which services. */
 function describePlan(calls, settings) {
@@ -33839,11 +33861,25 @@ function forbiddenMessage(call, host) {
 }
 
 ;// CONCATENATED MODULE: ./src/stages/purge/ledger.ts
+/** Each purge call's end as it becomes known, the second pass folded in: what the engine fills. */
+
+function kept(call, { attempts, httpStatus, ids, unusable, error }) {
+    return {
+        attempts,
+        httpStatus,
+        ids: ids === undefined ? undefined : call.targets.map(({ target }) => ids.get(target)),
+        unusable: unusable === undefined || unusable.size === 0 ? undefined : unusable,
+        error
+    };
+}
 /** Results of one call's targets; in a successful batch, a key without an id was not purged. */
 function resultsOfCall(call, end) {
+    return resultsOfKept(call, kept(call, end));
+}
+function resultsOfKept(call, end) {
     // Built field by field, not by spreading a base object: this runs once per key (100,000s).
-    return call.targets.map(({ type, target }) => {
-        const id = end.ids?.get(target);
+    return call.targets.map(({ type, target }, index) => {
+        const id = end.ids?.[index];
         const unconfirmed = end.ids !== undefined && id === undefined && type !== 'all';
         const failed = end.ids === undefined || unconfirmed;
         return {
@@ -33886,37 +33922,59 @@ function withRepeat(first, second) {
     });
 }
 /**
- * Each call's results as they become known. Whatever stops a run, `fill` still gives every target
- * exactly once: the calls without results fail with the reason given.
+ * Each call's end as it becomes known. Whatever stops a run, `fill` still gives every target
+ * exactly once: the calls without an end fail with the reason given.
  */
 class ResultLedger {
     calls;
-    byCall;
+    ends;
+    /** Once a repeat pass ran: the second pass of each call repeated, by the call's index. */
+    repeated;
     constructor(calls) {
         this.calls = calls;
-        this.byCall = new Array(calls.length);
+        this.ends = new Array(calls.length);
     }
-    record(index, results) {
-        this.byCall[index] = results;
+    record(index, end) {
+        this.ends[index] = kept(this.calls[index], end);
     }
-    get(index) {
-        return this.byCall[index];
+    /** Whether the call's first pass purged any of its targets: only such calls are repeated. */
+    purgedAny(index) {
+        const end = this.ends[index];
+        return (end !== undefined &&
+            resultsOfKept(this.calls[index], end).some(({ status }) => status === 'purged'));
     }
-    /** Every target's result in plan order; calls still without results are recorded as failed. */
+    /** Folds in the repeat pass: `repeats` holds the calls at `indices` of this ledger, in order. */
+    foldRepeat(indices, repeats) {
+        this.repeated = new Map();
+        for (const [position, index] of indices.entries()) {
+            const end = repeats.ends[position];
+            if (end !== undefined)
+                this.repeated.set(index, end);
+        }
+    }
+    /** Every target's result in plan order; calls still without an end are recorded as failed. */
     fill(reason) {
-        return this.calls.flatMap((call, index) => {
-            const known = this.byCall[index];
-            if (known !== undefined)
-                return known;
-            const failed = resultsOfCall(call, {
+        for (let index = 0; index < this.calls.length; index += 1) {
+            this.ends[index] ??= {
                 attempts: 0,
                 httpStatus: null,
                 ids: undefined,
+                unusable: undefined,
                 error: reason
-            });
-            this.byCall[index] = failed;
-            return failed;
-        });
+            };
+        }
+        return rereadable(() => this.each());
+    }
+    *each() {
+        for (const [index, call] of this.calls.entries()) {
+            const first = resultsOfKept(call, this.ends[index]);
+            if (this.repeated === undefined) {
+                yield* first;
+                continue;
+            }
+            const second = this.repeated.get(index);
+            yield* withRepeat(first, second === undefined ? undefined : resultsOfKept(call, second));
+        }
     }
 }
 
@@ -34034,7 +34092,7 @@ class PurgePass {
         const { clock, log } = this.deps;
         const started = clock.now();
         const { end, answered } = await this.settle(call);
-        ledger.record(index, resultsOfCall(call, end));
+        ledger.record(index, end);
         if (answered)
             this.answered += 1;
         log.info(describeEnd(call, end, clock.now() - started));
@@ -34129,7 +34187,7 @@ async function runPurge(calls, settings, deps, ledger = new ResultLedger(calls))
  */
 async function repeatPass(ledger, settings, deps) {
     const { log, signal } = deps;
-    const again = ledger.calls.flatMap((_, index) => ledger.get(index)?.some((result) => result.status === 'purged') ? [index] : []);
+    const again = ledger.calls.flatMap((_, index) => (ledger.purgedAny(index) ? [index] : []));
     const repeats = new ResultLedger(again.map((index) => ledger.calls[index]));
     if (again.length > 0 && !signal.aborted) {
         log.info(`Waiting ${settings.repeatAfterMs / 1000} s before purging again (repeat-after)`);
@@ -34137,10 +34195,7 @@ async function repeatPass(ledger, settings, deps) {
         await log.group(`Repeat purge calls (${again.length})`, () => new PurgePass(settings, deps).run(repeats.calls, repeats));
     }
     repeats.fill(NOT_SENT_CANCELLED);
-    const second = new Map(again.map((index, position) => [index, repeats.get(position)]));
-    ledger.calls.forEach((_, index) => {
-        ledger.record(index, withRepeat(ledger.get(index) ?? [], second.get(index)));
-    });
+    ledger.foldRepeat(again, repeats);
 }
 
 ;// CONCATENATED MODULE: ./src/http/observation.ts
@@ -34443,9 +34498,12 @@ function verifyTargetsOf(verify, purgedUrls) {
 }
 /** The URL targets whose purge succeeded: those the edge check looks at with `verify: true`. */
 function purgedUrlsOf(results) {
-    return results
-        .filter((result) => result.type === 'url' && result.status === 'purged')
-        .map((result) => result.target);
+    const urls = [];
+    for (const { type, status, target } of results) {
+        if (type === 'url' && status === 'purged')
+            urls.push(target);
+    }
+    return urls;
 }
 /** Fragments are never sent: the page visitors get is the one without it. */
 function withoutFragment(url) {
@@ -34775,13 +34833,13 @@ const MAX_ANNOTATIONS = 5;
 /** A server message is cut to 300 characters; this leaves room for what the action says around it. */
 const SHOWN_REASON_CHARS = 400;
 function problemsOf(results, stale) {
-    const failed = results
-        .filter((result) => result.status === 'failed')
-        .map((result) => ({
-        kind: 'target',
-        name: `${result.type} ${shorten(result.target)}`,
-        reason: result.error ?? 'failed'
-    }));
+    const failed = [];
+    for (const result of results) {
+        if (result.status !== 'failed')
+            continue;
+        const name = `${result.type} ${shorten(result.target)}`;
+        failed.push({ kind: 'target', name, reason: result.error ?? 'failed' });
+    }
     const staleUrls = stale
         .filter((entry) => !entry.fresh)
         .map((entry) => ({
@@ -34845,7 +34903,7 @@ function conclude({ results, settings, verification, stopped }, { log, fail }) {
 }
 /** What went wrong, in one message; `undefined` when every target purged and every URL is fresh. */
 function problemMessage(results, verification) {
-    const failed = countResults(results).failed;
+    const { failed, total } = countResults(results);
     const notFresh = verification.filter((entry) => !entry.fresh);
     const unchecked = notFresh.filter(notChecked).length;
     const stale = notFresh.length - unchecked;
@@ -34854,7 +34912,7 @@ function problemMessage(results, verification) {
     const parts = [
         failed === 0
             ? undefined
-            : `${failed} of ${results.length} targets failed to purge; the job summary and the results output list each with its reason`,
+            : `${failed} of ${total} targets failed to purge; the job summary and the results output list each with its reason`,
         stale === 0
             ? undefined
             : `${stale} of ${counted(verification.length, 'URL')} checked at the edge ${stale === 1 ? 'is' : 'are'} still stale after the purge; the job summary and the verification output give the evidence`,
@@ -34865,37 +34923,82 @@ function problemMessage(results, verification) {
     return parts.filter((part) => part !== undefined).join('. ');
 }
 
+;// CONCATENATED MODULE: ./src/report/purge-ids.ts
+/** Where URL purge ids go when ids are grouped by service: URL purges belong to no service. */
+const URL_IDS_GROUP = 'urls';
+/**
+ * `purge-ids` as JSON, in pieces of about `size` characters, each string passed through `hide`:
+ * target → id, or with several services service → target → id, URL purges under `urls`. Byte for
+ * byte what `JSON.stringify` gives for an object built by assigning each id in turn (a target
+ * given twice keeps its first place and its last id), without the object.
+ */
+function* purgeIdsJson(results, perService, hide, size) {
+    const groups = idMaps(results, perService, hide);
+    let piece = '{';
+    let firstGroup = true;
+    for (const [service, ids] of inObjectOrder(groups)) {
+        if (perService)
+            piece += `${firstGroup ? '' : ','}${JSON.stringify(service)}:{`;
+        firstGroup = false;
+        let first = true;
+        for (const [target, id] of inObjectOrder(ids)) {
+            piece += `${first ? '' : ','}${JSON.stringify(target)}:${JSON.stringify(id)}`;
+            first = false;
+            if (piece.length < size)
+                continue;
+            yield piece;
+            piece = '';
+        }
+        if (perService)
+            piece += '}';
+    }
+    yield `${piece}}`;
+}
+/** Service (or '' when not grouped) → target → id, each in the order first given. */
+function idMaps(results, perService, hide) {
+    const groups = new Map();
+    if (!perService)
+        groups.set('', new Map());
+    for (const result of results) {
+        if (result.status !== 'purged' || result.id === null)
+            continue;
+        const service = perService ? hide(result.service ?? URL_IDS_GROUP) : '';
+        let ids = groups.get(service);
+        if (ids === undefined)
+            groups.set(service, (ids = new Map()));
+        ids.set(hide(result.target), hide(result.id));
+    }
+    return groups;
+}
+/**
+ * A Map's entries in the order an object with the same properties lists them: array indices
+ * ("0", "42", never "042" or "-1") first, ascending, then the other keys as first set.
+ */
+function inObjectOrder(properties) {
+    const indices = [...properties.keys()].filter(isArrayIndex);
+    if (indices.length === 0)
+        return properties;
+    indices.sort((a, b) => Number(a) - Number(b));
+    const others = [...properties].filter(([key]) => !isArrayIndex(key));
+    return [...indices.map((key) => [key, properties.get(key)]), ...others];
+}
+/** The largest array index is 2³² − 2; a longer or larger run of digits is an ordinary key. */
+const MAX_ARRAY_INDEX = 2 ** 32 - 2;
+function isArrayIndex(key) {
+    return /^(?:0|[1-9]\d{0,9})$/.test(key) && Number(key) <= MAX_ARRAY_INDEX;
+}
+
 ;// CONCATENATED MODULE: ./src/report/outputs.ts
+
 
 
 /** GitHub refuses outputs over 1 MB; stay under it with room for the output file's framing. */
 const MAX_OUTPUT_BYTES = 1_000_000;
-/** Where URL purge ids go when ids are grouped by service: URL purges belong to no service. */
-const URL_IDS_GROUP = 'urls';
-/**
- * Each purged key or URL → its purge id (purge-all has none), each passed through `hide`. With
- * several services, grouped: service → target → id, URL purges under `urls`. The objects have no
- * prototype, so every key is their own: on a plain object, assigning `ids['__proto__'] = id`
- * would set the prototype instead and lose the key.
- */
-function purgeIds(results, perService, hide = redact) {
-    const ids = Object.create(null);
-    const groups = Object.create(null);
-    for (const result of results) {
-        if (result.status !== 'purged' || result.id === null)
-            continue;
-        let into = ids;
-        if (perService) {
-            const service = hide(result.service ?? URL_IDS_GROUP);
-            into = groups[service] ??= Object.create(null);
-        }
-        into[hide(result.target)] = hide(result.id);
-    }
-    return perService ? groups : ids;
-}
 const unchanged = (text) => text;
 /** Entries serialised per slice: small enough to hold, large enough that scanning is cheap. */
 const SLICE = 1000;
+/** purge-ids is written in pieces of about this many characters, for the same reason. */
+const PIECE_CHARS = 64 * 1024;
 /**
  * A JSON array, one slice of entries at a time, byte for byte what `JSON.stringify(entries)`
  * gives, with secrets hidden in its string values. Almost no run's output holds a secret, so each
@@ -34905,20 +35008,29 @@ const SLICE = 1000;
  */
 function* redactedJson(entries) {
     yield '[';
-    for (let start = 0; start < entries.length; start += SLICE) {
-        const slice = entries.slice(start, start + SLICE);
+    let first = true;
+    for (const slice of slices(entries, SLICE)) {
         let json = JSON.stringify(slice);
         if (mayHoldSecret(json)) {
             json = JSON.stringify(slice, (_key, item) => typeof item === 'string' ? redact(item) : item);
         }
-        yield `${start === 0 ? '' : ','}${json.slice(1, -1)}`;
+        yield `${first ? '' : ','}${json.slice(1, -1)}`;
+        first = false;
     }
     yield ']';
 }
-/** `purge-ids` as JSON, by the same rule: redacted one id at a time only when a secret may show. */
-function purgeIdsJson(results, perService) {
-    const plain = JSON.stringify(purgeIds(results, perService, unchanged));
-    return mayHoldSecret(plain) ? JSON.stringify(purgeIds(results, perService)) : plain;
+/** The items in arrays of `size`, the last one shorter: only one slice is held at a time. */
+function* slices(items, size) {
+    let slice = [];
+    for (const item of items) {
+        slice.push(item);
+        if (slice.length < size)
+            continue;
+        yield slice;
+        slice = [];
+    }
+    if (slice.length > 0)
+        yield slice;
 }
 /**
  * An output's text while it fits GitHub's limit, and its exact size in bytes: past the limit the
@@ -34937,6 +35049,26 @@ class BoundedText {
     get text() {
         return this.parts?.join('');
     }
+}
+function boundedText(chunks) {
+    const text = new BoundedText();
+    for (const chunk of chunks)
+        text.add(chunk);
+    return text;
+}
+/**
+ * `purge-ids`, by the same rule: the pieces are scanned as they come, and only on a hit is the
+ * whole made again with each string redacted.
+ */
+function purgeIdsText(results, perService) {
+    const text = new BoundedText();
+    for (const piece of purgeIdsJson(results, perService, unchanged, PIECE_CHARS)) {
+        if (mayHoldSecret(piece)) {
+            return boundedText(purgeIdsJson(results, perService, redact, PIECE_CHARS));
+        }
+        text.add(piece);
+    }
+    return text;
 }
 /**
  * A file that cannot be written (RUNNER_TEMP removed by a cleanup step, a full disk) costs a
@@ -34991,9 +35123,7 @@ async function writeOutputs(facts, io) {
 async function writeResultOutputs(results, perService, io) {
     const counts = countResults(results);
     const { file, json } = await keep('results-file', results, io);
-    const idsJson = new BoundedText();
-    idsJson.add(purgeIdsJson(results, perService));
-    setBoundedOutput('purge-ids', idsJson, file, io);
+    setBoundedOutput('purge-ids', purgeIdsText(results, perService), file, io);
     io.setOutput('purge-id', redact(onlyId(results)));
     setBoundedOutput('results', json, file, io);
     io.setOutput('purged-count', String(counts.purged));
@@ -35126,10 +35256,10 @@ function heading(facts) {
         (notSent === undefined ? '' : `, <b>nothing sent</b>: ${notSent}`));
 }
 function scopeLine(facts) {
-    const { results, counts, calls, repeatAfterMs, dryRun } = facts;
+    const { counts, calls, repeatAfterMs, dryRun } = facts;
     const sent = dryRun || notSentBecause(facts) !== undefined ? ' planned, none sent' : '';
     return [
-        `${counted(results.length, 'target')} in ${counted(calls, 'call')}${sent}`,
+        `${counted(counts.total, 'target')} in ${counted(calls, 'call')}${sent}`,
         repeatAfterMs > 0
             ? `purged twice, ${repeatAfterMs / 1000} s apart (repeat-after): a target counts as purged only when both passes purged it`
             : undefined,
@@ -35204,15 +35334,21 @@ function recordLine({ service, sha, state, why }) {
     }
 }
 /** A table of rows within the row limit and `cap` bytes, then how many more the file holds. */
-function table(headers, items, row, budget, cap, more) {
+function table(headers, items, row, budget, cap, more, total = items.length) {
     // Only the rows that can be shown are rendered: a run may hold 100,000 results.
     const shown = budget.take(items.slice(0, SUMMARY_ROW_LIMIT).map(row), cap);
     return [
         `<table><tr>${headers.map((header) => `<th>${header}</th>`).join('')}</tr>`,
         ...shown,
         '</table>',
-        ...(shown.length < items.length ? [`<p>${more(shown.length)}</p>`] : [])
+        ...(shown.length < total ? [`<p>${more(shown.length)}</p>`] : [])
     ];
+}
+const emptySample = () => ({ first: [], count: 0 });
+function addTo(sample, result) {
+    if (sample.first.length < SUMMARY_ROW_LIMIT)
+        sample.first.push(result);
+    sample.count += 1;
 }
 /** Folded by default: counted in its one-line title, opened on demand. */
 function folded(title, body) {
@@ -35251,19 +35387,24 @@ function targetSections(facts, budget) {
         'Result',
         'Purge id'
     ];
-    const notSent = notSentBecause(facts) === undefined ? [] : results;
-    const failed = notSent.length > 0 ? [] : results.filter((result) => result.status === 'failed');
-    const rest = results.filter((result) => result.status !== 'failed');
+    // One pass: when nothing was sent, every target failed for the reason said above.
+    const nothingSent = notSentBecause(facts) !== undefined;
+    const notSent = emptySample();
+    const failed = emptySample();
+    const rest = emptySample();
+    for (const result of results) {
+        addTo(result.status !== 'failed' ? rest : nothingSent ? notSent : failed, result);
+    }
     const inFile = facts.resultsFile === '' ? 'the step log' : 'the <code>results-file</code>';
-    const section = (list, what, cap, reason) => table(headers, list, (result) => targetRow(result, withService, reason), budget, cap, (shown) => `Showing ${shown} of ${list.length} ${what} targets; ${inFile} holds them all.`);
-    const foldedSection = (list, what, cap) => list.length === 0
+    const section = (list, what, cap, reason) => table(headers, list.first, (result) => targetRow(result, withService, reason), budget, cap, (shown) => `Showing ${shown} of ${list.count} ${what} targets; ${inFile} holds them all.`, list.count);
+    const foldedSection = (list, what, cap) => list.count === 0
         ? []
-        : folded(`${counted(list.length, 'target')} ${what}`, section(list, what, cap, false));
+        : folded(`${counted(list.count, 'target')} ${what}`, section(list, what, cap, false));
     return {
-        open: failed.length === 0
+        open: failed.count === 0
             ? []
             : [
-                `<h3>${counted(failed.length, 'target')} failed</h3>`,
+                `<h3>${counted(failed.count, 'target')} failed</h3>`,
                 ...section(failed, 'failed', SECTION_BYTES.failed, true)
             ],
         folded: [

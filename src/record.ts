@@ -90,8 +90,20 @@ export const NOT_SENT_CANCELLED = 'not sent: the run was cancelled'
 /** How the reason of a call stopped by an earlier refusal begins: a knock-on, never the cause. */
 export const NOT_SENT_AFTER_REFUSAL = 'not sent: an earlier call'
 
+/**
+ * Every target's result, in plan order, made afresh each time it is read from what each call
+ * kept (its status, error and ids): at 100,000 keys, result objects held from the first call to
+ * the last output cost 10 MB and kept the heap large through the outputs.
+ */
+export type Results = Iterable<PurgeResult>
+
+/** An iterable that runs `each` again on every reading. */
+export function rereadable<T>(each: () => Iterator<T>): Iterable<T> {
+  return { [Symbol.iterator]: each }
+}
+
 export interface PurgeRun {
-  results: PurgeResult[]
+  results: Results
   /** Calls of the first pass that got an answer (any answer) before the run ended. */
   answered: number
   cancelled: boolean
@@ -100,10 +112,16 @@ export interface PurgeRun {
 }
 
 /** Marks each result as given or derived; `sources` maps `type target` to the file that caused it. */
-export function withSources(results: PurgeResult[], sources: Map<string, string>): PurgeResult[] {
-  return results.map((result) => {
-    const file = sources.get(`${result.type} ${result.target}`)
-    return { ...result, source: file === undefined ? 'input' : 'changed-files', file: file ?? null }
+export function withSources(results: Results, sources: Map<string, string>): Results {
+  return rereadable(function* () {
+    for (const result of results) {
+      const file = sources.get(`${result.type} ${result.target}`)
+      yield {
+        ...result,
+        source: file === undefined ? 'input' : 'changed-files',
+        file: file ?? null
+      }
+    }
   })
 }
 
@@ -111,11 +129,16 @@ export interface Counts {
   purged: number
   failed: number
   planned: number
+  /** Every target: the three above together. */
+  total: number
 }
 
-export function countResults(results: PurgeResult[]): Counts {
-  const counts = { purged: 0, failed: 0, planned: 0 }
-  for (const result of results) counts[result.status] += 1
+export function countResults(results: Results): Counts {
+  const counts = { purged: 0, failed: 0, planned: 0, total: 0 }
+  for (const result of results) {
+    counts[result.status] += 1
+    counts.total += 1
+  }
   return counts
 }
 
@@ -266,7 +289,7 @@ export interface RunRecord {
   derivation: Derivation | undefined
   calls: PurgeCall[]
   /** Every target exactly once, in plan order: purged, failed with its reason, or planned. */
-  results: PurgeResult[]
+  results: Results
   /** In a dry run: the wait and the edge check that would have run. */
   plannedStages: PlannedStage[]
   /** The wait for the origin, when there was one. */

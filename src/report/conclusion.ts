@@ -3,7 +3,7 @@ import type { StepLog } from '../log.js'
 import {
   NOT_SENT_AFTER_REFUSAL,
   countResults,
-  type PurgeResult,
+  type Results,
   notChecked,
   type RunRecord,
   type Verification
@@ -27,14 +27,13 @@ interface Problem {
   reason: string
 }
 
-function problemsOf(results: PurgeResult[], stale: Verification[]): Problem[] {
-  const failed = results
-    .filter((result) => result.status === 'failed')
-    .map((result): Problem => ({
-      kind: 'target',
-      name: `${result.type} ${shorten(result.target)}`,
-      reason: result.error ?? 'failed'
-    }))
+function problemsOf(results: Results, stale: Verification[]): Problem[] {
+  const failed: Problem[] = []
+  for (const result of results) {
+    if (result.status !== 'failed') continue
+    const name = `${result.type} ${shorten(result.target)}`
+    failed.push({ kind: 'target', name, reason: result.error ?? 'failed' })
+  }
   const staleUrls = stale
     .filter((entry) => !entry.fresh)
     .map((entry): Problem => ({
@@ -49,7 +48,7 @@ function problemsOf(results: PurgeResult[], stale: Verification[]): Problem[] {
  * Failed targets and stale URLs grouped by reason, largest group first: a bad token is one
  * annotation, not 600.
  */
-export function failureAnnotations(results: PurgeResult[], stale: Verification[] = []): string[] {
+export function failureAnnotations(results: Results, stale: Verification[] = []): string[] {
   const groups = new Map<string, Problem[]>()
   for (const problem of problemsOf(results, stale)) {
     const id = `${problem.kind} ${problem.reason}`
@@ -109,8 +108,8 @@ export function conclude(
 }
 
 /** What went wrong, in one message; `undefined` when every target purged and every URL is fresh. */
-function problemMessage(results: PurgeResult[], verification: Verification[]): string | undefined {
-  const failed = countResults(results).failed
+function problemMessage(results: Results, verification: Verification[]): string | undefined {
+  const { failed, total } = countResults(results)
   const notFresh = verification.filter((entry) => !entry.fresh)
   const unchecked = notFresh.filter(notChecked).length
   const stale = notFresh.length - unchecked
@@ -118,7 +117,7 @@ function problemMessage(results: PurgeResult[], verification: Verification[]): s
   const parts = [
     failed === 0
       ? undefined
-      : `${failed} of ${results.length} targets failed to purge; the job summary and the results output list each with its reason`,
+      : `${failed} of ${total} targets failed to purge; the job summary and the results output list each with its reason`,
     stale === 0
       ? undefined
       : `${stale} of ${counted(verification.length, 'URL')} checked at the edge ${stale === 1 ? 'is' : 'are'} still stale after the purge; the job summary and the verification output give the evidence`,

@@ -6,52 +6,23 @@ import type { StepLog } from '../log.js'
 import {
   countResults,
   type ComparedRange,
-  type PurgeResult,
+  type Results,
   type RunRecord,
   type Verification
 } from '../record.js'
 import { mayHoldSecret, redact } from '../text/guard.js'
+import { purgeIdsJson } from './purge-ids.js'
 
 /** GitHub refuses outputs over 1 MB; stay under it with room for the output file's framing. */
 export const MAX_OUTPUT_BYTES = 1_000_000
-
-/** Where URL purge ids go when ids are grouped by service: URL purges belong to no service. */
-export const URL_IDS_GROUP = 'urls'
-
-export type PurgeIds = Record<string, string> | Record<string, Record<string, string>>
-
-/**
- * Each purged key or URL → its purge id (purge-all has none), each passed through `hide`. With
- * several services, grouped: service → target → id, URL purges under `urls`. The objects have no
- * prototype, so every key is their own: on a plain object, assigning `ids['__proto__'] = id`
- * would set the prototype instead and lose the key.
- */
-export function purgeIds(
-  results: PurgeResult[],
-  perService: boolean,
-  hide: (text: string) => string = redact
-): PurgeIds {
-  const ids: Record<string, string> = Object.create(null) as Record<string, string>
-  const groups: Record<string, Record<string, string>> = Object.create(null) as Record<
-    string,
-    Record<string, string>
-  >
-  for (const result of results) {
-    if (result.status !== 'purged' || result.id === null) continue
-    let into = ids
-    if (perService) {
-      const service = hide(result.service ?? URL_IDS_GROUP)
-      into = groups[service] ??= Object.create(null) as Record<string, string>
-    }
-    into[hide(result.target)] = hide(result.id)
-  }
-  return perService ? groups : ids
-}
 
 const unchanged = (text: string): string => text
 
 /** Entries serialised per slice: small enough to hold, large enough that scanning is cheap. */
 const SLICE = 1000
+
+/** purge-ids is written in pieces of about this many characters, for the same reason. */
+const PIECE_CHARS = 64 * 1024
 
 /**
  * A JSON array, one slice of entries at a time, byte for byte what `JSON.stringify(entries)`
@@ -60,25 +31,32 @@ const SLICE = 1000
  * each string redacted before it is escaped (redacting the finished text would miss a secret
  * holding a quote or backslash, and could cut through an escape).
  */
-function* redactedJson(entries: readonly object[]): Generator<string> {
+function* redactedJson(entries: Iterable<object>): Generator<string> {
   yield '['
-  for (let start = 0; start < entries.length; start += SLICE) {
-    const slice = entries.slice(start, start + SLICE)
+  let first = true
+  for (const slice of slices(entries, SLICE)) {
     let json = JSON.stringify(slice)
     if (mayHoldSecret(json)) {
       json = JSON.stringify(slice, (_key, item: unknown) =>
         typeof item === 'string' ? redact(item) : item
       )
     }
-    yield `${start === 0 ? '' : ','}${json.slice(1, -1)}`
+    yield `${first ? '' : ','}${json.slice(1, -1)}`
+    first = false
   }
   yield ']'
 }
 
-/** `purge-ids` as JSON, by the same rule: redacted one id at a time only when a secret may show. */
-function purgeIdsJson(results: PurgeResult[], perService: boolean): string {
-  const plain = JSON.stringify(purgeIds(results, perService, unchanged))
-  return mayHoldSecret(plain) ? JSON.stringify(purgeIds(results, perService)) : plain
+/** The items in arrays of `size`, the last one shorter: only one slice is held at a time. */
+function* slices<T>(items: Iterable<T>, size: number): Generator<T[]> {
+  let slice: T[] = []
+  for (const item of items) {
+    slice.push(item)
+    if (slice.length < size) continue
+    yield slice
+    slice = []
+  }
+  if (slice.length > 0) yield slice
 }
 
 /**
@@ -99,6 +77,27 @@ class BoundedText {
   get text(): string | undefined {
     return this.parts?.join('')
   }
+}
+
+function boundedText(chunks: Iterable<string>): BoundedText {
+  const text = new BoundedText()
+  for (const chunk of chunks) text.add(chunk)
+  return text
+}
+
+/**
+ * `purge-ids`, by the same rule: the pieces are scanned as they come, and only on a hit is the
+ * whole made again with each string redacted.
+ */
+function purgeIdsText(results: Results, perService: boolean): BoundedText {
+  const text = new BoundedText()
+  for (const piece of purgeIdsJson(results, perService, unchanged, PIECE_CHARS)) {
+    if (mayHoldSecret(piece)) {
+      return boundedText(purgeIdsJson(results, perService, redact, PIECE_CHARS))
+    }
+    text.add(piece)
+  }
+  return text
 }
 
 /** How the runner keeps a file for later steps: its path, and why it could not be written if so. */
@@ -130,7 +129,7 @@ interface WrittenFile {
  */
 async function keep(
   name: FileOutput,
-  entries: readonly object[],
+  entries: Iterable<object>,
   io: OutputWriter
 ): Promise<{ file: WrittenFile; json: BoundedText }> {
   const kind = name === 'results-file' ? 'results' : 'verification'
@@ -195,15 +194,13 @@ export async function writeOutputs(facts: OutputFacts, io: OutputWriter): Promis
 }
 
 async function writeResultOutputs(
-  results: PurgeResult[],
+  results: Results,
   perService: boolean,
   io: OutputWriter
 ): Promise<string> {
   const counts = countResults(results)
   const { file, json } = await keep('results-file', results, io)
-  const idsJson = new BoundedText()
-  idsJson.add(purgeIdsJson(results, perService))
-  setBoundedOutput('purge-ids', idsJson, file, io)
+  setBoundedOutput('purge-ids', purgeIdsText(results, perService), file, io)
   io.setOutput('purge-id', redact(onlyId(results)))
   setBoundedOutput('results', json, file, io)
   io.setOutput('purged-count', String(counts.purged))
@@ -214,7 +211,7 @@ async function writeResultOutputs(
 }
 
 /** The purge id when the run produced exactly one; otherwise empty. */
-function onlyId(results: PurgeResult[]): string {
+function onlyId(results: Results): string {
   let only: string | undefined
   for (const result of results) {
     if (result.status !== 'purged' || result.id === null) continue

@@ -9,6 +9,7 @@ import {
   type Counts,
   type PlannedStage,
   type PurgeResult,
+  type Results,
   type RunContext,
   type RunRecord,
   type Verification,
@@ -53,7 +54,7 @@ const KEEP_RESULTS_DOC =
   'https://github.com/edge-purge/edge-purge/blob/v1/docs/results.md#keep-the-results-file'
 
 export interface SummaryFacts {
-  results: PurgeResult[]
+  results: Results
   counts: Counts
   services: string[]
   dryRun: boolean
@@ -136,10 +137,10 @@ function heading(facts: SummaryFacts): string {
 }
 
 function scopeLine(facts: SummaryFacts): string {
-  const { results, counts, calls, repeatAfterMs, dryRun } = facts
+  const { counts, calls, repeatAfterMs, dryRun } = facts
   const sent = dryRun || notSentBecause(facts) !== undefined ? ' planned, none sent' : ''
   return [
-    `${counted(results.length, 'target')} in ${counted(calls, 'call')}${sent}`,
+    `${counted(counts.total, 'target')} in ${counted(calls, 'call')}${sent}`,
     repeatAfterMs > 0
       ? `purged twice, ${repeatAfterMs / 1000} s apart (repeat-after): a target counts as purged only when both passes purged it`
       : undefined,
@@ -234,7 +235,8 @@ function table<T>(
   row: (item: T) => string,
   budget: Budget,
   cap: number,
-  more: (shown: number) => string
+  more: (shown: number) => string,
+  total = items.length
 ): string[] {
   // Only the rows that can be shown are rendered: a run may hold 100,000 results.
   const shown = budget.take(items.slice(0, SUMMARY_ROW_LIMIT).map(row), cap)
@@ -242,8 +244,21 @@ function table<T>(
     `<table><tr>${headers.map((header) => `<th>${header}</th>`).join('')}</tr>`,
     ...shown,
     '</table>',
-    ...(shown.length < items.length ? [`<p>${more(shown.length)}</p>`] : [])
+    ...(shown.length < total ? [`<p>${more(shown.length)}</p>`] : [])
   ]
+}
+
+/** The first results a table can show, and how many there are in all. */
+interface Sample {
+  first: PurgeResult[]
+  count: number
+}
+
+const emptySample = (): Sample => ({ first: [], count: 0 })
+
+function addTo(sample: Sample, result: PurgeResult): void {
+  if (sample.first.length < SUMMARY_ROW_LIMIT) sample.first.push(result)
+  sample.count += 1
 }
 
 /** Folded by default: counted in its one-line title, opened on demand. */
@@ -286,29 +301,35 @@ function targetSections(facts: SummaryFacts, budget: Budget): { open: string[]; 
     'Result',
     'Purge id'
   ]
-  const notSent = notSentBecause(facts) === undefined ? [] : results
-  const failed = notSent.length > 0 ? [] : results.filter((result) => result.status === 'failed')
-  const rest = results.filter((result) => result.status !== 'failed')
+  // One pass: when nothing was sent, every target failed for the reason said above.
+  const nothingSent = notSentBecause(facts) !== undefined
+  const notSent = emptySample()
+  const failed = emptySample()
+  const rest = emptySample()
+  for (const result of results) {
+    addTo(result.status !== 'failed' ? rest : nothingSent ? notSent : failed, result)
+  }
   const inFile = facts.resultsFile === '' ? 'the step log' : 'the <code>results-file</code>'
-  const section = (list: PurgeResult[], what: string, cap: number, reason: boolean): string[] =>
+  const section = (list: Sample, what: string, cap: number, reason: boolean): string[] =>
     table(
       headers,
-      list,
+      list.first,
       (result) => targetRow(result, withService, reason),
       budget,
       cap,
-      (shown) => `Showing ${shown} of ${list.length} ${what} targets; ${inFile} holds them all.`
+      (shown) => `Showing ${shown} of ${list.count} ${what} targets; ${inFile} holds them all.`,
+      list.count
     )
-  const foldedSection = (list: PurgeResult[], what: string, cap: number): string[] =>
-    list.length === 0
+  const foldedSection = (list: Sample, what: string, cap: number): string[] =>
+    list.count === 0
       ? []
-      : folded(`${counted(list.length, 'target')} ${what}`, section(list, what, cap, false))
+      : folded(`${counted(list.count, 'target')} ${what}`, section(list, what, cap, false))
   return {
     open:
-      failed.length === 0
+      failed.count === 0
         ? []
         : [
-            `<h3>${counted(failed.length, 'target')} failed</h3>`,
+            `<h3>${counted(failed.count, 'target')} failed</h3>`,
             ...section(failed, 'failed', SECTION_BYTES.failed, true)
           ],
     folded: [

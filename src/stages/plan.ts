@@ -3,7 +3,13 @@ import { counted } from '../text/counted.js'
 import { oneLine } from '../text/guard.js'
 import { InputError, type PurgeUrl, type SurrogateKey } from '../config/targets.js'
 import type { StepLog } from '../log.js'
-import { describeCall, type PlannedStage, type PurgeCall, type PurgeResult } from '../record.js'
+import {
+  describeCall,
+  rereadable,
+  type PlannedStage,
+  type PurgeCall,
+  type Results
+} from '../record.js'
 import type { BatchFormat, Service, Settings } from '../config/settings.js'
 import { shorten } from '../text/shown.js'
 
@@ -144,23 +150,27 @@ function urlCall({ target, address }: PurgeUrl, soft: boolean, authenticated: bo
   }
 }
 
-/** A dry run's results; with `repeat-after`, the second pass is planned too. */
-export function plannedResults(calls: PurgeCall[], repeated: boolean): PurgeResult[] {
+/** A dry run's results, made as they are read; with `repeat-after`, the second pass is planned too. */
+export function plannedResults(calls: PurgeCall[], repeated: boolean): Results {
   const repeat = repeated ? { repeat: { status: 'planned' as const, id: null, attempts: 0 } } : {}
-  return calls.flatMap((call) =>
-    call.targets.map(({ type, target }) => ({
-      type,
-      target,
-      service: call.service ?? null,
-      soft: call.soft,
-      status: 'planned' as const,
-      id: null,
-      http_status: null,
-      attempts: 0,
-      error: null,
-      ...repeat
-    }))
-  )
+  return rereadable(function* () {
+    for (const call of calls) {
+      for (const { type, target } of call.targets) {
+        yield {
+          type,
+          target,
+          service: call.service ?? null,
+          soft: call.soft,
+          status: 'planned' as const,
+          id: null,
+          http_status: null,
+          attempts: 0,
+          error: null,
+          ...repeat
+        }
+      }
+    }
+  })
 }
 
 /** The plan in one line: how many calls of which kind, for how many targets, on which services. */

@@ -13,10 +13,11 @@ export type RunOutcome = Pick<RunRecord, 'results' | 'verification' | 'stopped'>
  */
 export function incompleteBecause(run: RunOutcome, service: string): string | undefined {
   if (run.stopped !== undefined) return 'the run was cancelled'
-  const unpurged = run.results.filter(
-    (result) => (result.service === service || result.service === null) && !purged(result)
-  )
-  if (unpurged.length > 0) return `${counted(unpurged.length, 'target')} not purged`
+  let unpurged = 0
+  for (const result of run.results) {
+    if ((result.service === service || result.service === null) && !purged(result)) unpurged += 1
+  }
+  if (unpurged > 0) return `${counted(unpurged, 'target')} not purged`
   const notFresh = run.verification?.entries.filter((entry) => !entry.fresh) ?? []
   if (notFresh.length > 0) return `${counted(notFresh.length, 'page')} not fresh at the edge`
   return undefined

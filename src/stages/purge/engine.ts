@@ -17,7 +17,7 @@ import {
   type PurgeRun
 } from '../../record.js'
 import { backoffMs, describeWait, MAX_SERVER_WAIT_MS } from './retry-policy.js'
-import { ResultLedger, resultsOfCall, withRepeat } from './ledger.js'
+import { ResultLedger } from './ledger.js'
 import { plainLine } from '../../text/shown.js'
 import { messageOf } from '../../text/message.js'
 
@@ -163,7 +163,7 @@ class PurgePass {
     const { clock, log } = this.deps
     const started = clock.now()
     const { end, answered } = await this.settle(call)
-    ledger.record(index, resultsOfCall(call, end))
+    ledger.record(index, end)
     if (answered) this.answered += 1
     log.info(describeEnd(call, end, clock.now() - started))
   }
@@ -275,9 +275,7 @@ async function repeatPass(
   deps: EngineDeps
 ): Promise<void> {
   const { log, signal } = deps
-  const again = ledger.calls.flatMap((_, index) =>
-    ledger.get(index)?.some((result) => result.status === 'purged') ? [index] : []
-  )
+  const again = ledger.calls.flatMap((_, index) => (ledger.purgedAny(index) ? [index] : []))
   const repeats = new ResultLedger(again.map((index) => ledger.calls[index] as PurgeCall))
   if (again.length > 0 && !signal.aborted) {
     log.info(`Waiting ${settings.repeatAfterMs / 1000} s before purging again (repeat-after)`)
@@ -287,8 +285,5 @@ async function repeatPass(
     )
   }
   repeats.fill(NOT_SENT_CANCELLED)
-  const second = new Map(again.map((index, position) => [index, repeats.get(position)]))
-  ledger.calls.forEach((_, index) => {
-    ledger.record(index, withRepeat(ledger.get(index) ?? [], second.get(index)))
-  })
+  ledger.foldRepeat(again, repeats)
 }

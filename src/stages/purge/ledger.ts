@@ -1,11 +1,43 @@
-/** Each purge call's results as they become known, the second pass folded in: what the engine fills. */
-import type { CallEnd, PurgeCall, PurgeResult } from '../../record.js'
+/** Each purge call's end as it becomes known, the second pass folded in: what the engine fills. */
+import {
+  rereadable,
+  type CallEnd,
+  type PurgeCall,
+  type PurgeResult,
+  type Results
+} from '../../record.js'
+
+/**
+ * A call's end as the ledger keeps it until the results are read: the ids in target order, not
+ * a map keyed by target, which held a second copy of every key.
+ */
+interface KeptEnd {
+  attempts: number
+  httpStatus: number | null
+  ids: (string | undefined)[] | undefined
+  unusable: Map<string, string> | undefined
+  error: string | undefined
+}
+
+function kept(call: PurgeCall, { attempts, httpStatus, ids, unusable, error }: CallEnd): KeptEnd {
+  return {
+    attempts,
+    httpStatus,
+    ids: ids === undefined ? undefined : call.targets.map(({ target }) => ids.get(target)),
+    unusable: unusable === undefined || unusable.size === 0 ? undefined : unusable,
+    error
+  }
+}
 
 /** Results of one call's targets; in a successful batch, a key without an id was not purged. */
 export function resultsOfCall(call: PurgeCall, end: CallEnd): PurgeResult[] {
+  return resultsOfKept(call, kept(call, end))
+}
+
+function resultsOfKept(call: PurgeCall, end: KeptEnd): PurgeResult[] {
   // Built field by field, not by spreading a base object: this runs once per key (100,000s).
-  return call.targets.map(({ type, target }): PurgeResult => {
-    const id = end.ids?.get(target)
+  return call.targets.map(({ type, target }, index): PurgeResult => {
+    const id = end.ids?.[index]
     const unconfirmed = end.ids !== undefined && id === undefined && type !== 'all'
     const failed = end.ids === undefined || unconfirmed
     return {
@@ -48,37 +80,63 @@ export function withRepeat(first: PurgeResult[], second: PurgeResult[] | undefin
 }
 
 /**
- * Each call's results as they become known. Whatever stops a run, `fill` still gives every target
- * exactly once: the calls without results fail with the reason given.
+ * Each call's end as it becomes known. Whatever stops a run, `fill` still gives every target
+ * exactly once: the calls without an end fail with the reason given.
  */
 export class ResultLedger {
-  private readonly byCall: (PurgeResult[] | undefined)[]
+  private readonly ends: (KeptEnd | undefined)[]
+  /** Once a repeat pass ran: the second pass of each call repeated, by the call's index. */
+  private repeated: Map<number, KeptEnd> | undefined
 
   constructor(readonly calls: readonly PurgeCall[]) {
-    this.byCall = new Array<PurgeResult[] | undefined>(calls.length)
+    this.ends = new Array<KeptEnd | undefined>(calls.length)
   }
 
-  record(index: number, results: PurgeResult[]): void {
-    this.byCall[index] = results
+  record(index: number, end: CallEnd): void {
+    this.ends[index] = kept(this.calls[index] as PurgeCall, end)
   }
 
-  get(index: number): PurgeResult[] | undefined {
-    return this.byCall[index]
+  /** Whether the call's first pass purged any of its targets: only such calls are repeated. */
+  purgedAny(index: number): boolean {
+    const end = this.ends[index]
+    return (
+      end !== undefined &&
+      resultsOfKept(this.calls[index] as PurgeCall, end).some(({ status }) => status === 'purged')
+    )
   }
 
-  /** Every target's result in plan order; calls still without results are recorded as failed. */
-  fill(reason: string): PurgeResult[] {
-    return this.calls.flatMap((call, index) => {
-      const known = this.byCall[index]
-      if (known !== undefined) return known
-      const failed = resultsOfCall(call, {
+  /** Folds in the repeat pass: `repeats` holds the calls at `indices` of this ledger, in order. */
+  foldRepeat(indices: number[], repeats: ResultLedger): void {
+    this.repeated = new Map()
+    for (const [position, index] of indices.entries()) {
+      const end = repeats.ends[position]
+      if (end !== undefined) this.repeated.set(index, end)
+    }
+  }
+
+  /** Every target's result in plan order; calls still without an end are recorded as failed. */
+  fill(reason: string): Results {
+    for (let index = 0; index < this.calls.length; index += 1) {
+      this.ends[index] ??= {
         attempts: 0,
         httpStatus: null,
         ids: undefined,
+        unusable: undefined,
         error: reason
-      })
-      this.byCall[index] = failed
-      return failed
-    })
+      }
+    }
+    return rereadable(() => this.each())
+  }
+
+  private *each(): Generator<PurgeResult> {
+    for (const [index, call] of this.calls.entries()) {
+      const first = resultsOfKept(call, this.ends[index] as KeptEnd)
+      if (this.repeated === undefined) {
+        yield* first
+        continue
+      }
+      const second = this.repeated.get(index)
+      yield* withRepeat(first, second === undefined ? undefined : resultsOfKept(call, second))
+    }
   }
 }

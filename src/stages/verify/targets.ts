@@ -1,7 +1,7 @@
 /** Which URLs the edge check looks at, from settings and purge results. Pure. */
 import { counted } from '../../text/counted.js'
 import { oneLine } from '../../text/guard.js'
-import type { PlannedStage, PurgeResult } from '../../record.js'
+import type { PlannedStage, Results } from '../../record.js'
 import type { VerifyTarget } from './edge-check.js'
 import type { VerifySettings } from '../../config/settings.js'
 
@@ -21,10 +21,12 @@ export function verifyTargetsOf(verify: VerifySettings, purgedUrls: string[]): V
 }
 
 /** The URL targets whose purge succeeded: those the edge check looks at with `verify: true`. */
-export function purgedUrlsOf(results: PurgeResult[]): string[] {
-  return results
-    .filter((result) => result.type === 'url' && result.status === 'purged')
-    .map((result) => result.target)
+export function purgedUrlsOf(results: Results): string[] {
+  const urls: string[] = []
+  for (const { type, status, target } of results) {
+    if (type === 'url' && status === 'purged') urls.push(target)
+  }
+  return urls
 }
 
 /** Fragments are never sent: the page visitors get is the one without it. */
