@@ -231,6 +231,25 @@ describe('repeat-after', () => {
   })
 })
 
+describe('results', () => {
+  it('are the same each time they are read: the report reads them for every output', async () => {
+    const settings = settingsWith({ keys: ['a', 'b'], repeatAfterMs: 1000 })
+    const clock = new FakeClock()
+    const purge = await runPurge(planPurges(settings), settings, {
+      transport: new ScriptedTransport(clock),
+      clock,
+      signal: new AbortController().signal,
+      log: recordedLog()
+    })
+    const first = [...purge.results]
+    expect(first.map(({ target, status }) => [target, status])).toEqual([
+      ['a', 'purged'],
+      ['b', 'purged']
+    ])
+    expect([...purge.results]).toEqual(first)
+  })
+})
+
 describe('cancellation', () => {
   it('starts no call after the cancel, abandons those in flight, and reports every target', async () => {
     const cancel = new AbortController()

@@ -33968,12 +33968,13 @@ class ResultLedger {
     *each() {
         for (const [index, call] of this.calls.entries()) {
             const first = resultsOfKept(call, this.ends[index]);
-            if (this.repeated === undefined) {
-                yield* first;
-                continue;
-            }
-            const second = this.repeated.get(index);
-            yield* withRepeat(first, second === undefined ? undefined : resultsOfKept(call, second));
+            const second = this.repeated?.get(index);
+            const results = this.repeated === undefined
+                ? first
+                : withRepeat(first, second === undefined ? undefined : resultsOfKept(call, second));
+            // A plain loop, not `yield*`: this runs once per target, and the first reading runs cold.
+            for (const result of results)
+                yield result;
         }
     }
 }
@@ -34707,11 +34708,8 @@ async function runPipeline(given, deps) {
         stages.purge = { ...notRun(ledger.fill(reason)), cancelled: signal.aborted };
     }
     const { purge, wait, verification, plannedStages } = stages;
-    const run = {
-        results: derivation === undefined ? purge.results : withSources(purge.results, derivation.sources),
-        verification,
-        stopped: stoppedBy(stages, calls.length)
-    };
+    const results = derivation === undefined ? purge.results : withSources(purge.results, derivation.sources);
+    const run = { results, verification, stopped: stoppedBy(stages, calls.length) };
     return {
         settings,
         derivation,
@@ -34719,6 +34717,7 @@ async function runPipeline(given, deps) {
         plannedStages,
         wait,
         ...run,
+        counts: countResults(results),
         recorded: github === undefined ? [] : await closeRecords(github, records, run, log)
     };
 }
@@ -34886,8 +34885,8 @@ function failureAnnotations(results, stale = []) {
  * Fails the step (or warns, with fail-on-error: false) when a target failed or a URL is not known
  * to be fresh; then fails it when a cancel ended the run early.
  */
-function conclude({ results, settings, verification, stopped }, { log, fail }) {
-    const message = problemMessage(results, verification?.entries ?? []);
+function conclude({ results, counts, settings, verification, stopped }, { log, fail }) {
+    const message = problemMessage(counts, verification?.entries ?? []);
     if (message !== undefined) {
         const annotate = settings.failOnError ? log.error : log.warning;
         // Each line is built by the guard, which hides secrets in what it quotes.
@@ -34902,8 +34901,7 @@ function conclude({ results, settings, verification, stopped }, { log, fail }) {
         fail(stopped);
 }
 /** What went wrong, in one message; `undefined` when every target purged and every URL is fresh. */
-function problemMessage(results, verification) {
-    const { failed, total } = countResults(results);
+function problemMessage({ failed, total }, verification) {
     const notFresh = verification.filter((entry) => !entry.fresh);
     const unchecked = notFresh.filter(notChecked).length;
     const stale = notFresh.length - unchecked;
@@ -34989,7 +34987,6 @@ function isArrayIndex(key) {
 }
 
 ;// CONCATENATED MODULE: ./src/report/outputs.ts
-
 
 
 /** GitHub refuses outputs over 1 MB; stay under it with room for the output file's framing. */
@@ -35114,14 +35111,14 @@ function setBoundedOutput(name, json, file, io) {
 async function writeOutputs(facts, io) {
     writeBaseOutputs(facts.derivation?.report.ranges ?? [], io);
     try {
-        return await writeResultOutputs(facts.results, facts.settings.services.length > 1, io);
+        return await writeResultOutputs(facts, io);
     }
     finally {
         await writeStageOutputs(facts.verification?.entries, facts.wait?.elapsedMs, io);
     }
 }
-async function writeResultOutputs(results, perService, io) {
-    const counts = countResults(results);
+async function writeResultOutputs({ results, counts, settings }, io) {
+    const perService = settings.services.length > 1;
     const { file, json } = await keep('results-file', results, io);
     setBoundedOutput('purge-ids', purgeIdsText(results, perService), file, io);
     io.setOutput('purge-id', redact(onlyId(results)));
@@ -35344,12 +35341,6 @@ function table(headers, items, row, budget, cap, more, total = items.length) {
         ...(shown.length < total ? [`<p>${more(shown.length)}</p>`] : [])
     ];
 }
-const emptySample = () => ({ first: [], count: 0 });
-function addTo(sample, result) {
-    if (sample.first.length < SUMMARY_ROW_LIMIT)
-        sample.first.push(result);
-    sample.count += 1;
-}
 /** Folded by default: counted in its one-line title, opened on demand. */
 function folded(title, body) {
     return [`<details><summary>${title}</summary>`, ...body, '</details>'];
@@ -35373,11 +35364,27 @@ function targetRow(result, withService, reason) {
     return `<tr>${cells.map((cell) => `<td>${cell}</td>`).join('')}</tr>`;
 }
 /**
+ * Fills each sample's first rows, in result order, from the section `into` puts each result in;
+ * reads only as far as the rows to show, since every count is already known.
+ */
+function sampleResults(results, samples, into) {
+    let wanted = samples.reduce((sum, { count }) => sum + Math.min(count, SUMMARY_ROW_LIMIT), 0);
+    for (const result of results) {
+        if (wanted === 0)
+            return;
+        const sample = into(result);
+        if (sample.first.length === SUMMARY_ROW_LIMIT)
+            continue;
+        sample.first.push(result);
+        wanted -= 1;
+    }
+}
+/**
  * The targets: failures open (first), then, folded, those not sent for the reason already said
  * above (the wait) and the successes or the dry run's plan.
  */
 function targetSections(facts, budget) {
-    const { results, services } = facts;
+    const { services } = facts;
     const withService = services.length > 1;
     const headers = [
         'Target',
@@ -35387,14 +35394,13 @@ function targetSections(facts, budget) {
         'Result',
         'Purge id'
     ];
-    // One pass: when nothing was sent, every target failed for the reason said above.
+    // When nothing was sent, every target failed for the reason said above.
     const nothingSent = notSentBecause(facts) !== undefined;
-    const notSent = emptySample();
-    const failed = emptySample();
-    const rest = emptySample();
-    for (const result of results) {
-        addTo(result.status !== 'failed' ? rest : nothingSent ? notSent : failed, result);
-    }
+    const { failed: failedCount, total } = facts.counts;
+    const notSent = { first: [], count: nothingSent ? failedCount : 0 };
+    const failed = { first: [], count: nothingSent ? 0 : failedCount };
+    const rest = { first: [], count: total - failedCount };
+    sampleResults(facts.results, [notSent, failed, rest], (result) => result.status !== 'failed' ? rest : nothingSent ? notSent : failed);
     const inFile = facts.resultsFile === '' ? 'the step log' : 'the <code>results-file</code>';
     const section = (list, what, cap, reason) => table(headers, list.first, (result) => targetRow(result, withService, reason), budget, cap, (shown) => `Showing ${shown} of ${list.count} ${what} targets; ${inFile} holds them all.`, list.count);
     const foldedSection = (list, what, cap) => list.count === 0
@@ -35502,7 +35508,7 @@ function renderSummary(record, { resultsFile, context }) {
     const { settings, verification } = record;
     return renderFacts({
         results: record.results,
-        counts: countResults(record.results),
+        counts: record.counts,
         services: settings.services.map((service) => service.id),
         dryRun: settings.dryRun,
         repeatAfterMs: settings.repeatAfterMs,

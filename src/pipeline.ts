@@ -6,6 +6,7 @@ import { createProber, type Prober } from './http/probe.js'
 import type { StepLog } from './log.js'
 import {
   NOT_SENT_CANCELLED,
+  countResults,
   withSources,
   type PlannedStage,
   type PurgeCall,
@@ -110,12 +111,9 @@ export async function runPipeline(given: Settings, deps: PipelineDeps): Promise<
     stages.purge = { ...notRun(ledger.fill(reason)), cancelled: signal.aborted }
   }
   const { purge, wait, verification, plannedStages } = stages
-  const run = {
-    results:
-      derivation === undefined ? purge.results : withSources(purge.results, derivation.sources),
-    verification,
-    stopped: stoppedBy(stages, calls.length)
-  }
+  const results =
+    derivation === undefined ? purge.results : withSources(purge.results, derivation.sources)
+  const run = { results, verification, stopped: stoppedBy(stages, calls.length) }
   return {
     settings,
     derivation,
@@ -123,6 +121,7 @@ export async function runPipeline(given: Settings, deps: PipelineDeps): Promise<
     plannedStages,
     wait,
     ...run,
+    counts: countResults(results),
     recorded: github === undefined ? [] : await closeRecords(github, records, run, log)
   }
 }

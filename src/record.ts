@@ -290,6 +290,8 @@ export interface RunRecord {
   calls: PurgeCall[]
   /** Every target exactly once, in plan order: purged, failed with its reason, or planned. */
   results: Results
+  /** The results counted once, for every part of the report that only needs how many. */
+  counts: Counts
   /** In a dry run: the wait and the edge check that would have run. */
   plannedStages: PlannedStage[]
   /** The wait for the origin, when there was one. */

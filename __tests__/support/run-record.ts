@@ -1,18 +1,21 @@
 /** A run record for tests of the report: nothing planned or done unless a test says so. */
-import type { RunRecord } from '../../src/record.js'
+import { countResults, type RunRecord } from '../../src/record.js'
 import { settingsWith } from './defaults.js'
 
-export function runRecord(overrides: Partial<RunRecord> = {}): RunRecord {
+/** Its counts are the given results' own, as the pipeline counts them. */
+export function runRecord(overrides: Partial<Omit<RunRecord, 'counts'>> = {}): RunRecord {
+  const results = overrides.results ?? []
   return {
     settings: settingsWith({}),
     derivation: undefined,
     calls: [],
-    results: [],
     plannedStages: [],
     wait: undefined,
     verification: undefined,
     stopped: undefined,
     recorded: [],
-    ...overrides
+    ...overrides,
+    results,
+    counts: countResults(results)
   }
 }

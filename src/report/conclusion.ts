@@ -2,7 +2,7 @@
 import type { StepLog } from '../log.js'
 import {
   NOT_SENT_AFTER_REFUSAL,
-  countResults,
+  type Counts,
   type Results,
   notChecked,
   type RunRecord,
@@ -93,10 +93,10 @@ export interface StepEnd {
  * to be fresh; then fails it when a cancel ended the run early.
  */
 export function conclude(
-  { results, settings, verification, stopped }: RunRecord,
+  { results, counts, settings, verification, stopped }: RunRecord,
   { log, fail }: StepEnd
 ): void {
-  const message = problemMessage(results, verification?.entries ?? [])
+  const message = problemMessage(counts, verification?.entries ?? [])
   if (message !== undefined) {
     const annotate = settings.failOnError ? log.error : log.warning
     // Each line is built by the guard, which hides secrets in what it quotes.
@@ -108,8 +108,10 @@ export function conclude(
 }
 
 /** What went wrong, in one message; `undefined` when every target purged and every URL is fresh. */
-function problemMessage(results: Results, verification: Verification[]): string | undefined {
-  const { failed, total } = countResults(results)
+function problemMessage(
+  { failed, total }: Counts,
+  verification: Verification[]
+): string | undefined {
   const notFresh = verification.filter((entry) => !entry.fresh)
   const unchecked = notFresh.filter(notChecked).length
   const stale = notFresh.length - unchecked

@@ -3,13 +3,7 @@
  * door hands in how a file is kept and an output set, so this module never touches the runner.
  */
 import type { StepLog } from '../log.js'
-import {
-  countResults,
-  type ComparedRange,
-  type Results,
-  type RunRecord,
-  type Verification
-} from '../record.js'
+import { type ComparedRange, type Results, type RunRecord, type Verification } from '../record.js'
 import { mayHoldSecret, redact } from '../text/guard.js'
 import { purgeIdsJson } from './purge-ids.js'
 
@@ -176,7 +170,7 @@ function setBoundedOutput(
 /** What the outputs are made of: the results, and the run's wait and edge check. */
 export type OutputFacts = Pick<
   RunRecord,
-  'results' | 'settings' | 'wait' | 'verification' | 'derivation'
+  'results' | 'counts' | 'settings' | 'wait' | 'verification' | 'derivation'
 >
 
 /**
@@ -187,18 +181,17 @@ export type OutputFacts = Pick<
 export async function writeOutputs(facts: OutputFacts, io: OutputWriter): Promise<string> {
   writeBaseOutputs(facts.derivation?.report.ranges ?? [], io)
   try {
-    return await writeResultOutputs(facts.results, facts.settings.services.length > 1, io)
+    return await writeResultOutputs(facts, io)
   } finally {
     await writeStageOutputs(facts.verification?.entries, facts.wait?.elapsedMs, io)
   }
 }
 
 async function writeResultOutputs(
-  results: Results,
-  perService: boolean,
+  { results, counts, settings }: OutputFacts,
   io: OutputWriter
 ): Promise<string> {
-  const counts = countResults(results)
+  const perService = settings.services.length > 1
   const { file, json } = await keep('results-file', results, io)
   setBoundedOutput('purge-ids', purgeIdsText(results, perService), file, io)
   io.setOutput('purge-id', redact(onlyId(results)))

@@ -3,7 +3,6 @@
  * (folded), within one byte budget whatever the run's size. Pure.
  */
 import {
-  countResults,
   describeUrlWait,
   notChecked,
   type Counts,
@@ -254,13 +253,6 @@ interface Sample {
   count: number
 }
 
-const emptySample = (): Sample => ({ first: [], count: 0 })
-
-function addTo(sample: Sample, result: PurgeResult): void {
-  if (sample.first.length < SUMMARY_ROW_LIMIT) sample.first.push(result)
-  sample.count += 1
-}
-
 /** Folded by default: counted in its one-line title, opened on demand. */
 function folded(title: string, body: string[]): string[] {
   return [`<details><summary>${title}</summary>`, ...body, '</details>']
@@ -287,11 +279,30 @@ function targetRow(result: PurgeResult, withService: boolean, reason: boolean): 
 }
 
 /**
+ * Fills each sample's first rows, in result order, from the section `into` puts each result in;
+ * reads only as far as the rows to show, since every count is already known.
+ */
+function sampleResults(
+  results: Results,
+  samples: Sample[],
+  into: (result: PurgeResult) => Sample
+): void {
+  let wanted = samples.reduce((sum, { count }) => sum + Math.min(count, SUMMARY_ROW_LIMIT), 0)
+  for (const result of results) {
+    if (wanted === 0) return
+    const sample = into(result)
+    if (sample.first.length === SUMMARY_ROW_LIMIT) continue
+    sample.first.push(result)
+    wanted -= 1
+  }
+}
+
+/**
  * The targets: failures open (first), then, folded, those not sent for the reason already said
  * above (the wait) and the successes or the dry run's plan.
  */
 function targetSections(facts: SummaryFacts, budget: Budget): { open: string[]; folded: string[] } {
-  const { results, services } = facts
+  const { services } = facts
   const withService = services.length > 1
   const headers = [
     'Target',
@@ -301,14 +312,15 @@ function targetSections(facts: SummaryFacts, budget: Budget): { open: string[]; 
     'Result',
     'Purge id'
   ]
-  // One pass: when nothing was sent, every target failed for the reason said above.
+  // When nothing was sent, every target failed for the reason said above.
   const nothingSent = notSentBecause(facts) !== undefined
-  const notSent = emptySample()
-  const failed = emptySample()
-  const rest = emptySample()
-  for (const result of results) {
-    addTo(result.status !== 'failed' ? rest : nothingSent ? notSent : failed, result)
-  }
+  const { failed: failedCount, total } = facts.counts
+  const notSent: Sample = { first: [], count: nothingSent ? failedCount : 0 }
+  const failed: Sample = { first: [], count: nothingSent ? 0 : failedCount }
+  const rest: Sample = { first: [], count: total - failedCount }
+  sampleResults(facts.results, [notSent, failed, rest], (result) =>
+    result.status !== 'failed' ? rest : nothingSent ? notSent : failed
+  )
   const inFile = facts.resultsFile === '' ? 'the step log' : 'the <code>results-file</code>'
   const section = (list: Sample, what: string, cap: number, reason: boolean): string[] =>
     table(
@@ -459,7 +471,7 @@ export function renderSummary(record: RunRecord, { resultsFile, context }: Summa
   const { settings, verification } = record
   return renderFacts({
     results: record.results,
-    counts: countResults(record.results),
+    counts: record.counts,
     services: settings.services.map((service) => service.id),
     dryRun: settings.dryRun,
     repeatAfterMs: settings.repeatAfterMs,

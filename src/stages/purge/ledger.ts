@@ -131,12 +131,13 @@ export class ResultLedger {
   private *each(): Generator<PurgeResult> {
     for (const [index, call] of this.calls.entries()) {
       const first = resultsOfKept(call, this.ends[index] as KeptEnd)
-      if (this.repeated === undefined) {
-        yield* first
-        continue
-      }
-      const second = this.repeated.get(index)
-      yield* withRepeat(first, second === undefined ? undefined : resultsOfKept(call, second))
+      const second = this.repeated?.get(index)
+      const results =
+        this.repeated === undefined
+          ? first
+          : withRepeat(first, second === undefined ? undefined : resultsOfKept(call, second))
+      // A plain loop, not `yield*`: this runs once per target, and the first reading runs cold.
+      for (const result of results) yield result
     }
   }
 }
