@@ -27,9 +27,12 @@ export interface PurgeCall {
   operation: Operation
   method: 'POST' | 'PURGE'
   url: string
-  /** Headers besides `Edge-Key`, which the client adds when `authenticated`. */
-  headers: Record<string, string>
-  body: string | undefined
+  /**
+   * Headers besides `Edge-Key`, which the client adds when `authenticated`. A batch makes its
+   * headers and body each time they are read, so read each once per request.
+   */
+  readonly headers: Record<string, string>
+  readonly body: string | undefined
   authenticated: boolean
   permission: Permission
   /** The service id of a management call; URL purges belong to no service. */

@@ -30,12 +30,14 @@ export function createTransport(options: TransportOptions): Transport {
   function send(call: PurgeCall, signal: AbortSignal): Promise<Answer> {
     if (signal.aborted) return Promise.resolve({ kind: 'cancelled' })
     const url = new URL(call.url)
+    // Read once: a batch makes its headers and body as they are read.
+    const { body } = call
     const headers: Record<string, string | number> = {
       ...call.headers,
       'User-Agent': options.userAgent
     }
     if (call.authenticated) headers['Edge-Key'] = options.apiToken
-    if (call.body !== undefined) headers['Content-Length'] = Buffer.byteLength(call.body)
+    if (body !== undefined) headers['Content-Length'] = Buffer.byteLength(body)
     const module = url.protocol === 'https:' ? https : http
 
     return new Promise((resolve) => {
@@ -88,7 +90,7 @@ export function createTransport(options: TransportOptions): Transport {
         response.on('error', fail)
         response.on('end', () => finish(false))
       })
-      request.end(call.body)
+      request.end(body)
     })
   }
 
