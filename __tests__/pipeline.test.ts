@@ -81,7 +81,7 @@ async function run(settings: Settings, scene: Scene = {}): Promise<Run> {
   const transport = new ScriptedTransport(clock, scene.api)
   const traced: Transport = {
     send: (call, signal) => {
-      happen(`send ${call.targets.map(({ target }) => target).join(' ')}`)
+      happen(`send ${call.targets.join(' ')}`)
       return transport.send(call, signal)
     },
     close: () => transport.close()
@@ -150,7 +150,7 @@ const kinds = (events: Event[]): string[] =>
 /** Every planned target has exactly one result, and nothing else has one. */
 function expectEachTargetOnce({ calls, results }: Run['record']): void {
   const planned = calls.flatMap((call) =>
-    call.targets.map(({ type, target }) => `${type} ${target} ${call.service ?? ''}`)
+    call.targets.map((target) => `${call.targetType} ${target} ${call.service ?? ''}`)
   )
   const reported = results.map(({ type, target, service }) => `${type} ${target} ${service ?? ''}`)
   expect(reported).toEqual(planned)

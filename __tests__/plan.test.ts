@@ -77,7 +77,8 @@ describe('purge-all', () => {
       body: undefined,
       authenticated: true,
       soft: false,
-      targets: [{ type: 'all', target: SERVICE }]
+      targetType: 'all',
+      targets: [SERVICE]
     })
     expect(hasSoftHeader(call)).toBe(false)
   })
@@ -105,7 +106,8 @@ describe('one hard key', () => {
       body: undefined,
       authenticated: true,
       soft: false,
-      targets: [{ type: 'key', target: 'home' }]
+      targetType: 'key',
+      targets: ['home']
     })
     expect(Object.keys(call.headers)).toEqual(['Accept'])
   })
@@ -158,7 +160,7 @@ describe('several hard keys', () => {
     })
     expect(JSON.parse(call.body ?? '')).toEqual({ surrogate_keys: ['a', 'b', 'c'] })
     expect(call.headers['Surrogate-Key']).toBeUndefined()
-    expect(call.targets).toEqual(['a', 'b', 'c'].map((target) => ({ type: 'key', target })))
+    expect(call).toMatchObject({ targetType: 'key', targets: ['a', 'b', 'c'] })
   })
 
   it('header form: a space-separated Surrogate-Key header and no body', () => {
@@ -281,7 +283,8 @@ describe('URLs', () => {
       authenticated: false,
       soft: false,
       service: undefined,
-      targets: [{ type: 'url', target: 'https://www.example.com/img/a.png?v=2&w=100' }]
+      targetType: 'url',
+      targets: ['https://www.example.com/img/a.png?v=2&w=100']
     })
     expect(hasSoftHeader(call)).toBe(false)
   })
@@ -289,7 +292,7 @@ describe('URLs', () => {
   it('do not send a fragment, which is no part of the cached address', () => {
     const call = only(planFor({ urls: 'https://www.example.com/page#section' }))
     expect(call.url).toBe('https://www.example.com/page')
-    expect(call.targets[0]?.target).toBe('https://www.example.com/page#section')
+    expect(call.targets).toEqual(['https://www.example.com/page#section'])
   })
 
   it('soft: carry Edge-Soft-Purge: 1', () => {
@@ -315,7 +318,7 @@ describe('URLs', () => {
       urls: 'https://www.example.com/1\nhttps://www.example.com/2'
     })
     expect(calls.map((call) => call.operation)).toEqual(['batch', 'url', 'url'])
-    expect(calls.flatMap((call) => call.targets.map((target) => target.target))).toEqual([
+    expect(calls.flatMap((call) => call.targets)).toEqual([
       'a',
       'b',
       'https://www.example.com/1',
@@ -410,7 +413,7 @@ function checkHardKeyPlan(
   size: number,
   format: BatchFormat
 ): void {
-  const sent = calls.flatMap((call) => call.targets.map((target) => target.target))
+  const sent = calls.flatMap((call) => call.targets)
   expect(sent).toEqual(distinct)
   for (const call of calls) {
     expect(call.soft).toBe(false)
@@ -420,13 +423,13 @@ function checkHardKeyPlan(
       const [target] = call.targets
       const segments = new URL(call.url).pathname.split('/')
       expect(segments.slice(0, -1)).toEqual(['', 'service', SERVICE, 'purge'])
-      expect(decodeURIComponent(segments.at(-1) ?? '')).toBe(target?.target)
+      expect(decodeURIComponent(segments.at(-1) ?? '')).toBe(target)
       continue
     }
     expect(call.operation).toBe('batch')
     expect(call.targets.length).toBeGreaterThanOrEqual(1)
     expect(call.targets.length).toBeLessThanOrEqual(size)
-    expect(batchKeysSent(call)).toEqual(call.targets.map((target) => target.target))
+    expect(batchKeysSent(call)).toEqual(call.targets)
     if (format === 'header') {
       const header = call.headers['Surrogate-Key'] ?? ''
       expect(Buffer.byteLength(header)).toBeLessThanOrEqual(MAX_SURROGATE_KEY_HEADER_BYTES)
@@ -620,11 +623,11 @@ describe('properties', () => {
           soft
         }
         const calls = planPurges(settings)
-        expect(calls.map((call) => call.targets[0]?.target)).toEqual(
+        expect(calls.map((call) => call.targets[0])).toEqual(
           settings.urls.map((entry) => entry.target)
         )
         for (const call of calls) {
-          const target = new URL(call.targets[0]?.target ?? '')
+          const target = new URL(call.targets[0] ?? '')
           const sent = new URL(call.url)
           expect(call.method).toBe('PURGE')
           expect(call.authenticated).toBe(false)

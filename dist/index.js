@@ -33330,7 +33330,8 @@ function purgeAllCall(service) {
         permission: 'engineer',
         service: service.id,
         soft: false,
-        targets: [{ type: 'all', target: service.id }]
+        targetType: 'all',
+        targets: [service.id]
     };
 }
 function keyCalls(service, settings) {
@@ -33360,7 +33361,8 @@ function singleKeyCall(service, key, soft) {
         permission: soft ? 'billing' : 'purge',
         service: service.id,
         soft,
-        targets: [{ type: 'key', target: key }]
+        targetType: 'key',
+        targets: [key]
     };
 }
 /**
@@ -33393,8 +33395,6 @@ function batchKeys(keys, size, format) {
  * built at planning, they held every key a second time until the run ended (2 MB at 100,000 keys).
  */
 function batchCall(service, keys, format) {
-    const targets = keys.map((key) => ({ type: 'key', target: key }));
-    const sent = () => targets.map(({ target }) => target);
     return {
         operation: 'batch',
         method: 'POST',
@@ -33402,16 +33402,17 @@ function batchCall(service, keys, format) {
         get headers() {
             return format === 'json'
                 ? { ...ACCEPT_JSON, 'Content-Type': 'application/json' }
-                : { ...ACCEPT_JSON, 'Surrogate-Key': sent().join(' ') };
+                : { ...ACCEPT_JSON, 'Surrogate-Key': keys.join(' ') };
         },
         get body() {
-            return format === 'json' ? JSON.stringify({ surrogate_keys: sent() }) : undefined;
+            return format === 'json' ? JSON.stringify({ surrogate_keys: keys }) : undefined;
         },
         authenticated: true,
         permission: 'purge',
         service: service.id,
         soft: false,
-        targets
+        targetType: 'key',
+        targets: keys
     };
 }
 function urlCall({ target, address }, soft, authenticated) {
@@ -33425,7 +33426,8 @@ function urlCall({ target, address }, soft, authenticated) {
         permission: 'url-purge',
         service: undefined,
         soft,
-        targets: [{ type: 'url', target }]
+        targetType: 'url',
+        targets: [target]
     };
 }
 /** A dry run's results, made as they are read; with `repeat-after`, the second pass is planned too. */
@@ -33433,9 +33435,9 @@ function plannedResults(calls, repeated) {
     const repeat = repeated ? { repeat: { status: 'planned', id: null, attempts: 0 } } : {};
     return rereadable(function* () {
         for (const call of calls) {
-            for (const { type, target } of call.targets) {
+            for (const target of call.targets) {
                 yield {
-                    type,
+                    type: call.targetType,
                     target,
                     service: call.service ?? null,
                     soft: call.soft,
@@ -33779,7 +33781,7 @@ function interpretSuccess(call, exchange) {
         if (call.operation === 'batch') {
             // Looked up in a Map, not as properties: a property lookup keeps a second copy of each key.
             const answer = new Map(Object.entries(json));
-            for (const { target } of call.targets) {
+            for (const target of call.targets) {
                 if (answer.has(target))
                     take(target, answer.get(target));
             }
@@ -33789,7 +33791,7 @@ function interpretSuccess(call, exchange) {
             return { ok: true, httpStatus: status, ids, unusable };
         const [only] = call.targets;
         if (json.status === 'ok' && json.id !== undefined && only !== undefined) {
-            take(only.target, json.id);
+            take(only, json.id);
             return { ok: true, httpStatus: status, ids, unusable };
         }
     }
@@ -33876,7 +33878,7 @@ function kept(call, { attempts, httpStatus, ids, unusable, error }) {
     return {
         attempts,
         httpStatus,
-        ids: ids === undefined ? undefined : call.targets.map(({ target }) => ids.get(target)),
+        ids: ids === undefined ? undefined : call.targets.map((target) => ids.get(target)),
         unusable: unusable === undefined || unusable.size === 0 ? undefined : unusable,
         error
     };
@@ -33887,7 +33889,8 @@ function resultsOfCall(call, end) {
 }
 function resultsOfKept(call, end) {
     // Built field by field, not by spreading a base object: this runs once per key (100,000s).
-    return call.targets.map(({ type, target }, index) => {
+    const type = call.targetType;
+    return call.targets.map((target, index) => {
         const id = end.ids?.[index];
         const unconfirmed = end.ids !== undefined && id === undefined && type !== 'all';
         const failed = end.ids === undefined || unconfirmed;

@@ -62,7 +62,7 @@ function answer(call: PurgeCall): Answer {
   const { host } = new URL(call.url)
   if (call.operation === 'batch') {
     const ids: Record<string, string> = {}
-    for (const { target } of call.targets) if (target !== 'product-44') ids[target] = idOf(target)
+    for (const target of call.targets) if (target !== 'product-44') ids[target] = idOf(target)
     return json(200, ids)
   }
   if (host === 'static.example.com') {
@@ -78,7 +78,7 @@ function answer(call: PurgeCall): Answer {
     }
   }
   const [only] = call.targets
-  return json(200, { status: 'ok', id: idOf(only?.target ?? '') })
+  return json(200, { status: 'ok', id: idOf(only ?? '') })
 }
 
 const transport: Transport = { send: async (call) => answer(call), close: () => undefined }

@@ -10,13 +10,6 @@ import { quoted, shownUrl } from './text/shown.js'
 
 export type TargetType = 'all' | 'key' | 'url'
 
-/** One thing the user asked to purge; every target ends in exactly one result. */
-export interface Target {
-  type: TargetType
-  /** The key, the URL as given, or the service id for a purge-all. */
-  target: string
-}
-
 /** Which spec operation a call is: decides the response shape expected and the permission needed. */
 export type Operation = 'purge-all' | 'key' | 'soft-key' | 'batch' | 'url' | 'soft-url'
 
@@ -38,7 +31,13 @@ export interface PurgeCall {
   /** The service id of a management call; URL purges belong to no service. */
   service: string | undefined
   soft: boolean
-  targets: Target[]
+  /** What the call's targets are: every target of a call is of one type. */
+  targetType: TargetType
+  /**
+   * The keys, the URL as given, or the service id for a purge-all: each a thing the user asked to
+   * purge, which ends in exactly one result. Plain strings, not an object each: 100,000 keys.
+   */
+  targets: readonly string[]
 }
 
 /** URLs and file paths: long enough for any a CDN or a repository holds in practice, shown whole. */

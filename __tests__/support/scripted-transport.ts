@@ -33,7 +33,7 @@ export const reply = (
 /** What a correct purge API answers for the call. */
 export function ok(call: PurgeCall): Answer {
   if (call.operation === 'batch') {
-    return reply(200, Object.fromEntries(call.targets.map(({ target }) => [target, PURGE_ID])))
+    return reply(200, Object.fromEntries(call.targets.map((target) => [target, PURGE_ID])))
   }
   return reply(
     200,

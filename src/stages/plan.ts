@@ -8,8 +8,7 @@ import {
   rereadable,
   type PlannedStage,
   type PurgeCall,
-  type Results,
-  type Target
+  type Results
 } from '../record.js'
 import type { BatchFormat, Service, Settings } from '../config/settings.js'
 import { shorten } from '../text/shown.js'
@@ -45,7 +44,8 @@ function purgeAllCall(service: Service): PurgeCall {
     permission: 'engineer',
     service: service.id,
     soft: false,
-    targets: [{ type: 'all', target: service.id }]
+    targetType: 'all',
+    targets: [service.id]
   }
 }
 
@@ -81,7 +81,8 @@ function singleKeyCall(service: Service, key: SurrogateKey, soft: boolean): Purg
     permission: soft ? 'billing' : 'purge',
     service: service.id,
     soft,
-    targets: [{ type: 'key', target: key }]
+    targetType: 'key',
+    targets: [key]
   }
 }
 
@@ -120,8 +121,6 @@ export function batchKeys(
  * built at planning, they held every key a second time until the run ended (2 MB at 100,000 keys).
  */
 function batchCall(service: Service, keys: SurrogateKey[], format: BatchFormat): PurgeCall {
-  const targets = keys.map((key): Target => ({ type: 'key', target: key }))
-  const sent = (): string[] => targets.map(({ target }) => target)
   return {
     operation: 'batch',
     method: 'POST',
@@ -129,16 +128,17 @@ function batchCall(service: Service, keys: SurrogateKey[], format: BatchFormat):
     get headers() {
       return format === 'json'
         ? { ...ACCEPT_JSON, 'Content-Type': 'application/json' }
-        : { ...ACCEPT_JSON, 'Surrogate-Key': sent().join(' ') }
+        : { ...ACCEPT_JSON, 'Surrogate-Key': keys.join(' ') }
     },
     get body() {
-      return format === 'json' ? JSON.stringify({ surrogate_keys: sent() }) : undefined
+      return format === 'json' ? JSON.stringify({ surrogate_keys: keys }) : undefined
     },
     authenticated: true,
     permission: 'purge',
     service: service.id,
     soft: false,
-    targets
+    targetType: 'key',
+    targets: keys
   }
 }
 
@@ -153,7 +153,8 @@ function urlCall({ target, address }: PurgeUrl, soft: boolean, authenticated: bo
     permission: 'url-purge',
     service: undefined,
     soft,
-    targets: [{ type: 'url', target }]
+    targetType: 'url',
+    targets: [target]
   }
 }
 
@@ -162,9 +163,9 @@ export function plannedResults(calls: PurgeCall[], repeated: boolean): Results {
   const repeat = repeated ? { repeat: { status: 'planned' as const, id: null, attempts: 0 } } : {}
   return rereadable(function* () {
     for (const call of calls) {
-      for (const { type, target } of call.targets) {
+      for (const target of call.targets) {
         yield {
-          type,
+          type: call.targetType,
           target,
           service: call.service ?? null,
           soft: call.soft,

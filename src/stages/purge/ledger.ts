@@ -23,7 +23,7 @@ function kept(call: PurgeCall, { attempts, httpStatus, ids, unusable, error }: C
   return {
     attempts,
     httpStatus,
-    ids: ids === undefined ? undefined : call.targets.map(({ target }) => ids.get(target)),
+    ids: ids === undefined ? undefined : call.targets.map((target) => ids.get(target)),
     unusable: unusable === undefined || unusable.size === 0 ? undefined : unusable,
     error
   }
@@ -36,7 +36,8 @@ export function resultsOfCall(call: PurgeCall, end: CallEnd): PurgeResult[] {
 
 function resultsOfKept(call: PurgeCall, end: KeptEnd): PurgeResult[] {
   // Built field by field, not by spreading a base object: this runs once per key (100,000s).
-  return call.targets.map(({ type, target }, index): PurgeResult => {
+  const type = call.targetType
+  return call.targets.map((target, index): PurgeResult => {
     const id = end.ids?.[index]
     const unconfirmed = end.ids !== undefined && id === undefined && type !== 'all'
     const failed = end.ids === undefined || unconfirmed

@@ -108,7 +108,7 @@ function interpretSuccess(call: PurgeCall, exchange: Response): Verdict {
     if (call.operation === 'batch') {
       // Looked up in a Map, not as properties: a property lookup keeps a second copy of each key.
       const answer = new Map(Object.entries(json))
-      for (const { target } of call.targets) {
+      for (const target of call.targets) {
         if (answer.has(target)) take(target, answer.get(target))
       }
       return { ok: true, httpStatus: status, ids, unusable }
@@ -117,7 +117,7 @@ function interpretSuccess(call: PurgeCall, exchange: Response): Verdict {
       return { ok: true, httpStatus: status, ids, unusable }
     const [only] = call.targets
     if (json.status === 'ok' && json.id !== undefined && only !== undefined) {
-      take(only.target, json.id)
+      take(only, json.id)
       return { ok: true, httpStatus: status, ids, unusable }
     }
   }
