@@ -8,22 +8,25 @@ import {
 } from '../../record.js'
 
 /**
- * A call's end as the ledger keeps it until the results are read: the ids in target order, not
- * a map keyed by target, which held a second copy of every key.
+ * A call's end as the ledger keeps it until the results are read. The ids are one text outside
+ * the JS heap, a line per target in target order: 100,000 ids held as strings all outlived young
+ * collections, which made V8 double its young generation (16 MB more RSS). Usable ids are
+ * printable ASCII, so they hold no line break, and an empty line is a target without one.
  */
 interface KeptEnd {
   attempts: number
   httpStatus: number | null
-  ids: (string | undefined)[] | undefined
+  ids: Buffer | undefined
   unusable: Map<string, string> | undefined
   error: string | undefined
 }
 
 function kept(call: PurgeCall, { attempts, httpStatus, ids, unusable, error }: CallEnd): KeptEnd {
+  const lines = ids && call.targets.map((target) => ids.get(target) ?? '').join('\n')
   return {
     attempts,
     httpStatus,
-    ids: ids === undefined ? undefined : call.targets.map((target) => ids.get(target)),
+    ids: lines === undefined ? undefined : Buffer.from(lines, 'latin1'),
     unusable: unusable === undefined || unusable.size === 0 ? undefined : unusable,
     error
   }
@@ -37,8 +40,9 @@ export function resultsOfCall(call: PurgeCall, end: CallEnd): PurgeResult[] {
 function resultsOfKept(call: PurgeCall, end: KeptEnd): PurgeResult[] {
   // Built field by field, not by spreading a base object: this runs once per key (100,000s).
   const type = call.targetType
+  const ids = end.ids?.toString('latin1').split('\n')
   return call.targets.map((target, index): PurgeResult => {
-    const id = end.ids?.[index]
+    const id = ids?.[index] || undefined
     const unconfirmed = end.ids !== undefined && id === undefined && type !== 'all'
     const failed = end.ids === undefined || unconfirmed
     return {
