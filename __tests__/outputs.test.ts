@@ -69,8 +69,8 @@ describe('purgeIdsJson', () => {
     // Keys that look like array indices are where an object's order differs from insertion order.
     const name = fc.oneof(
       fc.constantFrom('0', '7', '42', '042', '-1', '4294967294', '4294967295', '__proto__', 'k"\\'),
-      fc.nat().map(String),
-      fc.string({ maxLength: 6 })
+      fc.nat({ max: 20 }).map(String),
+      fc.string({ maxLength: 2 })
     )
     const entry = fc.record({
       target: name,
@@ -93,6 +93,15 @@ describe('purgeIdsJson', () => {
         }
       )
     )
+  })
+
+  it('keeps a target given twice in its first place, with its last id', () => {
+    const results = [
+      result({ target: 'a', id: 'id-1' }),
+      result({ target: 'b', id: 'id-2' }),
+      result({ type: 'url', target: 'a', service: null, id: 'id-3' })
+    ]
+    expect(idsJson(results, false)).toBe('{"a":"id-3","b":"id-2"}')
   })
 
   it('passes every string through the redactor it is given', () => {

@@ -34945,15 +34945,16 @@ const URL_IDS_GROUP = 'urls';
  * given twice keeps its first place and its last id), without the object.
  */
 function* purgeIdsJson(results, perService, hide, size) {
-    const groups = idMaps(results, perService, hide);
+    const groupOf = (result) => perService ? hide(result.service ?? URL_IDS_GROUP) : '';
+    const groups = idGroups(results, groupOf, hide);
     let piece = '{';
     let firstGroup = true;
-    for (const [service, ids] of inObjectOrder(groups)) {
+    for (const [name, group] of inObjectOrder(groups)) {
         if (perService)
-            piece += `${firstGroup ? '' : ','}${JSON.stringify(service)}:{`;
+            piece += `${firstGroup ? '' : ','}${JSON.stringify(name)}:{`;
         firstGroup = false;
         let first = true;
-        for (const [target, id] of inObjectOrder(ids)) {
+        for (const [target, id] of groupIds(name, group, results, groupOf, hide)) {
             piece += `${first ? '' : ','}${JSON.stringify(target)}:${JSON.stringify(id)}`;
             first = false;
             if (piece.length < size)
@@ -34966,21 +34967,45 @@ function* purgeIdsJson(results, perService, hide, size) {
     }
     yield `${piece}}`;
 }
-/** Service (or '' when not grouped) → target → id, each in the order first given. */
-function idMaps(results, perService, hide) {
+/** Each object's targets (a service's, or '' when not grouped) with their first places. */
+function idGroups(results, groupOf, hide) {
     const groups = new Map();
-    if (!perService)
-        groups.set('', new Map());
+    let place = 0;
     for (const result of results) {
+        place += 1;
         if (result.status !== 'purged' || result.id === null)
             continue;
-        const service = perService ? hide(result.service ?? URL_IDS_GROUP) : '';
-        let ids = groups.get(service);
-        if (ids === undefined)
-            groups.set(service, (ids = new Map()));
-        ids.set(hide(result.target), hide(result.id));
+        const name = groupOf(result);
+        let group = groups.get(name);
+        if (group === undefined)
+            groups.set(name, (group = { first: new Map(), held: new Map() }));
+        const target = hide(result.target);
+        if (group.first.has(target) || isArrayIndex(target))
+            group.held.set(target, hide(result.id));
+        if (!group.first.has(target))
+            group.first.set(target, place);
     }
     return groups;
+}
+/** One object's entries in order: array indices ascending, then each target at its first place. */
+function* groupIds(name, group, results, groupOf, hide) {
+    const indices = [];
+    for (const target of group.first.keys())
+        if (isArrayIndex(target))
+            indices.push(target);
+    indices.sort((a, b) => Number(a) - Number(b));
+    for (const target of indices)
+        yield [target, group.held.get(target) ?? ''];
+    let place = 0;
+    for (const result of results) {
+        place += 1;
+        if (result.status !== 'purged' || result.id === null || groupOf(result) !== name)
+            continue;
+        const target = hide(result.target);
+        if (group.first.get(target) !== place || isArrayIndex(target))
+            continue;
+        yield [target, group.held.get(target) ?? hide(result.id)];
+    }
 }
 /**
  * A Map's entries in the order an object with the same properties lists them: array indices

@@ -20,14 +20,16 @@ export function* purgeIdsJson(
   hide: (text: string) => string,
   size: number
 ): Generator<string> {
-  const groups = idMaps(results, perService, hide)
+  const groupOf = (result: PurgeResult): string =>
+    perService ? hide(result.service ?? URL_IDS_GROUP) : ''
+  const groups = idGroups(results, groupOf, hide)
   let piece = '{'
   let firstGroup = true
-  for (const [service, ids] of inObjectOrder(groups)) {
-    if (perService) piece += `${firstGroup ? '' : ','}${JSON.stringify(service)}:{`
+  for (const [name, group] of inObjectOrder(groups)) {
+    if (perService) piece += `${firstGroup ? '' : ','}${JSON.stringify(name)}:{`
     firstGroup = false
     let first = true
-    for (const [target, id] of inObjectOrder(ids)) {
+    for (const [target, id] of groupIds(name, group, results, groupOf, hide)) {
       piece += `${first ? '' : ','}${JSON.stringify(target)}:${JSON.stringify(id)}`
       first = false
       if (piece.length < size) continue
@@ -39,22 +41,58 @@ export function* purgeIdsJson(
   yield `${piece}}`
 }
 
-/** Service (or '' when not grouped) → target → id, each in the order first given. */
-function idMaps(
-  results: Iterable<PurgeResult>,
-  perService: boolean,
+/** One object of purge-ids: each target's first place, and the few ids not read again there. */
+interface IdGroup {
+  /** Target → the place, among all the results, of its first purged result: the object's order. */
+  first: Map<string, number>
+  /**
+   * The last id of a target given more than once, or named like an array index (listed first, out
+   * of order). Every other id is read again from its result, so 100,000 ids are never held at once.
+   */
+  held: Map<string, string>
+}
+
+/** Each object's targets (a service's, or '' when not grouped) with their first places. */
+function idGroups(
+  results: Results,
+  groupOf: (result: PurgeResult) => string,
   hide: (text: string) => string
-): Map<string, Map<string, string>> {
-  const groups = new Map<string, Map<string, string>>()
-  if (!perService) groups.set('', new Map())
+): Map<string, IdGroup> {
+  const groups = new Map<string, IdGroup>()
+  let place = 0
   for (const result of results) {
+    place += 1
     if (result.status !== 'purged' || result.id === null) continue
-    const service = perService ? hide(result.service ?? URL_IDS_GROUP) : ''
-    let ids = groups.get(service)
-    if (ids === undefined) groups.set(service, (ids = new Map()))
-    ids.set(hide(result.target), hide(result.id))
+    const name = groupOf(result)
+    let group = groups.get(name)
+    if (group === undefined) groups.set(name, (group = { first: new Map(), held: new Map() }))
+    const target = hide(result.target)
+    if (group.first.has(target) || isArrayIndex(target)) group.held.set(target, hide(result.id))
+    if (!group.first.has(target)) group.first.set(target, place)
   }
   return groups
+}
+
+/** One object's entries in order: array indices ascending, then each target at its first place. */
+function* groupIds(
+  name: string,
+  group: IdGroup,
+  results: Results,
+  groupOf: (result: PurgeResult) => string,
+  hide: (text: string) => string
+): Generator<[string, string]> {
+  const indices: string[] = []
+  for (const target of group.first.keys()) if (isArrayIndex(target)) indices.push(target)
+  indices.sort((a, b) => Number(a) - Number(b))
+  for (const target of indices) yield [target, group.held.get(target) ?? '']
+  let place = 0
+  for (const result of results) {
+    place += 1
+    if (result.status !== 'purged' || result.id === null || groupOf(result) !== name) continue
+    const target = hide(result.target)
+    if (group.first.get(target) !== place || isArrayIndex(target)) continue
+    yield [target, group.held.get(target) ?? hide(result.id)]
+  }
 }
 
 /**
