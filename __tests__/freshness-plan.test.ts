@@ -40,11 +40,20 @@ describe('verifyTargetsOf', () => {
   ])
 
   it('checks the purged URLs (without fragment) by Age only with verify: true', () => {
-    expect(verifyTargetsOf(verify({ purgedUrls: true }), results)).toEqual([
+    expect(verifyTargetsOf(verify({ purgedUrls: true }), () => results)).toEqual([
       { url: 'https://www.example.com/a', text: undefined },
       { url: 'https://www.example.com/c', text: undefined }
     ])
-    expect(verifyTargetsOf(verify({}), results)).toEqual([])
+    expect(verifyTargetsOf(verify({}), () => results)).toEqual([])
+  })
+
+  it('reads the results for purged URLs only with verify: true', () => {
+    const unread = (): string[] => {
+      throw new Error('read every result for nothing')
+    }
+    expect(verifyTargetsOf(verify({ urls: ['https://www.example.com/x'] }), unread)).toEqual([
+      { url: 'https://www.example.com/x', text: undefined }
+    ])
   })
 
   it('adds verify-urls after them, each URL once, judged by the text when given', () => {
@@ -54,7 +63,7 @@ describe('verifyTargetsOf', () => {
         urls: ['https://www.example.com/c', 'https://www.example.com/tagged'],
         text: 'abc1234'
       }),
-      results
+      () => results
     )
     expect(targets).toEqual([
       { url: 'https://www.example.com/a', text: undefined },

@@ -34499,10 +34499,11 @@ async function verifyFreshness(settings, { requestTimeoutMs, concurrency }, deps
 
 /**
  * The purged URL targets (with `verify: true`), then `verify-urls`, each URL once. A URL listed in
- * `verify-urls` is judged by `verify-text` when given; every other one by `Age`.
+ * `verify-urls` is judged by `verify-text` when given; every other one by `Age`. `purgedUrls` is
+ * asked only with `verify: true`: it reads every result, which at 100,000 keys is not free.
  */
 function verifyTargetsOf(verify, purgedUrls) {
-    const purged = verify.purgedUrls ? purgedUrls : [];
+    const purged = verify.purgedUrls ? purgedUrls() : [];
     const listed = new Set(verify.urls);
     const targets = new Map();
     for (const url of [...purged.map(withoutFragment), ...verify.urls]) {
@@ -34533,7 +34534,7 @@ function describeCheckPlanned(verify, urlTargets) {
         verify.purgedUrls ? 'each purged URL by Age' : undefined,
         verify.urls.length > 0 ? `each of verify-urls ${byText}` : undefined
     ].filter((part) => part !== undefined);
-    const urls = verifyTargetsOf(verify, urlTargets).map((target) => target.url);
+    const urls = verifyTargetsOf(verify, () => urlTargets).map((target) => target.url);
     if (urls.length === 0)
         return undefined;
     return {
@@ -34818,7 +34819,7 @@ async function purgeForVisitors(calls, settings, { clock, signal, log, connect }
         finally {
             transport.close();
         }
-        const targets = verifyTargetsOf(settings.verify, purgedUrlsOf(stages.purge.results));
+        const targets = verifyTargetsOf(settings.verify, () => purgedUrlsOf(stages.purge.results));
         if (stages.purge.cancelled)
             return stages;
         if (targets.length === 0) {

@@ -225,7 +225,7 @@ async function purgeForVisitors(
     } finally {
       transport.close()
     }
-    const targets = verifyTargetsOf(settings.verify, purgedUrlsOf(stages.purge.results))
+    const targets = verifyTargetsOf(settings.verify, () => purgedUrlsOf(stages.purge.results))
     if (stages.purge.cancelled) return stages
     if (targets.length === 0) {
       if (settings.verify.purgedUrls) {

@@ -7,10 +7,14 @@ import type { VerifySettings } from '../../config/settings.js'
 
 /**
  * The purged URL targets (with `verify: true`), then `verify-urls`, each URL once. A URL listed in
- * `verify-urls` is judged by `verify-text` when given; every other one by `Age`.
+ * `verify-urls` is judged by `verify-text` when given; every other one by `Age`. `purgedUrls` is
+ * asked only with `verify: true`: it reads every result, which at 100,000 keys is not free.
  */
-export function verifyTargetsOf(verify: VerifySettings, purgedUrls: string[]): VerifyTarget[] {
-  const purged = verify.purgedUrls ? purgedUrls : []
+export function verifyTargetsOf(
+  verify: VerifySettings,
+  purgedUrls: () => string[]
+): VerifyTarget[] {
+  const purged = verify.purgedUrls ? purgedUrls() : []
   const listed = new Set(verify.urls)
   const targets = new Map<string, VerifyTarget>()
   for (const url of [...purged.map(withoutFragment), ...verify.urls]) {
@@ -47,7 +51,7 @@ export function describeCheckPlanned(
     verify.purgedUrls ? 'each purged URL by Age' : undefined,
     verify.urls.length > 0 ? `each of verify-urls ${byText}` : undefined
   ].filter((part) => part !== undefined)
-  const urls = verifyTargetsOf(verify, urlTargets).map((target) => target.url)
+  const urls = verifyTargetsOf(verify, () => urlTargets).map((target) => target.url)
   if (urls.length === 0) return undefined
   return {
     sentence:
