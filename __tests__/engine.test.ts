@@ -11,6 +11,7 @@ import {
   type CallScript
 } from './support/scripted-transport.js'
 import { runPurge, type EngineSettings } from '../src/stages/purge/engine.js'
+import { ResultLedger } from '../src/stages/purge/ledger.js'
 import { planPurges } from '../src/stages/plan.js'
 import { hideSecrets } from '../src/text/guard.js'
 import { parseUrls } from '../src/config/targets.js'
@@ -247,6 +248,21 @@ describe('results', () => {
       ['b', 'purged']
     ])
     expect([...purge.results]).toEqual(first)
+  })
+
+  it('stay as fill gave them: an answer arriving after an unexpected error changes nothing', () => {
+    const calls = planPurges(settingsWith({ keys: ['a'] }))
+    const ledger = new ResultLedger(calls)
+    const results = ledger.fill('not finished: edge-purge stopped on an unexpected error')
+    ledger.record(0, {
+      attempts: 1,
+      httpStatus: 200,
+      ids: new Map([['a', ID]]),
+      error: undefined
+    })
+    expect([...results].map(({ status, error }) => [status, error])).toEqual([
+      ['failed', 'not finished: edge-purge stopped on an unexpected error']
+    ])
   })
 })
 

@@ -33948,8 +33948,12 @@ class ResultLedger {
         this.calls = calls;
         this.ends = new Array(calls.length);
     }
+    /**
+     * The first end recorded for a call is its end: after `fill` gave it a reason, an answer that
+     * still arrives (calls abandoned by an unexpected error) does not change what was counted.
+     */
     record(index, end) {
-        this.ends[index] = kept(this.calls[index], end);
+        this.ends[index] ??= kept(this.calls[index], end);
     }
     /** Whether the call's first pass purged any of its targets: only such calls are repeated. */
     purgedAny(index) {

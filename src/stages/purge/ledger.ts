@@ -97,8 +97,12 @@ export class ResultLedger {
     this.ends = new Array<KeptEnd | undefined>(calls.length)
   }
 
+  /**
+   * The first end recorded for a call is its end: after `fill` gave it a reason, an answer that
+   * still arrives (calls abandoned by an unexpected error) does not change what was counted.
+   */
   record(index: number, end: CallEnd): void {
-    this.ends[index] = kept(this.calls[index] as PurgeCall, end)
+    this.ends[index] ??= kept(this.calls[index] as PurgeCall, end)
   }
 
   /** Whether the call's first pass purged any of its targets: only such calls are repeated. */
