@@ -26,10 +26,20 @@ function kept(call: PurgeCall, { attempts, httpStatus, ids, unusable, error }: C
   return {
     attempts,
     httpStatus,
-    ids: lines === undefined ? undefined : Buffer.from(lines, 'latin1'),
+    ids: lines === undefined ? undefined : latin1(lines),
     unusable: unusable === undefined || unusable.size === 0 ? undefined : unusable,
     error
   }
+}
+
+/**
+ * The text in a buffer of its own size. Node 24's `Buffer.from(text, 'latin1')` gives a 7.7 KB
+ * text a 64 KiB buffer: 391 batches' ids would hold 25 MB for 3 MB of text.
+ */
+function latin1(text: string): Buffer {
+  const bytes = Buffer.allocUnsafeSlow(text.length)
+  bytes.write(text, 'latin1')
+  return bytes
 }
 
 /** Results of one call's targets; in a successful batch, a key without an id was not purged. */
