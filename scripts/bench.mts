@@ -148,9 +148,22 @@ async function phasesOf(runs: ActionRun[], marksFiles: string[]): Promise<Record
   )
 }
 
+/** The bench's own temporary directories (entries, lists, reports), removed when it ends. */
+const scratchDirs: string[] = []
+
+async function scratchDir(prefix: string): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), prefix))
+  scratchDirs.push(dir)
+  return dir
+}
+
+async function removeScratchDirs(): Promise<void> {
+  await Promise.all(scratchDirs.map((dir) => rm(dir, { recursive: true, force: true })))
+}
+
 /** An ES module in a directory of its own, so `entry` names a file node runs as ESM. */
 async function moduleEntry(code: string): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'edge-purge-entry-'))
+  const dir = await scratchDir('edge-purge-entry-')
   await writeFile(join(dir, 'package.json'), '{"type":"module"}')
   await writeFile(join(dir, 'index.js'), code)
   return join(dir, 'index.js')
@@ -189,7 +202,7 @@ const PEAK_RSS_PRELOAD =
   'data:text/javascript,import{writeFileSync}from"node:fs";process.on("exit",()=>writeFileSync(process.env.BENCH_RSS_FILE,String(process.resourceUsage().maxRSS)))'
 
 async function peakRssMb(server: FakePurgeServer, keys: number): Promise<number> {
-  const rssFile = join(await mkdtemp(join(tmpdir(), 'edge-purge-rss-')), 'rss')
+  const rssFile = join(await scratchDir('edge-purge-rss-'), 'rss')
   const run = await runAction(
     { 'api-token': TOKEN, 'base-url': server.url, 'service-id': 'svc123', 'keys-file': 'keys.txt' },
     {
@@ -203,7 +216,7 @@ async function peakRssMb(server: FakePurgeServer, keys: number): Promise<number>
 }
 
 async function curlLoopMs(urls: string[]): Promise<number> {
-  const dir = await mkdtemp(join(tmpdir(), 'edge-purge-curl-'))
+  const dir = await scratchDir('edge-purge-curl-')
   const list = join(dir, 'urls.txt')
   await writeFile(list, `${urls.join('\n')}\n`)
   const times: number[] = []
@@ -439,7 +452,7 @@ async function main(): Promise<void> {
       ['keys10k', 'json'],
       ['keys10k-header', 'header']
     ] as const) {
-      const marksDir = await mkdtemp(join(tmpdir(), 'edge-purge-marks-'))
+      const marksDir = await scratchDir('edge-purge-marks-')
       const marksFiles = Array.from({ length: RUNS }, (_, index) => join(marksDir, `${index}.json`))
       const result = await measure(
         server,
@@ -450,7 +463,6 @@ async function main(): Promise<void> {
         emptyEntry
       )
       if (scenario === 'keys10k') keys10kPhases = await phasesOf(result.runs, marksFiles)
-      await rm(marksDir, { recursive: true, force: true })
       // Each run against the bound from the empty action launched just before it.
       const ratio = median(
         result.runs.map(
@@ -776,4 +788,4 @@ async function writeReport(rows: Row[], figures: Figures): Promise<void> {
   console.log('\nwrote BENCHMARKS.md')
 }
 
-await main().finally(removeRunDirs)
+await main().finally(() => Promise.all([removeRunDirs(), removeScratchDirs()]))
