@@ -3,7 +3,7 @@
  * door hands in how a file is kept and an output set, so this module never touches the runner.
  */
 import type { StepLog } from '../log.js'
-import { type ComparedRange, type Results, type RunRecord, type Verification } from '../record.js'
+import type { ComparedRange, Results, RunRecord, Verification } from '../record.js'
 import { mayHoldSecret, redact } from '../text/guard.js'
 import { purgeIdsJson } from './purge-ids.js'
 
