@@ -34984,18 +34984,14 @@ function* purgeIdsJson(results, perService, hide, size) {
 /** Each object's targets (a service's, or '' when not grouped) with their first places. */
 function idGroups(results, groupOf, hide) {
     const groups = new Map();
-    let place = 0;
-    for (const result of results) {
-        place += 1;
-        if (result.status !== 'purged' || result.id === null)
-            continue;
+    for (const [place, result, id] of withIds(results)) {
         const name = groupOf(result);
         let group = groups.get(name);
         if (group === undefined)
             groups.set(name, (group = { first: new Map(), held: new Map() }));
         const target = hide(result.target);
         if (group.first.has(target) || isArrayIndex(target))
-            group.held.set(target, hide(result.id));
+            group.held.set(target, hide(id));
         if (!group.first.has(target))
             group.first.set(target, place);
     }
@@ -35003,22 +34999,28 @@ function idGroups(results, groupOf, hide) {
 }
 /** One object's entries in order: array indices ascending, then each target at its first place. */
 function* groupIds(name, group, results, groupOf, hide) {
-    const indices = [];
-    for (const target of group.first.keys())
-        if (isArrayIndex(target))
-            indices.push(target);
-    indices.sort((a, b) => Number(a) - Number(b));
-    for (const target of indices)
+    for (const target of arrayIndices(group.first.keys())) {
         yield [target, group.held.get(target) ?? ''];
-    let place = 0;
-    for (const result of results) {
-        place += 1;
-        if (result.status !== 'purged' || result.id === null || groupOf(result) !== name)
+    }
+    for (const [place, result, id] of withIds(results)) {
+        if (groupOf(result) !== name)
             continue;
         const target = hide(result.target);
         if (group.first.get(target) !== place || isArrayIndex(target))
             continue;
-        yield [target, group.held.get(target) ?? hide(result.id)];
+        yield [target, group.held.get(target) ?? hide(id)];
+    }
+}
+/**
+ * Each purged result that has an id, with its place among all the results: both readings of
+ * purge-ids count places here, so a target's first place means the same in each.
+ */
+function* withIds(results) {
+    let place = 0;
+    for (const result of results) {
+        place += 1;
+        if (result.status === 'purged' && result.id !== null)
+            yield [place, result, result.id];
     }
 }
 /**
@@ -35026,12 +35028,19 @@ function* groupIds(name, group, results, groupOf, hide) {
  * ("0", "42", never "042" or "-1") first, ascending, then the other keys as first set.
  */
 function inObjectOrder(properties) {
-    const indices = [...properties.keys()].filter(isArrayIndex);
+    const indices = arrayIndices(properties.keys());
     if (indices.length === 0)
         return properties;
-    indices.sort((a, b) => Number(a) - Number(b));
     const others = [...properties].filter(([key]) => !isArrayIndex(key));
     return [...indices.map((key) => [key, properties.get(key)]), ...others];
+}
+/** The keys that are array indices, ascending: the order an object lists them in, first. */
+function arrayIndices(keys) {
+    const indices = [];
+    for (const key of keys)
+        if (isArrayIndex(key))
+            indices.push(key);
+    return indices.sort((a, b) => Number(a) - Number(b));
 }
 /** The largest array index is 2³² − 2; a longer or larger run of digits is an ordinary key. */
 const MAX_ARRAY_INDEX = 2 ** 32 - 2;

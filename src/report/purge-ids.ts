@@ -59,15 +59,12 @@ function idGroups(
   hide: (text: string) => string
 ): Map<string, IdGroup> {
   const groups = new Map<string, IdGroup>()
-  let place = 0
-  for (const result of results) {
-    place += 1
-    if (result.status !== 'purged' || result.id === null) continue
+  for (const [place, result, id] of withIds(results)) {
     const name = groupOf(result)
     let group = groups.get(name)
     if (group === undefined) groups.set(name, (group = { first: new Map(), held: new Map() }))
     const target = hide(result.target)
-    if (group.first.has(target) || isArrayIndex(target)) group.held.set(target, hide(result.id))
+    if (group.first.has(target) || isArrayIndex(target)) group.held.set(target, hide(id))
     if (!group.first.has(target)) group.first.set(target, place)
   }
   return groups
@@ -81,17 +78,26 @@ function* groupIds(
   groupOf: (result: PurgeResult) => string,
   hide: (text: string) => string
 ): Generator<[string, string]> {
-  const indices: string[] = []
-  for (const target of group.first.keys()) if (isArrayIndex(target)) indices.push(target)
-  indices.sort((a, b) => Number(a) - Number(b))
-  for (const target of indices) yield [target, group.held.get(target) ?? '']
+  for (const target of arrayIndices(group.first.keys())) {
+    yield [target, group.held.get(target) ?? '']
+  }
+  for (const [place, result, id] of withIds(results)) {
+    if (groupOf(result) !== name) continue
+    const target = hide(result.target)
+    if (group.first.get(target) !== place || isArrayIndex(target)) continue
+    yield [target, group.held.get(target) ?? hide(id)]
+  }
+}
+
+/**
+ * Each purged result that has an id, with its place among all the results: both readings of
+ * purge-ids count places here, so a target's first place means the same in each.
+ */
+function* withIds(results: Results): Generator<[place: number, result: PurgeResult, id: string]> {
   let place = 0
   for (const result of results) {
     place += 1
-    if (result.status !== 'purged' || result.id === null || groupOf(result) !== name) continue
-    const target = hide(result.target)
-    if (group.first.get(target) !== place || isArrayIndex(target)) continue
-    yield [target, group.held.get(target) ?? hide(result.id)]
+    if (result.status === 'purged' && result.id !== null) yield [place, result, result.id]
   }
 }
 
@@ -100,11 +106,17 @@ function* groupIds(
  * ("0", "42", never "042" or "-1") first, ascending, then the other keys as first set.
  */
 function inObjectOrder<V>(properties: Map<string, V>): Iterable<[string, V]> {
-  const indices = [...properties.keys()].filter(isArrayIndex)
+  const indices = arrayIndices(properties.keys())
   if (indices.length === 0) return properties
-  indices.sort((a, b) => Number(a) - Number(b))
   const others = [...properties].filter(([key]) => !isArrayIndex(key))
   return [...indices.map((key): [string, V] => [key, properties.get(key) as V]), ...others]
+}
+
+/** The keys that are array indices, ascending: the order an object lists them in, first. */
+function arrayIndices(keys: Iterable<string>): string[] {
+  const indices: string[] = []
+  for (const key of keys) if (isArrayIndex(key)) indices.push(key)
+  return indices.sort((a, b) => Number(a) - Number(b))
 }
 
 /** The largest array index is 2³² − 2; a longer or larger run of digits is an ordinary key. */
