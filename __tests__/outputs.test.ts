@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import fc from 'fast-check'
 import { writeOutputs } from '../src/report/outputs.js'
-import { purgeIdsJson } from '../src/report/purge-ids.js'
+import { plainPurgeIdsJson, purgeIdsJson } from '../src/report/purge-ids.js'
 import type { PurgeResult } from '../src/record.js'
 import { runnerOutputs } from '../src/runner/outputs.js'
 import { runRecord } from './support/run-record.js'
@@ -30,6 +30,36 @@ function result(overrides: Partial<PurgeResult>): PurgeResult {
 /** purge-ids as one text, from pieces of `size` characters. */
 const idsJson = (results: PurgeResult[], perService: boolean, size = 1): string =>
   [...purgeIdsJson(results, perService, (text) => text, size)].join('')
+
+/** The plain walk's text, or `undefined` when it left the ids to the careful walk. */
+function plainIds(results: PurgeResult[], perService: boolean, size: number): string | undefined {
+  const pieces: string[] = []
+  const walk = plainPurgeIdsJson(results, perService, size)
+  let step = walk.next()
+  for (; step.done !== true; step = walk.next()) pieces.push(step.value)
+  return step.value ? pieces.join('') : undefined
+}
+
+const isIndexName = (name: string): boolean =>
+  /^(?:0|[1-9]\d*)$/.test(name) && Number(name) <= 2 ** 32 - 2
+
+/** Whether an object's order differs from the order the ids come in, or a service comes back. */
+function needsObjectOrder(results: PurgeResult[], perService: boolean): boolean {
+  const groups: string[] = []
+  const targets = new Set<string>()
+  for (const { status, id, service, target } of results) {
+    if (status !== 'purged' || id === null) continue
+    const group = perService ? (service ?? 'urls') : ''
+    if (groups.at(-1) !== group) {
+      if (groups.includes(group) || isIndexName(group)) return true
+      groups.push(group)
+      targets.clear()
+    }
+    if (targets.has(target) || isIndexName(target)) return true
+    targets.add(target)
+  }
+  return false
+}
 
 /** What purge-ids was before it was written in pieces: an object built by assigning each id. */
 function idsObject(results: PurgeResult[], perService: boolean): object {
@@ -93,6 +123,55 @@ describe('purgeIdsJson', () => {
         }
       )
     )
+  })
+
+  it('walks plainly unless the ids need an object\'s order, and then gives the same text', () => {
+    const name = fc.oneof(
+      fc.constantFrom('0', '7', '042', '-1', '4294967295', '__proto__', 'k"\\'),
+      fc.string({ maxLength: 2 })
+    )
+    const entry = fc.record({
+      target: name,
+      service: fc.option(fc.constantFrom('svc1', '12', 'urls'), { nil: null }),
+      id: fc.option(fc.string({ maxLength: 4 }), { nil: null }),
+      failed: fc.boolean()
+    })
+    fc.assert(
+      fc.property(
+        fc.array(entry, { maxLength: 12 }),
+        fc.boolean(),
+        fc.integer({ min: 1, max: 40 }),
+        (entries, perService, size) => {
+          const results = entries.map(({ target, service, id, failed }) =>
+            result({ target, service, id, status: failed ? 'failed' : 'purged' })
+          )
+          const plain = plainIds(results, perService, size)
+          expect(plain === undefined).toBe(needsObjectOrder(results, perService))
+          if (plain !== undefined) expect(plain).toBe(idsJson(results, perService))
+        }
+      )
+    )
+  })
+
+  it('leaves to the careful walk a repeated target, an array index, and a service seen again', () => {
+    const cases: [PurgeResult[], boolean][] = [
+      [[result({ target: 'a' }), result({ type: 'url', target: 'a', service: null })], false],
+      [[result({ target: 'b' }), result({ target: '42' })], false],
+      [
+        [
+          result({ service: 's1' }),
+          result({ service: 's2' }),
+          result({ service: 's1', target: 'k2' })
+        ],
+        true
+      ],
+      [[result({ service: '7' })], true]
+    ]
+    for (const [results, perService] of cases) {
+      expect(plainIds(results, perService, 1)).toBeUndefined()
+    }
+    const usual = [result({ target: 'a' }), result({ target: '042', id: 'id-2' })]
+    expect(plainIds(usual, true, 1)).toBe('{"svc123":{"a":"id-1","042":"id-2"}}')
   })
 
   it('keeps a target given twice in its first place, with its last id', () => {

@@ -34981,6 +34981,54 @@ function* purgeIdsJson(results, perService, hide, size) {
     }
     yield `${piece}}`;
 }
+/**
+ * `purge-ids` in one reading, for the usual run: each object's targets come once, none is named
+ * like an array index, and each service's results come together, so every id goes where its result
+ * comes. Returns `false` at the first result that breaks this, having yielded only part of the
+ * text: the caller then starts again with `purgeIdsJson`, which places such ids as an object
+ * would. Strings pass unchanged: a text that holds a secret is built again with `purgeIdsJson`.
+ */
+function* plainPurgeIdsJson(results, perService, size) {
+    const targets = new Set();
+    const groups = new Set();
+    let piece = '{';
+    let group;
+    for (const result of results) {
+        if (result.status !== 'purged' || result.id === null)
+            continue;
+        const target = result.target;
+        if (perService) {
+            const name = result.service ?? URL_IDS_GROUP;
+            if (name !== group) {
+                if (groups.has(name) || mayBeArrayIndex(name))
+                    return false;
+                piece += `${group === undefined ? '' : '},'}${JSON.stringify(name)}:{`;
+                groups.add(name);
+                targets.clear();
+                group = name;
+            }
+            else
+                piece += ',';
+        }
+        else if (targets.size > 0)
+            piece += ',';
+        if (targets.has(target) || mayBeArrayIndex(target))
+            return false;
+        targets.add(target);
+        piece += `${JSON.stringify(target)}:${JSON.stringify(result.id)}`;
+        if (piece.length < size)
+            continue;
+        yield piece;
+        piece = '';
+    }
+    yield `${piece}${group === undefined ? '' : '}'}}`;
+    return true;
+}
+/** A cheap first test, run once per id: most targets do not start with a digit. */
+function mayBeArrayIndex(key) {
+    const first = key.charCodeAt(0);
+    return first >= 48 && first <= 57 && isArrayIndex(key);
+}
 /** Each object's targets (a service's, or '' when not grouped) with their first places. */
 function idGroups(results, groupOf, hide) {
     const groups = new Map();
@@ -35121,17 +35169,29 @@ function boundedText(chunks) {
 }
 /**
  * `purge-ids`, by the same rule: the pieces are scanned as they come, and only on a hit is the
- * whole made again with each string redacted.
+ * whole made again with each string redacted. Most runs' ids take the one reading of the plain
+ * walk; a run whose ids need an object's order is read again by the careful one.
  */
 function purgeIdsText(results, perService) {
+    const plain = unlessSecret(plainPurgeIdsJson(results, perService, PIECE_CHARS));
+    if (plain?.complete === true)
+        return plain.text;
+    const careful = plain && unlessSecret(purgeIdsJson(results, perService, unchanged, PIECE_CHARS));
+    return careful?.text ?? boundedText(purgeIdsJson(results, perService, redact, PIECE_CHARS));
+}
+/**
+ * The pieces as one text, with what their walk returned; `undefined` at the first piece that may
+ * hold a secret.
+ */
+function unlessSecret(pieces) {
     const text = new BoundedText();
-    for (const piece of purgeIdsJson(results, perService, unchanged, PIECE_CHARS)) {
-        if (mayHoldSecret(piece)) {
-            return boundedText(purgeIdsJson(results, perService, redact, PIECE_CHARS));
-        }
-        text.add(piece);
+    let step = pieces.next();
+    for (; step.done !== true; step = pieces.next()) {
+        if (mayHoldSecret(step.value))
+            return undefined;
+        text.add(step.value);
     }
-    return text;
+    return { text, complete: step.value };
 }
 /**
  * A file that cannot be written (RUNNER_TEMP removed by a cleanup step, a full disk) costs a

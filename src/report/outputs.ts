@@ -5,7 +5,7 @@
 import type { StepLog } from '../log.js'
 import type { ComparedRange, Results, RunRecord, Verification } from '../record.js'
 import { mayHoldSecret, redact } from '../text/guard.js'
-import { purgeIdsJson } from './purge-ids.js'
+import { plainPurgeIdsJson, purgeIdsJson } from './purge-ids.js'
 
 /** GitHub refuses outputs over 1 MB; stay under it with room for the output file's framing. */
 export const MAX_OUTPUT_BYTES = 1_000_000
@@ -85,17 +85,30 @@ function boundedText(chunks: Iterable<string>): BoundedText {
 
 /**
  * `purge-ids`, by the same rule: the pieces are scanned as they come, and only on a hit is the
- * whole made again with each string redacted.
+ * whole made again with each string redacted. Most runs' ids take the one reading of the plain
+ * walk; a run whose ids need an object's order is read again by the careful one.
  */
 function purgeIdsText(results: Results, perService: boolean): BoundedText {
+  const plain = unlessSecret(plainPurgeIdsJson(results, perService, PIECE_CHARS))
+  if (plain?.complete === true) return plain.text
+  const careful = plain && unlessSecret(purgeIdsJson(results, perService, unchanged, PIECE_CHARS))
+  return careful?.text ?? boundedText(purgeIdsJson(results, perService, redact, PIECE_CHARS))
+}
+
+/**
+ * The pieces as one text, with what their walk returned; `undefined` at the first piece that may
+ * hold a secret.
+ */
+function unlessSecret<R>(
+  pieces: Generator<string, R>
+): { text: BoundedText; complete: R } | undefined {
   const text = new BoundedText()
-  for (const piece of purgeIdsJson(results, perService, unchanged, PIECE_CHARS)) {
-    if (mayHoldSecret(piece)) {
-      return boundedText(purgeIdsJson(results, perService, redact, PIECE_CHARS))
-    }
-    text.add(piece)
+  let step = pieces.next()
+  for (; step.done !== true; step = pieces.next()) {
+    if (mayHoldSecret(step.value)) return undefined
+    text.add(step.value)
   }
-  return text
+  return { text, complete: step.value }
 }
 
 /** How the runner keeps a file for later steps: its path, and why it could not be written if so. */

@@ -19,7 +19,7 @@ export function* purgeIdsJson(
   perService: boolean,
   hide: (text: string) => string,
   size: number
-): Generator<string> {
+): Generator<string, void> {
   const groupOf = (result: PurgeResult): string =>
     perService ? hide(result.service ?? URL_IDS_GROUP) : ''
   const groups = idGroups(results, groupOf, hide)
@@ -39,6 +39,52 @@ export function* purgeIdsJson(
     if (perService) piece += '}'
   }
   yield `${piece}}`
+}
+
+/**
+ * `purge-ids` in one reading, for the usual run: each object's targets come once, none is named
+ * like an array index, and each service's results come together, so every id goes where its result
+ * comes. Returns `false` at the first result that breaks this, having yielded only part of the
+ * text: the caller then starts again with `purgeIdsJson`, which places such ids as an object
+ * would. Strings pass unchanged: a text that holds a secret is built again with `purgeIdsJson`.
+ */
+export function* plainPurgeIdsJson(
+  results: Results,
+  perService: boolean,
+  size: number
+): Generator<string, boolean> {
+  const targets = new Set<string>()
+  const groups = new Set<string>()
+  let piece = '{'
+  let group: string | undefined
+  for (const result of results) {
+    if (result.status !== 'purged' || result.id === null) continue
+    const target = result.target
+    if (perService) {
+      const name = result.service ?? URL_IDS_GROUP
+      if (name !== group) {
+        if (groups.has(name) || mayBeArrayIndex(name)) return false
+        piece += `${group === undefined ? '' : '},'}${JSON.stringify(name)}:{`
+        groups.add(name)
+        targets.clear()
+        group = name
+      } else piece += ','
+    } else if (targets.size > 0) piece += ','
+    if (targets.has(target) || mayBeArrayIndex(target)) return false
+    targets.add(target)
+    piece += `${JSON.stringify(target)}:${JSON.stringify(result.id)}`
+    if (piece.length < size) continue
+    yield piece
+    piece = ''
+  }
+  yield `${piece}${group === undefined ? '' : '}'}}`
+  return true
+}
+
+/** A cheap first test, run once per id: most targets do not start with a digit. */
+function mayBeArrayIndex(key: string): boolean {
+  const first = key.charCodeAt(0)
+  return first >= 48 && first <= 57 && isArrayIndex(key)
 }
 
 /** One object of purge-ids: each target's first place, and the few ids not read again there. */
