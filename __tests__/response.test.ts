@@ -80,6 +80,14 @@ describe('success', () => {
     expect(Object.fromEntries(verdict.ids)).toEqual(body)
   })
 
+  it('batch: an answer in another order gives each key its own id', () => {
+    const call = planned({ keys: ['b', '7', 'a'] })
+    const body = { a: '1-1-1', 7: '1-1-2', b: 5 }
+    const verdict = succeeded(interpret(call, response(200, body), NOW))
+    expect(Object.fromEntries(verdict.ids)).toEqual({ a: '1-1-1', 7: '1-1-2' })
+    expect([...verdict.unusable.keys()]).toEqual(['b'])
+  })
+
   it('accepts ids of any shape: they are opaque', () => {
     for (const id of ['4151-1635861748-11038', '1740093-1756794994-11993990-1', 'abc']) {
       const verdict = succeeded(interpret(calls.key(), response(200, { status: 'ok', id }), NOW))

@@ -33760,6 +33760,31 @@ function shownValue(value) {
 function unusableId(value) {
     return `the server's answer held no usable purge id (got ${shownValue(value)})`;
 }
+/**
+ * Takes each answered key's value in one walk beside the keys sent, the order servers answer in;
+ * `false` if the answer has another order or a key not sent. Neither this nor `takeByTable` looks
+ * a target up as a property of the answer: that keeps a second copy of each key.
+ */
+function takeInOrder(json, targets, take) {
+    const answered = Object.keys(json);
+    let next = 0;
+    for (const target of targets) {
+        const key = answered[next];
+        if (key !== target)
+            continue;
+        take(target, json[key]);
+        next += 1;
+    }
+    return next === answered.length;
+}
+/** Takes each answered key's value through a table of the answer. */
+function takeByTable(json, targets, take) {
+    const answer = new Map(Object.entries(json));
+    for (const target of targets) {
+        if (answer.has(target))
+            take(target, answer.get(target));
+    }
+}
 function interpretSuccess(call, exchange) {
     const { status, body } = exchange;
     if (exchange.truncated) {
@@ -33779,12 +33804,9 @@ function interpretSuccess(call, exchange) {
     };
     if (isRecord(json)) {
         if (call.operation === 'batch') {
-            // Looked up in a Map, not as properties: a property lookup keeps a second copy of each key.
-            const answer = new Map(Object.entries(json));
-            for (const target of call.targets) {
-                if (answer.has(target))
-                    take(target, answer.get(target));
-            }
+            // What the walk took, the table takes again with the same values.
+            if (!takeInOrder(json, call.targets, take))
+                takeByTable(json, call.targets, take);
             return { ok: true, httpStatus: status, ids, unusable };
         }
         if (json.status === 'ok' && call.operation === 'purge-all')

@@ -89,6 +89,37 @@ function unusableId(value: unknown): string {
 
 type Response = Extract<Answer, { kind: 'response' }>
 
+type Take = (target: string, value: unknown) => void
+
+/**
+ * Takes each answered key's value in one walk beside the keys sent, the order servers answer in;
+ * `false` if the answer has another order or a key not sent. Neither this nor `takeByTable` looks
+ * a target up as a property of the answer: that keeps a second copy of each key.
+ */
+function takeInOrder(
+  json: Record<string, unknown>,
+  targets: readonly string[],
+  take: Take
+): boolean {
+  const answered = Object.keys(json)
+  let next = 0
+  for (const target of targets) {
+    const key = answered[next]
+    if (key !== target) continue
+    take(target, json[key])
+    next += 1
+  }
+  return next === answered.length
+}
+
+/** Takes each answered key's value through a table of the answer. */
+function takeByTable(json: Record<string, unknown>, targets: readonly string[], take: Take): void {
+  const answer = new Map(Object.entries(json))
+  for (const target of targets) {
+    if (answer.has(target)) take(target, answer.get(target))
+  }
+}
+
 function interpretSuccess(call: PurgeCall, exchange: Response): Verdict {
   const { status, body } = exchange
   if (exchange.truncated) {
@@ -100,17 +131,14 @@ function interpretSuccess(call: PurgeCall, exchange: Response): Verdict {
   const json = parseJson(body)
   const ids = new Map<string, string>()
   const unusable = new Map<string, string>()
-  const take = (target: string, value: unknown): void => {
+  const take: Take = (target, value) => {
     if (typeof value === 'string' && USABLE_ID.test(value)) ids.set(target, value)
     else unusable.set(target, unusableId(value))
   }
   if (isRecord(json)) {
     if (call.operation === 'batch') {
-      // Looked up in a Map, not as properties: a property lookup keeps a second copy of each key.
-      const answer = new Map(Object.entries(json))
-      for (const target of call.targets) {
-        if (answer.has(target)) take(target, answer.get(target))
-      }
+      // What the walk took, the table takes again with the same values.
+      if (!takeInOrder(json, call.targets, take)) takeByTable(json, call.targets, take)
       return { ok: true, httpStatus: status, ids, unusable }
     }
     if (json.status === 'ok' && call.operation === 'purge-all')
