@@ -38523,7 +38523,7 @@ const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(impo
 
 
 /** Chunks are written in pieces of about this size: few writes, little held at once. */
-const WRITE_BYTES = 64 * 1024;
+const WRITE_BYTES = 256 * 1024;
 /**
  * Writes the chunks to a new file under RUNNER_TEMP, where a later step (even one after a cancel)
  * can read it. Written under another name and renamed into place, so that a reader, or a run

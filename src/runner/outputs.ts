@@ -8,7 +8,7 @@ import { runnerLog } from './log.js'
 import { messageOf } from '../text/message.js'
 
 /** Chunks are written in pieces of about this size: few writes, little held at once. */
-const WRITE_BYTES = 64 * 1024
+const WRITE_BYTES = 256 * 1024
 
 /**
  * Writes the chunks to a new file under RUNNER_TEMP, where a later step (even one after a cancel)
