@@ -125,7 +125,7 @@ describe('purgeIdsJson', () => {
     )
   })
 
-  it('walks plainly unless the ids need an object\'s order, and then gives the same text', () => {
+  it("walks plainly unless the ids need an object's order, and then gives the same text", () => {
     const name = fc.oneof(
       fc.constantFrom('0', '7', '042', '-1', '4294967295', '__proto__', 'k"\\'),
       fc.string({ maxLength: 2 })
