@@ -293,6 +293,18 @@ describe('writeOutputs', () => {
     expect(outputs().results).toBe(hidden)
   })
 
+  it('writes a results file of many writes and characters of every width byte for byte', async () => {
+    const results = Array.from({ length: 4000 }, (_, index) =>
+      result({ target: `é-${index}-日本-😀`, id: `id-${index}` })
+    )
+    const file = await writeOutputs(runRecord({ results }), runnerOutputs)
+    expect(readFileSync(file).length).toBeGreaterThan(512 * 1024)
+    expect(readFileSync(file, 'utf8')).toBe(JSON.stringify(results))
+    expect(JSON.parse(outputs()['purge-ids'] ?? '')).toEqual(
+      Object.fromEntries(results.map(({ target, id }) => [target, id]))
+    )
+  })
+
   it('keeps an output of exactly 1,000,000 bytes, and leaves one a byte longer empty', async () => {
     const sized = (bytes: number): PurgeResult[] => {
       const base = Buffer.byteLength(JSON.stringify([result({ target: '', id: null })]))

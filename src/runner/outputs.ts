@@ -7,7 +7,12 @@ import { join } from 'node:path'
 import { runnerLog } from './log.js'
 import { messageOf } from '../text/message.js'
 
-/** Chunks are written in pieces of about this size: few writes, little held at once. */
+/**
+ * Chunks are written in pieces of at most this size (a larger chunk alone): few writes, little
+ * held at once. The piece is held as bytes outside the JS heap: a quarter megabyte of strings
+ * waiting for its write outlived young collections, and at 100,000 keys made V8 double its young
+ * generation (16 MB more RSS).
+ */
 const WRITE_BYTES = 256 * 1024
 
 /**
@@ -24,14 +29,18 @@ async function keepFile(
   try {
     const file = await open(partial, 'w')
     try {
-      let pending = ''
+      const pending = Buffer.allocUnsafeSlow(WRITE_BYTES)
+      let used = 0
       for (const chunk of chunks) {
-        pending += chunk
-        if (pending.length < WRITE_BYTES) continue
-        await file.write(pending)
-        pending = ''
+        const bytes = Buffer.byteLength(chunk)
+        if (used + bytes > WRITE_BYTES && used > 0) {
+          await file.write(pending, 0, used)
+          used = 0
+        }
+        if (bytes > WRITE_BYTES) await file.write(chunk)
+        else used += pending.write(chunk, used)
       }
-      await file.write(pending)
+      await file.write(pending, 0, used)
     } finally {
       await file.close()
     }

@@ -138,7 +138,8 @@ function interpretSuccess(call: PurgeCall, exchange: Response): Verdict {
   if (isRecord(json)) {
     if (call.operation === 'batch') {
       // What the walk took, the table takes again with the same values.
-      if (!takeInOrder(json, call.targets, take)) takeByTable(json, call.targets, take)
+      const targets = call.targets
+      if (!takeInOrder(json, targets, take)) takeByTable(json, targets, take)
       return { ok: true, httpStatus: status, ids, unusable }
     }
     if (json.status === 'ok' && call.operation === 'purge-all')
