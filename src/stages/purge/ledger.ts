@@ -48,30 +48,42 @@ export function resultsOfCall(call: PurgeCall, end: CallEnd): PurgeResult[] {
 }
 
 function resultsOfKept(call: PurgeCall, end: KeptEnd): PurgeResult[] {
+  const ids = idLines(end)
+  return call.targets.map((target, index) => resultOf(call, end, target, ids?.[index]))
+}
+
+/** The call's ids, a line per target, an empty line for a target without one. */
+function idLines(end: KeptEnd): string[] | undefined {
+  return end.ids?.toString('latin1').split('\n')
+}
+
+/** One target's result; `line` is its line of the call's ids. */
+function resultOf(
+  call: PurgeCall,
+  end: KeptEnd,
+  target: string,
+  line: string | undefined
+): PurgeResult {
   // Built field by field, not by spreading a base object: this runs once per key (100,000s).
   const type = call.targetType
-  const ids = end.ids?.toString('latin1').split('\n')
-  return call.targets.map((target, index): PurgeResult => {
-    const id = ids?.[index] || undefined
-    const unconfirmed = end.ids !== undefined && id === undefined && type !== 'all'
-    const failed = end.ids === undefined || unconfirmed
-    return {
-      type,
-      target,
-      service: call.service ?? null,
-      soft: call.soft,
-      status: failed ? 'failed' : 'purged',
-      id: id ?? null,
-      http_status: end.httpStatus,
-      attempts: end.attempts,
-      error: !failed
-        ? null
-        : unconfirmed
-          ? (end.unusable?.get(target) ??
-            'no purge id returned: the server did not confirm this key')
-          : (end.error ?? 'failed')
-    }
-  })
+  const id = line || undefined
+  const unconfirmed = end.ids !== undefined && id === undefined && type !== 'all'
+  const failed = end.ids === undefined || unconfirmed
+  return {
+    type,
+    target,
+    service: call.service ?? null,
+    soft: call.soft,
+    status: failed ? 'failed' : 'purged',
+    id: id ?? null,
+    http_status: end.httpStatus,
+    attempts: end.attempts,
+    error: !failed
+      ? null
+      : unconfirmed
+        ? (end.unusable?.get(target) ?? 'no purge id returned: the server did not confirm this key')
+        : (end.error ?? 'failed')
+  }
 }
 
 /**
@@ -149,12 +161,22 @@ export class ResultLedger {
 
   private *each(): Generator<PurgeResult> {
     for (const [index, call] of this.calls.entries()) {
-      const first = resultsOfKept(call, this.ends[index] as KeptEnd)
-      const second = this.repeated?.get(index)
-      const results =
-        this.repeated === undefined
-          ? first
-          : withRepeat(first, second === undefined ? undefined : resultsOfKept(call, second))
+      const end = this.ends[index] as KeptEnd
+      if (this.repeated === undefined) {
+        // One result at a time, not the call's array of them: what is alive when a young
+        // collection runs stays small (see KeptEnd).
+        const ids = idLines(end)
+        const targets = call.targets
+        for (let at = 0; at < targets.length; at += 1) {
+          yield resultOf(call, end, targets[at] as string, ids?.[at])
+        }
+        continue
+      }
+      const second = this.repeated.get(index)
+      const results = withRepeat(
+        resultsOfKept(call, end),
+        second === undefined ? undefined : resultsOfKept(call, second)
+      )
       // A plain loop, not `yield*`: this runs once per target, and the first reading runs cold.
       for (const result of results) yield result
     }
