@@ -722,13 +722,14 @@ function reading(figures: Figures): string {
   bullets.push(
     `- **Memory.** Peak RSS is ${figures.rssOneKeyMb.toFixed(0)} MB for one key (Node and the ` +
       `bundle) and ${figures.rss100kMb.toFixed(0)} MB for 100,000, about ` +
-      `${perKeyBytes.toFixed(0)} bytes more per key. Each key is held once, as a string that is ` +
-      "also its call's target; each call keeps one record, its purge ids in a text outside the " +
-      'JS heap, and the results are made from it as they are written. The results file and the ' +
-      "outputs are written in slices: their JSON is never held whole, and an output's text only " +
-      'while it fits the 1 MB limit. What decides the peak is how many objects outlive a young ' +
-      'collection: V8 doubles its young generation (8 to 16 MB semispaces, 16 MB more RSS) once ' +
-      'enough of them have.'
+      `${perKeyBytes.toFixed(0)} bytes more per key. Each key is held once, in the key list: a ` +
+      'batch reads its range of it when it is sent or read; each call keeps one record, its purge ' +
+      'ids in a text outside the JS heap, and the results are made from it as they are written. ' +
+      'The results file and the outputs are written in slices: their JSON is never held whole, ' +
+      "and an output's text, while it fits the 1 MB limit, and a file's next piece are held as " +
+      'bytes outside the JS heap. What decides the peak is how much outlives young collections: ' +
+      'past about 8 MB since it last grew, V8 doubles its young generation (8 to 16 MB ' +
+      'semispaces, 16 MB more RSS).'
   )
   return ['## Reading the figures', '', ...bullets, ''].join('\n')
 }
