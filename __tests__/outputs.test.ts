@@ -73,6 +73,44 @@ function idsObject(results: PurgeResult[], perService: boolean): object {
   return perService ? groups : ids
 }
 
+/**
+ * Results, whether ids are grouped by service, and a piece size. Names that look like array
+ * indices are where an object's order differs from insertion order.
+ */
+const idCases = fc.tuple(
+  fc
+    .array(
+      fc.record({
+        target: fc.oneof(
+          fc.constantFrom(
+            '0',
+            '7',
+            '42',
+            '042',
+            '-1',
+            '4294967294',
+            '4294967295',
+            '__proto__',
+            'k"\\'
+          ),
+          fc.nat({ max: 20 }).map(String),
+          fc.string({ maxLength: 2 })
+        ),
+        service: fc.option(fc.constantFrom('svc1', '12', 'urls'), { nil: null }),
+        id: fc.option(fc.string({ maxLength: 4 }), { nil: null }),
+        failed: fc.boolean()
+      }),
+      { maxLength: 12 }
+    )
+    .map((entries) =>
+      entries.map(({ target, service, id, failed }) =>
+        result({ target, service, id, status: failed ? 'failed' : 'purged' })
+      )
+    ),
+  fc.boolean(),
+  fc.integer({ min: 1, max: 40 })
+)
+
 describe('purgeIdsJson', () => {
   it('maps each purged target to its id, skipping failures and purge-all', () => {
     const results = [
@@ -96,60 +134,22 @@ describe('purgeIdsJson', () => {
   })
 
   it('is byte for byte the JSON of the object it replaced: indices first, a repeated key in its first place', () => {
-    // Keys that look like array indices are where an object's order differs from insertion order.
-    const name = fc.oneof(
-      fc.constantFrom('0', '7', '42', '042', '-1', '4294967294', '4294967295', '__proto__', 'k"\\'),
-      fc.nat({ max: 20 }).map(String),
-      fc.string({ maxLength: 2 })
-    )
-    const entry = fc.record({
-      target: name,
-      service: fc.option(fc.constantFrom('svc1', '12', 'urls'), { nil: null }),
-      id: fc.option(fc.string({ maxLength: 4 }), { nil: null }),
-      failed: fc.boolean()
-    })
     fc.assert(
-      fc.property(
-        fc.array(entry, { maxLength: 12 }),
-        fc.boolean(),
-        fc.integer({ min: 1, max: 40 }),
-        (entries, perService, size) => {
-          const results = entries.map(({ target, service, id, failed }) =>
-            result({ target, service, id, status: failed ? 'failed' : 'purged' })
-          )
-          expect(idsJson(results, perService, size)).toBe(
-            JSON.stringify(idsObject(results, perService))
-          )
-        }
-      )
+      fc.property(idCases, ([results, perService, size]) => {
+        expect(idsJson(results, perService, size)).toBe(
+          JSON.stringify(idsObject(results, perService))
+        )
+      })
     )
   })
 
   it("walks plainly unless the ids need an object's order, and then gives the same text", () => {
-    const name = fc.oneof(
-      fc.constantFrom('0', '7', '042', '-1', '4294967295', '__proto__', 'k"\\'),
-      fc.string({ maxLength: 2 })
-    )
-    const entry = fc.record({
-      target: name,
-      service: fc.option(fc.constantFrom('svc1', '12', 'urls'), { nil: null }),
-      id: fc.option(fc.string({ maxLength: 4 }), { nil: null }),
-      failed: fc.boolean()
-    })
     fc.assert(
-      fc.property(
-        fc.array(entry, { maxLength: 12 }),
-        fc.boolean(),
-        fc.integer({ min: 1, max: 40 }),
-        (entries, perService, size) => {
-          const results = entries.map(({ target, service, id, failed }) =>
-            result({ target, service, id, status: failed ? 'failed' : 'purged' })
-          )
-          const plain = plainIds(results, perService, size)
-          expect(plain === undefined).toBe(needsObjectOrder(results, perService))
-          if (plain !== undefined) expect(plain).toBe(idsJson(results, perService))
-        }
-      )
+      fc.property(idCases, ([results, perService, size]) => {
+        const plain = plainIds(results, perService, size)
+        expect(plain === undefined).toBe(needsObjectOrder(results, perService))
+        if (plain !== undefined) expect(plain).toBe(idsJson(results, perService))
+      })
     )
   })
 
