@@ -24,9 +24,11 @@ try {
     console.error(
       `dist/ does not match src/: ${stale.join(', ')} differ. Run npm run build and commit dist/.`
     )
-    process.exit(1)
+    // Not process.exit: the fresh bundle's directory is removed below either way.
+    process.exitCode = 1
+  } else {
+    console.log(`dist/ matches a fresh build of src/ (${built.length} files).`)
   }
-  console.log(`dist/ matches a fresh build of src/ (${built.length} files).`)
 } finally {
   rmSync(fresh, { recursive: true, force: true })
 }
