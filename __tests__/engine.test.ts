@@ -19,7 +19,7 @@ import { settingsWith } from './support/defaults.js'
 import { recordedLog } from './support/recorded-log.js'
 import { FakeClock } from '../tools/fake-clock.js'
 import type { Settings } from '../src/config/settings.js'
-import type { PurgeResult, PurgeRun } from '../src/record.js'
+import { countResults, type PurgeResult, type PurgeRun } from '../src/record.js'
 
 interface Harness {
   clock: FakeClock
@@ -47,7 +47,10 @@ function harness(
       { ...settings, ...engine },
       { transport, clock, signal, log, random: () => 0 }
     )
-    return { ...purge, results: [...purge.results] }
+    const results = [...purge.results]
+    // Every scenario here also holds the ledger's counts to the results they count.
+    expect(purge.counts).toEqual(countResults(results))
+    return { ...purge, results }
   }
   return { clock, transport, lines, run }
 }
@@ -250,6 +253,27 @@ describe('results', () => {
     expect([...purge.results]).toEqual(first)
   })
 
+  it.each([
+    { outcome: 'answered', purgeAll: ok, status: 'purged' },
+    { outcome: 'refused', purgeAll: () => reply(403, {}), status: 'failed' }
+  ] as const)(
+    'are counted as they read: a purge-all $outcome is $status, a batch key without an id failed',
+    async ({ purgeAll, status }) => {
+      const { run } = harness({ purgeAll: true, keys: ['a', 'b', 'c'] }, (call) =>
+        call.operation === 'batch' ? reply(200, { a: ID, c: '' }) : purgeAll(call)
+      )
+      const { results, counts } = await run()
+      expect(results.map((result) => [result.target, result.status])).toEqual([
+        ['svc123', status],
+        ['a', 'purged'],
+        ['b', 'failed'],
+        ['c', 'failed']
+      ])
+      const purged = status === 'purged' ? 2 : 1
+      expect(counts).toEqual({ purged, failed: 4 - purged, planned: 0, total: 4 })
+    }
+  )
+
   it('stay as fill gave them: an answer arriving after an unexpected error changes nothing', () => {
     const calls = planPurges(settingsWith({ keys: ['a'] }))
     const ledger = new ResultLedger(calls)
@@ -263,6 +287,7 @@ describe('results', () => {
     expect([...results].map(({ status, error }) => [status, error])).toEqual([
       ['failed', 'not finished: edge-purge stopped on an unexpected error']
     ])
+    expect(ledger.counts()).toEqual({ purged: 0, failed: 1, planned: 0, total: 1 })
   })
 })
 

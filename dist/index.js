@@ -34586,11 +34586,21 @@ function forbiddenMessage(call, host) {
 /** Each purge call's end as it becomes known, the second pass folded in: what the engine fills. */
 
 function kept(call, { attempts, httpStatus, ids, unusable, error }) {
-    const lines = ids && call.targets.map((target) => ids.get(target) ?? '').join('\n');
+    let withId = 0;
+    const lines = ids &&
+        call.targets
+            .map((target) => {
+            const id = ids.get(target) ?? '';
+            if (id !== '')
+                withId += 1;
+            return id;
+        })
+            .join('\n');
     return {
         attempts,
         httpStatus,
         ids: lines === undefined ? undefined : latin1(lines),
+        withId,
         unusable: unusable === undefined || unusable.size === 0 ? undefined : unusable,
         error
     };
@@ -34702,11 +34712,31 @@ class ResultLedger {
                 attempts: 0,
                 httpStatus: null,
                 ids: undefined,
+                withId: 0,
                 unusable: undefined,
                 error: reason
             };
         }
         return rereadable(() => this.each());
+    }
+    /**
+     * How many targets `fill`'s results hold of each status, counted without making them: a target
+     * is purged when its call succeeded and it has an id (a purge-all has none to have), as
+     * `resultOf` decides. With a repeat pass the results are read and counted.
+     */
+    counts() {
+        if (this.repeated !== undefined)
+            return countResults(this.each());
+        const counts = { purged: 0, failed: 0, planned: 0, total: 0 };
+        for (const [index, call] of this.calls.entries()) {
+            const end = this.ends[index];
+            const targets = call.targets.length;
+            const purged = end.ids === undefined ? 0 : call.targetType === 'all' ? targets : end.withId;
+            counts.purged += purged;
+            counts.failed += targets - purged;
+            counts.total += targets;
+        }
+        return counts;
     }
     *each() {
         for (const [index, call] of this.calls.entries()) {
@@ -34928,6 +34958,7 @@ async function runPurge(calls, settings, deps, ledger = new ResultLedger(calls))
         await repeatPass(ledger, settings, deps);
     return {
         results: ledger.fill(NOT_SENT_CANCELLED),
+        counts: ledger.counts(),
         answered: pass.answered,
         cancelled: signal.aborted,
         firstSentMs: pass.firstSentMs
@@ -35457,7 +35488,7 @@ async function runPipeline(given, deps) {
     catch (error) {
         const reason = `not finished: edge-purge stopped on an unexpected error: ${plainLine(messageOf(error))}`;
         log.error(reason);
-        stages.purge = { ...notRun(ledger.fill(reason)), cancelled: signal.aborted };
+        stages.purge = { ...unsent(ledger, reason), cancelled: signal.aborted };
     }
     const { purge, wait, verification, plannedStages } = stages;
     const results = derivation === undefined ? purge.results : withSources(purge.results, derivation.sources);
@@ -35469,7 +35500,7 @@ async function runPipeline(given, deps) {
         plannedStages,
         wait,
         ...run,
-        counts: countResults(results),
+        counts: purge.counts,
         recorded: github === undefined ? [] : await closeRecords(github, records, run, log)
     };
 }
@@ -35478,15 +35509,18 @@ async function openRepository(settings, openGitHub) {
     const token = settings.changedFiles?.githubToken ?? settings.lastPurge?.githubToken;
     return token === undefined ? undefined : openGitHub(token);
 }
-const notRun = (results) => ({
+const notRun = (results, counts) => ({
     results,
+    counts,
     answered: 0,
     cancelled: false,
     firstSentMs: undefined
 });
+/** Every call not sent, or not answered, for `reason`: the ledger fails them. */
+const unsent = (ledger, reason) => notRun(ledger.fill(reason), ledger.counts());
 /** The stages before any of them ran: nothing purged, waited for or checked. */
 const nothingDone = () => ({
-    purge: notRun([]),
+    purge: notRun([], countResults([])),
     wait: undefined,
     verification: undefined,
     plannedStages: []
@@ -35522,8 +35556,9 @@ async function dryRun(calls, settings, log) {
         settings.lastPurge === undefined ? undefined : describeRecordPlanned(settings.lastPurge)
     ].filter((stage) => stage !== undefined);
     await showDryRun(calls, settings.repeatAfterMs, plannedStages, log);
+    const planned = plannedResults(calls, settings.repeatAfterMs > 0);
     return {
-        purge: notRun(plannedResults(calls, settings.repeatAfterMs > 0)),
+        purge: notRun(planned, countResults(planned)),
         wait: undefined,
         verification: undefined,
         plannedStages
@@ -35545,7 +35580,7 @@ async function purgeForVisitors(calls, settings, { clock, signal, log, connect }
                 const reason = stages.wait.cancelled
                     ? NOT_SENT_CANCELLED
                     : `not sent: ${stages.wait.failure ?? 'the origin was not ready'}`;
-                stages.purge = { ...notRun(ledger.fill(reason)), cancelled: stages.wait.cancelled };
+                stages.purge = { ...unsent(ledger, reason), cancelled: stages.wait.cancelled };
                 return stages;
             }
         }

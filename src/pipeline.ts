@@ -8,6 +8,7 @@ import {
   NOT_SENT_CANCELLED,
   countResults,
   withSources,
+  type Counts,
   type PlannedStage,
   type PurgeCall,
   type PurgeRun,
@@ -108,7 +109,7 @@ export async function runPipeline(given: Settings, deps: PipelineDeps): Promise<
   } catch (error) {
     const reason = `not finished: edge-purge stopped on an unexpected error: ${plainLine(messageOf(error))}`
     log.error(reason)
-    stages.purge = { ...notRun(ledger.fill(reason)), cancelled: signal.aborted }
+    stages.purge = { ...unsent(ledger, reason), cancelled: signal.aborted }
   }
   const { purge, wait, verification, plannedStages } = stages
   const results =
@@ -121,7 +122,7 @@ export async function runPipeline(given: Settings, deps: PipelineDeps): Promise<
     plannedStages,
     wait,
     ...run,
-    counts: countResults(results),
+    counts: purge.counts,
     recorded: github === undefined ? [] : await closeRecords(github, records, run, log)
   }
 }
@@ -135,16 +136,21 @@ async function openRepository(
   return token === undefined ? undefined : openGitHub(token)
 }
 
-const notRun = (results: RunRecord['results']): PurgeRun => ({
+const notRun = (results: RunRecord['results'], counts: Counts): PurgeRun => ({
   results,
+  counts,
   answered: 0,
   cancelled: false,
   firstSentMs: undefined
 })
 
+/** Every call not sent, or not answered, for `reason`: the ledger fails them. */
+const unsent = (ledger: ResultLedger, reason: string): PurgeRun =>
+  notRun(ledger.fill(reason), ledger.counts())
+
 /** The stages before any of them ran: nothing purged, waited for or checked. */
 const nothingDone = (): Stages => ({
-  purge: notRun([]),
+  purge: notRun([], countResults([])),
   wait: undefined,
   verification: undefined,
   plannedStages: []
@@ -186,8 +192,9 @@ async function dryRun(calls: PurgeCall[], settings: Settings, log: StepLog): Pro
     settings.lastPurge === undefined ? undefined : describeRecordPlanned(settings.lastPurge)
   ].filter((stage) => stage !== undefined)
   await showDryRun(calls, settings.repeatAfterMs, plannedStages, log)
+  const planned = plannedResults(calls, settings.repeatAfterMs > 0)
   return {
-    purge: notRun(plannedResults(calls, settings.repeatAfterMs > 0)),
+    purge: notRun(planned, countResults(planned)),
     wait: undefined,
     verification: undefined,
     plannedStages
@@ -215,7 +222,7 @@ async function purgeForVisitors(
         const reason = stages.wait.cancelled
           ? NOT_SENT_CANCELLED
           : `not sent: ${stages.wait.failure ?? 'the origin was not ready'}`
-        stages.purge = { ...notRun(ledger.fill(reason)), cancelled: stages.wait.cancelled }
+        stages.purge = { ...unsent(ledger, reason), cancelled: stages.wait.cancelled }
         return stages
       }
     }

@@ -106,6 +106,8 @@ export function rereadable<T>(each: () => Iterator<T>): Iterable<T> {
 
 export interface PurgeRun {
   results: Results
+  /** How many of the results have each status, known without reading them. */
+  counts: Counts
   /** Calls of the first pass that got an answer (any answer) before the run ended. */
   answered: number
   cancelled: boolean

@@ -259,6 +259,7 @@ export async function runPurge(
   if (settings.repeatAfterMs > 0) await repeatPass(ledger, settings, deps)
   return {
     results: ledger.fill(NOT_SENT_CANCELLED),
+    counts: ledger.counts(),
     answered: pass.answered,
     cancelled: signal.aborted,
     firstSentMs: pass.firstSentMs

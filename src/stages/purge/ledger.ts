@@ -1,7 +1,9 @@
 /** Each purge call's end as it becomes known, the second pass folded in: what the engine fills. */
 import {
+  countResults,
   rereadable,
   type CallEnd,
+  type Counts,
   type PurgeCall,
   type PurgeResult,
   type Results
@@ -17,16 +19,28 @@ interface KeptEnd {
   attempts: number
   httpStatus: number | null
   ids: Buffer | undefined
+  /** How many of the lines in `ids` are not empty: the call's targets that have an id. */
+  withId: number
   unusable: Map<string, string> | undefined
   error: string | undefined
 }
 
 function kept(call: PurgeCall, { attempts, httpStatus, ids, unusable, error }: CallEnd): KeptEnd {
-  const lines = ids && call.targets.map((target) => ids.get(target) ?? '').join('\n')
+  let withId = 0
+  const lines =
+    ids &&
+    call.targets
+      .map((target) => {
+        const id = ids.get(target) ?? ''
+        if (id !== '') withId += 1
+        return id
+      })
+      .join('\n')
   return {
     attempts,
     httpStatus,
     ids: lines === undefined ? undefined : latin1(lines),
+    withId,
     unusable: unusable === undefined || unusable.size === 0 ? undefined : unusable,
     error
   }
@@ -152,11 +166,31 @@ export class ResultLedger {
         attempts: 0,
         httpStatus: null,
         ids: undefined,
+        withId: 0,
         unusable: undefined,
         error: reason
       }
     }
     return rereadable(() => this.each())
+  }
+
+  /**
+   * How many targets `fill`'s results hold of each status, counted without making them: a target
+   * is purged when its call succeeded and it has an id (a purge-all has none to have), as
+   * `resultOf` decides. With a repeat pass the results are read and counted.
+   */
+  counts(): Counts {
+    if (this.repeated !== undefined) return countResults(this.each())
+    const counts = { purged: 0, failed: 0, planned: 0, total: 0 }
+    for (const [index, call] of this.calls.entries()) {
+      const end = this.ends[index] as KeptEnd
+      const targets = call.targets.length
+      const purged = end.ids === undefined ? 0 : call.targetType === 'all' ? targets : end.withId
+      counts.purged += purged
+      counts.failed += targets - purged
+      counts.total += targets
+    }
+    return counts
   }
 
   private *each(): Generator<PurgeResult> {
