@@ -96,7 +96,7 @@ async function run(settings: Settings, scene: Scene = {}): Promise<Run> {
         if (scene.brokenTransport === true) throw new Error('boom')
         return traced
       },
-      prober: () => prober
+      prober: () => Promise.resolve(prober)
     },
     // Without a scripted repository, it never answers: only a cancel ends the wait for it.
     openGitHub: () => {

@@ -30872,6 +30872,588 @@ module.exports = {
 
 /***/ }),
 
+/***/ 5684:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   HL: () => (/* binding */ splitUrls),
+/* harmony export */   JU: () => (/* binding */ purgeUrl),
+/* harmony export */   S$: () => (/* binding */ parseUrls),
+/* harmony export */   Ss: () => (/* binding */ parseKeys),
+/* harmony export */   cW: () => (/* binding */ isLoopbackHost),
+/* harmony export */   ch: () => (/* binding */ mergeUnique),
+/* harmony export */   dz: () => (/* binding */ InputError),
+/* harmony export */   f$: () => (/* binding */ parseHttpUrl),
+/* harmony export */   oB: () => (/* binding */ parseKeyLists),
+/* harmony export */   ri: () => (/* binding */ withoutCredentials),
+/* harmony export */   ry: () => (/* binding */ splitList)
+/* harmony export */ });
+/* unused harmony export MAX_KEY_BYTES */
+/* harmony import */ var _text_shown_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8482);
+/** Parsing and validation of the things a user asks to purge: surrogate keys and URLs. Pure. */
+
+const MAX_KEY_BYTES = 1024;
+const PRINTABLE_ASCII = /^[\x21-\x7e]+$/;
+/** A failure caused by what the user gave, reported before any request is sent. */
+class InputError extends Error {
+    name = 'InputError';
+}
+/** Splits a list on the given separators, drops blank entries and duplicates, keeps first order. */
+function splitList(text, separators) {
+    return [...new Set(text.split(separators).filter((entry) => entry !== ''))];
+}
+function parseKeys(text, source) {
+    return parseKeyLists([[text, source]]);
+}
+/**
+ * The keys of each list in turn, each once (its first place kept), checked as they are found: one
+ * pass over each text's pieces, no filtered or merged copies, since a keys-file may hold 100,000
+ * keys. Only ASCII separators split: a Unicode space inside a key must be refused, not split on.
+ */
+function parseKeyLists(lists) {
+    const keys = new Set();
+    for (const [text, source] of lists) {
+        for (const key of text.split(/[ \t\r\n,]+/)) {
+            if (key === '' || keys.has(key))
+                continue;
+            checkKey(key, source);
+            keys.add(key);
+        }
+    }
+    return [...keys];
+}
+function checkKey(key, source) {
+    if (!PRINTABLE_ASCII.test(key)) {
+        throw new InputError(`${source}: key ${(0,_text_shown_js__WEBPACK_IMPORTED_MODULE_0__/* .shorten */ .ml)(key)} is not allowed: a surrogate key is printable ASCII (0x21–0x7E) only`);
+    }
+    // In keys: '"home" "about"' YAML strips only the outer quotes: the inner ones would be sent as
+    // part of each key, which purges nothing tagged home. A lone quote wraps nothing: it stays a key.
+    if (/^(["']).*\1$/.test(key)) {
+        throw new InputError(`${source}: key ${(0,_text_shown_js__WEBPACK_IMPORTED_MODULE_0__/* .shorten */ .ml)(key)} is wrapped in quotes, which would be purged as part of the key; remove them (keys are separated by spaces, commas or newlines; YAML quotes go around the whole value)`);
+    }
+    // Printable ASCII: one byte per character.
+    if (key.length > MAX_KEY_BYTES) {
+        throw new InputError(`${source}: key ${(0,_text_shown_js__WEBPACK_IMPORTED_MODULE_0__/* .shorten */ .ml)(key)} is ${key.length} bytes long; a surrogate key is at most ${MAX_KEY_BYTES} bytes`);
+    }
+}
+function isLoopbackHost(hostname) {
+    return (hostname === 'localhost' ||
+        hostname === '[::1]' ||
+        /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname));
+}
+/**
+ * The text with everything up to its last "@" hidden, so an error never echoes a password:
+ * URL parsers accept credentials in more spellings than `scheme://user:pass@`.
+ */
+function withoutCredentials(raw) {
+    return raw.replace(/^([a-z][a-z0-9+.-]*:)?.*@/is, '$1***@');
+}
+/** Parses one absolute http(s) URL; `source` names the input it came from. */
+function parseHttpUrl(raw, source) {
+    let url;
+    try {
+        url = new URL(raw);
+    }
+    catch {
+        throw new InputError(`${source}: ${(0,_text_shown_js__WEBPACK_IMPORTED_MODULE_0__/* .shorten */ .ml)(withoutCredentials(raw))} is not an absolute URL; give it with https:// and a host`);
+    }
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+        throw new InputError(`${source}: ${(0,_text_shown_js__WEBPACK_IMPORTED_MODULE_0__/* .shorten */ .ml)(withoutCredentials(raw))} uses ${url.protocol.slice(0, -1)}; only http and https URLs can be purged`);
+    }
+    if (url.username !== '' || url.password !== '') {
+        throw new InputError(`${source}: ${(0,_text_shown_js__WEBPACK_IMPORTED_MODULE_0__/* .shorten */ .ml)(withoutCredentials(raw))} embeds credentials (user:password@); remove them`);
+    }
+    return url;
+}
+/** One URL to purge, checked; `source` names the input it came from. */
+function purgeUrl(target, source) {
+    const url = parseHttpUrl(target, source);
+    return { target, url, address: url.href.replace(/#.*$/s, '') };
+}
+/**
+ * Splits a whitespace-separated list of URLs. An entry where a comma runs straight into another
+ * scheme is refused: as one URL, `https://h/a,https://h/b` is valid and would purge the wrong path.
+ */
+function splitUrls(text, source) {
+    const entries = splitList(text, /\s+/);
+    for (const entry of entries) {
+        const joints = entry.match(/,https?:\/\//gi)?.length ?? 0;
+        if (joints > 0) {
+            const joined = joints === 1 ? 'two URLs joined by a comma' : `${joints + 1} URLs joined by commas`;
+            throw new InputError(`${source}: ${(0,_text_shown_js__WEBPACK_IMPORTED_MODULE_0__/* .shorten */ .ml)(withoutCredentials(entry))} holds ${joined}; separate URLs with newlines or spaces`);
+        }
+    }
+    return entries;
+}
+/** Parses whitespace-separated URLs, deduplicated by where their purge goes. */
+function parseUrls(text, source) {
+    const urls = splitUrls(text, source).map((target) => purgeUrl(target, source));
+    return mergeUnique([urls], (entry) => entry.address);
+}
+/** Merges lists, dropping entries already seen, first order kept. */
+function mergeUnique(lists, identity) {
+    const seen = new Set();
+    const merged = [];
+    for (const item of lists.flat()) {
+        const id = identity(item);
+        if (!seen.has(id)) {
+            seen.add(id);
+            merged.push(item);
+        }
+    }
+    return merged;
+}
+
+
+/***/ }),
+
+/***/ 1292:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   j: () => (/* binding */ createAgents)
+/* harmony export */ });
+/* harmony import */ var _actions_http_client__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4942);
+/** Connections for the action's requests: one keep-alive agent per origin, proxies from the environment. */
+
+/**
+ * `@actions/http-client` supplies the agents (keep-alive, proxy settings from the environment),
+ * but its `request()` follows redirects with our headers and cannot abort a request at a deadline;
+ * so callers make each request with node's own `request` on these agents.
+ */
+function createAgents(options) {
+    const clients = new Map();
+    return {
+        agentFor(url) {
+            let client = clients.get(url.origin);
+            if (client === undefined) {
+                client = new _actions_http_client__WEBPACK_IMPORTED_MODULE_0__/* .HttpClient */ .Qq(options.userAgent, [], {
+                    keepAlive: true,
+                    maxSockets: options.concurrency,
+                    allowRedirects: false
+                });
+                clients.set(url.origin, client);
+            }
+            return client.getAgent(url.href);
+        },
+        close() {
+            for (const client of clients.values())
+                client.dispose();
+        }
+    };
+}
+
+
+/***/ }),
+
+/***/ 4846:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   GC: () => (/* binding */ describeCall),
+/* harmony export */   QZ: () => (/* binding */ awaited),
+/* harmony export */   Vn: () => (/* binding */ NOT_SENT_AFTER_REFUSAL),
+/* harmony export */   Z6: () => (/* binding */ withSources),
+/* harmony export */   aD: () => (/* binding */ countResults),
+/* harmony export */   lb: () => (/* binding */ notChecked),
+/* harmony export */   me: () => (/* binding */ rereadable),
+/* harmony export */   qT: () => (/* binding */ NOT_CHECKED_IN_TIME),
+/* harmony export */   v$: () => (/* binding */ NOT_SENT_CANCELLED),
+/* harmony export */   wE: () => (/* binding */ NOT_JUDGED_CANCELLED),
+/* harmony export */   yE: () => (/* binding */ describeUrlWait)
+/* harmony export */ });
+/* harmony import */ var _text_counted_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(4305);
+/* harmony import */ var _text_guard_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2963);
+/* harmony import */ var _text_shown_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8482);
+
+
+
+/** URLs and file paths: long enough for any a CDN or a repository holds in practice, shown whole. */
+const SHOWN_ADDRESS_CHARS = 2000;
+/** A call in one line of the log: method, address, how many keys, soft. */
+function describeCall(call) {
+    const count = call.targets.length;
+    const what = call.operation === 'batch' ? ` (${(0,_text_counted_js__WEBPACK_IMPORTED_MODULE_2__/* .counted */ .h)(count, 'key')})` : '';
+    return `${call.method} ${(0,_text_guard_js__WEBPACK_IMPORTED_MODULE_0__/* .oneLine */ .TN)(call.url, SHOWN_ADDRESS_CHARS)}${what}${call.soft ? ' soft' : ''}`;
+}
+const NOT_SENT_CANCELLED = 'not sent: the run was cancelled';
+/** How the reason of a call stopped by an earlier refusal begins: a knock-on, never the cause. */
+const NOT_SENT_AFTER_REFUSAL = 'not sent: an earlier call';
+/** An iterable that runs `each` again on every reading. */
+function rereadable(each) {
+    return { [Symbol.iterator]: each };
+}
+/** Marks each result as given or derived; `sources` maps `type target` to the file that caused it. */
+function withSources(results, sources) {
+    return rereadable(function* () {
+        for (const result of results) {
+            const file = sources.get(`${result.type} ${result.target}`);
+            yield {
+                ...result,
+                source: file === undefined ? 'input' : 'changed-files',
+                file: file ?? null
+            };
+        }
+    });
+}
+function countResults(results) {
+    const counts = { purged: 0, failed: 0, planned: 0, total: 0 };
+    for (const result of results) {
+        counts[result.status] += 1;
+        counts.total += 1;
+    }
+    return counts;
+}
+function awaited(settings) {
+    const what = settings.text === undefined ? 'answer 2xx' : `show ${(0,_text_shown_js__WEBPACK_IMPORTED_MODULE_1__/* .quoted */ .TL)(settings.text)}`;
+    return settings.passes > 1 ? `${what} ${settings.passes} times in a row` : what;
+}
+/** What each URL still waiting did last, for the log and the job summary. */
+function describeUrlWait({ url, checks, last }, settings) {
+    const history = checks === 0 ? 'no check was made' : `last answer: ${last}, after ${(0,_text_counted_js__WEBPACK_IMPORTED_MODULE_2__/* .counted */ .h)(checks, 'check')}`;
+    return `${(0,_text_shown_js__WEBPACK_IMPORTED_MODULE_1__/* .shownUrl */ .zA)(url)} did not ${awaited(settings)} (${history})`;
+}
+const NOT_JUDGED_CANCELLED = 'not judged: the run was cancelled';
+/** A URL the check never got to (time up, or cancelled first): not known to be fresh or stale. */
+function notChecked(entry) {
+    return entry.checks === 0;
+}
+const NOT_CHECKED_IN_TIME = 'not checked within verify-timeout: raise verify-timeout or concurrency';
+
+
+/***/ }),
+
+/***/ 4305:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   h: () => (/* binding */ counted)
+/* harmony export */ });
+/** "1 key", "3 keys": a count with its noun, for log lines, messages and the summary. */
+function counted(count, noun) {
+    return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}
+
+
+/***/ }),
+
+/***/ 3147:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   J: () => (/* binding */ cut)
+/* harmony export */ });
+/** The one rule for cutting text short: whole pieces up to a length, then `…`. Pure. */
+/**
+ * Joins `pieces` (characters, or escapes that each stand for one) while they fit in `maxChars`;
+ * past it, ends with `…`. A piece is never split, so no cut can leave half an escape or half a
+ * surrogate pair.
+ */
+function cut(pieces, maxChars) {
+    const kept = [];
+    let length = 0;
+    for (const piece of pieces) {
+        if (length + piece.length > maxChars)
+            return `${kept.join('')}…`;
+        kept.push(piece);
+        length += piece.length;
+    }
+    return kept.join('');
+}
+
+
+/***/ }),
+
+/***/ 2963:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  s0: () => (/* binding */ hideSecrets),
+  dV: () => (/* binding */ mayHoldSecret),
+  TN: () => (/* binding */ oneLine),
+  E$: () => (/* binding */ redact),
+  g5: () => (/* binding */ summaryText)
+});
+
+// UNUSED EXPORTS: escapedLine
+
+// EXTERNAL MODULE: ./src/text/cut.ts
+var cut = __nccwpck_require__(3147);
+;// CONCATENATED MODULE: ./src/text/secrets.ts
+/** Hiding secrets in what the action writes, in each spelling a text can hold them in. Pure. */
+const MASK = '***';
+/**
+ * Base64 pieces shorter than this are not hidden: a piece of 6 characters carries 36 bits of the
+ * secret, while shorter ones turn up in ordinary text (ids, words) too often to hide. Only secrets
+ * under 5 bytes have no piece this long, and their raw and URL-encoded forms are still hidden.
+ */
+const MIN_BASE64_PIECE = 6;
+/**
+ * A redactor for these secrets (empty ones ignored). It hides each secret raw, URL-encoded, and the
+ * part of its base64 encoding that depends on the secret alone, at each of the three byte offsets
+ * the secret can start at inside a longer base64 text.
+ */
+function redactor(secrets) {
+    const forms = formsOf(secrets);
+    if (forms.length === 0)
+        return (text) => text;
+    return (text) => hide(text, forms);
+}
+/**
+ * Whether JSON text may hold a spelling of the secrets inside a string: JSON escapes a string one
+ * character at a time, so a string holding a spelling holds its escaped form. A lone surrogate is
+ * escaped differently beside its pair, so a spelling holding one is always a possible hit.
+ */
+function jsonSpotter(secrets) {
+    const forms = formsOf(secrets);
+    if (forms.some((form) => /[\uD800-\uDFFF]/.test(form)))
+        return () => true;
+    const escaped = forms.map((form) => JSON.stringify(form).slice(1, -1));
+    return (json) => escaped.some((form) => json.includes(form));
+}
+/** Every spelling of every secret to look for, each once; empty secrets have none. */
+function formsOf(secrets) {
+    return [...new Set(secrets.filter((secret) => secret !== '').flatMap(spellings))];
+}
+function spellings(secret) {
+    const pieces = [0, 1, 2]
+        .map((offset) => base64Piece(secret, offset))
+        .filter((piece) => piece.length >= MIN_BASE64_PIECE);
+    return [secret, ...urlEncoded(secret), ...pieces];
+}
+function urlEncoded(secret) {
+    try {
+        return [encodeURIComponent(secret)];
+    }
+    catch {
+        // A lone surrogate has no URL encoding, so no text can hold the secret URL-encoded.
+        return [];
+    }
+}
+/**
+ * The characters of base64(prefix + secret + suffix), for a prefix of `offset` bytes (mod 3), that
+ * depend on the secret's bytes alone. Each character holds 6 bits; the one or two at each end that
+ * also hold bits of the prefix or suffix differ from text to text, so they are left out, leaving at
+ * most 6 bits of the secret's edges visible.
+ */
+function base64Piece(secret, offset) {
+    const bytes = Buffer.from(secret, 'utf8');
+    const encoded = Buffer.concat([Buffer.alloc(offset), bytes]).toString('base64');
+    const firstBit = offset * 8;
+    const endBit = firstBit + bytes.length * 8;
+    return encoded.slice(Math.ceil(firstBit / 6), Math.floor(endBit / 6));
+}
+/**
+ * Hides every occurrence of every form, overlapping ones merged into one `***`. Matching all
+ * occurrences rather than replacing form by form means no form can split another (which replacing
+ * the longest first aims at) and a hostile text cannot make one match swallow the start of another
+ * and leave the rest of the secret in view.
+ */
+function hide(text, forms) {
+    const spans = [];
+    for (const form of forms) {
+        for (let at = text.indexOf(form); at !== -1; at = text.indexOf(form, at + 1)) {
+            spans.push([at, at + form.length]);
+        }
+    }
+    if (spans.length === 0)
+        return text;
+    spans.sort((a, b) => a[0] - b[0]);
+    let result = '';
+    let hiddenTo = -1;
+    for (const [start, end] of spans) {
+        if (start > hiddenTo)
+            result += text.slice(Math.max(hiddenTo, 0), start) + MASK;
+        hiddenTo = Math.max(hiddenTo, end);
+    }
+    return result + text.slice(hiddenTo);
+}
+
+;// CONCATENATED MODULE: ./src/text/guard.ts
+/**
+ * The one guard for text from outside (file names, keys and URLs as echoed, server messages, ids):
+ * what it returns holds no secret, cannot break a log line, speak to the runner, or become markup
+ * in the summary. It hides the secrets before it cuts or escapes anything, so no cut can leave a
+ * piece of a secret in view and no escape can hide one from the redactor.
+ */
+
+
+/**
+ * The secrets to hide, registered once at the start as `core.setSecret` registers them with the
+ * runner: every helper below hides them first, so no caller can cut or escape before redacting.
+ */
+let registered = (text) => text;
+let spotInJson = () => false;
+/** Hides these secrets (and only these) in everything the guard returns from now on. */
+function hideSecrets(secrets) {
+    registered = redactor(secrets);
+    spotInJson = jsonSpotter(secrets);
+}
+/**
+ * Whether JSON text may hold a registered secret, in any spelling `redact` hides, inside one of
+ * its strings. `false` is a proof: no string in it needs redacting. `true` may be a false alarm.
+ */
+function mayHoldSecret(json) {
+    return spotInJson(json);
+}
+/** The text with every spelling of the registered secrets replaced by `***`; nothing cut. */
+function redact(text) {
+    return registered(text);
+}
+/** Line breaks of every kind, other controls, bidi controls and lone surrogates: shown as escapes. */
+const HIDDEN = /[\p{Cc}\p{Zl}\p{Zp}\p{Bidi_Control}\p{Cs}]/u;
+const SPACE = /\s/u;
+function escaped(char) {
+    if (char === '\n')
+        return '\\n';
+    if (char === '\r')
+        return '\\r';
+    return `\\u${(char.codePointAt(0) ?? 0).toString(16).padStart(4, '0')}`;
+}
+/** A run of whitespace, tab included, shown as one space; every other hidden character escaped. */
+function isSpace(char) {
+    return char === '\t' || (SPACE.test(char) && !HIDDEN.test(char));
+}
+/**
+ * The line as pieces: a run of whitespace becomes one space before the next piece (none at either
+ * end), every hidden character an escape. The runner obeys `::name::` at a line's start (after
+ * spaces) and the legacy `##[name]` anywhere in a line, so a leading `:` and a `[` right after `##`
+ * are escaped too: one character each keeps the text readable.
+ */
+function* shownPieces(text) {
+    let first = true;
+    let spaceBefore = false;
+    let older = '';
+    let newer = '';
+    for (const char of text) {
+        if (isSpace(char)) {
+            spaceBefore = !first;
+            continue;
+        }
+        const afterHashes = !spaceBefore && older === '#' && newer === '#';
+        const piece = HIDDEN.test(char) || (char === ':' && first) || (char === '[' && afterHashes)
+            ? escaped(char)
+            : char;
+        yield spaceBefore ? ` ${piece}` : piece;
+        older = spaceBefore ? ' ' : newer;
+        newer = piece;
+        first = false;
+        spaceBefore = false;
+    }
+}
+/**
+ * A line `shownPieces` leaves as it is: no hidden character, no whitespace but single spaces
+ * between other characters, no leading `:`, no `##[`. Most lines are: they skip the walk.
+ */
+const PLAIN_LINE = /^(?![:\s])(?!.*(?:\s\s|[^\S ]|\s$|##\[))[^\p{Cc}\p{Zl}\p{Zp}\p{Bidi_Control}\p{Cs}]*$/u;
+/** For log lines and annotations: one line, cut to `maxChars` with `…`, never a runner command. */
+function oneLine(text, maxChars = 300) {
+    const hidden = redact(text);
+    if (hidden.length <= maxChars && PLAIN_LINE.test(hidden))
+        return hidden;
+    return escapedLine(hidden, maxChars);
+}
+/** `oneLine`'s walk, character by character; exported so a test can hold the shortcut to it. */
+function escapedLine(text, maxChars) {
+    return (0,cut/* cut */.J)(shownPieces(text), maxChars);
+}
+const HTML_ENTITIES = {
+    '&': '&amp;',
+    '<': '&lt;',
+    '>': '&gt;',
+    '"': '&quot;',
+    "'": '&#39;'
+};
+/**
+ * Everything CommonMark, GFM or GitHub's math could read as syntax inside a line: code spans,
+ * emphasis, strikethrough, links and images, tables, headings, backslash escapes, `$` math, and the
+ * autolinks (`scheme:`, `www.`, `user@host`). A character reference is never syntax.
+ */
+const INLINE_SYNTAX = /[&<>"'\\`*_~[\]()!|#:@$]|(?<=www)\./gi;
+/** What starts a block only at a line's start: list items, setext underlines, `1.` lists. */
+const BLOCK_START = /^(?:[-+=]|\d+\.)/;
+function reference(char) {
+    return HTML_ENTITIES[char] ?? `&#${char.codePointAt(0) ?? 0};`;
+}
+/**
+ * For the job summary (raw HTML that GitHub renders as GFM): `oneLine` (secrets hidden, then cut),
+ * then written so that it renders as the same text inside an HTML block, a Markdown paragraph or a
+ * table cell.
+ */
+function summaryText(text, maxChars = 300) {
+    return oneLine(text, maxChars)
+        .replace(INLINE_SYNTAX, reference)
+        .replace(BLOCK_START, (start) => `${start.slice(0, -1)}${reference(start.slice(-1))}`);
+}
+
+
+/***/ }),
+
+/***/ 6400:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   b: () => (/* binding */ messageOf)
+/* harmony export */ });
+/** An error's message, whatever was thrown: its own words, before any guard is applied. */
+function messageOf(error) {
+    return error instanceof Error ? error.message : String(error);
+}
+
+
+/***/ }),
+
+/***/ 8482:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   TL: () => (/* binding */ quoted),
+/* harmony export */   h0: () => (/* binding */ plainLine),
+/* harmony export */   ml: () => (/* binding */ shorten),
+/* harmony export */   zA: () => (/* binding */ shownUrl)
+/* harmony export */ });
+/* harmony import */ var _cut_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(3147);
+/* harmony import */ var _guard_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2963);
+/** How outside values read inside a sentence: each a view of the guard, cut by the one rule. */
+
+
+/** A server message: long enough for any real explanation, short enough for a results entry. */
+const MESSAGE_CHARS = 300;
+/**
+ * Server text on one line, secrets hidden, whitespace runs as one space, cut to `maxChars`. Not
+ * escaped: it is a value (a result's `error`), escaped by the guard wherever it is shown.
+ */
+function plainLine(message, maxChars = MESSAGE_CHARS) {
+    return (0,_cut_js__WEBPACK_IMPORTED_MODULE_1__/* .cut */ .J)((0,_guard_js__WEBPACK_IMPORTED_MODULE_0__/* .redact */ .E$)(message).replace(/\s+/g, ' ').trim(), maxChars);
+}
+/** URLs are the user's, already validated; cut anyway, as all outside text is before the log. */
+const URL_CHARS = 200;
+function shownUrl(url) {
+    return (0,_guard_js__WEBPACK_IMPORTED_MODULE_0__/* .oneLine */ .TN)(url, URL_CHARS);
+}
+/** Server and user text inside a sentence: long enough to recognise, short enough for a table cell. */
+const QUOTED_CHARS = 80;
+function quoted(text) {
+    return `"${(0,_guard_js__WEBPACK_IMPORTED_MODULE_0__/* .oneLine */ .TN)(text, QUOTED_CHARS)}"`;
+}
+/** A key or URL inside an error message: enough to recognise it, with its length when cut. */
+const SHORTENED_CHARS = 60;
+/**
+ * Quoted (as JSON) so that spaces at its ends show, then passed through the guard, which escapes
+ * what JSON leaves raw (bidi controls, U+2028) and runner commands.
+ */
+function shorten(raw) {
+    const value = (0,_guard_js__WEBPACK_IMPORTED_MODULE_0__/* .redact */ .E$)(raw);
+    const shown = (0,_cut_js__WEBPACK_IMPORTED_MODULE_1__/* .cut */ .J)(value, SHORTENED_CHARS);
+    const escaped = (0,_guard_js__WEBPACK_IMPORTED_MODULE_0__/* .oneLine */ .TN)(JSON.stringify(shown), Number.POSITIVE_INFINITY);
+    return shown === value ? escaped : `${escaped} (${[...value].length} characters)`;
+}
+
+
+/***/ }),
+
 /***/ 2613:
 /***/ ((module) => {
 
@@ -30984,6 +31566,13 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:http2")
 
 /***/ }),
 
+/***/ 4708:
+/***/ ((module) => {
+
+module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:https");
+
+/***/ }),
+
 /***/ 7030:
 /***/ ((module) => {
 
@@ -31082,533 +31671,17 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
 
 /***/ }),
 
-/***/ 2372:
+/***/ 4942:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   qg: () => (/* binding */ parse)
-/* harmony export */ });
-/* unused harmony exports isTypeValid, isTokenValid, format */
-/*!
- * content-type
- * Copyright(c) 2015 Douglas Christopher Wilson
- * MIT Licensed
- */
-const SP = 32; // " "
-const HTAB = 9; // "\t"
-const SEMI = 59; // ";"
-const EQ = 61; // "="
-const DQUOTE = 34; // '"'
-const BSLASH = 92; // "\\"
-const COMMA = 44; // ","
-const LOWER_CASE = 1;
-const OWS = 2;
-const SEMI_FLAG = 4;
-const COMMA_FLAG = 8;
-const TOKEN_FLAG = 16;
-const NON_ASCII = 0xff00;
-const CASE_FLAGS = LOWER_CASE | NON_ASCII;
-/**
- * Character flags used to normalize HTTP field values while scanning.
- * Out-of-range reads intentionally coerce to zero in bitwise expressions.
- */
-const CHAR_MAP = new Uint8Array(0x100);
-CHAR_MAP[HTAB] |= OWS;
-CHAR_MAP[SP] |= OWS;
-CHAR_MAP[SEMI] |= SEMI_FLAG;
-CHAR_MAP[COMMA] |= COMMA_FLAG;
-for (let code = 0x80 /* non-ASCII */; code <= 0xff; code++) {
-    CHAR_MAP[code] |= LOWER_CASE;
-}
-for (const char of "!#$%&'*+-.^_`|~") {
-    CHAR_MAP[char.charCodeAt(0)] |= TOKEN_FLAG;
-}
-for (let code = 0x30 /* 0 */; code <= 0x39 /* 9 */; code++) {
-    CHAR_MAP[code] |= TOKEN_FLAG;
-}
-for (let code = 0x41 /* A */; code <= 0x5a /* Z */; code++) {
-    CHAR_MAP[code] |= LOWER_CASE | TOKEN_FLAG;
-}
-for (let code = 0x61 /* a */; code <= 0x7a /* z */; code++) {
-    CHAR_MAP[code] |= TOKEN_FLAG;
-}
-/**
- * Null object perf optimization. Faster than `Object.create(null)` and `{ __proto__: null }`.
- */
-const NullObject = /* @__PURE__ */ (() => {
-    const C = function () { };
-    C.prototype = Object.create(null);
-    return C;
-})();
-/**
- * Validate a type string against RFC 9110.
- */
-function isTypeValid(type, start = 0, end = type.length) {
-    let hasSlash = false;
-    for (let index = start; index < end; index++) {
-        const code = type.charCodeAt(index);
-        if (code === 47 /* / */) {
-            if (hasSlash || index === start || index >= end - 1)
-                return false;
-            hasSlash = true;
-        }
-        else if (!isTokenCode(code)) {
-            return false;
-        }
-    }
-    return hasSlash;
-}
-/**
- * Validate a token against RFC 9110.
- */
-function isTokenValid(token, start = 0, end = token.length) {
-    if (start >= end)
-        return false;
-    for (let index = start; index < end; index++) {
-        if (!isTokenCode(token.charCodeAt(index)))
-            return false;
-    }
-    return true;
-}
-/**
- * Check whether a character code belongs to the token production in RFC 9110.
- */
-function isTokenCode(code) {
-    return (CHAR_MAP[code] & TOKEN_FLAG) !== 0;
-}
-/**
- * Serialize a parameter value.
- */
-function parameterValue(str) {
-    const len = str.length;
-    if (len === 0)
-        return '""';
-    let index = 0;
-    while (index < len && isTokenCode(str.charCodeAt(index)))
-        index++;
-    if (index === len)
-        return str;
-    let result = '"';
-    let start = 0;
-    while (index < len) {
-        const code = str.charCodeAt(index);
-        if (code !== HTAB && (code < SP || code === 127 || code > 255)) {
-            throw new TypeError(`Invalid parameter value: ${str}`);
-        }
-        if (code === 34 /* " */ || code === 92 /* \\ */) {
-            result += `${str.slice(start, index)}\\`;
-            start = index;
-        }
-        index++;
-    }
-    return `${result}${str.slice(start)}"`;
-}
-/**
- * Format an object into a `Content-Type` header.
- */
-function format(obj) {
-    const { type, parameters } = obj;
-    if (!type || !isTypeValid(type)) {
-        throw new TypeError(`Invalid type: ${type}`);
-    }
-    let result = type;
-    if (parameters) {
-        for (const param of Object.keys(parameters)) {
-            if (!isTokenValid(param)) {
-                throw new TypeError(`Invalid parameter name: ${param}`);
-            }
-            result += `; ${param}=${parameterValue(parameters[param])}`;
-        }
-    }
-    return result;
-}
-/**
- * Parse a `Content-Type` header.
- */
-function parse(header, options) {
-    const stopFlags = SEMI_FLAG | (options?.comma === true ? COMMA_FLAG : 0);
-    const len = header.length;
-    let valueStart = options?.start ?? 0;
-    while ((CHAR_MAP[header.charCodeAt(valueStart)] & OWS) !== 0) {
-        valueStart++;
-    }
-    let index = valueStart;
-    let typeFlags = 0;
-    let whitespace = -1;
-    let stop = options?.parameters === false ? COMMA_FLAG : 0;
-    while (index < len) {
-        const code = header.charCodeAt(index);
-        const flags = CHAR_MAP[code];
-        if ((flags & stopFlags) !== 0) {
-            stop |= flags & COMMA_FLAG;
-            break;
-        }
-        if ((flags & OWS) !== 0) {
-            if (whitespace === -1)
-                whitespace = index;
-        }
-        else {
-            whitespace = -1;
-        }
-        typeFlags |= (code & NON_ASCII) | flags;
-        index++;
-    }
-    const valueEnd = whitespace === -1 ? index : whitespace;
-    const value = header.slice(valueStart, valueEnd);
-    const type = (typeFlags & CASE_FLAGS) === 0 ? value : value.toLowerCase();
-    if (index === len || stop !== 0) {
-        return { type, index, parameters: new NullObject() };
-    }
-    return parseParameters(header, type, index, len, stopFlags);
-}
-/**
- * Parses the parameters of a `Content-Type` header starting at the given index.
- */
-function parseParameters(header, type, index, len, stopFlags) {
-    const parameters = new NullObject();
-    parameter: while (index < len) {
-        index++; // Skip over ;
-        while ((CHAR_MAP[header.charCodeAt(index)] & OWS) !== 0) {
-            index++;
-        }
-        const keyStart = index;
-        let keyFlags = 0;
-        let keyWhitespace = -1;
-        while (index < len) {
-            const code = header.charCodeAt(index);
-            const flags = CHAR_MAP[code];
-            if ((flags & stopFlags) !== 0) {
-                if ((flags & COMMA_FLAG) !== 0)
-                    break parameter;
-                continue parameter;
-            }
-            if (code === EQ) {
-                const keyEnd = keyWhitespace === -1 ? index : keyWhitespace;
-                const value = header.slice(keyStart, keyEnd);
-                const key = (keyFlags & CASE_FLAGS) === 0 ? value : value.toLowerCase();
-                index++;
-                while ((CHAR_MAP[header.charCodeAt(index)] & OWS) !== 0) {
-                    index++;
-                }
-                if (index < len && header.charCodeAt(index) === DQUOTE) {
-                    const quotedStart = ++index;
-                    let escaped = false;
-                    while (index < len) {
-                        const code = header.charCodeAt(index);
-                        if (code === DQUOTE) {
-                            if (parameters[key] === undefined) {
-                                parameters[key] = escaped
-                                    ? unescapeQuotedPairs(header, quotedStart, index)
-                                    : header.slice(quotedStart, index);
-                            }
-                            index++;
-                            let stop = 0;
-                            // Discard characters between quote and delimiter.
-                            while (index < len) {
-                                const code = header.charCodeAt(index);
-                                const flags = CHAR_MAP[code];
-                                if ((flags & stopFlags) !== 0) {
-                                    stop = flags & COMMA_FLAG;
-                                    break;
-                                }
-                                index++;
-                            }
-                            if (stop !== 0)
-                                break parameter;
-                            continue parameter;
-                        }
-                        if (code === BSLASH && index + 1 < len) {
-                            escaped = true;
-                            index += 2;
-                            continue;
-                        }
-                        index++;
-                    }
-                    continue parameter;
-                }
-                const valueStart = index;
-                let stop = 0;
-                let valueWhitespace = -1;
-                while (index < len) {
-                    const code = header.charCodeAt(index);
-                    const flags = CHAR_MAP[code];
-                    if ((flags & stopFlags) !== 0) {
-                        stop = flags & COMMA_FLAG;
-                        break;
-                    }
-                    if ((flags & OWS) !== 0) {
-                        if (valueWhitespace === -1)
-                            valueWhitespace = index;
-                    }
-                    else {
-                        valueWhitespace = -1;
-                    }
-                    index++;
-                }
-                if (parameters[key] === undefined) {
-                    const valueEnd = valueWhitespace === -1 ? index : valueWhitespace;
-                    parameters[key] = header.slice(valueStart, valueEnd);
-                }
-                if (stop !== 0)
-                    break parameter;
-                continue parameter;
-            }
-            if ((flags & OWS) !== 0) {
-                if (keyWhitespace === -1)
-                    keyWhitespace = index;
-            }
-            else {
-                keyWhitespace = -1;
-            }
-            keyFlags |= (code & NON_ASCII) | flags;
-            index++;
-        }
-    }
-    return { type, index, parameters };
-}
-/**
- * Remove backslashes from quoted pairs in a known-terminated quoted string body.
- */
-function unescapeQuotedPairs(str, start, end) {
-    let result = "";
-    for (let index = start; index < end; index++) {
-        if (str.charCodeAt(index) === BSLASH) {
-            result += str.slice(start, index);
-            start = ++index;
-        }
-    }
-    return result + str.slice(start, end);
-}
-//# sourceMappingURL=index.js.map
 
-/***/ })
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  Qq: () => (/* binding */ HttpClient)
+});
 
-/******/ });
-/************************************************************************/
-/******/ // The module cache
-/******/ var __webpack_module_cache__ = {};
-/******/ 
-/******/ // The require function
-/******/ function __nccwpck_require__(moduleId) {
-/******/ 	// Check if module is in cache
-/******/ 	var cachedModule = __webpack_module_cache__[moduleId];
-/******/ 	if (cachedModule !== undefined) {
-/******/ 		return cachedModule.exports;
-/******/ 	}
-/******/ 	// Create a new module (and put it into the cache)
-/******/ 	var module = __webpack_module_cache__[moduleId] = {
-/******/ 		// no module.id needed
-/******/ 		// no module.loaded needed
-/******/ 		exports: {}
-/******/ 	};
-/******/ 
-/******/ 	// Execute the module function
-/******/ 	var threw = true;
-/******/ 	try {
-/******/ 		__webpack_modules__[moduleId].call(module.exports, module, module.exports, __nccwpck_require__);
-/******/ 		threw = false;
-/******/ 	} finally {
-/******/ 		if(threw) delete __webpack_module_cache__[moduleId];
-/******/ 	}
-/******/ 
-/******/ 	// Return the exports of the module
-/******/ 	return module.exports;
-/******/ }
-/******/ 
-/******/ // expose the modules object (__webpack_modules__)
-/******/ __nccwpck_require__.m = __webpack_modules__;
-/******/ 
-/************************************************************************/
-/******/ /* webpack/runtime/asset-relocator-loader */
-/******/ if (typeof __nccwpck_require__ !== 'undefined') __nccwpck_require__.ab = decodeURIComponent(new URL('.', import.meta.url).pathname).slice(import.meta.url.match(/^file:\/\/\/\w:/) ? 1 : 0, -1) + "/";
-/******/ 
-/******/ /* webpack/runtime/compat get default export */
-/******/ (() => {
-/******/ 	// getDefaultExport function for compatibility with non-harmony modules
-/******/ 	__nccwpck_require__.n = (module) => {
-/******/ 		var getter = module && module.__esModule ?
-/******/ 			() => (module['default']) :
-/******/ 			() => (module);
-/******/ 		__nccwpck_require__.d(getter, { a: getter });
-/******/ 		return getter;
-/******/ 	};
-/******/ })();
-/******/ 
-/******/ /* webpack/runtime/create fake namespace object */
-/******/ (() => {
-/******/ 	var getProto = Object.getPrototypeOf ? (obj) => (Object.getPrototypeOf(obj)) : (obj) => (obj.__proto__);
-/******/ 	var leafPrototypes;
-/******/ 	// create a fake namespace object
-/******/ 	// mode & 1: value is a module id, require it
-/******/ 	// mode & 2: merge all properties of value into the ns
-/******/ 	// mode & 4: return value when already ns object
-/******/ 	// mode & 16: return value when it's Promise-like
-/******/ 	// mode & 8|1: behave like require
-/******/ 	__nccwpck_require__.t = function(value, mode) {
-/******/ 		if(mode & 1) value = this(value);
-/******/ 		if(mode & 8) return value;
-/******/ 		if(typeof value === 'object' && value) {
-/******/ 			if((mode & 4) && value.__esModule) return value;
-/******/ 			if((mode & 16) && typeof value.then === 'function') return value;
-/******/ 		}
-/******/ 		var ns = Object.create(null);
-/******/ 		__nccwpck_require__.r(ns);
-/******/ 		var def = {};
-/******/ 		leafPrototypes = leafPrototypes || [null, getProto({}), getProto([]), getProto(getProto)];
-/******/ 		for(var current = mode & 2 && value; typeof current == 'object' && !~leafPrototypes.indexOf(current); current = getProto(current)) {
-/******/ 			Object.getOwnPropertyNames(current).forEach((key) => (def[key] = () => (value[key])));
-/******/ 		}
-/******/ 		def['default'] = () => (value);
-/******/ 		__nccwpck_require__.d(ns, def);
-/******/ 		return ns;
-/******/ 	};
-/******/ })();
-/******/ 
-/******/ /* webpack/runtime/define property getters */
-/******/ (() => {
-/******/ 	// define getter functions for harmony exports
-/******/ 	__nccwpck_require__.d = (exports, definition) => {
-/******/ 		for(var key in definition) {
-/******/ 			if(__nccwpck_require__.o(definition, key) && !__nccwpck_require__.o(exports, key)) {
-/******/ 				Object.defineProperty(exports, key, { enumerable: true, get: definition[key] });
-/******/ 			}
-/******/ 		}
-/******/ 	};
-/******/ })();
-/******/ 
-/******/ /* webpack/runtime/ensure chunk */
-/******/ (() => {
-/******/ 	__nccwpck_require__.f = {};
-/******/ 	// This file contains only the entry chunk.
-/******/ 	// The chunk loading function for additional chunks
-/******/ 	__nccwpck_require__.e = (chunkId) => {
-/******/ 		return Promise.all(Object.keys(__nccwpck_require__.f).reduce((promises, key) => {
-/******/ 			__nccwpck_require__.f[key](chunkId, promises);
-/******/ 			return promises;
-/******/ 		}, []));
-/******/ 	};
-/******/ })();
-/******/ 
-/******/ /* webpack/runtime/get javascript chunk filename */
-/******/ (() => {
-/******/ 	// This function allow to reference async chunks
-/******/ 	__nccwpck_require__.u = (chunkId) => {
-/******/ 		// return url for filenames based on template
-/******/ 		return "" + chunkId + ".index.js";
-/******/ 	};
-/******/ })();
-/******/ 
-/******/ /* webpack/runtime/hasOwnProperty shorthand */
-/******/ (() => {
-/******/ 	__nccwpck_require__.o = (obj, prop) => (Object.prototype.hasOwnProperty.call(obj, prop))
-/******/ })();
-/******/ 
-/******/ /* webpack/runtime/make namespace object */
-/******/ (() => {
-/******/ 	// define __esModule on exports
-/******/ 	__nccwpck_require__.r = (exports) => {
-/******/ 		if(typeof Symbol !== 'undefined' && Symbol.toStringTag) {
-/******/ 			Object.defineProperty(exports, Symbol.toStringTag, { value: 'Module' });
-/******/ 		}
-/******/ 		Object.defineProperty(exports, '__esModule', { value: true });
-/******/ 	};
-/******/ })();
-/******/ 
-/******/ /* webpack/runtime/import chunk loading */
-/******/ (() => {
-/******/ 	// no baseURI
-/******/ 	
-/******/ 	// object to store loaded and loading chunks
-/******/ 	// undefined = chunk not loaded, null = chunk preloaded/prefetched
-/******/ 	// [resolve, Promise] = chunk loading, 0 = chunk loaded
-/******/ 	var installedChunks = {
-/******/ 		792: 0
-/******/ 	};
-/******/ 	
-/******/ 	var installChunk = (data) => {
-/******/ 		var {ids, modules, runtime} = data;
-/******/ 		// add "modules" to the modules object,
-/******/ 		// then flag all "ids" as loaded and fire callback
-/******/ 		var moduleId, chunkId, i = 0;
-/******/ 		for(moduleId in modules) {
-/******/ 			if(__nccwpck_require__.o(modules, moduleId)) {
-/******/ 				__nccwpck_require__.m[moduleId] = modules[moduleId];
-/******/ 			}
-/******/ 		}
-/******/ 		if(runtime) runtime(__nccwpck_require__);
-/******/ 		for(;i < ids.length; i++) {
-/******/ 			chunkId = ids[i];
-/******/ 			if(__nccwpck_require__.o(installedChunks, chunkId) && installedChunks[chunkId]) {
-/******/ 				installedChunks[chunkId][0]();
-/******/ 			}
-/******/ 			installedChunks[ids[i]] = 0;
-/******/ 		}
-/******/ 	
-/******/ 	}
-/******/ 	
-/******/ 	__nccwpck_require__.f.j = (chunkId, promises) => {
-/******/ 			// import() chunk loading for javascript
-/******/ 			var installedChunkData = __nccwpck_require__.o(installedChunks, chunkId) ? installedChunks[chunkId] : undefined;
-/******/ 			if(installedChunkData !== 0) { // 0 means "already installed".
-/******/ 	
-/******/ 				// a Promise means "currently loading".
-/******/ 				if(installedChunkData) {
-/******/ 					promises.push(installedChunkData[1]);
-/******/ 				} else {
-/******/ 					if(true) { // all chunks have JS
-/******/ 						// setup Promise in chunk cache
-/******/ 						var promise = import("./" + __nccwpck_require__.u(chunkId)).then(installChunk, (e) => {
-/******/ 							if(installedChunks[chunkId] !== 0) installedChunks[chunkId] = undefined;
-/******/ 							throw e;
-/******/ 						});
-/******/ 						var promise = Promise.race([promise, new Promise((resolve) => (installedChunkData = installedChunks[chunkId] = [resolve]))])
-/******/ 						promises.push(installedChunkData[1] = promise);
-/******/ 					}
-/******/ 				}
-/******/ 			}
-/******/ 	};
-/******/ 	
-/******/ 	// no prefetching
-/******/ 	
-/******/ 	// no preloaded
-/******/ 	
-/******/ 	// no external install chunk
-/******/ 	
-/******/ 	// no on chunks loaded
-/******/ })();
-/******/ 
-/************************************************************************/
-var __webpack_exports__ = {};
+// UNUSED EXPORTS: Headers, HttpClientError, HttpClientResponse, HttpCodes, MediaTypes, getProxyUrl, isHttps
 
-;// CONCATENATED MODULE: ./src/clock.ts
-/** Time for the stages: handed in, so retries, waits and cancellation are tested with a fake clock. */
-const systemClock = {
-    now: () => Date.now(),
-    sleep: (ms, signal) => new Promise((resolve) => {
-        if (signal.aborted) {
-            resolve();
-            return;
-        }
-        const done = () => {
-            clearTimeout(timer);
-            signal.removeEventListener('abort', done);
-            resolve();
-        };
-        const timer = setTimeout(done, ms);
-        signal.addEventListener('abort', done, { once: true });
-    })
-};
-/** Marks where a run's time goes, for `npm run bench`; a mark nobody reads costs next to nothing. */
-function mark(phase) {
-    performance.mark(`edge-purge:${phase}`);
-}
-
-// EXTERNAL MODULE: external "node:http"
-var external_node_http_ = __nccwpck_require__(7067);
-;// CONCATENATED MODULE: external "node:https"
-const external_node_https_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:https");
-// EXTERNAL MODULE: external "node:stream"
-var external_node_stream_ = __nccwpck_require__(7075);
 // EXTERNAL MODULE: external "http"
 var external_http_ = __nccwpck_require__(8611);
 var external_http_namespaceObject = /*#__PURE__*/__nccwpck_require__.t(external_http_, 2);
@@ -31831,7 +31904,7 @@ function isHttps(requestUrl) {
     const parsedUrl = new URL(requestUrl);
     return parsedUrl.protocol === 'https:';
 }
-class lib_HttpClient {
+class HttpClient {
     constructor(userAgent, handlers, requestOptions) {
         this._ignoreSslError = false;
         this._allowRedirects = true;
@@ -32407,1575 +32480,239 @@ class lib_HttpClient {
 }
 const lowercaseKeys = (obj) => Object.keys(obj).reduce((c, k) => ((c[k.toLowerCase()] = obj[k]), c), {});
 //# sourceMappingURL=index.js.map
-;// CONCATENATED MODULE: ./src/http/agents.ts
-/** Connections for the action's requests: one keep-alive agent per origin, proxies from the environment. */
 
-/**
- * `@actions/http-client` supplies the agents (keep-alive, proxy settings from the environment),
- * but its `request()` follows redirects with our headers and cannot abort a request at a deadline;
- * so callers make each request with node's own `request` on these agents.
- */
-function createAgents(options) {
-    const clients = new Map();
-    return {
-        agentFor(url) {
-            let client = clients.get(url.origin);
-            if (client === undefined) {
-                client = new lib_HttpClient(options.userAgent, [], {
-                    keepAlive: true,
-                    maxSockets: options.concurrency,
-                    allowRedirects: false
-                });
-                clients.set(url.origin, client);
-            }
-            return client.getAgent(url.href);
-        },
-        close() {
-            for (const client of clients.values())
-                client.dispose();
-        }
-    };
-}
+/***/ })
 
-// EXTERNAL MODULE: external "node:zlib"
-var external_node_zlib_ = __nccwpck_require__(8522);
-;// CONCATENATED MODULE: ./src/text/cut.ts
-/** The one rule for cutting text short: whole pieces up to a length, then `…`. Pure. */
-/**
- * Joins `pieces` (characters, or escapes that each stand for one) while they fit in `maxChars`;
- * past it, ends with `…`. A piece is never split, so no cut can leave half an escape or half a
- * surrogate pair.
- */
-function cut(pieces, maxChars) {
-    const kept = [];
-    let length = 0;
-    for (const piece of pieces) {
-        if (length + piece.length > maxChars)
-            return `${kept.join('')}…`;
-        kept.push(piece);
-        length += piece.length;
-    }
-    return kept.join('');
-}
+/******/ });
+/************************************************************************/
+/******/ // The module cache
+/******/ var __webpack_module_cache__ = {};
+/******/ 
+/******/ // The require function
+/******/ function __nccwpck_require__(moduleId) {
+/******/ 	// Check if module is in cache
+/******/ 	var cachedModule = __webpack_module_cache__[moduleId];
+/******/ 	if (cachedModule !== undefined) {
+/******/ 		return cachedModule.exports;
+/******/ 	}
+/******/ 	// Create a new module (and put it into the cache)
+/******/ 	var module = __webpack_module_cache__[moduleId] = {
+/******/ 		// no module.id needed
+/******/ 		// no module.loaded needed
+/******/ 		exports: {}
+/******/ 	};
+/******/ 
+/******/ 	// Execute the module function
+/******/ 	var threw = true;
+/******/ 	try {
+/******/ 		__webpack_modules__[moduleId].call(module.exports, module, module.exports, __nccwpck_require__);
+/******/ 		threw = false;
+/******/ 	} finally {
+/******/ 		if(threw) delete __webpack_module_cache__[moduleId];
+/******/ 	}
+/******/ 
+/******/ 	// Return the exports of the module
+/******/ 	return module.exports;
+/******/ }
+/******/ 
+/******/ // expose the modules object (__webpack_modules__)
+/******/ __nccwpck_require__.m = __webpack_modules__;
+/******/ 
+/************************************************************************/
+/******/ /* webpack/runtime/asset-relocator-loader */
+/******/ if (typeof __nccwpck_require__ !== 'undefined') __nccwpck_require__.ab = decodeURIComponent(new URL('.', import.meta.url).pathname).slice(import.meta.url.match(/^file:\/\/\/\w:/) ? 1 : 0, -1) + "/";
+/******/ 
+/******/ /* webpack/runtime/compat get default export */
+/******/ (() => {
+/******/ 	// getDefaultExport function for compatibility with non-harmony modules
+/******/ 	__nccwpck_require__.n = (module) => {
+/******/ 		var getter = module && module.__esModule ?
+/******/ 			() => (module['default']) :
+/******/ 			() => (module);
+/******/ 		__nccwpck_require__.d(getter, { a: getter });
+/******/ 		return getter;
+/******/ 	};
+/******/ })();
+/******/ 
+/******/ /* webpack/runtime/create fake namespace object */
+/******/ (() => {
+/******/ 	var getProto = Object.getPrototypeOf ? (obj) => (Object.getPrototypeOf(obj)) : (obj) => (obj.__proto__);
+/******/ 	var leafPrototypes;
+/******/ 	// create a fake namespace object
+/******/ 	// mode & 1: value is a module id, require it
+/******/ 	// mode & 2: merge all properties of value into the ns
+/******/ 	// mode & 4: return value when already ns object
+/******/ 	// mode & 16: return value when it's Promise-like
+/******/ 	// mode & 8|1: behave like require
+/******/ 	__nccwpck_require__.t = function(value, mode) {
+/******/ 		if(mode & 1) value = this(value);
+/******/ 		if(mode & 8) return value;
+/******/ 		if(typeof value === 'object' && value) {
+/******/ 			if((mode & 4) && value.__esModule) return value;
+/******/ 			if((mode & 16) && typeof value.then === 'function') return value;
+/******/ 		}
+/******/ 		var ns = Object.create(null);
+/******/ 		__nccwpck_require__.r(ns);
+/******/ 		var def = {};
+/******/ 		leafPrototypes = leafPrototypes || [null, getProto({}), getProto([]), getProto(getProto)];
+/******/ 		for(var current = mode & 2 && value; typeof current == 'object' && !~leafPrototypes.indexOf(current); current = getProto(current)) {
+/******/ 			Object.getOwnPropertyNames(current).forEach((key) => (def[key] = () => (value[key])));
+/******/ 		}
+/******/ 		def['default'] = () => (value);
+/******/ 		__nccwpck_require__.d(ns, def);
+/******/ 		return ns;
+/******/ 	};
+/******/ })();
+/******/ 
+/******/ /* webpack/runtime/define property getters */
+/******/ (() => {
+/******/ 	// define getter functions for harmony exports
+/******/ 	__nccwpck_require__.d = (exports, definition) => {
+/******/ 		for(var key in definition) {
+/******/ 			if(__nccwpck_require__.o(definition, key) && !__nccwpck_require__.o(exports, key)) {
+/******/ 				Object.defineProperty(exports, key, { enumerable: true, get: definition[key] });
+/******/ 			}
+/******/ 		}
+/******/ 	};
+/******/ })();
+/******/ 
+/******/ /* webpack/runtime/ensure chunk */
+/******/ (() => {
+/******/ 	__nccwpck_require__.f = {};
+/******/ 	// This file contains only the entry chunk.
+/******/ 	// The chunk loading function for additional chunks
+/******/ 	__nccwpck_require__.e = (chunkId) => {
+/******/ 		return Promise.all(Object.keys(__nccwpck_require__.f).reduce((promises, key) => {
+/******/ 			__nccwpck_require__.f[key](chunkId, promises);
+/******/ 			return promises;
+/******/ 		}, []));
+/******/ 	};
+/******/ })();
+/******/ 
+/******/ /* webpack/runtime/get javascript chunk filename */
+/******/ (() => {
+/******/ 	// This function allow to reference async chunks
+/******/ 	__nccwpck_require__.u = (chunkId) => {
+/******/ 		// return url for filenames based on template
+/******/ 		return "" + chunkId + ".index.js";
+/******/ 	};
+/******/ })();
+/******/ 
+/******/ /* webpack/runtime/hasOwnProperty shorthand */
+/******/ (() => {
+/******/ 	__nccwpck_require__.o = (obj, prop) => (Object.prototype.hasOwnProperty.call(obj, prop))
+/******/ })();
+/******/ 
+/******/ /* webpack/runtime/make namespace object */
+/******/ (() => {
+/******/ 	// define __esModule on exports
+/******/ 	__nccwpck_require__.r = (exports) => {
+/******/ 		if(typeof Symbol !== 'undefined' && Symbol.toStringTag) {
+/******/ 			Object.defineProperty(exports, Symbol.toStringTag, { value: 'Module' });
+/******/ 		}
+/******/ 		Object.defineProperty(exports, '__esModule', { value: true });
+/******/ 	};
+/******/ })();
+/******/ 
+/******/ /* webpack/runtime/import chunk loading */
+/******/ (() => {
+/******/ 	// no baseURI
+/******/ 	
+/******/ 	// object to store loaded and loading chunks
+/******/ 	// undefined = chunk not loaded, null = chunk preloaded/prefetched
+/******/ 	// [resolve, Promise] = chunk loading, 0 = chunk loaded
+/******/ 	var installedChunks = {
+/******/ 		792: 0
+/******/ 	};
+/******/ 	
+/******/ 	var installChunk = (data) => {
+/******/ 		var {ids, modules, runtime} = data;
+/******/ 		// add "modules" to the modules object,
+/******/ 		// then flag all "ids" as loaded and fire callback
+/******/ 		var moduleId, chunkId, i = 0;
+/******/ 		for(moduleId in modules) {
+/******/ 			if(__nccwpck_require__.o(modules, moduleId)) {
+/******/ 				__nccwpck_require__.m[moduleId] = modules[moduleId];
+/******/ 			}
+/******/ 		}
+/******/ 		if(runtime) runtime(__nccwpck_require__);
+/******/ 		for(;i < ids.length; i++) {
+/******/ 			chunkId = ids[i];
+/******/ 			if(__nccwpck_require__.o(installedChunks, chunkId) && installedChunks[chunkId]) {
+/******/ 				installedChunks[chunkId][0]();
+/******/ 			}
+/******/ 			installedChunks[ids[i]] = 0;
+/******/ 		}
+/******/ 	
+/******/ 	}
+/******/ 	
+/******/ 	__nccwpck_require__.f.j = (chunkId, promises) => {
+/******/ 			// import() chunk loading for javascript
+/******/ 			var installedChunkData = __nccwpck_require__.o(installedChunks, chunkId) ? installedChunks[chunkId] : undefined;
+/******/ 			if(installedChunkData !== 0) { // 0 means "already installed".
+/******/ 	
+/******/ 				// a Promise means "currently loading".
+/******/ 				if(installedChunkData) {
+/******/ 					promises.push(installedChunkData[1]);
+/******/ 				} else {
+/******/ 					if(true) { // all chunks have JS
+/******/ 						// setup Promise in chunk cache
+/******/ 						var promise = import("./" + __nccwpck_require__.u(chunkId)).then(installChunk, (e) => {
+/******/ 							if(installedChunks[chunkId] !== 0) installedChunks[chunkId] = undefined;
+/******/ 							throw e;
+/******/ 						});
+/******/ 						var promise = Promise.race([promise, new Promise((resolve) => (installedChunkData = installedChunks[chunkId] = [resolve]))])
+/******/ 						promises.push(installedChunkData[1] = promise);
+/******/ 					}
+/******/ 				}
+/******/ 			}
+/******/ 	};
+/******/ 	
+/******/ 	// no prefetching
+/******/ 	
+/******/ 	// no preloaded
+/******/ 	
+/******/ 	// no external install chunk
+/******/ 	
+/******/ 	// no on chunks loaded
+/******/ })();
+/******/ 
+/************************************************************************/
+var __webpack_exports__ = {};
 
-;// CONCATENATED MODULE: ./src/text/secrets.ts
-/** Hiding secrets in what the action writes, in each spelling a text can hold them in. Pure. */
-const MASK = '***';
-/**
- * Base64 pieces shorter than this are not hidden: a piece of 6 characters carries 36 bits of the
- * secret, while shorter ones turn up in ordinary text (ids, words) too often to hide. Only secrets
- * under 5 bytes have no piece this long, and their raw and URL-encoded forms are still hidden.
- */
-const MIN_BASE64_PIECE = 6;
-/**
- * A redactor for these secrets (empty ones ignored). It hides each secret raw, URL-encoded, and the
- * part of its base64 encoding that depends on the secret alone, at each of the three byte offsets
- * the secret can start at inside a longer base64 text.
- */
-function redactor(secrets) {
-    const forms = formsOf(secrets);
-    if (forms.length === 0)
-        return (text) => text;
-    return (text) => hide(text, forms);
-}
-/**
- * Whether JSON text may hold a spelling of the secrets inside a string: JSON escapes a string one
- * character at a time, so a string holding a spelling holds its escaped form. A lone surrogate is
- * escaped differently beside its pair, so a spelling holding one is always a possible hit.
- */
-function jsonSpotter(secrets) {
-    const forms = formsOf(secrets);
-    if (forms.some((form) => /[\uD800-\uDFFF]/.test(form)))
-        return () => true;
-    const escaped = forms.map((form) => JSON.stringify(form).slice(1, -1));
-    return (json) => escaped.some((form) => json.includes(form));
-}
-/** Every spelling of every secret to look for, each once; empty secrets have none. */
-function formsOf(secrets) {
-    return [...new Set(secrets.filter((secret) => secret !== '').flatMap(spellings))];
-}
-function spellings(secret) {
-    const pieces = [0, 1, 2]
-        .map((offset) => base64Piece(secret, offset))
-        .filter((piece) => piece.length >= MIN_BASE64_PIECE);
-    return [secret, ...urlEncoded(secret), ...pieces];
-}
-function urlEncoded(secret) {
-    try {
-        return [encodeURIComponent(secret)];
-    }
-    catch {
-        // A lone surrogate has no URL encoding, so no text can hold the secret URL-encoded.
-        return [];
-    }
-}
-/**
- * The characters of base64(prefix + secret + suffix), for a prefix of `offset` bytes (mod 3), that
- * depend on the secret's bytes alone. Each character holds 6 bits; the one or two at each end that
- * also hold bits of the prefix or suffix differ from text to text, so they are left out, leaving at
- * most 6 bits of the secret's edges visible.
- */
-function base64Piece(secret, offset) {
-    const bytes = Buffer.from(secret, 'utf8');
-    const encoded = Buffer.concat([Buffer.alloc(offset), bytes]).toString('base64');
-    const firstBit = offset * 8;
-    const endBit = firstBit + bytes.length * 8;
-    return encoded.slice(Math.ceil(firstBit / 6), Math.floor(endBit / 6));
-}
-/**
- * Hides every occurrence of every form, overlapping ones merged into one `***`. Matching all
- * occurrences rather than replacing form by form means no form can split another (which replacing
- * the longest first aims at) and a hostile text cannot make one match swallow the start of another
- * and leave the rest of the secret in view.
- */
-function hide(text, forms) {
-    const spans = [];
-    for (const form of forms) {
-        for (let at = text.indexOf(form); at !== -1; at = text.indexOf(form, at + 1)) {
-            spans.push([at, at + form.length]);
-        }
-    }
-    if (spans.length === 0)
-        return text;
-    spans.sort((a, b) => a[0] - b[0]);
-    let result = '';
-    let hiddenTo = -1;
-    for (const [start, end] of spans) {
-        if (start > hiddenTo)
-            result += text.slice(Math.max(hiddenTo, 0), start) + MASK;
-        hiddenTo = Math.max(hiddenTo, end);
-    }
-    return result + text.slice(hiddenTo);
-}
-
-;// CONCATENATED MODULE: ./src/text/guard.ts
-/**
- * The one guard for text from outside (file names, keys and URLs as echoed, server messages, ids):
- * what it returns holds no secret, cannot break a log line, speak to the runner, or become markup
- * in the summary. It hides the secrets before it cuts or escapes anything, so no cut can leave a
- * piece of a secret in view and no escape can hide one from the redactor.
- */
-
-
-/**
- * The secrets to hide, registered once at the start as `core.setSecret` registers them with the
- * runner: every helper below hides them first, so no caller can cut or escape before redacting.
- */
-let registered = (text) => text;
-let spotInJson = () => false;
-/** Hides these secrets (and only these) in everything the guard returns from now on. */
-function hideSecrets(secrets) {
-    registered = redactor(secrets);
-    spotInJson = jsonSpotter(secrets);
-}
-/**
- * Whether JSON text may hold a registered secret, in any spelling `redact` hides, inside one of
- * its strings. `false` is a proof: no string in it needs redacting. `true` may be a false alarm.
- */
-function mayHoldSecret(json) {
-    return spotInJson(json);
-}
-/** The text with every spelling of the registered secrets replaced by `***`; nothing cut. */
-function redact(text) {
-    return registered(text);
-}
-/** Line breaks of every kind, other controls, bidi controls and lone surrogates: shown as escapes. */
-const HIDDEN = /[\p{Cc}\p{Zl}\p{Zp}\p{Bidi_Control}\p{Cs}]/u;
-const SPACE = /\s/u;
-function escaped(char) {
-    if (char === '\n')
-        return '\\n';
-    if (char === '\r')
-        return '\\r';
-    return `\\u${(char.codePointAt(0) ?? 0).toString(16).padStart(4, '0')}`;
-}
-/** A run of whitespace, tab included, shown as one space; every other hidden character escaped. */
-function isSpace(char) {
-    return char === '\t' || (SPACE.test(char) && !HIDDEN.test(char));
-}
-/**
- * The line as pieces: a run of whitespace becomes one space before the next piece (none at either
- * end), every hidden character an escape. The runner obeys `::name::` at a line's start (after
- * spaces) and the legacy `##[name]` anywhere in a line, so a leading `:` and a `[` right after `##`
- * are escaped too: one character each keeps the text readable.
- */
-function* shownPieces(text) {
-    let first = true;
-    let spaceBefore = false;
-    let older = '';
-    let newer = '';
-    for (const char of text) {
-        if (isSpace(char)) {
-            spaceBefore = !first;
-            continue;
-        }
-        const afterHashes = !spaceBefore && older === '#' && newer === '#';
-        const piece = HIDDEN.test(char) || (char === ':' && first) || (char === '[' && afterHashes)
-            ? escaped(char)
-            : char;
-        yield spaceBefore ? ` ${piece}` : piece;
-        older = spaceBefore ? ' ' : newer;
-        newer = piece;
-        first = false;
-        spaceBefore = false;
-    }
-}
-/**
- * A line `shownPieces` leaves as it is: no hidden character, no whitespace but single spaces
- * between other characters, no leading `:`, no `##[`. Most lines are: they skip the walk.
- */
-const PLAIN_LINE = /^(?![:\s])(?!.*(?:\s\s|[^\S ]|\s$|##\[))[^\p{Cc}\p{Zl}\p{Zp}\p{Bidi_Control}\p{Cs}]*$/u;
-/** For log lines and annotations: one line, cut to `maxChars` with `…`, never a runner command. */
-function oneLine(text, maxChars = 300) {
-    const hidden = redact(text);
-    if (hidden.length <= maxChars && PLAIN_LINE.test(hidden))
-        return hidden;
-    return escapedLine(hidden, maxChars);
-}
-/** `oneLine`'s walk, character by character; exported so a test can hold the shortcut to it. */
-function escapedLine(text, maxChars) {
-    return cut(shownPieces(text), maxChars);
-}
-const HTML_ENTITIES = {
-    '&': '&amp;',
-    '<': '&lt;',
-    '>': '&gt;',
-    '"': '&quot;',
-    "'": '&#39;'
-};
-/**
- * Everything CommonMark, GFM or GitHub's math could read as syntax inside a line: code spans,
- * emphasis, strikethrough, links and images, tables, headings, backslash escapes, `$` math, and the
- * autolinks (`scheme:`, `www.`, `user@host`). A character reference is never syntax.
- */
-const INLINE_SYNTAX = /[&<>"'\\`*_~[\]()!|#:@$]|(?<=www)\./gi;
-/** What starts a block only at a line's start: list items, setext underlines, `1.` lists. */
-const BLOCK_START = /^(?:[-+=]|\d+\.)/;
-function reference(char) {
-    return HTML_ENTITIES[char] ?? `&#${char.codePointAt(0) ?? 0};`;
-}
-/**
- * For the job summary (raw HTML that GitHub renders as GFM): `oneLine` (secrets hidden, then cut),
- * then written so that it renders as the same text inside an HTML block, a Markdown paragraph or a
- * table cell.
- */
-function summaryText(text, maxChars = 300) {
-    return oneLine(text, maxChars)
-        .replace(INLINE_SYNTAX, reference)
-        .replace(BLOCK_START, (start) => `${start.slice(0, -1)}${reference(start.slice(-1))}`);
-}
-
-;// CONCATENATED MODULE: ./src/http/content-coding.ts
-
-
-/**
- * More layers than any server applies on purpose: each one is a decoder and a buffer, and a list
- * of hundreds would cost the runner more than the page is worth.
- */
-const MAX_CODINGS = 4;
-/** A coding name or a header shown inside a reason: enough to recognise it. */
-const SHOWN_CODING_CHARS = 40;
-/** `x-gzip` is the old name of gzip (RFC 9110 §8.4.1.3); names are case-insensitive. */
-const NAMES = {
-    gzip: 'gzip',
-    'x-gzip': 'gzip',
-    deflate: 'deflate',
-    br: 'br'
-};
-/**
- * The codings of a `Content-Encoding` value, in the order applied (RFC 9110 §8.4). `identity` and
- * empty list elements add no layer; an unknown coding, or more than `MAX_CODINGS`, is refused.
- */
-function codingsOf(header) {
-    const names = (header ?? '')
-        .split(',')
-        .map((name) => name.trim().toLowerCase())
-        .filter((name) => name !== '' && name !== 'identity');
-    const codings = [];
-    for (const name of names) {
-        const coding = NAMES[name];
-        if (coding === undefined) {
-            const shown = oneLine(name, SHOWN_CODING_CHARS);
-            return {
-                kind: 'refused',
-                reason: `Content-Encoding "${shown}" is not one edge-purge can decode`
-            };
-        }
-        codings.push(coding);
-    }
-    if (codings.length > MAX_CODINGS) {
-        const shown = oneLine(header ?? '', SHOWN_CODING_CHARS);
-        return {
-            kind: 'refused',
-            reason: `Content-Encoding "${shown}" lists ${codings.length} codings; edge-purge decodes at most ${MAX_CODINGS}`
-        };
-    }
-    return { kind: 'codings', codings };
-}
-/**
- * Lenient flushing, as browsers are: a body cut short still yields the text decoded so far
- * instead of an error.
- */
-function decoderOf(coding) {
-    switch (coding) {
-        case 'gzip':
-            return external_node_zlib_.createGunzip({ finishFlush: external_node_zlib_.constants.Z_SYNC_FLUSH });
-        case 'deflate':
-            return external_node_zlib_.createInflate({ finishFlush: external_node_zlib_.constants.Z_SYNC_FLUSH });
-        case 'br':
-            return external_node_zlib_.createBrotliDecompress({ finishFlush: external_node_zlib_.constants.BROTLI_OPERATION_FLUSH });
-    }
-}
-/** The decoders to pipe the body through, in order: the last coding applied is undone first. */
-function decodersFor(codings) {
-    return [...codings].reverse().map(decoderOf);
-}
-
-// EXTERNAL MODULE: ./node_modules/content-type/dist/index.js
-var dist = __nccwpck_require__(2372);
-// EXTERNAL MODULE: external "node:util"
-var external_node_util_ = __nccwpck_require__(7975);
-;// CONCATENATED MODULE: ./src/http/page-text.ts
-/** How a page's decoded bytes become text: a byte order mark, else the `Content-Type` charset, else UTF-8. */
-
-
-/** What a page without a usable charset is read as: what nearly every page today is written in. */
-const DEFAULT_LABEL = 'utf-8';
-/** Enough bytes to tell every byte order mark the Encoding Standard knows. */
-const BOM_BYTES = 3;
-/** The `charset` parameter of a `Content-Type` value, as its label; undefined when there is none. */
-function charsetOf(contentType) {
-    if (contentType === undefined)
-        return undefined;
-    return (0,dist/* parse */.qg)(contentType).parameters.charset;
-}
-/** The encoding a byte order mark at the start of `bytes` names (Encoding Standard, "BOM sniff"). */
-function bomEncoding(bytes) {
-    if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf)
-        return 'utf-8';
-    if (bytes[0] === 0xfe && bytes[1] === 0xff)
-        return 'utf-16be';
-    if (bytes[0] === 0xff && bytes[1] === 0xfe)
-        return 'utf-16le';
-    return undefined;
-}
-/** A decoder for `label`, or for UTF-8 when `TextDecoder` knows no such encoding. */
-function decoderFor(label) {
-    try {
-        return new external_node_util_.TextDecoder(label ?? DEFAULT_LABEL);
-    }
-    catch {
-        return new external_node_util_.TextDecoder(DEFAULT_LABEL);
-    }
-}
-/**
- * Text from bytes that arrive in chunks: a character split between two chunks is decoded whole.
- * A byte order mark wins over the label, as browsers decode (no `<meta>` is read: the page is not
- * parsed as HTML); the mark itself is not part of the text.
- */
-class PageTextDecoder {
-    label;
-    decoder;
-    head = Buffer.alloc(0);
-    constructor(label) {
-        this.label = label;
-    }
-    /** The text `bytes` complete; bytes of a character not yet whole wait for the next chunk. */
-    write(bytes) {
-        if (this.decoder !== undefined)
-            return this.decoder.decode(bytes, { stream: true });
-        this.head = Buffer.concat([this.head, bytes]);
-        if (this.head.length < BOM_BYTES)
-            return '';
-        return this.start().decode(this.head, { stream: true });
-    }
-    /** The rest of the text once the body has ended. */
-    end() {
-        if (this.decoder !== undefined)
-            return this.decoder.decode();
-        return this.start().decode(this.head);
-    }
-    start() {
-        this.decoder = decoderFor(bomEncoding(this.head) ?? this.label);
-        return this.decoder;
-    }
-}
-
-;// CONCATENATED MODULE: ./src/http/probe.ts
-/**
- * One plain `GET` of a page as a visitor gets it, for the wait and verification stages: no token,
- * no redirects followed, the body decoded and read only as far as the caller needs it.
- */
-
-
-
-
-
-
-/**
- * Pages are bigger than purge answers, and a version string may sit near the end of one, but a
- * hostile or runaway page (or a compression bomb) must not fill the runner's memory.
- */
-const MAX_DECODED_BYTES = 4 * 1024 * 1024;
-/** The variants visitors get: a CDN caches and purges each encoding's copy on its own. */
-const ACCEPT_ENCODING = 'gzip, deflate, br';
-function headersShow(headers, text) {
-    return Object.values(headers)
-        .flat()
-        .some((value) => value !== undefined && value.includes(text));
-}
-/**
- * Agents as the purge transport has them; the request itself is node's, which follows no redirect
- * and can be dropped as soon as the text is found.
- */
-function createProber(options) {
-    const { agentFor, close } = createAgents(options);
-    function get(url, { timeoutMs, signal, lookFor }) {
-        if (signal.aborted)
-            return Promise.resolve({ kind: 'cancelled' });
-        const target = new URL(url);
-        const module = target.protocol === 'https:' ? external_node_https_namespaceObject : external_node_http_;
-        const headers = { 'User-Agent': options.userAgent, 'Accept-Encoding': ACCEPT_ENCODING };
-        return new Promise((resolve) => {
-            const request = module.request(target, { method: 'GET', headers, agent: agentFor(target) });
-            let decoders = [];
-            let settled = false;
-            /**
-             * `drop` closes the connection: the rest of the body is not wanted, or never came. Dropping it
-             * does not stop the decoders: they would inflate what they hold already (a compression bomb's
-             * gigabytes from a few kilobytes) and keep the process alive while they do.
-             */
-            const settle = (answer, drop) => {
-                if (settled)
-                    return;
-                settled = true;
-                clearTimeout(timer);
-                signal.removeEventListener('abort', cancel);
-                if (drop) {
-                    request.destroy();
-                    for (const decoder of decoders)
-                        decoder.destroy();
-                }
-                resolve(answer);
-            };
-            const timer = setTimeout(() => {
-                settle({ kind: 'timeout', message: `no complete answer within ${timeoutMs / 1000} s` }, true);
-            }, timeoutMs);
-            const cancel = () => settle({ kind: 'cancelled' }, true);
-            signal.addEventListener('abort', cancel, { once: true });
-            const fail = (error) => {
-                settle({ kind: 'network', code: error.code, message: error.message }, true);
-            };
-            request.on('error', fail);
-            request.on('response', (response) => {
-                const status = response.statusCode ?? 0;
-                const encoding = response.headers['content-encoding'];
-                const ageLines = response.headersDistinct.age ?? [];
-                let body = '';
-                const answer = (truncated, undecodable) => ({
-                    kind: 'response',
-                    status,
-                    headers: response.headers,
-                    body,
-                    truncated,
-                    ageLines,
-                    undecodable
-                });
-                response.on('error', fail);
-                const codings = codingsOf(encoding);
-                if (codings.kind === 'refused') {
-                    settle(answer(false, codings.reason), true);
-                    return;
-                }
-                if (lookFor !== undefined && headersShow(response.headers, lookFor)) {
-                    settle(answer(false), true);
-                    return;
-                }
-                decoders = decodersFor(codings.codings);
-                const source = decoders.at(-1) ?? response;
-                if (decoders.length > 0) {
-                    (0,external_node_stream_.pipeline)([response, ...decoders], (error) => {
-                        if (error === null || error === undefined || settled)
-                            return;
-                        const message = `the ${String(encoding)} body could not be decoded: ${error.message}`;
-                        settle({ kind: 'network', code: error.code, message }, true);
-                    });
-                }
-                const text = new PageTextDecoder(charsetOf(response.headers['content-type']));
-                let size = 0;
-                source.on('data', (chunk) => {
-                    if (settled)
-                        return;
-                    const room = MAX_DECODED_BYTES - size;
-                    const part = chunk.length > room ? chunk.subarray(0, room) : chunk;
-                    size += part.length;
-                    // The text may straddle two chunks: search from where a match could begin.
-                    const from = lookFor === undefined ? 0 : Math.max(0, body.length - lookFor.length + 1);
-                    body += text.write(part);
-                    if (lookFor !== undefined && body.includes(lookFor, from))
-                        settle(answer(false), true);
-                    else if (chunk.length > room)
-                        settle(answer(true), true);
-                });
-                source.on('end', () => {
-                    body += text.end();
-                    settle(answer(false), false);
-                });
-            });
-            request.end();
-        });
-    }
-    return { get, close };
-}
-/**
- * At most `count` probes in flight across every origin (the agents bound each origin alone). A
- * stage takes a slot before it decides to start a check, so a check queued past its deadline is
- * not started at all.
- */
-class ProbeSlots {
-    free;
-    queue = [];
-    constructor(count) {
-        this.free = Math.max(1, count);
-    }
-    async run(task) {
-        if (this.free > 0)
-            this.free -= 1;
-        else
-            await new Promise((resolve) => this.queue.push(resolve));
-        try {
-            return await task();
-        }
-        finally {
-            const next = this.queue.shift();
-            if (next === undefined)
-                this.free += 1;
-            else
-                next();
-        }
-    }
-}
-
-;// CONCATENATED MODULE: ./src/text/counted.ts
-/** "1 key", "3 keys": a count with its noun, for log lines, messages and the summary. */
-function counted(count, noun) {
-    return `${count} ${noun}${count === 1 ? '' : 's'}`;
-}
-
-;// CONCATENATED MODULE: ./src/text/shown.ts
-/** How outside values read inside a sentence: each a view of the guard, cut by the one rule. */
-
-
-/** A server message: long enough for any real explanation, short enough for a results entry. */
-const MESSAGE_CHARS = 300;
-/**
- * Server text on one line, secrets hidden, whitespace runs as one space, cut to `maxChars`. Not
- * escaped: it is a value (a result's `error`), escaped by the guard wherever it is shown.
- */
-function plainLine(message, maxChars = MESSAGE_CHARS) {
-    return cut(redact(message).replace(/\s+/g, ' ').trim(), maxChars);
-}
-/** URLs are the user's, already validated; cut anyway, as all outside text is before the log. */
-const URL_CHARS = 200;
-function shownUrl(url) {
-    return oneLine(url, URL_CHARS);
-}
-/** Server and user text inside a sentence: long enough to recognise, short enough for a table cell. */
-const QUOTED_CHARS = 80;
-function quoted(text) {
-    return `"${oneLine(text, QUOTED_CHARS)}"`;
-}
-/** A key or URL inside an error message: enough to recognise it, with its length when cut. */
-const SHORTENED_CHARS = 60;
-/**
- * Quoted (as JSON) so that spaces at its ends show, then passed through the guard, which escapes
- * what JSON leaves raw (bidi controls, U+2028) and runner commands.
- */
-function shorten(raw) {
-    const value = redact(raw);
-    const shown = cut(value, SHORTENED_CHARS);
-    const escaped = oneLine(JSON.stringify(shown), Number.POSITIVE_INFINITY);
-    return shown === value ? escaped : `${escaped} (${[...value].length} characters)`;
-}
-
-;// CONCATENATED MODULE: ./src/record.ts
-
-
-
-/** URLs and file paths: long enough for any a CDN or a repository holds in practice, shown whole. */
-const SHOWN_ADDRESS_CHARS = 2000;
-/** A call in one line of the log: method, address, how many keys, soft. */
-function describeCall(call) {
-    const count = call.targets.length;
-    const what = call.operation === 'batch' ? ` (${counted(count, 'key')})` : '';
-    return `${call.method} ${oneLine(call.url, SHOWN_ADDRESS_CHARS)}${what}${call.soft ? ' soft' : ''}`;
-}
-const NOT_SENT_CANCELLED = 'not sent: the run was cancelled';
-/** How the reason of a call stopped by an earlier refusal begins: a knock-on, never the cause. */
-const NOT_SENT_AFTER_REFUSAL = 'not sent: an earlier call';
-/** An iterable that runs `each` again on every reading. */
-function rereadable(each) {
-    return { [Symbol.iterator]: each };
-}
-/** Marks each result as given or derived; `sources` maps `type target` to the file that caused it. */
-function withSources(results, sources) {
-    return rereadable(function* () {
-        for (const result of results) {
-            const file = sources.get(`${result.type} ${result.target}`);
-            yield {
-                ...result,
-                source: file === undefined ? 'input' : 'changed-files',
-                file: file ?? null
-            };
-        }
-    });
-}
-function countResults(results) {
-    const counts = { purged: 0, failed: 0, planned: 0, total: 0 };
-    for (const result of results) {
-        counts[result.status] += 1;
-        counts.total += 1;
-    }
-    return counts;
-}
-function awaited(settings) {
-    const what = settings.text === undefined ? 'answer 2xx' : `show ${quoted(settings.text)}`;
-    return settings.passes > 1 ? `${what} ${settings.passes} times in a row` : what;
-}
-/** What each URL still waiting did last, for the log and the job summary. */
-function describeUrlWait({ url, checks, last }, settings) {
-    const history = checks === 0 ? 'no check was made' : `last answer: ${last}, after ${counted(checks, 'check')}`;
-    return `${shownUrl(url)} did not ${awaited(settings)} (${history})`;
-}
-const NOT_JUDGED_CANCELLED = 'not judged: the run was cancelled';
-/** A URL the check never got to (time up, or cancelled first): not known to be fresh or stale. */
-function notChecked(entry) {
-    return entry.checks === 0;
-}
-const NOT_CHECKED_IN_TIME = 'not checked within verify-timeout: raise verify-timeout or concurrency';
-
-;// CONCATENATED MODULE: ./src/config/targets.ts
-/** Parsing and validation of the things a user asks to purge: surrogate keys and URLs. Pure. */
-
-const MAX_KEY_BYTES = 1024;
-const PRINTABLE_ASCII = /^[\x21-\x7e]+$/;
-/** A failure caused by what the user gave, reported before any request is sent. */
-class InputError extends Error {
-    name = 'InputError';
-}
-/** Splits a list on the given separators, drops blank entries and duplicates, keeps first order. */
-function splitList(text, separators) {
-    return [...new Set(text.split(separators).filter((entry) => entry !== ''))];
-}
-function parseKeys(text, source) {
-    return parseKeyLists([[text, source]]);
-}
-/**
- * The keys of each list in turn, each once (its first place kept), checked as they are found: one
- * pass over each text's pieces, no filtered or merged copies, since a keys-file may hold 100,000
- * keys. Only ASCII separators split: a Unicode space inside a key must be refused, not split on.
- */
-function parseKeyLists(lists) {
-    const keys = new Set();
-    for (const [text, source] of lists) {
-        for (const key of text.split(/[ \t\r\n,]+/)) {
-            if (key === '' || keys.has(key))
-                continue;
-            checkKey(key, source);
-            keys.add(key);
-        }
-    }
-    return [...keys];
-}
-function checkKey(key, source) {
-    if (!PRINTABLE_ASCII.test(key)) {
-        throw new InputError(`${source}: key ${shorten(key)} is not allowed: a surrogate key is printable ASCII (0x21–0x7E) only`);
-    }
-    // In keys: '"home" "about"' YAML strips only the outer quotes: the inner ones would be sent as
-    // part of each key, which purges nothing tagged home. A lone quote wraps nothing: it stays a key.
-    if (/^(["']).*\1$/.test(key)) {
-        throw new InputError(`${source}: key ${shorten(key)} is wrapped in quotes, which would be purged as part of the key; remove them (keys are separated by spaces, commas or newlines; YAML quotes go around the whole value)`);
-    }
-    // Printable ASCII: one byte per character.
-    if (key.length > MAX_KEY_BYTES) {
-        throw new InputError(`${source}: key ${shorten(key)} is ${key.length} bytes long; a surrogate key is at most ${MAX_KEY_BYTES} bytes`);
-    }
-}
-function isLoopbackHost(hostname) {
-    return (hostname === 'localhost' ||
-        hostname === '[::1]' ||
-        /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname));
-}
-/**
- * The text with everything up to its last "@" hidden, so an error never echoes a password:
- * URL parsers accept credentials in more spellings than `scheme://user:pass@`.
- */
-function withoutCredentials(raw) {
-    return raw.replace(/^([a-z][a-z0-9+.-]*:)?.*@/is, '$1***@');
-}
-/** Parses one absolute http(s) URL; `source` names the input it came from. */
-function parseHttpUrl(raw, source) {
-    let url;
-    try {
-        url = new URL(raw);
-    }
-    catch {
-        throw new InputError(`${source}: ${shorten(withoutCredentials(raw))} is not an absolute URL; give it with https:// and a host`);
-    }
-    if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-        throw new InputError(`${source}: ${shorten(withoutCredentials(raw))} uses ${url.protocol.slice(0, -1)}; only http and https URLs can be purged`);
-    }
-    if (url.username !== '' || url.password !== '') {
-        throw new InputError(`${source}: ${shorten(withoutCredentials(raw))} embeds credentials (user:password@); remove them`);
-    }
-    return url;
-}
-/** One URL to purge, checked; `source` names the input it came from. */
-function purgeUrl(target, source) {
-    const url = parseHttpUrl(target, source);
-    return { target, url, address: url.href.replace(/#.*$/s, '') };
-}
-/**
- * Splits a whitespace-separated list of URLs. An entry where a comma runs straight into another
- * scheme is refused: as one URL, `https://h/a,https://h/b` is valid and would purge the wrong path.
- */
-function splitUrls(text, source) {
-    const entries = splitList(text, /\s+/);
-    for (const entry of entries) {
-        const joints = entry.match(/,https?:\/\//gi)?.length ?? 0;
-        if (joints > 0) {
-            const joined = joints === 1 ? 'two URLs joined by a comma' : `${joints + 1} URLs joined by commas`;
-            throw new InputError(`${source}: ${shorten(withoutCredentials(entry))} holds ${joined}; separate URLs with newlines or spaces`);
-        }
-    }
-    return entries;
-}
-/** Parses whitespace-separated URLs, deduplicated by where their purge goes. */
-function parseUrls(text, source) {
-    const urls = splitUrls(text, source).map((target) => purgeUrl(target, source));
-    return mergeUnique([urls], (entry) => entry.address);
-}
-/** Merges lists, dropping entries already seen, first order kept. */
-function mergeUnique(lists, identity) {
-    const seen = new Set();
-    const merged = [];
-    for (const item of lists.flat()) {
-        const id = identity(item);
-        if (!seen.has(id)) {
-            seen.add(id);
-            merged.push(item);
-        }
-    }
-    return merged;
-}
-
-;// CONCATENATED MODULE: ./src/stages/changed-files/derive.ts
-const INDEX_FILE = 'index.html';
-/**
- * The URLs and keys the changed files make stale, in the order of `files`, each target once (with
- * the first file that caused it). Every url-map line applies to every file under its prefix, so a
- * site served from two hosts is purged on both.
- */
-function deriveTargets(files, urlMap, keyMap) {
-    const seen = new Set();
-    const targets = [];
-    const add = (type, target, file) => {
-        const id = `${type} ${target}`;
-        if (seen.has(id))
+;// CONCATENATED MODULE: ./src/clock.ts
+/** Time for the stages: handed in, so retries, waits and cancellation are tested with a fake clock. */
+const systemClock = {
+    now: () => Date.now(),
+    sleep: (ms, signal) => new Promise((resolve) => {
+        if (signal.aborted) {
+            resolve();
             return;
-        seen.add(id);
-        targets.push({ type, target, file });
-    };
-    for (const file of files) {
-        for (const { pathPrefix, urlPrefix } of urlMap) {
-            if (!file.startsWith(pathPrefix) || file.length === pathPrefix.length)
-                continue;
-            const rest = encodePath(file.slice(pathPrefix.length));
-            // A directory URL serves its index.html, and is cached apart from it.
-            if (rest === INDEX_FILE || rest.endsWith(`/${INDEX_FILE}`)) {
-                add('url', urlPrefix + rest.slice(0, -INDEX_FILE.length), file);
-            }
-            add('url', urlPrefix + rest, file);
         }
-        for (const { key, matches } of keyMap) {
-            if (matches(file))
-                add('key', key, file);
-        }
-    }
-    return targets;
-}
-/**
- * Percent-encodes each segment of a repository path as a URL path (RFC 3986 `pchar`), keeping `/`:
- * `a b#1.html` → `a%20b%231.html`. Sub-delimiters, `:` and `@` stay as browsers request them.
- */
-function encodePath(path) {
-    return path
-        .split('/')
-        .map((segment) => encodeURIComponent(segment).replace(/%(24|26|2B|2C|3B|3D|3A|40)/g, (escape) => decodeURIComponent(escape)))
-        .join('/');
-}
-
-;// CONCATENATED MODULE: ./src/github.ts
-/** The GitHub API as the stages see it: plain answers, handed in by the runner door, which alone knows Octokit. */
-/** The HTTP status a failed GitHub call answered, when it got an answer. */
-function statusOf(error) {
-    if (typeof error !== 'object' || error === null || !('status' in error))
-        return undefined;
-    return typeof error.status === 'number' ? error.status : undefined;
-}
-
-;// CONCATENATED MODULE: ./src/stages/changed-files/range.ts
-
-const ZERO_SHA = /^0+$/;
-function range_text(value) {
-    return typeof value === 'string' ? value : '';
-}
-/** Reads what the event itself says to compare; `changed-since` is applied by the caller. */
-function eventRange(event) {
-    const { payload } = event;
-    if (event.eventName === 'push') {
-        const before = range_text(payload.before);
-        const after = range_text(payload.after) || event.sha;
-        const ref = range_text(payload.ref);
-        if (payload.deleted === true || ZERO_SHA.test(after))
-            return { kind: 'deleted-branch', ref };
-        if (before === '' || ZERO_SHA.test(before))
-            return { kind: 'new-branch', head: after, ref };
-        return { kind: 'push', base: before, head: after, ref, forced: payload.forced === true };
-    }
-    const release = releaseInfo(payload.release);
-    if (event.eventName === 'release' && release !== undefined) {
-        return { kind: 'release', head: event.sha || release.tagName, release };
-    }
-    return { kind: 'none', head: event.sha };
-}
-/** A release object from the event payload or the releases API. */
-function releaseInfo(value) {
-    if (typeof value !== 'object' || value === null)
-        return undefined;
-    const release = value;
-    if (typeof release.id !== 'number' || typeof release.tag_name !== 'string')
-        return undefined;
-    return {
-        id: release.id,
-        tagName: release.tag_name,
-        draft: release.draft === true,
-        publishedAt: typeof release.published_at === 'string' ? release.published_at : null
-    };
-}
-/**
- * The release published last before `current`: the one whose tag the site was deployed from when
- * each published release deploys. Drafts never deployed, so they are skipped; prereleases count,
- * since `release: published` runs for them too.
- */
-function previousRelease(releases, current) {
-    // A release event for a draft has no publication time yet: every published release is older.
-    const cutoff = current.publishedAt === null ? Infinity : Date.parse(current.publishedAt);
-    const published = (release) => release.publishedAt === null ? NaN : Date.parse(release.publishedAt);
-    return releases
-        .filter((release) => !release.draft &&
-        release.id !== current.id &&
-        release.tagName !== current.tagName &&
-        published(release) < cutoff)
-        .sort((a, b) => published(b) - published(a))[0];
-}
-/** A commit for messages: a full SHA shortened to 7 characters, a ref name as given. */
-function shortRef(ref) {
-    return /^[0-9a-f]{40}$/i.test(ref) ? ref.slice(0, 7) : ref;
-}
-/**
- * The comparison for logs: `push abc1234...def5678 (3 commits)`; from a record, its label then the
- * head: `last complete purge of svc123: abc1234, run 41 → def5678 (3 commits)`.
- */
-function describeRange(origin, base, head, commits, label) {
-    const count = counted(commits, 'commit');
-    if (origin === 'record')
-        return `${label ?? shortRef(base)} → ${shortRef(head)} (${count})`;
-    const what = origin === 'release' && label !== undefined
-        ? `release ${label}:`
-        : origin === 'input'
-            ? 'changed-since'
-            : origin;
-    return `${what} ${shortRef(base)}...${shortRef(head)} (${count})`;
-}
-
-;// CONCATENATED MODULE: ./src/text/message.ts
-/** An error's message, whatever was thrown: its own words, before any guard is applied. */
-function messageOf(error) {
-    return error instanceof Error ? error.message : String(error);
-}
-
-;// CONCATENATED MODULE: ./src/stages/changed-files/github-api.ts
-/**
- * The files a run's commits changed, read through the GitHub API the runner door hands in: which
- * commits to compare for the run's event, and every file they changed.
- */
-
-
-
-
-
-
-/** GitHub lists at most this many files for a whole comparison; a list this long may be cut. */
-const COMPARE_FILE_LIMIT = 300;
-/** GitHub lists at most this many files of one commit, across all pages. */
-const COMMIT_FILE_LIMIT = 3000;
-/** Resolves the run's range, then lists the files it changed: the one call a run needs. */
-async function findChangedFiles(github, changedSince, log) {
-    const range = await resolveRange(github, changedSince);
-    // No commit between base and head: GitHub compares them as identical.
-    if (range.comparison.totalCommits === 0)
-        log.warning(sameCommitWarning(range));
-    return filesOfRange(github, range);
-}
-/** The files a resolved range changed, and how the log describes it. */
-async function filesOfRange(github, range) {
-    const listed = await listChangedFiles(github, range);
-    return {
-        ...listed,
-        base: range.base,
-        baseSha: range.comparison.baseSha,
-        head: range.head,
-        source: range.origin,
-        description: describeRange(range.origin, range.base, range.head, range.comparison.totalCommits, range.label),
-        notes: range.notes
-    };
-}
-/**
- * A range from a commit to itself lists no file, so nothing would be purged for it without a word:
- * typically `changed-since` naming the branch this run deploys, which already points at its head.
- */
-function sameCommitWarning(range) {
-    const head = shortRef(range.head);
-    if (range.origin === 'input') {
-        return `changed-files: changed-since ${shorten(range.base)} is the same commit as this run's ${head}, so comparing them finds no changed file and nothing is purged for changed files. Set changed-since to a commit before this deploy (the last one deployed), not to a branch this run has already moved`;
-    }
-    const base = range.origin === 'release'
-        ? `the previous release ${range.base}`
-        : `this push's before ${shortRef(range.base)}`;
-    return `changed-files: ${base} is the same commit as ${head}, so comparing them finds no changed file and nothing is purged for changed files`;
-}
-/**
- * Which commits to compare. The event's own range comes first (`push`: `before...after`, the whole
- * push; `release`: the previous release's tag); `changed-since` is used when the event has none or
- * its base is unusable (a new branch, a force-push, a first release), and is required then. The
- * base must be an ancestor of the head: otherwise the comparison would start at their merge base
- * and miss files changed only on the base's side, so this fails instead.
- */
-async function resolveRange(github, changedSince) {
-    const own = await ownRange(github);
-    if (own.kind === 'usable') {
-        const unused = `changed-since (${shorten(changedSince)}) is used only when the event's own range cannot be, so it was not needed`;
-        return changedSince === '' ? own.range : { ...own.range, notes: [unused] };
-    }
-    const { eventName } = github.event;
-    if (changedSince === '') {
-        throw new InputError(own.kind === 'none'
-            ? `changed-since is required for ${eventName === '' ? 'runs outside a workflow event' : `${eventName} events`}: the commits to compare are found automatically only for push (its before) and release (the previous release) events. ${HOW_TO_SET_CHANGED_SINCE}`
-            : `changed-since: ${own.problem}. ${HOW_TO_SET_CHANGED_SINCE}`);
-    }
-    const problem = own.kind === 'unusable' ? own.problem : undefined;
-    return fromChangedSince(github, changedSince, own.head, problem);
-}
-const HOW_TO_SET_CHANGED_SINCE = 'Set changed-since to the commit, branch or tag the site was last deployed from, or purge everything with mode: all';
-async function ownRange(github) {
-    const own = eventRange(github.event);
-    switch (own.kind) {
-        case 'deleted-branch':
-            throw new InputError(`changed-files: this push deleted ${own.ref || 'the branch'}; it has no new commit to take changed files from`);
-        case 'push': {
-            const comparison = await compare(github, own.base, own.head);
-            if (comparison.kind === 'ancestor') {
-                const range = { base: own.base, head: own.head, origin: 'push', notes: [] };
-                return { kind: 'usable', range: { ...range, comparison: comparison.page } };
-            }
-            const problem = pushProblem(own.base, own.head, own.forced, comparison);
-            return { kind: 'unusable', head: own.head, problem };
-        }
-        case 'new-branch':
-            return {
-                kind: 'unusable',
-                head: own.head,
-                problem: `this push created ${own.ref || 'the branch'} (its before is 0000000), so the branch has no earlier commit to compare against`
-            };
-        case 'release':
-            return releaseRange(github, own.release, own.head);
-        case 'none':
-            return { kind: 'none', head: own.head };
-    }
-}
-/** A release is compared against the release published before it. */
-async function releaseRange(github, release, head) {
-    const tag = release.tagName;
-    const previous = await findPreviousRelease(github, release);
-    if (previous === undefined) {
-        const problem = `${tag} is the first published release, so there is no earlier release to compare against`;
-        return { kind: 'unusable', head, problem };
-    }
-    const comparison = await compare(github, previous.tagName, head);
-    if (comparison.kind === 'ancestor') {
-        const range = {
-            base: previous.tagName,
-            head,
-            origin: 'release',
-            label: tag,
-            notes: []
+        const done = () => {
+            clearTimeout(timer);
+            signal.removeEventListener('abort', done);
+            resolve();
         };
-        return { kind: 'usable', range: { ...range, comparison: comparison.page } };
-    }
-    const problem = comparison.kind === 'unknown'
-        ? `the previous release's tag ${previous.tagName} is unknown to GitHub`
-        : `the previous release ${previous.tagName} is not an ancestor of ${tag} (GitHub compares them as ${comparison.status})`;
-    return { kind: 'unusable', head, problem };
-}
-/** `changed-since...head`; `problem` says why the event's own range could not be used. */
-async function fromChangedSince(github, changedSince, head, problem) {
-    const notes = problem === undefined
-        ? []
-        : [`${capitalize(problem)}; comparing against changed-since ${shorten(changedSince)} instead`];
-    const comparison = await compare(github, changedSince, head);
-    const why = problem === undefined ? '' : ` (needed because ${problem})`;
-    if (comparison.kind === 'unknown') {
-        throw new InputError(`changed-since: ${shorten(changedSince)} is not a commit, branch or tag GitHub knows in ${github.owner}/${github.repo}${why}; give a full commit SHA, branch or tag, or use mode: all`);
-    }
-    if (comparison.kind === 'unrelated') {
-        throw new InputError(`changed-since: ${shorten(changedSince)} is not an ancestor of ${shortRef(head)} (GitHub compares them as ${comparison.status}), so files changed only on its side would be missed${why}; give a commit that ${shortRef(head)} contains, or use mode: all`);
-    }
-    return { base: changedSince, head, origin: 'input', notes, comparison: comparison.page };
-}
-function pushProblem(before, after, forced, comparison) {
-    const push = forced ? 'this push was forced: its' : "this push's";
-    if (comparison.kind === 'unknown') {
-        return `${push} before ${shortRef(before)} is unknown to GitHub (a force-push can leave it unreachable), so the files the push replaced cannot be listed`;
-    }
-    const how = comparison.status === 'behind'
-        ? `the push moved the branch back (GitHub compares them as behind)`
-        : `GitHub compares them as ${comparison.status}`;
-    return `${push} before ${shortRef(before)} is not an ancestor of its after ${shortRef(after)} (${how}), so the files the push replaced cannot be listed`;
-}
-/** Compares `base...head`, reading the first page: files come only there. */
-async function compare(github, base, head) {
-    try {
-        const page = await github.compare(base, head, 1);
-        if (page.status !== 'ahead' && page.status !== 'identical') {
-            return { kind: 'unrelated', status: page.status };
-        }
-        return { kind: 'ancestor', page };
-    }
-    catch (error) {
-        if (statusOf(error) === 404)
-            return { kind: 'unknown' };
-        throw apiError(error, github, `compare ${shortRef(base)}...${shortRef(head)}`);
-    }
-}
-async function findPreviousRelease(github, current) {
-    try {
-        const known = (await github.releases())
-            .map((release) => releaseInfo(release))
-            .filter((release) => release !== undefined);
-        return previousRelease(known, current);
-    }
-    catch (error) {
-        throw apiError(error, github, 'list releases');
-    }
-}
-/**
- * Lists the files the range changed. The comparison's own list is used when it is shorter than
- * 300 files; at 300 it may be cut, so the files are gathered commit by commit instead (each commit
- * lists up to 3,000) and united. A commit at 3,000 fails: its list may be cut, and a missed file
- * would stay stale without anyone knowing.
- */
-async function listChangedFiles(github, range) {
-    const { files, totalCommits } = range.comparison;
-    if (files !== undefined && files.length < COMPARE_FILE_LIMIT) {
-        return { files: sortedNames(files), commits: totalCommits, method: 'compare' };
-    }
-    const shas = await comparisonCommits(github, range);
-    if (shas.length !== totalCommits) {
-        throw new Error(`GitHub listed ${shas.length} of the ${totalCommits} commits in ${shortRef(range.base)}...${shortRef(range.head)}, so the changed files cannot all be known; purge everything with mode: all`);
-    }
-    const entries = [];
-    // One request at a time, as GitHub asks of API clients to stay clear of secondary rate limits.
-    for (const sha of shas)
-        entries.push(...(await commitFiles(github, sha)));
-    return { files: sortedNames(entries), commits: totalCommits, method: 'per-commit' };
-}
-/** Every commit of the comparison, oldest first, page by page. */
-async function comparisonCommits(github, range) {
-    const shas = [];
-    try {
-        await eachPage((page) => github.compare(range.base, range.head, page), (answer) => shas.push(...answer.commits));
-    }
-    catch (error) {
-        const what = `list the commits of ${shortRef(range.base)}...${shortRef(range.head)}`;
-        throw apiError(error, github, what);
-    }
-    return shas;
-}
-/** One commit's file entries, across its pages; fails when GitHub's 3,000-file cap is reached. */
-async function commitFiles(github, sha) {
-    const entries = [];
-    try {
-        await eachPage((page) => github.commitFiles(sha, page), (answer) => entries.push(...answer.files));
-    }
-    catch (error) {
-        throw apiError(error, github, `read commit ${shortRef(sha)}`);
-    }
-    if (entries.length >= COMMIT_FILE_LIMIT) {
-        throw new InputError(`changed-files: commit ${shortRef(sha)} changes at least ${count(COMMIT_FILE_LIMIT)} files, the most GitHub lists for one commit, so the files this deploy changed cannot all be known. Purge everything with mode: all instead`);
-    }
-    return entries;
-}
-/** Requests page 1, 2, ... while GitHub says another page follows. */
-async function eachPage(request, visit) {
-    for (let page = 1;; page += 1) {
-        const answer = await request(page);
-        visit(answer);
-        if (!answer.hasNextPage)
-            return;
-    }
-}
-/** The paths of file entries, a rename under its old name and its new one, sorted, each once. */
-function sortedNames(entries) {
-    const names = new Set();
-    for (const entry of entries) {
-        names.add(entry.filename);
-        if (entry.status === 'renamed' && entry.previous_filename !== undefined) {
-            names.add(entry.previous_filename);
-        }
-    }
-    return [...names].sort();
-}
-/**
- * An API failure as a message naming what was attempted; a refused token is the user's to fix. A
- * server (or a proxy before it) can echo the token back: the guard hides it in every spelling.
- */
-function apiError(error, github, what) {
-    const status = statusOf(error);
-    const reason = redact(messageOf(error));
-    const repository = `${github.owner}/${github.repo}`;
-    if (status === 401) {
-        return new InputError(`github-token: GitHub rejected the token (401: ${reason})`);
-    }
-    if (status === 403) {
-        return new InputError(`github-token: GitHub refused to ${what} in ${repository} (403: ${reason}); the token needs contents: read`);
-    }
-    return new Error(`GitHub API: could not ${what} in ${repository}: ${reason}`);
-}
-function count(value) {
-    return value.toLocaleString('en-US');
-}
-function capitalize(sentence) {
-    return sentence.charAt(0).toUpperCase() + sentence.slice(1);
-}
-
-;// CONCATENATED MODULE: ./src/stages/changed-files/since-last-purge.ts
-/**
- * `changed-since: last-purge`: the files that differ between what each service was last purged for
- * completely and this run's head. A base the head contains is compared as a range; any other base
- * (history rewritten, a record from another branch) by the two commits' whole trees, so files only
- * dropped commits changed are not missed.
- */
-
-
-
-
-const HOW_TO_BEGIN = 'Begin the record with a run of mode: all and changed-since: last-purge (in the release workflow or a manual purge): its complete purge records where the site is fresh from';
-/** One range per distinct base: services recorded at the same commit share one comparison. */
-async function changedSinceLastPurge(github, recalled, serviceIds, log) {
-    const byBase = new Map();
-    const unrecorded = [];
-    for (const service of serviceIds) {
-        const last = recalled.last.get(service);
-        if (last === undefined) {
-            unrecorded.push(service);
-            continue;
-        }
-        const group = byBase.get(last.sha) ?? { last, services: [] };
-        group.services.push(service);
-        byBase.set(last.sha, group);
-    }
-    const ranges = [];
-    if (unrecorded.length > 0)
-        ranges.push(await withoutRecord(github, unrecorded, log));
-    for (const { last, services } of byBase.values()) {
-        ranges.push(await sinceRecord(github, last, services, recalled.head));
-    }
-    return ranges;
-}
-/** Services with no complete purge recorded yet: the event's own range, when it has a usable one. */
-async function withoutRecord(github, services, log) {
-    const names = services.join(', ');
-    const own = await ownRange(github);
-    if (own.kind !== 'usable') {
-        const why = own.kind === 'unusable'
-            ? own.problem
-            : `this ${github.event.eventName || 'run'} event has no range of its own to compare`;
-        throw new InputError(`changed-since: last-purge: no complete purge of ${names} is recorded yet, and ${why}. ${HOW_TO_BEGIN}`);
-    }
-    const what = own.range.origin === 'release' ? 'this release' : 'this push';
-    log.notice(`No complete purge of ${names} is recorded yet: comparing ${what}'s own range. This run records one when its purge is complete`);
-    return filesOfRange(github, own.range);
-}
-/** The files that differ between the recorded commit and the head. */
-async function sinceRecord(github, last, services, head) {
-    const run = last.runId === '' ? '' : `, run ${last.runId}`;
-    const label = `last complete purge of ${services.join(', ')}: ${shortRef(last.sha)}${run}`;
-    const comparison = await compare(github, last.sha, head);
-    if (comparison.kind === 'ancestor') {
-        const { page } = comparison;
-        if (page.files !== undefined && page.files.length < COMPARE_FILE_LIMIT) {
-            const range = {
-                base: last.sha,
-                head,
-                origin: 'record',
-                label,
-                notes: [],
-                comparison: page
-            };
-            return filesOfRange(github, range);
-        }
-    }
-    const files = await treeDifference(github, last, head, services);
-    // The log adds how the files were found ("from the two trees"); this says why.
-    const how = comparison.kind === 'ancestor' ? '300 files or more' : 'not its ancestor';
-    return {
-        files,
-        commits: undefined,
-        method: 'trees',
-        base: last.sha,
-        baseSha: last.sha,
-        head,
-        source: 'record',
-        description: `${label} → ${shortRef(head)} (${how})`,
-        notes: []
-    };
-}
-/** Paths added, removed or changed between two commits' trees; a file changed back is not different. */
-async function treeDifference(github, last, head, services) {
-    const reset = `purge everything with mode: all and changed-since: last-purge, which resets the record of ${services.join(', ')}`;
-    const gone = `the last complete purge of ${services.join(', ')} was for ${shortRef(last.sha)}, a commit GitHub no longer has`;
-    const before = await wholeTree(github, last.sha, gone, reset);
-    const after = await wholeTree(github, head, `GitHub does not know this run's commit ${shortRef(head)}`, reset);
-    const changed = new Set();
-    for (const [path, sha] of after)
-        if (before.get(path) !== sha)
-            changed.add(path);
-    for (const path of before.keys())
-        if (!after.has(path))
-            changed.add(path);
-    return [...changed].sort();
-}
-/** A commit's files by path → content SHA; `unknown` says what a missing commit means, `reset` what to do. */
-async function wholeTree(github, sha, unknown, reset) {
-    let entries;
-    try {
-        const tree = await github.tree(sha);
-        if (tree.truncated) {
-            throw new InputError(`changed-since: last-purge: GitHub lists the tree of ${shortRef(sha)} only in part (over 100,000 entries or 7 MB), so the changed files cannot all be known; ${reset}`);
-        }
-        entries = tree.entries;
-    }
-    catch (error) {
-        if (error instanceof InputError)
-            throw error;
-        const status = statusOf(error);
-        if (status === 404 || status === 409 || status === 422) {
-            throw new InputError(`changed-since: last-purge: ${unknown} (${status}), so what changed since cannot be known; ${reset}`);
-        }
-        throw apiError(error, github, `read the tree of ${shortRef(sha)}`);
-    }
-    return new Map(entries.map((entry) => [entry.path, entry.sha]));
-}
-
-;// CONCATENATED MODULE: ./src/stages/changed-files/index.ts
-
-
-
-
-
-
-/** How results find their source: the same `type target` key `withSources` looks up. */
-const targetId = (type, target) => `${type} ${target}`;
-/** The settings with derived keys and URLs after the explicit ones; unchanged without changed-files. */
-async function applyChangedFiles(settings, { github, recalled, log }) {
-    const changed = settings.changedFiles;
-    if (changed === undefined || github === undefined)
-        return { settings, derivation: undefined };
-    const ranges = recalled === undefined
-        ? [await findChangedFiles(github, changed.changedSince, log)]
-        : await changedSinceLastPurge(github, recalled, settings.lastPurge?.serviceIds ?? [], log);
-    const report = unite(ranges);
-    for (const note of report.notes)
-        log.notice(oneLine(note, 1000));
-    const targets = deriveTargets(report.files, changed.urlMap, changed.keyMap);
-    const how = ranges.map((range) => `${oneLine(range.description)} (${METHODS[range.method]})`);
-    log.info(`${counted(report.files.length, 'changed file')} in ${how.join('; ')} → ${counted(targets.length, 'target')}`);
-    const explicit = new Set([
-        ...settings.keys.map((key) => targetId('key', key)),
-        ...settings.urls.map((url) => targetId('url', url.target))
-    ]);
-    const sources = new Map();
-    for (const { type, target, file } of targets) {
-        if (!explicit.has(targetId(type, target)))
-            sources.set(targetId(type, target), file);
-    }
-    // Derived targets pass the same checks as given ones: url-map prefixes are checked URLs and
-    // key-map keys checked keys, but the joined URL is parsed again rather than trusted.
-    const urls = targets
-        .filter((derived) => derived.type === 'url')
-        .map(({ target }) => purgeUrl(target, 'url-map'));
-    const keys = targets.filter((derived) => derived.type === 'key').map(({ target }) => target);
-    return {
-        settings: {
-            ...settings,
-            keys: mergeUnique([settings.keys, keys], (key) => key),
-            urls: mergeUnique([settings.urls, urls], (entry) => entry.address)
-        },
-        derivation: { report, targets, sources }
-    };
-}
-const METHODS = {
-    compare: 'from the comparison',
-    'per-commit': 'gathered commit by commit',
-    trees: 'from the two trees'
+        const timer = setTimeout(done, ms);
+        signal.addEventListener('abort', done, { once: true });
+    })
 };
-/** Several ranges (services recorded at different commits) as one report: their files united. */
-function unite(ranges) {
-    return {
-        files: [...new Set(ranges.flatMap((range) => range.files))].sort(),
-        ranges,
-        description: ranges.map((range) => range.description).join('; '),
-        notes: ranges.flatMap((range) => range.notes)
-    };
-}
-/** URLs and file paths: long enough for any a CDN or a repository holds in practice, shown whole. */
-const changed_files_SHOWN_ADDRESS_CHARS = 2000;
-/**
- * The changed-files group of the log: one line per derived target; when the plan holds no call
- * (`calls` is 0), a notice that none of the files matched.
- */
-async function showDerivation({ report, targets }, calls, log) {
-    const files = counted(report.files.length, 'changed file');
-    const range = oneLine(report.description);
-    await log.group(`Targets from ${files} (${range})`, async () => {
-        for (const { file, type, target } of targets) {
-            log.info(`${oneLine(file, changed_files_SHOWN_ADDRESS_CHARS)} → ${type} ${oneLine(target, changed_files_SHOWN_ADDRESS_CHARS)}`);
-        }
-    });
-    if (calls === 0 && targets.length === 0) {
-        log.notice(`Nothing to purge: none of the ${files} in ${range} matched url-map or key-map`);
-    }
+/** Marks where a run's time goes, for `npm run bench`; a mark nobody reads costs next to nothing. */
+function mark(phase) {
+    performance.mark(`edge-purge:${phase}`);
 }
 
-;// CONCATENATED MODULE: ./src/stages/last-purge/recall.ts
-
-
-
-
-/** The deployments looked at before giving up: a long run of failures means something else is wrong. */
-const MOST_DEPLOYMENTS = 200;
-/** The environment that holds a service's records. */
-const environmentOf = (service) => `edge-purge/${service}`;
-/** What a failed read or write of the records tells the user to grant. */
-const DEPLOYMENTS_PERMISSION = 'the job needs permissions: deployments: write (besides contents: read)';
-/**
- * The commit a run purges for, which its record names: a pull request's head, not the merge
- * commit GitHub makes for the run (that commit is rebuilt on every push and soon forgotten).
- */
-function purgedCommit(event) {
-    const pullRequest = event.payload.pull_request;
-    const head = pullRequest?.head?.sha;
-    if (typeof head === 'string' && head !== '')
-        return head;
-    const after = event.payload.after;
-    if (event.eventName === 'push' && typeof after === 'string' && after !== '')
-        return after;
-    return event.sha;
-}
-/**
- * What the run starts from. With changed-files off (`mode: all`), nothing is read: the purge
- * covers everything, and its record starts or resets the history.
- */
-async function recallLastPurges(github, settings, readRecords, log) {
-    const head = purgedCommit(github.event);
-    const last = new Map();
-    if (!readRecords)
-        return { head, last };
-    for (const service of settings.serviceIds) {
-        const found = await lastCompletePurge(github, service);
-        if (found === undefined) {
-            log.info(`No complete purge of ${service} is recorded in ${environmentOf(service)}`);
-            continue;
-        }
-        const run = found.runId === '' ? '' : ` by run ${found.runId}`;
-        log.info(`Last complete purge of ${service}: ${found.sha}${run} (deployment ${found.deploymentId} of ${environmentOf(service)})`);
-        last.set(service, found);
-    }
-    return { head, last };
-}
-async function lastCompletePurge(github, service) {
-    const environment = environmentOf(service);
-    let seen = 0;
-    try {
-        for (let page = 1;; page += 1) {
-            const { deployments, hasNextPage } = await github.deployments(environment, page);
-            for (const deployment of deployments) {
-                seen += 1;
-                if (seen > MOST_DEPLOYMENTS)
-                    throw tooManyFailures(service);
-                if ((await github.latestDeploymentState(deployment.id)) === 'success') {
-                    return {
-                        sha: deployment.sha,
-                        runId: runIdOf(deployment.payload),
-                        deploymentId: deployment.id
-                    };
-                }
-            }
-            if (!hasNextPage)
-                return undefined;
-        }
-    }
-    catch (error) {
-        if (error instanceof InputError)
-            throw error;
-        throw readRefused(error, github, environment);
-    }
-}
-function tooManyFailures(service) {
-    return new InputError(`changed-since: last-purge: none of the newest ${MOST_DEPLOYMENTS} deployments of ${environmentOf(service)} records a complete purge, so the base cannot be known. Reset the record with a run of mode: all and changed-since: last-purge, or delete the environment's old deployments`);
-}
-/** The run id a record's payload names; only digits are trusted, anything else is left out. */
-function runIdOf(payload) {
-    if (typeof payload !== 'object' || payload === null)
-        return '';
-    const id = payload.run_id;
-    const text = typeof id === 'number' ? String(id) : id;
-    return typeof text === 'string' && /^\d{1,20}$/.test(text) ? text : '';
-}
-function readRefused(error, github, environment) {
-    const status = statusOf(error);
-    const reason = redact(messageOf(error));
-    const where = `the deployments of ${environment} in ${github.owner}/${github.repo}`;
-    if (status === 401) {
-        return new InputError(`github-token: GitHub rejected the token (401: ${reason})`);
-    }
-    if (status === 403 || status === 404) {
-        return new InputError(`changed-since: last-purge: GitHub refused to read ${where} (${status}: ${reason}); ${DEPLOYMENTS_PERMISSION}. Nothing was purged`);
-    }
-    return new Error(`GitHub API: could not read ${where}: ${reason}`);
-}
-
-;// CONCATENATED MODULE: ./src/stages/last-purge/complete.ts
-
-/**
- * Why the run did not purge `service` completely, or `undefined` when it did: every target of the
- * service and every URL target purged (the repeat pass too), every URL checked at the edge fresh,
- * no cancel. URL purges and edge checks belong to no service, so they count against every one.
- * A run that matched no file and purged nothing is complete: the site is fresh up to its commit.
- */
-function incompleteBecause(run, service) {
-    if (run.stopped !== undefined)
-        return 'the run was cancelled';
-    let unpurged = 0;
-    for (const result of run.results) {
-        if ((result.service === service || result.service === null) && !purged(result))
-            unpurged += 1;
-    }
-    if (unpurged > 0)
-        return `${counted(unpurged, 'target')} not purged`;
-    const notFresh = run.verification?.entries.filter((entry) => !entry.fresh) ?? [];
-    if (notFresh.length > 0)
-        return `${counted(notFresh.length, 'page')} not fresh at the edge`;
-    return undefined;
-}
-function purged(result) {
-    return result.status === 'purged' && (result.repeat == null || result.repeat.status === 'purged');
-}
-
-;// CONCATENATED MODULE: ./src/stages/last-purge/write.ts
-
-
-
-
-
-
-const RECORD_TASK = 'edge-purge';
-/** GitHub refuses deployment and status descriptions over 140 characters. */
-const DESCRIPTION_CHARS = 140;
-/** Makes each service's deployment for `head` and marks it `in_progress`. */
-async function openRecords(github, settings, head, log) {
-    const records = [];
-    const { runId, runUrl } = github.event;
-    for (const service of settings.serviceIds) {
-        try {
-            const deploymentId = await github.createDeployment({
-                sha: head,
-                environment: environmentOf(service),
-                task: RECORD_TASK,
-                description: described(`edge-purge of ${service}`),
-                payload: { run_id: runId }
-            });
-            await github.setDeploymentState(deploymentId, 'in_progress', {
-                description: 'purging',
-                logUrl: runUrl
-            });
-            records.push({ service, sha: head, deploymentId, refusal: undefined });
-        }
-        catch (error) {
-            const refusal = refusalOf(error);
-            log.warning(`Could not record this purge of ${service} in ${environmentOf(service)} (${refusal}): the purge goes on, and the next run with changed-since: last-purge compares from the older record, which is safe; ${DEPLOYMENTS_PERMISSION}`);
-            records.push({ service, sha: head, deploymentId: undefined, refusal });
-        }
-    }
-    return records;
-}
-/** Ends each record: `success` when the run purged the service completely, `failure` otherwise. */
-async function closeRecords(github, records, run, log) {
-    const written = [];
-    for (const { service, sha, deploymentId, refusal } of records) {
-        if (deploymentId === undefined) {
-            written.push({ service, sha, state: 'not written', why: refusal ?? '' });
-            continue;
-        }
-        const why = incompleteBecause(run, service);
-        const state = why === undefined ? 'success' : 'failure';
-        try {
-            await github.setDeploymentState(deploymentId, state, {
-                description: described(why ?? 'complete'),
-                logUrl: github.event.runUrl
-            });
-            log.info(why === undefined
-                ? `Recorded the complete purge of ${service} at ${sha}: the next run with changed-since: last-purge compares from it`
-                : `Recorded this purge of ${service} as incomplete (${why}): the next run compares from the last complete purge again`);
-            written.push({ service, sha, state, why: why ?? '' });
-        }
-        catch (error) {
-            const reason = refusalOf(error);
-            log.warning(`Could not mark the record of ${service} as ${state} (${reason}): the next run with changed-since: last-purge compares from the older record, which is safe; ${DEPLOYMENTS_PERMISSION}`);
-            written.push({ service, sha, state: 'not written', why: reason });
-        }
-    }
-    return written;
-}
-/** What a dry run would have recorded. */
-function describeRecordPlanned(settings) {
-    const environments = settings.serviceIds.map(environmentOf).join(', ');
-    return {
-        sentence: `Would then record the purge as a deployment of ${environments}, marked success only if every target is purged and every checked page fresh: later runs with changed-since: last-purge compare from the last such record`,
-        urls: []
-    };
-}
-function described(text) {
-    return plainLine(text, DESCRIPTION_CHARS);
-}
-/** A refused call in a few words: the status and GitHub's message, any secret in it hidden. */
-function refusalOf(error) {
-    const message = redact(messageOf(error));
-    const status = statusOf(error);
-    return status === undefined ? message : `${status}: ${message}`;
-}
-
+// EXTERNAL MODULE: ./src/record.ts
+var record = __nccwpck_require__(4846);
+// EXTERNAL MODULE: ./src/text/counted.ts
+var counted = __nccwpck_require__(4305);
+// EXTERNAL MODULE: ./src/text/guard.ts + 1 modules
+var guard = __nccwpck_require__(2963);
+// EXTERNAL MODULE: ./src/config/targets.ts
+var targets = __nccwpck_require__(5684);
+// EXTERNAL MODULE: ./src/text/shown.ts
+var text_shown = __nccwpck_require__(8482);
 ;// CONCATENATED MODULE: ./src/stages/plan.ts
 /** Turns settings into the exact purge calls to send (pure: no I/O, no token), and says what a dry run would do. */
 
@@ -34031,7 +32768,7 @@ function isDotSegment(key) {
 }
 function singleKeyCall(service, key, soft) {
     if (isDotSegment(key)) {
-        throw new InputError(`keys: key ${shorten(key)} cannot be soft-purged: the soft purge path cannot carry "." or ".." as a key`);
+        throw new targets/* InputError */.dz(`keys: key ${(0,text_shown/* shorten */.ml)(key)} cannot be soft-purged: the soft purge path cannot carry "." or ".." as a key`);
     }
     return {
         operation: soft ? 'soft-key' : 'key',
@@ -34121,7 +32858,7 @@ function urlCall({ target, address }, soft, authenticated) {
 /** A dry run's results, made as they are read; with `repeat-after`, the second pass is planned too. */
 function plannedResults(calls, repeated) {
     const repeat = repeated ? { repeat: { status: 'planned', id: null, attempts: 0 } } : {};
-    return rereadable(function* () {
+    return (0,record/* rereadable */.me)(function* () {
         for (const call of calls) {
             for (const target of call.targets) {
                 yield {
@@ -34144,24 +32881,24 @@ function plannedResults(calls, repeated) {
 function describePlan(calls, settings) {
     const targets = calls.reduce((sum, call) => sum + call.targets.length, 0);
     const ids = settings.services.map((service) => service.id);
-    const service = ids.length === 0 ? '' : ` on service${ids.length === 1 ? '' : 's'} ${oneLine(ids.join(', '))}`;
+    const service = ids.length === 0 ? '' : ` on service${ids.length === 1 ? '' : 's'} ${(0,guard/* oneLine */.TN)(ids.join(', '))}`;
     const kind = settings.soft ? 'soft' : 'instant';
-    return `Planned ${counted(calls.length, `${kind} purge call`)} for ${counted(targets, 'target')}${service}`;
+    return `Planned ${(0,counted/* counted */.h)(calls.length, `${kind} purge call`)} for ${(0,counted/* counted */.h)(targets, 'target')}${service}`;
 }
 /** URLs are the user's own, validated: shown whole up to a length no real URL reaches. */
 const SHOWN_URL_CHARS = 2000;
 /** A dry run's log: every call it would send, the repeat, then what the later stages would do. */
 async function showDryRun(calls, repeatAfterMs, plannedStages, log) {
-    await log.group(`Dry run: ${counted(calls.length, 'planned call')}, none sent`, async () => {
+    await log.group(`Dry run: ${(0,counted/* counted */.h)(calls.length, 'planned call')}, none sent`, async () => {
         for (const call of calls)
-            log.info(describeCall(call));
+            log.info((0,record/* describeCall */.GC)(call));
         if (repeatAfterMs > 0) {
             log.info(`…then the same calls again after ${repeatAfterMs / 1000} s (repeat-after)`);
         }
         for (const { sentence, urls } of plannedStages) {
             log.info(sentence);
             for (const url of urls)
-                log.info(`• ${oneLine(url, SHOWN_URL_CHARS)}`);
+                log.info(`• ${(0,guard/* oneLine */.TN)(url, SHOWN_URL_CHARS)}`);
         }
     });
 }
@@ -34177,18 +32914,24 @@ async function showDryRun(calls, repeatAfterMs, plannedStages, log) {
 /** A server message is cut to 300 characters; this leaves room for what the action says around it. */
 const SHOWN_ERROR_CHARS = 400;
 function describeEnd(call, end, elapsedMs) {
-    const tries = `${counted(end.attempts, 'attempt')}, ${elapsedMs} ms`;
+    const tries = `${(0,counted/* counted */.h)(end.attempts, 'attempt')}, ${elapsedMs} ms`;
     if (end.ids === undefined) {
-        return `✗ ${describeCall(call)}: ${oneLine(end.error ?? 'failed', SHOWN_ERROR_CHARS)} (${tries})`;
+        return `✗ ${(0,record/* describeCall */.GC)(call)}: ${(0,guard/* oneLine */.TN)(end.error ?? 'failed', SHOWN_ERROR_CHARS)} (${tries})`;
     }
     const missing = call.operation === 'batch' ? call.targets.length - end.ids.size : 0;
-    const note = missing > 0 ? `; ${counted(missing, 'key')} without a purge id` : '';
-    return `✓ ${describeCall(call)}: HTTP ${end.httpStatus ?? ''} (${tries})${note}`;
+    const note = missing > 0 ? `; ${(0,counted/* counted */.h)(missing, 'key')} without a purge id` : '';
+    return `✓ ${(0,record/* describeCall */.GC)(call)}: HTTP ${end.httpStatus ?? ''} (${tries})${note}`;
 }
 function describeRetry(call, attempt, reason, waitMs) {
-    return `↻ ${describeCall(call)}: attempt ${attempt} failed (${oneLine(reason)}); retrying in ${(waitMs / 1000).toFixed(1)} s`;
+    return `↻ ${(0,record/* describeCall */.GC)(call)}: attempt ${attempt} failed (${(0,guard/* oneLine */.TN)(reason)}); retrying in ${(waitMs / 1000).toFixed(1)} s`;
 }
 
+// EXTERNAL MODULE: external "node:http"
+var external_node_http_ = __nccwpck_require__(7067);
+// EXTERNAL MODULE: external "node:https"
+var external_node_https_ = __nccwpck_require__(4708);
+// EXTERNAL MODULE: ./src/http/agents.ts
+var agents = __nccwpck_require__(1292);
 ;// CONCATENATED MODULE: ./src/stages/purge/transport.ts
 /** One HTTP exchange per call attempt: headers, token, timeout, keep-alive. No retries here. */
 
@@ -34200,7 +32943,7 @@ function describeRetry(call, attempt, reason, waitMs) {
  */
 const MAX_BODY_BYTES = 1024 * 1024;
 function createTransport(options) {
-    const { agentFor, close } = createAgents(options);
+    const { agentFor, close } = (0,agents/* createAgents */.j)(options);
     function send(call, signal) {
         if (signal.aborted)
             return Promise.resolve({ kind: 'cancelled' });
@@ -34215,7 +32958,7 @@ function createTransport(options) {
             headers['Edge-Key'] = options.apiToken;
         if (body !== undefined)
             headers['Content-Length'] = Buffer.byteLength(body);
-        const module = url.protocol === 'https:' ? external_node_https_namespaceObject : external_node_http_;
+        const module = url.protocol === 'https:' ? external_node_https_ : external_node_http_;
         return new Promise((resolve) => {
             const request = module.request(url, { method: call.method, headers, agent: agentFor(url) });
             let settled = false;
@@ -34388,12 +33131,12 @@ function serverMessage(body) {
     const json = parseJson(body);
     const messages = json === undefined ? [] : [...new Set(messagesOf(json))];
     if (messages.length > 0)
-        return plainLine(messages.join(': '));
+        return (0,text_shown/* plainLine */.h0)(messages.join(': '));
     const plain = body.trim();
     if (plain === '' || json !== undefined)
         return undefined;
     // Hidden before the tags are dropped: a tag inside a secret's spelling must not split it.
-    return plainLine(redact(plain).replace(/<[^>]*>/g, ' '));
+    return (0,text_shown/* plainLine */.h0)((0,guard/* redact */.E$)(plain).replace(/<[^>]*>/g, ' '));
 }
 
 ;// CONCATENATED MODULE: ./src/stages/purge/response.ts
@@ -34424,7 +33167,7 @@ function interpret(call, exchange, now) {
             return failure({
                 httpStatus: null,
                 retryable: isRetryableNetworkCode(exchange.code),
-                message: `connection failed${exchange.code === undefined ? '' : ` (${exchange.code})`}: ${plainLine(exchange.message)}`
+                message: `connection failed${exchange.code === undefined ? '' : ` (${exchange.code})`}: ${(0,text_shown/* plainLine */.h0)(exchange.message)}`
             });
         case 'response':
             if (exchange.status >= 200 && exchange.status < 300)
@@ -34439,7 +33182,7 @@ function isRecord(value) {
 /** How an unusable id is shown: enough to recognise it, never enough to flood a log. */
 function shownValue(value) {
     if (typeof value === 'string') {
-        return JSON.stringify(plainLine(value, 60)).replace(/[^\x20-\x7e]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+        return JSON.stringify((0,text_shown/* plainLine */.h0)(value, 60)).replace(/[^\x20-\x7e]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
     }
     if (value === null || typeof value !== 'object')
         return String(value);
@@ -34511,7 +33254,7 @@ function interpretSuccess(call, exchange) {
         : call.operation === 'purge-all'
             ? '{"status":"ok"}'
             : '{"status":"ok","id":...}';
-    const start = body.trim() === '' ? 'an empty body' : JSON.stringify(plainLine(body, 120));
+    const start = body.trim() === '' ? 'an empty body' : JSON.stringify((0,text_shown/* plainLine */.h0)(body, 120));
     return failure({
         httpStatus: status,
         retryable: true,
@@ -34530,7 +33273,7 @@ function interpretRefusal(call, exchange, now) {
         const location = headerValue(exchange.headers, 'location');
         const where = location === undefined
             ? 'without a Location'
-            : `to ${plainLine(withoutCredentials(location), 200)}`;
+            : `to ${(0,text_shown/* plainLine */.h0)((0,targets/* withoutCredentials */.ri)(location), 200)}`;
         return failure({
             httpStatus: status,
             message: `redirected (${status}) ${where}: purge calls do not follow redirects, so the token and the purge never go elsewhere; use the final address`
@@ -34717,7 +33460,7 @@ class ResultLedger {
                 error: reason
             };
         }
-        return rereadable(() => this.each());
+        return (0,record/* rereadable */.me)(() => this.each());
     }
     /**
      * How many targets `fill`'s results hold of each status, counted without making them: a target
@@ -34726,7 +33469,7 @@ class ResultLedger {
      */
     counts() {
         if (this.repeated !== undefined)
-            return countResults(this.each());
+            return (0,record/* countResults */.aD)(this.each());
         const counts = { purged: 0, failed: 0, planned: 0, total: 0 };
         for (const [index, call] of this.calls.entries()) {
             const end = this.ends[index];
@@ -34760,6 +33503,8 @@ class ResultLedger {
     }
 }
 
+// EXTERNAL MODULE: ./src/text/message.ts
+var message = __nccwpck_require__(6400);
 ;// CONCATENATED MODULE: ./src/stages/purge/engine.ts
 
 
@@ -34794,12 +33539,12 @@ class OriginState {
     refusal(call) {
         const unauthorized = this.unauthorized.get(call.authenticated);
         if (unauthorized !== undefined) {
-            return `${NOT_SENT_AFTER_REFUSAL} to the same address got ${unauthorized}`;
+            return `${record/* NOT_SENT_AFTER_REFUSAL */.Vn} to the same address got ${unauthorized}`;
         }
         const forbidden = this.forbidden.get(permissionScope(call));
         return forbidden === undefined
             ? undefined
-            : `${NOT_SENT_AFTER_REFUSAL} needing the same permission found that ${forbidden}`;
+            : `${record/* NOT_SENT_AFTER_REFUSAL */.Vn} needing the same permission found that ${forbidden}`;
     }
     learn(verdict, call, now) {
         if (verdict.ok)
@@ -34836,7 +33581,7 @@ function afterFailure(verdict, attempts, settings, { clock, random }) {
         return { ended: failed(attempts, httpStatus, error) };
     }
     if (attempts >= settings.maxAttempts) {
-        const error = `${message} (gave up after ${counted(attempts, 'attempt')})`;
+        const error = `${message} (gave up after ${(0,counted/* counted */.h)(attempts, 'attempt')})`;
         return { ended: failed(attempts, httpStatus, error) };
     }
     // Never sooner than the server asked, and never at once: a `Retry-After: 0` loop is a flood.
@@ -34885,8 +33630,8 @@ class PurgePass {
             return await this.throughOrigin(call);
         }
         catch (error) {
-            const reason = messageOf(error);
-            return failed(0, null, `edge-purge could not handle this call: ${plainLine(reason)}`);
+            const reason = (0,message/* messageOf */.b)(error);
+            return failed(0, null, `edge-purge could not handle this call: ${(0,text_shown/* plainLine */.h0)(reason)}`);
         }
     }
     /** The first call to an origin opens it for the others once its first attempt is answered. */
@@ -34913,7 +33658,7 @@ class PurgePass {
         let httpStatus = null;
         for (;;) {
             if (signal.aborted) {
-                return notSent(attempts, httpStatus, attempts === 0 ? NOT_SENT_CANCELLED : CANCELLED_IN_FLIGHT);
+                return notSent(attempts, httpStatus, attempts === 0 ? record/* NOT_SENT_CANCELLED */.v$ : CANCELLED_IN_FLIGHT);
             }
             const refusal = origin.refusal(call);
             if (refusal !== undefined)
@@ -34953,11 +33698,11 @@ async function runPurge(calls, settings, deps, ledger = new ResultLedger(calls))
     const { log, signal } = deps;
     const pass = new PurgePass(settings, deps);
     await log.group(`Purge calls (${calls.length}, up to ${settings.concurrency} at once)`, () => pass.run(calls, ledger));
-    ledger.fill(NOT_SENT_CANCELLED);
+    ledger.fill(record/* NOT_SENT_CANCELLED */.v$);
     if (settings.repeatAfterMs > 0)
         await repeatPass(ledger, settings, deps);
     return {
-        results: ledger.fill(NOT_SENT_CANCELLED),
+        results: ledger.fill(record/* NOT_SENT_CANCELLED */.v$),
         counts: ledger.counts(),
         answered: pass.answered,
         cancelled: signal.aborted,
@@ -34977,288 +33722,8 @@ async function repeatPass(ledger, settings, deps) {
         await deps.clock.sleep(settings.repeatAfterMs, signal);
         await log.group(`Repeat purge calls (${again.length})`, () => new PurgePass(settings, deps).run(repeats.calls, repeats));
     }
-    repeats.fill(NOT_SENT_CANCELLED);
+    repeats.fill(record/* NOT_SENT_CANCELLED */.v$);
     ledger.foldRepeat(again, repeats);
-}
-
-;// CONCATENATED MODULE: ./src/http/observation.ts
-
-
-/** Vendors' names for "hit or miss", in the order they are preferred when several are sent. */
-const CACHE_STATUS_HEADERS = ['X-Cache', 'Cache-Status', 'CF-Cache-Status', 'X-Cache-Status'];
-/** Server text inside evidence: long enough to recognise, short enough for a table cell. */
-const SHOWN_VALUE_CHARS = 80;
-const SHOWN_FAILURE_CHARS = 160;
-function headerValues(value) {
-    if (value === undefined)
-        return [];
-    return Array.isArray(value) ? value : [value];
-}
-/** RFC 9111 §1.2.2: a number of seconds too large to hold counts as 2^31. */
-const MAX_AGE_S = 2 ** 31;
-/**
- * `Age` is one non-negative integer (RFC 9111 §5.1), but an intermediary may join two tiers' values
- * into a list or send a line each: the largest is the copy's age. Any other value proves nothing,
- * so it is never read as a young copy.
- */
-function readAge(lines) {
-    if (lines.length === 0)
-        return { age: null, malformedAge: undefined };
-    const values = lines
-        .flatMap((line) => line.split(','))
-        .map((value) => value.trim())
-        .filter((value) => value !== '');
-    if (values.length === 0 || !values.every((value) => /^\d+$/.test(value))) {
-        const why = values.length === 0 ? 'empty' : 'not a whole number of seconds';
-        return { age: null, malformedAge: `malformed Age header ${quoted(lines.join(', '))}: ${why}` };
-    }
-    const largest = values.reduce((most, value) => Math.max(most, Number(value)), 0);
-    return { age: Math.min(largest, MAX_AGE_S), malformedAge: undefined };
-}
-function cacheStatusOf(headers) {
-    for (const name of CACHE_STATUS_HEADERS) {
-        const [value] = headerValues(headers[name.toLowerCase()]);
-        if (value !== undefined)
-            return `${name}: ${oneLine(value, SHOWN_VALUE_CHARS)}`;
-    }
-    return undefined;
-}
-function observe(answer, text) {
-    switch (answer.kind) {
-        case 'response': {
-            const { headers, body } = answer;
-            const textSeen = text === undefined
-                ? undefined
-                : body.includes(text) ||
-                    Object.values(headers).some((value) => headerValues(value).some((one) => one.includes(text)));
-            return {
-                status: answer.status,
-                ...readAge(answer.ageLines),
-                undecodable: answer.undecodable === undefined
-                    ? undefined
-                    : oneLine(answer.undecodable, SHOWN_FAILURE_CHARS),
-                textSeen,
-                cacheStatus: cacheStatusOf(headers),
-                failure: undefined
-            };
-        }
-        case 'network':
-            return observation_failed(`network error: ${oneLine(answer.message, SHOWN_FAILURE_CHARS)}`);
-        case 'timeout':
-            return observation_failed(oneLine(answer.message, SHOWN_FAILURE_CHARS));
-        case 'cancelled':
-            return observation_failed('the run was cancelled');
-    }
-}
-function observation_failed(failure) {
-    return {
-        status: null,
-        age: null,
-        malformedAge: undefined,
-        undecodable: undefined,
-        textSeen: undefined,
-        cacheStatus: undefined,
-        failure
-    };
-}
-
-;// CONCATENATED MODULE: ./src/http/page-checks.ts
-
-/** A request cut to the time left still gets this long: a check with no time to answer proves nothing. */
-const MIN_REQUEST_TIMEOUT_MS = 1000;
-/**
- * A check's timeout when it must end by `deadline`: the time left, but at least
- * `MIN_REQUEST_TIMEOUT_MS`, and never more than the request `timeout` the user set.
- */
-function timeoutBefore(deadline, now, requestTimeoutMs) {
-    return Math.min(requestTimeoutMs, Math.max(MIN_REQUEST_TIMEOUT_MS, deadline - now));
-}
-/** A throw from the prober (a bug) fails that check only, as the engine does for a call. */
-async function safeGet(prober, url, options) {
-    try {
-        return await prober.get(url, options);
-    }
-    catch (error) {
-        const message = messageOf(error);
-        return {
-            kind: 'network',
-            code: undefined,
-            message: `edge-purge could not check it: ${message}`
-        };
-    }
-}
-/**
- * Runs every one of `checks` until all end or the run is cancelled, whichever comes first: a
- * cancelled stage returns at once, leaving checks in flight to the abort they were given.
- */
-async function untilCancelled(checks, signal) {
-    let stopListening = () => undefined;
-    const cancelled = new Promise((resolve) => {
-        if (signal.aborted)
-            resolve();
-        const listener = () => resolve();
-        signal.addEventListener('abort', listener, { once: true });
-        stopListening = () => signal.removeEventListener('abort', listener);
-    });
-    try {
-        await Promise.race([Promise.all(checks), cancelled]);
-    }
-    finally {
-        stopListening();
-    }
-}
-
-;// CONCATENATED MODULE: ./src/stages/verify/freshness.ts
-
-/** `HTTP 404, ` for answers other than 2xx: a fresh 404 or a 301 is worth a second look. */
-function statusPrefix(status) {
-    return status >= 200 && status < 300 ? '' : `HTTP ${status}, `;
-}
-function judge(observation, rule) {
-    const { status, age, malformedAge, undecodable, cacheStatus, failure } = observation;
-    const via = cacheStatus === undefined ? '' : ` (${cacheStatus})`;
-    if (status === null) {
-        return { fresh: false, evidence: failure ?? 'no answer' };
-    }
-    if (status >= 500)
-        return { fresh: false, evidence: `HTTP ${status}${via}` };
-    const prefix = statusPrefix(status);
-    if (undecodable !== undefined) {
-        return { fresh: false, evidence: `${prefix}${undecodable}${via}` };
-    }
-    if ('text' in rule) {
-        const fresh = observation.textSeen === true;
-        const evidence = `${prefix}${fresh ? 'showed' : 'did not show'} ${quoted(rule.text)}${via}`;
-        return { fresh, evidence };
-    }
-    const elapsedS = Math.max(0, rule.nowMs - rule.purgeStartedMs) / 1000;
-    const began = `${Math.floor(elapsedS)} s ago`;
-    if (malformedAge !== undefined) {
-        return { fresh: false, evidence: `${prefix}${malformedAge}${via}` };
-    }
-    if (age === null)
-        return { fresh: true, evidence: `${prefix}no Age header${via}` };
-    // `Age` has whole seconds and the purge time is ours: a second of slack keeps a copy made just
-    // after the first call from looking older than it.
-    return age <= elapsedS + 1
-        ? { fresh: true, evidence: `${prefix}Age ${age} s, purge began ${began}${via}` }
-        : {
-            fresh: false,
-            evidence: `${prefix}Age ${age} s, but the purge began ${began}${via}`
-        };
-}
-
-;// CONCATENATED MODULE: ./src/stages/verify/edge-check.ts
-/**
- * The verification stage: after the purge, fetch each URL as a visitor would and judge whether the
- * edge now serves content produced after the purge began, re-checking stale ones for a while (a
- * soft purge serves the old copy once while it refetches; a CDN needs a moment to reach every POP).
- */
-
-
-
-
-
-
-
-const FIRST_RECHECK_MS = 500;
-const MAX_RECHECK_MS = 5000;
-/** Wait before the re-check that follows check number `checks`: 0.5 s, 1 s, 2 s, 4 s, then 5 s. */
-function recheckDelayMs(checks) {
-    return Math.min(MAX_RECHECK_MS, FIRST_RECHECK_MS * 2 ** Math.max(0, checks - 1));
-}
-function entryOf(progress, cancelled) {
-    const { target, checks, observation, judgement, final, late } = progress;
-    const evidence = judgement === undefined
-        ? late
-            ? NOT_CHECKED_IN_TIME
-            : NOT_JUDGED_CANCELLED
-        : cancelled && !final
-            ? `${judgement.evidence}; not checked again: the run was cancelled`
-            : judgement.evidence;
-    return {
-        url: target.url,
-        fresh: judgement?.fresh ?? false,
-        http_status: observation?.status ?? null,
-        age: observation?.age ?? null,
-        checks,
-        evidence
-    };
-}
-async function verifyFreshness(settings, { requestTimeoutMs, concurrency }, deps) {
-    const { prober, clock, signal, log } = deps;
-    const deadline = clock.now() + settings.timeoutMs;
-    const slots = new ProbeSlots(concurrency);
-    const progress = settings.targets.map((target) => ({
-        target,
-        checks: 0,
-        observation: undefined,
-        judgement: undefined,
-        final: false,
-        late: false
-    }));
-    /** One check; false when it was not made (cancelled, or started too late). */
-    async function check(state) {
-        const start = clock.now();
-        if (signal.aborted)
-            return false;
-        if (start > deadline) {
-            state.late = state.checks === 0;
-            return false;
-        }
-        // A first check keeps the full timeout, so its verdict never comes from a cut of ours; it still
-        // ends within one timeout of the deadline. Re-checks share what is left, and the floor never
-        // lifts one above `timeout` (below 1 s), which would break that bound.
-        const timeoutMs = state.checks === 0 ? requestTimeoutMs : timeoutBefore(deadline, start, requestTimeoutMs);
-        const { url, text } = state.target;
-        const answer = await safeGet(prober, url, { timeoutMs, signal, lookFor: text });
-        if (answer.kind === 'cancelled')
-            return false;
-        const observation = observe(answer, text);
-        const rule = text === undefined
-            ? { purgeStartedMs: settings.purgeStartedMs, nowMs: clock.now() }
-            : { text };
-        const judgement = judge(observation, rule);
-        state.checks += 1;
-        state.observation = observation;
-        state.judgement = judgement;
-        const delay = recheckDelayMs(state.checks);
-        state.final = judgement.fresh || clock.now() + delay > deadline;
-        const next = judgement.fresh
-            ? ''
-            : state.final
-                ? '; no time left to check again'
-                : `; checking again in ${delay / 1000} s`;
-        log.info(`${judgement.fresh ? '✓ fresh' : '✗ stale'} ${shownUrl(url)}: ${judgement.evidence} (check ${state.checks}${next})`);
-        return true;
-    }
-    async function verify(state) {
-        while (await slots.run(() => check(state))) {
-            if (state.final)
-                return;
-            await clock.sleep(recheckDelayMs(state.checks), signal);
-        }
-    }
-    const seconds = `${settings.timeoutMs / 1000} s`;
-    const title = `Edge check: ${counted(progress.length, 'URL')} (up to ${concurrency} at once, stale ones re-checked; no check starts after ${seconds})`;
-    return log.group(title, async () => {
-        await untilCancelled(progress.map(verify), signal);
-        const cancelled = signal.aborted;
-        const entries = progress.map((state) => entryOf(state, cancelled));
-        const late = progress.filter((state) => state.late).length;
-        if (late > 0) {
-            // One line, not one per URL: there may be a thousand.
-            log.info(`${counted(late, 'URL')} not checked within verify-timeout (${seconds}): raise verify-timeout or concurrency`);
-        }
-        const fresh = entries.filter((entry) => entry.fresh).length;
-        const ending = cancelled ? ' (the run was cancelled)' : '';
-        const notChecked = late > 0 ? `, ${late} not checked` : '';
-        log.info(`${fresh} fresh, ${entries.length - fresh - late} stale${notChecked}${ending}`);
-        const malformedAge = progress
-            .filter((state) => state.observation?.malformedAge !== undefined)
-            .map((state) => state.target.url);
-        return { entries, cancelled, malformedAge };
-    });
 }
 
 ;// CONCATENATED MODULE: ./src/stages/verify/targets.ts
@@ -35297,7 +33762,7 @@ function withoutFragment(url) {
 }
 /** In a dry run: what the edge check would look at for these URL targets; no request is sent. */
 function describeCheckPlanned(verify, urlTargets) {
-    const byText = verify.text === undefined ? 'by Age' : `by the text ${JSON.stringify(oneLine(verify.text, 80))}`;
+    const byText = verify.text === undefined ? 'by Age' : `by the text ${JSON.stringify((0,guard/* oneLine */.TN)(verify.text, 80))}`;
     const parts = [
         verify.purgedUrls ? 'each purged URL by Age' : undefined,
         verify.urls.length > 0 ? `each of verify-urls ${byText}` : undefined
@@ -35306,125 +33771,10 @@ function describeCheckPlanned(verify, urlTargets) {
     if (urls.length === 0)
         return undefined;
     return {
-        sentence: `Would then check ${counted(urls.length, 'URL')} at the edge, ${parts.join(', and ')}, ` +
+        sentence: `Would then check ${(0,counted/* counted */.h)(urls.length, 'URL')} at the edge, ${parts.join(', and ')}, ` +
             `re-checking stale ones for up to ${verify.timeoutMs / 1000} s:`,
         urls
     };
-}
-
-;// CONCATENATED MODULE: ./src/stages/wait.ts
-
-
-
-
-
-
-
-/** How often one URL is checked: often enough to purge soon after a deploy, rarely enough to be polite. */
-const CHECK_INTERVAL_MS = 2000;
-/** A page whose body cannot be decoded does not pass: visitors could not read it either. */
-function passes(observation) {
-    const { status, textSeen, undecodable } = observation;
-    return (status !== null &&
-        status >= 200 &&
-        status < 300 &&
-        undecodable === undefined &&
-        textSeen !== false);
-}
-function describeAnswer(observation, text) {
-    if (observation.status === null)
-        return observation.failure ?? 'no answer';
-    if (observation.undecodable !== undefined) {
-        return `HTTP ${observation.status}, ${observation.undecodable}`;
-    }
-    const seen = observation.textSeen ? 'showed' : 'did not show';
-    return text === undefined
-        ? `HTTP ${observation.status}`
-        : `HTTP ${observation.status}, ${seen} ${quoted(text)}`;
-}
-/**
- * Why no purge call was sent, short enough to be every target's reason: how many URLs were not
- * ready and what they had to show. What each one answered is in the log and the summary.
- */
-function describeFailure(settings, waiting) {
-    const which = waiting.length === 1 && settings.urls.length === 1
-        ? shownUrl(waiting[0]?.url ?? '')
-        : `${waiting.length} of ${counted(settings.urls.length, 'wait-for-url')}`;
-    return `the origin was not ready within ${settings.timeoutMs / 1000} s: ${which} did not ${awaited(settings)}`;
-}
-/** In a dry run: what the wait would await; no request is sent. */
-function describeWaitPlanned(wait) {
-    const what = wait.text === undefined ? 'answers 2xx' : `shows ${JSON.stringify(oneLine(wait.text, 80))}`;
-    return {
-        sentence: `Would first wait until each of ${counted(wait.urls.length, 'URL')} ${what} ` +
-            `(${counted(wait.passes, 'check')} in a row, up to ${wait.timeoutMs / 1000} s):`,
-        urls: wait.urls
-    };
-}
-async function waitForOrigin(settings, { requestTimeoutMs, concurrency }, deps) {
-    const { prober, clock, signal, log } = deps;
-    const started = clock.now();
-    const deadline = started + settings.timeoutMs;
-    const slots = new ProbeSlots(concurrency);
-    const urls = settings.urls.map((url) => ({
-        url,
-        checks: 0,
-        passedInARow: 0,
-        last: 'not checked'
-    }));
-    /** Checks one URL until it has passed often enough or no check may start before the deadline. */
-    async function watch(state) {
-        let nextStart = started;
-        while (state.passedInARow < settings.passes && !signal.aborted) {
-            const pause = nextStart - clock.now();
-            if (pause > 0)
-                await clock.sleep(pause, signal);
-            const checked = await slots.run(async () => {
-                const start = clock.now();
-                if (signal.aborted || start > deadline)
-                    return false;
-                nextStart = start + CHECK_INTERVAL_MS;
-                const timeoutMs = timeoutBefore(deadline, start, requestTimeoutMs);
-                const answer = await safeGet(prober, state.url, {
-                    timeoutMs,
-                    signal,
-                    lookFor: settings.text
-                });
-                if (answer.kind === 'cancelled')
-                    return false;
-                const observation = observe(answer, settings.text);
-                state.checks += 1;
-                state.passedInARow = passes(observation) ? state.passedInARow + 1 : 0;
-                state.last = describeAnswer(observation, settings.text);
-                const mark = state.passedInARow > 0 ? '✓' : '✗';
-                const row = settings.passes > 1 ? `; ${state.passedInARow} of ${settings.passes} in a row` : '';
-                log.info(`${mark} ${shownUrl(state.url)}: ${state.last} (check ${state.checks}${row})`);
-                return true;
-            });
-            if (!checked)
-                return;
-            nextStart = Math.max(nextStart, clock.now());
-            if (nextStart > deadline)
-                return;
-        }
-    }
-    const title = `Waiting for the origin: ${counted(urls.length, 'URL')} to ${awaited(settings)} (up to ${settings.timeoutMs / 1000} s)`;
-    return log.group(title, async () => {
-        await untilCancelled(urls.map(watch), signal);
-        const elapsedMs = clock.now() - started;
-        const cancelled = signal.aborted;
-        const waiting = urls.filter((state) => state.passedInARow < settings.passes);
-        const done = !cancelled && waiting.length === 0;
-        const failure = done || cancelled ? undefined : describeFailure(settings, waiting);
-        const after = `${(elapsedMs / 1000).toFixed(1)} s`;
-        log.info(failure ??
-            (cancelled ? `Wait cancelled after ${after}` : `The origin is ready after ${after}`));
-        if (failure !== undefined) {
-            for (const state of waiting)
-                log.info(describeUrlWait(state, settings));
-        }
-        return { done, cancelled, elapsedMs, urls: urls.map((state) => ({ ...state })), failure };
-    });
 }
 
 ;// CONCATENATED MODULE: ./src/pipeline.ts
@@ -35439,13 +33789,14 @@ async function waitForOrigin(settings, { requestTimeoutMs, concurrency }, deps) 
 
 
 
-
-
-
-
-
-
 const USER_AGENT = 'edge-purge/1';
+// The stages only some runs need load when a run needs them: a run that purges keys or URLs loads
+// none of them (nor the page prober), which takes about 2% off the action's start.
+const changedFilesStage = () => __nccwpck_require__.e(/* import() */ 334).then(__nccwpck_require__.bind(__nccwpck_require__, 3334));
+const lastPurgeRecall = () => __nccwpck_require__.e(/* import() */ 85).then(__nccwpck_require__.bind(__nccwpck_require__, 85));
+const lastPurgeRecords = () => __nccwpck_require__.e(/* import() */ 215).then(__nccwpck_require__.bind(__nccwpck_require__, 1215));
+const waitStage = () => Promise.all(/* import() */[__nccwpck_require__.e(187), __nccwpck_require__.e(154)]).then(__nccwpck_require__.bind(__nccwpck_require__, 9154));
+const edgeCheckStage = () => Promise.all(/* import() */[__nccwpck_require__.e(187), __nccwpck_require__.e(803)]).then(__nccwpck_require__.bind(__nccwpck_require__, 2803));
 const liveConnections = {
     transport: (settings) => createTransport({
         apiToken: settings.apiToken,
@@ -35453,7 +33804,10 @@ const liveConnections = {
         timeoutMs: settings.timeoutMs,
         userAgent: USER_AGENT
     }),
-    prober: (settings) => createProber({ userAgent: USER_AGENT, concurrency: settings.concurrency })
+    prober: async (settings) => {
+        const { createProber } = await __nccwpck_require__.e(/* import() */ 187).then(__nccwpck_require__.bind(__nccwpck_require__, 6187));
+        return createProber({ userAgent: USER_AGENT, concurrency: settings.concurrency });
+    }
 };
 /**
  * Runs the stages in order. Input errors, the GitHub API and planning fail the run (they throw)
@@ -35463,21 +33817,24 @@ const liveConnections = {
 async function runPipeline(given, deps) {
     const { signal, log } = deps;
     const github = await unlessCancelled(openRepository(given, deps.openGitHub), signal);
-    const recalled = github === undefined || given.lastPurge === undefined
+    const { lastPurge, changedFiles } = given;
+    const recalled = github === undefined || lastPurge === undefined
         ? undefined
-        : await unlessCancelled(recallLastPurges(github, given.lastPurge, given.changedFiles !== undefined, log), signal);
-    const { settings, derivation } = await unlessCancelled(applyChangedFiles(given, { github, recalled, log }), signal);
+        : await unlessCancelled(lastPurgeRecall().then(({ recallLastPurges }) => recallLastPurges(github, lastPurge, changedFiles !== undefined, log)), signal);
+    const { settings, derivation } = changedFiles === undefined
+        ? { settings: given, derivation: undefined }
+        : await unlessCancelled(changedFilesStage().then(({ applyChangedFiles }) => applyChangedFiles(given, { github, recalled, log })), signal);
     const calls = planPurges(settings);
     mark('plan');
     if (derivation !== undefined)
-        await showDerivation(derivation, calls.length, log);
+        await showChanges(derivation, calls.length, log);
     log.info(describePlan(calls, settings));
     const records = github === undefined ||
         recalled === undefined ||
         settings.lastPurge === undefined ||
         settings.dryRun
         ? []
-        : await openRecords(github, settings.lastPurge, recalled.head, log);
+        : await (await lastPurgeRecords()).openRecords(github, settings.lastPurge, recalled.head, log);
     const ledger = new ResultLedger(calls);
     let stages = nothingDone();
     try {
@@ -35486,12 +33843,12 @@ async function runPipeline(given, deps) {
             : await purgeForVisitors(calls, settings, deps, ledger);
     }
     catch (error) {
-        const reason = `not finished: edge-purge stopped on an unexpected error: ${plainLine(messageOf(error))}`;
+        const reason = `not finished: edge-purge stopped on an unexpected error: ${(0,text_shown/* plainLine */.h0)((0,message/* messageOf */.b)(error))}`;
         log.error(reason);
         stages.purge = { ...unsent(ledger, reason), cancelled: signal.aborted };
     }
     const { purge, wait, verification, plannedStages } = stages;
-    const results = derivation === undefined ? purge.results : withSources(purge.results, derivation.sources);
+    const results = derivation === undefined ? purge.results : (0,record/* withSources */.Z6)(purge.results, derivation.sources);
     const run = { results, verification, stopped: stoppedBy(stages, calls.length) };
     return {
         settings,
@@ -35501,8 +33858,14 @@ async function runPipeline(given, deps) {
         wait,
         ...run,
         counts: purge.counts,
-        recorded: github === undefined ? [] : await closeRecords(github, records, run, log)
+        recorded: github === undefined || records.length === 0
+            ? []
+            : await (await lastPurgeRecords()).closeRecords(github, records, run, log)
     };
+}
+async function showChanges(derivation, calls, log) {
+    const { showDerivation } = await changedFilesStage();
+    await showDerivation(derivation, calls, log);
 }
 /** The run's repository, when changed-files or last-purge needs it. */
 async function openRepository(settings, openGitHub) {
@@ -35520,7 +33883,7 @@ const notRun = (results, counts) => ({
 const unsent = (ledger, reason) => notRun(ledger.fill(reason), ledger.counts());
 /** The stages before any of them ran: nothing purged, waited for or checked. */
 const nothingDone = () => ({
-    purge: notRun([], countResults([])),
+    purge: notRun([], (0,record/* countResults */.aD)([])),
     wait: undefined,
     verification: undefined,
     plannedStages: []
@@ -35541,7 +33904,7 @@ function stoppedBy({ purge, wait, verification }, calls) {
         return 'Cancelled while waiting for the origin: no purge call was sent';
     }
     if (purge.cancelled) {
-        return `Cancelled after ${purge.answered} of ${counted(calls, 'call')}: the calls not answered by then are reported as failed`;
+        return `Cancelled after ${purge.answered} of ${(0,counted/* counted */.h)(calls, 'call')}: the calls not answered by then are reported as failed`;
     }
     if (verification?.cancelled === true) {
         return 'Cancelled during the edge check: the URLs not judged by then are reported as not fresh';
@@ -35551,14 +33914,18 @@ function stoppedBy({ purge, wait, verification }, calls) {
 /** A dry run: every call and every later stage as it would run; nothing is sent or recorded. */
 async function dryRun(calls, settings, log) {
     const plannedStages = [
-        settings.wait === undefined ? undefined : describeWaitPlanned(settings.wait),
+        settings.wait === undefined
+            ? undefined
+            : (await waitStage()).describeWaitPlanned(settings.wait),
         describeCheckPlanned(settings.verify, settings.urls.map((url) => url.target)),
-        settings.lastPurge === undefined ? undefined : describeRecordPlanned(settings.lastPurge)
+        settings.lastPurge === undefined
+            ? undefined
+            : (await lastPurgeRecords()).describeRecordPlanned(settings.lastPurge)
     ].filter((stage) => stage !== undefined);
     await showDryRun(calls, settings.repeatAfterMs, plannedStages, log);
     const planned = plannedResults(calls, settings.repeatAfterMs > 0);
     return {
-        purge: notRun(planned, countResults(planned)),
+        purge: notRun(planned, (0,record/* countResults */.aD)(planned)),
         wait: undefined,
         verification: undefined,
         plannedStages
@@ -35569,16 +33936,20 @@ async function dryRun(calls, settings, log) {
  * copies. No purge call is sent when the wait does not end in time.
  */
 async function purgeForVisitors(calls, settings, { clock, signal, log, connect }, ledger) {
-    const prober = connect.prober(settings);
-    const pageDeps = { prober, clock, signal, log };
+    let prober;
+    const pages = async () => {
+        prober ??= await connect.prober(settings);
+        return { prober, clock, signal, log };
+    };
     const limits = { requestTimeoutMs: settings.timeoutMs, concurrency: settings.concurrency };
     const stages = nothingDone();
     try {
         if (settings.wait !== undefined) {
-            stages.wait = await waitForOrigin(settings.wait, limits, pageDeps);
+            const { waitForOrigin } = await waitStage();
+            stages.wait = await waitForOrigin(settings.wait, limits, await pages());
             if (!stages.wait.done) {
                 const reason = stages.wait.cancelled
-                    ? NOT_SENT_CANCELLED
+                    ? record/* NOT_SENT_CANCELLED */.v$
                     : `not sent: ${stages.wait.failure ?? 'the origin was not ready'}`;
                 stages.purge = { ...unsent(ledger, reason), cancelled: stages.wait.cancelled };
                 return stages;
@@ -35601,11 +33972,12 @@ async function purgeForVisitors(calls, settings, { clock, signal, log, connect }
             return stages;
         }
         const purgeStartedMs = stages.purge.firstSentMs ?? clock.now();
-        stages.verification = await verifyFreshness({ targets, purgeStartedMs, timeoutMs: settings.verify.timeoutMs }, limits, pageDeps);
+        const { verifyFreshness } = await edgeCheckStage();
+        stages.verification = await verifyFreshness({ targets, purgeStartedMs, timeoutMs: settings.verify.timeoutMs }, limits, await pages());
         return stages;
     }
     finally {
-        prober.close();
+        prober?.close();
     }
 }
 
@@ -35623,14 +33995,14 @@ function problemsOf(results, stale) {
     for (const result of results) {
         if (result.status !== 'failed')
             continue;
-        const name = `${result.type} ${shorten(result.target)}`;
+        const name = `${result.type} ${(0,text_shown/* shorten */.ml)(result.target)}`;
         failed.push({ kind: 'target', name, reason: result.error ?? 'failed' });
     }
     const staleUrls = stale
         .filter((entry) => !entry.fresh)
         .map((entry) => ({
-        kind: notChecked(entry) ? 'unchecked' : 'stale',
-        name: shorten(entry.url),
+        kind: (0,record/* notChecked */.lb)(entry) ? 'unchecked' : 'stale',
+        name: (0,text_shown/* shorten */.ml)(entry.url),
         reason: entry.evidence
     }));
     return [...failed, ...staleUrls];
@@ -35650,11 +34022,11 @@ function failureAnnotations(results, stale = []) {
             group.push(problem);
     }
     // The cause first: a refusal, then the calls it stopped, however many more of those there are.
-    const knockOn = (group) => group[0]?.reason.startsWith(NOT_SENT_AFTER_REFUSAL) === true;
+    const knockOn = (group) => group[0]?.reason.startsWith(record/* NOT_SENT_AFTER_REFUSAL */.Vn) === true;
     const sorted = [...groups.values()].sort((a, b) => Number(knockOn(a)) - Number(knockOn(b)) || b.length - a.length);
     const lines = sorted.slice(0, MAX_ANNOTATIONS).map((group) => {
         const [first] = group;
-        const reason = oneLine(first.reason, SHOWN_REASON_CHARS);
+        const reason = (0,guard/* oneLine */.TN)(first.reason, SHOWN_REASON_CHARS);
         if (first.kind !== 'target') {
             const what = group.length === 1 ? `${first.name} is` : `${group.length} URLs are`;
             const verdict = first.kind === 'stale' ? 'still stale at the edge after the purge' : 'not known to be fresh';
@@ -35690,7 +34062,7 @@ function conclude({ results, counts, settings, verification, stopped }, { log, f
 /** What went wrong, in one message; `undefined` when every target purged and every URL is fresh. */
 function problemMessage({ failed, total }, verification) {
     const notFresh = verification.filter((entry) => !entry.fresh);
-    const unchecked = notFresh.filter(notChecked).length;
+    const unchecked = notFresh.filter(record/* notChecked */.lb).length;
     const stale = notFresh.length - unchecked;
     if (failed === 0 && notFresh.length === 0)
         return undefined;
@@ -35700,10 +34072,10 @@ function problemMessage({ failed, total }, verification) {
             : `${failed} of ${total} targets failed to purge; the job summary and the results output list each with its reason`,
         stale === 0
             ? undefined
-            : `${stale} of ${counted(verification.length, 'URL')} checked at the edge ${stale === 1 ? 'is' : 'are'} still stale after the purge; the job summary and the verification output give the evidence`,
+            : `${stale} of ${(0,counted/* counted */.h)(verification.length, 'URL')} checked at the edge ${stale === 1 ? 'is' : 'are'} still stale after the purge; the job summary and the verification output give the evidence`,
         unchecked === 0
             ? undefined
-            : `${unchecked} of ${counted(verification.length, 'URL')} to check at the edge ${unchecked === 1 ? 'was' : 'were'} not checked, so ${unchecked === 1 ? 'it is' : 'they are'} not known to be fresh; the verification output says why`
+            : `${unchecked} of ${(0,counted/* counted */.h)(verification.length, 'URL')} to check at the edge ${unchecked === 1 ? 'was' : 'were'} not checked, so ${unchecked === 1 ? 'it is' : 'they are'} not known to be fresh; the verification output says why`
     ];
     return parts.filter((part) => part !== undefined).join('. ');
 }
@@ -35881,8 +34253,8 @@ function* redactedJson(entries) {
     let first = true;
     for (const slice of slices(entries, SLICE)) {
         let json = JSON.stringify(slice);
-        if (mayHoldSecret(json)) {
-            json = JSON.stringify(slice, (_key, item) => typeof item === 'string' ? redact(item) : item);
+        if ((0,guard/* mayHoldSecret */.dV)(json)) {
+            json = JSON.stringify(slice, (_key, item) => typeof item === 'string' ? (0,guard/* redact */.E$)(item) : item);
         }
         yield `${first ? '' : ','}${json.slice(1, -1)}`;
         first = false;
@@ -35940,7 +34312,7 @@ function purgeIdsText(results, perService) {
     if (plain?.complete === true)
         return plain.text;
     const careful = plain && unlessSecret(purgeIdsJson(results, perService, unchanged, PIECE_CHARS));
-    return careful?.text ?? boundedText(purgeIdsJson(results, perService, redact, PIECE_CHARS));
+    return careful?.text ?? boundedText(purgeIdsJson(results, perService, guard/* redact */.E$, PIECE_CHARS));
 }
 /**
  * The pieces as one text, with what their walk returned; `undefined` at the first piece that may
@@ -35950,7 +34322,7 @@ function unlessSecret(pieces) {
     const text = new BoundedText();
     let step = pieces.next();
     for (; step.done !== true; step = pieces.next()) {
-        if (mayHoldSecret(step.value))
+        if ((0,guard/* mayHoldSecret */.dV)(step.value))
             return undefined;
         text.add(step.value);
     }
@@ -36010,11 +34382,11 @@ async function writeResultOutputs({ results, counts, settings }, io) {
     const perService = settings.services.length > 1;
     const { file, json } = await keep('results-file', results, io);
     setBoundedOutput('purge-ids', purgeIdsText(results, perService), file, io);
-    io.setOutput('purge-id', redact(onlyId(results)));
+    io.setOutput('purge-id', (0,guard/* redact */.E$)(onlyId(results)));
     setBoundedOutput('results', json, file, io);
     io.setOutput('purged-count', String(counts.purged));
     io.setOutput('failed-count', String(counts.failed));
-    const path = file.written ? redact(file.path) : '';
+    const path = file.written ? (0,guard/* redact */.E$)(file.path) : '';
     io.setOutput('results-file', path);
     return path;
 }
@@ -36035,7 +34407,7 @@ function onlyId(results) {
  * name different commits are compared from each: then one line per base, in both outputs alike.
  */
 function writeBaseOutputs(ranges, io) {
-    io.setOutput('base', ranges.map((range) => redact(range.baseSha)).join('\n'));
+    io.setOutput('base', ranges.map((range) => (0,guard/* redact */.E$)(range.baseSha)).join('\n'));
     io.setOutput('base-source', ranges.map((range) => range.source).join('\n'));
 }
 /**
@@ -36054,7 +34426,7 @@ async function writeStageOutputs(verification, waitMs, io) {
     }
     const { file, json } = await keep('verification-file', verification, io);
     setBoundedOutput('verification', json, file, io);
-    io.setOutput('verification-file', file.written ? redact(file.path) : '');
+    io.setOutput('verification-file', file.written ? (0,guard/* redact */.E$)(file.path) : '');
 }
 
 ;// CONCATENATED MODULE: ./src/report/summary.ts
@@ -36095,7 +34467,7 @@ const SHOWN_TARGETS_PER_FILE = 10;
 /** Where a user learns to keep the results file, which the runner deletes with the job. */
 const KEEP_RESULTS_DOC = 'https://github.com/edge-purge/edge-purge/blob/v1/docs/results.md#keep-the-results-file';
 const STATUS_CELL = { purged: '✅ purged', failed: '❌ failed', planned: '📝 planned' };
-const code = (text, maxChars) => `<code>${summaryText(text, maxChars)}</code>`;
+const code = (text, maxChars) => `<code>${(0,guard/* summaryText */.g5)(text, maxChars)}</code>`;
 /** Bytes left for the sections; each takes what it uses, up to its own cap. */
 class Budget {
     left;
@@ -36125,27 +34497,27 @@ function notSentBecause({ wait, dryRun }) {
 }
 /** How many URLs the edge check found stale, and how many it never got to. */
 function edgeCounts(entries) {
-    const unchecked = entries.filter(notChecked).length;
+    const unchecked = entries.filter(record/* notChecked */.lb).length;
     return { stale: entries.filter((entry) => !entry.fresh).length - unchecked, unchecked };
 }
 /** The run's answer, in the first line: what was purged, what failed, what visitors still get stale. */
 function heading(facts) {
     const { counts, dryRun, services } = facts;
-    const title = services.length === 0 ? 'Edge purge' : `Edge purge of ${summaryText(services.join(', '))}`;
+    const title = services.length === 0 ? 'Edge purge' : `Edge purge of ${(0,guard/* summaryText */.g5)(services.join(', '))}`;
     if (dryRun)
         return `${title} (dry run): ${counts.planned} planned, nothing sent`;
     const { stale, unchecked } = edgeCounts(facts.edgeCheck?.entries ?? []);
     const notSent = notSentBecause(facts);
     return (`${title}: ${counts.purged} purged, ${counts.failed} failed` +
-        (stale > 0 ? `, <b>${counted(stale, 'page')} still stale</b>` : '') +
-        (unchecked > 0 ? `, <b>${counted(unchecked, 'page')} not checked</b>` : '') +
+        (stale > 0 ? `, <b>${(0,counted/* counted */.h)(stale, 'page')} still stale</b>` : '') +
+        (unchecked > 0 ? `, <b>${(0,counted/* counted */.h)(unchecked, 'page')} not checked</b>` : '') +
         (notSent === undefined ? '' : `, <b>nothing sent</b>: ${notSent}`));
 }
 function scopeLine(facts) {
     const { counts, calls, repeatAfterMs, dryRun } = facts;
     const sent = dryRun || notSentBecause(facts) !== undefined ? ' planned, none sent' : '';
     return [
-        `${counted(counts.total, 'target')} in ${counted(calls, 'call')}${sent}`,
+        `${(0,counted/* counted */.h)(counts.total, 'target')} in ${(0,counted/* counted */.h)(calls, 'call')}${sent}`,
         repeatAfterMs > 0
             ? `purged twice, ${repeatAfterMs / 1000} s apart (repeat-after): a target counts as purged only when both passes purged it`
             : undefined,
@@ -36158,10 +34530,10 @@ function scopeLine(facts) {
 function contextLine(context) {
     const where = context.sha === '' ? '' : ` at ${code(context.sha.slice(0, 7), 7)}`;
     const parts = [
-        `${summaryText(context.event || 'run')} on ${code(context.repository)}${where}`,
-        context.workflow === '' ? undefined : `workflow <b>${summaryText(context.workflow)}</b>`,
+        `${(0,guard/* summaryText */.g5)(context.event || 'run')} on ${code(context.repository)}${where}`,
+        context.workflow === '' ? undefined : `workflow <b>${(0,guard/* summaryText */.g5)(context.workflow)}</b>`,
         Number.isInteger(context.runNumber) && context.runNumber > 0
-            ? `<a href="${summaryText(context.runUrl)}">run ${context.runNumber}</a>`
+            ? `<a href="${(0,guard/* summaryText */.g5)(context.runUrl)}">run ${context.runNumber}</a>`
             : undefined
     ];
     return parts.filter((part) => part !== undefined).join(', ');
@@ -36182,7 +34554,7 @@ function waitSection(wait, budget) {
     const { text, passes, outcome } = wait;
     const seconds = Math.round(outcome.elapsedMs / 1000);
     const shown = text === undefined ? 'answered 2xx' : `showed ${code(text, SHOWN_TEXT_CHARS)}`;
-    const checks = (item) => `${counted(item.checks, 'check')} of ${code(item.url, SHOWN_TARGET_CHARS)}`;
+    const checks = (item) => `${(0,counted/* counted */.h)(item.checks, 'check')} of ${code(item.url, SHOWN_TARGET_CHARS)}`;
     if (outcome.done || outcome.cancelled) {
         const lead = outcome.done
             ? `The origin ${shown} after ${seconds} s:`
@@ -36192,16 +34564,16 @@ function waitSection(wait, budget) {
     }
     const failure = outcome.failure ?? 'the origin was not ready';
     const waiting = outcome.urls.filter((item) => item.passedInARow < passes);
-    const items = waiting.map((item) => summaryText(describeUrlWait(item, { text, passes }), summary_SHOWN_ERROR_CHARS));
+    const items = waiting.map((item) => (0,guard/* summaryText */.g5)((0,record/* describeUrlWait */.yE)(item, { text, passes }), summary_SHOWN_ERROR_CHARS));
     return [
-        `<p><b>No purge call was sent:</b> ${summaryText(failure, summary_SHOWN_ERROR_CHARS)}.</p>`,
+        `<p><b>No purge call was sent:</b> ${(0,guard/* summaryText */.g5)(failure, summary_SHOWN_ERROR_CHARS)}.</p>`,
         ...list(items, budget, SECTION_BYTES.wait, 'the step log has each')
     ];
 }
 /** A dry run: each URL it would wait for and check at the edge, as the log lists each call. */
 function plannedSection(stages, budget) {
     return stages.flatMap(({ sentence, urls }) => [
-        `<p>${summaryText(sentence, 2 * summary_SHOWN_ERROR_CHARS)}</p>`,
+        `<p>${(0,guard/* summaryText */.g5)(sentence, 2 * summary_SHOWN_ERROR_CHARS)}</p>`,
         ...(urls.length === 0
             ? []
             : list(urls.map((url) => code(url, SHOWN_TARGET_CHARS)), budget, SECTION_BYTES.planned / Math.max(1, stages.length), 'the step log lists every one'))
@@ -36237,7 +34609,7 @@ function folded(title, body) {
 function targetRow(result, withService, reason) {
     const outcome = result.status === 'failed'
         ? reason && result.error !== null
-            ? `${STATUS_CELL.failed}: ${summaryText(result.error, summary_SHOWN_ERROR_CHARS)}`
+            ? `${STATUS_CELL.failed}: ${(0,guard/* summaryText */.g5)(result.error, summary_SHOWN_ERROR_CHARS)}`
             : '❌ not sent'
         : STATUS_CELL[result.status];
     const cells = [
@@ -36294,12 +34666,12 @@ function targetSections(facts, budget) {
     const section = (list, what, cap, reason) => table(headers, list.first, (result) => targetRow(result, withService, reason), budget, cap, (shown) => `Showing ${shown} of ${list.count} ${what} targets; ${inFile} holds them all.`, list.count);
     const foldedSection = (list, what, cap) => list.count === 0
         ? []
-        : folded(`${counted(list.count, 'target')} ${what}`, section(list, what, cap, false));
+        : folded(`${(0,counted/* counted */.h)(list.count, 'target')} ${what}`, section(list, what, cap, false));
     return {
         open: failed.count === 0
             ? []
             : [
-                `<h3>${counted(failed.count, 'target')} failed</h3>`,
+                `<h3>${(0,counted/* counted */.h)(failed.count, 'target')} failed</h3>`,
                 ...section(failed, 'failed', SECTION_BYTES.failed, true)
             ],
         folded: [
@@ -36310,7 +34682,7 @@ function targetSections(facts, budget) {
 }
 /** What the verdict rests on: the text, the `Age`, or why neither could tell. */
 function judgedBy(entry, byText, malformedAge) {
-    if (notChecked(entry))
+    if ((0,record/* notChecked */.lb)(entry))
         return 'not checked';
     if (entry.http_status === null)
         return 'no answer';
@@ -36326,7 +34698,7 @@ function edgeRow(entry, judged) {
         entry.fresh ? '✅ fresh' : '❌ stale',
         judged,
         String(entry.checks),
-        summaryText(entry.evidence, summary_SHOWN_ERROR_CHARS)
+        (0,guard/* summaryText */.g5)(entry.evidence, summary_SHOWN_ERROR_CHARS)
     ];
     return `<tr>${cells.map((cell) => `<td>${cell}</td>`).join('')}</tr>`;
 }
@@ -36345,14 +34717,14 @@ function edgeCheckSection({ entries, textUrls, malformedAge }, budget) {
         byAge.every((entry) => entry.age === null && entry.http_status !== null && !malformed.has(entry.url));
     return [
         '<h3>Edge check</h3>',
-        `<p>${fresh.length} of ${counted(entries.length, 'URL')} fresh` +
+        `<p>${fresh.length} of ${(0,counted/* counted */.h)(entries.length, 'URL')} fresh` +
             `${counts.stale > 0 ? `, <b>${counts.stale} stale</b>` : ''}` +
             `${counts.unchecked > 0 ? `, <b>${counts.unchecked} not checked</b>` : ''}.</p>`,
         ...(stale.length > 0
             ? table(headers, stale, row, budget, SECTION_BYTES.stale, more(stale.length, 'stale URLs'))
             : []),
         ...(fresh.length > 0
-            ? folded(`${counted(fresh.length, 'URL')} fresh`, table(headers, fresh, row, budget, SECTION_BYTES.fresh, more(fresh.length, 'fresh URLs')))
+            ? folded(`${(0,counted/* counted */.h)(fresh.length, 'URL')} fresh`, table(headers, fresh, row, budget, SECTION_BYTES.fresh, more(fresh.length, 'fresh URLs')))
             : []),
         ...(blind
             ? [
@@ -36379,8 +34751,8 @@ function derivationSection({ report, targets }, budget) {
     }
     return [
         `<h3>Targets from changed files</h3>`,
-        `<p>${counted(report.files.length, 'file')} changed in ${summaryText(report.description)}; ` +
-            `${byFile.size} of them produced ${counted(targets.length, 'target')}.</p>`,
+        `<p>${(0,counted/* counted */.h)(report.files.length, 'file')} changed in ${(0,guard/* summaryText */.g5)(report.description)}; ` +
+            `${byFile.size} of them produced ${(0,counted/* counted */.h)(targets.length, 'target')}.</p>`,
         ...table(['Changed file', 'Targets'], [...byFile], ([file, list]) => fileRow(file, list), budget, SECTION_BYTES.derivation, (shown) => `Showing ${shown} of ${byFile.size} files; the step log lists every one.`)
     ];
 }
@@ -36424,7 +34796,7 @@ function renderSummary(record, { resultsFile, context }) {
 function renderFacts(facts) {
     const head = [`<h2>${heading(facts)}</h2>`];
     if (facts.stopped !== undefined)
-        head.push(`<p><b>${summaryText(facts.stopped)}</b></p>`);
+        head.push(`<p><b>${(0,guard/* summaryText */.g5)(facts.stopped)}</b></p>`);
     head.push(`<p>${scopeLine(facts)}</p>`);
     if (facts.context !== undefined)
         head.push(`<p>${contextLine(facts.context)}</p>`);
@@ -36445,7 +34817,7 @@ function renderFacts(facts) {
     body.push(...targets.folded);
     if (facts.derivation !== undefined)
         body.push(...derivationSection(facts.derivation, budget));
-    body.push(...facts.recorded.map((record) => `<p>${summaryText(recordLine(record))}</p>`));
+    body.push(...facts.recorded.map((record) => `<p>${(0,guard/* summaryText */.g5)(recordLine(record))}</p>`));
     return [...head, ...body, end].join('\n');
 }
 
@@ -36786,8 +35158,10 @@ function file_command_prepareKeyValueMessage(key, value) {
 //# sourceMappingURL=file-command.js.map
 ;// CONCATENATED MODULE: external "path"
 const external_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("path");
+// EXTERNAL MODULE: ./node_modules/@actions/http-client/lib/index.js + 1 modules
+var lib = __nccwpck_require__(4942);
 ;// CONCATENATED MODULE: ./node_modules/@actions/http-client/lib/auth.js
-var auth_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
+var __awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
     return new (P || (P = Promise))(function (resolve, reject) {
         function fulfilled(value) { try { step(generator.next(value)); } catch (e) { reject(e); } }
@@ -36812,7 +35186,7 @@ class BasicCredentialHandler {
         return false;
     }
     handleAuthentication() {
-        return auth_awaiter(this, void 0, void 0, function* () {
+        return __awaiter(this, void 0, void 0, function* () {
             throw new Error('not implemented');
         });
     }
@@ -36834,7 +35208,7 @@ class auth_BearerCredentialHandler {
         return false;
     }
     handleAuthentication() {
-        return auth_awaiter(this, void 0, void 0, function* () {
+        return __awaiter(this, void 0, void 0, function* () {
             throw new Error('not implemented');
         });
     }
@@ -36856,7 +35230,7 @@ class PersonalAccessTokenCredentialHandler {
         return false;
     }
     handleAuthentication() {
-        return auth_awaiter(this, void 0, void 0, function* () {
+        return __awaiter(this, void 0, void 0, function* () {
             throw new Error('not implemented');
         });
     }
@@ -38788,7 +37162,7 @@ function mapLines(text, input, shape) {
         const left = arrow < 0 ? '' : trimmed.slice(0, arrow).trim();
         const right = arrow < 0 ? '' : trimmed.slice(arrow + 2).trim();
         if (left === '' || right === '') {
-            throw new InputError(`${input} line ${line}: expected ${shape}, got ${shorten(trimmed)}`);
+            throw new targets/* InputError */.dz(`${input} line ${line}: expected ${shape}, got ${(0,text_shown/* shorten */.ml)(trimmed)}`);
         }
         lines.push({ line, left, right });
     });
@@ -38798,9 +37172,9 @@ function mapLines(text, input, shape) {
 function parseUrlMap(text) {
     return mapLines(text, 'url-map', '"PATH_PREFIX => URL_PREFIX"').map(({ line, left, right }) => {
         const source = `url-map line ${line}`;
-        const url = parseHttpUrl(right, source);
+        const url = (0,targets/* parseHttpUrl */.f$)(right, source);
         if (url.search !== '' || url.hash !== '' || /[?#]/.test(right)) {
-            throw new InputError(`${source}: ${shorten(right)} has a query or fragment; a URL prefix is a scheme, host and path`);
+            throw new targets/* InputError */.dz(`${source}: ${(0,text_shown/* shorten */.ml)(right)} has a query or fragment; a URL prefix is a scheme, host and path`);
         }
         // The path prefix is a directory, so the URL prefix is one too: `https://x/blog` + `a.html`
         // must give `https://x/blog/a.html`, not `https://x/bloga.html`.
@@ -38812,14 +37186,14 @@ function parseUrlMap(text) {
 /** A repository directory as GitHub lists paths: no leading `./` or `/`, ending in `/`. */
 function parsePathPrefix(raw, source) {
     if (/[*?[\]{}]/.test(raw)) {
-        throw new InputError(`${source}: ${shorten(raw)} looks like a glob; PATH_PREFIX is a directory such as public/ (globs belong in key-map)`);
+        throw new targets/* InputError */.dz(`${source}: ${(0,text_shown/* shorten */.ml)(raw)} looks like a glob; PATH_PREFIX is a directory such as public/ (globs belong in key-map)`);
     }
     if (raw.includes('\\')) {
-        throw new InputError(`${source}: ${shorten(raw)}: separate directories with /, not \\`);
+        throw new targets/* InputError */.dz(`${source}: ${(0,text_shown/* shorten */.ml)(raw)}: separate directories with /, not \\`);
     }
     const path = raw.replace(/^(\.\/|\/)+/, '').replace(/^\.$/, '');
     if (path.split('/').some((segment) => segment === '.' || segment === '..')) {
-        throw new InputError(`${source}: ${shorten(raw)}: give the directory from the repository root, without . or .. segments`);
+        throw new targets/* InputError */.dz(`${source}: ${(0,text_shown/* shorten */.ml)(raw)}: give the directory from the repository root, without . or .. segments`);
     }
     if (path === '')
         return '';
@@ -38829,9 +37203,9 @@ function parsePathPrefix(raw, source) {
 function parseKeyMap(text) {
     return mapLines(text, 'key-map', '"GLOB => KEY"').map(({ line, left, right }) => {
         const source = `key-map line ${line}`;
-        const keys = parseKeys(right, source);
+        const keys = (0,targets/* parseKeys */.Ss)(right, source);
         if (keys.length !== 1) {
-            throw new InputError(`${source}: ${shorten(right)} is ${keys.length} keys; give one key per line (repeat the glob for more)`);
+            throw new targets/* InputError */.dz(`${source}: ${(0,text_shown/* shorten */.ml)(right)} is ${keys.length} keys; give one key per line (repeat the glob for more)`);
         }
         // Paths from GitHub never start with `./`; a glob that does would never match.
         const glob = left.replace(/^(\.\/)+/, '');
@@ -38841,8 +37215,8 @@ function parseKeyMap(text) {
             matches = picomatch_default()(glob, { dot: true });
         }
         catch (error) {
-            const reason = messageOf(error);
-            throw new InputError(`${source}: ${shorten(left)} is not a valid glob: ${reason}`);
+            const reason = (0,message/* messageOf */.b)(error);
+            throw new targets/* InputError */.dz(`${source}: ${(0,text_shown/* shorten */.ml)(left)} is not a valid glob: ${reason}`);
         }
         return { glob, key: keys[0], line, matches };
     });
@@ -38899,15 +37273,15 @@ function parseSettings(raw, readFile) {
     const dryRun = parseBoolean(raw, 'dry-run');
     const urlPurgeAuth = parseBoolean(raw, 'url-purge-auth');
     const mode = parseChoice(raw, 'mode', ['', 'keys', 'urls', 'all']);
-    const keys = parseKeyLists([
+    const keys = (0,targets/* parseKeyLists */.oB)([
         [raw.keys, 'keys'],
         [listFileText(raw, 'keys-file', readFile), 'keys-file']
     ]);
-    const urls = mergeUnique([parseUrls(raw.urls, 'urls'), parseUrls(listFileText(raw, 'urls-file', readFile), 'urls-file')], (entry) => entry.address);
+    const urls = (0,targets/* mergeUnique */.ch)([(0,targets/* parseUrls */.S$)(raw.urls, 'urls'), (0,targets/* parseUrls */.S$)(listFileText(raw, 'urls-file', readFile), 'urls-file')], (entry) => entry.address);
     const changedFiles = parseChangedFiles(raw);
     const lastPurge = parseLastPurge(raw, changedFiles !== undefined, mode === 'all');
     if (changedFiles !== undefined && mode === 'all') {
-        throw new InputError('changed-files: true derives keys and URLs, and mode: all refuses them; use one or the other');
+        throw new targets/* InputError */.dz('changed-files: true derives keys and URLs, and mode: all refuses them; use one or the other');
     }
     // Keys and URLs a map may derive count as given: the run cannot know yet whether it will.
     const hasKeys = keys.length > 0 || (changedFiles?.keyMap.length ?? 0) > 0;
@@ -38917,11 +37291,11 @@ function parseSettings(raw, readFile) {
     const needsService = purgeAll || hasKeys;
     const sendsToken = !dryRun && (needsService || (urlPurgeAuth && hasUrls));
     if (sendsToken && raw['api-token'] === '') {
-        throw new InputError(`api-token is required to purge ${purgeAll ? 'a whole service' : needsService ? 'surrogate keys' : 'URLs with url-purge-auth: true'}. It is empty: the secret behind it ${NOT_SET}, or this run gets no Actions secrets (runs triggered by a pull request from a fork or by Dependabot do not)`);
+        throw new targets/* InputError */.dz(`api-token is required to purge ${purgeAll ? 'a whole service' : needsService ? 'surrogate keys' : 'URLs with url-purge-auth: true'}. It is empty: the secret behind it ${NOT_SET}, or this run gets no Actions secrets (runs triggered by a pull request from a fork or by Dependabot do not)`);
     }
     if (urlPurgeAuth) {
         for (const { url, target } of urls)
-            requireSafeTransport(url, `urls: ${shorten(target)}`);
+            requireSafeTransport(url, `urls: ${(0,text_shown/* shorten */.ml)(target)}`);
         for (const { urlPrefix, line } of changedFiles?.urlMap ?? []) {
             requireSafeTransport(new URL(urlPrefix), `url-map line ${line}`);
         }
@@ -38951,7 +37325,7 @@ function parseSettings(raw, readFile) {
 }
 /** Whitespace-separated absolute http(s) URLs, each once. */
 function parseCheckUrls(raw, name) {
-    return splitUrls(raw[name], name).map((entry) => parseHttpUrl(entry, name).href);
+    return (0,targets/* splitUrls */.HL)(raw[name], name).map((entry) => (0,targets/* parseHttpUrl */.f$)(entry, name).href);
 }
 function parseWait(raw) {
     const urls = parseCheckUrls(raw, 'wait-for-url');
@@ -38960,7 +37334,7 @@ function parseWait(raw) {
     const timeoutMs = parseSeconds(raw, 'wait-timeout', 21_600) * 1000;
     if (urls.length === 0) {
         if (text !== undefined) {
-            throw new InputError('wait-for-text needs wait-for-url: the URLs that must show it');
+            throw new targets/* InputError */.dz('wait-for-text needs wait-for-url: the URLs that must show it');
         }
         return undefined;
     }
@@ -38970,7 +37344,7 @@ function parseVerify(raw) {
     const urls = parseCheckUrls(raw, 'verify-urls');
     const text = raw['verify-text'] === '' ? undefined : raw['verify-text'];
     if (text !== undefined && urls.length === 0) {
-        throw new InputError('verify-text needs verify-urls: only the pages listed there are judged by the text (purged URLs are judged by Age)');
+        throw new targets/* InputError */.dz('verify-text needs verify-urls: only the pages listed there are judged by the text (purged URLs are judged by Age)');
     }
     return {
         purgedUrls: parseBoolean(raw, 'verify'),
@@ -38985,10 +37359,10 @@ function parseChangedFiles(raw) {
     const urlMap = parseUrlMap(raw['url-map']);
     const keyMap = parseKeyMap(raw['key-map']);
     if (urlMap.length === 0 && keyMap.length === 0) {
-        throw new InputError('changed-files: true needs url-map (PATH_PREFIX => URL_PREFIX lines) or key-map (GLOB => KEY lines) to turn changed files into targets');
+        throw new targets/* InputError */.dz('changed-files: true needs url-map (PATH_PREFIX => URL_PREFIX lines) or key-map (GLOB => KEY lines) to turn changed files into targets');
     }
     if (raw['github-token'] === '') {
-        throw new InputError('github-token is required with changed-files: true (the default, github.token, is enough)');
+        throw new targets/* InputError */.dz('github-token is required with changed-files: true (the default, github.token, is enough)');
     }
     const changedSince = raw['changed-since'] === LAST_PURGE ? '' : raw['changed-since'];
     return { urlMap, keyMap, changedSince, githubToken: raw['github-token'] };
@@ -38999,32 +37373,32 @@ function parseLastPurge(raw, changedFiles, purgeAll) {
     if (raw['changed-since'] !== LAST_PURGE)
         return undefined;
     if (!changedFiles && !purgeAll) {
-        throw new InputError('changed-since: last-purge needs changed-files: true (to purge what changed since the last complete purge) or mode: all (to purge everything and start the record); a branch or tag named last-purge cannot be named here, give its commit SHA instead');
+        throw new targets/* InputError */.dz('changed-since: last-purge needs changed-files: true (to purge what changed since the last complete purge) or mode: all (to purge everything and start the record); a branch or tag named last-purge cannot be named here, give its commit SHA instead');
     }
     if (raw['github-token'] === '') {
-        throw new InputError('github-token is required with changed-since: last-purge, which keeps its record as GitHub deployments (the default, github.token, is enough with permissions: deployments: write)');
+        throw new targets/* InputError */.dz('github-token is required with changed-since: last-purge, which keeps its record as GitHub deployments (the default, github.token, is enough with permissions: deployments: write)');
     }
     const serviceIds = parseServiceIds(raw);
     if (serviceIds.length === 0) {
-        throw new InputError('changed-since: last-purge keeps one record per service, named by service-id: set service-id');
+        throw new targets/* InputError */.dz('changed-since: last-purge keeps one record per service, named by service-id: set service-id');
     }
     return { serviceIds, githubToken: raw['github-token'] };
 }
 function checkMode(mode, hasKeys, hasUrls, soft) {
     if (mode === 'all') {
         if (hasKeys || hasUrls) {
-            throw new InputError('mode: all purges the whole service and refuses keys or URLs beside it; remove keys/keys-file/urls/urls-file, or leave mode empty to purge only those');
+            throw new targets/* InputError */.dz('mode: all purges the whole service and refuses keys or URLs beside it; remove keys/keys-file/urls/urls-file, or leave mode empty to purge only those');
         }
         if (soft) {
-            throw new InputError('soft: true cannot be used with mode: all: the purge API has no soft purge-all; purge surrogate keys softly instead, or set soft: false');
+            throw new targets/* InputError */.dz('soft: true cannot be used with mode: all: the purge API has no soft purge-all; purge surrogate keys softly instead, or set soft: false');
         }
         return;
     }
     if (mode === 'keys' && hasUrls) {
-        throw new InputError('mode: keys refuses URLs; remove urls/urls-file (and url-map), or leave mode empty to purge both');
+        throw new targets/* InputError */.dz('mode: keys refuses URLs; remove urls/urls-file (and url-map), or leave mode empty to purge both');
     }
     if (mode === 'urls' && hasKeys) {
-        throw new InputError('mode: urls refuses keys; remove keys/keys-file (and key-map), or leave mode empty to purge both');
+        throw new targets/* InputError */.dz('mode: urls refuses keys; remove keys/keys-file (and key-map), or leave mode empty to purge both');
     }
     const wanted = mode === 'keys' ? hasKeys : mode === 'urls' ? hasUrls : hasKeys || hasUrls;
     if (!wanted) {
@@ -39033,24 +37407,24 @@ function checkMode(mode, hasKeys, hasUrls, soft) {
             : mode === 'urls'
                 ? 'urls or urls-file'
                 : 'keys, keys-file, urls or urls-file';
-        throw new InputError(`Nothing to purge: give ${what}${mode === '' ? ', or set mode: all' : ''}`);
+        throw new targets/* InputError */.dz(`Nothing to purge: give ${what}${mode === '' ? ', or set mode: all' : ''}`);
     }
 }
 /** One service id, or several separated by newlines or commas: keys and purge-all go to each. */
 function parseServices(raw) {
     const ids = parseServiceIds(raw);
     if (ids.length === 0) {
-        throw new InputError(`service-id is required to purge surrogate keys or a whole service. It is empty: the secret or variable behind it ${NOT_SET}, or this run gets none (a run triggered by a pull request from a fork gets no Actions secrets or variables; one triggered by Dependabot gets variables but no Actions secrets)`);
+        throw new targets/* InputError */.dz(`service-id is required to purge surrogate keys or a whole service. It is empty: the secret or variable behind it ${NOT_SET}, or this run gets none (a run triggered by a pull request from a fork gets no Actions secrets or variables; one triggered by Dependabot gets variables but no Actions secrets)`);
     }
     if (raw['base-url'] === '') {
-        throw new InputError('base-url is required to purge surrogate keys or a whole service, e.g. https://api.example-cdn.com');
+        throw new targets/* InputError */.dz('base-url is required to purge surrogate keys or a whole service, e.g. https://api.example-cdn.com');
     }
-    const base = parseHttpUrl(raw['base-url'], 'base-url');
+    const base = (0,targets/* parseHttpUrl */.f$)(raw['base-url'], 'base-url');
     if (base.search !== '' || base.hash !== '') {
-        throw new InputError('base-url: give the management address without a query or fragment');
+        throw new targets/* InputError */.dz('base-url: give the management address without a query or fragment');
     }
     if (base.pathname.split('/').includes('service')) {
-        throw new InputError(`base-url: ${shorten(raw['base-url'])} holds /service/ in its path; give the management address only (e.g. https://api.example-cdn.com): the action appends /service/{service-id}/... itself`);
+        throw new targets/* InputError */.dz(`base-url: ${(0,text_shown/* shorten */.ml)(raw['base-url'])} holds /service/ in its path; give the management address only (e.g. https://api.example-cdn.com): the action appends /service/{service-id}/... itself`);
     }
     requireSafeTransport(base, 'base-url');
     const baseUrl = base.href.replace(/\/+$/, '');
@@ -39058,13 +37432,13 @@ function parseServices(raw) {
 }
 /** The service ids, each a safe path segment of printable ASCII; empty when none is given. */
 function parseServiceIds(raw) {
-    const ids = splitList(raw['service-id'], /\s*[\n,]\s*/);
+    const ids = (0,targets/* splitList */.ry)(raw['service-id'], /\s*[\n,]\s*/);
     for (const id of ids) {
         if (id === '.' || id === '..') {
-            throw new InputError(`service-id: ${shorten(id)} is not a service id: URLs read . and .. as path steps, so its calls would go to another address than a service's (.. would make {base-url}/purge_all)`);
+            throw new targets/* InputError */.dz(`service-id: ${(0,text_shown/* shorten */.ml)(id)} is not a service id: URLs read . and .. as path steps, so its calls would go to another address than a service's (.. would make {base-url}/purge_all)`);
         }
         if (!/^[\x21-\x7e]+$/.test(id)) {
-            throw new InputError(`service-id: ${shorten(id)} is not a service id: give printable ASCII ids without spaces, separated by newlines or commas`);
+            throw new targets/* InputError */.dz(`service-id: ${(0,text_shown/* shorten */.ml)(id)} is not a service id: give printable ASCII ids without spaces, separated by newlines or commas`);
         }
     }
     return ids;
@@ -39084,14 +37458,14 @@ function requireHeaderSafe(raw, name) {
                     ? 'a non-ASCII character'
                     : undefined;
         if (problem !== undefined) {
-            throw new InputError(`${name} holds ${problem}, which an HTTP header cannot carry; check the secret behind ${name} (its value is not shown)`);
+            throw new targets/* InputError */.dz(`${name} holds ${problem}, which an HTTP header cannot carry; check the secret behind ${name} (its value is not shown)`);
         }
     }
 }
 /** The token must not cross the network in clear text; loopback is allowed for local test servers. */
 function requireSafeTransport(url, source) {
-    if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
-        throw new InputError(`${source}: http:// would send api-token unencrypted to ${url.host}; use https:// (http is allowed only for localhost, 127.0.0.0/8 and ::1)`);
+    if (url.protocol === 'http:' && !(0,targets/* isLoopbackHost */.cW)(url.hostname)) {
+        throw new targets/* InputError */.dz(`${source}: http:// would send api-token unencrypted to ${url.host}; use https:// (http is allowed only for localhost, 127.0.0.0/8 and ::1)`);
     }
 }
 function listFileText(raw, name, readFile) {
@@ -39102,8 +37476,8 @@ function listFileText(raw, name, readFile) {
         return readFile(path).replace(/^\uFEFF/, '');
     }
     catch (error) {
-        const reason = messageOf(error);
-        throw new InputError(`${name}: cannot read ${shorten(path)}: ${reason}`);
+        const reason = (0,message/* messageOf */.b)(error);
+        throw new targets/* InputError */.dz(`${name}: cannot read ${(0,text_shown/* shorten */.ml)(path)}: ${reason}`);
     }
 }
 const TRUE_VALUES = ['true', 'True', 'TRUE'];
@@ -39114,14 +37488,14 @@ function parseBoolean(raw, name) {
         return true;
     if (FALSE_VALUES.includes(value))
         return false;
-    throw new InputError(`${name} must be true or false, got ${shorten(value)}`);
+    throw new targets/* InputError */.dz(`${name} must be true or false, got ${(0,text_shown/* shorten */.ml)(value)}`);
 }
 function parseChoice(raw, name, allowed) {
     const value = raw[name];
     const choice = allowed.find((option) => option === value);
     if (choice === undefined) {
         const shown = allowed.filter((option) => option !== '').join(', ');
-        throw new InputError(`${name} must be one of ${shown}${allowed.includes('') ? ' (or empty)' : ''}, got ${shorten(value)}`);
+        throw new targets/* InputError */.dz(`${name} must be one of ${shown}${allowed.includes('') ? ' (or empty)' : ''}, got ${(0,text_shown/* shorten */.ml)(value)}`);
     }
     return choice;
 }
@@ -39129,7 +37503,7 @@ function parseInteger(raw, name, min, max) {
     const value = raw[name];
     const number = /^\d+$/.test(value) ? Number(value) : NaN;
     if (!(number >= min && number <= max)) {
-        throw new InputError(`${name} must be a whole number from ${min} to ${max}, got ${shorten(value)}`);
+        throw new targets/* InputError */.dz(`${name} must be a whole number from ${min} to ${max}, got ${(0,text_shown/* shorten */.ml)(value)}`);
     }
     return number;
 }
@@ -39137,7 +37511,7 @@ function parseSeconds(raw, name, max) {
     const value = raw[name];
     const seconds = /^\d+(\.\d+)?$/.test(value) ? Number(value) : NaN;
     if (!(seconds > 0 && seconds <= max)) {
-        throw new InputError(`${name} must be a number of seconds above 0 and at most ${max}, got ${shorten(value)}`);
+        throw new targets/* InputError */.dz(`${name} must be a number of seconds above 0 and at most ${max}, got ${(0,text_shown/* shorten */.ml)(value)}`);
     }
     return seconds;
 }
@@ -39223,7 +37597,7 @@ function readInputs() {
  */
 function readSettings() {
     const raw = readInputs();
-    hideSecrets([raw['api-token'], raw['github-token']]);
+    (0,guard/* hideSecrets */.s0)([raw['api-token'], raw['github-token']]);
     return parseSettings(raw, readListFile);
 }
 
@@ -39237,7 +37611,7 @@ const MAX_LOG_LINE_CHARS = 8000;
  * Every line passes the guard once more as a whole (its outside pieces already did), so no line can
  * hold a secret, break in two or read as a runner command.
  */
-const guarded = (line) => oneLine(line, MAX_LOG_LINE_CHARS);
+const guarded = (line) => (0,guard/* oneLine */.TN)(line, MAX_LOG_LINE_CHARS);
 const runnerLog = {
     info: (line) => info(guarded(line)),
     group: (title, fn) => group(guarded(title), fn),
@@ -39247,7 +37621,7 @@ const runnerLog = {
 };
 /** Fails the step: an `::error::` line and exit code 1 when the step ends. Never the token. */
 function failStep(message) {
-    setFailed(redact(message));
+    setFailed((0,guard/* redact */.E$)(message));
 }
 
 // EXTERNAL MODULE: external "node:crypto"
@@ -39308,7 +37682,7 @@ async function keepFile(kind, chunks) {
     }
     catch (error) {
         await (0,promises_namespaceObject.rm)(partial, { force: true }).catch(() => undefined);
-        return { path, failure: messageOf(error) };
+        return { path, failure: (0,message/* messageOf */.b)(error) };
     }
 }
 /** What the report is handed to write the outputs (its `OutputWriter`). */
@@ -39387,7 +37761,7 @@ async function run() {
         await report(record);
     }
     catch (error) {
-        failStep(messageOf(error));
+        failStep((0,message/* messageOf */.b)(error));
     }
     finally {
         cancel.release();
@@ -39400,14 +37774,14 @@ async function run() {
  */
 async function report(record) {
     const resultsFile = await writeOutputs(record, runnerOutputs).catch((error) => {
-        failStep(`Could not write the outputs: ${messageOf(error)}`);
+        failStep(`Could not write the outputs: ${(0,message/* messageOf */.b)(error)}`);
         return '';
     });
     mark('outputs');
     if (record.settings.summary) {
         const html = renderSummary(record, { resultsFile, context: readRunContext() });
         await writeSummary(html).catch((error) => {
-            failStep(`Could not write the job summary: ${messageOf(error)}`);
+            failStep(`Could not write the job summary: ${(0,message/* messageOf */.b)(error)}`);
         });
     }
     mark('summary');

@@ -104,10 +104,7 @@ const record = await runPipeline(settings, {
   log: quiet,
   connect: {
     transport: () => transport,
-    prober: () => ({
-      get: () => Promise.reject(new Error('this example fetches no page')),
-      close: () => undefined
-    })
+    prober: () => Promise.reject(new Error('this example fetches no page'))
   },
   openGitHub: () => Promise.reject(new Error('this example reads no repository'))
 })

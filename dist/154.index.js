@@ -1,0 +1,286 @@
+export const id = 154;
+export const ids = [154];
+export const modules = {
+
+/***/ 2510:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   l: () => (/* binding */ observe)
+/* harmony export */ });
+/* harmony import */ var _text_guard_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(2963);
+/* harmony import */ var _text_shown_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(8482);
+
+
+/** Vendors' names for "hit or miss", in the order they are preferred when several are sent. */
+const CACHE_STATUS_HEADERS = ['X-Cache', 'Cache-Status', 'CF-Cache-Status', 'X-Cache-Status'];
+/** Server text inside evidence: long enough to recognise, short enough for a table cell. */
+const SHOWN_VALUE_CHARS = 80;
+const SHOWN_FAILURE_CHARS = 160;
+function headerValues(value) {
+    if (value === undefined)
+        return [];
+    return Array.isArray(value) ? value : [value];
+}
+/** RFC 9111 §1.2.2: a number of seconds too large to hold counts as 2^31. */
+const MAX_AGE_S = 2 ** 31;
+/**
+ * `Age` is one non-negative integer (RFC 9111 §5.1), but an intermediary may join two tiers' values
+ * into a list or send a line each: the largest is the copy's age. Any other value proves nothing,
+ * so it is never read as a young copy.
+ */
+function readAge(lines) {
+    if (lines.length === 0)
+        return { age: null, malformedAge: undefined };
+    const values = lines
+        .flatMap((line) => line.split(','))
+        .map((value) => value.trim())
+        .filter((value) => value !== '');
+    if (values.length === 0 || !values.every((value) => /^\d+$/.test(value))) {
+        const why = values.length === 0 ? 'empty' : 'not a whole number of seconds';
+        return { age: null, malformedAge: `malformed Age header ${(0,_text_shown_js__WEBPACK_IMPORTED_MODULE_1__/* .quoted */ .TL)(lines.join(', '))}: ${why}` };
+    }
+    const largest = values.reduce((most, value) => Math.max(most, Number(value)), 0);
+    return { age: Math.min(largest, MAX_AGE_S), malformedAge: undefined };
+}
+function cacheStatusOf(headers) {
+    for (const name of CACHE_STATUS_HEADERS) {
+        const [value] = headerValues(headers[name.toLowerCase()]);
+        if (value !== undefined)
+            return `${name}: ${(0,_text_guard_js__WEBPACK_IMPORTED_MODULE_0__/* .oneLine */ .TN)(value, SHOWN_VALUE_CHARS)}`;
+    }
+    return undefined;
+}
+function observe(answer, text) {
+    switch (answer.kind) {
+        case 'response': {
+            const { headers, body } = answer;
+            const textSeen = text === undefined
+                ? undefined
+                : body.includes(text) ||
+                    Object.values(headers).some((value) => headerValues(value).some((one) => one.includes(text)));
+            return {
+                status: answer.status,
+                ...readAge(answer.ageLines),
+                undecodable: answer.undecodable === undefined
+                    ? undefined
+                    : (0,_text_guard_js__WEBPACK_IMPORTED_MODULE_0__/* .oneLine */ .TN)(answer.undecodable, SHOWN_FAILURE_CHARS),
+                textSeen,
+                cacheStatus: cacheStatusOf(headers),
+                failure: undefined
+            };
+        }
+        case 'network':
+            return failed(`network error: ${(0,_text_guard_js__WEBPACK_IMPORTED_MODULE_0__/* .oneLine */ .TN)(answer.message, SHOWN_FAILURE_CHARS)}`);
+        case 'timeout':
+            return failed((0,_text_guard_js__WEBPACK_IMPORTED_MODULE_0__/* .oneLine */ .TN)(answer.message, SHOWN_FAILURE_CHARS));
+        case 'cancelled':
+            return failed('the run was cancelled');
+    }
+}
+function failed(failure) {
+    return {
+        status: null,
+        age: null,
+        malformedAge: undefined,
+        undecodable: undefined,
+        textSeen: undefined,
+        cacheStatus: undefined,
+        failure
+    };
+}
+
+
+/***/ }),
+
+/***/ 1651:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   c8: () => (/* binding */ untilCancelled),
+/* harmony export */   nY: () => (/* binding */ timeoutBefore),
+/* harmony export */   yw: () => (/* binding */ safeGet)
+/* harmony export */ });
+/* harmony import */ var _text_message_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(6400);
+
+/** A request cut to the time left still gets this long: a check with no time to answer proves nothing. */
+const MIN_REQUEST_TIMEOUT_MS = 1000;
+/**
+ * A check's timeout when it must end by `deadline`: the time left, but at least
+ * `MIN_REQUEST_TIMEOUT_MS`, and never more than the request `timeout` the user set.
+ */
+function timeoutBefore(deadline, now, requestTimeoutMs) {
+    return Math.min(requestTimeoutMs, Math.max(MIN_REQUEST_TIMEOUT_MS, deadline - now));
+}
+/** A throw from the prober (a bug) fails that check only, as the engine does for a call. */
+async function safeGet(prober, url, options) {
+    try {
+        return await prober.get(url, options);
+    }
+    catch (error) {
+        const message = (0,_text_message_js__WEBPACK_IMPORTED_MODULE_0__/* .messageOf */ .b)(error);
+        return {
+            kind: 'network',
+            code: undefined,
+            message: `edge-purge could not check it: ${message}`
+        };
+    }
+}
+/**
+ * Runs every one of `checks` until all end or the run is cancelled, whichever comes first: a
+ * cancelled stage returns at once, leaving checks in flight to the abort they were given.
+ */
+async function untilCancelled(checks, signal) {
+    let stopListening = () => undefined;
+    const cancelled = new Promise((resolve) => {
+        if (signal.aborted)
+            resolve();
+        const listener = () => resolve();
+        signal.addEventListener('abort', listener, { once: true });
+        stopListening = () => signal.removeEventListener('abort', listener);
+    });
+    try {
+        await Promise.race([Promise.all(checks), cancelled]);
+    }
+    finally {
+        stopListening();
+    }
+}
+
+
+/***/ }),
+
+/***/ 9154:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+__webpack_require__.r(__webpack_exports__);
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   CHECK_INTERVAL_MS: () => (/* binding */ CHECK_INTERVAL_MS),
+/* harmony export */   describeWaitPlanned: () => (/* binding */ describeWaitPlanned),
+/* harmony export */   waitForOrigin: () => (/* binding */ waitForOrigin)
+/* harmony export */ });
+/* harmony import */ var _http_observation_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(2510);
+/* harmony import */ var _http_page_checks_js__WEBPACK_IMPORTED_MODULE_6__ = __webpack_require__(1651);
+/* harmony import */ var _http_probe_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(6187);
+/* harmony import */ var _record_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(4846);
+/* harmony import */ var _text_counted_js__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(4305);
+/* harmony import */ var _text_guard_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(2963);
+/* harmony import */ var _text_shown_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(8482);
+
+
+
+
+
+
+
+/** How often one URL is checked: often enough to purge soon after a deploy, rarely enough to be polite. */
+const CHECK_INTERVAL_MS = 2000;
+/** A page whose body cannot be decoded does not pass: visitors could not read it either. */
+function passes(observation) {
+    const { status, textSeen, undecodable } = observation;
+    return (status !== null &&
+        status >= 200 &&
+        status < 300 &&
+        undecodable === undefined &&
+        textSeen !== false);
+}
+function describeAnswer(observation, text) {
+    if (observation.status === null)
+        return observation.failure ?? 'no answer';
+    if (observation.undecodable !== undefined) {
+        return `HTTP ${observation.status}, ${observation.undecodable}`;
+    }
+    const seen = observation.textSeen ? 'showed' : 'did not show';
+    return text === undefined
+        ? `HTTP ${observation.status}`
+        : `HTTP ${observation.status}, ${seen} ${(0,_text_shown_js__WEBPACK_IMPORTED_MODULE_4__/* .quoted */ .TL)(text)}`;
+}
+/**
+ * Why no purge call was sent, short enough to be every target's reason: how many URLs were not
+ * ready and what they had to show. What each one answered is in the log and the summary.
+ */
+function describeFailure(settings, waiting) {
+    const which = waiting.length === 1 && settings.urls.length === 1
+        ? (0,_text_shown_js__WEBPACK_IMPORTED_MODULE_4__/* .shownUrl */ .zA)(waiting[0]?.url ?? '')
+        : `${waiting.length} of ${(0,_text_counted_js__WEBPACK_IMPORTED_MODULE_5__/* .counted */ .h)(settings.urls.length, 'wait-for-url')}`;
+    return `the origin was not ready within ${settings.timeoutMs / 1000} s: ${which} did not ${(0,_record_js__WEBPACK_IMPORTED_MODULE_2__/* .awaited */ .QZ)(settings)}`;
+}
+/** In a dry run: what the wait would await; no request is sent. */
+function describeWaitPlanned(wait) {
+    const what = wait.text === undefined ? 'answers 2xx' : `shows ${JSON.stringify((0,_text_guard_js__WEBPACK_IMPORTED_MODULE_3__/* .oneLine */ .TN)(wait.text, 80))}`;
+    return {
+        sentence: `Would first wait until each of ${(0,_text_counted_js__WEBPACK_IMPORTED_MODULE_5__/* .counted */ .h)(wait.urls.length, 'URL')} ${what} ` +
+            `(${(0,_text_counted_js__WEBPACK_IMPORTED_MODULE_5__/* .counted */ .h)(wait.passes, 'check')} in a row, up to ${wait.timeoutMs / 1000} s):`,
+        urls: wait.urls
+    };
+}
+async function waitForOrigin(settings, { requestTimeoutMs, concurrency }, deps) {
+    const { prober, clock, signal, log } = deps;
+    const started = clock.now();
+    const deadline = started + settings.timeoutMs;
+    const slots = new _http_probe_js__WEBPACK_IMPORTED_MODULE_1__/* .ProbeSlots */ ._(concurrency);
+    const urls = settings.urls.map((url) => ({
+        url,
+        checks: 0,
+        passedInARow: 0,
+        last: 'not checked'
+    }));
+    /** Checks one URL until it has passed often enough or no check may start before the deadline. */
+    async function watch(state) {
+        let nextStart = started;
+        while (state.passedInARow < settings.passes && !signal.aborted) {
+            const pause = nextStart - clock.now();
+            if (pause > 0)
+                await clock.sleep(pause, signal);
+            const checked = await slots.run(async () => {
+                const start = clock.now();
+                if (signal.aborted || start > deadline)
+                    return false;
+                nextStart = start + CHECK_INTERVAL_MS;
+                const timeoutMs = (0,_http_page_checks_js__WEBPACK_IMPORTED_MODULE_6__/* .timeoutBefore */ .nY)(deadline, start, requestTimeoutMs);
+                const answer = await (0,_http_page_checks_js__WEBPACK_IMPORTED_MODULE_6__/* .safeGet */ .yw)(prober, state.url, {
+                    timeoutMs,
+                    signal,
+                    lookFor: settings.text
+                });
+                if (answer.kind === 'cancelled')
+                    return false;
+                const observation = (0,_http_observation_js__WEBPACK_IMPORTED_MODULE_0__/* .observe */ .l)(answer, settings.text);
+                state.checks += 1;
+                state.passedInARow = passes(observation) ? state.passedInARow + 1 : 0;
+                state.last = describeAnswer(observation, settings.text);
+                const mark = state.passedInARow > 0 ? '✓' : '✗';
+                const row = settings.passes > 1 ? `; ${state.passedInARow} of ${settings.passes} in a row` : '';
+                log.info(`${mark} ${(0,_text_shown_js__WEBPACK_IMPORTED_MODULE_4__/* .shownUrl */ .zA)(state.url)}: ${state.last} (check ${state.checks}${row})`);
+                return true;
+            });
+            if (!checked)
+                return;
+            nextStart = Math.max(nextStart, clock.now());
+            if (nextStart > deadline)
+                return;
+        }
+    }
+    const title = `Waiting for the origin: ${(0,_text_counted_js__WEBPACK_IMPORTED_MODULE_5__/* .counted */ .h)(urls.length, 'URL')} to ${(0,_record_js__WEBPACK_IMPORTED_MODULE_2__/* .awaited */ .QZ)(settings)} (up to ${settings.timeoutMs / 1000} s)`;
+    return log.group(title, async () => {
+        await (0,_http_page_checks_js__WEBPACK_IMPORTED_MODULE_6__/* .untilCancelled */ .c8)(urls.map(watch), signal);
+        const elapsedMs = clock.now() - started;
+        const cancelled = signal.aborted;
+        const waiting = urls.filter((state) => state.passedInARow < settings.passes);
+        const done = !cancelled && waiting.length === 0;
+        const failure = done || cancelled ? undefined : describeFailure(settings, waiting);
+        const after = `${(elapsedMs / 1000).toFixed(1)} s`;
+        log.info(failure ??
+            (cancelled ? `Wait cancelled after ${after}` : `The origin is ready after ${after}`));
+        if (failure !== undefined) {
+            for (const state of waiting)
+                log.info((0,_record_js__WEBPACK_IMPORTED_MODULE_2__/* .describeUrlWait */ .yE)(state, settings));
+        }
+        return { done, cancelled, elapsedMs, urls: urls.map((state) => ({ ...state })), failure };
+    });
+}
+
+
+/***/ })
+
+};

@@ -1,0 +1,633 @@
+export const id = 334;
+export const ids = [334];
+export const modules = {
+
+/***/ 9248:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   c: () => (/* binding */ statusOf)
+/* harmony export */ });
+/** The GitHub API as the stages see it: plain answers, handed in by the runner door, which alone knows Octokit. */
+/** The HTTP status a failed GitHub call answered, when it got an answer. */
+function statusOf(error) {
+    if (typeof error !== 'object' || error === null || !('status' in error))
+        return undefined;
+    return typeof error.status === 'number' ? error.status : undefined;
+}
+
+
+/***/ }),
+
+/***/ 3334:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+// ESM COMPAT FLAG
+__webpack_require__.r(__webpack_exports__);
+
+// EXPORTS
+__webpack_require__.d(__webpack_exports__, {
+  applyChangedFiles: () => (/* binding */ applyChangedFiles),
+  showDerivation: () => (/* binding */ showDerivation)
+});
+
+// EXTERNAL MODULE: ./src/config/targets.ts
+var config_targets = __webpack_require__(5684);
+// EXTERNAL MODULE: ./src/text/counted.ts
+var counted = __webpack_require__(4305);
+// EXTERNAL MODULE: ./src/text/guard.ts + 1 modules
+var guard = __webpack_require__(2963);
+;// CONCATENATED MODULE: ./src/stages/changed-files/derive.ts
+const INDEX_FILE = 'index.html';
+/**
+ * The URLs and keys the changed files make stale, in the order of `files`, each target once (with
+ * the first file that caused it). Every url-map line applies to every file under its prefix, so a
+ * site served from two hosts is purged on both.
+ */
+function deriveTargets(files, urlMap, keyMap) {
+    const seen = new Set();
+    const targets = [];
+    const add = (type, target, file) => {
+        const id = `${type} ${target}`;
+        if (seen.has(id))
+            return;
+        seen.add(id);
+        targets.push({ type, target, file });
+    };
+    for (const file of files) {
+        for (const { pathPrefix, urlPrefix } of urlMap) {
+            if (!file.startsWith(pathPrefix) || file.length === pathPrefix.length)
+                continue;
+            const rest = encodePath(file.slice(pathPrefix.length));
+            // A directory URL serves its index.html, and is cached apart from it.
+            if (rest === INDEX_FILE || rest.endsWith(`/${INDEX_FILE}`)) {
+                add('url', urlPrefix + rest.slice(0, -INDEX_FILE.length), file);
+            }
+            add('url', urlPrefix + rest, file);
+        }
+        for (const { key, matches } of keyMap) {
+            if (matches(file))
+                add('key', key, file);
+        }
+    }
+    return targets;
+}
+/**
+ * Percent-encodes each segment of a repository path as a URL path (RFC 3986 `pchar`), keeping `/`:
+ * `a b#1.html` → `a%20b%231.html`. Sub-delimiters, `:` and `@` stay as browsers request them.
+ */
+function encodePath(path) {
+    return path
+        .split('/')
+        .map((segment) => encodeURIComponent(segment).replace(/%(24|26|2B|2C|3B|3D|3A|40)/g, (escape) => decodeURIComponent(escape)))
+        .join('/');
+}
+
+// EXTERNAL MODULE: ./src/github.ts
+var src_github = __webpack_require__(9248);
+// EXTERNAL MODULE: ./src/text/shown.ts
+var shown = __webpack_require__(8482);
+;// CONCATENATED MODULE: ./src/stages/changed-files/range.ts
+
+const ZERO_SHA = /^0+$/;
+function range_text(value) {
+    return typeof value === 'string' ? value : '';
+}
+/** Reads what the event itself says to compare; `changed-since` is applied by the caller. */
+function eventRange(event) {
+    const { payload } = event;
+    if (event.eventName === 'push') {
+        const before = range_text(payload.before);
+        const after = range_text(payload.after) || event.sha;
+        const ref = range_text(payload.ref);
+        if (payload.deleted === true || ZERO_SHA.test(after))
+            return { kind: 'deleted-branch', ref };
+        if (before === '' || ZERO_SHA.test(before))
+            return { kind: 'new-branch', head: after, ref };
+        return { kind: 'push', base: before, head: after, ref, forced: payload.forced === true };
+    }
+    const release = releaseInfo(payload.release);
+    if (event.eventName === 'release' && release !== undefined) {
+        return { kind: 'release', head: event.sha || release.tagName, release };
+    }
+    return { kind: 'none', head: event.sha };
+}
+/** A release object from the event payload or the releases API. */
+function releaseInfo(value) {
+    if (typeof value !== 'object' || value === null)
+        return undefined;
+    const release = value;
+    if (typeof release.id !== 'number' || typeof release.tag_name !== 'string')
+        return undefined;
+    return {
+        id: release.id,
+        tagName: release.tag_name,
+        draft: release.draft === true,
+        publishedAt: typeof release.published_at === 'string' ? release.published_at : null
+    };
+}
+/**
+ * The release published last before `current`: the one whose tag the site was deployed from when
+ * each published release deploys. Drafts never deployed, so they are skipped; prereleases count,
+ * since `release: published` runs for them too.
+ */
+function previousRelease(releases, current) {
+    // A release event for a draft has no publication time yet: every published release is older.
+    const cutoff = current.publishedAt === null ? Infinity : Date.parse(current.publishedAt);
+    const published = (release) => release.publishedAt === null ? NaN : Date.parse(release.publishedAt);
+    return releases
+        .filter((release) => !release.draft &&
+        release.id !== current.id &&
+        release.tagName !== current.tagName &&
+        published(release) < cutoff)
+        .sort((a, b) => published(b) - published(a))[0];
+}
+/** A commit for messages: a full SHA shortened to 7 characters, a ref name as given. */
+function shortRef(ref) {
+    return /^[0-9a-f]{40}$/i.test(ref) ? ref.slice(0, 7) : ref;
+}
+/**
+ * The comparison for logs: `push abc1234...def5678 (3 commits)`; from a record, its label then the
+ * head: `last complete purge of svc123: abc1234, run 41 → def5678 (3 commits)`.
+ */
+function describeRange(origin, base, head, commits, label) {
+    const count = (0,counted/* counted */.h)(commits, 'commit');
+    if (origin === 'record')
+        return `${label ?? shortRef(base)} → ${shortRef(head)} (${count})`;
+    const what = origin === 'release' && label !== undefined
+        ? `release ${label}:`
+        : origin === 'input'
+            ? 'changed-since'
+            : origin;
+    return `${what} ${shortRef(base)}...${shortRef(head)} (${count})`;
+}
+
+// EXTERNAL MODULE: ./src/text/message.ts
+var message = __webpack_require__(6400);
+;// CONCATENATED MODULE: ./src/stages/changed-files/github-api.ts
+/**
+ * The files a run's commits changed, read through the GitHub API the runner door hands in: which
+ * commits to compare for the run's event, and every file they changed.
+ */
+
+
+
+
+
+
+/** GitHub lists at most this many files for a whole comparison; a list this long may be cut. */
+const COMPARE_FILE_LIMIT = 300;
+/** GitHub lists at most this many files of one commit, across all pages. */
+const COMMIT_FILE_LIMIT = 3000;
+/** Resolves the run's range, then lists the files it changed: the one call a run needs. */
+async function findChangedFiles(github, changedSince, log) {
+    const range = await resolveRange(github, changedSince);
+    // No commit between base and head: GitHub compares them as identical.
+    if (range.comparison.totalCommits === 0)
+        log.warning(sameCommitWarning(range));
+    return filesOfRange(github, range);
+}
+/** The files a resolved range changed, and how the log describes it. */
+async function filesOfRange(github, range) {
+    const listed = await listChangedFiles(github, range);
+    return {
+        ...listed,
+        base: range.base,
+        baseSha: range.comparison.baseSha,
+        head: range.head,
+        source: range.origin,
+        description: describeRange(range.origin, range.base, range.head, range.comparison.totalCommits, range.label),
+        notes: range.notes
+    };
+}
+/**
+ * A range from a commit to itself lists no file, so nothing would be purged for it without a word:
+ * typically `changed-since` naming the branch this run deploys, which already points at its head.
+ */
+function sameCommitWarning(range) {
+    const head = shortRef(range.head);
+    if (range.origin === 'input') {
+        return `changed-files: changed-since ${(0,shown/* shorten */.ml)(range.base)} is the same commit as this run's ${head}, so comparing them finds no changed file and nothing is purged for changed files. Set changed-since to a commit before this deploy (the last one deployed), not to a branch this run has already moved`;
+    }
+    const base = range.origin === 'release'
+        ? `the previous release ${range.base}`
+        : `this push's before ${shortRef(range.base)}`;
+    return `changed-files: ${base} is the same commit as ${head}, so comparing them finds no changed file and nothing is purged for changed files`;
+}
+/**
+ * Which commits to compare. The event's own range comes first (`push`: `before...after`, the whole
+ * push; `release`: the previous release's tag); `changed-since` is used when the event has none or
+ * its base is unusable (a new branch, a force-push, a first release), and is required then. The
+ * base must be an ancestor of the head: otherwise the comparison would start at their merge base
+ * and miss files changed only on the base's side, so this fails instead.
+ */
+async function resolveRange(github, changedSince) {
+    const own = await ownRange(github);
+    if (own.kind === 'usable') {
+        const unused = `changed-since (${(0,shown/* shorten */.ml)(changedSince)}) is used only when the event's own range cannot be, so it was not needed`;
+        return changedSince === '' ? own.range : { ...own.range, notes: [unused] };
+    }
+    const { eventName } = github.event;
+    if (changedSince === '') {
+        throw new config_targets/* InputError */.dz(own.kind === 'none'
+            ? `changed-since is required for ${eventName === '' ? 'runs outside a workflow event' : `${eventName} events`}: the commits to compare are found automatically only for push (its before) and release (the previous release) events. ${HOW_TO_SET_CHANGED_SINCE}`
+            : `changed-since: ${own.problem}. ${HOW_TO_SET_CHANGED_SINCE}`);
+    }
+    const problem = own.kind === 'unusable' ? own.problem : undefined;
+    return fromChangedSince(github, changedSince, own.head, problem);
+}
+const HOW_TO_SET_CHANGED_SINCE = 'Set changed-since to the commit, branch or tag the site was last deployed from, or purge everything with mode: all';
+async function ownRange(github) {
+    const own = eventRange(github.event);
+    switch (own.kind) {
+        case 'deleted-branch':
+            throw new config_targets/* InputError */.dz(`changed-files: this push deleted ${own.ref || 'the branch'}; it has no new commit to take changed files from`);
+        case 'push': {
+            const comparison = await compare(github, own.base, own.head);
+            if (comparison.kind === 'ancestor') {
+                const range = { base: own.base, head: own.head, origin: 'push', notes: [] };
+                return { kind: 'usable', range: { ...range, comparison: comparison.page } };
+            }
+            const problem = pushProblem(own.base, own.head, own.forced, comparison);
+            return { kind: 'unusable', head: own.head, problem };
+        }
+        case 'new-branch':
+            return {
+                kind: 'unusable',
+                head: own.head,
+                problem: `this push created ${own.ref || 'the branch'} (its before is 0000000), so the branch has no earlier commit to compare against`
+            };
+        case 'release':
+            return releaseRange(github, own.release, own.head);
+        case 'none':
+            return { kind: 'none', head: own.head };
+    }
+}
+/** A release is compared against the release published before it. */
+async function releaseRange(github, release, head) {
+    const tag = release.tagName;
+    const previous = await findPreviousRelease(github, release);
+    if (previous === undefined) {
+        const problem = `${tag} is the first published release, so there is no earlier release to compare against`;
+        return { kind: 'unusable', head, problem };
+    }
+    const comparison = await compare(github, previous.tagName, head);
+    if (comparison.kind === 'ancestor') {
+        const range = {
+            base: previous.tagName,
+            head,
+            origin: 'release',
+            label: tag,
+            notes: []
+        };
+        return { kind: 'usable', range: { ...range, comparison: comparison.page } };
+    }
+    const problem = comparison.kind === 'unknown'
+        ? `the previous release's tag ${previous.tagName} is unknown to GitHub`
+        : `the previous release ${previous.tagName} is not an ancestor of ${tag} (GitHub compares them as ${comparison.status})`;
+    return { kind: 'unusable', head, problem };
+}
+/** `changed-since...head`; `problem` says why the event's own range could not be used. */
+async function fromChangedSince(github, changedSince, head, problem) {
+    const notes = problem === undefined
+        ? []
+        : [`${capitalize(problem)}; comparing against changed-since ${(0,shown/* shorten */.ml)(changedSince)} instead`];
+    const comparison = await compare(github, changedSince, head);
+    const why = problem === undefined ? '' : ` (needed because ${problem})`;
+    if (comparison.kind === 'unknown') {
+        throw new config_targets/* InputError */.dz(`changed-since: ${(0,shown/* shorten */.ml)(changedSince)} is not a commit, branch or tag GitHub knows in ${github.owner}/${github.repo}${why}; give a full commit SHA, branch or tag, or use mode: all`);
+    }
+    if (comparison.kind === 'unrelated') {
+        throw new config_targets/* InputError */.dz(`changed-since: ${(0,shown/* shorten */.ml)(changedSince)} is not an ancestor of ${shortRef(head)} (GitHub compares them as ${comparison.status}), so files changed only on its side would be missed${why}; give a commit that ${shortRef(head)} contains, or use mode: all`);
+    }
+    return { base: changedSince, head, origin: 'input', notes, comparison: comparison.page };
+}
+function pushProblem(before, after, forced, comparison) {
+    const push = forced ? 'this push was forced: its' : "this push's";
+    if (comparison.kind === 'unknown') {
+        return `${push} before ${shortRef(before)} is unknown to GitHub (a force-push can leave it unreachable), so the files the push replaced cannot be listed`;
+    }
+    const how = comparison.status === 'behind'
+        ? `the push moved the branch back (GitHub compares them as behind)`
+        : `GitHub compares them as ${comparison.status}`;
+    return `${push} before ${shortRef(before)} is not an ancestor of its after ${shortRef(after)} (${how}), so the files the push replaced cannot be listed`;
+}
+/** Compares `base...head`, reading the first page: files come only there. */
+async function compare(github, base, head) {
+    try {
+        const page = await github.compare(base, head, 1);
+        if (page.status !== 'ahead' && page.status !== 'identical') {
+            return { kind: 'unrelated', status: page.status };
+        }
+        return { kind: 'ancestor', page };
+    }
+    catch (error) {
+        if ((0,src_github/* statusOf */.c)(error) === 404)
+            return { kind: 'unknown' };
+        throw apiError(error, github, `compare ${shortRef(base)}...${shortRef(head)}`);
+    }
+}
+async function findPreviousRelease(github, current) {
+    try {
+        const known = (await github.releases())
+            .map((release) => releaseInfo(release))
+            .filter((release) => release !== undefined);
+        return previousRelease(known, current);
+    }
+    catch (error) {
+        throw apiError(error, github, 'list releases');
+    }
+}
+/**
+ * Lists the files the range changed. The comparison's own list is used when it is shorter than
+ * 300 files; at 300 it may be cut, so the files are gathered commit by commit instead (each commit
+ * lists up to 3,000) and united. A commit at 3,000 fails: its list may be cut, and a missed file
+ * would stay stale without anyone knowing.
+ */
+async function listChangedFiles(github, range) {
+    const { files, totalCommits } = range.comparison;
+    if (files !== undefined && files.length < COMPARE_FILE_LIMIT) {
+        return { files: sortedNames(files), commits: totalCommits, method: 'compare' };
+    }
+    const shas = await comparisonCommits(github, range);
+    if (shas.length !== totalCommits) {
+        throw new Error(`GitHub listed ${shas.length} of the ${totalCommits} commits in ${shortRef(range.base)}...${shortRef(range.head)}, so the changed files cannot all be known; purge everything with mode: all`);
+    }
+    const entries = [];
+    // One request at a time, as GitHub asks of API clients to stay clear of secondary rate limits.
+    for (const sha of shas)
+        entries.push(...(await commitFiles(github, sha)));
+    return { files: sortedNames(entries), commits: totalCommits, method: 'per-commit' };
+}
+/** Every commit of the comparison, oldest first, page by page. */
+async function comparisonCommits(github, range) {
+    const shas = [];
+    try {
+        await eachPage((page) => github.compare(range.base, range.head, page), (answer) => shas.push(...answer.commits));
+    }
+    catch (error) {
+        const what = `list the commits of ${shortRef(range.base)}...${shortRef(range.head)}`;
+        throw apiError(error, github, what);
+    }
+    return shas;
+}
+/** One commit's file entries, across its pages; fails when GitHub's 3,000-file cap is reached. */
+async function commitFiles(github, sha) {
+    const entries = [];
+    try {
+        await eachPage((page) => github.commitFiles(sha, page), (answer) => entries.push(...answer.files));
+    }
+    catch (error) {
+        throw apiError(error, github, `read commit ${shortRef(sha)}`);
+    }
+    if (entries.length >= COMMIT_FILE_LIMIT) {
+        throw new config_targets/* InputError */.dz(`changed-files: commit ${shortRef(sha)} changes at least ${count(COMMIT_FILE_LIMIT)} files, the most GitHub lists for one commit, so the files this deploy changed cannot all be known. Purge everything with mode: all instead`);
+    }
+    return entries;
+}
+/** Requests page 1, 2, ... while GitHub says another page follows. */
+async function eachPage(request, visit) {
+    for (let page = 1;; page += 1) {
+        const answer = await request(page);
+        visit(answer);
+        if (!answer.hasNextPage)
+            return;
+    }
+}
+/** The paths of file entries, a rename under its old name and its new one, sorted, each once. */
+function sortedNames(entries) {
+    const names = new Set();
+    for (const entry of entries) {
+        names.add(entry.filename);
+        if (entry.status === 'renamed' && entry.previous_filename !== undefined) {
+            names.add(entry.previous_filename);
+        }
+    }
+    return [...names].sort();
+}
+/**
+ * An API failure as a message naming what was attempted; a refused token is the user's to fix. A
+ * server (or a proxy before it) can echo the token back: the guard hides it in every spelling.
+ */
+function apiError(error, github, what) {
+    const status = (0,src_github/* statusOf */.c)(error);
+    const reason = (0,guard/* redact */.E$)((0,message/* messageOf */.b)(error));
+    const repository = `${github.owner}/${github.repo}`;
+    if (status === 401) {
+        return new config_targets/* InputError */.dz(`github-token: GitHub rejected the token (401: ${reason})`);
+    }
+    if (status === 403) {
+        return new config_targets/* InputError */.dz(`github-token: GitHub refused to ${what} in ${repository} (403: ${reason}); the token needs contents: read`);
+    }
+    return new Error(`GitHub API: could not ${what} in ${repository}: ${reason}`);
+}
+function count(value) {
+    return value.toLocaleString('en-US');
+}
+function capitalize(sentence) {
+    return sentence.charAt(0).toUpperCase() + sentence.slice(1);
+}
+
+;// CONCATENATED MODULE: ./src/stages/changed-files/since-last-purge.ts
+/**
+ * `changed-since: last-purge`: the files that differ between what each service was last purged for
+ * completely and this run's head. A base the head contains is compared as a range; any other base
+ * (history rewritten, a record from another branch) by the two commits' whole trees, so files only
+ * dropped commits changed are not missed.
+ */
+
+
+
+
+const HOW_TO_BEGIN = 'Begin the record with a run of mode: all and changed-since: last-purge (in the release workflow or a manual purge): its complete purge records where the site is fresh from';
+/** One range per distinct base: services recorded at the same commit share one comparison. */
+async function changedSinceLastPurge(github, recalled, serviceIds, log) {
+    const byBase = new Map();
+    const unrecorded = [];
+    for (const service of serviceIds) {
+        const last = recalled.last.get(service);
+        if (last === undefined) {
+            unrecorded.push(service);
+            continue;
+        }
+        const group = byBase.get(last.sha) ?? { last, services: [] };
+        group.services.push(service);
+        byBase.set(last.sha, group);
+    }
+    const ranges = [];
+    if (unrecorded.length > 0)
+        ranges.push(await withoutRecord(github, unrecorded, log));
+    for (const { last, services } of byBase.values()) {
+        ranges.push(await sinceRecord(github, last, services, recalled.head));
+    }
+    return ranges;
+}
+/** Services with no complete purge recorded yet: the event's own range, when it has a usable one. */
+async function withoutRecord(github, services, log) {
+    const names = services.join(', ');
+    const own = await ownRange(github);
+    if (own.kind !== 'usable') {
+        const why = own.kind === 'unusable'
+            ? own.problem
+            : `this ${github.event.eventName || 'run'} event has no range of its own to compare`;
+        throw new config_targets/* InputError */.dz(`changed-since: last-purge: no complete purge of ${names} is recorded yet, and ${why}. ${HOW_TO_BEGIN}`);
+    }
+    const what = own.range.origin === 'release' ? 'this release' : 'this push';
+    log.notice(`No complete purge of ${names} is recorded yet: comparing ${what}'s own range. This run records one when its purge is complete`);
+    return filesOfRange(github, own.range);
+}
+/** The files that differ between the recorded commit and the head. */
+async function sinceRecord(github, last, services, head) {
+    const run = last.runId === '' ? '' : `, run ${last.runId}`;
+    const label = `last complete purge of ${services.join(', ')}: ${shortRef(last.sha)}${run}`;
+    const comparison = await compare(github, last.sha, head);
+    if (comparison.kind === 'ancestor') {
+        const { page } = comparison;
+        if (page.files !== undefined && page.files.length < COMPARE_FILE_LIMIT) {
+            const range = {
+                base: last.sha,
+                head,
+                origin: 'record',
+                label,
+                notes: [],
+                comparison: page
+            };
+            return filesOfRange(github, range);
+        }
+    }
+    const files = await treeDifference(github, last, head, services);
+    // The log adds how the files were found ("from the two trees"); this says why.
+    const how = comparison.kind === 'ancestor' ? '300 files or more' : 'not its ancestor';
+    return {
+        files,
+        commits: undefined,
+        method: 'trees',
+        base: last.sha,
+        baseSha: last.sha,
+        head,
+        source: 'record',
+        description: `${label} → ${shortRef(head)} (${how})`,
+        notes: []
+    };
+}
+/** Paths added, removed or changed between two commits' trees; a file changed back is not different. */
+async function treeDifference(github, last, head, services) {
+    const reset = `purge everything with mode: all and changed-since: last-purge, which resets the record of ${services.join(', ')}`;
+    const gone = `the last complete purge of ${services.join(', ')} was for ${shortRef(last.sha)}, a commit GitHub no longer has`;
+    const before = await wholeTree(github, last.sha, gone, reset);
+    const after = await wholeTree(github, head, `GitHub does not know this run's commit ${shortRef(head)}`, reset);
+    const changed = new Set();
+    for (const [path, sha] of after)
+        if (before.get(path) !== sha)
+            changed.add(path);
+    for (const path of before.keys())
+        if (!after.has(path))
+            changed.add(path);
+    return [...changed].sort();
+}
+/** A commit's files by path → content SHA; `unknown` says what a missing commit means, `reset` what to do. */
+async function wholeTree(github, sha, unknown, reset) {
+    let entries;
+    try {
+        const tree = await github.tree(sha);
+        if (tree.truncated) {
+            throw new config_targets/* InputError */.dz(`changed-since: last-purge: GitHub lists the tree of ${shortRef(sha)} only in part (over 100,000 entries or 7 MB), so the changed files cannot all be known; ${reset}`);
+        }
+        entries = tree.entries;
+    }
+    catch (error) {
+        if (error instanceof config_targets/* InputError */.dz)
+            throw error;
+        const status = (0,src_github/* statusOf */.c)(error);
+        if (status === 404 || status === 409 || status === 422) {
+            throw new config_targets/* InputError */.dz(`changed-since: last-purge: ${unknown} (${status}), so what changed since cannot be known; ${reset}`);
+        }
+        throw apiError(error, github, `read the tree of ${shortRef(sha)}`);
+    }
+    return new Map(entries.map((entry) => [entry.path, entry.sha]));
+}
+
+;// CONCATENATED MODULE: ./src/stages/changed-files/index.ts
+
+
+
+
+
+
+/** How results find their source: the same `type target` key `withSources` looks up. */
+const targetId = (type, target) => `${type} ${target}`;
+/** The settings with derived keys and URLs after the explicit ones; unchanged without changed-files. */
+async function applyChangedFiles(settings, { github, recalled, log }) {
+    const changed = settings.changedFiles;
+    if (changed === undefined || github === undefined)
+        return { settings, derivation: undefined };
+    const ranges = recalled === undefined
+        ? [await findChangedFiles(github, changed.changedSince, log)]
+        : await changedSinceLastPurge(github, recalled, settings.lastPurge?.serviceIds ?? [], log);
+    const report = unite(ranges);
+    for (const note of report.notes)
+        log.notice((0,guard/* oneLine */.TN)(note, 1000));
+    const targets = deriveTargets(report.files, changed.urlMap, changed.keyMap);
+    const how = ranges.map((range) => `${(0,guard/* oneLine */.TN)(range.description)} (${METHODS[range.method]})`);
+    log.info(`${(0,counted/* counted */.h)(report.files.length, 'changed file')} in ${how.join('; ')} → ${(0,counted/* counted */.h)(targets.length, 'target')}`);
+    const explicit = new Set([
+        ...settings.keys.map((key) => targetId('key', key)),
+        ...settings.urls.map((url) => targetId('url', url.target))
+    ]);
+    const sources = new Map();
+    for (const { type, target, file } of targets) {
+        if (!explicit.has(targetId(type, target)))
+            sources.set(targetId(type, target), file);
+    }
+    // Derived targets pass the same checks as given ones: url-map prefixes are checked URLs and
+    // key-map keys checked keys, but the joined URL is parsed again rather than trusted.
+    const urls = targets
+        .filter((derived) => derived.type === 'url')
+        .map(({ target }) => (0,config_targets/* purgeUrl */.JU)(target, 'url-map'));
+    const keys = targets.filter((derived) => derived.type === 'key').map(({ target }) => target);
+    return {
+        settings: {
+            ...settings,
+            keys: (0,config_targets/* mergeUnique */.ch)([settings.keys, keys], (key) => key),
+            urls: (0,config_targets/* mergeUnique */.ch)([settings.urls, urls], (entry) => entry.address)
+        },
+        derivation: { report, targets, sources }
+    };
+}
+const METHODS = {
+    compare: 'from the comparison',
+    'per-commit': 'gathered commit by commit',
+    trees: 'from the two trees'
+};
+/** Several ranges (services recorded at different commits) as one report: their files united. */
+function unite(ranges) {
+    return {
+        files: [...new Set(ranges.flatMap((range) => range.files))].sort(),
+        ranges,
+        description: ranges.map((range) => range.description).join('; '),
+        notes: ranges.flatMap((range) => range.notes)
+    };
+}
+/** URLs and file paths: long enough for any a CDN or a repository holds in practice, shown whole. */
+const SHOWN_ADDRESS_CHARS = 2000;
+/**
+ * The changed-files group of the log: one line per derived target; when the plan holds no call
+ * (`calls` is 0), a notice that none of the files matched.
+ */
+async function showDerivation({ report, targets }, calls, log) {
+    const files = (0,counted/* counted */.h)(report.files.length, 'changed file');
+    const range = (0,guard/* oneLine */.TN)(report.description);
+    await log.group(`Targets from ${files} (${range})`, async () => {
+        for (const { file, type, target } of targets) {
+            log.info(`${(0,guard/* oneLine */.TN)(file, SHOWN_ADDRESS_CHARS)} → ${type} ${(0,guard/* oneLine */.TN)(target, SHOWN_ADDRESS_CHARS)}`);
+        }
+    });
+    if (calls === 0 && targets.length === 0) {
+        log.notice(`Nothing to purge: none of the ${files} in ${range} matched url-map or key-map`);
+    }
+}
+
+
+/***/ })
+
+};

@@ -1,0 +1,333 @@
+export const id = 803;
+export const ids = [803];
+export const modules = {
+
+/***/ 2510:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   l: () => (/* binding */ observe)
+/* harmony export */ });
+/* harmony import */ var _text_guard_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(2963);
+/* harmony import */ var _text_shown_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(8482);
+
+
+/** Vendors' names for "hit or miss", in the order they are preferred when several are sent. */
+const CACHE_STATUS_HEADERS = ['X-Cache', 'Cache-Status', 'CF-Cache-Status', 'X-Cache-Status'];
+/** Server text inside evidence: long enough to recognise, short enough for a table cell. */
+const SHOWN_VALUE_CHARS = 80;
+const SHOWN_FAILURE_CHARS = 160;
+function headerValues(value) {
+    if (value === undefined)
+        return [];
+    return Array.isArray(value) ? value : [value];
+}
+/** RFC 9111 §1.2.2: a number of seconds too large to hold counts as 2^31. */
+const MAX_AGE_S = 2 ** 31;
+/**
+ * `Age` is one non-negative integer (RFC 9111 §5.1), but an intermediary may join two tiers' values
+ * into a list or send a line each: the largest is the copy's age. Any other value proves nothing,
+ * so it is never read as a young copy.
+ */
+function readAge(lines) {
+    if (lines.length === 0)
+        return { age: null, malformedAge: undefined };
+    const values = lines
+        .flatMap((line) => line.split(','))
+        .map((value) => value.trim())
+        .filter((value) => value !== '');
+    if (values.length === 0 || !values.every((value) => /^\d+$/.test(value))) {
+        const why = values.length === 0 ? 'empty' : 'not a whole number of seconds';
+        return { age: null, malformedAge: `malformed Age header ${(0,_text_shown_js__WEBPACK_IMPORTED_MODULE_1__/* .quoted */ .TL)(lines.join(', '))}: ${why}` };
+    }
+    const largest = values.reduce((most, value) => Math.max(most, Number(value)), 0);
+    return { age: Math.min(largest, MAX_AGE_S), malformedAge: undefined };
+}
+function cacheStatusOf(headers) {
+    for (const name of CACHE_STATUS_HEADERS) {
+        const [value] = headerValues(headers[name.toLowerCase()]);
+        if (value !== undefined)
+            return `${name}: ${(0,_text_guard_js__WEBPACK_IMPORTED_MODULE_0__/* .oneLine */ .TN)(value, SHOWN_VALUE_CHARS)}`;
+    }
+    return undefined;
+}
+function observe(answer, text) {
+    switch (answer.kind) {
+        case 'response': {
+            const { headers, body } = answer;
+            const textSeen = text === undefined
+                ? undefined
+                : body.includes(text) ||
+                    Object.values(headers).some((value) => headerValues(value).some((one) => one.includes(text)));
+            return {
+                status: answer.status,
+                ...readAge(answer.ageLines),
+                undecodable: answer.undecodable === undefined
+                    ? undefined
+                    : (0,_text_guard_js__WEBPACK_IMPORTED_MODULE_0__/* .oneLine */ .TN)(answer.undecodable, SHOWN_FAILURE_CHARS),
+                textSeen,
+                cacheStatus: cacheStatusOf(headers),
+                failure: undefined
+            };
+        }
+        case 'network':
+            return failed(`network error: ${(0,_text_guard_js__WEBPACK_IMPORTED_MODULE_0__/* .oneLine */ .TN)(answer.message, SHOWN_FAILURE_CHARS)}`);
+        case 'timeout':
+            return failed((0,_text_guard_js__WEBPACK_IMPORTED_MODULE_0__/* .oneLine */ .TN)(answer.message, SHOWN_FAILURE_CHARS));
+        case 'cancelled':
+            return failed('the run was cancelled');
+    }
+}
+function failed(failure) {
+    return {
+        status: null,
+        age: null,
+        malformedAge: undefined,
+        undecodable: undefined,
+        textSeen: undefined,
+        cacheStatus: undefined,
+        failure
+    };
+}
+
+
+/***/ }),
+
+/***/ 1651:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   c8: () => (/* binding */ untilCancelled),
+/* harmony export */   nY: () => (/* binding */ timeoutBefore),
+/* harmony export */   yw: () => (/* binding */ safeGet)
+/* harmony export */ });
+/* harmony import */ var _text_message_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(6400);
+
+/** A request cut to the time left still gets this long: a check with no time to answer proves nothing. */
+const MIN_REQUEST_TIMEOUT_MS = 1000;
+/**
+ * A check's timeout when it must end by `deadline`: the time left, but at least
+ * `MIN_REQUEST_TIMEOUT_MS`, and never more than the request `timeout` the user set.
+ */
+function timeoutBefore(deadline, now, requestTimeoutMs) {
+    return Math.min(requestTimeoutMs, Math.max(MIN_REQUEST_TIMEOUT_MS, deadline - now));
+}
+/** A throw from the prober (a bug) fails that check only, as the engine does for a call. */
+async function safeGet(prober, url, options) {
+    try {
+        return await prober.get(url, options);
+    }
+    catch (error) {
+        const message = (0,_text_message_js__WEBPACK_IMPORTED_MODULE_0__/* .messageOf */ .b)(error);
+        return {
+            kind: 'network',
+            code: undefined,
+            message: `edge-purge could not check it: ${message}`
+        };
+    }
+}
+/**
+ * Runs every one of `checks` until all end or the run is cancelled, whichever comes first: a
+ * cancelled stage returns at once, leaving checks in flight to the abort they were given.
+ */
+async function untilCancelled(checks, signal) {
+    let stopListening = () => undefined;
+    const cancelled = new Promise((resolve) => {
+        if (signal.aborted)
+            resolve();
+        const listener = () => resolve();
+        signal.addEventListener('abort', listener, { once: true });
+        stopListening = () => signal.removeEventListener('abort', listener);
+    });
+    try {
+        await Promise.race([Promise.all(checks), cancelled]);
+    }
+    finally {
+        stopListening();
+    }
+}
+
+
+/***/ }),
+
+/***/ 2803:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+// ESM COMPAT FLAG
+__webpack_require__.r(__webpack_exports__);
+
+// EXPORTS
+__webpack_require__.d(__webpack_exports__, {
+  recheckDelayMs: () => (/* binding */ recheckDelayMs),
+  verifyFreshness: () => (/* binding */ verifyFreshness)
+});
+
+// EXTERNAL MODULE: ./src/http/observation.ts
+var http_observation = __webpack_require__(2510);
+// EXTERNAL MODULE: ./src/http/page-checks.ts
+var page_checks = __webpack_require__(1651);
+// EXTERNAL MODULE: ./src/http/probe.ts + 2 modules
+var probe = __webpack_require__(6187);
+// EXTERNAL MODULE: ./src/record.ts
+var record = __webpack_require__(4846);
+// EXTERNAL MODULE: ./src/text/counted.ts
+var counted = __webpack_require__(4305);
+// EXTERNAL MODULE: ./src/text/shown.ts
+var shown = __webpack_require__(8482);
+;// CONCATENATED MODULE: ./src/stages/verify/freshness.ts
+
+/** `HTTP 404, ` for answers other than 2xx: a fresh 404 or a 301 is worth a second look. */
+function statusPrefix(status) {
+    return status >= 200 && status < 300 ? '' : `HTTP ${status}, `;
+}
+function judge(observation, rule) {
+    const { status, age, malformedAge, undecodable, cacheStatus, failure } = observation;
+    const via = cacheStatus === undefined ? '' : ` (${cacheStatus})`;
+    if (status === null) {
+        return { fresh: false, evidence: failure ?? 'no answer' };
+    }
+    if (status >= 500)
+        return { fresh: false, evidence: `HTTP ${status}${via}` };
+    const prefix = statusPrefix(status);
+    if (undecodable !== undefined) {
+        return { fresh: false, evidence: `${prefix}${undecodable}${via}` };
+    }
+    if ('text' in rule) {
+        const fresh = observation.textSeen === true;
+        const evidence = `${prefix}${fresh ? 'showed' : 'did not show'} ${(0,shown/* quoted */.TL)(rule.text)}${via}`;
+        return { fresh, evidence };
+    }
+    const elapsedS = Math.max(0, rule.nowMs - rule.purgeStartedMs) / 1000;
+    const began = `${Math.floor(elapsedS)} s ago`;
+    if (malformedAge !== undefined) {
+        return { fresh: false, evidence: `${prefix}${malformedAge}${via}` };
+    }
+    if (age === null)
+        return { fresh: true, evidence: `${prefix}no Age header${via}` };
+    // `Age` has whole seconds and the purge time is ours: a second of slack keeps a copy made just
+    // after the first call from looking older than it.
+    return age <= elapsedS + 1
+        ? { fresh: true, evidence: `${prefix}Age ${age} s, purge began ${began}${via}` }
+        : {
+            fresh: false,
+            evidence: `${prefix}Age ${age} s, but the purge began ${began}${via}`
+        };
+}
+
+;// CONCATENATED MODULE: ./src/stages/verify/edge-check.ts
+/**
+ * The verification stage: after the purge, fetch each URL as a visitor would and judge whether the
+ * edge now serves content produced after the purge began, re-checking stale ones for a while (a
+ * soft purge serves the old copy once while it refetches; a CDN needs a moment to reach every POP).
+ */
+
+
+
+
+
+
+
+const FIRST_RECHECK_MS = 500;
+const MAX_RECHECK_MS = 5000;
+/** Wait before the re-check that follows check number `checks`: 0.5 s, 1 s, 2 s, 4 s, then 5 s. */
+function recheckDelayMs(checks) {
+    return Math.min(MAX_RECHECK_MS, FIRST_RECHECK_MS * 2 ** Math.max(0, checks - 1));
+}
+function entryOf(progress, cancelled) {
+    const { target, checks, observation, judgement, final, late } = progress;
+    const evidence = judgement === undefined
+        ? late
+            ? record/* NOT_CHECKED_IN_TIME */.qT
+            : record/* NOT_JUDGED_CANCELLED */.wE
+        : cancelled && !final
+            ? `${judgement.evidence}; not checked again: the run was cancelled`
+            : judgement.evidence;
+    return {
+        url: target.url,
+        fresh: judgement?.fresh ?? false,
+        http_status: observation?.status ?? null,
+        age: observation?.age ?? null,
+        checks,
+        evidence
+    };
+}
+async function verifyFreshness(settings, { requestTimeoutMs, concurrency }, deps) {
+    const { prober, clock, signal, log } = deps;
+    const deadline = clock.now() + settings.timeoutMs;
+    const slots = new probe/* ProbeSlots */._(concurrency);
+    const progress = settings.targets.map((target) => ({
+        target,
+        checks: 0,
+        observation: undefined,
+        judgement: undefined,
+        final: false,
+        late: false
+    }));
+    /** One check; false when it was not made (cancelled, or started too late). */
+    async function check(state) {
+        const start = clock.now();
+        if (signal.aborted)
+            return false;
+        if (start > deadline) {
+            state.late = state.checks === 0;
+            return false;
+        }
+        // A first check keeps the full timeout, so its verdict never comes from a cut of ours; it still
+        // ends within one timeout of the deadline. Re-checks share what is left, and the floor never
+        // lifts one above `timeout` (below 1 s), which would break that bound.
+        const timeoutMs = state.checks === 0 ? requestTimeoutMs : (0,page_checks/* timeoutBefore */.nY)(deadline, start, requestTimeoutMs);
+        const { url, text } = state.target;
+        const answer = await (0,page_checks/* safeGet */.yw)(prober, url, { timeoutMs, signal, lookFor: text });
+        if (answer.kind === 'cancelled')
+            return false;
+        const observation = (0,http_observation/* observe */.l)(answer, text);
+        const rule = text === undefined
+            ? { purgeStartedMs: settings.purgeStartedMs, nowMs: clock.now() }
+            : { text };
+        const judgement = judge(observation, rule);
+        state.checks += 1;
+        state.observation = observation;
+        state.judgement = judgement;
+        const delay = recheckDelayMs(state.checks);
+        state.final = judgement.fresh || clock.now() + delay > deadline;
+        const next = judgement.fresh
+            ? ''
+            : state.final
+                ? '; no time left to check again'
+                : `; checking again in ${delay / 1000} s`;
+        log.info(`${judgement.fresh ? '✓ fresh' : '✗ stale'} ${(0,shown/* shownUrl */.zA)(url)}: ${judgement.evidence} (check ${state.checks}${next})`);
+        return true;
+    }
+    async function verify(state) {
+        while (await slots.run(() => check(state))) {
+            if (state.final)
+                return;
+            await clock.sleep(recheckDelayMs(state.checks), signal);
+        }
+    }
+    const seconds = `${settings.timeoutMs / 1000} s`;
+    const title = `Edge check: ${(0,counted/* counted */.h)(progress.length, 'URL')} (up to ${concurrency} at once, stale ones re-checked; no check starts after ${seconds})`;
+    return log.group(title, async () => {
+        await (0,page_checks/* untilCancelled */.c8)(progress.map(verify), signal);
+        const cancelled = signal.aborted;
+        const entries = progress.map((state) => entryOf(state, cancelled));
+        const late = progress.filter((state) => state.late).length;
+        if (late > 0) {
+            // One line, not one per URL: there may be a thousand.
+            log.info(`${(0,counted/* counted */.h)(late, 'URL')} not checked within verify-timeout (${seconds}): raise verify-timeout or concurrency`);
+        }
+        const fresh = entries.filter((entry) => entry.fresh).length;
+        const ending = cancelled ? ' (the run was cancelled)' : '';
+        const notChecked = late > 0 ? `, ${late} not checked` : '';
+        log.info(`${fresh} fresh, ${entries.length - fresh - late} stale${notChecked}${ending}`);
+        const malformedAge = progress
+            .filter((state) => state.observation?.malformedAge !== undefined)
+            .map((state) => state.target.url);
+        return { entries, cancelled, malformedAge };
+    });
+}
+
+
+/***/ })
+
+};
