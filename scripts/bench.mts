@@ -40,6 +40,12 @@ const { values: args } = parseArgs({
 })
 const LATENCY_MS = Number(args.latency)
 const RUNS = Number(args.runs)
+/**
+ * Pairs of starts for `cold` and a bundle of core alone. A start takes a tenth of a second, and on
+ * this shared machine the median of 8 pairs was 3.10 in one run of the bench and 3.81 in the next,
+ * a quarter of an hour later: three times as many pairs cost a few seconds and steady it.
+ */
+const START_PAIRS = 3 * RUNS
 const TOKEN = 'bench-token'
 
 const median = (values: number[]): number => {
@@ -105,7 +111,7 @@ async function actionStart(entry: string): Promise<number> {
 async function pairedStarts(
   a: { inputs: Record<string, string>; entry?: string },
   b: { inputs: Record<string, string>; entry?: string },
-  rounds = RUNS
+  rounds = START_PAIRS
 ): Promise<{ aMs: number; bMs: number; ratio: number }> {
   const aTimes: number[] = []
   const bTimes: number[] = []
@@ -672,8 +678,11 @@ function reading(figures: Figures): string {
       `action: ${percent(core.startMs - emptyMs, coldMs - emptyMs)} of the action's start beyond ` +
       'an empty one. `@actions/core` 3 imports `@actions/http-client` 4 and its `undici` for OIDC ' +
       'and proxies, and all of it is evaluated when the action loads, whether or not either is ' +
-      'used. `@actions/github` (Octokit) is loaded only for `changed-files` and `last-purge`; the ' +
-      "summary's run context comes from the runner's `GITHUB_*` variables.",
+      'used. The stages only some runs need (changed-files, last-purge, the wait, the edge ' +
+      'check) and `@actions/github` (Octokit, for changed-files and last-purge) are chunks of ' +
+      "their own, loaded when a run needs them; the summary's run context comes from the runner's " +
+      '`GITHUB_*` variables. The entry awaits nothing at the top level: with a top-level await, ' +
+      'ncc wraps the whole program in an async module, whose body V8 parses again when it runs.',
     `- **Where keys10k's time goes** (medians, from the marks the action sets at the end of each ` +
       'phase; `start` is the process start and the bundle load, `exit` the last mark to the exit): ' +
       [...PHASES, 'exit']
@@ -766,7 +775,7 @@ async function writeReport(rows: Row[], figures: Figures): Promise<void> {
     '',
     `Lower bound = the start of an action whose \`main\` is an empty file, launched the same way (median ${format(figures.emptyMs)}), ` +
       'plus ceil(calls / concurrency) × latency. `cold` compares a one-key dry run with that start alone, ' +
-      'the two timed in turn, run by run: its ratio is the median of the pairs; `keys10k` is timed in turn ' +
+      `the two timed in turn, run by run (${START_PAIRS} pairs): its ratio is the median of the pairs; \`keys10k\` is timed in turn ` +
       'with the empty action the same way, each run against the bound from the start just before it. ' +
       "`verify1k`'s bound starts from `cold` instead: the action's start, plus one purge round trip, plus " +
       'ceil(1000 / concurrency) × latency for the checks.',
