@@ -10,6 +10,7 @@ import {
   countResults,
   withSources,
   type Counts,
+  type Derivation,
   type PlannedStage,
   type PurgeCall,
   type PurgeRun,
@@ -17,7 +18,6 @@ import {
   type VerifyRun,
   type WaitOutcome
 } from './record.js'
-import type { Derivation } from './record.js'
 import { describePlan, plannedResults, planPurges, showDryRun } from './stages/plan.js'
 import { runPurge } from './stages/purge/engine.js'
 import { ResultLedger } from './stages/purge/ledger.js'
