@@ -10,5 +10,7 @@ export default {
   maxWorkers: 4,
   globalSetup: '<rootDir>/__tests__/support/build-dist.mjs',
   setupFilesAfterEnv: ['<rootDir>/__tests__/support/remove-run-dirs.ts'],
-  testTimeout: 30000
+  testTimeout: 30000,
+  // With the project, not in the system's temporary directory, which a test run leaves as it found it.
+  cacheDirectory: '<rootDir>/node_modules/.cache/jest'
 }
