@@ -4,6 +4,9 @@ import { execFile } from 'node:child_process'
 import { readFile, rm } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import { ROOT } from '../tools/run-like-runner.js'
+import { childTmpdir } from './support/child-tmpdir.js'
+
+const TMPDIR = childTmpdir()
 
 interface Finished {
   code: number
@@ -13,7 +16,7 @@ interface Finished {
 
 function npmRunDemo(): Promise<Finished> {
   // jest's NODE_OPTIONS (--experimental-vm-modules) is not part of what a user's shell has.
-  const env = { ...process.env }
+  const env: NodeJS.ProcessEnv = { ...process.env, TMPDIR }
   delete env.NODE_OPTIONS
   return new Promise((resolve) => {
     execFile('npm', ['run', '--silent', 'demo'], { cwd: ROOT, env }, (error, stdout, stderr) => {

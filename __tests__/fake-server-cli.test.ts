@@ -4,6 +4,9 @@ import { execFile } from 'node:child_process'
 import { createServer, type AddressInfo, type Server } from 'node:net'
 import { join } from 'node:path'
 import { ROOT } from '../tools/run-like-runner.js'
+import { childTmpdir } from './support/child-tmpdir.js'
+
+const TMPDIR = childTmpdir()
 
 interface Finished {
   code: number | null
@@ -18,7 +21,7 @@ function fakeServer(args: string[]): Promise<Finished> {
     execFile(
       tsx,
       ['scripts/fake-server.mts', ...args],
-      { cwd: ROOT, timeout: 10_000 },
+      { cwd: ROOT, timeout: 10_000, env: { ...process.env, TMPDIR } },
       (error, stdout, stderr) => {
         const code = error === null ? 0 : typeof error.code === 'number' ? error.code : null
         resolve({ code, stdout, stderr })

@@ -25,8 +25,10 @@ import {
 import type { Answer } from '../src/http/agents.js'
 import { FakeContentServer } from './support/fake-content-server.js'
 import { ROOT } from '../tools/run-like-runner.js'
+import { childTmpdir } from './support/child-tmpdir.js'
 
 const PAGE = '<html><body>release abc1234 is live</body></html>'
+const childTmp = childTmpdir()
 
 interface Seen {
   path: string
@@ -429,7 +431,11 @@ describe('compression bombs', () => {
         content.urlOf('/bomb.br')
       ],
       // Without jest's --experimental-vm-modules, whose warning would be all stderr holds.
-      { cwd: ROOT, env: { ...process.env, NODE_OPTIONS: '' }, stdio: ['ignore', 'pipe', 'pipe'] }
+      {
+        cwd: ROOT,
+        env: { ...process.env, NODE_OPTIONS: '', TMPDIR: childTmp },
+        stdio: ['ignore', 'pipe', 'pipe']
+      }
     )
     let stdout = ''
     let stderr = ''
