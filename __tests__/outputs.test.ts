@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import fc from 'fast-check'
-import { writeOutputs } from '../src/report/outputs.js'
+import { ResultViews, writeOutputs } from '../src/report/outputs.js'
 import { plainPurgeIdsJson, purgeIdsJson } from '../src/report/purge-ids.js'
 import type { PurgeResult } from '../src/record.js'
 import { runnerOutputs } from '../src/runner/outputs.js'
@@ -31,12 +31,26 @@ function result(overrides: Partial<PurgeResult>): PurgeResult {
 const idsJson = (results: PurgeResult[], perService: boolean, size = 1): string =>
   [...purgeIdsJson(results, perService, (text) => text, size)].join('')
 
-/** The plain walk's text, or `undefined` when it left the ids to the careful walk. */
-function plainIds(results: PurgeResult[], perService: boolean, size: number): string | undefined {
+/**
+ * The plain walk's text, or `undefined` when it left the ids to the careful walk. The results come
+ * `perCall` at a time, as the purge hands them out, each group after a turn of the event loop.
+ */
+async function plainIds(
+  results: PurgeResult[],
+  perService: boolean,
+  size: number,
+  perCall = results.length
+): Promise<string | undefined> {
+  async function* calls(): AsyncGenerator<PurgeResult[]> {
+    for (let at = 0; at < results.length; at += perCall) {
+      await new Promise((resolve) => setImmediate(resolve))
+      yield results.slice(at, at + perCall)
+    }
+  }
   const pieces: string[] = []
-  const walk = plainPurgeIdsJson(results, perService, size)
-  let step = walk.next()
-  for (; step.done !== true; step = walk.next()) pieces.push(step.value)
+  const walk = plainPurgeIdsJson(calls(), perService, size)
+  let step = await walk.next()
+  for (; step.done !== true; step = await walk.next()) pieces.push(step.value)
   return step.value ? pieces.join('') : undefined
 }
 
@@ -143,17 +157,21 @@ describe('purgeIdsJson', () => {
     )
   })
 
-  it("walks plainly unless the ids need an object's order, and then gives the same text", () => {
-    fc.assert(
-      fc.property(idCases, ([results, perService, size]) => {
-        const plain = plainIds(results, perService, size)
-        expect(plain === undefined).toBe(needsObjectOrder(results, perService))
-        if (plain !== undefined) expect(plain).toBe(idsJson(results, perService))
-      })
+  it("walks plainly unless the ids need an object's order, and then gives the same text, however the calls split the results", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        idCases,
+        fc.integer({ min: 1, max: 5 }),
+        async ([results, perService, size], perCall) => {
+          const plain = await plainIds(results, perService, size, perCall)
+          expect(plain === undefined).toBe(needsObjectOrder(results, perService))
+          if (plain !== undefined) expect(plain).toBe(idsJson(results, perService))
+        }
+      )
     )
   })
 
-  it('leaves to the careful walk a repeated target, an array index, and a service seen again', () => {
+  it('leaves to the careful walk a repeated target, an array index, and a service seen again', async () => {
     const cases: [PurgeResult[], boolean][] = [
       [[result({ target: 'a' }), result({ type: 'url', target: 'a', service: null })], false],
       [[result({ target: 'b' }), result({ target: '42' })], false],
@@ -168,10 +186,12 @@ describe('purgeIdsJson', () => {
       [[result({ service: '7' })], true]
     ]
     for (const [results, perService] of cases) {
-      expect(plainIds(results, perService, 1)).toBeUndefined()
+      expect(await plainIds(results, perService, 1)).toBeUndefined()
     }
     const usual = [result({ target: 'a' }), result({ target: '042', id: 'id-2' })]
-    expect(plainIds(usual, true, 1)).toBe('{"svc123":{"a":"id-1","042":"id-2"}}')
+    expect(await plainIds(usual, true, 1)).toBe('{"svc123":{"a":"id-1","042":"id-2"}}')
+    const inTwoServices = [result({ service: 's1' }), result({ service: 's2', id: 'id-2' })]
+    expect(await plainIds(inTwoServices, true, 1)).toBe('{"s1":{"k1":"id-1"},"s2":{"k1":"id-2"}}')
   })
 
   it('keeps a target given twice in its first place, with its last id', () => {
@@ -356,6 +376,51 @@ describe('writeOutputs', () => {
     expect(printed.join('')).toContain(
       `::notice::Output results is left empty: at 14577781 bytes it exceeds GitHub's 1 MB output limit. The results-file output (${file}) holds every entry.`
     )
+  })
+
+  it('writes the same outputs and file from results handed out a call at a time', async () => {
+    const results = Array.from({ length: 600 }, (_, index) =>
+      result({ target: `key-${index}`, id: `id-${index}` })
+    )
+    const record = runRecord({ results })
+    const atTheEnd = await writeOutputs(record, runnerOutputs)
+    const expected = outputs()
+    writeFileSync(outputFile, '')
+    async function* calls(): AsyncGenerator<PurgeResult[]> {
+      for (let at = 0; at < results.length; at += 256) {
+        await new Promise((resolve) => setImmediate(resolve))
+        yield results.slice(at, at + 256)
+      }
+    }
+    const views = new ResultViews(runnerOutputs)
+    views.start({ [Symbol.asyncIterator]: calls }, record.settings)
+    const handedOut = await writeOutputs(record, runnerOutputs, views)
+    expect(outputs()).toEqual({ ...expected, 'results-file': handedOut })
+    expect(readFileSync(handedOut, 'utf8')).toBe(readFileSync(atTheEnd, 'utf8'))
+  })
+
+  it('reports a reading of the handed-out results that broke once the outputs are written, and only then', async () => {
+    const broken = {
+      async *[Symbol.asyncIterator](): AsyncGenerator<PurgeResult[]> {
+        yield [result({})]
+        throw new Error('the reading broke')
+      }
+    }
+    const unhandled: unknown[] = []
+    const note = (reason: unknown): void => {
+      unhandled.push(reason)
+    }
+    process.on('unhandledRejection', note)
+    try {
+      const record = runRecord({ results: [result({})] })
+      const views = new ResultViews(runnerOutputs)
+      views.start(broken, record.settings)
+      await new Promise((resolve) => setTimeout(resolve, 20))
+      expect(unhandled).toEqual([])
+      await expect(writeOutputs(record, runnerOutputs, views)).rejects.toThrow('the reading broke')
+    } finally {
+      process.off('unhandledRejection', note)
+    }
   })
 
   it('sets every output when the results file cannot be written, with a warning naming it', async () => {

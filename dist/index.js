@@ -31055,6 +31055,7 @@ function createAgents(options) {
 /* harmony export */   Vn: () => (/* binding */ NOT_SENT_AFTER_REFUSAL),
 /* harmony export */   Z6: () => (/* binding */ withSources),
 /* harmony export */   aD: () => (/* binding */ countResults),
+/* harmony export */   ar: () => (/* binding */ eachWithSources),
 /* harmony export */   lb: () => (/* binding */ notChecked),
 /* harmony export */   me: () => (/* binding */ rereadable),
 /* harmony export */   qT: () => (/* binding */ NOT_CHECKED_IN_TIME),
@@ -31095,6 +31096,15 @@ function withSources(results, sources) {
             };
         }
     });
+}
+/** `withSources` for results handed out a call at a time; each reading starts at the first call. */
+function eachWithSources(calls, sources) {
+    return {
+        async *[Symbol.asyncIterator]() {
+            for await (const results of calls)
+                yield withSources(results, sources);
+        }
+    };
 }
 function countResults(results) {
     const counts = { purged: 0, failed: 0, planned: 0, total: 0 };
@@ -33400,6 +33410,17 @@ function resultOf(call, end, target, line) {
     };
 }
 /**
+ * One call's results, one at a time, not as an array of them: what is alive when a young
+ * collection runs stays small (see KeptEnd).
+ */
+function* firstPass(call, end) {
+    const ids = idLines(end);
+    const targets = call.targets;
+    for (let at = 0; at < targets.length; at += 1) {
+        yield resultOf(call, end, targets[at], ids?.[at]);
+    }
+}
+/**
  * One call's first-pass results with its second pass folded in: a target counts as purged only
  * when both passes purged it. `second` is `undefined` when the call was not repeated because none
  * of its targets was purged.
@@ -33420,6 +33441,19 @@ function withRepeat(first, second) {
         };
     });
 }
+/** A promise that resolves when `announce` is called; `announce` returns the next one. */
+class Announcement {
+    hear = () => undefined;
+    heard = new Promise((resolve) => {
+        this.hear = resolve;
+    });
+    announce() {
+        this.hear();
+        return new Announcement();
+    }
+}
+/** Resolves in the event loop's check phase: after the answers and timers already due. */
+const afterPendingIo = () => new Promise((resolve) => setImmediate(resolve));
 /**
  * Each call's end as it becomes known. Whatever stops a run, `fill` still gives every target
  * exactly once: the calls without an end fail with the reason given.
@@ -33429,6 +33463,8 @@ class ResultLedger {
     ends;
     /** Once a repeat pass ran: the second pass of each call repeated, by the call's index. */
     repeated;
+    /** Resolves at the next end recorded; `settled` waits on it. */
+    nextEnd = new Announcement();
     constructor(calls) {
         this.calls = calls;
         this.ends = new Array(calls.length);
@@ -33439,6 +33475,7 @@ class ResultLedger {
      */
     record(index, end) {
         this.ends[index] ??= kept(this.calls[index], end);
+        this.nextEnd = this.nextEnd.announce();
     }
     /** Whether the call's first pass purged any of its targets: only such calls are repeated. */
     purgedAny(index) {
@@ -33467,7 +33504,24 @@ class ResultLedger {
                 error: reason
             };
         }
+        this.nextEnd = this.nextEnd.announce();
         return (0,record/* rereadable */.me)(() => this.each());
+    }
+    /**
+     * Each call's first-pass results, in plan order, as soon as the call and every call before it
+     * have ended: the same results `fill` gives, handed out while later calls are still out. Each
+     * is handed out once the I/O already waiting has been handled, so reading them does not hold
+     * back the answers already in. Only for a purge without a repeat pass, which changes the first
+     * pass's results.
+     */
+    async *settled() {
+        for (const [index, call] of this.calls.entries()) {
+            while (this.ends[index] === undefined)
+                await this.nextEnd.heard;
+            await afterPendingIo();
+            const end = this.ends[index];
+            yield (0,record/* rereadable */.me)(() => firstPass(call, end));
+        }
     }
     /**
      * How many targets `fill`'s results hold of each status, counted without making them: a target
@@ -33492,13 +33546,8 @@ class ResultLedger {
         for (const [index, call] of this.calls.entries()) {
             const end = this.ends[index];
             if (this.repeated === undefined) {
-                // One result at a time, not the call's array of them: what is alive when a young
-                // collection runs stays small (see KeptEnd).
-                const ids = idLines(end);
-                const targets = call.targets;
-                for (let at = 0; at < targets.length; at += 1) {
-                    yield resultOf(call, end, targets[at], ids?.[at]);
-                }
+                for (const result of firstPass(call, end))
+                    yield result;
                 continue;
             }
             const second = this.repeated.get(index);
@@ -33843,11 +33892,17 @@ async function runPipeline(given, deps) {
         ? []
         : await (await lastPurgeRecords()).openRecords(github, settings.lastPurge, recalled.head, log);
     const ledger = new ResultLedger(calls);
+    const handOut = () => {
+        if (settings.repeatAfterMs > 0)
+            return;
+        const settled = { [Symbol.asyncIterator]: () => ledger.settled() };
+        deps.onResults?.(derivation === undefined ? settled : (0,record/* eachWithSources */.ar)(settled, derivation.sources), settings);
+    };
     let stages = nothingDone();
     try {
         stages = settings.dryRun
             ? await dryRun(calls, settings, log)
-            : await purgeForVisitors(calls, settings, deps, ledger);
+            : await purgeForVisitors(calls, settings, deps, ledger, handOut);
     }
     catch (error) {
         const reason = `not finished: edge-purge stopped on an unexpected error: ${(0,text_shown/* plainLine */.h0)((0,message/* messageOf */.b)(error))}`;
@@ -33942,7 +33997,7 @@ async function dryRun(calls, settings, log) {
  * Wait until the origin serves the release, purge, then check at the edge that visitors get fresh
  * copies. No purge call is sent when the wait does not end in time.
  */
-async function purgeForVisitors(calls, settings, { clock, signal, log, connect }, ledger) {
+async function purgeForVisitors(calls, settings, { clock, signal, log, connect }, ledger, purgeStarts) {
     let prober;
     const pages = async () => {
         prober ??= await connect.prober(settings);
@@ -33963,6 +34018,7 @@ async function purgeForVisitors(calls, settings, { clock, signal, log, connect }
             }
         }
         const transport = connect.transport(settings);
+        purgeStarts();
         try {
             stages.purge = await runPurge(calls, settings, { transport, clock, signal, log }, ledger);
         }
@@ -34120,41 +34176,49 @@ function* purgeIdsJson(results, perService, hide, size) {
     yield `${piece}}`;
 }
 /**
- * `purge-ids` in one reading, for the usual run: each object's targets come once, none is named
- * like an array index, and each service's results come together, so every id goes where its result
- * comes. Returns `false` at the first result that breaks this, having yielded only part of the
- * text: the caller then starts again with `purgeIdsJson`, which places such ids as an object
- * would. Strings pass unchanged: a text that holds a secret is built again with `purgeIdsJson`.
+ * `purge-ids` in one reading, for the usual run, from each call's results as they come: each
+ * object's targets come once, none is named like an array index, and each service's results come
+ * together, so every id goes where its result comes. Returns `false` at the first result that
+ * breaks this, having yielded only part of the text: the caller then starts again with
+ * `purgeIdsJson`, which places such ids as an object would. Strings pass unchanged: a text that
+ * holds a secret is built again with `purgeIdsJson`.
  */
-function* plainPurgeIdsJson(results, perService, size) {
+async function* plainPurgeIdsJson(calls, perService, size) {
     const targets = new Set();
     const groups = new Set();
     let piece = '{';
     let group;
-    for (const result of results) {
-        if (result.status !== 'purged' || result.id === null)
-            continue;
-        const target = result.target;
-        if (perService) {
-            const name = result.service ?? URL_IDS_GROUP;
-            if (name !== group) {
-                if (groups.has(name) || mayBeArrayIndex(name))
-                    return false;
-                piece += `${group === undefined ? '' : '},'}${JSON.stringify(name)}:{`;
-                groups.add(name);
-                targets.clear();
-                group = name;
+    for await (const results of calls) {
+        for (const result of results) {
+            if (result.status !== 'purged' || result.id === null)
+                continue;
+            const target = result.target;
+            if (perService) {
+                const name = result.service ?? URL_IDS_GROUP;
+                if (name !== group) {
+                    if (groups.has(name) || mayBeArrayIndex(name))
+                        return false;
+                    piece += `${group === undefined ? '' : '},'}${JSON.stringify(name)}:{`;
+                    groups.add(name);
+                    targets.clear();
+                    group = name;
+                }
+                else
+                    piece += ',';
             }
-            else
+            else if (targets.size > 0)
                 piece += ',';
+            if (targets.has(target) || mayBeArrayIndex(target))
+                return false;
+            targets.add(target);
+            piece += `${JSON.stringify(target)}:${JSON.stringify(result.id)}`;
+            if (piece.length < size)
+                continue;
+            yield piece;
+            piece = '';
         }
-        else if (targets.size > 0)
-            piece += ',';
-        if (targets.has(target) || mayBeArrayIndex(target))
-            return false;
-        targets.add(target);
-        piece += `${JSON.stringify(target)}:${JSON.stringify(result.id)}`;
-        if (piece.length < size)
+        // Not held while the next call's results are awaited (held, it outlived young collections).
+        if (piece === '')
             continue;
         yield piece;
         piece = '';
@@ -34255,10 +34319,10 @@ const PIECE_CHARS = 16 * 1024;
  * each string redacted before it is escaped (redacting the finished text would miss a secret
  * holding a quote or backslash, and could cut through an escape).
  */
-function* redactedJson(entries) {
+async function* redactedJson(groups) {
     yield '[';
     let first = true;
-    for (const slice of slices(entries, SLICE)) {
+    for await (const slice of slices(groups, SLICE)) {
         let json = JSON.stringify(slice);
         if ((0,guard/* mayHoldSecret */.dV)(json)) {
             json = JSON.stringify(slice, (_key, item) => typeof item === 'string' ? (0,guard/* redact */.E$)(item) : item);
@@ -34268,18 +34332,23 @@ function* redactedJson(entries) {
     }
     yield ']';
 }
-/** The items in arrays of `size`, the last one shorter: only one slice is held at a time. */
-function* slices(items, size) {
-    let slice = [];
-    for (const item of items) {
-        slice.push(item);
-        if (slice.length < size)
-            continue;
-        yield slice;
-        slice = [];
+/**
+ * The items in arrays of at most `size`, a group's last one shorter: only one slice is held at a
+ * time, and none while the next group is awaited (held then, it outlived young collections).
+ */
+async function* slices(groups, size) {
+    for await (const group of groups) {
+        let slice = [];
+        for (const item of group) {
+            slice.push(item);
+            if (slice.length < size)
+                continue;
+            yield slice;
+            slice = [];
+        }
+        if (slice.length > 0)
+            yield slice;
     }
-    if (slice.length > 0)
-        yield slice;
 }
 /**
  * An output's text while it fits GitHub's limit, and its exact size in bytes: past the limit the
@@ -34303,9 +34372,9 @@ class BoundedText {
         return this.held?.toString('utf8', 0, this.bytes);
     }
 }
-function boundedText(chunks) {
+async function boundedText(chunks) {
     const text = new BoundedText();
-    for (const chunk of chunks)
+    for await (const chunk of chunks)
         text.add(chunk);
     return text;
 }
@@ -34314,50 +34383,81 @@ function boundedText(chunks) {
  * whole made again with each string redacted. Most runs' ids take the one reading of the plain
  * walk; a run whose ids need an object's order is read again by the careful one.
  */
-function purgeIdsText(results, perService) {
-    const plain = unlessSecret(plainPurgeIdsJson(results, perService, PIECE_CHARS));
+async function purgeIdsText(results, perService, plain) {
     if (plain?.complete === true)
         return plain.text;
-    const careful = plain && unlessSecret(purgeIdsJson(results, perService, unchanged, PIECE_CHARS));
-    return careful?.text ?? boundedText(purgeIdsJson(results, perService, guard/* redact */.E$, PIECE_CHARS));
+    const careful = plain && (await unlessSecret(purgeIdsJson(results, perService, unchanged, PIECE_CHARS)));
+    return (careful?.text ?? (await boundedText(purgeIdsJson(results, perService, guard/* redact */.E$, PIECE_CHARS))));
 }
 /**
  * The pieces as one text, with what their walk returned; `undefined` at the first piece that may
  * hold a secret.
  */
-function unlessSecret(pieces) {
+async function unlessSecret(pieces) {
     const text = new BoundedText();
-    let step = pieces.next();
-    for (; step.done !== true; step = pieces.next()) {
+    let step = await pieces.next();
+    for (; step.done !== true; step = await pieces.next()) {
         if ((0,guard/* mayHoldSecret */.dV)(step.value))
             return undefined;
         text.add(step.value);
     }
     return { text, complete: step.value };
 }
+/** Writes the entries, as JSON, to a file for later steps. */
+function keepEntries(kind, entries, io) {
+    return io.keepFile(kind, redactedJson(entries));
+}
+/**
+ * The entries' JSON for their output. It is not held while the file is written (for the
+ * results, while the calls are out): it is read back from the file when it fits the output, or
+ * made again from the entries when the file could not be written.
+ */
+async function entriesText(kept, entries, io) {
+    if (kept.failure !== undefined)
+        return boundedText(redactedJson([entries]));
+    const fits = kept.bytes <= MAX_OUTPUT_BYTES;
+    return { bytes: kept.bytes, text: fits ? await io.readKept(kept.path) : undefined };
+}
+/**
+ * What is made by reading every result: the results file and the plain walk of `purge-ids`. The pipeline can hand them each call's results as the purge ends
+ * them: then they are made while later calls are still out, not after the last one (at 10,000
+ * keys, most of the 25 ms they take). Otherwise they are made from the results at the end.
+ */
+class ResultViews {
+    io;
+    started;
+    constructor(io) {
+        this.io = io;
+    }
+    start = (calls, settings) => {
+        this.started = this.make(calls, perServiceIds(settings));
+    };
+    /** The views as made: the ones started, else ones made now from `results`. */
+    made(results, settings) {
+        return this.started ?? this.make([results], perServiceIds(settings));
+    }
+    make(calls, perService) {
+        const file = keepEntries('results', calls, this.io);
+        const ids = unlessSecret(plainPurgeIdsJson(calls, perService, PIECE_CHARS));
+        // Awaited only once the purge has ended: until then, a throw must not end the process as
+        // unhandled. `writeOutputs` still gets it, and reports it.
+        for (const view of [file, ids])
+            view.catch(() => undefined);
+        return { file, ids };
+    }
+}
+/** With several services, `purge-ids` groups the ids by service. */
+const perServiceIds = (settings) => settings.services.length > 1;
 /**
  * A file that cannot be written (RUNNER_TEMP removed by a cleanup step, a full disk) costs a
  * warning, not the outputs: the purge happened whether or not its record could be kept.
  */
-async function keep(name, entries, io) {
-    const kind = name === 'results-file' ? 'results' : 'verification';
-    const json = new BoundedText();
-    const chunks = outputs_counted(redactedJson(entries), json);
-    const { path, failure } = await io.keepFile(kind, chunks);
-    // The output needs every chunk, written or not: a writer that gave up early leaves the rest.
-    for (let step = chunks.next(); step.done !== true; step = chunks.next())
-        ;
+function written(name, { path, failure }, io) {
     if (failure === undefined)
-        return { file: { name, path, written: true }, json };
+        return { name, path, written: true };
+    const kind = name === 'results-file' ? 'results' : 'verification';
     io.log.warning(`Could not write the ${kind} file ${path}: ${failure}. The ${name} output is left empty; the other outputs are set.`);
-    return { file: { name, path, written: false }, json };
-}
-/** The chunks as they pass, each added to `text`. */
-function* outputs_counted(chunks, text) {
-    for (const chunk of chunks) {
-        text.add(chunk);
-        yield chunk;
-    }
+    return { name, path, written: false };
 }
 function setBoundedOutput(name, json, file, io) {
     const { text, bytes } = json;
@@ -34376,21 +34476,22 @@ function setBoundedOutput(name, json, file, io) {
  * not be written. Outputs are whole values, never cut: the guard's `redact` hides secrets in each
  * string written. The edge check's outputs are written even when the results' could not be.
  */
-async function writeOutputs(facts, io) {
+async function writeOutputs(facts, io, views = new ResultViews(io)) {
     writeBaseOutputs(facts.derivation?.report.ranges ?? [], io);
     try {
-        return await writeResultOutputs(facts, io);
+        return await writeResultOutputs(facts, io, views.made(facts.results, facts.settings));
     }
     finally {
         await writeStageOutputs(facts.verification?.entries, facts.wait?.elapsedMs, io);
     }
 }
-async function writeResultOutputs({ results, counts, settings }, io) {
-    const perService = settings.services.length > 1;
-    const { file, json } = await keep('results-file', results, io);
-    setBoundedOutput('purge-ids', purgeIdsText(results, perService), file, io);
+async function writeResultOutputs({ results, counts, settings }, io, made) {
+    const kept = await made.file;
+    const file = written('results-file', kept, io);
+    const ids = await purgeIdsText(results, perServiceIds(settings), await made.ids);
+    setBoundedOutput('purge-ids', ids, file, io);
     io.setOutput('purge-id', (0,guard/* redact */.E$)(onlyId(results)));
-    setBoundedOutput('results', json, file, io);
+    setBoundedOutput('results', await entriesText(kept, results, io), file, io);
     io.setOutput('purged-count', String(counts.purged));
     io.setOutput('failed-count', String(counts.failed));
     const path = file.written ? (0,guard/* redact */.E$)(file.path) : '';
@@ -34431,8 +34532,9 @@ async function writeStageOutputs(verification, waitMs, io) {
         io.setOutput('verification-file', '');
         return;
     }
-    const { file, json } = await keep('verification-file', verification, io);
-    setBoundedOutput('verification', json, file, io);
+    const kept = await keepEntries('verification', [verification], io);
+    const file = written('verification-file', kept, io);
+    setBoundedOutput('verification', await entriesText(kept, verification, io), file, io);
     io.setOutput('verification-file', file.written ? (0,guard/* redact */.E$)(file.path) : '');
 }
 
@@ -37663,13 +37765,15 @@ const WRITE_BYTES = 256 * 1024;
 async function keepFile(kind, chunks) {
     const path = (0,external_node_path_namespaceObject.join)(process.env.RUNNER_TEMP || (0,external_node_os_namespaceObject.tmpdir)(), `edge-purge-${kind}-${(0,external_node_crypto_.randomUUID)()}.json`);
     const partial = `${path}.partial`;
+    let written = 0;
     try {
         const file = await (0,promises_namespaceObject.open)(partial, 'w');
         try {
             const pending = Buffer.allocUnsafeSlow(WRITE_BYTES);
             let used = 0;
-            for (const chunk of chunks) {
+            for await (const chunk of chunks) {
                 const bytes = Buffer.byteLength(chunk);
+                written += bytes;
                 if (used + bytes > WRITE_BYTES && used > 0) {
                     await file.write(pending, 0, used);
                     used = 0;
@@ -37685,16 +37789,17 @@ async function keepFile(kind, chunks) {
             await file.close();
         }
         await (0,promises_namespaceObject.rename)(partial, path);
-        return { path, failure: undefined };
+        return { path, failure: undefined, bytes: written };
     }
     catch (error) {
         await (0,promises_namespaceObject.rm)(partial, { force: true }).catch(() => undefined);
-        return { path, failure: (0,message/* messageOf */.b)(error) };
+        return { path, failure: (0,message/* messageOf */.b)(error), bytes: written };
     }
 }
 /** What the report is handed to write the outputs (its `OutputWriter`). */
 const runnerOutputs = {
     keepFile,
+    readKept: (path) => (0,promises_namespaceObject.readFile)(path, 'utf8'),
     setOutput: (name, value) => setOutput(name, value),
     log: runnerLog
 };
@@ -37757,15 +37862,17 @@ async function run() {
     try {
         const settings = readSettings();
         mark('inputs');
+        const views = new ResultViews(runnerOutputs);
         const record = await runPipeline(settings, {
             clock: systemClock,
             signal: cancel.signal,
             log: runnerLog,
             connect: liveConnections,
-            openGitHub: openGitHub
+            openGitHub: openGitHub,
+            onResults: views.start
         });
         mark('calls');
-        await report(record);
+        await report(record, views);
     }
     catch (error) {
         failStep((0,message/* messageOf */.b)(error));
@@ -37775,12 +37882,9 @@ async function run() {
     }
     return cancel.signal.aborted;
 }
-/**
- * Outputs, results file, summary and conclusion. Each writer stands alone: one that fails says so
- * and the others still write, so a purge that happened is never reported as lost.
- */
-async function report(record) {
-    const resultsFile = await writeOutputs(record, runnerOutputs).catch((error) => {
+/** Outputs, summary, conclusion: each writer stands alone, so one that fails loses no other. */
+async function report(record, views) {
+    const resultsFile = await writeOutputs(record, runnerOutputs, views).catch((error) => {
         failStep(`Could not write the outputs: ${(0,message/* messageOf */.b)(error)}`);
         return '';
     });

@@ -3,7 +3,7 @@ import { mark, systemClock } from './clock.js'
 import { liveConnections, runPipeline } from './pipeline.js'
 import type { RunRecord } from './record.js'
 import { conclude } from './report/conclusion.js'
-import { writeOutputs } from './report/outputs.js'
+import { ResultViews, writeOutputs } from './report/outputs.js'
 import { renderSummary } from './report/summary.js'
 import { readRunContext } from './runner/context.js'
 import { openGitHub } from './runner/github.js'
@@ -21,15 +21,17 @@ export async function run(): Promise<boolean> {
   try {
     const settings = readSettings()
     mark('inputs')
+    const views = new ResultViews(runnerOutputs)
     const record = await runPipeline(settings, {
       clock: systemClock,
       signal: cancel.signal,
       log: runnerLog,
       connect: liveConnections,
-      openGitHub
+      openGitHub,
+      onResults: views.start
     })
     mark('calls')
-    await report(record)
+    await report(record, views)
   } catch (error) {
     failStep(messageOf(error))
   } finally {
@@ -38,12 +40,9 @@ export async function run(): Promise<boolean> {
   return cancel.signal.aborted
 }
 
-/**
- * Outputs, results file, summary and conclusion. Each writer stands alone: one that fails says so
- * and the others still write, so a purge that happened is never reported as lost.
- */
-async function report(record: RunRecord): Promise<void> {
-  const resultsFile = await writeOutputs(record, runnerOutputs).catch((error: unknown) => {
+/** Outputs, summary, conclusion: each writer stands alone, so one that fails loses no other. */
+async function report(record: RunRecord, views: ResultViews): Promise<void> {
+  const resultsFile = await writeOutputs(record, runnerOutputs, views).catch((error: unknown) => {
     failStep(`Could not write the outputs: ${messageOf(error)}`)
     return ''
   })

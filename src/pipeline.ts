@@ -8,12 +8,14 @@ import type { StepLog } from './log.js'
 import {
   NOT_SENT_CANCELLED,
   countResults,
+  eachWithSources,
   withSources,
   type Counts,
   type Derivation,
   type PlannedStage,
   type PurgeCall,
   type PurgeRun,
+  type Results,
   type RunRecord,
   type VerifyRun,
   type WaitOutcome
@@ -67,6 +69,12 @@ export interface PipelineDeps {
   connect: Connections
   /** Opens the run's repository, for changed-files and last-purge: the GitHub client loads only then. */
   openGitHub: OpenGitHub
+  /**
+   * Handed each call's results, in plan order, as the purge ends them, when they are final then
+   * (no repeat pass): the report reads them while later calls are still out. Each reading starts
+   * at the first call; the run record still holds every result.
+   */
+  onResults?: (calls: AsyncIterable<Results>, settings: Settings) => void
 }
 
 /** What the stages after planning did; the wait and edge check only when they ran. */
@@ -118,11 +126,19 @@ export async function runPipeline(given: Settings, deps: PipelineDeps): Promise<
       : await (await lastPurgeRecords()).openRecords(github, settings.lastPurge, recalled.head, log)
 
   const ledger = new ResultLedger(calls)
+  const handOut = (): void => {
+    if (settings.repeatAfterMs > 0) return
+    const settled = { [Symbol.asyncIterator]: () => ledger.settled() }
+    deps.onResults?.(
+      derivation === undefined ? settled : eachWithSources(settled, derivation.sources),
+      settings
+    )
+  }
   let stages = nothingDone()
   try {
     stages = settings.dryRun
       ? await dryRun(calls, settings, log)
-      : await purgeForVisitors(calls, settings, deps, ledger)
+      : await purgeForVisitors(calls, settings, deps, ledger, handOut)
   } catch (error) {
     const reason = `not finished: edge-purge stopped on an unexpected error: ${plainLine(messageOf(error))}`
     log.error(reason)
@@ -238,7 +254,8 @@ async function purgeForVisitors(
   calls: PurgeCall[],
   settings: Settings,
   { clock, signal, log, connect }: PipelineDeps,
-  ledger: ResultLedger
+  ledger: ResultLedger,
+  purgeStarts: () => void
 ): Promise<Stages> {
   let prober: Prober | undefined
   const pages = async (): Promise<PageCheckDeps> => {
@@ -260,6 +277,7 @@ async function purgeForVisitors(
       }
     }
     const transport = connect.transport(settings)
+    purgeStarts()
     try {
       stages.purge = await runPurge(calls, settings, { transport, clock, signal, log }, ledger)
     } finally {

@@ -129,6 +129,18 @@ export function withSources(results: Results, sources: Map<string, string>): Res
   })
 }
 
+/** `withSources` for results handed out a call at a time; each reading starts at the first call. */
+export function eachWithSources(
+  calls: AsyncIterable<Results>,
+  sources: Map<string, string>
+): AsyncIterable<Results> {
+  return {
+    async *[Symbol.asyncIterator]() {
+      for await (const results of calls) yield withSources(results, sources)
+    }
+  }
+}
+
 export interface Counts {
   purged: number
   failed: number

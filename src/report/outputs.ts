@@ -3,7 +3,8 @@
  * door hands in how a file is kept and an output set, so this module never touches the runner.
  */
 import type { StepLog } from '../log.js'
-import type { ComparedRange, Results, RunRecord, Verification } from '../record.js'
+import type { Settings } from '../config/settings.js'
+import type { ComparedRange, PurgeResult, Results, RunRecord, Verification } from '../record.js'
 import { mayHoldSecret, redact } from '../text/guard.js'
 import { plainPurgeIdsJson, purgeIdsJson } from './purge-ids.js'
 
@@ -22,6 +23,9 @@ const SLICE = 100
 /** purge-ids is written in pieces of about this many characters, for the same reason. */
 const PIECE_CHARS = 16 * 1024
 
+/** Entries a group at a time: each call's results as the purge ends them, or one whole list. */
+type Groups<T> = AsyncIterable<Iterable<T>> | Iterable<Iterable<T>>
+
 /**
  * A JSON array, one slice of entries at a time, byte for byte what `JSON.stringify(entries)`
  * gives, with secrets hidden in its string values. Almost no run's output holds a secret, so each
@@ -29,10 +33,10 @@ const PIECE_CHARS = 16 * 1024
  * each string redacted before it is escaped (redacting the finished text would miss a secret
  * holding a quote or backslash, and could cut through an escape).
  */
-function* redactedJson(entries: Iterable<object>): Generator<string> {
+async function* redactedJson(groups: Groups<object>): AsyncGenerator<string> {
   yield '['
   let first = true
-  for (const slice of slices(entries, SLICE)) {
+  for await (const slice of slices(groups, SLICE)) {
     let json = JSON.stringify(slice)
     if (mayHoldSecret(json)) {
       json = JSON.stringify(slice, (_key, item: unknown) =>
@@ -45,16 +49,27 @@ function* redactedJson(entries: Iterable<object>): Generator<string> {
   yield ']'
 }
 
-/** The items in arrays of `size`, the last one shorter: only one slice is held at a time. */
-function* slices<T>(items: Iterable<T>, size: number): Generator<T[]> {
-  let slice: T[] = []
-  for (const item of items) {
-    slice.push(item)
-    if (slice.length < size) continue
-    yield slice
-    slice = []
+/**
+ * The items in arrays of at most `size`, a group's last one shorter: only one slice is held at a
+ * time, and none while the next group is awaited (held then, it outlived young collections).
+ */
+async function* slices<T>(groups: Groups<T>, size: number): AsyncGenerator<T[]> {
+  for await (const group of groups) {
+    let slice: T[] = []
+    for (const item of group) {
+      slice.push(item)
+      if (slice.length < size) continue
+      yield slice
+      slice = []
+    }
+    if (slice.length > 0) yield slice
   }
-  if (slice.length > 0) yield slice
+}
+
+/** An output's text, `undefined` past GitHub's limit (the output is left empty), and its size. */
+interface OutputText {
+  text: string | undefined
+  bytes: number
 }
 
 /**
@@ -64,7 +79,7 @@ function* slices<T>(items: Iterable<T>, size: number): Generator<T[]> {
  * which at 100,000 keys made V8 double its young generation (16 MB more RSS). Every chunk is whole
  * JSON, so no chunk ends inside a character.
  */
-class BoundedText {
+class BoundedText implements OutputText {
   private held: Buffer | undefined = Buffer.allocUnsafeSlow(MAX_OUTPUT_BYTES)
   bytes = 0
 
@@ -81,34 +96,43 @@ class BoundedText {
   }
 }
 
-function boundedText(chunks: Iterable<string>): BoundedText {
+async function boundedText(chunks: AsyncIterable<string> | Iterable<string>): Promise<BoundedText> {
   const text = new BoundedText()
-  for (const chunk of chunks) text.add(chunk)
+  for await (const chunk of chunks) text.add(chunk)
   return text
 }
+
+/** The plain walk's `purge-ids`, or `undefined` at its first piece that may hold a secret. */
+type PlainIds = { text: BoundedText; complete: boolean } | undefined
 
 /**
  * `purge-ids`, by the same rule: the pieces are scanned as they come, and only on a hit is the
  * whole made again with each string redacted. Most runs' ids take the one reading of the plain
  * walk; a run whose ids need an object's order is read again by the careful one.
  */
-function purgeIdsText(results: Results, perService: boolean): BoundedText {
-  const plain = unlessSecret(plainPurgeIdsJson(results, perService, PIECE_CHARS))
+async function purgeIdsText(
+  results: Results,
+  perService: boolean,
+  plain: PlainIds
+): Promise<BoundedText> {
   if (plain?.complete === true) return plain.text
-  const careful = plain && unlessSecret(purgeIdsJson(results, perService, unchanged, PIECE_CHARS))
-  return careful?.text ?? boundedText(purgeIdsJson(results, perService, redact, PIECE_CHARS))
+  const careful =
+    plain && (await unlessSecret(purgeIdsJson(results, perService, unchanged, PIECE_CHARS)))
+  return (
+    careful?.text ?? (await boundedText(purgeIdsJson(results, perService, redact, PIECE_CHARS)))
+  )
 }
 
 /**
  * The pieces as one text, with what their walk returned; `undefined` at the first piece that may
  * hold a secret.
  */
-function unlessSecret<R>(
-  pieces: Generator<string, R>
-): { text: BoundedText; complete: R } | undefined {
+async function unlessSecret<R>(
+  pieces: AsyncGenerator<string, R> | Generator<string, R>
+): Promise<{ text: BoundedText; complete: R } | undefined> {
   const text = new BoundedText()
-  let step = pieces.next()
-  for (; step.done !== true; step = pieces.next()) {
+  let step = await pieces.next()
+  for (; step.done !== true; step = await pieces.next()) {
     if (mayHoldSecret(step.value)) return undefined
     text.add(step.value)
   }
@@ -119,15 +143,81 @@ function unlessSecret<R>(
 export interface KeptFile {
   path: string
   failure: string | undefined
+  /** How many bytes were written. */
+  bytes: number
 }
 
 /** What the runner door hands in to write outputs and files. */
 export interface OutputWriter {
   /** Writes the chunks, in order, to a new file named for `kind` where later steps can read it. */
-  keepFile(kind: string, chunks: Iterable<string>): Promise<KeptFile>
+  keepFile(kind: string, chunks: AsyncIterable<string>): Promise<KeptFile>
+  /** A kept file's text. */
+  readKept(path: string): Promise<string>
   setOutput(name: string, value: string): void
   log: StepLog
 }
+
+/** Writes the entries, as JSON, to a file for later steps. */
+function keepEntries(
+  kind: 'results' | 'verification',
+  entries: Groups<object>,
+  io: OutputWriter
+): Promise<KeptFile> {
+  return io.keepFile(kind, redactedJson(entries))
+}
+
+/**
+ * The entries' JSON for their output. It is not held while the file is written (for the
+ * results, while the calls are out): it is read back from the file when it fits the output, or
+ * made again from the entries when the file could not be written.
+ */
+async function entriesText(
+  kept: KeptFile,
+  entries: Iterable<object>,
+  io: OutputWriter
+): Promise<OutputText> {
+  if (kept.failure !== undefined) return boundedText(redactedJson([entries]))
+  const fits = kept.bytes <= MAX_OUTPUT_BYTES
+  return { bytes: kept.bytes, text: fits ? await io.readKept(kept.path) : undefined }
+}
+
+/**
+ * What is made by reading every result: the results file and the plain walk of `purge-ids`. The pipeline can hand them each call's results as the purge ends
+ * them: then they are made while later calls are still out, not after the last one (at 10,000
+ * keys, most of the 25 ms they take). Otherwise they are made from the results at the end.
+ */
+export class ResultViews {
+  private started: MadeViews | undefined
+
+  constructor(private readonly io: OutputWriter) {}
+
+  readonly start = (calls: AsyncIterable<Results>, settings: Settings): void => {
+    this.started = this.make(calls, perServiceIds(settings))
+  }
+
+  /** The views as made: the ones started, else ones made now from `results`. */
+  made(results: Results, settings: Settings): MadeViews {
+    return this.started ?? this.make([results], perServiceIds(settings))
+  }
+
+  private make(calls: Groups<PurgeResult>, perService: boolean): MadeViews {
+    const file = keepEntries('results', calls, this.io)
+    const ids = unlessSecret(plainPurgeIdsJson(calls, perService, PIECE_CHARS))
+    // Awaited only once the purge has ended: until then, a throw must not end the process as
+    // unhandled. `writeOutputs` still gets it, and reports it.
+    for (const view of [file, ids]) view.catch(() => undefined)
+    return { file, ids }
+  }
+}
+
+/** The results file, and the plain walk of `purge-ids`. */
+interface MadeViews {
+  file: Promise<KeptFile>
+  ids: Promise<PlainIds>
+}
+
+/** With several services, `purge-ids` groups the ids by service. */
+const perServiceIds = (settings: Settings): boolean => settings.services.length > 1
 
 type FileOutput = 'results-file' | 'verification-file'
 
@@ -142,35 +232,18 @@ interface WrittenFile {
  * A file that cannot be written (RUNNER_TEMP removed by a cleanup step, a full disk) costs a
  * warning, not the outputs: the purge happened whether or not its record could be kept.
  */
-async function keep(
-  name: FileOutput,
-  entries: Iterable<object>,
-  io: OutputWriter
-): Promise<{ file: WrittenFile; json: BoundedText }> {
+function written(name: FileOutput, { path, failure }: KeptFile, io: OutputWriter): WrittenFile {
+  if (failure === undefined) return { name, path, written: true }
   const kind = name === 'results-file' ? 'results' : 'verification'
-  const json = new BoundedText()
-  const chunks = counted(redactedJson(entries), json)
-  const { path, failure } = await io.keepFile(kind, chunks)
-  // The output needs every chunk, written or not: a writer that gave up early leaves the rest.
-  for (let step = chunks.next(); step.done !== true; step = chunks.next());
-  if (failure === undefined) return { file: { name, path, written: true }, json }
   io.log.warning(
     `Could not write the ${kind} file ${path}: ${failure}. The ${name} output is left empty; the other outputs are set.`
   )
-  return { file: { name, path, written: false }, json }
-}
-
-/** The chunks as they pass, each added to `text`. */
-function* counted(chunks: Iterable<string>, text: BoundedText): Generator<string> {
-  for (const chunk of chunks) {
-    text.add(chunk)
-    yield chunk
-  }
+  return { name, path, written: false }
 }
 
 function setBoundedOutput(
   name: string,
-  json: BoundedText,
+  json: OutputText,
   file: WrittenFile,
   io: OutputWriter
 ): void {
@@ -199,10 +272,14 @@ export type OutputFacts = Pick<
  * not be written. Outputs are whole values, never cut: the guard's `redact` hides secrets in each
  * string written. The edge check's outputs are written even when the results' could not be.
  */
-export async function writeOutputs(facts: OutputFacts, io: OutputWriter): Promise<string> {
+export async function writeOutputs(
+  facts: OutputFacts,
+  io: OutputWriter,
+  views = new ResultViews(io)
+): Promise<string> {
   writeBaseOutputs(facts.derivation?.report.ranges ?? [], io)
   try {
-    return await writeResultOutputs(facts, io)
+    return await writeResultOutputs(facts, io, views.made(facts.results, facts.settings))
   } finally {
     await writeStageOutputs(facts.verification?.entries, facts.wait?.elapsedMs, io)
   }
@@ -210,13 +287,15 @@ export async function writeOutputs(facts: OutputFacts, io: OutputWriter): Promis
 
 async function writeResultOutputs(
   { results, counts, settings }: OutputFacts,
-  io: OutputWriter
+  io: OutputWriter,
+  made: MadeViews
 ): Promise<string> {
-  const perService = settings.services.length > 1
-  const { file, json } = await keep('results-file', results, io)
-  setBoundedOutput('purge-ids', purgeIdsText(results, perService), file, io)
+  const kept = await made.file
+  const file = written('results-file', kept, io)
+  const ids = await purgeIdsText(results, perServiceIds(settings), await made.ids)
+  setBoundedOutput('purge-ids', ids, file, io)
   io.setOutput('purge-id', redact(onlyId(results)))
-  setBoundedOutput('results', json, file, io)
+  setBoundedOutput('results', await entriesText(kept, results, io), file, io)
   io.setOutput('purged-count', String(counts.purged))
   io.setOutput('failed-count', String(counts.failed))
   const path = file.written ? redact(file.path) : ''
@@ -262,7 +341,8 @@ async function writeStageOutputs(
     io.setOutput('verification-file', '')
     return
   }
-  const { file, json } = await keep('verification-file', verification, io)
-  setBoundedOutput('verification', json, file, io)
+  const kept = await keepEntries('verification', [verification], io)
+  const file = written('verification-file', kept, io)
+  setBoundedOutput('verification', await entriesText(kept, verification, io), file, io)
   io.setOutput('verification-file', file.written ? redact(file.path) : '')
 }

@@ -42,38 +42,45 @@ export function* purgeIdsJson(
 }
 
 /**
- * `purge-ids` in one reading, for the usual run: each object's targets come once, none is named
- * like an array index, and each service's results come together, so every id goes where its result
- * comes. Returns `false` at the first result that breaks this, having yielded only part of the
- * text: the caller then starts again with `purgeIdsJson`, which places such ids as an object
- * would. Strings pass unchanged: a text that holds a secret is built again with `purgeIdsJson`.
+ * `purge-ids` in one reading, for the usual run, from each call's results as they come: each
+ * object's targets come once, none is named like an array index, and each service's results come
+ * together, so every id goes where its result comes. Returns `false` at the first result that
+ * breaks this, having yielded only part of the text: the caller then starts again with
+ * `purgeIdsJson`, which places such ids as an object would. Strings pass unchanged: a text that
+ * holds a secret is built again with `purgeIdsJson`.
  */
-export function* plainPurgeIdsJson(
-  results: Results,
+export async function* plainPurgeIdsJson(
+  calls: AsyncIterable<Results> | Iterable<Results>,
   perService: boolean,
   size: number
-): Generator<string, boolean> {
+): AsyncGenerator<string, boolean> {
   const targets = new Set<string>()
   const groups = new Set<string>()
   let piece = '{'
   let group: string | undefined
-  for (const result of results) {
-    if (result.status !== 'purged' || result.id === null) continue
-    const target = result.target
-    if (perService) {
-      const name = result.service ?? URL_IDS_GROUP
-      if (name !== group) {
-        if (groups.has(name) || mayBeArrayIndex(name)) return false
-        piece += `${group === undefined ? '' : '},'}${JSON.stringify(name)}:{`
-        groups.add(name)
-        targets.clear()
-        group = name
-      } else piece += ','
-    } else if (targets.size > 0) piece += ','
-    if (targets.has(target) || mayBeArrayIndex(target)) return false
-    targets.add(target)
-    piece += `${JSON.stringify(target)}:${JSON.stringify(result.id)}`
-    if (piece.length < size) continue
+  for await (const results of calls) {
+    for (const result of results) {
+      if (result.status !== 'purged' || result.id === null) continue
+      const target = result.target
+      if (perService) {
+        const name = result.service ?? URL_IDS_GROUP
+        if (name !== group) {
+          if (groups.has(name) || mayBeArrayIndex(name)) return false
+          piece += `${group === undefined ? '' : '},'}${JSON.stringify(name)}:{`
+          groups.add(name)
+          targets.clear()
+          group = name
+        } else piece += ','
+      } else if (targets.size > 0) piece += ','
+      if (targets.has(target) || mayBeArrayIndex(target)) return false
+      targets.add(target)
+      piece += `${JSON.stringify(target)}:${JSON.stringify(result.id)}`
+      if (piece.length < size) continue
+      yield piece
+      piece = ''
+    }
+    // Not held while the next call's results are awaited (held, it outlived young collections).
+    if (piece === '') continue
     yield piece
     piece = ''
   }

@@ -1,7 +1,7 @@
 /** Outputs and kept files through the runner: `GITHUB_OUTPUT`, and files under `RUNNER_TEMP`. */
 import * as core from '@actions/core'
 import { randomUUID } from 'node:crypto'
-import { open, rename, rm } from 'node:fs/promises'
+import { open, readFile, rename, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { runnerLog } from './log.js'
@@ -22,17 +22,19 @@ const WRITE_BYTES = 256 * 1024
  */
 async function keepFile(
   kind: string,
-  chunks: Iterable<string>
-): Promise<{ path: string; failure: string | undefined }> {
+  chunks: AsyncIterable<string>
+): Promise<{ path: string; failure: string | undefined; bytes: number }> {
   const path = join(process.env.RUNNER_TEMP || tmpdir(), `edge-purge-${kind}-${randomUUID()}.json`)
   const partial = `${path}.partial`
+  let written = 0
   try {
     const file = await open(partial, 'w')
     try {
       const pending = Buffer.allocUnsafeSlow(WRITE_BYTES)
       let used = 0
-      for (const chunk of chunks) {
+      for await (const chunk of chunks) {
         const bytes = Buffer.byteLength(chunk)
+        written += bytes
         if (used + bytes > WRITE_BYTES && used > 0) {
           await file.write(pending, 0, used)
           used = 0
@@ -45,16 +47,17 @@ async function keepFile(
       await file.close()
     }
     await rename(partial, path)
-    return { path, failure: undefined }
+    return { path, failure: undefined, bytes: written }
   } catch (error) {
     await rm(partial, { force: true }).catch(() => undefined)
-    return { path, failure: messageOf(error) }
+    return { path, failure: messageOf(error), bytes: written }
   }
 }
 
 /** What the report is handed to write the outputs (its `OutputWriter`). */
 export const runnerOutputs = {
   keepFile,
+  readKept: (path: string): Promise<string> => readFile(path, 'utf8'),
   setOutput: (name: string, value: string): void => core.setOutput(name, value),
   log: runnerLog
 }

@@ -101,6 +101,18 @@ function resultOf(
 }
 
 /**
+ * One call's results, one at a time, not as an array of them: what is alive when a young
+ * collection runs stays small (see KeptEnd).
+ */
+function* firstPass(call: PurgeCall, end: KeptEnd): Generator<PurgeResult> {
+  const ids = idLines(end)
+  const targets = call.targets
+  for (let at = 0; at < targets.length; at += 1) {
+    yield resultOf(call, end, targets[at] as string, ids?.[at])
+  }
+}
+
+/**
  * One call's first-pass results with its second pass folded in: a target counts as purged only
  * when both passes purged it. `second` is `undefined` when the call was not repeated because none
  * of its targets was purged.
@@ -120,6 +132,22 @@ export function withRepeat(first: PurgeResult[], second: PurgeResult[] | undefin
   })
 }
 
+/** A promise that resolves when `announce` is called; `announce` returns the next one. */
+class Announcement {
+  private hear: () => void = () => undefined
+  readonly heard = new Promise<void>((resolve) => {
+    this.hear = resolve
+  })
+
+  announce(): Announcement {
+    this.hear()
+    return new Announcement()
+  }
+}
+
+/** Resolves in the event loop's check phase: after the answers and timers already due. */
+const afterPendingIo = (): Promise<void> => new Promise((resolve) => setImmediate(resolve))
+
 /**
  * Each call's end as it becomes known. Whatever stops a run, `fill` still gives every target
  * exactly once: the calls without an end fail with the reason given.
@@ -128,6 +156,8 @@ export class ResultLedger {
   private readonly ends: (KeptEnd | undefined)[]
   /** Once a repeat pass ran: the second pass of each call repeated, by the call's index. */
   private repeated: Map<number, KeptEnd> | undefined
+  /** Resolves at the next end recorded; `settled` waits on it. */
+  private nextEnd = new Announcement()
 
   constructor(readonly calls: readonly PurgeCall[]) {
     this.ends = new Array<KeptEnd | undefined>(calls.length)
@@ -139,6 +169,7 @@ export class ResultLedger {
    */
   record(index: number, end: CallEnd): void {
     this.ends[index] ??= kept(this.calls[index] as PurgeCall, end)
+    this.nextEnd = this.nextEnd.announce()
   }
 
   /** Whether the call's first pass purged any of its targets: only such calls are repeated. */
@@ -171,7 +202,24 @@ export class ResultLedger {
         error: reason
       }
     }
+    this.nextEnd = this.nextEnd.announce()
     return rereadable(() => this.each())
+  }
+
+  /**
+   * Each call's first-pass results, in plan order, as soon as the call and every call before it
+   * have ended: the same results `fill` gives, handed out while later calls are still out. Each
+   * is handed out once the I/O already waiting has been handled, so reading them does not hold
+   * back the answers already in. Only for a purge without a repeat pass, which changes the first
+   * pass's results.
+   */
+  async *settled(): AsyncGenerator<Results> {
+    for (const [index, call] of this.calls.entries()) {
+      while (this.ends[index] === undefined) await this.nextEnd.heard
+      await afterPendingIo()
+      const end = this.ends[index] as KeptEnd
+      yield rereadable(() => firstPass(call, end))
+    }
   }
 
   /**
@@ -197,13 +245,7 @@ export class ResultLedger {
     for (const [index, call] of this.calls.entries()) {
       const end = this.ends[index] as KeptEnd
       if (this.repeated === undefined) {
-        // One result at a time, not the call's array of them: what is alive when a young
-        // collection runs stays small (see KeptEnd).
-        const ids = idLines(end)
-        const targets = call.targets
-        for (let at = 0; at < targets.length; at += 1) {
-          yield resultOf(call, end, targets[at] as string, ids?.[at])
-        }
+        for (const result of firstPass(call, end)) yield result
         continue
       }
       const second = this.repeated.get(index)
