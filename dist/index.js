@@ -34416,7 +34416,7 @@ async function entriesText(kept, entries, io) {
     if (kept.failure !== undefined)
         return boundedText(redactedJson([entries]));
     const fits = kept.bytes <= MAX_OUTPUT_BYTES;
-    return { bytes: kept.bytes, text: fits ? await io.readKept(kept.path) : undefined };
+    return { bytes: kept.bytes, text: fits ? io.readKept(kept.path) : undefined };
 }
 /**
  * What is made by reading every result: the results file and the plain walk of `purge-ids`. The pipeline can hand them each call's results as the purge ends
@@ -37750,6 +37750,7 @@ const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(impo
 
 
 
+
 /**
  * Chunks are written in pieces of at most this size (a larger chunk alone): few writes, little
  * held at once. The piece is held as bytes outside the JS heap: a quarter megabyte of strings
@@ -37799,7 +37800,7 @@ async function keepFile(kind, chunks) {
 /** What the report is handed to write the outputs (its `OutputWriter`). */
 const runnerOutputs = {
     keepFile,
-    readKept: (path) => (0,promises_namespaceObject.readFile)(path, 'utf8'),
+    readKept: (path) => (0,external_node_fs_namespaceObject.readFileSync)(path, 'utf8'),
     setOutput: (name, value) => setOutput(name, value),
     log: runnerLog
 };

@@ -151,8 +151,8 @@ export interface KeptFile {
 export interface OutputWriter {
   /** Writes the chunks, in order, to a new file named for `kind` where later steps can read it. */
   keepFile(kind: string, chunks: AsyncIterable<string>): Promise<KeptFile>
-  /** A kept file's text. */
-  readKept(path: string): Promise<string>
+  /** A kept file's text: at most an output's megabyte, read at once. */
+  readKept(path: string): string
   setOutput(name: string, value: string): void
   log: StepLog
 }
@@ -178,7 +178,7 @@ async function entriesText(
 ): Promise<OutputText> {
   if (kept.failure !== undefined) return boundedText(redactedJson([entries]))
   const fits = kept.bytes <= MAX_OUTPUT_BYTES
-  return { bytes: kept.bytes, text: fits ? await io.readKept(kept.path) : undefined }
+  return { bytes: kept.bytes, text: fits ? io.readKept(kept.path) : undefined }
 }
 
 /**

@@ -1,7 +1,8 @@
 /** Outputs and kept files through the runner: `GITHUB_OUTPUT`, and files under `RUNNER_TEMP`. */
 import * as core from '@actions/core'
 import { randomUUID } from 'node:crypto'
-import { open, readFile, rename, rm } from 'node:fs/promises'
+import { readFileSync } from 'node:fs'
+import { open, rename, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { runnerLog } from './log.js'
@@ -57,7 +58,7 @@ async function keepFile(
 /** What the report is handed to write the outputs (its `OutputWriter`). */
 export const runnerOutputs = {
   keepFile,
-  readKept: (path: string): Promise<string> => readFile(path, 'utf8'),
+  readKept: (path: string): string => readFileSync(path, 'utf8'),
   setOutput: (name: string, value: string): void => core.setOutput(name, value),
   log: runnerLog
 }
