@@ -34419,9 +34419,10 @@ async function entriesText(kept, entries, io) {
     return { bytes: kept.bytes, text: fits ? io.readKept(kept.path) : undefined };
 }
 /**
- * What is made by reading every result: the results file and the plain walk of `purge-ids`. The pipeline can hand them each call's results as the purge ends
- * them: then they are made while later calls are still out, not after the last one (at 10,000
- * keys, most of the 25 ms they take). Otherwise they are made from the results at the end.
+ * What is made by reading every result: the results file and the plain walk of `purge-ids`. The
+ * pipeline can hand them each call's results as the purge ends them: then they are made while
+ * later calls are still out, not after the last one (at 10,000 keys, the outputs then take 4 ms
+ * instead of 36). Otherwise they are made from the results at the end.
  */
 class ResultViews {
     io;

@@ -1,6 +1,7 @@
 /**
- * The step's outputs and the files that hold every entry, all views of the run record. The runner
- * door hands in how a file is kept and an output set, so this module never touches the runner.
+ * The step's outputs and the files that hold every entry, all views of the run record (those that
+ * read every result, made as the purge hands each call's results out). The runner door hands in
+ * how a file is kept and an output set, so this module never touches the runner.
  */
 import type { StepLog } from '../log.js'
 import type { Settings } from '../config/settings.js'
@@ -182,9 +183,10 @@ async function entriesText(
 }
 
 /**
- * What is made by reading every result: the results file and the plain walk of `purge-ids`. The pipeline can hand them each call's results as the purge ends
- * them: then they are made while later calls are still out, not after the last one (at 10,000
- * keys, most of the 25 ms they take). Otherwise they are made from the results at the end.
+ * What is made by reading every result: the results file and the plain walk of `purge-ids`. The
+ * pipeline can hand them each call's results as the purge ends them: then they are made while
+ * later calls are still out, not after the last one (at 10,000 keys, the outputs then take 4 ms
+ * instead of 36). Otherwise they are made from the results at the end.
  */
 export class ResultViews {
   private started: MadeViews | undefined
