@@ -688,7 +688,9 @@ function reading(figures: Figures): string {
       [...PHASES, 'exit']
         .map((phase) => `${phase} ${format(figures.keys10kPhases[phase] ?? NaN)}`)
         .join(', ') +
-      '. A regression shows in the phase that grew.',
+      '. A regression shows in the phase that grew. The results file and `purge-ids` are made ' +
+      "from each call's results as it ends, while later calls are still out, so their time is " +
+      'in `calls` (spread over the waits for answers) and `outputs` is what is left at the end.',
     `- **Round trips.** The first call to each host goes alone, so a rejected token costs one ` +
       `request, not \`concurrency\` of them: \`keys10k\`'s ${figures.keys10kCalls} calls take ` +
       `${rounds} round trips at concurrency ${concurrency} instead of ` +
@@ -734,9 +736,10 @@ function reading(figures: Figures): string {
       `${perKeyBytes.toFixed(0)} bytes more per key. Each key is held once, in the key list: a ` +
       'batch reads its range of it when it is sent or read; each call keeps one record, its purge ' +
       'ids in a text outside the JS heap, and the results are made from it as they are written. ' +
-      'The results file and the outputs are written in slices: their JSON is never held whole, ' +
-      "and an output's text, while it fits the 1 MB limit, and a file's next piece are held as " +
-      'bytes outside the JS heap. What decides the peak is how much outlives young collections: ' +
+      'The results file and the outputs are written in slices: their JSON is never held whole; ' +
+      "the `results` output's text is read back from its file, `purge-ids`' held as bytes outside " +
+      "the JS heap while it fits the 1 MB limit, as is a file's next piece. What decides the peak " +
+      'is how much outlives young collections: ' +
       'past about 8 MB since it last grew, V8 doubles its young generation (8 to 16 MB ' +
       'semispaces, 16 MB more RSS).'
   )
