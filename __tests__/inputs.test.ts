@@ -72,6 +72,7 @@ describe('the defaults', () => {
       purgeAll: false,
       keys: ['a'],
       urls: [],
+      eachTargetOnce: true,
       soft: false,
       batchFormat: 'json',
       batchSize: 256,

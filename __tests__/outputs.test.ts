@@ -5,7 +5,10 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import fc from 'fast-check'
 import { ResultViews, writeOutputs } from '../src/report/outputs.js'
-import { plainPurgeIdsJson, purgeIdsJson } from '../src/report/purge-ids.js'
+import { plainPurgeIdsJson, purgeIdsJson, targetMayRepeat } from '../src/report/purge-ids.js'
+import type { Settings } from '../src/config/settings.js'
+import { parseUrls } from '../src/config/targets.js'
+import { settingsWith, TEST_BASE } from './support/defaults.js'
 import type { PurgeResult } from '../src/record.js'
 import { runnerOutputs } from '../src/runner/outputs.js'
 import { runRecord } from './support/run-record.js'
@@ -39,7 +42,8 @@ async function plainIds(
   results: PurgeResult[],
   perService: boolean,
   size: number,
-  perCall = results.length
+  perCall = results.length,
+  mayRepeat = true
 ): Promise<string | undefined> {
   async function* calls(): AsyncGenerator<PurgeResult[]> {
     for (let at = 0; at < results.length; at += perCall) {
@@ -48,7 +52,7 @@ async function plainIds(
     }
   }
   const pieces: string[] = []
-  const walk = plainPurgeIdsJson(calls(), perService, size)
+  const walk = plainPurgeIdsJson(calls(), perService, mayRepeat, size)
   let step = await walk.next()
   for (; step.done !== true; step = await walk.next()) pieces.push(step.value)
   return step.value ? pieces.join('') : undefined
@@ -73,6 +77,17 @@ function needsObjectOrder(results: PurgeResult[], perService: boolean): boolean 
     targets.add(target)
   }
   return false
+}
+
+/** The results without a target that came before in its object (by service, when grouped). */
+function eachTargetOnce(results: PurgeResult[], perService: boolean): PurgeResult[] {
+  const seen = new Set<string>()
+  return results.filter(({ service, target }) => {
+    const place = JSON.stringify([perService ? (service ?? 'urls') : '', target])
+    if (seen.has(place)) return false
+    seen.add(place)
+    return true
+  })
 }
 
 /** What purge-ids was before it was written in pieces: an object built by assigning each id. */
@@ -171,6 +186,17 @@ describe('purgeIdsJson', () => {
     )
   })
 
+  it('needs no set of the targets to give the same text when no target repeats in an object', async () => {
+    await fc.assert(
+      fc.asyncProperty(idCases, async ([results, perService, size]) => {
+        const once = eachTargetOnce(results, perService)
+        const plain = await plainIds(once, perService, size, once.length, false)
+        expect(plain === undefined).toBe(needsObjectOrder(once, perService))
+        if (plain !== undefined) expect(plain).toBe(idsJson(once, perService))
+      })
+    )
+  })
+
   it('leaves to the careful walk a repeated target, an array index, and a service seen again', async () => {
     const cases: [PurgeResult[], boolean][] = [
       [[result({ target: 'a' }), result({ type: 'url', target: 'a', service: null })], false],
@@ -207,6 +233,48 @@ describe('purgeIdsJson', () => {
     const results = [result({ service: 'svc-x', target: 'key-x', id: 'id-x' })]
     const hidden = [...purgeIdsJson(results, true, (text) => text.replace('x', '*'), 1)].join('')
     expect(hidden).toBe('{"svc-*":{"key-*":"id-*"}}')
+  })
+})
+
+describe('targetMayRepeat', () => {
+  const urls = parseUrls('https://www.example.com/a', 'urls')
+  const likeTheUrl = 'https://www.example.com/a'
+  it.each([
+    ['settings that do not say each target is listed once', { keys: ['a'], urls }, false, true],
+    [
+      'keys and URLs listed once, none alike',
+      { eachTargetOnce: true, keys: ['a'], urls },
+      false,
+      false
+    ],
+    [
+      'a key spelled like a URL, in one object',
+      { eachTargetOnce: true, keys: [likeTheUrl], urls },
+      false,
+      true
+    ],
+    [
+      'a key spelled like a URL, grouped by service',
+      { eachTargetOnce: true, keys: [likeTheUrl], urls },
+      true,
+      false
+    ],
+    [
+      "a key spelled like a URL, in a service named like the URLs' group",
+      {
+        eachTargetOnce: true,
+        services: [
+          { id: 'urls', baseUrl: TEST_BASE },
+          { id: 'svc2', baseUrl: TEST_BASE }
+        ],
+        keys: [likeTheUrl],
+        urls
+      },
+      true,
+      true
+    ]
+  ])('%s', (_, overrides: Partial<Settings>, perService, repeats) => {
+    expect(targetMayRepeat(settingsWith(overrides), perService)).toBe(repeats)
   })
 })
 

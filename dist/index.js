@@ -34180,14 +34180,16 @@ function* purgeIdsJson(results, perService, hide, size) {
  * object's targets come once, none is named like an array index, and each service's results come
  * together, so every id goes where its result comes. Returns `false` at the first result that
  * breaks this, having yielded only part of the text: the caller then starts again with
- * `purgeIdsJson`, which places such ids as an object would. Strings pass unchanged: a text that
- * holds a secret is built again with `purgeIdsJson`.
+ * `purgeIdsJson`, which places such ids as an object would. Whether a target comes twice is only
+ * looked for when `mayRepeat` (see `targetMayRepeat`). Strings pass unchanged: a text that holds
+ * a secret is built again with `purgeIdsJson`.
  */
-async function* plainPurgeIdsJson(calls, perService, size) {
+async function* plainPurgeIdsJson(calls, perService, mayRepeat, size) {
     const targets = new Set();
     const groups = new Set();
     let piece = '{';
     let group;
+    let first = true;
     for await (const results of calls) {
         for (const result of results) {
             if (result.status !== 'purged' || result.id === null)
@@ -34202,16 +34204,18 @@ async function* plainPurgeIdsJson(calls, perService, size) {
                     groups.add(name);
                     targets.clear();
                     group = name;
+                    first = true;
                 }
-                else
-                    piece += ',';
             }
-            else if (targets.size > 0)
-                piece += ',';
-            if (targets.has(target) || mayBeArrayIndex(target))
+            if (mayBeArrayIndex(target))
                 return false;
-            targets.add(target);
-            piece += `${JSON.stringify(target)}:${JSON.stringify(result.id)}`;
+            if (mayRepeat) {
+                if (targets.has(target))
+                    return false;
+                targets.add(target);
+            }
+            piece += `${first ? '' : ','}${JSON.stringify(target)}:${JSON.stringify(result.id)}`;
+            first = false;
             if (piece.length < size)
                 continue;
             yield piece;
@@ -34225,6 +34229,21 @@ async function* plainPurgeIdsJson(calls, perService, size) {
     }
     yield `${piece}${group === undefined ? '' : '}'}}`;
     return true;
+}
+/**
+ * Whether a target may come twice in one object of `purge-ids`. Settings that list each key and
+ * URL once leave one way: a key spelled like a URL, in an object that holds both (the only one,
+ * or a service named like the URLs' group). The check needs a set of the URLs only, never of
+ * 100,000 keys (which cost 4.6 MB while the calls were out).
+ */
+function targetMayRepeat(settings, perService) {
+    if (!settings.eachTargetOnce)
+        return true;
+    const shared = !perService || settings.services.some((service) => service.id === URL_IDS_GROUP);
+    if (!shared || settings.keys.length === 0 || settings.urls.length === 0)
+        return false;
+    const urls = new Set(settings.urls.map((url) => url.target));
+    return settings.keys.some((key) => urls.has(key));
 }
 /** A cheap first test, run once per id: most targets do not start with a digit. */
 function mayBeArrayIndex(key) {
@@ -34431,15 +34450,17 @@ class ResultViews {
         this.io = io;
     }
     start = (calls, settings) => {
-        this.started = this.make(calls, perServiceIds(settings));
+        this.started = this.make(calls, settings);
     };
     /** The views as made: the ones started, else ones made now from `results`. */
     made(results, settings) {
-        return this.started ?? this.make([results], perServiceIds(settings));
+        return this.started ?? this.make([results], settings);
     }
-    make(calls, perService) {
+    make(calls, settings) {
         const file = keepEntries('results', calls, this.io);
-        const ids = unlessSecret(plainPurgeIdsJson(calls, perService, PIECE_CHARS));
+        const perService = perServiceIds(settings);
+        const mayRepeat = targetMayRepeat(settings, perService);
+        const ids = unlessSecret(plainPurgeIdsJson(calls, perService, mayRepeat, PIECE_CHARS));
         // Awaited only once the purge has ended: until then, a throw must not end the process as
         // unhandled. `writeOutputs` still gets it, and reports it.
         for (const view of [file, ids])
@@ -37416,6 +37437,7 @@ function parseSettings(raw, readFile) {
         purgeAll,
         keys,
         urls,
+        eachTargetOnce: true,
         soft,
         batchFormat: parseChoice(raw, 'batch-format', ['json', 'header']),
         batchSize: parseInteger(raw, 'batch-size', 1, 256),

@@ -7,7 +7,7 @@ import type { StepLog } from '../log.js'
 import type { Settings } from '../config/settings.js'
 import type { ComparedRange, PurgeResult, Results, RunRecord, Verification } from '../record.js'
 import { mayHoldSecret, redact } from '../text/guard.js'
-import { plainPurgeIdsJson, purgeIdsJson } from './purge-ids.js'
+import { plainPurgeIdsJson, purgeIdsJson, targetMayRepeat } from './purge-ids.js'
 
 /** GitHub refuses outputs over 1 MB; stay under it with room for the output file's framing. */
 export const MAX_OUTPUT_BYTES = 1_000_000
@@ -194,17 +194,19 @@ export class ResultViews {
   constructor(private readonly io: OutputWriter) {}
 
   readonly start = (calls: AsyncIterable<Results>, settings: Settings): void => {
-    this.started = this.make(calls, perServiceIds(settings))
+    this.started = this.make(calls, settings)
   }
 
   /** The views as made: the ones started, else ones made now from `results`. */
   made(results: Results, settings: Settings): MadeViews {
-    return this.started ?? this.make([results], perServiceIds(settings))
+    return this.started ?? this.make([results], settings)
   }
 
-  private make(calls: Groups<PurgeResult>, perService: boolean): MadeViews {
+  private make(calls: Groups<PurgeResult>, settings: Settings): MadeViews {
     const file = keepEntries('results', calls, this.io)
-    const ids = unlessSecret(plainPurgeIdsJson(calls, perService, PIECE_CHARS))
+    const perService = perServiceIds(settings)
+    const mayRepeat = targetMayRepeat(settings, perService)
+    const ids = unlessSecret(plainPurgeIdsJson(calls, perService, mayRepeat, PIECE_CHARS))
     // Awaited only once the purge has ended: until then, a throw must not end the process as
     // unhandled. `writeOutputs` still gets it, and reports it.
     for (const view of [file, ids]) view.catch(() => undefined)

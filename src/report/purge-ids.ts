@@ -3,6 +3,7 @@
  * keys, an object with a property per key held a second, interned copy of every key, a property
  * table rebuilt as it grew and a 5 MB text, all at once.
  */
+import type { Settings } from '../config/settings.js'
 import type { PurgeResult, Results } from '../record.js'
 
 /** Where URL purge ids go when ids are grouped by service: URL purges belong to no service. */
@@ -46,18 +47,21 @@ export function* purgeIdsJson(
  * object's targets come once, none is named like an array index, and each service's results come
  * together, so every id goes where its result comes. Returns `false` at the first result that
  * breaks this, having yielded only part of the text: the caller then starts again with
- * `purgeIdsJson`, which places such ids as an object would. Strings pass unchanged: a text that
- * holds a secret is built again with `purgeIdsJson`.
+ * `purgeIdsJson`, which places such ids as an object would. Whether a target comes twice is only
+ * looked for when `mayRepeat` (see `targetMayRepeat`). Strings pass unchanged: a text that holds
+ * a secret is built again with `purgeIdsJson`.
  */
 export async function* plainPurgeIdsJson(
   calls: AsyncIterable<Results> | Iterable<Results>,
   perService: boolean,
+  mayRepeat: boolean,
   size: number
 ): AsyncGenerator<string, boolean> {
   const targets = new Set<string>()
   const groups = new Set<string>()
   let piece = '{'
   let group: string | undefined
+  let first = true
   for await (const results of calls) {
     for (const result of results) {
       if (result.status !== 'purged' || result.id === null) continue
@@ -70,11 +74,16 @@ export async function* plainPurgeIdsJson(
           groups.add(name)
           targets.clear()
           group = name
-        } else piece += ','
-      } else if (targets.size > 0) piece += ','
-      if (targets.has(target) || mayBeArrayIndex(target)) return false
-      targets.add(target)
-      piece += `${JSON.stringify(target)}:${JSON.stringify(result.id)}`
+          first = true
+        }
+      }
+      if (mayBeArrayIndex(target)) return false
+      if (mayRepeat) {
+        if (targets.has(target)) return false
+        targets.add(target)
+      }
+      piece += `${first ? '' : ','}${JSON.stringify(target)}:${JSON.stringify(result.id)}`
+      first = false
       if (piece.length < size) continue
       yield piece
       piece = ''
@@ -86,6 +95,20 @@ export async function* plainPurgeIdsJson(
   }
   yield `${piece}${group === undefined ? '' : '}'}}`
   return true
+}
+
+/**
+ * Whether a target may come twice in one object of `purge-ids`. Settings that list each key and
+ * URL once leave one way: a key spelled like a URL, in an object that holds both (the only one,
+ * or a service named like the URLs' group). The check needs a set of the URLs only, never of
+ * 100,000 keys (which cost 4.6 MB while the calls were out).
+ */
+export function targetMayRepeat(settings: Settings, perService: boolean): boolean {
+  if (!settings.eachTargetOnce) return true
+  const shared = !perService || settings.services.some((service) => service.id === URL_IDS_GROUP)
+  if (!shared || settings.keys.length === 0 || settings.urls.length === 0) return false
+  const urls = new Set(settings.urls.map((url) => url.target))
+  return settings.keys.some((key) => urls.has(key))
 }
 
 /** A cheap first test, run once per id: most targets do not start with a digit. */
