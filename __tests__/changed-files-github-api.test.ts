@@ -7,6 +7,7 @@ import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { findChangedFiles } from '../src/stages/changed-files/github-api.js'
 import type { ComparedRange } from '../src/record.js'
+import { systemClock } from '../src/clock.js'
 import { connectGitHub } from '../src/runner/github.js'
 import { hideSecrets } from '../src/text/guard.js'
 import { inputError } from './support/input-error.js'
@@ -53,13 +54,22 @@ let logged = recordedLog()
 
 /** The files the run's range changed, read from the fake GitHub API through the runner's client. */
 async function find(access: Access, event: RunEvent, changedSince: string): Promise<ComparedRange> {
-  const github = await connectGitHub({
-    token: access.githubToken,
-    owner: access.owner,
-    repo: access.repo,
-    event,
-    baseUrl: process.env.GITHUB_API_URL ?? ''
-  })
+  const github = await connectGitHub(
+    {
+      token: access.githubToken,
+      owner: access.owner,
+      repo: access.repo,
+      event,
+      baseUrl: process.env.GITHUB_API_URL ?? ''
+    },
+    {
+      maxAttempts: 1,
+      timeoutMs: 10_000,
+      clock: systemClock,
+      signal: new AbortController().signal,
+      log: logged
+    }
+  )
   return findChangedFiles(github, changedSince, logged)
 }
 

@@ -138,7 +138,7 @@ describe('changed-since: last-purge', () => {
     expect(run.outputs).toMatchObject({ base: root, 'base-source': 'record' })
     expect(history().at(-1)).toEqual([second, 'in_progress', 'success'])
     expect(textOf(renderMarkdown(run.summary))).toContain(
-      `Recorded as the last complete purge of svc123, at ${second.slice(0, 7)}`
+      `To be recorded as the last complete purge of svc123, at ${second.slice(0, 7)}`
     )
   })
 

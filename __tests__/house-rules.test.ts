@@ -51,7 +51,7 @@ function roomOf(path: string): string {
 const MAY_IMPORT: Record<string, string[]> = {
   index: ['main'],
   main: ['runner', 'pipeline', 'report', 'record', 'clock', 'config', 'text', 'log', 'github'],
-  runner: ['config', 'text', 'record', 'log', 'github'],
+  runner: ['config', 'text', 'record', 'log', 'github', 'http'],
   pipeline: ['stages', 'record', 'config', 'http', 'text', 'clock', 'log', 'github'],
   stages: ['record', 'config', 'http', 'text', 'clock', 'log', 'github'],
   report: ['record', 'config', 'text', 'log'],
@@ -60,7 +60,7 @@ const MAY_IMPORT: Record<string, string[]> = {
   config: ['text'],
   log: [],
   clock: [],
-  github: [],
+  github: ['clock'],
   text: []
 }
 

@@ -7,15 +7,17 @@ import { afterEach, beforeEach, describe, expect, it } from '@jest/globals'
 import type { LastPurgeSettings } from '../src/config/settings.js'
 import type { GitHubRepository, RunEvent } from '../src/github.js'
 import type { ComparedRange, PurgeResult, VerifyRun } from '../src/record.js'
+import { systemClock } from '../src/clock.js'
 import { connectGitHub } from '../src/runner/github.js'
 import { changedSinceLastPurge } from '../src/stages/changed-files/since-last-purge.js'
 import { incompleteBecause } from '../src/stages/last-purge/complete.js'
+import { MOST_DEPLOYMENTS, recallLastPurges } from '../src/stages/last-purge/recall.js'
 import {
-  MOST_DEPLOYMENTS,
-  purgedCommit,
-  recallLastPurges
-} from '../src/stages/last-purge/recall.js'
-import { closeRecords, openRecords } from '../src/stages/last-purge/write.js'
+  closeRecords,
+  decideRecords,
+  openRecords,
+  REPORT_NOT_WRITTEN
+} from '../src/stages/last-purge/write.js'
 import { FakeGitHubApi, type Change, type Permission } from './support/fake-github-api.js'
 import { inputError } from './support/input-error.js'
 import { recordedLog, type RecordedLog } from './support/recorded-log.js'
@@ -46,13 +48,16 @@ const pushOf = (before: string, after: string, forced = false): RunEvent =>
   event('push', after, { ref: 'refs/heads/main', before, after, forced })
 
 function open(trigger: RunEvent): Promise<GitHubRepository> {
-  return connectGitHub({
-    token: TOKEN,
-    owner: 'acme',
-    repo: 'site',
-    event: trigger,
-    baseUrl: api.url
-  })
+  return connectGitHub(
+    { token: TOKEN, owner: 'acme', repo: 'site', event: trigger, baseUrl: api.url },
+    {
+      maxAttempts: 1,
+      timeoutMs: 10_000,
+      clock: systemClock,
+      signal: new AbortController().signal,
+      log
+    }
+  )
 }
 
 const writes = (paths: string[]): Change[] => paths.map((path) => ({ write: path }))
@@ -142,13 +147,13 @@ describe('reading the record', () => {
     expect(recalled.last.get('svc123')).toMatchObject({ sha: root, runId: '' })
   })
 
-  it('names the pull request’s head, not the merge commit GitHub makes for the run', () => {
-    const head = 'a'.repeat(40)
-    const merge = 'b'.repeat(40)
-    expect(
-      purgedCommit(event('pull_request', merge, { pull_request: { head: { sha: head } } }))
-    ).toBe(head)
-    expect(purgedCommit(event('workflow_dispatch', merge))).toBe(merge)
+  it('starts from the deployed commit: on workflow_run, the triggering run’s head', async () => {
+    await start()
+    const deployed = site()
+    const newest = api.commit(deployed, writes(['public/a.html']))
+    const trigger = event('workflow_run', newest, { workflow_run: { head_sha: deployed } })
+    const recalled = await recallLastPurges(await open(trigger), SETTINGS, false, log)
+    expect(recalled.head).toBe(deployed)
   })
 })
 
@@ -272,12 +277,14 @@ describe('writing the record', () => {
     await start()
     const root = site()
     const github = await open(event('workflow_dispatch', root))
-    const records = await openRecords(github, SETTINGS, root, log)
+    const records = decideRecords(await openRecords(github, SETTINGS, root, log), complete)
     expect(api.deployments.map((made) => made.statuses.map((status) => status.state))).toEqual([
       ['in_progress']
     ])
-    const written = await closeRecords(github, records, complete, log)
-    expect(written).toEqual([{ service: 'svc123', sha: root, state: 'success', why: '' }])
+    expect(records).toEqual([
+      { service: 'svc123', sha: root, deploymentId: expect.any(Number), state: 'success', why: '' }
+    ])
+    await closeRecords(github, records, true, log)
     expect(api.deployments[0]?.statuses.at(-1)).toMatchObject({
       state: 'success',
       log_url: 'https://github.example/runs/99'
@@ -288,21 +295,34 @@ describe('writing the record', () => {
     await start()
     const root = site()
     const github = await open(event('workflow_dispatch', root))
-    const records = await openRecords(github, SETTINGS, root, log)
-    const written = await closeRecords(github, records, { ...complete, stopped: 'Cancelled' }, log)
-    expect(written).toEqual([
-      { service: 'svc123', sha: root, state: 'failure', why: 'the run was cancelled' }
+    const opened = await openRecords(github, SETTINGS, root, log)
+    const records = decideRecords(opened, { ...complete, stopped: 'Cancelled' })
+    expect(records).toEqual([
+      expect.objectContaining({ state: 'failure', why: 'the run was cancelled' })
     ])
+    await closeRecords(github, records, true, log)
     expect(api.deployments[0]?.statuses.at(-1)?.description).toBe('the run was cancelled')
+  })
+
+  it('marks a complete purge failure when its report could not be written', async () => {
+    await start()
+    const root = site()
+    const github = await open(event('workflow_dispatch', root))
+    const records = decideRecords(await openRecords(github, SETTINGS, root, log), complete)
+    await closeRecords(github, records, false, log)
+    expect(api.deployments[0]?.statuses.at(-1)).toMatchObject({
+      state: 'failure',
+      description: REPORT_NOT_WRITTEN
+    })
   })
 
   it('refused, warns and goes on: the record is not written', async () => {
     await start({ contents: 'read', deployments: 'read' })
     const root = site()
     const github = await open(event('workflow_dispatch', root))
-    const records = await openRecords(github, SETTINGS, root, log)
-    const written = await closeRecords(github, records, complete, log)
-    expect(written).toEqual([
+    const records = decideRecords(await openRecords(github, SETTINGS, root, log), complete)
+    await closeRecords(github, records, true, log)
+    expect(records).toEqual([
       expect.objectContaining({ state: 'not written', why: expect.stringMatching(/^403: /) })
     ])
     expect(log.lines.filter((line) => line.startsWith('warning: '))).toEqual([
@@ -313,7 +333,12 @@ describe('writing the record', () => {
   })
 })
 
-const complete = { results: [] as PurgeResult[], verification: undefined, stopped: undefined }
+const complete = {
+  results: [] as PurgeResult[],
+  verification: undefined,
+  stopped: undefined,
+  unexpectedError: undefined
+}
 
 function result(overrides: Partial<PurgeResult>): PurgeResult {
   return {
@@ -375,12 +400,16 @@ describe('a complete purge', () => {
     expect(incompleteBecause({ ...complete, results }, 'svc123')).toBe('1 target not purged')
   })
 
-  it('is not one with a page stale or unchecked at the edge, or a cancel', () => {
+  it('is not one with a page stale or unchecked at the edge, a cancel or an unexpected error', () => {
     expect(incompleteBecause({ ...complete, verification: checked([true, false]) }, 'svc123')).toBe(
       '1 page not fresh at the edge'
     )
     expect(incompleteBecause({ ...complete, stopped: 'Cancelled' }, 'svc123')).toBe(
       'the run was cancelled'
+    )
+    const unexpectedError = 'edge-purge stopped on an unexpected error: Cannot find module'
+    expect(incompleteBecause({ ...complete, unexpectedError }, 'svc123')).toBe(
+      'the run stopped on an unexpected error'
     )
   })
 })

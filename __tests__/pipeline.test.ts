@@ -8,7 +8,7 @@ import type { GitHubRepository } from '../src/github.js'
 import { parseUrls } from '../src/config/targets.js'
 import type { Answer } from '../src/http/agents.js'
 import type { PageReading, Prober } from '../src/http/probe.js'
-import { runPipeline } from '../src/pipeline.js'
+import { closeRecords, runPipeline, type PipelineDeps } from '../src/pipeline.js'
 import {
   NOT_SENT_CANCELLED,
   eachWithSources,
@@ -49,6 +49,10 @@ interface Scene {
   cancelAt?: (event: Event) => boolean
   /** Opening the transport throws: a bug the pipeline must survive. */
   brokenTransport?: boolean
+  /** Opening the page prober throws, as a chunk of dist/ gone missing would. */
+  brokenProber?: boolean
+  /** Whether the report was written, which the record's close is told; written by default. */
+  reported?: boolean
   /** The repository, for last-purge; without it, the repository never answers. */
   github?: boolean
   /** Told of each call's results as the first reader of the handed-out results gets them. */
@@ -98,7 +102,7 @@ async function run(settings: Settings, scene: Scene = {}): Promise<Run> {
   }
   const log = recordedLog()
   let handedOut: Promise<PurgeResult[][][]> | undefined
-  const record = await runPipeline(settings, {
+  const deps: PipelineDeps = {
     clock,
     signal: cancel.signal,
     log,
@@ -107,7 +111,10 @@ async function run(settings: Settings, scene: Scene = {}): Promise<Run> {
         if (scene.brokenTransport === true) throw new Error('boom')
         return traced
       },
-      prober: () => Promise.resolve(prober)
+      prober: () =>
+        scene.brokenProber === true
+          ? Promise.reject(new Error("Cannot find module './probe.js'"))
+          : Promise.resolve(prober)
     },
     // Without a scripted repository, it never answers: only a cancel ends the wait for it.
     openGitHub: () => {
@@ -117,7 +124,10 @@ async function run(settings: Settings, scene: Scene = {}): Promise<Run> {
     onResults: (calls) => {
       handedOut = Promise.all([readCalls(calls, scene.handedOut), readCalls(calls)])
     }
-  })
+  }
+  // As main does: the record is closed once the report is written.
+  const record = await runPipeline(settings, deps)
+  await closeRecords(record, scene.reported ?? true, deps)
   return {
     record: { ...record, results: [...record.results] },
     events,
@@ -408,31 +418,74 @@ describe('cancelled', () => {
 })
 
 describe('an unexpected error', () => {
+  const stopped = (why: string): string => `edge-purge stopped on an unexpected error: ${why}`
+  const missingChunk = stopped("Cannot find module './probe.js'")
+
   it('stops the stages, and every target is still reported once with the reason', async () => {
-    const { record, log } = await run(withAllStages({ wait: undefined }), { brokenTransport: true })
-    const reason = 'not finished: edge-purge stopped on an unexpected error: boom'
+    const { record } = await run(withAllStages({ wait: undefined }), { brokenTransport: true })
+    const reason = `not finished: ${stopped('boom')}`
     expect(new Set(record.results.map((result) => result.error))).toEqual(new Set([reason]))
-    expect(log.lines).toContain(`error: ${reason}`)
+    expect(record.unexpectedError).toBe(stopped('boom'))
     expectEachTargetOnce(record)
+  })
+
+  it('before the purge: nothing is sent, and the record says failure', async () => {
+    const { record, events } = await run(recorded(), { github: true, brokenProber: true })
+    expect(kinds(events)).toEqual(['github', 'record', 'github', 'record'])
+    expect(record.unexpectedError).toBe(missingChunk)
+    expect(record.results.every((result) => result.status === 'failed')).toBe(true)
+    expect(events.at(-1)).toBe('record failure')
+    expectEachTargetOnce(record)
+  })
+
+  it('after the purge: the purge stands, the edge check it skipped is not fresh, and the record says failure', async () => {
+    const { record, events } = await run(recorded({ wait: undefined }), {
+      github: true,
+      brokenProber: true
+    })
+    expect(kinds(events)).toEqual(['github', 'record', 'send', 'github', 'record'])
+    expect(record.unexpectedError).toBe(missingChunk)
+    expect(record.results.every((result) => result.status === 'purged')).toBe(true)
+    expect(record.verification?.entries).toEqual(
+      PAGES.map((url) =>
+        expect.objectContaining({
+          url,
+          fresh: false,
+          checks: 0,
+          evidence: `not judged: ${missingChunk}`
+        })
+      )
+    )
+    expect(record.records).toEqual([
+      expect.objectContaining({ state: 'failure', why: 'the run stopped on an unexpected error' })
+    ])
+    expect(events.at(-1)).toBe('record failure')
   })
 })
 
 describe('the record of the purge (changed-since: last-purge)', () => {
-  it('is opened once the plan is made, before the wait, and marked last', async () => {
+  it('is opened once the plan is made, before the wait, and closed after the run', async () => {
     const { events, record } = await run(recorded(), { github: true })
-    expect(kinds(events)).toEqual(['github', 'record', 'wait', 'send', 'check', 'record'])
+    expect(kinds(events)).toEqual(['github', 'record', 'wait', 'send', 'check', 'github', 'record'])
     expect(events.filter((event) => event.startsWith('record'))).toEqual([
       `record ${SHA}`,
       'record in_progress',
       'record success'
     ])
-    expect(record.recorded).toEqual([{ service: 'svc123', sha: SHA, state: 'success', why: '' }])
+    expect(record.records).toEqual([
+      { service: 'svc123', sha: SHA, deploymentId: 1, state: 'success', why: '' }
+    ])
   })
 
   it('is not written by a dry run', async () => {
     const { events, record } = await run(recorded({ dryRun: true }), { github: true })
     expect(events).toEqual(['github'])
-    expect(record.recorded).toEqual([])
+    expect(record.records).toEqual([])
+  })
+
+  it('is marked failure when the report could not be written', async () => {
+    const { events } = await run(recorded(), { github: true, reported: false })
+    expect(events.at(-1)).toBe('record failure')
   })
 
   it('is marked failure when the run is cancelled while purging', async () => {

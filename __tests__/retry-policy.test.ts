@@ -6,7 +6,7 @@ import {
   isRetryableStatus,
   MAX_SERVER_WAIT_MS,
   serverRequestedWaitMs
-} from '../src/stages/purge/retry-policy.js'
+} from '../src/http/retry-policy.js'
 
 /** A fixed "now" (ms epoch), on a whole second. */
 const NOW = Date.UTC(2025, 5, 1, 12, 0, 0)

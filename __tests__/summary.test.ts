@@ -1,6 +1,7 @@
 /** Unit tests of the job summary: escaped, failures first, readable and small at any size. */
 import { describe, expect, it } from '@jest/globals'
 import { oneLine } from '../src/text/guard.js'
+import { readRunContext } from '../src/runner/context.js'
 import {
   countResults,
   type PurgeResult,
@@ -52,10 +53,11 @@ function render(results: PurgeResult[], overrides: Partial<SummaryFacts> = {}): 
     resultsFile: RESULTS_FILE,
     context: undefined,
     stopped: undefined,
+    unexpectedError: undefined,
     wait: undefined,
     edgeCheck: undefined,
     plannedStages: [],
-    recorded: [],
+    records: [],
     ...overrides
   })
 }
@@ -167,21 +169,33 @@ describe('renderSummary', () => {
     expect(leftover).not.toMatch(/[<>]/)
   })
 
-  it('says what each service’s record of the purge became, GitHub’s words as text', () => {
+  it('says what each service’s record of the purge will say, GitHub’s words as text', () => {
     const sha = 'def5678'.padEnd(40, '0')
     const html = render([result('a')], {
-      recorded: [
-        { service: 'one', sha, state: 'success', why: '' },
-        { service: 'two', sha, state: 'failure', why: '1 page not fresh at the edge' },
-        { service: 'three', sha, state: 'not written', why: `403: ${HOSTILE}` }
+      records: [
+        { service: 'one', sha, deploymentId: 1, state: 'success', why: '' },
+        {
+          service: 'two',
+          sha,
+          deploymentId: 2,
+          state: 'failure',
+          why: '1 page not fresh at the edge'
+        },
+        {
+          service: 'three',
+          sha,
+          deploymentId: undefined,
+          state: 'not written',
+          why: `403: ${HOSTILE}`
+        }
       ]
     })
     const text = textOf(html)
     expect(text).toContain(
-      'Recorded as the last complete purge of one, at def5678: the next run with changed-since: last-purge compares from it.'
+      'To be recorded as the last complete purge of one, at def5678: the next run with changed-since: last-purge compares from it.'
     )
     expect(text).toContain(
-      'Recorded as an incomplete purge of two (1 page not fresh at the edge): the next run compares from the last complete purge again.'
+      'To be recorded as an incomplete purge of two (1 page not fresh at the edge): the next run compares from the last complete purge again.'
     )
     expect(text).toContain(`Not recorded for three: GitHub refused (403: ${HOSTILE})`)
     expect(withoutOwnMarkup(html)).not.toMatch(/[<>]/)
@@ -303,6 +317,61 @@ describe('renderSummary', () => {
     expect(html).not.toContain('run 42')
     expect(html).not.toContain('actions/runs')
   })
+})
+
+describe('the run link, from the runner’s variables', () => {
+  const RUNNER_ENV: NodeJS.ProcessEnv = {
+    GITHUB_REPOSITORY: 'octo/site',
+    GITHUB_SHA: CONTEXT.sha,
+    GITHUB_EVENT_NAME: 'push',
+    GITHUB_WORKFLOW: 'Deploy',
+    GITHUB_RUN_NUMBER: '42',
+    GITHUB_RUN_ID: '99',
+    GITHUB_SERVER_URL: 'https://github.com'
+  }
+  const renderWith = (env: NodeJS.ProcessEnv): string =>
+    render([result('a')], { context: readRunContext({ ...RUNNER_ENV, ...env }) })
+  /** Where the summary's `run 42` links, as a reader's browser would follow it. */
+  const runHref = (html: string): string | undefined => {
+    const href = /<a href="([^"]*)">run 42<\/a>/.exec(html)?.[1]
+    return href === undefined ? undefined : textOf(href)
+  }
+
+  it.each([
+    'javascript:alert(1)//',
+    'JavaScript:alert(1)',
+    'data:text/html,<script>alert(1)</script>',
+    'ftp://github.example',
+    'github.example',
+    ''
+  ])('links github.com when GITHUB_SERVER_URL is not a web address: %s', (server) => {
+    const html = renderWith({ GITHUB_SERVER_URL: server })
+    expect(runHref(html)).toBe('https://github.com/octo/site/actions/runs/99')
+    expect(html.toLowerCase()).not.toMatch(/javascript|data&#58;|alert/)
+  })
+
+  it.each([
+    ['https://github.example/', 'https://github.example'],
+    ['https://github.example//', 'https://github.example'],
+    ['http://ghes.internal:8080', 'http://ghes.internal:8080'],
+    ['https://user:secret@github.example/?q=1#top', 'https://github.example']
+  ])('links a GitHub server at %s under %s', (server, base) => {
+    expect(runHref(renderWith({ GITHUB_SERVER_URL: server }))).toBe(
+      `${base}/octo/site/actions/runs/99`
+    )
+  })
+
+  it.each([[''], ['12a'], ['-1'], [' 99'], [undefined]])(
+    'names the run without a link when GITHUB_RUN_ID is %p',
+    (runId) => {
+      expect(readRunContext({ ...RUNNER_ENV, GITHUB_RUN_ID: runId })?.runUrl).toBe('')
+      const html = renderWith({ GITHUB_RUN_ID: runId })
+      expect(html).toContain('workflow <b>Deploy</b>, run 42</p>')
+      expect(runHref(html)).toBeUndefined()
+      expect(html).not.toContain('NaN')
+      expect(html).not.toContain('actions/runs')
+    }
+  )
 })
 
 describe('renderSummary with data from outside', () => {

@@ -2,23 +2,6 @@ export const id = 334;
 export const ids = [334];
 export const modules = {
 
-/***/ 9248:
-/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
-
-/* harmony export */ __webpack_require__.d(__webpack_exports__, {
-/* harmony export */   c: () => (/* binding */ statusOf)
-/* harmony export */ });
-/** The GitHub API as the stages see it: plain answers, handed in by the runner door, which alone knows Octokit. */
-/** The HTTP status a failed GitHub call answered, when it got an answer. */
-function statusOf(error) {
-    if (typeof error !== 'object' || error === null || !('status' in error))
-        return undefined;
-    return typeof error.status === 'number' ? error.status : undefined;
-}
-
-
-/***/ }),
-
 /***/ 3334:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
@@ -88,6 +71,8 @@ var src_github = __webpack_require__(9248);
 // EXTERNAL MODULE: ./src/text/shown.ts
 var shown = __webpack_require__(8482);
 ;// CONCATENATED MODULE: ./src/stages/changed-files/range.ts
+/** Which commits a run's event asks to compare: push before...after, a release and the one before it. Pure. */
+
 
 const ZERO_SHA = /^0+$/;
 function range_text(value) {
@@ -110,7 +95,7 @@ function eventRange(event) {
     if (event.eventName === 'release' && release !== undefined) {
         return { kind: 'release', head: event.sha || release.tagName, release };
     }
-    return { kind: 'none', head: event.sha };
+    return { kind: 'none', head: (0,src_github/* deployedCommit */.qd)(event) };
 }
 /** A release object from the event payload or the releases API. */
 function releaseInfo(value) {
@@ -179,6 +164,13 @@ var message = __webpack_require__(6400);
 const COMPARE_FILE_LIMIT = 300;
 /** GitHub lists at most this many files of one commit, across all pages. */
 const COMMIT_FILE_LIMIT = 3000;
+/** Files per page of a commit, as the client asks: 3,000 files fill 10 pages. */
+const COMMIT_FILE_PAGES = 10;
+/** The most commits a range's files are gathered from one by one: a call each, and 3 pages of them. */
+const MOST_COMMITS = 250;
+const COMMIT_PAGES = 3;
+/** Releases read to find the one before this run's: 10 pages of 100, newest first. */
+const RELEASE_PAGES = 10;
 /** Resolves the run's range, then lists the files it changed: the one call a run needs. */
 async function findChangedFiles(github, changedSince, log) {
     const range = await resolveRange(github, changedSince);
@@ -322,21 +314,27 @@ async function compare(github, base, head) {
         return { kind: 'ancestor', page };
     }
     catch (error) {
-        if ((0,src_github/* statusOf */.c)(error) === 404)
+        if ((0,src_github/* statusOf */.c2)(error) === 404)
             return { kind: 'unknown' };
         throw apiError(error, github, `compare ${shortRef(base)}...${shortRef(head)}`);
     }
 }
 async function findPreviousRelease(github, current) {
+    const known = [];
     try {
-        const known = (await github.releases())
-            .map((release) => releaseInfo(release))
-            .filter((release) => release !== undefined);
-        return previousRelease(known, current);
+        await (0,src_github/* walkPages */.wZ)((page) => github.releases(page), RELEASE_PAGES, 'releases', ({ items }) => {
+            for (const release of items) {
+                const info = releaseInfo(release);
+                if (info !== undefined)
+                    known.push(info);
+            }
+            return false;
+        });
     }
     catch (error) {
         throw apiError(error, github, 'list releases');
     }
+    return previousRelease(known, current);
 }
 /**
  * Lists the files the range changed. The comparison's own list is used when it is shorter than
@@ -348,6 +346,9 @@ async function listChangedFiles(github, range) {
     const { files, totalCommits } = range.comparison;
     if (files !== undefined && files.length < COMPARE_FILE_LIMIT) {
         return { files: sortedNames(files), commits: totalCommits, method: 'compare' };
+    }
+    if (totalCommits > MOST_COMMITS) {
+        throw new config_targets/* InputError */.dz(`changed-files: ${shortRef(range.base)}...${shortRef(range.head)} changes ${COMPARE_FILE_LIMIT} files or more over ${count(totalCommits)} commits, and listing them commit by commit stops at ${MOST_COMMITS} commits (a GitHub call each); purge everything with mode: all`);
     }
     const shas = await comparisonCommits(github, range);
     if (shas.length !== totalCommits) {
@@ -362,12 +363,15 @@ async function listChangedFiles(github, range) {
 /** Every commit of the comparison, oldest first, page by page. */
 async function comparisonCommits(github, range) {
     const shas = [];
+    const what = `the commits of ${shortRef(range.base)}...${shortRef(range.head)}`;
     try {
-        await eachPage((page) => github.compare(range.base, range.head, page), (answer) => shas.push(...answer.commits));
+        await (0,src_github/* walkPages */.wZ)((page) => github.compare(range.base, range.head, page), COMMIT_PAGES, what, (answer) => {
+            shas.push(...answer.commits);
+            return false;
+        });
     }
     catch (error) {
-        const what = `list the commits of ${shortRef(range.base)}...${shortRef(range.head)}`;
-        throw apiError(error, github, what);
+        throw apiError(error, github, `list ${what}`);
     }
     return shas;
 }
@@ -375,7 +379,10 @@ async function comparisonCommits(github, range) {
 async function commitFiles(github, sha) {
     const entries = [];
     try {
-        await eachPage((page) => github.commitFiles(sha, page), (answer) => entries.push(...answer.files));
+        await (0,src_github/* walkPages */.wZ)((page) => github.commitFiles(sha, page), COMMIT_FILE_PAGES, `the files of commit ${shortRef(sha)}`, ({ items }) => {
+            entries.push(...items);
+            return entries.length >= COMMIT_FILE_LIMIT;
+        });
     }
     catch (error) {
         throw apiError(error, github, `read commit ${shortRef(sha)}`);
@@ -384,15 +391,6 @@ async function commitFiles(github, sha) {
         throw new config_targets/* InputError */.dz(`changed-files: commit ${shortRef(sha)} changes at least ${count(COMMIT_FILE_LIMIT)} files, the most GitHub lists for one commit, so the files this deploy changed cannot all be known. Purge everything with mode: all instead`);
     }
     return entries;
-}
-/** Requests page 1, 2, ... while GitHub says another page follows. */
-async function eachPage(request, visit) {
-    for (let page = 1;; page += 1) {
-        const answer = await request(page);
-        visit(answer);
-        if (!answer.hasNextPage)
-            return;
-    }
 }
 /** The paths of file entries, a rename under its old name and its new one, sorted, each once. */
 function sortedNames(entries) {
@@ -410,16 +408,16 @@ function sortedNames(entries) {
  * server (or a proxy before it) can echo the token back: the guard hides it in every spelling.
  */
 function apiError(error, github, what) {
-    const status = (0,src_github/* statusOf */.c)(error);
+    const status = (0,src_github/* statusOf */.c2)(error);
     const reason = (0,guard/* redact */.E$)((0,message/* messageOf */.b)(error));
     const repository = `${github.owner}/${github.repo}`;
     if (status === 401) {
         return new config_targets/* InputError */.dz(`github-token: GitHub rejected the token (401: ${reason})`);
     }
-    if (status === 403) {
+    if (status === 403 && !(0,src_github/* isRateLimited */.Jz)(error)) {
         return new config_targets/* InputError */.dz(`github-token: GitHub refused to ${what} in ${repository} (403: ${reason}); the token needs contents: read`);
     }
-    return new Error(`GitHub API: could not ${what} in ${repository}: ${reason}`);
+    return new Error(`GitHub API: could not ${what} in ${repository}: ${(0,src_github/* answerOf */.ut)(error, reason)}`);
 }
 function count(value) {
     return value.toLocaleString('en-US');
@@ -538,7 +536,7 @@ async function wholeTree(github, sha, unknown, reset) {
     catch (error) {
         if (error instanceof config_targets/* InputError */.dz)
             throw error;
-        const status = (0,src_github/* statusOf */.c)(error);
+        const status = (0,src_github/* statusOf */.c2)(error);
         if (status === 404 || status === 409 || status === 422) {
             throw new config_targets/* InputError */.dz(`changed-since: last-purge: ${unknown} (${status}), so what changed since cannot be known; ${reset}`);
         }

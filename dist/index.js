@@ -31007,6 +31007,92 @@ function mergeUnique(lists, identity) {
 
 /***/ }),
 
+/***/ 9248:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Jz: () => (/* binding */ isRateLimited),
+/* harmony export */   _6: () => (/* binding */ GitHubCallError),
+/* harmony export */   c2: () => (/* binding */ statusOf),
+/* harmony export */   qd: () => (/* binding */ deployedCommit),
+/* harmony export */   ut: () => (/* binding */ answerOf),
+/* harmony export */   wZ: () => (/* binding */ walkPages)
+/* harmony export */ });
+/** A full commit SHA, as GitHub writes them. */
+const FULL_SHA = /^[0-9a-f]{40}$/i;
+/**
+ * The commit a run deploys, which its record names and its ranges end at. GITHUB_SHA is not always
+ * it: on `workflow_run` it is the default branch's newest commit, which may be newer than the one
+ * the triggering workflow built; on a pull request it is the merge commit GitHub makes for the run,
+ * rebuilt on every push and soon forgotten, so the pull request's head is named instead.
+ */
+function deployedCommit(event) {
+    const { payload } = event;
+    if (event.eventName === 'workflow_run') {
+        const ranOn = payload.workflow_run?.head_sha;
+        // Only a full SHA goes into a record: anything else would be a base no later compare can use.
+        return typeof ranOn === 'string' && FULL_SHA.test(ranOn) ? ranOn : event.sha;
+    }
+    const pullRequest = payload.pull_request;
+    const head = pullRequest?.head?.sha;
+    if (typeof head === 'string' && head !== '')
+        return head;
+    const after = payload.after;
+    if (event.eventName === 'push' && typeof after === 'string' && after !== '')
+        return after;
+    return event.sha;
+}
+/**
+ * A GitHub call that failed after its attempts: GitHub's status and message, or why no answer
+ * came. `rateLimited` when GitHub refused it for a rate limit, which no permission fixes.
+ */
+class GitHubCallError extends Error {
+    status;
+    rateLimited;
+    name = 'GitHubCallError';
+    constructor(message, status, rateLimited) {
+        super(message);
+        this.status = status;
+        this.rateLimited = rateLimited;
+    }
+}
+/** The HTTP status a failed GitHub call answered, when it got an answer. */
+function statusOf(error) {
+    if (typeof error !== 'object' || error === null || !('status' in error))
+        return undefined;
+    return typeof error.status === 'number' ? error.status : undefined;
+}
+/** What GitHub answered a failed call: its status and message, or why no answer came. */
+function answerOf(error, message) {
+    const status = statusOf(error);
+    return status === undefined || isRateLimited(error) ? message : `${status}: ${message}`;
+}
+/** Whether GitHub refused the call for a rate limit: its 403 is then no missing permission. */
+function isRateLimited(error) {
+    return error instanceof GitHubCallError && error.rateLimited;
+}
+/**
+ * Reads page 1 and each page GitHub names next, handing each to `visit` until it returns true.
+ * A `Link` that names a page already read ends the walk; a walk that would read more than
+ * `mostPages` fails, so a list that never ends is neither followed for ever nor taken as whole.
+ */
+async function walkPages(read, mostPages, what, visit) {
+    const pagesRead = new Set();
+    for (let page = 1; page !== undefined && !pagesRead.has(page);) {
+        if (pagesRead.size === mostPages) {
+            throw new Error(`GitHub names more than ${mostPages} pages of ${what}, more than a run reads`);
+        }
+        pagesRead.add(page);
+        const answer = await read(page);
+        if (await visit(answer))
+            return;
+        page = answer.nextPage;
+    }
+}
+
+
+/***/ }),
+
 /***/ 1292:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -33033,7 +33119,7 @@ function createTransport(options) {
     return { send, close };
 }
 
-;// CONCATENATED MODULE: ./src/stages/purge/retry-policy.ts
+;// CONCATENATED MODULE: ./src/http/retry-policy.ts
 /** Longer waits are not worth holding a CI job for: the call fails, saying when the limit resets. */
 const MAX_SERVER_WAIT_MS = 120_000;
 const RETRYABLE_STATUSES = new Set([429, 500, 502, 503, 504]);
@@ -33834,7 +33920,10 @@ function describeCheckPlanned(verify, urlTargets) {
 }
 
 ;// CONCATENATED MODULE: ./src/pipeline.ts
-/** One run's stages in order: recall → derive → plan → record → wait → purge → verify → record; returns the RunRecord. No I/O of its own. */
+/**
+ * One run's stages in order: recall → derive → plan → record opened → wait → purge → verify;
+ * returns the RunRecord, and closes the record once the report is written. No I/O of its own.
+ */
 
 
 
@@ -33872,7 +33961,7 @@ const liveConnections = {
  */
 async function runPipeline(given, deps) {
     const { signal, log } = deps;
-    const github = await unlessCancelled(openRepository(given, deps.openGitHub), signal);
+    const github = await unlessCancelled(openRepository(given, deps), signal);
     const { lastPurge, changedFiles } = given;
     const recalled = github === undefined || lastPurge === undefined
         ? undefined
@@ -33885,12 +33974,6 @@ async function runPipeline(given, deps) {
     if (derivation !== undefined)
         await showChanges(derivation, calls.length, log);
     log.info(describePlan(calls, settings));
-    const records = github === undefined ||
-        recalled === undefined ||
-        settings.lastPurge === undefined ||
-        settings.dryRun
-        ? []
-        : await (await lastPurgeRecords()).openRecords(github, settings.lastPurge, recalled.head, log);
     const ledger = new ResultLedger(calls);
     const handOut = () => {
         if (settings.repeatAfterMs > 0)
@@ -33898,20 +33981,35 @@ async function runPipeline(given, deps) {
         const settled = { [Symbol.asyncIterator]: () => ledger.settled() };
         deps.onResults?.(derivation === undefined ? settled : (0,record/* eachWithSources */.ar)(settled, derivation.sources), settings);
     };
-    let stages = nothingDone();
+    const stages = nothingDone();
+    let unexpectedError;
+    let records = [];
     try {
-        stages = settings.dryRun
-            ? await dryRun(calls, settings, log)
-            : await purgeForVisitors(calls, settings, deps, ledger, handOut);
+        if (github !== undefined && recalled !== undefined && settings.lastPurge !== undefined) {
+            const write = await lastPurgeRecords();
+            records = settings.dryRun
+                ? []
+                : await write.openRecords(github, settings.lastPurge, recalled.head, log);
+        }
+        if (settings.dryRun)
+            Object.assign(stages, await dryRun(calls, settings, log));
+        else
+            await purgeForVisitors(calls, settings, deps, ledger, handOut, stages);
     }
     catch (error) {
-        const reason = `not finished: edge-purge stopped on an unexpected error: ${(0,text_shown/* plainLine */.h0)((0,message/* messageOf */.b)(error))}`;
-        log.error(reason);
-        stages.purge = { ...unsent(ledger, reason), cancelled: signal.aborted };
+        unexpectedError = `edge-purge stopped on an unexpected error: ${(0,text_shown/* plainLine */.h0)((0,message/* messageOf */.b)(error))}`;
+        const cancelled = stages.purge.cancelled || signal.aborted;
+        stages.purge = {
+            ...stages.purge,
+            results: ledger.fill(`not finished: ${unexpectedError}`),
+            counts: ledger.counts(),
+            cancelled
+        };
+        stages.verification ??= notJudged(settings, stages.purge.results, unexpectedError);
     }
     const { purge, wait, verification, plannedStages } = stages;
     const results = derivation === undefined ? purge.results : (0,record/* withSources */.Z6)(purge.results, derivation.sources);
-    const run = { results, verification, stopped: stoppedBy(stages, calls.length) };
+    const run = { results, verification, stopped: stoppedBy(stages, calls.length), unexpectedError };
     return {
         settings,
         derivation,
@@ -33920,19 +34018,55 @@ async function runPipeline(given, deps) {
         wait,
         ...run,
         counts: purge.counts,
-        recorded: github === undefined || records.length === 0
-            ? []
-            : await (await lastPurgeRecords()).closeRecords(github, records, run, log)
+        records: records.length === 0 ? [] : (await lastPurgeRecords()).decideRecords(records, run)
     };
+}
+/**
+ * Ends each service's record once the report is written: `success` only for a complete run whose
+ * report was written. A close GitHub refuses, that times out or is cancelled costs a warning: the
+ * next run then compares from the older record, which is safe.
+ */
+async function closeRecords(record, reported, deps) {
+    const token = record.settings.lastPurge?.githubToken;
+    if (token === undefined || record.records.every((kept) => kept.deploymentId === undefined)) {
+        return;
+    }
+    try {
+        const github = await deps.openGitHub(token, limitsOf(record.settings, deps));
+        await (await lastPurgeRecords()).closeRecords(github, record.records, reported, deps.log);
+    }
+    catch (error) {
+        deps.log.warning(`Could not mark the records of this purge (${(0,text_shown/* plainLine */.h0)((0,message/* messageOf */.b)(error))}): they stay in_progress, so the next run with changed-since: last-purge compares from the older record, which is safe`);
+    }
+}
+/** The edge check a run that stopped on an unexpected error expected but did not make: not fresh. */
+function notJudged(settings, results, why) {
+    const targets = verifyTargetsOf(settings.verify, () => purgedUrlsOf(results));
+    if (settings.dryRun || targets.length === 0)
+        return undefined;
+    const evidence = `not judged: ${why}`;
+    const entries = targets.map(({ url }) => ({
+        url,
+        fresh: false,
+        http_status: null,
+        age: null,
+        checks: 0,
+        evidence
+    }));
+    return { entries, cancelled: false, malformedAge: [] };
 }
 async function showChanges(derivation, calls, log) {
     const { showDerivation } = await changedFilesStage();
     await showDerivation(derivation, calls, log);
 }
 /** The run's repository, when changed-files or last-purge needs it. */
-async function openRepository(settings, openGitHub) {
+async function openRepository(settings, deps) {
     const token = settings.changedFiles?.githubToken ?? settings.lastPurge?.githubToken;
-    return token === undefined ? undefined : openGitHub(token);
+    return token === undefined ? undefined : deps.openGitHub(token, limitsOf(settings, deps));
+}
+/** GitHub calls keep the bounds purge calls keep: `max-attempts`, `timeout`, the run's cancel. */
+function limitsOf(settings, { clock, signal, log }) {
+    return { maxAttempts: settings.maxAttempts, timeoutMs: settings.timeoutMs, clock, signal, log };
 }
 const notRun = (results, counts) => ({
     results,
@@ -33997,14 +34131,13 @@ async function dryRun(calls, settings, log) {
  * Wait until the origin serves the release, purge, then check at the edge that visitors get fresh
  * copies. No purge call is sent when the wait does not end in time.
  */
-async function purgeForVisitors(calls, settings, { clock, signal, log, connect }, ledger, purgeStarts) {
+async function purgeForVisitors(calls, settings, { clock, signal, log, connect }, ledger, purgeStarts, stages) {
     let prober;
     const pages = async () => {
         prober ??= await connect.prober(settings);
         return { prober, clock, signal, log };
     };
     const limits = { requestTimeoutMs: settings.timeoutMs, concurrency: settings.concurrency };
-    const stages = nothingDone();
     try {
         if (settings.wait !== undefined) {
             const { waitForOrigin } = await waitStage();
@@ -34014,7 +34147,7 @@ async function purgeForVisitors(calls, settings, { clock, signal, log, connect }
                     ? record/* NOT_SENT_CANCELLED */.v$
                     : `not sent: ${stages.wait.failure ?? 'the origin was not ready'}`;
                 stages.purge = { ...unsent(ledger, reason), cancelled: stages.wait.cancelled };
-                return stages;
+                return;
             }
         }
         const transport = connect.transport(settings);
@@ -34027,17 +34160,16 @@ async function purgeForVisitors(calls, settings, { clock, signal, log, connect }
         }
         const targets = verifyTargetsOf(settings.verify, () => purgedUrlsOf(stages.purge.results));
         if (stages.purge.cancelled)
-            return stages;
+            return;
         if (targets.length === 0) {
             if (settings.verify.purgedUrls) {
                 log.notice('verify: true, but there is nothing to check at the edge: no URL was purged and verify-urls is empty');
             }
-            return stages;
+            return;
         }
         const purgeStartedMs = stages.purge.firstSentMs ?? clock.now();
         const { verifyFreshness } = await edgeCheckStage();
         stages.verification = await verifyFreshness({ targets, purgeStartedMs, timeoutMs: settings.verify.timeoutMs }, limits, await pages());
-        return stages;
     }
     finally {
         prober?.close();
@@ -34105,9 +34237,9 @@ function failureAnnotations(results, stale = []) {
 }
 /**
  * Fails the step (or warns, with fail-on-error: false) when a target failed or a URL is not known
- * to be fresh; then fails it when a cancel ended the run early.
+ * to be fresh; then fails it when a cancel or an unexpected error ended the run early.
  */
-function conclude({ results, counts, settings, verification, stopped }, { log, fail }) {
+function conclude({ results, counts, settings, verification, stopped, unexpectedError }, { log, fail }) {
     const message = problemMessage(counts, verification?.entries ?? []);
     if (message !== undefined) {
         const annotate = settings.failOnError ? log.error : log.warning;
@@ -34121,6 +34253,8 @@ function conclude({ results, counts, settings, verification, stopped }, { log, f
     }
     if (stopped !== undefined)
         fail(stopped);
+    if (unexpectedError !== undefined)
+        fail(unexpectedError);
 }
 /** What went wrong, in one message; `undefined` when every target purged and every URL is fresh. */
 function problemMessage({ failed, total }, verification) {
@@ -34664,10 +34798,16 @@ function contextLine(context) {
         `${(0,guard/* summaryText */.g5)(context.event || 'run')} on ${code(context.repository)}${where}`,
         context.workflow === '' ? undefined : `workflow <b>${(0,guard/* summaryText */.g5)(context.workflow)}</b>`,
         Number.isInteger(context.runNumber) && context.runNumber > 0
-            ? `<a href="${(0,guard/* summaryText */.g5)(context.runUrl)}">run ${context.runNumber}</a>`
+            ? runLink(context.runNumber, context.runUrl)
             : undefined
     ];
     return parts.filter((part) => part !== undefined).join(', ');
+}
+/** An empty `runUrl` means the runner gave no usable run id: an `href=""` would link this page. */
+function runLink(runNumber, runUrl) {
+    return runUrl === ''
+        ? `run ${runNumber}`
+        : `<a href="${(0,guard/* summaryText */.g5)(runUrl)}">run ${runNumber}</a>`;
 }
 /** A list of at most `LIST_ITEM_LIMIT` items within `cap` bytes, then how many more there are. */
 function list(items, budget, cap, where) {
@@ -34710,14 +34850,17 @@ function plannedSection(stages, budget) {
             : list(urls.map((url) => code(url, SHOWN_TARGET_CHARS)), budget, SECTION_BYTES.planned / Math.max(1, stages.length), 'the step log lists every one'))
     ]);
 }
-/** What a run recorded of its purge of one service, and what the next run compares from. */
+/**
+ * What a run records of its purge of one service, and what the next run compares from. The record
+ * is closed after this summary is written, so it says what will be recorded.
+ */
 function recordLine({ service, sha, state, why }) {
     const at = sha.slice(0, 7);
     switch (state) {
         case 'success':
-            return `Recorded as the last complete purge of ${service}, at ${at}: the next run with changed-since: last-purge compares from it.`;
+            return `To be recorded as the last complete purge of ${service}, at ${at}: the next run with changed-since: last-purge compares from it.`;
         case 'failure':
-            return `Recorded as an incomplete purge of ${service} (${why}): the next run compares from the last complete purge again.`;
+            return `To be recorded as an incomplete purge of ${service} (${why}): the next run compares from the last complete purge again.`;
         case 'not written':
             return `Not recorded for ${service}: GitHub refused (${why}); the next run compares from the older record, which purges more, never less.`;
     }
@@ -34909,8 +35052,9 @@ function renderSummary(record, { resultsFile, context }) {
         resultsFile,
         context,
         stopped: record.stopped,
+        unexpectedError: record.unexpectedError,
         plannedStages: record.plannedStages,
-        recorded: record.recorded,
+        records: record.records,
         wait: record.wait === undefined || settings.wait === undefined
             ? undefined
             : { ...settings.wait, outcome: record.wait },
@@ -34926,8 +35070,10 @@ function renderSummary(record, { resultsFile, context }) {
 /** The summary from the facts it shows, each read from the record once (`renderSummary`). */
 function renderFacts(facts) {
     const head = [`<h2>${heading(facts)}</h2>`];
-    if (facts.stopped !== undefined)
-        head.push(`<p><b>${(0,guard/* summaryText */.g5)(facts.stopped)}</b></p>`);
+    for (const early of [facts.stopped, facts.unexpectedError]) {
+        if (early !== undefined)
+            head.push(`<p><b>${(0,guard/* summaryText */.g5)(early)}</b></p>`);
+    }
     head.push(`<p>${scopeLine(facts)}</p>`);
     if (facts.context !== undefined)
         head.push(`<p>${contextLine(facts.context)}</p>`);
@@ -34948,30 +35094,187 @@ function renderFacts(facts) {
     body.push(...targets.folded);
     if (facts.derivation !== undefined)
         body.push(...derivationSection(facts.derivation, budget));
-    body.push(...facts.recorded.map((record) => `<p>${(0,guard/* summaryText */.g5)(recordLine(record))}</p>`));
+    body.push(...facts.records.map((record) => `<p>${(0,guard/* summaryText */.g5)(recordLine(record))}</p>`));
     return [...head, ...body, end].join('\n');
 }
 
 ;// CONCATENATED MODULE: ./src/runner/context.ts
+const GITHUB_COM = 'https://github.com';
 /** `undefined` outside a workflow run (local runs, tests without `GITHUB_REPOSITORY`). */
 function readRunContext(env = process.env) {
     const repository = env.GITHUB_REPOSITORY;
     if (!repository)
         return undefined;
-    const serverUrl = env.GITHUB_SERVER_URL ?? 'https://github.com';
-    const runId = Number.parseInt(env.GITHUB_RUN_ID ?? '', 10);
+    const runId = env.GITHUB_RUN_ID ?? '';
     return {
         repository,
         sha: env.GITHUB_SHA ?? '',
         event: env.GITHUB_EVENT_NAME ?? '',
         workflow: env.GITHUB_WORKFLOW ?? '',
         runNumber: Number.parseInt(env.GITHUB_RUN_NUMBER ?? '', 10),
-        runUrl: `${serverUrl}/${repository}/actions/runs/${runId}`
+        // A link to `runs/NaN` or to another run would mislead more than no link at all.
+        runUrl: /^\d+$/.test(runId) ? `${serverUrlOf(env)}/${repository}/actions/runs/${runId}` : ''
     };
+}
+/**
+ * GitHub's address (GitHub.com or a GitHub Enterprise Server). The summary and the record link to
+ * it, so only a web address is taken: a `javascript:` one would run in the reader's browser.
+ */
+function serverUrlOf(env) {
+    try {
+        const url = new URL(env.GITHUB_SERVER_URL ?? '');
+        // Rebuilt from its parts, so no user, query or fragment rides along into every link.
+        if (url.protocol === 'https:' || url.protocol === 'http:') {
+            return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
+        }
+    }
+    catch {
+        // Not a URL at all: GitHub.com, as when the variable is unset.
+    }
+    return GITHUB_COM;
 }
 
 ;// CONCATENATED MODULE: external "node:fs"
 const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
+// EXTERNAL MODULE: ./src/github.ts
+var github = __nccwpck_require__(9248);
+;// CONCATENATED MODULE: ./src/runner/github-calls.ts
+/**
+ * The one place that bounds GitHub calls: every request of the client goes through `send`, which
+ * makes at most `max-attempts` attempts, ends each at `timeout` or at the run's cancel, retries
+ * server errors, dropped connections and rate limits, and waits no longer than a purge call would.
+ * It knows nothing of Octokit: the attempt and the reading of its failure are handed in.
+ */
+
+
+/** GitHub's guidance for a secondary limit that names no wait: at least a minute. */
+const SECONDARY_LIMIT_WAIT_MS = 60_000;
+/**
+ * A 403 or 429 is a rate limit when GitHub says so: no calls left (`x-ratelimit-remaining: 0`), a
+ * `retry-after`, or a message naming the secondary limit. Any other 403 is a permission problem.
+ */
+function rateLimitOf(failure, now) {
+    const { status, headers, message } = failure;
+    if (status !== 403 && status !== 429)
+        return undefined;
+    if (headers['x-ratelimit-remaining']?.trim() === '0') {
+        return { kind: 'primary', waitMs: rateLimitResetMs(headers, now) };
+    }
+    const retryAfter = retryAfterMs(headers, now);
+    if (retryAfter !== undefined || status === 429 || /secondary rate limit/i.test(message)) {
+        return { kind: 'secondary', waitMs: retryAfter ?? SECONDARY_LIMIT_WAIT_MS };
+    }
+    return undefined;
+}
+class GitHubCalls {
+    limits;
+    random;
+    /** Attempts sent to GitHub so far in this run: what a rate limit's message counts. */
+    sent = 0;
+    constructor(limits, random = Math.random) {
+        this.limits = limits;
+        this.random = random;
+    }
+    /**
+     * Runs `attempt` until it succeeds or the bounds are reached; `route` names the request in the
+     * log (`GET /repos/{owner}/{repo}/deployments`). Rejects with a GitHubCallError.
+     */
+    async send(route, attempt, failureOf) {
+        const { maxAttempts, clock, signal, log } = this.limits;
+        for (let attempts = 1;; attempts += 1) {
+            if (signal.aborted)
+                throw cancelled();
+            this.sent += 1;
+            const outcome = await this.once(attempt);
+            if (outcome.done)
+                return outcome.value;
+            if (outcome.ended === 'cancelled' || signal.aborted)
+                throw cancelled();
+            const failure = outcome.ended === 'timeout'
+                ? { status: undefined, headers: {}, message: '', code: undefined }
+                : failureOf(outcome.error);
+            const now = clock.now();
+            const limit = rateLimitOf(failure, now);
+            const answer = describeFailure(failure, outcome.ended, this.limits.timeoutMs);
+            const waitMs = limit?.waitMs ??
+                (retryable(failure, outcome.ended, limit) ? backoffMs(attempts, this.random) : undefined);
+            if (limit?.waitMs !== undefined && limit.waitMs > MAX_SERVER_WAIT_MS) {
+                const over = `, longer than the ${MAX_SERVER_WAIT_MS / 1000} s a run waits`;
+                throw this.rateLimitError(failure, limit, now, over);
+            }
+            if (waitMs === undefined || attempts >= maxAttempts) {
+                const tries = attempts > 1 ? ` (${attempts} attempts)` : '';
+                if (limit !== undefined)
+                    throw this.rateLimitError(failure, limit, now, tries);
+                // GitHub's own words, its status beside them: the stage says what was asked and why it matters.
+                const said = failure.status === undefined ? answer : failure.message;
+                throw new github/* GitHubCallError */._6(`${said}${tries}`, failure.status, false);
+            }
+            log.info(`${route}: ${answer}; attempt ${attempts + 1} of ${maxAttempts} ${waitMs < 1000 ? 'at once' : `in ${Math.ceil(waitMs / 1000)} s`}`);
+            await clock.sleep(waitMs, signal);
+        }
+    }
+    /** One attempt under a signal of its own, which ends at the deadline or at the run's cancel. */
+    async once(attempt) {
+        const { clock, signal, timeoutMs } = this.limits;
+        const controller = new AbortController();
+        let ended;
+        const stop = (why) => {
+            ended ??= why;
+            controller.abort();
+        };
+        const onCancel = () => stop('cancelled');
+        signal.addEventListener('abort', onCancel, { once: true });
+        const timer = new AbortController();
+        void clock.sleep(timeoutMs, timer.signal).then(() => {
+            if (!timer.signal.aborted)
+                stop('timeout');
+        });
+        try {
+            const value = await attempt(controller.signal);
+            // Octokit reads a body cut short by the signal as an empty answer: the signal decides.
+            if (ended === undefined)
+                return { done: true, value };
+            return { done: false, ended, error: undefined };
+        }
+        catch (error) {
+            return { done: false, ended, error };
+        }
+        finally {
+            timer.abort();
+            signal.removeEventListener('abort', onCancel);
+        }
+    }
+    /** Which limit, when it resets, and how many calls this run made: no permission would help. */
+    rateLimitError(failure, limit, now, after) {
+        const perHour = failure.headers['x-ratelimit-limit'];
+        const which = limit.kind === 'primary'
+            ? `GitHub's primary rate limit (the token's ${perHour === undefined ? '' : `${perHour} `}calls an hour are spent)`
+            : "GitHub's secondary rate limit (too many calls at once or too fast)";
+        const wait = limit.waitMs === undefined ? '' : `; GitHub asks to wait ${describeWait(limit.waitMs, now)}`;
+        const calls = `; this run made ${this.sent} GitHub ${this.sent === 1 ? 'call' : 'calls'}`;
+        return new github/* GitHubCallError */._6(`${which}: ${failure.status ?? ''}: ${failure.message}${wait}${after}${calls}`, failure.status, true);
+    }
+}
+/** Server errors, dropped connections and attempts past their deadline may pass next time. */
+function retryable(failure, ended, limit) {
+    if (limit !== undefined || ended === 'timeout')
+        return true;
+    if (failure.status !== undefined)
+        return isRetryableStatus(failure.status);
+    return isRetryableNetworkCode(failure.code);
+}
+function describeFailure(failure, ended, timeoutMs) {
+    if (ended === 'timeout')
+        return `GitHub gave no answer within ${timeoutMs / 1000} s`;
+    if (failure.status !== undefined)
+        return `GitHub answered ${failure.status}: ${failure.message}`;
+    return `GitHub could not be reached (${failure.code ?? failure.message})`;
+}
+function cancelled() {
+    return new github/* GitHubCallError */._6('cancelled before GitHub answered', undefined, false);
+}
+
 ;// CONCATENATED MODULE: ./src/runner/github.ts
 /**
  * The GitHub API through Octokit, and the run's event from the runner's files and variables.
@@ -34980,13 +35283,15 @@ const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import
  */
 
 
+
 /** Commits per comparison page, and files per commit page: the most GitHub returns. */
 const COMMITS_PER_PAGE = 100;
 const FILES_PER_PAGE = 300;
-/** Deployments per page: the most GitHub returns. */
+/** Deployments and releases per page: the most GitHub returns. */
 const DEPLOYMENTS_PER_PAGE = 100;
+const RELEASES_PER_PAGE = 100;
 /** The run's repository, from GITHUB_REPOSITORY, GITHUB_EVENT_PATH and the other `GITHUB_*` variables. */
-const openGitHub = (token) => {
+const openGitHub = (token, limits) => {
     const env = process.env;
     const payload = readEventPayload(env.GITHUB_EVENT_PATH);
     const [owner = '', repo = ''] = repositoryOf(env.GITHUB_REPOSITORY, payload);
@@ -35002,7 +35307,7 @@ const openGitHub = (token) => {
             runUrl: readRunContext(env)?.runUrl ?? ''
         },
         baseUrl: env.GITHUB_API_URL || 'https://api.github.com'
-    });
+    }, limits);
 };
 /** The event's JSON; empty when the runner gave none (a run outside a workflow). */
 function readEventPayload(path) {
@@ -35021,13 +35326,45 @@ function repositoryOf(variable, payload) {
     }
     throw new Error("changed-files needs a GITHUB_REPOSITORY environment variable like 'owner/repo'");
 }
-/** Requests `Link` names a next page. */
-function hasNextPage(link) {
-    return /<[^<>]+>;\s*rel="next"/.test(link ?? '');
+/** The page number of the `rel="next"` link of a `Link` header; `undefined` on the last page. */
+function nextPageOf(link) {
+    const next = /<([^<>]+)>;\s*rel="next"/.exec(String(link ?? ''))?.[1];
+    if (next === undefined)
+        return undefined;
+    const page = URL.canParse(next) ? new URL(next).searchParams.get('page') : null;
+    return page !== null && /^\d{1,9}$/.test(page) ? Number(page) : undefined;
 }
-async function connectGitHub(where) {
+/** What a failed attempt showed, from Octokit's RequestError or the network error under it. */
+function failureOf(error) {
+    const failed = error;
+    const message = typeof failed?.message === 'string' ? failed.message : String(error);
+    const response = failed?.response;
+    if (response === undefined || typeof response.status !== 'number') {
+        return { status: undefined, headers: {}, message, code: networkCodeOf(error) };
+    }
+    const headers = {};
+    for (const [name, value] of Object.entries(response.headers ?? {})) {
+        if (value !== undefined && value !== null)
+            headers[name.toLowerCase()] = String(value);
+    }
+    return { status: response.status, headers, message, code: undefined };
+}
+/** The `code` of the first error down the `cause` chain that has one (fetch wraps it twice). */
+function networkCodeOf(error) {
+    for (let cause = error, depth = 0; depth < 5; depth += 1) {
+        if (typeof cause !== 'object' || cause === null)
+            return undefined;
+        if ('code' in cause && typeof cause.code === 'string')
+            return cause.code;
+        cause = 'cause' in cause ? cause.cause : undefined;
+    }
+    return undefined;
+}
+async function connectGitHub(where, limits) {
     const { getOctokit } = await __nccwpck_require__.e(/* import() */ 157).then(__nccwpck_require__.bind(__nccwpck_require__, 157));
     const octokit = getOctokit(where.token, { baseUrl: where.baseUrl });
+    const calls = new GitHubCalls(limits);
+    octokit.hook.wrap('request', (request, options) => calls.send(`${options.method} ${options.url}`, async (signal) => request({ ...options, request: { ...options.request, signal } }), failureOf));
     const { owner, repo } = where;
     return {
         owner,
@@ -35041,7 +35378,7 @@ async function connectGitHub(where) {
                 baseSha: data.base_commit.sha,
                 commits: data.commits.map((commit) => commit.sha),
                 files: data.files,
-                hasNextPage: hasNextPage(headers.link)
+                nextPage: nextPageOf(headers.link)
             };
         },
         commitFiles: async (sha, page) => {
@@ -35052,9 +35389,17 @@ async function connectGitHub(where) {
                 per_page: FILES_PER_PAGE,
                 page
             });
-            return { files: data.files ?? [], hasNextPage: hasNextPage(headers.link) };
+            return { items: data.files ?? [], nextPage: nextPageOf(headers.link) };
         },
-        releases: () => octokit.paginate('GET /repos/{owner}/{repo}/releases', { owner, repo, per_page: 100 }),
+        releases: async (page) => {
+            const { data, headers } = await octokit.request('GET /repos/{owner}/{repo}/releases', {
+                owner,
+                repo,
+                per_page: RELEASES_PER_PAGE,
+                page
+            });
+            return { items: data, nextPage: nextPageOf(headers.link) };
+        },
         tree: async (sha) => {
             const { data } = await octokit.request('GET /repos/{owner}/{repo}/git/trees/{tree_sha}', {
                 owner,
@@ -35080,7 +35425,7 @@ async function connectGitHub(where) {
                 sha: deployment.sha,
                 payload: deployment.payload
             }));
-            return { deployments, hasNextPage: hasNextPage(headers.link) };
+            return { items: deployments, nextPage: nextPageOf(headers.link) };
         },
         latestDeploymentState: async (id) => {
             const { data } = await octokit.request('GET /repos/{owner}/{repo}/deployments/{deployment_id}/statuses', { owner, repo, deployment_id: id, per_page: 1 });
@@ -37857,15 +38202,18 @@ function listenForCancel(log) {
 }
 
 ;// CONCATENATED MODULE: ./src/runner/summary.ts
-/** The job summary through the runner: the HTML the report rendered, appended to `GITHUB_STEP_SUMMARY`. */
+/** The job summary through the runner: the HTML the report renders, appended to `GITHUB_STEP_SUMMARY`. */
 
-/** Every outside piece of `html` passed the guard, which hides secrets before it escapes. */
-async function writeSummary(html) {
-    await summary.addRaw(html, true).write();
+/**
+ * Every outside piece of the HTML passed the guard, which hides secrets before it escapes. Rendered
+ * here, so a summary that cannot be rendered fails as one that cannot be written does.
+ */
+async function writeSummary(render) {
+    await summary.addRaw(render(), true).write();
 }
 
 ;// CONCATENATED MODULE: ./src/main.ts
-/** The entry: the runner door → inputs → pipeline → report → exit. The table of contents of the action. */
+/** The entry: the runner door → inputs → pipeline → report → record → exit. The table of contents of the action. */
 
 
 
@@ -37887,16 +38235,19 @@ async function run() {
         const settings = readSettings();
         mark('inputs');
         const views = new ResultViews(runnerOutputs);
-        const record = await runPipeline(settings, {
+        const deps = {
             clock: systemClock,
             signal: cancel.signal,
             log: runnerLog,
             connect: liveConnections,
             openGitHub: openGitHub,
             onResults: views.start
-        });
+        };
+        const record = await runPipeline(settings, deps);
         mark('calls');
-        await report(record, views);
+        const reported = await report(record, views);
+        await closeRecords(record, reported, deps);
+        conclude(record, { log: runnerLog, fail: failStep });
     }
     catch (error) {
         failStep((0,message/* messageOf */.b)(error));
@@ -37906,21 +38257,19 @@ async function run() {
     }
     return cancel.signal.aborted;
 }
-/** Outputs, summary, conclusion: each writer stands alone, so one that fails loses no other. */
+/** Outputs, then summary, each standing alone so one that fails loses no other: both written? */
 async function report(record, views) {
-    const resultsFile = await writeOutputs(record, runnerOutputs, views).catch((error) => {
-        failStep(`Could not write the outputs: ${(0,message/* messageOf */.b)(error)}`);
-        return '';
-    });
+    const failed = (what) => (error) => {
+        failStep(`Could not write the ${what}: ${(0,message/* messageOf */.b)(error)}`);
+        return undefined;
+    };
+    const resultsFile = await writeOutputs(record, runnerOutputs, views).catch(failed('outputs'));
     mark('outputs');
-    if (record.settings.summary) {
-        const html = renderSummary(record, { resultsFile, context: readRunContext() });
-        await writeSummary(html).catch((error) => {
-            failStep(`Could not write the job summary: ${(0,message/* messageOf */.b)(error)}`);
-        });
-    }
+    const context = readRunContext();
+    const render = () => renderSummary(record, { resultsFile: resultsFile ?? '', context });
+    const summary = !record.settings.summary || (await writeSummary(render).then(() => true, failed('job summary')));
     mark('summary');
-    conclude(record, { log: runnerLog, fail: failStep });
+    return resultsFile !== undefined && summary === true;
 }
 
 ;// CONCATENATED MODULE: ./src/index.ts

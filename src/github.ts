@@ -1,4 +1,5 @@
 /** The GitHub API as the stages see it: plain answers, handed in by the runner door, which alone knows Octokit. */
+import type { Clock } from './clock.js'
 
 /** The part of a workflow run's event that names commits. */
 export interface RunEvent {
@@ -9,6 +10,30 @@ export interface RunEvent {
   /** GITHUB_RUN_ID, and the run's page on GitHub: where a record of the purge points. */
   runId: string
   runUrl: string
+}
+
+/** A full commit SHA, as GitHub writes them. */
+const FULL_SHA = /^[0-9a-f]{40}$/i
+
+/**
+ * The commit a run deploys, which its record names and its ranges end at. GITHUB_SHA is not always
+ * it: on `workflow_run` it is the default branch's newest commit, which may be newer than the one
+ * the triggering workflow built; on a pull request it is the merge commit GitHub makes for the run,
+ * rebuilt on every push and soon forgotten, so the pull request's head is named instead.
+ */
+export function deployedCommit(event: Pick<RunEvent, 'eventName' | 'sha' | 'payload'>): string {
+  const { payload } = event
+  if (event.eventName === 'workflow_run') {
+    const ranOn = (payload.workflow_run as { head_sha?: unknown } | undefined)?.head_sha
+    // Only a full SHA goes into a record: anything else would be a base no later compare can use.
+    return typeof ranOn === 'string' && FULL_SHA.test(ranOn) ? ranOn : event.sha
+  }
+  const pullRequest = payload.pull_request as { head?: { sha?: unknown } } | undefined
+  const head = pullRequest?.head?.sha
+  if (typeof head === 'string' && head !== '') return head
+  const after = payload.after
+  if (event.eventName === 'push' && typeof after === 'string' && after !== '') return after
+  return event.sha
 }
 
 /** A file as a comparison or a commit lists it. */
@@ -29,7 +54,14 @@ export interface ComparisonPage {
   commits: string[]
   /** GitHub lists files on the first page only, and may leave them out. */
   files: FileEntry[] | undefined
-  hasNextPage: boolean
+  /** The page GitHub's `Link` names next; `undefined` on the last page. */
+  nextPage: number | undefined
+}
+
+/** One page of a list, and the page GitHub's `Link` names next (`undefined` on the last page). */
+export interface Page<T> {
+  items: T[]
+  nextPage: number | undefined
 }
 
 /** A file or submodule of a commit's whole tree, with the SHA of its content. */
@@ -74,16 +106,13 @@ export interface GitHubRepository {
   event: RunEvent
   compare(base: string, head: string, page: number): Promise<ComparisonPage>
   /** One page of the files a commit changed. */
-  commitFiles(sha: string, page: number): Promise<{ files: FileEntry[]; hasNextPage: boolean }>
-  /** Every release of the repository, as GitHub describes them. */
-  releases(): Promise<unknown[]>
+  commitFiles(sha: string, page: number): Promise<Page<FileEntry>>
+  /** One page of the repository's releases, as GitHub describes them. */
+  releases(page: number): Promise<Page<unknown>>
   /** A commit's whole tree, every file listed by path. */
   tree(sha: string): Promise<CommitTree>
   /** One page of an environment's deployments, newest first. */
-  deployments(
-    environment: string,
-    page: number
-  ): Promise<{ deployments: DeploymentEntry[]; hasNextPage: boolean }>
+  deployments(environment: string, page: number): Promise<Page<DeploymentEntry>>
   /** A deployment's latest status (`success`, `failure`, `inactive`…), `undefined` when it has none. */
   latestDeploymentState(id: number): Promise<string | undefined>
   /** Creates a deployment; resolves to its id. */
@@ -96,11 +125,74 @@ export interface GitHubRepository {
   ): Promise<void>
 }
 
+/**
+ * The bounds every GitHub call keeps, as every purge call does: `max-attempts` attempts, each ended
+ * at `timeout` or at the run's cancel, and waits no longer than a purge call would wait.
+ */
+export interface GitHubLimits {
+  maxAttempts: number
+  timeoutMs: number
+  clock: Clock
+  /** The run's cancel: it ends the attempt in flight and every wait. */
+  signal: AbortSignal
+  /** Where a retried call is told. */
+  log: { info(line: string): void }
+}
+
 /** Opens the run's repository with this token: the GitHub client loads only when this is called. */
-export type OpenGitHub = (token: string) => Promise<GitHubRepository>
+export type OpenGitHub = (token: string, limits: GitHubLimits) => Promise<GitHubRepository>
+
+/**
+ * A GitHub call that failed after its attempts: GitHub's status and message, or why no answer
+ * came. `rateLimited` when GitHub refused it for a rate limit, which no permission fixes.
+ */
+export class GitHubCallError extends Error {
+  override name = 'GitHubCallError'
+  constructor(
+    message: string,
+    readonly status: number | undefined,
+    readonly rateLimited: boolean
+  ) {
+    super(message)
+  }
+}
 
 /** The HTTP status a failed GitHub call answered, when it got an answer. */
 export function statusOf(error: unknown): number | undefined {
   if (typeof error !== 'object' || error === null || !('status' in error)) return undefined
   return typeof error.status === 'number' ? error.status : undefined
+}
+
+/** What GitHub answered a failed call: its status and message, or why no answer came. */
+export function answerOf(error: unknown, message: string): string {
+  const status = statusOf(error)
+  return status === undefined || isRateLimited(error) ? message : `${status}: ${message}`
+}
+
+/** Whether GitHub refused the call for a rate limit: its 403 is then no missing permission. */
+export function isRateLimited(error: unknown): boolean {
+  return error instanceof GitHubCallError && error.rateLimited
+}
+
+/**
+ * Reads page 1 and each page GitHub names next, handing each to `visit` until it returns true.
+ * A `Link` that names a page already read ends the walk; a walk that would read more than
+ * `mostPages` fails, so a list that never ends is neither followed for ever nor taken as whole.
+ */
+export async function walkPages<T extends { nextPage: number | undefined }>(
+  read: (page: number) => Promise<T>,
+  mostPages: number,
+  what: string,
+  visit: (answer: T) => boolean | Promise<boolean>
+): Promise<void> {
+  const pagesRead = new Set<number>()
+  for (let page: number | undefined = 1; page !== undefined && !pagesRead.has(page);) {
+    if (pagesRead.size === mostPages) {
+      throw new Error(`GitHub names more than ${mostPages} pages of ${what}, more than a run reads`)
+    }
+    pagesRead.add(page)
+    const answer = await read(page)
+    if (await visit(answer)) return
+    page = answer.nextPage
+  }
 }

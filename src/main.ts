@@ -1,6 +1,6 @@
-/** The entry: the runner door → inputs → pipeline → report → exit. The table of contents of the action. */
+/** The entry: the runner door → inputs → pipeline → report → record → exit. The table of contents of the action. */
 import { mark, systemClock } from './clock.js'
-import { liveConnections, runPipeline } from './pipeline.js'
+import { closeRecords, liveConnections, runPipeline, type PipelineDeps } from './pipeline.js'
 import type { RunRecord } from './record.js'
 import { conclude } from './report/conclusion.js'
 import { ResultViews, writeOutputs } from './report/outputs.js'
@@ -22,16 +22,19 @@ export async function run(): Promise<boolean> {
     const settings = readSettings()
     mark('inputs')
     const views = new ResultViews(runnerOutputs)
-    const record = await runPipeline(settings, {
+    const deps: PipelineDeps = {
       clock: systemClock,
       signal: cancel.signal,
       log: runnerLog,
       connect: liveConnections,
       openGitHub,
       onResults: views.start
-    })
+    }
+    const record = await runPipeline(settings, deps)
     mark('calls')
-    await report(record, views)
+    const reported = await report(record, views)
+    await closeRecords(record, reported, deps)
+    conclude(record, { log: runnerLog, fail: failStep })
   } catch (error) {
     failStep(messageOf(error))
   } finally {
@@ -40,19 +43,18 @@ export async function run(): Promise<boolean> {
   return cancel.signal.aborted
 }
 
-/** Outputs, summary, conclusion: each writer stands alone, so one that fails loses no other. */
-async function report(record: RunRecord, views: ResultViews): Promise<void> {
-  const resultsFile = await writeOutputs(record, runnerOutputs, views).catch((error: unknown) => {
-    failStep(`Could not write the outputs: ${messageOf(error)}`)
-    return ''
-  })
-  mark('outputs')
-  if (record.settings.summary) {
-    const html = renderSummary(record, { resultsFile, context: readRunContext() })
-    await writeSummary(html).catch((error: unknown) => {
-      failStep(`Could not write the job summary: ${messageOf(error)}`)
-    })
+/** Outputs, then summary, each standing alone so one that fails loses no other: both written? */
+async function report(record: RunRecord, views: ResultViews): Promise<boolean> {
+  const failed = (what: string) => (error: unknown) => {
+    failStep(`Could not write the ${what}: ${messageOf(error)}`)
+    return undefined
   }
+  const resultsFile = await writeOutputs(record, runnerOutputs, views).catch(failed('outputs'))
+  mark('outputs')
+  const context = readRunContext()
+  const render = (): string => renderSummary(record, { resultsFile: resultsFile ?? '', context })
+  const summary =
+    !record.settings.summary || (await writeSummary(render).then(() => true, failed('job summary')))
   mark('summary')
-  conclude(record, { log: runnerLog, fail: failStep })
+  return resultsFile !== undefined && summary === true
 }

@@ -1,7 +1,10 @@
-/** One run's stages in order: recall → derive → plan → record → wait → purge → verify → record; returns the RunRecord. No I/O of its own. */
+/**
+ * One run's stages in order: recall → derive → plan → record opened → wait → purge → verify;
+ * returns the RunRecord, and closes the record once the report is written. No I/O of its own.
+ */
 import { mark, type Clock } from './clock.js'
 import type { Settings } from './config/settings.js'
-import type { GitHubRepository, OpenGitHub } from './github.js'
+import type { GitHubLimits, GitHubRepository, OpenGitHub } from './github.js'
 import type { PageCheckDeps } from './http/page-checks.js'
 import type { Prober } from './http/probe.js'
 import type { StepLog } from './log.js'
@@ -22,6 +25,7 @@ import {
 } from './record.js'
 import { describePlan, plannedResults, planPurges, showDryRun } from './stages/plan.js'
 import { runPurge } from './stages/purge/engine.js'
+import type { OpenRecord } from './stages/last-purge/write.js'
 import { ResultLedger } from './stages/purge/ledger.js'
 import { createTransport, type Transport } from './stages/purge/transport.js'
 import { describeCheckPlanned, purgedUrlsOf, verifyTargetsOf } from './stages/verify/targets.js'
@@ -92,7 +96,7 @@ interface Stages {
  */
 export async function runPipeline(given: Settings, deps: PipelineDeps): Promise<RunRecord> {
   const { signal, log } = deps
-  const github = await unlessCancelled(openRepository(given, deps.openGitHub), signal)
+  const github = await unlessCancelled(openRepository(given, deps), signal)
   const { lastPurge, changedFiles } = given
   const recalled =
     github === undefined || lastPurge === undefined
@@ -117,14 +121,6 @@ export async function runPipeline(given: Settings, deps: PipelineDeps): Promise<
   if (derivation !== undefined) await showChanges(derivation, calls.length, log)
   log.info(describePlan(calls, settings))
 
-  const records =
-    github === undefined ||
-    recalled === undefined ||
-    settings.lastPurge === undefined ||
-    settings.dryRun
-      ? []
-      : await (await lastPurgeRecords()).openRecords(github, settings.lastPurge, recalled.head, log)
-
   const ledger = new ResultLedger(calls)
   const handOut = (): void => {
     if (settings.repeatAfterMs > 0) return
@@ -134,20 +130,33 @@ export async function runPipeline(given: Settings, deps: PipelineDeps): Promise<
       settings
     )
   }
-  let stages = nothingDone()
+  const stages = nothingDone()
+  let unexpectedError: string | undefined
+  let records: OpenRecord[] = []
   try {
-    stages = settings.dryRun
-      ? await dryRun(calls, settings, log)
-      : await purgeForVisitors(calls, settings, deps, ledger, handOut)
+    if (github !== undefined && recalled !== undefined && settings.lastPurge !== undefined) {
+      const write = await lastPurgeRecords()
+      records = settings.dryRun
+        ? []
+        : await write.openRecords(github, settings.lastPurge, recalled.head, log)
+    }
+    if (settings.dryRun) Object.assign(stages, await dryRun(calls, settings, log))
+    else await purgeForVisitors(calls, settings, deps, ledger, handOut, stages)
   } catch (error) {
-    const reason = `not finished: edge-purge stopped on an unexpected error: ${plainLine(messageOf(error))}`
-    log.error(reason)
-    stages.purge = { ...unsent(ledger, reason), cancelled: signal.aborted }
+    unexpectedError = `edge-purge stopped on an unexpected error: ${plainLine(messageOf(error))}`
+    const cancelled = stages.purge.cancelled || signal.aborted
+    stages.purge = {
+      ...stages.purge,
+      results: ledger.fill(`not finished: ${unexpectedError}`),
+      counts: ledger.counts(),
+      cancelled
+    }
+    stages.verification ??= notJudged(settings, stages.purge.results, unexpectedError)
   }
   const { purge, wait, verification, plannedStages } = stages
   const results =
     derivation === undefined ? purge.results : withSources(purge.results, derivation.sources)
-  const run = { results, verification, stopped: stoppedBy(stages, calls.length) }
+  const run = { results, verification, stopped: stoppedBy(stages, calls.length), unexpectedError }
   return {
     settings,
     derivation,
@@ -156,11 +165,48 @@ export async function runPipeline(given: Settings, deps: PipelineDeps): Promise<
     wait,
     ...run,
     counts: purge.counts,
-    recorded:
-      github === undefined || records.length === 0
-        ? []
-        : await (await lastPurgeRecords()).closeRecords(github, records, run, log)
+    records: records.length === 0 ? [] : (await lastPurgeRecords()).decideRecords(records, run)
   }
+}
+
+/**
+ * Ends each service's record once the report is written: `success` only for a complete run whose
+ * report was written. A close GitHub refuses, that times out or is cancelled costs a warning: the
+ * next run then compares from the older record, which is safe.
+ */
+export async function closeRecords(
+  record: RunRecord,
+  reported: boolean,
+  deps: PipelineDeps
+): Promise<void> {
+  const token = record.settings.lastPurge?.githubToken
+  if (token === undefined || record.records.every((kept) => kept.deploymentId === undefined)) {
+    return
+  }
+  try {
+    const github = await deps.openGitHub(token, limitsOf(record.settings, deps))
+    await (await lastPurgeRecords()).closeRecords(github, record.records, reported, deps.log)
+  } catch (error) {
+    deps.log.warning(
+      `Could not mark the records of this purge (${plainLine(messageOf(error))}): they stay in_progress, so the next run with changed-since: last-purge compares from the older record, which is safe`
+    )
+  }
+}
+
+/** The edge check a run that stopped on an unexpected error expected but did not make: not fresh. */
+function notJudged(settings: Settings, results: Results, why: string): VerifyRun | undefined {
+  const targets = verifyTargetsOf(settings.verify, () => purgedUrlsOf(results))
+  if (settings.dryRun || targets.length === 0) return undefined
+  const evidence = `not judged: ${why}`
+  const entries = targets.map(({ url }) => ({
+    url,
+    fresh: false,
+    http_status: null,
+    age: null,
+    checks: 0,
+    evidence
+  }))
+  return { entries, cancelled: false, malformedAge: [] }
 }
 
 async function showChanges(derivation: Derivation, calls: number, log: StepLog): Promise<void> {
@@ -171,10 +217,15 @@ async function showChanges(derivation: Derivation, calls: number, log: StepLog):
 /** The run's repository, when changed-files or last-purge needs it. */
 async function openRepository(
   settings: Settings,
-  openGitHub: OpenGitHub
+  deps: PipelineDeps
 ): Promise<GitHubRepository | undefined> {
   const token = settings.changedFiles?.githubToken ?? settings.lastPurge?.githubToken
-  return token === undefined ? undefined : openGitHub(token)
+  return token === undefined ? undefined : deps.openGitHub(token, limitsOf(settings, deps))
+}
+
+/** GitHub calls keep the bounds purge calls keep: `max-attempts`, `timeout`, the run's cancel. */
+function limitsOf(settings: Settings, { clock, signal, log }: PipelineDeps): GitHubLimits {
+  return { maxAttempts: settings.maxAttempts, timeoutMs: settings.timeoutMs, clock, signal, log }
 }
 
 const notRun = (results: RunRecord['results'], counts: Counts): PurgeRun => ({
@@ -255,15 +306,15 @@ async function purgeForVisitors(
   settings: Settings,
   { clock, signal, log, connect }: PipelineDeps,
   ledger: ResultLedger,
-  purgeStarts: () => void
-): Promise<Stages> {
+  purgeStarts: () => void,
+  stages: Stages
+): Promise<void> {
   let prober: Prober | undefined
   const pages = async (): Promise<PageCheckDeps> => {
     prober ??= await connect.prober(settings)
     return { prober, clock, signal, log }
   }
   const limits = { requestTimeoutMs: settings.timeoutMs, concurrency: settings.concurrency }
-  const stages = nothingDone()
   try {
     if (settings.wait !== undefined) {
       const { waitForOrigin } = await waitStage()
@@ -273,7 +324,7 @@ async function purgeForVisitors(
           ? NOT_SENT_CANCELLED
           : `not sent: ${stages.wait.failure ?? 'the origin was not ready'}`
         stages.purge = { ...unsent(ledger, reason), cancelled: stages.wait.cancelled }
-        return stages
+        return
       }
     }
     const transport = connect.transport(settings)
@@ -284,14 +335,14 @@ async function purgeForVisitors(
       transport.close()
     }
     const targets = verifyTargetsOf(settings.verify, () => purgedUrlsOf(stages.purge.results))
-    if (stages.purge.cancelled) return stages
+    if (stages.purge.cancelled) return
     if (targets.length === 0) {
       if (settings.verify.purgedUrls) {
         log.notice(
           'verify: true, but there is nothing to check at the edge: no URL was purged and verify-urls is empty'
         )
       }
-      return stages
+      return
     }
     const purgeStartedMs = stages.purge.firstSentMs ?? clock.now()
     const { verifyFreshness } = await edgeCheckStage()
@@ -300,7 +351,6 @@ async function purgeForVisitors(
       limits,
       await pages()
     )
-    return stages
   } finally {
     prober?.close()
   }

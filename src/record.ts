@@ -266,11 +266,16 @@ export interface RecalledPurges {
   last: Map<string, LastPurge>
 }
 
-/** What a run wrote as its record of one service's purge. */
-export interface WrittenRecord {
+/**
+ * What a run records of its purge of one service, decided once the run is over and written after
+ * the report: `success` only for a complete purge whose report was written.
+ */
+export interface ServiceRecord {
   service: string
   /** The commit the record names. */
   sha: string
+  /** The deployment made when the purge started; `undefined` when GitHub would not make it. */
+  deploymentId: number | undefined
   /** `failure`, with `why`, when the purge was not complete; `not written` when GitHub refused. */
   state: 'success' | 'failure' | 'not written'
   why: string
@@ -316,8 +321,10 @@ export interface RunRecord {
   verification: VerifyRun | undefined
   /** Why the run ended early, when a cancel ended it. */
   stopped: string | undefined
-  /** With `changed-since: last-purge`, outside a dry run: the record written for each service. */
-  recorded: WrittenRecord[]
+  /** An unexpected error that ended the run after planning: the step fails naming it. */
+  unexpectedError: string | undefined
+  /** With `changed-since: last-purge`, outside a dry run: what is recorded for each service. */
+  records: ServiceRecord[]
 }
 
 /** The workflow run behind a purge, so the summary traces it to the deploy that caused it. */

@@ -5,11 +5,18 @@
  * behind / diverged / identical), a commit's files paged up to GitHub's 3,000, whole trees
  * (`recursive=1`, `truncated`), releases, renames and removals, deployments and their statuses
  * (newest first, paged, 201 on create, `auto_inactive`), 404 for an unknown commit, and token
- * checks per permission. Records every request.
+ * checks per permission. Records every request. Fault rules make it misbehave as GitHub can: a
+ * 5xx, the secondary and primary rate limits, an answer that trickles or never comes, and paging
+ * that never ends.
  */
 import { LoopbackServer } from '../../tools/loopback-server.js'
 import { createHash } from 'node:crypto'
-import { type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http'
+import {
+  STATUS_CODES,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type ServerResponse
+} from 'node:http'
 
 /** What a job token was granted, per scope. */
 export interface Grant {
@@ -93,6 +100,64 @@ export interface FakeGitHubOptions {
   tokens?: Record<string, Permission>
 }
 
+/** How one faulty answer misbehaves. */
+export type GitHubFault =
+  /**
+   * Any answer, e.g. `{ kind: 'reply', status: 502 }`. The body defaults to GitHub's JSON error
+   * (`{ message: 'Server Error', … }` for a 5xx); a string body is sent as it is (an HTML page from
+   * a proxy, broken JSON), any other value as JSON. Headers override the JSON `Content-Type`.
+   */
+  | { kind: 'reply'; status: number; body?: unknown; headers?: Record<string, string> }
+  /**
+   * GitHub's secondary rate limit: 403 with `retry-after: <seconds>` and the documented message.
+   * The `x-ratelimit-*` headers say the primary limit has plenty left, as GitHub's do, so a client
+   * that takes every 403 with `x-ratelimit-reset` for the primary limit is caught out.
+   */
+  | { kind: 'secondary-limit'; retryAfterSeconds: number }
+  /**
+   * The primary limit exhausted: 403 (or 429), `x-ratelimit-remaining: 0`, `x-ratelimit-reset` at
+   * `resetAt` (epoch seconds), and "API rate limit exceeded for installation ID 1234.".
+   */
+  | { kind: 'primary-limit'; resetAt: number; status?: 403 | 429 }
+  /**
+   * 200 and headers at once, then the body one byte every 200 ms (a JSON array that never closes),
+   * never ending: until the client goes away or the fake closes.
+   */
+  | { kind: 'trickle' }
+  /** Reads the request and never answers: until the client goes away or the fake closes. */
+  | { kind: 'silent' }
+  /**
+   * The normal answer, but its `Link` (all of it) is `rel="next"` to page 1, a page already read:
+   * a client that follows `next` blindly goes round forever. GETs only; a 200 answer only.
+   */
+  | { kind: 'link-loop' }
+  /**
+   * A list endpoint answers `[]` with a `Link` whose `rel="next"` is always page + 1, forever. The
+   * compare and commit endpoints, whose bodies are objects, answer with their lists (`commits`,
+   * `files`) empty instead. GETs only; a 200 answer only.
+   */
+  | { kind: 'empty-pages' }
+
+export interface FaultRule {
+  /** Which requests: method (default any) and a pattern on the path (without query). */
+  method?: string
+  path: RegExp
+  /** How many matching requests get the fault; default: every one (Infinity). */
+  times?: number
+  fault: GitHubFault
+}
+
+/** A rule as the fake keeps it: the method in capitals, and the answers it has left to spoil. */
+interface ActiveRule {
+  method: string | undefined
+  path: RegExp
+  left: number
+  fault: GitHubFault
+}
+
+/** How often a trickling answer sends its next byte. */
+const TRICKLE_INTERVAL_MS = 200
+
 interface Commit {
   sha: string
   parents: string[]
@@ -174,6 +239,9 @@ export class FakeGitHubApi {
   private readonly deploymentList: FakeDeployment[] = []
   private readonly truncatedTrees = new Set<string>()
   private readonly forgotten = new Set<string>()
+  private readonly faultRules: ActiveRule[] = []
+  /** Trickling answers' intervals, cleared when their answer closes (and on `close`). */
+  private readonly timers = new Set<NodeJS.Timeout>()
   private writes = 0
   private statusIds = 0
 
@@ -203,8 +271,37 @@ export class FakeGitHubApi {
     return this.http.url
   }
 
+  /** Ends every answer still open (trickling, silent) and stops the server. */
   async close(): Promise<void> {
+    for (const timer of this.timers) clearInterval(timer)
+    this.timers.clear()
     await this.http.close()
+  }
+
+  /**
+   * Makes matching requests misbehave. Rules are checked in the order added; the first with
+   * answers left applies. A faulted request is still recorded, is answered whatever its token, and
+   * changes nothing (a faulted POST creates no deployment); `link-loop` and `empty-pages` answer
+   * as the endpoint would, and apply to GETs only, which change nothing either.
+   */
+  fault({ method, path, times = Infinity, fault }: FaultRule): void {
+    if (times !== Infinity && !(Number.isInteger(times) && times >= 1)) {
+      throw new RangeError(`a fault rule applies at least once, not ${times} times`)
+    }
+    const upper = method?.toUpperCase()
+    if (readOnly(fault) && upper !== undefined && upper !== 'GET') {
+      throw new Error(`a ${fault.kind} fault applies to GETs only, not ${upper}`)
+    }
+    // Without `g` or `y`, `test` keeps no `lastIndex` between requests.
+    const pattern = new RegExp(path.source, path.flags.replace(/[gy]/g, ''))
+    this.faultRules.push({ method: upper, path: pattern, left: times, fault })
+  }
+
+  /** How many more requests the rules with a number of `times` will spoil: 0 when all are spent. */
+  faultsLeft(): number {
+    return this.faultRules
+      .filter((rule) => rule.left !== Infinity)
+      .reduce((sum, rule) => sum + rule.left, 0)
   }
 
   /**
@@ -302,12 +399,80 @@ export class FakeGitHubApi {
       body: text === '' ? undefined : (JSON.parse(text) as Record<string, unknown>)
     }
     this.requests.push(recorded)
-    const reply = this.answer(recorded, `http://${request.headers.host ?? '127.0.0.1'}`)
-    response.writeHead(reply.status, {
-      'Content-Type': 'application/json; charset=utf-8',
-      ...reply.headers
-    })
-    response.end(JSON.stringify(reply.body))
+    const origin = `http://${request.headers.host ?? '127.0.0.1'}`
+    const fault = this.takeFault(recorded)
+    if (fault === undefined) send(response, this.answer(recorded, origin))
+    else this.misbehave(fault, recorded, origin, response)
+  }
+
+  /** The first rule with answers left that matches the request, spent by one. */
+  private takeFault(request: RecordedGitHubRequest): GitHubFault | undefined {
+    const method = request.method.toUpperCase()
+    const rule = this.faultRules.find(
+      (candidate) =>
+        candidate.left > 0 &&
+        (candidate.method === undefined || candidate.method === method) &&
+        (method === 'GET' || !readOnly(candidate.fault)) &&
+        candidate.path.test(request.path)
+    )
+    if (rule === undefined) return undefined
+    rule.left -= 1
+    return rule.fault
+  }
+
+  private misbehave(
+    fault: GitHubFault,
+    request: RecordedGitHubRequest,
+    origin: string,
+    response: ServerResponse
+  ): void {
+    const base = `${origin}${request.path}`
+    switch (fault.kind) {
+      case 'reply':
+        send(response, {
+          status: fault.status,
+          body: fault.body === undefined ? errorBody(fault.status) : fault.body,
+          headers: fault.headers
+        })
+        return
+      case 'secondary-limit':
+        send(response, secondaryLimit(fault.retryAfterSeconds))
+        return
+      case 'primary-limit':
+        send(response, primaryLimit(fault.resetAt, fault.status ?? 403))
+        return
+      case 'trickle':
+        this.trickle(response)
+        return
+      case 'silent':
+        // The request has been read; the answer stays open until the client or `close` ends it.
+        return
+      case 'link-loop':
+        send(response, loopingLinks(this.answer(request, origin), base, request.query))
+        return
+      case 'empty-pages':
+        send(response, endlessEmptyPages(this.answer(request, origin), base, request.query))
+        return
+    }
+  }
+
+  /** 200 and headers now, then a byte every 200 ms of a JSON array that never closes. */
+  private trickle(response: ServerResponse): void {
+    if (response.destroyed) return
+    response.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8' })
+    response.flushHeaders()
+    let sent = 0
+    const stop = (): void => {
+      clearInterval(timer)
+      this.timers.delete(timer)
+    }
+    const timer = setInterval(() => {
+      if (response.destroyed || response.writableEnded) return stop()
+      response.write(sent === 0 ? '[' : ' ')
+      sent += 1
+    }, TRICKLE_INTERVAL_MS)
+    this.timers.add(timer)
+    response.once('close', stop)
   }
 
   private answer(request: RecordedGitHubRequest, origin: string): Reply {
@@ -720,6 +885,13 @@ function perPageOf(query: URLSearchParams, fallback: number, max: number): numbe
   return Number.isInteger(perPage) && perPage >= 1 ? Math.min(perPage, max) : fallback
 }
 
+/** One page of a list in a `Link` header: the request's own query, with `page` set. */
+function pageTarget(base: string, query: URLSearchParams, page: number): string {
+  const params = new URLSearchParams(query)
+  params.set('page', String(page))
+  return `<${base}?${params.toString()}>`
+}
+
 /** GitHub's `Link` header: absolute URLs for next/last (and prev/first after page 1). */
 function pageLinks(
   base: string,
@@ -727,14 +899,104 @@ function pageLinks(
   page: number,
   last: number
 ): Record<string, string> {
-  const at = (target: number): string => {
-    const params = new URLSearchParams(query)
-    params.set('page', String(target))
-    return `<${base}?${params.toString()}>`
-  }
+  const at = (target: number): string => pageTarget(base, query, target)
   const links: string[] = []
   if (page > 1) links.push(`${at(page - 1)}; rel="prev"`)
   if (page < last) links.push(`${at(page + 1)}; rel="next"`, `${at(last)}; rel="last"`)
   if (page > 1) links.push(`${at(1)}; rel="first"`)
   return links.length === 0 ? {} : { Link: links.join(', ') }
+}
+
+/** The faults that answer as the endpoint would, which only a GET may get. */
+function readOnly(fault: GitHubFault): boolean {
+  return fault.kind === 'link-loop' || fault.kind === 'empty-pages'
+}
+
+/** Writes a reply: JSON unless its headers say otherwise; a string body goes as it is. */
+function send(response: ServerResponse, reply: Reply): void {
+  if (response.destroyed) return
+  response.setHeader('Content-Type', 'application/json; charset=utf-8')
+  for (const [name, value] of Object.entries(reply.headers ?? {})) response.setHeader(name, value)
+  response.writeHead(reply.status)
+  // A 1xx, 204 or 304 has no body, whatever the reply holds.
+  const bodyless = reply.status < 200 || reply.status === 204 || reply.status === 304
+  const text = typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body)
+  response.end(bodyless ? undefined : text)
+}
+
+/** GitHub's JSON error for a status: `Server Error` for any 5xx, as its API answers them. */
+function errorBody(status: number): Record<string, string> {
+  return {
+    message: status >= 500 ? 'Server Error' : (STATUS_CODES[status] ?? 'Error'),
+    documentation_url: 'https://docs.github.com/rest',
+    status: String(status)
+  }
+}
+
+/** GitHub's secondary rate limit: wait `retry-after` seconds; the primary limit is far off. */
+function secondaryLimit(retryAfterSeconds: number): Reply {
+  return {
+    status: 403,
+    headers: {
+      'retry-after': String(retryAfterSeconds),
+      'x-ratelimit-limit': '1000',
+      'x-ratelimit-remaining': '958',
+      'x-ratelimit-used': '42',
+      'x-ratelimit-reset': String(Math.floor(Date.now() / 1000) + 3600),
+      'x-ratelimit-resource': 'core'
+    },
+    body: {
+      message:
+        'You have exceeded a secondary rate limit. Please wait a few minutes before you try ' +
+        'again. If you reach out to GitHub Support for help, please include the request ID ' +
+        '0400:1E2B:3C4D5E:6F7A8B:65A1B2C3.',
+      documentation_url:
+        'https://docs.github.com/rest/using-the-rest-api/rate-limits-for-the-rest-api#about-secondary-rate-limits',
+      status: '403'
+    }
+  }
+}
+
+/** The primary rate limit spent until `resetAt` (epoch seconds), as GitHub Apps' tokens see it. */
+function primaryLimit(resetAt: number, status: 403 | 429): Reply {
+  return {
+    status,
+    headers: {
+      'x-ratelimit-limit': '1000',
+      'x-ratelimit-remaining': '0',
+      'x-ratelimit-used': '1000',
+      'x-ratelimit-reset': String(resetAt),
+      'x-ratelimit-resource': 'core'
+    },
+    body: {
+      message: 'API rate limit exceeded for installation ID 1234.',
+      documentation_url:
+        'https://docs.github.com/rest/using-the-rest-api/rate-limits-for-the-rest-api#about-primary-rate-limits',
+      status: String(status)
+    }
+  }
+}
+
+/** The answer with a `Link` that sends the client back to page 1. */
+function loopingLinks(reply: Reply, base: string, query: URLSearchParams): Reply {
+  if (reply.status !== 200) return reply
+  return {
+    ...reply,
+    headers: { ...reply.headers, Link: `${pageTarget(base, query, 1)}; rel="next"` }
+  }
+}
+
+/** The answer with its lists emptied and a `Link` to the next page, whatever page this is. */
+function endlessEmptyPages(reply: Reply, base: string, query: URLSearchParams): Reply {
+  if (reply.status !== 200) return reply
+  let body: unknown = []
+  if (!Array.isArray(reply.body) && typeof reply.body === 'object' && reply.body !== null) {
+    const emptied: Record<string, unknown> = { ...(reply.body as Record<string, unknown>) }
+    for (const list of ['commits', 'files']) {
+      if (Array.isArray(emptied[list])) emptied[list] = []
+    }
+    body = emptied
+  }
+  const next = `${pageTarget(base, query, pageOf(query) + 1)}; rel="next"`
+  return { ...reply, body, headers: { ...reply.headers, Link: next } }
 }

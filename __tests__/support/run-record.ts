@@ -13,7 +13,8 @@ export function runRecord(overrides: Partial<Omit<RunRecord, 'counts'>> = {}): R
     wait: undefined,
     verification: undefined,
     stopped: undefined,
-    recorded: [],
+    unexpectedError: undefined,
+    records: [],
     ...overrides,
     results,
     counts: countResults(results)

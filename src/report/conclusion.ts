@@ -90,10 +90,10 @@ export interface StepEnd {
 
 /**
  * Fails the step (or warns, with fail-on-error: false) when a target failed or a URL is not known
- * to be fresh; then fails it when a cancel ended the run early.
+ * to be fresh; then fails it when a cancel or an unexpected error ended the run early.
  */
 export function conclude(
-  { results, counts, settings, verification, stopped }: RunRecord,
+  { results, counts, settings, verification, stopped, unexpectedError }: RunRecord,
   { log, fail }: StepEnd
 ): void {
   const message = problemMessage(counts, verification?.entries ?? [])
@@ -105,6 +105,7 @@ export function conclude(
     else log.warning(`${message} (fail-on-error is false, so the step passes)`)
   }
   if (stopped !== undefined) fail(stopped)
+  if (unexpectedError !== undefined) fail(unexpectedError)
 }
 
 /** What went wrong, in one message; `undefined` when every target purged and every URL is fresh. */

@@ -15,7 +15,7 @@ import {
   type WaitOutcome,
   type DerivedTarget,
   type Derivation,
-  type WrittenRecord
+  type ServiceRecord
 } from '../record.js'
 import { summaryText } from '../text/guard.js'
 import { counted } from '../text/counted.js'
@@ -65,14 +65,16 @@ export interface SummaryFacts {
   context: RunContext | undefined
   /** Why the run ended early (a cancel), shown first. */
   stopped: string | undefined
+  /** An unexpected error that ended the run after planning, shown first too. */
+  unexpectedError: string | undefined
   /** The wait for the origin, when there was one. */
   wait: (WaitSettings & { outcome: WaitOutcome }) | undefined
   /** The edge check, when one was made. */
   edgeCheck: EdgeCheck | undefined
   /** In a dry run: what would be awaited and checked at the edge. */
   plannedStages: PlannedStage[]
-  /** With `changed-since: last-purge`: the record written for each service. */
-  recorded: WrittenRecord[]
+  /** With `changed-since: last-purge`: what is recorded for each service, once the report is written. */
+  records: ServiceRecord[]
 }
 
 export interface EdgeCheck {
@@ -156,10 +158,17 @@ function contextLine(context: RunContext): string {
     `${summaryText(context.event || 'run')} on ${code(context.repository)}${where}`,
     context.workflow === '' ? undefined : `workflow <b>${summaryText(context.workflow)}</b>`,
     Number.isInteger(context.runNumber) && context.runNumber > 0
-      ? `<a href="${summaryText(context.runUrl)}">run ${context.runNumber}</a>`
+      ? runLink(context.runNumber, context.runUrl)
       : undefined
   ]
   return parts.filter((part) => part !== undefined).join(', ')
+}
+
+/** An empty `runUrl` means the runner gave no usable run id: an `href=""` would link this page. */
+function runLink(runNumber: number, runUrl: string): string {
+  return runUrl === ''
+    ? `run ${runNumber}`
+    : `<a href="${summaryText(runUrl)}">run ${runNumber}</a>`
 }
 
 /** A list of at most `LIST_ITEM_LIMIT` items within `cap` bytes, then how many more there are. */
@@ -214,14 +223,17 @@ function plannedSection(stages: PlannedStage[], budget: Budget): string[] {
   ])
 }
 
-/** What a run recorded of its purge of one service, and what the next run compares from. */
-function recordLine({ service, sha, state, why }: WrittenRecord): string {
+/**
+ * What a run records of its purge of one service, and what the next run compares from. The record
+ * is closed after this summary is written, so it says what will be recorded.
+ */
+function recordLine({ service, sha, state, why }: ServiceRecord): string {
   const at = sha.slice(0, 7)
   switch (state) {
     case 'success':
-      return `Recorded as the last complete purge of ${service}, at ${at}: the next run with changed-since: last-purge compares from it.`
+      return `To be recorded as the last complete purge of ${service}, at ${at}: the next run with changed-since: last-purge compares from it.`
     case 'failure':
-      return `Recorded as an incomplete purge of ${service} (${why}): the next run compares from the last complete purge again.`
+      return `To be recorded as an incomplete purge of ${service} (${why}): the next run compares from the last complete purge again.`
     case 'not written':
       return `Not recorded for ${service}: GitHub refused (${why}); the next run compares from the older record, which purges more, never less.`
   }
@@ -480,8 +492,9 @@ export function renderSummary(record: RunRecord, { resultsFile, context }: Summa
     resultsFile,
     context,
     stopped: record.stopped,
+    unexpectedError: record.unexpectedError,
     plannedStages: record.plannedStages,
-    recorded: record.recorded,
+    records: record.records,
     wait:
       record.wait === undefined || settings.wait === undefined
         ? undefined
@@ -500,7 +513,9 @@ export function renderSummary(record: RunRecord, { resultsFile, context }: Summa
 /** The summary from the facts it shows, each read from the record once (`renderSummary`). */
 export function renderFacts(facts: SummaryFacts): string {
   const head = [`<h2>${heading(facts)}</h2>`]
-  if (facts.stopped !== undefined) head.push(`<p><b>${summaryText(facts.stopped)}</b></p>`)
+  for (const early of [facts.stopped, facts.unexpectedError]) {
+    if (early !== undefined) head.push(`<p><b>${summaryText(early)}</b></p>`)
+  }
   head.push(`<p>${scopeLine(facts)}</p>`)
   if (facts.context !== undefined) head.push(`<p>${contextLine(facts.context)}</p>`)
   const end = footer(facts)
@@ -518,6 +533,6 @@ export function renderFacts(facts: SummaryFacts): string {
   if (facts.edgeCheck !== undefined) body.push(...edgeCheckSection(facts.edgeCheck, budget))
   body.push(...targets.folded)
   if (facts.derivation !== undefined) body.push(...derivationSection(facts.derivation, budget))
-  body.push(...facts.recorded.map((record) => `<p>${summaryText(recordLine(record))}</p>`))
+  body.push(...facts.records.map((record) => `<p>${summaryText(recordLine(record))}</p>`))
   return [...head, ...body, end].join('\n')
 }

@@ -4,14 +4,16 @@
  * need it.
  */
 import { existsSync, readFileSync } from 'node:fs'
-import type { GitHubRepository, OpenGitHub, RunEvent } from '../github.js'
+import type { GitHubLimits, GitHubRepository, OpenGitHub, RunEvent } from '../github.js'
 import { readRunContext } from './context.js'
+import { GitHubCalls, type AttemptFailure } from './github-calls.js'
 
 /** Commits per comparison page, and files per commit page: the most GitHub returns. */
 const COMMITS_PER_PAGE = 100
 const FILES_PER_PAGE = 300
-/** Deployments per page: the most GitHub returns. */
+/** Deployments and releases per page: the most GitHub returns. */
 const DEPLOYMENTS_PER_PAGE = 100
+const RELEASES_PER_PAGE = 100
 
 /** Where the repository lives and which event started the run, as the runner says. */
 export interface RunnerRepository {
@@ -24,23 +26,26 @@ export interface RunnerRepository {
 }
 
 /** The run's repository, from GITHUB_REPOSITORY, GITHUB_EVENT_PATH and the other `GITHUB_*` variables. */
-export const openGitHub: OpenGitHub = (token) => {
+export const openGitHub: OpenGitHub = (token, limits) => {
   const env = process.env
   const payload = readEventPayload(env.GITHUB_EVENT_PATH)
   const [owner = '', repo = ''] = repositoryOf(env.GITHUB_REPOSITORY, payload)
-  return connectGitHub({
-    token,
-    owner,
-    repo,
-    event: {
-      eventName: env.GITHUB_EVENT_NAME ?? '',
-      sha: env.GITHUB_SHA ?? '',
-      payload,
-      runId: env.GITHUB_RUN_ID ?? '',
-      runUrl: readRunContext(env)?.runUrl ?? ''
+  return connectGitHub(
+    {
+      token,
+      owner,
+      repo,
+      event: {
+        eventName: env.GITHUB_EVENT_NAME ?? '',
+        sha: env.GITHUB_SHA ?? '',
+        payload,
+        runId: env.GITHUB_RUN_ID ?? '',
+        runUrl: readRunContext(env)?.runUrl ?? ''
+      },
+      baseUrl: env.GITHUB_API_URL || 'https://api.github.com'
     },
-    baseUrl: env.GITHUB_API_URL || 'https://api.github.com'
-  })
+    limits
+  )
 }
 
 /** The event's JSON; empty when the runner gave none (a run outside a workflow). */
@@ -64,14 +69,53 @@ function repositoryOf(
   throw new Error("changed-files needs a GITHUB_REPOSITORY environment variable like 'owner/repo'")
 }
 
-/** Requests `Link` names a next page. */
-function hasNextPage(link: string | undefined): boolean {
-  return /<[^<>]+>;\s*rel="next"/.test(link ?? '')
+/** The page number of the `rel="next"` link of a `Link` header; `undefined` on the last page. */
+function nextPageOf(link: string | number | undefined): number | undefined {
+  const next = /<([^<>]+)>;\s*rel="next"/.exec(String(link ?? ''))?.[1]
+  if (next === undefined) return undefined
+  const page = URL.canParse(next) ? new URL(next).searchParams.get('page') : null
+  return page !== null && /^\d{1,9}$/.test(page) ? Number(page) : undefined
 }
 
-export async function connectGitHub(where: RunnerRepository): Promise<GitHubRepository> {
+/** What a failed attempt showed, from Octokit's RequestError or the network error under it. */
+function failureOf(error: unknown): AttemptFailure {
+  const failed = error as { message?: unknown; response?: { status?: unknown; headers?: unknown } }
+  const message = typeof failed?.message === 'string' ? failed.message : String(error)
+  const response = failed?.response
+  if (response === undefined || typeof response.status !== 'number') {
+    return { status: undefined, headers: {}, message, code: networkCodeOf(error) }
+  }
+  const headers: Record<string, string> = {}
+  for (const [name, value] of Object.entries(response.headers ?? {})) {
+    if (value !== undefined && value !== null) headers[name.toLowerCase()] = String(value)
+  }
+  return { status: response.status, headers, message, code: undefined }
+}
+
+/** The `code` of the first error down the `cause` chain that has one (fetch wraps it twice). */
+function networkCodeOf(error: unknown): string | undefined {
+  for (let cause = error, depth = 0; depth < 5; depth += 1) {
+    if (typeof cause !== 'object' || cause === null) return undefined
+    if ('code' in cause && typeof cause.code === 'string') return cause.code
+    cause = 'cause' in cause ? cause.cause : undefined
+  }
+  return undefined
+}
+
+export async function connectGitHub(
+  where: RunnerRepository,
+  limits: GitHubLimits
+): Promise<GitHubRepository> {
   const { getOctokit } = await import('@actions/github')
   const octokit = getOctokit(where.token, { baseUrl: where.baseUrl })
+  const calls = new GitHubCalls(limits)
+  octokit.hook.wrap('request', (request, options) =>
+    calls.send(
+      `${options.method} ${options.url}`,
+      async (signal) => request({ ...options, request: { ...options.request, signal } }),
+      failureOf
+    )
+  )
   const { owner, repo } = where
   return {
     owner,
@@ -88,7 +132,7 @@ export async function connectGitHub(where: RunnerRepository): Promise<GitHubRepo
         baseSha: data.base_commit.sha,
         commits: data.commits.map((commit) => commit.sha),
         files: data.files,
-        hasNextPage: hasNextPage(headers.link)
+        nextPage: nextPageOf(headers.link)
       }
     },
     commitFiles: async (sha, page) => {
@@ -99,10 +143,17 @@ export async function connectGitHub(where: RunnerRepository): Promise<GitHubRepo
         per_page: FILES_PER_PAGE,
         page
       })
-      return { files: data.files ?? [], hasNextPage: hasNextPage(headers.link) }
+      return { items: data.files ?? [], nextPage: nextPageOf(headers.link) }
     },
-    releases: () =>
-      octokit.paginate('GET /repos/{owner}/{repo}/releases', { owner, repo, per_page: 100 }),
+    releases: async (page) => {
+      const { data, headers } = await octokit.request('GET /repos/{owner}/{repo}/releases', {
+        owner,
+        repo,
+        per_page: RELEASES_PER_PAGE,
+        page
+      })
+      return { items: data, nextPage: nextPageOf(headers.link) }
+    },
     tree: async (sha) => {
       const { data } = await octokit.request('GET /repos/{owner}/{repo}/git/trees/{tree_sha}', {
         owner,
@@ -128,7 +179,7 @@ export async function connectGitHub(where: RunnerRepository): Promise<GitHubRepo
         sha: deployment.sha,
         payload: deployment.payload
       }))
-      return { deployments, hasNextPage: hasNextPage(headers.link) }
+      return { items: deployments, nextPage: nextPageOf(headers.link) }
     },
     latestDeploymentState: async (id) => {
       const { data } = await octokit.request(

@@ -3,7 +3,10 @@
  * commits to compare for the run's event, and every file they changed.
  */
 import {
+  answerOf,
+  isRateLimited,
   statusOf,
+  walkPages,
   type ComparisonPage,
   type FileEntry,
   type GitHubRepository
@@ -27,6 +30,13 @@ import { messageOf } from '../../text/message.js'
 export const COMPARE_FILE_LIMIT = 300
 /** GitHub lists at most this many files of one commit, across all pages. */
 export const COMMIT_FILE_LIMIT = 3000
+/** Files per page of a commit, as the client asks: 3,000 files fill 10 pages. */
+const COMMIT_FILE_PAGES = 10
+/** The most commits a range's files are gathered from one by one: a call each, and 3 pages of them. */
+export const MOST_COMMITS = 250
+const COMMIT_PAGES = 3
+/** Releases read to find the one before this run's: 10 pages of 100, newest first. */
+const RELEASE_PAGES = 10
 
 /** The commits to take changed files from: `base...head`, base an ancestor of head. */
 export interface CommitRange {
@@ -260,14 +270,24 @@ async function findPreviousRelease(
   github: GitHubRepository,
   current: ReleaseInfo
 ): Promise<ReleaseInfo | undefined> {
+  const known: ReleaseInfo[] = []
   try {
-    const known = (await github.releases())
-      .map((release) => releaseInfo(release))
-      .filter((release): release is ReleaseInfo => release !== undefined)
-    return previousRelease(known, current)
+    await walkPages(
+      (page) => github.releases(page),
+      RELEASE_PAGES,
+      'releases',
+      ({ items }) => {
+        for (const release of items) {
+          const info = releaseInfo(release)
+          if (info !== undefined) known.push(info)
+        }
+        return false
+      }
+    )
   } catch (error) {
     throw apiError(error, github, 'list releases')
   }
+  return previousRelease(known, current)
 }
 
 /**
@@ -284,6 +304,11 @@ export async function listChangedFiles(
   if (files !== undefined && files.length < COMPARE_FILE_LIMIT) {
     return { files: sortedNames(files), commits: totalCommits, method: 'compare' }
   }
+  if (totalCommits > MOST_COMMITS) {
+    throw new InputError(
+      `changed-files: ${shortRef(range.base)}...${shortRef(range.head)} changes ${COMPARE_FILE_LIMIT} files or more over ${count(totalCommits)} commits, and listing them commit by commit stops at ${MOST_COMMITS} commits (a GitHub call each); purge everything with mode: all`
+    )
+  }
   const shas = await comparisonCommits(github, range)
   if (shas.length !== totalCommits) {
     throw new Error(
@@ -299,14 +324,19 @@ export async function listChangedFiles(
 /** Every commit of the comparison, oldest first, page by page. */
 async function comparisonCommits(github: GitHubRepository, range: CommitRange): Promise<string[]> {
   const shas: string[] = []
+  const what = `the commits of ${shortRef(range.base)}...${shortRef(range.head)}`
   try {
-    await eachPage(
+    await walkPages(
       (page) => github.compare(range.base, range.head, page),
-      (answer) => shas.push(...answer.commits)
+      COMMIT_PAGES,
+      what,
+      (answer) => {
+        shas.push(...answer.commits)
+        return false
+      }
     )
   } catch (error) {
-    const what = `list the commits of ${shortRef(range.base)}...${shortRef(range.head)}`
-    throw apiError(error, github, what)
+    throw apiError(error, github, `list ${what}`)
   }
   return shas
 }
@@ -315,9 +345,14 @@ async function comparisonCommits(github: GitHubRepository, range: CommitRange): 
 async function commitFiles(github: GitHubRepository, sha: string): Promise<FileEntry[]> {
   const entries: FileEntry[] = []
   try {
-    await eachPage(
+    await walkPages(
       (page) => github.commitFiles(sha, page),
-      (answer) => entries.push(...answer.files)
+      COMMIT_FILE_PAGES,
+      `the files of commit ${shortRef(sha)}`,
+      ({ items }) => {
+        entries.push(...items)
+        return entries.length >= COMMIT_FILE_LIMIT
+      }
     )
   } catch (error) {
     throw apiError(error, github, `read commit ${shortRef(sha)}`)
@@ -328,18 +363,6 @@ async function commitFiles(github: GitHubRepository, sha: string): Promise<FileE
     )
   }
   return entries
-}
-
-/** Requests page 1, 2, ... while GitHub says another page follows. */
-async function eachPage<T extends { hasNextPage: boolean }>(
-  request: (page: number) => Promise<T>,
-  visit: (answer: T) => void
-): Promise<void> {
-  for (let page = 1; ; page += 1) {
-    const answer = await request(page)
-    visit(answer)
-    if (!answer.hasNextPage) return
-  }
 }
 
 /** The paths of file entries, a rename under its old name and its new one, sorted, each once. */
@@ -365,12 +388,12 @@ export function apiError(error: unknown, github: GitHubRepository, what: string)
   if (status === 401) {
     return new InputError(`github-token: GitHub rejected the token (401: ${reason})`)
   }
-  if (status === 403) {
+  if (status === 403 && !isRateLimited(error)) {
     return new InputError(
       `github-token: GitHub refused to ${what} in ${repository} (403: ${reason}); the token needs contents: read`
     )
   }
-  return new Error(`GitHub API: could not ${what} in ${repository}: ${reason}`)
+  return new Error(`GitHub API: could not ${what} in ${repository}: ${answerOf(error, reason)}`)
 }
 
 function count(value: number): string {

@@ -1,5 +1,5 @@
 /** Which commits a run's event asks to compare: push before...after, a release and the one before it. Pure. */
-import type { RunEvent } from '../../github.js'
+import { deployedCommit, type RunEvent } from '../../github.js'
 import type { BaseSource } from '../../record.js'
 import { counted } from '../../text/counted.js'
 
@@ -46,7 +46,7 @@ export function eventRange(event: Pick<RunEvent, 'eventName' | 'sha' | 'payload'
   if (event.eventName === 'release' && release !== undefined) {
     return { kind: 'release', head: event.sha || release.tagName, release }
   }
-  return { kind: 'none', head: event.sha }
+  return { kind: 'none', head: deployedCommit(event) }
 }
 
 /** A release object from the event payload or the releases API. */

@@ -3,16 +3,18 @@ import type { PurgeResult, RunRecord } from '../../record.js'
 import { counted } from '../../text/counted.js'
 
 /** The parts of a run that decide completeness. */
-export type RunOutcome = Pick<RunRecord, 'results' | 'verification' | 'stopped'>
+export type RunOutcome = Pick<RunRecord, 'results' | 'verification' | 'stopped' | 'unexpectedError'>
 
 /**
  * Why the run did not purge `service` completely, or `undefined` when it did: every target of the
  * service and every URL target purged (the repeat pass too), every URL checked at the edge fresh,
- * no cancel. URL purges and edge checks belong to no service, so they count against every one.
+ * no cancel, no unexpected error. URL purges and edge checks belong to no service, so they count
+ * against every one.
  * A run that matched no file and purged nothing is complete: the site is fresh up to its commit.
  */
 export function incompleteBecause(run: RunOutcome, service: string): string | undefined {
   if (run.stopped !== undefined) return 'the run was cancelled'
+  if (run.unexpectedError !== undefined) return 'the run stopped on an unexpected error'
   let unpurged = 0
   for (const result of run.results) {
     if ((result.service === service || result.service === null) && !purged(result)) unpurged += 1

@@ -5,7 +5,14 @@
  */
 import type { LastPurgeSettings } from '../../config/settings.js'
 import { InputError } from '../../config/targets.js'
-import { statusOf, type GitHubRepository, type RunEvent } from '../../github.js'
+import {
+  answerOf,
+  deployedCommit,
+  isRateLimited,
+  statusOf,
+  walkPages,
+  type GitHubRepository
+} from '../../github.js'
 import type { StepLog } from '../../log.js'
 import type { LastPurge, RecalledPurges } from '../../record.js'
 import { redact } from '../../text/guard.js'
@@ -13,6 +20,8 @@ import { messageOf } from '../../text/message.js'
 
 /** The deployments looked at before giving up: a long run of failures means something else is wrong. */
 export const MOST_DEPLOYMENTS = 200
+/** Pages of 100 deployments: enough to reach the one past MOST_DEPLOYMENTS. */
+const DEPLOYMENT_PAGES = 3
 
 /** The environment that holds a service's records. */
 export const environmentOf = (service: string): string => `edge-purge/${service}`
@@ -20,19 +29,6 @@ export const environmentOf = (service: string): string => `edge-purge/${service}
 /** What a failed read or write of the records tells the user to grant. */
 export const DEPLOYMENTS_PERMISSION =
   'the job needs permissions: deployments: write (besides contents: read)'
-
-/**
- * The commit a run purges for, which its record names: a pull request's head, not the merge
- * commit GitHub makes for the run (that commit is rebuilt on every push and soon forgotten).
- */
-export function purgedCommit(event: RunEvent): string {
-  const pullRequest = event.payload.pull_request as { head?: { sha?: unknown } } | undefined
-  const head = pullRequest?.head?.sha
-  if (typeof head === 'string' && head !== '') return head
-  const after = event.payload.after
-  if (event.eventName === 'push' && typeof after === 'string' && after !== '') return after
-  return event.sha
-}
 
 /**
  * What the run starts from. With changed-files off (`mode: all`), nothing is read: the purge
@@ -44,7 +40,7 @@ export async function recallLastPurges(
   readRecords: boolean,
   log: StepLog
 ): Promise<RecalledPurges> {
-  const head = purgedCommit(github.event)
+  const head = deployedCommit(github.event)
   const last = new Map<string, LastPurge>()
   if (!readRecords) return { head, last }
   for (const service of settings.serviceIds) {
@@ -68,26 +64,30 @@ async function lastCompletePurge(
 ): Promise<LastPurge | undefined> {
   const environment = environmentOf(service)
   let seen = 0
+  let found: LastPurge | undefined
   try {
-    for (let page = 1; ; page += 1) {
-      const { deployments, hasNextPage } = await github.deployments(environment, page)
-      for (const deployment of deployments) {
-        seen += 1
-        if (seen > MOST_DEPLOYMENTS) throw tooManyFailures(service)
-        if ((await github.latestDeploymentState(deployment.id)) === 'success') {
-          return {
-            sha: deployment.sha,
-            runId: runIdOf(deployment.payload),
-            deploymentId: deployment.id
+    await walkPages(
+      (page) => github.deployments(environment, page),
+      DEPLOYMENT_PAGES,
+      `the deployments of ${environment}`,
+      async ({ items }) => {
+        for (const deployment of items) {
+          seen += 1
+          if (seen > MOST_DEPLOYMENTS) throw tooManyFailures(service)
+          if ((await github.latestDeploymentState(deployment.id)) === 'success') {
+            const runId = runIdOf(deployment.payload)
+            found = { sha: deployment.sha, runId, deploymentId: deployment.id }
+            return true
           }
         }
+        return false
       }
-      if (!hasNextPage) return undefined
-    }
+    )
   } catch (error) {
     if (error instanceof InputError) throw error
     throw readRefused(error, github, environment)
   }
+  return found
 }
 
 function tooManyFailures(service: string): InputError {
@@ -111,10 +111,12 @@ function readRefused(error: unknown, github: GitHubRepository, environment: stri
   if (status === 401) {
     return new InputError(`github-token: GitHub rejected the token (401: ${reason})`)
   }
-  if (status === 403 || status === 404) {
+  if ((status === 403 || status === 404) && !isRateLimited(error)) {
     return new InputError(
       `changed-since: last-purge: GitHub refused to read ${where} (${status}: ${reason}); ${DEPLOYMENTS_PERMISSION}. Nothing was purged`
     )
   }
-  return new Error(`GitHub API: could not read ${where}: ${reason}`)
+  return new Error(
+    `GitHub API: could not read ${where}: ${answerOf(error, reason)}. Nothing was purged: the run needs the record to know what changed; re-run the job once GitHub answers again`
+  )
 }

@@ -1,13 +1,14 @@
 /**
  * Writes the record of this run's purge of each service: a deployment made when the purge starts
- * (status `in_progress`), then `success` when the purge was complete, `failure` otherwise. A record
- * GitHub refuses to take costs a warning, never the purge's result: the next run then compares
- * from the older record, which purges more, never less.
+ * (status `in_progress`), then, once the report is written, `success` when the purge was complete,
+ * `failure` otherwise. A record GitHub refuses, or a write that times out or is cancelled, costs a
+ * warning, never the purge's result: the next run then compares from the older record, which
+ * purges more, never less.
  */
 import type { LastPurgeSettings } from '../../config/settings.js'
-import { statusOf, type GitHubRepository } from '../../github.js'
+import { answerOf, isRateLimited, statusOf, type GitHubRepository } from '../../github.js'
 import type { StepLog } from '../../log.js'
-import type { PlannedStage, WrittenRecord } from '../../record.js'
+import type { PlannedStage, ServiceRecord } from '../../record.js'
 import { redact } from '../../text/guard.js'
 import { plainLine } from '../../text/shown.js'
 import { incompleteBecause, type RunOutcome } from './complete.js'
@@ -53,7 +54,7 @@ export async function openRecords(
     } catch (error) {
       const refusal = refusalOf(error)
       log.warning(
-        `Could not record this purge of ${service} in ${environmentOf(service)} (${refusal}): the purge goes on, and the next run with changed-since: last-purge compares from the older record, which is safe; ${DEPLOYMENTS_PERMISSION}`
+        `Could not record this purge of ${service} in ${environmentOf(service)} (${refusal}): the purge goes on, and the next run with changed-since: last-purge compares from the older record, which is safe${permissionHint(error)}`
       )
       records.push({ service, sha: head, deploymentId: undefined, refusal })
     }
@@ -61,41 +62,60 @@ export async function openRecords(
   return records
 }
 
-/** Ends each record: `success` when the run purged the service completely, `failure` otherwise. */
-export async function closeRecords(
-  github: GitHubRepository,
-  records: OpenRecord[],
-  run: RunOutcome,
-  log: StepLog
-): Promise<WrittenRecord[]> {
-  const written: WrittenRecord[] = []
-  for (const { service, sha, deploymentId, refusal } of records) {
+/** What each record is to say: `success` when the run purged the service completely. Pure. */
+export function decideRecords(records: OpenRecord[], run: RunOutcome): ServiceRecord[] {
+  return records.map(({ service, sha, deploymentId, refusal }) => {
     if (deploymentId === undefined) {
-      written.push({ service, sha, state: 'not written', why: refusal ?? '' })
-      continue
+      return { service, sha, deploymentId, state: 'not written', why: refusal ?? '' }
     }
     const why = incompleteBecause(run, service)
-    const state = why === undefined ? 'success' : 'failure'
+    return {
+      service,
+      sha,
+      deploymentId,
+      state: why === undefined ? 'success' : 'failure',
+      why: why ?? ''
+    }
+  })
+}
+
+/** Why a record decided `success` says `failure` after all: the report it points to is missing. */
+export const REPORT_NOT_WRITTEN = 'the outputs or the job summary could not be written'
+
+/**
+ * Ends each record as decided, once the report is written; `failure` after all when the report
+ * could not be written. A status GitHub does not take costs a warning.
+ */
+export async function closeRecords(
+  github: GitHubRepository,
+  records: ServiceRecord[],
+  reported: boolean,
+  log: StepLog
+): Promise<void> {
+  for (const record of records) {
+    const { service, sha, deploymentId } = record
+    if (deploymentId === undefined) continue
+    const { state, why } =
+      record.state === 'success' && !reported
+        ? { state: 'failure' as const, why: REPORT_NOT_WRITTEN }
+        : record
+    if (state === 'not written') continue
     try {
       await github.setDeploymentState(deploymentId, state, {
-        description: described(why ?? 'complete'),
+        description: described(state === 'success' ? 'complete' : why),
         logUrl: github.event.runUrl
       })
       log.info(
-        why === undefined
+        state === 'success'
           ? `Recorded the complete purge of ${service} at ${sha}: the next run with changed-since: last-purge compares from it`
           : `Recorded this purge of ${service} as incomplete (${why}): the next run compares from the last complete purge again`
       )
-      written.push({ service, sha, state, why: why ?? '' })
     } catch (error) {
-      const reason = refusalOf(error)
       log.warning(
-        `Could not mark the record of ${service} as ${state} (${reason}): the next run with changed-since: last-purge compares from the older record, which is safe; ${DEPLOYMENTS_PERMISSION}`
+        `Could not mark the record of ${service} as ${state} (${refusalOf(error)}): it stays in_progress, so the next run with changed-since: last-purge compares from the older record, which is safe${permissionHint(error)}`
       )
-      written.push({ service, sha, state: 'not written', why: reason })
     }
   }
-  return written
 }
 
 /** What a dry run would have recorded. */
@@ -113,7 +133,12 @@ function described(text: string): string {
 
 /** A refused call in a few words: the status and GitHub's message, any secret in it hidden. */
 function refusalOf(error: unknown): string {
-  const message = redact(messageOf(error))
+  return answerOf(error, redact(messageOf(error)))
+}
+
+/** The permission to grant, when GitHub's answer was a refusal a permission fixes. */
+function permissionHint(error: unknown): string {
   const status = statusOf(error)
-  return status === undefined ? message : `${status}: ${message}`
+  const refused = (status === 403 || status === 404) && !isRateLimited(error)
+  return refused ? `; ${DEPLOYMENTS_PERMISSION}` : ''
 }

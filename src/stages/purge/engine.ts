@@ -16,7 +16,7 @@ import {
   type PurgeCall,
   type PurgeRun
 } from '../../record.js'
-import { backoffMs, describeWait, MAX_SERVER_WAIT_MS } from './retry-policy.js'
+import { backoffMs, describeWait, MAX_SERVER_WAIT_MS } from '../../http/retry-policy.js'
 import { ResultLedger } from './ledger.js'
 import { plainLine } from '../../text/shown.js'
 import { messageOf } from '../../text/message.js'

@@ -7,7 +7,7 @@ import {
   isRetryableNetworkCode,
   isRetryableStatus,
   serverRequestedWaitMs
-} from './retry-policy.js'
+} from '../../http/retry-policy.js'
 import { parseJson, serverMessage } from './server-message.js'
 import { withoutCredentials } from '../../config/targets.js'
 import type { PurgeCall } from '../../record.js'

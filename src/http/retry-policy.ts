@@ -34,7 +34,7 @@ export function headerValue(headers: IncomingHttpHeaders, name: string): string 
 }
 
 /** `Retry-After` as seconds or an HTTP date, in ms from `now`. */
-function retryAfterMs(headers: IncomingHttpHeaders, now: number): number | undefined {
+export function retryAfterMs(headers: IncomingHttpHeaders, now: number): number | undefined {
   const value = headerValue(headers, 'retry-after')?.trim()
   if (value === undefined || value === '') return undefined
   if (/^\d+$/.test(value)) return Number(value) * 1000
@@ -45,7 +45,7 @@ function retryAfterMs(headers: IncomingHttpHeaders, now: number): number | undef
 }
 
 /** Any `<Vendor>-RateLimit-Reset` header: UTC epoch seconds at which the limit resets. */
-function rateLimitResetMs(headers: IncomingHttpHeaders, now: number): number | undefined {
+export function rateLimitResetMs(headers: IncomingHttpHeaders, now: number): number | undefined {
   const name = Object.keys(headers).find((header) =>
     /^[a-z0-9]+(-[a-z0-9]+)*-ratelimit-reset$/.test(header)
   )

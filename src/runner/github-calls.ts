@@ -1,0 +1,180 @@
+/**
+ * The one place that bounds GitHub calls: every request of the client goes through `send`, which
+ * makes at most `max-attempts` attempts, ends each at `timeout` or at the run's cancel, retries
+ * server errors, dropped connections and rate limits, and waits no longer than a purge call would.
+ * It knows nothing of Octokit: the attempt and the reading of its failure are handed in.
+ */
+import { GitHubCallError, type GitHubLimits } from '../github.js'
+import {
+  backoffMs,
+  describeWait,
+  isRetryableNetworkCode,
+  isRetryableStatus,
+  MAX_SERVER_WAIT_MS,
+  rateLimitResetMs,
+  retryAfterMs
+} from '../http/retry-policy.js'
+
+/** What a failed attempt showed. */
+export interface AttemptFailure {
+  /** GitHub's HTTP status; `undefined` when no answer came. */
+  status: number | undefined
+  headers: Record<string, string | undefined>
+  /** GitHub's message, or the network error's. */
+  message: string
+  /** The network error's code (`ECONNRESET`…) when the connection failed. */
+  code: string | undefined
+}
+
+/** GitHub's guidance for a secondary limit that names no wait: at least a minute. */
+const SECONDARY_LIMIT_WAIT_MS = 60_000
+
+interface RateLimit {
+  /** `primary`: the token's calls an hour are spent; `secondary`: too many calls at once or too fast. */
+  kind: 'primary' | 'secondary'
+  /** How long GitHub asks to wait; `undefined` when it does not say. */
+  waitMs: number | undefined
+}
+
+/**
+ * A 403 or 429 is a rate limit when GitHub says so: no calls left (`x-ratelimit-remaining: 0`), a
+ * `retry-after`, or a message naming the secondary limit. Any other 403 is a permission problem.
+ */
+function rateLimitOf(failure: AttemptFailure, now: number): RateLimit | undefined {
+  const { status, headers, message } = failure
+  if (status !== 403 && status !== 429) return undefined
+  if (headers['x-ratelimit-remaining']?.trim() === '0') {
+    return { kind: 'primary', waitMs: rateLimitResetMs(headers, now) }
+  }
+  const retryAfter = retryAfterMs(headers, now)
+  if (retryAfter !== undefined || status === 429 || /secondary rate limit/i.test(message)) {
+    return { kind: 'secondary', waitMs: retryAfter ?? SECONDARY_LIMIT_WAIT_MS }
+  }
+  return undefined
+}
+
+/** Why an attempt ended without an answer of its own: its deadline, or the run's cancel. */
+type Ended = 'timeout' | 'cancelled' | undefined
+
+export class GitHubCalls {
+  /** Attempts sent to GitHub so far in this run: what a rate limit's message counts. */
+  private sent = 0
+
+  constructor(
+    private readonly limits: GitHubLimits,
+    private readonly random: () => number = Math.random
+  ) {}
+
+  /**
+   * Runs `attempt` until it succeeds or the bounds are reached; `route` names the request in the
+   * log (`GET /repos/{owner}/{repo}/deployments`). Rejects with a GitHubCallError.
+   */
+  async send<T>(
+    route: string,
+    attempt: (signal: AbortSignal) => Promise<T>,
+    failureOf: (error: unknown) => AttemptFailure
+  ): Promise<T> {
+    const { maxAttempts, clock, signal, log } = this.limits
+    for (let attempts = 1; ; attempts += 1) {
+      if (signal.aborted) throw cancelled()
+      this.sent += 1
+      const outcome = await this.once(attempt)
+      if (outcome.done) return outcome.value
+      if (outcome.ended === 'cancelled' || signal.aborted) throw cancelled()
+      const failure: AttemptFailure =
+        outcome.ended === 'timeout'
+          ? { status: undefined, headers: {}, message: '', code: undefined }
+          : failureOf(outcome.error)
+      const now = clock.now()
+      const limit = rateLimitOf(failure, now)
+      const answer = describeFailure(failure, outcome.ended, this.limits.timeoutMs)
+      const waitMs =
+        limit?.waitMs ??
+        (retryable(failure, outcome.ended, limit) ? backoffMs(attempts, this.random) : undefined)
+      if (limit?.waitMs !== undefined && limit.waitMs > MAX_SERVER_WAIT_MS) {
+        const over = `, longer than the ${MAX_SERVER_WAIT_MS / 1000} s a run waits`
+        throw this.rateLimitError(failure, limit, now, over)
+      }
+      if (waitMs === undefined || attempts >= maxAttempts) {
+        const tries = attempts > 1 ? ` (${attempts} attempts)` : ''
+        if (limit !== undefined) throw this.rateLimitError(failure, limit, now, tries)
+        // GitHub's own words, its status beside them: the stage says what was asked and why it matters.
+        const said = failure.status === undefined ? answer : failure.message
+        throw new GitHubCallError(`${said}${tries}`, failure.status, false)
+      }
+      log.info(
+        `${route}: ${answer}; attempt ${attempts + 1} of ${maxAttempts} ${waitMs < 1000 ? 'at once' : `in ${Math.ceil(waitMs / 1000)} s`}`
+      )
+      await clock.sleep(waitMs, signal)
+    }
+  }
+
+  /** One attempt under a signal of its own, which ends at the deadline or at the run's cancel. */
+  private async once<T>(
+    attempt: (signal: AbortSignal) => Promise<T>
+  ): Promise<{ done: true; value: T } | { done: false; ended: Ended; error: unknown }> {
+    const { clock, signal, timeoutMs } = this.limits
+    const controller = new AbortController()
+    let ended: Ended
+    const stop = (why: Ended): void => {
+      ended ??= why
+      controller.abort()
+    }
+    const onCancel = (): void => stop('cancelled')
+    signal.addEventListener('abort', onCancel, { once: true })
+    const timer = new AbortController()
+    void clock.sleep(timeoutMs, timer.signal).then(() => {
+      if (!timer.signal.aborted) stop('timeout')
+    })
+    try {
+      const value = await attempt(controller.signal)
+      // Octokit reads a body cut short by the signal as an empty answer: the signal decides.
+      if (ended === undefined) return { done: true, value }
+      return { done: false, ended, error: undefined }
+    } catch (error) {
+      return { done: false, ended, error }
+    } finally {
+      timer.abort()
+      signal.removeEventListener('abort', onCancel)
+    }
+  }
+
+  /** Which limit, when it resets, and how many calls this run made: no permission would help. */
+  private rateLimitError(
+    failure: AttemptFailure,
+    limit: RateLimit,
+    now: number,
+    after: string
+  ): GitHubCallError {
+    const perHour = failure.headers['x-ratelimit-limit']
+    const which =
+      limit.kind === 'primary'
+        ? `GitHub's primary rate limit (the token's ${perHour === undefined ? '' : `${perHour} `}calls an hour are spent)`
+        : "GitHub's secondary rate limit (too many calls at once or too fast)"
+    const wait =
+      limit.waitMs === undefined ? '' : `; GitHub asks to wait ${describeWait(limit.waitMs, now)}`
+    const calls = `; this run made ${this.sent} GitHub ${this.sent === 1 ? 'call' : 'calls'}`
+    return new GitHubCallError(
+      `${which}: ${failure.status ?? ''}: ${failure.message}${wait}${after}${calls}`,
+      failure.status,
+      true
+    )
+  }
+}
+
+/** Server errors, dropped connections and attempts past their deadline may pass next time. */
+function retryable(failure: AttemptFailure, ended: Ended, limit: RateLimit | undefined): boolean {
+  if (limit !== undefined || ended === 'timeout') return true
+  if (failure.status !== undefined) return isRetryableStatus(failure.status)
+  return isRetryableNetworkCode(failure.code)
+}
+
+function describeFailure(failure: AttemptFailure, ended: Ended, timeoutMs: number): string {
+  if (ended === 'timeout') return `GitHub gave no answer within ${timeoutMs / 1000} s`
+  if (failure.status !== undefined) return `GitHub answered ${failure.status}: ${failure.message}`
+  return `GitHub could not be reached (${failure.code ?? failure.message})`
+}
+
+function cancelled(): GitHubCallError {
+  return new GitHubCallError('cancelled before GitHub answered', undefined, false)
+}
