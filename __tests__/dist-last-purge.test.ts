@@ -8,7 +8,10 @@ import { FakeGitHubApi, type FakeDeployment, type Permission } from './support/f
 import { FakeContentServer } from './support/fake-content-server.js'
 import { FakePurgeServer } from '../tools/fake-purge-api/server.js'
 import { renderMarkdown, textOf } from './support/rendered-markdown.js'
-import { runAction, type ActionRun } from '../tools/run-like-runner.js'
+import { cp, mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { ROOT, runAction, type ActionRun, type RunOptions } from '../tools/run-like-runner.js'
 
 const GH_TOKEN = 'gh-last-purge-token'
 const RUN_ID = '4242'
@@ -43,7 +46,11 @@ const push = (before: string, after: string, forced = false): Trigger => ({
 const dispatch = (sha: string): Trigger => ({ event: 'workflow_dispatch', payload: {}, sha })
 
 /** Runs dist/ as the runner would on `trigger`, with the page map `public/ → purge.url/`. */
-function runOn(trigger: Trigger, inputs: Record<string, string> = {}): Promise<ActionRun> {
+function runOn(
+  trigger: Trigger,
+  inputs: Record<string, string> = {},
+  options: Pick<RunOptions, 'entry' | 'onStart'> = {}
+): Promise<ActionRun> {
   return runAction(
     {
       'api-token': 'test-token',
@@ -65,7 +72,8 @@ function runOn(trigger: Trigger, inputs: Record<string, string> = {}): Promise<A
         GITHUB_RUN_ID: RUN_ID,
         GITHUB_SERVER_URL: 'https://github.example',
         GITHUB_API_URL: github.url
-      }
+      },
+      ...options
     }
   )
 }
@@ -322,5 +330,181 @@ describe('changed-since: last-purge', () => {
     const lines = run.log.split('\n').filter((line) => !line.startsWith('::add-mask::'))
     expect(lines.join('\n')).not.toContain(GH_TOKEN)
     expect(run.summary).not.toContain(GH_TOKEN)
+  })
+})
+
+describe('GitHub trouble', () => {
+  it('a 502 on reading the record is retried, and the purge happens', async () => {
+    await start()
+    const root = site()
+    github.deploy(ENV, root, ['success'])
+    const after = github.commit(root, [{ write: 'public/a.html' }])
+    github.fault({
+      method: 'GET',
+      path: /\/deployments$/,
+      times: 1,
+      fault: { kind: 'reply', status: 502 }
+    })
+    const run = await runOn(push(root, after))
+
+    expect(run.code).toBe(0)
+    expect(github.faultsLeft()).toBe(0)
+    expect(purgedPaths()).toEqual(['/a.html'])
+    expect(history().at(-1)).toEqual([after, 'in_progress', 'success'])
+  })
+
+  it('a rate limit is named as one, never as a missing permission', async () => {
+    await start()
+    const root = site()
+    const after = github.commit(root, [{ write: 'public/a.html' }])
+    const resetAt = Math.floor(Date.now() / 1000) + 3600
+    github.fault({ path: /\/deployments$/, fault: { kind: 'primary-limit', resetAt } })
+    const run = await runOn(push(root, after))
+
+    expect(run.code).toBe(1)
+    expect(purge.requests).toHaveLength(0)
+    expect(github.requestsTo(/\/deployments$/)).toHaveLength(1)
+    expect(run.stdout).toContain(
+      "::error::GitHub API: could not read the deployments of edge-purge/svc123 in acme/site: GitHub's primary rate limit"
+    )
+    expect(run.stdout).toContain(new Date(resetAt * 1000).toISOString())
+    expect(run.stdout).not.toContain('permissions: deployments: write')
+  })
+
+  it('a GitHub that never answers ends at the deadline, naming it', async () => {
+    await start()
+    const root = site()
+    const after = github.commit(root, [{ write: 'public/a.html' }])
+    github.fault({ path: /\/deployments$/, fault: { kind: 'trickle' } })
+    const run = await runOn(push(root, after), { timeout: '1', 'max-attempts': '2' })
+
+    expect(run.code).toBe(1)
+    expect(run.elapsedMs).toBeLessThan(8000)
+    expect(github.requestsTo(/\/deployments$/)).toHaveLength(2)
+    expect(run.stdout).toContain('GitHub gave no answer within 1 s (2 attempts)')
+    expect(purge.requests).toHaveLength(0)
+  })
+
+  it('SIGINT while the record is written: ends within 10 s, every target reported', async () => {
+    await start()
+    const root = site()
+    github.deploy(ENV, root, ['success'])
+    const after = github.commit(root, [{ write: 'public/a.html' }, { write: 'public/b.html' }])
+    github.fault({ method: 'POST', path: /\/deployments$/, fault: { kind: 'silent' } })
+    let signalledAt = 0
+    const run = await runOn(
+      push(root, after),
+      {},
+      {
+        onStart: (child) => {
+          const poll = setInterval(() => {
+            if (!github.requests.some((request) => request.method === 'POST')) return
+            clearInterval(poll)
+            signalledAt = performance.now()
+            child.kill('SIGINT')
+          }, 5)
+          child.on('exit', () => clearInterval(poll))
+        }
+      }
+    )
+
+    expect(performance.now() - signalledAt).toBeLessThan(10_000)
+    expect(run.code).toBe(1)
+    expect(purge.requests).toHaveLength(0)
+    const results = JSON.parse(run.outputs.results ?? '[]') as { error: string }[]
+    expect(results.map((result) => result.error)).toEqual([
+      'not sent: the run was cancelled',
+      'not sent: the run was cancelled'
+    ])
+    expect(run.outputs['results-file']).not.toBe('')
+    expect(history().at(-1)).toEqual([root, 'success'])
+  })
+
+  it('SIGINT while the record is closed: ends within 10 s with every output, the record not success', async () => {
+    await start()
+    const root = site()
+    github.deploy(ENV, root, ['success'])
+    const after = github.commit(root, [{ write: 'public/a.html' }])
+    // The purge call waits long enough for the close to be made to hang first.
+    purge.fault({ times: 1, action: { kind: 'delay', ms: 500 } })
+    let signalledAt = 0
+    const run = await runOn(
+      push(root, after),
+      {},
+      {
+        onStart: (child) => {
+          const poll = setInterval(() => {
+            if (purge.requests.length > 0 && github.faultsLeft() === 0 && signalledAt === 0) {
+              github.fault({ method: 'POST', path: /\/statuses$/, fault: { kind: 'silent' } })
+            }
+            const closes = github
+              .requestsTo(/\/statuses$/)
+              .filter((request) => request.method === 'POST')
+            if (closes.length < 2) return
+            clearInterval(poll)
+            signalledAt = performance.now()
+            child.kill('SIGINT')
+          }, 5)
+          child.on('exit', () => clearInterval(poll))
+        }
+      }
+    )
+
+    expect(signalledAt).toBeGreaterThan(0)
+    expect(performance.now() - signalledAt).toBeLessThan(10_000)
+    expect(purgedPaths()).toEqual(['/a.html'])
+    expect(run.outputs).toMatchObject({ 'purged-count': '1', 'failed-count': '0' })
+    expect(JSON.parse(run.outputs.results ?? '[]')).toHaveLength(1)
+    expect(textOf(renderMarkdown(run.summary))).toContain('Edge purge: 1 purged, 0 failed')
+    expect(history().at(-1)).toEqual([after, 'in_progress'])
+    expect(run.stdout).toContain('::warning::Could not mark the record of svc123 as success')
+  })
+
+  it('an unexpected error after the purge fails the step and records failure, never success', async () => {
+    await start()
+    const root = site()
+    github.deploy(ENV, root, ['success'])
+    const after = github.commit(root, [{ write: 'public/a.html' }])
+    const dist = await mkdtemp(join(tmpdir(), 'edge-purge-dist-'))
+    try {
+      await cp(join(ROOT, 'dist'), dist, { recursive: true })
+      // The chunk of the edge check goes missing, as a broken checkout of dist/ would lose it.
+      for (const name of await readdir(dist)) {
+        const text = await readFile(join(dist, name), 'utf8').catch(() => '')
+        if (name !== 'index.js' && text.includes('verify/edge-check.ts')) await rm(join(dist, name))
+      }
+      const run = await runOn(
+        push(root, after),
+        { verify: 'true' },
+        { entry: join(dist, 'index.js') }
+      )
+
+      expect(run.code).toBe(1)
+      expect(purgedPaths()).toEqual(['/a.html'])
+      expect(run.stdout).toMatch(/^::error::edge-purge stopped on an unexpected error: .+$/m)
+      expect(run.outputs).toMatchObject({ 'purged-count': '1', 'stale-count': '1' })
+      expect(history().at(-1)).toEqual([after, 'in_progress', 'failure'])
+      expect(newest()?.statuses.at(-1)?.description).toBe('the run stopped on an unexpected error')
+    } finally {
+      await rm(dist, { recursive: true, force: true })
+    }
+  })
+
+  it('on workflow_run, records the commit the triggering workflow ran on, not GITHUB_SHA', async () => {
+    await start()
+    const root = site()
+    github.deploy(ENV, root, ['success'])
+    const deployed = github.commit(root, [{ write: 'public/a.html' }])
+    const newest = github.commit(deployed, [{ write: 'public/b.html' }])
+    const trigger: Trigger = {
+      event: 'workflow_run',
+      payload: { workflow_run: { head_sha: deployed, head_branch: 'main' } },
+      sha: newest
+    }
+    const run = await runOn(trigger)
+
+    expect(run.code).toBe(0)
+    expect(purgedPaths()).toEqual(['/a.html'])
+    expect(history().at(-1)).toEqual([deployed, 'in_progress', 'success'])
   })
 })

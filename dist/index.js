@@ -35196,21 +35196,25 @@ class GitHubCalls {
             const now = clock.now();
             const limit = rateLimitOf(failure, now);
             const answer = describeFailure(failure, outcome.ended, this.limits.timeoutMs);
-            const waitMs = limit?.waitMs ??
-                (retryable(failure, outcome.ended, limit) ? backoffMs(attempts, this.random) : undefined);
-            if (limit?.waitMs !== undefined && limit.waitMs > MAX_SERVER_WAIT_MS) {
+            const waitMs = retryable(failure, outcome.ended, limit)
+                ? (limit?.waitMs ?? retryAfterMs(failure.headers, now) ?? backoffMs(attempts, this.random))
+                : undefined;
+            // GitHub's own words, its status beside them: the stage says what was asked and why it matters.
+            const said = failure.status === undefined ? answer : failure.message;
+            if (waitMs !== undefined && waitMs > MAX_SERVER_WAIT_MS) {
                 const over = `, longer than the ${MAX_SERVER_WAIT_MS / 1000} s a run waits`;
-                throw this.rateLimitError(failure, limit, now, over);
+                if (limit !== undefined)
+                    throw this.rateLimitError(failure, limit, now, over);
+                const wait = `; GitHub asks to wait ${describeWait(waitMs, now)}${over}`;
+                throw new github/* GitHubCallError */._6(`${said}${wait}`, failure.status, false);
             }
             if (waitMs === undefined || attempts >= maxAttempts) {
                 const tries = attempts > 1 ? ` (${attempts} attempts)` : '';
                 if (limit !== undefined)
                     throw this.rateLimitError(failure, limit, now, tries);
-                // GitHub's own words, its status beside them: the stage says what was asked and why it matters.
-                const said = failure.status === undefined ? answer : failure.message;
                 throw new github/* GitHubCallError */._6(`${said}${tries}`, failure.status, false);
             }
-            log.info(`${route}: ${answer}; attempt ${attempts + 1} of ${maxAttempts} ${waitMs < 1000 ? 'at once' : `in ${Math.ceil(waitMs / 1000)} s`}`);
+            log.info(`${route}: ${answer}; attempt ${attempts + 1} of ${maxAttempts} in ${waitMs < 1000 ? `${Math.round(waitMs)} ms` : `${Math.ceil(waitMs / 1000)} s`}`);
             await clock.sleep(waitMs, signal);
         }
     }
@@ -35258,7 +35262,10 @@ class GitHubCalls {
 }
 /** Server errors, dropped connections and attempts past their deadline may pass next time. */
 function retryable(failure, ended, limit) {
-    if (limit !== undefined || ended === 'timeout')
+    // A spent primary limit that names no reset would be spent on every attempt.
+    if (limit !== undefined)
+        return limit.kind === 'secondary' || limit.waitMs !== undefined;
+    if (ended === 'timeout')
         return true;
     if (failure.status !== undefined)
         return isRetryableStatus(failure.status);
@@ -35364,7 +35371,12 @@ async function connectGitHub(where, limits) {
     const { getOctokit } = await __nccwpck_require__.e(/* import() */ 157).then(__nccwpck_require__.bind(__nccwpck_require__, 157));
     const octokit = getOctokit(where.token, { baseUrl: where.baseUrl });
     const calls = new GitHubCalls(limits);
-    octokit.hook.wrap('request', (request, options) => calls.send(`${options.method} ${options.url}`, async (signal) => request({ ...options, request: { ...options.request, signal } }), failureOf));
+    octokit.hook.wrap('request', (request, options) => calls.send(`${options.method} ${options.url}`, 
+    // On the options the hooks share: a copy handed on would be dropped by the token hook's merge.
+    async (signal) => {
+        options.request = { ...options.request, signal };
+        return request(options);
+    }, failureOf));
     const { owner, repo } = where;
     return {
         owner,

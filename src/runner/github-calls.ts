@@ -88,22 +88,24 @@ export class GitHubCalls {
       const now = clock.now()
       const limit = rateLimitOf(failure, now)
       const answer = describeFailure(failure, outcome.ended, this.limits.timeoutMs)
-      const waitMs =
-        limit?.waitMs ??
-        (retryable(failure, outcome.ended, limit) ? backoffMs(attempts, this.random) : undefined)
-      if (limit?.waitMs !== undefined && limit.waitMs > MAX_SERVER_WAIT_MS) {
+      const waitMs = retryable(failure, outcome.ended, limit)
+        ? (limit?.waitMs ?? retryAfterMs(failure.headers, now) ?? backoffMs(attempts, this.random))
+        : undefined
+      // GitHub's own words, its status beside them: the stage says what was asked and why it matters.
+      const said = failure.status === undefined ? answer : failure.message
+      if (waitMs !== undefined && waitMs > MAX_SERVER_WAIT_MS) {
         const over = `, longer than the ${MAX_SERVER_WAIT_MS / 1000} s a run waits`
-        throw this.rateLimitError(failure, limit, now, over)
+        if (limit !== undefined) throw this.rateLimitError(failure, limit, now, over)
+        const wait = `; GitHub asks to wait ${describeWait(waitMs, now)}${over}`
+        throw new GitHubCallError(`${said}${wait}`, failure.status, false)
       }
       if (waitMs === undefined || attempts >= maxAttempts) {
         const tries = attempts > 1 ? ` (${attempts} attempts)` : ''
         if (limit !== undefined) throw this.rateLimitError(failure, limit, now, tries)
-        // GitHub's own words, its status beside them: the stage says what was asked and why it matters.
-        const said = failure.status === undefined ? answer : failure.message
         throw new GitHubCallError(`${said}${tries}`, failure.status, false)
       }
       log.info(
-        `${route}: ${answer}; attempt ${attempts + 1} of ${maxAttempts} ${waitMs < 1000 ? 'at once' : `in ${Math.ceil(waitMs / 1000)} s`}`
+        `${route}: ${answer}; attempt ${attempts + 1} of ${maxAttempts} in ${waitMs < 1000 ? `${Math.round(waitMs)} ms` : `${Math.ceil(waitMs / 1000)} s`}`
       )
       await clock.sleep(waitMs, signal)
     }
@@ -164,7 +166,9 @@ export class GitHubCalls {
 
 /** Server errors, dropped connections and attempts past their deadline may pass next time. */
 function retryable(failure: AttemptFailure, ended: Ended, limit: RateLimit | undefined): boolean {
-  if (limit !== undefined || ended === 'timeout') return true
+  // A spent primary limit that names no reset would be spent on every attempt.
+  if (limit !== undefined) return limit.kind === 'secondary' || limit.waitMs !== undefined
+  if (ended === 'timeout') return true
   if (failure.status !== undefined) return isRetryableStatus(failure.status)
   return isRetryableNetworkCode(failure.code)
 }

@@ -112,7 +112,11 @@ export async function connectGitHub(
   octokit.hook.wrap('request', (request, options) =>
     calls.send(
       `${options.method} ${options.url}`,
-      async (signal) => request({ ...options, request: { ...options.request, signal } }),
+      // On the options the hooks share: a copy handed on would be dropped by the token hook's merge.
+      async (signal) => {
+        options.request = { ...options.request, signal }
+        return request(options)
+      },
       failureOf
     )
   )
