@@ -450,6 +450,16 @@ describe('GitHubCalls: the deadline of each attempt', () => {
     expect(error.status).toBeUndefined()
     expect(error.message).toContain('no answer within 5 s')
   })
+
+  it('ends at the deadline an attempt that does not listen to its signal', async () => {
+    const { send, elapsed } = setup({ maxAttempts: 1, timeoutMs: 5_000 })
+    const { attempt } = script<never>(() => new Promise(() => undefined))
+
+    const error = await rejection(send(attempt))
+
+    expect(error.message).toContain('no answer within 5 s')
+    expect(elapsed()).toBe(5_000)
+  })
 })
 
 describe('GitHubCalls: network errors', () => {

@@ -33985,11 +33985,9 @@ async function runPipeline(given, deps) {
     let unexpectedError;
     let records = [];
     try {
-        if (github !== undefined && recalled !== undefined && settings.lastPurge !== undefined) {
-            const write = await lastPurgeRecords();
-            records = settings.dryRun
-                ? []
-                : await write.openRecords(github, settings.lastPurge, recalled.head, log);
+        if (!settings.dryRun && github !== undefined && recalled !== undefined && settings.lastPurge) {
+            const { openRecords } = await lastPurgeRecords();
+            records = await openRecords(github, settings.lastPurge, recalled.head, log);
         }
         if (settings.dryRun)
             Object.assign(stages, await dryRun(calls, settings, log));
@@ -35169,11 +35167,11 @@ function rateLimitOf(failure, now) {
 class GitHubCalls {
     limits;
     random;
-    /** Attempts sent to GitHub so far in this run: what a rate limit's message counts. */
-    sent = 0;
-    constructor(limits, random = Math.random) {
+    count;
+    constructor(limits, random = Math.random, count = { sent: 0 }) {
         this.limits = limits;
         this.random = random;
+        this.count = count;
     }
     /**
      * Runs `attempt` until it succeeds or the bounds are reached; `route` names the request in the
@@ -35184,7 +35182,7 @@ class GitHubCalls {
         for (let attempts = 1;; attempts += 1) {
             if (signal.aborted)
                 throw cancelled();
-            this.sent += 1;
+            this.count.sent += 1;
             const outcome = await this.once(attempt);
             if (outcome.done)
                 return outcome.value;
@@ -35234,8 +35232,14 @@ class GitHubCalls {
             if (!timer.signal.aborted)
                 stop('timeout');
         });
+        // The deadline holds even for an attempt that would not listen to its signal.
+        const abandoned = new Promise((_resolve, reject) => {
+            controller.signal.addEventListener('abort', () => reject(new Error('abandoned')), {
+                once: true
+            });
+        });
         try {
-            const value = await attempt(controller.signal);
+            const value = await Promise.race([attempt(controller.signal), abandoned]);
             // Octokit reads a body cut short by the signal as an empty answer: the signal decides.
             if (ended === undefined)
                 return { done: true, value };
@@ -35256,7 +35260,8 @@ class GitHubCalls {
             ? `GitHub's primary rate limit (the token's ${perHour === undefined ? '' : `${perHour} `}calls an hour are spent)`
             : "GitHub's secondary rate limit (too many calls at once or too fast)";
         const wait = limit.waitMs === undefined ? '' : `; GitHub asks to wait ${describeWait(limit.waitMs, now)}`;
-        const calls = `; this run made ${this.sent} GitHub ${this.sent === 1 ? 'call' : 'calls'}`;
+        const { sent } = this.count;
+        const calls = `; this run made ${sent} GitHub ${sent === 1 ? 'call' : 'calls'}`;
         return new github/* GitHubCallError */._6(`${which}: ${failure.status ?? ''}: ${failure.message}${wait}${after}${calls}`, failure.status, true);
     }
 }
@@ -35297,6 +35302,8 @@ const FILES_PER_PAGE = 300;
 /** Deployments and releases per page: the most GitHub returns. */
 const DEPLOYMENTS_PER_PAGE = 100;
 const RELEASES_PER_PAGE = 100;
+/** The run opens a client to read and one to close the record: one count covers both. */
+const callsThisRun = { sent: 0 };
 /** The run's repository, from GITHUB_REPOSITORY, GITHUB_EVENT_PATH and the other `GITHUB_*` variables. */
 const openGitHub = (token, limits) => {
     const env = process.env;
@@ -35370,7 +35377,7 @@ function networkCodeOf(error) {
 async function connectGitHub(where, limits) {
     const { getOctokit } = await __nccwpck_require__.e(/* import() */ 157).then(__nccwpck_require__.bind(__nccwpck_require__, 157));
     const octokit = getOctokit(where.token, { baseUrl: where.baseUrl });
-    const calls = new GitHubCalls(limits);
+    const calls = new GitHubCalls(limits, Math.random, callsThisRun);
     octokit.hook.wrap('request', (request, options) => calls.send(`${options.method} ${options.url}`, 
     // On the options the hooks share: a copy handed on would be dropped by the token hook's merge.
     async (signal) => {

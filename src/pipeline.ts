@@ -134,11 +134,9 @@ export async function runPipeline(given: Settings, deps: PipelineDeps): Promise<
   let unexpectedError: string | undefined
   let records: OpenRecord[] = []
   try {
-    if (github !== undefined && recalled !== undefined && settings.lastPurge !== undefined) {
-      const write = await lastPurgeRecords()
-      records = settings.dryRun
-        ? []
-        : await write.openRecords(github, settings.lastPurge, recalled.head, log)
+    if (!settings.dryRun && github !== undefined && recalled !== undefined && settings.lastPurge) {
+      const { openRecords } = await lastPurgeRecords()
+      records = await openRecords(github, settings.lastPurge, recalled.head, log)
     }
     if (settings.dryRun) Object.assign(stages, await dryRun(calls, settings, log))
     else await purgeForVisitors(calls, settings, deps, ledger, handOut, stages)

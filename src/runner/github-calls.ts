@@ -56,13 +56,16 @@ function rateLimitOf(failure: AttemptFailure, now: number): RateLimit | undefine
 /** Why an attempt ended without an answer of its own: its deadline, or the run's cancel. */
 type Ended = 'timeout' | 'cancelled' | undefined
 
-export class GitHubCalls {
-  /** Attempts sent to GitHub so far in this run: what a rate limit's message counts. */
-  private sent = 0
+/** Attempts sent to GitHub in this run, by every client it opened: a rate limit's message counts them. */
+export interface CallCount {
+  sent: number
+}
 
+export class GitHubCalls {
   constructor(
     private readonly limits: GitHubLimits,
-    private readonly random: () => number = Math.random
+    private readonly random: () => number = Math.random,
+    private readonly count: CallCount = { sent: 0 }
   ) {}
 
   /**
@@ -77,7 +80,7 @@ export class GitHubCalls {
     const { maxAttempts, clock, signal, log } = this.limits
     for (let attempts = 1; ; attempts += 1) {
       if (signal.aborted) throw cancelled()
-      this.sent += 1
+      this.count.sent += 1
       const outcome = await this.once(attempt)
       if (outcome.done) return outcome.value
       if (outcome.ended === 'cancelled' || signal.aborted) throw cancelled()
@@ -128,8 +131,14 @@ export class GitHubCalls {
     void clock.sleep(timeoutMs, timer.signal).then(() => {
       if (!timer.signal.aborted) stop('timeout')
     })
+    // The deadline holds even for an attempt that would not listen to its signal.
+    const abandoned = new Promise<never>((_resolve, reject) => {
+      controller.signal.addEventListener('abort', () => reject(new Error('abandoned')), {
+        once: true
+      })
+    })
     try {
-      const value = await attempt(controller.signal)
+      const value = await Promise.race([attempt(controller.signal), abandoned])
       // Octokit reads a body cut short by the signal as an empty answer: the signal decides.
       if (ended === undefined) return { done: true, value }
       return { done: false, ended, error: undefined }
@@ -155,7 +164,8 @@ export class GitHubCalls {
         : "GitHub's secondary rate limit (too many calls at once or too fast)"
     const wait =
       limit.waitMs === undefined ? '' : `; GitHub asks to wait ${describeWait(limit.waitMs, now)}`
-    const calls = `; this run made ${this.sent} GitHub ${this.sent === 1 ? 'call' : 'calls'}`
+    const { sent } = this.count
+    const calls = `; this run made ${sent} GitHub ${sent === 1 ? 'call' : 'calls'}`
     return new GitHubCallError(
       `${which}: ${failure.status ?? ''}: ${failure.message}${wait}${after}${calls}`,
       failure.status,

@@ -6,7 +6,7 @@
 import { existsSync, readFileSync } from 'node:fs'
 import type { GitHubLimits, GitHubRepository, OpenGitHub, RunEvent } from '../github.js'
 import { readRunContext } from './context.js'
-import { GitHubCalls, type AttemptFailure } from './github-calls.js'
+import { GitHubCalls, type AttemptFailure, type CallCount } from './github-calls.js'
 
 /** Commits per comparison page, and files per commit page: the most GitHub returns. */
 const COMMITS_PER_PAGE = 100
@@ -14,6 +14,9 @@ const FILES_PER_PAGE = 300
 /** Deployments and releases per page: the most GitHub returns. */
 const DEPLOYMENTS_PER_PAGE = 100
 const RELEASES_PER_PAGE = 100
+
+/** The run opens a client to read and one to close the record: one count covers both. */
+const callsThisRun: CallCount = { sent: 0 }
 
 /** Where the repository lives and which event started the run, as the runner says. */
 export interface RunnerRepository {
@@ -108,7 +111,7 @@ export async function connectGitHub(
 ): Promise<GitHubRepository> {
   const { getOctokit } = await import('@actions/github')
   const octokit = getOctokit(where.token, { baseUrl: where.baseUrl })
-  const calls = new GitHubCalls(limits)
+  const calls = new GitHubCalls(limits, Math.random, callsThisRun)
   octokit.hook.wrap('request', (request, options) =>
     calls.send(
       `${options.method} ${options.url}`,
