@@ -9,7 +9,8 @@ import {
   previousRelease,
   type ReleaseInfo
 } from '../src/stages/changed-files/range.js'
-import { InputError, parseKeys, parseUrls } from '../src/config/targets.js'
+import { InputError } from '../src/config/targets.js'
+import { parseKeys, parseUrls } from '../src/config/lists.js'
 import { deriveTargets, encodePath } from '../src/stages/changed-files/derive.js'
 import type { DerivedTarget } from '../src/record.js'
 
@@ -224,11 +225,12 @@ describe('deriving targets from changed files', () => {
       fc.property(fc.array(path, { minLength: 1, maxLength: 5 }), (files) => {
         const targets = deriveTargets(files, urlMap, keyMap)
         const derivedUrls = urls(targets)
-        const parsed = parseUrls(derivedUrls.join('\n'), 'urls')
-        // Valid, one token each (no whitespace), and already in the URL parser's form.
+        // As a JSON array: in text, a comma ending a file name would be read as a separator.
+        const parsed = parseUrls([JSON.stringify(derivedUrls), 'urls'])
+        // Valid, one item each (no whitespace), and already in the URL parser's form.
         expect(parsed.map((entry) => entry.target)).toEqual(derivedUrls)
         expect(parsed.map((entry) => entry.url.href)).toEqual(derivedUrls)
-        expect(parseKeys(keys(targets).join('\n'), 'keys')).toEqual(['site'])
+        expect(parseKeys([keys(targets).join('\n'), 'keys'])).toEqual(['site'])
       })
     )
   })

@@ -14,7 +14,7 @@ import { runPurge, type EngineSettings } from '../src/stages/purge/engine.js'
 import { ResultLedger } from '../src/stages/purge/ledger.js'
 import { planPurges } from '../src/stages/plan.js'
 import { hideSecrets } from '../src/text/guard.js'
-import { parseUrls } from '../src/config/targets.js'
+import { parseUrls } from '../src/config/lists.js'
 import { settingsWith } from './support/defaults.js'
 import { recordedLog } from './support/recorded-log.js'
 import { FakeClock } from '../tools/fake-clock.js'
@@ -57,10 +57,10 @@ function harness(
 
 const urls = (count: number): Partial<Settings> => ({
   services: [],
-  urls: parseUrls(
+  urls: parseUrls([
     Array.from({ length: count }, (_, index) => `https://www.example.com/p/${index}`).join('\n'),
     'urls'
-  )
+  ])
 })
 
 describe('rate limits and retries', () => {

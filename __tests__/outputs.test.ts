@@ -7,7 +7,7 @@ import fc from 'fast-check'
 import { ResultViews, writeOutputs } from '../src/report/outputs.js'
 import { plainPurgeIdsJson, purgeIdsJson, targetMayRepeat } from '../src/report/purge-ids.js'
 import type { Settings } from '../src/config/settings.js'
-import { parseUrls } from '../src/config/targets.js'
+import { parseUrls } from '../src/config/lists.js'
 import { settingsWith, TEST_BASE } from './support/defaults.js'
 import type { PurgeResult } from '../src/record.js'
 import { runnerOutputs } from '../src/runner/outputs.js'
@@ -237,7 +237,7 @@ describe('purgeIdsJson', () => {
 })
 
 describe('targetMayRepeat', () => {
-  const urls = parseUrls('https://www.example.com/a', 'urls')
+  const urls = parseUrls(['https://www.example.com/a', 'urls'])
   const likeTheUrl = 'https://www.example.com/a'
   it.each([
     ['settings that do not say each target is listed once', { keys: ['a'], urls }, false, true],

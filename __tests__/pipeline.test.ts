@@ -5,7 +5,7 @@
 import { describe, expect, it } from '@jest/globals'
 import type { Settings } from '../src/config/settings.js'
 import type { GitHubRepository } from '../src/github.js'
-import { parseUrls } from '../src/config/targets.js'
+import { parseUrls } from '../src/config/lists.js'
 import type { Answer } from '../src/http/agents.js'
 import type { PageReading, Prober } from '../src/http/probe.js'
 import { closeRecords, runPipeline, type PipelineDeps } from '../src/pipeline.js'
@@ -31,7 +31,7 @@ const PAGES = ['https://www.example.com/a', 'https://www.example.com/b']
 const withAllStages = (overrides: Partial<Settings> = {}): Settings =>
   settingsWith({
     keys: ['home', 'product-42'],
-    urls: parseUrls(PAGES.join('\n'), 'urls'),
+    urls: parseUrls([PAGES.join('\n'), 'urls']),
     wait: { urls: [ORIGIN], text: SHA, passes: 1, timeoutMs: 10_000 },
     verify: { purgedUrls: true, urls: [], text: undefined, timeoutMs: 60_000 },
     ...overrides

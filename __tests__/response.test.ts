@@ -4,7 +4,7 @@ import type { IncomingHttpHeaders } from 'node:http'
 import type { Answer } from '../src/http/agents.js'
 import { planPurges } from '../src/stages/plan.js'
 import { interpret, type Verdict } from '../src/stages/purge/response.js'
-import { parseUrls } from '../src/config/targets.js'
+import { parseUrls } from '../src/config/lists.js'
 import { settingsWith, TEST_SERVICE as SERVICE } from './support/defaults.js'
 import type { Settings } from '../src/config/settings.js'
 import type { Operation, PurgeCall } from '../src/record.js'
@@ -30,8 +30,8 @@ const calls: Record<Operation, () => PurgeCall> = {
   key: () => planned({ keys: ['home'] }),
   'soft-key': () => planned({ keys: ['home'], soft: true }),
   batch: () => planned({ keys: ['a', 'b', 'c'] }),
-  url: () => planned({ services: [], urls: parseUrls(PAGE, 'urls') }),
-  'soft-url': () => planned({ services: [], urls: parseUrls(PAGE, 'urls'), soft: true })
+  url: () => planned({ services: [], urls: parseUrls([PAGE, 'urls']) }),
+  'soft-url': () => planned({ services: [], urls: parseUrls([PAGE, 'urls']), soft: true })
 }
 
 function response(status: number, body: unknown, headers: IncomingHttpHeaders = {}): Answer {

@@ -30876,21 +30876,17 @@ module.exports = {
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   HL: () => (/* binding */ splitUrls),
 /* harmony export */   JU: () => (/* binding */ purgeUrl),
-/* harmony export */   S$: () => (/* binding */ parseUrls),
-/* harmony export */   Ss: () => (/* binding */ parseKeys),
 /* harmony export */   cW: () => (/* binding */ isLoopbackHost),
 /* harmony export */   ch: () => (/* binding */ mergeUnique),
 /* harmony export */   dz: () => (/* binding */ InputError),
 /* harmony export */   f$: () => (/* binding */ parseHttpUrl),
-/* harmony export */   oB: () => (/* binding */ parseKeyLists),
 /* harmony export */   ri: () => (/* binding */ withoutCredentials),
-/* harmony export */   ry: () => (/* binding */ splitList)
+/* harmony export */   yR: () => (/* binding */ checkKey)
 /* harmony export */ });
 /* unused harmony export MAX_KEY_BYTES */
 /* harmony import */ var _text_shown_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8482);
-/** Parsing and validation of the things a user asks to purge: surrogate keys and URLs. Pure. */
+/** Validation of each thing a user asks to purge: a surrogate key, a URL. Pure. */
 
 const MAX_KEY_BYTES = 1024;
 const PRINTABLE_ASCII = /^[\x21-\x7e]+$/;
@@ -30898,30 +30894,7 @@ const PRINTABLE_ASCII = /^[\x21-\x7e]+$/;
 class InputError extends Error {
     name = 'InputError';
 }
-/** Splits a list on the given separators, drops blank entries and duplicates, keeps first order. */
-function splitList(text, separators) {
-    return [...new Set(text.split(separators).filter((entry) => entry !== ''))];
-}
-function parseKeys(text, source) {
-    return parseKeyLists([[text, source]]);
-}
-/**
- * The keys of each list in turn, each once (its first place kept), checked as they are found: one
- * pass over each text's pieces, no filtered or merged copies, since a keys-file may hold 100,000
- * keys. Only ASCII separators split: a Unicode space inside a key must be refused, not split on.
- */
-function parseKeyLists(lists) {
-    const keys = new Set();
-    for (const [text, source] of lists) {
-        for (const key of text.split(/[ \t\r\n,]+/)) {
-            if (key === '' || keys.has(key))
-                continue;
-            checkKey(key, source);
-            keys.add(key);
-        }
-    }
-    return [...keys];
-}
+/** Refuses a key the purge API cannot take or would read as another; `source` names its input. */
 function checkKey(key, source) {
     if (!PRINTABLE_ASCII.test(key)) {
         throw new InputError(`${source}: key ${(0,_text_shown_js__WEBPACK_IMPORTED_MODULE_0__/* .shorten */ .ml)(key)} is not allowed: a surrogate key is printable ASCII (0x21–0x7E) only`);
@@ -30969,26 +30942,6 @@ function parseHttpUrl(raw, source) {
 function purgeUrl(target, source) {
     const url = parseHttpUrl(target, source);
     return { target, url, address: url.href.replace(/#.*$/s, '') };
-}
-/**
- * Splits a whitespace-separated list of URLs. An entry where a comma runs straight into another
- * scheme is refused: as one URL, `https://h/a,https://h/b` is valid and would purge the wrong path.
- */
-function splitUrls(text, source) {
-    const entries = splitList(text, /\s+/);
-    for (const entry of entries) {
-        const joints = entry.match(/,https?:\/\//gi)?.length ?? 0;
-        if (joints > 0) {
-            const joined = joints === 1 ? 'two URLs joined by a comma' : `${joints + 1} URLs joined by commas`;
-            throw new InputError(`${source}: ${(0,_text_shown_js__WEBPACK_IMPORTED_MODULE_0__/* .shorten */ .ml)(withoutCredentials(entry))} holds ${joined}; separate URLs with newlines or spaces`);
-        }
-    }
-    return entries;
-}
-/** Parses whitespace-separated URLs, deduplicated by where their purge goes. */
-function parseUrls(text, source) {
-    const urls = splitUrls(text, source).map((target) => purgeUrl(target, source));
-    return mergeUnique([urls], (entry) => entry.address);
 }
 /** Merges lists, dropping entries already seen, first order kept. */
 function mergeUnique(lists, identity) {
@@ -37636,8 +37589,179 @@ function getIDToken(aud) {
 // EXTERNAL MODULE: ./node_modules/picomatch/index.js
 var picomatch = __nccwpck_require__(4006);
 var picomatch_default = /*#__PURE__*/__nccwpck_require__.n(picomatch);
+;// CONCATENATED MODULE: ./src/config/lists.ts
+/**
+ * The one grammar of list inputs (keys, urls, verify-urls, wait-for-url, service-id and the list
+ * files): a JSON array of strings, or text split by the input's separators. Pure.
+ */
+
+
+/**
+ * What separates keys in text. Only ASCII whitespace separates, here as in every list: a Unicode
+ * space inside an item is refused, not split on.
+ */
+const KEY_SEPARATORS = /[ \t\r\n,]+/;
+const KEYS = {
+    item: 'key',
+    items: 'keys',
+    split: KEY_SEPARATORS,
+    separatedBy: 'spaces, commas or newlines',
+    show: text_shown/* shorten */.ml
+};
+/** A comma is a character of a URL (`/img/w_100,h_50.jpg`): only one at a piece's end separates. */
+const URLS = {
+    item: 'URL',
+    items: 'URLs',
+    split: /[ \t\r\n]+/,
+    ends: /^,+|,+$/g,
+    separatedBy: 'newlines or spaces',
+    show: (raw) => (0,text_shown/* shorten */.ml)((0,targets/* withoutCredentials */.ri)(raw)),
+    check: refuseJoinedUrls
+};
+/** A space never separates service ids: with mode: all, `prod staging` must not purge two services. */
+const SERVICE_IDS = {
+    item: 'service id',
+    items: 'service ids',
+    split: /[\n,]+/,
+    ends: /^[ \t\r]+|[ \t\r]+$/g,
+    separatedBy: 'newlines or commas',
+    show: text_shown/* shorten */.ml
+};
+const KINDS = {
+    keys: KEYS,
+    'keys-file': KEYS,
+    urls: URLS,
+    'urls-file': URLS,
+    'verify-urls': URLS,
+    'wait-for-url': URLS,
+    'service-id': SERVICE_IDS
+};
+const WHITESPACE = /\s/;
+/**
+ * The items of one list input, in order, duplicates kept, blank ones dropped; none holds
+ * whitespace. Text is split once and its pieces handed on as they come, without a filtered copy.
+ * A value that is a JSON array of strings (what `jq -c` and `toJSON` write) gives its elements,
+ * each one item as written.
+ */
+function* listItems(text, input) {
+    const kind = KINDS[input];
+    const elements = jsonElements(text, input, kind);
+    if (elements !== undefined) {
+        for (const [index, element] of elements.entries()) {
+            if (element === '')
+                continue;
+            const space = WHITESPACE.exec(element);
+            if (space !== null) {
+                throw new targets/* InputError */.dz(`${input}: element ${index + 1} of the JSON array, ${kind.show(element)}, holds whitespace (${codePoint(space[0])}); give each ${kind.item} as an element of its own`);
+            }
+            kind.check?.(element, input);
+            yield element;
+        }
+        return;
+    }
+    for (const piece of text.split(kind.split)) {
+        const item = kind.ends === undefined ? piece : piece.replace(kind.ends, '');
+        if (item === '')
+            continue;
+        const space = WHITESPACE.exec(item);
+        if (space !== null) {
+            throw new targets/* InputError */.dz(`${input}: ${kind.show(item)} holds whitespace (${codePoint(space[0])}) that does not separate ${kind.items}; separate them with ${kind.separatedBy}`);
+        }
+        kind.check?.(item, input);
+        yield item;
+    }
+}
+/** Whitespace JSON allows around a value: the same four characters that separate keys and URLs. */
+function isBlank(code) {
+    return code === 0x20 || code === 0x09 || code === 0x0a || code === 0x0d;
+}
+/**
+ * The elements when the trimmed text is a JSON array of strings; undefined when it is a list in
+ * text. Refuses the values that look like JSON and read wrongly either way: text in brackets that
+ * is no such array (`[a, b]`: are the brackets part of the keys?), and one JSON string
+ * (`"homepage about"`), whose quotes would become part of the first and last item.
+ */
+function jsonElements(text, input, kind) {
+    let first = 0;
+    while (first < text.length && isBlank(text.charCodeAt(first)))
+        first++;
+    let last = text.length - 1;
+    while (last > first && isBlank(text.charCodeAt(last)))
+        last--;
+    if (first >= last)
+        return undefined;
+    const opens = text[first];
+    const closes = text[last];
+    if (opens === '[' && closes === ']') {
+        const value = parsedJson(text);
+        if (isStringArray(value))
+            return value;
+        throw new targets/* InputError */.dz(`${input}: ${kind.show(text.slice(first, last + 1))} is not a JSON array of strings, which a value starting with [ and ending with ] must be; write it as one (["a","b"]), or leave out the brackets`);
+    }
+    if (opens === '"' && closes === '"' && typeof parsedJson(text) === 'string') {
+        throw new targets/* InputError */.dz(`${input}: ${kind.show(text.slice(first, last + 1))} is one JSON string, whose quotes would be read as part of the ${kind.items}; remove them, or give a JSON array of strings (["a","b"])`);
+    }
+    return undefined;
+}
+function parsedJson(text) {
+    try {
+        return JSON.parse(text);
+    }
+    catch {
+        return undefined;
+    }
+}
+function isStringArray(value) {
+    return Array.isArray(value) && value.every((element) => typeof element === 'string');
+}
+/** `U+00A0`: the character named, since a quoted value shows a no-break space as a space. */
+function codePoint(char) {
+    const code = char.codePointAt(0) ?? 0;
+    return `U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
+}
+/**
+ * A comma running straight into another scheme is refused: as one URL, `https://h/a,https://h/b`
+ * is valid and would purge the wrong path.
+ */
+function refuseJoinedUrls(item, input) {
+    const joints = item.match(/,https?:\/\//gi)?.length ?? 0;
+    if (joints > 0) {
+        const joined = joints === 1 ? 'two URLs joined by a comma' : `${joints + 1} URLs joined by commas`;
+        throw new targets/* InputError */.dz(`${input}: ${(0,text_shown/* shorten */.ml)((0,targets/* withoutCredentials */.ri)(item))} holds ${joined}; separate URLs with newlines or spaces`);
+    }
+}
+/**
+ * The keys of each list in turn, each once (its first place kept), checked as they are found: one
+ * pass over each list's items, no merged copy, since a keys-file may hold 100,000 keys.
+ */
+function parseKeys(...lists) {
+    const keys = new Set();
+    for (const [text, input] of lists) {
+        for (const key of listItems(text, input)) {
+            if (keys.has(key))
+                continue;
+            (0,targets/* checkKey */.yR)(key, input);
+            keys.add(key);
+        }
+    }
+    return [...keys];
+}
+/** The URLs of each list in turn, each checked, and each once by where its purge goes. */
+function parseUrls(...lists) {
+    const urls = new Map();
+    for (const [text, input] of lists) {
+        for (const item of listItems(text, input)) {
+            const url = (0,targets/* purgeUrl */.JU)(item, input);
+            if (!urls.has(url.address))
+                urls.set(url.address, url);
+        }
+    }
+    return [...urls.values()];
+}
+
 ;// CONCATENATED MODULE: ./src/config/maps.ts
 /** Which URLs and surrogate keys the files a deploy changed make stale: url-map and key-map. Pure. */
+
 
 
 
@@ -37698,10 +37822,13 @@ function parsePathPrefix(raw, source) {
 function parseKeyMap(text) {
     return mapLines(text, 'key-map', '"GLOB => KEY"').map(({ line, left, right }) => {
         const source = `key-map line ${line}`;
-        const keys = (0,targets/* parseKeys */.Ss)(right, source);
-        if (keys.length !== 1) {
-            throw new targets/* InputError */.dz(`${source}: ${(0,text_shown/* shorten */.ml)(right)} is ${keys.length} keys; give one key per line (repeat the glob for more)`);
+        // A line is not a list: one key, so separators as in keys mean a second key.
+        const keys = new Set(right.split(KEY_SEPARATORS).filter((key) => key !== ''));
+        if (keys.size !== 1) {
+            throw new targets/* InputError */.dz(`${source}: ${(0,text_shown/* shorten */.ml)(right)} is ${keys.size} keys; give one key per line (repeat the glob for more)`);
         }
+        const [key = ''] = keys;
+        (0,targets/* checkKey */.yR)(key, source);
         // Paths from GitHub never start with `./`; a glob that does would never match.
         const glob = left.replace(/^(\.\/)+/, '');
         let matches;
@@ -37713,11 +37840,12 @@ function parseKeyMap(text) {
             const reason = (0,message/* messageOf */.b)(error);
             throw new targets/* InputError */.dz(`${source}: ${(0,text_shown/* shorten */.ml)(left)} is not a valid glob: ${reason}`);
         }
-        return { glob, key: keys[0], line, matches };
+        return { glob, key, line, matches };
     });
 }
 
 ;// CONCATENATED MODULE: ./src/config/inputs.ts
+
 
 
 
@@ -37768,11 +37896,8 @@ function parseSettings(raw, readFile) {
     const dryRun = parseBoolean(raw, 'dry-run');
     const urlPurgeAuth = parseBoolean(raw, 'url-purge-auth');
     const mode = parseChoice(raw, 'mode', ['', 'keys', 'urls', 'all']);
-    const keys = (0,targets/* parseKeyLists */.oB)([
-        [raw.keys, 'keys'],
-        [listFileText(raw, 'keys-file', readFile), 'keys-file']
-    ]);
-    const urls = (0,targets/* mergeUnique */.ch)([(0,targets/* parseUrls */.S$)(raw.urls, 'urls'), (0,targets/* parseUrls */.S$)(listFileText(raw, 'urls-file', readFile), 'urls-file')], (entry) => entry.address);
+    const keys = parseKeys([raw.keys, 'keys'], [listFileText(raw, 'keys-file', readFile), 'keys-file']);
+    const urls = parseUrls([raw.urls, 'urls'], [listFileText(raw, 'urls-file', readFile), 'urls-file']);
     const changedFiles = parseChangedFiles(raw);
     const lastPurge = parseLastPurge(raw, changedFiles !== undefined, mode === 'all');
     if (changedFiles !== undefined && mode === 'all') {
@@ -37819,9 +37944,10 @@ function parseSettings(raw, readFile) {
         verify: parseVerify(raw)
     };
 }
-/** Whitespace-separated absolute http(s) URLs, each once. */
+/** Absolute http(s) URLs, each once. */
 function parseCheckUrls(raw, name) {
-    return (0,targets/* splitUrls */.HL)(raw[name], name).map((entry) => (0,targets/* parseHttpUrl */.f$)(entry, name).href);
+    const urls = Array.from(listItems(raw[name], name), (item) => (0,targets/* parseHttpUrl */.f$)(item, name).href);
+    return [...new Set(urls)];
 }
 function parseWait(raw) {
     const urls = parseCheckUrls(raw, 'wait-for-url');
@@ -37928,7 +38054,7 @@ function parseServices(raw) {
 }
 /** The service ids, each a safe path segment of printable ASCII; empty when none is given. */
 function parseServiceIds(raw) {
-    const ids = (0,targets/* splitList */.ry)(raw['service-id'], /\s*[\n,]\s*/);
+    const ids = new Set(listItems(raw['service-id'], 'service-id'));
     for (const id of ids) {
         if (id === '.' || id === '..') {
             throw new targets/* InputError */.dz(`service-id: ${(0,text_shown/* shorten */.ml)(id)} is not a service id: URLs read . and .. as path steps, so its calls would go to another address than a service's (.. would make {base-url}/purge_all)`);
@@ -37937,7 +38063,7 @@ function parseServiceIds(raw) {
             throw new targets/* InputError */.dz(`service-id: ${(0,text_shown/* shorten */.ml)(id)} is not a service id: give printable ASCII ids without spaces, separated by newlines or commas`);
         }
     }
-    return ids;
+    return [...ids];
 }
 /**
  * A token travels in an HTTP header, which cannot carry line breaks, other control characters or

@@ -9,16 +9,8 @@ import type {
   WaitSettings
 } from './settings.js'
 import { parseKeyMap, parseUrlMap } from './maps.js'
-import {
-  InputError,
-  isLoopbackHost,
-  mergeUnique,
-  parseHttpUrl,
-  parseKeyLists,
-  parseUrls,
-  splitList,
-  splitUrls
-} from './targets.js'
+import { InputError, isLoopbackHost, parseHttpUrl } from './targets.js'
+import { listItems, parseKeys, parseUrls } from './lists.js'
 import { shorten } from '../text/shown.js'
 import { messageOf } from '../text/message.js'
 
@@ -73,13 +65,13 @@ export function parseSettings(raw: RawInputs, readFile: FileReader): Settings {
   const dryRun = parseBoolean(raw, 'dry-run')
   const urlPurgeAuth = parseBoolean(raw, 'url-purge-auth')
   const mode = parseChoice(raw, 'mode', ['', 'keys', 'urls', 'all'] as const)
-  const keys = parseKeyLists([
+  const keys = parseKeys(
     [raw.keys, 'keys'],
     [listFileText(raw, 'keys-file', readFile), 'keys-file']
-  ])
-  const urls = mergeUnique(
-    [parseUrls(raw.urls, 'urls'), parseUrls(listFileText(raw, 'urls-file', readFile), 'urls-file')],
-    (entry) => entry.address
+  )
+  const urls = parseUrls(
+    [raw.urls, 'urls'],
+    [listFileText(raw, 'urls-file', readFile), 'urls-file']
   )
   const changedFiles = parseChangedFiles(raw)
   const lastPurge = parseLastPurge(raw, changedFiles !== undefined, mode === 'all')
@@ -133,9 +125,10 @@ export function parseSettings(raw: RawInputs, readFile: FileReader): Settings {
   }
 }
 
-/** Whitespace-separated absolute http(s) URLs, each once. */
-function parseCheckUrls(raw: RawInputs, name: InputName): string[] {
-  return splitUrls(raw[name], name).map((entry) => parseHttpUrl(entry, name).href)
+/** Absolute http(s) URLs, each once. */
+function parseCheckUrls(raw: RawInputs, name: 'wait-for-url' | 'verify-urls'): string[] {
+  const urls = Array.from(listItems(raw[name], name), (item) => parseHttpUrl(item, name).href)
+  return [...new Set(urls)]
 }
 
 function parseWait(raw: RawInputs): WaitSettings | undefined {
@@ -279,7 +272,7 @@ function parseServices(raw: RawInputs): Service[] {
 
 /** The service ids, each a safe path segment of printable ASCII; empty when none is given. */
 function parseServiceIds(raw: RawInputs): string[] {
-  const ids = splitList(raw['service-id'], /\s*[\n,]\s*/)
+  const ids = new Set(listItems(raw['service-id'], 'service-id'))
   for (const id of ids) {
     if (id === '.' || id === '..') {
       throw new InputError(
@@ -292,7 +285,7 @@ function parseServiceIds(raw: RawInputs): string[] {
       )
     }
   }
-  return ids
+  return [...ids]
 }
 
 /**

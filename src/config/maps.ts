@@ -1,6 +1,7 @@
 /** Which URLs and surrogate keys the files a deploy changed make stale: url-map and key-map. Pure. */
 import picomatch from 'picomatch'
-import { InputError, parseHttpUrl, parseKeys, type SurrogateKey } from './targets.js'
+import { checkKey, InputError, parseHttpUrl, type SurrogateKey } from './targets.js'
+import { KEY_SEPARATORS } from './lists.js'
 import { shorten } from '../text/shown.js'
 import { messageOf } from '../text/message.js'
 
@@ -91,12 +92,15 @@ function parsePathPrefix(raw: string, source: string): string {
 export function parseKeyMap(text: string): KeyMapping[] {
   return mapLines(text, 'key-map', '"GLOB => KEY"').map(({ line, left, right }) => {
     const source = `key-map line ${line}`
-    const keys = parseKeys(right, source)
-    if (keys.length !== 1) {
+    // A line is not a list: one key, so separators as in keys mean a second key.
+    const keys = new Set(right.split(KEY_SEPARATORS).filter((key) => key !== ''))
+    if (keys.size !== 1) {
       throw new InputError(
-        `${source}: ${shorten(right)} is ${keys.length} keys; give one key per line (repeat the glob for more)`
+        `${source}: ${shorten(right)} is ${keys.size} keys; give one key per line (repeat the glob for more)`
       )
     }
+    const [key = ''] = keys
+    checkKey(key, source)
     // Paths from GitHub never start with `./`; a glob that does would never match.
     const glob = left.replace(/^(\.\/)+/, '')
     let matches: (path: string) => boolean
@@ -107,6 +111,6 @@ export function parseKeyMap(text: string): KeyMapping[] {
       const reason = messageOf(error)
       throw new InputError(`${source}: ${shorten(left)} is not a valid glob: ${reason}`)
     }
-    return { glob, key: keys[0] as SurrogateKey, line, matches }
+    return { glob, key, line, matches }
   })
 }

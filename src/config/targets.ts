@@ -1,4 +1,4 @@
-/** Parsing and validation of the things a user asks to purge: surrogate keys and URLs. Pure. */
+/** Validation of each thing a user asks to purge: a surrogate key, a URL. Pure. */
 import { shorten } from '../text/shown.js'
 
 /** A validated surrogate key: 1 to 1024 bytes of printable ASCII (0x21–0x7E), not wrapped in quotes. */
@@ -20,33 +20,8 @@ export class InputError extends Error {
   override name = 'InputError'
 }
 
-/** Splits a list on the given separators, drops blank entries and duplicates, keeps first order. */
-export function splitList(text: string, separators: RegExp): string[] {
-  return [...new Set(text.split(separators).filter((entry) => entry !== ''))]
-}
-
-export function parseKeys(text: string, source: string): SurrogateKey[] {
-  return parseKeyLists([[text, source]])
-}
-
-/**
- * The keys of each list in turn, each once (its first place kept), checked as they are found: one
- * pass over each text's pieces, no filtered or merged copies, since a keys-file may hold 100,000
- * keys. Only ASCII separators split: a Unicode space inside a key must be refused, not split on.
- */
-export function parseKeyLists(lists: [text: string, source: string][]): SurrogateKey[] {
-  const keys = new Set<SurrogateKey>()
-  for (const [text, source] of lists) {
-    for (const key of text.split(/[ \t\r\n,]+/)) {
-      if (key === '' || keys.has(key)) continue
-      checkKey(key, source)
-      keys.add(key)
-    }
-  }
-  return [...keys]
-}
-
-function checkKey(key: string, source: string): void {
+/** Refuses a key the purge API cannot take or would read as another; `source` names its input. */
+export function checkKey(key: string, source: string): void {
   if (!PRINTABLE_ASCII.test(key)) {
     throw new InputError(
       `${source}: key ${shorten(key)} is not allowed: a surrogate key is printable ASCII (0x21–0x7E) only`
@@ -110,31 +85,6 @@ export function parseHttpUrl(raw: string, source: string): URL {
 export function purgeUrl(target: string, source: string): PurgeUrl {
   const url = parseHttpUrl(target, source)
   return { target, url, address: url.href.replace(/#.*$/s, '') }
-}
-
-/**
- * Splits a whitespace-separated list of URLs. An entry where a comma runs straight into another
- * scheme is refused: as one URL, `https://h/a,https://h/b` is valid and would purge the wrong path.
- */
-export function splitUrls(text: string, source: string): string[] {
-  const entries = splitList(text, /\s+/)
-  for (const entry of entries) {
-    const joints = entry.match(/,https?:\/\//gi)?.length ?? 0
-    if (joints > 0) {
-      const joined =
-        joints === 1 ? 'two URLs joined by a comma' : `${joints + 1} URLs joined by commas`
-      throw new InputError(
-        `${source}: ${shorten(withoutCredentials(entry))} holds ${joined}; separate URLs with newlines or spaces`
-      )
-    }
-  }
-  return entries
-}
-
-/** Parses whitespace-separated URLs, deduplicated by where their purge goes. */
-export function parseUrls(text: string, source: string): PurgeUrl[] {
-  const urls = splitUrls(text, source).map((target) => purgeUrl(target, source))
-  return mergeUnique([urls], (entry) => entry.address)
 }
 
 /** Merges lists, dropping entries already seen, first order kept. */

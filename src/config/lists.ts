@@ -1,0 +1,213 @@
+/**
+ * The one grammar of list inputs (keys, urls, verify-urls, wait-for-url, service-id and the list
+ * files): a JSON array of strings, or text split by the input's separators. Pure.
+ */
+import {
+  checkKey,
+  InputError,
+  purgeUrl,
+  withoutCredentials,
+  type PurgeUrl,
+  type SurrogateKey
+} from './targets.js'
+import { shorten } from '../text/shown.js'
+
+/** The inputs that hold lists, named as every message about them starts. */
+export type ListInput =
+  'keys' | 'keys-file' | 'urls' | 'urls-file' | 'verify-urls' | 'wait-for-url' | 'service-id'
+
+/** A list input's text and its name. */
+export type ListText = readonly [text: string, input: ListInput]
+
+/**
+ * What separates keys in text. Only ASCII whitespace separates, here as in every list: a Unicode
+ * space inside an item is refused, not split on.
+ */
+export const KEY_SEPARATORS = /[ \t\r\n,]+/
+
+/** How one kind of list is written as text, and how its messages name and show its items. */
+interface ListKind {
+  item: string
+  items: string
+  split: RegExp
+  /** What is cut from each piece's ends before it is an item. */
+  ends?: RegExp
+  /** How to separate items, for the fix a message ends with. */
+  separatedBy: string
+  show: (raw: string) => string
+  /** A rule every item of this kind obeys, whichever way the list is written. */
+  check?: (item: string, input: ListInput) => void
+}
+
+const KEYS: ListKind = {
+  item: 'key',
+  items: 'keys',
+  split: KEY_SEPARATORS,
+  separatedBy: 'spaces, commas or newlines',
+  show: shorten
+}
+
+/** A comma is a character of a URL (`/img/w_100,h_50.jpg`): only one at a piece's end separates. */
+const URLS: ListKind = {
+  item: 'URL',
+  items: 'URLs',
+  split: /[ \t\r\n]+/,
+  ends: /^,+|,+$/g,
+  separatedBy: 'newlines or spaces',
+  show: (raw) => shorten(withoutCredentials(raw)),
+  check: refuseJoinedUrls
+}
+
+/** A space never separates service ids: with mode: all, `prod staging` must not purge two services. */
+const SERVICE_IDS: ListKind = {
+  item: 'service id',
+  items: 'service ids',
+  split: /[\n,]+/,
+  ends: /^[ \t\r]+|[ \t\r]+$/g,
+  separatedBy: 'newlines or commas',
+  show: shorten
+}
+
+const KINDS: Record<ListInput, ListKind> = {
+  keys: KEYS,
+  'keys-file': KEYS,
+  urls: URLS,
+  'urls-file': URLS,
+  'verify-urls': URLS,
+  'wait-for-url': URLS,
+  'service-id': SERVICE_IDS
+}
+
+const WHITESPACE = /\s/
+
+/**
+ * The items of one list input, in order, duplicates kept, blank ones dropped; none holds
+ * whitespace. Text is split once and its pieces handed on as they come, without a filtered copy.
+ * A value that is a JSON array of strings (what `jq -c` and `toJSON` write) gives its elements,
+ * each one item as written.
+ */
+export function* listItems(text: string, input: ListInput): Generator<string, void, undefined> {
+  const kind = KINDS[input]
+  const elements = jsonElements(text, input, kind)
+  if (elements !== undefined) {
+    for (const [index, element] of elements.entries()) {
+      if (element === '') continue
+      const space = WHITESPACE.exec(element)
+      if (space !== null) {
+        throw new InputError(
+          `${input}: element ${index + 1} of the JSON array, ${kind.show(element)}, holds whitespace (${codePoint(space[0])}); give each ${kind.item} as an element of its own`
+        )
+      }
+      kind.check?.(element, input)
+      yield element
+    }
+    return
+  }
+  for (const piece of text.split(kind.split)) {
+    const item = kind.ends === undefined ? piece : piece.replace(kind.ends, '')
+    if (item === '') continue
+    const space = WHITESPACE.exec(item)
+    if (space !== null) {
+      throw new InputError(
+        `${input}: ${kind.show(item)} holds whitespace (${codePoint(space[0])}) that does not separate ${kind.items}; separate them with ${kind.separatedBy}`
+      )
+    }
+    kind.check?.(item, input)
+    yield item
+  }
+}
+
+/** Whitespace JSON allows around a value: the same four characters that separate keys and URLs. */
+function isBlank(code: number): boolean {
+  return code === 0x20 || code === 0x09 || code === 0x0a || code === 0x0d
+}
+
+/**
+ * The elements when the trimmed text is a JSON array of strings; undefined when it is a list in
+ * text. Refuses the values that look like JSON and read wrongly either way: text in brackets that
+ * is no such array (`[a, b]`: are the brackets part of the keys?), and one JSON string
+ * (`"homepage about"`), whose quotes would become part of the first and last item.
+ */
+function jsonElements(text: string, input: ListInput, kind: ListKind): string[] | undefined {
+  let first = 0
+  while (first < text.length && isBlank(text.charCodeAt(first))) first++
+  let last = text.length - 1
+  while (last > first && isBlank(text.charCodeAt(last))) last--
+  if (first >= last) return undefined
+  const opens = text[first]
+  const closes = text[last]
+  if (opens === '[' && closes === ']') {
+    const value = parsedJson(text)
+    if (isStringArray(value)) return value
+    throw new InputError(
+      `${input}: ${kind.show(text.slice(first, last + 1))} is not a JSON array of strings, which a value starting with [ and ending with ] must be; write it as one (["a","b"]), or leave out the brackets`
+    )
+  }
+  if (opens === '"' && closes === '"' && typeof parsedJson(text) === 'string') {
+    throw new InputError(
+      `${input}: ${kind.show(text.slice(first, last + 1))} is one JSON string, whose quotes would be read as part of the ${kind.items}; remove them, or give a JSON array of strings (["a","b"])`
+    )
+  }
+  return undefined
+}
+
+function parsedJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown
+  } catch {
+    return undefined
+  }
+}
+
+function isStringArray(value: unknown): value is string[] {
+  return Array.isArray(value) && value.every((element) => typeof element === 'string')
+}
+
+/** `U+00A0`: the character named, since a quoted value shows a no-break space as a space. */
+function codePoint(char: string): string {
+  const code = char.codePointAt(0) ?? 0
+  return `U+${code.toString(16).toUpperCase().padStart(4, '0')}`
+}
+
+/**
+ * A comma running straight into another scheme is refused: as one URL, `https://h/a,https://h/b`
+ * is valid and would purge the wrong path.
+ */
+function refuseJoinedUrls(item: string, input: ListInput): void {
+  const joints = item.match(/,https?:\/\//gi)?.length ?? 0
+  if (joints > 0) {
+    const joined =
+      joints === 1 ? 'two URLs joined by a comma' : `${joints + 1} URLs joined by commas`
+    throw new InputError(
+      `${input}: ${shorten(withoutCredentials(item))} holds ${joined}; separate URLs with newlines or spaces`
+    )
+  }
+}
+
+/**
+ * The keys of each list in turn, each once (its first place kept), checked as they are found: one
+ * pass over each list's items, no merged copy, since a keys-file may hold 100,000 keys.
+ */
+export function parseKeys(...lists: ListText[]): SurrogateKey[] {
+  const keys = new Set<SurrogateKey>()
+  for (const [text, input] of lists) {
+    for (const key of listItems(text, input)) {
+      if (keys.has(key)) continue
+      checkKey(key, input)
+      keys.add(key)
+    }
+  }
+  return [...keys]
+}
+
+/** The URLs of each list in turn, each checked, and each once by where its purge goes. */
+export function parseUrls(...lists: ListText[]): PurgeUrl[] {
+  const urls = new Map<string, PurgeUrl>()
+  for (const [text, input] of lists) {
+    for (const item of listItems(text, input)) {
+      const url = purgeUrl(item, input)
+      if (!urls.has(url.address)) urls.set(url.address, url)
+    }
+  }
+  return [...urls.values()]
+}
