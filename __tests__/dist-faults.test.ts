@@ -43,7 +43,7 @@ describe('retries', () => {
     const [result] = resultsOf(run)
     expect(result).toMatchObject({ status: 'failed', attempts: 2, http_status: null })
     expect(result?.error).toMatch(
-      /^connection failed \(ECONNREFUSED\): .* \(gave up after 2 attempts\)$/
+      /^127\.0\.0\.1, the host in base-url, refused the connection on port \d+ \(ECONNREFUSED\): check base-url's host and port \(gave up after 2 attempts\)$/
     )
   })
 

@@ -95,14 +95,14 @@ describe('wait for the origin', () => {
       ['key', 'products', 'failed'],
       ['url', content.urlOf('/about'), 'failed']
     ])
-    const reason = `not sent: the origin was not ready within 3 s: ${versionUrl()} did not show "${RELEASE}"`
+    const reason = `not sent: the origin was not ready after 3 s: ${versionUrl()} did not show "${RELEASE}"`
     for (const result of results) {
       expect(result).toMatchObject({ error: reason, id: null, http_status: null, attempts: 0 })
     }
     expect(run.outputs).toMatchObject({
       'purged-count': '0',
       'failed-count': '3',
-      'wait-seconds': '2',
+      'wait-seconds': '3',
       verification: '',
       'verification-file': '',
       'fresh-count': '0',
@@ -114,7 +114,7 @@ describe('wait for the origin', () => {
       'Edge purge of svc123: 0 purged, 3 failed, nothing sent: the origin was not ready'
     )
     expect(summary).toContain(`No purge call was sent: ${reason.slice('not sent: '.length)}.`)
-    expect(summary).toContain(`(last answer: HTTP 200, did not show "${RELEASE}", after 2 checks)`)
+    expect(summary).toContain(`(last answer: HTTP 200, did not show "${RELEASE}", after 3 checks)`)
     expect(annotations(run, 'error').join('\n')).toContain(`3 targets failed: ${reason}`)
   })
 
@@ -132,7 +132,7 @@ describe('wait for the origin', () => {
     expect(api.requests).toEqual([])
     expect(annotations(run, 'error')).toEqual([])
     const warnings = annotations(run, 'warning').join('\n')
-    expect(warnings).toContain(`key "blog" failed: not sent: the origin was not ready within 1 s`)
+    expect(warnings).toContain(`key "blog" failed: not sent: the origin was not ready after 1 s`)
     expect(warnings).toContain('fail-on-error is false, so the step passes')
     expect(run.outputs['failed-count']).toBe('1')
   })

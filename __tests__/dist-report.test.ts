@@ -68,7 +68,7 @@ describe('no output lost, whatever the size', () => {
     ) as ResultEntry[]
     expect(results).toHaveLength(15_000)
     const reason =
-      'not sent: the origin was not ready within 1 s: 100 of 100 wait-for-urls did not show "release-2f9c1e0"'
+      'not sent: the origin was not ready after 1 s: 100 of 100 wait-for-urls did not show "release-2f9c1e0"'
     expect(new Set(results.map((result) => result.error))).toEqual(new Set([reason]))
     expect(Buffer.byteLength(run.summary)).toBeLessThanOrEqual(512 * 1024)
     expect(firstLine(run)).toBe(

@@ -1,6 +1,7 @@
 /**
  * The purge engine in-process: retries, waits, stop rules, repeat-after, cancellation and fault
- * isolation, through the `Transport` seam with a virtual clock (minutes of waiting take no time).
+ * isolation, through the `Transport` seam with a virtual clock (minutes of waiting take no time);
+ * and a wrong base-url through the real transport, against loopback servers.
  */
 import { describe, expect, it } from '@jest/globals'
 import {
@@ -11,6 +12,8 @@ import {
   type CallScript
 } from './support/scripted-transport.js'
 import { runPurge, type EngineSettings } from '../src/stages/purge/engine.js'
+import { createTransport } from '../src/stages/purge/transport.js'
+import { LoopbackServer } from '../tools/loopback-server.js'
 import { ResultLedger } from '../src/stages/purge/ledger.js'
 import { planPurges } from '../src/stages/plan.js'
 import { hideSecrets } from '../src/text/guard.js'
@@ -357,5 +360,63 @@ describe('fault isolation', () => {
     const { results } = await run().finally(() => hideSecrets([]))
     expect(results.map((result) => result.status)).toEqual(['purged', 'failed', 'purged'])
     expect(results[1]?.error).toBe('edge-purge could not handle this call: boom with *** inside')
+  })
+})
+
+describe('a wrong base-url, through the real transport', () => {
+  /** Purges one key at `baseUrl` over real sockets, on the virtual clock: backoff takes no time. */
+  async function purgeAt(baseUrl: string): Promise<PurgeResult[]> {
+    const settings = settingsWith({ services: [{ id: 'svc123', baseUrl }], keys: ['home'] })
+    const transport = createTransport({
+      apiToken: settings.apiToken,
+      concurrency: 1,
+      timeoutMs: 10_000,
+      userAgent: 'edge-purge-test'
+    })
+    try {
+      const purge = await runPurge(planPurges(settings), settings, {
+        transport,
+        clock: new FakeClock(),
+        signal: new AbortController().signal,
+        log: recordedLog(),
+        random: () => 0
+      })
+      return [...purge.results]
+    } finally {
+      transport.close()
+    }
+  }
+
+  it('a port nothing listens on names base-url, its host and port, after every attempt', async () => {
+    const gone = new LoopbackServer()
+    await gone.listen(() => undefined)
+    const { port } = gone
+    await gone.close()
+    const [result] = await purgeAt(`http://127.0.0.1:${port}`)
+    expect(result).toMatchObject({ status: 'failed', attempts: 5, http_status: null })
+    expect(result?.error).toBe(
+      `127.0.0.1, the host in base-url, refused the connection on port ${port} (ECONNREFUSED): check base-url's host and port (gave up after 5 attempts)`
+    )
+  })
+
+  it('a website answering 200 with a page names base-url after one attempt', async () => {
+    const site = new LoopbackServer()
+    let requests = 0
+    await site.listen((request, response) => {
+      requests += 1
+      request.resume()
+      response.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' })
+      response.end('<!doctype html><html><head><title>Example</title></head></html>')
+    })
+    try {
+      const [result] = await purgeAt(site.url)
+      expect(requests).toBe(1)
+      expect(result).toMatchObject({ status: 'failed', attempts: 1, http_status: 200 })
+      expect(result?.error).toBe(
+        `base-url ${site.url} answered with a web page, not the purge API: give the purge API's address`
+      )
+    } finally {
+      await site.close()
+    }
   })
 })

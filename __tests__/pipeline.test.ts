@@ -227,7 +227,7 @@ describe('the stages in order', () => {
     expect(record.wait).toMatchObject({ done: false, cancelled: false })
     expect(new Set(record.results.map((result) => result.error))).toEqual(
       new Set([
-        'not sent: the origin was not ready within 10 s: https://origin.example/version did not show "abc1234"'
+        'not sent: the origin was not ready after 10 s: https://origin.example/version did not show "abc1234"'
       ])
     )
     expect(record.verification).toBeUndefined()

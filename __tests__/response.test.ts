@@ -5,7 +5,7 @@ import type { Answer } from '../src/http/agents.js'
 import { planPurges } from '../src/stages/plan.js'
 import { interpret, type Verdict } from '../src/stages/purge/response.js'
 import { parseUrls } from '../src/config/lists.js'
-import { settingsWith, TEST_SERVICE as SERVICE } from './support/defaults.js'
+import { settingsWith, TEST_BASE, TEST_SERVICE as SERVICE } from './support/defaults.js'
 import type { Settings } from '../src/config/settings.js'
 import type { Operation, PurgeCall } from '../src/record.js'
 import { resultsOfCall } from '../src/stages/purge/ledger.js'
@@ -159,11 +159,11 @@ describe('a 200 without the promised JSON', () => {
   it.each(Object.keys(calls) as Operation[])(
     '%s: a non-JSON body is a retryable failure quoting the body’s start',
     (op) => {
-      const body = `<html><body>Maintenance in progress</body></html>${'x'.repeat(2000)}`
+      const body = `Maintenance in progress, back soon${'x'.repeat(2000)}`
       const verdict = failed(interpret(calls[op](), response(200, body), NOW))
       expect(verdict.retryable).toBe(true)
       expect(verdict.httpStatus).toBe(200)
-      expect(verdict.message).toContain('<html><body>Maintenance in progress')
+      expect(verdict.message).toContain('Maintenance in progress, back soon')
       expect(verdict.message).not.toContain('x'.repeat(500))
       expect(verdict.stop).toBeUndefined()
     }
@@ -431,5 +431,145 @@ describe('no answer', () => {
     const verdict = failed(interpret(calls.url(), exchange, NOW))
     expect(verdict.retryable).toBe(false)
     expect(verdict.message).toContain('something broke')
+  })
+})
+
+describe('base-url named when it is the cause', () => {
+  const MANAGEMENT = ['purge-all', 'key', 'soft-key', 'batch'] as const
+  const API_HOST = new URL(TEST_BASE).hostname
+  const network = (code: string, message: string): Answer => ({ kind: 'network', code, message })
+  const WEB_PAGE = `base-url ${TEST_BASE} answered with a web page, not the purge API: give the purge API's address`
+
+  it.each([
+    [
+      'ENOTFOUND',
+      false,
+      `getaddrinfo ENOTFOUND ${API_HOST}`,
+      `${API_HOST}, the host in base-url, was not found in DNS (ENOTFOUND): check base-url`
+    ],
+    [
+      'EAI_AGAIN',
+      true,
+      `getaddrinfo EAI_AGAIN ${API_HOST}`,
+      `${API_HOST}, the host in base-url, could not be looked up in DNS (EAI_AGAIN): check base-url`
+    ],
+    [
+      'ECONNREFUSED',
+      true,
+      'connect ECONNREFUSED 203.0.113.7:443',
+      `${API_HOST}, the host in base-url, refused the connection on port 443 (ECONNREFUSED): check base-url's host and port`
+    ]
+  ] as const)(
+    '%s from the API host names base-url and the host; whether it is retried stays %s',
+    (code, retryable, said, why) => {
+      for (const op of MANAGEMENT) {
+        const verdict = failed(interpret(calls[op](), network(code, said), NOW))
+        expect(verdict).toMatchObject({ retryable, httpStatus: null, stop: undefined })
+        expect(verdict.message).toBe(why)
+      }
+    }
+  )
+
+  it('a refused connection names the port base-url gives, even when node said nothing', () => {
+    const call = planned({
+      services: [{ id: SERVICE, baseUrl: 'http://127.0.0.1:8787/api' }],
+      keys: ['a', 'b']
+    })
+    // Node gives an AggregateError without a message when every address of a host refused.
+    const verdict = failed(interpret(call, network('ECONNREFUSED', ''), NOW))
+    expect(verdict.message).toBe(
+      "127.0.0.1, the host in base-url, refused the connection on port 8787 (ECONNREFUSED): check base-url's host and port"
+    )
+  })
+
+  it('only a management call blames base-url, and only for DNS and refusals', () => {
+    const unknown = network('ENOTFOUND', 'getaddrinfo ENOTFOUND www.example.com')
+    expect(failed(interpret(calls.key(), unknown, NOW)).message).toContain('check base-url')
+    // URL purges go to the content's host, not to base-url: today's words.
+    expect(failed(interpret(calls.url(), unknown, NOW)).message).toBe(
+      'connection failed (ENOTFOUND): getaddrinfo ENOTFOUND www.example.com'
+    )
+    const refused = network('ECONNREFUSED', 'connect ECONNREFUSED 198.51.100.1:443')
+    expect(failed(interpret(calls['soft-url'](), refused, NOW))).toMatchObject({
+      retryable: true,
+      message: 'connection failed (ECONNREFUSED): connect ECONNREFUSED 198.51.100.1:443'
+    })
+    // A reset says nothing of the address (through a proxy, any failure to connect is one).
+    const reset = network('ECONNRESET', 'tunneling socket could not be established')
+    expect(failed(interpret(calls.batch(), reset, NOW)).message).toBe(
+      'connection failed (ECONNRESET): tunneling socket could not be established'
+    )
+  })
+
+  it.each(MANAGEMENT)('%s: a 200 web page names base-url and is not retried', (op) => {
+    const page = '<!DOCTYPE html>\n<html><head><title>Example</title></head><body>Hi</body></html>'
+    const exchange = response(200, page, { 'content-type': 'text/html; charset=utf-8' })
+    expect(interpret(calls[op](), exchange, NOW)).toEqual({
+      ok: false,
+      retryable: false,
+      httpStatus: 200,
+      message: WEB_PAGE,
+      waitMs: undefined,
+      stop: undefined
+    })
+  })
+
+  it.each([
+    ['its Content-Type alone', 201, 'Welcome to Example', { 'content-type': ' Text/HTML ;x=1' }],
+    ['its first character after white space', 200, '\ufeff\r\n  <html lang="en">', {}],
+    [
+      'its first character, whatever its Content-Type',
+      204,
+      '<h1>Hi',
+      { 'content-type': 'application/json' }
+    ]
+  ] as const)('a 2xx is a web page by %s', (_by, status, body, headers) => {
+    const verdict = failed(interpret(calls.batch(), response(status, body, headers), NOW))
+    expect(verdict).toMatchObject({ retryable: false, httpStatus: status, message: WEB_PAGE })
+  })
+
+  it('a web page over 1 MiB is a web page, not an answer cut off', () => {
+    const exchange: Answer = {
+      kind: 'response',
+      status: 200,
+      headers: { 'content-type': 'text/html' },
+      body: `<html>${'x'.repeat(100)}`,
+      truncated: true
+    }
+    expect(failed(interpret(calls['purge-all'](), exchange, NOW)).message).toBe(WEB_PAGE)
+  })
+
+  it('names only the origin of base-url: no path, no credentials', () => {
+    const call = planned({
+      services: [{ id: SERVICE, baseUrl: 'https://ops:hunter2@www.example.com:8443/cdn-api' }],
+      keys: ['home']
+    })
+    const verdict = failed(interpret(call, response(200, '<html></html>'), NOW))
+    expect(verdict.message).toBe(
+      "base-url https://www.example.com:8443 answered with a web page, not the purge API: give the purge API's address"
+    )
+  })
+
+  it('only a page in place of a purge answer, from base-url, is blamed on base-url', () => {
+    const page = response(200, '<html><body>Maintenance</body></html>', {
+      'content-type': 'text/html'
+    })
+    expect(failed(interpret(calls.key(), page, NOW)).message).toBe(WEB_PAGE)
+    // A URL purge's page comes from the content's host: today's words, and retried.
+    expect(failed(interpret(calls.url(), page, NOW))).toMatchObject({
+      retryable: true,
+      message:
+        '200 without the JSON the purge API promises ({"status":"ok","id":...}); got "<html><body>Maintenance</body></html>"'
+    })
+    // A purge answer labelled text/html is still the answer.
+    const labelled = response(200, { status: 'ok', id: ID }, { 'content-type': 'text/html' })
+    expect(succeeded(interpret(calls.key(), labelled, NOW)).ids.get('home')).toBe(ID)
+    // Other malformed answers from base-url keep their words and their retries.
+    const queued = response(200, { status: 'queued' }, { 'content-type': 'application/json' })
+    expect(failed(interpret(calls['purge-all'](), queued, NOW))).toMatchObject({
+      retryable: true,
+      message:
+        '200 without the JSON the purge API promises ({"status":"ok"}); got "{\\"status\\":\\"queued\\"}"'
+    })
   })
 })

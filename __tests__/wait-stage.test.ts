@@ -1,7 +1,8 @@
 /**
- * The wait stage in-process on the virtual clock: cadence, no overlap, the deadline, request
- * timeouts cut to the time left, passes in a row (never for a body that cannot be decoded), the
- * failure text, concurrency and cancel.
+ * The wait stage in-process on the virtual clock: cadence, no overlap, the deadline (a last check
+ * at it, even when timers wake late), request timeouts cut to the time left, passes in a row (never
+ * for a body that cannot be decoded), the failure text and the time it gives, concurrency and
+ * cancel.
  */
 import { describe, expect, it } from '@jest/globals'
 import type { Answer } from '../src/http/agents.js'
@@ -13,6 +14,7 @@ import { page, ScriptedProber, type Script } from './support/scripted-prober.js'
 import type { WaitSettings } from '../src/config/settings.js'
 import type { RequestLimits } from '../src/http/page-checks.js'
 import type { WaitOutcome } from '../src/record.js'
+import type { Clock } from '../src/clock.js'
 
 const ORIGIN = 'https://origin.example/version'
 const SHA = 'abc1234'
@@ -75,6 +77,39 @@ describe('cadence and deadline', () => {
     expect(prober.calls.map(({ timeoutMs }) => timeoutMs)).toEqual([
       5000, 5000, 5000, 4000, 2000, 1000
     ])
+  })
+
+  it('checks once more at the deadline when the next check would come after it', async () => {
+    const { outcome, prober, started } = await run({ timeoutMs: 5000 }, always(OLD))
+    expect(prober.startsOf(ORIGIN, started)).toEqual([0, 2000, 4000, 5000])
+    expect(prober.calls.at(-1)?.timeoutMs).toBe(1000)
+    expect(outcome).toMatchObject({ done: false, elapsedMs: 5100 })
+    expect(outcome.failure).toBe(
+      `the origin was not ready after 5 s: ${ORIGIN} did not show "${SHA}"`
+    )
+  })
+
+  it('uses all of wait-timeout when timers wake late, as real ones do: 6 s is not 4', async () => {
+    const fake = new FakeClock()
+    const started = fake.now()
+    // Each of the wait's timers wakes 3 ms late, so the 2 s steps drift past the deadline.
+    const clock: Clock = {
+      now: () => fake.now(),
+      sleep: (ms, signal) => fake.sleep(ms + 3, signal)
+    }
+    const prober = new ScriptedProber(fake, always(OLD))
+    const given = settings({ timeoutMs: 6000 })
+    const outcome = await waitForOrigin(given, given, {
+      prober,
+      clock,
+      signal: new AbortController().signal,
+      log: recordedLog()
+    })
+    expect(prober.startsOf(ORIGIN, started)).toEqual([0, 2003, 4006, 6003])
+    expect(outcome.elapsedMs).toBe(6103)
+    expect(outcome.failure).toBe(
+      `the origin was not ready after 6 s: ${ORIGIN} did not show "${SHA}"`
+    )
   })
 
   it('asks the prober to look for the text, and for nothing without it', async () => {
@@ -172,7 +207,7 @@ describe('time up', () => {
     )
     expect(outcome.done).toBe(false)
     expect(outcome.failure).toBe(
-      `the origin was not ready within 10 s: 2 of 3 wait-for-urls did not show "${SHA}" 2 times in a row`
+      `the origin was not ready after 10 s: 2 of 3 wait-for-urls did not show "${SHA}" 2 times in a row`
     )
     expect(lines.slice(-4, -1)).toEqual([
       outcome.failure,
@@ -186,12 +221,22 @@ describe('time up', () => {
       { text: undefined, timeoutMs: 3000, requestTimeoutMs: 2000 },
       always(page(200), 60_000)
     )
-    expect(outcome.failure).toBe(
-      `the origin was not ready within 3 s: ${ORIGIN} did not answer 2xx`
-    )
+    expect(outcome.failure).toBe(`the origin was not ready after 3 s: ${ORIGIN} did not answer 2xx`)
     expect(lines).toContain(
       `${ORIGIN} did not answer 2xx (last answer: no complete answer within 1 s, after 2 checks)`
     )
+  })
+
+  it('gives the time the wait took, as wait-seconds does, even past wait-timeout', async () => {
+    // The check at 0 s times out at the deadline; the one then still gets 1 s.
+    const { outcome, prober, started } = await run({ timeoutMs: 3000 }, always(OLD, 60_000))
+    expect(prober.startsOf(ORIGIN, started)).toEqual([0, 3000])
+    expect(outcome.elapsedMs).toBe(4000)
+    expect(outcome.failure).toBe(
+      `the origin was not ready after 4 s: ${ORIGIN} did not show "${SHA}"`
+    )
+    const waitSeconds = Math.round(outcome.elapsedMs / 1000)
+    expect(outcome.failure).toContain(`after ${waitSeconds} s:`)
   })
 
   it('says why in one short sentence however many URLs wait: every target repeats it', async () => {
@@ -201,7 +246,7 @@ describe('time up', () => {
     )
     const { outcome } = await run({ urls, text: 'x'.repeat(500), passes: 100 }, always(OLD))
     expect(outcome.failure).toBe(
-      `the origin was not ready within 10 s: 100 of 100 wait-for-urls did not show "${'x'.repeat(80)}…" 100 times in a row`
+      `the origin was not ready after 10 s: 100 of 100 wait-for-urls did not show "${'x'.repeat(80)}…" 100 times in a row`
     )
     expect(`not sent: ${outcome.failure ?? ''}`.length).toBeLessThanOrEqual(400)
   })

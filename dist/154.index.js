@@ -199,11 +199,12 @@ function describeAnswer(observation, text) {
  * Why no purge call was sent, short enough to be every target's reason: how many URLs were not
  * ready and what they had to show. What each one answered is in the log and the summary.
  */
-function describeFailure(settings, waiting) {
+function describeFailure(settings, waiting, elapsedMs) {
     const which = waiting.length === 1 && settings.urls.length === 1
         ? (0,_text_shown_js__WEBPACK_IMPORTED_MODULE_4__/* .shownUrl */ .zA)(waiting[0]?.url ?? '')
         : `${waiting.length} of ${(0,_text_counted_js__WEBPACK_IMPORTED_MODULE_5__/* .counted */ .h)(settings.urls.length, 'wait-for-url')}`;
-    return `the origin was not ready within ${settings.timeoutMs / 1000} s: ${which} did not ${(0,_record_js__WEBPACK_IMPORTED_MODULE_2__/* .awaited */ .QZ)(settings)}`;
+    // The time the wait took, in whole seconds as the wait-seconds output gives it.
+    return `the origin was not ready after ${Math.round(elapsedMs / 1000)} s: ${which} did not ${(0,_record_js__WEBPACK_IMPORTED_MODULE_2__/* .awaited */ .QZ)(settings)}`;
 }
 /** In a dry run: what the wait would await; no request is sent. */
 function describeWaitPlanned(wait) {
@@ -225,16 +226,21 @@ async function waitForOrigin(settings, { requestTimeoutMs, concurrency }, deps) 
         passedInARow: 0,
         last: 'not checked'
     }));
-    /** Checks one URL until it has passed often enough or no check may start before the deadline. */
+    /**
+     * Checks one URL until it has passed often enough or the time is up: every 2 s, and once more at
+     * the deadline when the next check would come after it, so the wait uses all of its time.
+     */
     async function watch(state) {
         let nextStart = started;
         while (state.passedInARow < settings.passes && !signal.aborted) {
             const pause = nextStart - clock.now();
             if (pause > 0)
                 await clock.sleep(pause, signal);
-            const checked = await slots.run(async () => {
+            const checked = await slots.run(async (queued) => {
                 const start = clock.now();
-                if (signal.aborted || start > deadline)
+                // Every check is due by the deadline; one due at it starts when its timer wakes, a moment
+                // after. A check that waited for a free slot until after the deadline does not start.
+                if (signal.aborted || (queued && start > deadline))
                     return false;
                 nextStart = start + CHECK_INTERVAL_MS;
                 const timeoutMs = (0,_http_page_checks_js__WEBPACK_IMPORTED_MODULE_6__/* .timeoutBefore */ .nY)(deadline, start, requestTimeoutMs);
@@ -257,8 +263,11 @@ async function waitForOrigin(settings, { requestTimeoutMs, concurrency }, deps) 
             if (!checked)
                 return;
             nextStart = Math.max(nextStart, clock.now());
-            if (nextStart > deadline)
-                return;
+            if (nextStart > deadline) {
+                if (clock.now() >= deadline)
+                    return;
+                nextStart = deadline;
+            }
         }
     }
     const title = `Waiting for the origin: ${(0,_text_counted_js__WEBPACK_IMPORTED_MODULE_5__/* .counted */ .h)(urls.length, 'URL')} to ${(0,_record_js__WEBPACK_IMPORTED_MODULE_2__/* .awaited */ .QZ)(settings)} (up to ${settings.timeoutMs / 1000} s)`;
@@ -268,7 +277,7 @@ async function waitForOrigin(settings, { requestTimeoutMs, concurrency }, deps) 
         const cancelled = signal.aborted;
         const waiting = urls.filter((state) => state.passedInARow < settings.passes);
         const done = !cancelled && waiting.length === 0;
-        const failure = done || cancelled ? undefined : describeFailure(settings, waiting);
+        const failure = done || cancelled ? undefined : describeFailure(settings, waiting, elapsedMs);
         const after = `${(elapsedMs / 1000).toFixed(1)} s`;
         log.info(failure ??
             (cancelled ? `Wait cancelled after ${after}` : `The origin is ready after ${after}`));

@@ -291,7 +291,7 @@ function createProber(options) {
 /**
  * At most `count` probes in flight across every origin (the agents bound each origin alone). A
  * stage takes a slot before it decides to start a check, so a check queued past its deadline is
- * not started at all.
+ * not started at all; `task` is told whether it waited for its slot.
  */
 class ProbeSlots {
     free;
@@ -300,12 +300,13 @@ class ProbeSlots {
         this.free = Math.max(1, count);
     }
     async run(task) {
-        if (this.free > 0)
-            this.free -= 1;
-        else
+        const queued = this.free === 0;
+        if (queued)
             await new Promise((resolve) => this.queue.push(resolve));
+        else
+            this.free -= 1;
         try {
-            return await task();
+            return await task(queued);
         }
         finally {
             const next = this.queue.shift();

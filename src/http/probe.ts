@@ -153,7 +153,7 @@ export function createProber(options: { userAgent: string; concurrency: number }
 /**
  * At most `count` probes in flight across every origin (the agents bound each origin alone). A
  * stage takes a slot before it decides to start a check, so a check queued past its deadline is
- * not started at all.
+ * not started at all; `task` is told whether it waited for its slot.
  */
 export class ProbeSlots {
   private free: number
@@ -163,11 +163,12 @@ export class ProbeSlots {
     this.free = Math.max(1, count)
   }
 
-  async run<T>(task: () => Promise<T>): Promise<T> {
-    if (this.free > 0) this.free -= 1
-    else await new Promise<void>((resolve) => this.queue.push(resolve))
+  async run<T>(task: (queued: boolean) => Promise<T>): Promise<T> {
+    const queued = this.free === 0
+    if (queued) await new Promise<void>((resolve) => this.queue.push(resolve))
+    else this.free -= 1
     try {
-      return await task()
+      return await task(queued)
     } finally {
       const next = this.queue.shift()
       if (next === undefined) this.free += 1

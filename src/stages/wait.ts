@@ -53,12 +53,13 @@ function describeAnswer(observation: Observation, text: string | undefined): str
  * Why no purge call was sent, short enough to be every target's reason: how many URLs were not
  * ready and what they had to show. What each one answered is in the log and the summary.
  */
-function describeFailure(settings: WaitSettings, waiting: UrlWait[]): string {
+function describeFailure(settings: WaitSettings, waiting: UrlWait[], elapsedMs: number): string {
   const which =
     waiting.length === 1 && settings.urls.length === 1
       ? shownUrl(waiting[0]?.url ?? '')
       : `${waiting.length} of ${counted(settings.urls.length, 'wait-for-url')}`
-  return `the origin was not ready within ${settings.timeoutMs / 1000} s: ${which} did not ${awaited(settings)}`
+  // The time the wait took, in whole seconds as the wait-seconds output gives it.
+  return `the origin was not ready after ${Math.round(elapsedMs / 1000)} s: ${which} did not ${awaited(settings)}`
 }
 
 /** In a dry run: what the wait would await; no request is sent. */
@@ -89,15 +90,20 @@ export async function waitForOrigin(
     last: 'not checked'
   }))
 
-  /** Checks one URL until it has passed often enough or no check may start before the deadline. */
+  /**
+   * Checks one URL until it has passed often enough or the time is up: every 2 s, and once more at
+   * the deadline when the next check would come after it, so the wait uses all of its time.
+   */
   async function watch(state: UrlWait): Promise<void> {
     let nextStart = started
     while (state.passedInARow < settings.passes && !signal.aborted) {
       const pause = nextStart - clock.now()
       if (pause > 0) await clock.sleep(pause, signal)
-      const checked = await slots.run(async () => {
+      const checked = await slots.run(async (queued) => {
         const start = clock.now()
-        if (signal.aborted || start > deadline) return false
+        // Every check is due by the deadline; one due at it starts when its timer wakes, a moment
+        // after. A check that waited for a free slot until after the deadline does not start.
+        if (signal.aborted || (queued && start > deadline)) return false
         nextStart = start + CHECK_INTERVAL_MS
         const timeoutMs = timeoutBefore(deadline, start, requestTimeoutMs)
         const answer = await safeGet(prober, state.url, {
@@ -118,7 +124,10 @@ export async function waitForOrigin(
       })
       if (!checked) return
       nextStart = Math.max(nextStart, clock.now())
-      if (nextStart > deadline) return
+      if (nextStart > deadline) {
+        if (clock.now() >= deadline) return
+        nextStart = deadline
+      }
     }
   }
 
@@ -129,7 +138,7 @@ export async function waitForOrigin(
     const cancelled = signal.aborted
     const waiting = urls.filter((state) => state.passedInARow < settings.passes)
     const done = !cancelled && waiting.length === 0
-    const failure = done || cancelled ? undefined : describeFailure(settings, waiting)
+    const failure = done || cancelled ? undefined : describeFailure(settings, waiting, elapsedMs)
     const after = `${(elapsedMs / 1000).toFixed(1)} s`
     log.info(
       failure ??

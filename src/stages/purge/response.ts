@@ -57,7 +57,9 @@ export function interpret(call: PurgeCall, exchange: Answer, now: number): Verdi
       return failure({
         httpStatus: null,
         retryable: isRetryableNetworkCode(exchange.code),
-        message: `connection failed${exchange.code === undefined ? '' : ` (${exchange.code})`}: ${plainLine(exchange.message)}`
+        message:
+          unreachableBaseUrl(call, exchange.code) ??
+          `connection failed${exchange.code === undefined ? '' : ` (${exchange.code})`}: ${plainLine(exchange.message)}`
       })
     case 'response':
       if (exchange.status >= 200 && exchange.status < 300) return interpretSuccess(call, exchange)
@@ -66,6 +68,41 @@ export function interpret(call: PurgeCall, exchange: Answer, now: number): Verdi
 }
 
 export const CANCELLED_IN_FLIGHT = 'cancelled before it was confirmed'
+
+/** A call to `base-url`: management calls have a service, URL purges go to the content's host. */
+function toBaseUrl(call: PurgeCall): boolean {
+  return call.service !== undefined
+}
+
+/**
+ * Why a management call reached nothing at `base-url`'s host, when that host is the likely cause:
+ * its name is not in DNS, or nothing takes connections at its port. Other failures (a reset, a
+ * timeout, TLS) say nothing of the address and keep their own words; so does any failure to reach
+ * a proxy, which its tunnel reports as ECONNRESET.
+ */
+function unreachableBaseUrl(call: PurgeCall, code: string | undefined): string | undefined {
+  if (!toBaseUrl(call)) return undefined
+  const url = new URL(call.url)
+  const named = `${plainLine(withoutCredentials(url.hostname))}, the host in base-url,`
+  switch (code) {
+    case 'ENOTFOUND':
+      return `${named} was not found in DNS (ENOTFOUND): check base-url`
+    case 'EAI_AGAIN':
+      return `${named} could not be looked up in DNS (EAI_AGAIN): check base-url`
+    case 'ECONNREFUSED': {
+      const port = url.port === '' ? (url.protocol === 'https:' ? '443' : '80') : url.port
+      return `${named} refused the connection on port ${port} (ECONNREFUSED): check base-url's host and port`
+    }
+    default:
+      return undefined
+  }
+}
+
+/** An answer that is a web page: HTML by its Content-Type or by its first character. */
+function isWebPage({ headers, body }: Response): boolean {
+  const type = headerValue(headers, 'content-type')
+  return (type !== undefined && /^\s*text\/html\s*(;|$)/i.test(type)) || /^\s*</.test(body)
+}
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
@@ -122,12 +159,38 @@ function takeByTable(json: Record<string, unknown>, targets: readonly string[], 
 
 function interpretSuccess(call: PurgeCall, exchange: Response): Verdict {
   const { status, body } = exchange
+  const read = exchange.truncated ? undefined : readIds(call, status, body)
+  if (read !== undefined) return read
+  // A website at base-url answers every path with a page: another attempt gets the same page.
+  if (toBaseUrl(call) && isWebPage(exchange)) {
+    const origin = plainLine(withoutCredentials(new URL(call.url).origin), 200)
+    return failure({
+      httpStatus: status,
+      message: `base-url ${origin} answered with a web page, not the purge API: give the purge API's address`
+    })
+  }
   if (exchange.truncated) {
     return failure({
       httpStatus: status,
       message: `${status} with an answer over ${MAX_BODY_BYTES / 1024 / 1024} MiB, cut off there: the purge API's answers are far smaller`
     })
   }
+  const promised =
+    call.operation === 'batch'
+      ? 'an object of purge ids'
+      : call.operation === 'purge-all'
+        ? '{"status":"ok"}'
+        : '{"status":"ok","id":...}'
+  const start = body.trim() === '' ? 'an empty body' : JSON.stringify(plainLine(body, 120))
+  return failure({
+    httpStatus: status,
+    retryable: true,
+    message: `${status} without the JSON the purge API promises (${promised}); got ${start}`
+  })
+}
+
+/** The call's ids, when the body is the JSON the purge API promises for it. */
+function readIds(call: PurgeCall, status: number, body: string): Verdict | undefined {
   const json = parseJson(body)
   const ids = new Map<string, string>()
   const unusable = new Map<string, string>()
@@ -150,18 +213,7 @@ function interpretSuccess(call: PurgeCall, exchange: Response): Verdict {
       return { ok: true, httpStatus: status, ids, unusable }
     }
   }
-  const promised =
-    call.operation === 'batch'
-      ? 'an object of purge ids'
-      : call.operation === 'purge-all'
-        ? '{"status":"ok"}'
-        : '{"status":"ok","id":...}'
-  const start = body.trim() === '' ? 'an empty body' : JSON.stringify(plainLine(body, 120))
-  return failure({
-    httpStatus: status,
-    retryable: true,
-    message: `${status} without the JSON the purge API promises (${promised}); got ${start}`
-  })
+  return undefined
 }
 
 function interpretRefusal(call: PurgeCall, exchange: Response, now: number): Verdict {
