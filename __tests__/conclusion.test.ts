@@ -2,6 +2,7 @@
 import { beforeEach, describe, expect, it, jest } from '@jest/globals'
 import type { StepLog } from '../src/log.js'
 import type { PurgeResult, Verification } from '../src/record.js'
+import { failureCauses } from '../src/report/causes.js'
 import { conclude, failureAnnotations, MAX_ANNOTATIONS } from '../src/report/conclusion.js'
 import { hideSecrets } from '../src/text/guard.js'
 import { settingsWith } from './support/defaults.js'
@@ -69,7 +70,7 @@ function failed(target: string, reason: string, type: PurgeResult['type'] = 'key
   }
 }
 
-const UNAUTHORIZED = '401: the API token was rejected: check the secret behind api-token'
+const UNAUTHORIZED = 'the API token was rejected (401): check the secret behind api-token'
 
 beforeEach(() => {
   error.mockReset()
@@ -77,13 +78,17 @@ beforeEach(() => {
   setFailed.mockReset()
 })
 
+/** The annotations of these results' failures, as `conclude` groups them. */
+const annotationsOf = (results: PurgeResult[], edge: Verification[] = []): string[] =>
+  failureAnnotations(failureCauses(results, 1), edge)
+
 describe('failureAnnotations', () => {
   it('is empty when nothing failed', () => {
-    expect(failureAnnotations([purged('a'), purged('b')])).toEqual([])
+    expect(annotationsOf([purged('a'), purged('b')])).toEqual([])
   })
 
   it('names a lone failure with its type, target and reason', () => {
-    const [line, ...rest] = failureAnnotations([
+    const [line, ...rest] = annotationsOf([
       purged('a'),
       failed('https://www.example.com/x', 'HTTP 404 (Not Found)', 'url')
     ])
@@ -95,14 +100,14 @@ describe('failureAnnotations', () => {
 
   it('groups identical errors into one line with the count: a bad token is one annotation', () => {
     const results = Array.from({ length: 600 }, (_, index) => failed(`k${index}`, UNAUTHORIZED))
-    const lines = failureAnnotations(results)
+    const lines = annotationsOf(results)
     expect(lines).toHaveLength(1)
     expect(lines[0]).toContain('600 targets')
     expect(lines[0]).toContain(UNAUTHORIZED)
   })
 
   it('puts the largest group first', () => {
-    const lines = failureAnnotations([
+    const lines = annotationsOf([
       failed('a', 'reason A'),
       failed('b', 'reason B'),
       failed('c', 'reason B'),
@@ -111,12 +116,12 @@ describe('failureAnnotations', () => {
       failed('f', 'reason C')
     ])
     expect(lines).toHaveLength(3)
-    expect(lines[0]).toContain('3 targets failed: reason B')
-    expect(lines[1]).toContain('2 targets failed: reason C')
+    expect(lines[0]).toContain('3 targets not purged: reason B')
+    expect(lines[1]).toContain('2 targets not purged: reason C')
     expect(lines[2]).toContain('reason A')
   })
 
-  it('puts the refusal first and the calls it stopped after it, however many more they are', () => {
+  it('names a refusal once for the targets it refused and those it stopped, with both counts', () => {
     const refused = 'soft purge was refused (403): the token needs Billing permission or higher'
     const results = [
       failed('home', refused),
@@ -127,10 +132,8 @@ describe('failureAnnotations', () => {
         )
       )
     ]
-    const lines = failureAnnotations(results)
-    expect(lines).toEqual([
-      `key "home" failed: ${refused}`,
-      `40 targets failed: not sent: an earlier call needing the same permission found that ${refused}`
+    expect(annotationsOf(results)).toEqual([
+      `41 targets not purged: ${refused}; 1 refused, 40 not sent after that`
     ])
   })
 
@@ -139,7 +142,7 @@ describe('failureAnnotations', () => {
     const results = Array.from({ length: kinds }, (_, index) =>
       failed(`k${index}`, `reason ${index}`)
     )
-    const lines = failureAnnotations(results)
+    const lines = annotationsOf(results)
     expect(lines).toHaveLength(MAX_ANNOTATIONS + 1)
     expect(lines.at(-1)).toContain('3 more kinds of failure')
     expect(lines.at(-1)).toContain('summary')
@@ -150,7 +153,7 @@ describe('failureAnnotations', () => {
     const results = Array.from({ length: MAX_ANNOTATIONS }, (_, index) =>
       failed(`k${index}`, `reason ${index}`)
     )
-    const lines = failureAnnotations(results)
+    const lines = annotationsOf(results)
     expect(lines).toHaveLength(MAX_ANNOTATIONS)
     expect(lines.join('\n')).not.toContain('more kinds')
   })
@@ -158,8 +161,8 @@ describe('failureAnnotations', () => {
   it('keeps a target and a server message on one line that cannot speak to the runner', () => {
     const target = 'k\n::add-mask::x\u202e'
     const reason = `HTTP 400: bad\r\n##[set-output name=x]1 ${'z'.repeat(1000)}`
-    const [lone] = failureAnnotations([failed(target, reason)])
-    const [grouped] = failureAnnotations([failed('a', reason), failed('b', reason)])
+    const [lone] = annotationsOf([failed(target, reason)])
+    const [grouped] = annotationsOf([failed('a', reason), failed('b', reason)])
     for (const line of [lone ?? '', grouped ?? '']) {
       expect(line).not.toMatch(/[\r\n\u202e]|##\[/)
       expect(line).toContain('HTTP 400: bad\\r\\n##')
@@ -170,7 +173,7 @@ describe('failureAnnotations', () => {
 
   it('shortens a long target in its line', () => {
     const key = 'k'.repeat(1024)
-    const [line] = failureAnnotations([failed(key, 'HTTP 400 (Bad Request)')])
+    const [line] = annotationsOf([failed(key, 'HTTP 400 (Bad Request)')])
     expect(line).not.toContain(key)
     expect(line).toContain('1024 characters')
   })
@@ -188,7 +191,7 @@ describe('conclude', () => {
   it('with fail-on-error, annotates errors and fails the step', () => {
     const results = [purged('a'), failed('b', 'HTTP 400 (Bad Request)'), failed('c', UNAUTHORIZED)]
     concludeRun(results, ending(true))
-    expect(error.mock.calls.map(([message]) => message)).toEqual(failureAnnotations(results))
+    expect(error.mock.calls.map(([message]) => message)).toEqual(annotationsOf(results))
     expect(setFailed).toHaveBeenCalledTimes(1)
     expect(setFailed.mock.calls[0]?.[0]).toContain('2 of 3 targets failed')
     expect(warning).not.toHaveBeenCalled()
@@ -200,7 +203,7 @@ describe('conclude', () => {
     expect(setFailed).not.toHaveBeenCalled()
     expect(error).not.toHaveBeenCalled()
     const messages = warning.mock.calls.map(([message]) => message)
-    expect(messages.slice(0, -1)).toEqual(failureAnnotations(results))
+    expect(messages.slice(0, -1)).toEqual(annotationsOf(results))
     expect(messages.at(-1)).toContain('1 of 2 targets failed')
     expect(messages.at(-1)).toContain('fail-on-error is false')
   })
@@ -211,9 +214,31 @@ describe('conclude', () => {
       'Cancelled after 0 of 1 call: the calls not answered by then are reported as failed'
     conclude(runRecord({ results, stopped }), { log, fail: setFailed })
     expect(setFailed.mock.calls.map(([message]) => message)).toEqual([
-      '1 of 1 targets failed to purge; the job summary and the results output list each with its reason',
+      '1 of 1 targets failed to purge: the run was cancelled; the job summary and the results output list each with its reason',
       stopped
     ])
+  })
+
+  it('names the one cause of every failure in the step’s message: a rejected token, not a count', () => {
+    const stopped = `not sent: an earlier call to the same address got ${UNAUTHORIZED}`
+    const results = [
+      ...Array.from({ length: 256 }, (_, index) => failed(`k${index}`, UNAUTHORIZED)),
+      ...Array.from({ length: 344 }, (_, index) => failed(`n${index}`, stopped))
+    ]
+    concludeRun(results, ending(true))
+    expect(error.mock.calls.map(([message]) => message)).toEqual([
+      `600 targets not purged: ${UNAUTHORIZED}; 256 refused, 344 not sent after that`
+    ])
+    expect(setFailed).toHaveBeenCalledWith(
+      '600 of 600 targets failed to purge: the API token was rejected (401); the job summary and the results output list each with its reason'
+    )
+  })
+
+  it('says how many causes there were when there were several', () => {
+    concludeRun([failed('a', 'reason A'), failed('b', 'reason B'), purged('c')], ending(true))
+    expect(setFailed.mock.calls[0]?.[0]).toContain(
+      '2 of 3 targets failed to purge for 2 different reasons;'
+    )
   })
 
   it('keeps annotations within GitHub’s 10 per step however many targets failed', () => {
@@ -275,6 +300,22 @@ describe('stale URLs', () => {
     )
   })
 
+  it('say a URL that could not be reached was not reached, not that it is stale', () => {
+    const refused = 'connection failed (ECONNREFUSED): connect ECONNREFUSED 127.0.0.1:9'
+    concludeRun(
+      [purged('blog')],
+      ending(true, [
+        { ...stale('https://www.exmaple.com/', refused), http_status: null, age: null }
+      ])
+    )
+    expect(error.mock.calls.map(([message]) => message)).toEqual([
+      `"https://www.exmaple.com/" could not be reached at the edge, so not known to be fresh: ${refused}`
+    ])
+    expect(setFailed).toHaveBeenCalledWith(
+      '1 of 1 URL to check at the edge could not be reached, so it is not known to be fresh; the verification output says why'
+    )
+  })
+
   it('redact what servers said before it becomes an annotation', () => {
     const results = [failed('a', 'HTTP 400 — server said: bad tok-secret here')]
     hideSecrets(['tok-secret'])
@@ -284,7 +325,7 @@ describe('stale URLs', () => {
       hideSecrets([])
     }
     expect(error.mock.calls.map(([message]) => message)).toEqual([
-      'key "a" failed: HTTP 400 — server said: bad *** here'
+      'key "a" not purged: HTTP 400 — server said: bad *** here'
     ])
   })
 })

@@ -94,15 +94,18 @@ describe('no target lost', () => {
     expect(run.outputs['purged-count']).toBe('344')
     expect(run.outputs['failed-count']).toBe('256')
     expect(run.summary).toMatch(/Edge purge of svc123: 344 purged, 256 failed/)
-    expect(run.summary.match(/<td>❌ failed: /g)).toHaveLength(250)
-    expect(run.summary).toMatch(/Showing 250 of 256 failed targets/)
+    expect(run.summary).toMatch(
+      /Edge purge of svc123: 344 purged, 256 failed: HTTP 400 &#40;Bad Request&#41;<\/h2>/
+    )
+    expect(run.summary.match(/<td>❌ /g)).toHaveLength(1)
+    expect(run.summary).toContain('…and 251 more')
     expect(run.summary).toMatch(/<summary>344 targets purged<\/summary>/)
     const annotations = run.stdout.split('\n').filter((line) => line.startsWith('::error'))
     expect(annotations).toHaveLength(2)
     expect(annotations[0]).toContain(
-      `256 targets failed: HTTP 400 (Bad Request) — server said: Bad request: ${message}`
+      `256 targets not purged: HTTP 400 (Bad Request) — server said: Bad request: ${message}`
     )
-    expect(annotations[1]).toContain('256 of 600 targets failed to purge')
+    expect(annotations[1]).toContain('256 of 600 targets failed to purge: HTTP 400 (Bad Request);')
   })
 
   it('warns instead of failing with fail-on-error: false', async () => {

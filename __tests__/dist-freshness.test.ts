@@ -115,7 +115,7 @@ describe('wait for the origin', () => {
     )
     expect(summary).toContain(`No purge call was sent: ${reason.slice('not sent: '.length)}.`)
     expect(summary).toContain(`(last answer: HTTP 200, did not show "${RELEASE}", after 3 checks)`)
-    expect(annotations(run, 'error').join('\n')).toContain(`3 targets failed: ${reason}`)
+    expect(annotations(run, 'error').join('\n')).toContain(`3 targets not purged: ${reason}`)
   })
 
   it('on timeout with fail-on-error: false warns and passes, still sending nothing', async () => {
@@ -132,7 +132,9 @@ describe('wait for the origin', () => {
     expect(api.requests).toEqual([])
     expect(annotations(run, 'error')).toEqual([])
     const warnings = annotations(run, 'warning').join('\n')
-    expect(warnings).toContain(`key "blog" failed: not sent: the origin was not ready after 1 s`)
+    expect(warnings).toContain(
+      `key "blog" not purged: not sent: the origin was not ready after 1 s`
+    )
     expect(warnings).toContain('fail-on-error is false, so the step passes')
     expect(run.outputs['failed-count']).toBe('1')
   })
@@ -220,7 +222,7 @@ describe('edge check', () => {
     expect(run.summary).not.toContain('Edge check')
   })
 
-  it('starts no check after verify-timeout: URLs not reached are unchecked, counted stale, and the step ends soon after', async () => {
+  it('starts no check after verify-timeout: URLs not reached are unchecked, the one that timed out unreachable, all counted stale, and the step ends soon after', async () => {
     await startFakes()
     const paths = Array.from({ length: 10 }, (_, index) => `/hangs/${index}`)
     // An edge that never answers: each check ends at its 1 s timeout.
@@ -255,11 +257,15 @@ describe('edge check', () => {
         evidence: unchecked
       }))
     ])
-    expect(run.outputs).toMatchObject({ 'fresh-count': '0', 'stale-count': '10' })
+    expect(run.outputs).toMatchObject({
+      'fresh-count': '0',
+      'stale-count': '10',
+      'unreachable-count': '1'
+    })
     expect(annotations(run, 'error').join('\n')).toContain(
       `9 URLs are not known to be fresh: ${unchecked}`
     )
-    expect(run.summary).toContain('0 of 10 URLs fresh, <b>1 stale</b>, <b>9 not checked</b>')
+    expect(run.summary).toContain('0 of 10 URLs fresh, <b>1 unreachable</b>, <b>9 not checked</b>')
     // Within verify-timeout plus one timeout, and the action's start: not one timeout per URL.
     expect(run.elapsedMs).toBeLessThan(8000)
   })

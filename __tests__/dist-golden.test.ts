@@ -1,8 +1,9 @@
 /**
  * The golden runs: dist/ run as the runner runs it, in two fixed scenes (fixed ids, inputs and
- * run context), compared with what main produced when the performance work began. Every output,
- * the results and verification files and the summary must stay as they were, durations, ports and
- * paths aside. `GOLDEN_WRITE=1` rewrites the fixtures: only ever from main before a change.
+ * run context). Every output, the results and verification files and the summary must stay as the
+ * fixtures hold them, durations, ports and paths aside. `GOLDEN_WRITE=1` rewrites the fixtures:
+ * only in the commit of a change meant to alter them, whose message lists what changed (the
+ * cause-first report of issue 27 last did).
  */
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals'
 import { createHash } from 'node:crypto'

@@ -126,7 +126,7 @@ describe('what a user sees first', () => {
     expect(run.outputs['stale-count']).toBe('2')
   })
 
-  it('a refused soft purge is the first annotation, the calls it stopped come after it', async () => {
+  it('a refused soft purge is one annotation, counting the target refused and those it stopped', async () => {
     const { inputs } = await purgeApi({ tokens: { [TOKEN]: 'purge' } })
     const run = await runAction({
       ...inputs,
@@ -137,10 +137,10 @@ describe('what a user sees first', () => {
     expect(run.code).toBe(1)
     const errors = annotations(run, 'error')
     expect(errors[0]).toMatch(
-      /^::error::key "home" failed: soft purge was refused \(403\): the token needs Billing permission or higher/
+      /^::error::4 targets not purged: soft purge was refused \(403\): the token needs Billing permission or higher.*; 1 refused, 3 not sent after that$/
     )
     expect(errors[1]).toMatch(
-      /^::error::3 targets failed: not sent: an earlier call needing the same permission found that soft purge was refused \(403\)/
+      /^::error::4 of 4 targets failed to purge: soft purge was refused \(403\);/
     )
   })
 })

@@ -178,9 +178,9 @@ describe('stop rules', () => {
     )
     const { results } = await run()
     expect(transport.sent).toHaveLength(1)
-    expect(results[0]?.error).toContain('401: the API token was rejected')
+    expect(results[0]?.error).toContain('the API token was rejected (401)')
     expect(results[1]?.error).toBe(
-      'not sent: an earlier call to the same address got 401: the API token was rejected: check the secret behind api-token — server said: Provided credentials are missing or invalid'
+      'not sent: an earlier call to the same address got the API token was rejected (401): check the secret behind api-token — server said: Provided credentials are missing or invalid'
     )
   })
 

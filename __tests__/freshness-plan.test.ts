@@ -3,6 +3,7 @@ import { describe, expect, it } from '@jest/globals'
 import {
   describeCheckPlanned,
   purgedUrlsOf,
+  strayVerifyHosts,
   verifyTargetsOf
 } from '../src/stages/verify/targets.js'
 import { describeWaitPlanned } from '../src/stages/wait.js'
@@ -70,6 +71,29 @@ describe('verifyTargetsOf', () => {
       { url: 'https://www.example.com/c', text: 'abc1234' },
       { url: 'https://www.example.com/tagged', text: 'abc1234' }
     ])
+  })
+})
+
+describe('verify-urls on a host the run does not otherwise use', () => {
+  const urls = [
+    'https://www.exmaple.com/',
+    'https://www.exmaple.com/about',
+    'https://www.example.com/b'
+  ]
+
+  it('gets one notice per such host when the run purges URLs or waits for one', () => {
+    const purged = [purgeUrl('https://www.example.com/a', 'urls')]
+    const expected = [
+      'verify-urls: 2 URLs are on www.exmaple.com, which no purged URL or wait-for-url uses; check it for a typo'
+    ]
+    expect(strayVerifyHosts(verify({ urls }), purged, [])).toEqual(expected)
+    expect(strayVerifyHosts(verify({ urls }), [], ['https://www.example.com/version'])).toEqual(
+      expected
+    )
+  })
+
+  it('says nothing when the run names no URL to compare with (keys only)', () => {
+    expect(strayVerifyHosts(verify({ urls }), [], [])).toEqual([])
   })
 })
 

@@ -45,7 +45,13 @@ describe('showDerivation', () => {
 
   it('says that nothing matched when no file gave a target and nothing is planned', async () => {
     expect(await shown(derivation([]), 0)).toContain(
-      'notice: Nothing to purge: none of the 1 changed file in push abc1234...def5678 matched url-map or key-map'
+      'notice: Nothing to purge: 1 file changed in push abc1234...def5678, none matched url-map or key-map'
+    )
+  })
+
+  it('says that no file changed, not that none matched, when the range holds none', async () => {
+    expect(await shown(derivationOf([]), 0)).toContain(
+      'notice: Nothing to purge: no files changed between abc1234 and def5678'
     )
   })
 
@@ -101,5 +107,26 @@ describe('call lines', () => {
 
   it('shows the call with its method, address and batch size', () => {
     expect(describeCall(call)).toMatch(/^POST https:\/\/api\.example-cdn\.com\/.*\(2 keys\)$/)
+  })
+
+  it('says a purge-all purges everything in the service, in the plan and when it ends', () => {
+    const all = parseSettings(
+      {
+        ...DEFAULT_INPUTS,
+        'api-token': 'tok',
+        'base-url': TEST_BASE,
+        'service-id': 'svc123',
+        mode: 'all'
+      },
+      () => ''
+    )
+    const calls = planPurges(all)
+    expect(describePlan(calls, all)).toBe('Planned 1 purge-all call: everything in service svc123')
+    const [purgeAll] = calls
+    if (purgeAll === undefined) throw new Error('expected a call')
+    const end = { attempts: 1, httpStatus: 200, ids: new Map(), error: undefined }
+    expect(describeEnd(purgeAll, end, 30)).toBe(
+      `✓ POST ${TEST_BASE}/service/svc123/purge_all: everything in svc123 purged, HTTP 200 (1 attempt, 30 ms)`
+    )
   })
 })

@@ -9,7 +9,7 @@ import { plainPurgeIdsJson, purgeIdsJson, targetMayRepeat } from '../src/report/
 import type { Settings } from '../src/config/settings.js'
 import { parseUrls } from '../src/config/lists.js'
 import { settingsWith, TEST_BASE } from './support/defaults.js'
-import type { PurgeResult } from '../src/record.js'
+import type { PurgeResult, Verification } from '../src/record.js'
 import { runnerOutputs } from '../src/runner/outputs.js'
 import { runRecord } from './support/run-record.js'
 import { hideSecrets } from '../src/text/guard.js'
@@ -331,11 +331,37 @@ describe('writeOutputs', () => {
       'wait-seconds': '',
       'fresh-count': '0',
       'stale-count': '0',
+      'unreachable-count': '0',
       verification: '',
       'verification-file': ''
     })
     expect(readdirSync(runnerTemp)).toEqual([file.slice(runnerTemp.length + 1)])
     expect(readFileSync(file, 'utf8')).toBe(JSON.stringify(results))
+  })
+
+  it('counts unreachable pages apart, and still counts them in stale-count, which workflows gate on', async () => {
+    const entry = (url: string, fields: Partial<Verification>): Verification => ({
+      url,
+      fresh: false,
+      http_status: 200,
+      age: 3600,
+      checks: 2,
+      evidence: 'Age 3600 s',
+      ...fields
+    })
+    const entries = [
+      entry('https://www.example.com/fresh', { fresh: true, age: 0 }),
+      entry('https://www.example.com/stale', {}),
+      entry('https://www.exmaple.com/', { http_status: null, age: null, evidence: 'no answer' }),
+      entry('https://www.example.com/late', { http_status: null, age: null, checks: 0 })
+    ]
+    const verification = { entries, cancelled: false, malformedAge: [] }
+    await writeOutputs(runRecord({ results: [result({})], verification }), runnerOutputs)
+    expect(outputs()).toMatchObject({
+      'fresh-count': '1',
+      'stale-count': '3',
+      'unreachable-count': '1'
+    })
   })
 
   it('hides the token in every output and the results file, and the JSON stays valid', async () => {
@@ -507,6 +533,7 @@ describe('writeOutputs', () => {
       'wait-seconds': '',
       'fresh-count': '0',
       'stale-count': '0',
+      'unreachable-count': '0',
       verification: '',
       'verification-file': ''
     })

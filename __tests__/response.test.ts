@@ -287,7 +287,7 @@ describe('refusals', () => {
       expect(verdict.httpStatus).toBe(401)
       expect(
         verdict.message.startsWith(
-          '401: the API token was rejected: check the secret behind api-token'
+          'the API token was rejected (401): check the secret behind api-token'
         )
       ).toBe(true)
       expect(verdict.message).toContain('Provided credentials are missing or invalid')

@@ -4,6 +4,7 @@ import { oneLine } from '../src/text/guard.js'
 import { readRunContext } from '../src/runner/context.js'
 import {
   countResults,
+  type PurgeCall,
   type PurgeResult,
   type Verification,
   type WaitOutcome,
@@ -13,11 +14,14 @@ import {
 } from '../src/record.js'
 import {
   renderFacts,
+  renderSummary,
   SUMMARY_MAX_BYTES,
   SUMMARY_ROW_LIMIT,
   type SummaryFacts
 } from '../src/report/summary.js'
+import { settingsWith } from './support/defaults.js'
 import { derivationOf } from './support/derivation.js'
+import { runRecord } from './support/run-record.js'
 import { elementCounts, renderMarkdown, textOf } from './support/rendered-markdown.js'
 
 const RESULTS_FILE = '/home/runner/work/_temp/edge-purge-results-1.json'
@@ -41,6 +45,20 @@ function failedResult(target: string, error: string): PurgeResult {
   return result(target, { status: 'failed', id: null, http_status: 400, error })
 }
 
+const CALL: PurgeCall = {
+  operation: 'batch',
+  method: 'POST',
+  url: 'https://api.example-cdn.com/service/svc123/purge',
+  headers: {},
+  body: undefined,
+  authenticated: true,
+  permission: 'purge',
+  service: 'svc123',
+  soft: false,
+  targetType: 'key',
+  targets: ['home']
+}
+
 function render(results: PurgeResult[], overrides: Partial<SummaryFacts> = {}): string {
   return renderFacts({
     results,
@@ -49,7 +67,8 @@ function render(results: PurgeResult[], overrides: Partial<SummaryFacts> = {}): 
     dryRun: false,
     repeatAfterMs: 0,
     derivation: undefined,
-    calls: 1,
+    purgeAll: false,
+    calls: [CALL],
     resultsFile: RESULTS_FILE,
     context: undefined,
     stopped: undefined,
@@ -103,7 +122,7 @@ describe('renderSummary', () => {
     expect(heading).toContain('2 purged, 1 failed')
     expect(heading).toContain('svc123')
     expect(html).toContain('3 targets in 1 call')
-    expect(html).toContain('<b>1 failed</b>')
+    expect(textOf(html).match(/1 failed/g)).toHaveLength(1)
   })
 
   it('shows each target with its type, instant or soft, result and id', () => {
@@ -124,7 +143,7 @@ describe('renderSummary', () => {
   it('shows a failure with its reason', () => {
     const html = render([failedResult('k', 'service svc123 not found (404)')])
     const [row] = rowsOf(html)
-    expect(row).toContain('failed')
+    expect(row).toContain('❌')
     expect(textOf(row ?? '')).toContain('service svc123 not found (404)')
   })
 
@@ -135,8 +154,10 @@ describe('renderSummary', () => {
       result('p2'),
       failedResult('f2', 'HTTP 400 (Bad Request)')
     ])
-    const order = rowsOf(html).map((row) => /<code>([^<]*)<\/code>/.exec(row)?.[1])
-    expect(order).toEqual(['f1', 'f2', 'p1', 'p2'])
+    const order = rowsOf(html).flatMap((row) =>
+      [...row.matchAll(/<code>([^<]*)<\/code>/g)].map((match) => match[1])
+    )
+    expect(order.filter((target) => !target?.startsWith('id-'))).toEqual(['f1', 'f2', 'p1', 'p2'])
   })
 
   it('escapes markup in targets, errors, ids, service, results-file and context', () => {
@@ -223,7 +244,6 @@ describe('renderSummary', () => {
     const html = render(results)
     expect(rowsOf(html)[0]).toContain('late-failure')
     expect(html).toContain('Showing')
-    expect(html).toContain('<b>1 failed</b>')
   })
 
   it('renders 20,000 long-keyed results far under 1 MiB', () => {
@@ -233,9 +253,9 @@ describe('renderSummary', () => {
         ? failedResult(key, `HTTP 503 (Service Unavailable): ${'upstream overloaded '.repeat(15)}`)
         : result(key, { id: `1740093-1756794994-${index}` })
     })
-    const html = render(results, { context: CONTEXT, calls: 79 })
+    const html = render(results, { context: CONTEXT, calls: Array<PurgeCall>(79).fill(CALL) })
     expect(Buffer.byteLength(html)).toBeLessThan(256 * 1024)
-    expect(html).toMatch(/Showing \d+ of 2000 failed targets/)
+    expect(textOf(html)).toContain('…and 1995 more')
     expect(html).toMatch(/Showing \d+ of 18000 purged targets/)
     expect(html).not.toContain('k'.repeat(1000))
   })
@@ -249,7 +269,25 @@ describe('renderSummary', () => {
     expect(heading).toContain('(dry run): 3 planned, nothing sent')
     expect(heading).not.toContain('purged')
     expect(html).toContain('3 targets in 1 call planned, none sent')
-    expect(rowsOf(html).every((row) => row.includes('planned'))).toBe(true)
+    const targetRows = rowsOf(html).filter((row) => row.includes('<td>key</td>'))
+    expect(targetRows).toHaveLength(3)
+    expect(targetRows.every((row) => row.includes('planned'))).toBe(true)
+  })
+
+  it('in a dry run, shows the planned targets open and each call with its method and endpoint', () => {
+    const planned = Array.from({ length: 300 }, (_, index) =>
+      result(`k${index}`, { status: 'planned', id: null, http_status: null, attempts: 0 })
+    )
+    const calls = [
+      { ...CALL, targets: planned.slice(0, 256).map(({ target }) => target) },
+      { ...CALL, targets: planned.slice(256).map(({ target }) => target) }
+    ]
+    const text = textOf(renderMarkdown(render(planned, { dryRun: true, calls })))
+    expect(text).toContain('POST https://api.example-cdn.com/service/svc123/purge (256 keys)')
+    expect(text).toContain('POST https://api.example-cdn.com/service/svc123/purge (44 keys)')
+    const html = render(planned, { dryRun: true, calls })
+    expect(html).not.toContain('<details>')
+    expect(rowsOf(html).filter((row) => row.includes('planned'))).toHaveLength(SUMMARY_ROW_LIMIT)
   })
 
   it('in a dry run, says what it would have awaited and checked at the edge, as plain text', () => {
@@ -415,14 +453,14 @@ describe('renderSummary with data from outside', () => {
 
   it('renders to the same elements as benign data of the same shape', () => {
     const expected = renderedElements(renderFacts(benign))
-    expect(expected).toMatchObject({ h2: 1, h3: 2, table: 3, code: expect.any(Number), a: 2 })
+    expect(expected).toMatchObject({ h2: 1, h3: 3, table: 3, code: expect.any(Number), a: 1 })
     expect(renderedElements(renderFacts(hostile))).toEqual(expected)
   })
 
   it('makes no link, image, heading, emphasis or strikethrough out of the data', () => {
     const rendered = renderMarkdown(renderFacts(hostile))
     expect(rendered).not.toMatch(/<(img|h1|strong|em|del|script)\b/)
-    expect(rendered.match(/<a\b/g)).toHaveLength(2)
+    expect(rendered.match(/<a\b/g)).toHaveLength(1)
     expect(rendered).not.toContain('href="https://evil.example')
   })
 
@@ -474,7 +512,7 @@ describe('renderSummary with data from outside', () => {
       }
     })
     expect(Buffer.byteLength(html)).toBeLessThanOrEqual(SUMMARY_MAX_BYTES)
-    expect(html).toMatch(/Showing \d+ of 10000 failed targets/)
+    expect(html).toMatch(/…and \d+ more/)
     expect(html).toMatch(/Showing \d+ of 5000 files/)
     expect(rowsOf(html).length).toBeGreaterThan(20)
   })
@@ -640,7 +678,7 @@ describe('a big run reads failures first', () => {
       failedResult('broken', 'HTTP 400 (Bad Request)')
     ]
     const html = render(results)
-    const failedAt = html.indexOf('<h3>1 target failed</h3>')
+    const failedAt = html.indexOf('<h3>Failed, by cause</h3>')
     const foldedAt = html.indexOf('<details><summary>300 targets purged</summary>')
     expect(failedAt).toBeGreaterThan(0)
     expect(foldedAt).toBeGreaterThan(failedAt)
@@ -651,13 +689,22 @@ describe('a big run reads failures first', () => {
   })
 
   it('says how to keep the results file instead of naming a path the job deletes', () => {
-    const html = render([result('a')])
+    const html = render(
+      Array.from({ length: SUMMARY_ROW_LIMIT + 1 }, (_, index) => result(`k${index}`))
+    )
     const text = textOf(html)
     expect(text).not.toContain(RESULTS_FILE)
     expect(text).toContain('The runner deletes it when the job ends')
     expect(html).toContain(
       'href="https://github.com/edge-purge/edge-purge/blob/v1/docs/results.md#keep-the-results-file"'
     )
+  })
+
+  it('shows up to 20 purged targets open, and no pointer to the file that holds no more', () => {
+    const html = render(Array.from({ length: 20 }, (_, index) => result(`k${index}`)))
+    expect(html).not.toContain('<details>')
+    expect(rowsOf(html)).toHaveLength(20)
+    expect(html).not.toContain('results-file')
   })
 
   it('says when the results file could not be written', () => {
@@ -738,7 +785,7 @@ describe('one byte budget for the whole summary', () => {
       }
     })
     expect(Buffer.byteLength(html)).toBeLessThanOrEqual(SUMMARY_MAX_BYTES)
-    expect(html).toMatch(/Showing \d+ of 2500 stale URLs/)
+    expect(html).toMatch(/Showing \d+ of 2500 URLs not fresh or not 2xx/)
     expect(html).toMatch(/Showing \d+ of 5000 files/)
   })
 })
@@ -790,7 +837,118 @@ describe('what each edge verdict rests on', () => {
     expect(
       rowsOf(html)
         .slice(0, 3)
-        .map((row) => /<td>❌ stale<\/td><td>([^<]*)</.exec(row)?.[1])
+        .map((row) => /<td>❌ (?:stale|not checked)<\/td><td>([^<]*)</.exec(row)?.[1])
     ).toEqual(['Age 7200 s', 'not checked', 'not checked'])
+  })
+})
+
+describe('the first three seconds: a summary of a RunRecord names what happened', () => {
+  const UNAUTHORIZED = 'the API token was rejected (401): check the secret behind api-token'
+  const summaryOf = (overrides: Parameters<typeof runRecord>[0]): string =>
+    renderSummary(runRecord(overrides), { resultsFile: RESULTS_FILE, context: undefined })
+  const headline = (html: string): string => textOf(html.split('\n')[0] ?? '')
+
+  it('a rejected token with 600 keys: the cause in the headline, one row, both counts', () => {
+    const results = [
+      ...Array.from({ length: 256 }, (_, index) => failedResult(`k${index}`, UNAUTHORIZED)),
+      ...Array.from({ length: 344 }, (_, index) =>
+        failedResult(
+          `k${256 + index}`,
+          `not sent: an earlier call to the same address got ${UNAUTHORIZED}`
+        )
+      )
+    ]
+    const html = summaryOf({ results })
+    expect(headline(html)).toBe(
+      'Edge purge of svc123: 0 purged, 600 failed: the API token was rejected (401)'
+    )
+    const rows = rowsOf(html)
+    expect(rows).toHaveLength(1)
+    const row = textOf(rows[0] ?? '')
+    expect(row).toContain(UNAUTHORIZED)
+    expect(row).toContain('600256 refused, 344 not sent after that')
+    expect(row).toContain('key\u00a0k0')
+    expect(row).toContain('…and 595 more')
+    expect(textOf(html)).toContain('The runner deletes it when the job ends')
+  })
+
+  it('3 of 1,000 failing for 3 reasons: a row each, no single cause in the headline', () => {
+    const reasons = ['HTTP 400 (Bad Request)', 'timed out: no answer within 30 s', 'HTTP 422']
+    const results = Array.from({ length: 1000 }, (_, index) =>
+      [7, 307, 607].includes(index)
+        ? failedResult(`k${index}`, reasons[(index - 7) / 300] ?? '')
+        : result(`k${index}`)
+    )
+    const html = summaryOf({ results })
+    expect(headline(html)).toBe('Edge purge of svc123: 997 purged, 3 failed')
+    const causeRows = rowsOf(html).filter((row) => row.includes('❌'))
+    expect(causeRows.map((row) => textOf(row))).toEqual([
+      `❌ ${reasons[0]}1key\u00a0k7`,
+      `❌ ${reasons[1]}1key\u00a0k307`,
+      `❌ ${reasons[2]}1key\u00a0k607`
+    ])
+    expect(html).toContain('<details><summary>997 targets purged</summary>')
+  })
+
+  it('mode: all says the whole service was purged', () => {
+    const results = [
+      result('svc123', { type: 'all', id: null }),
+      result('svc456', { type: 'all', id: null, service: 'svc456' })
+    ]
+    const settings = settingsWith({
+      purgeAll: true,
+      services: [
+        { id: 'svc123', baseUrl: 'https://api.example-cdn.com' },
+        { id: 'svc456', baseUrl: 'https://api.example-cdn.com' }
+      ]
+    })
+    const html = summaryOf({ results, settings })
+    expect(headline(html)).toBe('Edge purge of svc123, svc456: everything in svc123, svc456 purged')
+    expect(textOf(html)).toContain('purge-all of 2 services in 0 calls')
+  })
+
+  it('a verify URL that could not be reached is unreachable, not stale; a 404 shows beside it', () => {
+    const unreached: Verification = {
+      url: 'https://www.exmaple.com/',
+      fresh: false,
+      http_status: null,
+      age: null,
+      checks: 3,
+      evidence: 'connection failed (ENOTFOUND): getaddrinfo ENOTFOUND www.exmaple.com'
+    }
+    const missing: Verification = {
+      url: 'https://www.example.com/typo',
+      fresh: true,
+      http_status: 404,
+      age: 0,
+      checks: 1,
+      evidence: 'HTTP 404, Age 0 s, purge began 2 s ago'
+    }
+    const html = summaryOf({
+      results: [result('home')],
+      verification: { entries: [unreached, missing], cancelled: false, malformedAge: [] }
+    })
+    expect(headline(html)).toBe('Edge purge of svc123: 1 purged, 0 failed, 1 page unreachable')
+    expect(html).not.toContain('stale')
+    const rows = rowsOf(html)
+    expect(rows.find((row) => row.includes('exmaple'))).toContain('<td>❌ unreachable</td>')
+    expect(rows.find((row) => row.includes('typo'))).toContain('<td>✅ fresh (HTTP 404)</td>')
+  })
+
+  it('nothing changed: says so, distinct from files that matched no map, with no empty table', () => {
+    const settings = settingsWith({})
+    const none = summaryOf({ settings, derivation: derivationOf([]) })
+    expect(headline(none)).toBe(
+      'Edge purge of svc123: nothing to purge: no files changed between abc1234 and def5678'
+    )
+    expect(none).not.toContain('<table>')
+    const unmatched = summaryOf({
+      settings,
+      derivation: derivationOf([], { unmatched: ['README.md', 'docs/a.md'] })
+    })
+    expect(headline(unmatched)).toBe(
+      'Edge purge of svc123: nothing to purge: 2 files changed in push abc1234...def5678, none matched url-map or key-map'
+    )
+    expect(unmatched).not.toContain('<table>')
   })
 })

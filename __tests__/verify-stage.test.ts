@@ -16,7 +16,13 @@ import { FakeClock } from '../tools/fake-clock.js'
 import { recordedLog } from './support/recorded-log.js'
 import { page, ScriptedProber, type Script } from './support/scripted-prober.js'
 import type { RequestLimits } from '../src/http/page-checks.js'
-import { NOT_CHECKED_IN_TIME, NOT_JUDGED_CANCELLED, type VerifyRun } from '../src/record.js'
+import {
+  NOT_CHECKED_IN_TIME,
+  NOT_JUDGED_CANCELLED,
+  unreachable,
+  type Verification,
+  type VerifyRun
+} from '../src/record.js'
 
 const HOME = 'https://www.example.com/'
 const SHA = 'abc1234'
@@ -127,10 +133,10 @@ describe('by Age', () => {
     )
   })
 
-  it('ends a URL that only ever fails as stale with its reason', async () => {
-    const { entries } = await run(
+  it('ends a URL it never reached as unreachable, not stale, with its reason', async () => {
+    const { entries, lines } = await run(
       { timeoutMs: 1000 },
-      sequence({ kind: 'network', code: 'ECONNRESET', message: 'socket hang up' })
+      sequence({ kind: 'network', code: 'ECONNREFUSED', message: 'connect ECONNREFUSED' })
     )
     expect(entries[0]).toEqual({
       url: HOME,
@@ -138,8 +144,23 @@ describe('by Age', () => {
       http_status: null,
       age: null,
       checks: 2,
-      evidence: 'network error: socket hang up'
+      evidence: 'network error: connect ECONNREFUSED'
     })
+    expect(unreachable(entries[0] as Verification)).toBe(true)
+    expect(lines).toContain(
+      `✗ unreachable ${HOME}: network error: connect ECONNREFUSED (check 1; checking again in 0.5 s)`
+    )
+    expect(lines.at(-2)).toBe('0 fresh, 0 stale, 1 unreachable')
+  })
+
+  it('counts a URL that answered 5xx last as stale, even after it was unreachable', async () => {
+    const { entries, lines } = await run(
+      { timeoutMs: 1000 },
+      sequence({ kind: 'network', code: 'ECONNRESET', message: 'socket hang up' }, page(502, ''))
+    )
+    expect(entries[0]).toMatchObject({ fresh: false, http_status: 502, checks: 2 })
+    expect(unreachable(entries[0] as Verification)).toBe(false)
+    expect(lines.at(-2)).toBe('0 fresh, 1 stale')
   })
 
   it('passes a response without Age, saying so', async () => {
@@ -258,7 +279,7 @@ describe('many URLs', () => {
     expect(lines.filter((line) => line.includes('not checked within'))).toEqual([
       '988 URLs not checked within verify-timeout (60 s): raise verify-timeout or concurrency'
     ])
-    expect(lines.at(-2)).toBe('0 fresh, 12 stale, 988 not checked')
+    expect(lines.at(-2)).toBe('0 fresh, 0 stale, 12 unreachable, 988 not checked')
     expect(lines).toHaveLength(1 + 12 + 2 + 1)
   })
 
@@ -295,7 +316,7 @@ describe('many URLs', () => {
     expect(prober.calls.map(({ url }) => url)).toEqual([slow, quick])
     expect(log.lines.slice(-3)).toEqual([
       '1 URL not checked within verify-timeout (1 s): raise verify-timeout or concurrency',
-      '1 fresh, 1 stale, 1 not checked (the run was cancelled)',
+      '1 fresh, 0 stale, 2 not checked (the run was cancelled)',
       '[end]'
     ])
   })
@@ -324,7 +345,7 @@ describe('many URLs', () => {
       { fresh: false, checks: 0, evidence: NOT_JUDGED_CANCELLED },
       { fresh: false, checks: 0, evidence: NOT_JUDGED_CANCELLED }
     ])
-    expect(lines.at(-2)).toBe('1 fresh, 3 stale (the run was cancelled)')
+    expect(lines.at(-2)).toBe('1 fresh, 1 stale, 2 not checked (the run was cancelled)')
   })
 
   it('returns on cancel even while a check hangs', async () => {

@@ -16,6 +16,8 @@ __webpack_require__.d(__webpack_exports__, {
 
 // EXTERNAL MODULE: ./src/config/targets.ts
 var config_targets = __webpack_require__(5684);
+// EXTERNAL MODULE: ./src/record.ts
+var record = __webpack_require__(4846);
 // EXTERNAL MODULE: ./src/text/counted.ts
 var counted = __webpack_require__(4305);
 // EXTERNAL MODULE: ./src/text/guard.ts + 1 modules
@@ -552,6 +554,7 @@ async function wholeTree(github, sha, unknown, reset) {
 
 
 
+
 /** How results find their source: the same `type target` key `withSources` looks up. */
 const targetId = (type, target) => `${type} ${target}`;
 /** The settings with derived keys and URLs after the explicit ones; unchanged without changed-files. */
@@ -621,7 +624,7 @@ async function showDerivation({ report, targets }, calls, log) {
         }
     });
     if (calls === 0 && targets.length === 0) {
-        log.notice(`Nothing to purge: none of the ${files} in ${range} matched url-map or key-map`);
+        log.notice(`Nothing to purge: ${(0,record/* nothingToPurge */.kM)(report)}`);
     }
 }
 

@@ -295,7 +295,12 @@ async function verifyFreshness(settings, { requestTimeoutMs, concurrency }, deps
             : state.final
                 ? '; no time left to check again'
                 : `; checking again in ${delay / 1000} s`;
-        log.info(`${judgement.fresh ? '✓ fresh' : '✗ stale'} ${(0,shown/* shownUrl */.zA)(url)}: ${judgement.evidence} (check ${state.checks}${next})`);
+        const verdict = judgement.fresh
+            ? '✓ fresh'
+            : observation.status === null
+                ? '✗ unreachable'
+                : '✗ stale';
+        log.info(`${verdict} ${(0,shown/* shownUrl */.zA)(url)}: ${judgement.evidence} (check ${state.checks}${next})`);
         return true;
     }
     async function verify(state) {
@@ -316,10 +321,11 @@ async function verifyFreshness(settings, { requestTimeoutMs, concurrency }, deps
             // One line, not one per URL: there may be a thousand.
             log.info(`${(0,counted/* counted */.h)(late, 'URL')} not checked within verify-timeout (${seconds}): raise verify-timeout or concurrency`);
         }
-        const fresh = entries.filter((entry) => entry.fresh).length;
+        const counts = (0,record/* edgeCounts */.ID)(entries);
         const ending = cancelled ? ' (the run was cancelled)' : '';
-        const notChecked = late > 0 ? `, ${late} not checked` : '';
-        log.info(`${fresh} fresh, ${entries.length - fresh - late} stale${notChecked}${ending}`);
+        const unreachable = counts.unreachable > 0 ? `, ${counts.unreachable} unreachable` : '';
+        const notChecked = counts.unchecked > 0 ? `, ${counts.unchecked} not checked` : '';
+        log.info(`${counts.fresh} fresh, ${counts.stale} stale${unreachable}${notChecked}${ending}`);
         const malformedAge = progress
             .filter((state) => state.observation?.malformedAge !== undefined)
             .map((state) => state.target.url);

@@ -31090,14 +31090,18 @@ function createAgents(options) {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   GC: () => (/* binding */ describeCall),
+/* harmony export */   HB: () => (/* binding */ unreachable),
+/* harmony export */   ID: () => (/* binding */ edgeCounts),
 /* harmony export */   QZ: () => (/* binding */ awaited),
-/* harmony export */   Vn: () => (/* binding */ NOT_SENT_AFTER_REFUSAL),
+/* harmony export */   Sp: () => (/* binding */ notSentAfter),
 /* harmony export */   Z6: () => (/* binding */ withSources),
 /* harmony export */   aD: () => (/* binding */ countResults),
 /* harmony export */   ar: () => (/* binding */ eachWithSources),
+/* harmony export */   kM: () => (/* binding */ nothingToPurge),
 /* harmony export */   lb: () => (/* binding */ notChecked),
 /* harmony export */   me: () => (/* binding */ rereadable),
 /* harmony export */   qT: () => (/* binding */ NOT_CHECKED_IN_TIME),
+/* harmony export */   rl: () => (/* binding */ causeOf),
 /* harmony export */   v$: () => (/* binding */ NOT_SENT_CANCELLED),
 /* harmony export */   wE: () => (/* binding */ NOT_JUDGED_CANCELLED),
 /* harmony export */   yE: () => (/* binding */ describeUrlWait)
@@ -31118,7 +31122,23 @@ function describeCall(call) {
 }
 const NOT_SENT_CANCELLED = 'not sent: the run was cancelled';
 /** How the reason of a call stopped by an earlier refusal begins: a knock-on, never the cause. */
-const NOT_SENT_AFTER_REFUSAL = 'not sent: an earlier call';
+const AFTER_UNAUTHORIZED = 'not sent: an earlier call to the same address got ';
+const AFTER_FORBIDDEN = 'not sent: an earlier call needing the same permission found that ';
+/** The reason of a call not sent because an earlier one was refused with `cause`. */
+function notSentAfter(stop, cause) {
+    return (stop === 'unauthorized' ? AFTER_UNAUTHORIZED : AFTER_FORBIDDEN) + cause;
+}
+/**
+ * What a failure's reason comes down to: the refusal a knock-on was stopped by, or the reason
+ * itself. A rejected token is one cause of 600 failures, not two.
+ */
+function causeOf(reason) {
+    for (const lead of [AFTER_UNAUTHORIZED, AFTER_FORBIDDEN]) {
+        if (reason.startsWith(lead))
+            return { cause: reason.slice(lead.length), knockOn: true };
+    }
+    return { cause: reason, knockOn: false };
+}
 /** An iterable that runs `each` again on every reading. */
 function rereadable(each) {
     return { [Symbol.iterator]: each };
@@ -31167,7 +31187,39 @@ const NOT_JUDGED_CANCELLED = 'not judged: the run was cancelled';
 function notChecked(entry) {
     return entry.checks === 0;
 }
+/**
+ * A URL whose last check got no answer (DNS, refused, reset, TLS, timeout): never reached, so not
+ * known to be fresh, and not shown to be stale either.
+ */
+function unreachable(entry) {
+    return !entry.fresh && entry.checks > 0 && entry.http_status === null;
+}
+function edgeCounts(entries) {
+    const counts = { fresh: 0, stale: 0, unreachable: 0, unchecked: 0 };
+    for (const entry of entries) {
+        if (entry.fresh)
+            counts.fresh += 1;
+        else if (notChecked(entry))
+            counts.unchecked += 1;
+        else if (unreachable(entry))
+            counts.unreachable += 1;
+        else
+            counts.stale += 1;
+    }
+    return counts;
+}
 const NOT_CHECKED_IN_TIME = 'not checked within verify-timeout: raise verify-timeout or concurrency';
+/** Why changed files gave nothing to purge: none changed, or none matched a map. */
+function nothingToPurge({ files, ranges, description }) {
+    if (files.length > 0) {
+        return `${(0,_text_counted_js__WEBPACK_IMPORTED_MODULE_2__/* .counted */ .h)(files.length, 'file')} changed in ${(0,_text_guard_js__WEBPACK_IMPORTED_MODULE_0__/* .oneLine */ .TN)(description)}, none matched url-map or key-map`;
+    }
+    const [only] = ranges;
+    const where = ranges.length === 1 && only !== undefined
+        ? `between ${only.baseSha.slice(0, 7)} and ${only.head.slice(0, 7)}`
+        : `in ${(0,_text_guard_js__WEBPACK_IMPORTED_MODULE_0__/* .oneLine */ .TN)(description)}`;
+    return `no files changed ${where}`;
+}
 
 
 /***/ }),
@@ -32931,6 +32983,9 @@ function describePlan(calls, settings) {
     const targets = calls.reduce((sum, call) => sum + call.targets.length, 0);
     const ids = settings.services.map((service) => service.id);
     const service = ids.length === 0 ? '' : ` on service${ids.length === 1 ? '' : 's'} ${(0,guard/* oneLine */.TN)(ids.join(', '))}`;
+    if (settings.purgeAll) {
+        return `Planned ${(0,counted/* counted */.h)(calls.length, 'purge-all call')}: everything in${service.replace(/^ on/, '')}`;
+    }
     const kind = settings.soft ? 'soft' : 'instant';
     return `Planned ${(0,counted/* counted */.h)(calls.length, `${kind} purge call`)} for ${(0,counted/* counted */.h)(targets, 'target')}${service}`;
 }
@@ -32969,7 +33024,8 @@ function describeEnd(call, end, elapsedMs) {
     }
     const missing = call.operation === 'batch' ? call.targets.length - end.ids.size : 0;
     const note = missing > 0 ? `; ${(0,counted/* counted */.h)(missing, 'key')} without a purge id` : '';
-    return `✓ ${(0,record/* describeCall */.GC)(call)}: HTTP ${end.httpStatus ?? ''} (${tries})${note}`;
+    const whole = call.operation === 'purge-all' ? `everything in ${(0,guard/* oneLine */.TN)(call.service ?? '')} purged, ` : '';
+    return `✓ ${(0,record/* describeCall */.GC)(call)}: ${whole}HTTP ${end.httpStatus ?? ''} (${tries})${note}`;
 }
 function describeRetry(call, attempt, reason, waitMs) {
     return `↻ ${(0,record/* describeCall */.GC)(call)}: attempt ${attempt} failed (${(0,guard/* oneLine */.TN)(reason)}); retrying in ${(waitMs / 1000).toFixed(1)} s`;
@@ -33389,8 +33445,8 @@ function interpretRefusal(call, exchange, now) {
             httpStatus: status,
             stop: 'unauthorized',
             message: withServer(call.authenticated
-                ? '401: the API token was rejected: check the secret behind api-token'
-                : `401: ${host} requires authentication for URL purges: set url-purge-auth: true to send api-token`)
+                ? 'the API token was rejected (401): check the secret behind api-token'
+                : `${host} requires authentication for URL purges (401): set url-purge-auth: true to send api-token`)
         });
     }
     if (status === 403) {
@@ -33683,12 +33739,10 @@ class OriginState {
     refusal(call) {
         const unauthorized = this.unauthorized.get(call.authenticated);
         if (unauthorized !== undefined) {
-            return `${record/* NOT_SENT_AFTER_REFUSAL */.Vn} to the same address got ${unauthorized}`;
+            return (0,record/* notSentAfter */.Sp)('unauthorized', unauthorized);
         }
         const forbidden = this.forbidden.get(permissionScope(call));
-        return forbidden === undefined
-            ? undefined
-            : `${record/* NOT_SENT_AFTER_REFUSAL */.Vn} needing the same permission found that ${forbidden}`;
+        return forbidden === undefined ? undefined : (0,record/* notSentAfter */.Sp)('forbidden', forbidden);
     }
     learn(verdict, call, now) {
         if (verdict.ok)
@@ -33898,6 +33952,26 @@ function purgedUrlsOf(results) {
     }
     return urls;
 }
+/**
+ * A notice for each host of verify-urls that no purged URL and no wait-for-url uses: often a
+ * typo, which would otherwise show only as a page that could not be reached. Said only when the
+ * run names URLs to compare with.
+ */
+function strayVerifyHosts(verify, urlTargets, waitUrls) {
+    const known = new Set([
+        ...urlTargets.map(({ url }) => url.host),
+        ...waitUrls.map((url) => new URL(url).host)
+    ]);
+    if (known.size === 0)
+        return [];
+    const stray = new Map();
+    for (const url of verify.urls) {
+        const { host } = new URL(url);
+        if (!known.has(host))
+            stray.set(host, (stray.get(host) ?? 0) + 1);
+    }
+    return [...stray].map(([host, count]) => `verify-urls: ${count === 1 ? 'a URL is' : `${count} URLs are`} on ${(0,guard/* oneLine */.TN)(host, 300)}, which no purged URL or wait-for-url uses; check it for a typo`);
+}
 /** Fragments are never sent: the page visitors get is the one without it. */
 function withoutFragment(url) {
     const parsed = new URL(url);
@@ -33976,6 +34050,9 @@ async function runPipeline(given, deps) {
     if (derivation !== undefined)
         await showChanges(derivation, calls.length, log);
     log.info(describePlan(calls, settings));
+    const waitUrls = settings.wait?.urls ?? [];
+    for (const notice of strayVerifyHosts(settings.verify, settings.urls, waitUrls))
+        log.notice(notice);
     const ledger = new ResultLedger(calls);
     const handOut = () => {
         if (settings.repeatAfterMs > 0)
@@ -34176,7 +34253,48 @@ async function purgeForVisitors(calls, settings, { clock, signal, log, connect }
     }
 }
 
+;// CONCATENATED MODULE: ./src/report/causes.ts
+/**
+ * Failed targets grouped by what caused them, so the report names a cause once however many
+ * targets it failed: a rejected token is one cause of 600 failures. Pure.
+ */
+
+/** Each cause of a failure, most targets first (first seen first on a tie), with `keep` targets. */
+function failureCauses(results, keep) {
+    const causes = new Map();
+    for (const result of results) {
+        if (result.status !== 'failed')
+            continue;
+        const { cause: reason, knockOn } = (0,record/* causeOf */.rl)(result.error ?? 'failed');
+        let cause = causes.get(reason);
+        if (cause === undefined) {
+            cause = { reason, count: 0, notSent: 0, first: [] };
+            causes.set(reason, cause);
+        }
+        cause.count += 1;
+        if (knockOn)
+            cause.notSent += 1;
+        if (cause.first.length < keep)
+            cause.first.push(result);
+    }
+    return [...causes.values()].sort((a, b) => b.count - a.count);
+}
+/**
+ * A reason's first clause, for the headline: what happened, with its status, without the fix and
+ * the server's words that follow (`the API token was rejected (401)`).
+ */
+function briefly(reason) {
+    const [lead = reason] = reason.replace(/^not sent: /, '').split(' — server said: ');
+    const colon = lead.indexOf(': ');
+    return colon === -1 ? lead : lead.slice(0, colon);
+}
+/** How a cause's targets ended, when a refusal stopped some before they were sent. */
+function refusedAndStopped({ count, notSent }) {
+    return notSent === 0 ? undefined : `${count - notSent} refused, ${notSent} not sent after that`;
+}
+
 ;// CONCATENATED MODULE: ./src/report/conclusion.ts
+
 
 
 
@@ -34185,66 +34303,60 @@ async function purgeForVisitors(calls, settings, { clock, signal, log, connect }
 const MAX_ANNOTATIONS = 5;
 /** A server message is cut to 300 characters; this leaves room for what the action says around it. */
 const SHOWN_REASON_CHARS = 400;
-function problemsOf(results, stale) {
-    const failed = [];
-    for (const result of results) {
-        if (result.status !== 'failed')
-            continue;
-        const name = `${result.type} ${(0,text_shown/* shorten */.ml)(result.target)}`;
-        failed.push({ kind: 'target', name, reason: result.error ?? 'failed' });
-    }
-    const staleUrls = stale
-        .filter((entry) => !entry.fresh)
-        .map((entry) => ({
-        kind: (0,record/* notChecked */.lb)(entry) ? 'unchecked' : 'stale',
-        name: (0,text_shown/* shorten */.ml)(entry.url),
-        reason: entry.evidence
-    }));
-    return [...failed, ...staleUrls];
-}
-/**
- * Failed targets and stale URLs grouped by reason, largest group first: a bad token is one
- * annotation, not 600.
- */
-function failureAnnotations(results, stale = []) {
+function edgeProblems(entries) {
     const groups = new Map();
-    for (const problem of problemsOf(results, stale)) {
-        const id = `${problem.kind} ${problem.reason}`;
-        const group = groups.get(id);
-        if (group === undefined)
-            groups.set(id, [problem]);
-        else
-            group.push(problem);
+    for (const entry of entries) {
+        if (entry.fresh)
+            continue;
+        const kind = (0,record/* notChecked */.lb)(entry) ? 'unchecked' : (0,record/* unreachable */.HB)(entry) ? 'unreachable' : 'stale';
+        const id = `${kind} ${entry.evidence}`;
+        const group = groups.get(id) ?? [];
+        group.push({ kind, url: (0,text_shown/* shorten */.ml)(entry.url), reason: entry.evidence });
+        groups.set(id, group);
     }
-    // The cause first: a refusal, then the calls it stopped, however many more of those there are.
-    const knockOn = (group) => group[0]?.reason.startsWith(record/* NOT_SENT_AFTER_REFUSAL */.Vn) === true;
-    const sorted = [...groups.values()].sort((a, b) => Number(knockOn(a)) - Number(knockOn(b)) || b.length - a.length);
-    const lines = sorted.slice(0, MAX_ANNOTATIONS).map((group) => {
-        const [first] = group;
-        const reason = (0,guard/* oneLine */.TN)(first.reason, SHOWN_REASON_CHARS);
-        if (first.kind !== 'target') {
-            const what = group.length === 1 ? `${first.name} is` : `${group.length} URLs are`;
-            const verdict = first.kind === 'stale' ? 'still stale at the edge after the purge' : 'not known to be fresh';
-            return `${what} ${verdict}: ${reason}`;
-        }
-        const what = group.length === 1 ? first.name : `${group.length} targets`;
-        return `${what} failed: ${reason}`;
-    });
-    if (sorted.length > MAX_ANNOTATIONS) {
-        lines.push(`…and ${sorted.length - MAX_ANNOTATIONS} more kinds of failure: see the job summary and the results output`);
-    }
-    return lines;
+    return [...groups.values()].sort((a, b) => b.length - a.length);
+}
+function causeLine(cause) {
+    const [first] = cause.first;
+    const what = cause.count === 1 && first !== undefined
+        ? `${first.type} ${(0,text_shown/* shorten */.ml)(first.target)}`
+        : `${cause.count} targets`;
+    const how = refusedAndStopped(cause);
+    return `${what} not purged: ${(0,guard/* oneLine */.TN)(cause.reason, SHOWN_REASON_CHARS)}${how === undefined ? '' : `; ${how}`}`;
+}
+function edgeLine(group) {
+    const [first] = group;
+    const one = group.length === 1;
+    const which = one ? first.url : `${group.length} URLs`;
+    const verdict = {
+        stale: `${one ? 'is' : 'are'} still stale at the edge after the purge`,
+        unreachable: 'could not be reached at the edge, so not known to be fresh',
+        unchecked: `${one ? 'is' : 'are'} not known to be fresh`
+    }[first.kind];
+    return `${which} ${verdict}: ${(0,guard/* oneLine */.TN)(first.reason, SHOWN_REASON_CHARS)}`;
+}
+/** One annotation per cause of a failure and per kind of edge problem, the most targets first. */
+function failureAnnotations(causes, edge = []) {
+    const lines = [...causes.map(causeLine), ...edgeProblems(edge).map(edgeLine)];
+    if (lines.length <= MAX_ANNOTATIONS)
+        return lines;
+    return [
+        ...lines.slice(0, MAX_ANNOTATIONS),
+        `…and ${lines.length - MAX_ANNOTATIONS} more kinds of failure: see the job summary and the results output`
+    ];
 }
 /**
  * Fails the step (or warns, with fail-on-error: false) when a target failed or a URL is not known
  * to be fresh; then fails it when a cancel or an unexpected error ended the run early.
  */
 function conclude({ results, counts, settings, verification, stopped, unexpectedError }, { log, fail }) {
-    const message = problemMessage(counts, verification?.entries ?? []);
+    const edge = verification?.entries ?? [];
+    const causes = counts.failed === 0 ? [] : failureCauses(results, 1);
+    const message = problemMessage(counts, causes, edge);
     if (message !== undefined) {
         const annotate = settings.failOnError ? log.error : log.warning;
         // Each line is built by the guard, which hides secrets in what it quotes.
-        for (const line of failureAnnotations(results, verification?.entries ?? []))
+        for (const line of failureAnnotations(causes, edge))
             annotate(line);
         if (settings.failOnError)
             fail(message);
@@ -34257,22 +34369,28 @@ function conclude({ results, counts, settings, verification, stopped, unexpected
         fail(unexpectedError);
 }
 /** What went wrong, in one message; `undefined` when every target purged and every URL is fresh. */
-function problemMessage({ failed, total }, verification) {
-    const notFresh = verification.filter((entry) => !entry.fresh);
-    const unchecked = notFresh.filter(record/* notChecked */.lb).length;
-    const stale = notFresh.length - unchecked;
-    if (failed === 0 && notFresh.length === 0)
+function problemMessage({ failed, total }, causes, verification) {
+    const { stale, unreachable, unchecked } = (0,record/* edgeCounts */.ID)(verification);
+    if (failed === 0 && stale + unreachable + unchecked === 0)
         return undefined;
+    const [only] = causes;
+    const why = causes.length === 1 && only !== undefined
+        ? `: ${(0,guard/* oneLine */.TN)(briefly(only.reason), SHOWN_REASON_CHARS)}`
+        : ` for ${causes.length} different reasons`;
+    const urls = (0,counted/* counted */.h)(verification.length, 'URL');
     const parts = [
         failed === 0
             ? undefined
-            : `${failed} of ${total} targets failed to purge; the job summary and the results output list each with its reason`,
+            : `${failed} of ${total} targets failed to purge${why}; the job summary and the results output list each with its reason`,
         stale === 0
             ? undefined
-            : `${stale} of ${(0,counted/* counted */.h)(verification.length, 'URL')} checked at the edge ${stale === 1 ? 'is' : 'are'} still stale after the purge; the job summary and the verification output give the evidence`,
+            : `${stale} of ${urls} checked at the edge ${stale === 1 ? 'is' : 'are'} still stale after the purge; the job summary and the verification output give the evidence`,
+        unreachable === 0
+            ? undefined
+            : `${unreachable} of ${urls} to check at the edge could not be reached, so ${unreachable === 1 ? 'it is' : 'they are'} not known to be fresh; the verification output says why`,
         unchecked === 0
             ? undefined
-            : `${unchecked} of ${(0,counted/* counted */.h)(verification.length, 'URL')} to check at the edge ${unchecked === 1 ? 'was' : 'were'} not checked, so ${unchecked === 1 ? 'it is' : 'they are'} not known to be fresh; the verification output says why`
+            : `${unchecked} of ${urls} to check at the edge ${unchecked === 1 ? 'was' : 'were'} not checked, so ${unchecked === 1 ? 'it is' : 'they are'} not known to be fresh; the verification output says why`
     ];
     return parts.filter((part) => part !== undefined).join('. ');
 }
@@ -34452,6 +34570,7 @@ function isArrayIndex(key) {
 }
 
 ;// CONCATENATED MODULE: ./src/report/outputs.ts
+
 
 
 /** GitHub refuses outputs over 1 MB; stay under it with room for the output file's framing. */
@@ -34680,9 +34799,11 @@ function writeBaseOutputs(ranges, io) {
  */
 async function writeStageOutputs(verification, waitMs, io) {
     io.setOutput('wait-seconds', waitMs === undefined ? '' : String(Math.round(waitMs / 1000)));
-    const fresh = verification?.filter((entry) => entry.fresh).length ?? 0;
-    io.setOutput('fresh-count', String(fresh));
-    io.setOutput('stale-count', String((verification?.length ?? 0) - fresh));
+    const counts = (0,record/* edgeCounts */.ID)(verification ?? []);
+    io.setOutput('fresh-count', String(counts.fresh));
+    // Every URL not known to be fresh, unreachable ones included: workflows gate on it.
+    io.setOutput('stale-count', String((verification?.length ?? 0) - counts.fresh));
+    io.setOutput('unreachable-count', String(counts.unreachable));
     if (verification === undefined) {
         io.setOutput('verification', '');
         io.setOutput('verification-file', '');
@@ -34702,6 +34823,7 @@ async function writeStageOutputs(verification, waitMs, io) {
 
 
 
+
 /** Half of GitHub's 1 MiB per step: a summary over the limit is dropped whole, not cut. */
 const SUMMARY_MAX_BYTES = 512 * 1024;
 /** Rows per table: enough to find any failure by eye, few enough to read. */
@@ -34718,6 +34840,7 @@ const SECTION_BYTES = {
     failed: 128 * 1024,
     stale: 96 * 1024,
     notSent: 16 * 1024,
+    calls: 24 * 1024,
     fresh: 32 * 1024,
     succeeded: 56 * 1024,
     derivation: 56 * 1024
@@ -34727,6 +34850,10 @@ const SHOWN_SERVICE_CHARS = 64;
 const SHOWN_ID_CHARS = 128;
 const summary_SHOWN_ERROR_CHARS = 400;
 const SHOWN_TEXT_CHARS = 80;
+/** A successful run of at most this many targets shows them open: a short list is read at a glance. */
+const OPEN_LIST_LIMIT = 20;
+/** The targets shown for each cause of a failure; the results file holds every one. */
+const TARGETS_PER_CAUSE = 5;
 /** A url-map with many prefixes or a key-map with many keys can give one file many targets. */
 const SHOWN_TARGETS_PER_FILE = 10;
 /** Where a user learns to keep the results file, which the runner deletes with the job. */
@@ -34760,33 +34887,58 @@ function notSentBecause({ wait, dryRun }) {
         return undefined;
     return wait.outcome.cancelled ? 'cancelled during the wait' : 'the origin was not ready';
 }
-/** How many URLs the edge check found stale, and how many it never got to. */
-function edgeCounts(entries) {
-    const unchecked = entries.filter(record/* notChecked */.lb).length;
-    return { stale: entries.filter((entry) => !entry.fresh).length - unchecked, unchecked };
+/** What the targets came to: a count each way, the whole service for purge-all, the one cause. */
+function outcome(facts, causes) {
+    const { counts, purgeAll, results } = facts;
+    const [only] = causes;
+    // When nothing was sent, the headline says why once, after the counts.
+    const cause = causes.length === 1 && only !== undefined && notSentBecause(facts) === undefined
+        ? `: ${(0,guard/* summaryText */.g5)(briefly(only.reason), 200)}`
+        : '';
+    if (!purgeAll)
+        return `${counts.purged} purged, ${counts.failed} failed${cause}`;
+    const purged = [];
+    const failed = [];
+    for (const { status, target } of results)
+        (status === 'purged' ? purged : failed).push(target);
+    const ids = (list) => (0,guard/* summaryText */.g5)(list.join(', '), 200);
+    return [
+        purged.length > 0 ? `everything in ${ids(purged)} purged` : undefined,
+        failed.length > 0 ? `${ids(failed)} not purged${cause}` : undefined
+    ]
+        .filter((part) => part !== undefined)
+        .join('; ');
 }
 /** The run's answer, in the first line: what was purged, what failed, what visitors still get stale. */
-function heading(facts) {
-    const { counts, dryRun, services } = facts;
+function heading(facts, causes) {
+    const { counts, dryRun, services, derivation } = facts;
     const title = services.length === 0 ? 'Edge purge' : `Edge purge of ${(0,guard/* summaryText */.g5)(services.join(', '))}`;
-    if (dryRun)
-        return `${title} (dry run): ${counts.planned} planned, nothing sent`;
-    const { stale, unchecked } = edgeCounts(facts.edgeCheck?.entries ?? []);
+    if (counts.total === 0 && derivation !== undefined) {
+        return `${title}: nothing to purge: ${(0,guard/* summaryText */.g5)((0,record/* nothingToPurge */.kM)(derivation.report))}`;
+    }
+    if (dryRun) {
+        const planned = facts.purgeAll ? 'everything planned' : `${counts.planned} planned`;
+        return `${title} (dry run): ${planned}, nothing sent`;
+    }
+    const edge = (0,record/* edgeCounts */.ID)(facts.edgeCheck?.entries ?? []);
     const notSent = notSentBecause(facts);
-    return (`${title}: ${counts.purged} purged, ${counts.failed} failed` +
-        (stale > 0 ? `, <b>${(0,counted/* counted */.h)(stale, 'page')} still stale</b>` : '') +
-        (unchecked > 0 ? `, <b>${(0,counted/* counted */.h)(unchecked, 'page')} not checked</b>` : '') +
+    return (`${title}: ${outcome(facts, causes)}` +
+        (edge.stale > 0 ? `, <b>${(0,counted/* counted */.h)(edge.stale, 'page')} still stale</b>` : '') +
+        (edge.unreachable > 0 ? `, <b>${(0,counted/* counted */.h)(edge.unreachable, 'page')} unreachable</b>` : '') +
+        (edge.unchecked > 0 ? `, <b>${(0,counted/* counted */.h)(edge.unchecked, 'page')} not checked</b>` : '') +
         (notSent === undefined ? '' : `, <b>nothing sent</b>: ${notSent}`));
 }
 function scopeLine(facts) {
-    const { counts, calls, repeatAfterMs, dryRun } = facts;
+    const { counts, calls, repeatAfterMs, dryRun, purgeAll } = facts;
     const sent = dryRun || notSentBecause(facts) !== undefined ? ' planned, none sent' : '';
+    const what = purgeAll
+        ? `purge-all of ${(0,counted/* counted */.h)(counts.total, 'service')}`
+        : (0,counted/* counted */.h)(counts.total, 'target');
     return [
-        `${(0,counted/* counted */.h)(counts.total, 'target')} in ${(0,counted/* counted */.h)(calls, 'call')}${sent}`,
+        `${what} in ${(0,counted/* counted */.h)(calls.length, 'call')}${sent}`,
         repeatAfterMs > 0
             ? `purged twice, ${repeatAfterMs / 1000} s apart (repeat-after): a target counts as purged only when both passes purged it`
-            : undefined,
-        !dryRun && counts.failed > 0 ? `<b>${counts.failed} failed</b>` : undefined
+            : undefined
     ]
         .filter((part) => part !== undefined)
         .join(' · ');
@@ -34869,23 +35021,22 @@ function recordLine({ service, sha, state, why }) {
 function table(headers, items, row, budget, cap, more, total = items.length) {
     // Only the rows that can be shown are rendered: a run may hold 100,000 results.
     const shown = budget.take(items.slice(0, SUMMARY_ROW_LIMIT).map(row), cap);
-    return [
-        `<table><tr>${headers.map((header) => `<th>${header}</th>`).join('')}</tr>`,
-        ...shown,
-        '</table>',
-        ...(shown.length < total ? [`<p>${more(shown.length)}</p>`] : [])
-    ];
+    const hidden = shown.length < total;
+    return {
+        lines: [
+            `<table><tr>${headers.map((header) => `<th>${header}</th>`).join('')}</tr>`,
+            ...shown,
+            '</table>',
+            ...(hidden ? [`<p>${more(shown.length)}</p>`] : [])
+        ],
+        hidden
+    };
 }
 /** Folded by default: counted in its one-line title, opened on demand. */
 function folded(title, body) {
     return [`<details><summary>${title}</summary>`, ...body, '</details>'];
 }
-function targetRow(result, withService, reason) {
-    const outcome = result.status === 'failed'
-        ? reason && result.error !== null
-            ? `${STATUS_CELL.failed}: ${(0,guard/* summaryText */.g5)(result.error, summary_SHOWN_ERROR_CHARS)}`
-            : '❌ not sent'
-        : STATUS_CELL[result.status];
+function targetRow(result, withService) {
     const cells = [
         code(result.target, SHOWN_TARGET_CHARS),
         ...(withService
@@ -34893,10 +35044,38 @@ function targetRow(result, withService, reason) {
             : []),
         result.type,
         result.soft ? 'soft' : 'instant',
-        outcome,
+        result.status === 'failed' ? '❌ not sent' : STATUS_CELL[result.status],
         result.id === null ? '' : code(result.id, SHOWN_ID_CHARS)
     ];
     return `<tr>${cells.map((cell) => `<td>${cell}</td>`).join('')}</tr>`;
+}
+/** A target where several services or types meet: `key <code>home</code> (svc2)`. */
+function namedTarget(result, withService) {
+    const service = withService && result.service !== null ? ` (${code(result.service, SHOWN_SERVICE_CHARS)})` : '';
+    return `${result.type}&nbsp;${code(result.target, SHOWN_TARGET_CHARS)}${service}`;
+}
+/** One row per cause: what it was, how many targets it failed, and the first of them. */
+function causeRow(cause, withService) {
+    const how = refusedAndStopped(cause);
+    const more = cause.count - cause.first.length;
+    const targets = [
+        ...cause.first.map((result) => namedTarget(result, withService)),
+        ...(more > 0 ? [`…and ${more} more`] : [])
+    ];
+    const cells = [
+        `❌ ${(0,guard/* summaryText */.g5)(cause.reason, summary_SHOWN_ERROR_CHARS)}`,
+        `${cause.count}${how === undefined ? '' : `<br>${how}`}`,
+        targets.join(', ')
+    ];
+    return `<tr>${cells.map((cell) => `<td>${cell}</td>`).join('')}</tr>`;
+}
+/** A dry run's calls: what would be sent where, one row each. */
+function callsSection(calls, budget) {
+    if (calls.length === 0)
+        return [];
+    const row = (call) => `<tr><td>${code((0,record/* describeCall */.GC)(call))}</td></tr>`;
+    const { lines } = table(['Call'], calls, row, budget, SECTION_BYTES.calls, (shown) => `Showing ${shown} of ${calls.length} calls; the step log lists every one.`);
+    return ['<h3>Planned calls</h3>', ...lines];
 }
 /**
  * Fills each sample's first rows, in result order, from the section `into` puts each result in;
@@ -34908,18 +35087,19 @@ function sampleResults(results, samples, into) {
         if (wanted === 0)
             return;
         const sample = into(result);
-        if (sample.first.length === SUMMARY_ROW_LIMIT)
+        if (sample === undefined || sample.first.length === Math.min(sample.count, SUMMARY_ROW_LIMIT))
             continue;
         sample.first.push(result);
         wanted -= 1;
     }
 }
 /**
- * The targets: failures open (first), then, folded, those not sent for the reason already said
- * above (the wait) and the successes or the dry run's plan.
+ * The targets: failures by cause, open and first; then, folded, those not sent for the reason
+ * already said above (the wait); then the successes or a dry run's plan, open when the list is
+ * short or a dry run shows what it would purge.
  */
-function targetSections(facts, budget) {
-    const { services } = facts;
+function targetSections(facts, causes, budget) {
+    const { services, dryRun } = facts;
     const withService = services.length > 1;
     const headers = [
         'Target',
@@ -34933,25 +35113,44 @@ function targetSections(facts, budget) {
     const nothingSent = notSentBecause(facts) !== undefined;
     const { failed: failedCount, total } = facts.counts;
     const notSent = { first: [], count: nothingSent ? failedCount : 0 };
-    const failed = { first: [], count: nothingSent ? 0 : failedCount };
     const rest = { first: [], count: total - failedCount };
-    sampleResults(facts.results, [notSent, failed, rest], (result) => result.status !== 'failed' ? rest : nothingSent ? notSent : failed);
+    // The other failures are shown by cause.
+    sampleResults(facts.results, [notSent, rest], (result) => result.status !== 'failed' ? rest : nothingSent ? notSent : undefined);
     const inFile = facts.resultsFile === '' ? 'the step log' : 'the <code>results-file</code>';
-    const section = (list, what, cap, reason) => table(headers, list.first, (result) => targetRow(result, withService, reason), budget, cap, (shown) => `Showing ${shown} of ${list.count} ${what} targets; ${inFile} holds them all.`, list.count);
-    const foldedSection = (list, what, cap) => list.count === 0
+    let hidden = false;
+    const section = (list, what, cap) => {
+        const shown = table(headers, list.first, (result) => targetRow(result, withService), budget, cap, (count) => `Showing ${count} of ${list.count} ${what} targets; ${inFile} holds them all.`, list.count);
+        hidden ||= shown.hidden;
+        return shown.lines;
+    };
+    const byCause = () => {
+        const shown = table(['Cause', 'Targets', 'First targets'], causes, (cause) => causeRow(cause, withService), budget, SECTION_BYTES.failed, (count) => `Showing ${count} of ${causes.length} causes; ${inFile} holds every target.`);
+        hidden ||= shown.hidden || causes.some((cause) => cause.first.length < cause.count);
+        return ['<h3>Failed, by cause</h3>', ...shown.lines];
+    };
+    const what = dryRun ? 'planned' : 'purged';
+    const restOpen = dryRun || rest.count <= OPEN_LIST_LIMIT;
+    // Failures take their share of the budget first.
+    const failures = nothingSent || failedCount === 0 ? [] : byCause();
+    const openRest = [
+        ...(restOpen && rest.count > 0
+            ? [
+                `<h3>${dryRun ? 'Planned targets' : 'Purged'}</h3>`,
+                ...section(rest, what, SECTION_BYTES.succeeded)
+            ]
+            : [])
+    ];
+    const foldedSection = (list, title, cap) => list.count === 0
         ? []
-        : folded(`${(0,counted/* counted */.h)(list.count, 'target')} ${what}`, section(list, what, cap, false));
+        : folded(`${(0,counted/* counted */.h)(list.count, 'target')} ${title}`, section(list, title, cap));
     return {
-        open: failed.count === 0
-            ? []
-            : [
-                `<h3>${(0,counted/* counted */.h)(failed.count, 'target')} failed</h3>`,
-                ...section(failed, 'failed', SECTION_BYTES.failed, true)
-            ],
-        folded: [
+        failures,
+        rest: [
             ...foldedSection(notSent, 'not sent', SECTION_BYTES.notSent),
-            ...foldedSection(rest, facts.dryRun ? 'planned' : 'purged', SECTION_BYTES.succeeded)
-        ]
+            ...openRest,
+            ...(restOpen ? [] : foldedSection(rest, what, SECTION_BYTES.succeeded))
+        ],
+        everyTargetShown: !hidden
     };
 }
 /** What the verdict rests on: the text, the `Age`, or why neither could tell. */
@@ -34966,39 +35165,57 @@ function judgedBy(entry, byText, malformedAge) {
         return `Age ${entry.age} s`;
     return malformedAge ? 'malformed Age' : 'no Age';
 }
+/** Where a URL stands, with its status when it is not 2xx: a typo in verify-urls shows as a 404. */
+function edgeCell(entry) {
+    const status = entry.http_status;
+    const beside = status !== null && (status < 200 || status >= 300) ? ` (HTTP ${status})` : '';
+    if (entry.fresh)
+        return `✅ fresh${beside}`;
+    if ((0,record/* notChecked */.lb)(entry))
+        return '❌ not checked';
+    if ((0,record/* unreachable */.HB)(entry))
+        return '❌ unreachable';
+    return `❌ stale${beside}`;
+}
 function edgeRow(entry, judged) {
     const cells = [
         code(entry.url, SHOWN_TARGET_CHARS),
-        entry.fresh ? '✅ fresh' : '❌ stale',
+        edgeCell(entry),
         judged,
         String(entry.checks),
         (0,guard/* summaryText */.g5)(entry.evidence, summary_SHOWN_ERROR_CHARS)
     ];
     return `<tr>${cells.map((cell) => `<td>${cell}</td>`).join('')}</tr>`;
 }
-/** Whether visitors get fresh copies: counts, each stale URL, then the fresh ones folded. */
+/** Whether visitors get fresh copies: counts, each URL not known to be fresh, then the fresh ones folded. */
 function edgeCheckSection({ entries, textUrls, malformedAge }, budget) {
     const byText = new Set(textUrls);
     const malformed = new Set(malformedAge);
-    const stale = entries.filter((entry) => !entry.fresh);
-    const fresh = entries.filter((entry) => entry.fresh);
-    const counts = edgeCounts(entries);
+    // A fresh page that answered 3xx or 4xx is worth a look (a typo in verify-urls answers 404).
+    const plain = (entry) => entry.fresh && entry.http_status !== null && entry.http_status >= 200 && entry.http_status < 300;
+    const notFresh = entries.filter((entry) => !plain(entry));
+    const fresh = entries.filter(plain);
+    const counts = (0,record/* edgeCounts */.ID)(entries);
     const headers = ['URL', 'Edge', 'Age or text', 'Checks', 'Evidence'];
     const row = (entry) => edgeRow(entry, judgedBy(entry, byText.has(entry.url), malformed.has(entry.url)));
     const more = (total, what) => (shown) => `Showing ${shown} of ${total} ${what}; the <code>verification-file</code> output holds them all.`;
     const byAge = entries.filter((entry) => !byText.has(entry.url));
     const blind = byAge.length > 0 &&
         byAge.every((entry) => entry.age === null && entry.http_status !== null && !malformed.has(entry.url));
+    const bold = (count, what) => count > 0 ? `, <b>${count} ${what}</b>` : '';
     return [
         '<h3>Edge check</h3>',
-        `<p>${fresh.length} of ${(0,counted/* counted */.h)(entries.length, 'URL')} fresh` +
-            `${counts.stale > 0 ? `, <b>${counts.stale} stale</b>` : ''}` +
-            `${counts.unchecked > 0 ? `, <b>${counts.unchecked} not checked</b>` : ''}.</p>`,
-        ...(stale.length > 0
-            ? table(headers, stale, row, budget, SECTION_BYTES.stale, more(stale.length, 'stale URLs'))
+        `<p>${counts.fresh} of ${(0,counted/* counted */.h)(entries.length, 'URL')} fresh` +
+            bold(counts.stale, 'stale') +
+            bold(counts.unreachable, 'unreachable') +
+            bold(counts.unchecked, 'not checked') +
+            '.</p>',
+        ...(notFresh.length > 0
+            ? table(headers, notFresh, row, budget, SECTION_BYTES.stale, more(notFresh.length, 'URLs not fresh or not 2xx')).lines
             : []),
         ...(fresh.length > 0
-            ? folded(`${(0,counted/* counted */.h)(fresh.length, 'URL')} fresh`, table(headers, fresh, row, budget, SECTION_BYTES.fresh, more(fresh.length, 'fresh URLs')))
+            ? folded(`${(0,counted/* counted */.h)(fresh.length, 'URL')} fresh`, table(headers, fresh, row, budget, SECTION_BYTES.fresh, more(fresh.length, 'fresh URLs'))
+                .lines)
             : []),
         ...(blind
             ? [
@@ -35023,14 +35240,23 @@ function derivationSection({ report, targets }, budget) {
         list.push(derived);
         byFile.set(derived.file, list);
     }
+    if (targets.length === 0) {
+        return [
+            `<h3>Targets from changed files</h3>`,
+            `<p>None: ${(0,guard/* summaryText */.g5)((0,record/* nothingToPurge */.kM)(report))}.</p>`
+        ];
+    }
     return [
         `<h3>Targets from changed files</h3>`,
         `<p>${(0,counted/* counted */.h)(report.files.length, 'file')} changed in ${(0,guard/* summaryText */.g5)(report.description)}; ` +
             `${byFile.size} of them produced ${(0,counted/* counted */.h)(targets.length, 'target')}.</p>`,
-        ...table(['Changed file', 'Targets'], [...byFile], ([file, list]) => fileRow(file, list), budget, SECTION_BYTES.derivation, (shown) => `Showing ${shown} of ${byFile.size} files; the step log lists every one.`)
+        ...table(['Changed file', 'Targets'], [...byFile], ([file, list]) => fileRow(file, list), budget, SECTION_BYTES.derivation, (shown) => `Showing ${shown} of ${byFile.size} files; the step log lists every one.`).lines
     ];
 }
-/** Where every result is, and how to keep it: the runner deletes RUNNER_TEMP with the job. */
+/**
+ * Where every result is, and how to keep it (the runner deletes RUNNER_TEMP with the job): shown
+ * when the summary does not show every target, or when the file could not be written.
+ */
 function footer(facts) {
     if (facts.resultsFile === '') {
         return '<p>The results file could not be written (see the warning in the step log); the step log lists every call.</p>';
@@ -35048,7 +35274,8 @@ function renderSummary(record, { resultsFile, context }) {
         dryRun: settings.dryRun,
         repeatAfterMs: settings.repeatAfterMs,
         derivation: record.derivation,
-        calls: record.calls.length,
+        purgeAll: settings.purgeAll,
+        calls: record.calls,
         resultsFile,
         context,
         stopped: record.stopped,
@@ -35069,12 +35296,15 @@ function renderSummary(record, { resultsFile, context }) {
 }
 /** The summary from the facts it shows, each read from the record once (`renderSummary`). */
 function renderFacts(facts) {
-    const head = [`<h2>${heading(facts)}</h2>`];
+    const causes = facts.counts.failed === 0 ? [] : failureCauses(facts.results, TARGETS_PER_CAUSE);
+    const head = [`<h2>${heading(facts, causes)}</h2>`];
     for (const early of [facts.stopped, facts.unexpectedError]) {
         if (early !== undefined)
             head.push(`<p><b>${(0,guard/* summaryText */.g5)(early)}</b></p>`);
     }
-    head.push(`<p>${scopeLine(facts)}</p>`);
+    // With nothing to purge, the headline says why: no scope of 0 targets in 0 calls.
+    if (facts.counts.total > 0)
+        head.push(`<p>${scopeLine(facts)}</p>`);
     if (facts.context !== undefined)
         head.push(`<p>${contextLine(facts.context)}</p>`);
     const end = footer(facts);
@@ -35087,15 +35317,20 @@ function renderFacts(facts) {
     if (facts.wait !== undefined)
         body.push(...waitSection(facts.wait, budget));
     body.push(...plannedSection(facts.plannedStages, budget));
-    const targets = targetSections(facts, budget);
-    body.push(...targets.open);
+    if (facts.dryRun)
+        body.push(...callsSection(facts.calls, budget));
+    const targets = targetSections(facts, causes, budget);
+    body.push(...targets.failures);
     if (facts.edgeCheck !== undefined)
         body.push(...edgeCheckSection(facts.edgeCheck, budget));
-    body.push(...targets.folded);
-    if (facts.derivation !== undefined)
+    body.push(...targets.rest);
+    // With nothing to purge at all, the headline has already said why.
+    if (facts.derivation !== undefined && facts.counts.total > 0) {
         body.push(...derivationSection(facts.derivation, budget));
+    }
     body.push(...facts.records.map((record) => `<p>${(0,guard/* summaryText */.g5)(recordLine(record))}</p>`));
-    return [...head, ...body, end].join('\n');
+    const pointer = facts.resultsFile === '' || !targets.everyTargetShown ? [end] : [];
+    return [...head, ...body, ...pointer].join('\n');
 }
 
 ;// CONCATENATED MODULE: ./src/runner/context.ts

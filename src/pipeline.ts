@@ -28,7 +28,12 @@ import { runPurge } from './stages/purge/engine.js'
 import type { OpenRecord } from './stages/last-purge/write.js'
 import { ResultLedger } from './stages/purge/ledger.js'
 import { createTransport, type Transport } from './stages/purge/transport.js'
-import { describeCheckPlanned, purgedUrlsOf, verifyTargetsOf } from './stages/verify/targets.js'
+import {
+  describeCheckPlanned,
+  purgedUrlsOf,
+  strayVerifyHosts,
+  verifyTargetsOf
+} from './stages/verify/targets.js'
 import { counted } from './text/counted.js'
 import { plainLine } from './text/shown.js'
 import { messageOf } from './text/message.js'
@@ -120,6 +125,9 @@ export async function runPipeline(given: Settings, deps: PipelineDeps): Promise<
   mark('plan')
   if (derivation !== undefined) await showChanges(derivation, calls.length, log)
   log.info(describePlan(calls, settings))
+  const waitUrls = settings.wait?.urls ?? []
+  for (const notice of strayVerifyHosts(settings.verify, settings.urls, waitUrls))
+    log.notice(notice)
 
   const ledger = new ResultLedger(calls)
   const handOut = (): void => {

@@ -89,8 +89,26 @@ export interface CallEnd {
 }
 
 export const NOT_SENT_CANCELLED = 'not sent: the run was cancelled'
+
 /** How the reason of a call stopped by an earlier refusal begins: a knock-on, never the cause. */
-export const NOT_SENT_AFTER_REFUSAL = 'not sent: an earlier call'
+const AFTER_UNAUTHORIZED = 'not sent: an earlier call to the same address got '
+const AFTER_FORBIDDEN = 'not sent: an earlier call needing the same permission found that '
+
+/** The reason of a call not sent because an earlier one was refused with `cause`. */
+export function notSentAfter(stop: 'unauthorized' | 'forbidden', cause: string): string {
+  return (stop === 'unauthorized' ? AFTER_UNAUTHORIZED : AFTER_FORBIDDEN) + cause
+}
+
+/**
+ * What a failure's reason comes down to: the refusal a knock-on was stopped by, or the reason
+ * itself. A rejected token is one cause of 600 failures, not two.
+ */
+export function causeOf(reason: string): { cause: string; knockOn: boolean } {
+  for (const lead of [AFTER_UNAUTHORIZED, AFTER_FORBIDDEN]) {
+    if (reason.startsWith(lead)) return { cause: reason.slice(lead.length), knockOn: true }
+  }
+  return { cause: reason, knockOn: false }
+}
 
 /**
  * Every target's result, in plan order, made afresh each time it is read from what each call
@@ -215,6 +233,34 @@ export const NOT_JUDGED_CANCELLED = 'not judged: the run was cancelled'
 export function notChecked(entry: Verification): boolean {
   return entry.checks === 0
 }
+
+/**
+ * A URL whose last check got no answer (DNS, refused, reset, TLS, timeout): never reached, so not
+ * known to be fresh, and not shown to be stale either.
+ */
+export function unreachable(entry: Verification): boolean {
+  return !entry.fresh && entry.checks > 0 && entry.http_status === null
+}
+
+/** Where each URL checked at the edge stands; `stale` is only the ones that answered stale. */
+export interface EdgeCounts {
+  fresh: number
+  stale: number
+  unreachable: number
+  unchecked: number
+}
+
+export function edgeCounts(entries: Verification[]): EdgeCounts {
+  const counts = { fresh: 0, stale: 0, unreachable: 0, unchecked: 0 }
+  for (const entry of entries) {
+    if (entry.fresh) counts.fresh += 1
+    else if (notChecked(entry)) counts.unchecked += 1
+    else if (unreachable(entry)) counts.unreachable += 1
+    else counts.stale += 1
+  }
+  return counts
+}
+
 export const NOT_CHECKED_IN_TIME =
   'not checked within verify-timeout: raise verify-timeout or concurrency'
 
@@ -238,6 +284,19 @@ export interface ComparedRange {
   /** For logs: `push abc1234...def5678 (3 commits)`. */
   description: string
   notes: string[]
+}
+
+/** Why changed files gave nothing to purge: none changed, or none matched a map. */
+export function nothingToPurge({ files, ranges, description }: ChangedFilesReport): string {
+  if (files.length > 0) {
+    return `${counted(files.length, 'file')} changed in ${oneLine(description)}, none matched url-map or key-map`
+  }
+  const [only] = ranges
+  const where =
+    ranges.length === 1 && only !== undefined
+      ? `between ${only.baseSha.slice(0, 7)} and ${only.head.slice(0, 7)}`
+      : `in ${oneLine(description)}`
+  return `no files changed ${where}`
 }
 
 /** The files that changed since each service's base: one range, or one per distinct base. */

@@ -15,7 +15,14 @@ export function elementCounts(html: string): Record<string, number> {
   return counts
 }
 
-const NAMED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" }
+const NAMED: Record<string, string> = {
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  apos: "'",
+  nbsp: '\u00a0'
+}
 
 /** The text a browser shows for HTML: tags dropped, character references decoded. */
 export function textOf(html: string): string {

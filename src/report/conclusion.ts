@@ -1,13 +1,14 @@
 /** How the step ends: a few annotations for the failures, then failed or warned. */
 import type { StepLog } from '../log.js'
 import {
-  NOT_SENT_AFTER_REFUSAL,
-  type Counts,
-  type Results,
+  edgeCounts,
   notChecked,
+  unreachable,
+  type Counts,
   type RunRecord,
   type Verification
 } from '../record.js'
+import { briefly, failureCauses, refusedAndStopped, type Cause } from './causes.js'
 import { counted } from '../text/counted.js'
 import { oneLine } from '../text/guard.js'
 import { shorten } from '../text/shown.js'
@@ -17,69 +18,56 @@ export const MAX_ANNOTATIONS = 5
 /** A server message is cut to 300 characters; this leaves room for what the action says around it. */
 const SHOWN_REASON_CHARS = 400
 
-/**
- * One thing that went wrong: a target that failed to purge, a URL the edge still serves stale, or
- * a URL never checked (time up, or cancelled first), which is not known to be fresh.
- */
-interface Problem {
-  kind: 'target' | 'stale' | 'unchecked'
-  name: string
+/** A URL not known to be fresh, and why: stale, unreachable, or never checked. */
+interface EdgeProblem {
+  kind: 'stale' | 'unreachable' | 'unchecked'
+  url: string
   reason: string
 }
 
-function problemsOf(results: Results, stale: Verification[]): Problem[] {
-  const failed: Problem[] = []
-  for (const result of results) {
-    if (result.status !== 'failed') continue
-    const name = `${result.type} ${shorten(result.target)}`
-    failed.push({ kind: 'target', name, reason: result.error ?? 'failed' })
+function edgeProblems(entries: Verification[]): EdgeProblem[][] {
+  const groups = new Map<string, EdgeProblem[]>()
+  for (const entry of entries) {
+    if (entry.fresh) continue
+    const kind = notChecked(entry) ? 'unchecked' : unreachable(entry) ? 'unreachable' : 'stale'
+    const id = `${kind} ${entry.evidence}`
+    const group = groups.get(id) ?? []
+    group.push({ kind, url: shorten(entry.url), reason: entry.evidence })
+    groups.set(id, group)
   }
-  const staleUrls = stale
-    .filter((entry) => !entry.fresh)
-    .map((entry): Problem => ({
-      kind: notChecked(entry) ? 'unchecked' : 'stale',
-      name: shorten(entry.url),
-      reason: entry.evidence
-    }))
-  return [...failed, ...staleUrls]
+  return [...groups.values()].sort((a, b) => b.length - a.length)
 }
 
-/**
- * Failed targets and stale URLs grouped by reason, largest group first: a bad token is one
- * annotation, not 600.
- */
-export function failureAnnotations(results: Results, stale: Verification[] = []): string[] {
-  const groups = new Map<string, Problem[]>()
-  for (const problem of problemsOf(results, stale)) {
-    const id = `${problem.kind} ${problem.reason}`
-    const group = groups.get(id)
-    if (group === undefined) groups.set(id, [problem])
-    else group.push(problem)
-  }
-  // The cause first: a refusal, then the calls it stopped, however many more of those there are.
-  const knockOn = (group: Problem[]): boolean =>
-    group[0]?.reason.startsWith(NOT_SENT_AFTER_REFUSAL) === true
-  const sorted = [...groups.values()].sort(
-    (a, b) => Number(knockOn(a)) - Number(knockOn(b)) || b.length - a.length
-  )
-  const lines = sorted.slice(0, MAX_ANNOTATIONS).map((group) => {
-    const [first] = group as [Problem, ...Problem[]]
-    const reason = oneLine(first.reason, SHOWN_REASON_CHARS)
-    if (first.kind !== 'target') {
-      const what = group.length === 1 ? `${first.name} is` : `${group.length} URLs are`
-      const verdict =
-        first.kind === 'stale' ? 'still stale at the edge after the purge' : 'not known to be fresh'
-      return `${what} ${verdict}: ${reason}`
-    }
-    const what = group.length === 1 ? first.name : `${group.length} targets`
-    return `${what} failed: ${reason}`
-  })
-  if (sorted.length > MAX_ANNOTATIONS) {
-    lines.push(
-      `…and ${sorted.length - MAX_ANNOTATIONS} more kinds of failure: see the job summary and the results output`
-    )
-  }
-  return lines
+function causeLine(cause: Cause): string {
+  const [first] = cause.first
+  const what =
+    cause.count === 1 && first !== undefined
+      ? `${first.type} ${shorten(first.target)}`
+      : `${cause.count} targets`
+  const how = refusedAndStopped(cause)
+  return `${what} not purged: ${oneLine(cause.reason, SHOWN_REASON_CHARS)}${how === undefined ? '' : `; ${how}`}`
+}
+
+function edgeLine(group: EdgeProblem[]): string {
+  const [first] = group as [EdgeProblem, ...EdgeProblem[]]
+  const one = group.length === 1
+  const which = one ? first.url : `${group.length} URLs`
+  const verdict = {
+    stale: `${one ? 'is' : 'are'} still stale at the edge after the purge`,
+    unreachable: 'could not be reached at the edge, so not known to be fresh',
+    unchecked: `${one ? 'is' : 'are'} not known to be fresh`
+  }[first.kind]
+  return `${which} ${verdict}: ${oneLine(first.reason, SHOWN_REASON_CHARS)}`
+}
+
+/** One annotation per cause of a failure and per kind of edge problem, the most targets first. */
+export function failureAnnotations(causes: Cause[], edge: Verification[] = []): string[] {
+  const lines = [...causes.map(causeLine), ...edgeProblems(edge).map(edgeLine)]
+  if (lines.length <= MAX_ANNOTATIONS) return lines
+  return [
+    ...lines.slice(0, MAX_ANNOTATIONS),
+    `…and ${lines.length - MAX_ANNOTATIONS} more kinds of failure: see the job summary and the results output`
+  ]
 }
 
 /** How the report ends the step: annotations through the log, and the step failed by the runner. */
@@ -96,11 +84,13 @@ export function conclude(
   { results, counts, settings, verification, stopped, unexpectedError }: RunRecord,
   { log, fail }: StepEnd
 ): void {
-  const message = problemMessage(counts, verification?.entries ?? [])
+  const edge = verification?.entries ?? []
+  const causes = counts.failed === 0 ? [] : failureCauses(results, 1)
+  const message = problemMessage(counts, causes, edge)
   if (message !== undefined) {
     const annotate = settings.failOnError ? log.error : log.warning
     // Each line is built by the guard, which hides secrets in what it quotes.
-    for (const line of failureAnnotations(results, verification?.entries ?? [])) annotate(line)
+    for (const line of failureAnnotations(causes, edge)) annotate(line)
     if (settings.failOnError) fail(message)
     else log.warning(`${message} (fail-on-error is false, so the step passes)`)
   }
@@ -111,22 +101,30 @@ export function conclude(
 /** What went wrong, in one message; `undefined` when every target purged and every URL is fresh. */
 function problemMessage(
   { failed, total }: Counts,
+  causes: Cause[],
   verification: Verification[]
 ): string | undefined {
-  const notFresh = verification.filter((entry) => !entry.fresh)
-  const unchecked = notFresh.filter(notChecked).length
-  const stale = notFresh.length - unchecked
-  if (failed === 0 && notFresh.length === 0) return undefined
+  const { stale, unreachable, unchecked } = edgeCounts(verification)
+  if (failed === 0 && stale + unreachable + unchecked === 0) return undefined
+  const [only] = causes
+  const why =
+    causes.length === 1 && only !== undefined
+      ? `: ${oneLine(briefly(only.reason), SHOWN_REASON_CHARS)}`
+      : ` for ${causes.length} different reasons`
+  const urls = counted(verification.length, 'URL')
   const parts = [
     failed === 0
       ? undefined
-      : `${failed} of ${total} targets failed to purge; the job summary and the results output list each with its reason`,
+      : `${failed} of ${total} targets failed to purge${why}; the job summary and the results output list each with its reason`,
     stale === 0
       ? undefined
-      : `${stale} of ${counted(verification.length, 'URL')} checked at the edge ${stale === 1 ? 'is' : 'are'} still stale after the purge; the job summary and the verification output give the evidence`,
+      : `${stale} of ${urls} checked at the edge ${stale === 1 ? 'is' : 'are'} still stale after the purge; the job summary and the verification output give the evidence`,
+    unreachable === 0
+      ? undefined
+      : `${unreachable} of ${urls} to check at the edge could not be reached, so ${unreachable === 1 ? 'it is' : 'they are'} not known to be fresh; the verification output says why`,
     unchecked === 0
       ? undefined
-      : `${unchecked} of ${counted(verification.length, 'URL')} to check at the edge ${unchecked === 1 ? 'was' : 'were'} not checked, so ${unchecked === 1 ? 'it is' : 'they are'} not known to be fresh; the verification output says why`
+      : `${unchecked} of ${urls} to check at the edge ${unchecked === 1 ? 'was' : 'were'} not checked, so ${unchecked === 1 ? 'it is' : 'they are'} not known to be fresh; the verification output says why`
   ]
   return parts.filter((part) => part !== undefined).join('. ')
 }

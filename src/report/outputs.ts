@@ -5,7 +5,14 @@
  */
 import type { StepLog } from '../log.js'
 import type { Settings } from '../config/settings.js'
-import type { ComparedRange, PurgeResult, Results, RunRecord, Verification } from '../record.js'
+import {
+  edgeCounts,
+  type ComparedRange,
+  type PurgeResult,
+  type Results,
+  type RunRecord,
+  type Verification
+} from '../record.js'
 import { mayHoldSecret, redact } from '../text/guard.js'
 import { plainPurgeIdsJson, purgeIdsJson, targetMayRepeat } from './purge-ids.js'
 
@@ -337,9 +344,11 @@ async function writeStageOutputs(
   io: OutputWriter
 ): Promise<void> {
   io.setOutput('wait-seconds', waitMs === undefined ? '' : String(Math.round(waitMs / 1000)))
-  const fresh = verification?.filter((entry) => entry.fresh).length ?? 0
-  io.setOutput('fresh-count', String(fresh))
-  io.setOutput('stale-count', String((verification?.length ?? 0) - fresh))
+  const counts = edgeCounts(verification ?? [])
+  io.setOutput('fresh-count', String(counts.fresh))
+  // Every URL not known to be fresh, unreachable ones included: workflows gate on it.
+  io.setOutput('stale-count', String((verification?.length ?? 0) - counts.fresh))
+  io.setOutput('unreachable-count', String(counts.unreachable))
   if (verification === undefined) {
     io.setOutput('verification', '')
     io.setOutput('verification-file', '')

@@ -3,9 +3,14 @@
  * (folded), within one byte budget whatever the run's size. Pure.
  */
 import {
+  describeCall,
   describeUrlWait,
+  edgeCounts,
   notChecked,
+  nothingToPurge,
+  unreachable,
   type Counts,
+  type PurgeCall,
   type PlannedStage,
   type PurgeResult,
   type Results,
@@ -20,6 +25,7 @@ import {
 import { summaryText } from '../text/guard.js'
 import { counted } from '../text/counted.js'
 import type { WaitSettings } from '../config/settings.js'
+import { briefly, failureCauses, refusedAndStopped, type Cause } from './causes.js'
 
 /** Half of GitHub's 1 MiB per step: a summary over the limit is dropped whole, not cut. */
 export const SUMMARY_MAX_BYTES = 512 * 1024
@@ -37,6 +43,7 @@ const SECTION_BYTES = {
   failed: 128 * 1024,
   stale: 96 * 1024,
   notSent: 16 * 1024,
+  calls: 24 * 1024,
   fresh: 32 * 1024,
   succeeded: 56 * 1024,
   derivation: 56 * 1024
@@ -46,6 +53,10 @@ const SHOWN_SERVICE_CHARS = 64
 const SHOWN_ID_CHARS = 128
 const SHOWN_ERROR_CHARS = 400
 const SHOWN_TEXT_CHARS = 80
+/** A successful run of at most this many targets shows them open: a short list is read at a glance. */
+const OPEN_LIST_LIMIT = 20
+/** The targets shown for each cause of a failure; the results file holds every one. */
+const TARGETS_PER_CAUSE = 5
 /** A url-map with many prefixes or a key-map with many keys can give one file many targets. */
 const SHOWN_TARGETS_PER_FILE = 10
 /** Where a user learns to keep the results file, which the runner deletes with the job. */
@@ -56,10 +67,12 @@ export interface SummaryFacts {
   results: Results
   counts: Counts
   services: string[]
+  /** `mode: all`: each target is a whole service. */
+  purgeAll: boolean
   dryRun: boolean
   repeatAfterMs: number
   derivation: Derivation | undefined
-  calls: number
+  calls: readonly PurgeCall[]
   /** The results file's path; empty when it could not be written. */
   resultsFile: string
   context: RunContext | undefined
@@ -115,37 +128,62 @@ function notSentBecause({ wait, dryRun }: SummaryFacts): string | undefined {
   return wait.outcome.cancelled ? 'cancelled during the wait' : 'the origin was not ready'
 }
 
-/** How many URLs the edge check found stale, and how many it never got to. */
-function edgeCounts(entries: Verification[]): { stale: number; unchecked: number } {
-  const unchecked = entries.filter(notChecked).length
-  return { stale: entries.filter((entry) => !entry.fresh).length - unchecked, unchecked }
+/** What the targets came to: a count each way, the whole service for purge-all, the one cause. */
+function outcome(facts: SummaryFacts, causes: Cause[]): string {
+  const { counts, purgeAll, results } = facts
+  const [only] = causes
+  // When nothing was sent, the headline says why once, after the counts.
+  const cause =
+    causes.length === 1 && only !== undefined && notSentBecause(facts) === undefined
+      ? `: ${summaryText(briefly(only.reason), 200)}`
+      : ''
+  if (!purgeAll) return `${counts.purged} purged, ${counts.failed} failed${cause}`
+  const purged: string[] = []
+  const failed: string[] = []
+  for (const { status, target } of results) (status === 'purged' ? purged : failed).push(target)
+  const ids = (list: string[]): string => summaryText(list.join(', '), 200)
+  return [
+    purged.length > 0 ? `everything in ${ids(purged)} purged` : undefined,
+    failed.length > 0 ? `${ids(failed)} not purged${cause}` : undefined
+  ]
+    .filter((part) => part !== undefined)
+    .join('; ')
 }
 
 /** The run's answer, in the first line: what was purged, what failed, what visitors still get stale. */
-function heading(facts: SummaryFacts): string {
-  const { counts, dryRun, services } = facts
+function heading(facts: SummaryFacts, causes: Cause[]): string {
+  const { counts, dryRun, services, derivation } = facts
   const title =
     services.length === 0 ? 'Edge purge' : `Edge purge of ${summaryText(services.join(', '))}`
-  if (dryRun) return `${title} (dry run): ${counts.planned} planned, nothing sent`
-  const { stale, unchecked } = edgeCounts(facts.edgeCheck?.entries ?? [])
+  if (counts.total === 0 && derivation !== undefined) {
+    return `${title}: nothing to purge: ${summaryText(nothingToPurge(derivation.report))}`
+  }
+  if (dryRun) {
+    const planned = facts.purgeAll ? 'everything planned' : `${counts.planned} planned`
+    return `${title} (dry run): ${planned}, nothing sent`
+  }
+  const edge = edgeCounts(facts.edgeCheck?.entries ?? [])
   const notSent = notSentBecause(facts)
   return (
-    `${title}: ${counts.purged} purged, ${counts.failed} failed` +
-    (stale > 0 ? `, <b>${counted(stale, 'page')} still stale</b>` : '') +
-    (unchecked > 0 ? `, <b>${counted(unchecked, 'page')} not checked</b>` : '') +
+    `${title}: ${outcome(facts, causes)}` +
+    (edge.stale > 0 ? `, <b>${counted(edge.stale, 'page')} still stale</b>` : '') +
+    (edge.unreachable > 0 ? `, <b>${counted(edge.unreachable, 'page')} unreachable</b>` : '') +
+    (edge.unchecked > 0 ? `, <b>${counted(edge.unchecked, 'page')} not checked</b>` : '') +
     (notSent === undefined ? '' : `, <b>nothing sent</b>: ${notSent}`)
   )
 }
 
 function scopeLine(facts: SummaryFacts): string {
-  const { counts, calls, repeatAfterMs, dryRun } = facts
+  const { counts, calls, repeatAfterMs, dryRun, purgeAll } = facts
   const sent = dryRun || notSentBecause(facts) !== undefined ? ' planned, none sent' : ''
+  const what = purgeAll
+    ? `purge-all of ${counted(counts.total, 'service')}`
+    : counted(counts.total, 'target')
   return [
-    `${counted(counts.total, 'target')} in ${counted(calls, 'call')}${sent}`,
+    `${what} in ${counted(calls.length, 'call')}${sent}`,
     repeatAfterMs > 0
       ? `purged twice, ${repeatAfterMs / 1000} s apart (repeat-after): a target counts as purged only when both passes purged it`
-      : undefined,
-    !dryRun && counts.failed > 0 ? `<b>${counts.failed} failed</b>` : undefined
+      : undefined
   ]
     .filter((part) => part !== undefined)
     .join(' · ')
@@ -248,15 +286,19 @@ function table<T>(
   cap: number,
   more: (shown: number) => string,
   total = items.length
-): string[] {
+): { lines: string[]; hidden: boolean } {
   // Only the rows that can be shown are rendered: a run may hold 100,000 results.
   const shown = budget.take(items.slice(0, SUMMARY_ROW_LIMIT).map(row), cap)
-  return [
-    `<table><tr>${headers.map((header) => `<th>${header}</th>`).join('')}</tr>`,
-    ...shown,
-    '</table>',
-    ...(shown.length < total ? [`<p>${more(shown.length)}</p>`] : [])
-  ]
+  const hidden = shown.length < total
+  return {
+    lines: [
+      `<table><tr>${headers.map((header) => `<th>${header}</th>`).join('')}</tr>`,
+      ...shown,
+      '</table>',
+      ...(hidden ? [`<p>${more(shown.length)}</p>`] : [])
+    ],
+    hidden
+  }
 }
 
 /** The first results a table can show, and how many there are in all. */
@@ -270,13 +312,7 @@ function folded(title: string, body: string[]): string[] {
   return [`<details><summary>${title}</summary>`, ...body, '</details>']
 }
 
-function targetRow(result: PurgeResult, withService: boolean, reason: boolean): string {
-  const outcome =
-    result.status === 'failed'
-      ? reason && result.error !== null
-        ? `${STATUS_CELL.failed}: ${summaryText(result.error, SHOWN_ERROR_CHARS)}`
-        : '❌ not sent'
-      : STATUS_CELL[result.status]
+function targetRow(result: PurgeResult, withService: boolean): string {
   const cells = [
     code(result.target, SHOWN_TARGET_CHARS),
     ...(withService
@@ -284,10 +320,48 @@ function targetRow(result: PurgeResult, withService: boolean, reason: boolean): 
       : []),
     result.type,
     result.soft ? 'soft' : 'instant',
-    outcome,
+    result.status === 'failed' ? '❌ not sent' : STATUS_CELL[result.status],
     result.id === null ? '' : code(result.id, SHOWN_ID_CHARS)
   ]
   return `<tr>${cells.map((cell) => `<td>${cell}</td>`).join('')}</tr>`
+}
+
+/** A target where several services or types meet: `key <code>home</code> (svc2)`. */
+function namedTarget(result: PurgeResult, withService: boolean): string {
+  const service =
+    withService && result.service !== null ? ` (${code(result.service, SHOWN_SERVICE_CHARS)})` : ''
+  return `${result.type}&nbsp;${code(result.target, SHOWN_TARGET_CHARS)}${service}`
+}
+
+/** One row per cause: what it was, how many targets it failed, and the first of them. */
+function causeRow(cause: Cause, withService: boolean): string {
+  const how = refusedAndStopped(cause)
+  const more = cause.count - cause.first.length
+  const targets = [
+    ...cause.first.map((result) => namedTarget(result, withService)),
+    ...(more > 0 ? [`…and ${more} more`] : [])
+  ]
+  const cells = [
+    `❌ ${summaryText(cause.reason, SHOWN_ERROR_CHARS)}`,
+    `${cause.count}${how === undefined ? '' : `<br>${how}`}`,
+    targets.join(', ')
+  ]
+  return `<tr>${cells.map((cell) => `<td>${cell}</td>`).join('')}</tr>`
+}
+
+/** A dry run's calls: what would be sent where, one row each. */
+function callsSection(calls: readonly PurgeCall[], budget: Budget): string[] {
+  if (calls.length === 0) return []
+  const row = (call: PurgeCall): string => `<tr><td>${code(describeCall(call))}</td></tr>`
+  const { lines } = table(
+    ['Call'],
+    calls,
+    row,
+    budget,
+    SECTION_BYTES.calls,
+    (shown) => `Showing ${shown} of ${calls.length} calls; the step log lists every one.`
+  )
+  return ['<h3>Planned calls</h3>', ...lines]
 }
 
 /**
@@ -297,24 +371,35 @@ function targetRow(result: PurgeResult, withService: boolean, reason: boolean): 
 function sampleResults(
   results: Results,
   samples: Sample[],
-  into: (result: PurgeResult) => Sample
+  into: (result: PurgeResult) => Sample | undefined
 ): void {
   let wanted = samples.reduce((sum, { count }) => sum + Math.min(count, SUMMARY_ROW_LIMIT), 0)
   for (const result of results) {
     if (wanted === 0) return
     const sample = into(result)
-    if (sample.first.length === SUMMARY_ROW_LIMIT) continue
+    if (sample === undefined || sample.first.length === Math.min(sample.count, SUMMARY_ROW_LIMIT))
+      continue
     sample.first.push(result)
     wanted -= 1
   }
 }
 
+/** The target sections, and whether together they show every target. */
+interface TargetSections {
+  /** The failures by cause, shown before the edge check. */
+  failures: string[]
+  /** Those not sent and the successes or the plan, after it. */
+  rest: string[]
+  everyTargetShown: boolean
+}
+
 /**
- * The targets: failures open (first), then, folded, those not sent for the reason already said
- * above (the wait) and the successes or the dry run's plan.
+ * The targets: failures by cause, open and first; then, folded, those not sent for the reason
+ * already said above (the wait); then the successes or a dry run's plan, open when the list is
+ * short or a dry run shows what it would purge.
  */
-function targetSections(facts: SummaryFacts, budget: Budget): { open: string[]; folded: string[] } {
-  const { services } = facts
+function targetSections(facts: SummaryFacts, causes: Cause[], budget: Budget): TargetSections {
+  const { services, dryRun } = facts
   const withService = services.length > 1
   const headers = [
     'Target',
@@ -328,38 +413,62 @@ function targetSections(facts: SummaryFacts, budget: Budget): { open: string[]; 
   const nothingSent = notSentBecause(facts) !== undefined
   const { failed: failedCount, total } = facts.counts
   const notSent: Sample = { first: [], count: nothingSent ? failedCount : 0 }
-  const failed: Sample = { first: [], count: nothingSent ? 0 : failedCount }
   const rest: Sample = { first: [], count: total - failedCount }
-  sampleResults(facts.results, [notSent, failed, rest], (result) =>
-    result.status !== 'failed' ? rest : nothingSent ? notSent : failed
+  // The other failures are shown by cause.
+  sampleResults(facts.results, [notSent, rest], (result) =>
+    result.status !== 'failed' ? rest : nothingSent ? notSent : undefined
   )
   const inFile = facts.resultsFile === '' ? 'the step log' : 'the <code>results-file</code>'
-  const section = (list: Sample, what: string, cap: number, reason: boolean): string[] =>
-    table(
+  let hidden = false
+  const section = (list: Sample, what: string, cap: number): string[] => {
+    const shown = table(
       headers,
       list.first,
-      (result) => targetRow(result, withService, reason),
+      (result) => targetRow(result, withService),
       budget,
       cap,
-      (shown) => `Showing ${shown} of ${list.count} ${what} targets; ${inFile} holds them all.`,
+      (count) => `Showing ${count} of ${list.count} ${what} targets; ${inFile} holds them all.`,
       list.count
     )
-  const foldedSection = (list: Sample, what: string, cap: number): string[] =>
+    hidden ||= shown.hidden
+    return shown.lines
+  }
+  const byCause = (): string[] => {
+    const shown = table(
+      ['Cause', 'Targets', 'First targets'],
+      causes,
+      (cause) => causeRow(cause, withService),
+      budget,
+      SECTION_BYTES.failed,
+      (count) => `Showing ${count} of ${causes.length} causes; ${inFile} holds every target.`
+    )
+    hidden ||= shown.hidden || causes.some((cause) => cause.first.length < cause.count)
+    return ['<h3>Failed, by cause</h3>', ...shown.lines]
+  }
+  const what = dryRun ? 'planned' : 'purged'
+  const restOpen = dryRun || rest.count <= OPEN_LIST_LIMIT
+  // Failures take their share of the budget first.
+  const failures = nothingSent || failedCount === 0 ? [] : byCause()
+  const openRest = [
+    ...(restOpen && rest.count > 0
+      ? [
+          `<h3>${dryRun ? 'Planned targets' : 'Purged'}</h3>`,
+          ...section(rest, what, SECTION_BYTES.succeeded)
+        ]
+      : [])
+  ]
+  const foldedSection = (list: Sample, title: string, cap: number): string[] =>
     list.count === 0
       ? []
-      : folded(`${counted(list.count, 'target')} ${what}`, section(list, what, cap, false))
+      : folded(`${counted(list.count, 'target')} ${title}`, section(list, title, cap))
   return {
-    open:
-      failed.count === 0
-        ? []
-        : [
-            `<h3>${counted(failed.count, 'target')} failed</h3>`,
-            ...section(failed, 'failed', SECTION_BYTES.failed, true)
-          ],
-    folded: [
+    failures,
+    rest: [
       ...foldedSection(notSent, 'not sent', SECTION_BYTES.notSent),
-      ...foldedSection(rest, facts.dryRun ? 'planned' : 'purged', SECTION_BYTES.succeeded)
-    ]
+      ...openRest,
+      ...(restOpen ? [] : foldedSection(rest, what, SECTION_BYTES.succeeded))
+    ],
+    everyTargetShown: !hidden
   }
 }
 
@@ -372,10 +481,20 @@ function judgedBy(entry: Verification, byText: boolean, malformedAge: boolean): 
   return malformedAge ? 'malformed Age' : 'no Age'
 }
 
+/** Where a URL stands, with its status when it is not 2xx: a typo in verify-urls shows as a 404. */
+function edgeCell(entry: Verification): string {
+  const status = entry.http_status
+  const beside = status !== null && (status < 200 || status >= 300) ? ` (HTTP ${status})` : ''
+  if (entry.fresh) return `✅ fresh${beside}`
+  if (notChecked(entry)) return '❌ not checked'
+  if (unreachable(entry)) return '❌ unreachable'
+  return `❌ stale${beside}`
+}
+
 function edgeRow(entry: Verification, judged: string): string {
   const cells = [
     code(entry.url, SHOWN_TARGET_CHARS),
-    entry.fresh ? '✅ fresh' : '❌ stale',
+    edgeCell(entry),
     judged,
     String(entry.checks),
     summaryText(entry.evidence, SHOWN_ERROR_CHARS)
@@ -383,15 +502,18 @@ function edgeRow(entry: Verification, judged: string): string {
   return `<tr>${cells.map((cell) => `<td>${cell}</td>`).join('')}</tr>`
 }
 
-/** Whether visitors get fresh copies: counts, each stale URL, then the fresh ones folded. */
+/** Whether visitors get fresh copies: counts, each URL not known to be fresh, then the fresh ones folded. */
 function edgeCheckSection(
   { entries, textUrls, malformedAge }: EdgeCheck,
   budget: Budget
 ): string[] {
   const byText = new Set(textUrls)
   const malformed = new Set(malformedAge)
-  const stale = entries.filter((entry) => !entry.fresh)
-  const fresh = entries.filter((entry) => entry.fresh)
+  // A fresh page that answered 3xx or 4xx is worth a look (a typo in verify-urls answers 404).
+  const plain = (entry: Verification): boolean =>
+    entry.fresh && entry.http_status !== null && entry.http_status >= 200 && entry.http_status < 300
+  const notFresh = entries.filter((entry) => !plain(entry))
+  const fresh = entries.filter(plain)
   const counts = edgeCounts(entries)
   const headers = ['URL', 'Edge', 'Age or text', 'Checks', 'Evidence']
   const row = (entry: Verification): string =>
@@ -406,18 +528,30 @@ function edgeCheckSection(
     byAge.every(
       (entry) => entry.age === null && entry.http_status !== null && !malformed.has(entry.url)
     )
+  const bold = (count: number, what: string): string =>
+    count > 0 ? `, <b>${count} ${what}</b>` : ''
   return [
     '<h3>Edge check</h3>',
-    `<p>${fresh.length} of ${counted(entries.length, 'URL')} fresh` +
-      `${counts.stale > 0 ? `, <b>${counts.stale} stale</b>` : ''}` +
-      `${counts.unchecked > 0 ? `, <b>${counts.unchecked} not checked</b>` : ''}.</p>`,
-    ...(stale.length > 0
-      ? table(headers, stale, row, budget, SECTION_BYTES.stale, more(stale.length, 'stale URLs'))
+    `<p>${counts.fresh} of ${counted(entries.length, 'URL')} fresh` +
+      bold(counts.stale, 'stale') +
+      bold(counts.unreachable, 'unreachable') +
+      bold(counts.unchecked, 'not checked') +
+      '.</p>',
+    ...(notFresh.length > 0
+      ? table(
+          headers,
+          notFresh,
+          row,
+          budget,
+          SECTION_BYTES.stale,
+          more(notFresh.length, 'URLs not fresh or not 2xx')
+        ).lines
       : []),
     ...(fresh.length > 0
       ? folded(
           `${counted(fresh.length, 'URL')} fresh`,
           table(headers, fresh, row, budget, SECTION_BYTES.fresh, more(fresh.length, 'fresh URLs'))
+            .lines
         )
       : []),
     ...(blind
@@ -445,6 +579,12 @@ function derivationSection({ report, targets }: Derivation, budget: Budget): str
     list.push(derived)
     byFile.set(derived.file, list)
   }
+  if (targets.length === 0) {
+    return [
+      `<h3>Targets from changed files</h3>`,
+      `<p>None: ${summaryText(nothingToPurge(report))}.</p>`
+    ]
+  }
   return [
     `<h3>Targets from changed files</h3>`,
     `<p>${counted(report.files.length, 'file')} changed in ${summaryText(report.description)}; ` +
@@ -456,11 +596,14 @@ function derivationSection({ report, targets }: Derivation, budget: Budget): str
       budget,
       SECTION_BYTES.derivation,
       (shown) => `Showing ${shown} of ${byFile.size} files; the step log lists every one.`
-    )
+    ).lines
   ]
 }
 
-/** Where every result is, and how to keep it: the runner deletes RUNNER_TEMP with the job. */
+/**
+ * Where every result is, and how to keep it (the runner deletes RUNNER_TEMP with the job): shown
+ * when the summary does not show every target, or when the file could not be written.
+ */
 function footer(facts: SummaryFacts): string {
   if (facts.resultsFile === '') {
     return '<p>The results file could not be written (see the warning in the step log); the step log lists every call.</p>'
@@ -488,7 +631,8 @@ export function renderSummary(record: RunRecord, { resultsFile, context }: Summa
     dryRun: settings.dryRun,
     repeatAfterMs: settings.repeatAfterMs,
     derivation: record.derivation,
-    calls: record.calls.length,
+    purgeAll: settings.purgeAll,
+    calls: record.calls,
     resultsFile,
     context,
     stopped: record.stopped,
@@ -512,11 +656,13 @@ export function renderSummary(record: RunRecord, { resultsFile, context }: Summa
 
 /** The summary from the facts it shows, each read from the record once (`renderSummary`). */
 export function renderFacts(facts: SummaryFacts): string {
-  const head = [`<h2>${heading(facts)}</h2>`]
+  const causes = facts.counts.failed === 0 ? [] : failureCauses(facts.results, TARGETS_PER_CAUSE)
+  const head = [`<h2>${heading(facts, causes)}</h2>`]
   for (const early of [facts.stopped, facts.unexpectedError]) {
     if (early !== undefined) head.push(`<p><b>${summaryText(early)}</b></p>`)
   }
-  head.push(`<p>${scopeLine(facts)}</p>`)
+  // With nothing to purge, the headline says why: no scope of 0 targets in 0 calls.
+  if (facts.counts.total > 0) head.push(`<p>${scopeLine(facts)}</p>`)
   if (facts.context !== undefined) head.push(`<p>${contextLine(facts.context)}</p>`)
   const end = footer(facts)
   // What the sections say besides their rows and items (titles, table heads, "Showing …" lines,
@@ -528,11 +674,16 @@ export function renderFacts(facts: SummaryFacts): string {
   const body: string[] = []
   if (facts.wait !== undefined) body.push(...waitSection(facts.wait, budget))
   body.push(...plannedSection(facts.plannedStages, budget))
-  const targets = targetSections(facts, budget)
-  body.push(...targets.open)
+  if (facts.dryRun) body.push(...callsSection(facts.calls, budget))
+  const targets = targetSections(facts, causes, budget)
+  body.push(...targets.failures)
   if (facts.edgeCheck !== undefined) body.push(...edgeCheckSection(facts.edgeCheck, budget))
-  body.push(...targets.folded)
-  if (facts.derivation !== undefined) body.push(...derivationSection(facts.derivation, budget))
+  body.push(...targets.rest)
+  // With nothing to purge at all, the headline has already said why.
+  if (facts.derivation !== undefined && facts.counts.total > 0) {
+    body.push(...derivationSection(facts.derivation, budget))
+  }
   body.push(...facts.records.map((record) => `<p>${summaryText(recordLine(record))}</p>`))
-  return [...head, ...body, end].join('\n')
+  const pointer = facts.resultsFile === '' || !targets.everyTargetShown ? [end] : []
+  return [...head, ...body, ...pointer].join('\n')
 }

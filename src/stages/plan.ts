@@ -198,6 +198,9 @@ export function describePlan(calls: PurgeCall[], settings: Settings): string {
   const ids = settings.services.map((service) => service.id)
   const service =
     ids.length === 0 ? '' : ` on service${ids.length === 1 ? '' : 's'} ${oneLine(ids.join(', '))}`
+  if (settings.purgeAll) {
+    return `Planned ${counted(calls.length, 'purge-all call')}: everything in${service.replace(/^ on/, '')}`
+  }
   const kind = settings.soft ? 'soft' : 'instant'
   return `Planned ${counted(calls.length, `${kind} purge call`)} for ${counted(targets, 'target')}${service}`
 }

@@ -3,7 +3,13 @@ import type { Settings } from '../../config/settings.js'
 import { mergeUnique, purgeUrl } from '../../config/targets.js'
 import type { GitHubRepository } from '../../github.js'
 import type { StepLog } from '../../log.js'
-import type { ChangedFilesReport, ComparedRange, Derivation, RecalledPurges } from '../../record.js'
+import {
+  nothingToPurge,
+  type ChangedFilesReport,
+  type ComparedRange,
+  type Derivation,
+  type RecalledPurges
+} from '../../record.js'
 import { counted } from '../../text/counted.js'
 import { oneLine } from '../../text/guard.js'
 import { deriveTargets } from './derive.js'
@@ -104,6 +110,6 @@ export async function showDerivation(
     }
   })
   if (calls === 0 && targets.length === 0) {
-    log.notice(`Nothing to purge: none of the ${files} in ${range} matched url-map or key-map`)
+    log.notice(`Nothing to purge: ${nothingToPurge(report)}`)
   }
 }

@@ -10,8 +10,8 @@ import { counted } from '../../text/counted.js'
 import { describeEnd, describeRetry } from './log-lines.js'
 import { CANCELLED_IN_FLIGHT, interpret, type Verdict } from './response.js'
 import {
-  NOT_SENT_AFTER_REFUSAL,
   NOT_SENT_CANCELLED,
+  notSentAfter,
   type CallEnd,
   type PurgeCall,
   type PurgeRun
@@ -66,12 +66,10 @@ class OriginState {
   refusal(call: PurgeCall): string | undefined {
     const unauthorized = this.unauthorized.get(call.authenticated)
     if (unauthorized !== undefined) {
-      return `${NOT_SENT_AFTER_REFUSAL} to the same address got ${unauthorized}`
+      return notSentAfter('unauthorized', unauthorized)
     }
     const forbidden = this.forbidden.get(permissionScope(call))
-    return forbidden === undefined
-      ? undefined
-      : `${NOT_SENT_AFTER_REFUSAL} needing the same permission found that ${forbidden}`
+    return forbidden === undefined ? undefined : notSentAfter('forbidden', forbidden)
   }
 
   learn(verdict: Verdict, call: PurgeCall, now: number): void {

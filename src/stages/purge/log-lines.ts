@@ -16,7 +16,9 @@ export function describeEnd(call: PurgeCall, end: CallEnd, elapsedMs: number): s
   }
   const missing = call.operation === 'batch' ? call.targets.length - end.ids.size : 0
   const note = missing > 0 ? `; ${counted(missing, 'key')} without a purge id` : ''
-  return `✓ ${describeCall(call)}: HTTP ${end.httpStatus ?? ''} (${tries})${note}`
+  const whole =
+    call.operation === 'purge-all' ? `everything in ${oneLine(call.service ?? '')} purged, ` : ''
+  return `✓ ${describeCall(call)}: ${whole}HTTP ${end.httpStatus ?? ''} (${tries})${note}`
 }
 
 export function describeRetry(

@@ -243,8 +243,8 @@ function interpretRefusal(call: PurgeCall, exchange: Response, now: number): Ver
       stop: 'unauthorized',
       message: withServer(
         call.authenticated
-          ? '401: the API token was rejected: check the secret behind api-token'
-          : `401: ${host} requires authentication for URL purges: set url-purge-auth: true to send api-token`
+          ? 'the API token was rejected (401): check the secret behind api-token'
+          : `${host} requires authentication for URL purges (401): set url-purge-auth: true to send api-token`
       )
     })
   }

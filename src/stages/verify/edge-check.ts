@@ -13,6 +13,7 @@ import {
 } from '../../http/page-checks.js'
 import { ProbeSlots } from '../../http/probe.js'
 import {
+  edgeCounts,
   NOT_CHECKED_IN_TIME,
   NOT_JUDGED_CANCELLED,
   type Verification,
@@ -128,9 +129,12 @@ export async function verifyFreshness(
       : state.final
         ? '; no time left to check again'
         : `; checking again in ${delay / 1000} s`
-    log.info(
-      `${judgement.fresh ? '✓ fresh' : '✗ stale'} ${shownUrl(url)}: ${judgement.evidence} (check ${state.checks}${next})`
-    )
+    const verdict = judgement.fresh
+      ? '✓ fresh'
+      : observation.status === null
+        ? '✗ unreachable'
+        : '✗ stale'
+    log.info(`${verdict} ${shownUrl(url)}: ${judgement.evidence} (check ${state.checks}${next})`)
     return true
   }
 
@@ -154,10 +158,11 @@ export async function verifyFreshness(
         `${counted(late, 'URL')} not checked within verify-timeout (${seconds}): raise verify-timeout or concurrency`
       )
     }
-    const fresh = entries.filter((entry) => entry.fresh).length
+    const counts = edgeCounts(entries)
     const ending = cancelled ? ' (the run was cancelled)' : ''
-    const notChecked = late > 0 ? `, ${late} not checked` : ''
-    log.info(`${fresh} fresh, ${entries.length - fresh - late} stale${notChecked}${ending}`)
+    const unreachable = counts.unreachable > 0 ? `, ${counts.unreachable} unreachable` : ''
+    const notChecked = counts.unchecked > 0 ? `, ${counts.unchecked} not checked` : ''
+    log.info(`${counts.fresh} fresh, ${counts.stale} stale${unreachable}${notChecked}${ending}`)
     const malformedAge = progress
       .filter((state) => state.observation?.malformedAge !== undefined)
       .map((state) => state.target.url)

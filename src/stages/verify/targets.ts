@@ -4,6 +4,7 @@ import { oneLine } from '../../text/guard.js'
 import type { PlannedStage, Results } from '../../record.js'
 import type { VerifyTarget } from './edge-check.js'
 import type { VerifySettings } from '../../config/settings.js'
+import type { PurgeUrl } from '../../config/targets.js'
 
 /**
  * The purged URL targets (with `verify: true`), then `verify-urls`, each URL once. A URL listed in
@@ -31,6 +32,32 @@ export function purgedUrlsOf(results: Results): string[] {
     if (type === 'url' && status === 'purged') urls.push(target)
   }
   return urls
+}
+
+/**
+ * A notice for each host of verify-urls that no purged URL and no wait-for-url uses: often a
+ * typo, which would otherwise show only as a page that could not be reached. Said only when the
+ * run names URLs to compare with.
+ */
+export function strayVerifyHosts(
+  verify: VerifySettings,
+  urlTargets: readonly PurgeUrl[],
+  waitUrls: readonly string[]
+): string[] {
+  const known = new Set([
+    ...urlTargets.map(({ url }) => url.host),
+    ...waitUrls.map((url) => new URL(url).host)
+  ])
+  if (known.size === 0) return []
+  const stray = new Map<string, number>()
+  for (const url of verify.urls) {
+    const { host } = new URL(url)
+    if (!known.has(host)) stray.set(host, (stray.get(host) ?? 0) + 1)
+  }
+  return [...stray].map(
+    ([host, count]) =>
+      `verify-urls: ${count === 1 ? 'a URL is' : `${count} URLs are`} on ${oneLine(host, 300)}, which no purged URL or wait-for-url uses; check it for a typo`
+  )
 }
 
 /** Fragments are never sent: the page visitors get is the one without it. */

@@ -1,0 +1,48 @@
+/**
+ * Failed targets grouped by what caused them, so the report names a cause once however many
+ * targets it failed: a rejected token is one cause of 600 failures. Pure.
+ */
+import { causeOf, type PurgeResult, type Results } from '../record.js'
+
+export interface Cause {
+  /** The reason as the action gave it; for the calls a refusal stopped, that refusal. */
+  reason: string
+  count: number
+  /** Of `count`, the targets whose call was not sent because of the refusal. */
+  notSent: number
+  /** Its first targets, in plan order. */
+  first: PurgeResult[]
+}
+
+/** Each cause of a failure, most targets first (first seen first on a tie), with `keep` targets. */
+export function failureCauses(results: Results, keep: number): Cause[] {
+  const causes = new Map<string, Cause>()
+  for (const result of results) {
+    if (result.status !== 'failed') continue
+    const { cause: reason, knockOn } = causeOf(result.error ?? 'failed')
+    let cause = causes.get(reason)
+    if (cause === undefined) {
+      cause = { reason, count: 0, notSent: 0, first: [] }
+      causes.set(reason, cause)
+    }
+    cause.count += 1
+    if (knockOn) cause.notSent += 1
+    if (cause.first.length < keep) cause.first.push(result)
+  }
+  return [...causes.values()].sort((a, b) => b.count - a.count)
+}
+
+/**
+ * A reason's first clause, for the headline: what happened, with its status, without the fix and
+ * the server's words that follow (`the API token was rejected (401)`).
+ */
+export function briefly(reason: string): string {
+  const [lead = reason] = reason.replace(/^not sent: /, '').split(' — server said: ')
+  const colon = lead.indexOf(': ')
+  return colon === -1 ? lead : lead.slice(0, colon)
+}
+
+/** How a cause's targets ended, when a refusal stopped some before they were sent. */
+export function refusedAndStopped({ count, notSent }: Cause): string | undefined {
+  return notSent === 0 ? undefined : `${count - notSent} refused, ${notSent} not sent after that`
+}
