@@ -280,17 +280,16 @@ describe('results', () => {
   it('stay as fill gave them: an answer arriving after an unexpected error changes nothing', () => {
     const calls = planPurges(settingsWith({ keys: ['a'] }))
     const ledger = new ResultLedger(calls)
-    const results = ledger.fill('not finished: edge-purge stopped on an unexpected error')
+    ledger.fill('not finished: edge-purge stopped on an unexpected error')
     ledger.record(0, {
       attempts: 1,
       httpStatus: 200,
       ids: new Map([['a', ID]]),
       error: undefined
     })
-    expect([...results].map(({ status, error }) => [status, error])).toEqual([
+    expect(ledger.results().map(({ status, error }) => [status, error])).toEqual([
       ['failed', 'not finished: edge-purge stopped on an unexpected error']
     ])
-    expect(ledger.counts()).toEqual({ purged: 0, failed: 1, planned: 0, total: 1 })
   })
 })
 

@@ -72,7 +72,6 @@ describe('the defaults', () => {
       purgeAll: false,
       keys: ['a'],
       urls: [],
-      eachTargetOnce: true,
       soft: false,
       batchFormat: 'json',
       batchSize: 256,

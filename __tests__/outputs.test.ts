@@ -3,12 +3,8 @@ import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import fc from 'fast-check'
-import { ResultViews, writeOutputs } from '../src/report/outputs.js'
-import { plainPurgeIdsJson, purgeIdsJson, targetMayRepeat } from '../src/report/purge-ids.js'
-import type { Settings } from '../src/config/settings.js'
-import { parseUrls } from '../src/config/lists.js'
-import { settingsWith, TEST_BASE } from './support/defaults.js'
+import { writeOutputs } from '../src/report/outputs.js'
+import { purgeIds } from '../src/report/purge-ids.js'
 import type { PurgeResult, Verification } from '../src/record.js'
 import { runnerOutputs } from '../src/runner/outputs.js'
 import { runRecord } from './support/run-record.js'
@@ -30,117 +26,11 @@ function result(overrides: Partial<PurgeResult>): PurgeResult {
   }
 }
 
-/** purge-ids as one text, from pieces of `size` characters. */
-const idsJson = (results: PurgeResult[], perService: boolean, size = 1): string =>
-  [...purgeIdsJson(results, perService, (text) => text, size)].join('')
+/** purge-ids as its output's text. */
+const idsJson = (results: PurgeResult[], perService: boolean): string =>
+  JSON.stringify(purgeIds(results, perService))
 
-/**
- * The plain walk's text, or `undefined` when it left the ids to the careful walk. The results come
- * `perCall` at a time, as the purge hands them out, each group after a turn of the event loop.
- */
-async function plainIds(
-  results: PurgeResult[],
-  perService: boolean,
-  size: number,
-  perCall = results.length,
-  mayRepeat = true
-): Promise<string | undefined> {
-  async function* calls(): AsyncGenerator<PurgeResult[]> {
-    for (let at = 0; at < results.length; at += perCall) {
-      await new Promise((resolve) => setImmediate(resolve))
-      yield results.slice(at, at + perCall)
-    }
-  }
-  const pieces: string[] = []
-  const walk = plainPurgeIdsJson(calls(), perService, mayRepeat, size)
-  let step = await walk.next()
-  for (; step.done !== true; step = await walk.next()) pieces.push(step.value)
-  return step.value ? pieces.join('') : undefined
-}
-
-const isIndexName = (name: string): boolean =>
-  /^(?:0|[1-9]\d*)$/.test(name) && Number(name) <= 2 ** 32 - 2
-
-/** Whether an object's order differs from the order the ids come in, or a service comes back. */
-function needsObjectOrder(results: PurgeResult[], perService: boolean): boolean {
-  const groups: string[] = []
-  const targets = new Set<string>()
-  for (const { status, id, service, target } of results) {
-    if (status !== 'purged' || id === null) continue
-    const group = perService ? (service ?? 'urls') : ''
-    if (groups.at(-1) !== group) {
-      if (groups.includes(group) || isIndexName(group)) return true
-      groups.push(group)
-      targets.clear()
-    }
-    if (targets.has(target) || isIndexName(target)) return true
-    targets.add(target)
-  }
-  return false
-}
-
-/** The results without a target that came before in its object (by service, when grouped). */
-function eachTargetOnce(results: PurgeResult[], perService: boolean): PurgeResult[] {
-  const seen = new Set<string>()
-  return results.filter(({ service, target }) => {
-    const place = JSON.stringify([perService ? (service ?? 'urls') : '', target])
-    if (seen.has(place)) return false
-    seen.add(place)
-    return true
-  })
-}
-
-/** What purge-ids was before it was written in pieces: an object built by assigning each id. */
-function idsObject(results: PurgeResult[], perService: boolean): object {
-  const ids = Object.create(null) as Record<string, string>
-  const groups = Object.create(null) as Record<string, Record<string, string>>
-  for (const { status, id, service, target } of results) {
-    if (status !== 'purged' || id === null) continue
-    if (perService) (groups[service ?? 'urls'] ??= Object.create(null) as typeof ids)[target] = id
-    else ids[target] = id
-  }
-  return perService ? groups : ids
-}
-
-/**
- * Results, whether ids are grouped by service, and a piece size. Names that look like array
- * indices are where an object's order differs from insertion order.
- */
-const idCases = fc.tuple(
-  fc
-    .array(
-      fc.record({
-        target: fc.oneof(
-          fc.constantFrom(
-            '0',
-            '7',
-            '42',
-            '042',
-            '-1',
-            '4294967294',
-            '4294967295',
-            '__proto__',
-            'k"\\'
-          ),
-          fc.nat({ max: 20 }).map(String),
-          fc.string({ maxLength: 2 })
-        ),
-        service: fc.option(fc.constantFrom('svc1', '12', 'urls'), { nil: null }),
-        id: fc.option(fc.string({ maxLength: 4 }), { nil: null }),
-        failed: fc.boolean()
-      }),
-      { maxLength: 12 }
-    )
-    .map((entries) =>
-      entries.map(({ target, service, id, failed }) =>
-        result({ target, service, id, status: failed ? 'failed' : 'purged' })
-      )
-    ),
-  fc.boolean(),
-  fc.integer({ min: 1, max: 40 })
-)
-
-describe('purgeIdsJson', () => {
+describe('purgeIds', () => {
   it('maps each purged target to its id, skipping failures and purge-all', () => {
     const results = [
       result({ target: 'a', id: 'id-a' }),
@@ -162,64 +52,6 @@ describe('purgeIdsJson', () => {
     )
   })
 
-  it('is byte for byte the JSON of the object it replaced: indices first, a repeated key in its first place', () => {
-    fc.assert(
-      fc.property(idCases, ([results, perService, size]) => {
-        expect(idsJson(results, perService, size)).toBe(
-          JSON.stringify(idsObject(results, perService))
-        )
-      })
-    )
-  })
-
-  it("walks plainly unless the ids need an object's order, and then gives the same text, however the calls split the results", async () => {
-    await fc.assert(
-      fc.asyncProperty(
-        idCases,
-        fc.integer({ min: 1, max: 5 }),
-        async ([results, perService, size], perCall) => {
-          const plain = await plainIds(results, perService, size, perCall)
-          expect(plain === undefined).toBe(needsObjectOrder(results, perService))
-          if (plain !== undefined) expect(plain).toBe(idsJson(results, perService))
-        }
-      )
-    )
-  })
-
-  it('needs no set of the targets to give the same text when no target repeats in an object', async () => {
-    await fc.assert(
-      fc.asyncProperty(idCases, async ([results, perService, size]) => {
-        const once = eachTargetOnce(results, perService)
-        const plain = await plainIds(once, perService, size, once.length, false)
-        expect(plain === undefined).toBe(needsObjectOrder(once, perService))
-        if (plain !== undefined) expect(plain).toBe(idsJson(once, perService))
-      })
-    )
-  })
-
-  it('leaves to the careful walk a repeated target, an array index, and a service seen again', async () => {
-    const cases: [PurgeResult[], boolean][] = [
-      [[result({ target: 'a' }), result({ type: 'url', target: 'a', service: null })], false],
-      [[result({ target: 'b' }), result({ target: '42' })], false],
-      [
-        [
-          result({ service: 's1' }),
-          result({ service: 's2' }),
-          result({ service: 's1', target: 'k2' })
-        ],
-        true
-      ],
-      [[result({ service: '7' })], true]
-    ]
-    for (const [results, perService] of cases) {
-      expect(await plainIds(results, perService, 1)).toBeUndefined()
-    }
-    const usual = [result({ target: 'a' }), result({ target: '042', id: 'id-2' })]
-    expect(await plainIds(usual, true, 1)).toBe('{"svc123":{"a":"id-1","042":"id-2"}}')
-    const inTwoServices = [result({ service: 's1' }), result({ service: 's2', id: 'id-2' })]
-    expect(await plainIds(inTwoServices, true, 1)).toBe('{"s1":{"k1":"id-1"},"s2":{"k1":"id-2"}}')
-  })
-
   it('keeps a target given twice in its first place, with its last id', () => {
     const results = [
       result({ target: 'a', id: 'id-1' }),
@@ -229,52 +61,9 @@ describe('purgeIdsJson', () => {
     expect(idsJson(results, false)).toBe('{"a":"id-3","b":"id-2"}')
   })
 
-  it('passes every string through the redactor it is given', () => {
-    const results = [result({ service: 'svc-x', target: 'key-x', id: 'id-x' })]
-    const hidden = [...purgeIdsJson(results, true, (text) => text.replace('x', '*'), 1)].join('')
-    expect(hidden).toBe('{"svc-*":{"key-*":"id-*"}}')
-  })
-})
-
-describe('targetMayRepeat', () => {
-  const urls = parseUrls(['https://www.example.com/a', 'urls'])
-  const likeTheUrl = 'https://www.example.com/a'
-  it.each([
-    ['settings that do not say each target is listed once', { keys: ['a'], urls }, false, true],
-    [
-      'keys and URLs listed once, none alike',
-      { eachTargetOnce: true, keys: ['a'], urls },
-      false,
-      false
-    ],
-    [
-      'a key spelled like a URL, in one object',
-      { eachTargetOnce: true, keys: [likeTheUrl], urls },
-      false,
-      true
-    ],
-    [
-      'a key spelled like a URL, grouped by service',
-      { eachTargetOnce: true, keys: [likeTheUrl], urls },
-      true,
-      false
-    ],
-    [
-      "a key spelled like a URL, in a service named like the URLs' group",
-      {
-        eachTargetOnce: true,
-        services: [
-          { id: 'urls', baseUrl: TEST_BASE },
-          { id: 'svc2', baseUrl: TEST_BASE }
-        ],
-        keys: [likeTheUrl],
-        urls
-      },
-      true,
-      true
-    ]
-  ])('%s', (_, overrides: Partial<Settings>, perService, repeats) => {
-    expect(targetMayRepeat(settingsWith(overrides), perService)).toBe(repeats)
+  it('lists a target named like an array index first, as any JSON object does', () => {
+    const results = [result({ target: 'b', id: 'id-b' }), result({ target: '42', id: 'id-42' })]
+    expect(idsJson(results, false)).toBe('{"42":"id-42","b":"id-b"}')
   })
 })
 
@@ -470,51 +259,6 @@ describe('writeOutputs', () => {
     expect(printed.join('')).toContain(
       `::notice::Output results is left empty: at 14577781 bytes it exceeds GitHub's 1 MB output limit. The results-file output (${file}) holds every entry.`
     )
-  })
-
-  it('writes the same outputs and file from results handed out a call at a time', async () => {
-    const results = Array.from({ length: 600 }, (_, index) =>
-      result({ target: `key-${index}`, id: `id-${index}` })
-    )
-    const record = runRecord({ results })
-    const atTheEnd = await writeOutputs(record, runnerOutputs)
-    const expected = outputs()
-    writeFileSync(outputFile, '')
-    async function* calls(): AsyncGenerator<PurgeResult[]> {
-      for (let at = 0; at < results.length; at += 256) {
-        await new Promise((resolve) => setImmediate(resolve))
-        yield results.slice(at, at + 256)
-      }
-    }
-    const views = new ResultViews(runnerOutputs)
-    views.start({ [Symbol.asyncIterator]: calls }, record.settings)
-    const handedOut = await writeOutputs(record, runnerOutputs, views)
-    expect(outputs()).toEqual({ ...expected, 'results-file': handedOut })
-    expect(readFileSync(handedOut, 'utf8')).toBe(readFileSync(atTheEnd, 'utf8'))
-  })
-
-  it('reports a reading of the handed-out results that broke once the outputs are written, and only then', async () => {
-    const broken = {
-      async *[Symbol.asyncIterator](): AsyncGenerator<PurgeResult[]> {
-        yield [result({})]
-        throw new Error('the reading broke')
-      }
-    }
-    const unhandled: unknown[] = []
-    const note = (reason: unknown): void => {
-      unhandled.push(reason)
-    }
-    process.on('unhandledRejection', note)
-    try {
-      const record = runRecord({ results: [result({})] })
-      const views = new ResultViews(runnerOutputs)
-      views.start(broken, record.settings)
-      await new Promise((resolve) => setTimeout(resolve, 20))
-      expect(unhandled).toEqual([])
-      await expect(writeOutputs(record, runnerOutputs, views)).rejects.toThrow('the reading broke')
-    } finally {
-      process.off('unhandledRejection', note)
-    }
   })
 
   it('sets every output when the results file cannot be written, with a warning naming it', async () => {

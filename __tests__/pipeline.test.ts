@@ -9,19 +9,13 @@ import { parseUrls } from '../src/config/lists.js'
 import type { Answer } from '../src/http/agents.js'
 import type { PageReading, Prober } from '../src/http/probe.js'
 import { closeRecords, runPipeline, type PipelineDeps } from '../src/pipeline.js'
-import {
-  NOT_SENT_CANCELLED,
-  eachWithSources,
-  type PurgeResult,
-  type Results,
-  type RunRecord
-} from '../src/record.js'
+import { NOT_SENT_CANCELLED, withSources, type PurgeResult, type RunRecord } from '../src/record.js'
 import type { Transport } from '../src/stages/purge/transport.js'
 import { settingsWith } from './support/defaults.js'
 import { FakeClock } from '../tools/fake-clock.js'
 import { recordedLog, type RecordedLog } from './support/recorded-log.js'
 import { page, ScriptedProber } from './support/scripted-prober.js'
-import { ok, ScriptedTransport, type CallScript } from './support/scripted-transport.js'
+import { ScriptedTransport, type CallScript } from './support/scripted-transport.js'
 
 const ORIGIN = 'https://origin.example/version'
 const SHA = 'abc1234'
@@ -55,8 +49,6 @@ interface Scene {
   reported?: boolean
   /** The repository, for last-purge; without it, the repository never answers. */
   github?: boolean
-  /** Told of each call's results as the first reader of the handed-out results gets them. */
-  handedOut?: (results: PurgeResult[]) => void
 }
 
 interface Run {
@@ -66,8 +58,6 @@ interface Run {
   log: RecordedLog
   transport: ScriptedTransport
   proberClosed: boolean
-  /** What two readers of the results handed out as calls ended got; `undefined` if none were. */
-  handedOut: PurgeResult[][][] | undefined
 }
 
 async function run(settings: Settings, scene: Scene = {}): Promise<Run> {
@@ -101,7 +91,6 @@ async function run(settings: Settings, scene: Scene = {}): Promise<Run> {
     close: () => transport.close()
   }
   const log = recordedLog()
-  let handedOut: Promise<PurgeResult[][][]> | undefined
   const deps: PipelineDeps = {
     clock,
     signal: cancel.signal,
@@ -120,9 +109,6 @@ async function run(settings: Settings, scene: Scene = {}): Promise<Run> {
     openGitHub: () => {
       happen('github')
       return scene.github === true ? Promise.resolve(recordKeeper(happen)) : new Promise(() => {})
-    },
-    onResults: (calls) => {
-      handedOut = Promise.all([readCalls(calls, scene.handedOut), readCalls(calls)])
     }
   }
   // As main does: the record is closed once the report is written.
@@ -133,22 +119,8 @@ async function run(settings: Settings, scene: Scene = {}): Promise<Run> {
     events,
     log,
     transport,
-    proberClosed,
-    handedOut: await handedOut
+    proberClosed
   }
-}
-
-/** Each call's results as they are handed out, read into arrays. */
-async function readCalls(
-  calls: AsyncIterable<Results>,
-  each?: (results: PurgeResult[]) => void
-): Promise<PurgeResult[][]> {
-  const read: PurgeResult[][] = []
-  for await (const results of calls) {
-    read.push([...results])
-    each?.([...results])
-  }
-  return read
 }
 
 /** A repository that only keeps purge records: each write is an event. */
@@ -273,72 +245,17 @@ describe('the stages in order', () => {
   })
 })
 
-describe('the results handed out as the purge ends each call', () => {
-  it("give every reader each call's results in plan order, the same as the record's", async () => {
-    const { record, handedOut } = await run(withAllStages())
-    expect(handedOut).toHaveLength(2)
-    for (const calls of handedOut ?? []) {
-      expect(calls.map((results) => results.map((result) => result.target))).toEqual([
-        ['home', 'product-42'],
-        [PAGES[0]],
-        [PAGES[1]]
-      ])
-      expect(calls.flat()).toEqual(record.results)
-    }
-  })
-
-  it('come before the later calls are answered', async () => {
-    // The last call is answered only once the first call's results were handed out.
-    let firstHandedOut = (): void => undefined
-    const handed = new Promise<void>((resolve) => {
-      firstHandedOut = resolve
-    })
-    const { record } = await run(withAllStages({ wait: undefined, concurrency: 1 }), {
-      api: (call) => (call.targets[0] === PAGES[1] ? handed.then(() => ok(call)) : ok(call)),
-      handedOut: firstHandedOut
-    })
-    expect(record.results.every((result) => result.status === 'purged')).toBe(true)
-  })
-
-  it("of a cancelled purge are the record's: the calls not answered fail", async () => {
-    const { record, handedOut } = await run(withAllStages({ wait: undefined, concurrency: 1 }), {
-      cancelAt: (event) => event === `send ${PAGES[1]}`
-    })
-    expect(record.results.at(-1)?.status).toBe('failed')
-    expect(handedOut?.[0]?.flat()).toEqual(record.results)
-  })
-
-  it.each([
-    ["with repeat-after, whose second pass changes the first's results", { repeatAfterMs: 5000 }],
-    ['in a dry run', { dryRun: true }]
-  ])('are not handed out %s', async (_, overrides) => {
-    const { record, handedOut } = await run(withAllStages(overrides))
-    expect(handedOut).toBeUndefined()
-    expect(record.results).toHaveLength(4)
-  })
-
-  it('are not handed out when no call is sent', async () => {
-    const { handedOut } = await run(withAllStages(), { origin: page(200, 'release def5678') })
-    expect(handedOut).toBeUndefined()
-  })
-
-  it('carry the source of each target with changed-files, to every reader alike', async () => {
-    const first = [
+describe('withSources', () => {
+  it('marks each result as given or derived, naming the file that caused a derived one', () => {
+    const results = [
       { type: 'key', target: 'home' },
       { type: 'url', target: PAGES[0] }
     ] as PurgeResult[]
-    async function* calls(): AsyncGenerator<Results> {
-      yield first.slice(0, 1)
-      yield first.slice(1)
-    }
     const sources = new Map([[`url ${PAGES[0]}`, 'content/a.md']])
-    const marked = eachWithSources({ [Symbol.asyncIterator]: calls }, sources)
-    const [once, again] = await Promise.all([readCalls(marked), readCalls(marked)])
-    expect(once).toEqual([
-      [{ type: 'key', target: 'home', source: 'input', file: null }],
-      [{ type: 'url', target: PAGES[0], source: 'changed-files', file: 'content/a.md' }]
+    expect(withSources(results, sources)).toEqual([
+      { type: 'key', target: 'home', source: 'input', file: null },
+      { type: 'url', target: PAGES[0], source: 'changed-files', file: 'content/a.md' }
     ])
-    expect(again).toEqual(once)
   })
 })
 

@@ -31096,10 +31096,8 @@ function createAgents(options) {
 /* harmony export */   Sp: () => (/* binding */ notSentAfter),
 /* harmony export */   Z6: () => (/* binding */ withSources),
 /* harmony export */   aD: () => (/* binding */ countResults),
-/* harmony export */   ar: () => (/* binding */ eachWithSources),
 /* harmony export */   kM: () => (/* binding */ nothingToPurge),
 /* harmony export */   lb: () => (/* binding */ notChecked),
-/* harmony export */   me: () => (/* binding */ rereadable),
 /* harmony export */   qT: () => (/* binding */ NOT_CHECKED_IN_TIME),
 /* harmony export */   rl: () => (/* binding */ causeOf),
 /* harmony export */   v$: () => (/* binding */ NOT_SENT_CANCELLED),
@@ -31139,31 +31137,12 @@ function causeOf(reason) {
     }
     return { cause: reason, knockOn: false };
 }
-/** An iterable that runs `each` again on every reading. */
-function rereadable(each) {
-    return { [Symbol.iterator]: each };
-}
 /** Marks each result as given or derived; `sources` maps `type target` to the file that caused it. */
 function withSources(results, sources) {
-    return rereadable(function* () {
-        for (const result of results) {
-            const file = sources.get(`${result.type} ${result.target}`);
-            yield {
-                ...result,
-                source: file === undefined ? 'input' : 'changed-files',
-                file: file ?? null
-            };
-        }
+    return results.map((result) => {
+        const file = sources.get(`${result.type} ${result.target}`);
+        return { ...result, source: file === undefined ? 'input' : 'changed-files', file: file ?? null };
     });
-}
-/** `withSources` for results handed out a call at a time; each reading starts at the first call. */
-function eachWithSources(calls, sources) {
-    return {
-        async *[Symbol.asyncIterator]() {
-            for await (const results of calls)
-                yield withSources(results, sources);
-        }
-    };
 }
 function countResults(results) {
     const counts = { purged: 0, failed: 0, planned: 0, total: 0 };
@@ -32911,34 +32890,23 @@ function batchKeys(keys, size, format) {
         batches.push([start, keys.length]);
     return batches;
 }
-/**
- * A batch's keys, headers and body are made each time they are read: its keys when it is sent and
- * when its results are read, its headers and body when it is sent. Built at planning, the bodies
- * held every key a second time until the run ended (2 MB at 100,000 keys), and the keys' arrays
- * outlived young collections, which made V8 double its young generation (16 MB more RSS).
- */
+/** A batch of keys, in the JSON body or the `Surrogate-Key` header as `format` says. */
 function batchCall(service, keys, [start, end], format) {
-    const batch = () => keys.slice(start, end);
+    const batch = keys.slice(start, end);
     return {
         operation: 'batch',
         method: 'POST',
         url: serviceUrl(service, 'purge'),
-        get headers() {
-            return format === 'json'
-                ? { ...ACCEPT_JSON, 'Content-Type': 'application/json' }
-                : { ...ACCEPT_JSON, 'Surrogate-Key': batch().join(' ') };
-        },
-        get body() {
-            return format === 'json' ? JSON.stringify({ surrogate_keys: batch() }) : undefined;
-        },
+        headers: format === 'json'
+            ? { ...ACCEPT_JSON, 'Content-Type': 'application/json' }
+            : { ...ACCEPT_JSON, 'Surrogate-Key': batch.join(' ') },
+        body: format === 'json' ? JSON.stringify({ surrogate_keys: batch }) : undefined,
         authenticated: true,
         permission: 'purge',
         service: service.id,
         soft: false,
         targetType: 'key',
-        get targets() {
-            return batch();
-        }
+        targets: batch
     };
 }
 function urlCall({ target, address }, soft, authenticated) {
@@ -32956,27 +32924,21 @@ function urlCall({ target, address }, soft, authenticated) {
         targets: [target]
     };
 }
-/** A dry run's results, made as they are read; with `repeat-after`, the second pass is planned too. */
+/** A dry run's results; with `repeat-after`, the second pass is planned too. */
 function plannedResults(calls, repeated) {
     const repeat = repeated ? { repeat: { status: 'planned', id: null, attempts: 0 } } : {};
-    return (0,record/* rereadable */.me)(function* () {
-        for (const call of calls) {
-            for (const target of call.targets) {
-                yield {
-                    type: call.targetType,
-                    target,
-                    service: call.service ?? null,
-                    soft: call.soft,
-                    status: 'planned',
-                    id: null,
-                    http_status: null,
-                    attempts: 0,
-                    error: null,
-                    ...repeat
-                };
-            }
-        }
-    });
+    return calls.flatMap((call) => call.targets.map((target) => ({
+        type: call.targetType,
+        target,
+        service: call.service ?? null,
+        soft: call.soft,
+        status: 'planned',
+        id: null,
+        http_status: null,
+        attempts: 0,
+        error: null,
+        ...repeat
+    })));
 }
 /** The plan in one line: how many calls of which kind, for how many targets, on which services. */
 function describePlan(calls, settings) {
@@ -33487,54 +33449,13 @@ function forbiddenMessage(call, host) {
 }
 
 ;// CONCATENATED MODULE: ./src/stages/purge/ledger.ts
-/** Each purge call's end as it becomes known, the second pass folded in: what the engine fills. */
-
-function kept(call, { attempts, httpStatus, ids, unusable, error }) {
-    let withId = 0;
-    const lines = ids &&
-        call.targets
-            .map((target) => {
-            const id = ids.get(target) ?? '';
-            if (id !== '')
-                withId += 1;
-            return id;
-        })
-            .join('\n');
-    return {
-        attempts,
-        httpStatus,
-        ids: lines === undefined ? undefined : latin1(lines),
-        withId,
-        unusable: unusable === undefined || unusable.size === 0 ? undefined : unusable,
-        error
-    };
-}
-/**
- * The text in a buffer of its own size. Node 24's `Buffer.from(text, 'latin1')` gives a 7.7 KB
- * text a 64 KiB buffer: 391 batches' ids would hold 25 MB for 3 MB of text.
- */
-function latin1(text) {
-    const bytes = Buffer.allocUnsafeSlow(text.length);
-    bytes.write(text, 'latin1');
-    return bytes;
-}
 /** Results of one call's targets; in a successful batch, a key without an id was not purged. */
 function resultsOfCall(call, end) {
-    return resultsOfKept(call, kept(call, end));
+    return call.targets.map((target) => resultOf(call, end, target));
 }
-function resultsOfKept(call, end) {
-    const ids = idLines(end);
-    return call.targets.map((target, index) => resultOf(call, end, target, ids?.[index]));
-}
-/** The call's ids, a line per target, an empty line for a target without one. */
-function idLines(end) {
-    return end.ids?.toString('latin1').split('\n');
-}
-/** One target's result; `line` is its line of the call's ids. */
-function resultOf(call, end, target, line) {
-    // Built field by field, not by spreading a base object: this runs once per key (100,000s).
+function resultOf(call, end, target) {
     const type = call.targetType;
-    const id = line || undefined;
+    const id = end.ids?.get(target);
     const unconfirmed = end.ids !== undefined && id === undefined && type !== 'all';
     const failed = end.ids === undefined || unconfirmed;
     return {
@@ -33552,17 +33473,6 @@ function resultOf(call, end, target, line) {
                 ? (end.unusable?.get(target) ?? 'no purge id returned: the server did not confirm this key')
                 : (end.error ?? 'failed')
     };
-}
-/**
- * One call's results, one at a time, not as an array of them: what is alive when a young
- * collection runs stays small (see KeptEnd).
- */
-function* firstPass(call, end) {
-    const ids = idLines(end);
-    const targets = call.targets;
-    for (let at = 0; at < targets.length; at += 1) {
-        yield resultOf(call, end, targets[at], ids?.[at]);
-    }
 }
 /**
  * One call's first-pass results with its second pass folded in: a target counts as purged only
@@ -33585,19 +33495,6 @@ function withRepeat(first, second) {
         };
     });
 }
-/** A promise that resolves when `announce` is called; `announce` returns the next one. */
-class Announcement {
-    hear = () => undefined;
-    heard = new Promise((resolve) => {
-        this.hear = resolve;
-    });
-    announce() {
-        this.hear();
-        return new Announcement();
-    }
-}
-/** Resolves in the event loop's check phase: after the answers and timers already due. */
-const afterPendingIo = () => new Promise((resolve) => setImmediate(resolve));
 /**
  * Each call's end as it becomes known. Whatever stops a run, `fill` still gives every target
  * exactly once: the calls without an end fail with the reason given.
@@ -33607,8 +33504,6 @@ class ResultLedger {
     ends;
     /** Once a repeat pass ran: the second pass of each call repeated, by the call's index. */
     repeated;
-    /** Resolves at the next end recorded; `settled` waits on it. */
-    nextEnd = new Announcement();
     constructor(calls) {
         this.calls = calls;
         this.ends = new Array(calls.length);
@@ -33618,14 +33513,13 @@ class ResultLedger {
      * still arrives (calls abandoned by an unexpected error) does not change what was counted.
      */
     record(index, end) {
-        this.ends[index] ??= kept(this.calls[index], end);
-        this.nextEnd = this.nextEnd.announce();
+        this.ends[index] ??= end;
     }
     /** Whether the call's first pass purged any of its targets: only such calls are repeated. */
     purgedAny(index) {
         const end = this.ends[index];
         return (end !== undefined &&
-            resultsOfKept(this.calls[index], end).some(({ status }) => status === 'purged'));
+            resultsOfCall(this.calls[index], end).some(({ status }) => status === 'purged'));
     }
     /** Folds in the repeat pass: `repeats` holds the calls at `indices` of this ledger, in order. */
     foldRepeat(indices, repeats) {
@@ -33636,70 +33530,28 @@ class ResultLedger {
                 this.repeated.set(index, end);
         }
     }
-    /** Every target's result in plan order; calls still without an end are recorded as failed. */
+    /** Records the calls still without an end as failed for `reason`. */
     fill(reason) {
-        for (let index = 0; index < this.calls.length; index += 1) {
-            this.ends[index] ??= {
-                attempts: 0,
-                httpStatus: null,
-                ids: undefined,
-                withId: 0,
-                unusable: undefined,
-                error: reason
-            };
-        }
-        this.nextEnd = this.nextEnd.announce();
-        return (0,record/* rereadable */.me)(() => this.each());
+        const unsent = { attempts: 0, httpStatus: null, ids: undefined, error: reason };
+        for (let index = 0; index < this.calls.length; index += 1)
+            this.ends[index] ??= unsent;
     }
-    /**
-     * Each call's first-pass results, in plan order, as soon as the call and every call before it
-     * have ended: the same results `fill` gives, handed out while later calls are still out. Each
-     * is handed out once the I/O already waiting has been handled, so reading them does not hold
-     * back the answers already in. Only for a purge without a repeat pass, which changes the first
-     * pass's results.
-     */
-    async *settled() {
-        for (const [index, call] of this.calls.entries()) {
-            while (this.ends[index] === undefined)
-                await this.nextEnd.heard;
-            await afterPendingIo();
-            const end = this.ends[index];
-            yield (0,record/* rereadable */.me)(() => firstPass(call, end));
-        }
-    }
-    /**
-     * How many targets `fill`'s results hold of each status, counted without making them: a target
-     * is purged when its call succeeded and it has an id (a purge-all has none to have), as
-     * `resultOf` decides. With a repeat pass the results are read and counted.
-     */
-    counts() {
-        if (this.repeated !== undefined)
-            return (0,record/* countResults */.aD)(this.each());
-        const counts = { purged: 0, failed: 0, planned: 0, total: 0 };
+    /** Every target's result in plan order, once `fill` gave every call an end. */
+    results() {
+        const results = [];
         for (const [index, call] of this.calls.entries()) {
             const end = this.ends[index];
-            const targets = call.targets.length;
-            const purged = end.ids === undefined ? 0 : call.targetType === 'all' ? targets : end.withId;
-            counts.purged += purged;
-            counts.failed += targets - purged;
-            counts.total += targets;
+            if (end === undefined)
+                throw new Error(`call ${index} has no end: fill the ledger first`);
+            const second = this.repeated?.get(index);
+            const first = resultsOfCall(call, end);
+            const folded = this.repeated === undefined
+                ? first
+                : withRepeat(first, second === undefined ? undefined : resultsOfCall(call, second));
+            for (const result of folded)
+                results.push(result);
         }
-        return counts;
-    }
-    *each() {
-        for (const [index, call] of this.calls.entries()) {
-            const end = this.ends[index];
-            if (this.repeated === undefined) {
-                for (const result of firstPass(call, end))
-                    yield result;
-                continue;
-            }
-            const second = this.repeated.get(index);
-            const results = withRepeat(resultsOfKept(call, end), second === undefined ? undefined : resultsOfKept(call, second));
-            // A plain loop, not `yield*`: this runs once per target, and the first reading runs cold.
-            for (const result of results)
-                yield result;
-        }
+        return results;
     }
 }
 
@@ -33899,9 +33751,11 @@ async function runPurge(calls, settings, deps, ledger = new ResultLedger(calls))
     ledger.fill(record/* NOT_SENT_CANCELLED */.v$);
     if (settings.repeatAfterMs > 0)
         await repeatPass(ledger, settings, deps);
+    ledger.fill(record/* NOT_SENT_CANCELLED */.v$);
+    const results = ledger.results();
     return {
-        results: ledger.fill(record/* NOT_SENT_CANCELLED */.v$),
-        counts: ledger.counts(),
+        results,
+        counts: (0,record/* countResults */.aD)(results),
         answered: pass.answered,
         cancelled: signal.aborted,
         firstSentMs: pass.firstSentMs
@@ -34054,12 +33908,6 @@ async function runPipeline(given, deps) {
     for (const notice of strayVerifyHosts(settings.verify, settings.urls, waitUrls))
         log.notice(notice);
     const ledger = new ResultLedger(calls);
-    const handOut = () => {
-        if (settings.repeatAfterMs > 0)
-            return;
-        const settled = { [Symbol.asyncIterator]: () => ledger.settled() };
-        deps.onResults?.(derivation === undefined ? settled : (0,record/* eachWithSources */.ar)(settled, derivation.sources), settings);
-    };
     const stages = nothingDone();
     let unexpectedError;
     let records = [];
@@ -34071,15 +33919,14 @@ async function runPipeline(given, deps) {
         if (settings.dryRun)
             Object.assign(stages, await dryRun(calls, settings, log));
         else
-            await purgeForVisitors(calls, settings, deps, ledger, handOut, stages);
+            await purgeForVisitors(calls, settings, deps, ledger, stages);
     }
     catch (error) {
         unexpectedError = `edge-purge stopped on an unexpected error: ${(0,text_shown/* plainLine */.h0)((0,message/* messageOf */.b)(error))}`;
         const cancelled = stages.purge.cancelled || signal.aborted;
         stages.purge = {
             ...stages.purge,
-            results: ledger.fill(`not finished: ${unexpectedError}`),
-            counts: ledger.counts(),
+            ...settled(ledger, `not finished: ${unexpectedError}`),
             cancelled
         };
         stages.verification ??= notJudged(settings, stages.purge.results, unexpectedError);
@@ -34153,7 +34000,16 @@ const notRun = (results, counts) => ({
     firstSentMs: undefined
 });
 /** Every call not sent, or not answered, for `reason`: the ledger fails them. */
-const unsent = (ledger, reason) => notRun(ledger.fill(reason), ledger.counts());
+const unsent = (ledger, reason) => {
+    const { results, counts } = settled(ledger, reason);
+    return notRun(results, counts);
+};
+/** Every target's result, the calls without an end failed for `reason`. */
+function settled(ledger, reason) {
+    ledger.fill(reason);
+    const results = ledger.results();
+    return { results, counts: (0,record/* countResults */.aD)(results) };
+}
 /** The stages before any of them ran: nothing purged, waited for or checked. */
 const nothingDone = () => ({
     purge: notRun([], (0,record/* countResults */.aD)([])),
@@ -34208,7 +34064,7 @@ async function dryRun(calls, settings, log) {
  * Wait until the origin serves the release, purge, then check at the edge that visitors get fresh
  * copies. No purge call is sent when the wait does not end in time.
  */
-async function purgeForVisitors(calls, settings, { clock, signal, log, connect }, ledger, purgeStarts, stages) {
+async function purgeForVisitors(calls, settings, { clock, signal, log, connect }, ledger, stages) {
     let prober;
     const pages = async () => {
         prober ??= await connect.prober(settings);
@@ -34228,7 +34084,6 @@ async function purgeForVisitors(calls, settings, { clock, signal, log, connect }
             }
         }
         const transport = connect.transport(settings);
-        purgeStarts();
         try {
             stages.purge = await runPurge(calls, settings, { transport, clock, signal, log }, ledger);
         }
@@ -34399,174 +34254,23 @@ function problemMessage({ failed, total }, causes, verification) {
 /** Where URL purge ids go when ids are grouped by service: URL purges belong to no service. */
 const URL_IDS_GROUP = 'urls';
 /**
- * `purge-ids` as JSON, in pieces of about `size` characters, each string passed through `hide`:
- * target → id, or with several services service → target → id, URL purges under `urls`. Byte for
- * byte what `JSON.stringify` gives for an object built by assigning each id in turn (a target
- * given twice keeps its first place and its last id), without the object.
+ * target → id, or with several services service → target → id (URL purges under `urls`); a
+ * target given twice keeps its first place and its last id, as assigning each in turn does. The
+ * objects have no prototype, so a target or service named `__proto__` is a property like any other.
+ * `hide` is applied to every name and id: a secret in a target must not survive as a property name.
  */
-function* purgeIdsJson(results, perService, hide, size) {
-    const groupOf = (result) => perService ? hide(result.service ?? URL_IDS_GROUP) : '';
-    const groups = idGroups(results, groupOf, hide);
-    let piece = '{';
-    let firstGroup = true;
-    for (const [name, group] of inObjectOrder(groups)) {
-        if (perService)
-            piece += `${firstGroup ? '' : ','}${JSON.stringify(name)}:{`;
-        firstGroup = false;
-        let first = true;
-        for (const [target, id] of groupIds(name, group, results, groupOf, hide)) {
-            piece += `${first ? '' : ','}${JSON.stringify(target)}:${JSON.stringify(id)}`;
-            first = false;
-            if (piece.length < size)
-                continue;
-            yield piece;
-            piece = '';
-        }
-        if (perService)
-            piece += '}';
-    }
-    yield `${piece}}`;
-}
-/**
- * `purge-ids` in one reading, for the usual run, from each call's results as they come: each
- * object's targets come once, none is named like an array index, and each service's results come
- * together, so every id goes where its result comes. Returns `false` at the first result that
- * breaks this, having yielded only part of the text: the caller then starts again with
- * `purgeIdsJson`, which places such ids as an object would. Whether a target comes twice is only
- * looked for when `mayRepeat` (see `targetMayRepeat`). Strings pass unchanged: a text that holds
- * a secret is built again with `purgeIdsJson`.
- */
-async function* plainPurgeIdsJson(calls, perService, mayRepeat, size) {
-    const targets = new Set();
-    const groups = new Set();
-    let piece = '{';
-    let group;
-    let first = true;
-    for await (const results of calls) {
-        for (const result of results) {
-            if (result.status !== 'purged' || result.id === null)
-                continue;
-            const target = result.target;
-            if (perService) {
-                const name = result.service ?? URL_IDS_GROUP;
-                if (name !== group) {
-                    if (groups.has(name) || mayBeArrayIndex(name))
-                        return false;
-                    piece += `${group === undefined ? '' : '},'}${JSON.stringify(name)}:{`;
-                    groups.add(name);
-                    targets.clear();
-                    group = name;
-                    first = true;
-                }
-            }
-            if (mayBeArrayIndex(target))
-                return false;
-            if (mayRepeat) {
-                if (targets.has(target))
-                    return false;
-                targets.add(target);
-            }
-            piece += `${first ? '' : ','}${JSON.stringify(target)}:${JSON.stringify(result.id)}`;
-            first = false;
-            if (piece.length < size)
-                continue;
-            yield piece;
-            piece = '';
-        }
-        // Not held while the next call's results are awaited (held, it outlived young collections).
-        if (piece === '')
+function purgeIds(results, perService, hide = (text) => text) {
+    const ids = Object.create(null);
+    const groups = Object.create(null);
+    for (const { status, id, target, service } of results) {
+        if (status !== 'purged' || id === null)
             continue;
-        yield piece;
-        piece = '';
+        const group = perService
+            ? (groups[hide(service ?? URL_IDS_GROUP)] ??= Object.create(null))
+            : ids;
+        group[hide(target)] = hide(id);
     }
-    yield `${piece}${group === undefined ? '' : '}'}}`;
-    return true;
-}
-/**
- * Whether a target may come twice in one object of `purge-ids`. Settings that list each key and
- * URL once leave one way: a key spelled like a URL, in an object that holds both (the only one,
- * or a service named like the URLs' group). The check needs a set of the URLs only, never of
- * 100,000 keys (which cost 4.6 MB while the calls were out).
- */
-function targetMayRepeat(settings, perService) {
-    if (!settings.eachTargetOnce)
-        return true;
-    const shared = !perService || settings.services.some((service) => service.id === URL_IDS_GROUP);
-    if (!shared || settings.keys.length === 0 || settings.urls.length === 0)
-        return false;
-    const urls = new Set(settings.urls.map((url) => url.target));
-    return settings.keys.some((key) => urls.has(key));
-}
-/** A cheap first test, run once per id: most targets do not start with a digit. */
-function mayBeArrayIndex(key) {
-    const first = key.charCodeAt(0);
-    return first >= 48 && first <= 57 && isArrayIndex(key);
-}
-/** Each object's targets (a service's, or '' when not grouped) with their first places. */
-function idGroups(results, groupOf, hide) {
-    const groups = new Map();
-    for (const [place, result, id] of withIds(results)) {
-        const name = groupOf(result);
-        let group = groups.get(name);
-        if (group === undefined)
-            groups.set(name, (group = { first: new Map(), held: new Map() }));
-        const target = hide(result.target);
-        if (group.first.has(target) || isArrayIndex(target))
-            group.held.set(target, hide(id));
-        if (!group.first.has(target))
-            group.first.set(target, place);
-    }
-    return groups;
-}
-/** One object's entries in order: array indices ascending, then each target at its first place. */
-function* groupIds(name, group, results, groupOf, hide) {
-    for (const target of arrayIndices(group.first.keys())) {
-        yield [target, group.held.get(target) ?? ''];
-    }
-    for (const [place, result, id] of withIds(results)) {
-        if (groupOf(result) !== name)
-            continue;
-        const target = hide(result.target);
-        if (group.first.get(target) !== place || isArrayIndex(target))
-            continue;
-        yield [target, group.held.get(target) ?? hide(id)];
-    }
-}
-/**
- * Each purged result that has an id, with its place among all the results: both readings of
- * purge-ids count places here, so a target's first place means the same in each.
- */
-function* withIds(results) {
-    let place = 0;
-    for (const result of results) {
-        place += 1;
-        if (result.status === 'purged' && result.id !== null)
-            yield [place, result, result.id];
-    }
-}
-/**
- * A Map's entries in the order an object with the same properties lists them: array indices
- * ("0", "42", never "042" or "-1") first, ascending, then the other keys as first set.
- */
-function inObjectOrder(properties) {
-    const indices = arrayIndices(properties.keys());
-    if (indices.length === 0)
-        return properties;
-    const others = [...properties].filter(([key]) => !isArrayIndex(key));
-    return [...indices.map((key) => [key, properties.get(key)]), ...others];
-}
-/** The keys that are array indices, ascending: the order an object lists them in, first. */
-function arrayIndices(keys) {
-    const indices = [];
-    for (const key of keys)
-        if (isArrayIndex(key))
-            indices.push(key);
-    return indices.sort((a, b) => Number(a) - Number(b));
-}
-/** The largest array index is 2³² − 2; a longer or larger run of digits is an ordinary key. */
-const MAX_ARRAY_INDEX = 2 ** 32 - 2;
-function isArrayIndex(key) {
-    return /^(?:0|[1-9]\d{0,9})$/.test(key) && Number(key) <= MAX_ARRAY_INDEX;
+    return perService ? groups : ids;
 }
 
 ;// CONCATENATED MODULE: ./src/report/outputs.ts
@@ -34575,151 +34279,51 @@ function isArrayIndex(key) {
 
 /** GitHub refuses outputs over 1 MB; stay under it with room for the output file's framing. */
 const MAX_OUTPUT_BYTES = 1_000_000;
-const unchanged = (text) => text;
-/**
- * Entries serialised per slice: few enough that what is alive when a young collection runs stays
- * small (at 1,000, the slices in flight made V8 grow its young generation at 100,000 keys), many
- * enough that each scan and write is worth its call.
- */
+/** Entries serialised per chunk of a file: a file of 100,000 results is written in pieces. */
 const SLICE = 100;
-/** purge-ids is written in pieces of about this many characters, for the same reason. */
-const PIECE_CHARS = 16 * 1024;
 /**
- * A JSON array, one slice of entries at a time, byte for byte what `JSON.stringify(entries)`
- * gives, with secrets hidden in its string values. Almost no run's output holds a secret, so each
- * slice is scanned once for every spelling of every secret; only on a hit is it built again with
- * each string redacted before it is escaped (redacting the finished text would miss a secret
+ * The JSON of a value, secrets hidden in its strings. Almost no run's output holds a secret, so
+ * the text is scanned once for every spelling of every secret; only on a hit is it built again
+ * with each string redacted before it is escaped (redacting the finished text would miss a secret
  * holding a quote or backslash, and could cut through an escape).
  */
-async function* redactedJson(groups) {
+function redactedStringify(value) {
+    const json = JSON.stringify(value);
+    if (!(0,guard/* mayHoldSecret */.dV)(json))
+        return json;
+    return JSON.stringify(value, (_key, item) => typeof item === 'string' ? (0,guard/* redact */.E$)(item) : item);
+}
+/** `purge-ids`, made again with every name and id redacted when its text may hold a secret. */
+function purgeIdsText(results, perService) {
+    const json = JSON.stringify(purgeIds(results, perService));
+    return (0,guard/* mayHoldSecret */.dV)(json) ? JSON.stringify(purgeIds(results, perService, guard/* redact */.E$)) : json;
+}
+/** A JSON array of the entries, a slice at a time, byte for byte `redactedStringify(entries)`. */
+function* redactedJson(entries) {
     yield '[';
-    let first = true;
-    for await (const slice of slices(groups, SLICE)) {
-        let json = JSON.stringify(slice);
-        if ((0,guard/* mayHoldSecret */.dV)(json)) {
-            json = JSON.stringify(slice, (_key, item) => typeof item === 'string' ? (0,guard/* redact */.E$)(item) : item);
-        }
-        yield `${first ? '' : ','}${json.slice(1, -1)}`;
-        first = false;
+    for (let start = 0; start < entries.length; start += SLICE) {
+        const json = redactedStringify(entries.slice(start, start + SLICE));
+        yield `${start === 0 ? '' : ','}${json.slice(1, -1)}`;
     }
     yield ']';
 }
-/**
- * The items in arrays of at most `size`, a group's last one shorter: only one slice is held at a
- * time, and none while the next group is awaited (held then, it outlived young collections).
- */
-async function* slices(groups, size) {
-    for await (const group of groups) {
-        let slice = [];
-        for (const item of group) {
-            slice.push(item);
-            if (slice.length < size)
-                continue;
-            yield slice;
-            slice = [];
-        }
-        if (slice.length > 0)
-            yield slice;
-    }
-}
-/**
- * An output's text while it fits GitHub's limit, and its exact size in bytes: past the limit the
- * text is let go, since the output will be left empty, but the bytes are still counted. The text
- * is held as UTF-8 outside the JS heap: held as strings, its megabyte outlived young collections,
- * which at 100,000 keys made V8 double its young generation (16 MB more RSS). Every chunk is whole
- * JSON, so no chunk ends inside a character.
- */
-class BoundedText {
-    held = Buffer.allocUnsafeSlow(MAX_OUTPUT_BYTES);
-    bytes = 0;
-    add(chunk) {
-        const at = this.bytes;
-        this.bytes += Buffer.byteLength(chunk);
-        if (this.bytes > MAX_OUTPUT_BYTES)
-            this.held = undefined;
-        this.held?.write(chunk, at);
-    }
-    /** The whole text, or `undefined` when it outgrew the limit. */
-    get text() {
-        return this.held?.toString('utf8', 0, this.bytes);
-    }
-}
-async function boundedText(chunks) {
-    const text = new BoundedText();
-    for await (const chunk of chunks)
-        text.add(chunk);
-    return text;
-}
-/**
- * `purge-ids`, by the same rule: the pieces are scanned as they come, and only on a hit is the
- * whole made again with each string redacted. Most runs' ids take the one reading of the plain
- * walk; a run whose ids need an object's order is read again by the careful one.
- */
-async function purgeIdsText(results, perService, plain) {
-    if (plain?.complete === true)
-        return plain.text;
-    const careful = plain && (await unlessSecret(purgeIdsJson(results, perService, unchanged, PIECE_CHARS)));
-    return (careful?.text ?? (await boundedText(purgeIdsJson(results, perService, guard/* redact */.E$, PIECE_CHARS))));
-}
-/**
- * The pieces as one text, with what their walk returned; `undefined` at the first piece that may
- * hold a secret.
- */
-async function unlessSecret(pieces) {
-    const text = new BoundedText();
-    let step = await pieces.next();
-    for (; step.done !== true; step = await pieces.next()) {
-        if ((0,guard/* mayHoldSecret */.dV)(step.value))
-            return undefined;
-        text.add(step.value);
-    }
-    return { text, complete: step.value };
+function bounded(text) {
+    const bytes = Buffer.byteLength(text);
+    return { text: bytes <= MAX_OUTPUT_BYTES ? text : undefined, bytes };
 }
 /** Writes the entries, as JSON, to a file for later steps. */
 function keepEntries(kind, entries, io) {
     return io.keepFile(kind, redactedJson(entries));
 }
 /**
- * The entries' JSON for their output. It is not held while the file is written (for the
- * results, while the calls are out): it is read back from the file when it fits the output, or
- * made again from the entries when the file could not be written.
+ * The entries' JSON for their output: read back from the file when it fits the output, or made
+ * again from the entries when the file could not be written.
  */
-async function entriesText(kept, entries, io) {
+function entriesText(kept, entries, io) {
     if (kept.failure !== undefined)
-        return boundedText(redactedJson([entries]));
+        return bounded([...redactedJson(entries)].join(''));
     const fits = kept.bytes <= MAX_OUTPUT_BYTES;
     return { bytes: kept.bytes, text: fits ? io.readKept(kept.path) : undefined };
-}
-/**
- * What is made by reading every result: the results file and the plain walk of `purge-ids`. The
- * pipeline can hand them each call's results as the purge ends them: then they are made while
- * later calls are still out, not after the last one (at 10,000 keys, the outputs then take 4 ms
- * instead of 36). Otherwise they are made from the results at the end.
- */
-class ResultViews {
-    io;
-    started;
-    constructor(io) {
-        this.io = io;
-    }
-    start = (calls, settings) => {
-        this.started = this.make(calls, settings);
-    };
-    /** The views as made: the ones started, else ones made now from `results`. */
-    made(results, settings) {
-        return this.started ?? this.make([results], settings);
-    }
-    make(calls, settings) {
-        const file = keepEntries('results', calls, this.io);
-        const perService = perServiceIds(settings);
-        const mayRepeat = targetMayRepeat(settings, perService);
-        const ids = unlessSecret(plainPurgeIdsJson(calls, perService, mayRepeat, PIECE_CHARS));
-        // Awaited only once the purge has ended: until then, a throw must not end the process as
-        // unhandled. `writeOutputs` still gets it, and reports it.
-        for (const view of [file, ids])
-            view.catch(() => undefined);
-        return { file, ids };
-    }
 }
 /** With several services, `purge-ids` groups the ids by service. */
 const perServiceIds = (settings) => settings.services.length > 1;
@@ -34751,22 +34355,22 @@ function setBoundedOutput(name, json, file, io) {
  * not be written. Outputs are whole values, never cut: the guard's `redact` hides secrets in each
  * string written. The edge check's outputs are written even when the results' could not be.
  */
-async function writeOutputs(facts, io, views = new ResultViews(io)) {
+async function writeOutputs(facts, io) {
     writeBaseOutputs(facts.derivation?.report.ranges ?? [], io);
     try {
-        return await writeResultOutputs(facts, io, views.made(facts.results, facts.settings));
+        return await writeResultOutputs(facts, io);
     }
     finally {
         await writeStageOutputs(facts.verification?.entries, facts.wait?.elapsedMs, io);
     }
 }
-async function writeResultOutputs({ results, counts, settings }, io, made) {
-    const kept = await made.file;
+async function writeResultOutputs({ results, counts, settings }, io) {
+    const kept = await keepEntries('results', results, io);
     const file = written('results-file', kept, io);
-    const ids = await purgeIdsText(results, perServiceIds(settings), await made.ids);
+    const ids = bounded(purgeIdsText(results, perServiceIds(settings)));
     setBoundedOutput('purge-ids', ids, file, io);
     io.setOutput('purge-id', (0,guard/* redact */.E$)(onlyId(results)));
-    setBoundedOutput('results', await entriesText(kept, results, io), file, io);
+    setBoundedOutput('results', entriesText(kept, results, io), file, io);
     io.setOutput('purged-count', String(counts.purged));
     io.setOutput('failed-count', String(counts.failed));
     const path = file.written ? (0,guard/* redact */.E$)(file.path) : '';
@@ -34809,9 +34413,9 @@ async function writeStageOutputs(verification, waitMs, io) {
         io.setOutput('verification-file', '');
         return;
     }
-    const kept = await keepEntries('verification', [verification], io);
+    const kept = await keepEntries('verification', verification, io);
     const file = written('verification-file', kept, io);
-    setBoundedOutput('verification', await entriesText(kept, verification, io), file, io);
+    setBoundedOutput('verification', entriesText(kept, verification, io), file, io);
     io.setOutput('verification-file', file.written ? (0,guard/* redact */.E$)(file.path) : '');
 }
 
@@ -38210,7 +37814,6 @@ function parseSettings(raw, readFile) {
         purgeAll,
         keys,
         urls,
-        eachTargetOnce: true,
         soft,
         batchFormat: parseChoice(raw, 'batch-format', ['json', 'header']),
         batchSize: parseInteger(raw, 'batch-size', 1, 256),
@@ -38569,7 +38172,7 @@ async function keepFile(kind, chunks) {
         try {
             const pending = Buffer.allocUnsafeSlow(WRITE_BYTES);
             let used = 0;
-            for await (const chunk of chunks) {
+            for (const chunk of chunks) {
                 const bytes = Buffer.byteLength(chunk);
                 written += bytes;
                 if (used + bytes > WRITE_BYTES && used > 0) {
@@ -38663,18 +38266,16 @@ async function run() {
     try {
         const settings = readSettings();
         mark('inputs');
-        const views = new ResultViews(runnerOutputs);
         const deps = {
             clock: systemClock,
             signal: cancel.signal,
             log: runnerLog,
             connect: liveConnections,
-            openGitHub: openGitHub,
-            onResults: views.start
+            openGitHub: openGitHub
         };
         const record = await runPipeline(settings, deps);
         mark('calls');
-        const reported = await report(record, views);
+        const reported = await report(record);
         await closeRecords(record, reported, deps);
         conclude(record, { log: runnerLog, fail: failStep });
     }
@@ -38687,12 +38288,12 @@ async function run() {
     return cancel.signal.aborted;
 }
 /** Outputs, then summary, each standing alone so one that fails loses no other: both written? */
-async function report(record, views) {
+async function report(record) {
     const failed = (what) => (error) => {
         failStep(`Could not write the ${what}: ${(0,message/* messageOf */.b)(error)}`);
         return undefined;
     };
-    const resultsFile = await writeOutputs(record, runnerOutputs, views).catch(failed('outputs'));
+    const resultsFile = await writeOutputs(record, runnerOutputs).catch(failed('outputs'));
     mark('outputs');
     const context = readRunContext();
     const render = () => renderSummary(record, { resultsFile: resultsFile ?? '', context });

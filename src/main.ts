@@ -3,7 +3,7 @@ import { mark, systemClock } from './clock.js'
 import { closeRecords, liveConnections, runPipeline, type PipelineDeps } from './pipeline.js'
 import type { RunRecord } from './record.js'
 import { conclude } from './report/conclusion.js'
-import { ResultViews, writeOutputs } from './report/outputs.js'
+import { writeOutputs } from './report/outputs.js'
 import { renderSummary } from './report/summary.js'
 import { readRunContext } from './runner/context.js'
 import { openGitHub } from './runner/github.js'
@@ -21,18 +21,16 @@ export async function run(): Promise<boolean> {
   try {
     const settings = readSettings()
     mark('inputs')
-    const views = new ResultViews(runnerOutputs)
     const deps: PipelineDeps = {
       clock: systemClock,
       signal: cancel.signal,
       log: runnerLog,
       connect: liveConnections,
-      openGitHub,
-      onResults: views.start
+      openGitHub
     }
     const record = await runPipeline(settings, deps)
     mark('calls')
-    const reported = await report(record, views)
+    const reported = await report(record)
     await closeRecords(record, reported, deps)
     conclude(record, { log: runnerLog, fail: failStep })
   } catch (error) {
@@ -44,12 +42,12 @@ export async function run(): Promise<boolean> {
 }
 
 /** Outputs, then summary, each standing alone so one that fails loses no other: both written? */
-async function report(record: RunRecord, views: ResultViews): Promise<boolean> {
+async function report(record: RunRecord): Promise<boolean> {
   const failed = (what: string) => (error: unknown) => {
     failStep(`Could not write the ${what}: ${messageOf(error)}`)
     return undefined
   }
-  const resultsFile = await writeOutputs(record, runnerOutputs, views).catch(failed('outputs'))
+  const resultsFile = await writeOutputs(record, runnerOutputs).catch(failed('outputs'))
   mark('outputs')
   const context = readRunContext()
   const render = (): string => renderSummary(record, { resultsFile: resultsFile ?? '', context })

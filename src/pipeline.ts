@@ -11,7 +11,6 @@ import type { StepLog } from './log.js'
 import {
   NOT_SENT_CANCELLED,
   countResults,
-  eachWithSources,
   withSources,
   type Counts,
   type Derivation,
@@ -78,12 +77,6 @@ export interface PipelineDeps {
   connect: Connections
   /** Opens the run's repository, for changed-files and last-purge: the GitHub client loads only then. */
   openGitHub: OpenGitHub
-  /**
-   * Handed each call's results, in plan order, as the purge ends them, when they are final then
-   * (no repeat pass): the report reads them while later calls are still out. Each reading starts
-   * at the first call; the run record still holds every result.
-   */
-  onResults?: (calls: AsyncIterable<Results>, settings: Settings) => void
 }
 
 /** What the stages after planning did; the wait and edge check only when they ran. */
@@ -130,14 +123,6 @@ export async function runPipeline(given: Settings, deps: PipelineDeps): Promise<
     log.notice(notice)
 
   const ledger = new ResultLedger(calls)
-  const handOut = (): void => {
-    if (settings.repeatAfterMs > 0) return
-    const settled = { [Symbol.asyncIterator]: () => ledger.settled() }
-    deps.onResults?.(
-      derivation === undefined ? settled : eachWithSources(settled, derivation.sources),
-      settings
-    )
-  }
   const stages = nothingDone()
   let unexpectedError: string | undefined
   let records: OpenRecord[] = []
@@ -147,14 +132,13 @@ export async function runPipeline(given: Settings, deps: PipelineDeps): Promise<
       records = await openRecords(github, settings.lastPurge, recalled.head, log)
     }
     if (settings.dryRun) Object.assign(stages, await dryRun(calls, settings, log))
-    else await purgeForVisitors(calls, settings, deps, ledger, handOut, stages)
+    else await purgeForVisitors(calls, settings, deps, ledger, stages)
   } catch (error) {
     unexpectedError = `edge-purge stopped on an unexpected error: ${plainLine(messageOf(error))}`
     const cancelled = stages.purge.cancelled || signal.aborted
     stages.purge = {
       ...stages.purge,
-      results: ledger.fill(`not finished: ${unexpectedError}`),
-      counts: ledger.counts(),
+      ...settled(ledger, `not finished: ${unexpectedError}`),
       cancelled
     }
     stages.verification ??= notJudged(settings, stages.purge.results, unexpectedError)
@@ -243,8 +227,17 @@ const notRun = (results: RunRecord['results'], counts: Counts): PurgeRun => ({
 })
 
 /** Every call not sent, or not answered, for `reason`: the ledger fails them. */
-const unsent = (ledger: ResultLedger, reason: string): PurgeRun =>
-  notRun(ledger.fill(reason), ledger.counts())
+const unsent = (ledger: ResultLedger, reason: string): PurgeRun => {
+  const { results, counts } = settled(ledger, reason)
+  return notRun(results, counts)
+}
+
+/** Every target's result, the calls without an end failed for `reason`. */
+function settled(ledger: ResultLedger, reason: string): Pick<PurgeRun, 'results' | 'counts'> {
+  ledger.fill(reason)
+  const results = ledger.results()
+  return { results, counts: countResults(results) }
+}
 
 /** The stages before any of them ran: nothing purged, waited for or checked. */
 const nothingDone = (): Stages => ({
@@ -312,7 +305,6 @@ async function purgeForVisitors(
   settings: Settings,
   { clock, signal, log, connect }: PipelineDeps,
   ledger: ResultLedger,
-  purgeStarts: () => void,
   stages: Stages
 ): Promise<void> {
   let prober: Prober | undefined
@@ -334,7 +326,6 @@ async function purgeForVisitors(
       }
     }
     const transport = connect.transport(settings)
-    purgeStarts()
     try {
       stages.purge = await runPurge(calls, settings, { transport, clock, signal, log }, ledger)
     } finally {

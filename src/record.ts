@@ -20,12 +20,9 @@ export interface PurgeCall {
   operation: Operation
   method: 'POST' | 'PURGE'
   url: string
-  /**
-   * Headers besides `Edge-Key`, which the client adds when `authenticated`. A batch makes its
-   * headers and body each time they are read, so read each once per request.
-   */
-  readonly headers: Record<string, string>
-  readonly body: string | undefined
+  /** Headers besides `Edge-Key`, which the client adds when `authenticated`. */
+  headers: Record<string, string>
+  body: string | undefined
   authenticated: boolean
   permission: Permission
   /** The service id of a management call; URL purges belong to no service. */
@@ -110,21 +107,12 @@ export function causeOf(reason: string): { cause: string; knockOn: boolean } {
   return { cause: reason, knockOn: false }
 }
 
-/**
- * Every target's result, in plan order, made afresh each time it is read from what each call
- * kept (its status, error and ids): at 100,000 keys, result objects held from the first call to
- * the last output cost 10 MB and kept the heap large through the outputs.
- */
-export type Results = Iterable<PurgeResult>
-
-/** An iterable that runs `each` again on every reading. */
-export function rereadable<T>(each: () => Iterator<T>): Iterable<T> {
-  return { [Symbol.iterator]: each }
-}
+/** Every target's result, in plan order. */
+export type Results = readonly PurgeResult[]
 
 export interface PurgeRun {
   results: Results
-  /** How many of the results have each status, known without reading them. */
+  /** How many of the results have each status. */
   counts: Counts
   /** Calls of the first pass that got an answer (any answer) before the run ended. */
   answered: number
@@ -135,28 +123,10 @@ export interface PurgeRun {
 
 /** Marks each result as given or derived; `sources` maps `type target` to the file that caused it. */
 export function withSources(results: Results, sources: Map<string, string>): Results {
-  return rereadable(function* () {
-    for (const result of results) {
-      const file = sources.get(`${result.type} ${result.target}`)
-      yield {
-        ...result,
-        source: file === undefined ? 'input' : 'changed-files',
-        file: file ?? null
-      }
-    }
+  return results.map((result) => {
+    const file = sources.get(`${result.type} ${result.target}`)
+    return { ...result, source: file === undefined ? 'input' : 'changed-files', file: file ?? null }
   })
-}
-
-/** `withSources` for results handed out a call at a time; each reading starts at the first call. */
-export function eachWithSources(
-  calls: AsyncIterable<Results>,
-  sources: Map<string, string>
-): AsyncIterable<Results> {
-  return {
-    async *[Symbol.asyncIterator]() {
-      for await (const results of calls) yield withSources(results, sources)
-    }
-  }
 }
 
 export interface Counts {

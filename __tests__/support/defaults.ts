@@ -26,8 +26,6 @@ export function settingsWith(overrides: Partial<Settings>): Settings {
     purgeAll: false,
     keys: [],
     urls: [],
-    // Tests list what they like, repeats included: the report looks for them.
-    eachTargetOnce: false,
     soft: false,
     batchFormat: 'json',
     batchSize: 256,

@@ -106,7 +106,6 @@ export function parseSettings(raw: RawInputs, readFile: FileReader): Settings {
     purgeAll,
     keys,
     urls,
-    eachTargetOnce: true,
     soft,
     batchFormat: parseChoice(raw, 'batch-format', ['json', 'header'] as const),
     batchSize: parseInteger(raw, 'batch-size', 1, 256),

@@ -37,11 +37,6 @@ export interface Settings {
   purgeAll: boolean
   keys: SurrogateKey[]
   urls: PurgeUrl[]
-  /**
-   * Each key and each URL is listed once, as the input parsers and changed-files leave them (they
-   * drop repeats). The report then needs no set of 100,000 targets to find a target given twice.
-   */
-  eachTargetOnce: boolean
   soft: boolean
   batchFormat: BatchFormat
   batchSize: number

@@ -1,77 +1,54 @@
 /**
- * The step's outputs and the files that hold every entry, all views of the run record (those that
- * read every result, made as the purge hands each call's results out). The runner door hands in
- * how a file is kept and an output set, so this module never touches the runner.
+ * The step's outputs and the files that hold every entry, read from the finished run record. The
+ * runner door hands in how a file is kept and an output set, so this module never touches the
+ * runner.
  */
 import type { StepLog } from '../log.js'
 import type { Settings } from '../config/settings.js'
 import {
   edgeCounts,
   type ComparedRange,
-  type PurgeResult,
   type Results,
   type RunRecord,
   type Verification
 } from '../record.js'
 import { mayHoldSecret, redact } from '../text/guard.js'
-import { plainPurgeIdsJson, purgeIdsJson, targetMayRepeat } from './purge-ids.js'
+import { purgeIds } from './purge-ids.js'
 
 /** GitHub refuses outputs over 1 MB; stay under it with room for the output file's framing. */
 export const MAX_OUTPUT_BYTES = 1_000_000
 
-const unchanged = (text: string): string => text
-
-/**
- * Entries serialised per slice: few enough that what is alive when a young collection runs stays
- * small (at 1,000, the slices in flight made V8 grow its young generation at 100,000 keys), many
- * enough that each scan and write is worth its call.
- */
+/** Entries serialised per chunk of a file: a file of 100,000 results is written in pieces. */
 const SLICE = 100
 
-/** purge-ids is written in pieces of about this many characters, for the same reason. */
-const PIECE_CHARS = 16 * 1024
-
-/** Entries a group at a time: each call's results as the purge ends them, or one whole list. */
-type Groups<T> = AsyncIterable<Iterable<T>> | Iterable<Iterable<T>>
-
 /**
- * A JSON array, one slice of entries at a time, byte for byte what `JSON.stringify(entries)`
- * gives, with secrets hidden in its string values. Almost no run's output holds a secret, so each
- * slice is scanned once for every spelling of every secret; only on a hit is it built again with
- * each string redacted before it is escaped (redacting the finished text would miss a secret
+ * The JSON of a value, secrets hidden in its strings. Almost no run's output holds a secret, so
+ * the text is scanned once for every spelling of every secret; only on a hit is it built again
+ * with each string redacted before it is escaped (redacting the finished text would miss a secret
  * holding a quote or backslash, and could cut through an escape).
  */
-async function* redactedJson(groups: Groups<object>): AsyncGenerator<string> {
-  yield '['
-  let first = true
-  for await (const slice of slices(groups, SLICE)) {
-    let json = JSON.stringify(slice)
-    if (mayHoldSecret(json)) {
-      json = JSON.stringify(slice, (_key, item: unknown) =>
-        typeof item === 'string' ? redact(item) : item
-      )
-    }
-    yield `${first ? '' : ','}${json.slice(1, -1)}`
-    first = false
-  }
-  yield ']'
+function redactedStringify(value: unknown): string {
+  const json = JSON.stringify(value)
+  if (!mayHoldSecret(json)) return json
+  return JSON.stringify(value, (_key, item: unknown) =>
+    typeof item === 'string' ? redact(item) : item
+  )
 }
 
-/**
- * The items in arrays of at most `size`, a group's last one shorter: only one slice is held at a
- * time, and none while the next group is awaited (held then, it outlived young collections).
- */
-async function* slices<T>(groups: Groups<T>, size: number): AsyncGenerator<T[]> {
-  for await (const group of groups) {
-    let slice: T[] = []
-    for (const item of group) {
-      slice.push(item)
-      if (slice.length < size) continue
-      yield slice
-      slice = []
-    }
-    if (slice.length > 0) yield slice
+/** `purge-ids`, made again with every name and id redacted when its text may hold a secret. */
+function purgeIdsText(results: Results, perService: boolean): string {
+  const json = JSON.stringify(purgeIds(results, perService))
+  return mayHoldSecret(json) ? JSON.stringify(purgeIds(results, perService, redact)) : json
+}
+
+/** A JSON array of the entries, a slice at a time, byte for byte `redactedStringify(entries)`. */
+function* redactedJson(entries: readonly object[]): Generator<string> {
+  yield '['
+  for (let start = 0; start < entries.length; start += SLICE) {
+    const json = redactedStringify(entries.slice(start, start + SLICE))
+    yield `${start === 0 ? '' : ','}${json.slice(1, -1)}`
   }
+  yield ']'
 }
 
 /** An output's text, `undefined` past GitHub's limit (the output is left empty), and its size. */
@@ -80,71 +57,9 @@ interface OutputText {
   bytes: number
 }
 
-/**
- * An output's text while it fits GitHub's limit, and its exact size in bytes: past the limit the
- * text is let go, since the output will be left empty, but the bytes are still counted. The text
- * is held as UTF-8 outside the JS heap: held as strings, its megabyte outlived young collections,
- * which at 100,000 keys made V8 double its young generation (16 MB more RSS). Every chunk is whole
- * JSON, so no chunk ends inside a character.
- */
-class BoundedText implements OutputText {
-  private held: Buffer | undefined = Buffer.allocUnsafeSlow(MAX_OUTPUT_BYTES)
-  bytes = 0
-
-  add(chunk: string): void {
-    const at = this.bytes
-    this.bytes += Buffer.byteLength(chunk)
-    if (this.bytes > MAX_OUTPUT_BYTES) this.held = undefined
-    this.held?.write(chunk, at)
-  }
-
-  /** The whole text, or `undefined` when it outgrew the limit. */
-  get text(): string | undefined {
-    return this.held?.toString('utf8', 0, this.bytes)
-  }
-}
-
-async function boundedText(chunks: AsyncIterable<string> | Iterable<string>): Promise<BoundedText> {
-  const text = new BoundedText()
-  for await (const chunk of chunks) text.add(chunk)
-  return text
-}
-
-/** The plain walk's `purge-ids`, or `undefined` at its first piece that may hold a secret. */
-type PlainIds = { text: BoundedText; complete: boolean } | undefined
-
-/**
- * `purge-ids`, by the same rule: the pieces are scanned as they come, and only on a hit is the
- * whole made again with each string redacted. Most runs' ids take the one reading of the plain
- * walk; a run whose ids need an object's order is read again by the careful one.
- */
-async function purgeIdsText(
-  results: Results,
-  perService: boolean,
-  plain: PlainIds
-): Promise<BoundedText> {
-  if (plain?.complete === true) return plain.text
-  const careful =
-    plain && (await unlessSecret(purgeIdsJson(results, perService, unchanged, PIECE_CHARS)))
-  return (
-    careful?.text ?? (await boundedText(purgeIdsJson(results, perService, redact, PIECE_CHARS)))
-  )
-}
-
-/**
- * The pieces as one text, with what their walk returned; `undefined` at the first piece that may
- * hold a secret.
- */
-async function unlessSecret<R>(
-  pieces: AsyncGenerator<string, R> | Generator<string, R>
-): Promise<{ text: BoundedText; complete: R } | undefined> {
-  const text = new BoundedText()
-  let step = await pieces.next()
-  for (; step.done !== true; step = await pieces.next()) {
-    if (mayHoldSecret(step.value)) return undefined
-    text.add(step.value)
-  }
-  return { text, complete: step.value }
+function bounded(text: string): OutputText {
+  const bytes = Buffer.byteLength(text)
+  return { text: bytes <= MAX_OUTPUT_BYTES ? text : undefined, bytes }
 }
 
 /** How the runner keeps a file for later steps: its path, and why it could not be written if so. */
@@ -158,7 +73,7 @@ export interface KeptFile {
 /** What the runner door hands in to write outputs and files. */
 export interface OutputWriter {
   /** Writes the chunks, in order, to a new file named for `kind` where later steps can read it. */
-  keepFile(kind: string, chunks: AsyncIterable<string>): Promise<KeptFile>
+  keepFile(kind: string, chunks: Iterable<string>): Promise<KeptFile>
   /** A kept file's text: at most an output's megabyte, read at once. */
   readKept(path: string): string
   setOutput(name: string, value: string): void
@@ -168,63 +83,20 @@ export interface OutputWriter {
 /** Writes the entries, as JSON, to a file for later steps. */
 function keepEntries(
   kind: 'results' | 'verification',
-  entries: Groups<object>,
+  entries: readonly object[],
   io: OutputWriter
 ): Promise<KeptFile> {
   return io.keepFile(kind, redactedJson(entries))
 }
 
 /**
- * The entries' JSON for their output. It is not held while the file is written (for the
- * results, while the calls are out): it is read back from the file when it fits the output, or
- * made again from the entries when the file could not be written.
+ * The entries' JSON for their output: read back from the file when it fits the output, or made
+ * again from the entries when the file could not be written.
  */
-async function entriesText(
-  kept: KeptFile,
-  entries: Iterable<object>,
-  io: OutputWriter
-): Promise<OutputText> {
-  if (kept.failure !== undefined) return boundedText(redactedJson([entries]))
+function entriesText(kept: KeptFile, entries: readonly object[], io: OutputWriter): OutputText {
+  if (kept.failure !== undefined) return bounded([...redactedJson(entries)].join(''))
   const fits = kept.bytes <= MAX_OUTPUT_BYTES
   return { bytes: kept.bytes, text: fits ? io.readKept(kept.path) : undefined }
-}
-
-/**
- * What is made by reading every result: the results file and the plain walk of `purge-ids`. The
- * pipeline can hand them each call's results as the purge ends them: then they are made while
- * later calls are still out, not after the last one (at 10,000 keys, the outputs then take 4 ms
- * instead of 36). Otherwise they are made from the results at the end.
- */
-export class ResultViews {
-  private started: MadeViews | undefined
-
-  constructor(private readonly io: OutputWriter) {}
-
-  readonly start = (calls: AsyncIterable<Results>, settings: Settings): void => {
-    this.started = this.make(calls, settings)
-  }
-
-  /** The views as made: the ones started, else ones made now from `results`. */
-  made(results: Results, settings: Settings): MadeViews {
-    return this.started ?? this.make([results], settings)
-  }
-
-  private make(calls: Groups<PurgeResult>, settings: Settings): MadeViews {
-    const file = keepEntries('results', calls, this.io)
-    const perService = perServiceIds(settings)
-    const mayRepeat = targetMayRepeat(settings, perService)
-    const ids = unlessSecret(plainPurgeIdsJson(calls, perService, mayRepeat, PIECE_CHARS))
-    // Awaited only once the purge has ended: until then, a throw must not end the process as
-    // unhandled. `writeOutputs` still gets it, and reports it.
-    for (const view of [file, ids]) view.catch(() => undefined)
-    return { file, ids }
-  }
-}
-
-/** The results file, and the plain walk of `purge-ids`. */
-interface MadeViews {
-  file: Promise<KeptFile>
-  ids: Promise<PlainIds>
 }
 
 /** With several services, `purge-ids` groups the ids by service. */
@@ -283,14 +155,10 @@ export type OutputFacts = Pick<
  * not be written. Outputs are whole values, never cut: the guard's `redact` hides secrets in each
  * string written. The edge check's outputs are written even when the results' could not be.
  */
-export async function writeOutputs(
-  facts: OutputFacts,
-  io: OutputWriter,
-  views = new ResultViews(io)
-): Promise<string> {
+export async function writeOutputs(facts: OutputFacts, io: OutputWriter): Promise<string> {
   writeBaseOutputs(facts.derivation?.report.ranges ?? [], io)
   try {
-    return await writeResultOutputs(facts, io, views.made(facts.results, facts.settings))
+    return await writeResultOutputs(facts, io)
   } finally {
     await writeStageOutputs(facts.verification?.entries, facts.wait?.elapsedMs, io)
   }
@@ -298,15 +166,14 @@ export async function writeOutputs(
 
 async function writeResultOutputs(
   { results, counts, settings }: OutputFacts,
-  io: OutputWriter,
-  made: MadeViews
+  io: OutputWriter
 ): Promise<string> {
-  const kept = await made.file
+  const kept = await keepEntries('results', results, io)
   const file = written('results-file', kept, io)
-  const ids = await purgeIdsText(results, perServiceIds(settings), await made.ids)
+  const ids = bounded(purgeIdsText(results, perServiceIds(settings)))
   setBoundedOutput('purge-ids', ids, file, io)
   io.setOutput('purge-id', redact(onlyId(results)))
-  setBoundedOutput('results', await entriesText(kept, results, io), file, io)
+  setBoundedOutput('results', entriesText(kept, results, io), file, io)
   io.setOutput('purged-count', String(counts.purged))
   io.setOutput('failed-count', String(counts.failed))
   const path = file.written ? redact(file.path) : ''
@@ -354,8 +221,8 @@ async function writeStageOutputs(
     io.setOutput('verification-file', '')
     return
   }
-  const kept = await keepEntries('verification', [verification], io)
+  const kept = await keepEntries('verification', verification, io)
   const file = written('verification-file', kept, io)
-  setBoundedOutput('verification', await entriesText(kept, verification, io), file, io)
+  setBoundedOutput('verification', entriesText(kept, verification, io), file, io)
   io.setOutput('verification-file', file.written ? redact(file.path) : '')
 }

@@ -23,7 +23,7 @@ const WRITE_BYTES = 256 * 1024
  */
 async function keepFile(
   kind: string,
-  chunks: AsyncIterable<string>
+  chunks: Iterable<string>
 ): Promise<{ path: string; failure: string | undefined; bytes: number }> {
   const path = join(process.env.RUNNER_TEMP || tmpdir(), `edge-purge-${kind}-${randomUUID()}.json`)
   const partial = `${path}.partial`
@@ -33,7 +33,7 @@ async function keepFile(
     try {
       const pending = Buffer.allocUnsafeSlow(WRITE_BYTES)
       let used = 0
-      for await (const chunk of chunks) {
+      for (const chunk of chunks) {
         const bytes = Buffer.byteLength(chunk)
         written += bytes
         if (used + bytes > WRITE_BYTES && used > 0) {
