@@ -33867,7 +33867,7 @@ function describeCheckPlanned(verify, urlTargets) {
 const USER_AGENT = 'edge-purge/1';
 // The stages only some runs need load when a run needs them: a run that purges keys or URLs loads
 // none of them (nor the page prober), which takes about 2% off the action's start.
-const changedFilesStage = () => __nccwpck_require__.e(/* import() */ 334).then(__nccwpck_require__.bind(__nccwpck_require__, 3334));
+const changedFilesStage = () => __nccwpck_require__.e(/* import() */ 657).then(__nccwpck_require__.bind(__nccwpck_require__, 5657));
 const lastPurgeRecall = () => __nccwpck_require__.e(/* import() */ 85).then(__nccwpck_require__.bind(__nccwpck_require__, 85));
 const lastPurgeRecords = () => __nccwpck_require__.e(/* import() */ 215).then(__nccwpck_require__.bind(__nccwpck_require__, 1215));
 const waitStage = () => Promise.all(/* import() */[__nccwpck_require__.e(187), __nccwpck_require__.e(154)]).then(__nccwpck_require__.bind(__nccwpck_require__, 9154));

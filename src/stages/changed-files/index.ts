@@ -12,8 +12,8 @@ import {
 } from '../../record.js'
 import { counted } from '../../text/counted.js'
 import { oneLine } from '../../text/guard.js'
+import { findChangedFiles } from './choose-range.js'
 import { deriveTargets } from './derive.js'
-import { findChangedFiles } from './github-api.js'
 import { changedSinceLastPurge } from './since-last-purge.js'
 
 /** What the stage is handed: the run's repository, what `last-purge` recalled, and the step log. */

@@ -1,5 +1,8 @@
-/** Which commits a run's event asks to compare: push before...after, a release and the one before it. Pure. */
-import { deployedCommit, type RunEvent } from '../../github.js'
+/**
+ * Which commits a run's event asks to compare (push before...after, a release and the one before
+ * it), and the range changed files are taken from once a comparison settles it. Pure.
+ */
+import { deployedCommit, type ComparisonPage, type RunEvent } from '../../github.js'
 import type { BaseSource } from '../../record.js'
 import { counted } from '../../text/counted.js'
 
@@ -15,6 +18,19 @@ export type EventRange =
   | { kind: 'release'; head: string; release: ReleaseInfo }
   /** Any other event: only `changed-since` can say what to compare against. */
   | { kind: 'none'; head: string }
+
+/** The commits to take changed files from: `base...head`, base an ancestor of head. */
+export interface CommitRange {
+  base: string
+  head: string
+  origin: BaseSource
+  /** The release's tag, when origin is `release`; which record, when origin is `record`. */
+  label?: string
+  /** Why the event's own range was not used, or other things the log should say. */
+  notes: string[]
+  /** The comparison's first page: the only one that lists files. */
+  comparison: ComparisonPage
+}
 
 /** The fields of a release that decide which release came before it. */
 export interface ReleaseInfo {

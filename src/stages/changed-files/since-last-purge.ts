@@ -8,15 +8,9 @@ import { InputError } from '../../config/targets.js'
 import { statusOf, type GitHubRepository, type TreeEntry } from '../../github.js'
 import type { StepLog } from '../../log.js'
 import type { ComparedRange, LastPurge, RecalledPurges } from '../../record.js'
-import {
-  apiError,
-  compare,
-  COMPARE_FILE_LIMIT,
-  filesOfRange,
-  ownRange,
-  type CommitRange
-} from './github-api.js'
-import { shortRef } from './range.js'
+import { ownRange } from './choose-range.js'
+import { shortRef, type CommitRange } from './range.js'
+import { apiError, compare, filesOfRange, listsEveryFile } from './range-files.js'
 
 const HOW_TO_BEGIN =
   'Begin the record with a run of mode: all and changed-since: last-purge (in the release workflow or a manual purge): its complete purge records where the site is fresh from'
@@ -82,19 +76,16 @@ async function sinceRecord(
   const run = last.runId === '' ? '' : `, run ${last.runId}`
   const label = `last complete purge of ${services.join(', ')}: ${shortRef(last.sha)}${run}`
   const comparison = await compare(github, last.sha, head)
-  if (comparison.kind === 'ancestor') {
-    const { page } = comparison
-    if (page.files !== undefined && page.files.length < COMPARE_FILE_LIMIT) {
-      const range: CommitRange = {
-        base: last.sha,
-        head,
-        origin: 'record',
-        label,
-        notes: [],
-        comparison: page
-      }
-      return filesOfRange(github, range)
+  if (comparison.kind === 'ancestor' && listsEveryFile(comparison.page)) {
+    const range: CommitRange = {
+      base: last.sha,
+      head,
+      origin: 'record',
+      label,
+      notes: [],
+      comparison: comparison.page
     }
+    return filesOfRange(github, range)
   }
   const files = await treeDifference(github, last, head, services)
   // The log adds how the files were found ("from the two trees"); this says why.

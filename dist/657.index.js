@@ -1,8 +1,8 @@
-export const id = 334;
-export const ids = [334];
+export const id = 657;
+export const ids = [657];
 export const modules = {
 
-/***/ 3334:
+/***/ 5657:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 // ESM COMPAT FLAG
@@ -22,58 +22,15 @@ var record = __webpack_require__(4846);
 var counted = __webpack_require__(4305);
 // EXTERNAL MODULE: ./src/text/guard.ts + 1 modules
 var guard = __webpack_require__(2963);
-;// CONCATENATED MODULE: ./src/stages/changed-files/derive.ts
-const INDEX_FILE = 'index.html';
-/**
- * The URLs and keys the changed files make stale, in the order of `files`, each target once (with
- * the first file that caused it). Every url-map line applies to every file under its prefix, so a
- * site served from two hosts is purged on both.
- */
-function deriveTargets(files, urlMap, keyMap) {
-    const seen = new Set();
-    const targets = [];
-    const add = (type, target, file) => {
-        const id = `${type} ${target}`;
-        if (seen.has(id))
-            return;
-        seen.add(id);
-        targets.push({ type, target, file });
-    };
-    for (const file of files) {
-        for (const { pathPrefix, urlPrefix } of urlMap) {
-            if (!file.startsWith(pathPrefix) || file.length === pathPrefix.length)
-                continue;
-            const rest = encodePath(file.slice(pathPrefix.length));
-            // A directory URL serves its index.html, and is cached apart from it.
-            if (rest === INDEX_FILE || rest.endsWith(`/${INDEX_FILE}`)) {
-                add('url', urlPrefix + rest.slice(0, -INDEX_FILE.length), file);
-            }
-            add('url', urlPrefix + rest, file);
-        }
-        for (const { key, matches } of keyMap) {
-            if (matches(file))
-                add('key', key, file);
-        }
-    }
-    return targets;
-}
-/**
- * Percent-encodes each segment of a repository path as a URL path (RFC 3986 `pchar`), keeping `/`:
- * `a b#1.html` → `a%20b%231.html`. Sub-delimiters, `:` and `@` stay as browsers request them.
- */
-function encodePath(path) {
-    return path
-        .split('/')
-        .map((segment) => encodeURIComponent(segment).replace(/%(24|26|2B|2C|3B|3D|3A|40)/g, (escape) => decodeURIComponent(escape)))
-        .join('/');
-}
-
 // EXTERNAL MODULE: ./src/github.ts
 var src_github = __webpack_require__(9248);
 // EXTERNAL MODULE: ./src/text/shown.ts
 var shown = __webpack_require__(8482);
 ;// CONCATENATED MODULE: ./src/stages/changed-files/range.ts
-/** Which commits a run's event asks to compare: push before...after, a release and the one before it. Pure. */
+/**
+ * Which commits a run's event asks to compare (push before...after, a release and the one before
+ * it), and the range changed files are taken from once a comparison settles it. Pure.
+ */
 
 
 const ZERO_SHA = /^0+$/;
@@ -151,12 +108,12 @@ function describeRange(origin, base, head, commits, label) {
 
 // EXTERNAL MODULE: ./src/text/message.ts
 var message = __webpack_require__(6400);
-;// CONCATENATED MODULE: ./src/stages/changed-files/github-api.ts
+;// CONCATENATED MODULE: ./src/stages/changed-files/range-files.ts
 /**
- * The files a run's commits changed, read through the GitHub API the runner door hands in: which
- * commits to compare for the run's event, and every file they changed.
+ * The files a range changed, listed through the GitHub API page by page: the comparison's own list
+ * when it is whole, else every commit's files, united. Also how any changed-files call to GitHub
+ * fails: one message naming what was attempted.
  */
-
 
 
 
@@ -171,141 +128,6 @@ const COMMIT_FILE_PAGES = 10;
 /** The most commits a range's files are gathered from one by one: a call each, and 3 pages of them. */
 const MOST_COMMITS = 250;
 const COMMIT_PAGES = 3;
-/** Releases read to find the one before this run's: 10 pages of 100, newest first. */
-const RELEASE_PAGES = 10;
-/** Resolves the run's range, then lists the files it changed: the one call a run needs. */
-async function findChangedFiles(github, changedSince, log) {
-    const range = await resolveRange(github, changedSince);
-    // No commit between base and head: GitHub compares them as identical.
-    if (range.comparison.totalCommits === 0)
-        log.warning(sameCommitWarning(range));
-    return filesOfRange(github, range);
-}
-/** The files a resolved range changed, and how the log describes it. */
-async function filesOfRange(github, range) {
-    const listed = await listChangedFiles(github, range);
-    return {
-        ...listed,
-        base: range.base,
-        baseSha: range.comparison.baseSha,
-        head: range.head,
-        source: range.origin,
-        description: describeRange(range.origin, range.base, range.head, range.comparison.totalCommits, range.label),
-        notes: range.notes
-    };
-}
-/**
- * A range from a commit to itself lists no file, so nothing would be purged for it without a word:
- * typically `changed-since` naming the branch this run deploys, which already points at its head.
- */
-function sameCommitWarning(range) {
-    const head = shortRef(range.head);
-    if (range.origin === 'input') {
-        return `changed-files: changed-since ${(0,shown/* shorten */.ml)(range.base)} is the same commit as this run's ${head}, so comparing them finds no changed file and nothing is purged for changed files. Set changed-since to a commit before this deploy (the last one deployed), not to a branch this run has already moved`;
-    }
-    const base = range.origin === 'release'
-        ? `the previous release ${range.base}`
-        : `this push's before ${shortRef(range.base)}`;
-    return `changed-files: ${base} is the same commit as ${head}, so comparing them finds no changed file and nothing is purged for changed files`;
-}
-/**
- * Which commits to compare. The event's own range comes first (`push`: `before...after`, the whole
- * push; `release`: the previous release's tag); `changed-since` is used when the event has none or
- * its base is unusable (a new branch, a force-push, a first release), and is required then. The
- * base must be an ancestor of the head: otherwise the comparison would start at their merge base
- * and miss files changed only on the base's side, so this fails instead.
- */
-async function resolveRange(github, changedSince) {
-    const own = await ownRange(github);
-    if (own.kind === 'usable') {
-        const unused = `changed-since (${(0,shown/* shorten */.ml)(changedSince)}) is used only when the event's own range cannot be, so it was not needed`;
-        return changedSince === '' ? own.range : { ...own.range, notes: [unused] };
-    }
-    const { eventName } = github.event;
-    if (changedSince === '') {
-        throw new config_targets/* InputError */.dz(own.kind === 'none'
-            ? `changed-since is required for ${eventName === '' ? 'runs outside a workflow event' : `${eventName} events`}: the commits to compare are found automatically only for push (its before) and release (the previous release) events. ${HOW_TO_SET_CHANGED_SINCE}`
-            : `changed-since: ${own.problem}. ${HOW_TO_SET_CHANGED_SINCE}`);
-    }
-    const problem = own.kind === 'unusable' ? own.problem : undefined;
-    return fromChangedSince(github, changedSince, own.head, problem);
-}
-const HOW_TO_SET_CHANGED_SINCE = 'Set changed-since to the commit, branch or tag the site was last deployed from, or purge everything with mode: all';
-async function ownRange(github) {
-    const own = eventRange(github.event);
-    switch (own.kind) {
-        case 'deleted-branch':
-            throw new config_targets/* InputError */.dz(`changed-files: this push deleted ${own.ref || 'the branch'}; it has no new commit to take changed files from`);
-        case 'push': {
-            const comparison = await compare(github, own.base, own.head);
-            if (comparison.kind === 'ancestor') {
-                const range = { base: own.base, head: own.head, origin: 'push', notes: [] };
-                return { kind: 'usable', range: { ...range, comparison: comparison.page } };
-            }
-            const problem = pushProblem(own.base, own.head, own.forced, comparison);
-            return { kind: 'unusable', head: own.head, problem };
-        }
-        case 'new-branch':
-            return {
-                kind: 'unusable',
-                head: own.head,
-                problem: `this push created ${own.ref || 'the branch'} (its before is 0000000), so the branch has no earlier commit to compare against`
-            };
-        case 'release':
-            return releaseRange(github, own.release, own.head);
-        case 'none':
-            return { kind: 'none', head: own.head };
-    }
-}
-/** A release is compared against the release published before it. */
-async function releaseRange(github, release, head) {
-    const tag = release.tagName;
-    const previous = await findPreviousRelease(github, release);
-    if (previous === undefined) {
-        const problem = `${tag} is the first published release, so there is no earlier release to compare against`;
-        return { kind: 'unusable', head, problem };
-    }
-    const comparison = await compare(github, previous.tagName, head);
-    if (comparison.kind === 'ancestor') {
-        const range = {
-            base: previous.tagName,
-            head,
-            origin: 'release',
-            label: tag,
-            notes: []
-        };
-        return { kind: 'usable', range: { ...range, comparison: comparison.page } };
-    }
-    const problem = comparison.kind === 'unknown'
-        ? `the previous release's tag ${previous.tagName} is unknown to GitHub`
-        : `the previous release ${previous.tagName} is not an ancestor of ${tag} (GitHub compares them as ${comparison.status})`;
-    return { kind: 'unusable', head, problem };
-}
-/** `changed-since...head`; `problem` says why the event's own range could not be used. */
-async function fromChangedSince(github, changedSince, head, problem) {
-    const notes = problem === undefined
-        ? []
-        : [`${capitalize(problem)}; comparing against changed-since ${(0,shown/* shorten */.ml)(changedSince)} instead`];
-    const comparison = await compare(github, changedSince, head);
-    const why = problem === undefined ? '' : ` (needed because ${problem})`;
-    if (comparison.kind === 'unknown') {
-        throw new config_targets/* InputError */.dz(`changed-since: ${(0,shown/* shorten */.ml)(changedSince)} is not a commit, branch or tag GitHub knows in ${github.owner}/${github.repo}${why}; give a full commit SHA, branch or tag, or use mode: all`);
-    }
-    if (comparison.kind === 'unrelated') {
-        throw new config_targets/* InputError */.dz(`changed-since: ${(0,shown/* shorten */.ml)(changedSince)} is not an ancestor of ${shortRef(head)} (GitHub compares them as ${comparison.status}), so files changed only on its side would be missed${why}; give a commit that ${shortRef(head)} contains, or use mode: all`);
-    }
-    return { base: changedSince, head, origin: 'input', notes, comparison: comparison.page };
-}
-function pushProblem(before, after, forced, comparison) {
-    const push = forced ? 'this push was forced: its' : "this push's";
-    if (comparison.kind === 'unknown') {
-        return `${push} before ${shortRef(before)} is unknown to GitHub (a force-push can leave it unreachable), so the files the push replaced cannot be listed`;
-    }
-    const how = comparison.status === 'behind'
-        ? `the push moved the branch back (GitHub compares them as behind)`
-        : `GitHub compares them as ${comparison.status}`;
-    return `${push} before ${shortRef(before)} is not an ancestor of its after ${shortRef(after)} (${how}), so the files the push replaced cannot be listed`;
-}
 /** Compares `base...head`, reading the first page: files come only there. */
 async function compare(github, base, head) {
     try {
@@ -321,22 +143,25 @@ async function compare(github, base, head) {
         throw apiError(error, github, `compare ${shortRef(base)}...${shortRef(head)}`);
     }
 }
-async function findPreviousRelease(github, current) {
-    const known = [];
-    try {
-        await (0,src_github/* walkPages */.wZ)((page) => github.releases(page), RELEASE_PAGES, 'releases', ({ items }) => {
-            for (const release of items) {
-                const info = releaseInfo(release);
-                if (info !== undefined)
-                    known.push(info);
-            }
-            return false;
-        });
-    }
-    catch (error) {
-        throw apiError(error, github, 'list releases');
-    }
-    return previousRelease(known, current);
+/**
+ * Whether a comparison's own file list holds every file it changed: GitHub lists at most 300, so a
+ * list of 300 may be cut, and a missing list says nothing.
+ */
+function listsEveryFile(page) {
+    return page.files !== undefined && page.files.length < COMPARE_FILE_LIMIT;
+}
+/** The files a range changed, and how the log describes it. */
+async function filesOfRange(github, range) {
+    const listed = await listChangedFiles(github, range);
+    return {
+        ...listed,
+        base: range.base,
+        baseSha: range.comparison.baseSha,
+        head: range.head,
+        source: range.origin,
+        description: describeRange(range.origin, range.base, range.head, range.comparison.totalCommits, range.label),
+        notes: range.notes
+    };
 }
 /**
  * Lists the files the range changed. The comparison's own list is used when it is shorter than
@@ -345,9 +170,10 @@ async function findPreviousRelease(github, current) {
  * would stay stale without anyone knowing.
  */
 async function listChangedFiles(github, range) {
-    const { files, totalCommits } = range.comparison;
-    if (files !== undefined && files.length < COMPARE_FILE_LIMIT) {
-        return { files: sortedNames(files), commits: totalCommits, method: 'compare' };
+    const { comparison } = range;
+    const { totalCommits } = comparison;
+    if (listsEveryFile(comparison)) {
+        return { files: sortedNames(comparison.files), commits: totalCommits, method: 'compare' };
     }
     if (totalCommits > MOST_COMMITS) {
         throw new config_targets/* InputError */.dz(`changed-files: ${shortRef(range.base)}...${shortRef(range.head)} changes ${COMPARE_FILE_LIMIT} files or more over ${count(totalCommits)} commits, and listing them commit by commit stops at ${MOST_COMMITS} commits (a GitHub call each); purge everything with mode: all`);
@@ -424,8 +250,212 @@ function apiError(error, github, what) {
 function count(value) {
     return value.toLocaleString('en-US');
 }
+
+;// CONCATENATED MODULE: ./src/stages/changed-files/choose-range.ts
+/**
+ * Which commits a run compares, chosen with GitHub's answers: the event's own range (a push's
+ * before...after, a release against the release before it) or else changed-since, the base always
+ * an ancestor of the head. `findChangedFiles` then lists the chosen range's files: the stage's call
+ * for every changed-since but last-purge.
+ */
+
+
+
+
+
+/** Releases read to find the one before this run's: 10 pages of 100, newest first. */
+const RELEASE_PAGES = 10;
+/** Resolves the run's range, then lists the files it changed: the one call a run needs. */
+async function findChangedFiles(github, changedSince, log) {
+    const range = await resolveRange(github, changedSince);
+    // No commit between base and head: GitHub compares them as identical.
+    if (range.comparison.totalCommits === 0)
+        log.warning(sameCommitWarning(range));
+    return filesOfRange(github, range);
+}
+/**
+ * A range from a commit to itself lists no file, so nothing would be purged for it without a word:
+ * typically `changed-since` naming the branch this run deploys, which already points at its head.
+ */
+function sameCommitWarning(range) {
+    const head = shortRef(range.head);
+    if (range.origin === 'input') {
+        return `changed-files: changed-since ${(0,shown/* shorten */.ml)(range.base)} is the same commit as this run's ${head}, so comparing them finds no changed file and nothing is purged for changed files. Set changed-since to a commit before this deploy (the last one deployed), not to a branch this run has already moved`;
+    }
+    const base = range.origin === 'release'
+        ? `the previous release ${range.base}`
+        : `this push's before ${shortRef(range.base)}`;
+    return `changed-files: ${base} is the same commit as ${head}, so comparing them finds no changed file and nothing is purged for changed files`;
+}
+/**
+ * Which commits to compare. The event's own range comes first (`push`: `before...after`, the whole
+ * push; `release`: the previous release's tag); `changed-since` is used when the event has none or
+ * its base is unusable (a new branch, a force-push, a first release), and is required then. The
+ * base must be an ancestor of the head: otherwise the comparison would start at their merge base
+ * and miss files changed only on the base's side, so this fails instead.
+ */
+async function resolveRange(github, changedSince) {
+    const own = await ownRange(github);
+    if (own.kind === 'usable') {
+        const unused = `changed-since (${(0,shown/* shorten */.ml)(changedSince)}) is used only when the event's own range cannot be, so it was not needed`;
+        return changedSince === '' ? own.range : { ...own.range, notes: [unused] };
+    }
+    const { eventName } = github.event;
+    if (changedSince === '') {
+        throw new config_targets/* InputError */.dz(own.kind === 'none'
+            ? `changed-since is required for ${eventName === '' ? 'runs outside a workflow event' : `${eventName} events`}: the commits to compare are found automatically only for push (its before) and release (the previous release) events. ${HOW_TO_SET_CHANGED_SINCE}`
+            : `changed-since: ${own.problem}. ${HOW_TO_SET_CHANGED_SINCE}`);
+    }
+    const problem = own.kind === 'unusable' ? own.problem : undefined;
+    return fromChangedSince(github, changedSince, own.head, problem);
+}
+const HOW_TO_SET_CHANGED_SINCE = 'Set changed-since to the commit, branch or tag the site was last deployed from, or purge everything with mode: all';
+/**
+ * The range the run's event names itself, checked against GitHub: a push's `before...after`, or a
+ * release against the release published before it; usable when its base is an ancestor of its
+ * head. Fails for a push that deleted its branch, which has no new commit to take files from.
+ */
+async function ownRange(github) {
+    const own = eventRange(github.event);
+    switch (own.kind) {
+        case 'deleted-branch':
+            throw new config_targets/* InputError */.dz(`changed-files: this push deleted ${own.ref || 'the branch'}; it has no new commit to take changed files from`);
+        case 'push': {
+            const comparison = await compare(github, own.base, own.head);
+            if (comparison.kind === 'ancestor') {
+                const range = { base: own.base, head: own.head, origin: 'push', notes: [] };
+                return { kind: 'usable', range: { ...range, comparison: comparison.page } };
+            }
+            const problem = pushProblem(own.base, own.head, own.forced, comparison);
+            return { kind: 'unusable', head: own.head, problem };
+        }
+        case 'new-branch':
+            return {
+                kind: 'unusable',
+                head: own.head,
+                problem: `this push created ${own.ref || 'the branch'} (its before is 0000000), so the branch has no earlier commit to compare against`
+            };
+        case 'release':
+            return releaseRange(github, own.release, own.head);
+        case 'none':
+            return { kind: 'none', head: own.head };
+    }
+}
+/** A release is compared against the release published before it. */
+async function releaseRange(github, release, head) {
+    const tag = release.tagName;
+    const previous = await findPreviousRelease(github, release);
+    if (previous === undefined) {
+        const problem = `${tag} is the first published release, so there is no earlier release to compare against`;
+        return { kind: 'unusable', head, problem };
+    }
+    const comparison = await compare(github, previous.tagName, head);
+    if (comparison.kind === 'ancestor') {
+        const range = {
+            base: previous.tagName,
+            head,
+            origin: 'release',
+            label: tag,
+            notes: []
+        };
+        return { kind: 'usable', range: { ...range, comparison: comparison.page } };
+    }
+    const problem = comparison.kind === 'unknown'
+        ? `the previous release's tag ${previous.tagName} is unknown to GitHub`
+        : `the previous release ${previous.tagName} is not an ancestor of ${tag} (GitHub compares them as ${comparison.status})`;
+    return { kind: 'unusable', head, problem };
+}
+/** The release published before `current`, among the newest 1,000 GitHub lists. */
+async function findPreviousRelease(github, current) {
+    const known = [];
+    try {
+        await (0,src_github/* walkPages */.wZ)((page) => github.releases(page), RELEASE_PAGES, 'releases', ({ items }) => {
+            for (const release of items) {
+                const info = releaseInfo(release);
+                if (info !== undefined)
+                    known.push(info);
+            }
+            return false;
+        });
+    }
+    catch (error) {
+        throw apiError(error, github, 'list releases');
+    }
+    return previousRelease(known, current);
+}
+/** `changed-since...head`; `problem` says why the event's own range could not be used. */
+async function fromChangedSince(github, changedSince, head, problem) {
+    const notes = problem === undefined
+        ? []
+        : [`${capitalize(problem)}; comparing against changed-since ${(0,shown/* shorten */.ml)(changedSince)} instead`];
+    const comparison = await compare(github, changedSince, head);
+    const why = problem === undefined ? '' : ` (needed because ${problem})`;
+    if (comparison.kind === 'unknown') {
+        throw new config_targets/* InputError */.dz(`changed-since: ${(0,shown/* shorten */.ml)(changedSince)} is not a commit, branch or tag GitHub knows in ${github.owner}/${github.repo}${why}; give a full commit SHA, branch or tag, or use mode: all`);
+    }
+    if (comparison.kind === 'unrelated') {
+        throw new config_targets/* InputError */.dz(`changed-since: ${(0,shown/* shorten */.ml)(changedSince)} is not an ancestor of ${shortRef(head)} (GitHub compares them as ${comparison.status}), so files changed only on its side would be missed${why}; give a commit that ${shortRef(head)} contains, or use mode: all`);
+    }
+    return { base: changedSince, head, origin: 'input', notes, comparison: comparison.page };
+}
+function pushProblem(before, after, forced, comparison) {
+    const push = forced ? 'this push was forced: its' : "this push's";
+    if (comparison.kind === 'unknown') {
+        return `${push} before ${shortRef(before)} is unknown to GitHub (a force-push can leave it unreachable), so the files the push replaced cannot be listed`;
+    }
+    const how = comparison.status === 'behind'
+        ? `the push moved the branch back (GitHub compares them as behind)`
+        : `GitHub compares them as ${comparison.status}`;
+    return `${push} before ${shortRef(before)} is not an ancestor of its after ${shortRef(after)} (${how}), so the files the push replaced cannot be listed`;
+}
 function capitalize(sentence) {
     return sentence.charAt(0).toUpperCase() + sentence.slice(1);
+}
+
+;// CONCATENATED MODULE: ./src/stages/changed-files/derive.ts
+const INDEX_FILE = 'index.html';
+/**
+ * The URLs and keys the changed files make stale, in the order of `files`, each target once (with
+ * the first file that caused it). Every url-map line applies to every file under its prefix, so a
+ * site served from two hosts is purged on both.
+ */
+function deriveTargets(files, urlMap, keyMap) {
+    const seen = new Set();
+    const targets = [];
+    const add = (type, target, file) => {
+        const id = `${type} ${target}`;
+        if (seen.has(id))
+            return;
+        seen.add(id);
+        targets.push({ type, target, file });
+    };
+    for (const file of files) {
+        for (const { pathPrefix, urlPrefix } of urlMap) {
+            if (!file.startsWith(pathPrefix) || file.length === pathPrefix.length)
+                continue;
+            const rest = encodePath(file.slice(pathPrefix.length));
+            // A directory URL serves its index.html, and is cached apart from it.
+            if (rest === INDEX_FILE || rest.endsWith(`/${INDEX_FILE}`)) {
+                add('url', urlPrefix + rest.slice(0, -INDEX_FILE.length), file);
+            }
+            add('url', urlPrefix + rest, file);
+        }
+        for (const { key, matches } of keyMap) {
+            if (matches(file))
+                add('key', key, file);
+        }
+    }
+    return targets;
+}
+/**
+ * Percent-encodes each segment of a repository path as a URL path (RFC 3986 `pchar`), keeping `/`:
+ * `a b#1.html` → `a%20b%231.html`. Sub-delimiters, `:` and `@` stay as browsers request them.
+ */
+function encodePath(path) {
+    return path
+        .split('/')
+        .map((segment) => encodeURIComponent(segment).replace(/%(24|26|2B|2C|3B|3D|3A|40)/g, (escape) => decodeURIComponent(escape)))
+        .join('/');
 }
 
 ;// CONCATENATED MODULE: ./src/stages/changed-files/since-last-purge.ts
@@ -435,6 +465,7 @@ function capitalize(sentence) {
  * (history rewritten, a record from another branch) by the two commits' whole trees, so files only
  * dropped commits changed are not missed.
  */
+
 
 
 
@@ -481,19 +512,16 @@ async function sinceRecord(github, last, services, head) {
     const run = last.runId === '' ? '' : `, run ${last.runId}`;
     const label = `last complete purge of ${services.join(', ')}: ${shortRef(last.sha)}${run}`;
     const comparison = await compare(github, last.sha, head);
-    if (comparison.kind === 'ancestor') {
-        const { page } = comparison;
-        if (page.files !== undefined && page.files.length < COMPARE_FILE_LIMIT) {
-            const range = {
-                base: last.sha,
-                head,
-                origin: 'record',
-                label,
-                notes: [],
-                comparison: page
-            };
-            return filesOfRange(github, range);
-        }
+    if (comparison.kind === 'ancestor' && listsEveryFile(comparison.page)) {
+        const range = {
+            base: last.sha,
+            head,
+            origin: 'record',
+            label,
+            notes: [],
+            comparison: comparison.page
+        };
+        return filesOfRange(github, range);
     }
     const files = await treeDifference(github, last, head, services);
     // The log adds how the files were found ("from the two trees"); this says why.

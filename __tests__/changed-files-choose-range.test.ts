@@ -1,28 +1,25 @@
 /**
- * Finding the files a run's commits changed, through `@actions/github` against a fake GitHub API
- * that GITHUB_API_URL points at, as the runner points the action at GitHub.
+ * Choosing the commits a run compares (the event's own range, or changed-since) and listing their
+ * files: `findChangedFiles` against the fake GitHub API, read through the runner's client.
  */
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals'
-import { createServer } from 'node:http'
-import type { AddressInfo } from 'node:net'
-import { findChangedFiles } from '../src/stages/changed-files/github-api.js'
+import { findChangedFiles } from '../src/stages/changed-files/choose-range.js'
 import type { ComparedRange } from '../src/record.js'
-import { systemClock } from '../src/clock.js'
-import { connectGitHub } from '../src/runner/github.js'
-import { hideSecrets } from '../src/text/guard.js'
+import type { RunEvent } from '../src/github.js'
 import { inputError } from './support/input-error.js'
 import { recordedLog } from './support/recorded-log.js'
-import { FakeGitHubApi, type Change } from './support/fake-github-api.js'
-import type { RunEvent } from '../src/github.js'
+import { FakeGitHubApi } from './support/fake-github-api.js'
+import {
+  ACCESS,
+  connect,
+  pushEvent,
+  short,
+  siteRoot,
+  TOKEN,
+  writes,
+  type Access
+} from './support/site-repository.js'
 
-const TOKEN = 'gh-test-token'
-interface Access {
-  githubToken: string
-  owner: string
-  repo: string
-}
-
-const ACCESS: Access = { githubToken: TOKEN, owner: 'acme', repo: 'site' }
 const ZERO = '0'.repeat(40)
 
 let api: FakeGitHubApi
@@ -30,7 +27,7 @@ let savedApiUrl: string | undefined
 
 beforeEach(async () => {
   logged = recordedLog()
-  api = await FakeGitHubApi.start({ tokens: { [TOKEN]: 'read', 'gh-no-contents': 'none' } })
+  api = await FakeGitHubApi.start({ tokens: { [TOKEN]: 'read' } })
   savedApiUrl = process.env.GITHUB_API_URL
   process.env.GITHUB_API_URL = api.url
 })
@@ -54,49 +51,17 @@ let logged = recordedLog()
 
 /** The files the run's range changed, read from the fake GitHub API through the runner's client. */
 async function find(access: Access, event: RunEvent, changedSince: string): Promise<ComparedRange> {
-  const github = await connectGitHub(
-    {
-      token: access.githubToken,
-      owner: access.owner,
-      repo: access.repo,
-      event,
-      baseUrl: process.env.GITHUB_API_URL ?? ''
-    },
-    {
-      maxAttempts: 1,
-      timeoutMs: 10_000,
-      clock: systemClock,
-      signal: new AbortController().signal,
-      log: logged
-    }
-  )
+  const github = await connect(access, event, logged)
   return findChangedFiles(github, changedSince, logged)
-}
-
-function pushEvent(before: string, after: string, extra: Record<string, unknown> = {}): RunEvent {
-  const payload = { ref: 'refs/heads/main', before, after, forced: false, ...extra }
-  return { eventName: 'push', sha: after, payload, runId: '', runUrl: '' }
 }
 
 function dispatchEvent(sha: string): RunEvent {
   return { eventName: 'workflow_dispatch', sha, payload: {}, runId: '', runUrl: '' }
 }
 
-const writes = (paths: string[]): Change[] => paths.map((path) => ({ write: path }))
-const numbered = (prefix: string, count: number): string[] =>
-  Array.from({ length: count }, (_, index) => `${prefix}${String(index).padStart(4, '0')}.html`)
-
-/** A repository whose first commit holds a small site. */
-function siteRoot(): string {
-  return api.commit(null, writes(['public/index.html', 'public/a.html', 'public/old.html']))
-}
-
-const short = (sha: string): string => sha.slice(0, 7)
-const requestsTo = (pattern: RegExp): number => api.requestsTo(pattern).length
-
 describe('a push', () => {
   it('lists the files of every commit of the push, not only the last one', async () => {
-    const root = siteRoot()
+    const root = siteRoot(api)
     const [, , after] = api.chain(root, [
       writes(['public/a.html']),
       writes(['public/blog/post.html']),
@@ -118,7 +83,7 @@ describe('a push', () => {
   })
 
   it('reads GitHub at GITHUB_API_URL, authenticated with github-token', async () => {
-    const root = siteRoot()
+    const root = siteRoot(api)
     const after = api.commit(root, writes(['public/a.html']))
     await find(ACCESS, pushEvent(root, after), '')
     expect(api.requests.length).toBeGreaterThan(0)
@@ -128,18 +93,8 @@ describe('a push', () => {
     }
   })
 
-  it('counts removed files, and a renamed file under its old and its new name', async () => {
-    const root = siteRoot()
-    const after = api.commit(root, [
-      { remove: 'public/old.html' },
-      { rename: 'public/a.html', to: 'public/renamed/a.html' }
-    ])
-    const report = await find(ACCESS, pushEvent(root, after), '')
-    expect(report.files).toEqual(['public/a.html', 'public/old.html', 'public/renamed/a.html'])
-  })
-
   it('lists nothing for a push that changed no files', async () => {
-    const root = siteRoot()
+    const root = siteRoot(api)
     let report: unknown
     const warnings = await warningsDuring(async () => {
       report = await find(ACCESS, pushEvent(root, root), '')
@@ -149,7 +104,7 @@ describe('a push', () => {
   })
 
   it('uses its own range even when changed-since is set, and says so', async () => {
-    const root = siteRoot()
+    const root = siteRoot(api)
     const middle = api.commit(root, writes(['public/a.html']))
     const after = api.commit(middle, writes(['public/b.html']))
     api.branch('deployed', root)
@@ -159,87 +114,9 @@ describe('a push', () => {
   })
 })
 
-describe("GitHub's file limits", () => {
-  it('uses the comparison when it lists fewer than 300 files', async () => {
-    const root = siteRoot()
-    const after = api.commit(root, writes(numbered('public/p', 299)))
-    const report = await find(ACCESS, pushEvent(root, after), '')
-    expect(report.method).toBe('compare')
-    expect(report.files).toHaveLength(299)
-    expect(requestsTo(/\/commits\//)).toBe(0)
-  })
-
-  it('gathers files commit by commit when the comparison lists 300, which may be cut', async () => {
-    const root = siteRoot()
-    const after = api.commit(root, writes(numbered('public/p', 300)))
-    const report = await find(ACCESS, pushEvent(root, after), '')
-    expect(report.method).toBe('per-commit')
-    expect(report.files).toEqual(numbered('public/p', 300))
-  })
-
-  it('unites the files of every commit across paged commits and paged commit files', async () => {
-    const root = siteRoot()
-    const big = numbered('public/big/f', 700)
-    // 150 commits (two pages of 100), one of them with 700 files (three pages of 300), a rename
-    // and a removal among them: 855 changed paths, far past the comparison's 300.
-    const changes: Change[][] = [
-      writes(big),
-      [{ rename: 'public/a.html', to: 'public/moved/a.html' }],
-      [{ remove: 'public/old.html' }],
-      ...numbered('public/small/s', 147).map((path) => writes([path]))
-    ]
-    const shas = api.chain(root, changes)
-    const after = shas[shas.length - 1] as string
-
-    const report = await find(ACCESS, pushEvent(root, after), '')
-
-    const expected = [
-      ...big,
-      'public/a.html',
-      'public/moved/a.html',
-      'public/old.html',
-      ...numbered('public/small/s', 147)
-    ].sort()
-    expect(report).toMatchObject({ method: 'per-commit', commits: 150 })
-    expect(report.files).toEqual(expected)
-    expect(report.description).toBe(`push ${short(root)}...${short(after)} (150 commits)`)
-    const comparePages = api.requestsTo(/\/compare\//).map((r) => r.query.get('page'))
-    expect(comparePages).toEqual(['1', '1', '2'])
-    const bigPages = api.requestsTo(new RegExp(`/commits/${shas[0]}$`))
-    expect(bigPages.map((r) => r.query.get('page'))).toEqual(['1', '2', '3'])
-    expect(requestsTo(/\/commits\//)).toBe(150 + 2)
-  })
-
-  it('fails, suggesting mode: all, when a commit reaches GitHub’s 3,000 files', async () => {
-    const root = siteRoot()
-    const huge = api.commit(root, writes(numbered('public/h/', 3000)))
-    const after = api.commit(huge, writes(['public/a.html']))
-    const message = await inputError(find(ACCESS, pushEvent(root, after), ''))
-    expect(message).toContain(`commit ${short(huge)}`)
-    expect(message).toContain('at least 3,000 files')
-    expect(message).toContain('mode: all')
-  })
-
-  it('fails when a commit has more than 3,000 files, of which GitHub lists 3,000', async () => {
-    const root = siteRoot()
-    const after = api.commit(root, writes(numbered('public/h/', 3500)))
-    const message = await inputError(find(ACCESS, pushEvent(root, after), ''))
-    expect(message).toContain('mode: all')
-    // Every page GitHub offers was read before deciding: 3,000 files at 300 a page.
-    expect(requestsTo(/\/commits\//)).toBe(10)
-  })
-
-  it('accepts a commit of 2,999 files', async () => {
-    const root = siteRoot()
-    const after = api.commit(root, writes(numbered('public/h/', 2999)))
-    const report = await find(ACCESS, pushEvent(root, after), '')
-    expect(report.files).toHaveLength(2999)
-  })
-})
-
 describe('a push whose before cannot be compared', () => {
   it('fails for a new branch without changed-since, saying what to set', async () => {
-    const root = siteRoot()
+    const root = siteRoot(api)
     const after = api.commit(root, writes(['public/a.html']))
     const event = pushEvent(ZERO, after, { ref: 'refs/heads/feature', created: true })
     const message = await inputError(find(ACCESS, event, ''))
@@ -250,7 +127,7 @@ describe('a push whose before cannot be compared', () => {
   })
 
   it('compares a new branch against changed-since, and says so', async () => {
-    const root = siteRoot()
+    const root = siteRoot(api)
     api.branch('main', root)
     const first = api.commit(root, writes(['public/a.html']))
     const after = api.commit(first, writes(['public/b.html']))
@@ -268,7 +145,7 @@ describe('a push whose before cannot be compared', () => {
   })
 
   it('fails for a force-push whose before GitHub no longer knows', async () => {
-    const root = siteRoot()
+    const root = siteRoot(api)
     const after = api.commit(root, writes(['public/a.html']))
     const vanished = 'f'.repeat(40)
     const event = pushEvent(vanished, after, { forced: true })
@@ -279,7 +156,7 @@ describe('a push whose before cannot be compared', () => {
   })
 
   it('falls back to changed-since after a force-push, and says so', async () => {
-    const root = siteRoot()
+    const root = siteRoot(api)
     api.branch('deployed', root)
     const after = api.commit(root, writes(['public/a.html']))
     const event = pushEvent('f'.repeat(40), after, { forced: true })
@@ -289,7 +166,7 @@ describe('a push whose before cannot be compared', () => {
   })
 
   it('fails for a force-push that replaced commits, whose before is not an ancestor', async () => {
-    const root = siteRoot()
+    const root = siteRoot(api)
     const replaced = api.commit(root, writes(['public/draft.html']))
     const after = api.commit(root, writes(['public/a.html']))
     const event = pushEvent(replaced, after, { forced: true })
@@ -300,14 +177,14 @@ describe('a push whose before cannot be compared', () => {
   })
 
   it('fails for a force-push that moved the branch back', async () => {
-    const root = siteRoot()
+    const root = siteRoot(api)
     const later = api.commit(root, writes(['public/a.html']))
     const message = await inputError(find(ACCESS, pushEvent(later, root, { forced: true }), ''))
     expect(message).toContain('moved the branch back')
   })
 
   it('fails when changed-since is not an ancestor either', async () => {
-    const root = siteRoot()
+    const root = siteRoot(api)
     const elsewhere = api.commit(root, writes(['public/x.html']))
     api.branch('elsewhere', elsewhere)
     const after = api.commit(root, writes(['public/a.html']))
@@ -320,7 +197,7 @@ describe('a push whose before cannot be compared', () => {
 
 describe('a range from a commit to itself', () => {
   it('warns, naming both, when changed-since is the branch a force-push already moved', async () => {
-    const root = siteRoot()
+    const root = siteRoot(api)
     const after = api.commit(root, writes(['public/a.html']))
     // A force-push to main deployed with changed-since: main: by the time the run reads it, main is
     // the push's own after.
@@ -341,7 +218,7 @@ describe('a range from a commit to itself', () => {
   })
 
   it('does not warn when the range holds commits', async () => {
-    const root = siteRoot()
+    const root = siteRoot(api)
     api.branch('deployed', root)
     const after = api.commit(root, writes(['public/a.html']))
     const event = pushEvent('f'.repeat(40), after, { forced: true })
@@ -369,7 +246,7 @@ describe('a release', () => {
   }
 
   it('is compared against the previous release’s tag', async () => {
-    const root = siteRoot()
+    const root = siteRoot(api)
     // Older releases fill more than one page of the releases list.
     for (let index = 0; index < 120; index += 1) {
       const day = String(1 + (index % 28)).padStart(2, '0')
@@ -394,7 +271,7 @@ describe('a release', () => {
   })
 
   it('needs changed-since for the first release', async () => {
-    const root = siteRoot()
+    const root = siteRoot(api)
     const id = api.release({ tag: 'v1.0.0', sha: root, publishedAt: '2025-01-01T00:00:00Z' })
     const event = releaseEvent(id, 'v1.0.0', root, '2025-01-01T00:00:00Z')
     const message = await inputError(find(ACCESS, event, ''))
@@ -405,14 +282,14 @@ describe('a release', () => {
 
 describe('other events', () => {
   it('require changed-since', async () => {
-    const root = siteRoot()
+    const root = siteRoot(api)
     const event = dispatchEvent(root)
     const message = await inputError(find(ACCESS, event, ''))
     expect(message).toMatch(/^changed-since is required for workflow_dispatch events/)
   })
 
   it('compare changed-since with the run’s commit', async () => {
-    const root = siteRoot()
+    const root = siteRoot(api)
     api.branch('deployed', root)
     const head = api.commit(root, writes(['public/a.html']))
     const event = dispatchEvent(head)
@@ -421,61 +298,9 @@ describe('other events', () => {
   })
 
   it('name changed-since when GitHub does not know it', async () => {
-    const root = siteRoot()
+    const root = siteRoot(api)
     const event = dispatchEvent(root)
     const message = await inputError(find(ACCESS, event, 'no-such-branch'))
     expect(message).toMatch(/^changed-since: "no-such-branch" is not a commit, branch or tag/)
   })
-})
-
-describe('github-token', () => {
-  it('is named when GitHub rejects it', async () => {
-    const root = siteRoot()
-    const after = api.commit(root, writes(['public/a.html']))
-    const access = { ...ACCESS, githubToken: 'gh-wrong' }
-    const message = await inputError(find(access, pushEvent(root, after), ''))
-    expect(message).toMatch(/^github-token: GitHub rejected the token \(401/)
-  })
-
-  it('is named, with the permission it needs, when it cannot read contents', async () => {
-    const root = siteRoot()
-    const after = api.commit(root, writes(['public/a.html']))
-    const access = { ...ACCESS, githubToken: 'gh-no-contents' }
-    const message = await inputError(find(access, pushEvent(root, after), ''))
-    expect(message).toMatch(/^github-token: GitHub refused to compare .* \(403/)
-    expect(message).toContain('contents: read')
-  })
-
-  it.each([401, 403, 500])(
-    'never reaches a message when a %i answer echoes it, raw, URL-encoded or base64',
-    async (status) => {
-      const token = 'ghs_Echo/Me+9fQ2xL7vR4mN8'
-      const echo = createServer((request, response) => {
-        const sent = /^(?:token|bearer) (.+)$/i.exec(request.headers.authorization ?? '')?.[1] ?? ''
-        const spellings = [
-          sent,
-          encodeURIComponent(sent),
-          Buffer.from(`x:${sent}`).toString('base64')
-        ]
-        response.writeHead(status, { 'Content-Type': 'application/json' })
-        response.end(JSON.stringify({ message: `Bad token ${spellings.join(' ')}` }))
-      })
-      await new Promise<void>((resolve) => echo.listen(0, '127.0.0.1', resolve))
-      process.env.GITHUB_API_URL = `http://127.0.0.1:${(echo.address() as AddressInfo).port}`
-      // The runner door registers both tokens with the guard before anything runs.
-      hideSecrets([token])
-      try {
-        const access = { ...ACCESS, githubToken: token }
-        const failure = await find(access, pushEvent('a'.repeat(40), 'b'.repeat(40)), '').then(
-          () => new Error('expected a failure'),
-          (reason: unknown) => reason as Error
-        )
-        expect(failure.message).toContain('Bad token *** *** eDp***')
-        expect(failure.message).not.toContain('9fQ2')
-      } finally {
-        hideSecrets([])
-        await new Promise<void>((resolve) => echo.close(() => resolve()))
-      }
-    }
-  )
 })

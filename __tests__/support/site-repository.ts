@@ -1,0 +1,60 @@
+/**
+ * A site's repository on the fake GitHub API, read through the runner's client at GITHUB_API_URL
+ * as the runner points the action at GitHub: what the changed-files suites share.
+ */
+import { systemClock } from '../../src/clock.js'
+import type { GitHubRepository, RunEvent } from '../../src/github.js'
+import type { StepLog } from '../../src/log.js'
+import { connectGitHub } from '../../src/runner/github.js'
+import type { Change, FakeGitHubApi } from './fake-github-api.js'
+
+/** The token the fake GitHub API grants contents: read. */
+export const TOKEN = 'gh-test-token'
+
+export interface Access {
+  githubToken: string
+  owner: string
+  repo: string
+}
+
+export const ACCESS: Access = { githubToken: TOKEN, owner: 'acme', repo: 'site' }
+
+/** The repository `access` opens for `event`, one attempt a call. */
+export function connect(access: Access, event: RunEvent, log: StepLog): Promise<GitHubRepository> {
+  return connectGitHub(
+    {
+      token: access.githubToken,
+      owner: access.owner,
+      repo: access.repo,
+      event,
+      baseUrl: process.env.GITHUB_API_URL ?? ''
+    },
+    {
+      maxAttempts: 1,
+      timeoutMs: 10_000,
+      clock: systemClock,
+      signal: new AbortController().signal,
+      log
+    }
+  )
+}
+
+export function pushEvent(
+  before: string,
+  after: string,
+  extra: Record<string, unknown> = {}
+): RunEvent {
+  const payload = { ref: 'refs/heads/main', before, after, forced: false, ...extra }
+  return { eventName: 'push', sha: after, payload, runId: '', runUrl: '' }
+}
+
+export const writes = (paths: string[]): Change[] => paths.map((path) => ({ write: path }))
+export const numbered = (prefix: string, count: number): string[] =>
+  Array.from({ length: count }, (_, index) => `${prefix}${String(index).padStart(4, '0')}.html`)
+
+/** A repository whose first commit holds a small site. */
+export function siteRoot(api: FakeGitHubApi): string {
+  return api.commit(null, writes(['public/index.html', 'public/a.html', 'public/old.html']))
+}
+
+export const short = (sha: string): string => sha.slice(0, 7)
