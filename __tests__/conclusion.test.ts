@@ -5,7 +5,7 @@ import type { PurgeResult, Verification } from '../src/record.js'
 import { failureCauses } from '../src/report/causes.js'
 import { conclude, failureAnnotations, MAX_ANNOTATIONS } from '../src/report/conclusion.js'
 import { hideSecrets } from '../src/text/guard.js'
-import { settingsWith } from './support/defaults.js'
+import { settingsWith } from '../tools/defaults.js'
 import { runRecord } from './support/run-record.js'
 
 const error = jest.fn<(message: string) => void>()

@@ -4,7 +4,7 @@
  */
 import { afterEach, describe, expect, it } from '@jest/globals'
 import { readFile } from 'node:fs/promises'
-import { FakeContentServer, VERSION_PATH } from './support/fake-content-server.js'
+import { FakeContentServer, VERSION_PATH } from '../tools/fake-content-server.js'
 import { FakePurgeServer } from '../tools/fake-purge-api/server.js'
 import { textOf } from './support/rendered-markdown.js'
 import {

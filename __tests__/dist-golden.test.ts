@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto'
 import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { FakeContentServer } from './support/fake-content-server.js'
+import { FakeContentServer } from '../tools/fake-content-server.js'
 import { FakePurgeServer } from '../tools/fake-purge-api/server.js'
 import { RUN_CONTEXT_ENV, runAction, type ActionRun } from '../tools/run-like-runner.js'
 

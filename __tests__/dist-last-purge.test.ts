@@ -5,7 +5,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals'
 import { FakeGitHubApi, type FakeDeployment, type Permission } from './support/fake-github-api.js'
-import { FakeContentServer } from './support/fake-content-server.js'
+import { FakeContentServer } from '../tools/fake-content-server.js'
 import { FakePurgeServer } from '../tools/fake-purge-api/server.js'
 import { renderMarkdown, textOf } from './support/rendered-markdown.js'
 import { cp, mkdtemp, readdir, readFile, rm } from 'node:fs/promises'

@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it } from '@jest/globals'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { FakeContentServer } from './support/fake-content-server.js'
+import { FakeContentServer } from '../tools/fake-content-server.js'
 import { FakePurgeServer } from '../tools/fake-purge-api/server.js'
 import { renderMarkdown, textOf } from './support/rendered-markdown.js'
 import { resultsOf, runAction, type ActionRun, type ResultEntry } from '../tools/run-like-runner.js'

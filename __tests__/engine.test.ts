@@ -10,7 +10,7 @@ import {
   reply,
   ScriptedTransport,
   type CallScript
-} from './support/scripted-transport.js'
+} from '../tools/scripted-transport.js'
 import { runPurge, type EngineSettings } from '../src/stages/purge/engine.js'
 import { createTransport } from '../src/stages/purge/transport.js'
 import { LoopbackServer } from '../tools/loopback-server.js'
@@ -18,7 +18,7 @@ import { ResultLedger } from '../src/stages/purge/ledger.js'
 import { planPurges } from '../src/stages/plan.js'
 import { hideSecrets } from '../src/text/guard.js'
 import { parseUrls } from '../src/config/lists.js'
-import { settingsWith } from './support/defaults.js'
+import { settingsWith } from '../tools/defaults.js'
 import { recordedLog } from './support/recorded-log.js'
 import { FakeClock } from '../tools/fake-clock.js'
 import type { Settings } from '../src/config/settings.js'

@@ -1,20 +1,22 @@
 /**
  * The rules of the house (CONTRIBUTING.md, "The code"): imports only run down, stages stand side by
- * side, and only the runner door knows the runner. Read from the source, so a new file obeys them too.
+ * side, and only the runner door knows the runner; tools/ and scripts/ stand on their own, in short
+ * functions. Read from the source, so a new file obeys them too.
  */
 import { describe, expect, it } from '@jest/globals'
 import { readdirSync, readFileSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import ts from 'typescript'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const SRC = join(ROOT, 'src')
 
-function sourceFiles(dir: string): string[] {
+function sourceFiles(dir: string, name = /\.ts$/): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
     entry.isDirectory()
-      ? sourceFiles(join(dir, entry.name))
-      : entry.name.endsWith('.ts')
+      ? sourceFiles(join(dir, entry.name), name)
+      : name.test(entry.name)
         ? [join(dir, entry.name)]
         : []
   )
@@ -68,6 +70,27 @@ function floorOf(room: string): string {
   return room.startsWith('stages/') ? 'stages' : room
 }
 
+/** What the tests, the demo, the bench and the scripts share, and the scripts themselves. */
+const toolsAndScripts = ['tools', 'scripts'].flatMap((dir) =>
+  sourceFiles(join(ROOT, dir), /\.(ts|mts|mjs)$/)
+)
+
+/** Functions of `file` longer than `limit` lines, first line to last, nested functions included. */
+function longFunctions(file: string, limit: number): string[] {
+  const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true)
+  const long: string[] = []
+  const visit = (node: ts.Node): void => {
+    if (ts.isFunctionLike(node) && 'body' in node && node.body !== undefined) {
+      const first = source.getLineAndCharacterOfPosition(node.getStart()).line
+      const lines = source.getLineAndCharacterOfPosition(node.getEnd()).line - first + 1
+      if (lines > limit) long.push(`${relative(ROOT, file)}:${first + 1}: ${lines} lines`)
+    }
+    ts.forEachChild(node, visit)
+  }
+  visit(source)
+  return long
+}
+
 describe('the rules of the house', () => {
   it('finds the source files it judges', () => {
     expect(files.map((file) => file.path)).toEqual(
@@ -102,6 +125,20 @@ describe('the rules of the house', () => {
         .map(({ name }) => `${path} → ${name}`)
     })
     expect(wrong).toEqual([])
+  })
+
+  it('tools/ and scripts/ import nothing from __tests__/: what a script needs lives in tools/', () => {
+    expect(toolsAndScripts.length).toBeGreaterThan(0)
+    const wrong = toolsAndScripts.flatMap((file) =>
+      importsOf(file)
+        .filter((name) => name.startsWith('__tests__/'))
+        .map((name) => `${relative(ROOT, file)} → ${name}`)
+    )
+    expect(wrong).toEqual([])
+  })
+
+  it('keeps every function in tools/ and scripts/ within 60 lines', () => {
+    expect(toolsAndScripts.flatMap((file) => longFunctions(file, 60))).toEqual([])
   })
 
   it('keeps main.ts a table of contents of at most 60 lines', () => {

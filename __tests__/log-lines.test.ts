@@ -5,7 +5,7 @@ import { showDerivation } from '../src/stages/changed-files/index.js'
 import { describeEnd } from '../src/stages/purge/log-lines.js'
 import { recordedLog } from './support/recorded-log.js'
 import { planPurges, describePlan } from '../src/stages/plan.js'
-import { DEFAULT_INPUTS, TEST_BASE } from './support/defaults.js'
+import { DEFAULT_INPUTS, TEST_BASE } from '../tools/defaults.js'
 import { derivationOf } from './support/derivation.js'
 import { describeCall, type DerivedTarget, type Derivation } from '../src/record.js'
 

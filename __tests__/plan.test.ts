@@ -10,7 +10,7 @@ import {
   settingsWith,
   TEST_BASE as BASE,
   TEST_SERVICE as SERVICE
-} from './support/defaults.js'
+} from '../tools/defaults.js'
 import type { BatchFormat, Settings } from '../src/config/settings.js'
 import type { PurgeCall } from '../src/record.js'
 

@@ -23,7 +23,7 @@ import {
   type Prober
 } from '../src/http/probe.js'
 import type { Answer } from '../src/http/agents.js'
-import { FakeContentServer } from './support/fake-content-server.js'
+import { FakeContentServer } from '../tools/fake-content-server.js'
 import { ROOT } from '../tools/run-like-runner.js'
 import { childTmpdir } from './support/child-tmpdir.js'
 

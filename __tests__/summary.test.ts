@@ -19,7 +19,7 @@ import {
   SUMMARY_ROW_LIMIT,
   type SummaryFacts
 } from '../src/report/summary.js'
-import { settingsWith } from './support/defaults.js'
+import { settingsWith } from '../tools/defaults.js'
 import { derivationOf } from './support/derivation.js'
 import { runRecord } from './support/run-record.js'
 import { elementCounts, renderMarkdown, textOf } from './support/rendered-markdown.js'

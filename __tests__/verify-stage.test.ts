@@ -14,7 +14,7 @@ import {
 } from '../src/stages/verify/edge-check.js'
 import { FakeClock } from '../tools/fake-clock.js'
 import { recordedLog } from './support/recorded-log.js'
-import { page, ScriptedProber, type Script } from './support/scripted-prober.js'
+import { page, ScriptedProber, type Script } from '../tools/scripted-prober.js'
 import type { RequestLimits } from '../src/http/page-checks.js'
 import {
   NOT_CHECKED_IN_TIME,

@@ -12,15 +12,15 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import * as prettier from 'prettier'
-import { parse } from 'yaml'
 import type { Answer } from '../src/http/agents.js'
-import type { Transport } from '../src/stages/purge/transport.js'
-import { INPUT_NAMES, parseSettings, type RawInputs } from '../src/config/inputs.js'
+import { parseSettings, type RawInputs } from '../src/config/inputs.js'
 import type { StepLog } from '../src/log.js'
 import { runPipeline } from '../src/pipeline.js'
 import { countResults, type PurgeCall } from '../src/record.js'
 import { renderSummary } from '../src/report/summary.js'
+import { DEFAULT_INPUTS } from '../tools/defaults.js'
 import { FakeClock } from '../tools/fake-clock.js'
+import { reply, ScriptedTransport } from '../tools/scripted-transport.js'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const OUTPUT = join(ROOT, 'docs', 'summary-example.md')
@@ -42,13 +42,8 @@ const inputs: Partial<RawInputs> = {
   'max-attempts': '3'
 }
 
-const json = (status: number, body: unknown): Answer => ({
-  kind: 'response',
-  status,
-  headers: { 'content-type': 'application/json' },
-  body: JSON.stringify(body),
-  truncated: false
-})
+const json = (status: number, body: unknown): Answer =>
+  reply(status, body, { 'content-type': 'application/json' })
 
 /** Purge ids fixed per target, so the page does not change with the order calls complete in. */
 const targets = [...(inputs.keys ?? '').split(' '), ...(inputs.urls ?? '').split('\n')]
@@ -69,28 +64,15 @@ function answer(call: PurgeCall): Answer {
     return json(403, { msg: 'Forbidden', detail: 'URL purging is not enabled for this host' })
   }
   if (host === 'media.example.com') {
-    return {
-      kind: 'response',
-      status: 503,
-      headers: {},
-      body: 'No healthy backend',
-      truncated: false
-    }
+    return reply(503, 'No healthy backend')
   }
   const [only] = call.targets
   return json(200, { status: 'ok', id: idOf(only ?? '') })
 }
 
-const transport: Transport = { send: async (call) => answer(call), close: () => undefined }
-
-const action = parse(readFileSync(join(ROOT, 'action.yml'), 'utf8')) as {
-  inputs: Record<string, { default?: string }>
-}
-const raw = Object.fromEntries(
-  INPUT_NAMES.map((name) => [name, inputs[name] ?? action.inputs[name]?.default ?? ''])
-) as RawInputs
-
-const settings = parseSettings(raw, () => '')
+const clock = new FakeClock()
+const transport = new ScriptedTransport(clock, answer)
+const settings = parseSettings({ ...DEFAULT_INPUTS, ...inputs }, () => '')
 const quiet: StepLog = {
   info: () => undefined,
   group: (_title, fn) => fn(),
@@ -99,7 +81,7 @@ const quiet: StepLog = {
   error: () => undefined
 }
 const record = await runPipeline(settings, {
-  clock: new FakeClock(),
+  clock,
   signal: new AbortController().signal,
   log: quiet,
   connect: {

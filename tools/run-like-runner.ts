@@ -87,6 +87,45 @@ export async function removeRunDirs(): Promise<void> {
   runDirs.clear()
 }
 
+/** Where a run's files are: its directory (also RUNNER_TEMP), the output file and the summary file. */
+interface RunPaths {
+  dir: string
+  outputFile: string
+  summaryFile: string
+}
+
+/** A new run directory with empty output and summary files, and `files` written into it. */
+async function prepareRunDir(files: Record<string, string> = {}): Promise<RunPaths> {
+  const dir = await mkdtemp(join(tmpdir(), 'edge-purge-run-'))
+  runDirs.add(dir)
+  const outputFile = join(dir, 'output.txt')
+  const summaryFile = join(dir, 'summary.md')
+  await writeFile(outputFile, '')
+  await writeFile(summaryFile, '')
+  for (const [name, content] of Object.entries(files)) await writeFile(join(dir, name), content)
+  return { dir, outputFile, summaryFile }
+}
+
+/** The runner's variables, then `extra`, then every declared input, as `INPUT_<NAME>`. */
+function runnerEnv(
+  paths: RunPaths,
+  declared: Record<string, { default?: string }>,
+  inputs: Record<string, string>,
+  extra: Record<string, string> = {}
+): Record<string, string> {
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '',
+    GITHUB_OUTPUT: paths.outputFile,
+    GITHUB_STEP_SUMMARY: paths.summaryFile,
+    RUNNER_TEMP: paths.dir,
+    ...extra
+  }
+  for (const [name, spec] of Object.entries(declared)) {
+    env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] = inputs[name] ?? spec.default ?? ''
+  }
+  return env
+}
+
 export async function runAction(
   inputs: Record<string, string>,
   options: RunOptions = {}
@@ -95,29 +134,12 @@ export async function runAction(
   for (const name of Object.keys(inputs)) {
     if (!(name in declared)) throw new Error(`test uses undeclared input ${name}`)
   }
-  const dir = await mkdtemp(join(tmpdir(), 'edge-purge-run-'))
-  runDirs.add(dir)
-  const outputFile = join(dir, 'output.txt')
-  const summaryFile = join(dir, 'summary.md')
-  await writeFile(outputFile, '')
-  await writeFile(summaryFile, '')
-  for (const [name, content] of Object.entries(options.files ?? {}))
-    await writeFile(join(dir, name), content)
-
-  const env: Record<string, string> = {
-    PATH: process.env.PATH ?? '',
-    GITHUB_OUTPUT: outputFile,
-    GITHUB_STEP_SUMMARY: summaryFile,
-    RUNNER_TEMP: dir,
-    ...options.env
-  }
-  for (const [name, spec] of Object.entries(declared)) {
-    env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] = inputs[name] ?? spec.default ?? ''
-  }
+  const paths = await prepareRunDir(options.files)
+  const env = runnerEnv(paths, declared, inputs, options.env)
 
   const started = performance.now()
   const child = spawn(NODE, [...(options.nodeArgs ?? []), options.entry ?? ENTRY], {
-    cwd: dir,
+    cwd: paths.dir,
     env
   })
   options.onStart?.(child)
@@ -144,9 +166,9 @@ export async function runAction(
     stdout,
     stderr,
     log,
-    dir,
-    outputs: parseOutputFile(await readFile(outputFile, 'utf8')),
-    summary: await readFile(summaryFile, 'utf8')
+    dir: paths.dir,
+    outputs: parseOutputFile(await readFile(paths.outputFile, 'utf8')),
+    summary: await readFile(paths.summaryFile, 'utf8')
   }
 }
 

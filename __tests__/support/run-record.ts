@@ -1,6 +1,6 @@
 /** A run record for tests of the report: nothing planned or done unless a test says so. */
 import { countResults, type RunRecord } from '../../src/record.js'
-import { settingsWith } from './defaults.js'
+import { settingsWith } from '../../tools/defaults.js'
 
 /** Its counts are the given results' own, as the pipeline counts them. */
 export function runRecord(overrides: Partial<Omit<RunRecord, 'counts'>> = {}): RunRecord {

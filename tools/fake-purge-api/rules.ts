@@ -1,6 +1,6 @@
 /**
  * The purge API's request rules, shared by the two test servers that implement them: the
- * spec-strict fake (`fake-purge-server.ts`) and the management API in front of a real Varnish
+ * spec-strict fake (`server.ts`) and the management API in front of a real Varnish
  * (`e2e/testbed/purge-api.ts`). Pure functions: a management request goes in, and out comes either
  * the refusal to answer or the operation to perform, which each server carries out its own way.
  */

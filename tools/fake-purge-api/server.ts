@@ -1,7 +1,7 @@
 /**
  * A purge API on 127.0.0.1 that implements the spec strictly (methods, paths, headers, roles, JSON
  * shapes), records every request, and injects faults. Also answers per-URL PURGE as a content host.
- * The request rules themselves are in `purge-api-rules.ts`, shared with the e2e test bed's API.
+ * The request rules themselves are in `rules.ts`, shared with the e2e test bed's API.
  */
 import { LoopbackServer } from '../loopback-server.js'
 import { type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http'

@@ -1,7 +1,7 @@
 /**
  * The spec's management interface in front of a real Varnish. VCL cannot parse JSON bodies, so this
  * small server checks the request (route, Edge-Key and role, Accept, body: the rules shared with the
- * fake, in `support/purge-api-rules.ts`) and translates it into requests the VCL turns into real
+ * fake, in `tools/fake-purge-api/rules.ts`) and translates it into requests the VCL turns into real
  * invalidations:
  *
  * | API call                                        | Sent to Varnish                          |

@@ -4,9 +4,9 @@
  * longer than its timeout ends as a timeout, as the real probe's would.
  */
 import type { IncomingHttpHeaders } from 'node:http'
-import type { Answer } from '../../src/http/agents.js'
-import type { PageReading, ProbeOptions, Prober } from '../../src/http/probe.js'
-import type { FakeClock } from '../../tools/fake-clock.js'
+import type { Answer } from '../src/http/agents.js'
+import type { PageReading, ProbeOptions, Prober } from '../src/http/probe.js'
+import type { FakeClock } from './fake-clock.js'
 
 export interface Step {
   answer: Answer<PageReading>

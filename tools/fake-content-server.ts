@@ -8,7 +8,7 @@
  * Pages do not change on a purge: a test says what the edge serves, so a lying purge API and an
  * honest one are the same to this server.
  */
-import { LoopbackServer } from '../../tools/loopback-server.js'
+import { LoopbackServer } from './loopback-server.js'
 import {
   type IncomingHttpHeaders,
   type IncomingMessage,

@@ -3,10 +3,10 @@
  * after the call was sent, as the script says (a correct purge API by default).
  */
 import type { IncomingHttpHeaders } from 'node:http'
-import type { PurgeCall } from '../../src/record.js'
-import type { Answer } from '../../src/http/agents.js'
-import type { Transport } from '../../src/stages/purge/transport.js'
-import type { FakeClock } from '../../tools/fake-clock.js'
+import type { PurgeCall } from '../src/record.js'
+import type { Answer } from '../src/http/agents.js'
+import type { Transport } from '../src/stages/purge/transport.js'
+import type { FakeClock } from './fake-clock.js'
 
 export const PURGE_ID = '1740093-1756794994-11993984'
 

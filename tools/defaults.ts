@@ -1,13 +1,16 @@
-/** Inputs and settings at their defaults, shared by the unit tests: one place to follow action.yml. */
+/**
+ * Inputs and settings at their defaults, shared by the unit tests and `npm run summary-example`: one
+ * place to follow action.yml.
+ */
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parse } from 'yaml'
-import { INPUT_NAMES, type RawInputs } from '../../src/config/inputs.js'
-import type { Settings } from '../../src/config/settings.js'
+import { INPUT_NAMES, type RawInputs } from '../src/config/inputs.js'
+import type { Settings } from '../src/config/settings.js'
 
 const actionYml = parse(
-  readFileSync(join(fileURLToPath(new URL('../..', import.meta.url)), 'action.yml'), 'utf8')
+  readFileSync(join(fileURLToPath(new URL('..', import.meta.url)), 'action.yml'), 'utf8')
 ) as { inputs: Record<string, { default?: string }> }
 
 /** Every input at its action.yml default (or empty), as the runner passes them. */
