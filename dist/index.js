@@ -33449,6 +33449,8 @@ function forbiddenMessage(call, host) {
 }
 
 ;// CONCATENATED MODULE: ./src/stages/purge/ledger.ts
+/** Each purge call's end as it becomes known, the second pass folded in: what the engine fills. */
+
 /** Results of one call's targets; in a successful batch, a key without an id was not purged. */
 function resultsOfCall(call, end) {
     return call.targets.map((target) => resultOf(call, end, target));
@@ -33535,6 +33537,12 @@ class ResultLedger {
         const unsent = { attempts: 0, httpStatus: null, ids: undefined, error: reason };
         for (let index = 0; index < this.calls.length; index += 1)
             this.ends[index] ??= unsent;
+    }
+    /** Every target's result and their counts, the calls still without an end failed for `reason`. */
+    settle(reason) {
+        this.fill(reason);
+        const results = this.results();
+        return { results, counts: (0,record/* countResults */.aD)(results) };
     }
     /** Every target's result in plan order, once `fill` gave every call an end. */
     results() {
@@ -33751,11 +33759,8 @@ async function runPurge(calls, settings, deps, ledger = new ResultLedger(calls))
     ledger.fill(record/* NOT_SENT_CANCELLED */.v$);
     if (settings.repeatAfterMs > 0)
         await repeatPass(ledger, settings, deps);
-    ledger.fill(record/* NOT_SENT_CANCELLED */.v$);
-    const results = ledger.results();
     return {
-        results,
-        counts: (0,record/* countResults */.aD)(results),
+        ...ledger.settle(record/* NOT_SENT_CANCELLED */.v$),
         answered: pass.answered,
         cancelled: signal.aborted,
         firstSentMs: pass.firstSentMs
@@ -33776,6 +33781,46 @@ async function repeatPass(ledger, settings, deps) {
     }
     repeats.fill(record/* NOT_SENT_CANCELLED */.v$);
     ledger.foldRepeat(again, repeats);
+}
+
+;// CONCATENATED MODULE: ./src/pipeline/targets.ts
+const changedFilesStage = () => __nccwpck_require__.e(/* import() */ 657).then(__nccwpck_require__.bind(__nccwpck_require__, 5657));
+const lastPurgeRecall = () => __nccwpck_require__.e(/* import() */ 85).then(__nccwpck_require__.bind(__nccwpck_require__, 85));
+async function targetsOf(given, deps) {
+    const { signal, log } = deps;
+    const github = await unlessCancelled(openRepository(given, deps), signal);
+    const { lastPurge, changedFiles } = given;
+    const recalled = github === undefined || lastPurge === undefined
+        ? undefined
+        : await unlessCancelled(lastPurgeRecall().then(({ recallLastPurges }) => recallLastPurges(github, lastPurge, changedFiles !== undefined, log)), signal);
+    const { settings, derivation } = changedFiles === undefined
+        ? { settings: given, derivation: undefined }
+        : await unlessCancelled(changedFilesStage().then(({ applyChangedFiles }) => applyChangedFiles(given, { github, recalled, log })), signal);
+    return { github, recalled, settings, derivation };
+}
+/** The changed-files group of the log, with a notice when nothing matched. */
+async function showChanges(derivation, calls, log) {
+    const { showDerivation } = await changedFilesStage();
+    await showDerivation(derivation, calls, log);
+}
+/** The run's repository, when changed-files or last-purge needs it. */
+async function openRepository(settings, deps) {
+    const token = settings.changedFiles?.githubToken ?? settings.lastPurge?.githubToken;
+    return token === undefined ? undefined : deps.openGitHub(token, limitsOf(settings, deps));
+}
+/** GitHub calls keep the bounds purge calls keep: `max-attempts`, `timeout`, the run's cancel. */
+function limitsOf(settings, { clock, signal, log }) {
+    return { maxAttempts: settings.maxAttempts, timeoutMs: settings.timeoutMs, clock, signal, log };
+}
+/** Rejects as soon as the run is cancelled, so a slow GitHub API cannot hold a cancelled job. */
+function unlessCancelled(work, signal) {
+    return new Promise((resolve, reject) => {
+        const stop = () => reject(new Error('Cancelled before the targets were known: nothing was sent'));
+        if (signal.aborted)
+            stop();
+        signal.addEventListener('abort', stop, { once: true });
+        work.then(resolve, reject).finally(() => signal.removeEventListener('abort', stop));
+    });
 }
 
 ;// CONCATENATED MODULE: ./src/stages/verify/targets.ts
@@ -33849,7 +33894,7 @@ function describeCheckPlanned(verify, urlTargets) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/pipeline.ts
+;// CONCATENATED MODULE: ./src/pipeline/index.ts
 /**
  * One run's stages in order: recall → derive → plan → record opened → wait → purge → verify;
  * returns the RunRecord, and closes the record once the report is written. No I/O of its own.
@@ -33864,11 +33909,10 @@ function describeCheckPlanned(verify, urlTargets) {
 
 
 
+
 const USER_AGENT = 'edge-purge/1';
 // The stages only some runs need load when a run needs them: a run that purges keys or URLs loads
 // none of them (nor the page prober), which takes about 2% off the action's start.
-const changedFilesStage = () => __nccwpck_require__.e(/* import() */ 657).then(__nccwpck_require__.bind(__nccwpck_require__, 5657));
-const lastPurgeRecall = () => __nccwpck_require__.e(/* import() */ 85).then(__nccwpck_require__.bind(__nccwpck_require__, 85));
 const lastPurgeRecords = () => __nccwpck_require__.e(/* import() */ 215).then(__nccwpck_require__.bind(__nccwpck_require__, 1215));
 const waitStage = () => Promise.all(/* import() */[__nccwpck_require__.e(187), __nccwpck_require__.e(154)]).then(__nccwpck_require__.bind(__nccwpck_require__, 9154));
 const edgeCheckStage = () => Promise.all(/* import() */[__nccwpck_require__.e(187), __nccwpck_require__.e(803)]).then(__nccwpck_require__.bind(__nccwpck_require__, 2803));
@@ -33891,14 +33935,7 @@ const liveConnections = {
  */
 async function runPipeline(given, deps) {
     const { signal, log } = deps;
-    const github = await unlessCancelled(openRepository(given, deps), signal);
-    const { lastPurge, changedFiles } = given;
-    const recalled = github === undefined || lastPurge === undefined
-        ? undefined
-        : await unlessCancelled(lastPurgeRecall().then(({ recallLastPurges }) => recallLastPurges(github, lastPurge, changedFiles !== undefined, log)), signal);
-    const { settings, derivation } = changedFiles === undefined
-        ? { settings: given, derivation: undefined }
-        : await unlessCancelled(changedFilesStage().then(({ applyChangedFiles }) => applyChangedFiles(given, { github, recalled, log })), signal);
+    const { github, recalled, settings, derivation } = await targetsOf(given, deps);
     const calls = planPurges(settings);
     mark('plan');
     if (derivation !== undefined)
@@ -33926,7 +33963,7 @@ async function runPipeline(given, deps) {
         const cancelled = stages.purge.cancelled || signal.aborted;
         stages.purge = {
             ...stages.purge,
-            ...settled(ledger, `not finished: ${unexpectedError}`),
+            ...ledger.settle(`not finished: ${unexpectedError}`),
             cancelled
         };
         stages.verification ??= notJudged(settings, stages.purge.results, unexpectedError);
@@ -33979,19 +34016,6 @@ function notJudged(settings, results, why) {
     }));
     return { entries, cancelled: false, malformedAge: [] };
 }
-async function showChanges(derivation, calls, log) {
-    const { showDerivation } = await changedFilesStage();
-    await showDerivation(derivation, calls, log);
-}
-/** The run's repository, when changed-files or last-purge needs it. */
-async function openRepository(settings, deps) {
-    const token = settings.changedFiles?.githubToken ?? settings.lastPurge?.githubToken;
-    return token === undefined ? undefined : deps.openGitHub(token, limitsOf(settings, deps));
-}
-/** GitHub calls keep the bounds purge calls keep: `max-attempts`, `timeout`, the run's cancel. */
-function limitsOf(settings, { clock, signal, log }) {
-    return { maxAttempts: settings.maxAttempts, timeoutMs: settings.timeoutMs, clock, signal, log };
-}
 const notRun = (results, counts) => ({
     results,
     counts,
@@ -34001,15 +34025,9 @@ const notRun = (results, counts) => ({
 });
 /** Every call not sent, or not answered, for `reason`: the ledger fails them. */
 const unsent = (ledger, reason) => {
-    const { results, counts } = settled(ledger, reason);
+    const { results, counts } = ledger.settle(reason);
     return notRun(results, counts);
 };
-/** Every target's result, the calls without an end failed for `reason`. */
-function settled(ledger, reason) {
-    ledger.fill(reason);
-    const results = ledger.results();
-    return { results, counts: (0,record/* countResults */.aD)(results) };
-}
 /** The stages before any of them ran: nothing purged, waited for or checked. */
 const nothingDone = () => ({
     purge: notRun([], (0,record/* countResults */.aD)([])),
@@ -34017,16 +34035,6 @@ const nothingDone = () => ({
     verification: undefined,
     plannedStages: []
 });
-/** Rejects as soon as the run is cancelled, so a slow GitHub API cannot hold a cancelled job. */
-function unlessCancelled(work, signal) {
-    return new Promise((resolve, reject) => {
-        const stop = () => reject(new Error('Cancelled before the targets were known: nothing was sent'));
-        if (signal.aborted)
-            stop();
-        signal.addEventListener('abort', stop, { once: true });
-        work.then(resolve, reject).finally(() => signal.removeEventListener('abort', stop));
-    });
-}
 /** Why the run ended early, when a cancel ended it. */
 function stoppedBy({ purge, wait, verification }, calls) {
     if (wait?.cancelled === true) {
@@ -38044,11 +38052,7 @@ const readListFile = (path) => {
         if (stats.size > MAX_LIST_FILE_BYTES)
             throw new Error(tooLarge(`${stats.size.toLocaleString('en-US')} bytes`));
         // Read up to one byte past the limit, not fstat's size: it can be wrong (files in /proc show
-        // 0) or the file can grow after the check. Untouched pages of the buffer cost no memory, but
-        // V8 counts all 64 MiB as held outside its heap and collects the whole heap while the keys are
-        // read. At 100,000 keys that early collection is what keeps the peak near 105 MB: a buffer of
-        // fstat's size (tried in issue 17) moved the first full collection into the purge calls; from
-        // then on each young collection kept 1-2 MB alive and V8 doubled its young generation (126 MB).
+        // 0) or the file can grow after the check. Untouched pages of the buffer cost no memory.
         const buffer = Buffer.allocUnsafe(MAX_LIST_FILE_BYTES + 1);
         let filled = 0;
         while (filled < buffer.length) {
@@ -38151,12 +38155,7 @@ const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(impo
 
 
 
-/**
- * Chunks are written in pieces of at most this size (a larger chunk alone): few writes, little
- * held at once. The piece is held as bytes outside the JS heap: a quarter megabyte of strings
- * waiting for its write outlived young collections, and at 100,000 keys made V8 double its young
- * generation (16 MB more RSS).
- */
+/** Chunks are written in pieces of at most this size (a larger chunk alone): few writes, little held at once. */
 const WRITE_BYTES = 256 * 1024;
 /**
  * Writes the chunks to a new file under RUNNER_TEMP, where a later step (even one after a cancel)
@@ -38306,7 +38305,7 @@ async function report(record) {
 /** The bundle's entry: runs the action, and ends the process at once after a cancel. */
 
 // Not a top-level await: with one, ncc wraps the whole program in an async module whose body V8
-// parses a second time when it runs, which cost about 9 ms of every start.
+// parses a second time when it runs, on every start.
 // A cancelled run must end within the runner's grace period: keep-alive sockets or a slow
 // GitHub request must not hold it open once its results are written.
 void run().then((cancelled) => {

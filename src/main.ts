@@ -1,6 +1,6 @@
 /** The entry: the runner door → inputs → pipeline → report → record → exit. The table of contents of the action. */
 import { mark, systemClock } from './clock.js'
-import { closeRecords, liveConnections, runPipeline, type PipelineDeps } from './pipeline.js'
+import { closeRecords, liveConnections, runPipeline, type PipelineDeps } from './pipeline/index.js'
 import type { RunRecord } from './record.js'
 import { conclude } from './report/conclusion.js'
 import { writeOutputs } from './report/outputs.js'

@@ -32,7 +32,7 @@ export interface PurgeCall {
   targetType: TargetType
   /**
    * The keys, the URL as given, or the service id for a purge-all: each a thing the user asked to
-   * purge, which ends in exactly one result. Plain strings, not an object each: 100,000 keys.
+   * purge, which ends in exactly one result.
    */
   targets: readonly string[]
 }

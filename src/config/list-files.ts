@@ -20,11 +20,7 @@ export const readListFile: FileReader = (path) => {
     if (stats.size > MAX_LIST_FILE_BYTES)
       throw new Error(tooLarge(`${stats.size.toLocaleString('en-US')} bytes`))
     // Read up to one byte past the limit, not fstat's size: it can be wrong (files in /proc show
-    // 0) or the file can grow after the check. Untouched pages of the buffer cost no memory, but
-    // V8 counts all 64 MiB as held outside its heap and collects the whole heap while the keys are
-    // read. At 100,000 keys that early collection is what keeps the peak near 105 MB: a buffer of
-    // fstat's size (tried in issue 17) moved the first full collection into the purge calls; from
-    // then on each young collection kept 1-2 MB alive and V8 doubled its young generation (126 MB).
+    // 0) or the file can grow after the check. Untouched pages of the buffer cost no memory.
     const buffer = Buffer.allocUnsafe(MAX_LIST_FILE_BYTES + 1)
     let filled = 0
     while (filled < buffer.length) {

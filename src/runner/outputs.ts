@@ -8,12 +8,7 @@ import { join } from 'node:path'
 import { runnerLog } from './log.js'
 import { messageOf } from '../text/message.js'
 
-/**
- * Chunks are written in pieces of at most this size (a larger chunk alone): few writes, little
- * held at once. The piece is held as bytes outside the JS heap: a quarter megabyte of strings
- * waiting for its write outlived young collections, and at 100,000 keys made V8 double its young
- * generation (16 MB more RSS).
- */
+/** Chunks are written in pieces of at most this size (a larger chunk alone): few writes, little held at once. */
 const WRITE_BYTES = 256 * 1024
 
 /**

@@ -10,7 +10,6 @@ import { counted } from '../../text/counted.js'
 import { describeEnd, describeRetry } from './log-lines.js'
 import { CANCELLED_IN_FLIGHT, interpret, type Verdict } from './response.js'
 import {
-  countResults,
   NOT_SENT_CANCELLED,
   notSentAfter,
   type CallEnd,
@@ -256,11 +255,8 @@ export async function runPurge(
   )
   ledger.fill(NOT_SENT_CANCELLED)
   if (settings.repeatAfterMs > 0) await repeatPass(ledger, settings, deps)
-  ledger.fill(NOT_SENT_CANCELLED)
-  const results = ledger.results()
   return {
-    results,
-    counts: countResults(results),
+    ...ledger.settle(NOT_SENT_CANCELLED),
     answered: pass.answered,
     cancelled: signal.aborted,
     firstSentMs: pass.firstSentMs

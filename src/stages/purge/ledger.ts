@@ -1,5 +1,12 @@
 /** Each purge call's end as it becomes known, the second pass folded in: what the engine fills. */
-import { type CallEnd, type PurgeCall, type PurgeResult, type Results } from '../../record.js'
+import {
+  countResults,
+  type CallEnd,
+  type Counts,
+  type PurgeCall,
+  type PurgeResult,
+  type Results
+} from '../../record.js'
 
 /** Results of one call's targets; in a successful batch, a key without an id was not purged. */
 export function resultsOfCall(call: PurgeCall, end: CallEnd): PurgeResult[] {
@@ -91,6 +98,13 @@ export class ResultLedger {
   fill(reason: string): void {
     const unsent: CallEnd = { attempts: 0, httpStatus: null, ids: undefined, error: reason }
     for (let index = 0; index < this.calls.length; index += 1) this.ends[index] ??= unsent
+  }
+
+  /** Every target's result and their counts, the calls still without an end failed for `reason`. */
+  settle(reason: string): { results: Results; counts: Counts } {
+    this.fill(reason)
+    const results = this.results()
+    return { results, counts: countResults(results) }
   }
 
   /** Every target's result in plan order, once `fill` gave every call an end. */

@@ -2,18 +2,16 @@
  * One run's stages in order: recall → derive → plan → record opened → wait → purge → verify;
  * returns the RunRecord, and closes the record once the report is written. No I/O of its own.
  */
-import { mark, type Clock } from './clock.js'
-import type { Settings } from './config/settings.js'
-import type { GitHubLimits, GitHubRepository, OpenGitHub } from './github.js'
-import type { PageCheckDeps } from './http/page-checks.js'
-import type { Prober } from './http/probe.js'
-import type { StepLog } from './log.js'
+import { mark } from '../clock.js'
+import type { Settings } from '../config/settings.js'
+import type { PageCheckDeps } from '../http/page-checks.js'
+import type { Prober } from '../http/probe.js'
+import type { StepLog } from '../log.js'
 import {
   NOT_SENT_CANCELLED,
   countResults,
   withSources,
   type Counts,
-  type Derivation,
   type PlannedStage,
   type PurgeCall,
   type PurgeRun,
@@ -21,31 +19,30 @@ import {
   type RunRecord,
   type VerifyRun,
   type WaitOutcome
-} from './record.js'
-import { describePlan, plannedResults, planPurges, showDryRun } from './stages/plan.js'
-import { runPurge } from './stages/purge/engine.js'
-import type { OpenRecord } from './stages/last-purge/write.js'
-import { ResultLedger } from './stages/purge/ledger.js'
-import { createTransport, type Transport } from './stages/purge/transport.js'
+} from '../record.js'
+import { describePlan, plannedResults, planPurges, showDryRun } from '../stages/plan.js'
+import { runPurge } from '../stages/purge/engine.js'
+import type { OpenRecord } from '../stages/last-purge/write.js'
+import { ResultLedger } from '../stages/purge/ledger.js'
+import { createTransport, type Transport } from '../stages/purge/transport.js'
+import { limitsOf, showChanges, targetsOf, type RepositoryDeps } from './targets.js'
 import {
   describeCheckPlanned,
   purgedUrlsOf,
   strayVerifyHosts,
   verifyTargetsOf
-} from './stages/verify/targets.js'
-import { counted } from './text/counted.js'
-import { plainLine } from './text/shown.js'
-import { messageOf } from './text/message.js'
+} from '../stages/verify/targets.js'
+import { counted } from '../text/counted.js'
+import { plainLine } from '../text/shown.js'
+import { messageOf } from '../text/message.js'
 
 const USER_AGENT = 'edge-purge/1'
 
 // The stages only some runs need load when a run needs them: a run that purges keys or URLs loads
 // none of them (nor the page prober), which takes about 2% off the action's start.
-const changedFilesStage = () => import('./stages/changed-files/index.js')
-const lastPurgeRecall = () => import('./stages/last-purge/recall.js')
-const lastPurgeRecords = () => import('./stages/last-purge/write.js')
-const waitStage = () => import('./stages/wait.js')
-const edgeCheckStage = () => import('./stages/verify/edge-check.js')
+const lastPurgeRecords = () => import('../stages/last-purge/write.js')
+const waitStage = () => import('../stages/wait.js')
+const edgeCheckStage = () => import('../stages/verify/edge-check.js')
 
 /** How the stages reach the network: real sockets in a run, scripted answers in tests. */
 export interface Connections {
@@ -63,20 +60,14 @@ export const liveConnections: Connections = {
       userAgent: USER_AGENT
     }),
   prober: async (settings) => {
-    const { createProber } = await import('./http/probe.js')
+    const { createProber } = await import('../http/probe.js')
     return createProber({ userAgent: USER_AGENT, concurrency: settings.concurrency })
   }
 }
 
 /** What the pipeline is handed: time, the cancel, the log, the network and GitHub. */
-export interface PipelineDeps {
-  clock: Clock
-  /** Aborted when the run is cancelled: no stage starts new work after it. */
-  signal: AbortSignal
-  log: StepLog
+export interface PipelineDeps extends RepositoryDeps {
   connect: Connections
-  /** Opens the run's repository, for changed-files and last-purge: the GitHub client loads only then. */
-  openGitHub: OpenGitHub
 }
 
 /** What the stages after planning did; the wait and edge check only when they ran. */
@@ -94,26 +85,7 @@ interface Stages {
  */
 export async function runPipeline(given: Settings, deps: PipelineDeps): Promise<RunRecord> {
   const { signal, log } = deps
-  const github = await unlessCancelled(openRepository(given, deps), signal)
-  const { lastPurge, changedFiles } = given
-  const recalled =
-    github === undefined || lastPurge === undefined
-      ? undefined
-      : await unlessCancelled(
-          lastPurgeRecall().then(({ recallLastPurges }) =>
-            recallLastPurges(github, lastPurge, changedFiles !== undefined, log)
-          ),
-          signal
-        )
-  const { settings, derivation } =
-    changedFiles === undefined
-      ? { settings: given, derivation: undefined }
-      : await unlessCancelled(
-          changedFilesStage().then(({ applyChangedFiles }) =>
-            applyChangedFiles(given, { github, recalled, log })
-          ),
-          signal
-        )
+  const { github, recalled, settings, derivation } = await targetsOf(given, deps)
   const calls = planPurges(settings)
   mark('plan')
   if (derivation !== undefined) await showChanges(derivation, calls.length, log)
@@ -138,7 +110,7 @@ export async function runPipeline(given: Settings, deps: PipelineDeps): Promise<
     const cancelled = stages.purge.cancelled || signal.aborted
     stages.purge = {
       ...stages.purge,
-      ...settled(ledger, `not finished: ${unexpectedError}`),
+      ...ledger.settle(`not finished: ${unexpectedError}`),
       cancelled
     }
     stages.verification ??= notJudged(settings, stages.purge.results, unexpectedError)
@@ -199,25 +171,6 @@ function notJudged(settings: Settings, results: Results, why: string): VerifyRun
   return { entries, cancelled: false, malformedAge: [] }
 }
 
-async function showChanges(derivation: Derivation, calls: number, log: StepLog): Promise<void> {
-  const { showDerivation } = await changedFilesStage()
-  await showDerivation(derivation, calls, log)
-}
-
-/** The run's repository, when changed-files or last-purge needs it. */
-async function openRepository(
-  settings: Settings,
-  deps: PipelineDeps
-): Promise<GitHubRepository | undefined> {
-  const token = settings.changedFiles?.githubToken ?? settings.lastPurge?.githubToken
-  return token === undefined ? undefined : deps.openGitHub(token, limitsOf(settings, deps))
-}
-
-/** GitHub calls keep the bounds purge calls keep: `max-attempts`, `timeout`, the run's cancel. */
-function limitsOf(settings: Settings, { clock, signal, log }: PipelineDeps): GitHubLimits {
-  return { maxAttempts: settings.maxAttempts, timeoutMs: settings.timeoutMs, clock, signal, log }
-}
-
 const notRun = (results: RunRecord['results'], counts: Counts): PurgeRun => ({
   results,
   counts,
@@ -228,15 +181,8 @@ const notRun = (results: RunRecord['results'], counts: Counts): PurgeRun => ({
 
 /** Every call not sent, or not answered, for `reason`: the ledger fails them. */
 const unsent = (ledger: ResultLedger, reason: string): PurgeRun => {
-  const { results, counts } = settled(ledger, reason)
+  const { results, counts } = ledger.settle(reason)
   return notRun(results, counts)
-}
-
-/** Every target's result, the calls without an end failed for `reason`. */
-function settled(ledger: ResultLedger, reason: string): Pick<PurgeRun, 'results' | 'counts'> {
-  ledger.fill(reason)
-  const results = ledger.results()
-  return { results, counts: countResults(results) }
 }
 
 /** The stages before any of them ran: nothing purged, waited for or checked. */
@@ -246,17 +192,6 @@ const nothingDone = (): Stages => ({
   verification: undefined,
   plannedStages: []
 })
-
-/** Rejects as soon as the run is cancelled, so a slow GitHub API cannot hold a cancelled job. */
-function unlessCancelled<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const stop = (): void =>
-      reject(new Error('Cancelled before the targets were known: nothing was sent'))
-    if (signal.aborted) stop()
-    signal.addEventListener('abort', stop, { once: true })
-    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', stop))
-  })
-}
 
 /** Why the run ended early, when a cancel ended it. */
 function stoppedBy({ purge, wait, verification }: Stages, calls: number): string | undefined {

@@ -1,0 +1,87 @@
+/** What a run purges: the settings with the targets its changed files gave, and what was read for them. */
+import type { Clock } from '../clock.js'
+import type { Settings } from '../config/settings.js'
+import type { GitHubLimits, GitHubRepository, OpenGitHub } from '../github.js'
+import type { StepLog } from '../log.js'
+import type { Derivation, RecalledPurges } from '../record.js'
+
+const changedFilesStage = () => import('../stages/changed-files/index.js')
+const lastPurgeRecall = () => import('../stages/last-purge/recall.js')
+
+/** What reading the repository needs: the run's clock, cancel and log, and how to open GitHub. */
+export interface RepositoryDeps {
+  clock: Clock
+  /** Aborted when the run is cancelled: no stage starts new work after it. */
+  signal: AbortSignal
+  log: StepLog
+  /** Opens the run's repository, for changed-files and last-purge: the GitHub client loads only then. */
+  openGitHub: OpenGitHub
+}
+
+/** What to purge: the settings with the targets changed files gave, and what was read to know it. */
+export interface Targets {
+  github: GitHubRepository | undefined
+  recalled: RecalledPurges | undefined
+  settings: Settings
+  derivation: Derivation | undefined
+}
+
+export async function targetsOf(given: Settings, deps: RepositoryDeps): Promise<Targets> {
+  const { signal, log } = deps
+  const github = await unlessCancelled(openRepository(given, deps), signal)
+  const { lastPurge, changedFiles } = given
+  const recalled =
+    github === undefined || lastPurge === undefined
+      ? undefined
+      : await unlessCancelled(
+          lastPurgeRecall().then(({ recallLastPurges }) =>
+            recallLastPurges(github, lastPurge, changedFiles !== undefined, log)
+          ),
+          signal
+        )
+  const { settings, derivation } =
+    changedFiles === undefined
+      ? { settings: given, derivation: undefined }
+      : await unlessCancelled(
+          changedFilesStage().then(({ applyChangedFiles }) =>
+            applyChangedFiles(given, { github, recalled, log })
+          ),
+          signal
+        )
+  return { github, recalled, settings, derivation }
+}
+
+/** The changed-files group of the log, with a notice when nothing matched. */
+export async function showChanges(
+  derivation: Derivation,
+  calls: number,
+  log: StepLog
+): Promise<void> {
+  const { showDerivation } = await changedFilesStage()
+  await showDerivation(derivation, calls, log)
+}
+
+/** The run's repository, when changed-files or last-purge needs it. */
+async function openRepository(
+  settings: Settings,
+  deps: RepositoryDeps
+): Promise<GitHubRepository | undefined> {
+  const token = settings.changedFiles?.githubToken ?? settings.lastPurge?.githubToken
+  return token === undefined ? undefined : deps.openGitHub(token, limitsOf(settings, deps))
+}
+
+/** GitHub calls keep the bounds purge calls keep: `max-attempts`, `timeout`, the run's cancel. */
+export function limitsOf(settings: Settings, { clock, signal, log }: RepositoryDeps): GitHubLimits {
+  return { maxAttempts: settings.maxAttempts, timeoutMs: settings.timeoutMs, clock, signal, log }
+}
+
+/** Rejects as soon as the run is cancelled, so a slow GitHub API cannot hold a cancelled job. */
+function unlessCancelled<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const stop = (): void =>
+      reject(new Error('Cancelled before the targets were known: nothing was sent'))
+    if (signal.aborted) stop()
+    signal.addEventListener('abort', stop, { once: true })
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', stop))
+  })
+}
