@@ -9,7 +9,7 @@ import {
   previousRelease,
   type ReleaseInfo
 } from '../src/stages/changed-files/range.js'
-import { InputError } from '../src/config/targets.js'
+import { InputError } from '../src/config/input-error.js'
 import { parseKeys, parseUrls } from '../src/config/lists.js'
 import { deriveTargets, encodePath } from '../src/stages/changed-files/derive.js'
 import type { DerivedTarget } from '../src/record.js'

@@ -6,7 +6,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals'
 import type { LastPurgeSettings } from '../src/config/settings.js'
-import { InputError } from '../src/config/targets.js'
+import { InputError } from '../src/config/input-error.js'
 import type { GitHubRepository, RunEvent } from '../src/github.js'
 import { systemClock } from '../src/clock.js'
 import { connectGitHub } from '../src/runner/github.js'

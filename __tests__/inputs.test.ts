@@ -14,7 +14,7 @@ import { mkdirSync, mkdtempSync, rmSync, truncateSync, writeFileSync } from 'nod
 import { EOL, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { INPUT_NAMES, parseSettings, type RawInputs } from '../src/config/inputs.js'
-import { InputError } from '../src/config/targets.js'
+import { InputError } from '../src/config/input-error.js'
 import { DEFAULT_INPUTS } from '../tools/defaults.js'
 import { MAX_LIST_FILE_BYTES, readListFile, type FileReader } from '../src/config/list-files.js'
 import { readInputs, readSettings } from '../src/runner/inputs.js'

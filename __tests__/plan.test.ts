@@ -3,7 +3,7 @@ import { describe, expect, it } from '@jest/globals'
 import fc from 'fast-check'
 import { parseSettings, type RawInputs } from '../src/config/inputs.js'
 import { MAX_SURROGATE_KEY_HEADER_BYTES, planPurges } from '../src/stages/plan.js'
-import { InputError } from '../src/config/targets.js'
+import { InputError } from '../src/config/input-error.js'
 import { parseKeys, parseUrls } from '../src/config/lists.js'
 import {
   DEFAULT_INPUTS,

@@ -1,8 +1,8 @@
 /** Unit tests of the checks of one surrogate key or URL: what a user may ask to purge. */
 import { describe, expect, it } from '@jest/globals'
+import { InputError } from '../src/config/input-error.js'
 import {
   checkKey,
-  InputError,
   isLoopbackHost,
   MAX_KEY_BYTES,
   mergeUnique,

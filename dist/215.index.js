@@ -12,9 +12,9 @@ __webpack_require__.r(__webpack_exports__);
 /* harmony export */   environmentOf: () => (/* binding */ environmentOf),
 /* harmony export */   recallLastPurges: () => (/* binding */ recallLastPurges)
 /* harmony export */ });
-/* harmony import */ var _config_targets_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(5684);
-/* harmony import */ var _github_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(9248);
-/* harmony import */ var _text_guard_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(2963);
+/* harmony import */ var _config_input_error_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(6065);
+/* harmony import */ var _github_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(9248);
+/* harmony import */ var _text_guard_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(2963);
 /* harmony import */ var _text_message_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(6400);
 
 
@@ -33,7 +33,7 @@ const DEPLOYMENTS_PERMISSION = 'the job needs permissions: deployments: write (b
  * covers everything, and its record starts or resets the history.
  */
 async function recallLastPurges(github, settings, readRecords, log) {
-    const head = (0,_github_js__WEBPACK_IMPORTED_MODULE_1__/* .deployedCommit */ .qd)(github.event);
+    const head = (0,_github_js__WEBPACK_IMPORTED_MODULE_0__/* .deployedCommit */ .qd)(github.event);
     const last = new Map();
     if (!readRecords)
         return { head, last };
@@ -54,7 +54,7 @@ async function lastCompletePurge(github, service) {
     let seen = 0;
     let found;
     try {
-        await (0,_github_js__WEBPACK_IMPORTED_MODULE_1__/* .walkPages */ .wZ)((page) => github.deployments(environment, page), DEPLOYMENT_PAGES, `the deployments of ${environment}`, async ({ items }) => {
+        await (0,_github_js__WEBPACK_IMPORTED_MODULE_0__/* .walkPages */ .wZ)((page) => github.deployments(environment, page), DEPLOYMENT_PAGES, `the deployments of ${environment}`, async ({ items }) => {
             for (const deployment of items) {
                 seen += 1;
                 if (seen > MOST_DEPLOYMENTS)
@@ -69,14 +69,14 @@ async function lastCompletePurge(github, service) {
         });
     }
     catch (error) {
-        if (error instanceof _config_targets_js__WEBPACK_IMPORTED_MODULE_0__/* .InputError */ .dz)
+        if (error instanceof _config_input_error_js__WEBPACK_IMPORTED_MODULE_2__/* .InputError */ .d)
             throw error;
         throw readRefused(error, github, environment);
     }
     return found;
 }
 function tooManyFailures(service) {
-    return new _config_targets_js__WEBPACK_IMPORTED_MODULE_0__/* .InputError */ .dz(`changed-since: last-purge: none of the newest ${MOST_DEPLOYMENTS} deployments of ${environmentOf(service)} records a complete purge, so the base cannot be known. Reset the record with a run of mode: all and changed-since: last-purge, or delete the environment's old deployments`);
+    return new _config_input_error_js__WEBPACK_IMPORTED_MODULE_2__/* .InputError */ .d(`changed-since: last-purge: none of the newest ${MOST_DEPLOYMENTS} deployments of ${environmentOf(service)} records a complete purge, so the base cannot be known. Reset the record with a run of mode: all and changed-since: last-purge, or delete the environment's old deployments`);
 }
 /** The run id a record's payload names; only digits are trusted, anything else is left out. */
 function runIdOf(payload) {
@@ -87,16 +87,16 @@ function runIdOf(payload) {
     return typeof text === 'string' && /^\d{1,20}$/.test(text) ? text : '';
 }
 function readRefused(error, github, environment) {
-    const status = (0,_github_js__WEBPACK_IMPORTED_MODULE_1__/* .statusOf */ .c2)(error);
-    const reason = (0,_text_guard_js__WEBPACK_IMPORTED_MODULE_2__/* .redact */ .E$)((0,_text_message_js__WEBPACK_IMPORTED_MODULE_3__/* .messageOf */ .b)(error));
+    const status = (0,_github_js__WEBPACK_IMPORTED_MODULE_0__/* .statusOf */ .c2)(error);
+    const reason = (0,_text_guard_js__WEBPACK_IMPORTED_MODULE_1__/* .redact */ .E$)((0,_text_message_js__WEBPACK_IMPORTED_MODULE_3__/* .messageOf */ .b)(error));
     const where = `the deployments of ${environment} in ${github.owner}/${github.repo}`;
     if (status === 401) {
-        return new _config_targets_js__WEBPACK_IMPORTED_MODULE_0__/* .InputError */ .dz(`github-token: GitHub rejected the token (401: ${reason})`);
+        return new _config_input_error_js__WEBPACK_IMPORTED_MODULE_2__/* .InputError */ .d(`github-token: GitHub rejected the token (401: ${reason})`);
     }
-    if ((status === 403 || status === 404) && !(0,_github_js__WEBPACK_IMPORTED_MODULE_1__/* .isRateLimited */ .Jz)(error)) {
-        return new _config_targets_js__WEBPACK_IMPORTED_MODULE_0__/* .InputError */ .dz(`changed-since: last-purge: GitHub refused to read ${where} (${status}: ${reason}); ${DEPLOYMENTS_PERMISSION}. Nothing was purged`);
+    if ((status === 403 || status === 404) && !(0,_github_js__WEBPACK_IMPORTED_MODULE_0__/* .isRateLimited */ .Jz)(error)) {
+        return new _config_input_error_js__WEBPACK_IMPORTED_MODULE_2__/* .InputError */ .d(`changed-since: last-purge: GitHub refused to read ${where} (${status}: ${reason}); ${DEPLOYMENTS_PERMISSION}. Nothing was purged`);
     }
-    return new Error(`GitHub API: could not read ${where}: ${(0,_github_js__WEBPACK_IMPORTED_MODULE_1__/* .answerOf */ .ut)(error, reason)}. Nothing was purged: the run needs the record to know what changed; re-run the job once GitHub answers again`);
+    return new Error(`GitHub API: could not read ${where}: ${(0,_github_js__WEBPACK_IMPORTED_MODULE_0__/* .answerOf */ .ut)(error, reason)}. Nothing was purged: the run needs the record to know what changed; re-run the job once GitHub answers again`);
 }
 
 

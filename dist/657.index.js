@@ -24,6 +24,8 @@ var counted = __webpack_require__(4305);
 var guard = __webpack_require__(2963);
 // EXTERNAL MODULE: ./src/github.ts
 var src_github = __webpack_require__(9248);
+// EXTERNAL MODULE: ./src/config/input-error.ts
+var input_error = __webpack_require__(6065);
 // EXTERNAL MODULE: ./src/text/shown.ts
 var shown = __webpack_require__(8482);
 ;// CONCATENATED MODULE: ./src/stages/changed-files/range.ts
@@ -176,7 +178,7 @@ async function listChangedFiles(github, range) {
         return { files: sortedNames(comparison.files), commits: totalCommits, method: 'compare' };
     }
     if (totalCommits > MOST_COMMITS) {
-        throw new config_targets/* InputError */.dz(`changed-files: ${shortRef(range.base)}...${shortRef(range.head)} changes ${COMPARE_FILE_LIMIT} files or more over ${count(totalCommits)} commits, and listing them commit by commit stops at ${MOST_COMMITS} commits (a GitHub call each); purge everything with mode: all`);
+        throw new input_error/* InputError */.d(`changed-files: ${shortRef(range.base)}...${shortRef(range.head)} changes ${COMPARE_FILE_LIMIT} files or more over ${count(totalCommits)} commits, and listing them commit by commit stops at ${MOST_COMMITS} commits (a GitHub call each); purge everything with mode: all`);
     }
     const shas = await comparisonCommits(github, range);
     if (shas.length !== totalCommits) {
@@ -216,7 +218,7 @@ async function commitFiles(github, sha) {
         throw apiError(error, github, `read commit ${shortRef(sha)}`);
     }
     if (entries.length >= COMMIT_FILE_LIMIT) {
-        throw new config_targets/* InputError */.dz(`changed-files: commit ${shortRef(sha)} changes at least ${count(COMMIT_FILE_LIMIT)} files, the most GitHub lists for one commit, so the files this deploy changed cannot all be known. Purge everything with mode: all instead`);
+        throw new input_error/* InputError */.d(`changed-files: commit ${shortRef(sha)} changes at least ${count(COMMIT_FILE_LIMIT)} files, the most GitHub lists for one commit, so the files this deploy changed cannot all be known. Purge everything with mode: all instead`);
     }
     return entries;
 }
@@ -240,10 +242,10 @@ function apiError(error, github, what) {
     const reason = (0,guard/* redact */.E$)((0,message/* messageOf */.b)(error));
     const repository = `${github.owner}/${github.repo}`;
     if (status === 401) {
-        return new config_targets/* InputError */.dz(`github-token: GitHub rejected the token (401: ${reason})`);
+        return new input_error/* InputError */.d(`github-token: GitHub rejected the token (401: ${reason})`);
     }
     if (status === 403 && !(0,src_github/* isRateLimited */.Jz)(error)) {
-        return new config_targets/* InputError */.dz(`github-token: GitHub refused to ${what} in ${repository} (403: ${reason}); the token needs contents: read`);
+        return new input_error/* InputError */.d(`github-token: GitHub refused to ${what} in ${repository} (403: ${reason}); the token needs contents: read`);
     }
     return new Error(`GitHub API: could not ${what} in ${repository}: ${(0,src_github/* answerOf */.ut)(error, reason)}`);
 }
@@ -302,7 +304,7 @@ async function resolveRange(github, changedSince) {
     }
     const { eventName } = github.event;
     if (changedSince === '') {
-        throw new config_targets/* InputError */.dz(own.kind === 'none'
+        throw new input_error/* InputError */.d(own.kind === 'none'
             ? `changed-since is required for ${eventName === '' ? 'runs outside a workflow event' : `${eventName} events`}: the commits to compare are found automatically only for push (its before) and release (the previous release) events. ${HOW_TO_SET_CHANGED_SINCE}`
             : `changed-since: ${own.problem}. ${HOW_TO_SET_CHANGED_SINCE}`);
     }
@@ -319,7 +321,7 @@ async function ownRange(github) {
     const own = eventRange(github.event);
     switch (own.kind) {
         case 'deleted-branch':
-            throw new config_targets/* InputError */.dz(`changed-files: this push deleted ${own.ref || 'the branch'}; it has no new commit to take changed files from`);
+            throw new input_error/* InputError */.d(`changed-files: this push deleted ${own.ref || 'the branch'}; it has no new commit to take changed files from`);
         case 'push': {
             const comparison = await compare(github, own.base, own.head);
             if (comparison.kind === 'ancestor') {
@@ -391,10 +393,10 @@ async function fromChangedSince(github, changedSince, head, problem) {
     const comparison = await compare(github, changedSince, head);
     const why = problem === undefined ? '' : ` (needed because ${problem})`;
     if (comparison.kind === 'unknown') {
-        throw new config_targets/* InputError */.dz(`changed-since: ${(0,shown/* shorten */.ml)(changedSince)} is not a commit, branch or tag GitHub knows in ${github.owner}/${github.repo}${why}; give a full commit SHA, branch or tag, or use mode: all`);
+        throw new input_error/* InputError */.d(`changed-since: ${(0,shown/* shorten */.ml)(changedSince)} is not a commit, branch or tag GitHub knows in ${github.owner}/${github.repo}${why}; give a full commit SHA, branch or tag, or use mode: all`);
     }
     if (comparison.kind === 'unrelated') {
-        throw new config_targets/* InputError */.dz(`changed-since: ${(0,shown/* shorten */.ml)(changedSince)} is not an ancestor of ${shortRef(head)} (GitHub compares them as ${comparison.status}), so files changed only on its side would be missed${why}; give a commit that ${shortRef(head)} contains, or use mode: all`);
+        throw new input_error/* InputError */.d(`changed-since: ${(0,shown/* shorten */.ml)(changedSince)} is not an ancestor of ${shortRef(head)} (GitHub compares them as ${comparison.status}), so files changed only on its side would be missed${why}; give a commit that ${shortRef(head)} contains, or use mode: all`);
     }
     return { base: changedSince, head, origin: 'input', notes, comparison: comparison.page };
 }
@@ -501,7 +503,7 @@ async function withoutRecord(github, services, log) {
         const why = own.kind === 'unusable'
             ? own.problem
             : `this ${github.event.eventName || 'run'} event has no range of its own to compare`;
-        throw new config_targets/* InputError */.dz(`changed-since: last-purge: no complete purge of ${names} is recorded yet, and ${why}. ${HOW_TO_BEGIN}`);
+        throw new input_error/* InputError */.d(`changed-since: last-purge: no complete purge of ${names} is recorded yet, and ${why}. ${HOW_TO_BEGIN}`);
     }
     const what = own.range.origin === 'release' ? 'this release' : 'this push';
     log.notice(`No complete purge of ${names} is recorded yet: comparing ${what}'s own range. This run records one when its purge is complete`);
@@ -559,16 +561,16 @@ async function wholeTree(github, sha, unknown, reset) {
     try {
         const tree = await github.tree(sha);
         if (tree.truncated) {
-            throw new config_targets/* InputError */.dz(`changed-since: last-purge: GitHub lists the tree of ${shortRef(sha)} only in part (over 100,000 entries or 7 MB), so the changed files cannot all be known; ${reset}`);
+            throw new input_error/* InputError */.d(`changed-since: last-purge: GitHub lists the tree of ${shortRef(sha)} only in part (over 100,000 entries or 7 MB), so the changed files cannot all be known; ${reset}`);
         }
         entries = tree.entries;
     }
     catch (error) {
-        if (error instanceof config_targets/* InputError */.dz)
+        if (error instanceof input_error/* InputError */.d)
             throw error;
         const status = (0,src_github/* statusOf */.c2)(error);
         if (status === 404 || status === 409 || status === 422) {
-            throw new config_targets/* InputError */.dz(`changed-since: last-purge: ${unknown} (${status}), so what changed since cannot be known; ${reset}`);
+            throw new input_error/* InputError */.d(`changed-since: last-purge: ${unknown} (${status}), so what changed since cannot be known; ${reset}`);
         }
         throw apiError(error, github, `read the tree of ${shortRef(sha)}`);
     }

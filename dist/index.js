@@ -30872,6 +30872,21 @@ module.exports = {
 
 /***/ }),
 
+/***/ 6065:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   d: () => (/* binding */ InputError)
+/* harmony export */ });
+/** The one error for what the user gave: every check of an input, here or in a stage, throws it. */
+/** A failure caused by what the user gave, reported before any request is sent. */
+class InputError extends Error {
+    name = 'InputError';
+}
+
+
+/***/ }),
+
 /***/ 5684:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -30879,34 +30894,31 @@ module.exports = {
 /* harmony export */   JU: () => (/* binding */ purgeUrl),
 /* harmony export */   cW: () => (/* binding */ isLoopbackHost),
 /* harmony export */   ch: () => (/* binding */ mergeUnique),
-/* harmony export */   dz: () => (/* binding */ InputError),
 /* harmony export */   f$: () => (/* binding */ parseHttpUrl),
 /* harmony export */   ri: () => (/* binding */ withoutCredentials),
 /* harmony export */   yR: () => (/* binding */ checkKey)
 /* harmony export */ });
 /* unused harmony export MAX_KEY_BYTES */
+/* harmony import */ var _input_error_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6065);
 /* harmony import */ var _text_shown_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8482);
 /** Validation of each thing a user asks to purge: a surrogate key, a URL. Pure. */
 
+
 const MAX_KEY_BYTES = 1024;
 const PRINTABLE_ASCII = /^[\x21-\x7e]+$/;
-/** A failure caused by what the user gave, reported before any request is sent. */
-class InputError extends Error {
-    name = 'InputError';
-}
 /** Refuses a key the purge API cannot take or would read as another; `source` names its input. */
 function checkKey(key, source) {
     if (!PRINTABLE_ASCII.test(key)) {
-        throw new InputError(`${source}: key ${(0,_text_shown_js__WEBPACK_IMPORTED_MODULE_0__/* .shorten */ .ml)(key)} is not allowed: a surrogate key is printable ASCII (0x21–0x7E) only`);
+        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_1__/* .InputError */ .d(`${source}: key ${(0,_text_shown_js__WEBPACK_IMPORTED_MODULE_0__/* .shorten */ .ml)(key)} is not allowed: a surrogate key is printable ASCII (0x21–0x7E) only`);
     }
     // In keys: '"home" "about"' YAML strips only the outer quotes: the inner ones would be sent as
     // part of each key, which purges nothing tagged home. A lone quote wraps nothing: it stays a key.
     if (/^(["']).*\1$/.test(key)) {
-        throw new InputError(`${source}: key ${(0,_text_shown_js__WEBPACK_IMPORTED_MODULE_0__/* .shorten */ .ml)(key)} is wrapped in quotes, which would be purged as part of the key; remove them (keys are separated by spaces, commas or newlines; YAML quotes go around the whole value)`);
+        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_1__/* .InputError */ .d(`${source}: key ${(0,_text_shown_js__WEBPACK_IMPORTED_MODULE_0__/* .shorten */ .ml)(key)} is wrapped in quotes, which would be purged as part of the key; remove them (keys are separated by spaces, commas or newlines; YAML quotes go around the whole value)`);
     }
     // Printable ASCII: one byte per character.
     if (key.length > MAX_KEY_BYTES) {
-        throw new InputError(`${source}: key ${(0,_text_shown_js__WEBPACK_IMPORTED_MODULE_0__/* .shorten */ .ml)(key)} is ${key.length} bytes long; a surrogate key is at most ${MAX_KEY_BYTES} bytes`);
+        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_1__/* .InputError */ .d(`${source}: key ${(0,_text_shown_js__WEBPACK_IMPORTED_MODULE_0__/* .shorten */ .ml)(key)} is ${key.length} bytes long; a surrogate key is at most ${MAX_KEY_BYTES} bytes`);
     }
 }
 function isLoopbackHost(hostname) {
@@ -30928,13 +30940,13 @@ function parseHttpUrl(raw, source) {
         url = new URL(raw);
     }
     catch {
-        throw new InputError(`${source}: ${(0,_text_shown_js__WEBPACK_IMPORTED_MODULE_0__/* .shorten */ .ml)(withoutCredentials(raw))} is not an absolute URL; give it with https:// and a host`);
+        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_1__/* .InputError */ .d(`${source}: ${(0,_text_shown_js__WEBPACK_IMPORTED_MODULE_0__/* .shorten */ .ml)(withoutCredentials(raw))} is not an absolute URL; give it with https:// and a host`);
     }
     if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-        throw new InputError(`${source}: ${(0,_text_shown_js__WEBPACK_IMPORTED_MODULE_0__/* .shorten */ .ml)(withoutCredentials(raw))} uses ${url.protocol.slice(0, -1)}; only http and https URLs can be purged`);
+        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_1__/* .InputError */ .d(`${source}: ${(0,_text_shown_js__WEBPACK_IMPORTED_MODULE_0__/* .shorten */ .ml)(withoutCredentials(raw))} uses ${url.protocol.slice(0, -1)}; only http and https URLs can be purged`);
     }
     if (url.username !== '' || url.password !== '') {
-        throw new InputError(`${source}: ${(0,_text_shown_js__WEBPACK_IMPORTED_MODULE_0__/* .shorten */ .ml)(withoutCredentials(raw))} embeds credentials (user:password@); remove them`);
+        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_1__/* .InputError */ .d(`${source}: ${(0,_text_shown_js__WEBPACK_IMPORTED_MODULE_0__/* .shorten */ .ml)(withoutCredentials(raw))} embeds credentials (user:password@); remove them`);
     }
     return url;
 }
@@ -32789,8 +32801,8 @@ var record = __nccwpck_require__(4846);
 var counted = __nccwpck_require__(4305);
 // EXTERNAL MODULE: ./src/text/guard.ts + 1 modules
 var guard = __nccwpck_require__(2963);
-// EXTERNAL MODULE: ./src/config/targets.ts
-var targets = __nccwpck_require__(5684);
+// EXTERNAL MODULE: ./src/config/input-error.ts
+var input_error = __nccwpck_require__(6065);
 // EXTERNAL MODULE: ./src/text/shown.ts
 var text_shown = __nccwpck_require__(8482);
 ;// CONCATENATED MODULE: ./src/stages/plan.ts
@@ -32848,7 +32860,7 @@ function isDotSegment(key) {
 }
 function singleKeyCall(service, key, soft) {
     if (isDotSegment(key)) {
-        throw new targets/* InputError */.dz(`keys: key ${(0,text_shown/* shorten */.ml)(key)} cannot be soft-purged: the soft purge path cannot carry "." or ".." as a key`);
+        throw new input_error/* InputError */.d(`keys: key ${(0,text_shown/* shorten */.ml)(key)} cannot be soft-purged: the soft purge path cannot carry "." or ".." as a key`);
     }
     return {
         operation: soft ? 'soft-key' : 'key',
@@ -33213,6 +33225,8 @@ function serverMessage(body) {
     return (0,text_shown/* plainLine */.h0)((0,guard/* redact */.E$)(plain).replace(/<[^>]*>/g, ' '));
 }
 
+// EXTERNAL MODULE: ./src/config/targets.ts
+var targets = __nccwpck_require__(5684);
 ;// CONCATENATED MODULE: ./src/stages/purge/response.ts
 /** What one attempt's exchange means for its call: ids, or a failure with a reason a user can act on. Pure. */
 
@@ -37482,14 +37496,70 @@ function getIDToken(aud) {
  */
 
 //# sourceMappingURL=core.js.map
-// EXTERNAL MODULE: ./node_modules/picomatch/index.js
-var picomatch = __nccwpck_require__(4006);
-var picomatch_default = /*#__PURE__*/__nccwpck_require__.n(picomatch);
+;// CONCATENATED MODULE: ./src/config/input-values.ts
+
+
+const TRUE_VALUES = ['true', 'True', 'TRUE'];
+const FALSE_VALUES = ['false', 'False', 'FALSE'];
+function parseBoolean(raw, name) {
+    const value = raw[name];
+    if (TRUE_VALUES.includes(value))
+        return true;
+    if (FALSE_VALUES.includes(value))
+        return false;
+    throw new input_error/* InputError */.d(`${name} must be true or false, got ${(0,text_shown/* shorten */.ml)(value)}`);
+}
+function parseChoice(raw, name, allowed) {
+    const value = raw[name];
+    const choice = allowed.find((option) => option === value);
+    if (choice === undefined) {
+        const shown = allowed.filter((option) => option !== '').join(', ');
+        throw new input_error/* InputError */.d(`${name} must be one of ${shown}${allowed.includes('') ? ' (or empty)' : ''}, got ${(0,text_shown/* shorten */.ml)(value)}`);
+    }
+    return choice;
+}
+function parseInteger(raw, name, min, max) {
+    const value = raw[name];
+    const number = /^\d+$/.test(value) ? Number(value) : NaN;
+    if (!(number >= min && number <= max)) {
+        throw new input_error/* InputError */.d(`${name} must be a whole number from ${min} to ${max}, got ${(0,text_shown/* shorten */.ml)(value)}`);
+    }
+    return number;
+}
+function parseSeconds(raw, name, max) {
+    const value = raw[name];
+    const seconds = /^\d+(\.\d+)?$/.test(value) ? Number(value) : NaN;
+    if (!(seconds > 0 && seconds <= max)) {
+        throw new input_error/* InputError */.d(`${name} must be a number of seconds above 0 and at most ${max}, got ${(0,text_shown/* shorten */.ml)(value)}`);
+    }
+    return seconds;
+}
+/**
+ * A token travels in an HTTP header, which cannot carry line breaks, other control characters or
+ * non-ASCII text; refused here rather than by the HTTP client mid-run. The value is never shown.
+ */
+function requireHeaderSafe(raw, name) {
+    for (const char of raw[name]) {
+        const code = char.charCodeAt(0);
+        const problem = code === 0x0a || code === 0x0d
+            ? 'a line break'
+            : code < 0x20 || code === 0x7f
+                ? 'a control character'
+                : code > 0x7e
+                    ? 'a non-ASCII character'
+                    : undefined;
+        if (problem !== undefined) {
+            throw new input_error/* InputError */.d(`${name} holds ${problem}, which an HTTP header cannot carry; check the secret behind ${name} (its value is not shown)`);
+        }
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/config/lists.ts
 /**
  * The one grammar of list inputs (keys, urls, verify-urls, wait-for-url, service-id and the list
  * files): a JSON array of strings, or text split by the input's separators. Pure.
  */
+
 
 
 /**
@@ -37548,7 +37618,7 @@ function* listItems(text, input) {
                 continue;
             const space = WHITESPACE.exec(element);
             if (space !== null) {
-                throw new targets/* InputError */.dz(`${input}: element ${index + 1} of the JSON array, ${kind.show(element)}, holds whitespace (${codePoint(space[0])}); give each ${kind.item} as an element of its own`);
+                throw new input_error/* InputError */.d(`${input}: element ${index + 1} of the JSON array, ${kind.show(element)}, holds whitespace (${codePoint(space[0])}); give each ${kind.item} as an element of its own`);
             }
             kind.check?.(element, input);
             yield element;
@@ -37561,7 +37631,7 @@ function* listItems(text, input) {
             continue;
         const space = WHITESPACE.exec(item);
         if (space !== null) {
-            throw new targets/* InputError */.dz(`${input}: ${kind.show(item)} holds whitespace (${codePoint(space[0])}) that does not separate ${kind.items}; separate them with ${kind.separatedBy}`);
+            throw new input_error/* InputError */.d(`${input}: ${kind.show(item)} holds whitespace (${codePoint(space[0])}) that does not separate ${kind.items}; separate them with ${kind.separatedBy}`);
         }
         kind.check?.(item, input);
         yield item;
@@ -37592,10 +37662,10 @@ function jsonElements(text, input, kind) {
         const value = parsedJson(text);
         if (isStringArray(value))
             return value;
-        throw new targets/* InputError */.dz(`${input}: ${kind.show(text.slice(first, last + 1))} is not a JSON array of strings, which a value starting with [ and ending with ] must be; write it as one (["a","b"]), or leave out the brackets`);
+        throw new input_error/* InputError */.d(`${input}: ${kind.show(text.slice(first, last + 1))} is not a JSON array of strings, which a value starting with [ and ending with ] must be; write it as one (["a","b"]), or leave out the brackets`);
     }
     if (opens === '"' && closes === '"' && typeof parsedJson(text) === 'string') {
-        throw new targets/* InputError */.dz(`${input}: ${kind.show(text.slice(first, last + 1))} is one JSON string, whose quotes would be read as part of the ${kind.items}; remove them, or give a JSON array of strings (["a","b"])`);
+        throw new input_error/* InputError */.d(`${input}: ${kind.show(text.slice(first, last + 1))} is one JSON string, whose quotes would be read as part of the ${kind.items}; remove them, or give a JSON array of strings (["a","b"])`);
     }
     return undefined;
 }
@@ -37623,7 +37693,7 @@ function refuseJoinedUrls(item, input) {
     const joints = item.match(/,https?:\/\//gi)?.length ?? 0;
     if (joints > 0) {
         const joined = joints === 1 ? 'two URLs joined by a comma' : `${joints + 1} URLs joined by commas`;
-        throw new targets/* InputError */.dz(`${input}: ${(0,text_shown/* shorten */.ml)((0,targets/* withoutCredentials */.ri)(item))} holds ${joined}; separate URLs with newlines or spaces`);
+        throw new input_error/* InputError */.d(`${input}: ${(0,text_shown/* shorten */.ml)((0,targets/* withoutCredentials */.ri)(item))} holds ${joined}; separate URLs with newlines or spaces`);
     }
 }
 /**
@@ -37655,8 +37725,114 @@ function parseUrls(...lists) {
     return [...urls.values()];
 }
 
+;// CONCATENATED MODULE: ./src/config/purge-api.ts
+
+
+
+
+/** Why an input fed from a secret or variable arrives empty, short of GitHub withholding it. */
+const NOT_SET = 'may not be set in this repository, or only in an environment the job does not name';
+/**
+ * Refuses an empty api-token. Called only when the run sends it: for a whole service, for keys, or
+ * for URLs with url-purge-auth; the message names which.
+ */
+function requireApiToken(raw, purgeAll, needsService) {
+    if (raw['api-token'] !== '')
+        return;
+    throw new input_error/* InputError */.d(`api-token is required to purge ${purgeAll ? 'a whole service' : needsService ? 'surrogate keys' : 'URLs with url-purge-auth: true'}. It is empty: the secret behind it ${NOT_SET}, or this run gets no Actions secrets (runs triggered by a pull request from a fork or by Dependabot do not)`);
+}
+/** One service id, or several separated by newlines or commas: keys and purge-all go to each. */
+function parseServices(raw) {
+    const ids = parseServiceIds(raw);
+    if (ids.length === 0) {
+        throw new input_error/* InputError */.d(`service-id is required to purge surrogate keys or a whole service. It is empty: the secret or variable behind it ${NOT_SET}, or this run gets none (a run triggered by a pull request from a fork gets no Actions secrets or variables; one triggered by Dependabot gets variables but no Actions secrets)`);
+    }
+    if (raw['base-url'] === '') {
+        throw new input_error/* InputError */.d('base-url is required to purge surrogate keys or a whole service, e.g. https://api.example-cdn.com');
+    }
+    const base = (0,targets/* parseHttpUrl */.f$)(raw['base-url'], 'base-url');
+    if (base.search !== '' || base.hash !== '') {
+        throw new input_error/* InputError */.d('base-url: give the management address without a query or fragment');
+    }
+    if (base.pathname.split('/').includes('service')) {
+        throw new input_error/* InputError */.d(`base-url: ${(0,text_shown/* shorten */.ml)(raw['base-url'])} holds /service/ in its path; give the management address only (e.g. https://api.example-cdn.com): the action appends /service/{service-id}/... itself`);
+    }
+    requireSafeTransport(base, 'base-url');
+    const baseUrl = base.href.replace(/\/+$/, '');
+    return ids.map((id) => ({ id, baseUrl }));
+}
+/** The service ids, each a safe path segment of printable ASCII; empty when none is given. */
+function parseServiceIds(raw) {
+    const ids = new Set(listItems(raw['service-id'], 'service-id'));
+    for (const id of ids) {
+        if (id === '.' || id === '..') {
+            throw new input_error/* InputError */.d(`service-id: ${(0,text_shown/* shorten */.ml)(id)} is not a service id: URLs read . and .. as path steps, so its calls would go to another address than a service's (.. would make {base-url}/purge_all)`);
+        }
+        if (!/^[\x21-\x7e]+$/.test(id)) {
+            throw new input_error/* InputError */.d(`service-id: ${(0,text_shown/* shorten */.ml)(id)} is not a service id: give printable ASCII ids without spaces, separated by newlines or commas`);
+        }
+    }
+    return [...ids];
+}
+/** url-purge-auth sends api-token with every URL purge: each URL and url-map prefix is checked. */
+function requireSafeUrlPurges(urls, urlMap) {
+    for (const { url, target } of urls)
+        requireSafeTransport(url, `urls: ${(0,text_shown/* shorten */.ml)(target)}`);
+    for (const { urlPrefix, line } of urlMap) {
+        requireSafeTransport(new URL(urlPrefix), `url-map line ${line}`);
+    }
+}
+/** The token must not cross the network in clear text; loopback is allowed for local test servers. */
+function requireSafeTransport(url, source) {
+    if (url.protocol === 'http:' && !(0,targets/* isLoopbackHost */.cW)(url.hostname)) {
+        throw new input_error/* InputError */.d(`${source}: http:// would send api-token unencrypted to ${url.host}; use https:// (http is allowed only for localhost, 127.0.0.0/8 and ::1)`);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/config/mode.ts
+/** The `mode` input: which targets a run purges, and what it refuses beside them. Pure. */
+
+const MODES = ['', 'keys', 'urls', 'all'];
+/** Refuses a mode the given targets or `soft` contradict, and a run with nothing to purge. */
+function checkMode(mode, given, soft) {
+    const { hasKeys, hasUrls } = given;
+    if (mode === 'all') {
+        // Checked first: changed-files always brings a map, which the refusal of keys or URLs
+        // below would blame instead of the input the user set.
+        if (given.changedFiles) {
+            throw new input_error/* InputError */.d('changed-files: true derives keys and URLs, and mode: all refuses them; use one or the other');
+        }
+        if (hasKeys || hasUrls) {
+            throw new input_error/* InputError */.d('mode: all purges the whole service and refuses keys or URLs beside it; remove keys/keys-file/urls/urls-file, or leave mode empty to purge only those');
+        }
+        if (soft) {
+            throw new input_error/* InputError */.d('soft: true cannot be used with mode: all: the purge API has no soft purge-all; purge surrogate keys softly instead, or set soft: false');
+        }
+        return;
+    }
+    if (mode === 'keys' && hasUrls) {
+        throw new input_error/* InputError */.d('mode: keys refuses URLs; remove urls/urls-file (and url-map), or leave mode empty to purge both');
+    }
+    if (mode === 'urls' && hasKeys) {
+        throw new input_error/* InputError */.d('mode: urls refuses keys; remove keys/keys-file (and key-map), or leave mode empty to purge both');
+    }
+    const wanted = mode === 'keys' ? hasKeys : mode === 'urls' ? hasUrls : hasKeys || hasUrls;
+    if (!wanted) {
+        const what = mode === 'keys'
+            ? 'keys or keys-file'
+            : mode === 'urls'
+                ? 'urls or urls-file'
+                : 'keys, keys-file, urls or urls-file';
+        throw new input_error/* InputError */.d(`Nothing to purge: give ${what}${mode === '' ? ', or set mode: all' : ''}`);
+    }
+}
+
+// EXTERNAL MODULE: ./node_modules/picomatch/index.js
+var picomatch = __nccwpck_require__(4006);
+var picomatch_default = /*#__PURE__*/__nccwpck_require__.n(picomatch);
 ;// CONCATENATED MODULE: ./src/config/maps.ts
 /** Which URLs and surrogate keys the files a deploy changed make stale: url-map and key-map. Pure. */
+
 
 
 
@@ -37677,7 +37853,7 @@ function mapLines(text, input, shape) {
         const left = arrow < 0 ? '' : trimmed.slice(0, arrow).trim();
         const right = arrow < 0 ? '' : trimmed.slice(arrow + 2).trim();
         if (left === '' || right === '') {
-            throw new targets/* InputError */.dz(`${input} line ${line}: expected ${shape}, got ${(0,text_shown/* shorten */.ml)(trimmed)}`);
+            throw new input_error/* InputError */.d(`${input} line ${line}: expected ${shape}, got ${(0,text_shown/* shorten */.ml)(trimmed)}`);
         }
         lines.push({ line, left, right });
     });
@@ -37689,7 +37865,7 @@ function parseUrlMap(text) {
         const source = `url-map line ${line}`;
         const url = (0,targets/* parseHttpUrl */.f$)(right, source);
         if (url.search !== '' || url.hash !== '' || /[?#]/.test(right)) {
-            throw new targets/* InputError */.dz(`${source}: ${(0,text_shown/* shorten */.ml)(right)} has a query or fragment; a URL prefix is a scheme, host and path`);
+            throw new input_error/* InputError */.d(`${source}: ${(0,text_shown/* shorten */.ml)(right)} has a query or fragment; a URL prefix is a scheme, host and path`);
         }
         // The path prefix is a directory, so the URL prefix is one too: `https://x/blog` + `a.html`
         // must give `https://x/blog/a.html`, not `https://x/bloga.html`.
@@ -37701,14 +37877,14 @@ function parseUrlMap(text) {
 /** A repository directory as GitHub lists paths: no leading `./` or `/`, ending in `/`. */
 function parsePathPrefix(raw, source) {
     if (/[*?[\]{}]/.test(raw)) {
-        throw new targets/* InputError */.dz(`${source}: ${(0,text_shown/* shorten */.ml)(raw)} looks like a glob; PATH_PREFIX is a directory such as public/ (globs belong in key-map)`);
+        throw new input_error/* InputError */.d(`${source}: ${(0,text_shown/* shorten */.ml)(raw)} looks like a glob; PATH_PREFIX is a directory such as public/ (globs belong in key-map)`);
     }
     if (raw.includes('\\')) {
-        throw new targets/* InputError */.dz(`${source}: ${(0,text_shown/* shorten */.ml)(raw)}: separate directories with /, not \\`);
+        throw new input_error/* InputError */.d(`${source}: ${(0,text_shown/* shorten */.ml)(raw)}: separate directories with /, not \\`);
     }
     const path = raw.replace(/^(\.\/|\/)+/, '').replace(/^\.$/, '');
     if (path.split('/').some((segment) => segment === '.' || segment === '..')) {
-        throw new targets/* InputError */.dz(`${source}: ${(0,text_shown/* shorten */.ml)(raw)}: give the directory from the repository root, without . or .. segments`);
+        throw new input_error/* InputError */.d(`${source}: ${(0,text_shown/* shorten */.ml)(raw)}: give the directory from the repository root, without . or .. segments`);
     }
     if (path === '')
         return '';
@@ -37721,7 +37897,7 @@ function parseKeyMap(text) {
         // A line is not a list: one key, so separators as in keys mean a second key.
         const keys = new Set(right.split(KEY_SEPARATORS).filter((key) => key !== ''));
         if (keys.size !== 1) {
-            throw new targets/* InputError */.dz(`${source}: ${(0,text_shown/* shorten */.ml)(right)} is ${keys.size} keys; give one key per line (repeat the glob for more)`);
+            throw new input_error/* InputError */.d(`${source}: ${(0,text_shown/* shorten */.ml)(right)} is ${keys.size} keys; give one key per line (repeat the glob for more)`);
         }
         const [key = ''] = keys;
         (0,targets/* checkKey */.yR)(key, source);
@@ -37734,13 +37910,86 @@ function parseKeyMap(text) {
         }
         catch (error) {
             const reason = (0,message/* messageOf */.b)(error);
-            throw new targets/* InputError */.dz(`${source}: ${(0,text_shown/* shorten */.ml)(left)} is not a valid glob: ${reason}`);
+            throw new input_error/* InputError */.d(`${source}: ${(0,text_shown/* shorten */.ml)(left)} is not a valid glob: ${reason}`);
         }
         return { glob, key, line, matches };
     });
 }
 
+;// CONCATENATED MODULE: ./src/config/stage-inputs.ts
+
+
+
+
+
+
+/** The `changed-since` value that reads and writes the record of each service's last complete purge. */
+const LAST_PURGE = 'last-purge';
+function parseChangedFiles(raw) {
+    if (!parseBoolean(raw, 'changed-files'))
+        return undefined;
+    const urlMap = parseUrlMap(raw['url-map']);
+    const keyMap = parseKeyMap(raw['key-map']);
+    if (urlMap.length === 0 && keyMap.length === 0) {
+        throw new input_error/* InputError */.d('changed-files: true needs url-map (PATH_PREFIX => URL_PREFIX lines) or key-map (GLOB => KEY lines) to turn changed files into targets');
+    }
+    if (raw['github-token'] === '') {
+        throw new input_error/* InputError */.d('github-token is required with changed-files: true (the default, github.token, is enough)');
+    }
+    const changedSince = raw['changed-since'] === LAST_PURGE ? '' : raw['changed-since'];
+    return { urlMap, keyMap, changedSince, githubToken: raw['github-token'] };
+}
+function parseLastPurge(raw, changedFiles, purgeAll) {
+    if (raw['changed-since'] !== LAST_PURGE)
+        return undefined;
+    if (!changedFiles && !purgeAll) {
+        throw new input_error/* InputError */.d('changed-since: last-purge needs changed-files: true (to purge what changed since the last complete purge) or mode: all (to purge everything and start the record); a branch or tag named last-purge cannot be named here, give its commit SHA instead');
+    }
+    if (raw['github-token'] === '') {
+        throw new input_error/* InputError */.d('github-token is required with changed-since: last-purge, which keeps its record as GitHub deployments (the default, github.token, is enough with permissions: deployments: write)');
+    }
+    const serviceIds = parseServiceIds(raw);
+    if (serviceIds.length === 0) {
+        throw new input_error/* InputError */.d('changed-since: last-purge keeps one record per service, named by service-id: set service-id');
+    }
+    return { serviceIds, githubToken: raw['github-token'] };
+}
+function parseWait(raw) {
+    const urls = parseCheckUrls(raw, 'wait-for-url');
+    const text = raw['wait-for-text'] === '' ? undefined : raw['wait-for-text'];
+    const passes = parseInteger(raw, 'wait-passes', 1, 100);
+    const timeoutMs = parseSeconds(raw, 'wait-timeout', 21_600) * 1000;
+    if (urls.length === 0) {
+        if (text !== undefined) {
+            throw new input_error/* InputError */.d('wait-for-text needs wait-for-url: the URLs that must show it');
+        }
+        return undefined;
+    }
+    return { urls, text, passes, timeoutMs };
+}
+function parseVerify(raw) {
+    const urls = parseCheckUrls(raw, 'verify-urls');
+    const text = raw['verify-text'] === '' ? undefined : raw['verify-text'];
+    if (text !== undefined && urls.length === 0) {
+        throw new input_error/* InputError */.d('verify-text needs verify-urls: only the pages listed there are judged by the text (purged URLs are judged by Age)');
+    }
+    return {
+        purgedUrls: parseBoolean(raw, 'verify'),
+        urls,
+        text,
+        timeoutMs: parseSeconds(raw, 'verify-timeout', 3600) * 1000
+    };
+}
+/** Absolute http(s) URLs, each once. */
+function parseCheckUrls(raw, name) {
+    const urls = Array.from(listItems(raw[name], name), (item) => (0,targets/* parseHttpUrl */.f$)(item, name).href);
+    return [...new Set(urls)];
+}
+
 ;// CONCATENATED MODULE: ./src/config/inputs.ts
+
+
+
 
 
 
@@ -37782,8 +38031,6 @@ const INPUT_NAMES = [
     'verify-timeout'
 ];
 const SECRET_INPUTS = ['api-token', 'github-token'];
-/** Why an input fed from a secret or variable arrives empty, short of GitHub withholding it. */
-const NOT_SET = 'may not be set in this repository, or only in an environment the job does not name';
 /** Validates raw inputs into settings; throws `InputError` naming the input and what is allowed. */
 function parseSettings(raw, readFile) {
     for (const name of SECRET_INPUTS)
@@ -37791,31 +38038,22 @@ function parseSettings(raw, readFile) {
     const soft = parseBoolean(raw, 'soft');
     const dryRun = parseBoolean(raw, 'dry-run');
     const urlPurgeAuth = parseBoolean(raw, 'url-purge-auth');
-    const mode = parseChoice(raw, 'mode', ['', 'keys', 'urls', 'all']);
+    const mode = parseChoice(raw, 'mode', MODES);
     const keys = parseKeys([raw.keys, 'keys'], [listFileText(raw, 'keys-file', readFile), 'keys-file']);
     const urls = parseUrls([raw.urls, 'urls'], [listFileText(raw, 'urls-file', readFile), 'urls-file']);
     const changedFiles = parseChangedFiles(raw);
     const lastPurge = parseLastPurge(raw, changedFiles !== undefined, mode === 'all');
-    if (changedFiles !== undefined && mode === 'all') {
-        throw new targets/* InputError */.dz('changed-files: true derives keys and URLs, and mode: all refuses them; use one or the other');
-    }
     // Keys and URLs a map may derive count as given: the run cannot know yet whether it will.
     const hasKeys = keys.length > 0 || (changedFiles?.keyMap.length ?? 0) > 0;
     const hasUrls = urls.length > 0 || (changedFiles?.urlMap.length ?? 0) > 0;
-    checkMode(mode, hasKeys, hasUrls, soft);
+    checkMode(mode, { hasKeys, hasUrls, changedFiles: changedFiles !== undefined }, soft);
     const purgeAll = mode === 'all';
     const needsService = purgeAll || hasKeys;
     const sendsToken = !dryRun && (needsService || (urlPurgeAuth && hasUrls));
-    if (sendsToken && raw['api-token'] === '') {
-        throw new targets/* InputError */.dz(`api-token is required to purge ${purgeAll ? 'a whole service' : needsService ? 'surrogate keys' : 'URLs with url-purge-auth: true'}. It is empty: the secret behind it ${NOT_SET}, or this run gets no Actions secrets (runs triggered by a pull request from a fork or by Dependabot do not)`);
-    }
-    if (urlPurgeAuth) {
-        for (const { url, target } of urls)
-            requireSafeTransport(url, `urls: ${(0,text_shown/* shorten */.ml)(target)}`);
-        for (const { urlPrefix, line } of changedFiles?.urlMap ?? []) {
-            requireSafeTransport(new URL(urlPrefix), `url-map line ${line}`);
-        }
-    }
+    if (sendsToken)
+        requireApiToken(raw, purgeAll, needsService);
+    if (urlPurgeAuth)
+        requireSafeUrlPurges(urls, changedFiles?.urlMap ?? []);
     return {
         apiToken: raw['api-token'],
         services: needsService ? parseServices(raw) : [],
@@ -37839,152 +38077,6 @@ function parseSettings(raw, readFile) {
         verify: parseVerify(raw)
     };
 }
-/** Absolute http(s) URLs, each once. */
-function parseCheckUrls(raw, name) {
-    const urls = Array.from(listItems(raw[name], name), (item) => (0,targets/* parseHttpUrl */.f$)(item, name).href);
-    return [...new Set(urls)];
-}
-function parseWait(raw) {
-    const urls = parseCheckUrls(raw, 'wait-for-url');
-    const text = raw['wait-for-text'] === '' ? undefined : raw['wait-for-text'];
-    const passes = parseInteger(raw, 'wait-passes', 1, 100);
-    const timeoutMs = parseSeconds(raw, 'wait-timeout', 21_600) * 1000;
-    if (urls.length === 0) {
-        if (text !== undefined) {
-            throw new targets/* InputError */.dz('wait-for-text needs wait-for-url: the URLs that must show it');
-        }
-        return undefined;
-    }
-    return { urls, text, passes, timeoutMs };
-}
-function parseVerify(raw) {
-    const urls = parseCheckUrls(raw, 'verify-urls');
-    const text = raw['verify-text'] === '' ? undefined : raw['verify-text'];
-    if (text !== undefined && urls.length === 0) {
-        throw new targets/* InputError */.dz('verify-text needs verify-urls: only the pages listed there are judged by the text (purged URLs are judged by Age)');
-    }
-    return {
-        purgedUrls: parseBoolean(raw, 'verify'),
-        urls,
-        text,
-        timeoutMs: parseSeconds(raw, 'verify-timeout', 3600) * 1000
-    };
-}
-function parseChangedFiles(raw) {
-    if (!parseBoolean(raw, 'changed-files'))
-        return undefined;
-    const urlMap = parseUrlMap(raw['url-map']);
-    const keyMap = parseKeyMap(raw['key-map']);
-    if (urlMap.length === 0 && keyMap.length === 0) {
-        throw new targets/* InputError */.dz('changed-files: true needs url-map (PATH_PREFIX => URL_PREFIX lines) or key-map (GLOB => KEY lines) to turn changed files into targets');
-    }
-    if (raw['github-token'] === '') {
-        throw new targets/* InputError */.dz('github-token is required with changed-files: true (the default, github.token, is enough)');
-    }
-    const changedSince = raw['changed-since'] === LAST_PURGE ? '' : raw['changed-since'];
-    return { urlMap, keyMap, changedSince, githubToken: raw['github-token'] };
-}
-/** The `changed-since` value that reads and writes the record of each service's last complete purge. */
-const LAST_PURGE = 'last-purge';
-function parseLastPurge(raw, changedFiles, purgeAll) {
-    if (raw['changed-since'] !== LAST_PURGE)
-        return undefined;
-    if (!changedFiles && !purgeAll) {
-        throw new targets/* InputError */.dz('changed-since: last-purge needs changed-files: true (to purge what changed since the last complete purge) or mode: all (to purge everything and start the record); a branch or tag named last-purge cannot be named here, give its commit SHA instead');
-    }
-    if (raw['github-token'] === '') {
-        throw new targets/* InputError */.dz('github-token is required with changed-since: last-purge, which keeps its record as GitHub deployments (the default, github.token, is enough with permissions: deployments: write)');
-    }
-    const serviceIds = parseServiceIds(raw);
-    if (serviceIds.length === 0) {
-        throw new targets/* InputError */.dz('changed-since: last-purge keeps one record per service, named by service-id: set service-id');
-    }
-    return { serviceIds, githubToken: raw['github-token'] };
-}
-function checkMode(mode, hasKeys, hasUrls, soft) {
-    if (mode === 'all') {
-        if (hasKeys || hasUrls) {
-            throw new targets/* InputError */.dz('mode: all purges the whole service and refuses keys or URLs beside it; remove keys/keys-file/urls/urls-file, or leave mode empty to purge only those');
-        }
-        if (soft) {
-            throw new targets/* InputError */.dz('soft: true cannot be used with mode: all: the purge API has no soft purge-all; purge surrogate keys softly instead, or set soft: false');
-        }
-        return;
-    }
-    if (mode === 'keys' && hasUrls) {
-        throw new targets/* InputError */.dz('mode: keys refuses URLs; remove urls/urls-file (and url-map), or leave mode empty to purge both');
-    }
-    if (mode === 'urls' && hasKeys) {
-        throw new targets/* InputError */.dz('mode: urls refuses keys; remove keys/keys-file (and key-map), or leave mode empty to purge both');
-    }
-    const wanted = mode === 'keys' ? hasKeys : mode === 'urls' ? hasUrls : hasKeys || hasUrls;
-    if (!wanted) {
-        const what = mode === 'keys'
-            ? 'keys or keys-file'
-            : mode === 'urls'
-                ? 'urls or urls-file'
-                : 'keys, keys-file, urls or urls-file';
-        throw new targets/* InputError */.dz(`Nothing to purge: give ${what}${mode === '' ? ', or set mode: all' : ''}`);
-    }
-}
-/** One service id, or several separated by newlines or commas: keys and purge-all go to each. */
-function parseServices(raw) {
-    const ids = parseServiceIds(raw);
-    if (ids.length === 0) {
-        throw new targets/* InputError */.dz(`service-id is required to purge surrogate keys or a whole service. It is empty: the secret or variable behind it ${NOT_SET}, or this run gets none (a run triggered by a pull request from a fork gets no Actions secrets or variables; one triggered by Dependabot gets variables but no Actions secrets)`);
-    }
-    if (raw['base-url'] === '') {
-        throw new targets/* InputError */.dz('base-url is required to purge surrogate keys or a whole service, e.g. https://api.example-cdn.com');
-    }
-    const base = (0,targets/* parseHttpUrl */.f$)(raw['base-url'], 'base-url');
-    if (base.search !== '' || base.hash !== '') {
-        throw new targets/* InputError */.dz('base-url: give the management address without a query or fragment');
-    }
-    if (base.pathname.split('/').includes('service')) {
-        throw new targets/* InputError */.dz(`base-url: ${(0,text_shown/* shorten */.ml)(raw['base-url'])} holds /service/ in its path; give the management address only (e.g. https://api.example-cdn.com): the action appends /service/{service-id}/... itself`);
-    }
-    requireSafeTransport(base, 'base-url');
-    const baseUrl = base.href.replace(/\/+$/, '');
-    return ids.map((id) => ({ id, baseUrl }));
-}
-/** The service ids, each a safe path segment of printable ASCII; empty when none is given. */
-function parseServiceIds(raw) {
-    const ids = new Set(listItems(raw['service-id'], 'service-id'));
-    for (const id of ids) {
-        if (id === '.' || id === '..') {
-            throw new targets/* InputError */.dz(`service-id: ${(0,text_shown/* shorten */.ml)(id)} is not a service id: URLs read . and .. as path steps, so its calls would go to another address than a service's (.. would make {base-url}/purge_all)`);
-        }
-        if (!/^[\x21-\x7e]+$/.test(id)) {
-            throw new targets/* InputError */.dz(`service-id: ${(0,text_shown/* shorten */.ml)(id)} is not a service id: give printable ASCII ids without spaces, separated by newlines or commas`);
-        }
-    }
-    return [...ids];
-}
-/**
- * A token travels in an HTTP header, which cannot carry line breaks, other control characters or
- * non-ASCII text; refused here rather than by the HTTP client mid-run. The value is never shown.
- */
-function requireHeaderSafe(raw, name) {
-    for (const char of raw[name]) {
-        const code = char.charCodeAt(0);
-        const problem = code === 0x0a || code === 0x0d
-            ? 'a line break'
-            : code < 0x20 || code === 0x7f
-                ? 'a control character'
-                : code > 0x7e
-                    ? 'a non-ASCII character'
-                    : undefined;
-        if (problem !== undefined) {
-            throw new targets/* InputError */.dz(`${name} holds ${problem}, which an HTTP header cannot carry; check the secret behind ${name} (its value is not shown)`);
-        }
-    }
-}
-/** The token must not cross the network in clear text; loopback is allowed for local test servers. */
-function requireSafeTransport(url, source) {
-    if (url.protocol === 'http:' && !(0,targets/* isLoopbackHost */.cW)(url.hostname)) {
-        throw new targets/* InputError */.dz(`${source}: http:// would send api-token unencrypted to ${url.host}; use https:// (http is allowed only for localhost, 127.0.0.0/8 and ::1)`);
-    }
-}
 function listFileText(raw, name, readFile) {
     const path = raw[name];
     if (path === '')
@@ -37994,43 +38086,8 @@ function listFileText(raw, name, readFile) {
     }
     catch (error) {
         const reason = (0,message/* messageOf */.b)(error);
-        throw new targets/* InputError */.dz(`${name}: cannot read ${(0,text_shown/* shorten */.ml)(path)}: ${reason}`);
+        throw new input_error/* InputError */.d(`${name}: cannot read ${(0,text_shown/* shorten */.ml)(path)}: ${reason}`);
     }
-}
-const TRUE_VALUES = ['true', 'True', 'TRUE'];
-const FALSE_VALUES = ['false', 'False', 'FALSE'];
-function parseBoolean(raw, name) {
-    const value = raw[name];
-    if (TRUE_VALUES.includes(value))
-        return true;
-    if (FALSE_VALUES.includes(value))
-        return false;
-    throw new targets/* InputError */.dz(`${name} must be true or false, got ${(0,text_shown/* shorten */.ml)(value)}`);
-}
-function parseChoice(raw, name, allowed) {
-    const value = raw[name];
-    const choice = allowed.find((option) => option === value);
-    if (choice === undefined) {
-        const shown = allowed.filter((option) => option !== '').join(', ');
-        throw new targets/* InputError */.dz(`${name} must be one of ${shown}${allowed.includes('') ? ' (or empty)' : ''}, got ${(0,text_shown/* shorten */.ml)(value)}`);
-    }
-    return choice;
-}
-function parseInteger(raw, name, min, max) {
-    const value = raw[name];
-    const number = /^\d+$/.test(value) ? Number(value) : NaN;
-    if (!(number >= min && number <= max)) {
-        throw new targets/* InputError */.dz(`${name} must be a whole number from ${min} to ${max}, got ${(0,text_shown/* shorten */.ml)(value)}`);
-    }
-    return number;
-}
-function parseSeconds(raw, name, max) {
-    const value = raw[name];
-    const seconds = /^\d+(\.\d+)?$/.test(value) ? Number(value) : NaN;
-    if (!(seconds > 0 && seconds <= max)) {
-        throw new targets/* InputError */.dz(`${name} must be a number of seconds above 0 and at most ${max}, got ${(0,text_shown/* shorten */.ml)(value)}`);
-    }
-    return seconds;
 }
 
 ;// CONCATENATED MODULE: ./src/config/list-files.ts

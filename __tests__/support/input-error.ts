@@ -1,6 +1,6 @@
 /** The refusal a promise rejects with, for tests of what the user is told. */
 import { expect } from '@jest/globals'
-import { InputError } from '../../src/config/targets.js'
+import { InputError } from '../../src/config/input-error.js'
 
 /** The message of the InputError `promise` rejects with; fails the test on anything else. */
 export async function inputError(promise: Promise<unknown>): Promise<string> {

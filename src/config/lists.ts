@@ -2,9 +2,9 @@
  * The one grammar of list inputs (keys, urls, verify-urls, wait-for-url, service-id and the list
  * files): a JSON array of strings, or text split by the input's separators. Pure.
  */
+import { InputError } from './input-error.js'
 import {
   checkKey,
-  InputError,
   purgeUrl,
   withoutCredentials,
   type PurgeUrl,

@@ -1,6 +1,7 @@
 /** Which URLs and surrogate keys the files a deploy changed make stale: url-map and key-map. Pure. */
 import picomatch from 'picomatch'
-import { checkKey, InputError, parseHttpUrl, type SurrogateKey } from './targets.js'
+import { InputError } from './input-error.js'
+import { checkKey, parseHttpUrl, type SurrogateKey } from './targets.js'
 import { KEY_SEPARATORS } from './lists.js'
 import { shorten } from '../text/shown.js'
 import { messageOf } from '../text/message.js'

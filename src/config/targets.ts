@@ -1,4 +1,5 @@
 /** Validation of each thing a user asks to purge: a surrogate key, a URL. Pure. */
+import { InputError } from './input-error.js'
 import { shorten } from '../text/shown.js'
 
 /** A validated surrogate key: 1 to 1024 bytes of printable ASCII (0x21–0x7E), not wrapped in quotes. */
@@ -14,11 +15,6 @@ export interface PurgeUrl {
 
 export const MAX_KEY_BYTES = 1024
 const PRINTABLE_ASCII = /^[\x21-\x7e]+$/
-
-/** A failure caused by what the user gave, reported before any request is sent. */
-export class InputError extends Error {
-  override name = 'InputError'
-}
 
 /** Refuses a key the purge API cannot take or would read as another; `source` names its input. */
 export function checkKey(key: string, source: string): void {

@@ -1,7 +1,8 @@
 /** Turns settings into the exact purge calls to send (pure: no I/O, no token), and says what a dry run would do. */
 import { counted } from '../text/counted.js'
 import { oneLine } from '../text/guard.js'
-import { InputError, type PurgeUrl, type SurrogateKey } from '../config/targets.js'
+import { InputError } from '../config/input-error.js'
+import type { PurgeUrl, SurrogateKey } from '../config/targets.js'
 import type { StepLog } from '../log.js'
 import { describeCall, type PlannedStage, type PurgeCall, type Results } from '../record.js'
 import type { BatchFormat, Service, Settings } from '../config/settings.js'

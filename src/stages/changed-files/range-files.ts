@@ -13,7 +13,7 @@ import {
   type GitHubRepository
 } from '../../github.js'
 import type { ComparedRange } from '../../record.js'
-import { InputError } from '../../config/targets.js'
+import { InputError } from '../../config/input-error.js'
 import { redact } from '../../text/guard.js'
 import { messageOf } from '../../text/message.js'
 import { describeRange, shortRef, type CommitRange } from './range.js'

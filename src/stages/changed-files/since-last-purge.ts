@@ -4,7 +4,7 @@
  * (history rewritten, a record from another branch) by the two commits' whole trees, so files only
  * dropped commits changed are not missed.
  */
-import { InputError } from '../../config/targets.js'
+import { InputError } from '../../config/input-error.js'
 import { statusOf, type GitHubRepository, type TreeEntry } from '../../github.js'
 import type { StepLog } from '../../log.js'
 import type { ComparedRange, LastPurge, RecalledPurges } from '../../record.js'

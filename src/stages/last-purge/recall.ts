@@ -4,7 +4,7 @@
  * cancelled purge, one still running, one made inactive by a newer success) are skipped.
  */
 import type { LastPurgeSettings } from '../../config/settings.js'
-import { InputError } from '../../config/targets.js'
+import { InputError } from '../../config/input-error.js'
 import {
   answerOf,
   deployedCommit,

@@ -1,0 +1,96 @@
+/** The inputs of the stages around the purge: changed-files, last-purge, wait and verify. Pure. */
+import type { RawInputs } from './inputs.js'
+import type {
+  ChangedFilesSettings,
+  LastPurgeSettings,
+  VerifySettings,
+  WaitSettings
+} from './settings.js'
+import { InputError } from './input-error.js'
+import { parseBoolean, parseInteger, parseSeconds } from './input-values.js'
+import { parseServiceIds } from './purge-api.js'
+import { parseKeyMap, parseUrlMap } from './maps.js'
+import { parseHttpUrl } from './targets.js'
+import { listItems } from './lists.js'
+
+/** The `changed-since` value that reads and writes the record of each service's last complete purge. */
+const LAST_PURGE = 'last-purge'
+
+export function parseChangedFiles(raw: RawInputs): ChangedFilesSettings | undefined {
+  if (!parseBoolean(raw, 'changed-files')) return undefined
+  const urlMap = parseUrlMap(raw['url-map'])
+  const keyMap = parseKeyMap(raw['key-map'])
+  if (urlMap.length === 0 && keyMap.length === 0) {
+    throw new InputError(
+      'changed-files: true needs url-map (PATH_PREFIX => URL_PREFIX lines) or key-map (GLOB => KEY lines) to turn changed files into targets'
+    )
+  }
+  if (raw['github-token'] === '') {
+    throw new InputError(
+      'github-token is required with changed-files: true (the default, github.token, is enough)'
+    )
+  }
+  const changedSince = raw['changed-since'] === LAST_PURGE ? '' : raw['changed-since']
+  return { urlMap, keyMap, changedSince, githubToken: raw['github-token'] }
+}
+
+export function parseLastPurge(
+  raw: RawInputs,
+  changedFiles: boolean,
+  purgeAll: boolean
+): LastPurgeSettings | undefined {
+  if (raw['changed-since'] !== LAST_PURGE) return undefined
+  if (!changedFiles && !purgeAll) {
+    throw new InputError(
+      'changed-since: last-purge needs changed-files: true (to purge what changed since the last complete purge) or mode: all (to purge everything and start the record); a branch or tag named last-purge cannot be named here, give its commit SHA instead'
+    )
+  }
+  if (raw['github-token'] === '') {
+    throw new InputError(
+      'github-token is required with changed-since: last-purge, which keeps its record as GitHub deployments (the default, github.token, is enough with permissions: deployments: write)'
+    )
+  }
+  const serviceIds = parseServiceIds(raw)
+  if (serviceIds.length === 0) {
+    throw new InputError(
+      'changed-since: last-purge keeps one record per service, named by service-id: set service-id'
+    )
+  }
+  return { serviceIds, githubToken: raw['github-token'] }
+}
+
+export function parseWait(raw: RawInputs): WaitSettings | undefined {
+  const urls = parseCheckUrls(raw, 'wait-for-url')
+  const text = raw['wait-for-text'] === '' ? undefined : raw['wait-for-text']
+  const passes = parseInteger(raw, 'wait-passes', 1, 100)
+  const timeoutMs = parseSeconds(raw, 'wait-timeout', 21_600) * 1000
+  if (urls.length === 0) {
+    if (text !== undefined) {
+      throw new InputError('wait-for-text needs wait-for-url: the URLs that must show it')
+    }
+    return undefined
+  }
+  return { urls, text, passes, timeoutMs }
+}
+
+export function parseVerify(raw: RawInputs): VerifySettings {
+  const urls = parseCheckUrls(raw, 'verify-urls')
+  const text = raw['verify-text'] === '' ? undefined : raw['verify-text']
+  if (text !== undefined && urls.length === 0) {
+    throw new InputError(
+      'verify-text needs verify-urls: only the pages listed there are judged by the text (purged URLs are judged by Age)'
+    )
+  }
+  return {
+    purgedUrls: parseBoolean(raw, 'verify'),
+    urls,
+    text,
+    timeoutMs: parseSeconds(raw, 'verify-timeout', 3600) * 1000
+  }
+}
+
+/** Absolute http(s) URLs, each once. */
+function parseCheckUrls(raw: RawInputs, name: 'wait-for-url' | 'verify-urls'): string[] {
+  const urls = Array.from(listItems(raw[name], name), (item) => parseHttpUrl(item, name).href)
+  return [...new Set(urls)]
+}
