@@ -2,24 +2,21 @@
 import { describe, expect, it } from '@jest/globals'
 import { oneLine } from '../src/text/guard.js'
 import { readRunContext } from '../src/runner/context.js'
-import {
-  countResults,
-  type PurgeCall,
-  type PurgeResult,
-  type Verification,
-  type WaitOutcome,
-  type RunContext,
-  type DerivedTarget,
-  type Derivation
+import type { WaitSettings } from '../src/config/settings.js'
+import type {
+  PlannedStage,
+  PurgeCall,
+  PurgeResult,
+  Verification,
+  WaitOutcome,
+  RunContext,
+  DerivedTarget,
+  Derivation,
+  ServiceRecord
 } from '../src/record.js'
-import {
-  renderFacts,
-  renderSummary,
-  SUMMARY_MAX_BYTES,
-  SUMMARY_ROW_LIMIT,
-  type SummaryFacts
-} from '../src/report/summary.js'
-import { settingsWith } from '../tools/defaults.js'
+import { SUMMARY_MAX_BYTES, SUMMARY_ROW_LIMIT } from '../src/report/summary/budget.js'
+import { renderSummary } from '../src/report/summary/index.js'
+import { settingsWith, TEST_BASE, TEST_SERVICE } from '../tools/defaults.js'
 import { derivationOf } from './support/derivation.js'
 import { runRecord } from './support/run-record.js'
 import { elementCounts, renderMarkdown, textOf } from './support/rendered-markdown.js'
@@ -59,25 +56,61 @@ const CALL: PurgeCall = {
   targets: ['home']
 }
 
-function render(results: PurgeResult[], overrides: Partial<SummaryFacts> = {}): string {
-  return renderFacts({
+/** What a test sets of a run, in the words the summary shows it; the rest is a plain run's. */
+interface Run {
+  services: string[]
+  dryRun: boolean
+  calls: PurgeCall[]
+  /** The results file's path; empty when it could not be written. */
+  resultsFile: string
+  context: RunContext | undefined
+  stopped: string | undefined
+  derivation: Derivation | undefined
+  plannedStages: PlannedStage[]
+  records: ServiceRecord[]
+  /** The wait as it was asked for, and how it ended. */
+  wait: (WaitSettings & { outcome: WaitOutcome }) | undefined
+  /** The edge check, and which of its URLs were judged by `verify-text`. */
+  edgeCheck: { entries: Verification[]; textUrls: string[]; malformedAge: string[] } | undefined
+}
+
+/** The summary `renderSummary` writes of the record of such a run, as main.ts calls it. */
+function render(results: PurgeResult[], run: Partial<Run> = {}): string {
+  const { services = [TEST_SERVICE], dryRun = false, calls = [CALL], wait, edgeCheck } = run
+  const settings = settingsWith({
+    services: services.map((id) => ({ id, baseUrl: TEST_BASE })),
+    dryRun,
+    wait: wait && {
+      urls: wait.urls,
+      text: wait.text,
+      passes: wait.passes,
+      timeoutMs: wait.timeoutMs
+    },
+    verify: {
+      ...settingsWith({}).verify,
+      // With verify-text set, verify-urls are the URLs judged by the text; without, none is.
+      urls: edgeCheck?.textUrls ?? [],
+      text: edgeCheck === undefined || edgeCheck.textUrls.length === 0 ? undefined : 'abc1234'
+    }
+  })
+  const record = runRecord({
+    settings,
     results,
-    counts: countResults(results),
-    services: ['svc123'],
-    dryRun: false,
-    repeatAfterMs: 0,
-    derivation: undefined,
-    purgeAll: false,
-    calls: [CALL],
-    resultsFile: RESULTS_FILE,
-    context: undefined,
-    stopped: undefined,
-    unexpectedError: undefined,
-    wait: undefined,
-    edgeCheck: undefined,
-    plannedStages: [],
-    records: [],
-    ...overrides
+    calls,
+    derivation: run.derivation,
+    plannedStages: run.plannedStages ?? [],
+    records: run.records ?? [],
+    stopped: run.stopped,
+    wait: wait?.outcome,
+    verification: edgeCheck && {
+      entries: edgeCheck.entries,
+      cancelled: false,
+      malformedAge: edgeCheck.malformedAge
+    }
+  })
+  return renderSummary(record, {
+    resultsFile: run.resultsFile ?? RESULTS_FILE,
+    context: run.context
   })
 }
 
@@ -414,9 +447,7 @@ describe('the run link, from the runner’s variables', () => {
 
 describe('renderSummary with data from outside', () => {
   /** A run of the same shape, holding the given strings wherever outside text can appear. */
-  function facts(
-    text: (name: string) => string
-  ): Partial<SummaryFacts> & { results: PurgeResult[] } {
+  function facts(text: (name: string) => string): Partial<Run> & { results: PurgeResult[] } {
     return {
       results: [
         failedResult(text('target'), text('error')),
@@ -448,24 +479,24 @@ describe('renderSummary with data from outside', () => {
     name === 'changed' ? BREAKING_FILE : `${name} ${MARKDOWN} ${HOSTILE} https://evil.example`
   )
   const benign = facts((name) => `${name}-plain`)
-  const renderFacts = ({ results, ...rest }: ReturnType<typeof facts>): string =>
+  const renderRun = ({ results, ...rest }: ReturnType<typeof facts>): string =>
     render(results, rest)
 
   it('renders to the same elements as benign data of the same shape', () => {
-    const expected = renderedElements(renderFacts(benign))
+    const expected = renderedElements(renderRun(benign))
     expect(expected).toMatchObject({ h2: 1, h3: 3, table: 3, code: expect.any(Number), a: 1 })
-    expect(renderedElements(renderFacts(hostile))).toEqual(expected)
+    expect(renderedElements(renderRun(hostile))).toEqual(expected)
   })
 
   it('makes no link, image, heading, emphasis or strikethrough out of the data', () => {
-    const rendered = renderMarkdown(renderFacts(hostile))
+    const rendered = renderMarkdown(renderRun(hostile))
     expect(rendered).not.toMatch(/<(img|h1|strong|em|del|script)\b/)
     expect(rendered.match(/<a\b/g)).toHaveLength(1)
     expect(rendered).not.toContain('href="https://evil.example')
   })
 
   it('shows the data as text, one line each', () => {
-    const text = textOf(renderMarkdown(renderFacts(hostile)))
+    const text = textOf(renderMarkdown(renderRun(hostile)))
     expect(text).toContain(oneLine(BREAKING_FILE))
     expect(text).toContain(`error ${MARKDOWN} ${HOSTILE} https://evil.example`)
     expect(text).toContain(`range ${MARKDOWN}`)
@@ -536,7 +567,7 @@ describe('the wait and the edge check', () => {
     failure: undefined,
     ...overrides
   })
-  const wait = (overrides: Partial<WaitOutcome>): SummaryFacts['wait'] => ({
+  const wait = (overrides: Partial<WaitOutcome>): Run['wait'] => ({
     urls: ['https://origin.example/version'],
     text: 'abc1234',
     passes: 1,

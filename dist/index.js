@@ -34441,14 +34441,13 @@ async function writeStageOutputs(verification, waitMs, io) {
     io.setOutput('verification-file', file.written ? (0,guard/* redact */.E$)(file.path) : '');
 }
 
-;// CONCATENATED MODULE: ./src/report/summary.ts
+;// CONCATENATED MODULE: ./src/report/summary/budget.ts
 /**
- * The job summary: the answer in its first line, then what went wrong, then what went right
- * (folded), within one byte budget whatever the run's size. Pure.
+ * How much the summary shows: one byte budget that every section draws on, each section's cap,
+ * the cuts of the strings it shows, and the bounded shapes the sections are made of (a table, a
+ * list, a fold). Whatever the run's size, a summary built from these stays under
+ * `SUMMARY_MAX_BYTES`.
  */
-
-
-
 
 /** Half of GitHub's 1 MiB per step: a summary over the limit is dropped whole, not cut. */
 const SUMMARY_MAX_BYTES = 512 * 1024;
@@ -34471,20 +34470,9 @@ const SECTION_BYTES = {
     succeeded: 56 * 1024,
     derivation: 56 * 1024
 };
+/** The cuts of a target or URL and of an error or evidence, wherever a section shows one. */
 const SHOWN_TARGET_CHARS = 160;
-const SHOWN_SERVICE_CHARS = 64;
-const SHOWN_ID_CHARS = 128;
-const summary_SHOWN_ERROR_CHARS = 400;
-const SHOWN_TEXT_CHARS = 80;
-/** A successful run of at most this many targets shows them open: a short list is read at a glance. */
-const OPEN_LIST_LIMIT = 20;
-/** The targets shown for each cause of a failure; the results file holds every one. */
-const TARGETS_PER_CAUSE = 5;
-/** A url-map with many prefixes or a key-map with many keys can give one file many targets. */
-const SHOWN_TARGETS_PER_FILE = 10;
-/** Where a user learns to keep the results file, which the runner deletes with the job. */
-const KEEP_RESULTS_DOC = 'https://github.com/edge-purge/edge-purge/blob/v1/docs/results.md#keep-the-results-file';
-const STATUS_CELL = { purged: '✅ purged', failed: '❌ failed', planned: '📝 planned' };
+const budget_SHOWN_ERROR_CHARS = 400;
 const code = (text, maxChars) => `<code>${(0,guard/* summaryText */.g5)(text, maxChars)}</code>`;
 /** Bytes left for the sections; each takes what it uses, up to its own cap. */
 class Budget {
@@ -34507,12 +34495,208 @@ class Budget {
         return items.slice(0, count);
     }
 }
-/** Nothing was sent because the wait for the origin did not end well: why, in a few words. */
+/** A list of at most `LIST_ITEM_LIMIT` items within `cap` bytes, then how many more there are. */
+function list(items, budget, cap, where) {
+    const shown = budget.take(items.slice(0, LIST_ITEM_LIMIT), cap);
+    const more = items.length - shown.length;
+    return [
+        '<ul>',
+        ...shown.map((item) => `<li>${item}</li>`),
+        ...(more > 0 ? [`<li>… and ${more} more: ${where}</li>`] : []),
+        '</ul>'
+    ];
+}
+/** A table of rows within the row limit and `cap` bytes, then how many more the file holds. */
+function table(headers, items, row, budget, cap, more, total = items.length) {
+    // Only the rows that can be shown are rendered: a run may hold 100,000 results.
+    const shown = budget.take(items.slice(0, SUMMARY_ROW_LIMIT).map(row), cap);
+    const hidden = shown.length < total;
+    return {
+        lines: [
+            `<table><tr>${headers.map((header) => `<th>${header}</th>`).join('')}</tr>`,
+            ...shown,
+            '</table>',
+            ...(hidden ? [`<p>${more(shown.length)}</p>`] : [])
+        ],
+        hidden
+    };
+}
+/** Folded by default: counted in its one-line title, opened on demand. */
+function folded(title, body) {
+    return [`<details><summary>${title}</summary>`, ...body, '</details>'];
+}
+
+;// CONCATENATED MODULE: ./src/report/summary/changed-files.ts
+/** Which changed files produced which targets, so users can tune url-map and key-map. */
+
+
+
+
+/** A url-map with many prefixes or a key-map with many keys can give one file many targets. */
+const SHOWN_TARGETS_PER_FILE = 10;
+function fileRow(file, targets) {
+    const more = targets.length - SHOWN_TARGETS_PER_FILE;
+    const shown = targets
+        .slice(0, SHOWN_TARGETS_PER_FILE)
+        .map(({ type, target }) => `${type} ${code(target, SHOWN_TARGET_CHARS)}`);
+    const list = more > 0 ? [...shown, `…and ${more} more`] : shown;
+    return `<tr><td>${code(file, SHOWN_TARGET_CHARS)}</td><td>${list.join('<br>')}</td></tr>`;
+}
+/** Which changed files produced which targets, one row per file that produced any. */
+function derivationSection({ report, targets }, budget) {
+    const byFile = new Map();
+    for (const derived of targets) {
+        const list = byFile.get(derived.file) ?? [];
+        list.push(derived);
+        byFile.set(derived.file, list);
+    }
+    if (targets.length === 0) {
+        return [
+            `<h3>Targets from changed files</h3>`,
+            `<p>None: ${(0,guard/* summaryText */.g5)((0,record/* nothingToPurge */.kM)(report))}.</p>`
+        ];
+    }
+    return [
+        `<h3>Targets from changed files</h3>`,
+        `<p>${(0,counted/* counted */.h)(report.files.length, 'file')} changed in ${(0,guard/* summaryText */.g5)(report.description)}; ` +
+            `${byFile.size} of them produced ${(0,counted/* counted */.h)(targets.length, 'target')}.</p>`,
+        ...table(['Changed file', 'Targets'], [...byFile], ([file, list]) => fileRow(file, list), budget, SECTION_BYTES.derivation, (shown) => `Showing ${shown} of ${byFile.size} files; the step log lists every one.`).lines
+    ];
+}
+
+;// CONCATENATED MODULE: ./src/report/summary/dry-run.ts
+/**
+ * What a dry run shows besides its planned targets: the stages it would run (the wait, the edge
+ * check) with their URLs, and each call it would send, as the step log lists them.
+ */
+
+
+
+/** A dry run: each URL it would wait for and check at the edge, as the log lists each call. */
+function plannedSection(stages, budget) {
+    return stages.flatMap(({ sentence, urls }) => [
+        `<p>${(0,guard/* summaryText */.g5)(sentence, 2 * budget_SHOWN_ERROR_CHARS)}</p>`,
+        ...(urls.length === 0
+            ? []
+            : list(urls.map((url) => code(url, SHOWN_TARGET_CHARS)), budget, SECTION_BYTES.planned / Math.max(1, stages.length), 'the step log lists every one'))
+    ]);
+}
+/** A dry run's calls: what would be sent where, one row each. */
+function callsSection(calls, budget) {
+    if (calls.length === 0)
+        return [];
+    const row = (call) => `<tr><td>${code((0,record/* describeCall */.GC)(call))}</td></tr>`;
+    const { lines } = table(['Call'], calls, row, budget, SECTION_BYTES.calls, (shown) => `Showing ${shown} of ${calls.length} calls; the step log lists every one.`);
+    return ['<h3>Planned calls</h3>', ...lines];
+}
+
+;// CONCATENATED MODULE: ./src/report/summary/edge-check.ts
+/** The edge check: whether visitors get fresh copies, URL by URL, and what each verdict rests on. */
+
+
+
+
+/** What the verdict rests on: the text, the `Age`, or why neither could tell. */
+function judgedBy(entry, byText, malformedAge) {
+    if ((0,record/* notChecked */.lb)(entry))
+        return 'not checked';
+    if (entry.http_status === null)
+        return 'no answer';
+    if (byText)
+        return 'text';
+    if (entry.age !== null)
+        return `Age ${entry.age} s`;
+    return malformedAge ? 'malformed Age' : 'no Age';
+}
+/** Where a URL stands, with its status when it is not 2xx: a typo in verify-urls shows as a 404. */
+function edgeCell(entry) {
+    const status = entry.http_status;
+    const beside = status !== null && (status < 200 || status >= 300) ? ` (HTTP ${status})` : '';
+    if (entry.fresh)
+        return `✅ fresh${beside}`;
+    if ((0,record/* notChecked */.lb)(entry))
+        return '❌ not checked';
+    if ((0,record/* unreachable */.HB)(entry))
+        return '❌ unreachable';
+    return `❌ stale${beside}`;
+}
+function edgeRow(entry, judged) {
+    const cells = [
+        code(entry.url, SHOWN_TARGET_CHARS),
+        edgeCell(entry),
+        judged,
+        String(entry.checks),
+        (0,guard/* summaryText */.g5)(entry.evidence, budget_SHOWN_ERROR_CHARS)
+    ];
+    return `<tr>${cells.map((cell) => `<td>${cell}</td>`).join('')}</tr>`;
+}
+/** How many URLs are fresh, and in bold how many are stale, unreachable or not checked. */
+function countsLine(entries) {
+    const counts = (0,record/* edgeCounts */.ID)(entries);
+    const bold = (count, what) => count > 0 ? `, <b>${count} ${what}</b>` : '';
+    return (`<p>${counts.fresh} of ${(0,counted/* counted */.h)(entries.length, 'URL')} fresh` +
+        bold(counts.stale, 'stale') +
+        bold(counts.unreachable, 'unreachable') +
+        bold(counts.unchecked, 'not checked') +
+        '.</p>');
+}
+/** Whether every URL judged by `Age` answered without one: the check could tell nothing of them. */
+function blindByAge(entries, byText, malformed) {
+    const byAge = entries.filter((entry) => !byText.has(entry.url));
+    return (byAge.length > 0 &&
+        byAge.every((entry) => entry.age === null && entry.http_status !== null && !malformed.has(entry.url)));
+}
+/** Whether visitors get fresh copies: counts, each URL not known to be fresh, then the fresh ones folded. */
+function edgeCheckSection({ entries, textUrls, malformedAge }, budget) {
+    const byText = new Set(textUrls);
+    const malformed = new Set(malformedAge);
+    // A fresh page that answered 3xx or 4xx is worth a look (a typo in verify-urls answers 404).
+    const plain = (entry) => entry.fresh && entry.http_status !== null && entry.http_status >= 200 && entry.http_status < 300;
+    const notFresh = entries.filter((entry) => !plain(entry));
+    const fresh = entries.filter(plain);
+    const headers = ['URL', 'Edge', 'Age or text', 'Checks', 'Evidence'];
+    const row = (entry) => edgeRow(entry, judgedBy(entry, byText.has(entry.url), malformed.has(entry.url)));
+    const more = (total, what) => (shown) => `Showing ${shown} of ${total} ${what}; the <code>verification-file</code> output holds them all.`;
+    return [
+        '<h3>Edge check</h3>',
+        countsLine(entries),
+        ...(notFresh.length > 0
+            ? table(headers, notFresh, row, budget, SECTION_BYTES.stale, more(notFresh.length, 'URLs not fresh or not 2xx')).lines
+            : []),
+        ...(fresh.length > 0
+            ? folded(`${(0,counted/* counted */.h)(fresh.length, 'URL')} fresh`, table(headers, fresh, row, budget, SECTION_BYTES.fresh, more(fresh.length, 'fresh URLs'))
+                .lines)
+            : []),
+        ...(blindByAge(entries, byText, malformed)
+            ? [
+                '<p>No checked response carried an <code>Age</code> header, so the check could not tell whether these copies came after the purge; use <code>verify-text</code> for pages that show the release.</p>'
+            ]
+            : [])
+    ];
+}
+
+;// CONCATENATED MODULE: ./src/report/summary/facts.ts
+/**
+ * Nothing was sent because the wait for the origin did not end well: why, in a few words. The
+ * headline, the scope line and the target sections all ask, and must agree.
+ */
 function notSentBecause({ wait, dryRun }) {
     if (dryRun || wait === undefined || wait.outcome.done)
         return undefined;
     return wait.outcome.cancelled ? 'cancelled during the wait' : 'the origin was not ready';
 }
+
+;// CONCATENATED MODULE: ./src/report/summary/heading.ts
+/**
+ * The head of the summary: the run's answer in its first line, why it ended early, its scope, and
+ * which run it was.
+ */
+
+
+
+
+
+
 /** What the targets came to: a count each way, the whole service for purge-all, the one cause. */
 function outcome(facts, causes) {
     const { counts, purgeAll, results } = facts;
@@ -34587,47 +34771,23 @@ function runLink(runNumber, runUrl) {
         ? `run ${runNumber}`
         : `<a href="${(0,guard/* summaryText */.g5)(runUrl)}">run ${runNumber}</a>`;
 }
-/** A list of at most `LIST_ITEM_LIMIT` items within `cap` bytes, then how many more there are. */
-function list(items, budget, cap, where) {
-    const shown = budget.take(items.slice(0, LIST_ITEM_LIMIT), cap);
-    const more = items.length - shown.length;
-    return [
-        '<ul>',
-        ...shown.map((item) => `<li>${item}</li>`),
-        ...(more > 0 ? [`<li>… and ${more} more: ${where}</li>`] : []),
-        '</ul>'
-    ];
-}
-/** The wait: what the origin showed, or why no purge call was sent and what each URL answered. */
-function waitSection(wait, budget) {
-    const { text, passes, outcome } = wait;
-    const seconds = Math.round(outcome.elapsedMs / 1000);
-    const shown = text === undefined ? 'answered 2xx' : `showed ${code(text, SHOWN_TEXT_CHARS)}`;
-    const checks = (item) => `${(0,counted/* counted */.h)(item.checks, 'check')} of ${code(item.url, SHOWN_TARGET_CHARS)}`;
-    if (outcome.done || outcome.cancelled) {
-        const lead = outcome.done
-            ? `The origin ${shown} after ${seconds} s:`
-            : `Waited ${seconds} s for the origin before the cancel:`;
-        const items = outcome.urls.map(checks);
-        return [`<p>${lead}</p>`, ...list(items, budget, SECTION_BYTES.wait, 'the step log has each')];
+/** The head's lines; the first is the answer, so it must stay the `<h2>` alone on its line. */
+function headLines(facts, causes) {
+    const lines = [`<h2>${heading(facts, causes)}</h2>`];
+    for (const early of [facts.stopped, facts.unexpectedError]) {
+        if (early !== undefined)
+            lines.push(`<p><b>${(0,guard/* summaryText */.g5)(early)}</b></p>`);
     }
-    const failure = outcome.failure ?? 'the origin was not ready';
-    const waiting = outcome.urls.filter((item) => item.passedInARow < passes);
-    const items = waiting.map((item) => (0,guard/* summaryText */.g5)((0,record/* describeUrlWait */.yE)(item, { text, passes }), summary_SHOWN_ERROR_CHARS));
-    return [
-        `<p><b>No purge call was sent:</b> ${(0,guard/* summaryText */.g5)(failure, summary_SHOWN_ERROR_CHARS)}.</p>`,
-        ...list(items, budget, SECTION_BYTES.wait, 'the step log has each')
-    ];
+    // With nothing to purge, the headline says why: no scope of 0 targets in 0 calls.
+    if (facts.counts.total > 0)
+        lines.push(`<p>${scopeLine(facts)}</p>`);
+    if (facts.context !== undefined)
+        lines.push(`<p>${contextLine(facts.context)}</p>`);
+    return lines;
 }
-/** A dry run: each URL it would wait for and check at the edge, as the log lists each call. */
-function plannedSection(stages, budget) {
-    return stages.flatMap(({ sentence, urls }) => [
-        `<p>${(0,guard/* summaryText */.g5)(sentence, 2 * summary_SHOWN_ERROR_CHARS)}</p>`,
-        ...(urls.length === 0
-            ? []
-            : list(urls.map((url) => code(url, SHOWN_TARGET_CHARS)), budget, SECTION_BYTES.planned / Math.max(1, stages.length), 'the step log lists every one'))
-    ]);
-}
+
+;// CONCATENATED MODULE: ./src/report/summary/records.ts
+
 /**
  * What a run records of its purge of one service, and what the next run compares from. The record
  * is closed after this summary is written, so it says what will be recorded.
@@ -34643,25 +34803,22 @@ function recordLine({ service, sha, state, why }) {
             return `Not recorded for ${service}: GitHub refused (${why}); the next run compares from the older record, which purges more, never less.`;
     }
 }
-/** A table of rows within the row limit and `cap` bytes, then how many more the file holds. */
-function table(headers, items, row, budget, cap, more, total = items.length) {
-    // Only the rows that can be shown are rendered: a run may hold 100,000 results.
-    const shown = budget.take(items.slice(0, SUMMARY_ROW_LIMIT).map(row), cap);
-    const hidden = shown.length < total;
-    return {
-        lines: [
-            `<table><tr>${headers.map((header) => `<th>${header}</th>`).join('')}</tr>`,
-            ...shown,
-            '</table>',
-            ...(hidden ? [`<p>${more(shown.length)}</p>`] : [])
-        ],
-        hidden
-    };
+/** One line per service; the service, the sha and GitHub's words are outside text, so guarded. */
+function recordLines(records) {
+    return records.map((record) => `<p>${(0,guard/* summaryText */.g5)(recordLine(record))}</p>`);
 }
-/** Folded by default: counted in its one-line title, opened on demand. */
-function folded(title, body) {
-    return [`<details><summary>${title}</summary>`, ...body, '</details>'];
-}
+
+;// CONCATENATED MODULE: ./src/report/summary/targets.ts
+
+
+
+
+
+const SHOWN_SERVICE_CHARS = 64;
+const SHOWN_ID_CHARS = 128;
+/** A successful run of at most this many targets shows them open: a short list is read at a glance. */
+const OPEN_LIST_LIMIT = 20;
+const STATUS_CELL = { purged: '✅ purged', failed: '❌ failed', planned: '📝 planned' };
 function targetRow(result, withService) {
     const cells = [
         code(result.target, SHOWN_TARGET_CHARS),
@@ -34689,19 +34846,11 @@ function causeRow(cause, withService) {
         ...(more > 0 ? [`…and ${more} more`] : [])
     ];
     const cells = [
-        `❌ ${(0,guard/* summaryText */.g5)(cause.reason, summary_SHOWN_ERROR_CHARS)}`,
+        `❌ ${(0,guard/* summaryText */.g5)(cause.reason, budget_SHOWN_ERROR_CHARS)}`,
         `${cause.count}${how === undefined ? '' : `<br>${how}`}`,
         targets.join(', ')
     ];
     return `<tr>${cells.map((cell) => `<td>${cell}</td>`).join('')}</tr>`;
-}
-/** A dry run's calls: what would be sent where, one row each. */
-function callsSection(calls, budget) {
-    if (calls.length === 0)
-        return [];
-    const row = (call) => `<tr><td>${code((0,record/* describeCall */.GC)(call))}</td></tr>`;
-    const { lines } = table(['Call'], calls, row, budget, SECTION_BYTES.calls, (shown) => `Showing ${shown} of ${calls.length} calls; the step log lists every one.`);
-    return ['<h3>Planned calls</h3>', ...lines];
 }
 /**
  * Fills each sample's first rows, in result order, from the section `into` puts each result in;
@@ -34719,22 +34868,34 @@ function sampleResults(results, samples, into) {
         wanted -= 1;
     }
 }
+function targetTables(facts, budget) {
+    const withService = facts.services.length > 1;
+    return {
+        withService,
+        headers: ['Target', ...(withService ? ['Service'] : []), 'Type', 'Purge', 'Result', 'Purge id'],
+        inFile: facts.resultsFile === '' ? 'the step log' : 'the <code>results-file</code>',
+        budget
+    };
+}
+/** A table of a sample's targets, one row each; `what` names them in the "Showing …" line. */
+function sampleTable(tables, sample, what, cap) {
+    return table(tables.headers, sample.first, (result) => targetRow(result, tables.withService), tables.budget, cap, (count) => `Showing ${count} of ${sample.count} ${what} targets; ${tables.inFile} holds them all.`, sample.count);
+}
+/** The failures by cause; it hides targets too when a cause shows only its first ones. */
+function causeTable(tables, causes) {
+    const shown = table(['Cause', 'Targets', 'First targets'], causes, (cause) => causeRow(cause, tables.withService), tables.budget, SECTION_BYTES.failed, (count) => `Showing ${count} of ${causes.length} causes; ${tables.inFile} holds every target.`);
+    const hidden = shown.hidden || causes.some((cause) => cause.first.length < cause.count);
+    return { lines: ['<h3>Failed, by cause</h3>', ...shown.lines], hidden };
+}
 /**
- * The targets: failures by cause, open and first; then, folded, those not sent for the reason
- * already said above (the wait); then the successes or a dry run's plan, open when the list is
- * short or a dry run shows what it would purge.
+ * Every target section, in the order they draw on the budget: the failures, then the successes
+ * when open, then those not sent, then the successes when folded. The edge check is shown between
+ * the failures and the rest but draws after both, and this order must stay, or the same run would
+ * show other rows.
  */
 function targetSections(facts, causes, budget) {
-    const { services, dryRun } = facts;
-    const withService = services.length > 1;
-    const headers = [
-        'Target',
-        ...(withService ? ['Service'] : []),
-        'Type',
-        'Purge',
-        'Result',
-        'Purge id'
-    ];
+    const { dryRun } = facts;
+    const tables = targetTables(facts, budget);
     // When nothing was sent, every target failed for the reason said above.
     const nothingSent = notSentBecause(facts) !== undefined;
     const { failed: failedCount, total } = facts.counts;
@@ -34742,143 +34903,74 @@ function targetSections(facts, causes, budget) {
     const rest = { first: [], count: total - failedCount };
     // The other failures are shown by cause.
     sampleResults(facts.results, [notSent, rest], (result) => result.status !== 'failed' ? rest : nothingSent ? notSent : undefined);
-    const inFile = facts.resultsFile === '' ? 'the step log' : 'the <code>results-file</code>';
-    let hidden = false;
-    const section = (list, what, cap) => {
-        const shown = table(headers, list.first, (result) => targetRow(result, withService), budget, cap, (count) => `Showing ${count} of ${list.count} ${what} targets; ${inFile} holds them all.`, list.count);
-        hidden ||= shown.hidden;
-        return shown.lines;
-    };
-    const byCause = () => {
-        const shown = table(['Cause', 'Targets', 'First targets'], causes, (cause) => causeRow(cause, withService), budget, SECTION_BYTES.failed, (count) => `Showing ${count} of ${causes.length} causes; ${inFile} holds every target.`);
-        hidden ||= shown.hidden || causes.some((cause) => cause.first.length < cause.count);
-        return ['<h3>Failed, by cause</h3>', ...shown.lines];
-    };
     const what = dryRun ? 'planned' : 'purged';
     const restOpen = dryRun || rest.count <= OPEN_LIST_LIMIT;
     // Failures take their share of the budget first.
-    const failures = nothingSent || failedCount === 0 ? [] : byCause();
-    const openRest = [
-        ...(restOpen && rest.count > 0
-            ? [
-                `<h3>${dryRun ? 'Planned targets' : 'Purged'}</h3>`,
-                ...section(rest, what, SECTION_BYTES.succeeded)
-            ]
-            : [])
-    ];
-    const foldedSection = (list, title, cap) => list.count === 0
-        ? []
-        : folded(`${(0,counted/* counted */.h)(list.count, 'target')} ${title}`, section(list, title, cap));
+    const failures = nothingSent || failedCount === 0 ? undefined : causeTable(tables, causes);
+    const openRest = restOpen && rest.count > 0
+        ? sampleTable(tables, rest, what, SECTION_BYTES.succeeded)
+        : undefined;
+    const notSentTable = notSent.count > 0 ? sampleTable(tables, notSent, 'not sent', SECTION_BYTES.notSent) : undefined;
+    // Folded only when more than OPEN_LIST_LIMIT: never empty.
+    const foldedRest = restOpen ? undefined : sampleTable(tables, rest, what, SECTION_BYTES.succeeded);
+    const fold = (sample, title, body) => body === undefined ? [] : folded(`${(0,counted/* counted */.h)(sample.count, 'target')} ${title}`, body.lines);
     return {
-        failures,
+        failures: failures?.lines ?? [],
         rest: [
-            ...foldedSection(notSent, 'not sent', SECTION_BYTES.notSent),
-            ...openRest,
-            ...(restOpen ? [] : foldedSection(rest, what, SECTION_BYTES.succeeded))
+            ...fold(notSent, 'not sent', notSentTable),
+            ...(openRest === undefined
+                ? []
+                : [`<h3>${dryRun ? 'Planned targets' : 'Purged'}</h3>`, ...openRest.lines]),
+            ...fold(rest, what, foldedRest)
         ],
-        everyTargetShown: !hidden
+        everyTargetShown: ![failures, openRest, notSentTable, foldedRest].some((part) => part?.hidden)
     };
 }
-/** What the verdict rests on: the text, the `Age`, or why neither could tell. */
-function judgedBy(entry, byText, malformedAge) {
-    if ((0,record/* notChecked */.lb)(entry))
-        return 'not checked';
-    if (entry.http_status === null)
-        return 'no answer';
-    if (byText)
-        return 'text';
-    if (entry.age !== null)
-        return `Age ${entry.age} s`;
-    return malformedAge ? 'malformed Age' : 'no Age';
-}
-/** Where a URL stands, with its status when it is not 2xx: a typo in verify-urls shows as a 404. */
-function edgeCell(entry) {
-    const status = entry.http_status;
-    const beside = status !== null && (status < 200 || status >= 300) ? ` (HTTP ${status})` : '';
-    if (entry.fresh)
-        return `✅ fresh${beside}`;
-    if ((0,record/* notChecked */.lb)(entry))
-        return '❌ not checked';
-    if ((0,record/* unreachable */.HB)(entry))
-        return '❌ unreachable';
-    return `❌ stale${beside}`;
-}
-function edgeRow(entry, judged) {
-    const cells = [
-        code(entry.url, SHOWN_TARGET_CHARS),
-        edgeCell(entry),
-        judged,
-        String(entry.checks),
-        (0,guard/* summaryText */.g5)(entry.evidence, summary_SHOWN_ERROR_CHARS)
-    ];
-    return `<tr>${cells.map((cell) => `<td>${cell}</td>`).join('')}</tr>`;
-}
-/** Whether visitors get fresh copies: counts, each URL not known to be fresh, then the fresh ones folded. */
-function edgeCheckSection({ entries, textUrls, malformedAge }, budget) {
-    const byText = new Set(textUrls);
-    const malformed = new Set(malformedAge);
-    // A fresh page that answered 3xx or 4xx is worth a look (a typo in verify-urls answers 404).
-    const plain = (entry) => entry.fresh && entry.http_status !== null && entry.http_status >= 200 && entry.http_status < 300;
-    const notFresh = entries.filter((entry) => !plain(entry));
-    const fresh = entries.filter(plain);
-    const counts = (0,record/* edgeCounts */.ID)(entries);
-    const headers = ['URL', 'Edge', 'Age or text', 'Checks', 'Evidence'];
-    const row = (entry) => edgeRow(entry, judgedBy(entry, byText.has(entry.url), malformed.has(entry.url)));
-    const more = (total, what) => (shown) => `Showing ${shown} of ${total} ${what}; the <code>verification-file</code> output holds them all.`;
-    const byAge = entries.filter((entry) => !byText.has(entry.url));
-    const blind = byAge.length > 0 &&
-        byAge.every((entry) => entry.age === null && entry.http_status !== null && !malformed.has(entry.url));
-    const bold = (count, what) => count > 0 ? `, <b>${count} ${what}</b>` : '';
-    return [
-        '<h3>Edge check</h3>',
-        `<p>${counts.fresh} of ${(0,counted/* counted */.h)(entries.length, 'URL')} fresh` +
-            bold(counts.stale, 'stale') +
-            bold(counts.unreachable, 'unreachable') +
-            bold(counts.unchecked, 'not checked') +
-            '.</p>',
-        ...(notFresh.length > 0
-            ? table(headers, notFresh, row, budget, SECTION_BYTES.stale, more(notFresh.length, 'URLs not fresh or not 2xx')).lines
-            : []),
-        ...(fresh.length > 0
-            ? folded(`${(0,counted/* counted */.h)(fresh.length, 'URL')} fresh`, table(headers, fresh, row, budget, SECTION_BYTES.fresh, more(fresh.length, 'fresh URLs'))
-                .lines)
-            : []),
-        ...(blind
-            ? [
-                '<p>No checked response carried an <code>Age</code> header, so the check could not tell whether these copies came after the purge; use <code>verify-text</code> for pages that show the release.</p>'
-            ]
-            : [])
-    ];
-}
-function fileRow(file, targets) {
-    const more = targets.length - SHOWN_TARGETS_PER_FILE;
-    const shown = targets
-        .slice(0, SHOWN_TARGETS_PER_FILE)
-        .map(({ type, target }) => `${type} ${code(target, SHOWN_TARGET_CHARS)}`);
-    const list = more > 0 ? [...shown, `…and ${more} more`] : shown;
-    return `<tr><td>${code(file, SHOWN_TARGET_CHARS)}</td><td>${list.join('<br>')}</td></tr>`;
-}
-/** Which changed files produced which targets, so users can tune url-map and key-map. */
-function derivationSection({ report, targets }, budget) {
-    const byFile = new Map();
-    for (const derived of targets) {
-        const list = byFile.get(derived.file) ?? [];
-        list.push(derived);
-        byFile.set(derived.file, list);
+
+;// CONCATENATED MODULE: ./src/report/summary/wait.ts
+/** The wait for the origin: what it showed, or why no purge call was sent. */
+
+
+
+
+/** The cut of the text the origin had to show. */
+const SHOWN_TEXT_CHARS = 80;
+/** The wait: what the origin showed, or why no purge call was sent and what each URL answered. */
+function waitSection(wait, budget) {
+    const { text, passes, outcome } = wait;
+    const seconds = Math.round(outcome.elapsedMs / 1000);
+    const shown = text === undefined ? 'answered 2xx' : `showed ${code(text, SHOWN_TEXT_CHARS)}`;
+    const checks = (item) => `${(0,counted/* counted */.h)(item.checks, 'check')} of ${code(item.url, SHOWN_TARGET_CHARS)}`;
+    if (outcome.done || outcome.cancelled) {
+        const lead = outcome.done
+            ? `The origin ${shown} after ${seconds} s:`
+            : `Waited ${seconds} s for the origin before the cancel:`;
+        const items = outcome.urls.map(checks);
+        return [`<p>${lead}</p>`, ...list(items, budget, SECTION_BYTES.wait, 'the step log has each')];
     }
-    if (targets.length === 0) {
-        return [
-            `<h3>Targets from changed files</h3>`,
-            `<p>None: ${(0,guard/* summaryText */.g5)((0,record/* nothingToPurge */.kM)(report))}.</p>`
-        ];
-    }
+    const failure = outcome.failure ?? 'the origin was not ready';
+    const waiting = outcome.urls.filter((item) => item.passedInARow < passes);
+    const items = waiting.map((item) => (0,guard/* summaryText */.g5)((0,record/* describeUrlWait */.yE)(item, { text, passes }), budget_SHOWN_ERROR_CHARS));
     return [
-        `<h3>Targets from changed files</h3>`,
-        `<p>${(0,counted/* counted */.h)(report.files.length, 'file')} changed in ${(0,guard/* summaryText */.g5)(report.description)}; ` +
-            `${byFile.size} of them produced ${(0,counted/* counted */.h)(targets.length, 'target')}.</p>`,
-        ...table(['Changed file', 'Targets'], [...byFile], ([file, list]) => fileRow(file, list), budget, SECTION_BYTES.derivation, (shown) => `Showing ${shown} of ${byFile.size} files; the step log lists every one.`).lines
+        `<p><b>No purge call was sent:</b> ${(0,guard/* summaryText */.g5)(failure, budget_SHOWN_ERROR_CHARS)}.</p>`,
+        ...list(items, budget, SECTION_BYTES.wait, 'the step log has each')
     ];
 }
+
+;// CONCATENATED MODULE: ./src/report/summary/index.ts
+
+
+
+
+
+
+
+
+
+/** The targets shown for each cause of a failure; the results file holds every one. */
+const TARGETS_PER_CAUSE = 5;
+/** Where a user learns to keep the results file, which the runner deletes with the job. */
+const KEEP_RESULTS_DOC = 'https://github.com/edge-purge/edge-purge/blob/v1/docs/results.md#keep-the-results-file';
 /**
  * Where every result is, and how to keep it (the runner deletes RUNNER_TEMP with the job): shown
  * when the summary does not show every target, or when the file could not be written.
@@ -34923,16 +35015,7 @@ function renderSummary(record, { resultsFile, context }) {
 /** The summary from the facts it shows, each read from the record once (`renderSummary`). */
 function renderFacts(facts) {
     const causes = facts.counts.failed === 0 ? [] : failureCauses(facts.results, TARGETS_PER_CAUSE);
-    const head = [`<h2>${heading(facts, causes)}</h2>`];
-    for (const early of [facts.stopped, facts.unexpectedError]) {
-        if (early !== undefined)
-            head.push(`<p><b>${(0,guard/* summaryText */.g5)(early)}</b></p>`);
-    }
-    // With nothing to purge, the headline says why: no scope of 0 targets in 0 calls.
-    if (facts.counts.total > 0)
-        head.push(`<p>${scopeLine(facts)}</p>`);
-    if (facts.context !== undefined)
-        head.push(`<p>${contextLine(facts.context)}</p>`);
+    const head = headLines(facts, causes);
     const end = footer(facts);
     // What the sections say besides their rows and items (titles, table heads, "Showing …" lines,
     // a dry run's sentences) is bounded and few: at most about 30 KiB at the widest escaping.
@@ -34954,7 +35037,7 @@ function renderFacts(facts) {
     if (facts.derivation !== undefined && facts.counts.total > 0) {
         body.push(...derivationSection(facts.derivation, budget));
     }
-    body.push(...facts.records.map((record) => `<p>${(0,guard/* summaryText */.g5)(recordLine(record))}</p>`));
+    body.push(...recordLines(facts.records));
     const pointer = facts.resultsFile === '' || !targets.everyTargetShown ? [end] : [];
     return [...head, ...body, ...pointer].join('\n');
 }

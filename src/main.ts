@@ -4,7 +4,7 @@ import { closeRecords, liveConnections, runPipeline, type PipelineDeps } from '.
 import type { RunRecord } from './record.js'
 import { conclude } from './report/conclusion.js'
 import { writeOutputs } from './report/outputs.js'
-import { renderSummary } from './report/summary.js'
+import { renderSummary } from './report/summary/index.js'
 import { readRunContext } from './runner/context.js'
 import { openGitHub } from './runner/github.js'
 import { readSettings } from './runner/inputs.js'

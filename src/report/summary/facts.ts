@@ -1,0 +1,63 @@
+/**
+ * The facts the summary shows, each read from the run record once (`renderSummary`), so that every
+ * section reads the same answer to the same question.
+ */
+import type { WaitSettings } from '../../config/settings.js'
+import type {
+  Counts,
+  Derivation,
+  PlannedStage,
+  PurgeCall,
+  Results,
+  RunContext,
+  ServiceRecord,
+  Verification,
+  WaitOutcome
+} from '../../record.js'
+
+export interface SummaryFacts {
+  results: Results
+  counts: Counts
+  services: string[]
+  /** `mode: all`: each target is a whole service. */
+  purgeAll: boolean
+  dryRun: boolean
+  repeatAfterMs: number
+  derivation: Derivation | undefined
+  calls: readonly PurgeCall[]
+  /** The results file's path; empty when it could not be written. */
+  resultsFile: string
+  context: RunContext | undefined
+  /** Why the run ended early (a cancel), shown first. */
+  stopped: string | undefined
+  /** An unexpected error that ended the run after planning, shown first too. */
+  unexpectedError: string | undefined
+  /** The wait for the origin, when there was one. */
+  wait: WaitFacts | undefined
+  /** The edge check, when one was made. */
+  edgeCheck: EdgeCheck | undefined
+  /** In a dry run: what would be awaited and checked at the edge. */
+  plannedStages: PlannedStage[]
+  /** With `changed-since: last-purge`: what is recorded for each service, once the report is written. */
+  records: ServiceRecord[]
+}
+
+/** The wait as it was asked for, and how it ended. */
+export type WaitFacts = WaitSettings & { outcome: WaitOutcome }
+
+export interface EdgeCheck {
+  entries: Verification[]
+  /** The URLs judged by the text (`verify-urls` with `verify-text`); the rest by `Age`. */
+  textUrls: string[]
+  /** The URLs whose `Age` proved nothing: not a whole number of seconds. */
+  malformedAge: string[]
+}
+
+/**
+ * Nothing was sent because the wait for the origin did not end well: why, in a few words. The
+ * headline, the scope line and the target sections all ask, and must agree.
+ */
+export function notSentBecause({ wait, dryRun }: SummaryFacts): string | undefined {
+  if (dryRun || wait === undefined || wait.outcome.done) return undefined
+  return wait.outcome.cancelled ? 'cancelled during the wait' : 'the origin was not ready'
+}

@@ -1,0 +1,103 @@
+/**
+ * The head of the summary: the run's answer in its first line, why it ended early, its scope, and
+ * which run it was.
+ */
+import { edgeCounts, nothingToPurge, type RunContext } from '../../record.js'
+import { counted } from '../../text/counted.js'
+import { summaryText } from '../../text/guard.js'
+import { briefly, type Cause } from '../causes.js'
+import { code } from './budget.js'
+import { notSentBecause, type SummaryFacts } from './facts.js'
+
+/** What the targets came to: a count each way, the whole service for purge-all, the one cause. */
+function outcome(facts: SummaryFacts, causes: Cause[]): string {
+  const { counts, purgeAll, results } = facts
+  const [only] = causes
+  // When nothing was sent, the headline says why once, after the counts.
+  const cause =
+    causes.length === 1 && only !== undefined && notSentBecause(facts) === undefined
+      ? `: ${summaryText(briefly(only.reason), 200)}`
+      : ''
+  if (!purgeAll) return `${counts.purged} purged, ${counts.failed} failed${cause}`
+  const purged: string[] = []
+  const failed: string[] = []
+  for (const { status, target } of results) (status === 'purged' ? purged : failed).push(target)
+  const ids = (list: string[]): string => summaryText(list.join(', '), 200)
+  return [
+    purged.length > 0 ? `everything in ${ids(purged)} purged` : undefined,
+    failed.length > 0 ? `${ids(failed)} not purged${cause}` : undefined
+  ]
+    .filter((part) => part !== undefined)
+    .join('; ')
+}
+
+/** The run's answer, in the first line: what was purged, what failed, what visitors still get stale. */
+function heading(facts: SummaryFacts, causes: Cause[]): string {
+  const { counts, dryRun, services, derivation } = facts
+  const title =
+    services.length === 0 ? 'Edge purge' : `Edge purge of ${summaryText(services.join(', '))}`
+  if (counts.total === 0 && derivation !== undefined) {
+    return `${title}: nothing to purge: ${summaryText(nothingToPurge(derivation.report))}`
+  }
+  if (dryRun) {
+    const planned = facts.purgeAll ? 'everything planned' : `${counts.planned} planned`
+    return `${title} (dry run): ${planned}, nothing sent`
+  }
+  const edge = edgeCounts(facts.edgeCheck?.entries ?? [])
+  const notSent = notSentBecause(facts)
+  return (
+    `${title}: ${outcome(facts, causes)}` +
+    (edge.stale > 0 ? `, <b>${counted(edge.stale, 'page')} still stale</b>` : '') +
+    (edge.unreachable > 0 ? `, <b>${counted(edge.unreachable, 'page')} unreachable</b>` : '') +
+    (edge.unchecked > 0 ? `, <b>${counted(edge.unchecked, 'page')} not checked</b>` : '') +
+    (notSent === undefined ? '' : `, <b>nothing sent</b>: ${notSent}`)
+  )
+}
+
+function scopeLine(facts: SummaryFacts): string {
+  const { counts, calls, repeatAfterMs, dryRun, purgeAll } = facts
+  const sent = dryRun || notSentBecause(facts) !== undefined ? ' planned, none sent' : ''
+  const what = purgeAll
+    ? `purge-all of ${counted(counts.total, 'service')}`
+    : counted(counts.total, 'target')
+  return [
+    `${what} in ${counted(calls.length, 'call')}${sent}`,
+    repeatAfterMs > 0
+      ? `purged twice, ${repeatAfterMs / 1000} s apart (repeat-after): a target counts as purged only when both passes purged it`
+      : undefined
+  ]
+    .filter((part) => part !== undefined)
+    .join(' · ')
+}
+
+/** Event, repository, commit, workflow and run: whichever the runner set (all of them, in a real run). */
+function contextLine(context: RunContext): string {
+  const where = context.sha === '' ? '' : ` at ${code(context.sha.slice(0, 7), 7)}`
+  const parts = [
+    `${summaryText(context.event || 'run')} on ${code(context.repository)}${where}`,
+    context.workflow === '' ? undefined : `workflow <b>${summaryText(context.workflow)}</b>`,
+    Number.isInteger(context.runNumber) && context.runNumber > 0
+      ? runLink(context.runNumber, context.runUrl)
+      : undefined
+  ]
+  return parts.filter((part) => part !== undefined).join(', ')
+}
+
+/** An empty `runUrl` means the runner gave no usable run id: an `href=""` would link this page. */
+function runLink(runNumber: number, runUrl: string): string {
+  return runUrl === ''
+    ? `run ${runNumber}`
+    : `<a href="${summaryText(runUrl)}">run ${runNumber}</a>`
+}
+
+/** The head's lines; the first is the answer, so it must stay the `<h2>` alone on its line. */
+export function headLines(facts: SummaryFacts, causes: Cause[]): string[] {
+  const lines = [`<h2>${heading(facts, causes)}</h2>`]
+  for (const early of [facts.stopped, facts.unexpectedError]) {
+    if (early !== undefined) lines.push(`<p><b>${summaryText(early)}</b></p>`)
+  }
+  // With nothing to purge, the headline says why: no scope of 0 targets in 0 calls.
+  if (facts.counts.total > 0) lines.push(`<p>${scopeLine(facts)}</p>`)
+  if (facts.context !== undefined) lines.push(`<p>${contextLine(facts.context)}</p>`)
+  return lines
+}

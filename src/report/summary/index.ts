@@ -1,0 +1,105 @@
+/**
+ * The job summary: the answer in its first line, then what went wrong, then what went right
+ * (folded), within one byte budget whatever the run's size. Pure. Each section is a module of its
+ * own; this one reads the record once and sets the sections in order, which is also the order in
+ * which they draw on the budget.
+ */
+import type { RunContext, RunRecord } from '../../record.js'
+import { failureCauses } from '../causes.js'
+import { Budget, SUMMARY_MAX_BYTES } from './budget.js'
+import { derivationSection } from './changed-files.js'
+import { callsSection, plannedSection } from './dry-run.js'
+import { edgeCheckSection } from './edge-check.js'
+import type { SummaryFacts } from './facts.js'
+import { headLines } from './heading.js'
+import { recordLines } from './records.js'
+import { targetSections } from './targets.js'
+import { waitSection } from './wait.js'
+
+/** The targets shown for each cause of a failure; the results file holds every one. */
+const TARGETS_PER_CAUSE = 5
+/** Where a user learns to keep the results file, which the runner deletes with the job. */
+const KEEP_RESULTS_DOC =
+  'https://github.com/edge-purge/edge-purge/blob/v1/docs/results.md#keep-the-results-file'
+
+/**
+ * Where every result is, and how to keep it (the runner deletes RUNNER_TEMP with the job): shown
+ * when the summary does not show every target, or when the file could not be written.
+ */
+function footer(facts: SummaryFacts): string {
+  if (facts.resultsFile === '') {
+    return '<p>The results file could not be written (see the warning in the step log); the step log lists every call.</p>'
+  }
+  return (
+    '<p>Every target, with its purge id or reason, is in the file the <code>results-file</code> output names. ' +
+    `The runner deletes it when the job ends: <a href="${KEEP_RESULTS_DOC}">upload it as an artifact</a> to keep it.</p>`
+  )
+}
+
+/** Where the report put what the summary points to, and which run this was. */
+export interface SummarySetting {
+  /** The results file's path; empty when it could not be written. */
+  resultsFile: string
+  context: RunContext | undefined
+}
+
+/** The job summary of a run: its first line is the answer, then what went wrong, then the rest. */
+export function renderSummary(record: RunRecord, { resultsFile, context }: SummarySetting): string {
+  const { settings, verification } = record
+  return renderFacts({
+    results: record.results,
+    counts: record.counts,
+    services: settings.services.map((service) => service.id),
+    dryRun: settings.dryRun,
+    repeatAfterMs: settings.repeatAfterMs,
+    derivation: record.derivation,
+    purgeAll: settings.purgeAll,
+    calls: record.calls,
+    resultsFile,
+    context,
+    stopped: record.stopped,
+    unexpectedError: record.unexpectedError,
+    plannedStages: record.plannedStages,
+    records: record.records,
+    wait:
+      record.wait === undefined || settings.wait === undefined
+        ? undefined
+        : { ...settings.wait, outcome: record.wait },
+    edgeCheck:
+      verification === undefined
+        ? undefined
+        : {
+            entries: verification.entries,
+            textUrls: settings.verify.text === undefined ? [] : settings.verify.urls,
+            malformedAge: verification.malformedAge
+          }
+  })
+}
+
+/** The summary from the facts it shows, each read from the record once (`renderSummary`). */
+function renderFacts(facts: SummaryFacts): string {
+  const causes = facts.counts.failed === 0 ? [] : failureCauses(facts.results, TARGETS_PER_CAUSE)
+  const head = headLines(facts, causes)
+  const end = footer(facts)
+  // What the sections say besides their rows and items (titles, table heads, "Showing …" lines,
+  // a dry run's sentences) is bounded and few: at most about 30 KiB at the widest escaping.
+  const reserve = 40 * 1024
+  const fixed = Buffer.byteLength([...head, end].join('\n'))
+  const budget = new Budget(SUMMARY_MAX_BYTES - fixed - reserve)
+
+  const body: string[] = []
+  if (facts.wait !== undefined) body.push(...waitSection(facts.wait, budget))
+  body.push(...plannedSection(facts.plannedStages, budget))
+  if (facts.dryRun) body.push(...callsSection(facts.calls, budget))
+  const targets = targetSections(facts, causes, budget)
+  body.push(...targets.failures)
+  if (facts.edgeCheck !== undefined) body.push(...edgeCheckSection(facts.edgeCheck, budget))
+  body.push(...targets.rest)
+  // With nothing to purge at all, the headline has already said why.
+  if (facts.derivation !== undefined && facts.counts.total > 0) {
+    body.push(...derivationSection(facts.derivation, budget))
+  }
+  body.push(...recordLines(facts.records))
+  const pointer = facts.resultsFile === '' || !targets.everyTargetShown ? [end] : []
+  return [...head, ...body, ...pointer].join('\n')
+}

@@ -1,0 +1,41 @@
+/** The wait for the origin: what it showed, or why no purge call was sent. */
+import { describeUrlWait, type WaitOutcome } from '../../record.js'
+import { counted } from '../../text/counted.js'
+import { summaryText } from '../../text/guard.js'
+import {
+  code,
+  list,
+  SECTION_BYTES,
+  SHOWN_ERROR_CHARS,
+  SHOWN_TARGET_CHARS,
+  type Budget
+} from './budget.js'
+import type { WaitFacts } from './facts.js'
+
+/** The cut of the text the origin had to show. */
+const SHOWN_TEXT_CHARS = 80
+
+/** The wait: what the origin showed, or why no purge call was sent and what each URL answered. */
+export function waitSection(wait: WaitFacts, budget: Budget): string[] {
+  const { text, passes, outcome } = wait
+  const seconds = Math.round(outcome.elapsedMs / 1000)
+  const shown = text === undefined ? 'answered 2xx' : `showed ${code(text, SHOWN_TEXT_CHARS)}`
+  const checks = (item: WaitOutcome['urls'][number]): string =>
+    `${counted(item.checks, 'check')} of ${code(item.url, SHOWN_TARGET_CHARS)}`
+  if (outcome.done || outcome.cancelled) {
+    const lead = outcome.done
+      ? `The origin ${shown} after ${seconds} s:`
+      : `Waited ${seconds} s for the origin before the cancel:`
+    const items = outcome.urls.map(checks)
+    return [`<p>${lead}</p>`, ...list(items, budget, SECTION_BYTES.wait, 'the step log has each')]
+  }
+  const failure = outcome.failure ?? 'the origin was not ready'
+  const waiting = outcome.urls.filter((item) => item.passedInARow < passes)
+  const items = waiting.map((item) =>
+    summaryText(describeUrlWait(item, { text, passes }), SHOWN_ERROR_CHARS)
+  )
+  return [
+    `<p><b>No purge call was sent:</b> ${summaryText(failure, SHOWN_ERROR_CHARS)}.</p>`,
+    ...list(items, budget, SECTION_BYTES.wait, 'the step log has each')
+  ]
+}
