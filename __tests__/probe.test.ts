@@ -1,8 +1,8 @@
 /**
  * The probe against real HTTP servers on 127.0.0.1 (streaming routes of its own, and the fake
  * content host for pages with given headers and bytes): every Age line, content codings and
- * charsets, early stop, decoding stopped with it, no redirects, no token headers, timeout, cancel
- * and the decoded-size cap.
+ * charsets, early stop, decoding stopped with it, no redirects, no token headers and the
+ * decoded-size cap. How a request ends (deadline, cancel, network failure) is exchange.test.ts's.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals'
 import {
@@ -142,8 +142,7 @@ const routes: Record<string, Route> = {
   '/corrupt': (_, response) => {
     response.writeHead(200, { 'Content-Encoding': 'gzip' })
     response.end('this is not gzip at all')
-  },
-  '/silent': () => undefined
+  }
 }
 
 let server: Server
@@ -451,43 +450,6 @@ describe('compression bombs', () => {
     // At most the write already in flight when the decoder was destroyed; left running, the
     // decoder would inflate the other 60 MiB, 16 KiB per callback (some 3,800).
     expect(zlibCallbacksAfter).toBeLessThanOrEqual(1)
-  })
-})
-
-describe('failures', () => {
-  it('times out a request that gets no answer', async () => {
-    const answer = await get('/silent', undefined, 300)
-    expect(answer).toEqual({ kind: 'timeout', message: 'no complete answer within 0.3 s' })
-  })
-
-  it('returns cancelled when the signal aborts mid-request', async () => {
-    const controller = new AbortController()
-    const pending = get('/silent', undefined, 10_000, controller.signal)
-    await waitFor(() => seen.length > 0)
-    controller.abort()
-    expect(await pending).toEqual({ kind: 'cancelled' })
-  })
-
-  it('sends nothing when already cancelled', async () => {
-    const controller = new AbortController()
-    controller.abort()
-    expect(await get('/plain', undefined, 10_000, controller.signal)).toEqual({
-      kind: 'cancelled'
-    })
-    expect(seen).toHaveLength(0)
-  })
-
-  it('reports a refused connection as a network failure with its code', async () => {
-    const closed = createServer()
-    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve))
-    const port = (closed.address() as AddressInfo).port
-    await new Promise((resolve) => closed.close(resolve))
-    const answer = await prober.get(`http://127.0.0.1:${port}/`, {
-      timeoutMs: 5000,
-      signal: new AbortController().signal,
-      lookFor: undefined
-    })
-    expect(answer).toMatchObject({ kind: 'network', code: 'ECONNREFUSED' })
   })
 })
 

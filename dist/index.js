@@ -30872,6 +30872,51 @@ module.exports = {
 
 /***/ }),
 
+/***/ 9373:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Gy: () => (/* binding */ mark),
+/* harmony export */   ml: () => (/* binding */ systemClock),
+/* harmony export */   u7: () => (/* binding */ onAbort)
+/* harmony export */ });
+/**
+ * Time for the stages, handed in so retries, waits and cancellation are tested with a fake clock;
+ * and how a wait or a request listens for the run's cancel.
+ */
+/**
+ * Calls `listener` once when `signal` aborts, until the function returned is called. Whatever ends
+ * before the cancel calls it: a run's signal lives as long as the run, and would otherwise keep a
+ * listener, and all it reaches, for every wait and request the run made.
+ */
+function onAbort(signal, listener) {
+    signal.addEventListener('abort', listener, { once: true });
+    return () => signal.removeEventListener('abort', listener);
+}
+const systemClock = {
+    now: () => Date.now(),
+    sleep: (ms, signal) => new Promise((resolve) => {
+        if (signal.aborted) {
+            resolve();
+            return;
+        }
+        const done = () => {
+            clearTimeout(timer);
+            stopListening();
+            resolve();
+        };
+        const timer = setTimeout(done, ms);
+        const stopListening = onAbort(signal, done);
+    })
+};
+/** Marks where a run's time goes, for `npm run bench`; a mark nobody reads costs next to nothing. */
+function mark(phase) {
+    performance.mark(`edge-purge:${phase}`);
+}
+
+
+/***/ }),
+
 /***/ 6065:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -31070,7 +31115,7 @@ async function walkPages(read, mostPages, what, visit) {
 /**
  * `@actions/http-client` supplies the agents (keep-alive, proxy settings from the environment),
  * but its `request()` follows redirects with our headers and cannot abort a request at a deadline;
- * so callers make each request with node's own `request` on these agents.
+ * so `exchange` (exchange.ts) makes each request with node's own `request` on these agents.
  */
 function createAgents(options) {
     const clients = new Map();
@@ -31092,6 +31137,128 @@ function createAgents(options) {
                 client.dispose();
         }
     };
+}
+
+
+/***/ }),
+
+/***/ 4447:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  c: () => (/* binding */ exchange)
+});
+
+// EXTERNAL MODULE: external "node:http"
+var external_node_http_ = __nccwpck_require__(7067);
+;// CONCATENATED MODULE: external "node:https"
+const external_node_https_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:https");
+// EXTERNAL MODULE: external "node:stream"
+var external_node_stream_ = __nccwpck_require__(7075);
+// EXTERNAL MODULE: ./src/clock.ts
+var clock = __nccwpck_require__(9373);
+;// CONCATENATED MODULE: ./src/http/exchange.ts
+/**
+ * One request from sending to its answer, for the purge transport and the page prober: it ends
+ * exactly once, with the answer, at its deadline, at the run's cancel or at a network failure; the
+ * body is read up to a cap, and the connection is dropped whenever the rest is not wanted.
+ */
+
+
+
+
+/** Sends `request`, reads its response as `read` says, and resolves with how the request ended. */
+function exchange(request, read) {
+    const { method, headers, agents, timeoutMs, signal } = request;
+    if (signal.aborted)
+        return Promise.resolve({ kind: 'cancelled' });
+    const url = new URL(request.url);
+    const module = url.protocol === 'https:' ? external_node_https_namespaceObject : external_node_http_;
+    const outgoing = module.request(url, { method, headers, agent: agents.agentFor(url) });
+    const answered = settleOnce(outgoing, timeoutMs, signal, read);
+    outgoing.end(request.body);
+    return answered;
+}
+/**
+ * Ends `outgoing` once. The closures made here must never reach the body sent, and settling lets
+ * go of `resolve`: a settled request's listeners then keep neither the body sent nor the answer
+ * read alive while the run's other requests are still out.
+ */
+function settleOnce(outgoing, timeoutMs, signal, read) {
+    return new Promise((resolve) => {
+        let pending = resolve;
+        const ending = {
+            settle(answer, drop) {
+                if (pending === undefined)
+                    return;
+                const deliver = pending;
+                pending = undefined;
+                clearTimeout(timer);
+                stopListening();
+                if (drop) {
+                    outgoing.destroy();
+                    for (const decoder of ending.decoders)
+                        decoder.destroy();
+                }
+                deliver(answer);
+            },
+            fail(error, message = error.message) {
+                ending.settle({ kind: 'network', code: error.code, message }, true);
+            },
+            get settled() {
+                return pending === undefined;
+            },
+            decoders: []
+        };
+        const timer = setTimeout(() => {
+            const message = `no complete answer within ${timeoutMs / 1000} s`;
+            ending.settle({ kind: 'timeout', message }, true);
+        }, timeoutMs);
+        const stopListening = (0,clock/* onAbort */.u7)(signal, () => ending.settle({ kind: 'cancelled' }, true));
+        outgoing.on('error', (error) => ending.fail(error));
+        outgoing.on('response', (response) => readResponse(response, read, ending));
+    });
+}
+/** Reads the body as `read` says, up to its reader's limit, and settles with the answer. */
+function readResponse(response, read, ending) {
+    response.on('error', (error) => ending.fail(error));
+    const reader = read(response);
+    if ('kind' in reader) {
+        ending.settle(reader, true);
+        return;
+    }
+    const source = decoded(response, reader, ending);
+    let size = 0;
+    source.on('data', (chunk) => {
+        if (ending.settled)
+            return;
+        const room = reader.limit - size;
+        const part = chunk.length > room ? chunk.subarray(0, room) : chunk;
+        size += part.length;
+        if (reader.take(part))
+            ending.settle(reader.answer(false), true);
+        else if (chunk.length > room)
+            ending.settle(reader.answer(true), true);
+    });
+    source.on('end', () => {
+        reader.end?.();
+        ending.settle(reader.answer(false), false);
+    });
+}
+/** The stream the body is read from: the response, or the last decoder it goes through. */
+function decoded(response, { decoding }, ending) {
+    const last = decoding?.decoders.at(-1);
+    if (decoding === undefined || last === undefined)
+        return response;
+    ending.decoders = decoding.decoders;
+    (0,external_node_stream_.pipeline)([response, ...decoding.decoders], (error) => {
+        if (error === null || error === undefined || ending.settled)
+            return;
+        ending.fail(error, decoding.failure(error));
+    });
+    return last;
 }
 
 
@@ -31655,13 +31822,6 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:http");
 /***/ ((module) => {
 
 module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:http2");
-
-/***/ }),
-
-/***/ 4708:
-/***/ ((module) => {
-
-module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:https");
 
 /***/ }),
 
@@ -32772,29 +32932,8 @@ const lowercaseKeys = (obj) => Object.keys(obj).reduce((c, k) => ((c[k.toLowerCa
 /************************************************************************/
 var __webpack_exports__ = {};
 
-;// CONCATENATED MODULE: ./src/clock.ts
-/** Time for the stages: handed in, so retries, waits and cancellation are tested with a fake clock. */
-const systemClock = {
-    now: () => Date.now(),
-    sleep: (ms, signal) => new Promise((resolve) => {
-        if (signal.aborted) {
-            resolve();
-            return;
-        }
-        const done = () => {
-            clearTimeout(timer);
-            signal.removeEventListener('abort', done);
-            resolve();
-        };
-        const timer = setTimeout(done, ms);
-        signal.addEventListener('abort', done, { once: true });
-    })
-};
-/** Marks where a run's time goes, for `npm run bench`; a mark nobody reads costs next to nothing. */
-function mark(phase) {
-    performance.mark(`edge-purge:${phase}`);
-}
-
+// EXTERNAL MODULE: ./src/clock.ts
+var clock = __nccwpck_require__(9373);
 // EXTERNAL MODULE: ./src/record.ts
 var record = __nccwpck_require__(4846);
 // EXTERNAL MODULE: ./src/text/counted.ts
@@ -33007,13 +33146,11 @@ function describeRetry(call, attempt, reason, waitMs) {
 
 // EXTERNAL MODULE: external "node:http"
 var external_node_http_ = __nccwpck_require__(7067);
-// EXTERNAL MODULE: external "node:https"
-var external_node_https_ = __nccwpck_require__(4708);
 // EXTERNAL MODULE: ./src/http/agents.ts
-var agents = __nccwpck_require__(1292);
+var http_agents = __nccwpck_require__(1292);
+// EXTERNAL MODULE: ./src/http/exchange.ts + 1 modules
+var exchange = __nccwpck_require__(4447);
 ;// CONCATENATED MODULE: ./src/stages/purge/transport.ts
-/** One HTTP exchange per call attempt: headers, token, timeout, keep-alive. No retries here. */
-
 
 
 /**
@@ -33022,12 +33159,8 @@ var agents = __nccwpck_require__(1292);
  */
 const MAX_BODY_BYTES = 1024 * 1024;
 function createTransport(options) {
-    const { agentFor, close } = (0,agents/* createAgents */.j)(options);
+    const agents = (0,http_agents/* createAgents */.j)(options);
     function send(call, signal) {
-        if (signal.aborted)
-            return Promise.resolve({ kind: 'cancelled' });
-        const url = new URL(call.url);
-        // Read once: a batch makes its headers and body as they are read.
         const { body } = call;
         const headers = {
             ...call.headers,
@@ -33037,69 +33170,32 @@ function createTransport(options) {
             headers['Edge-Key'] = options.apiToken;
         if (body !== undefined)
             headers['Content-Length'] = Buffer.byteLength(body);
-        const module = url.protocol === 'https:' ? external_node_https_ : external_node_http_;
-        // The request is made and ended outside the promise's executor, and `settle` lets go of
-        // `resolve`: the closures a request and its response keep then reach neither the body sent nor
-        // the answer read. Reaching them, they outlived young collections once a full collection had
-        // marked during the calls: on Node 24, 100,000 keys peaked at 126.9 MB (median of 14 runs)
-        // instead of 118.2.
-        const request = module.request(url, { method: call.method, headers, agent: agentFor(url) });
-        const answered = new Promise((resolve) => {
-            let pending = resolve;
-            const settle = (exchange) => {
-                if (pending === undefined)
-                    return;
-                const deliver = pending;
-                pending = undefined;
-                clearTimeout(timer);
-                signal.removeEventListener('abort', cancel);
-                deliver(exchange);
-            };
-            const timer = setTimeout(() => {
-                settle({
-                    kind: 'timeout',
-                    message: `no complete answer within ${options.timeoutMs / 1000} s`
-                });
-                request.destroy();
-            }, options.timeoutMs);
-            const cancel = () => {
-                settle({ kind: 'cancelled' });
-                request.destroy();
-            };
-            signal.addEventListener('abort', cancel, { once: true });
-            const fail = (error) => {
-                settle({ kind: 'network', code: error.code, message: error.message });
-            };
-            request.on('error', fail);
-            request.on('response', (response) => {
-                const chunks = [];
-                let size = 0;
-                const finish = (truncated) => {
-                    settle({
-                        kind: 'response',
-                        status: response.statusCode ?? 0,
-                        headers: response.headers,
-                        body: Buffer.concat(chunks).toString('utf8'),
-                        truncated
-                    });
-                };
-                response.on('data', (chunk) => {
-                    const room = MAX_BODY_BYTES - size;
-                    chunks.push(chunk.length > room ? chunk.subarray(0, room) : chunk);
-                    size += chunk.length;
-                    if (size > MAX_BODY_BYTES) {
-                        finish(true);
-                        request.destroy();
-                    }
-                });
-                response.on('error', fail);
-                response.on('end', () => finish(false));
-            });
-        });
-        request.end(body);
-        return answered;
+        const { timeoutMs } = options;
+        const request = { url: call.url, method: call.method, headers, body, agents, timeoutMs, signal };
+        return (0,exchange/* exchange */.c)(request, readAnswer);
     }
-    return { send, close };
+    return { send, close: agents.close };
+}
+/**
+ * The purge API's answer as sent, up to `MAX_BODY_BYTES`, read as UTF-8 once whole: a character
+ * split between two chunks stays whole.
+ */
+function readAnswer(response) {
+    const chunks = [];
+    return {
+        limit: MAX_BODY_BYTES,
+        take(part) {
+            chunks.push(part);
+            return false;
+        },
+        answer: (truncated) => ({
+            kind: 'response',
+            status: response.statusCode ?? 0,
+            headers: response.headers,
+            body: Buffer.concat(chunks).toString('utf8'),
+            truncated
+        })
+    };
 }
 
 ;// CONCATENATED MODULE: ./src/http/retry-policy.ts
@@ -33928,8 +34024,8 @@ const USER_AGENT = 'edge-purge/1';
 // The stages only some runs need load when a run needs them: a run that purges keys or URLs loads
 // none of them (nor the page prober), which takes about 2% off the action's start.
 const lastPurgeRecords = () => __nccwpck_require__.e(/* import() */ 215).then(__nccwpck_require__.bind(__nccwpck_require__, 1215));
-const waitStage = () => Promise.all(/* import() */[__nccwpck_require__.e(187), __nccwpck_require__.e(154)]).then(__nccwpck_require__.bind(__nccwpck_require__, 9154));
-const edgeCheckStage = () => Promise.all(/* import() */[__nccwpck_require__.e(187), __nccwpck_require__.e(803)]).then(__nccwpck_require__.bind(__nccwpck_require__, 2803));
+const waitStage = () => Promise.all(/* import() */[__nccwpck_require__.e(196), __nccwpck_require__.e(154)]).then(__nccwpck_require__.bind(__nccwpck_require__, 9154));
+const edgeCheckStage = () => Promise.all(/* import() */[__nccwpck_require__.e(196), __nccwpck_require__.e(803)]).then(__nccwpck_require__.bind(__nccwpck_require__, 2803));
 const liveConnections = {
     transport: (settings) => createTransport({
         apiToken: settings.apiToken,
@@ -33951,7 +34047,7 @@ async function runPipeline(given, deps) {
     const { signal, log } = deps;
     const { github, recalled, settings, derivation } = await targetsOf(given, deps);
     const calls = planPurges(settings);
-    mark('plan');
+    (0,clock/* mark */.Gy)('plan');
     if (derivation !== undefined)
         await showChanges(derivation, calls.length, log);
     log.info(describePlan(calls, settings));
@@ -38400,20 +38496,20 @@ async function writeSummary(render) {
 
 /** Runs the action; resolves to whether the run was cancelled. */
 async function run() {
-    mark('start');
+    (0,clock/* mark */.Gy)('start');
     const cancel = listenForCancel(runnerLog);
     try {
         const settings = readSettings();
-        mark('inputs');
+        (0,clock/* mark */.Gy)('inputs');
         const deps = {
-            clock: systemClock,
+            clock: clock/* systemClock */.ml,
             signal: cancel.signal,
             log: runnerLog,
             connect: liveConnections,
             openGitHub: openGitHub
         };
         const record = await runPipeline(settings, deps);
-        mark('calls');
+        (0,clock/* mark */.Gy)('calls');
         const reported = await report(record);
         await closeRecords(record, reported, deps);
         conclude(record, { log: runnerLog, fail: failStep });
@@ -38433,11 +38529,11 @@ async function report(record) {
         return undefined;
     };
     const resultsFile = await writeOutputs(record, runnerOutputs).catch(failed('outputs'));
-    mark('outputs');
+    (0,clock/* mark */.Gy)('outputs');
     const context = readRunContext();
     const render = () => renderSummary(record, { resultsFile: resultsFile ?? '', context });
     const summary = !record.settings.summary || (await writeSummary(render).then(() => true, failed('job summary')));
-    mark('summary');
+    (0,clock/* mark */.Gy)('summary');
     return resultsFile !== undefined && summary === true;
 }
 

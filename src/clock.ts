@@ -1,10 +1,23 @@
-/** Time for the stages: handed in, so retries, waits and cancellation are tested with a fake clock. */
+/**
+ * Time for the stages, handed in so retries, waits and cancellation are tested with a fake clock;
+ * and how a wait or a request listens for the run's cancel.
+ */
 
 export interface Clock {
   /** Milliseconds since the epoch. */
   now(): number
   /** Resolves after `ms`, or at once when `signal` aborts: a cancelled run waits for nothing. */
   sleep(ms: number, signal: AbortSignal): Promise<void>
+}
+
+/**
+ * Calls `listener` once when `signal` aborts, until the function returned is called. Whatever ends
+ * before the cancel calls it: a run's signal lives as long as the run, and would otherwise keep a
+ * listener, and all it reaches, for every wait and request the run made.
+ */
+export function onAbort(signal: AbortSignal, listener: () => void): () => void {
+  signal.addEventListener('abort', listener, { once: true })
+  return () => signal.removeEventListener('abort', listener)
 }
 
 export const systemClock: Clock = {
@@ -17,11 +30,11 @@ export const systemClock: Clock = {
       }
       const done = (): void => {
         clearTimeout(timer)
-        signal.removeEventListener('abort', done)
+        stopListening()
         resolve()
       }
       const timer = setTimeout(done, ms)
-      signal.addEventListener('abort', done, { once: true })
+      const stopListening = onAbort(signal, done)
     })
 }
 

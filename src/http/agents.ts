@@ -33,7 +33,7 @@ export interface Agents {
 /**
  * `@actions/http-client` supplies the agents (keep-alive, proxy settings from the environment),
  * but its `request()` follows redirects with our headers and cannot abort a request at a deadline;
- * so callers make each request with node's own `request` on these agents.
+ * so `exchange` (exchange.ts) makes each request with node's own `request` on these agents.
  */
 export function createAgents(options: {
   userAgent: string

@@ -2,11 +2,10 @@
  * One plain `GET` of a page as a visitor gets it, for the wait and verification stages: no token,
  * no redirects followed, the body decoded and read only as far as the caller needs it.
  */
-import * as http from 'node:http'
-import * as https from 'node:https'
-import { pipeline, type Readable, type Transform } from 'node:stream'
+import type * as http from 'node:http'
 import { createAgents, type Answer } from './agents.js'
 import { codingsOf, decodersFor } from './content-coding.js'
+import { exchange, type BodyReader } from './exchange.js'
 import { charsetOf, PageTextDecoder } from './page-text.js'
 
 /** What a page probe reads beyond what every answer has. */
@@ -45,109 +44,67 @@ function headersShow(headers: http.IncomingHttpHeaders, text: string): boolean {
 }
 
 /**
- * Agents as the purge transport has them; the request itself is node's, which follows no redirect
- * and can be dropped as soon as the text is found.
+ * Requests as the purge transport makes them (http/exchange.ts): node's own, which follows no
+ * redirect and can be dropped as soon as the text is found, on the same agents.
  */
 export function createProber(options: { userAgent: string; concurrency: number }): Prober {
-  const { agentFor, close } = createAgents(options)
+  const agents = createAgents(options)
 
   function get(
     url: string,
     { timeoutMs, signal, lookFor }: ProbeOptions
   ): Promise<Answer<PageReading>> {
-    if (signal.aborted) return Promise.resolve({ kind: 'cancelled' })
-    const target = new URL(url)
-    const module = target.protocol === 'https:' ? https : http
     const headers = { 'User-Agent': options.userAgent, 'Accept-Encoding': ACCEPT_ENCODING }
-
-    return new Promise((resolve) => {
-      const request = module.request(target, { method: 'GET', headers, agent: agentFor(target) })
-      let decoders: Transform[] = []
-      let settled = false
-      /**
-       * `drop` closes the connection: the rest of the body is not wanted, or never came. Dropping it
-       * does not stop the decoders: they would inflate what they hold already (a compression bomb's
-       * gigabytes from a few kilobytes) and keep the process alive while they do.
-       */
-      const settle = (answer: Answer<PageReading>, drop: boolean): void => {
-        if (settled) return
-        settled = true
-        clearTimeout(timer)
-        signal.removeEventListener('abort', cancel)
-        if (drop) {
-          request.destroy()
-          for (const decoder of decoders) decoder.destroy()
-        }
-        resolve(answer)
-      }
-      const timer = setTimeout(() => {
-        settle(
-          { kind: 'timeout', message: `no complete answer within ${timeoutMs / 1000} s` },
-          true
-        )
-      }, timeoutMs)
-      const cancel = (): void => settle({ kind: 'cancelled' }, true)
-      signal.addEventListener('abort', cancel, { once: true })
-      const fail = (error: Error & { code?: string }): void => {
-        settle({ kind: 'network', code: error.code, message: error.message }, true)
-      }
-      request.on('error', fail)
-      request.on('response', (response) => {
-        const status = response.statusCode ?? 0
-        const encoding = response.headers['content-encoding']
-        const ageLines = response.headersDistinct.age ?? []
-        let body = ''
-        const answer = (truncated: boolean, undecodable?: string): Answer<PageReading> => ({
-          kind: 'response',
-          status,
-          headers: response.headers,
-          body,
-          truncated,
-          ageLines,
-          undecodable
-        })
-        response.on('error', fail)
-        const codings = codingsOf(encoding)
-        if (codings.kind === 'refused') {
-          settle(answer(false, codings.reason), true)
-          return
-        }
-        if (lookFor !== undefined && headersShow(response.headers, lookFor)) {
-          settle(answer(false), true)
-          return
-        }
-        decoders = decodersFor(codings.codings)
-        const source: Readable = decoders.at(-1) ?? response
-        if (decoders.length > 0) {
-          pipeline([response, ...decoders], (error: NodeJS.ErrnoException | null | undefined) => {
-            if (error === null || error === undefined || settled) return
-            const message = `the ${String(encoding)} body could not be decoded: ${error.message}`
-            settle({ kind: 'network', code: error.code, message }, true)
-          })
-        }
-        const text = new PageTextDecoder(charsetOf(response.headers['content-type']))
-        let size = 0
-        source.on('data', (chunk: Buffer) => {
-          if (settled) return
-          const room = MAX_DECODED_BYTES - size
-          const part = chunk.length > room ? chunk.subarray(0, room) : chunk
-          size += part.length
-          // The text may straddle two chunks: search from where a match could begin.
-          const from = lookFor === undefined ? 0 : Math.max(0, body.length - lookFor.length + 1)
-          body += text.write(part)
-          if (lookFor !== undefined && body.includes(lookFor, from)) settle(answer(false), true)
-          else if (chunk.length > room) settle(answer(true), true)
-        })
-        source.on('end', () => {
-          body += text.end()
-          settle(answer(false), false)
-        })
-      })
-      request.end()
-    })
+    const request = { url, method: 'GET', headers, body: undefined, agents, timeoutMs, signal }
+    return exchange(request, (response) => readPage(response, lookFor))
   }
 
-  return { get, close }
+  return { get, close: agents.close }
+}
+
+/**
+ * A page as the probe reads it: its codings undone, decoded in the charset its `Content-Type`
+ * names, up to `MAX_DECODED_BYTES` decoded, and no further than `lookFor` once that shows. A coding
+ * edge-purge cannot undo, or a header already showing `lookFor`, ends it before the body.
+ */
+function readPage(
+  response: http.IncomingMessage,
+  lookFor: string | undefined
+): Answer<PageReading> | BodyReader<PageReading> {
+  const status = response.statusCode ?? 0
+  const encoding = response.headers['content-encoding']
+  const ageLines = response.headersDistinct.age ?? []
+  let body = ''
+  const answer = (truncated: boolean, undecodable?: string): Answer<PageReading> => ({
+    kind: 'response',
+    status,
+    headers: response.headers,
+    body,
+    truncated,
+    ageLines,
+    undecodable
+  })
+  const codings = codingsOf(encoding)
+  if (codings.kind === 'refused') return answer(false, codings.reason)
+  if (lookFor !== undefined && headersShow(response.headers, lookFor)) return answer(false)
+  const text = new PageTextDecoder(charsetOf(response.headers['content-type']))
+  return {
+    limit: MAX_DECODED_BYTES,
+    decoding: {
+      decoders: decodersFor(codings.codings),
+      failure: (error) => `the ${String(encoding)} body could not be decoded: ${error.message}`
+    },
+    take(part) {
+      // The text may straddle two chunks: search from where a match could begin.
+      const from = lookFor === undefined ? 0 : Math.max(0, body.length - lookFor.length + 1)
+      body += text.write(part)
+      return lookFor !== undefined && body.includes(lookFor, from)
+    },
+    end() {
+      body += text.end()
+    },
+    answer
+  }
 }
 
 /**
