@@ -12,7 +12,7 @@ import {
 import { InputError } from '../src/config/input-error.js'
 import { parseKeys, parseUrls } from '../src/config/lists.js'
 import { deriveTargets, encodePath } from '../src/stages/changed-files/derive.js'
-import type { DerivedTarget } from '../src/record.js'
+import type { DerivedTarget } from '../src/record/index.js'
 
 const SITE = 'public/ => https://www.example.com/'
 

@@ -1,7 +1,7 @@
 /** Unit tests of how the step ends: grouped annotations, then failed or warned. */
 import { beforeEach, describe, expect, it, jest } from '@jest/globals'
 import type { StepLog } from '../src/log.js'
-import type { PurgeResult, Verification } from '../src/record.js'
+import type { PurgeResult, Verification } from '../src/record/index.js'
 import { failureCauses } from '../src/report/causes.js'
 import { conclude, failureAnnotations, MAX_ANNOTATIONS } from '../src/report/conclusion.js'
 import { hideSecrets } from '../src/text/guard.js'

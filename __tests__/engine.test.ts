@@ -22,7 +22,7 @@ import { settingsWith } from '../tools/defaults.js'
 import { recordedLog } from './support/recorded-log.js'
 import { FakeClock } from '../tools/fake-clock.js'
 import type { Settings } from '../src/config/settings.js'
-import { countResults, type PurgeResult, type PurgeRun } from '../src/record.js'
+import { countResults, type PurgeResult, type PurgeRun } from '../src/record/index.js'
 
 interface Harness {
   clock: FakeClock

@@ -7,7 +7,7 @@ import {
   verifyTargetsOf
 } from '../src/stages/verify/targets.js'
 import { describeWaitPlanned } from '../src/stages/wait.js'
-import type { PurgeResult } from '../src/record.js'
+import type { PurgeResult } from '../src/record/index.js'
 import { purgeUrl } from '../src/config/targets.js'
 import type { VerifySettings } from '../src/config/settings.js'
 

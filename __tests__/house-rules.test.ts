@@ -88,9 +88,7 @@ const toolsAndScripts = ['tools', 'scripts'].flatMap((dir) =>
 // get shorter. They must end empty, and then go with the tolerance they allow.
 
 /** Files in src/ over MAX_FILE_LINES, with their lines. */
-const KNOWN_LONG_FILES: Record<string, number> = {
-  'src/record.ts': 367
-}
+const KNOWN_LONG_FILES: Record<string, number> = {}
 
 /** Functions in src/, tools/ and scripts/ over MAX_FUNCTION_LINES, as `file › name`, with their lines. */
 const KNOWN_LONG_FUNCTIONS: Record<string, number> = {
@@ -106,7 +104,7 @@ const KNOWN_TEST_ONLY_EXPORTS: string[] = [
   'src/config/targets.ts › MAX_KEY_BYTES',
   'src/http/content-coding.ts › MAX_CODINGS',
   'src/http/probe.ts › MAX_DECODED_BYTES',
-  'src/record.ts › Operation',
+  'src/record/index.ts › Operation',
   'src/report/conclusion.ts › failureAnnotations',
   'src/report/conclusion.ts › MAX_ANNOTATIONS',
   'src/runner/github.ts › connectGitHub',
@@ -148,7 +146,7 @@ function againstKnown(
 describe('the rules of the house', () => {
   it('finds the source files it judges', () => {
     expect(files.map((file) => file.path)).toEqual(
-      expect.arrayContaining(['src/main.ts', 'src/pipeline/index.ts', 'src/record.ts'])
+      expect.arrayContaining(['src/main.ts', 'src/pipeline/index.ts', 'src/record/index.ts'])
     )
   })
 

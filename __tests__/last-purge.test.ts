@@ -6,7 +6,7 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals'
 import type { LastPurgeSettings } from '../src/config/settings.js'
 import type { GitHubRepository, RunEvent } from '../src/github.js'
-import type { ComparedRange, PurgeResult, VerifyRun } from '../src/record.js'
+import type { ComparedRange, PurgeResult, VerifyRun } from '../src/record/index.js'
 import { systemClock } from '../src/clock.js'
 import { connectGitHub } from '../src/runner/github.js'
 import { changedSinceLastPurge } from '../src/stages/changed-files/since-last-purge.js'

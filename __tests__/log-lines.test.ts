@@ -7,7 +7,8 @@ import { recordedLog } from './support/recorded-log.js'
 import { planPurges, describePlan } from '../src/stages/plan.js'
 import { DEFAULT_INPUTS, TEST_BASE } from '../tools/defaults.js'
 import { derivationOf } from './support/derivation.js'
-import { describeCall, type DerivedTarget, type Derivation } from '../src/record.js'
+import { type DerivedTarget, type Derivation } from '../src/record/index.js'
+import { describeCall } from '../src/record/words.js'
 
 /** What the runner would obey in a line the action prints. */
 const COMMAND = /^\s*::|##\[/

@@ -12,7 +12,7 @@ import {
   TEST_SERVICE as SERVICE
 } from '../tools/defaults.js'
 import type { BatchFormat, Settings } from '../src/config/settings.js'
-import type { PurgeCall } from '../src/record.js'
+import type { PurgeCall } from '../src/record/index.js'
 
 const TOKEN = 'tok-plan-9d3f1b'
 

@@ -7,7 +7,7 @@ import { interpret, type Verdict } from '../src/stages/purge/response.js'
 import { parseUrls } from '../src/config/lists.js'
 import { settingsWith, TEST_BASE, TEST_SERVICE as SERVICE } from '../tools/defaults.js'
 import type { Settings } from '../src/config/settings.js'
-import type { Operation, PurgeCall } from '../src/record.js'
+import type { Operation, PurgeCall } from '../src/record/index.js'
 import { resultsOfCall } from '../src/stages/purge/ledger.js'
 
 const NOW = Date.UTC(2025, 5, 1, 12, 0, 0)

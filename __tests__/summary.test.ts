@@ -13,7 +13,7 @@ import type {
   DerivedTarget,
   Derivation,
   ServiceRecord
-} from '../src/record.js'
+} from '../src/record/index.js'
 import { SUMMARY_MAX_BYTES, SUMMARY_ROW_LIMIT } from '../src/report/summary/budget.js'
 import { renderSummary } from '../src/report/summary/index.js'
 import { settingsWith, TEST_BASE, TEST_SERVICE } from '../tools/defaults.js'

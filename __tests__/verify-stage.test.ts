@@ -22,7 +22,7 @@ import {
   unreachable,
   type Verification,
   type VerifyRun
-} from '../src/record.js'
+} from '../src/record/index.js'
 
 const HOME = 'https://www.example.com/'
 const SHA = 'abc1234'

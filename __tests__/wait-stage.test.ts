@@ -13,7 +13,7 @@ import { recordedLog } from './support/recorded-log.js'
 import { page, ScriptedProber, type Script } from '../tools/scripted-prober.js'
 import type { WaitSettings } from '../src/config/settings.js'
 import type { RequestLimits } from '../src/http/page-checks.js'
-import type { WaitOutcome } from '../src/record.js'
+import type { WaitOutcome } from '../src/record/index.js'
 import type { Clock } from '../src/clock.js'
 
 const ORIGIN = 'https://origin.example/version'

@@ -14,7 +14,7 @@ __webpack_require__.r(__webpack_exports__);
 /* harmony import */ var _http_observation_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(2510);
 /* harmony import */ var _http_page_checks_js__WEBPACK_IMPORTED_MODULE_6__ = __webpack_require__(1651);
 /* harmony import */ var _http_probe_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(6187);
-/* harmony import */ var _record_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(4846);
+/* harmony import */ var _record_words_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(9336);
 /* harmony import */ var _text_counted_js__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(4305);
 /* harmony import */ var _text_guard_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(2963);
 /* harmony import */ var _text_shown_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(8482);
@@ -56,7 +56,7 @@ function describeFailure(settings, waiting, elapsedMs) {
         ? (0,_text_shown_js__WEBPACK_IMPORTED_MODULE_4__/* .shownUrl */ .zA)(waiting[0]?.url ?? '')
         : `${waiting.length} of ${(0,_text_counted_js__WEBPACK_IMPORTED_MODULE_5__/* .counted */ .h)(settings.urls.length, 'wait-for-url')}`;
     // The time the wait took, in whole seconds as the wait-seconds output gives it.
-    return `the origin was not ready after ${Math.round(elapsedMs / 1000)} s: ${which} did not ${(0,_record_js__WEBPACK_IMPORTED_MODULE_2__/* .awaited */ .QZ)(settings)}`;
+    return `the origin was not ready after ${Math.round(elapsedMs / 1000)} s: ${which} did not ${(0,_record_words_js__WEBPACK_IMPORTED_MODULE_2__/* .awaited */ .QZ)(settings)}`;
 }
 /** In a dry run: what the wait would await; no request is sent. */
 function describeWaitPlanned(wait) {
@@ -122,7 +122,7 @@ async function waitForOrigin(settings, { requestTimeoutMs, concurrency }, deps) 
             }
         }
     }
-    const title = `Waiting for the origin: ${(0,_text_counted_js__WEBPACK_IMPORTED_MODULE_5__/* .counted */ .h)(urls.length, 'URL')} to ${(0,_record_js__WEBPACK_IMPORTED_MODULE_2__/* .awaited */ .QZ)(settings)} (up to ${settings.timeoutMs / 1000} s)`;
+    const title = `Waiting for the origin: ${(0,_text_counted_js__WEBPACK_IMPORTED_MODULE_5__/* .counted */ .h)(urls.length, 'URL')} to ${(0,_record_words_js__WEBPACK_IMPORTED_MODULE_2__/* .awaited */ .QZ)(settings)} (up to ${settings.timeoutMs / 1000} s)`;
     return log.group(title, async () => {
         await (0,_http_page_checks_js__WEBPACK_IMPORTED_MODULE_6__/* .untilCancelled */ .c8)(urls.map(watch), signal);
         const elapsedMs = clock.now() - started;
@@ -135,7 +135,7 @@ async function waitForOrigin(settings, { requestTimeoutMs, concurrency }, deps) 
             (cancelled ? `Wait cancelled after ${after}` : `The origin is ready after ${after}`));
         if (failure !== undefined) {
             for (const state of waiting)
-                log.info((0,_record_js__WEBPACK_IMPORTED_MODULE_2__/* .describeUrlWait */ .yE)(state, settings));
+                log.info((0,_record_words_js__WEBPACK_IMPORTED_MODULE_2__/* .describeUrlWait */ .yE)(state, settings));
         }
         return { done, cancelled, elapsedMs, urls: urls.map((state) => ({ ...state })), failure };
     });

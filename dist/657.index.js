@@ -16,8 +16,8 @@ __webpack_require__.d(__webpack_exports__, {
 
 // EXTERNAL MODULE: ./src/config/targets.ts
 var config_targets = __webpack_require__(5684);
-// EXTERNAL MODULE: ./src/record.ts
-var record = __webpack_require__(4846);
+// EXTERNAL MODULE: ./src/record/words.ts
+var words = __webpack_require__(9336);
 // EXTERNAL MODULE: ./src/text/counted.ts
 var counted = __webpack_require__(4305);
 // EXTERNAL MODULE: ./src/text/guard.ts + 1 modules
@@ -654,7 +654,7 @@ async function showDerivation({ report, targets }, calls, log) {
         }
     });
     if (calls === 0 && targets.length === 0) {
-        log.notice(`Nothing to purge: ${(0,record/* nothingToPurge */.kM)(report)}`);
+        log.notice(`Nothing to purge: ${(0,words/* nothingToPurge */.kM)(report)}`);
     }
 }
 

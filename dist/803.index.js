@@ -20,8 +20,8 @@ var http_observation = __webpack_require__(2510);
 var page_checks = __webpack_require__(1651);
 // EXTERNAL MODULE: ./src/http/probe.ts + 2 modules
 var probe = __webpack_require__(6187);
-// EXTERNAL MODULE: ./src/record.ts
-var record = __webpack_require__(4846);
+// EXTERNAL MODULE: ./src/record/index.ts
+var record = __webpack_require__(949);
 // EXTERNAL MODULE: ./src/text/counted.ts
 var counted = __webpack_require__(4305);
 // EXTERNAL MODULE: ./src/text/shown.ts

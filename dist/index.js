@@ -31264,23 +31264,74 @@ function decoded(response, { decoding }, ending) {
 
 /***/ }),
 
-/***/ 4846:
+/***/ 949:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   HB: () => (/* binding */ unreachable),
+/* harmony export */   ID: () => (/* binding */ edgeCounts),
+/* harmony export */   Z6: () => (/* binding */ withSources),
+/* harmony export */   aD: () => (/* binding */ countResults),
+/* harmony export */   lb: () => (/* binding */ notChecked),
+/* harmony export */   qT: () => (/* binding */ NOT_CHECKED_IN_TIME),
+/* harmony export */   wE: () => (/* binding */ NOT_JUDGED_CANCELLED)
+/* harmony export */ });
+/** Marks each result as given or derived; `sources` maps `type target` to the file that caused it. */
+function withSources(results, sources) {
+    return results.map((result) => {
+        const file = sources.get(`${result.type} ${result.target}`);
+        return { ...result, source: file === undefined ? 'input' : 'changed-files', file: file ?? null };
+    });
+}
+function countResults(results) {
+    const counts = { purged: 0, failed: 0, planned: 0, total: 0 };
+    for (const result of results) {
+        counts[result.status] += 1;
+        counts.total += 1;
+    }
+    return counts;
+}
+const NOT_JUDGED_CANCELLED = 'not judged: the run was cancelled';
+/** A URL the check never got to (time up, or cancelled first): not known to be fresh or stale. */
+function notChecked(entry) {
+    return entry.checks === 0;
+}
+/**
+ * A URL whose last check got no answer (DNS, refused, reset, TLS, timeout): never reached, so not
+ * known to be fresh, and not shown to be stale either.
+ */
+function unreachable(entry) {
+    return !entry.fresh && entry.checks > 0 && entry.http_status === null;
+}
+function edgeCounts(entries) {
+    const counts = { fresh: 0, stale: 0, unreachable: 0, unchecked: 0 };
+    for (const entry of entries) {
+        if (entry.fresh)
+            counts.fresh += 1;
+        else if (notChecked(entry))
+            counts.unchecked += 1;
+        else if (unreachable(entry))
+            counts.unreachable += 1;
+        else
+            counts.stale += 1;
+    }
+    return counts;
+}
+const NOT_CHECKED_IN_TIME = 'not checked within verify-timeout: raise verify-timeout or concurrency';
+
+
+/***/ }),
+
+/***/ 9336:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   GC: () => (/* binding */ describeCall),
-/* harmony export */   HB: () => (/* binding */ unreachable),
-/* harmony export */   ID: () => (/* binding */ edgeCounts),
 /* harmony export */   QZ: () => (/* binding */ awaited),
 /* harmony export */   Sp: () => (/* binding */ notSentAfter),
-/* harmony export */   Z6: () => (/* binding */ withSources),
-/* harmony export */   aD: () => (/* binding */ countResults),
 /* harmony export */   kM: () => (/* binding */ nothingToPurge),
-/* harmony export */   lb: () => (/* binding */ notChecked),
-/* harmony export */   qT: () => (/* binding */ NOT_CHECKED_IN_TIME),
 /* harmony export */   rl: () => (/* binding */ causeOf),
 /* harmony export */   v$: () => (/* binding */ NOT_SENT_CANCELLED),
-/* harmony export */   wE: () => (/* binding */ NOT_JUDGED_CANCELLED),
 /* harmony export */   yE: () => (/* binding */ describeUrlWait)
 /* harmony export */ });
 /* harmony import */ var _text_counted_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(4305);
@@ -31316,21 +31367,6 @@ function causeOf(reason) {
     }
     return { cause: reason, knockOn: false };
 }
-/** Marks each result as given or derived; `sources` maps `type target` to the file that caused it. */
-function withSources(results, sources) {
-    return results.map((result) => {
-        const file = sources.get(`${result.type} ${result.target}`);
-        return { ...result, source: file === undefined ? 'input' : 'changed-files', file: file ?? null };
-    });
-}
-function countResults(results) {
-    const counts = { purged: 0, failed: 0, planned: 0, total: 0 };
-    for (const result of results) {
-        counts[result.status] += 1;
-        counts.total += 1;
-    }
-    return counts;
-}
 function awaited(settings) {
     const what = settings.text === undefined ? 'answer 2xx' : `show ${(0,_text_shown_js__WEBPACK_IMPORTED_MODULE_1__/* .quoted */ .TL)(settings.text)}`;
     return settings.passes > 1 ? `${what} ${settings.passes} times in a row` : what;
@@ -31340,33 +31376,6 @@ function describeUrlWait({ url, checks, last }, settings) {
     const history = checks === 0 ? 'no check was made' : `last answer: ${last}, after ${(0,_text_counted_js__WEBPACK_IMPORTED_MODULE_2__/* .counted */ .h)(checks, 'check')}`;
     return `${(0,_text_shown_js__WEBPACK_IMPORTED_MODULE_1__/* .shownUrl */ .zA)(url)} did not ${awaited(settings)} (${history})`;
 }
-const NOT_JUDGED_CANCELLED = 'not judged: the run was cancelled';
-/** A URL the check never got to (time up, or cancelled first): not known to be fresh or stale. */
-function notChecked(entry) {
-    return entry.checks === 0;
-}
-/**
- * A URL whose last check got no answer (DNS, refused, reset, TLS, timeout): never reached, so not
- * known to be fresh, and not shown to be stale either.
- */
-function unreachable(entry) {
-    return !entry.fresh && entry.checks > 0 && entry.http_status === null;
-}
-function edgeCounts(entries) {
-    const counts = { fresh: 0, stale: 0, unreachable: 0, unchecked: 0 };
-    for (const entry of entries) {
-        if (entry.fresh)
-            counts.fresh += 1;
-        else if (notChecked(entry))
-            counts.unchecked += 1;
-        else if (unreachable(entry))
-            counts.unreachable += 1;
-        else
-            counts.stale += 1;
-    }
-    return counts;
-}
-const NOT_CHECKED_IN_TIME = 'not checked within verify-timeout: raise verify-timeout or concurrency';
 /** Why changed files gave nothing to purge: none changed, or none matched a map. */
 function nothingToPurge({ files, ranges, description }) {
     if (files.length > 0) {
@@ -32934,8 +32943,10 @@ var __webpack_exports__ = {};
 
 // EXTERNAL MODULE: ./src/clock.ts
 var clock = __nccwpck_require__(9373);
-// EXTERNAL MODULE: ./src/record.ts
-var record = __nccwpck_require__(4846);
+// EXTERNAL MODULE: ./src/record/index.ts
+var record = __nccwpck_require__(949);
+// EXTERNAL MODULE: ./src/record/words.ts
+var words = __nccwpck_require__(9336);
 // EXTERNAL MODULE: ./src/text/counted.ts
 var counted = __nccwpck_require__(4305);
 // EXTERNAL MODULE: ./src/text/guard.ts + 1 modules
@@ -33108,7 +33119,7 @@ const SHOWN_URL_CHARS = 2000;
 async function showDryRun(calls, repeatAfterMs, plannedStages, log) {
     await log.group(`Dry run: ${(0,counted/* counted */.h)(calls.length, 'planned call')}, none sent`, async () => {
         for (const call of calls)
-            log.info((0,record/* describeCall */.GC)(call));
+            log.info((0,words/* describeCall */.GC)(call));
         if (repeatAfterMs > 0) {
             log.info(`…then the same calls again after ${repeatAfterMs / 1000} s (repeat-after)`);
         }
@@ -33121,10 +33132,6 @@ async function showDryRun(calls, repeatAfterMs, plannedStages, log) {
 }
 
 ;// CONCATENATED MODULE: ./src/stages/purge/log-lines.ts
-/**
- * The purge stage's lines for the step log: how a call ended, why it is retried. Never the token:
- * calls do not hold it. Server text passes `oneLine`, so no line can speak to the runner.
- */
 
 
 
@@ -33133,15 +33140,15 @@ const SHOWN_ERROR_CHARS = 400;
 function describeEnd(call, end, elapsedMs) {
     const tries = `${(0,counted/* counted */.h)(end.attempts, 'attempt')}, ${elapsedMs} ms`;
     if (end.ids === undefined) {
-        return `✗ ${(0,record/* describeCall */.GC)(call)}: ${(0,guard/* oneLine */.TN)(end.error ?? 'failed', SHOWN_ERROR_CHARS)} (${tries})`;
+        return `✗ ${(0,words/* describeCall */.GC)(call)}: ${(0,guard/* oneLine */.TN)(end.error ?? 'failed', SHOWN_ERROR_CHARS)} (${tries})`;
     }
     const missing = call.operation === 'batch' ? call.targets.length - end.ids.size : 0;
     const note = missing > 0 ? `; ${(0,counted/* counted */.h)(missing, 'key')} without a purge id` : '';
     const whole = call.operation === 'purge-all' ? `everything in ${(0,guard/* oneLine */.TN)(call.service ?? '')} purged, ` : '';
-    return `✓ ${(0,record/* describeCall */.GC)(call)}: ${whole}HTTP ${end.httpStatus ?? ''} (${tries})${note}`;
+    return `✓ ${(0,words/* describeCall */.GC)(call)}: ${whole}HTTP ${end.httpStatus ?? ''} (${tries})${note}`;
 }
 function describeRetry(call, attempt, reason, waitMs) {
-    return `↻ ${(0,record/* describeCall */.GC)(call)}: attempt ${attempt} failed (${(0,guard/* oneLine */.TN)(reason)}); retrying in ${(waitMs / 1000).toFixed(1)} s`;
+    return `↻ ${(0,words/* describeCall */.GC)(call)}: attempt ${attempt} failed (${(0,guard/* oneLine */.TN)(reason)}); retrying in ${(waitMs / 1000).toFixed(1)} s`;
 }
 
 // EXTERNAL MODULE: external "node:http"
@@ -33709,10 +33716,10 @@ class OriginState {
     refusal(call) {
         const unauthorized = this.unauthorized.get(call.authenticated);
         if (unauthorized !== undefined) {
-            return (0,record/* notSentAfter */.Sp)('unauthorized', unauthorized);
+            return (0,words/* notSentAfter */.Sp)('unauthorized', unauthorized);
         }
         const forbidden = this.forbidden.get(permissionScope(call));
-        return forbidden === undefined ? undefined : (0,record/* notSentAfter */.Sp)('forbidden', forbidden);
+        return forbidden === undefined ? undefined : (0,words/* notSentAfter */.Sp)('forbidden', forbidden);
     }
     learn(verdict, call, now) {
         if (verdict.ok)
@@ -33826,7 +33833,7 @@ class PurgePass {
         let httpStatus = null;
         for (;;) {
             if (signal.aborted) {
-                return notSent(attempts, httpStatus, attempts === 0 ? record/* NOT_SENT_CANCELLED */.v$ : CANCELLED_IN_FLIGHT);
+                return notSent(attempts, httpStatus, attempts === 0 ? words/* NOT_SENT_CANCELLED */.v$ : CANCELLED_IN_FLIGHT);
             }
             const refusal = origin.refusal(call);
             if (refusal !== undefined)
@@ -33866,11 +33873,11 @@ async function runPurge(calls, settings, deps, ledger = new ResultLedger(calls))
     const { log, signal } = deps;
     const pass = new PurgePass(settings, deps);
     await log.group(`Purge calls (${calls.length}, up to ${settings.concurrency} at once)`, () => pass.run(calls, ledger));
-    ledger.fill(record/* NOT_SENT_CANCELLED */.v$);
+    ledger.fill(words/* NOT_SENT_CANCELLED */.v$);
     if (settings.repeatAfterMs > 0)
         await repeatPass(ledger, settings, deps);
     return {
-        ...ledger.settle(record/* NOT_SENT_CANCELLED */.v$),
+        ...ledger.settle(words/* NOT_SENT_CANCELLED */.v$),
         answered: pass.answered,
         cancelled: signal.aborted,
         firstSentMs: pass.firstSentMs
@@ -33889,7 +33896,7 @@ async function repeatPass(ledger, settings, deps) {
         await deps.clock.sleep(settings.repeatAfterMs, signal);
         await log.group(`Repeat purge calls (${again.length})`, () => new PurgePass(settings, deps).run(repeats.calls, repeats));
     }
-    repeats.fill(record/* NOT_SENT_CANCELLED */.v$);
+    repeats.fill(words/* NOT_SENT_CANCELLED */.v$);
     ledger.foldRepeat(again, repeats);
 }
 
@@ -34009,6 +34016,7 @@ function describeCheckPlanned(verify, urlTargets) {
  * One run's stages in order: recall → derive → plan → record opened → wait → purge → verify;
  * returns the RunRecord, and closes the record once the report is written. No I/O of its own.
  */
+
 
 
 
@@ -34195,7 +34203,7 @@ async function purgeForVisitors(calls, settings, { clock, signal, log, connect }
             stages.wait = await waitForOrigin(settings.wait, limits, await pages());
             if (!stages.wait.done) {
                 const reason = stages.wait.cancelled
-                    ? record/* NOT_SENT_CANCELLED */.v$
+                    ? words/* NOT_SENT_CANCELLED */.v$
                     : `not sent: ${stages.wait.failure ?? 'the origin was not ready'}`;
                 stages.purge = { ...unsent(ledger, reason), cancelled: stages.wait.cancelled };
                 return;
@@ -34227,10 +34235,6 @@ async function purgeForVisitors(calls, settings, { clock, signal, log, connect }
 }
 
 ;// CONCATENATED MODULE: ./src/report/causes.ts
-/**
- * Failed targets grouped by what caused them, so the report names a cause once however many
- * targets it failed: a rejected token is one cause of 600 failures. Pure.
- */
 
 /** Each cause of a failure, most targets first (first seen first on a tie), with `keep` targets. */
 function failureCauses(results, keep) {
@@ -34238,7 +34242,7 @@ function failureCauses(results, keep) {
     for (const result of results) {
         if (result.status !== 'failed')
             continue;
-        const { cause: reason, knockOn } = (0,record/* causeOf */.rl)(result.error ?? 'failed');
+        const { cause: reason, knockOn } = (0,words/* causeOf */.rl)(result.error ?? 'failed');
         let cause = causes.get(reason);
         if (cause === undefined) {
             cause = { reason, count: 0, notSent: 0, first: [] };
@@ -34623,7 +34627,6 @@ function folded(title, body) {
 }
 
 ;// CONCATENATED MODULE: ./src/report/summary/changed-files.ts
-/** Which changed files produced which targets, so users can tune url-map and key-map. */
 
 
 
@@ -34649,7 +34652,7 @@ function derivationSection({ report, targets }, budget) {
     if (targets.length === 0) {
         return [
             `<h3>Targets from changed files</h3>`,
-            `<p>None: ${(0,guard/* summaryText */.g5)((0,record/* nothingToPurge */.kM)(report))}.</p>`
+            `<p>None: ${(0,guard/* summaryText */.g5)((0,words/* nothingToPurge */.kM)(report))}.</p>`
         ];
     }
     return [
@@ -34661,10 +34664,6 @@ function derivationSection({ report, targets }, budget) {
 }
 
 ;// CONCATENATED MODULE: ./src/report/summary/dry-run.ts
-/**
- * What a dry run shows besides its planned targets: the stages it would run (the wait, the edge
- * check) with their URLs, and each call it would send, as the step log lists them.
- */
 
 
 
@@ -34681,7 +34680,7 @@ function plannedSection(stages, budget) {
 function callsSection(calls, budget) {
     if (calls.length === 0)
         return [];
-    const row = (call) => `<tr><td>${code((0,record/* describeCall */.GC)(call))}</td></tr>`;
+    const row = (call) => `<tr><td>${code((0,words/* describeCall */.GC)(call))}</td></tr>`;
     const { lines } = table(['Call'], calls, row, budget, SECTION_BYTES.calls, (shown) => `Showing ${shown} of ${calls.length} calls; the step log lists every one.`);
     return ['<h3>Planned calls</h3>', ...lines];
 }
@@ -34793,6 +34792,7 @@ function notSentBecause({ wait, dryRun }) {
 
 
 
+
 /** What the targets came to: a count each way, the whole service for purge-all, the one cause. */
 function outcome(facts, causes) {
     const { counts, purgeAll, results } = facts;
@@ -34820,7 +34820,7 @@ function heading(facts, causes) {
     const { counts, dryRun, services, derivation } = facts;
     const title = services.length === 0 ? 'Edge purge' : `Edge purge of ${(0,guard/* summaryText */.g5)(services.join(', '))}`;
     if (counts.total === 0 && derivation !== undefined) {
-        return `${title}: nothing to purge: ${(0,guard/* summaryText */.g5)((0,record/* nothingToPurge */.kM)(derivation.report))}`;
+        return `${title}: nothing to purge: ${(0,guard/* summaryText */.g5)((0,words/* nothingToPurge */.kM)(derivation.report))}`;
     }
     if (dryRun) {
         const planned = facts.purgeAll ? 'everything planned' : `${counts.planned} planned`;
@@ -35024,7 +35024,6 @@ function targetSections(facts, causes, budget) {
 }
 
 ;// CONCATENATED MODULE: ./src/report/summary/wait.ts
-/** The wait for the origin: what it showed, or why no purge call was sent. */
 
 
 
@@ -35046,7 +35045,7 @@ function waitSection(wait, budget) {
     }
     const failure = outcome.failure ?? 'the origin was not ready';
     const waiting = outcome.urls.filter((item) => item.passedInARow < passes);
-    const items = waiting.map((item) => (0,guard/* summaryText */.g5)((0,record/* describeUrlWait */.yE)(item, { text, passes }), budget_SHOWN_ERROR_CHARS));
+    const items = waiting.map((item) => (0,guard/* summaryText */.g5)((0,words/* describeUrlWait */.yE)(item, { text, passes }), budget_SHOWN_ERROR_CHARS));
     return [
         `<p><b>No purge call was sent:</b> ${(0,guard/* summaryText */.g5)(failure, budget_SHOWN_ERROR_CHARS)}.</p>`,
         ...list(items, budget, SECTION_BYTES.wait, 'the step log has each')

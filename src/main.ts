@@ -1,7 +1,7 @@
 /** The entry: the runner door → inputs → pipeline → report → record → exit. The table of contents of the action. */
 import { mark, systemClock } from './clock.js'
 import { closeRecords, liveConnections, runPipeline, type PipelineDeps } from './pipeline/index.js'
-import type { RunRecord } from './record.js'
+import type { RunRecord } from './record/index.js'
 import { conclude } from './report/conclusion.js'
 import { writeOutputs } from './report/outputs.js'
 import { renderSummary } from './report/summary/index.js'

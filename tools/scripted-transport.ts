@@ -3,7 +3,7 @@
  * after the call was sent, as the script says (a correct purge API by default).
  */
 import type { IncomingHttpHeaders } from 'node:http'
-import type { PurgeCall } from '../src/record.js'
+import type { PurgeCall } from '../src/record/index.js'
 import type { Answer } from '../src/http/agents.js'
 import type { Transport } from '../src/stages/purge/transport.js'
 import type { FakeClock } from './fake-clock.js'

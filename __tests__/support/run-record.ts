@@ -1,5 +1,5 @@
 /** A run record for tests of the report: nothing planned or done unless a test says so. */
-import { countResults, type RunRecord } from '../../src/record.js'
+import { countResults, type RunRecord } from '../../src/record/index.js'
 import { settingsWith } from '../../tools/defaults.js'
 
 /** Its counts are the given results' own, as the pipeline counts them. */

@@ -8,7 +8,6 @@ import type { PageCheckDeps } from '../http/page-checks.js'
 import type { Prober } from '../http/probe.js'
 import type { StepLog } from '../log.js'
 import {
-  NOT_SENT_CANCELLED,
   countResults,
   withSources,
   type Counts,
@@ -19,7 +18,8 @@ import {
   type RunRecord,
   type VerifyRun,
   type WaitOutcome
-} from '../record.js'
+} from '../record/index.js'
+import { NOT_SENT_CANCELLED } from '../record/words.js'
 import { describePlan, plannedResults, planPurges, showDryRun } from '../stages/plan.js'
 import { runPurge } from '../stages/purge/engine.js'
 import type { OpenRecord } from '../stages/last-purge/write.js'

@@ -3,7 +3,7 @@ import type { Clock } from '../clock.js'
 import type { Settings } from '../config/settings.js'
 import type { GitHubLimits, GitHubRepository, OpenGitHub } from '../github.js'
 import type { StepLog } from '../log.js'
-import type { Derivation, RecalledPurges } from '../record.js'
+import type { Derivation, RecalledPurges } from '../record/index.js'
 
 const changedFilesStage = () => import('../stages/changed-files/index.js')
 const lastPurgeRecall = () => import('../stages/last-purge/recall.js')

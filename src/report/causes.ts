@@ -2,7 +2,8 @@
  * Failed targets grouped by what caused them, so the report names a cause once however many
  * targets it failed: a rejected token is one cause of 600 failures. Pure.
  */
-import { causeOf, type PurgeResult, type Results } from '../record.js'
+import { type PurgeResult, type Results } from '../record/index.js'
+import { causeOf } from '../record/words.js'
 
 export interface Cause {
   /** The reason as the action gave it; for the calls a refusal stopped, that refusal. */

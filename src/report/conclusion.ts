@@ -7,7 +7,7 @@ import {
   type Counts,
   type RunRecord,
   type Verification
-} from '../record.js'
+} from '../record/index.js'
 import { briefly, failureCauses, refusedAndStopped, type Cause } from './causes.js'
 import { counted } from '../text/counted.js'
 import { oneLine } from '../text/guard.js'

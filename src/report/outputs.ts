@@ -11,7 +11,7 @@ import {
   type Results,
   type RunRecord,
   type Verification
-} from '../record.js'
+} from '../record/index.js'
 import { mayHoldSecret, redact } from '../text/guard.js'
 import { purgeIds } from './purge-ids.js'
 

@@ -1,5 +1,5 @@
 /** The `purge-ids` output: each purged target's id, grouped by service when there are several. Pure. */
-import type { Results } from '../record.js'
+import type { Results } from '../record/index.js'
 
 /** Where URL purge ids go when ids are grouped by service: URL purges belong to no service. */
 export const URL_IDS_GROUP = 'urls'

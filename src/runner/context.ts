@@ -1,5 +1,5 @@
 /** The run context, read from the `GITHUB_*` variables the runner sets (no Octokit needed for it). */
-import type { RunContext } from '../record.js'
+import type { RunContext } from '../record/index.js'
 
 const GITHUB_COM = 'https://github.com'
 

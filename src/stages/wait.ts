@@ -13,13 +13,8 @@ import {
   type RequestLimits
 } from '../http/page-checks.js'
 import { ProbeSlots } from '../http/probe.js'
-import {
-  awaited,
-  describeUrlWait,
-  type PlannedStage,
-  type UrlWait,
-  type WaitOutcome
-} from '../record.js'
+import { type PlannedStage, type UrlWait, type WaitOutcome } from '../record/index.js'
+import { awaited, describeUrlWait } from '../record/words.js'
 import { counted } from '../text/counted.js'
 import { oneLine } from '../text/guard.js'
 import { quoted, shownUrl } from '../text/shown.js'

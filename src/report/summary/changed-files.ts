@@ -1,5 +1,6 @@
 /** Which changed files produced which targets, so users can tune url-map and key-map. */
-import { nothingToPurge, type Derivation, type DerivedTarget } from '../../record.js'
+import { type Derivation, type DerivedTarget } from '../../record/index.js'
+import { nothingToPurge } from '../../record/words.js'
 import { counted } from '../../text/counted.js'
 import { summaryText } from '../../text/guard.js'
 import { code, SECTION_BYTES, SHOWN_TARGET_CHARS, table, type Budget } from './budget.js'

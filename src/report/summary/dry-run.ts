@@ -2,7 +2,8 @@
  * What a dry run shows besides its planned targets: the stages it would run (the wait, the edge
  * check) with their URLs, and each call it would send, as the step log lists them.
  */
-import { describeCall, type PlannedStage, type PurgeCall } from '../../record.js'
+import { type PlannedStage, type PurgeCall } from '../../record/index.js'
+import { describeCall } from '../../record/words.js'
 import { summaryText } from '../../text/guard.js'
 import {
   code,

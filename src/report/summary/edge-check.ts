@@ -1,5 +1,5 @@
 /** The edge check: whether visitors get fresh copies, URL by URL, and what each verdict rests on. */
-import { edgeCounts, notChecked, unreachable, type Verification } from '../../record.js'
+import { edgeCounts, notChecked, unreachable, type Verification } from '../../record/index.js'
 import { counted } from '../../text/counted.js'
 import { summaryText } from '../../text/guard.js'
 import {

@@ -13,7 +13,7 @@ import type {
   ServiceRecord,
   Verification,
   WaitOutcome
-} from '../../record.js'
+} from '../../record/index.js'
 
 export interface SummaryFacts {
   results: Results

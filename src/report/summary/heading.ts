@@ -2,7 +2,8 @@
  * The head of the summary: the run's answer in its first line, why it ended early, its scope, and
  * which run it was.
  */
-import { edgeCounts, nothingToPurge, type RunContext } from '../../record.js'
+import { edgeCounts, type RunContext } from '../../record/index.js'
+import { nothingToPurge } from '../../record/words.js'
 import { counted } from '../../text/counted.js'
 import { summaryText } from '../../text/guard.js'
 import { briefly, type Cause } from '../causes.js'

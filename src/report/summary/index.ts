@@ -4,7 +4,7 @@
  * own; this one reads the record once and sets the sections in order, which is also the order in
  * which they draw on the budget.
  */
-import type { RunContext, RunRecord } from '../../record.js'
+import type { RunContext, RunRecord } from '../../record/index.js'
 import { failureCauses } from '../causes.js'
 import { Budget, SUMMARY_MAX_BYTES } from './budget.js'
 import { derivationSection } from './changed-files.js'

@@ -1,5 +1,5 @@
 /** The last-purge record: what this run records of its purge of each service. */
-import type { ServiceRecord } from '../../record.js'
+import type { ServiceRecord } from '../../record/index.js'
 import { summaryText } from '../../text/guard.js'
 
 /**

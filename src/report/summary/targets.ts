@@ -3,7 +3,7 @@
  * already said above (the wait); then the successes or a dry run's plan, open when the list is
  * short or a dry run shows what it would purge.
  */
-import type { PurgeResult, Results } from '../../record.js'
+import type { PurgeResult, Results } from '../../record/index.js'
 import { counted } from '../../text/counted.js'
 import { summaryText } from '../../text/guard.js'
 import { refusedAndStopped, type Cause } from '../causes.js'

@@ -1,5 +1,6 @@
 /** The wait for the origin: what it showed, or why no purge call was sent. */
-import { describeUrlWait, type WaitOutcome } from '../../record.js'
+import { type WaitOutcome } from '../../record/index.js'
+import { describeUrlWait } from '../../record/words.js'
 import { counted } from '../../text/counted.js'
 import { summaryText } from '../../text/guard.js'
 import {

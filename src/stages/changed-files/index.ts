@@ -4,12 +4,12 @@ import { mergeUnique, purgeUrl } from '../../config/targets.js'
 import type { GitHubRepository } from '../../github.js'
 import type { StepLog } from '../../log.js'
 import {
-  nothingToPurge,
   type ChangedFilesReport,
   type ComparedRange,
   type Derivation,
   type RecalledPurges
-} from '../../record.js'
+} from '../../record/index.js'
+import { nothingToPurge } from '../../record/words.js'
 import { counted } from '../../text/counted.js'
 import { oneLine } from '../../text/guard.js'
 import { findChangedFiles } from './choose-range.js'

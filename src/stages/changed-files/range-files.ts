@@ -12,7 +12,7 @@ import {
   type FileEntry,
   type GitHubRepository
 } from '../../github.js'
-import type { ComparedRange } from '../../record.js'
+import type { ComparedRange } from '../../record/index.js'
 import { InputError } from '../../config/input-error.js'
 import { redact } from '../../text/guard.js'
 import { messageOf } from '../../text/message.js'

@@ -7,7 +7,7 @@
 import { InputError } from '../../config/input-error.js'
 import { statusOf, type GitHubRepository, type TreeEntry } from '../../github.js'
 import type { StepLog } from '../../log.js'
-import type { ComparedRange, LastPurge, RecalledPurges } from '../../record.js'
+import type { ComparedRange, LastPurge, RecalledPurges } from '../../record/index.js'
 import { ownRange } from './choose-range.js'
 import { shortRef, type CommitRange } from './range.js'
 import { apiError, compare, filesOfRange, listsEveryFile } from './range-files.js'

@@ -1,5 +1,5 @@
 /** Whether a run purged a service completely: what makes its record a base for later runs. Pure. */
-import type { PurgeResult, RunRecord } from '../../record.js'
+import type { PurgeResult, RunRecord } from '../../record/index.js'
 import { counted } from '../../text/counted.js'
 
 /** The parts of a run that decide completeness. */

@@ -14,7 +14,7 @@ import {
   type GitHubRepository
 } from '../../github.js'
 import type { StepLog } from '../../log.js'
-import type { LastPurge, RecalledPurges } from '../../record.js'
+import type { LastPurge, RecalledPurges } from '../../record/index.js'
 import { redact } from '../../text/guard.js'
 import { messageOf } from '../../text/message.js'
 

@@ -8,7 +8,7 @@
 import type { LastPurgeSettings } from '../../config/settings.js'
 import { answerOf, isRateLimited, statusOf, type GitHubRepository } from '../../github.js'
 import type { StepLog } from '../../log.js'
-import type { PlannedStage, ServiceRecord } from '../../record.js'
+import type { PlannedStage, ServiceRecord } from '../../record/index.js'
 import { redact } from '../../text/guard.js'
 import { plainLine } from '../../text/shown.js'
 import { incompleteBecause, type RunOutcome } from './complete.js'

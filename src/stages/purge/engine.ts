@@ -9,13 +9,8 @@ import type { Transport } from './transport.js'
 import { counted } from '../../text/counted.js'
 import { describeEnd, describeRetry } from './log-lines.js'
 import { CANCELLED_IN_FLIGHT, interpret, type Verdict } from './response.js'
-import {
-  NOT_SENT_CANCELLED,
-  notSentAfter,
-  type CallEnd,
-  type PurgeCall,
-  type PurgeRun
-} from '../../record.js'
+import { type CallEnd, type PurgeCall, type PurgeRun } from '../../record/index.js'
+import { NOT_SENT_CANCELLED, notSentAfter } from '../../record/words.js'
 import { backoffMs, describeWait, MAX_SERVER_WAIT_MS } from '../../http/retry-policy.js'
 import { ResultLedger } from './ledger.js'
 import { plainLine } from '../../text/shown.js'

@@ -6,7 +6,7 @@ import {
   type PurgeCall,
   type PurgeResult,
   type Results
-} from '../../record.js'
+} from '../../record/index.js'
 
 /** Results of one call's targets; in a successful batch, a key without an id was not purged. */
 export function resultsOfCall(call: PurgeCall, end: CallEnd): PurgeResult[] {

@@ -2,7 +2,8 @@
  * The purge stage's lines for the step log: how a call ended, why it is retried. Never the token:
  * calls do not hold it. Server text passes `oneLine`, so no line can speak to the runner.
  */
-import { describeCall, type CallEnd, type PurgeCall } from '../../record.js'
+import { type CallEnd, type PurgeCall } from '../../record/index.js'
+import { describeCall } from '../../record/words.js'
 import { counted } from '../../text/counted.js'
 import { oneLine } from '../../text/guard.js'
 

@@ -10,7 +10,7 @@ import {
 } from '../../http/retry-policy.js'
 import { parseJson, serverMessage } from './server-message.js'
 import { withoutCredentials } from '../../config/targets.js'
-import type { PurgeCall } from '../../record.js'
+import type { PurgeCall } from '../../record/index.js'
 import { plainLine } from '../../text/shown.js'
 
 /** A 401 stops every call to that origin; a 403 stops the calls needing the same permission. */

@@ -2,7 +2,7 @@
 import type { IncomingMessage } from 'node:http'
 import { createAgents, type Answer } from '../../http/agents.js'
 import { exchange, type BodyReader } from '../../http/exchange.js'
-import type { PurgeCall } from '../../record.js'
+import type { PurgeCall } from '../../record/index.js'
 
 export interface Transport {
   /** One attempt of `call`: the body is cut at `MAX_BODY_BYTES`. */

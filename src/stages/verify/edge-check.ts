@@ -18,7 +18,7 @@ import {
   NOT_JUDGED_CANCELLED,
   type Verification,
   type VerifyRun
-} from '../../record.js'
+} from '../../record/index.js'
 import { counted } from '../../text/counted.js'
 import { judge, type Judgement } from './freshness.js'
 import { shownUrl } from '../../text/shown.js'

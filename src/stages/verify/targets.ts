@@ -1,7 +1,7 @@
 /** Which URLs the edge check looks at, from settings and purge results. Pure. */
 import { counted } from '../../text/counted.js'
 import { oneLine } from '../../text/guard.js'
-import type { PlannedStage, Results } from '../../record.js'
+import type { PlannedStage, Results } from '../../record/index.js'
 import type { VerifyTarget } from './edge-check.js'
 import type { VerifySettings } from '../../config/settings.js'
 import type { PurgeUrl } from '../../config/targets.js'

@@ -3,10 +3,7 @@
  * The stages produce these types and the report reads them; `RunRecord` carries them from the
  * pipeline to the report, the single source for outputs, summary and exit code.
  */
-import type { Settings, WaitSettings } from './config/settings.js'
-import { counted } from './text/counted.js'
-import { oneLine } from './text/guard.js'
-import { quoted, shownUrl } from './text/shown.js'
+import type { Settings } from '../config/settings.js'
 
 export type TargetType = 'all' | 'key' | 'url'
 
@@ -35,16 +32,6 @@ export interface PurgeCall {
    * purge, which ends in exactly one result.
    */
   targets: readonly string[]
-}
-
-/** URLs and file paths: long enough for any a CDN or a repository holds in practice, shown whole. */
-const SHOWN_ADDRESS_CHARS = 2000
-
-/** A call in one line of the log: method, address, how many keys, soft. */
-export function describeCall(call: PurgeCall): string {
-  const count = call.targets.length
-  const what = call.operation === 'batch' ? ` (${counted(count, 'key')})` : ''
-  return `${call.method} ${oneLine(call.url, SHOWN_ADDRESS_CHARS)}${what}${call.soft ? ' soft' : ''}`
 }
 
 export type PurgeStatus = 'purged' | 'failed' | 'planned'
@@ -83,28 +70,6 @@ export interface CallEnd {
   /** With `ids`: targets the answer gave something other than a usable id, and why. */
   unusable?: Map<string, string>
   error: string | undefined
-}
-
-export const NOT_SENT_CANCELLED = 'not sent: the run was cancelled'
-
-/** How the reason of a call stopped by an earlier refusal begins: a knock-on, never the cause. */
-const AFTER_UNAUTHORIZED = 'not sent: an earlier call to the same address got '
-const AFTER_FORBIDDEN = 'not sent: an earlier call needing the same permission found that '
-
-/** The reason of a call not sent because an earlier one was refused with `cause`. */
-export function notSentAfter(stop: 'unauthorized' | 'forbidden', cause: string): string {
-  return (stop === 'unauthorized' ? AFTER_UNAUTHORIZED : AFTER_FORBIDDEN) + cause
-}
-
-/**
- * What a failure's reason comes down to: the refusal a knock-on was stopped by, or the reason
- * itself. A rejected token is one cause of 600 failures, not two.
- */
-export function causeOf(reason: string): { cause: string; knockOn: boolean } {
-  for (const lead of [AFTER_UNAUTHORIZED, AFTER_FORBIDDEN]) {
-    if (reason.startsWith(lead)) return { cause: reason.slice(lead.length), knockOn: true }
-  }
-  return { cause: reason, knockOn: false }
 }
 
 /** Every target's result, in plan order. */
@@ -162,21 +127,6 @@ export interface WaitOutcome {
   urls: UrlWait[]
   /** Why the wait failed when the time ran out, in one short sentence: how many URLs were not ready. */
   failure: string | undefined
-}
-
-/** What the wait asked of each URL. */
-export type WaitAwaited = Pick<WaitSettings, 'text' | 'passes'>
-
-export function awaited(settings: WaitAwaited): string {
-  const what = settings.text === undefined ? 'answer 2xx' : `show ${quoted(settings.text)}`
-  return settings.passes > 1 ? `${what} ${settings.passes} times in a row` : what
-}
-
-/** What each URL still waiting did last, for the log and the job summary. */
-export function describeUrlWait({ url, checks, last }: UrlWait, settings: WaitAwaited): string {
-  const history =
-    checks === 0 ? 'no check was made' : `last answer: ${last}, after ${counted(checks, 'check')}`
-  return `${shownUrl(url)} did not ${awaited(settings)} (${history})`
 }
 
 /** One entry of the `verification` output; field names are the output's. */
@@ -254,19 +204,6 @@ export interface ComparedRange {
   /** For logs: `push abc1234...def5678 (3 commits)`. */
   description: string
   notes: string[]
-}
-
-/** Why changed files gave nothing to purge: none changed, or none matched a map. */
-export function nothingToPurge({ files, ranges, description }: ChangedFilesReport): string {
-  if (files.length > 0) {
-    return `${counted(files.length, 'file')} changed in ${oneLine(description)}, none matched url-map or key-map`
-  }
-  const [only] = ranges
-  const where =
-    ranges.length === 1 && only !== undefined
-      ? `between ${only.baseSha.slice(0, 7)} and ${only.head.slice(0, 7)}`
-      : `in ${oneLine(description)}`
-  return `no files changed ${where}`
 }
 
 /** The files that changed since each service's base: one range, or one per distinct base. */
