@@ -8,7 +8,7 @@ import { getEventListeners } from 'node:events'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { createAgents } from '../src/http/agents.js'
 import type { Answer } from '../src/http/agents.js'
-import { exchange, type BodyReader } from '../src/http/exchange.js'
+import { exchange, wholeBody } from '../src/http/exchange.js'
 import { LoopbackServer } from '../tools/loopback-server.js'
 
 const LIMIT = 64 * 1024
@@ -57,32 +57,13 @@ afterAll(async () => {
   await server.close()
 })
 
-/** The body as sent, up to LIMIT. */
-function rawBody(response: IncomingMessage): BodyReader<object> {
-  const chunks: Buffer[] = []
-  return {
-    limit: LIMIT,
-    take(part) {
-      chunks.push(part)
-      return false
-    },
-    answer: (truncated) => ({
-      kind: 'response',
-      status: response.statusCode ?? 0,
-      headers: response.headers,
-      body: Buffer.concat(chunks).toString('utf8'),
-      truncated
-    })
-  }
-}
-
 function get(
   url: string,
   timeoutMs = 10_000,
   signal = new AbortController().signal
 ): Promise<Answer> {
   const request = { url, method: 'GET', headers: {}, body: undefined, agents, timeoutMs, signal }
-  return exchange(request, rawBody)
+  return exchange(request, (response) => wholeBody(response, LIMIT))
 }
 
 /** Polls a condition the server sets asynchronously; gives up after 5 s. */

@@ -31148,7 +31148,8 @@ function createAgents(options) {
 
 // EXPORTS
 __nccwpck_require__.d(__webpack_exports__, {
-  c: () => (/* binding */ exchange)
+  c: () => (/* binding */ exchange),
+  g: () => (/* binding */ wholeBody)
 });
 
 // EXTERNAL MODULE: external "node:http"
@@ -31169,6 +31170,27 @@ var clock = __nccwpck_require__(9373);
 
 
 
+/**
+ * The body as sent, up to `limit` bytes, read as UTF-8 once whole: a character split between two
+ * chunks stays whole.
+ */
+function wholeBody(response, limit) {
+    const chunks = [];
+    return {
+        limit,
+        take(part) {
+            chunks.push(part);
+            return false;
+        },
+        answer: (truncated) => ({
+            kind: 'response',
+            status: response.statusCode ?? 0,
+            headers: response.headers,
+            body: Buffer.concat(chunks).toString('utf8'),
+            truncated
+        })
+    };
+}
 /** Sends `request`, reads its response as `read` says, and resolves with how the request ended. */
 function exchange(request, read) {
     const { method, headers, agents, timeoutMs, signal } = request;
@@ -33158,6 +33180,7 @@ var http_agents = __nccwpck_require__(1292);
 // EXTERNAL MODULE: ./src/http/exchange.ts + 1 modules
 var exchange = __nccwpck_require__(4447);
 ;// CONCATENATED MODULE: ./src/stages/purge/transport.ts
+/** One HTTP exchange per call attempt: headers, token, timeout, keep-alive. No retries here. */
 
 
 /**
@@ -33179,30 +33202,9 @@ function createTransport(options) {
             headers['Content-Length'] = Buffer.byteLength(body);
         const { timeoutMs } = options;
         const request = { url: call.url, method: call.method, headers, body, agents, timeoutMs, signal };
-        return (0,exchange/* exchange */.c)(request, readAnswer);
+        return (0,exchange/* exchange */.c)(request, (response) => (0,exchange/* wholeBody */.g)(response, MAX_BODY_BYTES));
     }
     return { send, close: agents.close };
-}
-/**
- * The purge API's answer as sent, up to `MAX_BODY_BYTES`, read as UTF-8 once whole: a character
- * split between two chunks stays whole.
- */
-function readAnswer(response) {
-    const chunks = [];
-    return {
-        limit: MAX_BODY_BYTES,
-        take(part) {
-            chunks.push(part);
-            return false;
-        },
-        answer: (truncated) => ({
-            kind: 'response',
-            status: response.statusCode ?? 0,
-            headers: response.headers,
-            body: Buffer.concat(chunks).toString('utf8'),
-            truncated
-        })
-    };
 }
 
 ;// CONCATENATED MODULE: ./src/http/retry-policy.ts

@@ -41,6 +41,28 @@ export interface BodyReader<Read extends object> {
   answer(truncated: boolean): Answer<Read>
 }
 
+/**
+ * The body as sent, up to `limit` bytes, read as UTF-8 once whole: a character split between two
+ * chunks stays whole.
+ */
+export function wholeBody(response: http.IncomingMessage, limit: number): BodyReader<object> {
+  const chunks: Buffer[] = []
+  return {
+    limit,
+    take(part) {
+      chunks.push(part)
+      return false
+    },
+    answer: (truncated) => ({
+      kind: 'response',
+      status: response.statusCode ?? 0,
+      headers: response.headers,
+      body: Buffer.concat(chunks).toString('utf8'),
+      truncated
+    })
+  }
+}
+
 /** What a caller makes of a response's headers: its answer at once, or how to read the body. */
 export type ReadResponse<Read extends object> = (
   response: http.IncomingMessage

@@ -1,7 +1,6 @@
 /** One HTTP exchange per call attempt: headers, token, timeout, keep-alive. No retries here. */
-import type { IncomingMessage } from 'node:http'
 import { createAgents, type Answer } from '../../http/agents.js'
-import { exchange, type BodyReader } from '../../http/exchange.js'
+import { exchange, wholeBody } from '../../http/exchange.js'
 import type { PurgeCall } from '../../record/index.js'
 
 export interface Transport {
@@ -37,30 +36,8 @@ export function createTransport(options: TransportOptions): Transport {
     if (body !== undefined) headers['Content-Length'] = Buffer.byteLength(body)
     const { timeoutMs } = options
     const request = { url: call.url, method: call.method, headers, body, agents, timeoutMs, signal }
-    return exchange(request, readAnswer)
+    return exchange(request, (response) => wholeBody(response, MAX_BODY_BYTES))
   }
 
   return { send, close: agents.close }
-}
-
-/**
- * The purge API's answer as sent, up to `MAX_BODY_BYTES`, read as UTF-8 once whole: a character
- * split between two chunks stays whole.
- */
-function readAnswer(response: IncomingMessage): BodyReader<object> {
-  const chunks: Buffer[] = []
-  return {
-    limit: MAX_BODY_BYTES,
-    take(part) {
-      chunks.push(part)
-      return false
-    },
-    answer: (truncated) => ({
-      kind: 'response',
-      status: response.statusCode ?? 0,
-      headers: response.headers,
-      body: Buffer.concat(chunks).toString('utf8'),
-      truncated
-    })
-  }
 }
