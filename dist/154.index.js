@@ -12,13 +12,11 @@ __webpack_require__.r(__webpack_exports__);
 /* harmony export */   waitForOrigin: () => (/* binding */ waitForOrigin)
 /* harmony export */ });
 /* harmony import */ var _http_observation_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(2510);
-/* harmony import */ var _http_page_checks_js__WEBPACK_IMPORTED_MODULE_6__ = __webpack_require__(1651);
-/* harmony import */ var _http_probe_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(6187);
+/* harmony import */ var _http_page_checks_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(1651);
 /* harmony import */ var _record_words_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(9336);
 /* harmony import */ var _text_counted_js__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(4305);
 /* harmony import */ var _text_guard_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(2963);
 /* harmony import */ var _text_shown_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(8482);
-
 
 
 
@@ -68,77 +66,63 @@ function describeWaitPlanned(wait) {
     };
 }
 async function waitForOrigin(settings, { requestTimeoutMs, concurrency }, deps) {
-    const { prober, clock, signal, log } = deps;
+    const { clock, signal, log } = deps;
     const started = clock.now();
     const deadline = started + settings.timeoutMs;
-    const slots = new _http_probe_js__WEBPACK_IMPORTED_MODULE_1__/* .ProbeSlots */ ._(concurrency);
     const urls = settings.urls.map((url) => ({
         url,
         checks: 0,
         passedInARow: 0,
         last: 'not checked'
     }));
-    /**
-     * Checks one URL until it has passed often enough or the time is up: every 2 s, and once more at
-     * the deadline when the next check would come after it, so the wait uses all of its time.
-     */
-    async function watch(state) {
-        let nextStart = started;
-        while (state.passedInARow < settings.passes && !signal.aborted) {
-            const pause = nextStart - clock.now();
-            if (pause > 0)
-                await clock.sleep(pause, signal);
-            const checked = await slots.run(async (queued) => {
-                const start = clock.now();
-                // Every check is due by the deadline; one due at it starts when its timer wakes, a moment
-                // after. A check that waited for a free slot until after the deadline does not start.
-                if (signal.aborted || (queued && start > deadline))
-                    return false;
-                nextStart = start + CHECK_INTERVAL_MS;
-                const timeoutMs = (0,_http_page_checks_js__WEBPACK_IMPORTED_MODULE_6__/* .timeoutBefore */ .nY)(deadline, start, requestTimeoutMs);
-                const answer = await (0,_http_page_checks_js__WEBPACK_IMPORTED_MODULE_6__/* .safeGet */ .yw)(prober, state.url, {
-                    timeoutMs,
-                    signal,
-                    lookFor: settings.text
-                });
-                if (answer.kind === 'cancelled')
-                    return false;
-                const observation = (0,_http_observation_js__WEBPACK_IMPORTED_MODULE_0__/* .observe */ .l)(answer, settings.text);
-                state.checks += 1;
-                state.passedInARow = passes(observation) ? state.passedInARow + 1 : 0;
-                state.last = describeAnswer(observation, settings.text);
-                const mark = state.passedInARow > 0 ? '✓' : '✗';
-                const row = settings.passes > 1 ? `; ${state.passedInARow} of ${settings.passes} in a row` : '';
-                log.info(`${mark} ${(0,_text_shown_js__WEBPACK_IMPORTED_MODULE_4__/* .shownUrl */ .zA)(state.url)}: ${state.last} (check ${state.checks}${row})`);
-                return true;
-            });
-            if (!checked)
-                return;
-            nextStart = Math.max(nextStart, clock.now());
-            if (nextStart > deadline) {
-                if (clock.now() >= deadline)
-                    return;
-                nextStart = deadline;
-            }
-        }
-    }
+    const check = checkOnce(settings, deadline, requestTimeoutMs, deps);
     const title = `Waiting for the origin: ${(0,_text_counted_js__WEBPACK_IMPORTED_MODULE_5__/* .counted */ .h)(urls.length, 'URL')} to ${(0,_record_words_js__WEBPACK_IMPORTED_MODULE_2__/* .awaited */ .QZ)(settings)} (up to ${settings.timeoutMs / 1000} s)`;
     return log.group(title, async () => {
-        await (0,_http_page_checks_js__WEBPACK_IMPORTED_MODULE_6__/* .untilCancelled */ .c8)(urls.map(watch), signal);
-        const elapsedMs = clock.now() - started;
-        const cancelled = signal.aborted;
-        const waiting = urls.filter((state) => state.passedInARow < settings.passes);
-        const done = !cancelled && waiting.length === 0;
-        const failure = done || cancelled ? undefined : describeFailure(settings, waiting, elapsedMs);
-        const after = `${(elapsedMs / 1000).toFixed(1)} s`;
-        log.info(failure ??
-            (cancelled ? `Wait cancelled after ${after}` : `The origin is ready after ${after}`));
-        if (failure !== undefined) {
-            for (const state of waiting)
-                log.info((0,_record_words_js__WEBPACK_IMPORTED_MODULE_2__/* .describeUrlWait */ .yE)(state, settings));
-        }
-        return { done, cancelled, elapsedMs, urls: urls.map((state) => ({ ...state })), failure };
+        await (0,_http_page_checks_js__WEBPACK_IMPORTED_MODULE_1__/* .pollUntilDeadline */ ._K)(urls, check, { deadline, concurrency, clock, signal });
+        return outcomeOf(urls, settings, clock.now() - started, deps);
     });
+}
+/**
+ * One check of a URL, which returns when the next is due: every 2 s, and once more at the deadline
+ * when the next check would come after it, so the wait uses all of its time; none once the URL
+ * has passed often enough.
+ */
+function checkOnce(settings, deadline, requestTimeoutMs, { prober, clock, signal, log }) {
+    return async (state) => {
+        const start = clock.now();
+        const timeoutMs = (0,_http_page_checks_js__WEBPACK_IMPORTED_MODULE_1__/* .timeoutBefore */ .nY)(deadline, start, requestTimeoutMs);
+        const answer = await (0,_http_page_checks_js__WEBPACK_IMPORTED_MODULE_1__/* .safeGet */ .yw)(prober, state.url, { timeoutMs, signal, lookFor: settings.text });
+        if (answer.kind === 'cancelled')
+            return undefined;
+        const observation = (0,_http_observation_js__WEBPACK_IMPORTED_MODULE_0__/* .observe */ .l)(answer, settings.text);
+        state.checks += 1;
+        state.passedInARow = passes(observation) ? state.passedInARow + 1 : 0;
+        state.last = describeAnswer(observation, settings.text);
+        const mark = state.passedInARow > 0 ? '✓' : '✗';
+        const row = settings.passes > 1 ? `; ${state.passedInARow} of ${settings.passes} in a row` : '';
+        log.info(`${mark} ${(0,_text_shown_js__WEBPACK_IMPORTED_MODULE_4__/* .shownUrl */ .zA)(state.url)}: ${state.last} (check ${state.checks}${row})`);
+        if (state.passedInARow >= settings.passes)
+            return undefined;
+        const now = clock.now();
+        const next = Math.max(start + CHECK_INTERVAL_MS, now);
+        if (next <= deadline)
+            return next;
+        return now >= deadline ? undefined : deadline;
+    };
+}
+/** How the wait ended, told in the log: ready, cancelled, or which URLs were not ready and why. */
+function outcomeOf(urls, settings, elapsedMs, { signal, log }) {
+    const cancelled = signal.aborted;
+    const waiting = urls.filter((state) => state.passedInARow < settings.passes);
+    const done = !cancelled && waiting.length === 0;
+    const failure = done || cancelled ? undefined : describeFailure(settings, waiting, elapsedMs);
+    const after = `${(elapsedMs / 1000).toFixed(1)} s`;
+    log.info(failure ?? (cancelled ? `Wait cancelled after ${after}` : `The origin is ready after ${after}`));
+    if (failure !== undefined) {
+        for (const state of waiting)
+            log.info((0,_record_words_js__WEBPACK_IMPORTED_MODULE_2__/* .describeUrlWait */ .yE)(state, settings));
+    }
+    return { done, cancelled, elapsedMs, urls: urls.map((state) => ({ ...state })), failure };
 }
 
 

@@ -18,8 +18,6 @@ __webpack_require__.d(__webpack_exports__, {
 var http_observation = __webpack_require__(2510);
 // EXTERNAL MODULE: ./src/http/page-checks.ts
 var page_checks = __webpack_require__(1651);
-// EXTERNAL MODULE: ./src/http/probe.ts + 2 modules
-var probe = __webpack_require__(6187);
 // EXTERNAL MODULE: ./src/record/index.ts
 var record = __webpack_require__(949);
 // EXTERNAL MODULE: ./src/text/counted.ts
@@ -78,7 +76,6 @@ function judge(observation, rule) {
 
 
 
-
 const FIRST_RECHECK_MS = 500;
 const MAX_RECHECK_MS = 5000;
 /** Wait before the re-check that follows check number `checks`: 0.5 s, 1 s, 2 s, 4 s, then 5 s. */
@@ -104,9 +101,8 @@ function entryOf(progress, cancelled) {
     };
 }
 async function verifyFreshness(settings, { requestTimeoutMs, concurrency }, deps) {
-    const { prober, clock, signal, log } = deps;
+    const { clock, signal, log } = deps;
     const deadline = clock.now() + settings.timeoutMs;
-    const slots = new probe/* ProbeSlots */._(concurrency);
     const progress = settings.targets.map((target) => ({
         target,
         checks: 0,
@@ -115,23 +111,32 @@ async function verifyFreshness(settings, { requestTimeoutMs, concurrency }, deps
         final: false,
         late: false
     }));
-    /** One check; false when it was not made (cancelled, or started too late). */
-    async function check(state) {
-        const start = clock.now();
-        if (signal.aborted)
-            return false;
-        if (start > deadline) {
+    const check = checkOnce(settings, deadline, requestTimeoutMs, deps);
+    const seconds = `${settings.timeoutMs / 1000} s`;
+    const title = `Edge check: ${(0,counted/* counted */.h)(progress.length, 'URL')} (up to ${concurrency} at once, stale ones re-checked; no check starts after ${seconds})`;
+    return log.group(title, async () => {
+        const tooLate = await (0,page_checks/* pollUntilDeadline */._K)(progress, check, {
+            deadline,
+            concurrency,
+            clock,
+            signal
+        });
+        for (const state of tooLate)
             state.late = state.checks === 0;
-            return false;
-        }
+        return outcomeOf(progress, seconds, deps);
+    });
+}
+/** One check of a URL, which returns when the re-check is due: none once it is fresh or no time is left. */
+function checkOnce(settings, deadline, requestTimeoutMs, { prober, clock, signal, log }) {
+    return async (state) => {
         // A first check keeps the full timeout, so its verdict never comes from a cut of ours; it still
         // ends within one timeout of the deadline. Re-checks share what is left, and the floor never
         // lifts one above `timeout` (below 1 s), which would break that bound.
-        const timeoutMs = state.checks === 0 ? requestTimeoutMs : (0,page_checks/* timeoutBefore */.nY)(deadline, start, requestTimeoutMs);
+        const timeoutMs = state.checks === 0 ? requestTimeoutMs : (0,page_checks/* timeoutBefore */.nY)(deadline, clock.now(), requestTimeoutMs);
         const { url, text } = state.target;
         const answer = await (0,page_checks/* safeGet */.yw)(prober, url, { timeoutMs, signal, lookFor: text });
         if (answer.kind === 'cancelled')
-            return false;
+            return undefined;
         const observation = (0,http_observation/* observe */.l)(answer, text);
         const rule = text === undefined
             ? { purgeStartedMs: settings.purgeStartedMs, nowMs: clock.now() }
@@ -141,48 +146,40 @@ async function verifyFreshness(settings, { requestTimeoutMs, concurrency }, deps
         state.observation = observation;
         state.judgement = judgement;
         const delay = recheckDelayMs(state.checks);
-        state.final = judgement.fresh || clock.now() + delay > deadline;
-        const next = judgement.fresh
-            ? ''
-            : state.final
-                ? '; no time left to check again'
-                : `; checking again in ${delay / 1000} s`;
-        const verdict = judgement.fresh
-            ? '✓ fresh'
-            : observation.status === null
-                ? '✗ unreachable'
-                : '✗ stale';
-        log.info(`${verdict} ${(0,shown/* shownUrl */.zA)(url)}: ${judgement.evidence} (check ${state.checks}${next})`);
-        return true;
+        const due = clock.now() + delay;
+        state.final = judgement.fresh || due > deadline;
+        log.info(describeCheck(state, delay));
+        return state.final ? undefined : due;
+    };
+}
+function describeCheck({ target, checks, observation, judgement, final }, delay) {
+    const fresh = judgement?.fresh === true;
+    const next = fresh
+        ? ''
+        : final
+            ? '; no time left to check again'
+            : `; checking again in ${delay / 1000} s`;
+    const verdict = fresh ? '✓ fresh' : observation?.status === null ? '✗ unreachable' : '✗ stale';
+    return `${verdict} ${(0,shown/* shownUrl */.zA)(target.url)}: ${judgement?.evidence ?? ''} (check ${checks}${next})`;
+}
+/** What the edge check found, told in the log in one line of counts. */
+function outcomeOf(progress, seconds, { signal, log }) {
+    const cancelled = signal.aborted;
+    const entries = progress.map((state) => entryOf(state, cancelled));
+    const late = progress.filter((state) => state.late).length;
+    if (late > 0) {
+        // One line, not one per URL: there may be a thousand.
+        log.info(`${(0,counted/* counted */.h)(late, 'URL')} not checked within verify-timeout (${seconds}): raise verify-timeout or concurrency`);
     }
-    async function verify(state) {
-        while (await slots.run(() => check(state))) {
-            if (state.final)
-                return;
-            await clock.sleep(recheckDelayMs(state.checks), signal);
-        }
-    }
-    const seconds = `${settings.timeoutMs / 1000} s`;
-    const title = `Edge check: ${(0,counted/* counted */.h)(progress.length, 'URL')} (up to ${concurrency} at once, stale ones re-checked; no check starts after ${seconds})`;
-    return log.group(title, async () => {
-        await (0,page_checks/* untilCancelled */.c8)(progress.map(verify), signal);
-        const cancelled = signal.aborted;
-        const entries = progress.map((state) => entryOf(state, cancelled));
-        const late = progress.filter((state) => state.late).length;
-        if (late > 0) {
-            // One line, not one per URL: there may be a thousand.
-            log.info(`${(0,counted/* counted */.h)(late, 'URL')} not checked within verify-timeout (${seconds}): raise verify-timeout or concurrency`);
-        }
-        const counts = (0,record/* edgeCounts */.ID)(entries);
-        const ending = cancelled ? ' (the run was cancelled)' : '';
-        const unreachable = counts.unreachable > 0 ? `, ${counts.unreachable} unreachable` : '';
-        const notChecked = counts.unchecked > 0 ? `, ${counts.unchecked} not checked` : '';
-        log.info(`${counts.fresh} fresh, ${counts.stale} stale${unreachable}${notChecked}${ending}`);
-        const malformedAge = progress
-            .filter((state) => state.observation?.malformedAge !== undefined)
-            .map((state) => state.target.url);
-        return { entries, cancelled, malformedAge };
-    });
+    const counts = (0,record/* edgeCounts */.ID)(entries);
+    const ending = cancelled ? ' (the run was cancelled)' : '';
+    const unreachable = counts.unreachable > 0 ? `, ${counts.unreachable} unreachable` : '';
+    const notChecked = counts.unchecked > 0 ? `, ${counts.unchecked} not checked` : '';
+    log.info(`${counts.fresh} fresh, ${counts.stale} stale${unreachable}${notChecked}${ending}`);
+    const malformedAge = progress
+        .filter((state) => state.observation?.malformedAge !== undefined)
+        .map((state) => state.target.url);
+    return { entries, cancelled, malformedAge };
 }
 
 

@@ -30877,6 +30877,7 @@ module.exports = {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   Gy: () => (/* binding */ mark),
+/* harmony export */   MS: () => (/* binding */ unlessCancelled),
 /* harmony export */   ml: () => (/* binding */ systemClock),
 /* harmony export */   u7: () => (/* binding */ onAbort)
 /* harmony export */ });
@@ -30892,6 +30893,34 @@ module.exports = {
 function onAbort(signal, listener) {
     signal.addEventListener('abort', listener, { once: true });
     return () => signal.removeEventListener('abort', listener);
+}
+/**
+ * Settles as `work` does, or with what `onCancel` returns (or throws) when the run is cancelled
+ * first: a cancelled run waits for nothing, and leaves what is still in flight to the abort it was
+ * handed.
+ */
+async function unlessCancelled(work, signal, onCancel) {
+    let stopListening = () => undefined;
+    const cancelled = new Promise((resolve, reject) => {
+        const settle = () => {
+            try {
+                resolve(onCancel());
+            }
+            catch (error) {
+                reject(error);
+            }
+        };
+        if (signal.aborted)
+            settle();
+        else
+            stopListening = onAbort(signal, settle);
+    });
+    try {
+        return await Promise.race([work, cancelled]);
+    }
+    finally {
+        stopListening();
+    }
 }
 const systemClock = {
     now: () => Date.now(),
@@ -33903,18 +33932,20 @@ async function repeatPass(ledger, settings, deps) {
 }
 
 ;// CONCATENATED MODULE: ./src/pipeline/targets.ts
+/** What a run purges: the settings with the targets its changed files gave, and what was read for them. */
+
 const changedFilesStage = () => __nccwpck_require__.e(/* import() */ 657).then(__nccwpck_require__.bind(__nccwpck_require__, 5657));
 const lastPurgeRecall = () => __nccwpck_require__.e(/* import() */ 85).then(__nccwpck_require__.bind(__nccwpck_require__, 85));
 async function targetsOf(given, deps) {
     const { signal, log } = deps;
-    const github = await unlessCancelled(openRepository(given, deps), signal);
+    const github = await (0,clock/* unlessCancelled */.MS)(openRepository(given, deps), signal, cancelledBeforeTargets);
     const { lastPurge, changedFiles } = given;
     const recalled = github === undefined || lastPurge === undefined
         ? undefined
-        : await unlessCancelled(lastPurgeRecall().then(({ recallLastPurges }) => recallLastPurges(github, lastPurge, changedFiles !== undefined, log)), signal);
+        : await (0,clock/* unlessCancelled */.MS)(lastPurgeRecall().then(({ recallLastPurges }) => recallLastPurges(github, lastPurge, changedFiles !== undefined, log)), signal, cancelledBeforeTargets);
     const { settings, derivation } = changedFiles === undefined
         ? { settings: given, derivation: undefined }
-        : await unlessCancelled(changedFilesStage().then(({ applyChangedFiles }) => applyChangedFiles(given, { github, recalled, log })), signal);
+        : await (0,clock/* unlessCancelled */.MS)(changedFilesStage().then(({ applyChangedFiles }) => applyChangedFiles(given, { github, recalled, log })), signal, cancelledBeforeTargets);
     return { github, recalled, settings, derivation };
 }
 /** The changed-files group of the log, with a notice when nothing matched. */
@@ -33931,15 +33962,9 @@ async function openRepository(settings, deps) {
 function limitsOf(settings, { clock, signal, log }) {
     return { maxAttempts: settings.maxAttempts, timeoutMs: settings.timeoutMs, clock, signal, log };
 }
-/** Rejects as soon as the run is cancelled, so a slow GitHub API cannot hold a cancelled job. */
-function unlessCancelled(work, signal) {
-    return new Promise((resolve, reject) => {
-        const stop = () => reject(new Error('Cancelled before the targets were known: nothing was sent'));
-        if (signal.aborted)
-            stop();
-        signal.addEventListener('abort', stop, { once: true });
-        work.then(resolve, reject).finally(() => signal.removeEventListener('abort', stop));
-    });
+/** A slow GitHub API cannot hold a cancelled job: the run ends before any purge call. */
+function cancelledBeforeTargets() {
+    throw new Error('Cancelled before the targets were known: nothing was sent');
 }
 
 ;// CONCATENATED MODULE: ./src/stages/verify/targets.ts
@@ -34034,8 +34059,8 @@ const USER_AGENT = 'edge-purge/1';
 // The stages only some runs need load when a run needs them: a run that purges keys or URLs loads
 // none of them (nor the page prober), which takes about 2% off the action's start.
 const lastPurgeRecords = () => __nccwpck_require__.e(/* import() */ 215).then(__nccwpck_require__.bind(__nccwpck_require__, 1215));
-const waitStage = () => Promise.all(/* import() */[__nccwpck_require__.e(196), __nccwpck_require__.e(154)]).then(__nccwpck_require__.bind(__nccwpck_require__, 9154));
-const edgeCheckStage = () => Promise.all(/* import() */[__nccwpck_require__.e(196), __nccwpck_require__.e(803)]).then(__nccwpck_require__.bind(__nccwpck_require__, 2803));
+const waitStage = () => Promise.all(/* import() */[__nccwpck_require__.e(814), __nccwpck_require__.e(154)]).then(__nccwpck_require__.bind(__nccwpck_require__, 9154));
+const edgeCheckStage = () => Promise.all(/* import() */[__nccwpck_require__.e(814), __nccwpck_require__.e(803)]).then(__nccwpck_require__.bind(__nccwpck_require__, 2803));
 const liveConnections = {
     transport: (settings) => createTransport({
         apiToken: settings.apiToken,
@@ -35432,6 +35457,13 @@ async function connectGitHub(where, limits) {
         owner,
         repo,
         event: where.event,
+        ...historyReads(octokit, { owner, repo }),
+        ...deploymentCalls(octokit, { owner, repo })
+    };
+}
+/** The repository's commits, comparisons, trees and releases: what changed files are read from. */
+function historyReads(octokit, { owner, repo }) {
+    return {
         compare: async (base, head, page) => {
             const { data, headers } = await octokit.request('GET /repos/{owner}/{repo}/compare/{basehead}', { owner, repo, basehead: `${base}...${head}`, per_page: COMMITS_PER_PAGE, page });
             return {
@@ -35473,7 +35505,12 @@ async function connectGitHub(where, limits) {
                 .filter((entry) => entry.type !== 'tree' && entry.path !== undefined)
                 .map((entry) => ({ path: entry.path ?? '', sha: entry.sha ?? '' }));
             return { entries, truncated: data.truncated };
-        },
+        }
+    };
+}
+/** The deployments that mark each service's purges: listed, read, created and given a state. */
+function deploymentCalls(octokit, { owner, repo }) {
+    return {
         deployments: async (environment, page) => {
             const { data, headers } = await octokit.request('GET /repos/{owner}/{repo}/deployments', {
                 owner,

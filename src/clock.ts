@@ -20,6 +20,35 @@ export function onAbort(signal: AbortSignal, listener: () => void): () => void {
   return () => signal.removeEventListener('abort', listener)
 }
 
+/**
+ * Settles as `work` does, or with what `onCancel` returns (or throws) when the run is cancelled
+ * first: a cancelled run waits for nothing, and leaves what is still in flight to the abort it was
+ * handed.
+ */
+export async function unlessCancelled<T>(
+  work: Promise<T>,
+  signal: AbortSignal,
+  onCancel: () => T
+): Promise<T> {
+  let stopListening = (): void => undefined
+  const cancelled = new Promise<T>((resolve, reject) => {
+    const settle = (): void => {
+      try {
+        resolve(onCancel())
+      } catch (error) {
+        reject(error)
+      }
+    }
+    if (signal.aborted) settle()
+    else stopListening = onAbort(signal, settle)
+  })
+  try {
+    return await Promise.race([work, cancelled])
+  } finally {
+    stopListening()
+  }
+}
+
 export const systemClock: Clock = {
   now: () => Date.now(),
   sleep: (ms, signal) =>

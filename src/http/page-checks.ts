@@ -1,8 +1,8 @@
 /** What the wait for the origin and the edge check share: how a page is fetched, timed and abandoned. */
-import type { Clock } from '../clock.js'
+import { unlessCancelled, type Clock } from '../clock.js'
 import type { StepLog } from '../log.js'
 import type { Answer } from './agents.js'
-import type { PageReading, Prober } from './probe.js'
+import { ProbeSlots, type PageReading, type Prober } from './probe.js'
 import { messageOf } from '../text/message.js'
 
 /** What a stage that fetches pages is handed. */
@@ -18,6 +18,15 @@ export interface PageCheckDeps {
 export interface RequestLimits {
   requestTimeoutMs: number
   concurrency: number
+}
+
+/** How a stage polls its pages: until when, how many at once, on which clock and cancel. */
+export interface PollLimits {
+  /** No check starts after this (ms epoch), but one due by it that was not queued for a slot. */
+  deadline: number
+  concurrency: number
+  clock: Clock
+  signal: AbortSignal
 }
 
 /** A request cut to the time left still gets this long: a check with no time to answer proves nothing. */
@@ -50,23 +59,39 @@ export async function safeGet(
 }
 
 /**
- * Runs every one of `checks` until all end or the run is cancelled, whichever comes first: a
- * cancelled stage returns at once, leaving checks in flight to the abort they were given.
+ * Checks each of `subjects` over and over, up to `concurrency` at once, until its `check` says no
+ * further check is due, or the run is cancelled. `check` returns when its subject's next check is
+ * due (ms epoch), or undefined when none is. A check due by the deadline starts when its timer
+ * wakes, a moment after; one that waited for a free slot until after the deadline is not made, and
+ * its subject is among those returned.
  */
-export async function untilCancelled(
-  checks: Promise<unknown>[],
-  signal: AbortSignal
-): Promise<void> {
-  let stopListening = (): void => undefined
-  const cancelled = new Promise<void>((resolve) => {
-    if (signal.aborted) resolve()
-    const listener = (): void => resolve()
-    signal.addEventListener('abort', listener, { once: true })
-    stopListening = () => signal.removeEventListener('abort', listener)
-  })
-  try {
-    await Promise.race([Promise.all(checks), cancelled])
-  } finally {
-    stopListening()
+export async function pollUntilDeadline<S>(
+  subjects: readonly S[],
+  check: (subject: S) => Promise<number | undefined>,
+  { deadline, concurrency, clock, signal }: PollLimits
+): Promise<Set<S>> {
+  const slots = new ProbeSlots(concurrency)
+  const tooLate = new Set<S>()
+  const poll = async (subject: S): Promise<void> => {
+    for (;;) {
+      const due = await slots.run(async (queued) => {
+        if (signal.aborted) return undefined
+        if (queued && clock.now() > deadline) {
+          tooLate.add(subject)
+          return undefined
+        }
+        return check(subject)
+      })
+      if (due === undefined || signal.aborted) return
+      const pause = due - clock.now()
+      if (pause > 0) await clock.sleep(pause, signal)
+    }
   }
+  // A cancelled stage returns at once, leaving checks in flight to the abort they were given.
+  await unlessCancelled(
+    Promise.all(subjects.map(poll)).then(() => undefined),
+    signal,
+    () => undefined
+  )
+  return tooLate
 }

@@ -1,5 +1,5 @@
 /** What a run purges: the settings with the targets its changed files gave, and what was read for them. */
-import type { Clock } from '../clock.js'
+import { unlessCancelled, type Clock } from '../clock.js'
 import type { Settings } from '../config/settings.js'
 import type { GitHubLimits, GitHubRepository, OpenGitHub } from '../github.js'
 import type { StepLog } from '../log.js'
@@ -28,7 +28,7 @@ export interface Targets {
 
 export async function targetsOf(given: Settings, deps: RepositoryDeps): Promise<Targets> {
   const { signal, log } = deps
-  const github = await unlessCancelled(openRepository(given, deps), signal)
+  const github = await unlessCancelled(openRepository(given, deps), signal, cancelledBeforeTargets)
   const { lastPurge, changedFiles } = given
   const recalled =
     github === undefined || lastPurge === undefined
@@ -37,7 +37,8 @@ export async function targetsOf(given: Settings, deps: RepositoryDeps): Promise<
           lastPurgeRecall().then(({ recallLastPurges }) =>
             recallLastPurges(github, lastPurge, changedFiles !== undefined, log)
           ),
-          signal
+          signal,
+          cancelledBeforeTargets
         )
   const { settings, derivation } =
     changedFiles === undefined
@@ -46,7 +47,8 @@ export async function targetsOf(given: Settings, deps: RepositoryDeps): Promise<
           changedFilesStage().then(({ applyChangedFiles }) =>
             applyChangedFiles(given, { github, recalled, log })
           ),
-          signal
+          signal,
+          cancelledBeforeTargets
         )
   return { github, recalled, settings, derivation }
 }
@@ -75,13 +77,7 @@ export function limitsOf(settings: Settings, { clock, signal, log }: RepositoryD
   return { maxAttempts: settings.maxAttempts, timeoutMs: settings.timeoutMs, clock, signal, log }
 }
 
-/** Rejects as soon as the run is cancelled, so a slow GitHub API cannot hold a cancelled job. */
-function unlessCancelled<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const stop = (): void =>
-      reject(new Error('Cancelled before the targets were known: nothing was sent'))
-    if (signal.aborted) stop()
-    signal.addEventListener('abort', stop, { once: true })
-    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', stop))
-  })
+/** A slow GitHub API cannot hold a cancelled job: the run ends before any purge call. */
+function cancelledBeforeTargets(): never {
+  throw new Error('Cancelled before the targets were known: nothing was sent')
 }

@@ -4,6 +4,7 @@
  * need it.
  */
 import { existsSync, readFileSync } from 'node:fs'
+import type * as GitHub from '@actions/github'
 import type { GitHubLimits, GitHubRepository, OpenGitHub, RunEvent } from '../github.js'
 import { readRunContext } from './context.js'
 import { GitHubCalls, type AttemptFailure, type CallCount } from './github-calls.js'
@@ -128,6 +129,24 @@ export async function connectGitHub(
     owner,
     repo,
     event: where.event,
+    ...historyReads(octokit, { owner, repo }),
+    ...deploymentCalls(octokit, { owner, repo })
+  }
+}
+
+type Octokit = ReturnType<typeof GitHub.getOctokit>
+
+interface Repo {
+  owner: string
+  repo: string
+}
+
+/** The repository's commits, comparisons, trees and releases: what changed files are read from. */
+function historyReads(
+  octokit: Octokit,
+  { owner, repo }: Repo
+): Pick<GitHubRepository, 'compare' | 'commitFiles' | 'releases' | 'tree'> {
+  return {
     compare: async (base, head, page) => {
       const { data, headers } = await octokit.request(
         'GET /repos/{owner}/{repo}/compare/{basehead}',
@@ -172,7 +191,19 @@ export async function connectGitHub(
         .filter((entry) => entry.type !== 'tree' && entry.path !== undefined)
         .map((entry) => ({ path: entry.path ?? '', sha: entry.sha ?? '' }))
       return { entries, truncated: data.truncated }
-    },
+    }
+  }
+}
+
+/** The deployments that mark each service's purges: listed, read, created and given a state. */
+function deploymentCalls(
+  octokit: Octokit,
+  { owner, repo }: Repo
+): Pick<
+  GitHubRepository,
+  'deployments' | 'latestDeploymentState' | 'createDeployment' | 'setDeploymentState'
+> {
+  return {
     deployments: async (environment, page) => {
       const { data, headers } = await octokit.request('GET /repos/{owner}/{repo}/deployments', {
         owner,

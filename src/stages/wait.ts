@@ -6,13 +6,12 @@
 import type { WaitSettings } from '../config/settings.js'
 import { observe, type Observation } from '../http/observation.js'
 import {
+  pollUntilDeadline,
   safeGet,
   timeoutBefore,
-  untilCancelled,
   type PageCheckDeps,
   type RequestLimits
 } from '../http/page-checks.js'
-import { ProbeSlots } from '../http/probe.js'
 import { type PlannedStage, type UrlWait, type WaitOutcome } from '../record/index.js'
 import { awaited, describeUrlWait } from '../record/words.js'
 import { counted } from '../text/counted.js'
@@ -74,74 +73,71 @@ export async function waitForOrigin(
   { requestTimeoutMs, concurrency }: RequestLimits,
   deps: PageCheckDeps
 ): Promise<WaitOutcome> {
-  const { prober, clock, signal, log } = deps
+  const { clock, signal, log } = deps
   const started = clock.now()
   const deadline = started + settings.timeoutMs
-  const slots = new ProbeSlots(concurrency)
   const urls: UrlWait[] = settings.urls.map((url) => ({
     url,
     checks: 0,
     passedInARow: 0,
     last: 'not checked'
   }))
-
-  /**
-   * Checks one URL until it has passed often enough or the time is up: every 2 s, and once more at
-   * the deadline when the next check would come after it, so the wait uses all of its time.
-   */
-  async function watch(state: UrlWait): Promise<void> {
-    let nextStart = started
-    while (state.passedInARow < settings.passes && !signal.aborted) {
-      const pause = nextStart - clock.now()
-      if (pause > 0) await clock.sleep(pause, signal)
-      const checked = await slots.run(async (queued) => {
-        const start = clock.now()
-        // Every check is due by the deadline; one due at it starts when its timer wakes, a moment
-        // after. A check that waited for a free slot until after the deadline does not start.
-        if (signal.aborted || (queued && start > deadline)) return false
-        nextStart = start + CHECK_INTERVAL_MS
-        const timeoutMs = timeoutBefore(deadline, start, requestTimeoutMs)
-        const answer = await safeGet(prober, state.url, {
-          timeoutMs,
-          signal,
-          lookFor: settings.text
-        })
-        if (answer.kind === 'cancelled') return false
-        const observation = observe(answer, settings.text)
-        state.checks += 1
-        state.passedInARow = passes(observation) ? state.passedInARow + 1 : 0
-        state.last = describeAnswer(observation, settings.text)
-        const mark = state.passedInARow > 0 ? '✓' : '✗'
-        const row =
-          settings.passes > 1 ? `; ${state.passedInARow} of ${settings.passes} in a row` : ''
-        log.info(`${mark} ${shownUrl(state.url)}: ${state.last} (check ${state.checks}${row})`)
-        return true
-      })
-      if (!checked) return
-      nextStart = Math.max(nextStart, clock.now())
-      if (nextStart > deadline) {
-        if (clock.now() >= deadline) return
-        nextStart = deadline
-      }
-    }
-  }
-
+  const check = checkOnce(settings, deadline, requestTimeoutMs, deps)
   const title = `Waiting for the origin: ${counted(urls.length, 'URL')} to ${awaited(settings)} (up to ${settings.timeoutMs / 1000} s)`
   return log.group(title, async () => {
-    await untilCancelled(urls.map(watch), signal)
-    const elapsedMs = clock.now() - started
-    const cancelled = signal.aborted
-    const waiting = urls.filter((state) => state.passedInARow < settings.passes)
-    const done = !cancelled && waiting.length === 0
-    const failure = done || cancelled ? undefined : describeFailure(settings, waiting, elapsedMs)
-    const after = `${(elapsedMs / 1000).toFixed(1)} s`
-    log.info(
-      failure ??
-        (cancelled ? `Wait cancelled after ${after}` : `The origin is ready after ${after}`)
-    )
-    if (failure !== undefined) {
-      for (const state of waiting) log.info(describeUrlWait(state, settings))
-    }
-    return { done, cancelled, elapsedMs, urls: urls.map((state) => ({ ...state })), failure }
+    await pollUntilDeadline(urls, check, { deadline, concurrency, clock, signal })
+    return outcomeOf(urls, settings, clock.now() - started, deps)
   })
+}
+
+/**
+ * One check of a URL, which returns when the next is due: every 2 s, and once more at the deadline
+ * when the next check would come after it, so the wait uses all of its time; none once the URL
+ * has passed often enough.
+ */
+function checkOnce(
+  settings: WaitSettings,
+  deadline: number,
+  requestTimeoutMs: number,
+  { prober, clock, signal, log }: PageCheckDeps
+): (state: UrlWait) => Promise<number | undefined> {
+  return async (state) => {
+    const start = clock.now()
+    const timeoutMs = timeoutBefore(deadline, start, requestTimeoutMs)
+    const answer = await safeGet(prober, state.url, { timeoutMs, signal, lookFor: settings.text })
+    if (answer.kind === 'cancelled') return undefined
+    const observation = observe(answer, settings.text)
+    state.checks += 1
+    state.passedInARow = passes(observation) ? state.passedInARow + 1 : 0
+    state.last = describeAnswer(observation, settings.text)
+    const mark = state.passedInARow > 0 ? '✓' : '✗'
+    const row = settings.passes > 1 ? `; ${state.passedInARow} of ${settings.passes} in a row` : ''
+    log.info(`${mark} ${shownUrl(state.url)}: ${state.last} (check ${state.checks}${row})`)
+    if (state.passedInARow >= settings.passes) return undefined
+    const now = clock.now()
+    const next = Math.max(start + CHECK_INTERVAL_MS, now)
+    if (next <= deadline) return next
+    return now >= deadline ? undefined : deadline
+  }
+}
+
+/** How the wait ended, told in the log: ready, cancelled, or which URLs were not ready and why. */
+function outcomeOf(
+  urls: UrlWait[],
+  settings: WaitSettings,
+  elapsedMs: number,
+  { signal, log }: PageCheckDeps
+): WaitOutcome {
+  const cancelled = signal.aborted
+  const waiting = urls.filter((state) => state.passedInARow < settings.passes)
+  const done = !cancelled && waiting.length === 0
+  const failure = done || cancelled ? undefined : describeFailure(settings, waiting, elapsedMs)
+  const after = `${(elapsedMs / 1000).toFixed(1)} s`
+  log.info(
+    failure ?? (cancelled ? `Wait cancelled after ${after}` : `The origin is ready after ${after}`)
+  )
+  if (failure !== undefined) {
+    for (const state of waiting) log.info(describeUrlWait(state, settings))
+  }
+  return { done, cancelled, elapsedMs, urls: urls.map((state) => ({ ...state })), failure }
 }

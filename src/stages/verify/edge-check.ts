@@ -5,13 +5,12 @@
  */
 import { observe, type Observation } from '../../http/observation.js'
 import {
+  pollUntilDeadline,
   safeGet,
   timeoutBefore,
-  untilCancelled,
   type PageCheckDeps,
   type RequestLimits
 } from '../../http/page-checks.js'
-import { ProbeSlots } from '../../http/probe.js'
 import {
   edgeCounts,
   NOT_CHECKED_IN_TIME,
@@ -85,9 +84,8 @@ export async function verifyFreshness(
   { requestTimeoutMs, concurrency }: RequestLimits,
   deps: PageCheckDeps
 ): Promise<VerifyRun> {
-  const { prober, clock, signal, log } = deps
+  const { clock, signal, log } = deps
   const deadline = clock.now() + settings.timeoutMs
-  const slots = new ProbeSlots(concurrency)
   const progress: Progress[] = settings.targets.map((target) => ({
     target,
     checks: 0,
@@ -96,23 +94,37 @@ export async function verifyFreshness(
     final: false,
     late: false
   }))
+  const check = checkOnce(settings, deadline, requestTimeoutMs, deps)
+  const seconds = `${settings.timeoutMs / 1000} s`
+  const title = `Edge check: ${counted(progress.length, 'URL')} (up to ${concurrency} at once, stale ones re-checked; no check starts after ${seconds})`
+  return log.group(title, async () => {
+    const tooLate = await pollUntilDeadline(progress, check, {
+      deadline,
+      concurrency,
+      clock,
+      signal
+    })
+    for (const state of tooLate) state.late = state.checks === 0
+    return outcomeOf(progress, seconds, deps)
+  })
+}
 
-  /** One check; false when it was not made (cancelled, or started too late). */
-  async function check(state: Progress): Promise<boolean> {
-    const start = clock.now()
-    if (signal.aborted) return false
-    if (start > deadline) {
-      state.late = state.checks === 0
-      return false
-    }
+/** One check of a URL, which returns when the re-check is due: none once it is fresh or no time is left. */
+function checkOnce(
+  settings: EdgeCheckRequest,
+  deadline: number,
+  requestTimeoutMs: number,
+  { prober, clock, signal, log }: PageCheckDeps
+): (state: Progress) => Promise<number | undefined> {
+  return async (state) => {
     // A first check keeps the full timeout, so its verdict never comes from a cut of ours; it still
     // ends within one timeout of the deadline. Re-checks share what is left, and the floor never
     // lifts one above `timeout` (below 1 s), which would break that bound.
     const timeoutMs =
-      state.checks === 0 ? requestTimeoutMs : timeoutBefore(deadline, start, requestTimeoutMs)
+      state.checks === 0 ? requestTimeoutMs : timeoutBefore(deadline, clock.now(), requestTimeoutMs)
     const { url, text } = state.target
     const answer = await safeGet(prober, url, { timeoutMs, signal, lookFor: text })
-    if (answer.kind === 'cancelled') return false
+    if (answer.kind === 'cancelled') return undefined
     const observation = observe(answer, text)
     const rule =
       text === undefined
@@ -123,49 +135,49 @@ export async function verifyFreshness(
     state.observation = observation
     state.judgement = judgement
     const delay = recheckDelayMs(state.checks)
-    state.final = judgement.fresh || clock.now() + delay > deadline
-    const next = judgement.fresh
-      ? ''
-      : state.final
-        ? '; no time left to check again'
-        : `; checking again in ${delay / 1000} s`
-    const verdict = judgement.fresh
-      ? '✓ fresh'
-      : observation.status === null
-        ? '✗ unreachable'
-        : '✗ stale'
-    log.info(`${verdict} ${shownUrl(url)}: ${judgement.evidence} (check ${state.checks}${next})`)
-    return true
+    const due = clock.now() + delay
+    state.final = judgement.fresh || due > deadline
+    log.info(describeCheck(state, delay))
+    return state.final ? undefined : due
   }
+}
 
-  async function verify(state: Progress): Promise<void> {
-    while (await slots.run(() => check(state))) {
-      if (state.final) return
-      await clock.sleep(recheckDelayMs(state.checks), signal)
-    }
+function describeCheck(
+  { target, checks, observation, judgement, final }: Progress,
+  delay: number
+): string {
+  const fresh = judgement?.fresh === true
+  const next = fresh
+    ? ''
+    : final
+      ? '; no time left to check again'
+      : `; checking again in ${delay / 1000} s`
+  const verdict = fresh ? '✓ fresh' : observation?.status === null ? '✗ unreachable' : '✗ stale'
+  return `${verdict} ${shownUrl(target.url)}: ${judgement?.evidence ?? ''} (check ${checks}${next})`
+}
+
+/** What the edge check found, told in the log in one line of counts. */
+function outcomeOf(
+  progress: Progress[],
+  seconds: string,
+  { signal, log }: PageCheckDeps
+): VerifyRun {
+  const cancelled = signal.aborted
+  const entries = progress.map((state) => entryOf(state, cancelled))
+  const late = progress.filter((state) => state.late).length
+  if (late > 0) {
+    // One line, not one per URL: there may be a thousand.
+    log.info(
+      `${counted(late, 'URL')} not checked within verify-timeout (${seconds}): raise verify-timeout or concurrency`
+    )
   }
-
-  const seconds = `${settings.timeoutMs / 1000} s`
-  const title = `Edge check: ${counted(progress.length, 'URL')} (up to ${concurrency} at once, stale ones re-checked; no check starts after ${seconds})`
-  return log.group(title, async () => {
-    await untilCancelled(progress.map(verify), signal)
-    const cancelled = signal.aborted
-    const entries = progress.map((state) => entryOf(state, cancelled))
-    const late = progress.filter((state) => state.late).length
-    if (late > 0) {
-      // One line, not one per URL: there may be a thousand.
-      log.info(
-        `${counted(late, 'URL')} not checked within verify-timeout (${seconds}): raise verify-timeout or concurrency`
-      )
-    }
-    const counts = edgeCounts(entries)
-    const ending = cancelled ? ' (the run was cancelled)' : ''
-    const unreachable = counts.unreachable > 0 ? `, ${counts.unreachable} unreachable` : ''
-    const notChecked = counts.unchecked > 0 ? `, ${counts.unchecked} not checked` : ''
-    log.info(`${counts.fresh} fresh, ${counts.stale} stale${unreachable}${notChecked}${ending}`)
-    const malformedAge = progress
-      .filter((state) => state.observation?.malformedAge !== undefined)
-      .map((state) => state.target.url)
-    return { entries, cancelled, malformedAge }
-  })
+  const counts = edgeCounts(entries)
+  const ending = cancelled ? ' (the run was cancelled)' : ''
+  const unreachable = counts.unreachable > 0 ? `, ${counts.unreachable} unreachable` : ''
+  const notChecked = counts.unchecked > 0 ? `, ${counts.unchecked} not checked` : ''
+  log.info(`${counts.fresh} fresh, ${counts.stale} stale${unreachable}${notChecked}${ending}`)
+  const malformedAge = progress
+    .filter((state) => state.observation?.malformedAge !== undefined)
+    .map((state) => state.target.url)
+  return { entries, cancelled, malformedAge }
 }

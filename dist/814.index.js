@@ -1,5 +1,5 @@
-export const id = 196;
-export const ids = [196,187];
+export const id = 814;
+export const ids = [814,187];
 export const modules = {
 
 /***/ 2510:
@@ -97,11 +97,16 @@ function failed(failure) {
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
-/* harmony export */   c8: () => (/* binding */ untilCancelled),
+/* harmony export */   _K: () => (/* binding */ pollUntilDeadline),
 /* harmony export */   nY: () => (/* binding */ timeoutBefore),
 /* harmony export */   yw: () => (/* binding */ safeGet)
 /* harmony export */ });
-/* harmony import */ var _text_message_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(6400);
+/* harmony import */ var _clock_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(9373);
+/* harmony import */ var _probe_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(6187);
+/* harmony import */ var _text_message_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(6400);
+/** What the wait for the origin and the edge check share: how a page is fetched, timed and abandoned. */
+
+
 
 /** A request cut to the time left still gets this long: a check with no time to answer proves nothing. */
 const MIN_REQUEST_TIMEOUT_MS = 1000;
@@ -118,7 +123,7 @@ async function safeGet(prober, url, options) {
         return await prober.get(url, options);
     }
     catch (error) {
-        const message = (0,_text_message_js__WEBPACK_IMPORTED_MODULE_0__/* .messageOf */ .b)(error);
+        const message = (0,_text_message_js__WEBPACK_IMPORTED_MODULE_2__/* .messageOf */ .b)(error);
         return {
             kind: 'network',
             code: undefined,
@@ -127,24 +132,36 @@ async function safeGet(prober, url, options) {
     }
 }
 /**
- * Runs every one of `checks` until all end or the run is cancelled, whichever comes first: a
- * cancelled stage returns at once, leaving checks in flight to the abort they were given.
+ * Checks each of `subjects` over and over, up to `concurrency` at once, until its `check` says no
+ * further check is due, or the run is cancelled. `check` returns when its subject's next check is
+ * due (ms epoch), or undefined when none is. A check due by the deadline starts when its timer
+ * wakes, a moment after; one that waited for a free slot until after the deadline is not made, and
+ * its subject is among those returned.
  */
-async function untilCancelled(checks, signal) {
-    let stopListening = () => undefined;
-    const cancelled = new Promise((resolve) => {
-        if (signal.aborted)
-            resolve();
-        const listener = () => resolve();
-        signal.addEventListener('abort', listener, { once: true });
-        stopListening = () => signal.removeEventListener('abort', listener);
-    });
-    try {
-        await Promise.race([Promise.all(checks), cancelled]);
-    }
-    finally {
-        stopListening();
-    }
+async function pollUntilDeadline(subjects, check, { deadline, concurrency, clock, signal }) {
+    const slots = new _probe_js__WEBPACK_IMPORTED_MODULE_1__/* .ProbeSlots */ ._(concurrency);
+    const tooLate = new Set();
+    const poll = async (subject) => {
+        for (;;) {
+            const due = await slots.run(async (queued) => {
+                if (signal.aborted)
+                    return undefined;
+                if (queued && clock.now() > deadline) {
+                    tooLate.add(subject);
+                    return undefined;
+                }
+                return check(subject);
+            });
+            if (due === undefined || signal.aborted)
+                return;
+            const pause = due - clock.now();
+            if (pause > 0)
+                await clock.sleep(pause, signal);
+        }
+    };
+    // A cancelled stage returns at once, leaving checks in flight to the abort they were given.
+    await (0,_clock_js__WEBPACK_IMPORTED_MODULE_0__/* .unlessCancelled */ .MS)(Promise.all(subjects.map(poll)).then(() => undefined), signal, () => undefined);
+    return tooLate;
 }
 
 
