@@ -1,7 +1,7 @@
 /** Unit tests of how the step ends: grouped annotations, then failed or warned. */
 import { beforeEach, describe, expect, it, jest } from '@jest/globals'
 import type { StepLog } from '../src/log.js'
-import type { PurgeResult, Verification } from '../src/record/index.js'
+import type { PurgeResult, EdgeCheckEntry } from '../src/record/index.js'
 import { failureCauses } from '../src/report/causes.js'
 import { conclude, failureAnnotations, MAX_ANNOTATIONS } from '../src/report/conclusion.js'
 import { hideSecrets } from '../src/text/guard.js'
@@ -21,23 +21,23 @@ const log: StepLog = {
 
 interface Ending {
   failOnError: boolean
-  verification: Verification[]
+  edgeCheck: EdgeCheckEntry[]
 }
 
-const ending = (failOnError: boolean, verification: Verification[] = []): Ending => ({
+const ending = (failOnError: boolean, edgeCheck: EdgeCheckEntry[] = []): Ending => ({
   failOnError,
-  verification
+  edgeCheck
 })
 
 /** Concludes a run with these results and edge check entries. */
-function concludeRun(results: PurgeResult[], { failOnError, verification }: Ending): void {
+function concludeRun(results: PurgeResult[], { failOnError, edgeCheck }: Ending): void {
   const record = runRecord({
     results,
     settings: settingsWith({ failOnError }),
-    verification:
-      verification.length === 0
+    edgeCheck:
+      edgeCheck.length === 0
         ? undefined
-        : { entries: verification, cancelled: false, malformedAge: [] }
+        : { entries: edgeCheck, cancelled: false, malformedAge: [] }
   })
   conclude(record, { log, fail: setFailed })
 }
@@ -79,7 +79,7 @@ beforeEach(() => {
 })
 
 /** The annotations of these results' failures, as `conclude` groups them. */
-const annotationsOf = (results: PurgeResult[], edge: Verification[] = []): string[] =>
+const annotationsOf = (results: PurgeResult[], edge: EdgeCheckEntry[] = []): string[] =>
   failureAnnotations(failureCauses(results, 1), edge)
 
 describe('failureAnnotations', () => {
@@ -251,7 +251,7 @@ describe('conclude', () => {
 })
 
 describe('stale URLs', () => {
-  const stale = (url: string, evidence: string): Verification => ({
+  const stale = (url: string, evidence: string): EdgeCheckEntry => ({
     url,
     fresh: false,
     http_status: 200,
@@ -282,7 +282,7 @@ describe('stale URLs', () => {
 
   it('say a URL never checked is not known to be fresh, apart from the stale ones', () => {
     const results = [purged('blog')]
-    const late = (url: string): Verification => ({
+    const late = (url: string): EdgeCheckEntry => ({
       ...stale(url, 'not checked within verify-timeout: raise verify-timeout or concurrency'),
       http_status: null,
       age: null,

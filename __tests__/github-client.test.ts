@@ -358,7 +358,7 @@ describe('paging the deployments', () => {
 describe('writing the record through a failing GitHub', () => {
   const complete = {
     results: [],
-    verification: undefined,
+    edgeCheck: undefined,
     stopped: undefined,
     unexpectedError: undefined
   }

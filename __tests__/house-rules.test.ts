@@ -60,7 +60,7 @@ function roomOf(path: string): string {
 const MAY_IMPORT: Record<string, string[]> = {
   index: ['main'],
   main: ['runner', 'pipeline', 'report', 'record', 'clock', 'config', 'text', 'log', 'github'],
-  runner: ['config', 'text', 'record', 'log', 'github', 'http'],
+  runner: ['config', 'text', 'record', 'log', 'github', 'http', 'clock'],
   pipeline: ['stages', 'record', 'config', 'http', 'text', 'clock', 'log', 'github'],
   stages: ['record', 'config', 'http', 'text', 'clock', 'log', 'github'],
   report: ['record', 'config', 'text', 'log'],
@@ -103,9 +103,9 @@ const KNOWN_TEST_ONLY_EXPORTS: string[] = [
   'src/stages/plan.ts › MAX_SURROGATE_KEY_HEADER_BYTES',
   'src/stages/purge/engine.ts › EngineSettings',
   'src/stages/purge/ledger.ts › resultsOfCall',
-  'src/stages/verify/edge-check.ts › EdgeCheckRequest',
-  'src/stages/verify/edge-check.ts › recheckDelayMs',
-  'src/stages/verify/freshness.ts › FreshnessRule',
+  'src/stages/edge-check/index.ts › EdgeCheckRequest',
+  'src/stages/edge-check/index.ts › recheckDelayMs',
+  'src/stages/edge-check/freshness.ts › FreshnessRule',
   'src/text/guard.ts › escapedLine',
   'src/text/secrets.ts › MIN_BASE64_PIECE'
 ]

@@ -545,8 +545,8 @@ describe('bad values', () => {
     ['soft', 'TRUE', { soft: true }],
     ['summary', 'False', { summary: false }],
     ['fail-on-error', 'false', { failOnError: false }],
-    ['verify', 'true', { verify: { purgedUrls: true, urls: [], timeoutMs: 60_000 } }],
-    ['verify-timeout', '3600', { verify: { timeoutMs: 3_600_000 } }]
+    ['verify', 'true', { edgeCheck: { purgedUrls: true, urls: [], timeoutMs: 60_000 } }],
+    ['verify-timeout', '3600', { edgeCheck: { timeoutMs: 3_600_000 } }]
   ] as const)('accepts %s: %j', (name, value, expected) => {
     expect(settingsOf({ ...API, keys: 'a', [name]: value })).toMatchObject(expected)
   })
@@ -803,7 +803,7 @@ describe('wait and verify', () => {
       'verify-urls': 'https://www.example.com/blog/1 https://www.example.com/blog/1',
       'verify-text': 'abc1234'
     })
-    expect(settings.verify).toEqual({
+    expect(settings.edgeCheck).toEqual({
       purgedUrls: false,
       urls: ['https://www.example.com/blog/1'],
       text: 'abc1234',

@@ -6,7 +6,7 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals'
 import type { LastPurgeSettings } from '../src/config/settings.js'
 import type { GitHubRepository, RunEvent } from '../src/github.js'
-import type { ComparedRange, PurgeResult, VerifyRun } from '../src/record/index.js'
+import type { ComparedRange, PurgeResult, EdgeCheckOutcome } from '../src/record/index.js'
 import { systemClock } from '../src/clock.js'
 import { connectGitHub } from '../src/runner/github.js'
 import { changedSinceLastPurge } from '../src/stages/changed-files/since-last-purge.js'
@@ -335,7 +335,7 @@ describe('writing the record', () => {
 
 const complete = {
   results: [] as PurgeResult[],
-  verification: undefined,
+  edgeCheck: undefined,
   stopped: undefined,
   unexpectedError: undefined
 }
@@ -355,7 +355,7 @@ function result(overrides: Partial<PurgeResult>): PurgeResult {
   }
 }
 
-function checked(fresh: boolean[]): VerifyRun {
+function checked(fresh: boolean[]): EdgeCheckOutcome {
   const entries = fresh.map((isFresh, index) => ({
     url: `https://www.example.com/${index}`,
     fresh: isFresh,
@@ -370,9 +370,9 @@ function checked(fresh: boolean[]): VerifyRun {
 describe('a complete purge', () => {
   it('is every target of the service and every URL purged, and every checked page fresh', () => {
     const results = [result({}), result({ type: 'url', service: null })]
-    expect(
-      incompleteBecause({ ...complete, results, verification: checked([true]) }, 'svc123')
-    ).toBe(undefined)
+    expect(incompleteBecause({ ...complete, results, edgeCheck: checked([true]) }, 'svc123')).toBe(
+      undefined
+    )
   })
 
   it('is a run that purged nothing', () => {
@@ -401,7 +401,7 @@ describe('a complete purge', () => {
   })
 
   it('is not one with a page stale or unchecked at the edge, a cancel or an unexpected error', () => {
-    expect(incompleteBecause({ ...complete, verification: checked([true, false]) }, 'svc123')).toBe(
+    expect(incompleteBecause({ ...complete, edgeCheck: checked([true, false]) }, 'svc123')).toBe(
       '1 page not fresh at the edge'
     )
     expect(incompleteBecause({ ...complete, stopped: 'Cancelled' }, 'svc123')).toBe(

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { writeOutputs } from '../src/report/outputs.js'
 import { purgeIds } from '../src/report/purge-ids.js'
-import type { PurgeResult, Verification } from '../src/record/index.js'
+import type { PurgeResult, EdgeCheckEntry } from '../src/record/index.js'
 import { runnerOutputs } from '../src/runner/outputs.js'
 import { runRecord } from './support/run-record.js'
 import { hideSecrets } from '../src/text/guard.js'
@@ -129,7 +129,7 @@ describe('writeOutputs', () => {
   })
 
   it('counts unreachable pages apart, and still counts them in stale-count, which workflows gate on', async () => {
-    const entry = (url: string, fields: Partial<Verification>): Verification => ({
+    const entry = (url: string, fields: Partial<EdgeCheckEntry>): EdgeCheckEntry => ({
       url,
       fresh: false,
       http_status: 200,
@@ -144,8 +144,8 @@ describe('writeOutputs', () => {
       entry('https://www.exmaple.com/', { http_status: null, age: null, evidence: 'no answer' }),
       entry('https://www.example.com/late', { http_status: null, age: null, checks: 0 })
     ]
-    const verification = { entries, cancelled: false, malformedAge: [] }
-    await writeOutputs(runRecord({ results: [result({})], verification }), runnerOutputs)
+    const edgeCheck = { entries, cancelled: false, malformedAge: [] }
+    await writeOutputs(runRecord({ results: [result({})], edgeCheck }), runnerOutputs)
     expect(outputs()).toMatchObject({
       'fresh-count': '1',
       'stale-count': '3',

@@ -28,7 +28,7 @@ const withAllStages = (overrides: Partial<Settings> = {}): Settings =>
     keys: ['home', 'product-42'],
     urls: parseUrls([PAGES.join('\n'), 'urls']),
     wait: { urls: [ORIGIN], text: SHA, passes: 1, timeoutMs: 10_000 },
-    verify: { purgedUrls: true, urls: [], text: undefined, timeoutMs: 60_000 },
+    edgeCheck: { purgedUrls: true, urls: [], text: undefined, timeoutMs: 60_000 },
     ...overrides
   })
 
@@ -184,7 +184,7 @@ describe('the stages in order', () => {
       'purged',
       'purged'
     ])
-    expect(record.verification?.entries.map(({ url, fresh }) => ({ url, fresh }))).toEqual(
+    expect(record.edgeCheck?.entries.map(({ url, fresh }) => ({ url, fresh }))).toEqual(
       PAGES.map((url) => ({ url, fresh: true }))
     )
     expect(record.stopped).toBeUndefined()
@@ -203,7 +203,7 @@ describe('the stages in order', () => {
         'not sent: the origin was not ready after 10 s: https://origin.example/version did not show "abc1234"'
       ])
     )
-    expect(record.verification).toBeUndefined()
+    expect(record.edgeCheck).toBeUndefined()
     expect(record.stopped).toBeUndefined()
     expectEachTargetOnce(record)
   })
@@ -213,7 +213,7 @@ describe('the stages in order', () => {
     expect(kinds(events)).toEqual(['wait', 'send', 'check'])
     expect(events.filter((event) => event.startsWith('send'))).toHaveLength(6)
     expect(record.results.every((result) => result.repeat?.status === 'purged')).toBe(true)
-    expect(record.verification?.entries.every((entry) => entry.fresh)).toBe(true)
+    expect(record.edgeCheck?.entries.every((entry) => entry.fresh)).toBe(true)
     expectEachTargetOnce(record)
   })
 
@@ -232,7 +232,7 @@ describe('the stages in order', () => {
       api: refused
     })
     expect(kinds(events)).toEqual(['send'])
-    expect(record.verification).toBeUndefined()
+    expect(record.edgeCheck).toBeUndefined()
     expect(log.lines).toContain(
       'notice: verify: true, but there is nothing to check at the edge: no URL was purged and verify-urls is empty'
     )
@@ -316,7 +316,7 @@ describe('cancelled', () => {
       'purged',
       'failed'
     ])
-    expect(record.verification).toBeUndefined()
+    expect(record.edgeCheck).toBeUndefined()
     expectEachTargetOnce(record)
   })
 
@@ -329,8 +329,8 @@ describe('cancelled', () => {
       'Cancelled during the edge check: the URLs not judged by then are reported as not fresh'
     )
     expect(record.results.every((result) => result.status === 'purged')).toBe(true)
-    expect(record.verification?.cancelled).toBe(true)
-    expect(record.verification?.entries.some((entry) => entry.fresh)).toBe(false)
+    expect(record.edgeCheck?.cancelled).toBe(true)
+    expect(record.edgeCheck?.entries.some((entry) => entry.fresh)).toBe(false)
     expectEachTargetOnce(record)
   })
 })
@@ -364,7 +364,7 @@ describe('an unexpected error', () => {
     expect(kinds(events)).toEqual(['github', 'record', 'send', 'github', 'record'])
     expect(record.unexpectedError).toBe(missingChunk)
     expect(record.results.every((result) => result.status === 'purged')).toBe(true)
-    expect(record.verification?.entries).toEqual(
+    expect(record.edgeCheck?.entries).toEqual(
       PAGES.map((url) =>
         expect.objectContaining({
           url,

@@ -7,7 +7,7 @@ import type {
   PlannedStage,
   PurgeCall,
   PurgeResult,
-  Verification,
+  EdgeCheckEntry,
   WaitOutcome,
   RunContext,
   DerivedTarget,
@@ -71,7 +71,7 @@ interface Run {
   /** The wait as it was asked for, and how it ended. */
   wait: (WaitSettings & { outcome: WaitOutcome }) | undefined
   /** The edge check, and which of its URLs were judged by `verify-text`. */
-  edgeCheck: { entries: Verification[]; textUrls: string[]; malformedAge: string[] } | undefined
+  edgeCheck: { entries: EdgeCheckEntry[]; textUrls: string[]; malformedAge: string[] } | undefined
 }
 
 /** The summary `renderSummary` writes of the record of such a run, as main.ts calls it. */
@@ -86,8 +86,8 @@ function render(results: PurgeResult[], run: Partial<Run> = {}): string {
       passes: wait.passes,
       timeoutMs: wait.timeoutMs
     },
-    verify: {
-      ...settingsWith({}).verify,
+    edgeCheck: {
+      ...settingsWith({}).edgeCheck,
       // With verify-text set, verify-urls are the URLs judged by the text; without, none is.
       urls: edgeCheck?.textUrls ?? [],
       text: edgeCheck === undefined || edgeCheck.textUrls.length === 0 ? undefined : 'abc1234'
@@ -102,7 +102,7 @@ function render(results: PurgeResult[], run: Partial<Run> = {}): string {
     records: run.records ?? [],
     stopped: run.stopped,
     wait: wait?.outcome,
-    verification: edgeCheck && {
+    edgeCheck: edgeCheck && {
       entries: edgeCheck.entries,
       cancelled: false,
       malformedAge: edgeCheck.malformedAge
@@ -550,7 +550,7 @@ describe('renderSummary with data from outside', () => {
 })
 
 describe('the wait and the edge check', () => {
-  const entry = (url: string, overrides: Partial<Verification> = {}): Verification => ({
+  const entry = (url: string, overrides: Partial<EdgeCheckEntry> = {}): EdgeCheckEntry => ({
     url,
     fresh: true,
     http_status: 200,
@@ -629,7 +629,7 @@ describe('the wait and the edge check', () => {
 })
 
 describe('the first line is the answer', () => {
-  const stale = (url: string): Verification => ({
+  const stale = (url: string): EdgeCheckEntry => ({
     url,
     fresh: false,
     http_status: 200,
@@ -777,7 +777,7 @@ describe('one byte budget for the whole summary', () => {
         ? failedResult(wide(1024), wide(100_000))
         : result(wide(1024), { id: wide(100_000), service: wide(1000) })
     )
-    const entries = urls.map((url, index): Verification => ({
+    const entries = urls.map((url, index): EdgeCheckEntry => ({
       url,
       fresh: index % 2 === 0,
       http_status: 200,
@@ -822,7 +822,7 @@ describe('one byte budget for the whole summary', () => {
 })
 
 describe('what each edge verdict rests on', () => {
-  const checked = (url: string, overrides: Partial<Verification>): Verification => ({
+  const checked = (url: string, overrides: Partial<EdgeCheckEntry>): EdgeCheckEntry => ({
     url,
     fresh: false,
     http_status: 200,
@@ -939,7 +939,7 @@ describe('the first three seconds: a summary of a RunRecord names what happened'
   })
 
   it('a verify URL that could not be reached is unreachable, not stale; a 404 shows beside it', () => {
-    const unreached: Verification = {
+    const unreached: EdgeCheckEntry = {
       url: 'https://www.exmaple.com/',
       fresh: false,
       http_status: null,
@@ -947,7 +947,7 @@ describe('the first three seconds: a summary of a RunRecord names what happened'
       checks: 3,
       evidence: 'connection failed (ENOTFOUND): getaddrinfo ENOTFOUND www.exmaple.com'
     }
-    const missing: Verification = {
+    const missing: EdgeCheckEntry = {
       url: 'https://www.example.com/typo',
       fresh: true,
       http_status: 404,
@@ -957,7 +957,7 @@ describe('the first three seconds: a summary of a RunRecord names what happened'
     }
     const html = summaryOf({
       results: [result('home')],
-      verification: { entries: [unreached, missing], cancelled: false, malformedAge: [] }
+      edgeCheck: { entries: [unreached, missing], cancelled: false, malformedAge: [] }
     })
     expect(headline(html)).toBe('Edge purge of svc123: 1 purged, 0 failed, 1 page unreachable')
     expect(html).not.toContain('stale')

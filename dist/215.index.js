@@ -147,7 +147,7 @@ function incompleteBecause(run, service) {
     }
     if (unpurged > 0)
         return `${(0,counted/* counted */.h)(unpurged, 'target')} not purged`;
-    const notFresh = run.verification?.entries.filter((entry) => !entry.fresh) ?? [];
+    const notFresh = run.edgeCheck?.entries.filter((entry) => !entry.fresh) ?? [];
     if (notFresh.length > 0)
         return `${(0,counted/* counted */.h)(notFresh.length, 'page')} not fresh at the edge`;
     return undefined;

@@ -32993,7 +32993,7 @@ const lowercaseKeys = (obj) => Object.keys(obj).reduce((c, k) => ((c[k.toLowerCa
 var __webpack_exports__ = {};
 
 // EXTERNAL MODULE: ./src/clock.ts
-var clock = __nccwpck_require__(9373);
+var src_clock = __nccwpck_require__(9373);
 // EXTERNAL MODULE: ./src/record/index.ts
 var record = __nccwpck_require__(949);
 // EXTERNAL MODULE: ./src/record/words.ts
@@ -33938,14 +33938,14 @@ const changedFilesStage = () => __nccwpck_require__.e(/* import() */ 657).then(_
 const lastPurgeRecall = () => __nccwpck_require__.e(/* import() */ 85).then(__nccwpck_require__.bind(__nccwpck_require__, 85));
 async function targetsOf(given, deps) {
     const { signal, log } = deps;
-    const github = await (0,clock/* unlessCancelled */.MS)(openRepository(given, deps), signal, cancelledBeforeTargets);
+    const github = await (0,src_clock/* unlessCancelled */.MS)(openRepository(given, deps), signal, cancelledBeforeTargets);
     const { lastPurge, changedFiles } = given;
     const recalled = github === undefined || lastPurge === undefined
         ? undefined
-        : await (0,clock/* unlessCancelled */.MS)(lastPurgeRecall().then(({ recallLastPurges }) => recallLastPurges(github, lastPurge, changedFiles !== undefined, log)), signal, cancelledBeforeTargets);
+        : await (0,src_clock/* unlessCancelled */.MS)(lastPurgeRecall().then(({ recallLastPurges }) => recallLastPurges(github, lastPurge, changedFiles !== undefined, log)), signal, cancelledBeforeTargets);
     const { settings, derivation } = changedFiles === undefined
         ? { settings: given, derivation: undefined }
-        : await (0,clock/* unlessCancelled */.MS)(changedFilesStage().then(({ applyChangedFiles }) => applyChangedFiles(given, { github, recalled, log })), signal, cancelledBeforeTargets);
+        : await (0,src_clock/* unlessCancelled */.MS)(changedFilesStage().then(({ applyChangedFiles }) => applyChangedFiles(given, { github, recalled, log })), signal, cancelledBeforeTargets);
     return { github, recalled, settings, derivation };
 }
 /** The changed-files group of the log, with a notice when nothing matched. */
@@ -33967,7 +33967,7 @@ function cancelledBeforeTargets() {
     throw new Error('Cancelled before the targets were known: nothing was sent');
 }
 
-;// CONCATENATED MODULE: ./src/stages/verify/targets.ts
+;// CONCATENATED MODULE: ./src/stages/edge-check/targets.ts
 /** Which URLs the edge check looks at, from settings and purge results. Pure. */
 
 
@@ -33976,13 +33976,13 @@ function cancelledBeforeTargets() {
  * `verify-urls` is judged by `verify-text` when given; every other one by `Age`. `purgedUrls` is
  * asked only with `verify: true`: it reads every result, which at 100,000 keys is not free.
  */
-function verifyTargetsOf(verify, purgedUrls) {
-    const purged = verify.purgedUrls ? purgedUrls() : [];
-    const listed = new Set(verify.urls);
+function edgeCheckTargetsOf(edgeCheck, purgedUrls) {
+    const purged = edgeCheck.purgedUrls ? purgedUrls() : [];
+    const listed = new Set(edgeCheck.urls);
     const targets = new Map();
-    for (const url of [...purged.map(withoutFragment), ...verify.urls]) {
+    for (const url of [...purged.map(withoutFragment), ...edgeCheck.urls]) {
         if (!targets.has(url))
-            targets.set(url, { url, text: listed.has(url) ? verify.text : undefined });
+            targets.set(url, { url, text: listed.has(url) ? edgeCheck.text : undefined });
     }
     return [...targets.values()];
 }
@@ -34000,7 +34000,7 @@ function purgedUrlsOf(results) {
  * typo, which would otherwise show only as a page that could not be reached. Said only when the
  * run names URLs to compare with.
  */
-function strayVerifyHosts(verify, urlTargets, waitUrls) {
+function strayEdgeCheckHosts(edgeCheck, urlTargets, waitUrls) {
     const known = new Set([
         ...urlTargets.map(({ url }) => url.host),
         ...waitUrls.map((url) => new URL(url).host)
@@ -34008,7 +34008,7 @@ function strayVerifyHosts(verify, urlTargets, waitUrls) {
     if (known.size === 0)
         return [];
     const stray = new Map();
-    for (const url of verify.urls) {
+    for (const url of edgeCheck.urls) {
         const { host } = new URL(url);
         if (!known.has(host))
             stray.set(host, (stray.get(host) ?? 0) + 1);
@@ -34022,18 +34022,20 @@ function withoutFragment(url) {
     return parsed.href;
 }
 /** In a dry run: what the edge check would look at for these URL targets; no request is sent. */
-function describeCheckPlanned(verify, urlTargets) {
-    const byText = verify.text === undefined ? 'by Age' : `by the text ${JSON.stringify((0,guard/* oneLine */.TN)(verify.text, 80))}`;
+function describeCheckPlanned(edgeCheck, urlTargets) {
+    const byText = edgeCheck.text === undefined
+        ? 'by Age'
+        : `by the text ${JSON.stringify((0,guard/* oneLine */.TN)(edgeCheck.text, 80))}`;
     const parts = [
-        verify.purgedUrls ? 'each purged URL by Age' : undefined,
-        verify.urls.length > 0 ? `each of verify-urls ${byText}` : undefined
+        edgeCheck.purgedUrls ? 'each purged URL by Age' : undefined,
+        edgeCheck.urls.length > 0 ? `each of verify-urls ${byText}` : undefined
     ].filter((part) => part !== undefined);
-    const urls = verifyTargetsOf(verify, () => urlTargets).map((target) => target.url);
+    const urls = edgeCheckTargetsOf(edgeCheck, () => urlTargets).map((target) => target.url);
     if (urls.length === 0)
         return undefined;
     return {
         sentence: `Would then check ${(0,counted/* counted */.h)(urls.length, 'URL')} at the edge, ${parts.join(', and ')}, ` +
-            `re-checking stale ones for up to ${verify.timeoutMs / 1000} s:`,
+            `re-checking stale ones for up to ${edgeCheck.timeoutMs / 1000} s:`,
         urls
     };
 }
@@ -34060,7 +34062,7 @@ const USER_AGENT = 'edge-purge/1';
 // none of them (nor the page prober), which takes about 2% off the action's start.
 const lastPurgeRecords = () => __nccwpck_require__.e(/* import() */ 215).then(__nccwpck_require__.bind(__nccwpck_require__, 1215));
 const waitStage = () => Promise.all(/* import() */[__nccwpck_require__.e(814), __nccwpck_require__.e(154)]).then(__nccwpck_require__.bind(__nccwpck_require__, 9154));
-const edgeCheckStage = () => Promise.all(/* import() */[__nccwpck_require__.e(814), __nccwpck_require__.e(803)]).then(__nccwpck_require__.bind(__nccwpck_require__, 2803));
+const edgeCheckStage = () => Promise.all(/* import() */[__nccwpck_require__.e(814), __nccwpck_require__.e(348)]).then(__nccwpck_require__.bind(__nccwpck_require__, 9348));
 const liveConnections = {
     transport: (settings) => createTransport({
         apiToken: settings.apiToken,
@@ -34082,12 +34084,12 @@ async function runPipeline(given, deps) {
     const { signal, log } = deps;
     const { github, recalled, settings, derivation } = await targetsOf(given, deps);
     const calls = planPurges(settings);
-    (0,clock/* mark */.Gy)('plan');
+    (0,src_clock/* mark */.Gy)('plan');
     if (derivation !== undefined)
         await showChanges(derivation, calls.length, log);
     log.info(describePlan(calls, settings));
     const waitUrls = settings.wait?.urls ?? [];
-    for (const notice of strayVerifyHosts(settings.verify, settings.urls, waitUrls))
+    for (const notice of strayEdgeCheckHosts(settings.edgeCheck, settings.urls, waitUrls))
         log.notice(notice);
     const ledger = new ResultLedger(calls);
     const stages = nothingDone();
@@ -34111,11 +34113,11 @@ async function runPipeline(given, deps) {
             ...ledger.settle(`not finished: ${unexpectedError}`),
             cancelled
         };
-        stages.verification ??= notJudged(settings, stages.purge.results, unexpectedError);
+        stages.edgeCheck ??= notJudged(settings, stages.purge.results, unexpectedError);
     }
-    const { purge, wait, verification, plannedStages } = stages;
+    const { purge, wait, edgeCheck, plannedStages } = stages;
     const results = derivation === undefined ? purge.results : (0,record/* withSources */.Z6)(purge.results, derivation.sources);
-    const run = { results, verification, stopped: stoppedBy(stages, calls.length), unexpectedError };
+    const run = { results, edgeCheck, stopped: stoppedBy(stages, calls.length), unexpectedError };
     return {
         settings,
         derivation,
@@ -34147,7 +34149,7 @@ async function closeRecords(record, reported, deps) {
 }
 /** The edge check a run that stopped on an unexpected error expected but did not make: not fresh. */
 function notJudged(settings, results, why) {
-    const targets = verifyTargetsOf(settings.verify, () => purgedUrlsOf(results));
+    const targets = edgeCheckTargetsOf(settings.edgeCheck, () => purgedUrlsOf(results));
     if (settings.dryRun || targets.length === 0)
         return undefined;
     const evidence = `not judged: ${why}`;
@@ -34177,18 +34179,18 @@ const unsent = (ledger, reason) => {
 const nothingDone = () => ({
     purge: notRun([], (0,record/* countResults */.aD)([])),
     wait: undefined,
-    verification: undefined,
+    edgeCheck: undefined,
     plannedStages: []
 });
 /** Why the run ended early, when a cancel ended it. */
-function stoppedBy({ purge, wait, verification }, calls) {
+function stoppedBy({ purge, wait, edgeCheck }, calls) {
     if (wait?.cancelled === true) {
         return 'Cancelled while waiting for the origin: no purge call was sent';
     }
     if (purge.cancelled) {
         return `Cancelled after ${purge.answered} of ${(0,counted/* counted */.h)(calls, 'call')}: the calls not answered by then are reported as failed`;
     }
-    if (verification?.cancelled === true) {
+    if (edgeCheck?.cancelled === true) {
         return 'Cancelled during the edge check: the URLs not judged by then are reported as not fresh';
     }
     return undefined;
@@ -34199,7 +34201,7 @@ async function dryRun(calls, settings, log) {
         settings.wait === undefined
             ? undefined
             : (await waitStage()).describeWaitPlanned(settings.wait),
-        describeCheckPlanned(settings.verify, settings.urls.map((url) => url.target)),
+        describeCheckPlanned(settings.edgeCheck, settings.urls.map((url) => url.target)),
         settings.lastPurge === undefined
             ? undefined
             : (await lastPurgeRecords()).describeRecordPlanned(settings.lastPurge)
@@ -34209,7 +34211,7 @@ async function dryRun(calls, settings, log) {
     return {
         purge: notRun(planned, (0,record/* countResults */.aD)(planned)),
         wait: undefined,
-        verification: undefined,
+        edgeCheck: undefined,
         plannedStages
     };
 }
@@ -34243,18 +34245,18 @@ async function purgeForVisitors(calls, settings, { clock, signal, log, connect }
         finally {
             transport.close();
         }
-        const targets = verifyTargetsOf(settings.verify, () => purgedUrlsOf(stages.purge.results));
+        const targets = edgeCheckTargetsOf(settings.edgeCheck, () => purgedUrlsOf(stages.purge.results));
         if (stages.purge.cancelled)
             return;
         if (targets.length === 0) {
-            if (settings.verify.purgedUrls) {
+            if (settings.edgeCheck.purgedUrls) {
                 log.notice('verify: true, but there is nothing to check at the edge: no URL was purged and verify-urls is empty');
             }
             return;
         }
         const purgeStartedMs = stages.purge.firstSentMs ?? clock.now();
-        const { verifyFreshness } = await edgeCheckStage();
-        stages.verification = await verifyFreshness({ targets, purgeStartedMs, timeoutMs: settings.verify.timeoutMs }, limits, await pages());
+        const { checkEdge } = await edgeCheckStage();
+        stages.edgeCheck = await checkEdge({ targets, purgeStartedMs, timeoutMs: settings.edgeCheck.timeoutMs }, limits, await pages());
     }
     finally {
         prober?.close();
@@ -34353,8 +34355,8 @@ function failureAnnotations(causes, edge = []) {
  * Fails the step (or warns, with fail-on-error: false) when a target failed or a URL is not known
  * to be fresh; then fails it when a cancel or an unexpected error ended the run early.
  */
-function conclude({ results, counts, settings, verification, stopped, unexpectedError }, { log, fail }) {
-    const edge = verification?.entries ?? [];
+function conclude({ results, counts, settings, edgeCheck, stopped, unexpectedError }, { log, fail }) {
+    const edge = edgeCheck?.entries ?? [];
     const causes = counts.failed === 0 ? [] : failureCauses(results, 1);
     const message = problemMessage(counts, causes, edge);
     if (message !== undefined) {
@@ -34373,15 +34375,15 @@ function conclude({ results, counts, settings, verification, stopped, unexpected
         fail(unexpectedError);
 }
 /** What went wrong, in one message; `undefined` when every target purged and every URL is fresh. */
-function problemMessage({ failed, total }, causes, verification) {
-    const { stale, unreachable, unchecked } = (0,record/* edgeCounts */.ID)(verification);
+function problemMessage({ failed, total }, causes, entries) {
+    const { stale, unreachable, unchecked } = (0,record/* edgeCounts */.ID)(entries);
     if (failed === 0 && stale + unreachable + unchecked === 0)
         return undefined;
     const [only] = causes;
     const why = causes.length === 1 && only !== undefined
         ? `: ${(0,guard/* oneLine */.TN)(briefly(only.reason), SHOWN_REASON_CHARS)}`
         : ` for ${causes.length} different reasons`;
-    const urls = (0,counted/* counted */.h)(verification.length, 'URL');
+    const urls = (0,counted/* counted */.h)(entries.length, 'URL');
     const parts = [
         failed === 0
             ? undefined
@@ -34510,7 +34512,7 @@ async function writeOutputs(facts, io) {
         return await writeResultOutputs(facts, io);
     }
     finally {
-        await writeStageOutputs(facts.verification?.entries, facts.wait?.elapsedMs, io);
+        await writeStageOutputs(facts.edgeCheck?.entries, facts.wait?.elapsedMs, io);
     }
 }
 async function writeResultOutputs({ results, counts, settings }, io) {
@@ -34550,21 +34552,21 @@ function writeBaseOutputs(ranges, io) {
  * The edge check's outputs: `undefined` when nothing was verified (then the counts are 0 and the
  * rest empty). `waitMs` is how long the wait for the origin took, when there was one.
  */
-async function writeStageOutputs(verification, waitMs, io) {
+async function writeStageOutputs(entries, waitMs, io) {
     io.setOutput('wait-seconds', waitMs === undefined ? '' : String(Math.round(waitMs / 1000)));
-    const counts = (0,record/* edgeCounts */.ID)(verification ?? []);
+    const counts = (0,record/* edgeCounts */.ID)(entries ?? []);
     io.setOutput('fresh-count', String(counts.fresh));
     // Every URL not known to be fresh, unreachable ones included: workflows gate on it.
-    io.setOutput('stale-count', String((verification?.length ?? 0) - counts.fresh));
+    io.setOutput('stale-count', String((entries?.length ?? 0) - counts.fresh));
     io.setOutput('unreachable-count', String(counts.unreachable));
-    if (verification === undefined) {
+    if (entries === undefined) {
         io.setOutput('verification', '');
         io.setOutput('verification-file', '');
         return;
     }
-    const kept = await keepEntries('verification', verification, io);
+    const kept = await keepEntries('verification', entries, io);
     const file = written('verification-file', kept, io);
-    setBoundedOutput('verification', entriesText(kept, verification, io), file, io);
+    setBoundedOutput('verification', entriesText(kept, entries, io), file, io);
     io.setOutput('verification-file', file.written ? (0,guard/* redact */.E$)(file.path) : '');
 }
 
@@ -35106,7 +35108,7 @@ function footer(facts) {
 }
 /** The job summary of a run: its first line is the answer, then what went wrong, then the rest. */
 function renderSummary(record, { resultsFile, context }) {
-    const { settings, verification } = record;
+    const { settings, edgeCheck } = record;
     return renderFacts({
         results: record.results,
         counts: record.counts,
@@ -35125,12 +35127,12 @@ function renderSummary(record, { resultsFile, context }) {
         wait: record.wait === undefined || settings.wait === undefined
             ? undefined
             : { ...settings.wait, outcome: record.wait },
-        edgeCheck: verification === undefined
+        edgeCheck: edgeCheck === undefined
             ? undefined
             : {
-                entries: verification.entries,
-                textUrls: settings.verify.text === undefined ? [] : settings.verify.urls,
-                malformedAge: verification.malformedAge
+                entries: edgeCheck.entries,
+                textUrls: settings.edgeCheck.text === undefined ? [] : settings.edgeCheck.urls,
+                malformedAge: edgeCheck.malformedAge
             }
     });
 }
@@ -35213,6 +35215,7 @@ var github = __nccwpck_require__(9248);
  */
 
 
+
 /** GitHub's guidance for a secondary limit that names no wait: at least a minute. */
 const SECONDARY_LIMIT_WAIT_MS = 60_000;
 /**
@@ -35293,8 +35296,7 @@ class GitHubCalls {
             ended ??= why;
             controller.abort();
         };
-        const onCancel = () => stop('cancelled');
-        signal.addEventListener('abort', onCancel, { once: true });
+        const stopListening = (0,src_clock/* onAbort */.u7)(signal, () => stop('cancelled'));
         const timer = new AbortController();
         void clock.sleep(timeoutMs, timer.signal).then(() => {
             if (!timer.signal.aborted)
@@ -35302,9 +35304,7 @@ class GitHubCalls {
         });
         // The deadline holds even for an attempt that would not listen to its signal.
         const abandoned = new Promise((_resolve, reject) => {
-            controller.signal.addEventListener('abort', () => reject(new Error('abandoned')), {
-                once: true
-            });
+            (0,src_clock/* onAbort */.u7)(controller.signal, () => reject(new Error('abandoned')));
         });
         try {
             const value = await Promise.race([attempt(controller.signal), abandoned]);
@@ -35318,7 +35318,7 @@ class GitHubCalls {
         }
         finally {
             timer.abort();
-            signal.removeEventListener('abort', onCancel);
+            stopListening();
         }
     }
     /** Which limit, when it resets, and how many calls this run made: no permission would help. */
@@ -38184,7 +38184,7 @@ function parseWait(raw) {
     }
     return { urls, text, passes, timeoutMs };
 }
-function parseVerify(raw) {
+function parseEdgeCheck(raw) {
     const urls = parseCheckUrls(raw, 'verify-urls');
     const text = raw['verify-text'] === '' ? undefined : raw['verify-text'];
     if (text !== undefined && urls.length === 0) {
@@ -38291,7 +38291,7 @@ function parseSettings(raw, readFile) {
         changedFiles,
         lastPurge,
         wait: parseWait(raw),
-        verify: parseVerify(raw)
+        edgeCheck: parseEdgeCheck(raw)
     };
 }
 function listFileText(raw, name, readFile) {
@@ -38534,20 +38534,20 @@ async function writeSummary(render) {
 
 /** Runs the action; resolves to whether the run was cancelled. */
 async function run() {
-    (0,clock/* mark */.Gy)('start');
+    (0,src_clock/* mark */.Gy)('start');
     const cancel = listenForCancel(runnerLog);
     try {
         const settings = readSettings();
-        (0,clock/* mark */.Gy)('inputs');
+        (0,src_clock/* mark */.Gy)('inputs');
         const deps = {
-            clock: clock/* systemClock */.ml,
+            clock: src_clock/* systemClock */.ml,
             signal: cancel.signal,
             log: runnerLog,
             connect: liveConnections,
             openGitHub: openGitHub
         };
         const record = await runPipeline(settings, deps);
-        (0,clock/* mark */.Gy)('calls');
+        (0,src_clock/* mark */.Gy)('calls');
         const reported = await report(record);
         await closeRecords(record, reported, deps);
         conclude(record, { log: runnerLog, fail: failStep });
@@ -38567,11 +38567,11 @@ async function report(record) {
         return undefined;
     };
     const resultsFile = await writeOutputs(record, runnerOutputs).catch(failed('outputs'));
-    (0,clock/* mark */.Gy)('outputs');
+    (0,src_clock/* mark */.Gy)('outputs');
     const context = readRunContext();
     const render = () => renderSummary(record, { resultsFile: resultsFile ?? '', context });
     const summary = !record.settings.summary || (await writeSummary(render).then(() => true, failed('job summary')));
-    (0,clock/* mark */.Gy)('summary');
+    (0,src_clock/* mark */.Gy)('summary');
     return resultsFile !== undefined && summary === true;
 }
 

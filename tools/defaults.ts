@@ -43,7 +43,7 @@ export function settingsWith(overrides: Partial<Settings>): Settings {
     changedFiles: undefined,
     lastPurge: undefined,
     wait: undefined,
-    verify: { purgedUrls: false, urls: [], text: undefined, timeoutMs: 60_000 },
+    edgeCheck: { purgedUrls: false, urls: [], text: undefined, timeoutMs: 60_000 },
     ...overrides
   }
 }

@@ -11,7 +11,7 @@ export function runRecord(overrides: Partial<Omit<RunRecord, 'counts'>> = {}): R
     calls: [],
     plannedStages: [],
     wait: undefined,
-    verification: undefined,
+    edgeCheck: undefined,
     stopped: undefined,
     unexpectedError: undefined,
     records: [],

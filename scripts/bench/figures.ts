@@ -25,7 +25,7 @@ export interface CurvePoint {
 }
 
 /** Where a verify run's time goes, medians over the runs (ms). */
-export interface VerifyMeasured {
+export interface EdgeCheckMeasured {
   medianMs: number
   /** Spawn → the purge call reached the API: the action's own start. */
   startMs: number
@@ -39,7 +39,7 @@ export interface VerifyMeasured {
 }
 
 /** Bound from `cold`'s start, and the same bound from an empty action's start. */
-export type VerifyFigures = VerifyMeasured & {
+export type EdgeCheckFigures = EdgeCheckMeasured & {
   boundMs: number
   emptyBoundMs: number
   checkRounds: number
@@ -60,7 +60,7 @@ export interface Figures {
   keys10kCalls: number
   urls1k: { medianMs: number; boundMs: number; connections: number }
   soft1k: { medianMs: number; boundMs: number }
-  verify1k: VerifyFigures
+  verify1k: EdgeCheckFigures
   rssOneKeyMb: number
   rss100kMb: number
   curve: CurvePoint[]

@@ -14,7 +14,7 @@ import {
 } from './input-values.js'
 import { parseServices, requireApiToken, requireSafeUrlPurges } from './purge-api.js'
 import { checkMode, MODES } from './mode.js'
-import { parseChangedFiles, parseLastPurge, parseVerify, parseWait } from './stage-inputs.js'
+import { parseChangedFiles, parseLastPurge, parseEdgeCheck, parseWait } from './stage-inputs.js'
 import { parseKeys, parseUrls } from './lists.js'
 import { shorten } from '../text/shown.js'
 import { messageOf } from '../text/message.js'
@@ -108,7 +108,7 @@ export function parseSettings(raw: RawInputs, readFile: FileReader): Settings {
     changedFiles,
     lastPurge,
     wait: parseWait(raw),
-    verify: parseVerify(raw)
+    edgeCheck: parseEdgeCheck(raw)
   }
 }
 

@@ -55,7 +55,7 @@ export interface Settings {
   lastPurge: LastPurgeSettings | undefined
   /** Present when the purge waits until the origin serves the release. */
   wait: WaitSettings | undefined
-  verify: VerifySettings
+  edgeCheck: EdgeCheckSettings
 }
 
 /** Before any purge call: each URL must show `text` (or answer 2xx) `passes` checks in a row. */
@@ -67,7 +67,7 @@ export interface WaitSettings {
 }
 
 /** After the purge: which URLs are fetched through the CDN to prove them fresh. */
-export interface VerifySettings {
+export interface EdgeCheckSettings {
   /** Whether the purged URL targets are checked too (`verify: true`). */
   purgedUrls: boolean
   urls: string[]

@@ -3,7 +3,7 @@ import type { RawInputs } from './inputs.js'
 import type {
   ChangedFilesSettings,
   LastPurgeSettings,
-  VerifySettings,
+  EdgeCheckSettings,
   WaitSettings
 } from './settings.js'
 import { InputError } from './input-error.js'
@@ -73,7 +73,7 @@ export function parseWait(raw: RawInputs): WaitSettings | undefined {
   return { urls, text, passes, timeoutMs }
 }
 
-export function parseVerify(raw: RawInputs): VerifySettings {
+export function parseEdgeCheck(raw: RawInputs): EdgeCheckSettings {
   const urls = parseCheckUrls(raw, 'verify-urls')
   const text = raw['verify-text'] === '' ? undefined : raw['verify-text']
   if (text !== undefined && urls.length === 0) {

@@ -16,7 +16,7 @@ import {
   type PurgeRun,
   type Results,
   type RunRecord,
-  type VerifyRun,
+  type EdgeCheckOutcome,
   type WaitOutcome
 } from '../record/index.js'
 import { NOT_SENT_CANCELLED } from '../record/words.js'
@@ -29,9 +29,9 @@ import { limitsOf, showChanges, targetsOf, type RepositoryDeps } from './targets
 import {
   describeCheckPlanned,
   purgedUrlsOf,
-  strayVerifyHosts,
-  verifyTargetsOf
-} from '../stages/verify/targets.js'
+  strayEdgeCheckHosts,
+  edgeCheckTargetsOf
+} from '../stages/edge-check/targets.js'
 import { counted } from '../text/counted.js'
 import { plainLine } from '../text/shown.js'
 import { messageOf } from '../text/message.js'
@@ -42,7 +42,7 @@ const USER_AGENT = 'edge-purge/1'
 // none of them (nor the page prober), which takes about 2% off the action's start.
 const lastPurgeRecords = () => import('../stages/last-purge/write.js')
 const waitStage = () => import('../stages/wait.js')
-const edgeCheckStage = () => import('../stages/verify/edge-check.js')
+const edgeCheckStage = () => import('../stages/edge-check/index.js')
 
 /** How the stages reach the network: real sockets in a run, scripted answers in tests. */
 export interface Connections {
@@ -74,7 +74,7 @@ export interface PipelineDeps extends RepositoryDeps {
 interface Stages {
   purge: PurgeRun
   wait: WaitOutcome | undefined
-  verification: VerifyRun | undefined
+  edgeCheck: EdgeCheckOutcome | undefined
   plannedStages: PlannedStage[]
 }
 
@@ -91,7 +91,7 @@ export async function runPipeline(given: Settings, deps: PipelineDeps): Promise<
   if (derivation !== undefined) await showChanges(derivation, calls.length, log)
   log.info(describePlan(calls, settings))
   const waitUrls = settings.wait?.urls ?? []
-  for (const notice of strayVerifyHosts(settings.verify, settings.urls, waitUrls))
+  for (const notice of strayEdgeCheckHosts(settings.edgeCheck, settings.urls, waitUrls))
     log.notice(notice)
 
   const ledger = new ResultLedger(calls)
@@ -113,12 +113,12 @@ export async function runPipeline(given: Settings, deps: PipelineDeps): Promise<
       ...ledger.settle(`not finished: ${unexpectedError}`),
       cancelled
     }
-    stages.verification ??= notJudged(settings, stages.purge.results, unexpectedError)
+    stages.edgeCheck ??= notJudged(settings, stages.purge.results, unexpectedError)
   }
-  const { purge, wait, verification, plannedStages } = stages
+  const { purge, wait, edgeCheck, plannedStages } = stages
   const results =
     derivation === undefined ? purge.results : withSources(purge.results, derivation.sources)
-  const run = { results, verification, stopped: stoppedBy(stages, calls.length), unexpectedError }
+  const run = { results, edgeCheck, stopped: stoppedBy(stages, calls.length), unexpectedError }
   return {
     settings,
     derivation,
@@ -156,8 +156,12 @@ export async function closeRecords(
 }
 
 /** The edge check a run that stopped on an unexpected error expected but did not make: not fresh. */
-function notJudged(settings: Settings, results: Results, why: string): VerifyRun | undefined {
-  const targets = verifyTargetsOf(settings.verify, () => purgedUrlsOf(results))
+function notJudged(
+  settings: Settings,
+  results: Results,
+  why: string
+): EdgeCheckOutcome | undefined {
+  const targets = edgeCheckTargetsOf(settings.edgeCheck, () => purgedUrlsOf(results))
   if (settings.dryRun || targets.length === 0) return undefined
   const evidence = `not judged: ${why}`
   const entries = targets.map(({ url }) => ({
@@ -189,19 +193,19 @@ const unsent = (ledger: ResultLedger, reason: string): PurgeRun => {
 const nothingDone = (): Stages => ({
   purge: notRun([], countResults([])),
   wait: undefined,
-  verification: undefined,
+  edgeCheck: undefined,
   plannedStages: []
 })
 
 /** Why the run ended early, when a cancel ended it. */
-function stoppedBy({ purge, wait, verification }: Stages, calls: number): string | undefined {
+function stoppedBy({ purge, wait, edgeCheck }: Stages, calls: number): string | undefined {
   if (wait?.cancelled === true) {
     return 'Cancelled while waiting for the origin: no purge call was sent'
   }
   if (purge.cancelled) {
     return `Cancelled after ${purge.answered} of ${counted(calls, 'call')}: the calls not answered by then are reported as failed`
   }
-  if (verification?.cancelled === true) {
+  if (edgeCheck?.cancelled === true) {
     return 'Cancelled during the edge check: the URLs not judged by then are reported as not fresh'
   }
   return undefined
@@ -214,7 +218,7 @@ async function dryRun(calls: PurgeCall[], settings: Settings, log: StepLog): Pro
       ? undefined
       : (await waitStage()).describeWaitPlanned(settings.wait),
     describeCheckPlanned(
-      settings.verify,
+      settings.edgeCheck,
       settings.urls.map((url) => url.target)
     ),
     settings.lastPurge === undefined
@@ -226,7 +230,7 @@ async function dryRun(calls: PurgeCall[], settings: Settings, log: StepLog): Pro
   return {
     purge: notRun(planned, countResults(planned)),
     wait: undefined,
-    verification: undefined,
+    edgeCheck: undefined,
     plannedStages
   }
 }
@@ -266,10 +270,10 @@ async function purgeForVisitors(
     } finally {
       transport.close()
     }
-    const targets = verifyTargetsOf(settings.verify, () => purgedUrlsOf(stages.purge.results))
+    const targets = edgeCheckTargetsOf(settings.edgeCheck, () => purgedUrlsOf(stages.purge.results))
     if (stages.purge.cancelled) return
     if (targets.length === 0) {
-      if (settings.verify.purgedUrls) {
+      if (settings.edgeCheck.purgedUrls) {
         log.notice(
           'verify: true, but there is nothing to check at the edge: no URL was purged and verify-urls is empty'
         )
@@ -277,9 +281,9 @@ async function purgeForVisitors(
       return
     }
     const purgeStartedMs = stages.purge.firstSentMs ?? clock.now()
-    const { verifyFreshness } = await edgeCheckStage()
-    stages.verification = await verifyFreshness(
-      { targets, purgeStartedMs, timeoutMs: settings.verify.timeoutMs },
+    const { checkEdge } = await edgeCheckStage()
+    stages.edgeCheck = await checkEdge(
+      { targets, purgeStartedMs, timeoutMs: settings.edgeCheck.timeoutMs },
       limits,
       await pages()
     )

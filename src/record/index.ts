@@ -130,7 +130,7 @@ export interface WaitOutcome {
 }
 
 /** One entry of the `verification` output; field names are the output's. */
-export interface Verification {
+export interface EdgeCheckEntry {
   url: string
   fresh: boolean
   http_status: number | null
@@ -139,9 +139,9 @@ export interface Verification {
   evidence: string
 }
 
-export interface VerifyRun {
+export interface EdgeCheckOutcome {
   /** One per target, in target order. */
-  entries: Verification[]
+  entries: EdgeCheckEntry[]
   cancelled: boolean
   /** The URLs whose last answer had an `Age` that proves nothing (their `age` is null). */
   malformedAge: string[]
@@ -150,7 +150,7 @@ export interface VerifyRun {
 export const NOT_JUDGED_CANCELLED = 'not judged: the run was cancelled'
 
 /** A URL the check never got to (time up, or cancelled first): not known to be fresh or stale. */
-export function notChecked(entry: Verification): boolean {
+export function notChecked(entry: EdgeCheckEntry): boolean {
   return entry.checks === 0
 }
 
@@ -158,7 +158,7 @@ export function notChecked(entry: Verification): boolean {
  * A URL whose last check got no answer (DNS, refused, reset, TLS, timeout): never reached, so not
  * known to be fresh, and not shown to be stale either.
  */
-export function unreachable(entry: Verification): boolean {
+export function unreachable(entry: EdgeCheckEntry): boolean {
   return !entry.fresh && entry.checks > 0 && entry.http_status === null
 }
 
@@ -170,7 +170,7 @@ export interface EdgeCounts {
   unchecked: number
 }
 
-export function edgeCounts(entries: Verification[]): EdgeCounts {
+export function edgeCounts(entries: EdgeCheckEntry[]): EdgeCounts {
   const counts = { fresh: 0, stale: 0, unreachable: 0, unchecked: 0 }
   for (const entry of entries) {
     if (entry.fresh) counts.fresh += 1
@@ -284,7 +284,7 @@ export interface RunRecord {
   /** The wait for the origin, when there was one. */
   wait: WaitOutcome | undefined
   /** The edge check, when one was made. */
-  verification: VerifyRun | undefined
+  edgeCheck: EdgeCheckOutcome | undefined
   /** Why the run ended early, when a cancel ended it. */
   stopped: string | undefined
   /** An unexpected error that ended the run after planning: the step fails naming it. */

@@ -6,7 +6,7 @@ import {
   unreachable,
   type Counts,
   type RunRecord,
-  type Verification
+  type EdgeCheckEntry
 } from '../record/index.js'
 import { briefly, failureCauses, refusedAndStopped, type Cause } from './causes.js'
 import { counted } from '../text/counted.js'
@@ -25,7 +25,7 @@ interface EdgeProblem {
   reason: string
 }
 
-function edgeProblems(entries: Verification[]): EdgeProblem[][] {
+function edgeProblems(entries: EdgeCheckEntry[]): EdgeProblem[][] {
   const groups = new Map<string, EdgeProblem[]>()
   for (const entry of entries) {
     if (entry.fresh) continue
@@ -61,7 +61,7 @@ function edgeLine(group: EdgeProblem[]): string {
 }
 
 /** One annotation per cause of a failure and per kind of edge problem, the most targets first. */
-export function failureAnnotations(causes: Cause[], edge: Verification[] = []): string[] {
+export function failureAnnotations(causes: Cause[], edge: EdgeCheckEntry[] = []): string[] {
   const lines = [...causes.map(causeLine), ...edgeProblems(edge).map(edgeLine)]
   if (lines.length <= MAX_ANNOTATIONS) return lines
   return [
@@ -81,10 +81,10 @@ export interface StepEnd {
  * to be fresh; then fails it when a cancel or an unexpected error ended the run early.
  */
 export function conclude(
-  { results, counts, settings, verification, stopped, unexpectedError }: RunRecord,
+  { results, counts, settings, edgeCheck, stopped, unexpectedError }: RunRecord,
   { log, fail }: StepEnd
 ): void {
-  const edge = verification?.entries ?? []
+  const edge = edgeCheck?.entries ?? []
   const causes = counts.failed === 0 ? [] : failureCauses(results, 1)
   const message = problemMessage(counts, causes, edge)
   if (message !== undefined) {
@@ -102,16 +102,16 @@ export function conclude(
 function problemMessage(
   { failed, total }: Counts,
   causes: Cause[],
-  verification: Verification[]
+  entries: EdgeCheckEntry[]
 ): string | undefined {
-  const { stale, unreachable, unchecked } = edgeCounts(verification)
+  const { stale, unreachable, unchecked } = edgeCounts(entries)
   if (failed === 0 && stale + unreachable + unchecked === 0) return undefined
   const [only] = causes
   const why =
     causes.length === 1 && only !== undefined
       ? `: ${oneLine(briefly(only.reason), SHOWN_REASON_CHARS)}`
       : ` for ${causes.length} different reasons`
-  const urls = counted(verification.length, 'URL')
+  const urls = counted(entries.length, 'URL')
   const parts = [
     failed === 0
       ? undefined

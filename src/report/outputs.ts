@@ -10,7 +10,7 @@ import {
   type ComparedRange,
   type Results,
   type RunRecord,
-  type Verification
+  type EdgeCheckEntry
 } from '../record/index.js'
 import { mayHoldSecret, redact } from '../text/guard.js'
 import { purgeIds } from './purge-ids.js'
@@ -147,7 +147,7 @@ function setBoundedOutput(
 /** What the outputs are made of: the results, and the run's wait and edge check. */
 export type OutputFacts = Pick<
   RunRecord,
-  'results' | 'counts' | 'settings' | 'wait' | 'verification' | 'derivation'
+  'results' | 'counts' | 'settings' | 'wait' | 'edgeCheck' | 'derivation'
 >
 
 /**
@@ -160,7 +160,7 @@ export async function writeOutputs(facts: OutputFacts, io: OutputWriter): Promis
   try {
     return await writeResultOutputs(facts, io)
   } finally {
-    await writeStageOutputs(facts.verification?.entries, facts.wait?.elapsedMs, io)
+    await writeStageOutputs(facts.edgeCheck?.entries, facts.wait?.elapsedMs, io)
   }
 }
 
@@ -206,23 +206,23 @@ function writeBaseOutputs(ranges: ComparedRange[], io: OutputWriter): void {
  * rest empty). `waitMs` is how long the wait for the origin took, when there was one.
  */
 async function writeStageOutputs(
-  verification: Verification[] | undefined,
+  entries: EdgeCheckEntry[] | undefined,
   waitMs: number | undefined,
   io: OutputWriter
 ): Promise<void> {
   io.setOutput('wait-seconds', waitMs === undefined ? '' : String(Math.round(waitMs / 1000)))
-  const counts = edgeCounts(verification ?? [])
+  const counts = edgeCounts(entries ?? [])
   io.setOutput('fresh-count', String(counts.fresh))
   // Every URL not known to be fresh, unreachable ones included: workflows gate on it.
-  io.setOutput('stale-count', String((verification?.length ?? 0) - counts.fresh))
+  io.setOutput('stale-count', String((entries?.length ?? 0) - counts.fresh))
   io.setOutput('unreachable-count', String(counts.unreachable))
-  if (verification === undefined) {
+  if (entries === undefined) {
     io.setOutput('verification', '')
     io.setOutput('verification-file', '')
     return
   }
-  const kept = await keepEntries('verification', verification, io)
+  const kept = await keepEntries('verification', entries, io)
   const file = written('verification-file', kept, io)
-  setBoundedOutput('verification', entriesText(kept, verification, io), file, io)
+  setBoundedOutput('verification', entriesText(kept, entries, io), file, io)
   io.setOutput('verification-file', file.written ? redact(file.path) : '')
 }

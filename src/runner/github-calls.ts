@@ -4,6 +4,7 @@
  * server errors, dropped connections and rate limits, and waits no longer than a purge call would.
  * It knows nothing of Octokit: the attempt and the reading of its failure are handed in.
  */
+import { onAbort } from '../clock.js'
 import { GitHubCallError, type GitHubLimits } from '../github.js'
 import {
   backoffMs,
@@ -125,17 +126,14 @@ export class GitHubCalls {
       ended ??= why
       controller.abort()
     }
-    const onCancel = (): void => stop('cancelled')
-    signal.addEventListener('abort', onCancel, { once: true })
+    const stopListening = onAbort(signal, () => stop('cancelled'))
     const timer = new AbortController()
     void clock.sleep(timeoutMs, timer.signal).then(() => {
       if (!timer.signal.aborted) stop('timeout')
     })
     // The deadline holds even for an attempt that would not listen to its signal.
     const abandoned = new Promise<never>((_resolve, reject) => {
-      controller.signal.addEventListener('abort', () => reject(new Error('abandoned')), {
-        once: true
-      })
+      onAbort(controller.signal, () => reject(new Error('abandoned')))
     })
     try {
       const value = await Promise.race([attempt(controller.signal), abandoned])
@@ -146,7 +144,7 @@ export class GitHubCalls {
       return { done: false, ended, error }
     } finally {
       timer.abort()
-      signal.removeEventListener('abort', onCancel)
+      stopListening()
     }
   }
 

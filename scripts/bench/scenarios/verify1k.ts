@@ -6,17 +6,17 @@ import { runAction, RUN_CONTEXT_ENV } from '../../../tools/run-like-runner.js'
 import type { FakePurgeServer } from '../../../tools/fake-purge-api/server.js'
 import { bareLoopMs } from '../bare-loop.js'
 import type { Bench } from '../context.js'
-import type { Scenario, VerifyFigures, VerifyMeasured } from '../figures.js'
+import type { Scenario, EdgeCheckFigures, EdgeCheckMeasured } from '../figures.js'
 import { format, judged, keyList, median } from '../numbers.js'
 import { CONCURRENCY, LATENCY_MS, RUNS, TARGETS } from '../options.js'
 import { PageServer } from '../pages.js'
 
-async function measureVerify(
+async function measureEdgeCheck(
   server: FakePurgeServer,
   pages: PageServer,
   inputs: Record<string, string>,
   urls: number
-): Promise<VerifyMeasured> {
+): Promise<EdgeCheckMeasured> {
   const phases: Record<'total' | 'start' | 'purge' | 'checks' | 'end', number[]> = {
     total: [],
     start: [],
@@ -59,11 +59,11 @@ async function measureVerify(
 }
 
 /** The runs against 1,000 pages on a page server of their own, closed however they end. */
-async function verifyFigures(bench: Bench, coldMs: number): Promise<VerifyFigures> {
+async function edgeCheckFigures(bench: Bench, coldMs: number): Promise<EdgeCheckFigures> {
   const pages = await PageServer.start()
   try {
     const pageUrls = keyList(1000, `${pages.url}/page`)
-    const measured = await measureVerify(
+    const measured = await measureEdgeCheck(
       bench.server,
       pages,
       { ...bench.api, mode: 'all', 'verify-urls': pageUrls.join('\n') },
@@ -82,8 +82,8 @@ async function verifyFigures(bench: Bench, coldMs: number): Promise<VerifyFigure
   }
 }
 
-export async function verify1k(bench: Bench, coldMs: number): Promise<Scenario<VerifyFigures>> {
-  const verify = await verifyFigures(bench, coldMs)
+export async function verify1k(bench: Bench, coldMs: number): Promise<Scenario<EdgeCheckFigures>> {
+  const verify = await edgeCheckFigures(bench, coldMs)
   console.log(
     `verify1k phases: start ${format(verify.startMs)}, purge ${format(verify.purgeMs)}, ` +
       `checks ${format(verify.checksMs)} (bare node loop ${format(verify.bareLoopMs)}), end ${format(verify.endMs)}`

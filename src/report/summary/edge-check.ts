@@ -1,5 +1,5 @@
 /** The edge check: whether visitors get fresh copies, URL by URL, and what each verdict rests on. */
-import { edgeCounts, notChecked, unreachable, type Verification } from '../../record/index.js'
+import { edgeCounts, notChecked, unreachable, type EdgeCheckEntry } from '../../record/index.js'
 import { counted } from '../../text/counted.js'
 import { summaryText } from '../../text/guard.js'
 import {
@@ -14,7 +14,7 @@ import {
 import type { EdgeCheck } from './facts.js'
 
 /** What the verdict rests on: the text, the `Age`, or why neither could tell. */
-function judgedBy(entry: Verification, byText: boolean, malformedAge: boolean): string {
+function judgedBy(entry: EdgeCheckEntry, byText: boolean, malformedAge: boolean): string {
   if (notChecked(entry)) return 'not checked'
   if (entry.http_status === null) return 'no answer'
   if (byText) return 'text'
@@ -23,7 +23,7 @@ function judgedBy(entry: Verification, byText: boolean, malformedAge: boolean): 
 }
 
 /** Where a URL stands, with its status when it is not 2xx: a typo in verify-urls shows as a 404. */
-function edgeCell(entry: Verification): string {
+function edgeCell(entry: EdgeCheckEntry): string {
   const status = entry.http_status
   const beside = status !== null && (status < 200 || status >= 300) ? ` (HTTP ${status})` : ''
   if (entry.fresh) return `✅ fresh${beside}`
@@ -32,7 +32,7 @@ function edgeCell(entry: Verification): string {
   return `❌ stale${beside}`
 }
 
-function edgeRow(entry: Verification, judged: string): string {
+function edgeRow(entry: EdgeCheckEntry, judged: string): string {
   const cells = [
     code(entry.url, SHOWN_TARGET_CHARS),
     edgeCell(entry),
@@ -44,7 +44,7 @@ function edgeRow(entry: Verification, judged: string): string {
 }
 
 /** How many URLs are fresh, and in bold how many are stale, unreachable or not checked. */
-function countsLine(entries: Verification[]): string {
+function countsLine(entries: EdgeCheckEntry[]): string {
   const counts = edgeCounts(entries)
   const bold = (count: number, what: string): string =>
     count > 0 ? `, <b>${count} ${what}</b>` : ''
@@ -58,7 +58,11 @@ function countsLine(entries: Verification[]): string {
 }
 
 /** Whether every URL judged by `Age` answered without one: the check could tell nothing of them. */
-function blindByAge(entries: Verification[], byText: Set<string>, malformed: Set<string>): boolean {
+function blindByAge(
+  entries: EdgeCheckEntry[],
+  byText: Set<string>,
+  malformed: Set<string>
+): boolean {
   const byAge = entries.filter((entry) => !byText.has(entry.url))
   return (
     byAge.length > 0 &&
@@ -76,12 +80,12 @@ export function edgeCheckSection(
   const byText = new Set(textUrls)
   const malformed = new Set(malformedAge)
   // A fresh page that answered 3xx or 4xx is worth a look (a typo in verify-urls answers 404).
-  const plain = (entry: Verification): boolean =>
+  const plain = (entry: EdgeCheckEntry): boolean =>
     entry.fresh && entry.http_status !== null && entry.http_status >= 200 && entry.http_status < 300
   const notFresh = entries.filter((entry) => !plain(entry))
   const fresh = entries.filter(plain)
   const headers = ['URL', 'Edge', 'Age or text', 'Checks', 'Evidence']
-  const row = (entry: Verification): string =>
+  const row = (entry: EdgeCheckEntry): string =>
     edgeRow(entry, judgedBy(entry, byText.has(entry.url), malformed.has(entry.url)))
   const more =
     (total: number, what: string) =>

@@ -11,7 +11,7 @@ import type {
   Results,
   RunContext,
   ServiceRecord,
-  Verification,
+  EdgeCheckEntry,
   WaitOutcome
 } from '../../record/index.js'
 
@@ -46,7 +46,7 @@ export interface SummaryFacts {
 export type WaitFacts = WaitSettings & { outcome: WaitOutcome }
 
 export interface EdgeCheck {
-  entries: Verification[]
+  entries: EdgeCheckEntry[]
   /** The URLs judged by the text (`verify-urls` with `verify-text`); the rest by `Age`. */
   textUrls: string[]
   /** The URLs whose `Age` proved nothing: not a whole number of seconds. */

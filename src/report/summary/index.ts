@@ -45,7 +45,7 @@ export interface SummarySetting {
 
 /** The job summary of a run: its first line is the answer, then what went wrong, then the rest. */
 export function renderSummary(record: RunRecord, { resultsFile, context }: SummarySetting): string {
-  const { settings, verification } = record
+  const { settings, edgeCheck } = record
   return renderFacts({
     results: record.results,
     counts: record.counts,
@@ -66,12 +66,12 @@ export function renderSummary(record: RunRecord, { resultsFile, context }: Summa
         ? undefined
         : { ...settings.wait, outcome: record.wait },
     edgeCheck:
-      verification === undefined
+      edgeCheck === undefined
         ? undefined
         : {
-            entries: verification.entries,
-            textUrls: settings.verify.text === undefined ? [] : settings.verify.urls,
-            malformedAge: verification.malformedAge
+            entries: edgeCheck.entries,
+            textUrls: settings.edgeCheck.text === undefined ? [] : settings.edgeCheck.urls,
+            malformedAge: edgeCheck.malformedAge
           }
   })
 }

@@ -3,7 +3,7 @@ import type { PurgeResult, RunRecord } from '../../record/index.js'
 import { counted } from '../../text/counted.js'
 
 /** The parts of a run that decide completeness. */
-export type RunOutcome = Pick<RunRecord, 'results' | 'verification' | 'stopped' | 'unexpectedError'>
+export type RunOutcome = Pick<RunRecord, 'results' | 'edgeCheck' | 'stopped' | 'unexpectedError'>
 
 /**
  * Why the run did not purge `service` completely, or `undefined` when it did: every target of the
@@ -20,7 +20,7 @@ export function incompleteBecause(run: RunOutcome, service: string): string | un
     if ((result.service === service || result.service === null) && !purged(result)) unpurged += 1
   }
   if (unpurged > 0) return `${counted(unpurged, 'target')} not purged`
-  const notFresh = run.verification?.entries.filter((entry) => !entry.fresh) ?? []
+  const notFresh = run.edgeCheck?.entries.filter((entry) => !entry.fresh) ?? []
   if (notFresh.length > 0) return `${counted(notFresh.length, 'page')} not fresh at the edge`
   return undefined
 }

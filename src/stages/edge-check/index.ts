@@ -1,5 +1,5 @@
 /**
- * The verification stage: after the purge, fetch each URL as a visitor would and judge whether the
+ * The edge check stage: after the purge, fetch each URL as a visitor would and judge whether the
  * edge now serves content produced after the purge began, re-checking stale ones for a while (a
  * soft purge serves the old copy once while it refetches; a CDN needs a moment to reach every POP).
  */
@@ -15,14 +15,14 @@ import {
   edgeCounts,
   NOT_CHECKED_IN_TIME,
   NOT_JUDGED_CANCELLED,
-  type Verification,
-  type VerifyRun
+  type EdgeCheckEntry,
+  type EdgeCheckOutcome
 } from '../../record/index.js'
 import { counted } from '../../text/counted.js'
 import { judge, type Judgement } from './freshness.js'
 import { shownUrl } from '../../text/shown.js'
 
-export interface VerifyTarget {
+export interface EdgeCheckTarget {
   url: string
   /** Text the page must show to be fresh; undefined: judged by `Age`. */
   text: string | undefined
@@ -30,7 +30,7 @@ export interface VerifyTarget {
 
 /** What the edge check is asked: which URLs, from when, for how long. */
 export interface EdgeCheckRequest {
-  targets: VerifyTarget[]
+  targets: EdgeCheckTarget[]
   /** When the first purge call of the run was sent (ms epoch): the reference for `Age`. */
   purgeStartedMs: number
   /**
@@ -49,7 +49,7 @@ export function recheckDelayMs(checks: number): number {
 }
 
 interface Progress {
-  target: VerifyTarget
+  target: EdgeCheckTarget
   checks: number
   observation: Observation | undefined
   judgement: Judgement | undefined
@@ -59,7 +59,7 @@ interface Progress {
   late: boolean
 }
 
-function entryOf(progress: Progress, cancelled: boolean): Verification {
+function entryOf(progress: Progress, cancelled: boolean): EdgeCheckEntry {
   const { target, checks, observation, judgement, final, late } = progress
   const evidence =
     judgement === undefined
@@ -79,11 +79,11 @@ function entryOf(progress: Progress, cancelled: boolean): Verification {
   }
 }
 
-export async function verifyFreshness(
+export async function checkEdge(
   settings: EdgeCheckRequest,
   { requestTimeoutMs, concurrency }: RequestLimits,
   deps: PageCheckDeps
-): Promise<VerifyRun> {
+): Promise<EdgeCheckOutcome> {
   const { clock, signal, log } = deps
   const deadline = clock.now() + settings.timeoutMs
   const progress: Progress[] = settings.targets.map((target) => ({
@@ -161,7 +161,7 @@ function outcomeOf(
   progress: Progress[],
   seconds: string,
   { signal, log }: PageCheckDeps
-): VerifyRun {
+): EdgeCheckOutcome {
   const cancelled = signal.aborted
   const entries = progress.map((state) => entryOf(state, cancelled))
   const late = progress.filter((state) => state.late).length

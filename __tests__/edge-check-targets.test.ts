@@ -3,15 +3,15 @@ import { describe, expect, it } from '@jest/globals'
 import {
   describeCheckPlanned,
   purgedUrlsOf,
-  strayVerifyHosts,
-  verifyTargetsOf
-} from '../src/stages/verify/targets.js'
+  strayEdgeCheckHosts,
+  edgeCheckTargetsOf
+} from '../src/stages/edge-check/targets.js'
 import { describeWaitPlanned } from '../src/stages/wait.js'
 import type { PurgeResult } from '../src/record/index.js'
 import { purgeUrl } from '../src/config/targets.js'
-import type { VerifySettings } from '../src/config/settings.js'
+import type { EdgeCheckSettings } from '../src/config/settings.js'
 
-const verify = (overrides: Partial<VerifySettings>): VerifySettings => ({
+const verify = (overrides: Partial<EdgeCheckSettings>): EdgeCheckSettings => ({
   purgedUrls: false,
   urls: [],
   text: undefined,
@@ -33,7 +33,7 @@ function urlResult(target: string, status: PurgeResult['status']): PurgeResult {
   }
 }
 
-describe('verifyTargetsOf', () => {
+describe('edgeCheckTargetsOf', () => {
   const results = purgedUrlsOf([
     urlResult('https://www.example.com/a#top', 'purged'),
     urlResult('https://www.example.com/b', 'failed'),
@@ -41,24 +41,24 @@ describe('verifyTargetsOf', () => {
   ])
 
   it('checks the purged URLs (without fragment) by Age only with verify: true', () => {
-    expect(verifyTargetsOf(verify({ purgedUrls: true }), () => results)).toEqual([
+    expect(edgeCheckTargetsOf(verify({ purgedUrls: true }), () => results)).toEqual([
       { url: 'https://www.example.com/a', text: undefined },
       { url: 'https://www.example.com/c', text: undefined }
     ])
-    expect(verifyTargetsOf(verify({}), () => results)).toEqual([])
+    expect(edgeCheckTargetsOf(verify({}), () => results)).toEqual([])
   })
 
   it('reads the results for purged URLs only with verify: true', () => {
     const unread = (): string[] => {
       throw new Error('read every result for nothing')
     }
-    expect(verifyTargetsOf(verify({ urls: ['https://www.example.com/x'] }), unread)).toEqual([
+    expect(edgeCheckTargetsOf(verify({ urls: ['https://www.example.com/x'] }), unread)).toEqual([
       { url: 'https://www.example.com/x', text: undefined }
     ])
   })
 
   it('adds verify-urls after them, each URL once, judged by the text when given', () => {
-    const targets = verifyTargetsOf(
+    const targets = edgeCheckTargetsOf(
       verify({
         purgedUrls: true,
         urls: ['https://www.example.com/c', 'https://www.example.com/tagged'],
@@ -86,14 +86,14 @@ describe('verify-urls on a host the run does not otherwise use', () => {
     const expected = [
       'verify-urls: 2 URLs are on www.exmaple.com, which no purged URL or wait-for-url uses; check it for a typo'
     ]
-    expect(strayVerifyHosts(verify({ urls }), purged, [])).toEqual(expected)
-    expect(strayVerifyHosts(verify({ urls }), [], ['https://www.example.com/version'])).toEqual(
+    expect(strayEdgeCheckHosts(verify({ urls }), purged, [])).toEqual(expected)
+    expect(strayEdgeCheckHosts(verify({ urls }), [], ['https://www.example.com/version'])).toEqual(
       expected
     )
   })
 
   it('says nothing when the run names no URL to compare with (keys only)', () => {
-    expect(strayVerifyHosts(verify({ urls }), [], [])).toEqual([])
+    expect(strayEdgeCheckHosts(verify({ urls }), [], [])).toEqual([])
   })
 })
 

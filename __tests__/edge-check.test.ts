@@ -8,10 +8,10 @@ import type { Answer } from '../src/http/agents.js'
 import type { PageReading, Prober } from '../src/http/probe.js'
 import {
   recheckDelayMs,
-  verifyFreshness,
+  checkEdge,
   type EdgeCheckRequest,
-  type VerifyTarget
-} from '../src/stages/verify/edge-check.js'
+  type EdgeCheckTarget
+} from '../src/stages/edge-check/index.js'
 import { FakeClock } from '../tools/fake-clock.js'
 import { recordedLog } from './support/recorded-log.js'
 import { page, ScriptedProber, type Script } from '../tools/scripted-prober.js'
@@ -20,8 +20,8 @@ import {
   NOT_CHECKED_IN_TIME,
   NOT_JUDGED_CANCELLED,
   unreachable,
-  type Verification,
-  type VerifyRun
+  type EdgeCheckEntry,
+  type EdgeCheckOutcome
 } from '../src/record/index.js'
 
 const HOME = 'https://www.example.com/'
@@ -32,9 +32,9 @@ const PURGE_AGO_MS = 2000
 const cached = page(200, 'old page', { age: '3600', 'x-cache': 'HIT' })
 const refetched = page(200, 'new page', { age: '0', 'x-cache': 'MISS' })
 
-const byAge = (url: string): VerifyTarget => ({ url, text: undefined })
+const byAge = (url: string): EdgeCheckTarget => ({ url, text: undefined })
 
-interface Run extends VerifyRun {
+interface Run extends EdgeCheckOutcome {
   prober: ScriptedProber
   lines: string[]
   started: number
@@ -58,7 +58,7 @@ async function run(
     concurrency: 4,
     ...overrides
   }
-  const result = await verifyFreshness(settings, settings, { prober, clock, signal, log })
+  const result = await checkEdge(settings, settings, { prober, clock, signal, log })
   return { ...result, prober, lines: log.lines, started, ended: clock.now() }
 }
 
@@ -146,7 +146,7 @@ describe('by Age', () => {
       checks: 2,
       evidence: 'network error: connect ECONNREFUSED'
     })
-    expect(unreachable(entries[0] as Verification)).toBe(true)
+    expect(unreachable(entries[0] as EdgeCheckEntry)).toBe(true)
     expect(lines).toContain(
       `✗ unreachable ${HOME}: network error: connect ECONNREFUSED (check 1; checking again in 0.5 s)`
     )
@@ -159,7 +159,7 @@ describe('by Age', () => {
       sequence({ kind: 'network', code: 'ECONNRESET', message: 'socket hang up' }, page(502, ''))
     )
     expect(entries[0]).toMatchObject({ fresh: false, http_status: 502, checks: 2 })
-    expect(unreachable(entries[0] as Verification)).toBe(false)
+    expect(unreachable(entries[0] as EdgeCheckEntry)).toBe(false)
     expect(lines.at(-2)).toBe('0 fresh, 1 stale')
   })
 
@@ -294,7 +294,7 @@ describe('many URLs', () => {
       takesMs: url === slow ? 5000 : 1500
     }))
     const log = recordedLog()
-    const stage = verifyFreshness(
+    const stage = checkEdge(
       {
         targets: [slow, quick, late].map((url) => byAge(url as string)),
         purgeStartedMs: clock.now() - PURGE_AGO_MS,
@@ -358,7 +358,7 @@ describe('many URLs', () => {
       close: () => undefined
     }
     const clock = new FakeClock()
-    const result = await verifyFreshness(
+    const result = await checkEdge(
       {
         targets: [byAge(HOME)],
         purgeStartedMs: clock.now(),

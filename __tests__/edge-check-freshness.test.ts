@@ -5,7 +5,7 @@
 import { describe, expect, it } from '@jest/globals'
 import fc from 'fast-check'
 import type { IncomingHttpHeaders } from 'node:http'
-import { judge, type FreshnessRule } from '../src/stages/verify/freshness.js'
+import { judge, type FreshnessRule } from '../src/stages/edge-check/freshness.js'
 import type { Answer } from '../src/http/agents.js'
 import type { PageReading } from '../src/http/probe.js'
 import { observe, type Observation } from '../src/http/observation.js'

@@ -1,8 +1,8 @@
-export const id = 803;
-export const ids = [803];
+export const id = 348;
+export const ids = [348];
 export const modules = {
 
-/***/ 2803:
+/***/ 9348:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 // ESM COMPAT FLAG
@@ -10,8 +10,8 @@ __webpack_require__.r(__webpack_exports__);
 
 // EXPORTS
 __webpack_require__.d(__webpack_exports__, {
-  recheckDelayMs: () => (/* binding */ recheckDelayMs),
-  verifyFreshness: () => (/* binding */ verifyFreshness)
+  checkEdge: () => (/* binding */ checkEdge),
+  recheckDelayMs: () => (/* binding */ recheckDelayMs)
 });
 
 // EXTERNAL MODULE: ./src/http/observation.ts
@@ -24,7 +24,7 @@ var record = __webpack_require__(949);
 var counted = __webpack_require__(4305);
 // EXTERNAL MODULE: ./src/text/shown.ts
 var shown = __webpack_require__(8482);
-;// CONCATENATED MODULE: ./src/stages/verify/freshness.ts
+;// CONCATENATED MODULE: ./src/stages/edge-check/freshness.ts
 
 /** `HTTP 404, ` for answers other than 2xx: a fresh 404 or a 301 is worth a second look. */
 function statusPrefix(status) {
@@ -64,9 +64,9 @@ function judge(observation, rule) {
         };
 }
 
-;// CONCATENATED MODULE: ./src/stages/verify/edge-check.ts
+;// CONCATENATED MODULE: ./src/stages/edge-check/index.ts
 /**
- * The verification stage: after the purge, fetch each URL as a visitor would and judge whether the
+ * The edge check stage: after the purge, fetch each URL as a visitor would and judge whether the
  * edge now serves content produced after the purge began, re-checking stale ones for a while (a
  * soft purge serves the old copy once while it refetches; a CDN needs a moment to reach every POP).
  */
@@ -100,7 +100,7 @@ function entryOf(progress, cancelled) {
         evidence
     };
 }
-async function verifyFreshness(settings, { requestTimeoutMs, concurrency }, deps) {
+async function checkEdge(settings, { requestTimeoutMs, concurrency }, deps) {
     const { clock, signal, log } = deps;
     const deadline = clock.now() + settings.timeoutMs;
     const progress = settings.targets.map((target) => ({

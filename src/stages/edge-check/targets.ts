@@ -2,8 +2,8 @@
 import { counted } from '../../text/counted.js'
 import { oneLine } from '../../text/guard.js'
 import type { PlannedStage, Results } from '../../record/index.js'
-import type { VerifyTarget } from './edge-check.js'
-import type { VerifySettings } from '../../config/settings.js'
+import type { EdgeCheckTarget } from './index.js'
+import type { EdgeCheckSettings } from '../../config/settings.js'
 import type { PurgeUrl } from '../../config/targets.js'
 
 /**
@@ -11,16 +11,16 @@ import type { PurgeUrl } from '../../config/targets.js'
  * `verify-urls` is judged by `verify-text` when given; every other one by `Age`. `purgedUrls` is
  * asked only with `verify: true`: it reads every result, which at 100,000 keys is not free.
  */
-export function verifyTargetsOf(
-  verify: VerifySettings,
+export function edgeCheckTargetsOf(
+  edgeCheck: EdgeCheckSettings,
   purgedUrls: () => string[]
-): VerifyTarget[] {
-  const purged = verify.purgedUrls ? purgedUrls() : []
-  const listed = new Set(verify.urls)
-  const targets = new Map<string, VerifyTarget>()
-  for (const url of [...purged.map(withoutFragment), ...verify.urls]) {
+): EdgeCheckTarget[] {
+  const purged = edgeCheck.purgedUrls ? purgedUrls() : []
+  const listed = new Set(edgeCheck.urls)
+  const targets = new Map<string, EdgeCheckTarget>()
+  for (const url of [...purged.map(withoutFragment), ...edgeCheck.urls]) {
     if (!targets.has(url))
-      targets.set(url, { url, text: listed.has(url) ? verify.text : undefined })
+      targets.set(url, { url, text: listed.has(url) ? edgeCheck.text : undefined })
   }
   return [...targets.values()]
 }
@@ -39,8 +39,8 @@ export function purgedUrlsOf(results: Results): string[] {
  * typo, which would otherwise show only as a page that could not be reached. Said only when the
  * run names URLs to compare with.
  */
-export function strayVerifyHosts(
-  verify: VerifySettings,
+export function strayEdgeCheckHosts(
+  edgeCheck: EdgeCheckSettings,
   urlTargets: readonly PurgeUrl[],
   waitUrls: readonly string[]
 ): string[] {
@@ -50,7 +50,7 @@ export function strayVerifyHosts(
   ])
   if (known.size === 0) return []
   const stray = new Map<string, number>()
-  for (const url of verify.urls) {
+  for (const url of edgeCheck.urls) {
     const { host } = new URL(url)
     if (!known.has(host)) stray.set(host, (stray.get(host) ?? 0) + 1)
   }
@@ -69,21 +69,23 @@ function withoutFragment(url: string): string {
 
 /** In a dry run: what the edge check would look at for these URL targets; no request is sent. */
 export function describeCheckPlanned(
-  verify: VerifySettings,
+  edgeCheck: EdgeCheckSettings,
   urlTargets: string[]
 ): PlannedStage | undefined {
   const byText =
-    verify.text === undefined ? 'by Age' : `by the text ${JSON.stringify(oneLine(verify.text, 80))}`
+    edgeCheck.text === undefined
+      ? 'by Age'
+      : `by the text ${JSON.stringify(oneLine(edgeCheck.text, 80))}`
   const parts = [
-    verify.purgedUrls ? 'each purged URL by Age' : undefined,
-    verify.urls.length > 0 ? `each of verify-urls ${byText}` : undefined
+    edgeCheck.purgedUrls ? 'each purged URL by Age' : undefined,
+    edgeCheck.urls.length > 0 ? `each of verify-urls ${byText}` : undefined
   ].filter((part) => part !== undefined)
-  const urls = verifyTargetsOf(verify, () => urlTargets).map((target) => target.url)
+  const urls = edgeCheckTargetsOf(edgeCheck, () => urlTargets).map((target) => target.url)
   if (urls.length === 0) return undefined
   return {
     sentence:
       `Would then check ${counted(urls.length, 'URL')} at the edge, ${parts.join(', and ')}, ` +
-      `re-checking stale ones for up to ${verify.timeoutMs / 1000} s:`,
+      `re-checking stale ones for up to ${edgeCheck.timeoutMs / 1000} s:`,
     urls
   }
 }
