@@ -1,5 +1,5 @@
 /**
- * Runner-contract tests of dist/ with `changed-since: last-purge`: the record of each service's
+ * Runner-contract tests of dist/ with `changed-since: last-purge`: the purge mark of each service's
  * last complete purge, kept as GitHub deployments in the fake GitHub API, read before the purge
  * and written after it.
  */
@@ -169,7 +169,7 @@ describe('changed-since: last-purge', () => {
     expect(newest()?.statuses.at(-1)?.description).toBe('1 page not fresh at the edge')
   })
 
-  it('reads the record in a dry run, shows the base and writes nothing', async () => {
+  it('reads the purge mark in a dry run, shows the base and writes nothing', async () => {
     await start()
     const root = site()
     github.deploy(ENV, root, ['success'])
@@ -205,7 +205,7 @@ describe('changed-since: last-purge', () => {
     expect(history().at(-1)).toEqual([rewritten, 'in_progress', 'success'])
   })
 
-  it('does not purge a file changed and changed back since the record', async () => {
+  it('does not purge a file changed and changed back since the purge mark', async () => {
     await start()
     const root = site()
     github.deploy(ENV, root, ['success'])
@@ -232,7 +232,7 @@ describe('changed-since: last-purge', () => {
     expect(purgedPaths()).toEqual(['/b.html', '/c.html'])
   })
 
-  it('keeps a record per service and purges the union of their changes', async () => {
+  it('keeps a purge mark per service and purges the union of their changes', async () => {
     await start()
     const root = site()
     const mid = github.commit(root, [{ write: 'public/a.html' }])
@@ -253,7 +253,7 @@ describe('changed-since: last-purge', () => {
     expect(history('edge-purge/svc-two').at(-1)).toEqual([after, 'in_progress', 'success'])
   })
 
-  it('fails before purging when the records cannot be read, naming the permission', async () => {
+  it('fails before purging when the purge marks cannot be read, naming the permission', async () => {
     await start({ contents: 'read', deployments: 'none' })
     const root = site()
     const after = github.commit(root, [{ write: 'public/a.html' }])
@@ -264,7 +264,7 @@ describe('changed-since: last-purge', () => {
     expect(run.stdout).toMatch(/::error::.*\(403: .*deployments: write/)
   })
 
-  it('keeps the purge’s result when the record cannot be written, with a warning', async () => {
+  it('keeps the purge’s result when the purge mark cannot be written, with a warning', async () => {
     await start({ contents: 'read', deployments: 'read' })
     const root = site()
     const after = github.commit(root, [{ write: 'public/a.html' }])
@@ -279,7 +279,7 @@ describe('changed-since: last-purge', () => {
     expect(github.deployments).toHaveLength(0)
   })
 
-  it('on workflow_dispatch, compares from the record, and without one says how to begin', async () => {
+  it('on workflow_dispatch, compares from the purge mark, and without one says how to begin', async () => {
     await start()
     const root = site()
     const after = github.commit(root, [{ write: 'public/c.html' }])
@@ -297,7 +297,7 @@ describe('changed-since: last-purge', () => {
     expect(run.outputs).toMatchObject({ base: root, 'base-source': 'record' })
   })
 
-  it('starts the record with mode: all, reading nothing', async () => {
+  it('starts the purge mark with mode: all, reading nothing', async () => {
     await start()
     const root = site()
     const run = await runOn(dispatch(root), {
@@ -334,7 +334,7 @@ describe('changed-since: last-purge', () => {
 })
 
 describe('GitHub trouble', () => {
-  it('a 502 on reading the record is retried, and the purge happens', async () => {
+  it('a 502 on reading the purge mark is retried, and the purge happens', async () => {
     await start()
     const root = site()
     github.deploy(ENV, root, ['success'])
@@ -385,7 +385,7 @@ describe('GitHub trouble', () => {
     expect(purge.requests).toHaveLength(0)
   })
 
-  it('SIGINT while the record is written: ends within 10 s, every target reported', async () => {
+  it('SIGINT while the purge mark is written: ends within 10 s, every target reported', async () => {
     await start()
     const root = site()
     github.deploy(ENV, root, ['success'])
@@ -420,7 +420,7 @@ describe('GitHub trouble', () => {
     expect(history().at(-1)).toEqual([root, 'success'])
   })
 
-  it('SIGINT while the record is closed: ends within 10 s with every output, the record not success', async () => {
+  it('SIGINT while the purge mark is closed: ends within 10 s with every output, the purge mark not success', async () => {
     await start()
     const root = site()
     github.deploy(ENV, root, ['success'])
@@ -491,7 +491,7 @@ describe('GitHub trouble', () => {
     }
   })
 
-  it('on workflow_run, records the commit the triggering workflow ran on, not GITHUB_SHA', async () => {
+  it('on workflow_run, the purge mark names the commit the triggering workflow ran on, not GITHUB_SHA', async () => {
     await start()
     const root = site()
     github.deploy(ENV, root, ['success'])

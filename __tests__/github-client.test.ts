@@ -1,7 +1,7 @@
 /**
  * The GitHub client under faults, in-process against the fake GitHub API through the real Octokit
- * and the real clock: what the stages that read and write the record of the last purge, and list
- * changed files, still do when GitHub answers a 5xx, rate limits, trickles, stays silent, is
+ * and the real clock: what the stages that read and write the purge marks of the last purge, and
+ * list changed files, still do when GitHub answers a 5xx, rate limits, trickles, stays silent, is
  * cancelled, or pages for ever.
  */
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals'
@@ -12,7 +12,7 @@ import { systemClock } from '../src/clock.js'
 import { connectGitHub } from '../src/runner/github.js'
 import { findChangedFiles } from '../src/stages/changed-files/choose-range.js'
 import { recallLastPurges } from '../src/stages/last-purge/recall.js'
-import { closeRecords, decideRecords, openRecords } from '../src/stages/last-purge/write.js'
+import { closeMarks, decideMarks, openMarks } from '../src/stages/last-purge/write.js'
 import { FakeGitHubApi, type Change, type Permission } from './support/fake-github-api.js'
 import { inputError } from './support/input-error.js'
 import { recordedLog, type RecordedLog } from './support/recorded-log.js'
@@ -125,25 +125,25 @@ async function timed<T>(promise: Promise<T>, boundMs?: number): Promise<{ value:
 
 const warnings = (): string[] => log.lines.filter((line) => line.startsWith('warning: '))
 
-/** A repository whose last complete purge of svc123 is `recorded`, behind one failed purge. */
-function recordedHistory(): { root: string; recorded: string } {
+/** A repository whose last complete purge of svc123 is `marked`, behind one failed purge. */
+function markedHistory(): { root: string; marked: string } {
   const root = site()
-  const recorded = api.commit(root, writes(['public/a.html']))
-  api.deploy(ENV, recorded, ['in_progress', 'success'], '41')
+  const marked = api.commit(root, writes(['public/a.html']))
+  api.deploy(ENV, marked, ['in_progress', 'success'], '41')
   api.deploy(ENV, root, ['in_progress', 'failure'], '42')
-  return { root, recorded }
+  return { root, marked }
 }
 
-describe('reading the record through a failing GitHub', () => {
+describe('reading the purge marks through a failing GitHub', () => {
   it('retries a 502 on the deployments list and still finds the last complete purge', async () => {
     await start()
-    const { root, recorded } = recordedHistory()
+    const { root, marked } = markedHistory()
     api.fault({ method: 'GET', path: DEPLOYMENTS, times: 1, fault: { kind: 'reply', status: 502 } })
 
     const github = await open(event('workflow_dispatch', root), { maxAttempts: 5 })
     const recalled = await recallLastPurges(github, SETTINGS, true, log)
 
-    expect(recalled.last.get('svc123')).toMatchObject({ sha: recorded, runId: '41' })
+    expect(recalled.last.get('svc123')).toMatchObject({ sha: marked, runId: '41' })
     expect(listReads()).toBe(2)
     expect(api.faultsLeft()).toBe(0)
     expect(log.lines).toContainEqual(
@@ -153,7 +153,7 @@ describe('reading the record through a failing GitHub', () => {
 
   it('gives up after max-attempts 502s, naming the call, the status and that nothing was purged', async () => {
     await start()
-    const { root } = recordedHistory()
+    const { root } = markedHistory()
     api.fault({ method: 'GET', path: DEPLOYMENTS, fault: { kind: 'reply', status: 502 } })
 
     const github = await open(event('workflow_dispatch', root), { maxAttempts: 2 })
@@ -173,7 +173,7 @@ describe('reading the record through a failing GitHub', () => {
 
   it('waits out a secondary rate limit’s retry-after, then reads', async () => {
     await start()
-    const { root, recorded } = recordedHistory()
+    const { root, marked } = markedHistory()
     api.fault({
       method: 'GET',
       path: DEPLOYMENTS,
@@ -184,7 +184,7 @@ describe('reading the record through a failing GitHub', () => {
     const github = await open(event('workflow_dispatch', root), { maxAttempts: 3 })
     const { value: recalled, ms } = await timed(recallLastPurges(github, SETTINGS, true, log))
 
-    expect(recalled.last.get('svc123')?.sha).toBe(recorded)
+    expect(recalled.last.get('svc123')?.sha).toBe(marked)
     expect(ms).toBeGreaterThanOrEqual(950)
     expect(listReads()).toBe(2)
     expect(log.lines).toContainEqual(expect.stringMatching(/403: .*attempt 2 of 3 in 1 s$/))
@@ -192,7 +192,7 @@ describe('reading the record through a failing GitHub', () => {
 
   it('fails at once on a spent primary rate limit, naming the limit and its reset, not a permission', async () => {
     await start()
-    const { root } = recordedHistory()
+    const { root } = markedHistory()
     const resetAt = Math.floor(Date.now() / 1000) + 3600
     api.fault({ method: 'GET', path: DEPLOYMENTS, fault: { kind: 'primary-limit', resetAt } })
 
@@ -221,7 +221,7 @@ describe('reading the record through a failing GitHub', () => {
 
   it('abandons a body that trickles for ever at the timeout', async () => {
     await start()
-    const { root } = recordedHistory()
+    const { root } = markedHistory()
     api.fault({ method: 'GET', path: DEPLOYMENTS, fault: { kind: 'trickle' } })
 
     const github = await open(event('workflow_dispatch', root), {
@@ -240,7 +240,7 @@ describe('reading the record through a failing GitHub', () => {
 
   it('abandons a server that never answers at the timeout', async () => {
     await start()
-    const { root } = recordedHistory()
+    const { root } = markedHistory()
     api.fault({ method: 'GET', path: DEPLOYMENTS, fault: { kind: 'silent' } })
 
     const github = await open(event('workflow_dispatch', root), {
@@ -255,9 +255,9 @@ describe('reading the record through a failing GitHub', () => {
     expect(listReads()).toBe(1)
   })
 
-  it('retries an attempt that timed out, and reads the record', async () => {
+  it('retries an attempt that timed out, and reads the purge marks', async () => {
     await start()
-    const { root, recorded } = recordedHistory()
+    const { root, marked } = markedHistory()
     api.fault({ method: 'GET', path: DEPLOYMENTS, times: 1, fault: { kind: 'silent' } })
 
     const github = await open(event('workflow_dispatch', root), {
@@ -266,7 +266,7 @@ describe('reading the record through a failing GitHub', () => {
     })
     const { value: recalled } = await timed(recallLastPurges(github, SETTINGS, true, log), 4000)
 
-    expect(recalled.last.get('svc123')?.sha).toBe(recorded)
+    expect(recalled.last.get('svc123')?.sha).toBe(marked)
     expect(listReads()).toBe(2)
     expect(log.lines).toContainEqual(
       expect.stringContaining('GitHub gave no answer within 0.4 s; attempt 2 of 2')
@@ -277,7 +277,7 @@ describe('reading the record through a failing GitHub', () => {
 describe('cancelling a GitHub call', () => {
   it('ends a call GitHub is silent on at once, well before the timeout', async () => {
     await start()
-    const { root } = recordedHistory()
+    const { root } = markedHistory()
     api.fault({ method: 'GET', path: DEPLOYMENTS, fault: { kind: 'silent' } })
 
     const github = await open(event('workflow_dispatch', root), { timeoutMs: 10_000 })
@@ -294,7 +294,7 @@ describe('cancelling a GitHub call', () => {
 
   it('ends the wait before a retry at once', async () => {
     await start()
-    const { root } = recordedHistory()
+    const { root } = markedHistory()
     api.fault({
       method: 'GET',
       path: DEPLOYMENTS,
@@ -316,7 +316,7 @@ describe('cancelling a GitHub call', () => {
 describe('paging the deployments', () => {
   it('stops empty pages that always name a next one after a bounded number of reads', async () => {
     await start()
-    const { root } = recordedHistory()
+    const { root } = markedHistory()
     api.fault({ method: 'GET', path: DEPLOYMENTS, fault: { kind: 'empty-pages' } })
 
     const github = await open(event('workflow_dispatch', root))
@@ -344,18 +344,18 @@ describe('paging the deployments', () => {
 
   it('finds a complete purge on a page whose Link loops', async () => {
     await start()
-    const { root, recorded } = recordedHistory()
+    const { root, marked } = markedHistory()
     api.fault({ method: 'GET', path: DEPLOYMENTS, fault: { kind: 'link-loop' } })
 
     const github = await open(event('workflow_dispatch', root))
     const recalled = await recallLastPurges(github, SETTINGS, true, log)
 
-    expect(recalled.last.get('svc123')?.sha).toBe(recorded)
+    expect(recalled.last.get('svc123')?.sha).toBe(marked)
     expect(listReads()).toBe(1)
   })
 })
 
-describe('writing the record through a failing GitHub', () => {
+describe('writing the purge marks through a failing GitHub', () => {
   const complete = {
     results: [],
     edgeCheck: undefined,
@@ -374,7 +374,7 @@ describe('writing the record through a failing GitHub', () => {
     })
 
     const github = await open(event('workflow_dispatch', root), { maxAttempts: 5 })
-    const opened = await openRecords(github, SETTINGS, root, log)
+    const opened = await openMarks(github, SETTINGS, root, log)
 
     expect(opened).toEqual([
       { service: 'svc123', sha: root, deploymentId: expect.any(Number), refusal: undefined }
@@ -393,10 +393,10 @@ describe('writing the record through a failing GitHub', () => {
     api.fault({ method: 'POST', path: DEPLOYMENTS, fault: { kind: 'primary-limit', resetAt } })
 
     const github = await open(event('workflow_dispatch', root), { maxAttempts: 5 })
-    const opened = await openRecords(github, SETTINGS, root, log)
+    const opened = await openMarks(github, SETTINGS, root, log)
 
     expect(opened).toEqual([expect.objectContaining({ deploymentId: undefined })])
-    expect(decideRecords(opened, complete)).toEqual([
+    expect(decideMarks(opened, complete)).toEqual([
       expect.objectContaining({ state: 'not written' })
     ])
     expect(creates()).toBe(1)
@@ -410,7 +410,7 @@ describe('writing the record through a failing GitHub', () => {
     await start({ contents: 'read', deployments: 'read' })
     const root = site()
     const github = await open(event('workflow_dispatch', root))
-    await openRecords(github, SETTINGS, root, log)
+    await openMarks(github, SETTINGS, root, log)
     expect(warnings()).toEqual([expect.stringContaining(PERMISSION)])
   })
 
@@ -418,12 +418,12 @@ describe('writing the record through a failing GitHub', () => {
     await start()
     const root = site()
     const github = await open(event('workflow_dispatch', root))
-    const records = decideRecords(await openRecords(github, SETTINGS, root, log), complete)
-    expect(records).toEqual([expect.objectContaining({ state: 'success' })])
+    const marks = decideMarks(await openMarks(github, SETTINGS, root, log), complete)
+    expect(marks).toEqual([expect.objectContaining({ state: 'success' })])
     const sent = api.requests.length
 
     cancel.abort()
-    await expect(closeRecords(github, records, true, log)).resolves.toBeUndefined()
+    await expect(closeMarks(github, marks, true, log)).resolves.toBeUndefined()
 
     expect(warnings()).toEqual([
       expect.stringContaining('Could not mark the record of svc123 as success')

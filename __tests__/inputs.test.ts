@@ -184,7 +184,7 @@ describe('mode', () => {
     )
   })
 
-  it('changed-since: last-purge reads records with changed-files and starts them with mode: all', () => {
+  it('changed-since: last-purge reads purge marks with changed-files and starts them with mode: all', () => {
     const derived = settingsOf({
       ...API,
       'changed-files': 'true',
@@ -204,7 +204,7 @@ describe('mode', () => {
     expect(settingsOf({ ...API, keys: 'a', 'changed-since': 'main' }).lastPurge).toBe(undefined)
   })
 
-  it('changed-since: last-purge is refused where nothing would read or start a record', () => {
+  it('changed-since: last-purge is refused where nothing would read or start a purge mark', () => {
     const error = refusalOf({
       ...API,
       keys: 'a',
@@ -216,7 +216,7 @@ describe('mode', () => {
     )
   })
 
-  it('changed-since: last-purge needs a service-id to name the record, even for URLs alone', () => {
+  it('changed-since: last-purge needs a service-id to name the purge mark, even for URLs alone', () => {
     const error = refusalOf({
       'changed-files': 'true',
       'changed-since': 'last-purge',

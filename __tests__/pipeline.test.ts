@@ -8,7 +8,7 @@ import type { GitHubRepository } from '../src/github.js'
 import { parseUrls } from '../src/config/lists.js'
 import type { Answer } from '../src/http/agents.js'
 import type { PageReading, Prober } from '../src/http/probe.js'
-import { closeRecords, runPipeline, type PipelineDeps } from '../src/pipeline/index.js'
+import { closeMarks, runPipeline, type PipelineDeps } from '../src/pipeline/index.js'
 import { withSources, type PurgeResult, type RunRecord } from '../src/record/index.js'
 import { NOT_SENT_CANCELLED } from '../src/record/words.js'
 import type { Transport } from '../src/stages/purge/transport.js'
@@ -33,7 +33,7 @@ const withAllStages = (overrides: Partial<Settings> = {}): Settings =>
   })
 
 /** Which stage each request belongs to, in the order they were made. */
-type Event = 'github' | `wait ${string}` | `send ${string}` | `check ${string}` | `record ${string}`
+type Event = 'github' | `wait ${string}` | `send ${string}` | `check ${string}` | `mark ${string}`
 
 interface Scene {
   /** What the origin shows; the release by default. */
@@ -46,7 +46,7 @@ interface Scene {
   brokenTransport?: boolean
   /** Opening the page prober throws, as a chunk of dist/ gone missing would. */
   brokenProber?: boolean
-  /** Whether the report was written, which the record's close is told; written by default. */
+  /** Whether the report was written, which the purge marks' close is told; written by default. */
   reported?: boolean
   /** The repository, for last-purge; without it, the repository never answers. */
   github?: boolean
@@ -109,12 +109,12 @@ async function run(settings: Settings, scene: Scene = {}): Promise<Run> {
     // Without a scripted repository, it never answers: only a cancel ends the wait for it.
     openGitHub: () => {
       happen('github')
-      return scene.github === true ? Promise.resolve(recordKeeper(happen)) : new Promise(() => {})
+      return scene.github === true ? Promise.resolve(markKeeper(happen)) : new Promise(() => {})
     }
   }
-  // As main does: the record is closed once the report is written.
+  // As main does: the purge marks are closed once the report is written.
   const record = await runPipeline(settings, deps)
-  await closeRecords(record, scene.reported ?? true, deps)
+  await closeMarks(record, scene.reported ?? true, deps)
   return {
     record: { ...record, results: [...record.results] },
     events,
@@ -124,8 +124,8 @@ async function run(settings: Settings, scene: Scene = {}): Promise<Run> {
   }
 }
 
-/** A repository that only keeps purge records: each write is an event. */
-function recordKeeper(happen: (event: Event) => void): GitHubRepository {
+/** A repository that only keeps purge marks: each write is an event. */
+function markKeeper(happen: (event: Event) => void): GitHubRepository {
   const unused = (): Promise<never> => Promise.reject(new Error('not part of this scene'))
   return {
     owner: 'acme',
@@ -138,18 +138,18 @@ function recordKeeper(happen: (event: Event) => void): GitHubRepository {
     deployments: unused,
     latestDeploymentState: unused,
     createDeployment: ({ sha }) => {
-      happen(`record ${sha}`)
+      happen(`mark ${sha}`)
       return Promise.resolve(1)
     },
     setDeploymentState: (_id, state) => {
-      happen(`record ${state}`)
+      happen(`mark ${state}`)
       return Promise.resolve()
     }
   }
 }
 
-/** Purges everything of the service, recording it for changed-since: last-purge. */
-const recorded = (overrides: Partial<Settings> = {}): Settings =>
+/** Purges everything of the service, marking it for changed-since: last-purge. */
+const marked = (overrides: Partial<Settings> = {}): Settings =>
   withAllStages({
     lastPurge: { serviceIds: ['svc123'], githubToken: 'gh' },
     ...overrides
@@ -347,21 +347,21 @@ describe('an unexpected error', () => {
     expectEachTargetOnce(record)
   })
 
-  it('before the purge: nothing is sent, and the record says failure', async () => {
-    const { record, events } = await run(recorded(), { github: true, brokenProber: true })
-    expect(kinds(events)).toEqual(['github', 'record', 'github', 'record'])
+  it('before the purge: nothing is sent, and the purge mark says failure', async () => {
+    const { record, events } = await run(marked(), { github: true, brokenProber: true })
+    expect(kinds(events)).toEqual(['github', 'mark', 'github', 'mark'])
     expect(record.unexpectedError).toBe(missingChunk)
     expect(record.results.every((result) => result.status === 'failed')).toBe(true)
-    expect(events.at(-1)).toBe('record failure')
+    expect(events.at(-1)).toBe('mark failure')
     expectEachTargetOnce(record)
   })
 
-  it('after the purge: the purge stands, the edge check it skipped is not fresh, and the record says failure', async () => {
-    const { record, events } = await run(recorded({ wait: undefined }), {
+  it('after the purge: the purge stands, the edge check it skipped is not fresh, and the purge mark says failure', async () => {
+    const { record, events } = await run(marked({ wait: undefined }), {
       github: true,
       brokenProber: true
     })
-    expect(kinds(events)).toEqual(['github', 'record', 'send', 'github', 'record'])
+    expect(kinds(events)).toEqual(['github', 'mark', 'send', 'github', 'mark'])
     expect(record.unexpectedError).toBe(missingChunk)
     expect(record.results.every((result) => result.status === 'purged')).toBe(true)
     expect(record.edgeCheck?.entries).toEqual(
@@ -374,43 +374,43 @@ describe('an unexpected error', () => {
         })
       )
     )
-    expect(record.records).toEqual([
+    expect(record.marks).toEqual([
       expect.objectContaining({ state: 'failure', why: 'the run stopped on an unexpected error' })
     ])
-    expect(events.at(-1)).toBe('record failure')
+    expect(events.at(-1)).toBe('mark failure')
   })
 })
 
-describe('the record of the purge (changed-since: last-purge)', () => {
+describe('the purge mark (changed-since: last-purge)', () => {
   it('is opened once the plan is made, before the wait, and closed after the run', async () => {
-    const { events, record } = await run(recorded(), { github: true })
-    expect(kinds(events)).toEqual(['github', 'record', 'wait', 'send', 'check', 'github', 'record'])
-    expect(events.filter((event) => event.startsWith('record'))).toEqual([
-      `record ${SHA}`,
-      'record in_progress',
-      'record success'
+    const { events, record } = await run(marked(), { github: true })
+    expect(kinds(events)).toEqual(['github', 'mark', 'wait', 'send', 'check', 'github', 'mark'])
+    expect(events.filter((event) => event.startsWith('mark'))).toEqual([
+      `mark ${SHA}`,
+      'mark in_progress',
+      'mark success'
     ])
-    expect(record.records).toEqual([
+    expect(record.marks).toEqual([
       { service: 'svc123', sha: SHA, deploymentId: 1, state: 'success', why: '' }
     ])
   })
 
   it('is not written by a dry run', async () => {
-    const { events, record } = await run(recorded({ dryRun: true }), { github: true })
+    const { events, record } = await run(marked({ dryRun: true }), { github: true })
     expect(events).toEqual(['github'])
-    expect(record.records).toEqual([])
+    expect(record.marks).toEqual([])
   })
 
   it('is marked failure when the report could not be written', async () => {
-    const { events } = await run(recorded(), { github: true, reported: false })
-    expect(events.at(-1)).toBe('record failure')
+    const { events } = await run(marked(), { github: true, reported: false })
+    expect(events.at(-1)).toBe('mark failure')
   })
 
   it('is marked failure when the run is cancelled while purging', async () => {
-    const { events } = await run(recorded(), {
+    const { events } = await run(marked(), {
       github: true,
       cancelAt: (event) => event.startsWith('send')
     })
-    expect(events.at(-1)).toBe('record failure')
+    expect(events.at(-1)).toBe('mark failure')
   })
 })

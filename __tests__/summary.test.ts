@@ -12,7 +12,7 @@ import type {
   RunContext,
   DerivedTarget,
   Derivation,
-  ServiceRecord
+  PurgeMark
 } from '../src/record/index.js'
 import { SUMMARY_MAX_BYTES, SUMMARY_ROW_LIMIT } from '../src/report/summary/budget.js'
 import { renderSummary } from '../src/report/summary/index.js'
@@ -67,7 +67,7 @@ interface Run {
   stopped: string | undefined
   derivation: Derivation | undefined
   plannedStages: PlannedStage[]
-  records: ServiceRecord[]
+  marks: PurgeMark[]
   /** The wait as it was asked for, and how it ended. */
   wait: (WaitSettings & { outcome: WaitOutcome }) | undefined
   /** The edge check, and which of its URLs were judged by `verify-text`. */
@@ -99,7 +99,7 @@ function render(results: PurgeResult[], run: Partial<Run> = {}): string {
     calls,
     derivation: run.derivation,
     plannedStages: run.plannedStages ?? [],
-    records: run.records ?? [],
+    marks: run.marks ?? [],
     stopped: run.stopped,
     wait: wait?.outcome,
     edgeCheck: edgeCheck && {
@@ -223,10 +223,10 @@ describe('renderSummary', () => {
     expect(leftover).not.toMatch(/[<>]/)
   })
 
-  it('says what each service’s record of the purge will say, GitHub’s words as text', () => {
+  it('says what each service’s purge mark will say, GitHub’s words as text', () => {
     const sha = 'def5678'.padEnd(40, '0')
     const html = render([result('a')], {
-      records: [
+      marks: [
         { service: 'one', sha, deploymentId: 1, state: 'success', why: '' },
         {
           service: 'two',

@@ -24,18 +24,18 @@ __webpack_require__.r(__webpack_exports__);
 const MOST_DEPLOYMENTS = 200;
 /** Pages of 100 deployments: enough to reach the one past MOST_DEPLOYMENTS. */
 const DEPLOYMENT_PAGES = 3;
-/** The environment that holds a service's records. */
+/** The environment that holds a service's purge marks. */
 const environmentOf = (service) => `edge-purge/${service}`;
-/** What a failed read or write of the records tells the user to grant. */
+/** What a failed read or write of the purge marks tells the user to grant. */
 const DEPLOYMENTS_PERMISSION = 'the job needs permissions: deployments: write (besides contents: read)';
 /**
  * What the run starts from. With changed-files off (`mode: all`), nothing is read: the purge
- * covers everything, and its record starts or resets the history.
+ * covers everything, and its purge mark starts or resets the history.
  */
-async function recallLastPurges(github, settings, readRecords, log) {
+async function recallLastPurges(github, settings, readMarks, log) {
     const head = (0,_github_js__WEBPACK_IMPORTED_MODULE_0__/* .deployedCommit */ .qd)(github.event);
     const last = new Map();
-    if (!readRecords)
+    if (!readMarks)
         return { head, last };
     for (const service of settings.serviceIds) {
         const found = await lastCompletePurge(github, service);
@@ -78,7 +78,7 @@ async function lastCompletePurge(github, service) {
 function tooManyFailures(service) {
     return new _config_input_error_js__WEBPACK_IMPORTED_MODULE_2__/* .InputError */ .d(`changed-since: last-purge: none of the newest ${MOST_DEPLOYMENTS} deployments of ${environmentOf(service)} records a complete purge, so the base cannot be known. Reset the record with a run of mode: all and changed-since: last-purge, or delete the environment's old deployments`);
 }
-/** The run id a record's payload names; only digits are trusted, anything else is left out. */
+/** The run id a purge mark's payload names; only digits are trusted, anything else is left out. */
 function runIdOf(payload) {
     if (typeof payload !== 'object' || payload === null)
         return '';
@@ -110,12 +110,12 @@ __webpack_require__.r(__webpack_exports__);
 
 // EXPORTS
 __webpack_require__.d(__webpack_exports__, {
-  RECORD_TASK: () => (/* binding */ RECORD_TASK),
+  MARK_TASK: () => (/* binding */ MARK_TASK),
   REPORT_NOT_WRITTEN: () => (/* binding */ REPORT_NOT_WRITTEN),
-  closeRecords: () => (/* binding */ closeRecords),
-  decideRecords: () => (/* binding */ decideRecords),
-  describeRecordPlanned: () => (/* binding */ describeRecordPlanned),
-  openRecords: () => (/* binding */ openRecords)
+  closeMarks: () => (/* binding */ closeMarks),
+  decideMarks: () => (/* binding */ decideMarks),
+  describeMarkPlanned: () => (/* binding */ describeMarkPlanned),
+  openMarks: () => (/* binding */ openMarks)
 });
 
 // EXTERNAL MODULE: ./src/github.ts
@@ -167,19 +167,19 @@ var message = __webpack_require__(6400);
 
 
 
-const RECORD_TASK = 'edge-purge';
+const MARK_TASK = 'edge-purge';
 /** GitHub refuses deployment and status descriptions over 140 characters. */
 const DESCRIPTION_CHARS = 140;
 /** Makes each service's deployment for `head` and marks it `in_progress`. */
-async function openRecords(github, settings, head, log) {
-    const records = [];
+async function openMarks(github, settings, head, log) {
+    const marks = [];
     const { runId, runUrl } = github.event;
     for (const service of settings.serviceIds) {
         try {
             const deploymentId = await github.createDeployment({
                 sha: head,
                 environment: (0,recall.environmentOf)(service),
-                task: RECORD_TASK,
+                task: MARK_TASK,
                 description: described(`edge-purge of ${service}`),
                 payload: { run_id: runId }
             });
@@ -187,19 +187,19 @@ async function openRecords(github, settings, head, log) {
                 description: 'purging',
                 logUrl: runUrl
             });
-            records.push({ service, sha: head, deploymentId, refusal: undefined });
+            marks.push({ service, sha: head, deploymentId, refusal: undefined });
         }
         catch (error) {
             const refusal = refusalOf(error);
             log.warning(`Could not record this purge of ${service} in ${(0,recall.environmentOf)(service)} (${refusal}): the purge goes on, and the next run with changed-since: last-purge compares from the older record, which is safe${permissionHint(error)}`);
-            records.push({ service, sha: head, deploymentId: undefined, refusal });
+            marks.push({ service, sha: head, deploymentId: undefined, refusal });
         }
     }
-    return records;
+    return marks;
 }
-/** What each record is to say: `success` when the run purged the service completely. Pure. */
-function decideRecords(records, run) {
-    return records.map(({ service, sha, deploymentId, refusal }) => {
+/** What each purge mark is to say: `success` when the run purged the service completely. Pure. */
+function decideMarks(marks, run) {
+    return marks.map(({ service, sha, deploymentId, refusal }) => {
         if (deploymentId === undefined) {
             return { service, sha, deploymentId, state: 'not written', why: refusal ?? '' };
         }
@@ -213,20 +213,20 @@ function decideRecords(records, run) {
         };
     });
 }
-/** Why a record decided `success` says `failure` after all: the report it points to is missing. */
+/** Why a mark decided `success` says `failure` after all: the report it points to is missing. */
 const REPORT_NOT_WRITTEN = 'the outputs or the job summary could not be written';
 /**
- * Ends each record as decided, once the report is written; `failure` after all when the report
- * could not be written. A status GitHub does not take costs a warning.
+ * Ends each purge mark as decided, once the report is written; `failure` after all when the
+ * report could not be written. A status GitHub does not take costs a warning.
  */
-async function closeRecords(github, records, reported, log) {
-    for (const record of records) {
-        const { service, sha, deploymentId } = record;
+async function closeMarks(github, marks, reported, log) {
+    for (const mark of marks) {
+        const { service, sha, deploymentId } = mark;
         if (deploymentId === undefined)
             continue;
-        const { state, why } = record.state === 'success' && !reported
+        const { state, why } = mark.state === 'success' && !reported
             ? { state: 'failure', why: REPORT_NOT_WRITTEN }
-            : record;
+            : mark;
         if (state === 'not written')
             continue;
         try {
@@ -243,8 +243,8 @@ async function closeRecords(github, records, reported, log) {
         }
     }
 }
-/** What a dry run would have recorded. */
-function describeRecordPlanned(settings) {
+/** The purge marks a dry run would have written. */
+function describeMarkPlanned(settings) {
     const environments = settings.serviceIds.map(recall.environmentOf).join(', ');
     return {
         sentence: `Would then record the purge as a deployment of ${environments}, marked success only if every target is purged and every checked page fresh: later runs with changed-since: last-purge compare from the last such record`,

@@ -93,8 +93,8 @@ function shortRef(ref) {
     return /^[0-9a-f]{40}$/i.test(ref) ? ref.slice(0, 7) : ref;
 }
 /**
- * The comparison for logs: `push abc1234...def5678 (3 commits)`; from a record, its label then the
- * head: `last complete purge of svc123: abc1234, run 41 → def5678 (3 commits)`.
+ * The comparison for logs: `push abc1234...def5678 (3 commits)`; from a purge mark, its label then
+ * the head: `last complete purge of svc123: abc1234, run 41 → def5678 (3 commits)`.
  */
 function describeRange(origin, base, head, commits, label) {
     const count = (0,counted/* counted */.h)(commits, 'commit');
@@ -464,8 +464,8 @@ function encodePath(path) {
 /**
  * `changed-since: last-purge`: the files that differ between what each service was last purged for
  * completely and this run's head. A base the head contains is compared as a range; any other base
- * (history rewritten, a record from another branch) by the two commits' whole trees, so files only
- * dropped commits changed are not missed.
+ * (history rewritten, a purge mark from another branch) by the two commits' whole trees, so files
+ * only dropped commits changed are not missed.
  */
 
 
@@ -473,14 +473,14 @@ function encodePath(path) {
 
 
 const HOW_TO_BEGIN = 'Begin the record with a run of mode: all and changed-since: last-purge (in the release workflow or a manual purge): its complete purge records where the site is fresh from';
-/** One range per distinct base: services recorded at the same commit share one comparison. */
+/** One range per distinct base: services marked at the same commit share one comparison. */
 async function changedSinceLastPurge(github, recalled, serviceIds, log) {
     const byBase = new Map();
-    const unrecorded = [];
+    const unmarked = [];
     for (const service of serviceIds) {
         const last = recalled.last.get(service);
         if (last === undefined) {
-            unrecorded.push(service);
+            unmarked.push(service);
             continue;
         }
         const group = byBase.get(last.sha) ?? { last, services: [] };
@@ -488,15 +488,15 @@ async function changedSinceLastPurge(github, recalled, serviceIds, log) {
         byBase.set(last.sha, group);
     }
     const ranges = [];
-    if (unrecorded.length > 0)
-        ranges.push(await withoutRecord(github, unrecorded, log));
+    if (unmarked.length > 0)
+        ranges.push(await withoutMark(github, unmarked, log));
     for (const { last, services } of byBase.values()) {
-        ranges.push(await sinceRecord(github, last, services, recalled.head));
+        ranges.push(await sinceMark(github, last, services, recalled.head));
     }
     return ranges;
 }
-/** Services with no complete purge recorded yet: the event's own range, when it has a usable one. */
-async function withoutRecord(github, services, log) {
+/** Services with no complete purge marked yet: the event's own range, when it has a usable one. */
+async function withoutMark(github, services, log) {
     const names = services.join(', ');
     const own = await ownRange(github);
     if (own.kind !== 'usable') {
@@ -509,8 +509,8 @@ async function withoutRecord(github, services, log) {
     log.notice(`No complete purge of ${names} is recorded yet: comparing ${what}'s own range. This run records one when its purge is complete`);
     return filesOfRange(github, own.range);
 }
-/** The files that differ between the recorded commit and the head. */
-async function sinceRecord(github, last, services, head) {
+/** The files that differ between the marked commit and the head. */
+async function sinceMark(github, last, services, head) {
     const run = last.runId === '' ? '' : `, run ${last.runId}`;
     const label = `last complete purge of ${services.join(', ')}: ${shortRef(last.sha)}${run}`;
     const comparison = await compare(github, last.sha, head);
@@ -630,7 +630,7 @@ const METHODS = {
     'per-commit': 'gathered commit by commit',
     trees: 'from the two trees'
 };
-/** Several ranges (services recorded at different commits) as one report: their files united. */
+/** Several ranges (services marked at different commits) as one report: their files united. */
 function unite(ranges) {
     return {
         files: [...new Set(ranges.flatMap((range) => range.files))].sort(),

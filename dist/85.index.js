@@ -24,18 +24,18 @@ __webpack_require__.r(__webpack_exports__);
 const MOST_DEPLOYMENTS = 200;
 /** Pages of 100 deployments: enough to reach the one past MOST_DEPLOYMENTS. */
 const DEPLOYMENT_PAGES = 3;
-/** The environment that holds a service's records. */
+/** The environment that holds a service's purge marks. */
 const environmentOf = (service) => `edge-purge/${service}`;
-/** What a failed read or write of the records tells the user to grant. */
+/** What a failed read or write of the purge marks tells the user to grant. */
 const DEPLOYMENTS_PERMISSION = 'the job needs permissions: deployments: write (besides contents: read)';
 /**
  * What the run starts from. With changed-files off (`mode: all`), nothing is read: the purge
- * covers everything, and its record starts or resets the history.
+ * covers everything, and its purge mark starts or resets the history.
  */
-async function recallLastPurges(github, settings, readRecords, log) {
+async function recallLastPurges(github, settings, readMarks, log) {
     const head = (0,_github_js__WEBPACK_IMPORTED_MODULE_0__/* .deployedCommit */ .qd)(github.event);
     const last = new Map();
-    if (!readRecords)
+    if (!readMarks)
         return { head, last };
     for (const service of settings.serviceIds) {
         const found = await lastCompletePurge(github, service);
@@ -78,7 +78,7 @@ async function lastCompletePurge(github, service) {
 function tooManyFailures(service) {
     return new _config_input_error_js__WEBPACK_IMPORTED_MODULE_2__/* .InputError */ .d(`changed-since: last-purge: none of the newest ${MOST_DEPLOYMENTS} deployments of ${environmentOf(service)} records a complete purge, so the base cannot be known. Reset the record with a run of mode: all and changed-since: last-purge, or delete the environment's old deployments`);
 }
-/** The run id a record's payload names; only digits are trusted, anything else is left out. */
+/** The run id a purge mark's payload names; only digits are trusted, anything else is left out. */
 function runIdOf(payload) {
     if (typeof payload !== 'object' || payload === null)
         return '';

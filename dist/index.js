@@ -31060,16 +31060,16 @@ function mergeUnique(lists, identity) {
 /** A full commit SHA, as GitHub writes them. */
 const FULL_SHA = /^[0-9a-f]{40}$/i;
 /**
- * The commit a run deploys, which its record names and its ranges end at. GITHUB_SHA is not always
- * it: on `workflow_run` it is the default branch's newest commit, which may be newer than the one
- * the triggering workflow built; on a pull request it is the merge commit GitHub makes for the run,
- * rebuilt on every push and soon forgotten, so the pull request's head is named instead.
+ * The commit a run deploys, which its purge marks name and its ranges end at. GITHUB_SHA is not
+ * always it: on `workflow_run` it is the default branch's newest commit, which may be newer than
+ * the one the triggering workflow built; on a pull request it is the merge commit GitHub makes for
+ * the run, rebuilt on every push and soon forgotten, so the pull request's head is named instead.
  */
 function deployedCommit(event) {
     const { payload } = event;
     if (event.eventName === 'workflow_run') {
         const ranOn = payload.workflow_run?.head_sha;
-        // Only a full SHA goes into a record: anything else would be a base no later compare can use.
+        // Only a full SHA goes into a purge mark: any other would be a base no later compare can use.
         return typeof ranOn === 'string' && FULL_SHA.test(ranOn) ? ranOn : event.sha;
     }
     const pullRequest = payload.pull_request;
@@ -34042,8 +34042,8 @@ function describeCheckPlanned(edgeCheck, urlTargets) {
 
 ;// CONCATENATED MODULE: ./src/pipeline/index.ts
 /**
- * One run's stages in order: recall → derive → plan → record opened → wait → purge → verify;
- * returns the RunRecord, and closes the record once the report is written. No I/O of its own.
+ * One run's stages in order: recall → derive → plan → purge marks opened → wait → purge → verify;
+ * returns the RunRecord, and closes the purge marks once the report is written. No I/O of its own.
  */
 
 
@@ -34060,7 +34060,7 @@ function describeCheckPlanned(edgeCheck, urlTargets) {
 const USER_AGENT = 'edge-purge/1';
 // The stages only some runs need load when a run needs them: a run that purges keys or URLs loads
 // none of them (nor the page prober), which takes about 2% off the action's start.
-const lastPurgeRecords = () => __nccwpck_require__.e(/* import() */ 215).then(__nccwpck_require__.bind(__nccwpck_require__, 1215));
+const lastPurgeMarks = () => __nccwpck_require__.e(/* import() */ 215).then(__nccwpck_require__.bind(__nccwpck_require__, 1215));
 const waitStage = () => Promise.all(/* import() */[__nccwpck_require__.e(814), __nccwpck_require__.e(154)]).then(__nccwpck_require__.bind(__nccwpck_require__, 9154));
 const edgeCheckStage = () => Promise.all(/* import() */[__nccwpck_require__.e(814), __nccwpck_require__.e(348)]).then(__nccwpck_require__.bind(__nccwpck_require__, 9348));
 const liveConnections = {
@@ -34094,11 +34094,11 @@ async function runPipeline(given, deps) {
     const ledger = new ResultLedger(calls);
     const stages = nothingDone();
     let unexpectedError;
-    let records = [];
+    let marks = [];
     try {
         if (!settings.dryRun && github !== undefined && recalled !== undefined && settings.lastPurge) {
-            const { openRecords } = await lastPurgeRecords();
-            records = await openRecords(github, settings.lastPurge, recalled.head, log);
+            const { openMarks } = await lastPurgeMarks();
+            marks = await openMarks(github, settings.lastPurge, recalled.head, log);
         }
         if (settings.dryRun)
             Object.assign(stages, await dryRun(calls, settings, log));
@@ -34126,22 +34126,22 @@ async function runPipeline(given, deps) {
         wait,
         ...run,
         counts: purge.counts,
-        records: records.length === 0 ? [] : (await lastPurgeRecords()).decideRecords(records, run)
+        marks: marks.length === 0 ? [] : (await lastPurgeMarks()).decideMarks(marks, run)
     };
 }
 /**
- * Ends each service's record once the report is written: `success` only for a complete run whose
- * report was written. A close GitHub refuses, that times out or is cancelled costs a warning: the
- * next run then compares from the older record, which is safe.
+ * Ends each service's purge mark once the report is written: `success` only for a complete run
+ * whose report was written. A close GitHub refuses, that times out or is cancelled costs a warning:
+ * the next run then compares from the older mark, which is safe.
  */
-async function closeRecords(record, reported, deps) {
+async function closeMarks(record, reported, deps) {
     const token = record.settings.lastPurge?.githubToken;
-    if (token === undefined || record.records.every((kept) => kept.deploymentId === undefined)) {
+    if (token === undefined || record.marks.every((mark) => mark.deploymentId === undefined)) {
         return;
     }
     try {
         const github = await deps.openGitHub(token, limitsOf(record.settings, deps));
-        await (await lastPurgeRecords()).closeRecords(github, record.records, reported, deps.log);
+        await (await lastPurgeMarks()).closeMarks(github, record.marks, reported, deps.log);
     }
     catch (error) {
         deps.log.warning(`Could not mark the records of this purge (${(0,text_shown/* plainLine */.h0)((0,message/* messageOf */.b)(error))}): they stay in_progress, so the next run with changed-since: last-purge compares from the older record, which is safe`);
@@ -34195,7 +34195,7 @@ function stoppedBy({ purge, wait, edgeCheck }, calls) {
     }
     return undefined;
 }
-/** A dry run: every call and every later stage as it would run; nothing is sent or recorded. */
+/** A dry run: every call and every later stage as it would run; nothing sent, nothing marked. */
 async function dryRun(calls, settings, log) {
     const plannedStages = [
         settings.wait === undefined
@@ -34204,7 +34204,7 @@ async function dryRun(calls, settings, log) {
         describeCheckPlanned(settings.edgeCheck, settings.urls.map((url) => url.target)),
         settings.lastPurge === undefined
             ? undefined
-            : (await lastPurgeRecords()).describeRecordPlanned(settings.lastPurge)
+            : (await lastPurgeMarks()).describeMarkPlanned(settings.lastPurge)
     ].filter((stage) => stage !== undefined);
     await showDryRun(calls, settings.repeatAfterMs, plannedStages, log);
     const planned = plannedResults(calls, settings.repeatAfterMs > 0);
@@ -34541,8 +34541,9 @@ function onlyId(results) {
     return only ?? '';
 }
 /**
- * The commit the changed files were compared from, and where it came from. Services whose records
- * name different commits are compared from each: then one line per base, in both outputs alike.
+ * The commit the changed files were compared from, and where it came from. Services whose purge
+ * marks name different commits are compared from each: then one line per base, in both outputs
+ * alike.
  */
 function writeBaseOutputs(ranges, io) {
     io.setOutput('base', ranges.map((range) => (0,guard/* redact */.E$)(range.baseSha)).join('\n'));
@@ -34911,13 +34912,13 @@ function headLines(facts, causes) {
     return lines;
 }
 
-;// CONCATENATED MODULE: ./src/report/summary/records.ts
+;// CONCATENATED MODULE: ./src/report/summary/marks.ts
 
 /**
- * What a run records of its purge of one service, and what the next run compares from. The record
- * is closed after this summary is written, so it says what will be recorded.
+ * What a run's purge mark of one service will say, and what the next run compares from. The mark
+ * is closed after this summary is written, so the line says what it will be.
  */
-function recordLine({ service, sha, state, why }) {
+function markLine({ service, sha, state, why }) {
     const at = sha.slice(0, 7);
     switch (state) {
         case 'success':
@@ -34929,8 +34930,8 @@ function recordLine({ service, sha, state, why }) {
     }
 }
 /** One line per service; the service, the sha and GitHub's words are outside text, so guarded. */
-function recordLines(records) {
-    return records.map((record) => `<p>${(0,guard/* summaryText */.g5)(recordLine(record))}</p>`);
+function markLines(marks) {
+    return marks.map((mark) => `<p>${(0,guard/* summaryText */.g5)(markLine(mark))}</p>`);
 }
 
 ;// CONCATENATED MODULE: ./src/report/summary/targets.ts
@@ -35123,7 +35124,7 @@ function renderSummary(record, { resultsFile, context }) {
         stopped: record.stopped,
         unexpectedError: record.unexpectedError,
         plannedStages: record.plannedStages,
-        records: record.records,
+        marks: record.marks,
         wait: record.wait === undefined || settings.wait === undefined
             ? undefined
             : { ...settings.wait, outcome: record.wait },
@@ -35161,7 +35162,7 @@ function renderFacts(facts) {
     if (facts.derivation !== undefined && facts.counts.total > 0) {
         body.push(...derivationSection(facts.derivation, budget));
     }
-    body.push(...recordLines(facts.records));
+    body.push(...markLines(facts.marks));
     const pointer = facts.resultsFile === '' || !targets.everyTargetShown ? [end] : [];
     return [...head, ...body, ...pointer].join('\n');
 }
@@ -35185,8 +35186,8 @@ function readRunContext(env = process.env) {
     };
 }
 /**
- * GitHub's address (GitHub.com or a GitHub Enterprise Server). The summary and the record link to
- * it, so only a web address is taken: a `javascript:` one would run in the reader's browser.
+ * GitHub's address (GitHub.com or a GitHub Enterprise Server). The summary and the purge marks link
+ * to it, so only a web address is taken: a `javascript:` one would run in the reader's browser.
  */
 function serverUrlOf(env) {
     try {
@@ -35370,7 +35371,7 @@ const FILES_PER_PAGE = 300;
 /** Deployments and releases per page: the most GitHub returns. */
 const DEPLOYMENTS_PER_PAGE = 100;
 const RELEASES_PER_PAGE = 100;
-/** The run opens a client to read and one to close the record: one count covers both. */
+/** The run opens a client to read and one to close the purge marks: one count covers both. */
 const callsThisRun = { sent: 0 };
 /** The run's repository, from GITHUB_REPOSITORY, GITHUB_EVENT_PATH and the other `GITHUB_*` variables. */
 const openGitHub = (token, limits) => {
@@ -38140,7 +38141,7 @@ function parseKeyMap(text) {
 
 
 
-/** The `changed-since` value that reads and writes the record of each service's last complete purge. */
+/** The `changed-since` value that reads and writes each service's purge marks. */
 const LAST_PURGE = 'last-purge';
 function parseChangedFiles(raw) {
     if (!parseBoolean(raw, 'changed-files'))
@@ -38518,7 +38519,7 @@ async function writeSummary(render) {
 }
 
 ;// CONCATENATED MODULE: ./src/main.ts
-/** The entry: the runner door → inputs → pipeline → report → record → exit. The table of contents of the action. */
+/** The entry: the runner door → inputs → pipeline → report → purge marks → exit. The table of contents of the action. */
 
 
 
@@ -38549,7 +38550,7 @@ async function run() {
         const record = await runPipeline(settings, deps);
         (0,src_clock/* mark */.Gy)('calls');
         const reported = await report(record);
-        await closeRecords(record, reported, deps);
+        await closeMarks(record, reported, deps);
         conclude(record, { log: runnerLog, fail: failStep });
     }
     catch (error) {

@@ -7,7 +7,7 @@ export interface RunEvent {
   /** GITHUB_SHA: the commit the run is for. */
   sha: string
   payload: Readonly<Record<string, unknown>>
-  /** GITHUB_RUN_ID, and the run's page on GitHub: where a record of the purge points. */
+  /** GITHUB_RUN_ID, and the run's page on GitHub: where a purge mark points. */
   runId: string
   runUrl: string
 }
@@ -16,16 +16,16 @@ export interface RunEvent {
 const FULL_SHA = /^[0-9a-f]{40}$/i
 
 /**
- * The commit a run deploys, which its record names and its ranges end at. GITHUB_SHA is not always
- * it: on `workflow_run` it is the default branch's newest commit, which may be newer than the one
- * the triggering workflow built; on a pull request it is the merge commit GitHub makes for the run,
- * rebuilt on every push and soon forgotten, so the pull request's head is named instead.
+ * The commit a run deploys, which its purge marks name and its ranges end at. GITHUB_SHA is not
+ * always it: on `workflow_run` it is the default branch's newest commit, which may be newer than
+ * the one the triggering workflow built; on a pull request it is the merge commit GitHub makes for
+ * the run, rebuilt on every push and soon forgotten, so the pull request's head is named instead.
  */
 export function deployedCommit(event: Pick<RunEvent, 'eventName' | 'sha' | 'payload'>): string {
   const { payload } = event
   if (event.eventName === 'workflow_run') {
     const ranOn = (payload.workflow_run as { head_sha?: unknown } | undefined)?.head_sha
-    // Only a full SHA goes into a record: anything else would be a base no later compare can use.
+    // Only a full SHA goes into a purge mark: any other would be a base no later compare can use.
     return typeof ranOn === 'string' && FULL_SHA.test(ranOn) ? ranOn : event.sha
   }
   const pullRequest = payload.pull_request as { head?: { sha?: unknown } } | undefined
@@ -76,7 +76,7 @@ export interface CommitTree {
   truncated: boolean
 }
 
-/** A deployment as the record of a purge reads it. */
+/** A deployment as the purge marks' reader sees it. */
 export interface DeploymentEntry {
   id: number
   /** The commit it was made for. */
@@ -84,7 +84,7 @@ export interface DeploymentEntry {
   payload: unknown
 }
 
-/** What a new deployment says: the fields a purge record sets. */
+/** What a new deployment says: the fields a purge mark sets. */
 export interface NewDeployment {
   sha: string
   environment: string

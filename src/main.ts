@@ -1,6 +1,6 @@
-/** The entry: the runner door → inputs → pipeline → report → record → exit. The table of contents of the action. */
+/** The entry: the runner door → inputs → pipeline → report → purge marks → exit. The table of contents of the action. */
 import { mark, systemClock } from './clock.js'
-import { closeRecords, liveConnections, runPipeline, type PipelineDeps } from './pipeline/index.js'
+import { closeMarks, liveConnections, runPipeline, type PipelineDeps } from './pipeline/index.js'
 import type { RunRecord } from './record/index.js'
 import { conclude } from './report/conclusion.js'
 import { writeOutputs } from './report/outputs.js'
@@ -31,7 +31,7 @@ export async function run(): Promise<boolean> {
     const record = await runPipeline(settings, deps)
     mark('calls')
     const reported = await report(record)
-    await closeRecords(record, reported, deps)
+    await closeMarks(record, reported, deps)
     conclude(record, { log: runnerLog, fail: failStep })
   } catch (error) {
     failStep(messageOf(error))

@@ -356,7 +356,7 @@ export class FakeGitHubApi {
     return id
   }
 
-  /** Records a purge as an earlier run would have: a deployment with these statuses, in order. */
+  /** A purge mark as an earlier run would have left it: a deployment with these statuses, in order. */
   deploy(environment: string, sha: string, states: string[], runId = '7'): FakeDeployment {
     const deployment = this.createDeployment({
       ref: sha,

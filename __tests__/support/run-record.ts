@@ -14,7 +14,7 @@ export function runRecord(overrides: Partial<Omit<RunRecord, 'counts'>> = {}): R
     edgeCheck: undefined,
     stopped: undefined,
     unexpectedError: undefined,
-    records: [],
+    marks: [],
     ...overrides,
     results,
     counts: countResults(results)

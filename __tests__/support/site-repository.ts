@@ -19,16 +19,15 @@ export interface Access {
 
 export const ACCESS: Access = { githubToken: TOKEN, owner: 'acme', repo: 'site' }
 
-/** The repository `access` opens for `event`, one attempt a call. */
-export function connect(access: Access, event: RunEvent, log: StepLog): Promise<GitHubRepository> {
+/** The repository `access` opens for `event` at `baseUrl` (GITHUB_API_URL's), one attempt a call. */
+export function connect(
+  access: Access,
+  event: RunEvent,
+  log: StepLog,
+  baseUrl = process.env.GITHUB_API_URL ?? ''
+): Promise<GitHubRepository> {
   return connectGitHub(
-    {
-      token: access.githubToken,
-      owner: access.owner,
-      repo: access.repo,
-      event,
-      baseUrl: process.env.GITHUB_API_URL ?? ''
-    },
+    { token: access.githubToken, owner: access.owner, repo: access.repo, event, baseUrl },
     {
       maxAttempts: 1,
       timeoutMs: 10_000,

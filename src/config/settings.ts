@@ -8,17 +8,17 @@ export type BatchFormat = 'json' | 'header'
 export interface ChangedFilesSettings {
   urlMap: UrlMapping[]
   keyMap: KeyMapping[]
-  /** The commit, branch or tag given; empty with `last-purge`, whose bases come from the records. */
+  /** The commit, branch or tag given; empty with `last-purge`, whose bases are purge marks. */
   changedSince: string
   githubToken: string
 }
 
 /**
  * `changed-since: last-purge`: the base is each service's last complete purge, kept on GitHub as a
- * deployment, and a complete run records one.
+ * deployment (its purge mark), and a complete run marks one.
  */
 export interface LastPurgeSettings {
-  /** The services whose record is read and written: the environment is `edge-purge/<id>`. */
+  /** The services whose purge marks are read and written: the environment is `edge-purge/<id>`. */
   serviceIds: string[]
   githubToken: string
 }

@@ -13,7 +13,7 @@ import { parseKeyMap, parseUrlMap } from './maps.js'
 import { parseHttpUrl } from './targets.js'
 import { listItems } from './lists.js'
 
-/** The `changed-since` value that reads and writes the record of each service's last complete purge. */
+/** The `changed-since` value that reads and writes each service's purge marks. */
 const LAST_PURGE = 'last-purge'
 
 export function parseChangedFiles(raw: RawInputs): ChangedFilesSettings | undefined {

@@ -1,6 +1,6 @@
 /**
- * One run's stages in order: recall → derive → plan → record opened → wait → purge → verify;
- * returns the RunRecord, and closes the record once the report is written. No I/O of its own.
+ * One run's stages in order: recall → derive → plan → purge marks opened → wait → purge → verify;
+ * returns the RunRecord, and closes the purge marks once the report is written. No I/O of its own.
  */
 import { mark } from '../clock.js'
 import type { Settings } from '../config/settings.js'
@@ -22,7 +22,7 @@ import {
 import { NOT_SENT_CANCELLED } from '../record/words.js'
 import { describePlan, plannedResults, planPurges, showDryRun } from '../stages/plan.js'
 import { runPurge } from '../stages/purge/engine.js'
-import type { OpenRecord } from '../stages/last-purge/write.js'
+import type { OpenMark } from '../stages/last-purge/write.js'
 import { ResultLedger } from '../stages/purge/ledger.js'
 import { createTransport, type Transport } from '../stages/purge/transport.js'
 import { limitsOf, showChanges, targetsOf, type RepositoryDeps } from './targets.js'
@@ -40,7 +40,7 @@ const USER_AGENT = 'edge-purge/1'
 
 // The stages only some runs need load when a run needs them: a run that purges keys or URLs loads
 // none of them (nor the page prober), which takes about 2% off the action's start.
-const lastPurgeRecords = () => import('../stages/last-purge/write.js')
+const lastPurgeMarks = () => import('../stages/last-purge/write.js')
 const waitStage = () => import('../stages/wait.js')
 const edgeCheckStage = () => import('../stages/edge-check/index.js')
 
@@ -97,11 +97,11 @@ export async function runPipeline(given: Settings, deps: PipelineDeps): Promise<
   const ledger = new ResultLedger(calls)
   const stages = nothingDone()
   let unexpectedError: string | undefined
-  let records: OpenRecord[] = []
+  let marks: OpenMark[] = []
   try {
     if (!settings.dryRun && github !== undefined && recalled !== undefined && settings.lastPurge) {
-      const { openRecords } = await lastPurgeRecords()
-      records = await openRecords(github, settings.lastPurge, recalled.head, log)
+      const { openMarks } = await lastPurgeMarks()
+      marks = await openMarks(github, settings.lastPurge, recalled.head, log)
     }
     if (settings.dryRun) Object.assign(stages, await dryRun(calls, settings, log))
     else await purgeForVisitors(calls, settings, deps, ledger, stages)
@@ -127,27 +127,27 @@ export async function runPipeline(given: Settings, deps: PipelineDeps): Promise<
     wait,
     ...run,
     counts: purge.counts,
-    records: records.length === 0 ? [] : (await lastPurgeRecords()).decideRecords(records, run)
+    marks: marks.length === 0 ? [] : (await lastPurgeMarks()).decideMarks(marks, run)
   }
 }
 
 /**
- * Ends each service's record once the report is written: `success` only for a complete run whose
- * report was written. A close GitHub refuses, that times out or is cancelled costs a warning: the
- * next run then compares from the older record, which is safe.
+ * Ends each service's purge mark once the report is written: `success` only for a complete run
+ * whose report was written. A close GitHub refuses, that times out or is cancelled costs a warning:
+ * the next run then compares from the older mark, which is safe.
  */
-export async function closeRecords(
+export async function closeMarks(
   record: RunRecord,
   reported: boolean,
   deps: PipelineDeps
 ): Promise<void> {
   const token = record.settings.lastPurge?.githubToken
-  if (token === undefined || record.records.every((kept) => kept.deploymentId === undefined)) {
+  if (token === undefined || record.marks.every((mark) => mark.deploymentId === undefined)) {
     return
   }
   try {
     const github = await deps.openGitHub(token, limitsOf(record.settings, deps))
-    await (await lastPurgeRecords()).closeRecords(github, record.records, reported, deps.log)
+    await (await lastPurgeMarks()).closeMarks(github, record.marks, reported, deps.log)
   } catch (error) {
     deps.log.warning(
       `Could not mark the records of this purge (${plainLine(messageOf(error))}): they stay in_progress, so the next run with changed-since: last-purge compares from the older record, which is safe`
@@ -211,7 +211,7 @@ function stoppedBy({ purge, wait, edgeCheck }: Stages, calls: number): string | 
   return undefined
 }
 
-/** A dry run: every call and every later stage as it would run; nothing is sent or recorded. */
+/** A dry run: every call and every later stage as it would run; nothing sent, nothing marked. */
 async function dryRun(calls: PurgeCall[], settings: Settings, log: StepLog): Promise<Stages> {
   const plannedStages = [
     settings.wait === undefined
@@ -223,7 +223,7 @@ async function dryRun(calls: PurgeCall[], settings: Settings, log: StepLog): Pro
     ),
     settings.lastPurge === undefined
       ? undefined
-      : (await lastPurgeRecords()).describeRecordPlanned(settings.lastPurge)
+      : (await lastPurgeMarks()).describeMarkPlanned(settings.lastPurge)
   ].filter((stage) => stage !== undefined)
   await showDryRun(calls, settings.repeatAfterMs, plannedStages, log)
   const planned = plannedResults(calls, settings.repeatAfterMs > 0)

@@ -184,7 +184,10 @@ export function edgeCounts(entries: EdgeCheckEntry[]): EdgeCounts {
 export const NOT_CHECKED_IN_TIME =
   'not checked within verify-timeout: raise verify-timeout or concurrency'
 
-/** Where the base of a comparison came from, as the `base-source` output names it. */
+/**
+ * Where the base of a comparison came from, as the `base-source` output names it: `record` is a
+ * purge mark's commit, under the word the output has always used.
+ */
 export type BaseSource = 'record' | 'push' | 'release' | 'input'
 
 /** One comparison the changed files came from: the range, how its files were listed, the log's words. */
@@ -216,7 +219,7 @@ export interface ChangedFilesReport {
   notes: string[]
 }
 
-/** A service's last complete purge, as its newest deployment with a `success` status records it. */
+/** A service's last complete purge, as its newest purge mark with a `success` status names it. */
 export interface LastPurge {
   sha: string
   /** The run that purged it, from the deployment's payload; empty when the payload names none. */
@@ -226,19 +229,20 @@ export interface LastPurge {
 
 /** What `changed-since: last-purge` read before planning. */
 export interface RecalledPurges {
-  /** The commit this run purges for, which its own record names. */
+  /** The commit this run purges for, which its own purge marks name. */
   head: string
   /** Each service's last complete purge; a service without one is missing. */
   last: Map<string, LastPurge>
 }
 
 /**
- * What a run records of its purge of one service, decided once the run is over and written after
- * the report: `success` only for a complete purge whose report was written.
+ * A service's purge mark: the deployment that says whether this run purged it completely, decided
+ * once the run is over and written after the report: `success` only for a complete purge whose
+ * report was written.
  */
-export interface ServiceRecord {
+export interface PurgeMark {
   service: string
-  /** The commit the record names. */
+  /** The commit the mark names. */
   sha: string
   /** The deployment made when the purge started; `undefined` when GitHub would not make it. */
   deploymentId: number | undefined
@@ -289,8 +293,8 @@ export interface RunRecord {
   stopped: string | undefined
   /** An unexpected error that ended the run after planning: the step fails naming it. */
   unexpectedError: string | undefined
-  /** With `changed-since: last-purge`, outside a dry run: what is recorded for each service. */
-  records: ServiceRecord[]
+  /** With `changed-since: last-purge`, outside a dry run: each service's purge mark. */
+  marks: PurgeMark[]
 }
 
 /** The workflow run behind a purge, so the summary traces it to the deploy that caused it. */

@@ -193,8 +193,9 @@ function onlyId(results: Results): string {
 }
 
 /**
- * The commit the changed files were compared from, and where it came from. Services whose records
- * name different commits are compared from each: then one line per base, in both outputs alike.
+ * The commit the changed files were compared from, and where it came from. Services whose purge
+ * marks name different commits are compared from each: then one line per base, in both outputs
+ * alike.
  */
 function writeBaseOutputs(ranges: ComparedRange[], io: OutputWriter): void {
   io.setOutput('base', ranges.map((range) => redact(range.baseSha)).join('\n'))

@@ -20,8 +20,8 @@ export function readRunContext(env: NodeJS.ProcessEnv = process.env): RunContext
 }
 
 /**
- * GitHub's address (GitHub.com or a GitHub Enterprise Server). The summary and the record link to
- * it, so only a web address is taken: a `javascript:` one would run in the reader's browser.
+ * GitHub's address (GitHub.com or a GitHub Enterprise Server). The summary and the purge marks link
+ * to it, so only a web address is taken: a `javascript:` one would run in the reader's browser.
  */
 function serverUrlOf(env: NodeJS.ProcessEnv): string {
   try {

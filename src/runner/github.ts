@@ -16,7 +16,7 @@ const FILES_PER_PAGE = 300
 const DEPLOYMENTS_PER_PAGE = 100
 const RELEASES_PER_PAGE = 100
 
-/** The run opens a client to read and one to close the record: one count covers both. */
+/** The run opens a client to read and one to close the purge marks: one count covers both. */
 const callsThisRun: CallCount = { sent: 0 }
 
 /** Where the repository lives and which event started the run, as the runner says. */

@@ -8,9 +8,9 @@ import type {
   Derivation,
   PlannedStage,
   PurgeCall,
+  PurgeMark,
   Results,
   RunContext,
-  ServiceRecord,
   EdgeCheckEntry,
   WaitOutcome
 } from '../../record/index.js'
@@ -38,8 +38,8 @@ export interface SummaryFacts {
   edgeCheck: EdgeCheck | undefined
   /** In a dry run: what would be awaited and checked at the edge. */
   plannedStages: PlannedStage[]
-  /** With `changed-since: last-purge`: what is recorded for each service, once the report is written. */
-  records: ServiceRecord[]
+  /** With `changed-since: last-purge`: each service's purge mark, written once the report is. */
+  marks: PurgeMark[]
 }
 
 /** The wait as it was asked for, and how it ended. */

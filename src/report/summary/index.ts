@@ -12,7 +12,7 @@ import { callsSection, plannedSection } from './dry-run.js'
 import { edgeCheckSection } from './edge-check.js'
 import type { SummaryFacts } from './facts.js'
 import { headLines } from './heading.js'
-import { recordLines } from './records.js'
+import { markLines } from './marks.js'
 import { targetSections } from './targets.js'
 import { waitSection } from './wait.js'
 
@@ -60,7 +60,7 @@ export function renderSummary(record: RunRecord, { resultsFile, context }: Summa
     stopped: record.stopped,
     unexpectedError: record.unexpectedError,
     plannedStages: record.plannedStages,
-    records: record.records,
+    marks: record.marks,
     wait:
       record.wait === undefined || settings.wait === undefined
         ? undefined
@@ -99,7 +99,7 @@ function renderFacts(facts: SummaryFacts): string {
   if (facts.derivation !== undefined && facts.counts.total > 0) {
     body.push(...derivationSection(facts.derivation, budget))
   }
-  body.push(...recordLines(facts.records))
+  body.push(...markLines(facts.marks))
   const pointer = facts.resultsFile === '' || !targets.everyTargetShown ? [end] : []
   return [...head, ...body, ...pointer].join('\n')
 }

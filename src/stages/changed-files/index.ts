@@ -78,7 +78,7 @@ const METHODS: Record<ComparedRange['method'], string> = {
   trees: 'from the two trees'
 }
 
-/** Several ranges (services recorded at different commits) as one report: their files united. */
+/** Several ranges (services marked at different commits) as one report: their files united. */
 function unite(ranges: ComparedRange[]): ChangedFilesReport {
   return {
     files: [...new Set(ranges.flatMap((range) => range.files))].sort(),

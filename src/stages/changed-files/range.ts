@@ -24,7 +24,7 @@ export interface CommitRange {
   base: string
   head: string
   origin: BaseSource
-  /** The release's tag, when origin is `release`; which record, when origin is `record`. */
+  /** The release's tag, when origin is `release`; which purge mark, when origin is `record`. */
   label?: string
   /** Why the event's own range was not used, or other things the log should say. */
   notes: string[]
@@ -108,8 +108,8 @@ export function shortRef(ref: string): string {
 }
 
 /**
- * The comparison for logs: `push abc1234...def5678 (3 commits)`; from a record, its label then the
- * head: `last complete purge of svc123: abc1234, run 41 → def5678 (3 commits)`.
+ * The comparison for logs: `push abc1234...def5678 (3 commits)`; from a purge mark, its label then
+ * the head: `last complete purge of svc123: abc1234, run 41 → def5678 (3 commits)`.
  */
 export function describeRange(
   origin: BaseSource,

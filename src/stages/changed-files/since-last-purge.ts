@@ -1,8 +1,8 @@
 /**
  * `changed-since: last-purge`: the files that differ between what each service was last purged for
  * completely and this run's head. A base the head contains is compared as a range; any other base
- * (history rewritten, a record from another branch) by the two commits' whole trees, so files only
- * dropped commits changed are not missed.
+ * (history rewritten, a purge mark from another branch) by the two commits' whole trees, so files
+ * only dropped commits changed are not missed.
  */
 import { InputError } from '../../config/input-error.js'
 import { statusOf, type GitHubRepository, type TreeEntry } from '../../github.js'
@@ -15,7 +15,7 @@ import { apiError, compare, filesOfRange, listsEveryFile } from './range-files.j
 const HOW_TO_BEGIN =
   'Begin the record with a run of mode: all and changed-since: last-purge (in the release workflow or a manual purge): its complete purge records where the site is fresh from'
 
-/** One range per distinct base: services recorded at the same commit share one comparison. */
+/** One range per distinct base: services marked at the same commit share one comparison. */
 export async function changedSinceLastPurge(
   github: GitHubRepository,
   recalled: RecalledPurges,
@@ -23,11 +23,11 @@ export async function changedSinceLastPurge(
   log: StepLog
 ): Promise<ComparedRange[]> {
   const byBase = new Map<string, { last: LastPurge; services: string[] }>()
-  const unrecorded: string[] = []
+  const unmarked: string[] = []
   for (const service of serviceIds) {
     const last = recalled.last.get(service)
     if (last === undefined) {
-      unrecorded.push(service)
+      unmarked.push(service)
       continue
     }
     const group = byBase.get(last.sha) ?? { last, services: [] }
@@ -35,15 +35,15 @@ export async function changedSinceLastPurge(
     byBase.set(last.sha, group)
   }
   const ranges: ComparedRange[] = []
-  if (unrecorded.length > 0) ranges.push(await withoutRecord(github, unrecorded, log))
+  if (unmarked.length > 0) ranges.push(await withoutMark(github, unmarked, log))
   for (const { last, services } of byBase.values()) {
-    ranges.push(await sinceRecord(github, last, services, recalled.head))
+    ranges.push(await sinceMark(github, last, services, recalled.head))
   }
   return ranges
 }
 
-/** Services with no complete purge recorded yet: the event's own range, when it has a usable one. */
-async function withoutRecord(
+/** Services with no complete purge marked yet: the event's own range, when it has a usable one. */
+async function withoutMark(
   github: GitHubRepository,
   services: string[],
   log: StepLog
@@ -66,8 +66,8 @@ async function withoutRecord(
   return filesOfRange(github, own.range)
 }
 
-/** The files that differ between the recorded commit and the head. */
-async function sinceRecord(
+/** The files that differ between the marked commit and the head. */
+async function sinceMark(
   github: GitHubRepository,
   last: LastPurge,
   services: string[],

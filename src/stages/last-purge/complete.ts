@@ -1,4 +1,4 @@
-/** Whether a run purged a service completely: what makes its record a base for later runs. Pure. */
+/** Whether a run purged a service completely: what makes its purge mark a later base. Pure. */
 import type { PurgeResult, RunRecord } from '../../record/index.js'
 import { counted } from '../../text/counted.js'
 

@@ -1,7 +1,8 @@
 /**
- * Reads each service's last complete purge: the newest deployment of `edge-purge/<service-id>`
- * whose latest status is `success`. Deployments whose latest status is anything else (a failed or
- * cancelled purge, one still running, one made inactive by a newer success) are skipped.
+ * Reads each service's last complete purge from its purge marks: the newest deployment of
+ * `edge-purge/<service-id>` whose latest status is `success`. Deployments whose latest status is
+ * anything else (a failed or cancelled purge, one still running, one made inactive by a newer
+ * success) are skipped.
  */
 import type { LastPurgeSettings } from '../../config/settings.js'
 import { InputError } from '../../config/input-error.js'
@@ -23,26 +24,26 @@ export const MOST_DEPLOYMENTS = 200
 /** Pages of 100 deployments: enough to reach the one past MOST_DEPLOYMENTS. */
 const DEPLOYMENT_PAGES = 3
 
-/** The environment that holds a service's records. */
+/** The environment that holds a service's purge marks. */
 export const environmentOf = (service: string): string => `edge-purge/${service}`
 
-/** What a failed read or write of the records tells the user to grant. */
+/** What a failed read or write of the purge marks tells the user to grant. */
 export const DEPLOYMENTS_PERMISSION =
   'the job needs permissions: deployments: write (besides contents: read)'
 
 /**
  * What the run starts from. With changed-files off (`mode: all`), nothing is read: the purge
- * covers everything, and its record starts or resets the history.
+ * covers everything, and its purge mark starts or resets the history.
  */
 export async function recallLastPurges(
   github: GitHubRepository,
   settings: LastPurgeSettings,
-  readRecords: boolean,
+  readMarks: boolean,
   log: StepLog
 ): Promise<RecalledPurges> {
   const head = deployedCommit(github.event)
   const last = new Map<string, LastPurge>()
-  if (!readRecords) return { head, last }
+  if (!readMarks) return { head, last }
   for (const service of settings.serviceIds) {
     const found = await lastCompletePurge(github, service)
     if (found === undefined) {
@@ -96,7 +97,7 @@ function tooManyFailures(service: string): InputError {
   )
 }
 
-/** The run id a record's payload names; only digits are trusted, anything else is left out. */
+/** The run id a purge mark's payload names; only digits are trusted, anything else is left out. */
 function runIdOf(payload: unknown): string {
   if (typeof payload !== 'object' || payload === null) return ''
   const id = (payload as Record<string, unknown>).run_id

@@ -1,27 +1,27 @@
 /**
- * Writes the record of this run's purge of each service: a deployment made when the purge starts
- * (status `in_progress`), then, once the report is written, `success` when the purge was complete,
- * `failure` otherwise. A record GitHub refuses, or a write that times out or is cancelled, costs a
- * warning, never the purge's result: the next run then compares from the older record, which
- * purges more, never less.
+ * Writes this run's purge mark of each service: a deployment made when the purge starts (status
+ * `in_progress`), then, once the report is written, `success` when the purge was complete,
+ * `failure` otherwise. A mark GitHub refuses, or a write that times out or is cancelled, costs a
+ * warning, never the purge's result: the next run then compares from the older mark, which purges
+ * more, never less.
  */
 import type { LastPurgeSettings } from '../../config/settings.js'
 import { answerOf, isRateLimited, statusOf, type GitHubRepository } from '../../github.js'
 import type { StepLog } from '../../log.js'
-import type { PlannedStage, ServiceRecord } from '../../record/index.js'
+import type { PlannedStage, PurgeMark } from '../../record/index.js'
 import { redact } from '../../text/guard.js'
 import { plainLine } from '../../text/shown.js'
 import { incompleteBecause, type RunOutcome } from './complete.js'
 import { DEPLOYMENTS_PERMISSION, environmentOf } from './recall.js'
 import { messageOf } from '../../text/message.js'
 
-export const RECORD_TASK = 'edge-purge'
+export const MARK_TASK = 'edge-purge'
 
 /** GitHub refuses deployment and status descriptions over 140 characters. */
 const DESCRIPTION_CHARS = 140
 
-/** A service's record while the purge runs: the deployment, or why GitHub would not make it. */
-export interface OpenRecord {
+/** A service's purge mark while the purge runs: the deployment, or why GitHub would not make it. */
+export interface OpenMark {
   service: string
   sha: string
   deploymentId: number | undefined
@@ -29,20 +29,20 @@ export interface OpenRecord {
 }
 
 /** Makes each service's deployment for `head` and marks it `in_progress`. */
-export async function openRecords(
+export async function openMarks(
   github: GitHubRepository,
   settings: LastPurgeSettings,
   head: string,
   log: StepLog
-): Promise<OpenRecord[]> {
-  const records: OpenRecord[] = []
+): Promise<OpenMark[]> {
+  const marks: OpenMark[] = []
   const { runId, runUrl } = github.event
   for (const service of settings.serviceIds) {
     try {
       const deploymentId = await github.createDeployment({
         sha: head,
         environment: environmentOf(service),
-        task: RECORD_TASK,
+        task: MARK_TASK,
         description: described(`edge-purge of ${service}`),
         payload: { run_id: runId }
       })
@@ -50,21 +50,21 @@ export async function openRecords(
         description: 'purging',
         logUrl: runUrl
       })
-      records.push({ service, sha: head, deploymentId, refusal: undefined })
+      marks.push({ service, sha: head, deploymentId, refusal: undefined })
     } catch (error) {
       const refusal = refusalOf(error)
       log.warning(
         `Could not record this purge of ${service} in ${environmentOf(service)} (${refusal}): the purge goes on, and the next run with changed-since: last-purge compares from the older record, which is safe${permissionHint(error)}`
       )
-      records.push({ service, sha: head, deploymentId: undefined, refusal })
+      marks.push({ service, sha: head, deploymentId: undefined, refusal })
     }
   }
-  return records
+  return marks
 }
 
-/** What each record is to say: `success` when the run purged the service completely. Pure. */
-export function decideRecords(records: OpenRecord[], run: RunOutcome): ServiceRecord[] {
-  return records.map(({ service, sha, deploymentId, refusal }) => {
+/** What each purge mark is to say: `success` when the run purged the service completely. Pure. */
+export function decideMarks(marks: OpenMark[], run: RunOutcome): PurgeMark[] {
+  return marks.map(({ service, sha, deploymentId, refusal }) => {
     if (deploymentId === undefined) {
       return { service, sha, deploymentId, state: 'not written', why: refusal ?? '' }
     }
@@ -79,26 +79,26 @@ export function decideRecords(records: OpenRecord[], run: RunOutcome): ServiceRe
   })
 }
 
-/** Why a record decided `success` says `failure` after all: the report it points to is missing. */
+/** Why a mark decided `success` says `failure` after all: the report it points to is missing. */
 export const REPORT_NOT_WRITTEN = 'the outputs or the job summary could not be written'
 
 /**
- * Ends each record as decided, once the report is written; `failure` after all when the report
- * could not be written. A status GitHub does not take costs a warning.
+ * Ends each purge mark as decided, once the report is written; `failure` after all when the
+ * report could not be written. A status GitHub does not take costs a warning.
  */
-export async function closeRecords(
+export async function closeMarks(
   github: GitHubRepository,
-  records: ServiceRecord[],
+  marks: PurgeMark[],
   reported: boolean,
   log: StepLog
 ): Promise<void> {
-  for (const record of records) {
-    const { service, sha, deploymentId } = record
+  for (const mark of marks) {
+    const { service, sha, deploymentId } = mark
     if (deploymentId === undefined) continue
     const { state, why } =
-      record.state === 'success' && !reported
+      mark.state === 'success' && !reported
         ? { state: 'failure' as const, why: REPORT_NOT_WRITTEN }
-        : record
+        : mark
     if (state === 'not written') continue
     try {
       await github.setDeploymentState(deploymentId, state, {
@@ -118,8 +118,8 @@ export async function closeRecords(
   }
 }
 
-/** What a dry run would have recorded. */
-export function describeRecordPlanned(settings: LastPurgeSettings): PlannedStage {
+/** The purge marks a dry run would have written. */
+export function describeMarkPlanned(settings: LastPurgeSettings): PlannedStage {
   const environments = settings.serviceIds.map(environmentOf).join(', ')
   return {
     sentence: `Would then record the purge as a deployment of ${environments}, marked success only if every target is purged and every checked page fresh: later runs with changed-since: last-purge compare from the last such record`,

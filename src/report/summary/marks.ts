@@ -1,12 +1,12 @@
-/** The last-purge record: what this run records of its purge of each service. */
-import type { ServiceRecord } from '../../record/index.js'
+/** The purge marks: what this run's mark of each service will say. */
+import type { PurgeMark } from '../../record/index.js'
 import { summaryText } from '../../text/guard.js'
 
 /**
- * What a run records of its purge of one service, and what the next run compares from. The record
- * is closed after this summary is written, so it says what will be recorded.
+ * What a run's purge mark of one service will say, and what the next run compares from. The mark
+ * is closed after this summary is written, so the line says what it will be.
  */
-function recordLine({ service, sha, state, why }: ServiceRecord): string {
+function markLine({ service, sha, state, why }: PurgeMark): string {
   const at = sha.slice(0, 7)
   switch (state) {
     case 'success':
@@ -19,6 +19,6 @@ function recordLine({ service, sha, state, why }: ServiceRecord): string {
 }
 
 /** One line per service; the service, the sha and GitHub's words are outside text, so guarded. */
-export function recordLines(records: ServiceRecord[]): string[] {
-  return records.map((record) => `<p>${summaryText(recordLine(record))}</p>`)
+export function markLines(marks: PurgeMark[]): string[] {
+  return marks.map((mark) => `<p>${summaryText(markLine(mark))}</p>`)
 }

@@ -1,0 +1,79 @@
+/** What makes a run's purge of a service complete (complete.ts), so its purge mark says success. */
+import { describe, expect, it } from '@jest/globals'
+import type { PurgeResult, EdgeCheckOutcome } from '../src/record/index.js'
+import { incompleteBecause } from '../src/stages/last-purge/complete.js'
+import { COMPLETE } from './support/purge-marks.js'
+
+function result(overrides: Partial<PurgeResult>): PurgeResult {
+  return {
+    type: 'key',
+    target: 'k',
+    service: 'svc123',
+    soft: false,
+    status: 'purged',
+    id: 'id',
+    http_status: 200,
+    attempts: 1,
+    error: null,
+    ...overrides
+  }
+}
+
+function checked(fresh: boolean[]): EdgeCheckOutcome {
+  const entries = fresh.map((isFresh, index) => ({
+    url: `https://www.example.com/${index}`,
+    fresh: isFresh,
+    http_status: 200,
+    age: 0,
+    checks: 1,
+    evidence: ''
+  }))
+  return { entries, cancelled: false, malformedAge: [] }
+}
+
+describe('a complete purge', () => {
+  it('is every target of the service and every URL purged, and every checked page fresh', () => {
+    const results = [result({}), result({ type: 'url', service: null })]
+    expect(incompleteBecause({ ...COMPLETE, results, edgeCheck: checked([true]) }, 'svc123')).toBe(
+      undefined
+    )
+  })
+
+  it('is a run that purged nothing', () => {
+    expect(incompleteBecause(COMPLETE, 'svc123')).toBe(undefined)
+  })
+
+  it('is not one with a failed target of the service, or a failed URL', () => {
+    const failedKey = [result({ status: 'failed' })]
+    const failedUrl = [result({ type: 'url', service: null, status: 'failed' })]
+    expect(incompleteBecause({ ...COMPLETE, results: failedKey }, 'svc123')).toBe(
+      '1 target not purged'
+    )
+    expect(incompleteBecause({ ...COMPLETE, results: failedUrl }, 'svc123')).toBe(
+      '1 target not purged'
+    )
+  })
+
+  it('does not count another service’s failed key against this one', () => {
+    const results = [result({ service: 'other', status: 'failed' }), result({})]
+    expect(incompleteBecause({ ...COMPLETE, results }, 'svc123')).toBe(undefined)
+  })
+
+  it('is not one when the repeat pass failed', () => {
+    const results = [result({ repeat: { status: 'failed', id: null, attempts: 5 } })]
+    expect(incompleteBecause({ ...COMPLETE, results }, 'svc123')).toBe('1 target not purged')
+  })
+
+  it('is not one with a page stale or unchecked at the edge, a cancel or an unexpected error', () => {
+    expect(incompleteBecause({ ...COMPLETE, edgeCheck: checked([true, false]) }, 'svc123')).toBe(
+      '1 page not fresh at the edge'
+    )
+    expect(incompleteBecause({ ...COMPLETE, stopped: 'Cancelled' }, 'svc123')).toBe(
+      'the run was cancelled'
+    )
+    const unexpectedError = 'edge-purge stopped on an unexpected error: Cannot find module'
+    expect(incompleteBecause({ ...COMPLETE, unexpectedError }, 'svc123')).toBe(
+      'the run stopped on an unexpected error'
+    )
+  })
+})

@@ -1,0 +1,86 @@
+/**
+ * Writing each service's purge mark (write.ts), in-process against the fake GitHub API through the
+ * runner's client: a deployment opened in progress, then closed success or failure as decided, and
+ * a refusal that costs a warning, never the purge.
+ */
+import { afterEach, beforeEach, describe, expect, it } from '@jest/globals'
+import {
+  closeMarks,
+  decideMarks,
+  openMarks,
+  REPORT_NOT_WRITTEN
+} from '../src/stages/last-purge/write.js'
+import type { FakeGitHubApi } from './support/fake-github-api.js'
+import { COMPLETE, event, openOn, SETTINGS, site, startGitHub } from './support/purge-marks.js'
+import { recordedLog, type RecordedLog } from './support/recorded-log.js'
+
+let api: FakeGitHubApi
+let log: RecordedLog
+
+beforeEach(() => {
+  log = recordedLog()
+})
+afterEach(async () => {
+  await api.close()
+})
+
+describe('writing the purge mark', () => {
+  it('opens a deployment in progress, then marks it success when complete', async () => {
+    api = await startGitHub()
+    const root = site(api)
+    const github = await openOn(api, event('workflow_dispatch', root), log)
+    const marks = decideMarks(await openMarks(github, SETTINGS, root, log), COMPLETE)
+    expect(api.deployments.map((made) => made.statuses.map((status) => status.state))).toEqual([
+      ['in_progress']
+    ])
+    expect(marks).toEqual([
+      { service: 'svc123', sha: root, deploymentId: expect.any(Number), state: 'success', why: '' }
+    ])
+    await closeMarks(github, marks, true, log)
+    expect(api.deployments[0]?.statuses.at(-1)).toMatchObject({
+      state: 'success',
+      log_url: 'https://github.example/runs/99'
+    })
+  })
+
+  it('marks an incomplete purge failure, saying why', async () => {
+    api = await startGitHub()
+    const root = site(api)
+    const github = await openOn(api, event('workflow_dispatch', root), log)
+    const opened = await openMarks(github, SETTINGS, root, log)
+    const marks = decideMarks(opened, { ...COMPLETE, stopped: 'Cancelled' })
+    expect(marks).toEqual([
+      expect.objectContaining({ state: 'failure', why: 'the run was cancelled' })
+    ])
+    await closeMarks(github, marks, true, log)
+    expect(api.deployments[0]?.statuses.at(-1)?.description).toBe('the run was cancelled')
+  })
+
+  it('marks a complete purge failure when its report could not be written', async () => {
+    api = await startGitHub()
+    const root = site(api)
+    const github = await openOn(api, event('workflow_dispatch', root), log)
+    const marks = decideMarks(await openMarks(github, SETTINGS, root, log), COMPLETE)
+    await closeMarks(github, marks, false, log)
+    expect(api.deployments[0]?.statuses.at(-1)).toMatchObject({
+      state: 'failure',
+      description: REPORT_NOT_WRITTEN
+    })
+  })
+
+  it('refused, warns and goes on: the purge mark is not written', async () => {
+    api = await startGitHub({ contents: 'read', deployments: 'read' })
+    const root = site(api)
+    const github = await openOn(api, event('workflow_dispatch', root), log)
+    const marks = decideMarks(await openMarks(github, SETTINGS, root, log), COMPLETE)
+    await closeMarks(github, marks, true, log)
+    expect(marks).toEqual([
+      expect.objectContaining({ state: 'not written', why: expect.stringMatching(/^403: /) })
+    ])
+    expect(log.lines.filter((line) => line.startsWith('warning: '))).toEqual([
+      expect.stringContaining(
+        'the next run with changed-since: last-purge compares from the older record'
+      )
+    ])
+  })
+})
