@@ -11,7 +11,7 @@ import {
 } from '../src/stages/changed-files/range.js'
 import { InputError } from '../src/config/input-error.js'
 import { parseKeys, parseUrls } from '../src/config/lists.js'
-import { deriveTargets, encodePath } from '../src/stages/changed-files/derive.js'
+import { deriveTargets } from '../src/stages/changed-files/derive.js'
 import type { DerivedTarget } from '../src/record/index.js'
 
 const SITE = 'public/ => https://www.example.com/'
@@ -236,12 +236,17 @@ describe('deriving targets from changed files', () => {
   })
 })
 
-describe('encodePath', () => {
-  it('decodes back to the original path, segment by segment, keeping /', () => {
+describe('the path of a derived URL', () => {
+  it('decodes back to the file’s path under the url-map prefix, segment by segment, keeping /', () => {
+    const map = parseUrlMap('public/ => https://x.example/')
     fc.assert(
       fc.property(fc.array(fc.string({ unit: 'grapheme' }), { maxLength: 4 }), (segments) => {
-        const encoded = encodePath(segments.join('/'))
-        expect(encoded.split('/').map(decodeURIComponent)).toEqual(segments.join('/').split('/'))
+        const path = segments.join('/')
+        fc.pre(path !== '')
+        const url = deriveTargets([`public/${path}`], map, []).at(-1)?.target ?? ''
+        expect(url.startsWith('https://x.example/')).toBe(true)
+        const encoded = url.slice('https://x.example/'.length)
+        expect(encoded.split('/').map(decodeURIComponent)).toEqual(path.split('/'))
         expect(encoded).not.toMatch(/[\s#?\\]|%(?![0-9A-F]{2})/)
       })
     )

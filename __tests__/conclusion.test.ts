@@ -2,8 +2,7 @@
 import { beforeEach, describe, expect, it, jest } from '@jest/globals'
 import type { StepLog } from '../src/log.js'
 import type { PurgeResult, EdgeCheckEntry } from '../src/record/index.js'
-import { failureCauses } from '../src/report/causes.js'
-import { conclude, failureAnnotations, MAX_ANNOTATIONS } from '../src/report/conclusion.js'
+import { conclude } from '../src/report/conclusion.js'
 import { hideSecrets } from '../src/text/guard.js'
 import { settingsWith } from '../tools/defaults.js'
 import { runRecord } from './support/run-record.js'
@@ -78,11 +77,14 @@ beforeEach(() => {
   setFailed.mockReset()
 })
 
-/** The annotations of these results' failures, as `conclude` groups them. */
-const annotationsOf = (results: PurgeResult[], edge: EdgeCheckEntry[] = []): string[] =>
-  failureAnnotations(failureCauses(results, 1), edge)
+/** The annotations `conclude` makes of these results' failures, with fail-on-error. */
+function annotationsOf(results: PurgeResult[]): string[] {
+  error.mockClear()
+  concludeRun(results, ending(true))
+  return error.mock.calls.map(([message]) => message)
+}
 
-describe('failureAnnotations', () => {
+describe('the failure annotations', () => {
   it('is empty when nothing failed', () => {
     expect(annotationsOf([purged('a'), purged('b')])).toEqual([])
   })
@@ -137,24 +139,19 @@ describe('failureAnnotations', () => {
     ])
   })
 
-  it(`caps the lines at MAX_ANNOTATIONS and adds one line for the other kinds`, () => {
-    const kinds = MAX_ANNOTATIONS + 3
-    const results = Array.from({ length: kinds }, (_, index) =>
-      failed(`k${index}`, `reason ${index}`)
-    )
+  it('caps the lines at 5 and adds one line for the other kinds', () => {
+    const results = Array.from({ length: 8 }, (_, index) => failed(`k${index}`, `reason ${index}`))
     const lines = annotationsOf(results)
-    expect(lines).toHaveLength(MAX_ANNOTATIONS + 1)
-    expect(lines.at(-1)).toContain('3 more kinds of failure')
-    expect(lines.at(-1)).toContain('summary')
-    expect(MAX_ANNOTATIONS).toBeLessThan(10)
+    expect(lines).toHaveLength(6)
+    expect(lines.at(-1)).toBe(
+      '…and 3 more kinds of failure: see the job summary and the results output'
+    )
   })
 
-  it('adds no extra line for exactly MAX_ANNOTATIONS kinds', () => {
-    const results = Array.from({ length: MAX_ANNOTATIONS }, (_, index) =>
-      failed(`k${index}`, `reason ${index}`)
-    )
+  it('adds no extra line for exactly 5 kinds', () => {
+    const results = Array.from({ length: 5 }, (_, index) => failed(`k${index}`, `reason ${index}`))
     const lines = annotationsOf(results)
-    expect(lines).toHaveLength(MAX_ANNOTATIONS)
+    expect(lines).toHaveLength(5)
     expect(lines.join('\n')).not.toContain('more kinds')
   })
 
@@ -191,7 +188,10 @@ describe('conclude', () => {
   it('with fail-on-error, annotates errors and fails the step', () => {
     const results = [purged('a'), failed('b', 'HTTP 400 (Bad Request)'), failed('c', UNAUTHORIZED)]
     concludeRun(results, ending(true))
-    expect(error.mock.calls.map(([message]) => message)).toEqual(annotationsOf(results))
+    expect(error.mock.calls.map(([message]) => message)).toEqual([
+      'key "b" not purged: HTTP 400 (Bad Request)',
+      `key "c" not purged: ${UNAUTHORIZED}`
+    ])
     expect(setFailed).toHaveBeenCalledTimes(1)
     expect(setFailed.mock.calls[0]?.[0]).toContain('2 of 3 targets failed')
     expect(warning).not.toHaveBeenCalled()
@@ -203,7 +203,7 @@ describe('conclude', () => {
     expect(setFailed).not.toHaveBeenCalled()
     expect(error).not.toHaveBeenCalled()
     const messages = warning.mock.calls.map(([message]) => message)
-    expect(messages.slice(0, -1)).toEqual(annotationsOf(results))
+    expect(messages.slice(0, -1)).toEqual(['key "b" not purged: HTTP 400 (Bad Request)'])
     expect(messages.at(-1)).toContain('1 of 2 targets failed')
     expect(messages.at(-1)).toContain('fail-on-error is false')
   })

@@ -3,7 +3,7 @@ import { describe, expect, it } from '@jest/globals'
 import { pipeline } from 'node:stream/promises'
 import { Readable, Writable } from 'node:stream'
 import * as zlib from 'node:zlib'
-import { codingsOf, decodersFor, MAX_CODINGS } from '../src/http/content-coding.js'
+import { codingsOf, decodersFor } from '../src/http/content-coding.js'
 
 describe('codingsOf', () => {
   it('lists the codings in the order applied, names case-insensitive, x-gzip as gzip', () => {
@@ -24,7 +24,7 @@ describe('codingsOf', () => {
     })
   })
 
-  it(`takes up to ${MAX_CODINGS} codings, not counting identity, and refuses more, saying why`, () => {
+  it('takes up to 4 codings, not counting identity, and refuses more, saying why', () => {
     expect(codingsOf('gzip, identity, br, gzip, deflate')).toMatchObject({ kind: 'codings' })
     expect(codingsOf('br, br, br, br, br')).toEqual({
       kind: 'refused',

@@ -11,10 +11,9 @@ import {
   ScriptedTransport,
   type CallScript
 } from '../tools/scripted-transport.js'
-import { runPurge, type EngineSettings } from '../src/stages/purge/engine.js'
+import { runPurge } from '../src/stages/purge/engine.js'
 import { createTransport } from '../src/stages/purge/transport.js'
 import { LoopbackServer } from '../tools/loopback-server.js'
-import { ResultLedger } from '../src/stages/purge/ledger.js'
 import { planPurges } from '../src/stages/plan.js'
 import { hideSecrets } from '../src/text/guard.js'
 import { parseUrls } from '../src/config/lists.js'
@@ -34,22 +33,20 @@ interface Harness {
 /** A purge run with its results read once, into an array. */
 type ReadRun = Omit<PurgeRun, 'results'> & { results: PurgeResult[] }
 
-function harness(
-  overrides: Partial<Settings>,
-  answer?: CallScript,
-  engine: Partial<EngineSettings> = {}
-): Harness {
+function harness(overrides: Partial<Settings>, answer?: CallScript): Harness {
   const settings = settingsWith(overrides)
   const clock = new FakeClock()
   const transport = new ScriptedTransport(clock, answer)
   const log = recordedLog()
   const lines = log.lines
   const run = async (signal = new AbortController().signal): Promise<ReadRun> => {
-    const purge = await runPurge(
-      planPurges(settings),
-      { ...settings, ...engine },
-      { transport, clock, signal, log, random: () => 0 }
-    )
+    const purge = await runPurge(planPurges(settings), settings, {
+      transport,
+      clock,
+      signal,
+      log,
+      random: () => 0
+    })
     const results = [...purge.results]
     // Every scenario here also holds the ledger's counts to the results they count.
     expect(purge.counts).toEqual(countResults(results))
@@ -276,21 +273,6 @@ describe('results', () => {
       expect(counts).toEqual({ purged, failed: 4 - purged, planned: 0, total: 4 })
     }
   )
-
-  it('stay as fill gave them: an answer arriving after an unexpected error changes nothing', () => {
-    const calls = planPurges(settingsWith({ keys: ['a'] }))
-    const ledger = new ResultLedger(calls)
-    ledger.fill('not finished: edge-purge stopped on an unexpected error')
-    ledger.record(0, {
-      attempts: 1,
-      httpStatus: 200,
-      ids: new Map([['a', ID]]),
-      error: undefined
-    })
-    expect(ledger.results().map(({ status, error }) => [status, error])).toEqual([
-      ['failed', 'not finished: edge-purge stopped on an unexpected error']
-    ])
-  })
 })
 
 describe('cancellation', () => {

@@ -1,67 +1,6 @@
 /** Unit tests of input validation: every refusal happens before any request, naming the input. */
-import {
-  afterAll,
-  afterEach,
-  beforeAll,
-  beforeEach,
-  describe,
-  expect,
-  it,
-  jest
-} from '@jest/globals'
-import { execFileSync } from 'node:child_process'
-import { mkdirSync, mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs'
-import { EOL, tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { INPUT_NAMES, parseSettings, type RawInputs } from '../src/config/inputs.js'
-import { InputError } from '../src/config/input-error.js'
-import { DEFAULT_INPUTS } from '../tools/defaults.js'
-import { MAX_LIST_FILE_BYTES, readListFile, type FileReader } from '../src/config/list-files.js'
-import { readInputs, readSettings } from '../src/runner/inputs.js'
-import { hideSecrets } from '../src/text/guard.js'
-import type { Settings } from '../src/config/settings.js'
-
-const TOKEN = 'tok-4f9c2e7a'
-const API: Partial<RawInputs> = {
-  'api-token': TOKEN,
-  'base-url': 'https://api.example-cdn.com',
-  'service-id': 'svc123'
-}
-
-function raw(overrides: Partial<RawInputs>): RawInputs {
-  return { ...DEFAULT_INPUTS, ...overrides }
-}
-
-/** A reader for a run without files: any read is a failure of the test's setup. */
-const noFiles: FileReader = (path) => {
-  throw new Error(`unexpected read of ${path}`)
-}
-
-/** A reader over an in-memory directory; a missing path fails as readFileSync does. */
-function files(contents: Record<string, string>): FileReader {
-  return (path) => {
-    const text = contents[path]
-    if (text === undefined) {
-      throw new Error(`ENOENT: no such file or directory, open '${path}'`)
-    }
-    return text
-  }
-}
-
-function settingsOf(overrides: Partial<RawInputs>, readFile: FileReader = noFiles): Settings {
-  return parseSettings(raw(overrides), readFile)
-}
-
-/** The refusal parseSettings throws for these inputs. */
-function refusalOf(overrides: Partial<RawInputs>, readFile: FileReader = noFiles): InputError {
-  try {
-    parseSettings(raw(overrides), readFile)
-  } catch (error) {
-    if (error instanceof InputError) return error
-    throw error
-  }
-  throw new Error(`expected ${JSON.stringify(overrides)} to be refused`)
-}
+import { describe, expect, it } from '@jest/globals'
+import { API, files, noFiles, refusalOf, settingsOf, TOKEN } from './support/parsed-inputs.js'
 
 describe('the defaults', () => {
   it('give the documented settings', () => {
@@ -524,7 +463,9 @@ describe('bad values', () => {
     ['wait-timeout', '21601', 'above 0 and at most 21600'],
     ['wait-passes', '0', 'from 1 to 100'],
     ['verify', 'maybe', 'true or false'],
-    ['verify-timeout', '3601', 'above 0 and at most 3600']
+    ['verify-timeout', '3601', 'above 0 and at most 3600'],
+    ['repeat-after', '301', 'from 0 to 300'],
+    ['repeat-after', '-1', 'from 0 to 300']
   ] as const)('refuses %s: %j, naming the input and what is allowed', (name, value, allowed) => {
     const error = refusalOf({ ...API, keys: 'a', [name]: value })
     expect(error.message.startsWith(`${name} must be`)).toBe(true)
@@ -546,7 +487,8 @@ describe('bad values', () => {
     ['summary', 'False', { summary: false }],
     ['fail-on-error', 'false', { failOnError: false }],
     ['verify', 'true', { edgeCheck: { purgedUrls: true, urls: [], timeoutMs: 60_000 } }],
-    ['verify-timeout', '3600', { edgeCheck: { timeoutMs: 3_600_000 } }]
+    ['verify-timeout', '3600', { edgeCheck: { timeoutMs: 3_600_000 } }],
+    ['repeat-after', '300', { repeatAfterMs: 300_000 }]
   ] as const)('accepts %s: %j', (name, value, expected) => {
     expect(settingsOf({ ...API, keys: 'a', [name]: value })).toMatchObject(expected)
   })
@@ -609,144 +551,6 @@ describe('keys-file and urls-file', () => {
       expect(error.message).toContain('ENOENT')
     }
   )
-})
-
-describe('readListFile: a regular file of at most 64 MiB, read through one descriptor', () => {
-  let dir: string
-  beforeAll(() => {
-    dir = mkdtempSync(join(tmpdir(), 'edge-purge-inputs-'))
-  })
-  afterAll(() => {
-    rmSync(dir, { recursive: true, force: true })
-  })
-
-  /** The refusal parseSettings throws when keys-file is this path, read for real. */
-  const keysFileRefusal = (path: string): string =>
-    refusalOf({ ...API, 'keys-file': path }, readListFile).message
-
-  it('reads a regular file as UTF-8, and the keys in it are purged', () => {
-    const path = join(dir, 'keys.txt')
-    writeFileSync(path, '\uFEFFa b\nc\n')
-    expect(readListFile(path)).toBe('\uFEFFa b\nc\n')
-    expect(settingsOf({ ...API, 'keys-file': path }, readListFile).keys).toEqual(['a', 'b', 'c'])
-  })
-
-  it('refuses a FIFO at once instead of waiting for a writer', () => {
-    const path = join(dir, 'fifo')
-    execFileSync('mkfifo', [path])
-    expect(keysFileRefusal(path)).toBe(
-      `keys-file: cannot read ${JSON.stringify(path)}: it is a FIFO (named pipe); give a regular file`
-    )
-  })
-
-  it('refuses a device such as /dev/zero, which would never end', () => {
-    expect(keysFileRefusal('/dev/zero')).toBe(
-      'keys-file: cannot read "/dev/zero": it is a character device; give a regular file'
-    )
-  })
-
-  it('refuses a directory', () => {
-    const path = join(dir, 'a-directory')
-    mkdirSync(path)
-    expect(keysFileRefusal(path)).toMatch(/: it is a directory; give a regular file$/)
-  })
-
-  it('refuses a 2 GB sparse file by its size, without reading it', () => {
-    const path = join(dir, 'sparse')
-    writeFileSync(path, '')
-    truncateSync(path, 2 * 1024 ** 3)
-    expect(keysFileRefusal(path)).toMatch(
-      /: it holds 2,147,483,648 bytes; a list file may hold at most 64 MiB$/
-    )
-  })
-
-  it('reads a file of exactly 64 MiB, and refuses one byte more, naming urls-file', () => {
-    const path = join(dir, 'limit')
-    writeFileSync(path, '')
-    truncateSync(path, MAX_LIST_FILE_BYTES)
-    expect(readListFile(path)).toHaveLength(MAX_LIST_FILE_BYTES)
-    truncateSync(path, MAX_LIST_FILE_BYTES + 1)
-    const error = refusalOf({ 'urls-file': path }, readListFile)
-    expect(error.message).toMatch(
-      /^urls-file: cannot read .*: it holds 67,108,865 bytes; a list file may hold at most 64 MiB$/
-    )
-  })
-
-  it('reads past the size fstat gives, which is 0 for files such as those in /proc', () => {
-    expect(readListFile('/proc/self/status')).toMatch(/^Name:/)
-  })
-
-  it('refuses a missing file with the reason the system gives', () => {
-    expect(keysFileRefusal(join(dir, 'missing.txt'))).toMatch(/ENOENT: no such file or directory/)
-  })
-})
-
-describe('readInputs and readSettings through the runner environment', () => {
-  const saved = { ...process.env }
-  let writes: string[]
-
-  beforeEach(() => {
-    for (const name of INPUT_NAMES) {
-      process.env[`INPUT_${name.toUpperCase()}`] = DEFAULT_INPUTS[name]
-    }
-    writes = []
-    jest.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
-      writes.push(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'))
-      return true
-    })
-  })
-
-  afterEach(() => {
-    hideSecrets([])
-    jest.restoreAllMocks()
-    for (const name of Object.keys(process.env)) {
-      if (!(name in saved)) delete process.env[name]
-    }
-    Object.assign(process.env, saved)
-  })
-
-  it('reads every input from INPUT_<NAME> with hyphens kept, trimmed', () => {
-    process.env['INPUT_API-TOKEN'] = `  ${TOKEN}\n`
-    process.env['INPUT_BASE-URL'] = ' https://api.example-cdn.com '
-    process.env['INPUT_SERVICE-ID'] = 'svc123'
-    process.env['INPUT_KEYS'] = '\n a b \n'
-    process.env['INPUT_BATCH-SIZE'] = ' 100 '
-    const inputs = readInputs()
-    expect(Object.keys(inputs).sort()).toEqual([...INPUT_NAMES].sort())
-    expect(inputs['api-token']).toBe(TOKEN)
-    expect(inputs['base-url']).toBe('https://api.example-cdn.com')
-    expect(inputs.keys).toBe('a b')
-    expect(inputs['batch-size']).toBe('100')
-  })
-
-  it('announces the token as ::add-mask:: before anything else is printed', () => {
-    process.env['INPUT_API-TOKEN'] = TOKEN
-    process.env['INPUT_BASE-URL'] = 'https://api.example-cdn.com'
-    process.env['INPUT_SERVICE-ID'] = 'svc123'
-    process.env['INPUT_KEYS'] = 'a b'
-    const settings = readSettings()
-    expect(settings.apiToken).toBe(TOKEN)
-    expect(settings.keys).toEqual(['a', 'b'])
-    expect(writes[0]).toBe(`::add-mask::${TOKEN}${EOL}`)
-    const unmasked = writes.slice(1).filter((text) => text.includes(TOKEN))
-    expect(unmasked).toEqual([])
-  })
-
-  it('masks the token before refusing a bad input, and the refusal does not contain it', () => {
-    process.env['INPUT_API-TOKEN'] = TOKEN
-    process.env['INPUT_BASE-URL'] = 'http://api.example-cdn.com'
-    process.env['INPUT_SERVICE-ID'] = 'svc123'
-    process.env['INPUT_KEYS'] = 'a'
-    let message = ''
-    try {
-      readSettings()
-    } catch (error) {
-      message = error instanceof Error ? error.message : String(error)
-    }
-    expect(message).toMatch(/^base-url: /)
-    expect(message).not.toContain(TOKEN)
-    expect(writes[0]).toBe(`::add-mask::${TOKEN}${EOL}`)
-  })
 })
 
 describe('wait and verify', () => {

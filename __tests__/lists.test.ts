@@ -1,7 +1,10 @@
 /** Unit tests of the one list grammar, and of the key and URL lists read with it. */
 import { describe, expect, it } from '@jest/globals'
-import { listItems, parseKeys, parseUrls, type ListInput } from '../src/config/lists.js'
+import { listItems, parseKeys, parseUrls } from '../src/config/lists.js'
 import { InputError } from '../src/config/input-error.js'
+
+/** The name of a list input, as every message about it starts. */
+type ListInput = Parameters<typeof listItems>[1]
 
 /** What a list reads as: its items in order, or the refusal's whole message. */
 type Read = readonly string[] | { refused: string }

@@ -16,16 +16,14 @@ import { spawn } from 'node:child_process'
 import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import * as zlib from 'node:zlib'
-import {
-  createProber,
-  MAX_DECODED_BYTES,
-  type PageReading,
-  type Prober
-} from '../src/http/probe.js'
+import { createProber, type PageReading, type Prober } from '../src/http/probe.js'
 import type { Answer } from '../src/http/agents.js'
 import { FakeContentServer } from '../tools/fake-content-server.js'
 import { ROOT } from '../tools/run-like-runner.js'
 import { childTmpdir } from './support/child-tmpdir.js'
+
+/** The most the prober decodes of a body. */
+const FOUR_MIB = 4 * 1024 * 1024
 
 const PAGE = '<html><body>release abc1234 is live</body></html>'
 const childTmp = childTmpdir()
@@ -274,13 +272,13 @@ describe('bodies', () => {
   it('cuts a body at 4 MiB decoded', async () => {
     const answer = response(await get('/huge', 'never there'))
     expect(answer.truncated).toBe(true)
-    expect(answer.body).toHaveLength(MAX_DECODED_BYTES)
+    expect(answer.body).toHaveLength(FOUR_MIB)
   })
 
   it('cuts a compression bomb at 4 MiB decoded', async () => {
     const answer = response(await get('/bomb'))
     expect(answer.truncated).toBe(true)
-    expect(answer.body).toHaveLength(MAX_DECODED_BYTES)
+    expect(answer.body).toHaveLength(FOUR_MIB)
   })
 })
 
@@ -412,7 +410,7 @@ describe('charsets', () => {
     const headers = { 'Content-Type': 'text/plain; charset=utf-16le' }
     const answer = await getPage(headers, bytes, 'never there')
     expect(answer.truncated).toBe(true)
-    expect(answer.body).toBe('é'.repeat(MAX_DECODED_BYTES / 2))
+    expect(answer.body).toBe('é'.repeat(FOUR_MIB / 2))
   })
 })
 
@@ -446,7 +444,7 @@ describe('compression bombs', () => {
       answer: unknown
       zlibCallbacksAfter: number
     }
-    expect(answer).toEqual({ kind: 'response', truncated: true, length: MAX_DECODED_BYTES })
+    expect(answer).toEqual({ kind: 'response', truncated: true, length: FOUR_MIB })
     // At most the write already in flight when the decoder was destroyed; left running, the
     // decoder would inflate the other 60 MiB, 16 KiB per callback (some 3,800).
     expect(zlibCallbacksAfter).toBeLessThanOrEqual(1)

@@ -7,8 +7,7 @@ import { interpret, type Verdict } from '../src/stages/purge/response.js'
 import { parseUrls } from '../src/config/lists.js'
 import { settingsWith, TEST_BASE, TEST_SERVICE as SERVICE } from '../tools/defaults.js'
 import type { Settings } from '../src/config/settings.js'
-import type { Operation, PurgeCall } from '../src/record/index.js'
-import { resultsOfCall } from '../src/stages/purge/ledger.js'
+import type { PurgeCall } from '../src/record/index.js'
 
 const NOW = Date.UTC(2025, 5, 1, 12, 0, 0)
 const ID = '1740093-1756794994-11993984'
@@ -25,7 +24,7 @@ function planned(overrides: Partial<Settings>): PurgeCall {
   return calls[0] as PurgeCall
 }
 
-const calls: Record<Operation, () => PurgeCall> = {
+const calls: Record<PurgeCall['operation'], () => PurgeCall> = {
   'purge-all': () => planned({ purgeAll: true }),
   key: () => planned({ keys: ['home'] }),
   'soft-key': () => planned({ keys: ['home'], soft: true }),
@@ -114,23 +113,14 @@ describe('success', () => {
 })
 
 describe('a batch answer missing a key', () => {
-  it('confirms only the keys present; the missing key is reported as not purged', () => {
+  it('confirms only the keys present, giving the missing key neither an id nor a reason', () => {
     const call = calls.batch()
     const verdict = succeeded(interpret(call, response(200, { a: '1-2-3', c: '1-2-5' }), NOW))
-    expect(verdict.ids.has('b')).toBe(false)
-
-    const results = resultsOfCall(call, {
-      attempts: 1,
-      httpStatus: 200,
-      ids: verdict.ids,
-      error: undefined
-    })
-    expect(results.map((result) => [result.target, result.status])).toEqual([
-      ['a', 'purged'],
-      ['b', 'failed'],
-      ['c', 'purged']
+    expect([...verdict.ids]).toEqual([
+      ['a', '1-2-3'],
+      ['c', '1-2-5']
     ])
-    expect(results[1]?.error).toContain('no purge id returned')
+    expect([...verdict.unusable]).toEqual([])
   })
 
   it('does not take empty or non-string values for ids', () => {
@@ -156,7 +146,7 @@ describe('a batch answer missing a key', () => {
 })
 
 describe('a 200 without the promised JSON', () => {
-  it.each(Object.keys(calls) as Operation[])(
+  it.each(Object.keys(calls) as PurgeCall['operation'][])(
     '%s: a non-JSON body is a retryable failure quoting the body’s start',
     (op) => {
       const body = `Maintenance in progress, back soon${'x'.repeat(2000)}`
@@ -201,18 +191,12 @@ describe('purge ids', () => {
   ] as const
 
   it.each(HOSTILE_IDS)('an id %s fails its target, not the call, without retrying', (_what, id) => {
-    const call = calls.key()
-    const verdict = succeeded(interpret(call, response(200, { status: 'ok', id }), NOW))
-    const [result] = resultsOfCall(call, {
-      attempts: 1,
-      error: undefined,
-      ...verdict
-    })
-    expect(result?.status).toBe('failed')
-    expect(result?.id).toBeNull()
-    expect(result?.error).toMatch(/^the server's answer held no usable purge id \(got /)
-    expect(result?.error?.length).toBeLessThan(200)
-    expect(result?.error).not.toMatch(/[\n\r\u202e]/)
+    const verdict = succeeded(interpret(calls.key(), response(200, { status: 'ok', id }), NOW))
+    expect(verdict.ids.has('home')).toBe(false)
+    const reason = verdict.unusable.get('home')
+    expect(reason).toMatch(/^the server's answer held no usable purge id \(got /)
+    expect(reason?.length).toBeLessThan(200)
+    expect(reason).not.toMatch(/[\n\r\u202e]/)
   })
 
   it('accepts printable ASCII ids of up to 128 characters, four parts included', () => {
@@ -223,16 +207,12 @@ describe('purge ids', () => {
   })
 
   it('fails only the batch key whose id is unusable', () => {
-    const call = calls.batch()
     const body = { a: '1-2-3', b: 'two\nlines', c: '1-2-5' }
-    const verdict = succeeded(interpret(call, response(200, body), NOW))
-    const results = resultsOfCall(call, {
-      attempts: 1,
-      error: undefined,
-      ...verdict
-    })
-    expect(results.map((result) => result.status)).toEqual(['purged', 'failed', 'purged'])
-    expect(results[1]?.error).toContain('no usable purge id')
+    const verdict = succeeded(interpret(calls.batch(), response(200, body), NOW))
+    expect([...verdict.ids.keys()]).toEqual(['a', 'c'])
+    expect([...verdict.unusable]).toEqual([
+      ['b', `the server's answer held no usable purge id (got "two lines")`]
+    ])
   })
 })
 

@@ -1,13 +1,7 @@
 /** Unit tests of the checks of one surrogate key or URL: what a user may ask to purge. */
 import { describe, expect, it } from '@jest/globals'
 import { InputError } from '../src/config/input-error.js'
-import {
-  checkKey,
-  isLoopbackHost,
-  MAX_KEY_BYTES,
-  mergeUnique,
-  parseHttpUrl
-} from '../src/config/targets.js'
+import { checkKey, isLoopbackHost, mergeUnique, parseHttpUrl } from '../src/config/targets.js'
 
 /** The error a parse throws, so its type and message can both be checked. */
 function errorOf(parse: () => unknown): Error {
@@ -34,8 +28,7 @@ describe('checkKey', () => {
   })
 
   it('accepts a key of exactly 1024 bytes', () => {
-    expect(MAX_KEY_BYTES).toBe(1024)
-    expect(() => checkKey('k'.repeat(MAX_KEY_BYTES), 'keys')).not.toThrow()
+    expect(() => checkKey('k'.repeat(1024), 'keys')).not.toThrow()
   })
 
   it('refuses a key of 1025 bytes, naming the input, the size and the limit', () => {

@@ -5,7 +5,7 @@ import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 
 export type FileReader = (path: string) => string
 
 /** The most a keys-file or urls-file may hold: about two million 30-character keys. */
-export const MAX_LIST_FILE_BYTES = 64 * 1024 * 1024
+const MAX_LIST_FILE_BYTES = 64 * 1024 * 1024
 
 /**
  * Reads a regular file of at most 64 MiB as UTF-8. The checks are made on the opened descriptor,

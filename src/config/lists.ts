@@ -13,7 +13,7 @@ import {
 import { shorten } from '../text/shown.js'
 
 /** The inputs that hold lists, named as every message about them starts. */
-export type ListInput =
+type ListInput =
   'keys' | 'keys-file' | 'urls' | 'urls-file' | 'verify-urls' | 'wait-for-url' | 'service-id'
 
 /** A list input's text and its name. */

@@ -13,7 +13,7 @@ export interface PurgeUrl {
   address: string
 }
 
-export const MAX_KEY_BYTES = 1024
+const MAX_KEY_BYTES = 1024
 const PRINTABLE_ASCII = /^[\x21-\x7e]+$/
 
 /** Refuses a key the purge API cannot take or would read as another; `source` names its input. */

@@ -12,7 +12,7 @@ export type Codings = { kind: 'codings'; codings: Coding[] } | { kind: 'refused'
  * More layers than any server applies on purpose: each one is a decoder and a buffer, and a list
  * of hundreds would cost the runner more than the page is worth.
  */
-export const MAX_CODINGS = 4
+const MAX_CODINGS = 4
 
 /** A coding name or a header shown inside a reason: enough to recognise it. */
 const SHOWN_CODING_CHARS = 40

@@ -32,7 +32,7 @@ export interface Prober {
  * Pages are bigger than purge answers, and a version string may sit near the end of one, but a
  * hostile or runaway page (or a compression bomb) must not fill the runner's memory.
  */
-export const MAX_DECODED_BYTES = 4 * 1024 * 1024
+const MAX_DECODED_BYTES = 4 * 1024 * 1024
 
 /** The variants visitors get: a CDN caches and purges each encoding's copy on its own. */
 const ACCEPT_ENCODING = 'gzip, deflate, br'

@@ -8,7 +8,7 @@ import type { Settings } from '../config/settings.js'
 export type TargetType = 'all' | 'key' | 'url'
 
 /** Which spec operation a call is: decides the response shape expected and the permission needed. */
-export type Operation = 'purge-all' | 'key' | 'soft-key' | 'batch' | 'url' | 'soft-url'
+type Operation = 'purge-all' | 'key' | 'soft-key' | 'batch' | 'url' | 'soft-url'
 
 /** Calls refused with 403 stop the other calls that need the same permission. */
 export type Permission = 'engineer' | 'billing' | 'purge' | 'url-purge'

@@ -14,7 +14,7 @@ import { oneLine } from '../text/guard.js'
 import { shorten } from '../text/shown.js'
 
 /** GitHub shows 10 error annotations per step; keep room for the final one and other steps' notes. */
-export const MAX_ANNOTATIONS = 5
+const MAX_ANNOTATIONS = 5
 /** A server message is cut to 300 characters; this leaves room for what the action says around it. */
 const SHOWN_REASON_CHARS = 400
 
@@ -61,7 +61,7 @@ function edgeLine(group: EdgeProblem[]): string {
 }
 
 /** One annotation per cause of a failure and per kind of edge problem, the most targets first. */
-export function failureAnnotations(causes: Cause[], edge: EdgeCheckEntry[] = []): string[] {
+function failureAnnotations(causes: Cause[], edge: EdgeCheckEntry[] = []): string[] {
   const lines = [...causes.map(causeLine), ...edgeProblems(edge).map(edgeLine)]
   if (lines.length <= MAX_ANNOTATIONS) return lines
   return [

@@ -6,7 +6,7 @@ import type { Settings } from '../config/settings.js'
 import { hideSecrets } from '../text/guard.js'
 
 /** Reads every input, masking the tokens before anything else can print them. */
-export function readInputs(): RawInputs {
+function readInputs(): RawInputs {
   const raw = {} as RawInputs
   for (const name of SECRET_INPUTS) {
     raw[name] = core.getInput(name).trim()

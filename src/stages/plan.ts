@@ -10,7 +10,7 @@ import type { BatchFormat, Service, Settings } from '../config/settings.js'
 import { shorten } from '../text/shown.js'
 
 /** Real servers ignore keys past 16 KiB of `Surrogate-Key` header. */
-export const MAX_SURROGATE_KEY_HEADER_BYTES = 16 * 1024
+const MAX_SURROGATE_KEY_HEADER_BYTES = 16 * 1024
 
 const ACCEPT_JSON = { Accept: 'application/json' }
 const SOFT_HEADER = { 'Edge-Soft-Purge': '1' }

@@ -91,8 +91,8 @@ export function oneLine(text: string, maxChars = 300): string {
   return escapedLine(hidden, maxChars)
 }
 
-/** `oneLine`'s walk, character by character; exported so a test can hold the shortcut to it. */
-export function escapedLine(text: string, maxChars: number): string {
+/** `oneLine`'s walk, character by character. */
+function escapedLine(text: string, maxChars: number): string {
   return cut(shownPieces(text), maxChars)
 }
 

@@ -10,7 +10,7 @@ const MASK = '***'
  * secret, while shorter ones turn up in ordinary text (ids, words) too often to hide. Only secrets
  * under 5 bytes have no piece this long, and their raw and URL-encoded forms are still hidden.
  */
-export const MIN_BASE64_PIECE = 6
+const MIN_BASE64_PIECE = 6
 
 /**
  * A redactor for these secrets (empty ones ignored). It hides each secret raw, URL-encoded, and the

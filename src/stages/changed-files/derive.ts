@@ -43,7 +43,7 @@ export function deriveTargets(
  * Percent-encodes each segment of a repository path as a URL path (RFC 3986 `pchar`), keeping `/`:
  * `a b#1.html` → `a%20b%231.html`. Sub-delimiters, `:` and `@` stay as browsers request them.
  */
-export function encodePath(path: string): string {
+function encodePath(path: string): string {
   return path
     .split('/')
     .map((segment) =>

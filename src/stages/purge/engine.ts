@@ -16,7 +16,7 @@ import { ResultLedger } from './ledger.js'
 import { plainLine } from '../../text/shown.js'
 import { messageOf } from '../../text/message.js'
 
-export interface EngineSettings {
+interface EngineSettings {
   concurrency: number
   maxAttempts: number
   /** Wait before sending every call that purged something a second time; 0 when off. */

@@ -9,7 +9,7 @@ import {
 } from '../../record/index.js'
 
 /** Results of one call's targets; in a successful batch, a key without an id was not purged. */
-export function resultsOfCall(call: PurgeCall, end: CallEnd): PurgeResult[] {
+function resultsOfCall(call: PurgeCall, end: CallEnd): PurgeResult[] {
   return call.targets.map((target) => resultOf(call, end, target))
 }
 
@@ -40,7 +40,7 @@ function resultOf(call: PurgeCall, end: CallEnd, target: string): PurgeResult {
  * when both passes purged it. `second` is `undefined` when the call was not repeated because none
  * of its targets was purged.
  */
-export function withRepeat(first: PurgeResult[], second: PurgeResult[] | undefined): PurgeResult[] {
+function withRepeat(first: PurgeResult[], second: PurgeResult[] | undefined): PurgeResult[] {
   return first.map((result, index): PurgeResult => {
     const again = second?.[index]
     if (result.status !== 'purged' || again === undefined) return { ...result, repeat: null }

@@ -1,7 +1,7 @@
 /** Unit tests of the one guard for text from outside: one line, never a runner command, never markup. */
 import { afterEach, describe, expect, it } from '@jest/globals'
 import fc from 'fast-check'
-import { escapedLine, hideSecrets, oneLine, summaryText } from '../src/text/guard.js'
+import { hideSecrets, oneLine, summaryText } from '../src/text/guard.js'
 import { elementCounts, renderMarkdown, textOf } from './support/rendered-markdown.js'
 import { plainLine, quoted, shorten, shownUrl } from '../src/text/shown.js'
 
@@ -52,7 +52,8 @@ describe('oneLine', () => {
       .map((parts) => parts.join(''))
     fc.assert(
       fc.property(text, fc.integer({ min: 1, max: 40 }), (line, maxChars) => {
-        expect(oneLine(line, maxChars)).toBe(escapedLine(line, maxChars))
+        // Trailing spaces make any line not plain, so the second takes the walk, which drops them.
+        expect(oneLine(line, maxChars)).toBe(oneLine(`${line}  `, maxChars))
       }),
       { numRuns: 5000 }
     )

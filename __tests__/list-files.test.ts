@@ -1,0 +1,78 @@
+/** Unit tests of reading keys-file and urls-file: a regular file of at most 64 MiB, read for real. */
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
+import { execFileSync } from 'node:child_process'
+import { mkdirSync, mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { readListFile } from '../src/config/list-files.js'
+import { API, refusalOf, settingsOf } from './support/parsed-inputs.js'
+
+describe('readListFile: a regular file of at most 64 MiB, read through one descriptor', () => {
+  let dir: string
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'edge-purge-inputs-'))
+  })
+  afterAll(() => {
+    rmSync(dir, { recursive: true, force: true })
+  })
+
+  /** The refusal parseSettings throws when keys-file is this path, read for real. */
+  const keysFileRefusal = (path: string): string =>
+    refusalOf({ ...API, 'keys-file': path }, readListFile).message
+
+  it('reads a regular file as UTF-8, and the keys in it are purged', () => {
+    const path = join(dir, 'keys.txt')
+    writeFileSync(path, '\uFEFFa b\nc\n')
+    expect(readListFile(path)).toBe('\uFEFFa b\nc\n')
+    expect(settingsOf({ ...API, 'keys-file': path }, readListFile).keys).toEqual(['a', 'b', 'c'])
+  })
+
+  it('refuses a FIFO at once instead of waiting for a writer', () => {
+    const path = join(dir, 'fifo')
+    execFileSync('mkfifo', [path])
+    expect(keysFileRefusal(path)).toBe(
+      `keys-file: cannot read ${JSON.stringify(path)}: it is a FIFO (named pipe); give a regular file`
+    )
+  })
+
+  it('refuses a device such as /dev/zero, which would never end', () => {
+    expect(keysFileRefusal('/dev/zero')).toBe(
+      'keys-file: cannot read "/dev/zero": it is a character device; give a regular file'
+    )
+  })
+
+  it('refuses a directory', () => {
+    const path = join(dir, 'a-directory')
+    mkdirSync(path)
+    expect(keysFileRefusal(path)).toMatch(/: it is a directory; give a regular file$/)
+  })
+
+  it('refuses a 2 GB sparse file by its size, without reading it', () => {
+    const path = join(dir, 'sparse')
+    writeFileSync(path, '')
+    truncateSync(path, 2 * 1024 ** 3)
+    expect(keysFileRefusal(path)).toMatch(
+      /: it holds 2,147,483,648 bytes; a list file may hold at most 64 MiB$/
+    )
+  })
+
+  it('reads a file of exactly 64 MiB, and refuses one byte more, naming urls-file', () => {
+    const path = join(dir, 'limit')
+    writeFileSync(path, '')
+    truncateSync(path, 64 * 1024 * 1024)
+    expect(readListFile(path)).toHaveLength(64 * 1024 * 1024)
+    truncateSync(path, 64 * 1024 * 1024 + 1)
+    const error = refusalOf({ 'urls-file': path }, readListFile)
+    expect(error.message).toMatch(
+      /^urls-file: cannot read .*: it holds 67,108,865 bytes; a list file may hold at most 64 MiB$/
+    )
+  })
+
+  it('reads past the size fstat gives, which is 0 for files such as those in /proc', () => {
+    expect(readListFile('/proc/self/status')).toMatch(/^Name:/)
+  })
+
+  it('refuses a missing file with the reason the system gives', () => {
+    expect(keysFileRefusal(join(dir, 'missing.txt'))).toMatch(/ENOENT: no such file or directory/)
+  })
+})
