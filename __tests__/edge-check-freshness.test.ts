@@ -5,7 +5,7 @@
 import { describe, expect, it } from '@jest/globals'
 import fc from 'fast-check'
 import type { IncomingHttpHeaders } from 'node:http'
-import { judge, type FreshnessRule } from '../src/stages/edge-check/freshness.js'
+import { judge } from '../src/stages/edge-check/freshness.js'
 import type { Answer } from '../src/http/agents.js'
 import type { PageReading } from '../src/http/probe.js'
 import { observe, type Observation } from '../src/http/observation.js'
@@ -322,7 +322,7 @@ describe('properties', () => {
           answer(200, { 'x-cache': value }, '', { ageLines: [value, `${value}.5`] }),
           undefined
         )
-        const judged: [Observation, FreshnessRule][] = [
+        const judged: [Observation, Parameters<typeof judge>[1]][] = [
           [observed, { text }],
           [observed, after(1)],
           [badAge, after(1)]

@@ -5,7 +5,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals'
 import type { GitHubRepository, RunEvent } from '../src/github.js'
-import { MOST_DEPLOYMENTS, recallLastPurges } from '../src/stages/last-purge/recall.js'
+import { recallLastPurges } from '../src/stages/last-purge/recall.js'
 import type { FakeGitHubApi } from './support/fake-github-api.js'
 import { inputError } from './support/input-error.js'
 import { ENV, event, openOn, SETTINGS, site, startGitHub } from './support/purge-marks.js'
@@ -57,16 +57,16 @@ describe('reading the purge marks', () => {
     ])
   })
 
-  it(`fails after ${MOST_DEPLOYMENTS} deployments without a success, saying how to reset`, async () => {
+  it(`fails after 200 deployments without a success, saying how to reset`, async () => {
     api = await startGitHub()
     const root = site(api)
     api.deploy(ENV, root, ['success'])
-    for (let index = 0; index < MOST_DEPLOYMENTS; index += 1) api.deploy(ENV, root, ['failure'])
+    for (let index = 0; index < 200; index += 1) api.deploy(ENV, root, ['failure'])
     const github = await open(event('workflow_dispatch', root))
     const message = await inputError(recallLastPurges(github, SETTINGS, true, log))
-    expect(message).toContain(`none of the newest ${MOST_DEPLOYMENTS} deployments of ${ENV}`)
+    expect(message).toContain(`none of the newest 200 deployments of ${ENV}`)
     expect(message).toContain('mode: all and changed-since: last-purge')
-    expect(api.requestsTo(/\/statuses$/)).toHaveLength(MOST_DEPLOYMENTS)
+    expect(api.requestsTo(/\/statuses$/)).toHaveLength(200)
   })
 
   it('reads nothing when the run purges everything (mode: all)', async () => {

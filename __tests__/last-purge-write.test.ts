@@ -4,12 +4,7 @@
  * a refusal that costs a warning, never the purge.
  */
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals'
-import {
-  closeMarks,
-  decideMarks,
-  openMarks,
-  REPORT_NOT_WRITTEN
-} from '../src/stages/last-purge/write.js'
+import { closeMarks, decideMarks, openMarks } from '../src/stages/last-purge/write.js'
 import type { FakeGitHubApi } from './support/fake-github-api.js'
 import { COMPLETE, event, openOn, SETTINGS, site, startGitHub } from './support/purge-marks.js'
 import { recordedLog, type RecordedLog } from './support/recorded-log.js'
@@ -64,7 +59,7 @@ describe('writing the purge mark', () => {
     await closeMarks(github, marks, false, log)
     expect(api.deployments[0]?.statuses.at(-1)).toMatchObject({
       state: 'failure',
-      description: REPORT_NOT_WRITTEN
+      description: 'the outputs or the job summary could not be written'
     })
   })
 

@@ -8,7 +8,6 @@ export const modules = {
 __webpack_require__.r(__webpack_exports__);
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
 /* harmony export */   DEPLOYMENTS_PERMISSION: () => (/* binding */ DEPLOYMENTS_PERMISSION),
-/* harmony export */   MOST_DEPLOYMENTS: () => (/* binding */ MOST_DEPLOYMENTS),
 /* harmony export */   environmentOf: () => (/* binding */ environmentOf),
 /* harmony export */   recallLastPurges: () => (/* binding */ recallLastPurges)
 /* harmony export */ });
@@ -111,7 +110,6 @@ __webpack_require__.r(__webpack_exports__);
 // EXPORTS
 __webpack_require__.d(__webpack_exports__, {
   MARK_TASK: () => (/* binding */ MARK_TASK),
-  REPORT_NOT_WRITTEN: () => (/* binding */ REPORT_NOT_WRITTEN),
   closeMarks: () => (/* binding */ closeMarks),
   decideMarks: () => (/* binding */ decideMarks),
   describeMarkPlanned: () => (/* binding */ describeMarkPlanned),

@@ -10,8 +10,7 @@ __webpack_require__.r(__webpack_exports__);
 
 // EXPORTS
 __webpack_require__.d(__webpack_exports__, {
-  checkEdge: () => (/* binding */ checkEdge),
-  recheckDelayMs: () => (/* binding */ recheckDelayMs)
+  checkEdge: () => (/* binding */ checkEdge)
 });
 
 // EXTERNAL MODULE: ./src/http/observation.ts

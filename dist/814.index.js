@@ -177,8 +177,6 @@ __webpack_require__.d(__webpack_exports__, {
   createProber: () => (/* binding */ createProber)
 });
 
-// UNUSED EXPORTS: MAX_DECODED_BYTES
-
 // EXTERNAL MODULE: ./src/http/agents.ts
 var http_agents = __webpack_require__(1292);
 // EXTERNAL MODULE: external "node:zlib"

@@ -8,7 +8,6 @@ export const modules = {
 __webpack_require__.r(__webpack_exports__);
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
 /* harmony export */   DEPLOYMENTS_PERMISSION: () => (/* binding */ DEPLOYMENTS_PERMISSION),
-/* harmony export */   MOST_DEPLOYMENTS: () => (/* binding */ MOST_DEPLOYMENTS),
 /* harmony export */   environmentOf: () => (/* binding */ environmentOf),
 /* harmony export */   recallLastPurges: () => (/* binding */ recallLastPurges)
 /* harmony export */ });

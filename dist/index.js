@@ -30972,7 +30972,6 @@ class InputError extends Error {
 /* harmony export */   ri: () => (/* binding */ withoutCredentials),
 /* harmony export */   yR: () => (/* binding */ checkKey)
 /* harmony export */ });
-/* unused harmony export MAX_KEY_BYTES */
 /* harmony import */ var _input_error_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6065);
 /* harmony import */ var _text_shown_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8482);
 /** Validation of each thing a user asks to purge: a surrogate key, a URL. Pure. */
@@ -31496,8 +31495,6 @@ __nccwpck_require__.d(__webpack_exports__, {
   g5: () => (/* binding */ summaryText)
 });
 
-// UNUSED EXPORTS: escapedLine
-
 // EXTERNAL MODULE: ./src/text/cut.ts
 var cut = __nccwpck_require__(3147);
 ;// CONCATENATED MODULE: ./src/text/secrets.ts
@@ -31674,7 +31671,7 @@ function oneLine(text, maxChars = 300) {
         return hidden;
     return escapedLine(hidden, maxChars);
 }
-/** `oneLine`'s walk, character by character; exported so a test can hold the shortcut to it. */
+/** `oneLine`'s walk, character by character. */
 function escapedLine(text, maxChars) {
     return (0,cut/* cut */.J)(shownPieces(text), maxChars);
 }

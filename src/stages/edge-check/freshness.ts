@@ -5,7 +5,7 @@
 import type { Observation } from '../../http/observation.js'
 import { quoted } from '../../text/shown.js'
 
-export type FreshnessRule = { text: string } | { purgeStartedMs: number; nowMs: number }
+type FreshnessRule = { text: string } | { purgeStartedMs: number; nowMs: number }
 
 export interface Judgement {
   fresh: boolean

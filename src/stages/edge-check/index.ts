@@ -29,7 +29,7 @@ export interface EdgeCheckTarget {
 }
 
 /** What the edge check is asked: which URLs, from when, for how long. */
-export interface EdgeCheckRequest {
+interface EdgeCheckRequest {
   targets: EdgeCheckTarget[]
   /** When the first purge call of the run was sent (ms epoch): the reference for `Age`. */
   purgeStartedMs: number
@@ -44,7 +44,7 @@ const FIRST_RECHECK_MS = 500
 const MAX_RECHECK_MS = 5000
 
 /** Wait before the re-check that follows check number `checks`: 0.5 s, 1 s, 2 s, 4 s, then 5 s. */
-export function recheckDelayMs(checks: number): number {
+function recheckDelayMs(checks: number): number {
   return Math.min(MAX_RECHECK_MS, FIRST_RECHECK_MS * 2 ** Math.max(0, checks - 1))
 }
 

@@ -20,7 +20,7 @@ import { redact } from '../../text/guard.js'
 import { messageOf } from '../../text/message.js'
 
 /** The deployments looked at before giving up: a long run of failures means something else is wrong. */
-export const MOST_DEPLOYMENTS = 200
+const MOST_DEPLOYMENTS = 200
 /** Pages of 100 deployments: enough to reach the one past MOST_DEPLOYMENTS. */
 const DEPLOYMENT_PAGES = 3
 

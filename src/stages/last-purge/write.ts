@@ -80,7 +80,7 @@ export function decideMarks(marks: OpenMark[], run: RunOutcome): PurgeMark[] {
 }
 
 /** Why a mark decided `success` says `failure` after all: the report it points to is missing. */
-export const REPORT_NOT_WRITTEN = 'the outputs or the job summary could not be written'
+const REPORT_NOT_WRITTEN = 'the outputs or the job summary could not be written'
 
 /**
  * Ends each purge mark as decided, once the report is written; `failure` after all when the
