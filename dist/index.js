@@ -33778,14 +33778,14 @@ const failed = (attempts, httpStatus, error) => ({
 function afterFailure(verdict, attempts, settings, { clock, random }) {
     const { message, httpStatus, waitMs } = verdict;
     if (!verdict.retryable)
-        return { ended: failed(attempts, httpStatus, message) };
+        return { settled: failed(attempts, httpStatus, message) };
     if (waitMs !== undefined && waitMs > MAX_SERVER_WAIT_MS) {
         const error = `${message}; the server asks to wait ${describeWait(waitMs, clock.now())}, longer than the ${MAX_SERVER_WAIT_MS / 1000} s edge-purge waits: run again after that time`;
-        return { ended: failed(attempts, httpStatus, error) };
+        return { settled: failed(attempts, httpStatus, error) };
     }
     if (attempts >= settings.maxAttempts) {
         const error = `${message} (gave up after ${(0,counted/* counted */.h)(attempts, 'attempt')})`;
-        return { ended: failed(attempts, httpStatus, error) };
+        return { settled: failed(attempts, httpStatus, error) };
     }
     // Never sooner than the server asked, and never at once: a `Retry-After: 0` loop is a flood.
     return { retryInMs: Math.max(waitMs ?? 0, backoffMs(attempts, random)) };
@@ -33886,8 +33886,8 @@ class PurgePass {
             if (exchange.kind === 'cancelled')
                 return notSent(attempts, httpStatus, verdict.message);
             const next = afterFailure(verdict, attempts, this.settings, this.deps);
-            if ('ended' in next)
-                return next.ended;
+            if ('settled' in next)
+                return next.settled;
             log.info(describeRetry(call, attempts, verdict.message, next.retryInMs));
             await clock.sleep(next.retryInMs, signal);
         }

@@ -55,7 +55,7 @@ function rateLimitOf(failure: AttemptFailure, now: number): RateLimit | undefine
 }
 
 /** Why an attempt ended without an answer of its own: its deadline, or the run's cancel. */
-type Ended = 'timeout' | 'cancelled' | undefined
+type CutShort = 'timeout' | 'cancelled' | undefined
 
 /** Attempts sent to GitHub in this run, by every client it opened: a rate limit's message counts them. */
 export interface CallCount {
@@ -118,11 +118,11 @@ export class GitHubCalls {
   /** One attempt under a signal of its own, which ends at the deadline or at the run's cancel. */
   private async once<T>(
     attempt: (signal: AbortSignal) => Promise<T>
-  ): Promise<{ done: true; value: T } | { done: false; ended: Ended; error: unknown }> {
+  ): Promise<{ done: true; value: T } | { done: false; ended: CutShort; error: unknown }> {
     const { clock, signal, timeoutMs } = this.limits
     const controller = new AbortController()
-    let ended: Ended
-    const stop = (why: Ended): void => {
+    let ended: CutShort
+    const stop = (why: CutShort): void => {
       ended ??= why
       controller.abort()
     }
@@ -173,7 +173,11 @@ export class GitHubCalls {
 }
 
 /** Server errors, dropped connections and attempts past their deadline may pass next time. */
-function retryable(failure: AttemptFailure, ended: Ended, limit: RateLimit | undefined): boolean {
+function retryable(
+  failure: AttemptFailure,
+  ended: CutShort,
+  limit: RateLimit | undefined
+): boolean {
   // A spent primary limit that names no reset would be spent on every attempt.
   if (limit !== undefined) return limit.kind === 'secondary' || limit.waitMs !== undefined
   if (ended === 'timeout') return true
@@ -181,7 +185,7 @@ function retryable(failure: AttemptFailure, ended: Ended, limit: RateLimit | und
   return isRetryableNetworkCode(failure.code)
 }
 
-function describeFailure(failure: AttemptFailure, ended: Ended, timeoutMs: number): string {
+function describeFailure(failure: AttemptFailure, ended: CutShort, timeoutMs: number): string {
   if (ended === 'timeout') return `GitHub gave no answer within ${timeoutMs / 1000} s`
   if (failure.status !== undefined) return `GitHub answered ${failure.status}: ${failure.message}`
   return `GitHub could not be reached (${failure.code ?? failure.message})`

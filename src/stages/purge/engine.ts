@@ -81,18 +81,19 @@ class OriginState {
   }
 }
 
-interface Ended {
+/** How a call settled: its end as the record keeps it. */
+interface Settled {
   end: CallEnd
   /** False when cancellation, not an answer, ended the call. */
   answered: boolean
 }
 
-const notSent = (attempts: number, httpStatus: number | null, error: string): Ended => ({
+const notSent = (attempts: number, httpStatus: number | null, error: string): Settled => ({
   end: { attempts, httpStatus, ids: undefined, error },
   answered: false
 })
 
-const failed = (attempts: number, httpStatus: number | null, error: string): Ended => ({
+const failed = (attempts: number, httpStatus: number | null, error: string): Settled => ({
   end: { attempts, httpStatus, ids: undefined, error },
   answered: true
 })
@@ -108,16 +109,16 @@ function afterFailure(
   attempts: number,
   settings: EngineSettings,
   { clock, random }: EngineDeps
-): { retryInMs: number } | { ended: Ended } {
+): { retryInMs: number } | { settled: Settled } {
   const { message, httpStatus, waitMs } = verdict
-  if (!verdict.retryable) return { ended: failed(attempts, httpStatus, message) }
+  if (!verdict.retryable) return { settled: failed(attempts, httpStatus, message) }
   if (waitMs !== undefined && waitMs > MAX_SERVER_WAIT_MS) {
     const error = `${message}; the server asks to wait ${describeWait(waitMs, clock.now())}, longer than the ${MAX_SERVER_WAIT_MS / 1000} s edge-purge waits: run again after that time`
-    return { ended: failed(attempts, httpStatus, error) }
+    return { settled: failed(attempts, httpStatus, error) }
   }
   if (attempts >= settings.maxAttempts) {
     const error = `${message} (gave up after ${counted(attempts, 'attempt')})`
-    return { ended: failed(attempts, httpStatus, error) }
+    return { settled: failed(attempts, httpStatus, error) }
   }
   // Never sooner than the server asked, and never at once: a `Retry-After: 0` loop is a flood.
   return { retryInMs: Math.max(waitMs ?? 0, backoffMs(attempts, random)) }
@@ -162,7 +163,7 @@ class PurgePass {
   }
 
   /** A throw while handling one call (a bug, or an answer no rule foresaw) fails that call only. */
-  private async settle(call: PurgeCall): Promise<Ended> {
+  private async settle(call: PurgeCall): Promise<Settled> {
     try {
       return await this.throughOrigin(call)
     } catch (error) {
@@ -172,7 +173,7 @@ class PurgePass {
   }
 
   /** The first call to an origin opens it for the others once its first attempt is answered. */
-  private async throughOrigin(call: PurgeCall): Promise<Ended> {
+  private async throughOrigin(call: PurgeCall): Promise<Settled> {
     const address = new URL(call.url).origin
     const known = this.origins.get(address)
     if (known !== undefined) {
@@ -193,7 +194,7 @@ class PurgePass {
     call: PurgeCall,
     origin: OriginState,
     afterFirstAttempt: () => void
-  ): Promise<Ended> {
+  ): Promise<Settled> {
     const { transport, clock, signal, log } = this.deps
     let attempts = 0
     let httpStatus: number | null = null
@@ -226,7 +227,7 @@ class PurgePass {
       httpStatus = verdict.httpStatus
       if (exchange.kind === 'cancelled') return notSent(attempts, httpStatus, verdict.message)
       const next = afterFailure(verdict, attempts, this.settings, this.deps)
-      if ('ended' in next) return next.ended
+      if ('settled' in next) return next.settled
       log.info(describeRetry(call, attempts, verdict.message, next.retryInMs))
       await clock.sleep(next.retryInMs, signal)
     }
