@@ -169,15 +169,21 @@ describe('the purge start', () => {
 })
 
 describe('stop rules', () => {
-  it('sends one request when the token is rejected; the rest are not sent, saying why', async () => {
-    const { run, transport } = harness({ keys: ['a', 'b', 'c'], batchSize: 1 }, () =>
+  it('sends the first round at once; a rejected token stops every call after it, saying why', async () => {
+    const keys = Array.from({ length: 20 }, (_, index) => `k${index}`)
+    const { run, transport, clock } = harness({ keys, batchSize: 1, concurrency: 4 }, () =>
       reply(401, { msg: 'Provided credentials are missing or invalid' })
     )
+    const started = clock.now()
     const { results } = await run()
-    expect(transport.sent).toHaveLength(1)
-    expect(results[0]?.error).toContain('the API token was rejected (401)')
-    expect(results[1]?.error).toBe(
-      'not sent: an earlier call to the same address got the API token was rejected (401): check the secret behind api-token — server said: Provided credentials are missing or invalid'
+    expect(transport.sent.map(({ at }) => at - started)).toEqual([0, 0, 0, 0])
+    for (const result of results.slice(0, 4)) {
+      expect(result.error).toContain('the API token was rejected (401)')
+    }
+    expect(new Set(results.slice(4).map((result) => result.error))).toEqual(
+      new Set([
+        'not sent: an earlier call to the same address got the API token was rejected (401): check the secret behind api-token — server said: Provided credentials are missing or invalid'
+      ])
     )
   })
 
@@ -188,8 +194,9 @@ describe('stop rules', () => {
           { id: 'svc-a', baseUrl: 'https://api.example-cdn.com' },
           { id: 'svc-b', baseUrl: 'https://api.example-cdn.com' }
         ],
-        keys: ['k1', 'k2'],
-        batchSize: 1
+        keys: ['k1', 'k2', 'k3'],
+        batchSize: 1,
+        concurrency: 2
       },
       (call) => (call.service === 'svc-a' ? reply(403, { msg: 'Forbidden' }) : ok(call))
     )
@@ -197,10 +204,14 @@ describe('stop rules', () => {
     expect(results.map((result) => `${result.service} ${result.status}`)).toEqual([
       'svc-a failed',
       'svc-a failed',
+      'svc-a failed',
+      'svc-b purged',
       'svc-b purged',
       'svc-b purged'
     ])
-    expect(transport.sent.filter(({ call }) => call.service === 'svc-a')).toHaveLength(1)
+    // The first round (both svc-a) was out at once; the third svc-a call was not sent.
+    expect(transport.sent.filter(({ call }) => call.service === 'svc-a')).toHaveLength(2)
+    expect(results[2]?.error).toMatch(/^not sent: an earlier call/)
   })
 })
 

@@ -33723,8 +33723,10 @@ function permissionScope(call) {
     return `${call.permission} ${call.service ?? ''}`;
 }
 /**
- * What one origin has told us so far. The first call to an origin goes alone: if the token is
- * bad, one request finds out, not `concurrency` of them.
+ * What one origin has told us so far. The first round of calls goes out at once, each on its own
+ * connection, so their handshakes overlap; once an answer says the token is rejected, forbidden or
+ * rate-limited, no further call to the origin starts: a bad token costs at most `concurrency`
+ * requests.
  */
 class OriginState {
     /** Keyed by whether the call carries the token: a rejected token says nothing of calls without it. */
@@ -33733,13 +33735,6 @@ class OriginState {
     forbidden = new Map();
     /** No attempt starts before this time (ms epoch): a rate limit applies to every call to the origin. */
     notBefore = 0;
-    openGate = () => undefined;
-    opened = new Promise((resolve) => {
-        this.openGate = resolve;
-    });
-    open() {
-        this.openGate();
-    }
     /** Why a call must not be sent, if an earlier answer already decided its fate. */
     refusal(call) {
         const unauthorized = this.unauthorized.get(call.authenticated);
@@ -33791,7 +33786,7 @@ function afterFailure(verdict, attempts, settings, { clock, random }) {
     return { retryInMs: Math.max(waitMs ?? 0, backoffMs(attempts, random)) };
 }
 /**
- * One pass over the calls, `concurrency` at a time. Each origin's first call goes alone (see
+ * One pass over the calls, `concurrency` at a time, the first `concurrency` at once (see
  * `OriginState`); each call is retried until it ends; each call's results go to the ledger as it
  * ends, so whatever stops the pass, the calls that ended are recorded.
  */
@@ -33830,32 +33825,24 @@ class PurgePass {
     /** A throw while handling one call (a bug, or an answer no rule foresaw) fails that call only. */
     async settle(call) {
         try {
-            return await this.throughOrigin(call);
+            return await this.attempt(call, this.originOf(call));
         }
         catch (error) {
             const reason = (0,message/* messageOf */.b)(error);
             return failed(0, null, `edge-purge could not handle this call: ${(0,text_shown/* plainLine */.h0)(reason)}`);
         }
     }
-    /** The first call to an origin opens it for the others once its first attempt is answered. */
-    async throughOrigin(call) {
+    originOf(call) {
         const address = new URL(call.url).origin;
         const known = this.origins.get(address);
-        if (known !== undefined) {
-            await known.opened;
-            return this.attempt(call, known, () => undefined);
-        }
+        if (known !== undefined)
+            return known;
         const origin = new OriginState();
         this.origins.set(address, origin);
-        try {
-            return await this.attempt(call, origin, () => origin.open());
-        }
-        finally {
-            origin.open();
-        }
+        return origin;
     }
     /** Sends `call` until it succeeds, fails for good, is stopped by an earlier answer, or is cancelled. */
-    async attempt(call, origin, afterFirstAttempt) {
+    async attempt(call, origin) {
         const { transport, clock, signal, log } = this.deps;
         let attempts = 0;
         let httpStatus = null;
@@ -33876,7 +33863,6 @@ class PurgePass {
             const exchange = await transport.send(call, signal);
             const verdict = interpret(call, exchange, clock.now());
             origin.learn(verdict, call, clock.now());
-            afterFirstAttempt();
             if (verdict.ok) {
                 const { ids, unusable } = verdict;
                 const end = { attempts, httpStatus: verdict.httpStatus, ids, unusable, error: undefined };

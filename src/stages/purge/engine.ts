@@ -38,8 +38,10 @@ function permissionScope(call: PurgeCall): string {
 }
 
 /**
- * What one origin has told us so far. The first call to an origin goes alone: if the token is
- * bad, one request finds out, not `concurrency` of them.
+ * What one origin has told us so far. The first round of calls goes out at once, each on its own
+ * connection, so their handshakes overlap; once an answer says the token is rejected, forbidden or
+ * rate-limited, no further call to the origin starts: a bad token costs at most `concurrency`
+ * requests.
  */
 class OriginState {
   /** Keyed by whether the call carries the token: a rejected token says nothing of calls without it. */
@@ -48,14 +50,6 @@ class OriginState {
   private readonly forbidden = new Map<string, string>()
   /** No attempt starts before this time (ms epoch): a rate limit applies to every call to the origin. */
   notBefore = 0
-  private openGate: () => void = () => undefined
-  readonly opened = new Promise<void>((resolve) => {
-    this.openGate = resolve
-  })
-
-  open(): void {
-    this.openGate()
-  }
 
   /** Why a call must not be sent, if an earlier answer already decided its fate. */
   refusal(call: PurgeCall): string | undefined {
@@ -125,7 +119,7 @@ function afterFailure(
 }
 
 /**
- * One pass over the calls, `concurrency` at a time. Each origin's first call goes alone (see
+ * One pass over the calls, `concurrency` at a time, the first `concurrency` at once (see
  * `OriginState`); each call is retried until it ends; each call's results go to the ledger as it
  * ends, so whatever stops the pass, the calls that ended are recorded.
  */
@@ -165,36 +159,24 @@ class PurgePass {
   /** A throw while handling one call (a bug, or an answer no rule foresaw) fails that call only. */
   private async settle(call: PurgeCall): Promise<Settled> {
     try {
-      return await this.throughOrigin(call)
+      return await this.attempt(call, this.originOf(call))
     } catch (error) {
       const reason = messageOf(error)
       return failed(0, null, `edge-purge could not handle this call: ${plainLine(reason)}`)
     }
   }
 
-  /** The first call to an origin opens it for the others once its first attempt is answered. */
-  private async throughOrigin(call: PurgeCall): Promise<Settled> {
+  private originOf(call: PurgeCall): OriginState {
     const address = new URL(call.url).origin
     const known = this.origins.get(address)
-    if (known !== undefined) {
-      await known.opened
-      return this.attempt(call, known, () => undefined)
-    }
+    if (known !== undefined) return known
     const origin = new OriginState()
     this.origins.set(address, origin)
-    try {
-      return await this.attempt(call, origin, () => origin.open())
-    } finally {
-      origin.open()
-    }
+    return origin
   }
 
   /** Sends `call` until it succeeds, fails for good, is stopped by an earlier answer, or is cancelled. */
-  private async attempt(
-    call: PurgeCall,
-    origin: OriginState,
-    afterFirstAttempt: () => void
-  ): Promise<Settled> {
+  private async attempt(call: PurgeCall, origin: OriginState): Promise<Settled> {
     const { transport, clock, signal, log } = this.deps
     let attempts = 0
     let httpStatus: number | null = null
@@ -218,7 +200,6 @@ class PurgePass {
       const exchange = await transport.send(call, signal)
       const verdict = interpret(call, exchange, clock.now())
       origin.learn(verdict, call, clock.now())
-      afterFirstAttempt()
       if (verdict.ok) {
         const { ids, unusable } = verdict
         const end = { attempts, httpStatus: verdict.httpStatus, ids, unusable, error: undefined }
