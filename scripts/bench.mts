@@ -1,7 +1,13 @@
 /**
- * npm run bench [-- --latency 20 --runs 8 --quick]
+ * npm run bench [-- --rtt 20,60 --runs 15 --baseline <dist dir> --verbose]
+ * npm run bench -- --loopback [--latency 20 --runs 8 --quick]
  *
- * Runs the bundled action the way the runner does against the fake purge server with added latency,
+ * By default, the network mode (scripts/bench/network/): the action against an HTTPS fake purge
+ * API behind a proxy that delays every chunk by half a round trip each way, as a runner meets a
+ * real purge API; each scenario against its physical bound. Needs `openssl` for its certificate.
+ *
+ * With `--loopback`, the regression guard below: the bundled action the way the runner runs it
+ * against the fake purge server on plain HTTP with added latency,
  * and compares each scenario with its lower bound measured in the same run: the start of an action
  * whose main is an empty file, launched the same way, plus ceil(calls / concurrency) round trips.
  * `verify1k` (a purge-all, then 1,000 pages checked at the edge) starts from the action's own start
@@ -11,7 +17,7 @@
  * speed drifts.
  * keys10k's runs also report where their time goes, from the marks the action sets at the end of
  * each phase. Writes the tables, and what they mean with the figures of the same run, to
- * BENCHMARKS.md.
+ * BENCHMARKS.md's loopback section.
  *
  * Each scenario is a module of scripts/bench/scenarios/, run here in the order of the table; what
  * they share (the command line, timing, the page server, the report) is in scripts/bench/.
@@ -20,7 +26,8 @@ import { loadavg } from 'node:os'
 import { FakePurgeServer } from '../tools/fake-purge-api/server.js'
 import { removeRunDirs } from '../tools/run-like-runner.js'
 import { openBench } from './bench/context.js'
-import { CONCURRENCY, LATENCY_MS, QUICK, TOKEN } from './bench/options.js'
+import { networkBench } from './bench/network/index.js'
+import { CONCURRENCY, LATENCY_MS, LOOPBACK, QUICK, TOKEN } from './bench/options.js'
 import { writeReport } from './bench/report.js'
 import { cold } from './bench/scenarios/cold.js'
 import { concurrencyCurve } from './bench/scenarios/concurrency.js'
@@ -33,7 +40,7 @@ import { urls1k } from './bench/scenarios/urls1k.js'
 import { verify1k } from './bench/scenarios/verify1k.js'
 import { removeScratchDirs } from './bench/scratch.js'
 
-async function main(): Promise<void> {
+async function loopbackBench(): Promise<void> {
   const loadAtStart = loadavg()[0] ?? NaN
   const server = await FakePurgeServer.start({
     tokens: { [TOKEN]: 'engineer' },
@@ -71,4 +78,6 @@ async function main(): Promise<void> {
   }
 }
 
-await main().finally(() => Promise.all([removeRunDirs(), removeScratchDirs()]))
+await (LOOPBACK ? loopbackBench() : networkBench()).finally(() =>
+  Promise.all([removeRunDirs(), removeScratchDirs()])
+)

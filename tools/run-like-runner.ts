@@ -45,6 +45,8 @@ export interface ActionRun {
   dir: string
   /** From spawning node to its exit. */
   elapsedMs: number
+  /** performance.now() just before the spawn: where the run's timeline starts (the bench's). */
+  startedAt: number
 }
 
 /** Parses the runner's `name<<DELIMITER ... DELIMITER` output file format. */
@@ -163,6 +165,7 @@ export async function runAction(
   return {
     code,
     elapsedMs,
+    startedAt: started,
     stdout,
     stderr,
     log,

@@ -16,6 +16,17 @@ export const keyList = (count: number, prefix: string): string[] =>
 export const bound = (start: number, calls: number, perCall = CONCURRENCY): number =>
   start + Math.ceil(calls / perCall) * LATENCY_MS
 
+/**
+ * The network mode's physical bound: a start of `start` ms, the TCP and TLS 1.3 handshakes (one
+ * round trip each), then one round trip per `perCall` calls in flight.
+ */
+export const networkBound = (
+  start: number,
+  calls: number,
+  rttMs: number,
+  perCall = CONCURRENCY
+): number => start + 2 * rttMs + Math.ceil(calls / perCall) * rttMs
+
 export const format = (ms: number): string => `${ms.toFixed(0)} ms`
 export const judged = (text: string, met: boolean): string => `${text} (${met ? 'met' : 'missed'})`
 export const percent = (part: number, whole: number): string =>

@@ -35,16 +35,15 @@ function phasesBullet(figures: Figures): string {
 
 function roundTripsBullet(figures: Figures): string {
   const { concurrency } = figures
-  const rounds = 1 + Math.ceil((figures.keys10kCalls - 1) / concurrency)
   const worstLongRun = Math.max(
     figures.urls1k.medianMs / figures.urls1k.boundMs,
     figures.soft1k.medianMs / figures.soft1k.boundMs
   )
   return (
-    `- **Round trips.** The first call to each host goes alone, so a rejected token costs one ` +
-    `request, not \`concurrency\` of them: \`keys10k\`'s ${figures.keys10kCalls} calls take ` +
-    `${rounds} round trips at concurrency ${concurrency} instead of ` +
-    `${Math.ceil(figures.keys10kCalls / concurrency)}. The long runs (\`urls1k\`, \`soft1k\`) ` +
+    `- **Round trips.** The first round of calls goes out at once, so \`keys10k\`'s ` +
+    `${figures.keys10kCalls} calls take ${Math.ceil(figures.keys10kCalls / concurrency)} round ` +
+    `trips at concurrency ${concurrency}; a rejected token costs at most \`concurrency\` ` +
+    'requests. The long runs (`urls1k`, `soft1k`) ' +
     `stay within ${percent(worstLongRun - 1, 1)} of their bound, and \`urls1k\` opened ` +
     `${figures.urls1k.connections} TCP connections for concurrency ${concurrency}: one ` +
     'keep-alive connection per call in flight.'
@@ -119,5 +118,5 @@ export function reading(figures: Figures): string {
     ...concurrencyBullet(figures),
     memoryBullet(figures)
   ]
-  return ['## Reading the figures', '', ...bullets, ''].join('\n')
+  return ['### Reading the figures', '', ...bullets, ''].join('\n')
 }

@@ -1,12 +1,10 @@
-/** BENCHMARKS.md: the tables of this run, and what they mean with its figures. */
-import { writeFile } from 'node:fs/promises'
+/** BENCHMARKS.md's loopback section: the tables of this run, and what they mean with its figures. */
 import { cpus, loadavg } from 'node:os'
-import { join } from 'node:path'
-import { ROOT } from '../../tools/run-like-runner.js'
 import type { Figures, Row } from './figures.js'
 import { format } from './numbers.js'
 import { LATENCY_MS, RUNS, START_PAIRS } from './options.js'
 import { reading } from './reading.js'
+import { writeSection } from './sections.js'
 
 function tableOf(rows: Row[]): string[] {
   return [
@@ -36,7 +34,7 @@ function curveSection(figures: Figures): string[] {
     ? []
     : [
         '',
-        '## Concurrency (urls1k, 1,000 calls)',
+        '### Concurrency (urls1k, 1,000 calls)',
         '',
         '| concurrency | median | lower bound | ratio | TCP connections |',
         '|---|---|---|---|---|',
@@ -49,9 +47,9 @@ export async function writeReport(rows: Row[], figures: Figures): Promise<void> 
   console.log(`\n${table.join('\n')}`)
   const cpu = cpus()[0]?.model ?? 'unknown CPU'
   const text = [
-    '# Benchmarks',
+    '## Loopback: the regression guard (`npm run bench -- --loopback`)',
     '',
-    `Measured by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)}: ${cpus().length} cores (${cpu}), ` +
+    `Measured by \`npm run bench -- --loopback\` on ${new Date().toISOString().slice(0, 10)}: ${cpus().length} cores (${cpu}), ` +
       `load average ${figures.loadAtStart.toFixed(1)} at the start and ${(loadavg()[0] ?? NaN).toFixed(1)} at the end, node ${process.version}, ` +
       `${LATENCY_MS} ms added latency per request, median of ${RUNS} runs per scenario. ` +
       `Each run is the bundled \`dist/index.js\` launched as the runner launches it (INPUT_* variables, output and summary files).`,
@@ -68,6 +66,5 @@ export async function writeReport(rows: Row[], figures: Figures): Promise<void> 
     '',
     reading(figures)
   ].join('\n')
-  await writeFile(join(ROOT, 'BENCHMARKS.md'), text)
-  console.log('\nwrote BENCHMARKS.md')
+  await writeSection('loopback', text)
 }

@@ -3,7 +3,7 @@
  * shapes), records every request, and injects faults. Also answers per-URL PURGE as a content host.
  * The request rules themselves are in `rules.ts`, shared with the e2e test bed's API.
  */
-import { LoopbackServer } from '../loopback-server.js'
+import { LoopbackServer, type TlsIdentity } from '../loopback-server.js'
 import { type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
 import {
@@ -59,6 +59,8 @@ export interface FakeServerOptions {
   latencyMs?: number
   /** Whether per-URL PURGE requires a valid Edge-Key (disabled by default, as in the spec). */
   urlPurgeAuth?: boolean
+  /** Serve HTTPS with this key and certificate (the bench's network mode); plain HTTP without. */
+  tls?: TlsIdentity
 }
 
 export class FakePurgeServer {
@@ -75,11 +77,11 @@ export class FakePurgeServer {
 
   private constructor(
     private readonly http: LoopbackServer,
-    private readonly options: Required<FakeServerOptions>
+    private readonly options: Required<Omit<FakeServerOptions, 'tls'>>
   ) {}
 
   static async start(options: FakeServerOptions = {}): Promise<FakePurgeServer> {
-    const settings: Required<FakeServerOptions> = {
+    const settings: Required<Omit<FakeServerOptions, 'tls'>> = {
       tokens: options.tokens ?? { 'test-token': 'engineer' },
       services: options.services ?? ['svc123'],
       latencyMs: options.latencyMs ?? 0,
@@ -87,9 +89,9 @@ export class FakePurgeServer {
     }
     // Node's own 16 KiB header limit would answer 431 before a full 16 KiB Surrogate-Key reached the
     // API's check; real purge APIs take that header whole.
-    const http = new LoopbackServer({ maxHeaderSize: 64 * 1024 })
+    const http = new LoopbackServer({ maxHeaderSize: 64 * 1024 }, options.tls)
     const fake = new FakePurgeServer(http, settings)
-    http.server.on('connection', (socket: Socket) => {
+    http.onConnection((socket: Socket) => {
       fake.connections += 1
       fake.connectionNumbers.set(socket, fake.connections)
     })
@@ -198,7 +200,7 @@ export class FakePurgeServer {
     const soft = softPurge(request.headers)
     if (typeof soft !== 'boolean') return soft
     const host = request.headers.host ?? ''
-    this.purgedUrls.push({ url: `http://${host}${request.path}`, soft })
+    this.purgedUrls.push({ url: `${new URL(this.url).protocol}//${host}${request.path}`, soft })
     return json(200, { status: 'ok', id: this.nextId(3) })
   }
 }
