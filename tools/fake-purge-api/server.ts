@@ -77,7 +77,9 @@ export class FakePurgeServer {
 
   private constructor(
     private readonly http: LoopbackServer,
-    private readonly options: Required<Omit<FakeServerOptions, 'tls'>>
+    private readonly options: Required<Omit<FakeServerOptions, 'tls'>>,
+    /** Whether it serves HTTPS; known without asking the server, which may be closed mid-request. */
+    private readonly tls: boolean
   ) {}
 
   static async start(options: FakeServerOptions = {}): Promise<FakePurgeServer> {
@@ -90,7 +92,7 @@ export class FakePurgeServer {
     // Node's own 16 KiB header limit would answer 431 before a full 16 KiB Surrogate-Key reached the
     // API's check; real purge APIs take that header whole.
     const http = new LoopbackServer({ maxHeaderSize: 64 * 1024 }, options.tls)
-    const fake = new FakePurgeServer(http, settings)
+    const fake = new FakePurgeServer(http, settings, options.tls !== undefined)
     http.onConnection((socket: Socket) => {
       fake.connections += 1
       fake.connectionNumbers.set(socket, fake.connections)
@@ -200,7 +202,8 @@ export class FakePurgeServer {
     const soft = softPurge(request.headers)
     if (typeof soft !== 'boolean') return soft
     const host = request.headers.host ?? ''
-    this.purgedUrls.push({ url: `${new URL(this.url).protocol}//${host}${request.path}`, soft })
+    const scheme = this.tls ? 'https' : 'http'
+    this.purgedUrls.push({ url: `${scheme}://${host}${request.path}`, soft })
     return json(200, { status: 'ok', id: this.nextId(3) })
   }
 }
