@@ -415,6 +415,7 @@ describe('charsets', () => {
 })
 
 describe('compression bombs', () => {
+  // A node of its own through tsx, after a 64 MiB compression: tens of seconds on a busy machine.
   it('stop costing anything once the probe stops reading: no zlib work after it settles, and the process ends by itself', async () => {
     // 64 MiB of zeros in a few hundred bytes of brotli: the probe reads 4 MiB of it.
     const bomb = zlib.brotliCompressSync(Buffer.alloc(64 * 1024 * 1024))
@@ -448,7 +449,7 @@ describe('compression bombs', () => {
     // At most the write already in flight when the decoder was destroyed; left running, the
     // decoder would inflate the other 60 MiB, 16 KiB per callback (some 3,800).
     expect(zlibCallbacksAfter).toBeLessThanOrEqual(1)
-  })
+  }, 120_000)
 })
 
 /** Polls a condition the server sets asynchronously; gives up after 5 s. */
