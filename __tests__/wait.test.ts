@@ -15,6 +15,7 @@ import type { WaitSettings } from '../src/config/settings.js'
 import type { RequestLimits } from '../src/http/page-checks.js'
 import type { WaitOutcome } from '../src/record/index.js'
 import type { Clock } from '../src/clock.js'
+import { runCancel } from './support/run-cancel.js'
 
 const ORIGIN = 'https://origin.example/version'
 const SHA = 'abc1234'
@@ -43,7 +44,7 @@ interface Run {
 async function run(
   overrides: Partial<WaitSettings & RequestLimits>,
   script: Script,
-  signal = new AbortController().signal
+  signal = runCancel().signal
 ): Promise<Run> {
   const clock = new FakeClock()
   const started = clock.now()
@@ -270,7 +271,7 @@ describe('bounds', () => {
   })
 
   it('returns at once on cancel, even while a check hangs', async () => {
-    const controller = new AbortController()
+    const controller = runCancel()
     const clock = new FakeClock()
     let calls = 0
     const hanging: Prober = {
