@@ -135,6 +135,25 @@ describe('the rules of the house', () => {
     expect(wrong).toEqual([])
   })
 
+  it('hands the pipeline nothing of the report: the report reads the record runPipeline returns', () => {
+    // Only main.ts imports report/, so a hand-out could only be a callback main gives the pipeline.
+    const importers = files
+      .filter(({ path }) => !path.startsWith('src/report/'))
+      .filter(({ imports }) => imports.some((name) => name.startsWith('src/report/')))
+      .map(({ path }) => path)
+    expect(importers).toEqual(['src/main.ts'])
+    const main = readFileSync(join(SRC, 'main.ts'), 'utf8')
+    const deps = /const deps: PipelineDeps = \{([^}]*)\}/.exec(main)?.[1] ?? ''
+    const given = deps.split(',').map((entry) => entry.split(':')[0]?.trim())
+    expect(given.filter((name) => name !== '')).toEqual([
+      'clock',
+      'signal',
+      'log',
+      'connect',
+      'openGitHub'
+    ])
+  })
+
   it('keeps main.ts a table of contents of at most 60 lines', () => {
     const lines = readFileSync(join(SRC, 'main.ts'), 'utf8').trimEnd().split('\n')
     expect(lines.length).toBeLessThanOrEqual(60)
