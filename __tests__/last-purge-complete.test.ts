@@ -1,23 +1,9 @@
 /** What makes a run's purge of a service complete (complete.ts), so its purge mark says success. */
 import { describe, expect, it } from '@jest/globals'
-import type { PurgeResult, EdgeCheckOutcome } from '../src/record/index.js'
+import type { EdgeCheckOutcome } from '../src/record/index.js'
 import { incompleteBecause } from '../src/stages/last-purge/complete.js'
 import { COMPLETE } from './support/purge-marks.js'
-
-function result(overrides: Partial<PurgeResult>): PurgeResult {
-  return {
-    type: 'key',
-    target: 'k',
-    service: 'svc123',
-    soft: false,
-    status: 'purged',
-    id: 'id',
-    http_status: 200,
-    attempts: 1,
-    error: null,
-    ...overrides
-  }
-}
+import { purgeResult } from './support/run-record.js'
 
 function checked(fresh: boolean[]): EdgeCheckOutcome {
   const entries = fresh.map((isFresh, index) => ({
@@ -33,7 +19,7 @@ function checked(fresh: boolean[]): EdgeCheckOutcome {
 
 describe('a complete purge', () => {
   it('is every target of the service and every URL purged, and every checked page fresh', () => {
-    const results = [result({}), result({ type: 'url', service: null })]
+    const results = [purgeResult({}), purgeResult({ type: 'url', service: null })]
     expect(incompleteBecause({ ...COMPLETE, results, edgeCheck: checked([true]) }, 'svc123')).toBe(
       undefined
     )
@@ -44,8 +30,8 @@ describe('a complete purge', () => {
   })
 
   it('is not one with a failed target of the service, or a failed URL', () => {
-    const failedKey = [result({ status: 'failed' })]
-    const failedUrl = [result({ type: 'url', service: null, status: 'failed' })]
+    const failedKey = [purgeResult({ status: 'failed' })]
+    const failedUrl = [purgeResult({ type: 'url', service: null, status: 'failed' })]
     expect(incompleteBecause({ ...COMPLETE, results: failedKey }, 'svc123')).toBe(
       '1 target not purged'
     )
@@ -55,12 +41,12 @@ describe('a complete purge', () => {
   })
 
   it('does not count another service’s failed key against this one', () => {
-    const results = [result({ service: 'other', status: 'failed' }), result({})]
+    const results = [purgeResult({ service: 'other', status: 'failed' }), purgeResult({})]
     expect(incompleteBecause({ ...COMPLETE, results }, 'svc123')).toBe(undefined)
   })
 
   it('is not one when the repeat pass failed', () => {
-    const results = [result({ repeat: { status: 'failed', id: null, attempts: 5 } })]
+    const results = [purgeResult({ repeat: { status: 'failed', id: null, attempts: 5 } })]
     expect(incompleteBecause({ ...COMPLETE, results }, 'svc123')).toBe('1 target not purged')
   })
 

@@ -4,68 +4,11 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { writeOutputs } from '../src/report/outputs.js'
-import { purgeIds } from '../src/report/purge-ids.js'
 import type { PurgeResult, EdgeCheckEntry } from '../src/record/index.js'
 import { runnerOutputs } from '../src/runner/outputs.js'
-import { runRecord } from './support/run-record.js'
+import { purgeResult, runRecord } from './support/run-record.js'
 import { hideSecrets } from '../src/text/guard.js'
 import { parseOutputFile } from '../tools/run-like-runner.js'
-
-function result(overrides: Partial<PurgeResult>): PurgeResult {
-  return {
-    type: 'key',
-    target: 'k1',
-    service: 'svc123',
-    soft: false,
-    status: 'purged',
-    id: 'id-1',
-    http_status: 200,
-    attempts: 1,
-    error: null,
-    ...overrides
-  }
-}
-
-/** purge-ids as its output's text. */
-const idsJson = (results: PurgeResult[], perService: boolean): string =>
-  JSON.stringify(purgeIds(results, perService))
-
-describe('purgeIds', () => {
-  it('maps each purged target to its id, skipping failures and purge-all', () => {
-    const results = [
-      result({ target: 'a', id: 'id-a' }),
-      result({ target: 'b', status: 'failed', id: null, error: 'HTTP 500' }),
-      result({ type: 'all', target: 'svc123', id: null }),
-      result({ type: 'url', target: 'https://www.example.com/', service: null, id: 'id-u' })
-    ]
-    expect(idsJson(results, false)).toBe('{"a":"id-a","https://www.example.com/":"id-u"}')
-  })
-
-  it('groups by service, keeping a service named __proto__, URLs under urls', () => {
-    const results = [
-      result({ service: '__proto__', target: 'k1', id: 'id-1' }),
-      result({ service: 'svc2', target: '__proto__', id: 'id-2' }),
-      result({ type: 'url', service: null, target: 'https://www.example.com/', id: 'id-3' })
-    ]
-    expect(idsJson(results, true)).toBe(
-      '{"__proto__":{"k1":"id-1"},"svc2":{"__proto__":"id-2"},"urls":{"https://www.example.com/":"id-3"}}'
-    )
-  })
-
-  it('keeps a target given twice in its first place, with its last id', () => {
-    const results = [
-      result({ target: 'a', id: 'id-1' }),
-      result({ target: 'b', id: 'id-2' }),
-      result({ type: 'url', target: 'a', service: null, id: 'id-3' })
-    ]
-    expect(idsJson(results, false)).toBe('{"a":"id-3","b":"id-2"}')
-  })
-
-  it('lists a target named like an array index first, as any JSON object does', () => {
-    const results = [result({ target: 'b', id: 'id-b' }), result({ target: '42', id: 'id-42' })]
-    expect(idsJson(results, false)).toBe('{"42":"id-42","b":"id-b"}')
-  })
-})
 
 describe('writeOutputs', () => {
   const saved = { ...process.env }
@@ -104,8 +47,8 @@ describe('writeOutputs', () => {
 
   it('writes every output, and the results file under RUNNER_TEMP with nothing left beside it', async () => {
     const results = [
-      result({ target: 'a', id: 'id-a' }),
-      result({ target: 'b', status: 'failed', id: null, http_status: 500, error: 'HTTP 500' })
+      purgeResult({ target: 'a', id: 'id-a' }),
+      purgeResult({ target: 'b', status: 'failed', id: null, http_status: 500, error: 'HTTP 500' })
     ]
     const file = await writeOutputs(runRecord({ results }), runnerOutputs)
     expect(outputs()).toEqual({
@@ -145,7 +88,7 @@ describe('writeOutputs', () => {
       entry('https://www.example.com/late', { http_status: null, age: null, checks: 0 })
     ]
     const edgeCheck = { entries, cancelled: false, malformedAge: [] }
-    await writeOutputs(runRecord({ results: [result({})], edgeCheck }), runnerOutputs)
+    await writeOutputs(runRecord({ results: [purgeResult({})], edgeCheck }), runnerOutputs)
     expect(outputs()).toMatchObject({
       'fresh-count': '1',
       'stale-count': '3',
@@ -157,14 +100,14 @@ describe('writeOutputs', () => {
     // A quote and a backslash: JSON escapes them, so only hiding before escaping can find them.
     const token = 'tok"9fQ2/xL7\\vR4m+Zq'
     const results = [
-      result({ target: `key-${token}`, id: 'id-a' }),
-      result({
+      purgeResult({ target: `key-${token}`, id: 'id-a' }),
+      purgeResult({
         target: 'b',
         status: 'failed',
         id: null,
         error: `server said: ${token} / ${encodeURIComponent(token)}`
       }),
-      result({ target: 'c', id: Buffer.from(`user:${token}`).toString('base64') })
+      purgeResult({ target: 'c', id: Buffer.from(`user:${token}`).toString('base64') })
     ]
     hideSecrets([token])
     const file = await writeOutputs(runRecord({ results }), runnerOutputs)
@@ -184,8 +127,8 @@ describe('writeOutputs', () => {
     const token = 'tok"9fQ2/xL7\\vR4m+Zq'
     const results = Array.from({ length: 2500 }, (_, index) =>
       index === 1500
-        ? result({ target: 'x', status: 'failed', id: null, error: `echoed ${token}` })
-        : result({ target: `key-${index}`, id: `id-${index}` })
+        ? purgeResult({ target: 'x', status: 'failed', id: null, error: `echoed ${token}` })
+        : purgeResult({ target: `key-${index}`, id: `id-${index}` })
     )
     hideSecrets([token])
     const file = await writeOutputs(runRecord({ results }), runnerOutputs)
@@ -198,7 +141,7 @@ describe('writeOutputs', () => {
 
   it('writes a results file of many writes and characters of every width byte for byte', async () => {
     const results = Array.from({ length: 4000 }, (_, index) =>
-      result({ target: `é-${index}-日本-😀`, id: `id-${index}` })
+      purgeResult({ target: `é-${index}-日本-😀`, id: `id-${index}` })
     )
     const file = await writeOutputs(runRecord({ results }), runnerOutputs)
     expect(readFileSync(file).length).toBeGreaterThan(512 * 1024)
@@ -210,10 +153,12 @@ describe('writeOutputs', () => {
 
   it('keeps an output of exactly 1,000,000 bytes, and leaves one a byte longer empty', async () => {
     const sized = (bytes: number): PurgeResult[] => {
-      const base = Buffer.byteLength(JSON.stringify([result({ target: '', id: null })]))
+      const base = Buffer.byteLength(JSON.stringify([purgeResult({ target: '', id: null })]))
       // `é` is 2 bytes in UTF-8 and 1 character: the bytes, not the characters, are counted.
       const pad = bytes - base
-      return [result({ target: 'é'.repeat(Math.floor(pad / 2)) + 'x'.repeat(pad % 2), id: null })]
+      return [
+        purgeResult({ target: 'é'.repeat(Math.floor(pad / 2)) + 'x'.repeat(pad % 2), id: null })
+      ]
     }
     const exact = sized(1_000_000)
     expect(Buffer.byteLength(JSON.stringify(exact))).toBe(1_000_000)
@@ -229,7 +174,7 @@ describe('writeOutputs', () => {
 
   it('hides the token in purge-id', async () => {
     const token = 'tok-9fQ2xL7vR4m'
-    const results = [result({ id: `id-${token}` })]
+    const results = [purgeResult({ id: `id-${token}` })]
     hideSecrets([token])
     await writeOutputs(runRecord({ results }), runnerOutputs)
     expect(outputs()['purge-id']).toBe('id-***')
@@ -237,7 +182,7 @@ describe('writeOutputs', () => {
 
   it('never lets a reader see half a results file', async () => {
     const results = Array.from({ length: 100_000 }, (_, index) =>
-      result({ target: `key-${index}`, id: `id-${index}` })
+      purgeResult({ target: `key-${index}`, id: `id-${index}` })
     )
     let finished = false
     const writing = writeOutputs(runRecord({ results }), runnerOutputs).finally(() => {
@@ -263,7 +208,7 @@ describe('writeOutputs', () => {
 
   it('sets every output when the results file cannot be written, with a warning naming it', async () => {
     process.env.RUNNER_TEMP = join(dir, 'removed')
-    const results = [result({ target: 'a', id: 'id-a' })]
+    const results = [purgeResult({ target: 'a', id: 'id-a' })]
     expect(await writeOutputs(runRecord({ results }), runnerOutputs)).toBe('')
     expect(outputs()).toEqual({
       base: '',
