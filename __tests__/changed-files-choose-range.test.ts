@@ -2,13 +2,13 @@
  * Choosing the commits a run compares (the event's own range, or changed-since) and listing their
  * files: `findChangedFiles` against the fake GitHub API, read through the runner's client.
  */
-import { afterEach, beforeEach, describe, expect, it } from '@jest/globals'
+import { beforeEach, describe, expect, it } from '@jest/globals'
 import { findChangedFiles } from '../src/stages/changed-files/choose-range.js'
 import type { ComparedRange } from '../src/record/index.js'
 import type { RunEvent } from '../src/github.js'
 import { inputError } from './support/input-error.js'
 import { recordedLog } from './support/recorded-log.js'
-import { FakeGitHubApi } from './support/fake-github-api.js'
+import type { FakeGitHubApi } from './support/fake-github-api.js'
 import {
   ACCESS,
   connect,
@@ -17,25 +17,19 @@ import {
   siteRoot,
   TOKEN,
   writes,
+  fakeGitHubEachTest,
   type Access
 } from './support/site-repository.js'
 
 const ZERO = '0'.repeat(40)
 
 let api: FakeGitHubApi
-let savedApiUrl: string | undefined
-
-beforeEach(async () => {
-  logged = recordedLog()
-  api = await FakeGitHubApi.start({ tokens: { [TOKEN]: 'read' } })
-  savedApiUrl = process.env.GITHUB_API_URL
-  process.env.GITHUB_API_URL = api.url
+fakeGitHubEachTest({ tokens: { [TOKEN]: 'read' } }, (started) => {
+  api = started
 })
 
-afterEach(async () => {
-  if (savedApiUrl === undefined) delete process.env.GITHUB_API_URL
-  else process.env.GITHUB_API_URL = savedApiUrl
-  await api.close()
+beforeEach(() => {
+  logged = recordedLog()
 })
 
 /** The warnings the stage logs while `run` runs. */

@@ -3,7 +3,7 @@
  * GitHub's pages and caps, and how a failed call names the token. Against the fake GitHub API,
  * read through the runner's client.
  */
-import { afterEach, beforeEach, describe, expect, it } from '@jest/globals'
+import { describe, expect, it } from '@jest/globals'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { compare, filesOfRange } from '../src/stages/changed-files/range-files.js'
@@ -11,7 +11,7 @@ import type { ComparedRange } from '../src/record/index.js'
 import { hideSecrets } from '../src/text/guard.js'
 import { inputError } from './support/input-error.js'
 import { recordedLog } from './support/recorded-log.js'
-import { FakeGitHubApi, type Change } from './support/fake-github-api.js'
+import type { Change, FakeGitHubApi } from './support/fake-github-api.js'
 import {
   ACCESS,
   connect,
@@ -21,22 +21,13 @@ import {
   siteRoot,
   TOKEN,
   writes,
+  fakeGitHubEachTest,
   type Access
 } from './support/site-repository.js'
 
 let api: FakeGitHubApi
-let savedApiUrl: string | undefined
-
-beforeEach(async () => {
-  api = await FakeGitHubApi.start({ tokens: { [TOKEN]: 'read', 'gh-no-contents': 'none' } })
-  savedApiUrl = process.env.GITHUB_API_URL
-  process.env.GITHUB_API_URL = api.url
-})
-
-afterEach(async () => {
-  if (savedApiUrl === undefined) delete process.env.GITHUB_API_URL
-  else process.env.GITHUB_API_URL = savedApiUrl
-  await api.close()
+fakeGitHubEachTest({ tokens: { [TOKEN]: 'read', 'gh-no-contents': 'none' } }, (started) => {
+  api = started
 })
 
 /** The files of `base...head` as a push's range, read from the fake GitHub API. */

@@ -6,7 +6,8 @@ import { systemClock } from '../../src/clock.js'
 import type { GitHubRepository, RunEvent } from '../../src/github.js'
 import type { StepLog } from '../../src/log.js'
 import { connectGitHub } from '../../src/runner/github.js'
-import type { Change, FakeGitHubApi } from './fake-github-api.js'
+import { afterEach, beforeEach } from '@jest/globals'
+import { FakeGitHubApi, type Change, type FakeGitHubOptions } from './fake-github-api.js'
 
 /** The token the fake GitHub API grants contents: read. */
 export const TOKEN = 'gh-test-token'
@@ -57,3 +58,27 @@ export function siteRoot(api: FakeGitHubApi): string {
 }
 
 export const short = (sha: string): string => sha.slice(0, 7)
+
+/**
+ * A fake GitHub API for each test, with GITHUB_API_URL pointing at it while the test runs (a test
+ * may point it elsewhere): started before the test and handed to `onStart`, closed after it, and
+ * GITHUB_API_URL put back as it was.
+ */
+export function fakeGitHubEachTest(
+  options: FakeGitHubOptions,
+  onStart: (api: FakeGitHubApi) => void
+): void {
+  let api: FakeGitHubApi | undefined
+  let savedApiUrl: string | undefined
+  beforeEach(async () => {
+    api = await FakeGitHubApi.start(options)
+    savedApiUrl = process.env.GITHUB_API_URL
+    process.env.GITHUB_API_URL = api.url
+    onStart(api)
+  })
+  afterEach(async () => {
+    if (savedApiUrl === undefined) delete process.env.GITHUB_API_URL
+    else process.env.GITHUB_API_URL = savedApiUrl
+    await api?.close()
+  })
+}
