@@ -1,5 +1,5 @@
 /** Runs the bundled action as the GitHub runner does: INPUT_* variables, output and summary files, exit code. */
-import { spawn, type ChildProcess } from 'node:child_process'
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -13,6 +13,11 @@ const ENTRY = join(ROOT, 'dist', 'index.js')
  * while jest itself stays on the machine's Node.
  */
 const NODE = process.env.EDGE_PURGE_NODE || process.execPath
+
+/** The version of the node that runs the action (`v24.21.0`), for a report that names it. */
+export function actionNodeVersion(): string {
+  return execFileSync(NODE, ['--version'], { encoding: 'utf8' }).trim()
+}
 
 interface ActionYml {
   inputs: Record<string, { default?: string }>

@@ -27,7 +27,7 @@ export const RTTS = args.rtt.split(',').map((value) => {
 })
 /** A dist/ directory of another build, timed in turn with this one, run by run. */
 export const BASELINE = args.baseline
-/** Prints each keys10k run's connections, milestone by milestone. */
+/** Prints each run's connections, milestone by milestone. */
 export const VERBOSE = args.verbose
 /** Added to every answer of the fake purge API and of the pages the edge check fetches. */
 export const LATENCY_MS = Number(args.latency)

@@ -1,5 +1,6 @@
 /** BENCHMARKS.md's loopback section: the tables of this run, and what they mean with its figures. */
 import { cpus, loadavg } from 'node:os'
+import { actionNodeVersion } from '../../tools/run-like-runner.js'
 import type { Figures, Row } from './figures.js'
 import { format } from './numbers.js'
 import { LATENCY_MS, RUNS, START_PAIRS } from './options.js'
@@ -50,7 +51,7 @@ export async function writeReport(rows: Row[], figures: Figures): Promise<void> 
     '## Loopback: the regression guard (`npm run bench -- --loopback`)',
     '',
     `Measured by \`npm run bench -- --loopback\` on ${new Date().toISOString().slice(0, 10)}: ${cpus().length} cores (${cpu}), ` +
-      `load average ${figures.loadAtStart.toFixed(1)} at the start and ${(loadavg()[0] ?? NaN).toFixed(1)} at the end, node ${process.version}, ` +
+      `load average ${figures.loadAtStart.toFixed(1)} at the start and ${(loadavg()[0] ?? NaN).toFixed(1)} at the end, node ${actionNodeVersion()}, ` +
       `${LATENCY_MS} ms added latency per request, median of ${RUNS} runs per scenario. ` +
       `Each run is the bundled \`dist/index.js\` launched as the runner launches it (INPUT_* variables, output and summary files).`,
     '',

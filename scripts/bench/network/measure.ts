@@ -44,8 +44,9 @@ async function oneRound(
   for (const build of builds) {
     const run = await runScenario(hosts, samples.scenario, build.entry)
     build.into.push(run)
-    if (VERBOSE && samples.scenario.name === 'keys10k') {
-      printTimeline(`keys10k RTT ${samples.rttMs} ms, run ${index + 1}, ${build.name}`, run)
+    if (VERBOSE) {
+      const label = `${samples.scenario.name} RTT ${samples.rttMs} ms, run ${index + 1}`
+      printTimeline(`${label}, ${build.name}`, run)
     }
   }
 }

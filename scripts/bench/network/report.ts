@@ -1,5 +1,6 @@
 /** BENCHMARKS.md's network section: the table of this run, and one keys10k run's connections. */
 import { cpus, loadavg } from 'node:os'
+import { actionNodeVersion } from '../../../tools/run-like-runner.js'
 import { format, median } from '../numbers.js'
 import { CONCURRENCY, RUNS } from '../options.js'
 import { writeSection } from '../sections.js'
@@ -40,7 +41,7 @@ function intro(loadAtStart: number, baseline: string | undefined): string {
   return (
     `Measured by \`npm run bench\` on ${new Date().toISOString().slice(0, 10)}: ${cpus().length} ` +
     `cores (${cpu}), load average ${loadAtStart.toFixed(1)} at the start and ` +
-    `${(loadavg()[0] ?? NaN).toFixed(1)} at the end, node ${process.version}, median of ${RUNS} ` +
+    `${(loadavg()[0] ?? NaN).toFixed(1)} at the end, node ${actionNodeVersion()}, median of ${RUNS} ` +
     'interleaved runs per scenario (each run of each scenario in turn, each after an empty ' +
     `action's start${baseline === undefined ? '' : `, beside the build in \`${baseline}\``}). ` +
     'Each run is the bundled `dist/index.js` launched as the runner launches it, against the fake ' +
@@ -89,7 +90,7 @@ export async function writeNetworkReport(
             'connection it opened, in ms since the spawn. `opened` is the connect, `TLS done` the ' +
             "client's Finished, `first request` the first request leaving the client, `last answer` " +
             'the last answer reaching it; the run ends with the exit, after the outputs and the summary. ' +
-            '`npm run bench -- --verbose` prints this for every keys10k run.',
+            '`npm run bench -- --verbose` prints this for every run of every scenario.',
           '',
           ...TIMELINE_HEADER,
           ...timelineRows(shown.run.connections)

@@ -18,7 +18,7 @@ export const TIMELINE_HEADER = [
   '|---|---|---|---|---|---|'
 ]
 
-/** What `--verbose` prints after each keys10k run. */
+/** What `--verbose` prints after each run. */
 export function printTimeline(label: string, run: NetworkRun): void {
   console.log(
     `${label}: ${run.elapsedMs.toFixed(0)} ms, ${run.calls} calls, ` +
