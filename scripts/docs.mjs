@@ -1,6 +1,7 @@
 // Regenerates README.md's inputs and outputs from action.yml, so the two never disagree.
-// Inputs are one commented usage block, as actions/checkout shows them, and outputs a list: unlike
-// prettier's padded tables, both grow by the length of the descriptions alone.
+// Inputs are one commented usage block, as actions/checkout shows them, in groups by purpose (a
+// reader looking for the wait's inputs finds them together), and outputs a list: unlike prettier's
+// padded tables, both grow by the length of the descriptions alone.
 // Usage: node scripts/docs.mjs            rewrite the sections in place
 //        node scripts/docs.mjs --check    exit 1 when a section is stale, without writing
 import { readFileSync, writeFileSync } from 'node:fs'
@@ -43,19 +44,64 @@ function yamlValue(value) {
   return JSON.stringify(text)
 }
 
+/**
+ * The README's groups of inputs, in order, each input in exactly one: an input action.yml adds or
+ * drops fails the generator until it is placed here.
+ */
+const INPUT_GROUPS = [
+  ['What to purge', ['mode', 'keys', 'keys-file', 'urls', 'urls-file', 'soft']],
+  [
+    'The purge API',
+    [
+      'api-token',
+      'base-url',
+      'service-id',
+      'url-purge-auth',
+      'batch-format',
+      'batch-size',
+      'concurrency',
+      'max-attempts',
+      'timeout'
+    ]
+  ],
+  ['Changed files', ['changed-files', 'changed-since', 'url-map', 'key-map', 'github-token']],
+  ['Wait for the origin', ['wait-for-url', 'wait-for-text', 'wait-passes', 'wait-timeout']],
+  ['Edge check', ['verify', 'verify-urls', 'verify-text', 'verify-timeout']],
+  ['Behaviour', ['dry-run', 'summary', 'fail-on-error', 'repeat-after']]
+]
+
+function groupedInputs(inputs) {
+  const grouped = INPUT_GROUPS.flatMap(([, names]) => names)
+  const declared = Object.keys(inputs)
+  const unplaced = declared.filter((name) => !grouped.includes(name))
+  const unknown = grouped.filter((name) => !declared.includes(name))
+  const twice = grouped.filter((name, index) => grouped.indexOf(name) !== index)
+  if (unplaced.length + unknown.length + twice.length > 0) {
+    throw new Error(
+      `INPUT_GROUPS in scripts/docs.mjs must hold each input of action.yml once: ` +
+        `not in a group: ${unplaced.join(', ') || 'none'}; not in action.yml: ` +
+        `${unknown.join(', ') || 'none'}; in two places: ${twice.join(', ') || 'none'}`
+    )
+  }
+  return INPUT_GROUPS.map(([title, names]) => [title, names.map((name) => [name, inputs[name]])])
+}
+
 function inputsBlock(inputs) {
   const indent = '    '
-  const entries = Object.entries(inputs).map(([name, input]) => {
+  const entry = ([name, input]) => {
     const comment = wrap(input?.description ?? '', WIDTH - indent.length - 2).map(
       (line) => `${indent}# ${line}`
     )
     return [...comment, `${indent}${name}: ${yamlValue(input?.default)}`].join('\n')
-  })
+  }
+  const groups = groupedInputs(inputs).map(([title, entries]) =>
+    [`${indent}# --- ${title} ---`, ...entries.map(entry)].join('\n\n')
+  )
   return [
     '```yaml',
     '- uses: edge-purge/edge-purge@v1',
     '  with:',
-    entries.join('\n\n'),
+    groups.join('\n\n'),
     '```'
   ].join('\n')
 }
