@@ -5,8 +5,9 @@
  */
 import { DelayProxy, type ConnectionTimeline } from '../../../tools/delay-proxy.js'
 import { FakePurgeServer } from '../../../tools/fake-purge-api/server.js'
+import { makeCertificate } from '../../../tools/certificate.js'
 import { TOKEN } from '../options.js'
-import { makeCertificate } from './certificate.js'
+import { scratchDir } from '../scratch.js'
 
 export interface NetworkHosts {
   api: FakePurgeServer
@@ -22,7 +23,10 @@ export interface NetworkHosts {
 }
 
 export async function openHosts(): Promise<NetworkHosts> {
-  const certificate = await makeCertificate()
+  const certificate = await makeCertificate(await scratchDir('edge-purge-cert-'), [
+    '127.0.0.1',
+    'localhost'
+  ])
   const tls = { key: certificate.key, cert: certificate.cert }
   const api = await FakePurgeServer.start({ tokens: { [TOKEN]: 'engineer' }, tls })
   // The fake purge API answers PURGE for any URL under its address: a second one is the content host.

@@ -1,25 +1,29 @@
 /**
- * A self-signed certificate for 127.0.0.1 and localhost, made at the bench's start with the
- * system's `openssl` (Node cannot make an X.509 certificate itself). Only the bench needs openssl:
- * the tests serve plain HTTP. The action trusts the certificate through NODE_EXTRA_CA_CERTS, as a
- * self-hosted runner trusts a corporate CA.
+ * A self-signed certificate for a few host names and addresses, made with the system's `openssl`
+ * (Node cannot make an X.509 certificate itself). The action trusts it through
+ * NODE_EXTRA_CA_CERTS, as a self-hosted runner trusts a corporate CA: the bench's HTTPS hosts on
+ * 127.0.0.1, and the proxy suite's hosts that only the proxy resolves.
  */
 import { execFile } from 'node:child_process'
 import { readFile } from 'node:fs/promises'
+import { isIP } from 'node:net'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
-import type { TlsIdentity } from '../../../tools/loopback-server.js'
-import { scratchDir } from '../scratch.js'
+import type { TlsIdentity } from './loopback-server.js'
 
 export interface Certificate extends TlsIdentity {
   /** The certificate's PEM file: the value of NODE_EXTRA_CA_CERTS. */
   certFile: string
 }
 
-export async function makeCertificate(): Promise<Certificate> {
-  const dir = await scratchDir('edge-purge-cert-')
+/** Writes `key.pem` and `cert.pem` into `dir` (the caller removes it), for `names`, the first its CN. */
+export async function makeCertificate(
+  dir: string,
+  names: [string, ...string[]]
+): Promise<Certificate> {
   const keyFile = join(dir, 'key.pem')
   const certFile = join(dir, 'cert.pem')
+  const altNames = names.map((name) => (isIP(name) === 0 ? `DNS:${name}` : `IP:${name}`))
   // An ECDSA P-256 key: small and quick to make; its handshake signature costs well under 1 ms.
   await promisify(execFile)('openssl', [
     'req',
@@ -32,15 +36,15 @@ export async function makeCertificate(): Promise<Certificate> {
     '-days',
     '1',
     '-subj',
-    '/CN=127.0.0.1',
+    `/CN=${names[0]}`,
     '-addext',
-    'subjectAltName=IP:127.0.0.1,DNS:localhost',
+    `subjectAltName=${altNames.join(',')}`,
     '-keyout',
     keyFile,
     '-out',
     certFile
   ]).catch((error: unknown) => {
-    throw new Error(`the network bench needs openssl to make its certificate: ${String(error)}`)
+    throw new Error(`making a certificate needs openssl: ${String(error)}`)
   })
   return { key: await readFile(keyFile, 'utf8'), cert: await readFile(certFile, 'utf8'), certFile }
 }
