@@ -4,38 +4,14 @@
  * free port of 127.0.0.1. `stop()` ends it (and its worker child) and removes the directory.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
-import { accessSync, constants } from 'node:fs'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { delimiter, join } from 'node:path'
+import { join } from 'node:path'
+import { findExecutable } from './find-executable.js'
 import { freePort, request, sleep } from './http.js'
 
-/**
- * Where varnishd is: `$VARNISHD` if set (an empty or wrong value means "none"), else the first
- * executable `varnishd` on PATH or in the sbin directories Debian uses, which PATH may lack.
- */
-export function findVarnishd(): string | undefined {
-  const executable = (path: string): boolean => {
-    try {
-      accessSync(path, constants.X_OK)
-      return true
-    } catch {
-      return false
-    }
-  }
-  const override = process.env.VARNISHD
-  if (override !== undefined) return override !== '' && executable(override) ? override : undefined
-  const dirs = [
-    ...(process.env.PATH ?? '').split(delimiter),
-    '/usr/sbin',
-    '/usr/local/sbin',
-    '/sbin'
-  ]
-  return dirs
-    .filter((dir) => dir !== '')
-    .map((dir) => join(dir, 'varnishd'))
-    .find(executable)
-}
+/** Where varnishd is: `$VARNISHD` if set, else on PATH or in the sbin directories. */
+export const findVarnishd = (): string | undefined => findExecutable('varnishd', 'VARNISHD')
 
 export interface VarnishOptions {
   varnishd: string
