@@ -9,7 +9,7 @@
  * 5xx, the secondary and primary rate limits, an answer that trickles or never comes, and paging
  * that never ends.
  */
-import { LoopbackServer } from '../../tools/loopback-server.js'
+import { LoopbackServer, type TlsIdentity } from '../../tools/loopback-server.js'
 import { createHash } from 'node:crypto'
 import {
   STATUS_CODES,
@@ -98,6 +98,10 @@ export interface FakeGitHubOptions {
   repo?: string
   /** Token → permission. Default: `gh-test-token` with `read`. */
   tokens?: Record<string, Permission>
+  /** Where the REST API's paths start: GitHub Enterprise Server's is `/api/v3`. Default: the root. */
+  basePath?: string
+  /** Serve HTTPS with this key and certificate, as GitHub does; plain HTTP without. */
+  tls?: TlsIdentity
 }
 
 /** How one faulty answer misbehaves. */
@@ -233,6 +237,7 @@ export class FakeGitHubApi {
   readonly owner: string
   readonly repo: string
   private readonly tokens: Record<string, Permission>
+  private readonly basePath: string
   private readonly commits = new Map<string, Commit>()
   private readonly branches = new Map<string, string>()
   private readonly releases: ReleaseRecord[] = []
@@ -252,6 +257,7 @@ export class FakeGitHubApi {
     this.owner = options.owner ?? 'acme'
     this.repo = options.repo ?? 'site'
     this.tokens = options.tokens ?? { 'gh-test-token': 'read' }
+    this.basePath = options.basePath ?? ''
   }
 
   /** Every deployment, oldest first, with its statuses oldest first. */
@@ -260,7 +266,7 @@ export class FakeGitHubApi {
   }
 
   static async start(options: FakeGitHubOptions = {}): Promise<FakeGitHubApi> {
-    const http = new LoopbackServer()
+    const http = new LoopbackServer({}, options.tls)
     const fake = new FakeGitHubApi(http, options)
     await http.listen((request, response) => fake.handle(request, response))
     return fake
@@ -268,7 +274,7 @@ export class FakeGitHubApi {
 
   /** The API root, as GITHUB_API_URL gives it. */
   get url(): string {
-    return this.http.url
+    return `${this.http.url}${this.basePath}`
   }
 
   /** Ends every answer still open (trickling, silent) and stops the server. */
@@ -399,7 +405,7 @@ export class FakeGitHubApi {
       body: text === '' ? undefined : (JSON.parse(text) as Record<string, unknown>)
     }
     this.requests.push(recorded)
-    const origin = `http://${request.headers.host ?? '127.0.0.1'}`
+    const origin = `${new URL(this.http.url).protocol}//${request.headers.host ?? '127.0.0.1'}`
     const fault = this.takeFault(recorded)
     if (fault === undefined) send(response, this.answer(recorded, origin))
     else this.misbehave(fault, recorded, origin, response)
@@ -488,7 +494,7 @@ export class FakeGitHubApi {
     // An unauthenticated caller cannot see a private repository: GitHub answers 404, not 401.
     if (permission === undefined) return notFound()
 
-    const prefix = `/repos/${this.owner}/${this.repo}/`
+    const prefix = `${this.basePath}/repos/${this.owner}/${this.repo}/`
     if (!request.path.startsWith(prefix)) return notFound()
     const rest = request.path.slice(prefix.length)
     const link = (page: number, last: number): Record<string, string> =>
