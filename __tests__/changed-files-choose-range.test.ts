@@ -8,7 +8,7 @@ import type { ComparedRange } from '../src/record/index.js'
 import type { RunEvent } from '../src/github.js'
 import { inputError } from './support/input-error.js'
 import { recordedLog } from './support/recorded-log.js'
-import type { FakeGitHubApi } from './support/fake-github-api.js'
+import type { FakeGitHubApi } from '../tools/fake-github-api/server.js'
 import {
   ACCESS,
   connect,

@@ -11,7 +11,7 @@ import type { ComparedRange } from '../src/record/index.js'
 import { hideSecrets } from '../src/text/guard.js'
 import { inputError } from './support/input-error.js'
 import { recordedLog } from './support/recorded-log.js'
-import type { Change, FakeGitHubApi } from './support/fake-github-api.js'
+import type { Change, FakeGitHubApi } from '../tools/fake-github-api/server.js'
 import {
   ACCESS,
   connect,

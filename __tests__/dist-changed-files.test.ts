@@ -1,6 +1,6 @@
 /** Runner-contract tests of dist/ with changed-files: a fake GitHub API and the fake purge server. */
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals'
-import { FakeGitHubApi } from './support/fake-github-api.js'
+import { FakeGitHubApi } from '../tools/fake-github-api/server.js'
 import { FakePurgeServer } from '../tools/fake-purge-api/server.js'
 import { elementCounts, renderMarkdown, textOf } from './support/rendered-markdown.js'
 import { resultsOf, runAction, type ActionRun } from '../tools/run-like-runner.js'

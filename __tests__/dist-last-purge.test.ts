@@ -4,7 +4,11 @@
  * and written after it.
  */
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals'
-import { FakeGitHubApi, type FakeDeployment, type Permission } from './support/fake-github-api.js'
+import {
+  FakeGitHubApi,
+  type FakeDeployment,
+  type Permission
+} from '../tools/fake-github-api/server.js'
 import { FakeContentServer } from '../tools/fake-content-server.js'
 import { FakePurgeServer } from '../tools/fake-purge-api/server.js'
 import { renderMarkdown, textOf } from './support/rendered-markdown.js'

@@ -3,7 +3,7 @@
  * tests that use it expect, and that a faulted request is recorded and changes nothing.
  */
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals'
-import { FakeGitHubApi } from './support/fake-github-api.js'
+import { FakeGitHubApi } from '../tools/fake-github-api/server.js'
 
 const AUTH = { Authorization: 'token gh-test-token' }
 const DEPLOYMENTS = /^\/repos\/acme\/site\/deployments$/

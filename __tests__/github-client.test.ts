@@ -13,7 +13,7 @@ import { connectGitHub } from '../src/runner/github.js'
 import { findChangedFiles } from '../src/stages/changed-files/choose-range.js'
 import { recallLastPurges } from '../src/stages/last-purge/recall.js'
 import { closeMarks, decideMarks, openMarks } from '../src/stages/last-purge/write.js'
-import { FakeGitHubApi, type Change, type Permission } from './support/fake-github-api.js'
+import { FakeGitHubApi, type Change, type Permission } from '../tools/fake-github-api/server.js'
 import { inputError } from './support/input-error.js'
 import { recordedLog, type RecordedLog } from './support/recorded-log.js'
 

@@ -6,7 +6,7 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals'
 import type { GitHubRepository, RunEvent } from '../src/github.js'
 import { recallLastPurges } from '../src/stages/last-purge/recall.js'
-import type { FakeGitHubApi } from './support/fake-github-api.js'
+import type { FakeGitHubApi } from '../tools/fake-github-api/server.js'
 import { inputError } from './support/input-error.js'
 import { ENV, event, openOn, SETTINGS, site, startGitHub } from './support/purge-marks.js'
 import { recordedLog, type RecordedLog } from './support/recorded-log.js'

@@ -5,7 +5,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals'
 import { closeMarks, decideMarks, openMarks } from '../src/stages/last-purge/write.js'
-import type { FakeGitHubApi } from './support/fake-github-api.js'
+import type { FakeGitHubApi } from '../tools/fake-github-api/server.js'
 import { COMPLETE, event, openOn, SETTINGS, site, startGitHub } from './support/purge-marks.js'
 import { recordedLog, type RecordedLog } from './support/recorded-log.js'
 

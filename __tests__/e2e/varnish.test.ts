@@ -8,7 +8,7 @@
  * Without varnishd (PATH, /usr/sbin, or $VARNISHD) the suite is skipped, saying so.
  */
 import { describe, expect, it } from '@jest/globals'
-import { FakeGitHubApi } from '../support/fake-github-api.js'
+import { FakeGitHubApi } from '../../tools/fake-github-api/server.js'
 import { resultsOf, runAction, type ActionRun } from '../../tools/run-like-runner.js'
 import { expectExit, useTestBed, whileRunning } from './testbed/action-run.js'
 import { pollUntil } from './testbed/http.js'

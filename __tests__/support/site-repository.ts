@@ -7,7 +7,11 @@ import type { GitHubRepository, RunEvent } from '../../src/github.js'
 import type { StepLog } from '../../src/log.js'
 import { connectGitHub } from '../../src/runner/github.js'
 import { afterEach, beforeEach } from '@jest/globals'
-import { FakeGitHubApi, type Change, type FakeGitHubOptions } from './fake-github-api.js'
+import {
+  FakeGitHubApi,
+  type Change,
+  type FakeGitHubOptions
+} from '../../tools/fake-github-api/server.js'
 
 /** The token the fake GitHub API grants contents: read. */
 export const TOKEN = 'gh-test-token'

@@ -9,7 +9,7 @@
  * 5xx, the secondary and primary rate limits, an answer that trickles or never comes, and paging
  * that never ends.
  */
-import { LoopbackServer, type TlsIdentity } from '../../tools/loopback-server.js'
+import { LoopbackServer, type TlsIdentity } from '../loopback-server.js'
 import { createHash } from 'node:crypto'
 import {
   STATUS_CODES,
