@@ -18,10 +18,9 @@
  * The fake always listens on a free port. With --port, a TCP forwarder on that port stands in front
  * of it and the printed URL names the given port.
  */
-import { appendFileSync, renameSync, writeFileSync } from 'node:fs'
-import { createConnection, createServer, type Server, type Socket } from 'node:net'
-import { parseArgs } from 'node:util'
+import { appendFileSync } from 'node:fs'
 import { FakePurgeServer } from '../tools/fake-purge-api/server.js'
+import { ServerCommandLine, stopOnSignal, writeAtomically } from '../tools/server-cli.js'
 
 const USAGE = `Usage: npm run fake-server [-- OPTIONS]
 
@@ -37,14 +36,8 @@ Options:
   --quiet            do not log each request on stderr
   -h, --help         show this help`
 
-/** A command-line mistake: one line saying what is wrong, then the usage, exit 2. */
-function usageError(message: string): never {
-  console.error(`fake-server: ${message}`)
-  console.error(USAGE)
-  process.exit(2)
-}
-
-const OPTIONS = {
+const commandLine = new ServerCommandLine('fake-server', USAGE)
+const args = commandLine.parse({
   port: { type: 'string', default: '0' },
   token: { type: 'string', default: 'test-token' },
   service: { type: 'string', default: 'svc123' },
@@ -53,83 +46,14 @@ const OPTIONS = {
   'pid-file': { type: 'string' },
   quiet: { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false }
-} as const
-
-function parseCommandLine() {
-  try {
-    return parseArgs({ options: OPTIONS }).values
-  } catch (error) {
-    // parseArgs adds a second sentence on passing dash-led positionals; the first says what is wrong.
-    const message = error instanceof Error ? error.message : String(error)
-    return usageError(message.split(/\.\s/)[0] ?? message)
-  }
-}
-
-const args = parseCommandLine()
-if (args.help) {
-  console.log(USAGE)
-  process.exit(0)
-}
-
-const port = Number(args.port)
-if (!Number.isInteger(port) || port < 0 || port > 65535) {
-  usageError(`--port must be a port number (0 for a free one), got ${args.port}`)
-}
+})
+const port = commandLine.port(args.port)
 
 const fake = await FakePurgeServer.start({
   tokens: { [args.token]: 'engineer' },
   services: [args.service]
 })
-
-/** Forwards connections on `listenPort` to the fake, which itself can only take a free port. */
-async function forward(listenPort: number, target: URL): Promise<Server> {
-  const sockets = new Set<Socket>()
-  const forwarder = createServer((client) => {
-    const upstream = createConnection(Number(target.port), target.hostname)
-    for (const socket of [client, upstream]) {
-      sockets.add(socket)
-      socket.on('close', () => sockets.delete(socket))
-      socket.on('error', () => {
-        client.destroy()
-        upstream.destroy()
-      })
-    }
-    client.pipe(upstream).pipe(client)
-  })
-  forwarder.on('close', () => {
-    for (const socket of sockets) socket.destroy()
-  })
-  await new Promise<void>((resolve, reject) => {
-    forwarder.once('error', reject)
-    forwarder.listen(listenPort, '127.0.0.1', resolve)
-  })
-  return forwarder
-}
-
-/** Listening errors as one line: a busy or forbidden port is the user's to fix, not a stack. */
-async function forwardOrExit(listenPort: number): Promise<Server> {
-  try {
-    return await forward(listenPort, new URL(fake.url))
-  } catch (error) {
-    await fake.close()
-    const code = (error as NodeJS.ErrnoException).code
-    console.error(
-      code === 'EADDRINUSE'
-        ? `fake-server: port ${listenPort} is in use (choose another with --port, or leave it out for a free one)`
-        : `fake-server: cannot listen on 127.0.0.1:${listenPort}: ${code ?? String(error)}`
-    )
-    process.exit(1)
-  }
-}
-
-const forwarder = port === 0 ? undefined : await forwardOrExit(port)
-const url = forwarder === undefined ? fake.url : `http://127.0.0.1:${port}`
-
-/** Written to a temporary name and renamed, so a reader never sees a half-written file. */
-function writeAtomically(path: string, text: string): void {
-  writeFileSync(`${path}.tmp`, text)
-  renameSync(`${path}.tmp`, path)
-}
+const { url, close } = await commandLine.listenOn(port, fake)
 
 let recorded = -1
 function recordState(): void {
@@ -169,16 +93,9 @@ if (!args.quiet) {
   )
 }
 
-let stopping = false
-async function stop(signal: NodeJS.Signals): Promise<void> {
-  if (stopping) return
-  stopping = true
+stopOnSignal(async (signal) => {
   clearInterval(poll)
   recordState()
-  forwarder?.close()
-  await fake.close()
+  await close()
   if (!args.quiet) console.error(`fake purge API stopped (${signal})`)
-  process.exit(0)
-}
-process.on('SIGINT', (signal) => void stop(signal))
-process.on('SIGTERM', (signal) => void stop(signal))
+})
