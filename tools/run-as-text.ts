@@ -1,0 +1,139 @@
+/**
+ * A run of the bundled action as text for the terminal, as `npm run demo` and `npm run action`
+ * print it: the log as the runner shows it for the step, and the job summary rendered.
+ */
+import { convert } from 'html-to-text'
+import { join } from 'node:path'
+import type { ActionRun } from './run-like-runner.js'
+
+/**
+ * A workflow command, `::name key=value,…::data`, which the runner obeys instead of showing; the
+ * action writes them only through @actions/core, each on a line of its own.
+ */
+const COMMAND = /^::([A-Za-z-]+)(?: [^:]*)?::(.*)$/
+/** What the runner shows an annotation as, in the step log. */
+const ANNOTATIONS = new Map([
+  ['error', 'Error'],
+  ['warning', 'Warning'],
+  ['notice', 'Notice']
+])
+/** A successful call's line that says some of its keys came back without a purge id. */
+const KEYS_WITHOUT_ID = /^✓ (?=.*\bwithout (?:a )?purge ids?\b)/
+
+/** A command's data as @actions/core escaped it (`%25`, `%0D`, `%0A`), back to its text. */
+function unescapeData(data: string): string {
+  return data.replace(/%(25|0D|0A)/g, (_, code: string) =>
+    code === '25' ? '%' : code === '0D' ? '\r' : '\n'
+  )
+}
+
+/**
+ * The log as the runner shows it: `add-mask` hides its value as *** from then on and shows nothing,
+ * `group` is a heading (▾, folded on GitHub) with its lines indented until `endgroup`, an error,
+ * warning or notice reads `Error: message`, and `debug` (shown only with step debug logging) and
+ * any other command show nothing. A call marked ✓ that left keys without a purge id is marked ⚠:
+ * those keys failed. `remarked` counts those lines.
+ */
+function asTheRunnerShows(log: string): { text: string; remarked: number } {
+  const masks: string[] = []
+  const shown: string[] = []
+  let indent = ''
+  let remarked = 0
+  const show = (line: string): void => {
+    const masked = masks.reduce((text, mask) => text.split(mask).join('***'), line)
+    shown.push(masked === '' ? '' : `${indent}${masked}`)
+  }
+  for (const line of log.replace(/\n$/, '').split('\n')) {
+    const command = COMMAND.exec(line)
+    if (command === null) {
+      if (KEYS_WITHOUT_ID.test(line)) remarked += 1
+      show(line.replace(KEYS_WITHOUT_ID, '⚠ '))
+      continue
+    }
+    const [, name = '', data = ''] = command
+    const text = unescapeData(data)
+    if (name === 'add-mask') {
+      if (text !== '') masks.push(text)
+    } else if (name === 'group') {
+      // The runner does not nest groups: a group ends where the next one starts.
+      indent = ''
+      show(`▾ ${text}`)
+      indent = '  '
+    } else if (name === 'endgroup') {
+      indent = ''
+    } else if (ANNOTATIONS.has(name)) {
+      for (const part of `${ANNOTATIONS.get(name)}: ${text}`.split(/\r?\n/)) show(part)
+    }
+  }
+  return { text: `${shown.join('\n')}\n`, remarked }
+}
+
+/** Rows of the summary's tables shown here in all, failures first (the summary's own order). */
+const SHOWN_ROWS = 8
+/** Rows each table shows even when the tables above it took all of SHOWN_ROWS. */
+const MIN_SHOWN_ROWS = 3
+
+const TABLE = /<table\b[^>]*>[\s\S]*?<\/table>/gi
+const ROW = /<tr\b[^>]*>[\s\S]*?<\/tr>\n?/gi
+const isDataRow = (row: string): boolean => /<td\b/i.test(row)
+
+/**
+ * The summary's HTML with each table cut to its first rows, so the log above stays on screen, and
+ * under a table that lost rows, how many: the Markdown file the action wrote has them all. A
+ * "Showing N of M" line after a table is the summary's own (the file holds N of M).
+ */
+function cutTables(html: string): string {
+  let left = SHOWN_ROWS
+  return html.replace(TABLE, (table) => {
+    const rows = (table.match(ROW) ?? []).filter(isDataRow).length
+    const keep = Math.min(rows, Math.max(left, MIN_SHOWN_ROWS))
+    left -= keep
+    if (keep === rows) return table
+    let seen = 0
+    const cut = table.replace(ROW, (row) => (!isDataRow(row) || ++seen <= keep ? row : ''))
+    return (
+      `${cut}\n<p>(${keep} of this table’s ${rows} rows shown here; ` +
+      `the other ${rows - keep} are in the Markdown file named below.)</p>`
+    )
+  })
+}
+
+/** The summary as text with aligned columns, headings as written (a service id keeps its case). */
+function forTerminal(html: string): string {
+  const heading = { format: 'heading', options: { uppercase: false } }
+  return convert(cutTables(html), {
+    wordwrap: Math.min(process.stdout.columns ?? 120, 160),
+    selectors: [
+      ...['h1', 'h2', 'h3', 'h4', 'h5', 'h6'].map((selector) => ({ selector, ...heading })),
+      { selector: 'table', format: 'dataTable', options: { maxColumnWidth: 72 } }
+    ]
+  })
+}
+
+/** A heading line that stands out in a terminal. */
+export function section(title: string): void {
+  console.log(`\n━━ ${title} ${'━'.repeat(Math.max(3, 76 - title.length))}\n`)
+}
+
+/**
+ * The action's log as the runner shows it, under a heading; a call marked ⚠ instead of ✓ gets a
+ * note saying why.
+ */
+export function printLog(run: ActionRun): void {
+  section('The action’s log, as the runner shows it for the step')
+  const log = asTheRunnerShows(run.log)
+  process.stdout.write(log.text)
+  if (log.remarked > 0) {
+    console.log(
+      '\n⚠ where the action’s line has ✓: the server answered the call but gave no purge id for ' +
+        'some of its keys, and a key without a purge id counts as failed (see its Error line).'
+    )
+  }
+}
+
+/** The job summary rendered for the terminal, under a heading, and where its Markdown is. */
+export function printSummary(run: ActionRun): void {
+  section('The job summary')
+  console.log(forTerminal(run.summary))
+  console.log(`\nMarkdown written by the action: ${join(run.dir, 'summary.md')}`)
+}
