@@ -67,19 +67,24 @@ const variables = [
   `INPUT_GITHUB-TOKEN=${args.token}`
 ].join('\n')
 
-const line = ({ sha, message }: DemoCommit): string => `${sha.slice(0, 7)} ${message}`
-/** The demo's history as a newcomer needs it to read what a run compares. */
+const short = (commit: DemoCommit): string => commit.sha.slice(0, 7)
+/** The demo's history, as a newcomer needs it to read what a run compares. */
 function describe(): void {
   const { root, draft, about, post } = repository
   console.error(
-    `fake GitHub API listening: repository ${fake.owner}/${fake.repo}, token ${args.token}`
+    `fake GitHub API listening: repository ${fake.owner}/${fake.repo}, token ${args.token} ` +
+      '(contents: read, deployments: write)'
   )
-  console.error(`  main:        ${line(root)}`)
-  console.error(`               ${line(about)}`)
-  console.error(`               ${line(post)}`)
-  console.error(`  force-pushed away: ${line(draft)} (on ${root.sha.slice(0, 7)})`)
-  console.error(`  purge mark:  edge-purge/${DEMO_SERVICE} at ${draft.sha.slice(0, 7)}, success`)
-  console.error(`  the push:    ${about.sha.slice(0, 7)}...${post.sha.slice(0, 7)} on main`)
+  console.error(`  main: ${short(root)} ${root.message}`)
+  console.error(`        ${short(about)} ${about.message}`)
+  console.error(
+    `        ${short(post)} ${post.message}   ← the push: ${short(about)}...${short(post)}`
+  )
+  console.error(`  force-pushed away: ${short(draft)} ${draft.message}, on top of ${short(root)}`)
+  console.error(
+    `  purge mark of ${DEMO_SERVICE}: ${short(draft)} purged completely ` +
+      `(a deployment in edge-purge/${DEMO_SERVICE})`
+  )
   console.error('stop with Ctrl-C')
 }
 

@@ -83,6 +83,11 @@ export interface RunOptions {
   nodeArgs?: string[]
   /** Called once the process is started, e.g. to send it a signal as the runner does on cancel. */
   onStart?: (child: ChildProcess) => void
+  /**
+   * Where the action runs, as the runner runs it in the workspace (relative paths in inputs and
+   * GITHUB_EVENT_PATH start there); default: the run's directory.
+   */
+  cwd?: string
 }
 
 /** Every run's directory (inputs, output files, RUNNER_TEMP), removed by `removeRunDirs`. */
@@ -146,7 +151,7 @@ export async function runAction(
 
   const started = performance.now()
   const child = spawn(NODE, [...(options.nodeArgs ?? []), options.entry ?? ENTRY], {
-    cwd: paths.dir,
+    cwd: options.cwd ?? paths.dir,
     env
   })
   options.onStart?.(child)
