@@ -97,11 +97,15 @@ function runSettings(): { inputs: Record<string, string>; env: Record<string, st
   return { inputs, env }
 }
 
-/** Each output set, one line each, long ones cut: the output file holds them whole. */
+/** Each output set, one line each, long ones but paths cut: the output file holds them whole. */
 function printOutputs(run: ActionRun): void {
   section('The outputs')
   const set = Object.entries(run.outputs).filter(([, value]) => value !== '')
   for (const [name, value] of set) {
+    if (name.endsWith('-file')) {
+      console.log(`${name}: ${value}`)
+      continue
+    }
     const shown = cut([...value.replace(/\n/g, ' ')], SHOWN_OUTPUT_CHARS)
     const length = value.length > SHOWN_OUTPUT_CHARS ? ` (${value.length} characters)` : ''
     console.log(`${name}: ${shown}${length}`)
