@@ -10,13 +10,13 @@
  * and asks no DNS server but 127.0.0.1, so nothing leaves the machine. `stop()` ends it and
  * removes the folder.
  */
-import { execFile, spawn, type ChildProcess } from 'node:child_process'
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { execFile, spawn } from 'node:child_process'
+import { readFile, rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
+import { Daemon, startOnFreePort } from './daemon.js'
 import { findExecutable } from './find-executable.js'
-import { freePort, pollUntil, sleep } from './http.js'
+import { pollUntil, sleep } from './http.js'
 
 /** Where squid is: `$SQUID` if set, else on PATH or in the sbin directories. */
 export const findSquid = (): string | undefined => findExecutable('squid', 'SQUID')
@@ -63,79 +63,33 @@ function config(dir: string, port: number, hostNames: string[]): string {
 }
 
 export class Squid {
-  private exited: Promise<void>
-  private running = true
-  private output = ''
-  private readonly killOnExit = (): void => void this.child.kill('SIGKILL')
-
   private constructor(
-    private readonly child: ChildProcess,
+    private readonly daemon: Daemon,
     readonly port: number,
     readonly dir: string
-  ) {
-    child.stdout?.on('data', (chunk: Buffer) => (this.output += chunk.toString()))
-    child.stderr?.on('data', (chunk: Buffer) => (this.output += chunk.toString()))
-    this.exited = new Promise((resolve) =>
-      child.once('exit', () => {
-        this.running = false
-        resolve()
-      })
-    )
-    // If the test process ends without stop() (a crash, a killed worker), take squid with it.
-    process.once('exit', this.killOnExit)
-  }
+  ) {}
 
-  /** Starts squid with `hostNames` resolving to 127.0.0.1; retries when its port was taken. */
+  /** Starts squid with `hostNames` resolving to 127.0.0.1; again on another port if its was taken. */
   static async start(squid: string, hostNames: string[]): Promise<Squid> {
-    const dir = await mkdtemp(join(tmpdir(), 'edge-purge-squid-'))
-    await writeFile(join(dir, 'hosts'), `127.0.0.1 ${hostNames.join(' ')}\n`)
-    if (process.getuid?.() === 0) await promisify(execFile)('chown', ['proxy:proxy', dir])
-    let lastError: Error | undefined
-    // A free port can be taken between finding it and squid binding it: try a few.
-    for (let attempt = 1; attempt <= 5; attempt += 1) {
-      const port = await freePort()
+    const launch = async (port: number, dir: string): Promise<Daemon> => {
+      await writeFile(join(dir, 'hosts'), `127.0.0.1 ${hostNames.join(' ')}\n`)
+      if (process.getuid?.() === 0) await promisify(execFile)('chown', ['proxy:proxy', dir])
       const configFile = join(dir, 'squid.conf')
       await writeFile(configFile, config(dir, port, hostNames))
       // A failed attempt's log would read as this one's.
       await rm(join(dir, 'cache.log'), { force: true })
       const child = spawn(squid, ['-N', '-f', configFile], { stdio: ['ignore', 'pipe', 'pipe'] })
-      const proxy = new Squid(child, port, dir)
-      try {
-        await proxy.waitUntilReady()
-        return proxy
-      } catch (error) {
-        lastError = error as Error
-        await proxy.stop({ keepDir: true })
-        if (!BIND_FAILURE.test(lastError.message)) break
-      }
+      return Daemon.launch(child, false, (daemon) => waitUntilReady(daemon, port, dir))
     }
-    await rm(dir, { recursive: true, force: true })
-    throw lastError ?? new Error('squid did not start')
+    const { server, port, dir } = await startOnFreePort('edge-purge-squid-', launch, (error) =>
+      BIND_FAILURE.test(error.message)
+    )
+    return new Squid(server, port, dir)
   }
 
   /** The value of HTTPS_PROXY and HTTP_PROXY. */
   get url(): string {
     return `http://127.0.0.1:${this.port}`
-  }
-
-  private async cacheLog(): Promise<string> {
-    return readFile(join(this.dir, 'cache.log'), 'utf8').catch(() => '')
-  }
-
-  /** Until squid says it accepts connections on its port (it logs nothing else when bound). */
-  private async waitUntilReady(): Promise<void> {
-    const accepting = `Accepting HTTP Socket connections at conn`
-    const deadline = Date.now() + START_TIMEOUT_MS
-    while (Date.now() < deadline) {
-      const log = await this.cacheLog()
-      const said = `${this.output}\n${log}`
-      if (log.includes(accepting) && log.includes(`local=127.0.0.1:${this.port} `)) return
-      if (!this.running || BIND_FAILURE.test(said) || said.includes('FATAL')) {
-        throw new Error(`squid did not start on port ${this.port}:\n${said.slice(-4000)}`)
-      }
-      await sleep(50)
-    }
-    throw new Error(`squid not ready within ${START_TIMEOUT_MS} ms:\n${await this.cacheLog()}`)
   }
 
   /** Every line of the access log so far. */
@@ -167,23 +121,27 @@ export class Squid {
   }
 
   /** Ends squid (SIGTERM, then SIGKILL after 15 s) and removes its folder. */
-  async stop({ keepDir = false } = {}): Promise<void> {
-    process.removeListener('exit', this.killOnExit)
-    if (this.running) {
-      this.child.kill('SIGTERM')
-      let timer: NodeJS.Timeout | undefined
-      const stopped = await Promise.race([
-        this.exited.then(() => true),
-        new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), 15_000)))
-      ])
-      clearTimeout(timer)
-      if (!stopped) {
-        this.child.kill('SIGKILL')
-        await this.exited
-      }
-    }
-    this.child.stdout?.destroy()
-    this.child.stderr?.destroy()
-    if (!keepDir) await rm(this.dir, { recursive: true, force: true })
+  async stop(): Promise<void> {
+    await this.daemon.stop()
+    await rm(this.dir, { recursive: true, force: true })
   }
+}
+
+const cacheLog = (dir: string): Promise<string> =>
+  readFile(join(dir, 'cache.log'), 'utf8').catch(() => '')
+
+/** Until squid says it accepts connections on its port (it logs nothing else when bound). */
+async function waitUntilReady(daemon: Daemon, port: number, dir: string): Promise<void> {
+  const accepting = `Accepting HTTP Socket connections at conn`
+  const deadline = Date.now() + START_TIMEOUT_MS
+  while (Date.now() < deadline) {
+    const log = await cacheLog(dir)
+    const said = `${daemon.output}\n${log}`
+    if (log.includes(accepting) && log.includes(`local=127.0.0.1:${port} `)) return
+    if (!daemon.running || BIND_FAILURE.test(said) || said.includes('FATAL')) {
+      throw new Error(`squid did not start on port ${port}:\n${said.slice(-4000)}`)
+    }
+    await sleep(50)
+  }
+  throw new Error(`squid not ready within ${START_TIMEOUT_MS} ms:\n${await cacheLog(dir)}`)
 }

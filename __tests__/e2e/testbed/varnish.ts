@@ -3,12 +3,12 @@
  * (`-T none`), its own working directory under the system temp dir, `-s malloc,64m`, listening on a
  * free port of 127.0.0.1. `stop()` ends it (and its worker child) and removes the directory.
  */
-import { spawn, type ChildProcess } from 'node:child_process'
-import { mkdtemp, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { spawn } from 'node:child_process'
+import { rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
+import { Daemon, startOnFreePort } from './daemon.js'
 import { findExecutable } from './find-executable.js'
-import { freePort, request, sleep } from './http.js'
+import { request, sleep } from './http.js'
 
 /** Where varnishd is: `$VARNISHD` if set, else on PATH or in the sbin directories. */
 export const findVarnishd = (): string | undefined => findExecutable('varnishd', 'VARNISHD')
@@ -22,139 +22,94 @@ export interface VarnishOptions {
 
 const BIND_FAILURE = /Could not get socket|Address already in use/
 
-export class Varnish {
-  private output = ''
-  private exited: Promise<void>
-  private running = true
-  private readonly killOnExit = (): void => this.killGroup('SIGKILL')
+function varnishdArguments(port: number, dir: string, vclPath: string): string[] {
+  return [
+    '-F',
+    '-j',
+    'none',
+    '-n',
+    join(dir, 'instance'),
+    '-a',
+    `127.0.0.1:${port}`,
+    '-T',
+    'none',
+    '-f',
+    vclPath,
+    '-s',
+    'malloc,64m',
+    '-p',
+    'thread_pools=1',
+    '-p',
+    'thread_pool_min=10',
+    '-p',
+    'thread_pool_max=200',
+    '-p',
+    'vsl_space=8M'
+  ]
+}
 
+export class Varnish {
   private constructor(
-    private readonly child: ChildProcess,
+    private readonly daemon: Daemon,
     readonly port: number,
     readonly workDir: string
-  ) {
-    child.stdout?.on('data', (chunk: Buffer) => (this.output += chunk.toString()))
-    child.stderr?.on('data', (chunk: Buffer) => (this.output += chunk.toString()))
-    this.exited = new Promise((resolve) =>
-      child.once('exit', () => {
-        this.running = false
-        resolve()
-      })
-    )
-    // If the test process ends without stop() (a crash, a killed worker), take varnishd with it.
-    process.once('exit', this.killOnExit)
-  }
+  ) {}
 
   static async start(options: VarnishOptions): Promise<Varnish> {
-    const workDir = await mkdtemp(join(tmpdir(), 'edge-purge-varnish-'))
-    const vclPath = join(workDir, 'edge.vcl')
-    await writeFile(vclPath, options.vcl)
-    let lastError: Error | undefined
-    // A free port can be taken between finding it and varnishd binding it: try a few.
-    for (let attempt = 1; attempt <= 5; attempt += 1) {
-      const port = await freePort()
-      const child = spawn(
-        options.varnishd,
-        [
-          '-F',
-          '-j',
-          'none',
-          '-n',
-          join(workDir, 'instance'),
-          '-a',
-          `127.0.0.1:${port}`,
-          '-T',
-          'none',
-          '-f',
-          vclPath,
-          '-s',
-          'malloc,64m',
-          '-p',
-          'thread_pools=1',
-          '-p',
-          'thread_pool_min=10',
-          '-p',
-          'thread_pool_max=200',
-          '-p',
-          'vsl_space=8M'
-        ],
-        // Its own process group, so stop() can reach the worker child varnishd forks.
-        { detached: true, stdio: ['ignore', 'pipe', 'pipe'] }
-      )
-      const varnish = new Varnish(child, port, workDir)
-      try {
-        await varnish.waitUntilReady(options.startTimeoutMs ?? 60_000)
-        return varnish
-      } catch (error) {
-        lastError = error as Error
-        await varnish.stop({ keepWorkDir: true })
-        if (!BIND_FAILURE.test(varnish.output)) break
-      }
+    const launch = async (port: number, dir: string): Promise<Daemon> => {
+      const vclPath = join(dir, 'edge.vcl')
+      await writeFile(vclPath, options.vcl)
+      const child = spawn(options.varnishd, varnishdArguments(port, dir, vclPath), {
+        // Its own process group, so a SIGKILL reaches the worker child varnishd forks.
+        detached: true,
+        stdio: ['ignore', 'pipe', 'pipe']
+      })
+      const timeoutMs = options.startTimeoutMs ?? 60_000
+      return Daemon.launch(child, true, (daemon) => waitUntilReady(daemon, urlOf(port), timeoutMs))
     }
-    await rm(workDir, { recursive: true, force: true })
-    throw lastError ?? new Error('varnishd did not start')
+    const { server, port, dir } = await startOnFreePort('edge-purge-varnish-', launch, (error) =>
+      BIND_FAILURE.test(error.message)
+    )
+    return new Varnish(server, port, dir)
   }
 
   get url(): string {
-    return `http://127.0.0.1:${this.port}`
+    return urlOf(this.port)
   }
 
   /** Everything varnishd printed (startup, VCL compiler errors, child panics). */
   get log(): string {
-    return this.output
-  }
-
-  private async waitUntilReady(timeoutMs: number): Promise<void> {
-    const deadline = Date.now() + timeoutMs
-    while (Date.now() < deadline) {
-      if (!this.running) {
-        throw new Error(`varnishd exited before it was ready:\n${this.output.slice(-4000)}`)
-      }
-      try {
-        const answer = await request(`${this.url}/__testbed/ready`, { timeoutMs: 2000 })
-        // X-Varnish: it is varnishd answering, not something else that holds the port.
-        if (answer.status === 200 && answer.headers['x-varnish'] !== undefined) return
-      } catch {
-        // not listening yet
-      }
-      await sleep(100)
-    }
-    throw new Error(
-      `varnishd not ready within ${timeoutMs} ms on ${this.url}:\n${this.output.slice(-4000)}`
-    )
-  }
-
-  private killGroup(signal: NodeJS.Signals): void {
-    const pid = this.child.pid
-    if (pid === undefined) return
-    try {
-      process.kill(-pid, signal)
-    } catch {
-      // the group is gone already
-    }
+    return this.daemon.output
   }
 
   /**
-   * Ends varnishd: SIGTERM to the manager, which stops and reaps its worker child before it exits;
-   * if it has not exited after 15 s, SIGKILL to the whole group (manager and worker).
+   * Ends varnishd (the manager stops and reaps its worker child before it exits; the whole group
+   * is killed if it has not after 15 s) and removes its working directory.
    */
-  async stop({ keepWorkDir = false } = {}): Promise<void> {
-    process.removeListener('exit', this.killOnExit)
-    if (this.running && this.child.pid !== undefined) {
-      this.child.kill('SIGTERM')
-      let timer: NodeJS.Timeout | undefined
-      const stopped = await Promise.race([
-        this.exited.then(() => true),
-        new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), 15_000)))
-      ])
-      clearTimeout(timer)
-      if (!stopped) {
-        this.killGroup('SIGKILL')
-        await this.exited
-      }
-    }
-    this.child.stdout?.destroy()
-    this.child.stderr?.destroy()
-    if (!keepWorkDir) await rm(this.workDir, { recursive: true, force: true })
+  async stop(): Promise<void> {
+    await this.daemon.stop()
+    await rm(this.workDir, { recursive: true, force: true })
   }
+}
+
+const urlOf = (port: number): string => `http://127.0.0.1:${port}`
+
+async function waitUntilReady(daemon: Daemon, url: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs
+  while (Date.now() < deadline) {
+    if (!daemon.running) {
+      throw new Error(`varnishd exited before it was ready:\n${daemon.output.slice(-4000)}`)
+    }
+    try {
+      const answer = await request(`${url}/__testbed/ready`, { timeoutMs: 2000 })
+      // X-Varnish: it is varnishd answering, not something else that holds the port.
+      if (answer.status === 200 && answer.headers['x-varnish'] !== undefined) return
+    } catch {
+      // not listening yet
+    }
+    await sleep(100)
+  }
+  throw new Error(
+    `varnishd not ready within ${timeoutMs} ms on ${url}:\n${daemon.output.slice(-4000)}`
+  )
 }
