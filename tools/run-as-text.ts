@@ -91,9 +91,10 @@ function cutTables(html: string): string {
     if (keep === rows) return table
     let seen = 0
     const cut = table.replace(ROW, (row) => (!isDataRow(row) || ++seen <= keep ? row : ''))
+    const others = rows - keep === 1 ? 'the other one is' : `the other ${rows - keep} are`
     return (
       `${cut}\n<p>(${keep} of this table’s ${rows} rows shown here; ` +
-      `the other ${rows - keep} are in the Markdown file named below.)</p>`
+      `${others} in the Markdown file named below.)</p>`
     )
   })
 }
