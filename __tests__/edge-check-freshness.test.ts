@@ -9,26 +9,18 @@ import { judge } from '../src/stages/edge-check/freshness.js'
 import type { Answer } from '../src/http/agents.js'
 import type { PageReading } from '../src/http/probe.js'
 import { observe, type Observation } from '../src/http/observation.js'
+import { page } from '../tools/scripted-prober.js'
 
 const STARTED = Date.UTC(2026, 0, 1)
 const after = (seconds: number) => ({ purgeStartedMs: STARTED, nowMs: STARTED + seconds * 1000 })
 
-/** An answer as the prober gives it: its `Age` lines are the one in `headers` unless `reading` says. */
+/** A page as the prober gives it, with what `reading` says in place of its own reading. */
 const answer = (
   status: number,
   headers: IncomingHttpHeaders = {},
   body = '',
   reading: Partial<PageReading> = {}
-): Answer<PageReading> => ({
-  kind: 'response',
-  status,
-  headers,
-  body,
-  truncated: false,
-  ageLines: headers.age === undefined ? [] : [headers.age],
-  undecodable: undefined,
-  ...reading
-})
+): Answer<PageReading> => ({ ...page(status, body, headers), ...reading })
 
 const seen = (status: number, headers: IncomingHttpHeaders = {}, body = '', text?: string) =>
   observe(answer(status, headers, body), text)
