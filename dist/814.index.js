@@ -8,8 +8,10 @@ export const modules = {
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
 /* harmony export */   l: () => (/* binding */ observe)
 /* harmony export */ });
-/* harmony import */ var _text_guard_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(2963);
-/* harmony import */ var _text_shown_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(8482);
+/* harmony import */ var _blocked_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(1048);
+/* harmony import */ var _text_guard_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(2963);
+/* harmony import */ var _text_shown_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(8482);
+
 
 
 /** Vendors' names for "hit or miss", in the order they are preferred when several are sent. */
@@ -38,7 +40,7 @@ function readAge(lines) {
         .filter((value) => value !== '');
     if (values.length === 0 || !values.every((value) => /^\d+$/.test(value))) {
         const why = values.length === 0 ? 'empty' : 'not a whole number of seconds';
-        return { age: null, malformedAge: `malformed Age header ${(0,_text_shown_js__WEBPACK_IMPORTED_MODULE_1__/* .quoted */ .TL)(lines.join(', '))}: ${why}` };
+        return { age: null, malformedAge: `malformed Age header ${(0,_text_shown_js__WEBPACK_IMPORTED_MODULE_2__/* .quoted */ .TL)(lines.join(', '))}: ${why}` };
     }
     const largest = values.reduce((most, value) => Math.max(most, Number(value)), 0);
     return { age: Math.min(largest, MAX_AGE_S), malformedAge: undefined };
@@ -47,7 +49,7 @@ function cacheStatusOf(headers) {
     for (const name of CACHE_STATUS_HEADERS) {
         const [value] = headerValues(headers[name.toLowerCase()]);
         if (value !== undefined)
-            return `${name}: ${(0,_text_guard_js__WEBPACK_IMPORTED_MODULE_0__/* .oneLine */ .TN)(value, SHOWN_VALUE_CHARS)}`;
+            return `${name}: ${(0,_text_guard_js__WEBPACK_IMPORTED_MODULE_1__/* .oneLine */ .TN)(value, SHOWN_VALUE_CHARS)}`;
     }
     return undefined;
 }
@@ -64,16 +66,18 @@ function observe(answer, text) {
                 ...readAge(answer.ageLines),
                 undecodable: answer.undecodable === undefined
                     ? undefined
-                    : (0,_text_guard_js__WEBPACK_IMPORTED_MODULE_0__/* .oneLine */ .TN)(answer.undecodable, SHOWN_FAILURE_CHARS),
+                    : (0,_text_guard_js__WEBPACK_IMPORTED_MODULE_1__/* .oneLine */ .TN)(answer.undecodable, SHOWN_FAILURE_CHARS),
                 textSeen,
                 cacheStatus: cacheStatusOf(headers),
                 failure: undefined
             };
         }
         case 'network':
-            return failed(`network error: ${(0,_text_guard_js__WEBPACK_IMPORTED_MODULE_0__/* .oneLine */ .TN)(answer.message, SHOWN_FAILURE_CHARS)}`);
+            return failed(`network error: ${(0,_text_guard_js__WEBPACK_IMPORTED_MODULE_1__/* .oneLine */ .TN)(answer.message, SHOWN_FAILURE_CHARS)}`);
+        case 'blocked':
+            return failed((0,_text_guard_js__WEBPACK_IMPORTED_MODULE_1__/* .oneLine */ .TN)((0,_blocked_js__WEBPACK_IMPORTED_MODULE_0__/* .describeBlocked */ .G)(answer.blocked), SHOWN_FAILURE_CHARS));
         case 'timeout':
-            return failed((0,_text_guard_js__WEBPACK_IMPORTED_MODULE_0__/* .oneLine */ .TN)(answer.message, SHOWN_FAILURE_CHARS));
+            return failed((0,_text_guard_js__WEBPACK_IMPORTED_MODULE_1__/* .oneLine */ .TN)(answer.message, SHOWN_FAILURE_CHARS));
         case 'cancelled':
             return failed('the run was cancelled');
     }

@@ -31170,6 +31170,113 @@ function createAgents(options) {
 
 /***/ }),
 
+/***/ 1048:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   G: () => (/* binding */ describeBlocked),
+/* harmony export */   yJ: () => (/* binding */ blockedBy)
+/* harmony export */ });
+/* unused harmony exports hostAndPort, proxyFor */
+/* harmony import */ var _actions_http_client__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4942);
+/**
+ * Failures that no retry gets past, named for whose they are: a proxy that refuses the tunnel, a
+ * certificate Node does not trust. Read from an error's `cause` chain, so the purge transport
+ * (`tunnel`'s errors) and GitHub's client (undici's) are read alike. Pure but for the proxy
+ * variables, which `@actions/http-client` reads as it routes each request.
+ */
+
+/** Chains deeper than this are not followed: undici nests the proxy's answer two or three down. */
+const MAX_CAUSES = 6;
+/** What a refused CONNECT reads as: `tunnel` (the purge transport, the page prober) and undici (GitHub). */
+const PROXY_REFUSALS = [
+    /^tunneling socket could not be established, statusCode=(\d{3})$/,
+    /^Proxy response \((\d{3})\) !== 200 when HTTP Tunneling$/
+];
+/** Codes of a chain no CA Node knows vouches for: a company CA, given through NODE_EXTRA_CA_CERTS, fixes them. */
+const UNTRUSTED_CODES = new Set([
+    'SELF_SIGNED_CERT_IN_CHAIN',
+    'DEPTH_ZERO_SELF_SIGNED_CERT',
+    'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+    'UNABLE_TO_GET_ISSUER_CERT',
+    'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+    'CERT_UNTRUSTED'
+]);
+/** Codes of a certificate that is wrong whoever trusts it: the server's to fix. */
+const INVALID_CODES = new Set([
+    'CERT_HAS_EXPIRED',
+    'CERT_NOT_YET_VALID',
+    'ERR_TLS_CERT_ALTNAME_INVALID',
+    'CERT_REVOKED',
+    'CERT_SIGNATURE_FAILURE',
+    'CERT_REJECTED'
+]);
+/** `host:port` of a URL, the port its scheme implies when none is written. */
+function hostAndPort(url) {
+    const port = url.port === '' ? (url.protocol === 'https:' ? '443' : '80') : url.port;
+    return `${url.hostname}:${port}`;
+}
+/** The proxy a request to `url` goes through, as `host:port`; undefined when it goes directly. */
+function proxyFor(url) {
+    const proxy = (0,_actions_http_client__WEBPACK_IMPORTED_MODULE_0__/* .getProxyUrl */ .s_)(url.href);
+    // Host and port only: the proxy's user and password never leave this line.
+    return proxy === '' ? undefined : hostAndPort(new URL(proxy));
+}
+/** Every error down `error`'s `cause` chain, the outermost first. */
+function chainOf(error) {
+    const chain = [];
+    for (let cause = error; chain.length < MAX_CAUSES;) {
+        if (typeof cause !== 'object' || cause === null)
+            break;
+        chain.push(cause);
+        cause = 'cause' in cause ? cause.cause : undefined;
+    }
+    return chain;
+}
+function textOf(error, field) {
+    return field in error ? String(error[field]) : '';
+}
+/** What blocks requests to `url` for good, when `error` (a request's failure) says so. */
+function blockedBy(error, url) {
+    for (const cause of chainOf(error)) {
+        const code = textOf(cause, 'code');
+        if (UNTRUSTED_CODES.has(code) || INVALID_CODES.has(code)) {
+            return { kind: 'certificate', code, host: url.hostname };
+        }
+        const message = textOf(cause, 'message');
+        for (const refusal of PROXY_REFUSALS) {
+            const status = refusal.exec(message)?.[1];
+            if (status === undefined)
+                continue;
+            const proxy = proxyFor(url) ?? 'the proxy';
+            return { kind: 'proxy', status: Number(status), proxy, target: hostAndPort(url) };
+        }
+    }
+    return undefined;
+}
+/** The proxy's refusal or the certificate's problem, and what fixes it, in one sentence. */
+function describeBlocked(blocked) {
+    if (blocked.kind === 'certificate') {
+        const { code, host } = blocked;
+        return UNTRUSTED_CODES.has(code)
+            ? `the certificate of ${host} is not trusted (${code}): a company CA is given to Node with NODE_EXTRA_CA_CERTS (docs/self-hosted.md)`
+            : `the certificate of ${host} is not valid (${code}): the server's certificate needs fixing; trusting another CA (NODE_EXTRA_CA_CERTS, docs/self-hosted.md) does not help`;
+    }
+    const { status, proxy, target } = blocked;
+    const refused = `the proxy ${proxy} refused the tunnel to ${target} (${status})`;
+    switch (status) {
+        case 407:
+            return `${refused}: check the user and password in HTTPS_PROXY`;
+        case 403:
+            return `${refused}: the proxy does not allow CONNECT to ${target}; ask its admins to allow it, or list the host in NO_PROXY`;
+        default:
+            return `${refused}: the proxy's answer is not the server's; see docs/self-hosted.md`;
+    }
+}
+
+
+/***/ }),
+
 /***/ 4447:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -31188,12 +31295,15 @@ const external_node_https_namespaceObject = __WEBPACK_EXTERNAL_createRequire(imp
 var external_node_stream_ = __nccwpck_require__(7075);
 // EXTERNAL MODULE: ./src/clock.ts
 var clock = __nccwpck_require__(9373);
+// EXTERNAL MODULE: ./src/http/blocked.ts
+var http_blocked = __nccwpck_require__(1048);
 ;// CONCATENATED MODULE: ./src/http/exchange.ts
 /**
  * One request from sending to its answer, for the purge transport and the page prober: it ends
  * exactly once, with the answer, at its deadline, at the run's cancel or at a network failure; the
  * body is read up to a cap, and the connection is dropped whenever the rest is not wanted.
  */
+
 
 
 
@@ -31227,7 +31337,7 @@ function exchange(request, read) {
     const url = new URL(request.url);
     const module = url.protocol === 'https:' ? external_node_https_namespaceObject : external_node_http_;
     const outgoing = module.request(url, { method, headers, agent: agents.agentFor(url) });
-    const answered = settleOnce(outgoing, timeoutMs, signal, read);
+    const answered = settleOnce(outgoing, url, { timeoutMs, signal }, read);
     outgoing.end(request.body);
     return answered;
 }
@@ -31236,7 +31346,7 @@ function exchange(request, read) {
  * go of `resolve`: a settled request's listeners then keep neither the body sent nor the answer
  * read alive while the run's other requests are still out.
  */
-function settleOnce(outgoing, timeoutMs, signal, read) {
+function settleOnce(outgoing, url, { timeoutMs, signal }, read) {
     return new Promise((resolve) => {
         let pending = resolve;
         const ending = {
@@ -31255,7 +31365,11 @@ function settleOnce(outgoing, timeoutMs, signal, read) {
                 deliver(answer);
             },
             fail(error, message = error.message) {
-                ending.settle({ kind: 'network', code: error.code, message }, true);
+                const blocked = (0,http_blocked/* blockedBy */.yJ)(error, url);
+                const answer = blocked === undefined
+                    ? { kind: 'network', code: error.code, message }
+                    : { kind: 'blocked', blocked };
+                ending.settle(answer, true);
             },
             get settled() {
                 return pending === undefined;
@@ -31986,10 +32100,11 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
 
 // EXPORTS
 __nccwpck_require__.d(__webpack_exports__, {
-  Qq: () => (/* binding */ HttpClient)
+  Qq: () => (/* binding */ HttpClient),
+  s_: () => (/* binding */ lib_getProxyUrl)
 });
 
-// UNUSED EXPORTS: Headers, HttpClientError, HttpClientResponse, HttpCodes, MediaTypes, getProxyUrl, isHttps
+// UNUSED EXPORTS: Headers, HttpClientError, HttpClientResponse, HttpCodes, MediaTypes, isHttps
 
 // EXTERNAL MODULE: external "http"
 var external_http_ = __nccwpck_require__(8611);
@@ -32152,7 +32267,7 @@ var MediaTypes;
  * @param serverUrl  The server URL where the request will be sent. For example, https://api.github.com
  */
 function lib_getProxyUrl(serverUrl) {
-    const proxyUrl = pm.getProxyUrl(new URL(serverUrl));
+    const proxyUrl = getProxyUrl(new URL(serverUrl));
     return proxyUrl ? proxyUrl.href : '';
 }
 const HttpRedirectCodes = [
@@ -33356,10 +33471,13 @@ function serverMessage(body) {
     return (0,text_shown/* plainLine */.h0)((0,guard/* redact */.E$)(plain).replace(/<[^>]*>/g, ' '));
 }
 
+// EXTERNAL MODULE: ./src/http/blocked.ts
+var blocked = __nccwpck_require__(1048);
 // EXTERNAL MODULE: ./src/config/targets.ts
 var targets = __nccwpck_require__(5684);
 ;// CONCATENATED MODULE: ./src/stages/purge/response.ts
 /** What one attempt's exchange means for its call: ids, or a failure with a reason a user can act on. Pure. */
+
 
 
 
@@ -33382,6 +33500,8 @@ function interpret(call, exchange, now) {
                 retryable: true,
                 message: `timed out: ${exchange.message}`
             });
+        case 'blocked':
+            return failure({ httpStatus: null, message: (0,text_shown/* plainLine */.h0)((0,blocked/* describeBlocked */.G)(exchange.blocked)) });
         case 'network':
             return failure({
                 httpStatus: null,

@@ -1,6 +1,7 @@
 /** Connections for the action's requests: one keep-alive agent per origin, proxies from the environment. */
 import { HttpClient } from '@actions/http-client'
 import type * as http from 'node:http'
+import type { Blocked } from './blocked.js'
 
 /**
  * How a request ended: an answer (its body as far as the caller read it), or none. `Read` is what a
@@ -20,6 +21,8 @@ export type Answer<Read extends object = object> =
 /** How a request can end without an answer. */
 export type NoAnswer =
   | { kind: 'network'; code: string | undefined; message: string }
+  /** A proxy refused the tunnel, or the certificate was not accepted: no retry gets past it. */
+  | { kind: 'blocked'; blocked: Blocked }
   | { kind: 'timeout'; message: string }
   /** The run was cancelled while the request was in flight: its outcome is unknown. */
   | { kind: 'cancelled' }

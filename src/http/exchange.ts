@@ -8,6 +8,7 @@ import * as https from 'node:https'
 import { pipeline, type Readable, type Transform } from 'node:stream'
 import { onAbort } from '../clock.js'
 import type { Agents, Answer } from './agents.js'
+import { blockedBy } from './blocked.js'
 
 export interface ExchangeRequest {
   url: string
@@ -89,7 +90,7 @@ export function exchange<Read extends object>(
   const url = new URL(request.url)
   const module = url.protocol === 'https:' ? https : http
   const outgoing = module.request(url, { method, headers, agent: agents.agentFor(url) })
-  const answered = settleOnce(outgoing, timeoutMs, signal, read)
+  const answered = settleOnce(outgoing, url, { timeoutMs, signal }, read)
   outgoing.end(request.body)
   return answered
 }
@@ -101,8 +102,8 @@ export function exchange<Read extends object>(
  */
 function settleOnce<Read extends object>(
   outgoing: http.ClientRequest,
-  timeoutMs: number,
-  signal: AbortSignal,
+  url: URL,
+  { timeoutMs, signal }: Pick<ExchangeRequest, 'timeoutMs' | 'signal'>,
   read: ReadResponse<Read>
 ): Promise<Answer<Read>> {
   return new Promise((resolve) => {
@@ -121,7 +122,12 @@ function settleOnce<Read extends object>(
         deliver(answer)
       },
       fail(error, message = error.message) {
-        ending.settle({ kind: 'network', code: error.code, message }, true)
+        const blocked = blockedBy(error, url)
+        const answer: Answer<Read> =
+          blocked === undefined
+            ? { kind: 'network', code: error.code, message }
+            : { kind: 'blocked', blocked }
+        ending.settle(answer, true)
       },
       get settled() {
         return pending === undefined

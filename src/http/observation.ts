@@ -4,6 +4,7 @@
  */
 import type { Answer } from './agents.js'
 import type { PageReading } from './probe.js'
+import { describeBlocked } from './blocked.js'
 import { oneLine } from '../text/guard.js'
 import { quoted } from '../text/shown.js'
 
@@ -90,6 +91,8 @@ export function observe(answer: Answer<PageReading>, text: string | undefined): 
     }
     case 'network':
       return failed(`network error: ${oneLine(answer.message, SHOWN_FAILURE_CHARS)}`)
+    case 'blocked':
+      return failed(oneLine(describeBlocked(answer.blocked), SHOWN_FAILURE_CHARS))
     case 'timeout':
       return failed(oneLine(answer.message, SHOWN_FAILURE_CHARS))
     case 'cancelled':

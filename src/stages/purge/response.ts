@@ -9,6 +9,7 @@ import {
   serverRequestedWaitMs
 } from '../../http/retry-policy.js'
 import { parseJson, serverMessage } from './server-message.js'
+import { describeBlocked } from '../../http/blocked.js'
 import { withoutCredentials } from '../../config/targets.js'
 import type { PurgeCall } from '../../record/index.js'
 import { plainLine } from '../../text/shown.js'
@@ -53,6 +54,8 @@ export function interpret(call: PurgeCall, exchange: Answer, now: number): Verdi
         retryable: true,
         message: `timed out: ${exchange.message}`
       })
+    case 'blocked':
+      return failure({ httpStatus: null, message: plainLine(describeBlocked(exchange.blocked)) })
     case 'network':
       return failure({
         httpStatus: null,

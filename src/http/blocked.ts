@@ -1,0 +1,114 @@
+/**
+ * Failures that no retry gets past, named for whose they are: a proxy that refuses the tunnel, a
+ * certificate Node does not trust. Read from an error's `cause` chain, so the purge transport
+ * (`tunnel`'s errors) and GitHub's client (undici's) are read alike. Pure but for the proxy
+ * variables, which `@actions/http-client` reads as it routes each request.
+ */
+import { getProxyUrl } from '@actions/http-client'
+
+export type Blocked =
+  | {
+      kind: 'proxy'
+      /** The proxy's answer to CONNECT: 407 (its credentials), 403 (it forbids the host or port)… */
+      status: number
+      /** The proxy as `host:port`, never its credentials. */
+      proxy: string
+      /** Where the tunnel was to go, as `host:port`. */
+      target: string
+    }
+  | { kind: 'certificate'; code: string; host: string }
+
+/** Chains deeper than this are not followed: undici nests the proxy's answer two or three down. */
+const MAX_CAUSES = 6
+
+/** What a refused CONNECT reads as: `tunnel` (the purge transport, the page prober) and undici (GitHub). */
+const PROXY_REFUSALS = [
+  /^tunneling socket could not be established, statusCode=(\d{3})$/,
+  /^Proxy response \((\d{3})\) !== 200 when HTTP Tunneling$/
+]
+
+/** Codes of a chain no CA Node knows vouches for: a company CA, given through NODE_EXTRA_CA_CERTS, fixes them. */
+const UNTRUSTED_CODES = new Set([
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'CERT_UNTRUSTED'
+])
+
+/** Codes of a certificate that is wrong whoever trusts it: the server's to fix. */
+const INVALID_CODES = new Set([
+  'CERT_HAS_EXPIRED',
+  'CERT_NOT_YET_VALID',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+  'CERT_REVOKED',
+  'CERT_SIGNATURE_FAILURE',
+  'CERT_REJECTED'
+])
+
+/** `host:port` of a URL, the port its scheme implies when none is written. */
+export function hostAndPort(url: URL): string {
+  const port = url.port === '' ? (url.protocol === 'https:' ? '443' : '80') : url.port
+  return `${url.hostname}:${port}`
+}
+
+/** The proxy a request to `url` goes through, as `host:port`; undefined when it goes directly. */
+export function proxyFor(url: URL): string | undefined {
+  const proxy = getProxyUrl(url.href)
+  // Host and port only: the proxy's user and password never leave this line.
+  return proxy === '' ? undefined : hostAndPort(new URL(proxy))
+}
+
+/** Every error down `error`'s `cause` chain, the outermost first. */
+function chainOf(error: unknown): object[] {
+  const chain: object[] = []
+  for (let cause = error; chain.length < MAX_CAUSES;) {
+    if (typeof cause !== 'object' || cause === null) break
+    chain.push(cause)
+    cause = 'cause' in cause ? cause.cause : undefined
+  }
+  return chain
+}
+
+function textOf(error: object, field: 'message' | 'code'): string {
+  return field in error ? String((error as Record<string, unknown>)[field]) : ''
+}
+
+/** What blocks requests to `url` for good, when `error` (a request's failure) says so. */
+export function blockedBy(error: unknown, url: URL): Blocked | undefined {
+  for (const cause of chainOf(error)) {
+    const code = textOf(cause, 'code')
+    if (UNTRUSTED_CODES.has(code) || INVALID_CODES.has(code)) {
+      return { kind: 'certificate', code, host: url.hostname }
+    }
+    const message = textOf(cause, 'message')
+    for (const refusal of PROXY_REFUSALS) {
+      const status = refusal.exec(message)?.[1]
+      if (status === undefined) continue
+      const proxy = proxyFor(url) ?? 'the proxy'
+      return { kind: 'proxy', status: Number(status), proxy, target: hostAndPort(url) }
+    }
+  }
+  return undefined
+}
+
+/** The proxy's refusal or the certificate's problem, and what fixes it, in one sentence. */
+export function describeBlocked(blocked: Blocked): string {
+  if (blocked.kind === 'certificate') {
+    const { code, host } = blocked
+    return UNTRUSTED_CODES.has(code)
+      ? `the certificate of ${host} is not trusted (${code}): a company CA is given to Node with NODE_EXTRA_CA_CERTS (docs/self-hosted.md)`
+      : `the certificate of ${host} is not valid (${code}): the server's certificate needs fixing; trusting another CA (NODE_EXTRA_CA_CERTS, docs/self-hosted.md) does not help`
+  }
+  const { status, proxy, target } = blocked
+  const refused = `the proxy ${proxy} refused the tunnel to ${target} (${status})`
+  switch (status) {
+    case 407:
+      return `${refused}: check the user and password in HTTPS_PROXY`
+    case 403:
+      return `${refused}: the proxy does not allow CONNECT to ${target}; ask its admins to allow it, or list the host in NO_PROXY`
+    default:
+      return `${refused}: the proxy's answer is not the server's; see docs/self-hosted.md`
+  }
+}
