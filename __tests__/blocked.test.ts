@@ -75,7 +75,7 @@ describe('describeBlocked', () => {
 
   it("says what fixes the proxy's refusal", () => {
     expect(describeBlocked({ ...proxy, status: 407 })).toBe(
-      'the proxy proxy.corp:3128 refused the tunnel to api.cdn:443 (407): check the user and password in HTTPS_PROXY'
+      'the proxy proxy.corp:3128 did not accept its credentials (407): check the user and password in HTTPS_PROXY'
     )
     expect(describeBlocked({ ...proxy, status: 403 })).toBe(
       'the proxy proxy.corp:3128 refused the tunnel to api.cdn:443 (403): the proxy does not allow CONNECT to api.cdn:443; ask its admins to allow it, or list the host in NO_PROXY'

@@ -3,7 +3,7 @@
  * isolation, through the `Transport` seam with a virtual clock (minutes of waiting take no time);
  * and a wrong base-url through the real transport, against loopback servers.
  */
-import { describe, expect, it } from '@jest/globals'
+import { afterEach, beforeEach, describe, expect, it } from '@jest/globals'
 import {
   ok,
   PURGE_ID as ID,
@@ -21,7 +21,14 @@ import { settingsWith } from '../tools/defaults.js'
 import { recordedLog } from './support/recorded-log.js'
 import { FakeClock } from '../tools/fake-clock.js'
 import type { Settings } from '../src/config/settings.js'
-import { countResults, type PurgeResult, type PurgeRun } from '../src/record/index.js'
+import {
+  countResults,
+  type PurgeCall,
+  type PurgeResult,
+  type PurgeRun
+} from '../src/record/index.js'
+import type { Answer } from '../src/http/agents.js'
+import { failureCauses, refusedAndStopped, type Cause } from '../src/report/causes.js'
 
 interface Harness {
   clock: FakeClock
@@ -88,27 +95,36 @@ describe('rate limits and retries', () => {
     expect(afterLimit.every(({ at }) => at >= Number(reset) * 1000)).toBe(true)
   })
 
-  it('fails at once, naming the time, when the server asks for more than 120 s', async () => {
-    const { run, transport } = harness({ keys: ['home'] }, () =>
+  it('fails at once when the server asks for more than 120 s, the time in retry_at, not the reason', async () => {
+    const { run, transport, clock, lines } = harness({ keys: ['home'] }, () =>
       reply(429, { msg: 'hourly limit' }, { 'retry-after': '3600' })
     )
+    const started = clock.now()
     const { results } = await run()
     expect(transport.sent).toHaveLength(1)
-    expect(results[0]?.error).toMatch(
-      /wait until \d{4}-\d\d-\d\dT.* \(3600 s\), longer than the 120 s/
+    expect(results[0]?.error).toBe(
+      'rate limited (429) — server said: hourly limit; the server asks to wait longer than the 120 s edge-purge waits: run again after the retry_at time'
     )
+    const until = results[0]?.retry_at ?? ''
+    // An hour from the answer, which the scripted server gives a few ms after the call.
+    expect(Date.parse(until) - started - 3_600_000).toBeGreaterThanOrEqual(0)
+    expect(Date.parse(until) - started - 3_600_000).toBeLessThan(100)
+    expect(lines.find((line) => line.startsWith('✗'))).toContain(`; retry after ${until} (`)
   })
 
   it.each([
     ['Retry-After', { 'retry-after': '99999999999999' }],
     ['Edge-RateLimit-Reset', { 'edge-ratelimit-reset': '99999999999999999999' }]
-  ])('an absurd %s fails only its own call, saying so', async (_name, headers) => {
+  ])('an absurd %s fails its call with no retry_at, saying so', async (_name, headers) => {
     const { run } = harness(urls(3), (call) =>
       call.url.endsWith('/1') ? reply(429, {}, headers) : ok(call)
     )
     const { results } = await run()
     expect(results.map((result) => result.status)).toEqual(['purged', 'failed', 'purged'])
-    expect(results[1]?.error).toMatch(/the server asks to wait \d+(e\+\d+)? s, longer than/)
+    expect(results[1]?.error).toMatch(
+      /the server asks to wait longer than the 120 s edge-purge waits$/
+    )
+    expect(results[1]).not.toHaveProperty('retry_at')
   })
 
   it('still backs off on Retry-After: 0, instead of retrying at once', async () => {
@@ -410,5 +426,139 @@ describe('a wrong base-url, through the real transport', () => {
     } finally {
       await site.close()
     }
+  })
+})
+
+describe('when going on cannot help', () => {
+  const keys = (count: number): string[] => Array.from({ length: count }, (_, index) => `k${index}`)
+  const transientOnly = { keys: keys(40), batchSize: 1, concurrency: 4, maxAttempts: 5 }
+
+  it('sends nothing more to a host after a wait it will not take: one cause, one retry_at', async () => {
+    const { run, transport } = harness({ keys: keys(10_000) }, () =>
+      reply(429, { msg: 'You have exceeded your hourly rate limit' }, { 'retry-after': '3600' })
+    )
+    const { results } = await run()
+    // 40 batches of 256, 8 at once: only the first round was sent.
+    expect(transport.sent).toHaveLength(8)
+    const until = results[0]?.retry_at
+    expect(new Set(results.map((result) => result.retry_at))).toEqual(new Set([until]))
+    const causes = failureCauses(results, 1)
+    expect(causes).toHaveLength(1)
+    expect(causes[0]).toMatchObject({ count: 10_000, notSent: 10_000 - 8 * 256, retryAt: until })
+  })
+
+  it('stops calling a host that failed `concurrency` calls in a row, each after all its attempts', async () => {
+    const { run, transport } = harness(transientOnly, () => reply(503, 'down'))
+    const { results } = await run()
+    // The first round of 4 calls, 5 attempts each; calls started while the 4th was still out
+    // stop before their second attempt; then no further call.
+    expect(transport.sent.length).toBeGreaterThanOrEqual(20)
+    expect(transport.sent.length).toBeLessThanOrEqual(20 + 3)
+    expect(new Set(transport.sent.map(({ call }) => call.targets[0])).size).toBeLessThanOrEqual(7)
+    expect(results[39]?.error).toBe(
+      'not sent: api.example-cdn.com failed 4 calls in a row; the last: HTTP 503 (Service Unavailable) — server said: down (gave up after 5 attempts)'
+    )
+    const [cause] = failureCauses(results, 1)
+    expect(cause).toMatchObject({ count: 40, notSent: 36, refused: false })
+    expect(refusedAndStopped(cause as Cause)).toBe('4 failed, 36 not sent after that')
+  })
+
+  it('counts at least 3 failures in a row as an outage, with one call at a time', async () => {
+    const { run, transport } = harness(
+      { ...transientOnly, concurrency: 1, maxAttempts: 2 },
+      () => ({
+        kind: 'network',
+        code: 'ECONNREFUSED',
+        message: 'connect ECONNREFUSED'
+      })
+    )
+    await run()
+    expect(transport.sent).toHaveLength(3 * 2)
+  })
+
+  it('starts counting again after a success: a flaky host is not an outage', async () => {
+    const { run, transport } = harness(
+      { ...transientOnly, concurrency: 1, maxAttempts: 1 },
+      (call) => (Number(call.targets[0]?.slice(1)) % 3 === 2 ? ok(call) : reply(502, 'flaky'))
+    )
+    const { results } = await run()
+    expect(transport.sent).toHaveLength(40)
+    expect(results.filter((result) => result.status === 'purged')).toHaveLength(13)
+  })
+
+  it('neither counts nor retries a refusal: a 404 on every call is not an outage', async () => {
+    const { run, transport } = harness(transientOnly, () => reply(404, { msg: 'Record not found' }))
+    await run()
+    expect(transport.sent).toHaveLength(40)
+  })
+
+  describe('behind a proxy', () => {
+    let saved: string | undefined
+    beforeEach(() => {
+      saved = process.env.HTTPS_PROXY
+      process.env.HTTPS_PROXY = 'http://user:pa55@proxy.corp.example:3128'
+    })
+    afterEach(() => {
+      if (saved === undefined) delete process.env.HTTPS_PROXY
+      else process.env.HTTPS_PROXY = saved
+    })
+
+    const refusedBy =
+      (status: number) =>
+      (call: PurgeCall): Answer => ({
+        kind: 'blocked',
+        blocked: {
+          kind: 'proxy',
+          status,
+          proxy: 'proxy.corp.example:3128',
+          target: `${new URL(call.url).hostname}:443`
+        }
+      })
+
+    it('a 407 stops every call through the proxy at once: one CONNECT per call in flight', async () => {
+      const { run, transport } = harness(
+        { urls: urls(20).urls, keys: keys(2), batchSize: 1, concurrency: 4 },
+        refusedBy(407)
+      )
+      const { results } = await run()
+      expect(transport.sent).toHaveLength(4)
+      expect(results.every((result) => result.status === 'failed' && result.attempts <= 1)).toBe(
+        true
+      )
+      const [cause] = failureCauses(results, 1)
+      expect(cause?.count).toBe(22)
+      expect(cause?.reason).toBe(
+        'the proxy proxy.corp.example:3128 did not accept its credentials (407): check the user and password in HTTPS_PROXY'
+      )
+      expect(JSON.stringify(results)).not.toMatch(/pa55|user:/)
+    })
+
+    it('a 403 stops only the calls to that host; a certificate too, and neither is retried', async () => {
+      const { run, transport } = harness(
+        { urls: urls(6).urls, keys: keys(6), batchSize: 1, concurrency: 2 },
+        (call, attempt) => {
+          if (call.service !== undefined) return refusedBy(403)(call)
+          return attempt === 1 && call.url.endsWith('/0')
+            ? {
+                kind: 'blocked',
+                blocked: {
+                  kind: 'certificate',
+                  code: 'SELF_SIGNED_CERT_IN_CHAIN',
+                  host: 'www.example.com'
+                }
+              }
+            : ok(call)
+        }
+      )
+      const { results } = await run()
+      const sentTo = (host: string): number =>
+        transport.sent.filter(({ call }) => new URL(call.url).hostname === host).length
+      expect(sentTo('api.example-cdn.com')).toBe(2)
+      expect(sentTo('www.example.com')).toBeLessThanOrEqual(2)
+      expect(results.every((result) => result.attempts <= 1)).toBe(true)
+      expect(results.filter((result) => result.type === 'url').at(-1)?.error).toBe(
+        'not sent after an earlier call to the same host: the certificate of www.example.com is not trusted (SELF_SIGNED_CERT_IN_CHAIN): a company CA is given to Node with NODE_EXTRA_CA_CERTS (docs/self-hosted.md)'
+      )
+    })
   })
 })

@@ -106,6 +106,21 @@ describe('call lines', () => {
     expect(line).toMatch(/\(2 attempts, 120 ms\)$/)
   })
 
+  it('marks ✓ a call whose every target has its id, ⚠ one that left a target without one', () => {
+    const whole = {
+      attempts: 1,
+      httpStatus: 200,
+      ids: new Map([
+        ['a', 'x'],
+        ['b', 'y']
+      ]),
+      error: undefined
+    }
+    expect(describeEnd(call, whole, 5)).toMatch(/^✓ /)
+    const lost = { ...whole, ids: new Map([['a', 'x']]) }
+    expect(describeEnd(call, lost, 5)).toMatch(/^⚠ .*; 1 key without a purge id$/)
+  })
+
   it('shows the call with its method, address and batch size', () => {
     expect(describeCall(call)).toMatch(/^POST https:\/\/api\.example-cdn\.com\/.*\(2 keys\)$/)
   })

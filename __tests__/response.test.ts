@@ -2,6 +2,7 @@
 import { describe, expect, it } from '@jest/globals'
 import type { IncomingHttpHeaders } from 'node:http'
 import type { Answer } from '../src/http/agents.js'
+import type { Blocked } from '../src/http/blocked.js'
 import { planPurges } from '../src/stages/plan.js'
 import { interpret, type Verdict } from '../src/stages/purge/response.js'
 import { parseUrls } from '../src/config/lists.js'
@@ -320,6 +321,39 @@ describe('refusals', () => {
     expect(verdict.message.startsWith('service svc123 not found (404)')).toBe(true)
     expect(verdict.message).toContain('Record not found')
     expect(verdict.message).toContain('Cannot find service')
+  })
+
+  it('404 from a base-url with a path names the path before the service', () => {
+    const call = planned({
+      keys: ['home'],
+      services: [{ id: 'svc123', baseUrl: 'https://api.example-cdn.com/v1' }]
+    })
+    const verdict = failed(interpret(call, response(404, { msg: 'Not Found' }), NOW))
+    expect(verdict.message).toBe(
+      "not found (404): base-url has the path /v1; the API's paths start at its root, so give base-url without it (else service svc123 does not exist) — server said: Not Found"
+    )
+  })
+
+  it('a refused tunnel or an untrusted certificate is final, and stops its scope', () => {
+    const proxy = {
+      kind: 'proxy',
+      proxy: 'proxy.corp:3128',
+      target: 'api.example-cdn.com:443'
+    } as const
+    const blocked = (value: Blocked): Answer => ({ kind: 'blocked', blocked: value })
+    const at407 = failed(interpret(calls.batch(), blocked({ ...proxy, status: 407 }), NOW))
+    expect(at407).toMatchObject({ retryable: false, stop: 'proxy', httpStatus: null })
+    const at403 = failed(interpret(calls.batch(), blocked({ ...proxy, status: 403 }), NOW))
+    expect(at403).toMatchObject({ retryable: false, stop: 'host' })
+    const certificate = blocked({
+      kind: 'certificate',
+      code: 'CERT_HAS_EXPIRED',
+      host: 'www.example.com'
+    })
+    expect(failed(interpret(calls.url(), certificate, NOW))).toMatchObject({
+      retryable: false,
+      stop: 'host'
+    })
   })
 
   it('404 on a URL purge is not blamed on a service', () => {

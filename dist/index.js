@@ -31175,9 +31175,10 @@ function createAgents(options) {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   G: () => (/* binding */ describeBlocked),
+/* harmony export */   iJ: () => (/* binding */ proxyFor),
 /* harmony export */   yJ: () => (/* binding */ blockedBy)
 /* harmony export */ });
-/* unused harmony exports hostAndPort, proxyFor */
+/* unused harmony export hostAndPort */
 /* harmony import */ var _actions_http_client__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4942);
 /**
  * Failures that no retry gets past, named for whose they are: a proxy that refuses the tunnel, a
@@ -31263,10 +31264,12 @@ function describeBlocked(blocked) {
             : `the certificate of ${host} is not valid (${code}): the server's certificate needs fixing; trusting another CA (NODE_EXTRA_CA_CERTS, docs/self-hosted.md) does not help`;
     }
     const { status, proxy, target } = blocked;
+    // Its credentials are the same whatever the target: one cause for every call through it.
+    if (status === 407) {
+        return `the proxy ${proxy} did not accept its credentials (407): check the user and password in HTTPS_PROXY`;
+    }
     const refused = `the proxy ${proxy} refused the tunnel to ${target} (${status})`;
     switch (status) {
-        case 407:
-            return `${refused}: check the user and password in HTTPS_PROXY`;
         case 403:
             return `${refused}: the proxy does not allow CONNECT to ${target}; ask its admins to allow it, or list the host in NO_PROXY`;
         default:
@@ -31491,6 +31494,7 @@ const NOT_CHECKED_IN_TIME = 'not checked within verify-timeout: raise verify-tim
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   GC: () => (/* binding */ describeCall),
+/* harmony export */   NE: () => (/* binding */ notSentAfterOutage),
 /* harmony export */   QZ: () => (/* binding */ awaited),
 /* harmony export */   Sp: () => (/* binding */ notSentAfter),
 /* harmony export */   kM: () => (/* binding */ nothingToPurge),
@@ -31513,22 +31517,37 @@ function describeCall(call) {
     return `${call.method} ${(0,_text_guard_js__WEBPACK_IMPORTED_MODULE_0__/* .oneLine */ .TN)(call.url, SHOWN_ADDRESS_CHARS)}${what}${call.soft ? ' soft' : ''}`;
 }
 const NOT_SENT_CANCELLED = 'not sent: the run was cancelled';
-/** How the reason of a call stopped by an earlier refusal begins: a knock-on, never the cause. */
-const AFTER_UNAUTHORIZED = 'not sent: an earlier call to the same address got ';
-const AFTER_FORBIDDEN = 'not sent: an earlier call needing the same permission found that ';
-/** The reason of a call not sent because an earlier one was refused with `cause`. */
+/**
+ * How the reason of a call stopped by an earlier answer begins, by what that answer stopped: a
+ * knock-on, never the cause. An outage's lead says how many calls failed in a row before it.
+ */
+const KNOCK_ON_LEADS = {
+    unauthorized: 'not sent: an earlier call to the same address got ',
+    forbidden: 'not sent: an earlier call needing the same permission found that ',
+    host: 'not sent after an earlier call to the same host: ',
+    proxy: 'not sent after an earlier call through the same proxy: '
+};
+const OUTAGE_LEAD = /^not sent: \S+ failed \d+ calls in a row; the last: /;
+/** The reason of a call not sent because an earlier one was refused (or failed) with `cause`. */
 function notSentAfter(stop, cause) {
-    return (stop === 'unauthorized' ? AFTER_UNAUTHORIZED : AFTER_FORBIDDEN) + cause;
+    return KNOCK_ON_LEADS[stop] + cause;
+}
+/** The reason of a call not sent because `failures` calls to `host` in a row failed, the last with `cause`. */
+function notSentAfterOutage(host, failures, cause) {
+    return `not sent: ${host} failed ${failures} calls in a row; the last: ${cause}`;
 }
 /**
  * What a failure's reason comes down to: the refusal a knock-on was stopped by, or the reason
  * itself. A rejected token is one cause of 600 failures, not two.
  */
 function causeOf(reason) {
-    for (const lead of [AFTER_UNAUTHORIZED, AFTER_FORBIDDEN]) {
+    for (const lead of Object.values(KNOCK_ON_LEADS)) {
         if (reason.startsWith(lead))
             return { cause: reason.slice(lead.length), knockOn: true };
     }
+    const outage = OUTAGE_LEAD.exec(reason);
+    if (outage !== null)
+        return { cause: reason.slice(outage[0].length), knockOn: true };
     return { cause: reason, knockOn: false };
 }
 function awaited(settings) {
@@ -33300,15 +33319,23 @@ async function showDryRun(calls, repeatAfterMs, plannedStages, log) {
 
 /** A server message is cut to 300 characters; this leaves room for what the action says around it. */
 const SHOWN_ERROR_CHARS = 400;
+/**
+ * A call's end: ✓ when every target has its purge id, ⚠ when the server answered but left some
+ * without one (they failed), ✗ when the call failed; a wait the run would not take says until when.
+ */
 function describeEnd(call, end, elapsedMs) {
     const tries = `${(0,counted/* counted */.h)(end.attempts, 'attempt')}, ${elapsedMs} ms`;
     if (end.ids === undefined) {
-        return `✗ ${(0,words/* describeCall */.GC)(call)}: ${(0,guard/* oneLine */.TN)(end.error ?? 'failed', SHOWN_ERROR_CHARS)} (${tries})`;
+        const until = end.retryAt === undefined ? '' : `; retry after ${new Date(end.retryAt).toISOString()}`;
+        return `✗ ${(0,words/* describeCall */.GC)(call)}: ${(0,guard/* oneLine */.TN)(end.error ?? 'failed', SHOWN_ERROR_CHARS)}${until} (${tries})`;
     }
-    const missing = call.operation === 'batch' ? call.targets.length - end.ids.size : 0;
-    const note = missing > 0 ? `; ${(0,counted/* counted */.h)(missing, 'key')} without a purge id` : '';
+    const missing = call.operation === 'purge-all' ? 0 : call.targets.length - end.ids.size;
+    const note = missing > 0
+        ? `; ${(0,counted/* counted */.h)(missing, call.targetType === 'url' ? 'URL' : 'key')} without a purge id`
+        : '';
     const whole = call.operation === 'purge-all' ? `everything in ${(0,guard/* oneLine */.TN)(call.service ?? '')} purged, ` : '';
-    return `✓ ${(0,words/* describeCall */.GC)(call)}: ${whole}HTTP ${end.httpStatus ?? ''} (${tries})${note}`;
+    const mark = missing > 0 ? '⚠' : '✓';
+    return `${mark} ${(0,words/* describeCall */.GC)(call)}: ${whole}HTTP ${end.httpStatus ?? ''} (${tries})${note}`;
 }
 function describeRetry(call, attempt, reason, waitMs) {
     return `↻ ${(0,words/* describeCall */.GC)(call)}: attempt ${attempt} failed (${(0,guard/* oneLine */.TN)(reason)}); retrying in ${(waitMs / 1000).toFixed(1)} s`;
@@ -33410,11 +33437,16 @@ function serverRequestedWaitMs(status, headers, now) {
 }
 /** The latest instant a JavaScript Date can hold. */
 const MAX_DATE_MS = 8.64e15;
+/** When a wait of `waitMs` from `now` ends (ms epoch); undefined when no date can hold it. */
+function waitUntil(waitMs, now) {
+    const until = now + waitMs;
+    return until <= MAX_DATE_MS ? until : undefined;
+}
 /** A server's wait in words: "until <time> (N s)", or only the seconds when no date can hold it. */
 function describeWait(waitMs, now) {
     const seconds = `${Math.ceil(waitMs / 1000)} s`;
-    const until = now + waitMs;
-    return until <= MAX_DATE_MS ? `until ${new Date(until).toISOString()} (${seconds})` : seconds;
+    const until = waitUntil(waitMs, now);
+    return until === undefined ? seconds : `until ${new Date(until).toISOString()} (${seconds})`;
 }
 const BACKOFF_BASE_MS = 1000;
 const BACKOFF_CAP_MS = 20_000;
@@ -33472,7 +33504,7 @@ function serverMessage(body) {
 }
 
 // EXTERNAL MODULE: ./src/http/blocked.ts
-var blocked = __nccwpck_require__(1048);
+var http_blocked = __nccwpck_require__(1048);
 // EXTERNAL MODULE: ./src/config/targets.ts
 var targets = __nccwpck_require__(5684);
 ;// CONCATENATED MODULE: ./src/stages/purge/response.ts
@@ -33500,8 +33532,14 @@ function interpret(call, exchange, now) {
                 retryable: true,
                 message: `timed out: ${exchange.message}`
             });
-        case 'blocked':
-            return failure({ httpStatus: null, message: (0,text_shown/* plainLine */.h0)((0,blocked/* describeBlocked */.G)(exchange.blocked)) });
+        case 'blocked': {
+            const { blocked } = exchange;
+            return failure({
+                httpStatus: null,
+                stop: blocked.kind === 'proxy' && blocked.status === 407 ? 'proxy' : 'host',
+                message: (0,text_shown/* plainLine */.h0)((0,http_blocked/* describeBlocked */.G)(blocked))
+            });
+        }
         case 'network':
             return failure({
                 httpStatus: null,
@@ -33684,10 +33722,7 @@ function interpretRefusal(call, exchange, now) {
         });
     }
     if (status === 404 && call.service !== undefined) {
-        return failure({
-            httpStatus: status,
-            message: withServer(`service ${call.service} not found (404)`)
-        });
+        return failure({ httpStatus: status, message: withServer(notFound(call, call.service)) });
     }
     const retryable = isRetryableStatus(status);
     const lead = status === 429
@@ -33700,6 +33735,17 @@ function interpretRefusal(call, exchange, now) {
         message: withServer(lead)
     });
 }
+/**
+ * A 404 of a management call: a base-url with a path (`/v1`) is a likelier cause than the service,
+ * since the API's paths start at its root.
+ */
+function notFound(call, service) {
+    const { pathname } = new URL(call.url);
+    const basePath = pathname.slice(0, pathname.lastIndexOf('/service/'));
+    if (basePath === '')
+        return `service ${service} not found (404)`;
+    return `not found (404): base-url has the path ${(0,text_shown/* plainLine */.h0)(basePath, 100)}; the API's paths start at its root, so give base-url without it (else service ${service} does not exist)`;
+}
 function forbiddenMessage(call, host) {
     switch (call.permission) {
         case 'engineer':
@@ -33710,6 +33756,108 @@ function forbiddenMessage(call, host) {
             return `key purge was refused (403): the token may not purge service ${call.service ?? ''}`;
         case 'url-purge':
             return `URL purge was refused (403) by ${host}: URL purging may not be enabled there (it is off by default), or it needs url-purge-auth: true`;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/stages/purge/gates.ts
+/**
+ * What earlier answers decided for the calls not yet sent. The first round of calls goes out at
+ * once, each on its own connection, so their handshakes overlap; once an answer shows that going on
+ * cannot help, no further call in its scope starts, so each of these costs at most `concurrency`
+ * requests:
+ * - a rejected token stops the calls to that address that carry it; a 403, those needing the same
+ *   permission there;
+ * - a proxy's 407 (its credentials) stops every call through that proxy; its 403 (it forbids the
+ *   host or port), an untrusted certificate, or a wait longer than edge-purge takes, the calls to
+ *   that host;
+ * - an outage: calls to one host failing, each after all its attempts, for a transient cause,
+ *   `outageAfter` times in a row with no success between, stop the calls to that host.
+ * A wait the run does take holds every call to that host until it is over.
+ */
+
+
+
+/** An outage takes at least this many failures in a row, however low `concurrency` is. */
+const MIN_OUTAGE_FAILURES = 3;
+function outageThreshold(concurrency) {
+    return Math.max(concurrency, MIN_OUTAGE_FAILURES);
+}
+function scopesOf(call) {
+    const url = new URL(call.url);
+    return {
+        unauthorized: `${url.origin} ${String(call.authenticated)}`,
+        forbidden: `${url.origin} ${call.permission} ${call.service ?? ''}`,
+        host: url.origin,
+        proxy: (0,http_blocked/* proxyFor */.iJ)(url) ?? url.origin
+    };
+}
+/**
+ * A failure's reason when the server asks for a wait the run will not take. The time itself goes
+ * into the result's `retry_at`: a reason holds nothing that differs between calls of one cause.
+ */
+function tooLongToWait(message, retryAt) {
+    const over = `${message}; the server asks to wait longer than the ${MAX_SERVER_WAIT_MS / 1000} s edge-purge waits`;
+    return retryAt === undefined ? over : `${over}: run again after the retry_at time`;
+}
+class Gates {
+    outageAfter;
+    /** By scope kind and key: what stopped the calls in it. */
+    stops = new Map();
+    /** By host: no attempt starts before this time (ms epoch). */
+    notBefore = new Map();
+    /** By host: calls ended failed for a transient cause since the last success. */
+    failedInARow = new Map();
+    constructor(outageAfter) {
+        this.outageAfter = outageAfter;
+    }
+    /** Why a call must not be sent, if an earlier answer already decided its fate. */
+    refusal(scopes) {
+        for (const scope of ['unauthorized', 'forbidden', 'host', 'proxy']) {
+            const stopped = this.stops.get(`${scope} ${scopes[scope]}`);
+            if (stopped !== undefined)
+                return stopped;
+        }
+        return undefined;
+    }
+    /** How long the next attempt must wait for the host's rate limit; 0 when it may go now. */
+    pauseMs(scopes, now) {
+        return Math.max(0, (this.notBefore.get(scopes.host) ?? 0) - now);
+    }
+    /** Learns from one attempt's verdict. */
+    learn(verdict, scopes, now) {
+        if (verdict.ok)
+            return;
+        if (verdict.stop !== undefined)
+            this.stop(verdict.stop, scopes, verdict.message, undefined);
+        const { waitMs } = verdict;
+        if (waitMs === undefined)
+            return;
+        if (waitMs <= MAX_SERVER_WAIT_MS) {
+            this.notBefore.set(scopes.host, Math.max(this.notBefore.get(scopes.host) ?? 0, now + waitMs));
+        }
+        else {
+            const retryAt = waitUntil(waitMs, now);
+            this.stop('host', scopes, tooLongToWait(verdict.message, retryAt), retryAt);
+        }
+    }
+    /** Learns from how a call ended: failures in a row for a transient cause make an outage. */
+    ended(scopes, ending, reason) {
+        if (ending === 'purged')
+            this.failedInARow.set(scopes.host, 0);
+        if (ending !== 'transient')
+            return;
+        const failures = (this.failedInARow.get(scopes.host) ?? 0) + 1;
+        this.failedInARow.set(scopes.host, failures);
+        const key = `host ${scopes.host}`;
+        if (failures >= this.outageAfter && !this.stops.has(key)) {
+            const reasonShown = (0,words/* notSentAfterOutage */.NE)(new URL(scopes.host).host, failures, reason);
+            this.stops.set(key, { reason: reasonShown, retryAt: undefined });
+        }
+    }
+    stop(scope, scopes, cause, retryAt) {
+        const key = `${scope} ${scopes[scope]}`;
+        if (!this.stops.has(key))
+            this.stops.set(key, { reason: (0,words/* notSentAfter */.Sp)(scope, cause), retryAt });
     }
 }
 
@@ -33725,6 +33873,7 @@ function resultOf(call, end, target) {
     const id = end.ids?.get(target);
     const unconfirmed = end.ids !== undefined && id === undefined && type !== 'all';
     const failed = end.ids === undefined || unconfirmed;
+    const retryAt = failed && end.retryAt !== undefined ? new Date(end.retryAt).toISOString() : null;
     return {
         type,
         target,
@@ -33738,7 +33887,8 @@ function resultOf(call, end, target) {
             ? null
             : unconfirmed
                 ? (end.unusable?.get(target) ?? 'no purge id returned: the server did not confirm this key')
-                : (end.error ?? 'failed')
+                : (end.error ?? 'failed'),
+        ...(retryAt === null ? {} : { retry_at: retryAt })
     };
 }
 /**
@@ -33839,52 +33989,16 @@ var message = __nccwpck_require__(6400);
 
 
 
-function permissionScope(call) {
-    return `${call.permission} ${call.service ?? ''}`;
-}
-/**
- * What one origin has told us so far. The first round of calls goes out at once, each on its own
- * connection, so their handshakes overlap; once an answer says the token is rejected, forbidden or
- * rate-limited, no further call to the origin starts: a bad token costs at most `concurrency`
- * requests.
- */
-class OriginState {
-    /** Keyed by whether the call carries the token: a rejected token says nothing of calls without it. */
-    unauthorized = new Map();
-    /** Keyed by permission and service: a token may be scoped to some services only. */
-    forbidden = new Map();
-    /** No attempt starts before this time (ms epoch): a rate limit applies to every call to the origin. */
-    notBefore = 0;
-    /** Why a call must not be sent, if an earlier answer already decided its fate. */
-    refusal(call) {
-        const unauthorized = this.unauthorized.get(call.authenticated);
-        if (unauthorized !== undefined) {
-            return (0,words/* notSentAfter */.Sp)('unauthorized', unauthorized);
-        }
-        const forbidden = this.forbidden.get(permissionScope(call));
-        return forbidden === undefined ? undefined : (0,words/* notSentAfter */.Sp)('forbidden', forbidden);
-    }
-    learn(verdict, call, now) {
-        if (verdict.ok)
-            return;
-        if (verdict.stop === 'unauthorized' && !this.unauthorized.has(call.authenticated)) {
-            this.unauthorized.set(call.authenticated, verdict.message);
-        }
-        if (verdict.stop === 'forbidden' && !this.forbidden.has(permissionScope(call))) {
-            this.forbidden.set(permissionScope(call), verdict.message);
-        }
-        if (verdict.waitMs !== undefined && verdict.waitMs <= MAX_SERVER_WAIT_MS) {
-            this.notBefore = Math.max(this.notBefore, now + verdict.waitMs);
-        }
-    }
-}
+
 const notSent = (attempts, httpStatus, error) => ({
     end: { attempts, httpStatus, ids: undefined, error },
-    answered: false
+    answered: false,
+    ending: 'other'
 });
-const failed = (attempts, httpStatus, error) => ({
-    end: { attempts, httpStatus, ids: undefined, error },
-    answered: true
+const failed = (attempts, httpStatus, error, { retryAt, ending = 'other' } = {}) => ({
+    end: { attempts, httpStatus, ids: undefined, error, retryAt },
+    answered: true,
+    ending
 });
 /**
  * After a failed attempt: the wait before the next one, or the call's end when it must not be
@@ -33895,12 +34009,15 @@ function afterFailure(verdict, attempts, settings, { clock, random }) {
     if (!verdict.retryable)
         return { settled: failed(attempts, httpStatus, message) };
     if (waitMs !== undefined && waitMs > MAX_SERVER_WAIT_MS) {
-        const error = `${message}; the server asks to wait ${describeWait(waitMs, clock.now())}, longer than the ${MAX_SERVER_WAIT_MS / 1000} s edge-purge waits: run again after that time`;
-        return { settled: failed(attempts, httpStatus, error) };
+        const retryAt = waitUntil(waitMs, clock.now());
+        const error = tooLongToWait(message, retryAt);
+        return { settled: failed(attempts, httpStatus, error, { retryAt }) };
     }
     if (attempts >= settings.maxAttempts) {
         const error = `${message} (gave up after ${(0,counted/* counted */.h)(attempts, 'attempt')})`;
-        return { settled: failed(attempts, httpStatus, error) };
+        // A rate limit is the server at work, not down.
+        const ending = httpStatus === 429 ? 'other' : 'transient';
+        return { settled: failed(attempts, httpStatus, error, { ending }) };
     }
     // Never sooner than the server asked, and never at once: a `Retry-After: 0` loop is a flood.
     return { retryInMs: Math.max(waitMs ?? 0, backoffMs(attempts, random)) };
@@ -33913,13 +34030,14 @@ function afterFailure(verdict, attempts, settings, { clock, random }) {
 class PurgePass {
     settings;
     deps;
-    origins = new Map();
+    gates;
     /** Calls that got an answer (any answer) before the pass ended. */
     answered = 0;
     firstSentMs;
     constructor(settings, deps) {
         this.settings = settings;
         this.deps = deps;
+        this.gates = new Gates(outageThreshold(settings.concurrency));
     }
     async run(calls, ledger) {
         const { signal } = this.deps;
@@ -33945,35 +34063,31 @@ class PurgePass {
     /** A throw while handling one call (a bug, or an answer no rule foresaw) fails that call only. */
     async settle(call) {
         try {
-            return await this.attempt(call, this.originOf(call));
+            const scopes = scopesOf(call);
+            const settled = await this.attempt(call, scopes);
+            this.gates.ended(scopes, settled.ending, settled.end.error ?? '');
+            return settled;
         }
         catch (error) {
             const reason = (0,message/* messageOf */.b)(error);
             return failed(0, null, `edge-purge could not handle this call: ${(0,text_shown/* plainLine */.h0)(reason)}`);
         }
     }
-    originOf(call) {
-        const address = new URL(call.url).origin;
-        const known = this.origins.get(address);
-        if (known !== undefined)
-            return known;
-        const origin = new OriginState();
-        this.origins.set(address, origin);
-        return origin;
-    }
     /** Sends `call` until it succeeds, fails for good, is stopped by an earlier answer, or is cancelled. */
-    async attempt(call, origin) {
+    async attempt(call, scopes) {
         const { transport, clock, signal, log } = this.deps;
+        const { gates } = this;
         let attempts = 0;
         let httpStatus = null;
         for (;;) {
             if (signal.aborted) {
                 return notSent(attempts, httpStatus, attempts === 0 ? words/* NOT_SENT_CANCELLED */.v$ : CANCELLED_IN_FLIGHT);
             }
-            const refusal = origin.refusal(call);
-            if (refusal !== undefined)
-                return failed(attempts, httpStatus, refusal);
-            const pause = origin.notBefore - clock.now();
+            const refusal = gates.refusal(scopes);
+            if (refusal !== undefined) {
+                return failed(attempts, httpStatus, refusal.reason, { retryAt: refusal.retryAt });
+            }
+            const pause = gates.pauseMs(scopes, clock.now());
             if (pause > 0) {
                 await clock.sleep(pause, signal);
                 continue;
@@ -33982,11 +34096,11 @@ class PurgePass {
             this.firstSentMs ??= clock.now();
             const exchange = await transport.send(call, signal);
             const verdict = interpret(call, exchange, clock.now());
-            origin.learn(verdict, call, clock.now());
+            gates.learn(verdict, scopes, clock.now());
             if (verdict.ok) {
                 const { ids, unusable } = verdict;
                 const end = { attempts, httpStatus: verdict.httpStatus, ids, unusable, error: undefined };
-                return { end, answered: true };
+                return { end, answered: true, ending: 'purged' };
             }
             httpStatus = verdict.httpStatus;
             if (exchange.kind === 'cancelled')
@@ -34377,12 +34491,17 @@ function failureCauses(results, keep) {
         const { cause: reason, knockOn } = (0,words/* causeOf */.rl)(result.error ?? 'failed');
         let cause = causes.get(reason);
         if (cause === undefined) {
-            cause = { reason, count: 0, notSent: 0, first: [] };
+            cause = { reason, count: 0, notSent: 0, first: [], refused: false, retryAt: undefined };
             causes.set(reason, cause);
         }
         cause.count += 1;
         if (knockOn)
             cause.notSent += 1;
+        else if (cause.count - cause.notSent === 1)
+            cause.refused = isRefusal(result.http_status);
+        if (result.retry_at !== undefined && (cause.retryAt ?? '') < result.retry_at) {
+            cause.retryAt = result.retry_at;
+        }
         if (cause.first.length < keep)
             cause.first.push(result);
     }
@@ -34397,9 +34516,18 @@ function briefly(reason) {
     const colon = lead.indexOf(': ');
     return colon === -1 ? lead : lead.slice(0, colon);
 }
-/** How a cause's targets ended, when a refusal stopped some before they were sent. */
-function refusedAndStopped({ count, notSent }) {
-    return notSent === 0 ? undefined : `${count - notSent} refused, ${notSent} not sent after that`;
+function isRefusal(status) {
+    return status !== null && status >= 400 && status < 500;
+}
+/** A cause's reason, with the time the server named for calls to start again. */
+function reasonOf({ reason, retryAt }) {
+    return retryAt === undefined ? reason : `${reason}; run again after ${retryAt}`;
+}
+/** How a cause's targets ended, when it stopped some before they were sent. */
+function refusedAndStopped({ count, notSent, refused }) {
+    if (notSent === 0)
+        return undefined;
+    return `${count - notSent} ${refused ? 'refused' : 'failed'}, ${notSent} not sent after that`;
 }
 
 ;// CONCATENATED MODULE: ./src/report/conclusion.ts
@@ -34431,7 +34559,7 @@ function causeLine(cause) {
         ? `${first.type} ${(0,text_shown/* shorten */.ml)(first.target)}`
         : `${cause.count} targets`;
     const how = refusedAndStopped(cause);
-    return `${what} not purged: ${(0,guard/* oneLine */.TN)(cause.reason, SHOWN_REASON_CHARS)}${how === undefined ? '' : `; ${how}`}`;
+    return `${what} not purged: ${(0,guard/* oneLine */.TN)(reasonOf(cause), SHOWN_REASON_CHARS)}${how === undefined ? '' : `; ${how}`}`;
 }
 function edgeLine(group) {
     const [first] = group;
@@ -35075,7 +35203,7 @@ function causeRow(cause, withService) {
         ...(more > 0 ? [`…and ${more} more`] : [])
     ];
     const cells = [
-        `❌ ${(0,guard/* summaryText */.g5)(cause.reason, budget_SHOWN_ERROR_CHARS)}`,
+        `❌ ${(0,guard/* summaryText */.g5)(reasonOf(cause), budget_SHOWN_ERROR_CHARS)}`,
         `${cause.count}${how === undefined ? '' : `<br>${how}`}`,
         targets.join(', ')
     ];

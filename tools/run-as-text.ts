@@ -17,8 +17,6 @@ const ANNOTATIONS = new Map([
   ['warning', 'Warning'],
   ['notice', 'Notice']
 ])
-/** A successful call's line that says some of its keys came back without a purge id. */
-const KEYS_WITHOUT_ID = /^✓ (?=.*\bwithout (?:a )?purge ids?\b)/
 
 /** A command's data as @actions/core escaped it (`%25`, `%0D`, `%0A`), back to its text. */
 function unescapeData(data: string): string {
@@ -31,14 +29,12 @@ function unescapeData(data: string): string {
  * The log as the runner shows it: `add-mask` hides its value as *** from then on and shows nothing,
  * `group` is a heading (▾, folded on GitHub) with its lines indented until `endgroup`, an error,
  * warning or notice reads `Error: message`, and `debug` (shown only with step debug logging) and
- * any other command show nothing. A call marked ✓ that left keys without a purge id is marked ⚠:
- * those keys failed. `remarked` counts those lines.
+ * any other command show nothing.
  */
-function asTheRunnerShows(log: string): { text: string; remarked: number } {
+function asTheRunnerShows(log: string): string {
   const masks: string[] = []
   const shown: string[] = []
   let indent = ''
-  let remarked = 0
   const show = (line: string): void => {
     const masked = masks.reduce((text, mask) => text.split(mask).join('***'), line)
     shown.push(masked === '' ? '' : `${indent}${masked}`)
@@ -46,8 +42,7 @@ function asTheRunnerShows(log: string): { text: string; remarked: number } {
   for (const line of log.replace(/\n$/, '').split('\n')) {
     const command = COMMAND.exec(line)
     if (command === null) {
-      if (KEYS_WITHOUT_ID.test(line)) remarked += 1
-      show(line.replace(KEYS_WITHOUT_ID, '⚠ '))
+      show(line)
       continue
     }
     const [, name = '', data = ''] = command
@@ -65,7 +60,7 @@ function asTheRunnerShows(log: string): { text: string; remarked: number } {
       for (const part of `${ANNOTATIONS.get(name)}: ${text}`.split(/\r?\n/)) show(part)
     }
   }
-  return { text: `${shown.join('\n')}\n`, remarked }
+  return `${shown.join('\n')}\n`
 }
 
 /** Rows of the summary's tables shown here in all, failures first (the summary's own order). */
@@ -116,20 +111,10 @@ export function section(title: string): void {
   console.log(`\n━━ ${title} ${'━'.repeat(Math.max(3, 76 - title.length))}\n`)
 }
 
-/**
- * The action's log as the runner shows it, under a heading; a call marked ⚠ instead of ✓ gets a
- * note saying why.
- */
+/** The action's log as the runner shows it, under a heading. */
 export function printLog(run: ActionRun): void {
   section('The action’s log, as the runner shows it for the step')
-  const log = asTheRunnerShows(run.log)
-  process.stdout.write(log.text)
-  if (log.remarked > 0) {
-    console.log(
-      '\n⚠ where the action’s line has ✓: the server answered the call but gave no purge id for ' +
-        'some of its keys, and a key without a purge id counts as failed (see its Error line).'
-    )
-  }
+  process.stdout.write(asTheRunnerShows(run.log))
 }
 
 /** The job summary rendered for the terminal, under a heading, and where its Markdown is. */

@@ -102,10 +102,12 @@ export function describeBlocked(blocked: Blocked): string {
       : `the certificate of ${host} is not valid (${code}): the server's certificate needs fixing; trusting another CA (NODE_EXTRA_CA_CERTS, docs/self-hosted.md) does not help`
   }
   const { status, proxy, target } = blocked
+  // Its credentials are the same whatever the target: one cause for every call through it.
+  if (status === 407) {
+    return `the proxy ${proxy} did not accept its credentials (407): check the user and password in HTTPS_PROXY`
+  }
   const refused = `the proxy ${proxy} refused the tunnel to ${target} (${status})`
   switch (status) {
-    case 407:
-      return `${refused}: check the user and password in HTTPS_PROXY`
     case 403:
       return `${refused}: the proxy does not allow CONNECT to ${target}; ask its admins to allow it, or list the host in NO_PROXY`
     default:

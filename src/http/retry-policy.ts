@@ -74,11 +74,17 @@ export function serverRequestedWaitMs(
 /** The latest instant a JavaScript Date can hold. */
 const MAX_DATE_MS = 8.64e15
 
+/** When a wait of `waitMs` from `now` ends (ms epoch); undefined when no date can hold it. */
+export function waitUntil(waitMs: number, now: number): number | undefined {
+  const until = now + waitMs
+  return until <= MAX_DATE_MS ? until : undefined
+}
+
 /** A server's wait in words: "until <time> (N s)", or only the seconds when no date can hold it. */
 export function describeWait(waitMs: number, now: number): string {
   const seconds = `${Math.ceil(waitMs / 1000)} s`
-  const until = now + waitMs
-  return until <= MAX_DATE_MS ? `until ${new Date(until).toISOString()} (${seconds})` : seconds
+  const until = waitUntil(waitMs, now)
+  return until === undefined ? seconds : `until ${new Date(until).toISOString()} (${seconds})`
 }
 
 const BACKOFF_BASE_MS = 1000

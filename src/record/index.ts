@@ -55,6 +55,12 @@ export interface PurgeResult {
   http_status: number | null
   attempts: number
   error: string | null
+  /**
+   * Present only on a target that failed because the server asked for a wait longer than the run
+   * takes: when it may be purged again (ISO 8601). Not in `error`, so one cause reads the same for
+   * every target it failed.
+   */
+  retry_at?: string
   /** Present only when `repeat-after` is on: the second pass, `null` for targets not repeated. */
   repeat?: RepeatResult | null
   /** Present only with `changed-files`: whether the target was given or derived, and from which file. */
@@ -70,6 +76,8 @@ export interface CallEnd {
   /** With `ids`: targets the answer gave something other than a usable id, and why. */
   unusable?: Map<string, string>
   error: string | undefined
+  /** When the server said calls may start again (ms epoch), had the run waited that long. */
+  retryAt?: number | undefined
 }
 
 /** Every target's result, in plan order. */

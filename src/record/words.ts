@@ -17,13 +17,30 @@ export function describeCall(call: PurgeCall): string {
 
 export const NOT_SENT_CANCELLED = 'not sent: the run was cancelled'
 
-/** How the reason of a call stopped by an earlier refusal begins: a knock-on, never the cause. */
-const AFTER_UNAUTHORIZED = 'not sent: an earlier call to the same address got '
-const AFTER_FORBIDDEN = 'not sent: an earlier call needing the same permission found that '
+/**
+ * How the reason of a call stopped by an earlier answer begins, by what that answer stopped: a
+ * knock-on, never the cause. An outage's lead says how many calls failed in a row before it.
+ */
+const KNOCK_ON_LEADS = {
+  unauthorized: 'not sent: an earlier call to the same address got ',
+  forbidden: 'not sent: an earlier call needing the same permission found that ',
+  host: 'not sent after an earlier call to the same host: ',
+  proxy: 'not sent after an earlier call through the same proxy: '
+} as const
 
-/** The reason of a call not sent because an earlier one was refused with `cause`. */
-export function notSentAfter(stop: 'unauthorized' | 'forbidden', cause: string): string {
-  return (stop === 'unauthorized' ? AFTER_UNAUTHORIZED : AFTER_FORBIDDEN) + cause
+/** What an earlier answer stops: the calls to its address, permission, host, or proxy. */
+export type StopScope = keyof typeof KNOCK_ON_LEADS
+
+const OUTAGE_LEAD = /^not sent: \S+ failed \d+ calls in a row; the last: /
+
+/** The reason of a call not sent because an earlier one was refused (or failed) with `cause`. */
+export function notSentAfter(stop: StopScope, cause: string): string {
+  return KNOCK_ON_LEADS[stop] + cause
+}
+
+/** The reason of a call not sent because `failures` calls to `host` in a row failed, the last with `cause`. */
+export function notSentAfterOutage(host: string, failures: number, cause: string): string {
+  return `not sent: ${host} failed ${failures} calls in a row; the last: ${cause}`
 }
 
 /**
@@ -31,9 +48,11 @@ export function notSentAfter(stop: 'unauthorized' | 'forbidden', cause: string):
  * itself. A rejected token is one cause of 600 failures, not two.
  */
 export function causeOf(reason: string): { cause: string; knockOn: boolean } {
-  for (const lead of [AFTER_UNAUTHORIZED, AFTER_FORBIDDEN]) {
+  for (const lead of Object.values(KNOCK_ON_LEADS)) {
     if (reason.startsWith(lead)) return { cause: reason.slice(lead.length), knockOn: true }
   }
+  const outage = OUTAGE_LEAD.exec(reason)
+  if (outage !== null) return { cause: reason.slice(outage[0].length), knockOn: true }
   return { cause: reason, knockOn: false }
 }
 

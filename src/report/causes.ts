@@ -13,6 +13,10 @@ export interface Cause {
   notSent: number
   /** Its first targets, in plan order. */
   first: PurgeResult[]
+  /** Whether the server turned the calls down (4xx), rather than failing to answer them. */
+  refused: boolean
+  /** The latest time the server named for calls to start again (ISO 8601), when it named one. */
+  retryAt: string | undefined
 }
 
 /** Each cause of a failure, most targets first (first seen first on a tie), with `keep` targets. */
@@ -23,11 +27,15 @@ export function failureCauses(results: Results, keep: number): Cause[] {
     const { cause: reason, knockOn } = causeOf(result.error ?? 'failed')
     let cause = causes.get(reason)
     if (cause === undefined) {
-      cause = { reason, count: 0, notSent: 0, first: [] }
+      cause = { reason, count: 0, notSent: 0, first: [], refused: false, retryAt: undefined }
       causes.set(reason, cause)
     }
     cause.count += 1
     if (knockOn) cause.notSent += 1
+    else if (cause.count - cause.notSent === 1) cause.refused = isRefusal(result.http_status)
+    if (result.retry_at !== undefined && (cause.retryAt ?? '') < result.retry_at) {
+      cause.retryAt = result.retry_at
+    }
     if (cause.first.length < keep) cause.first.push(result)
   }
   return [...causes.values()].sort((a, b) => b.count - a.count)
@@ -43,7 +51,17 @@ export function briefly(reason: string): string {
   return colon === -1 ? lead : lead.slice(0, colon)
 }
 
-/** How a cause's targets ended, when a refusal stopped some before they were sent. */
-export function refusedAndStopped({ count, notSent }: Cause): string | undefined {
-  return notSent === 0 ? undefined : `${count - notSent} refused, ${notSent} not sent after that`
+function isRefusal(status: number | null): boolean {
+  return status !== null && status >= 400 && status < 500
+}
+
+/** A cause's reason, with the time the server named for calls to start again. */
+export function reasonOf({ reason, retryAt }: Cause): string {
+  return retryAt === undefined ? reason : `${reason}; run again after ${retryAt}`
+}
+
+/** How a cause's targets ended, when it stopped some before they were sent. */
+export function refusedAndStopped({ count, notSent, refused }: Cause): string | undefined {
+  if (notSent === 0) return undefined
+  return `${count - notSent} ${refused ? 'refused' : 'failed'}, ${notSent} not sent after that`
 }

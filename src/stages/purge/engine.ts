@@ -10,8 +10,16 @@ import { counted } from '../../text/counted.js'
 import { describeEnd, describeRetry } from './log-lines.js'
 import { CANCELLED_IN_FLIGHT, interpret, type Verdict } from './response.js'
 import { type CallEnd, type PurgeCall, type PurgeRun } from '../../record/index.js'
-import { NOT_SENT_CANCELLED, notSentAfter } from '../../record/words.js'
-import { backoffMs, describeWait, MAX_SERVER_WAIT_MS } from '../../http/retry-policy.js'
+import { NOT_SENT_CANCELLED } from '../../record/words.js'
+import { backoffMs, MAX_SERVER_WAIT_MS, waitUntil } from '../../http/retry-policy.js'
+import {
+  Gates,
+  outageThreshold,
+  scopesOf,
+  tooLongToWait,
+  type Ending,
+  type Scopes
+} from './gates.js'
 import { ResultLedger } from './ledger.js'
 import { plainLine } from '../../text/shown.js'
 import { messageOf } from '../../text/message.js'
@@ -33,63 +41,30 @@ export interface EngineDeps {
   random?: () => number
 }
 
-function permissionScope(call: PurgeCall): string {
-  return `${call.permission} ${call.service ?? ''}`
-}
-
-/**
- * What one origin has told us so far. The first round of calls goes out at once, each on its own
- * connection, so their handshakes overlap; once an answer says the token is rejected, forbidden or
- * rate-limited, no further call to the origin starts: a bad token costs at most `concurrency`
- * requests.
- */
-class OriginState {
-  /** Keyed by whether the call carries the token: a rejected token says nothing of calls without it. */
-  private readonly unauthorized = new Map<boolean, string>()
-  /** Keyed by permission and service: a token may be scoped to some services only. */
-  private readonly forbidden = new Map<string, string>()
-  /** No attempt starts before this time (ms epoch): a rate limit applies to every call to the origin. */
-  notBefore = 0
-
-  /** Why a call must not be sent, if an earlier answer already decided its fate. */
-  refusal(call: PurgeCall): string | undefined {
-    const unauthorized = this.unauthorized.get(call.authenticated)
-    if (unauthorized !== undefined) {
-      return notSentAfter('unauthorized', unauthorized)
-    }
-    const forbidden = this.forbidden.get(permissionScope(call))
-    return forbidden === undefined ? undefined : notSentAfter('forbidden', forbidden)
-  }
-
-  learn(verdict: Verdict, call: PurgeCall, now: number): void {
-    if (verdict.ok) return
-    if (verdict.stop === 'unauthorized' && !this.unauthorized.has(call.authenticated)) {
-      this.unauthorized.set(call.authenticated, verdict.message)
-    }
-    if (verdict.stop === 'forbidden' && !this.forbidden.has(permissionScope(call))) {
-      this.forbidden.set(permissionScope(call), verdict.message)
-    }
-    if (verdict.waitMs !== undefined && verdict.waitMs <= MAX_SERVER_WAIT_MS) {
-      this.notBefore = Math.max(this.notBefore, now + verdict.waitMs)
-    }
-  }
-}
-
 /** How a call settled: its end as the record keeps it. */
 interface Settled {
   end: CallEnd
   /** False when cancellation, not an answer, ended the call. */
   answered: boolean
+  /** What the ending tells of the host: an outage is made of transient failures in a row. */
+  ending: Ending
 }
 
 const notSent = (attempts: number, httpStatus: number | null, error: string): Settled => ({
   end: { attempts, httpStatus, ids: undefined, error },
-  answered: false
+  answered: false,
+  ending: 'other'
 })
 
-const failed = (attempts: number, httpStatus: number | null, error: string): Settled => ({
-  end: { attempts, httpStatus, ids: undefined, error },
-  answered: true
+const failed = (
+  attempts: number,
+  httpStatus: number | null,
+  error: string,
+  { retryAt, ending = 'other' }: { retryAt?: number | undefined; ending?: Ending } = {}
+): Settled => ({
+  end: { attempts, httpStatus, ids: undefined, error, retryAt },
+  answered: true,
+  ending
 })
 
 type Failure = Extract<Verdict, { ok: false }>
@@ -107,12 +82,15 @@ function afterFailure(
   const { message, httpStatus, waitMs } = verdict
   if (!verdict.retryable) return { settled: failed(attempts, httpStatus, message) }
   if (waitMs !== undefined && waitMs > MAX_SERVER_WAIT_MS) {
-    const error = `${message}; the server asks to wait ${describeWait(waitMs, clock.now())}, longer than the ${MAX_SERVER_WAIT_MS / 1000} s edge-purge waits: run again after that time`
-    return { settled: failed(attempts, httpStatus, error) }
+    const retryAt = waitUntil(waitMs, clock.now())
+    const error = tooLongToWait(message, retryAt)
+    return { settled: failed(attempts, httpStatus, error, { retryAt }) }
   }
   if (attempts >= settings.maxAttempts) {
     const error = `${message} (gave up after ${counted(attempts, 'attempt')})`
-    return { settled: failed(attempts, httpStatus, error) }
+    // A rate limit is the server at work, not down.
+    const ending = httpStatus === 429 ? 'other' : 'transient'
+    return { settled: failed(attempts, httpStatus, error, { ending }) }
   }
   // Never sooner than the server asked, and never at once: a `Retry-After: 0` loop is a flood.
   return { retryInMs: Math.max(waitMs ?? 0, backoffMs(attempts, random)) }
@@ -124,7 +102,7 @@ function afterFailure(
  * ends, so whatever stops the pass, the calls that ended are recorded.
  */
 class PurgePass {
-  private readonly origins = new Map<string, OriginState>()
+  private readonly gates: Gates
   /** Calls that got an answer (any answer) before the pass ended. */
   answered = 0
   firstSentMs: number | undefined
@@ -132,7 +110,9 @@ class PurgePass {
   constructor(
     private readonly settings: EngineSettings,
     private readonly deps: EngineDeps
-  ) {}
+  ) {
+    this.gates = new Gates(outageThreshold(settings.concurrency))
+  }
 
   async run(calls: readonly PurgeCall[], ledger: ResultLedger): Promise<void> {
     const { signal } = this.deps
@@ -159,25 +139,20 @@ class PurgePass {
   /** A throw while handling one call (a bug, or an answer no rule foresaw) fails that call only. */
   private async settle(call: PurgeCall): Promise<Settled> {
     try {
-      return await this.attempt(call, this.originOf(call))
+      const scopes = scopesOf(call)
+      const settled = await this.attempt(call, scopes)
+      this.gates.ended(scopes, settled.ending, settled.end.error ?? '')
+      return settled
     } catch (error) {
       const reason = messageOf(error)
       return failed(0, null, `edge-purge could not handle this call: ${plainLine(reason)}`)
     }
   }
 
-  private originOf(call: PurgeCall): OriginState {
-    const address = new URL(call.url).origin
-    const known = this.origins.get(address)
-    if (known !== undefined) return known
-    const origin = new OriginState()
-    this.origins.set(address, origin)
-    return origin
-  }
-
   /** Sends `call` until it succeeds, fails for good, is stopped by an earlier answer, or is cancelled. */
-  private async attempt(call: PurgeCall, origin: OriginState): Promise<Settled> {
+  private async attempt(call: PurgeCall, scopes: Scopes): Promise<Settled> {
     const { transport, clock, signal, log } = this.deps
+    const { gates } = this
     let attempts = 0
     let httpStatus: number | null = null
     for (;;) {
@@ -188,9 +163,11 @@ class PurgePass {
           attempts === 0 ? NOT_SENT_CANCELLED : CANCELLED_IN_FLIGHT
         )
       }
-      const refusal = origin.refusal(call)
-      if (refusal !== undefined) return failed(attempts, httpStatus, refusal)
-      const pause = origin.notBefore - clock.now()
+      const refusal = gates.refusal(scopes)
+      if (refusal !== undefined) {
+        return failed(attempts, httpStatus, refusal.reason, { retryAt: refusal.retryAt })
+      }
+      const pause = gates.pauseMs(scopes, clock.now())
       if (pause > 0) {
         await clock.sleep(pause, signal)
         continue
@@ -199,11 +176,11 @@ class PurgePass {
       this.firstSentMs ??= clock.now()
       const exchange = await transport.send(call, signal)
       const verdict = interpret(call, exchange, clock.now())
-      origin.learn(verdict, call, clock.now())
+      gates.learn(verdict, scopes, clock.now())
       if (verdict.ok) {
         const { ids, unusable } = verdict
         const end = { attempts, httpStatus: verdict.httpStatus, ids, unusable, error: undefined }
-        return { end, answered: true }
+        return { end, answered: true, ending: 'purged' }
       }
       httpStatus = verdict.httpStatus
       if (exchange.kind === 'cancelled') return notSent(attempts, httpStatus, verdict.message)

@@ -18,6 +18,7 @@ function resultOf(call: PurgeCall, end: CallEnd, target: string): PurgeResult {
   const id = end.ids?.get(target)
   const unconfirmed = end.ids !== undefined && id === undefined && type !== 'all'
   const failed = end.ids === undefined || unconfirmed
+  const retryAt = failed && end.retryAt !== undefined ? new Date(end.retryAt).toISOString() : null
   return {
     type,
     target,
@@ -31,7 +32,8 @@ function resultOf(call: PurgeCall, end: CallEnd, target: string): PurgeResult {
       ? null
       : unconfirmed
         ? (end.unusable?.get(target) ?? 'no purge id returned: the server did not confirm this key')
-        : (end.error ?? 'failed')
+        : (end.error ?? 'failed'),
+    ...(retryAt === null ? {} : { retry_at: retryAt })
   }
 }
 

@@ -10,16 +10,26 @@ import { oneLine } from '../../text/guard.js'
 /** A server message is cut to 300 characters; this leaves room for what the action says around it. */
 const SHOWN_ERROR_CHARS = 400
 
+/**
+ * A call's end: ✓ when every target has its purge id, ⚠ when the server answered but left some
+ * without one (they failed), ✗ when the call failed; a wait the run would not take says until when.
+ */
 export function describeEnd(call: PurgeCall, end: CallEnd, elapsedMs: number): string {
   const tries = `${counted(end.attempts, 'attempt')}, ${elapsedMs} ms`
   if (end.ids === undefined) {
-    return `✗ ${describeCall(call)}: ${oneLine(end.error ?? 'failed', SHOWN_ERROR_CHARS)} (${tries})`
+    const until =
+      end.retryAt === undefined ? '' : `; retry after ${new Date(end.retryAt).toISOString()}`
+    return `✗ ${describeCall(call)}: ${oneLine(end.error ?? 'failed', SHOWN_ERROR_CHARS)}${until} (${tries})`
   }
-  const missing = call.operation === 'batch' ? call.targets.length - end.ids.size : 0
-  const note = missing > 0 ? `; ${counted(missing, 'key')} without a purge id` : ''
+  const missing = call.operation === 'purge-all' ? 0 : call.targets.length - end.ids.size
+  const note =
+    missing > 0
+      ? `; ${counted(missing, call.targetType === 'url' ? 'URL' : 'key')} without a purge id`
+      : ''
   const whole =
     call.operation === 'purge-all' ? `everything in ${oneLine(call.service ?? '')} purged, ` : ''
-  return `✓ ${describeCall(call)}: ${whole}HTTP ${end.httpStatus ?? ''} (${tries})${note}`
+  const mark = missing > 0 ? '⚠' : '✓'
+  return `${mark} ${describeCall(call)}: ${whole}HTTP ${end.httpStatus ?? ''} (${tries})${note}`
 }
 
 export function describeRetry(

@@ -12,10 +12,14 @@ import { parseJson, serverMessage } from './server-message.js'
 import { describeBlocked } from '../../http/blocked.js'
 import { withoutCredentials } from '../../config/targets.js'
 import type { PurgeCall } from '../../record/index.js'
+import type { StopScope } from '../../record/words.js'
 import { plainLine } from '../../text/shown.js'
 
-/** A 401 stops every call to that origin; a 403 stops the calls needing the same permission. */
-export type Stop = 'unauthorized' | 'forbidden'
+/**
+ * What a final answer stops (gates.ts): a 401 the calls to that origin, a 403 the calls needing the
+ * same permission, a proxy's 407 every call through it, a proxy's 403 or a certificate the host.
+ */
+export type Stop = StopScope
 
 export type Verdict =
   | {
@@ -54,8 +58,14 @@ export function interpret(call: PurgeCall, exchange: Answer, now: number): Verdi
         retryable: true,
         message: `timed out: ${exchange.message}`
       })
-    case 'blocked':
-      return failure({ httpStatus: null, message: plainLine(describeBlocked(exchange.blocked)) })
+    case 'blocked': {
+      const { blocked } = exchange
+      return failure({
+        httpStatus: null,
+        stop: blocked.kind === 'proxy' && blocked.status === 407 ? 'proxy' : 'host',
+        message: plainLine(describeBlocked(blocked))
+      })
+    }
     case 'network':
       return failure({
         httpStatus: null,
@@ -259,10 +269,7 @@ function interpretRefusal(call: PurgeCall, exchange: Response, now: number): Ver
     })
   }
   if (status === 404 && call.service !== undefined) {
-    return failure({
-      httpStatus: status,
-      message: withServer(`service ${call.service} not found (404)`)
-    })
+    return failure({ httpStatus: status, message: withServer(notFound(call, call.service)) })
   }
   const retryable = isRetryableStatus(status)
   const lead =
@@ -275,6 +282,17 @@ function interpretRefusal(call: PurgeCall, exchange: Response, now: number): Ver
     waitMs: retryable ? serverRequestedWaitMs(status, exchange.headers, now) : undefined,
     message: withServer(lead)
   })
+}
+
+/**
+ * A 404 of a management call: a base-url with a path (`/v1`) is a likelier cause than the service,
+ * since the API's paths start at its root.
+ */
+function notFound(call: PurgeCall, service: string): string {
+  const { pathname } = new URL(call.url)
+  const basePath = pathname.slice(0, pathname.lastIndexOf('/service/'))
+  if (basePath === '') return `service ${service} not found (404)`
+  return `not found (404): base-url has the path ${plainLine(basePath, 100)}; the API's paths start at its root, so give base-url without it (else service ${service} does not exist)`
 }
 
 function forbiddenMessage(call: PurgeCall, host: string): string {
