@@ -47,12 +47,12 @@ describe('an input name action.yml does not declare', () => {
     expect(error).toContain('dry-run')
   })
 
-  it('warns of an unknown one, naming the closest input', async () => {
+  it('warns of an unknown one, naming the closest input, and "Nothing to purge" points at it', async () => {
     const run = await runAction(api(), { env: { INPUT_KEY: 'home' } })
     const error = expectRefusal(run)
     const warnings = run.stdout.split('\n').filter((line) => line.startsWith('::warning::'))
     expect(warnings).toEqual([expect.stringMatching(/"key".*\bkeys\b/)])
-    expect(error).toMatch(/^::error::Nothing to purge: /)
+    expect(error).toMatch(/^::error::Nothing to purge: .*"key".*\bkeys\b/)
   })
 })
 

@@ -3,6 +3,7 @@ import { describe, expect, it } from '@jest/globals'
 import {
   refuseMisspelled,
   undeclaredInputs,
+  unknownInputsNote,
   unknownInputWarning
 } from '../src/config/input-names.js'
 import { InputError } from '../src/config/input-error.js'
@@ -97,6 +98,18 @@ describe('what the user is told', () => {
       'This action ignores input "key": it has no input of that name; did you mean keys?'
     )
     expect(unknownInputWarning({ given: 'colour', closest: undefined })).toMatch(/of that name$/)
+  })
+
+  it('words the note "Nothing to purge" adds, and adds none without unknown inputs', () => {
+    expect(unknownInputsNote([{ given: 'key', closest: 'keys' }])).toBe(
+      '; note the warning above: this action ignores input "key" (did you mean keys?)'
+    )
+    const two = [
+      { given: 'colour', closest: undefined },
+      { given: 'key', closest: 'keys' as const }
+    ]
+    expect(unknownInputsNote(two)).toMatch(/warnings above: .* inputs "colour", "key" \(/)
+    expect(unknownInputsNote([])).toBe('')
   })
 
   it('shows a name through the guard: a line break in it cannot start a runner command', () => {

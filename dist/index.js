@@ -37759,10 +37759,21 @@ function refuseMisspelled(misspelled) {
     const one = misspelled.length === 1;
     throw new input_error/* InputError */.d(`Misspelled input${one ? '' : 's'}: rename ${renames.join(', ')}; as spelled, this action would ignore ${one ? 'it' : 'them'}, so nothing was sent`);
 }
+/** `"key" (did you mean keys?)`, or `"foo"` when no declared input is close. */
+function shownUnknown({ given, closest }) {
+    return `${(0,text_shown/* shorten */.ml)(given)}${closest === undefined ? '' : ` (did you mean ${closest}?)`}`;
+}
 /** The warning for one unknown input. */
 function unknownInputWarning({ given, closest }) {
     const guess = closest === undefined ? '' : `; did you mean ${closest}?`;
     return `This action ignores input ${(0,text_shown/* shorten */.ml)(given)}: it has no input of that name${guess}`;
+}
+/** What "Nothing to purge" adds when inputs were ignored: a typo may have meant the targets. */
+function unknownInputsNote(unknown) {
+    if (unknown.length === 0)
+        return '';
+    const one = unknown.length === 1;
+    return `; note the warning${one ? '' : 's'} above: this action ignores input${one ? '' : 's'} ${unknown.map(shownUnknown).join(', ')}`;
 }
 
 ;// CONCATENATED MODULE: ./src/config/input-values.ts
@@ -38061,9 +38072,13 @@ function requireSafeTransport(url, source) {
 ;// CONCATENATED MODULE: ./src/config/mode.ts
 /** The `mode` input: which targets a run purges, and what it refuses beside them. Pure. */
 
+
 const MODES = ['', 'keys', 'urls', 'all'];
-/** Refuses a mode the given targets or `soft` contradict, and a run with nothing to purge. */
-function checkMode(mode, given, soft) {
+/**
+ * Refuses a mode the given targets or `soft` contradict, and a run with nothing to purge; that
+ * refusal points at the inputs the action ignored, where a typo (`key`) may have meant the targets.
+ */
+function checkMode(mode, given, soft, ignored) {
     const { hasKeys, hasUrls } = given;
     if (mode === 'all') {
         // Checked first: changed-files always brings a map, which the refusal of keys or URLs
@@ -38092,7 +38107,8 @@ function checkMode(mode, given, soft) {
             : mode === 'urls'
                 ? 'urls or urls-file'
                 : 'keys, keys-file, urls or urls-file';
-        throw new input_error/* InputError */.d(`Nothing to purge: give ${what}${mode === '' ? ', or set mode: all' : ''}`);
+        const all = mode === '' ? ', or set mode: all' : '';
+        throw new input_error/* InputError */.d(`Nothing to purge: give ${what}${all}${unknownInputsNote(ignored)}`);
     }
 }
 
@@ -38300,8 +38316,11 @@ const INPUT_NAMES = [
     'verify-timeout'
 ];
 const SECRET_INPUTS = ['api-token', 'github-token'];
-/** Validates raw inputs into settings; throws `InputError` naming the input and what is allowed. */
-function parseSettings(raw, readFile) {
+/**
+ * Validates raw inputs into settings; throws `InputError` naming the input and what is allowed.
+ * `ignored`: the undeclared inputs the runner passed, which "Nothing to purge" points at.
+ */
+function parseSettings(raw, readFile, ignored = []) {
     for (const name of SECRET_INPUTS)
         requireHeaderSafe(raw, name);
     const soft = parseBoolean(raw, 'soft');
@@ -38315,7 +38334,8 @@ function parseSettings(raw, readFile) {
     // Keys and URLs a map may derive count as given: the run cannot know yet whether it will.
     const hasKeys = keys.length > 0 || (changedFiles?.keyMap.length ?? 0) > 0;
     const hasUrls = urls.length > 0 || (changedFiles?.urlMap.length ?? 0) > 0;
-    checkMode(mode, { hasKeys, hasUrls, changedFiles: changedFiles !== undefined }, soft);
+    const given = { hasKeys, hasUrls, changedFiles: changedFiles !== undefined };
+    checkMode(mode, given, soft, ignored);
     const purgeAll = mode === 'all';
     const needsService = purgeAll || hasKeys;
     const sendsToken = !dryRun && (needsService || (urlPurgeAuth && hasUrls));
@@ -38465,6 +38485,7 @@ function checkInputNames() {
     for (const input of unknown)
         runnerLog.warning(unknownInputWarning(input));
     refuseMisspelled(misspelled);
+    return unknown;
 }
 /**
  * The settings of this run. The guard learns both tokens before any outside text is read, so from
@@ -38473,8 +38494,8 @@ function checkInputNames() {
 function readSettings() {
     const raw = readInputs();
     (0,guard/* hideSecrets */.s0)([raw['api-token'], raw['github-token']]);
-    checkInputNames();
-    return parseSettings(raw, readListFile);
+    const ignored = checkInputNames();
+    return parseSettings(raw, readListFile, ignored);
 }
 
 // EXTERNAL MODULE: external "node:crypto"

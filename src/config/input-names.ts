@@ -11,7 +11,8 @@
  *   action.yml's order on a tie); failing that, the one declared name it begins, when it has at
  *   least 3 characters (`service` → `service-id`; `wait` begins four, so names none).
  *
- * The declared names are handed in (INPUT_NAMES), which keeps this module free of inputs.ts.
+ * The declared names are handed in (INPUT_NAMES): importing them here would close an import
+ * cycle through mode.ts, which words the note "Nothing to purge" adds.
  */
 import type { InputName } from './inputs.js'
 import { InputError } from './input-error.js'
@@ -102,8 +103,20 @@ export function refuseMisspelled(misspelled: readonly MisspelledInput[]): void {
   )
 }
 
+/** `"key" (did you mean keys?)`, or `"foo"` when no declared input is close. */
+function shownUnknown({ given, closest }: UnknownInput): string {
+  return `${shorten(given)}${closest === undefined ? '' : ` (did you mean ${closest}?)`}`
+}
+
 /** The warning for one unknown input. */
 export function unknownInputWarning({ given, closest }: UnknownInput): string {
   const guess = closest === undefined ? '' : `; did you mean ${closest}?`
   return `This action ignores input ${shorten(given)}: it has no input of that name${guess}`
+}
+
+/** What "Nothing to purge" adds when inputs were ignored: a typo may have meant the targets. */
+export function unknownInputsNote(unknown: readonly UnknownInput[]): string {
+  if (unknown.length === 0) return ''
+  const one = unknown.length === 1
+  return `; note the warning${one ? '' : 's'} above: this action ignores input${one ? '' : 's'} ${unknown.map(shownUnknown).join(', ')}`
 }

@@ -1,6 +1,11 @@
 /** The inputs, read from the runner's `INPUT_<NAME>` variables; the tokens masked before anything else. */
 import * as core from '@actions/core'
-import { refuseMisspelled, undeclaredInputs, unknownInputWarning } from '../config/input-names.js'
+import {
+  refuseMisspelled,
+  undeclaredInputs,
+  unknownInputWarning,
+  type UnknownInput
+} from '../config/input-names.js'
 import { INPUT_NAMES, parseSettings, SECRET_INPUTS, type RawInputs } from '../config/inputs.js'
 import { readListFile } from '../config/list-files.js'
 import type { Settings } from '../config/settings.js'
@@ -23,10 +28,11 @@ function readInputs(): RawInputs {
  * then the refusal of a misspelled one, before the other inputs are judged (a misspelled
  * `service_id` would otherwise read as a missing `service-id`).
  */
-function checkInputNames(): void {
+function checkInputNames(): UnknownInput[] {
   const { misspelled, unknown } = undeclaredInputs(Object.keys(process.env), INPUT_NAMES)
   for (const input of unknown) runnerLog.warning(unknownInputWarning(input))
   refuseMisspelled(misspelled)
+  return unknown
 }
 
 /**
@@ -36,6 +42,6 @@ function checkInputNames(): void {
 export function readSettings(): Settings {
   const raw = readInputs()
   hideSecrets([raw['api-token'], raw['github-token']])
-  checkInputNames()
-  return parseSettings(raw, readListFile)
+  const ignored = checkInputNames()
+  return parseSettings(raw, readListFile, ignored)
 }
