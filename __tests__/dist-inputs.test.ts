@@ -1,6 +1,7 @@
 /**
- * How a refused input ends a run, and outputs kept whole, against dist/index.js run as the runner
- * runs it. Which inputs are refused, and why, is inputs.test.ts's and lists.test.ts's.
+ * How a refused input or an undeclared input name ends a run, and outputs kept whole, against
+ * dist/index.js run as the runner runs it. Which inputs are refused, and why, is inputs.test.ts's,
+ * lists.test.ts's and input-names.test.ts's.
  */
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals'
 import { FakePurgeServer } from '../tools/fake-purge-api/server.js'
@@ -36,6 +37,23 @@ it('refuses an api-token with a line break before any request, without echoing i
   expect(expectRefusal(run)).toMatch(/^::error::api-token holds a line break, /)
   const shown = run.log.split('\n').filter((line) => !line.startsWith('::add-mask::'))
   expect(shown.join('\n')).not.toMatch(/first-half|second-half/)
+})
+
+describe('an input name action.yml does not declare', () => {
+  it('refuses a misspelled one before any request, naming it as passed and as declared', async () => {
+    const run = await runAction({ ...api(), keys: 'home' }, { env: { INPUT_DRY_RUN: 'true' } })
+    const error = expectRefusal(run)
+    expect(error).toContain('"dry_run"')
+    expect(error).toContain('dry-run')
+  })
+
+  it('warns of an unknown one, naming the closest input, and "Nothing to purge" points at it', async () => {
+    const run = await runAction(api(), { env: { INPUT_KEY: 'home' } })
+    const error = expectRefusal(run)
+    const warnings = run.stdout.split('\n').filter((line) => line.startsWith('::warning::'))
+    expect(warnings).toEqual([expect.stringMatching(/"key".*\bkeys\b/)])
+    expect(error).toMatch(/^::error::Nothing to purge: .*"key".*\bkeys\b/)
+  })
 })
 
 describe('purge-ids keeps every key', () => {

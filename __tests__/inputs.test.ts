@@ -1,5 +1,8 @@
 /** Unit tests of input validation: every refusal happens before any request, naming the input. */
 import { describe, expect, it } from '@jest/globals'
+import { unknownInputsNote, type UnknownInput } from '../src/config/input-names.js'
+import { parseSettings } from '../src/config/inputs.js'
+import { DEFAULT_INPUTS } from '../tools/defaults.js'
 import { API, files, noFiles, refusalOf, settingsOf, TOKEN } from './support/parsed-inputs.js'
 
 describe('the defaults', () => {
@@ -198,6 +201,15 @@ describe('mode', () => {
 
   it('mentions mode: all when nothing is given and mode is empty', () => {
     expect(refusalOf({ ...API }).message).toContain('mode: all')
+  })
+
+  it('points "Nothing to purge" at the inputs the action ignored, which a typo may have meant', () => {
+    const ignored: UnknownInput[] = [{ given: 'key', closest: 'keys' }]
+    const parse = (keys: string) =>
+      parseSettings({ ...DEFAULT_INPUTS, ...API, keys }, noFiles, ignored)
+    expect(() => parse('')).toThrow(/^Nothing to purge: /)
+    expect(() => parse('')).toThrow(unknownInputsNote(ignored))
+    expect(parse('home').keys).toEqual(['home'])
   })
 })
 

@@ -1,4 +1,7 @@
-/** Unit tests of reading the inputs from the runner's environment: every input, the tokens masked. */
+/**
+ * Unit tests of reading the inputs from the runner's environment: every input, the tokens masked,
+ * the names action.yml does not declare judged first.
+ */
 import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals'
 import { EOL } from 'node:os'
 import { INPUT_NAMES } from '../src/config/inputs.js'
@@ -77,5 +80,16 @@ describe('readSettings through the runner environment', () => {
     expect(message).toMatch(/^base-url: /)
     expect(message).not.toContain(TOKEN)
     expect(writes[0]).toBe(`::add-mask::${TOKEN}${EOL}`)
+  })
+
+  it('refuses a misspelled input name before judging the others, after warning of unknown ones', () => {
+    process.env['INPUT_API-TOKEN'] = TOKEN
+    process.env['INPUT_BASE-URL'] = 'https://api.example-cdn.com'
+    process.env['INPUT_SERVICE_ID'] = 'svc123'
+    process.env['INPUT_KEY'] = 'a'
+    // Judged first, service-id would be the one refused: it is empty.
+    expect(() => readSettings()).toThrow(/^Misspelled input: .*"service_id"/)
+    const warnings = writes.filter((line) => line.startsWith('::warning::'))
+    expect(warnings).toEqual([expect.stringContaining('"key"')])
   })
 })

@@ -37945,6 +37945,85 @@ function getIDToken(aud) {
  */
 
 //# sourceMappingURL=core.js.map
+;// CONCATENATED MODULE: ./src/config/input-names.ts
+
+
+const PREFIX = 'INPUT_';
+const MAX_EDITS = 2;
+const MIN_PREFIX_CHARS = 3;
+/** Reads a name as the runner's spelling of an input could have been meant. */
+const normalized = (name) => name.toLowerCase().replace(/[_ ]/g, '-');
+/** The `INPUT_*` names among the environment's variables that no declared input is passed as. */
+function undeclaredInputs(variables, declared) {
+    const passedAs = new Set(declared.map((name) => `${PREFIX}${name.toUpperCase()}`));
+    const found = { misspelled: [], unknown: [] };
+    const names = variables.filter((name) => name.startsWith(PREFIX) && !passedAs.has(name));
+    for (const given of names.map((name) => name.slice(PREFIX.length).toLowerCase()).sort()) {
+        if (given === '')
+            continue;
+        const meant = declared.find((name) => name === normalized(given));
+        if (meant !== undefined)
+            found.misspelled.push({ given, meant });
+        else
+            found.unknown.push({ given, closest: closestInput(normalized(given), declared) });
+    }
+    return found;
+}
+function closestInput(name, declared) {
+    const allowed = Math.min(MAX_EDITS, name.length / 2);
+    let best;
+    for (const candidate of declared) {
+        const edits = editDistance(name, candidate);
+        if (edits <= allowed && (best === undefined || edits < best.edits)) {
+            best = { name: candidate, edits };
+        }
+    }
+    if (best !== undefined)
+        return best.name;
+    const begun = declared.filter((candidate) => candidate.startsWith(name));
+    return name.length >= MIN_PREFIX_CHARS && begun.length === 1 ? begun[0] : undefined;
+}
+/**
+ * Levenshtein distance, one row at a time. Written here: none of the action's dependencies offers
+ * one, and a package for twenty lines would be one more thing in the bundle to trust.
+ */
+function editDistance(a, b) {
+    let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
+    for (let i = 1; i <= a.length; i += 1) {
+        const current = [i];
+        for (let j = 1; j <= b.length; j += 1) {
+            const substitution = (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1);
+            current.push(Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, substitution));
+        }
+        previous = current;
+    }
+    return previous[b.length] ?? 0;
+}
+/** Refuses the run when any input is misspelled, naming each as given and as declared. */
+function refuseMisspelled(misspelled) {
+    if (misspelled.length === 0)
+        return;
+    const renames = misspelled.map(({ given, meant }) => `${(0,text_shown/* shorten */.ml)(given)} to ${meant}`);
+    const one = misspelled.length === 1;
+    throw new input_error/* InputError */.d(`Misspelled input${one ? '' : 's'}: rename ${renames.join(', ')}; as spelled, this action would ignore ${one ? 'it' : 'them'}, so nothing was sent`);
+}
+/** `"key" (did you mean keys?)`, or `"foo"` when no declared input is close. */
+function shownUnknown({ given, closest }) {
+    return `${(0,text_shown/* shorten */.ml)(given)}${closest === undefined ? '' : ` (did you mean ${closest}?)`}`;
+}
+/** The warning for one unknown input. */
+function unknownInputWarning({ given, closest }) {
+    const guess = closest === undefined ? '' : `; did you mean ${closest}?`;
+    return `This action ignores input ${(0,text_shown/* shorten */.ml)(given)}: it has no input of that name${guess}`;
+}
+/** What "Nothing to purge" adds when inputs were ignored: a typo may have meant the targets. */
+function unknownInputsNote(unknown) {
+    if (unknown.length === 0)
+        return '';
+    const one = unknown.length === 1;
+    return `; note the warning${one ? '' : 's'} above: this action ignores input${one ? '' : 's'} ${unknown.map(shownUnknown).join(', ')}`;
+}
+
 ;// CONCATENATED MODULE: ./src/config/input-values.ts
 
 
@@ -38241,9 +38320,13 @@ function requireSafeTransport(url, source) {
 ;// CONCATENATED MODULE: ./src/config/mode.ts
 /** The `mode` input: which targets a run purges, and what it refuses beside them. Pure. */
 
+
 const MODES = ['', 'keys', 'urls', 'all'];
-/** Refuses a mode the given targets or `soft` contradict, and a run with nothing to purge. */
-function checkMode(mode, given, soft) {
+/**
+ * Refuses a mode the given targets or `soft` contradict, and a run with nothing to purge; that
+ * refusal points at the inputs the action ignored, where a typo (`key`) may have meant the targets.
+ */
+function checkMode(mode, given, soft, ignored) {
     const { hasKeys, hasUrls } = given;
     if (mode === 'all') {
         // Checked first: changed-files always brings a map, which the refusal of keys or URLs
@@ -38272,7 +38355,8 @@ function checkMode(mode, given, soft) {
             : mode === 'urls'
                 ? 'urls or urls-file'
                 : 'keys, keys-file, urls or urls-file';
-        throw new input_error/* InputError */.d(`Nothing to purge: give ${what}${mode === '' ? ', or set mode: all' : ''}`);
+        const all = mode === '' ? ', or set mode: all' : '';
+        throw new input_error/* InputError */.d(`Nothing to purge: give ${what}${all}${unknownInputsNote(ignored)}`);
     }
 }
 
@@ -38480,8 +38564,11 @@ const INPUT_NAMES = [
     'verify-timeout'
 ];
 const SECRET_INPUTS = ['api-token', 'github-token'];
-/** Validates raw inputs into settings; throws `InputError` naming the input and what is allowed. */
-function parseSettings(raw, readFile) {
+/**
+ * Validates raw inputs into settings; throws `InputError` naming the input and what is allowed.
+ * `ignored`: the undeclared inputs the runner passed, which "Nothing to purge" points at.
+ */
+function parseSettings(raw, readFile, ignored = []) {
     for (const name of SECRET_INPUTS)
         requireHeaderSafe(raw, name);
     const soft = parseBoolean(raw, 'soft');
@@ -38495,7 +38582,8 @@ function parseSettings(raw, readFile) {
     // Keys and URLs a map may derive count as given: the run cannot know yet whether it will.
     const hasKeys = keys.length > 0 || (changedFiles?.keyMap.length ?? 0) > 0;
     const hasUrls = urls.length > 0 || (changedFiles?.urlMap.length ?? 0) > 0;
-    checkMode(mode, { hasKeys, hasUrls, changedFiles: changedFiles !== undefined }, soft);
+    const given = { hasKeys, hasUrls, changedFiles: changedFiles !== undefined };
+    checkMode(mode, given, soft, ignored);
     const purgeAll = mode === 'all';
     const needsService = purgeAll || hasKeys;
     const sendsToken = !dryRun && (needsService || (urlPurgeAuth && hasUrls));
@@ -38592,34 +38680,6 @@ function tooLarge(amount) {
     return `it holds ${amount}; a list file may hold at most 64 MiB`;
 }
 
-;// CONCATENATED MODULE: ./src/runner/inputs.ts
-/** The inputs, read from the runner's `INPUT_<NAME>` variables; the tokens masked before anything else. */
-
-
-
-
-/** Reads every input, masking the tokens before anything else can print them. */
-function readInputs() {
-    const raw = {};
-    for (const name of SECRET_INPUTS) {
-        raw[name] = getInput(name).trim();
-        if (raw[name] !== '')
-            core_setSecret(raw[name]);
-    }
-    for (const name of INPUT_NAMES)
-        raw[name] ??= getInput(name).trim();
-    return raw;
-}
-/**
- * The settings of this run. The guard learns both tokens before any outside text is read, so from
- * here on no line, output or summary can show either.
- */
-function readSettings() {
-    const raw = readInputs();
-    (0,guard/* hideSecrets */.s0)([raw['api-token'], raw['github-token']]);
-    return parseSettings(raw, readListFile);
-}
-
 ;// CONCATENATED MODULE: ./src/runner/log.ts
 /** The step log through the runner: every line, title and annotation passes the guard here, once. */
 
@@ -38641,6 +38701,49 @@ const runnerLog = {
 /** Fails the step: an `::error::` line and exit code 1 when the step ends. Never the token. */
 function failStep(message) {
     setFailed((0,guard/* redact */.E$)(message));
+}
+
+;// CONCATENATED MODULE: ./src/runner/inputs.ts
+/** The inputs, read from the runner's `INPUT_<NAME>` variables; the tokens masked before anything else. */
+
+
+
+
+
+
+/** Reads every input, masking the tokens before anything else can print them. */
+function readInputs() {
+    const raw = {};
+    for (const name of SECRET_INPUTS) {
+        raw[name] = getInput(name).trim();
+        if (raw[name] !== '')
+            core_setSecret(raw[name]);
+    }
+    for (const name of INPUT_NAMES)
+        raw[name] ??= getInput(name).trim();
+    return raw;
+}
+/**
+ * The inputs the runner passed that action.yml does not declare: a warning for each unknown one,
+ * then the refusal of a misspelled one, before the other inputs are judged (a misspelled
+ * `service_id` would otherwise read as a missing `service-id`).
+ */
+function checkInputNames() {
+    const { misspelled, unknown } = undeclaredInputs(Object.keys(process.env), INPUT_NAMES);
+    for (const input of unknown)
+        runnerLog.warning(unknownInputWarning(input));
+    refuseMisspelled(misspelled);
+    return unknown;
+}
+/**
+ * The settings of this run. The guard learns both tokens before any outside text is read, so from
+ * here on no line, output or summary can show either.
+ */
+function readSettings() {
+    const raw = readInputs();
+    (0,guard/* hideSecrets */.s0)([raw['api-token'], raw['github-token']]);
+    const ignored = checkInputNames();
+    return parseSettings(raw, readListFile, ignored);
 }
 
 // EXTERNAL MODULE: external "node:crypto"

@@ -3,6 +3,7 @@
  * parseSettings holds the order of the checks; each part is parsed in the module named for it.
  */
 import type { FileReader } from './list-files.js'
+import type { UnknownInput } from './input-names.js'
 import type { Settings } from './settings.js'
 import { InputError } from './input-error.js'
 import {
@@ -60,8 +61,15 @@ export type RawInputs = Record<InputName, string>
 
 export const SECRET_INPUTS = ['api-token', 'github-token'] as const
 
-/** Validates raw inputs into settings; throws `InputError` naming the input and what is allowed. */
-export function parseSettings(raw: RawInputs, readFile: FileReader): Settings {
+/**
+ * Validates raw inputs into settings; throws `InputError` naming the input and what is allowed.
+ * `ignored`: the undeclared inputs the runner passed, which "Nothing to purge" points at.
+ */
+export function parseSettings(
+  raw: RawInputs,
+  readFile: FileReader,
+  ignored: readonly UnknownInput[] = []
+): Settings {
   for (const name of SECRET_INPUTS) requireHeaderSafe(raw, name)
   const soft = parseBoolean(raw, 'soft')
   const dryRun = parseBoolean(raw, 'dry-run')
@@ -80,7 +88,8 @@ export function parseSettings(raw: RawInputs, readFile: FileReader): Settings {
   // Keys and URLs a map may derive count as given: the run cannot know yet whether it will.
   const hasKeys = keys.length > 0 || (changedFiles?.keyMap.length ?? 0) > 0
   const hasUrls = urls.length > 0 || (changedFiles?.urlMap.length ?? 0) > 0
-  checkMode(mode, { hasKeys, hasUrls, changedFiles: changedFiles !== undefined }, soft)
+  const given = { hasKeys, hasUrls, changedFiles: changedFiles !== undefined }
+  checkMode(mode, given, soft, ignored)
 
   const purgeAll = mode === 'all'
   const needsService = purgeAll || hasKeys

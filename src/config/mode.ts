@@ -1,5 +1,6 @@
 /** The `mode` input: which targets a run purges, and what it refuses beside them. Pure. */
 import { InputError } from './input-error.js'
+import { unknownInputsNote, type UnknownInput } from './input-names.js'
 
 export const MODES = ['', 'keys', 'urls', 'all'] as const
 export type Mode = (typeof MODES)[number]
@@ -14,8 +15,16 @@ export interface GivenTargets {
   changedFiles: boolean
 }
 
-/** Refuses a mode the given targets or `soft` contradict, and a run with nothing to purge. */
-export function checkMode(mode: Mode, given: GivenTargets, soft: boolean): void {
+/**
+ * Refuses a mode the given targets or `soft` contradict, and a run with nothing to purge; that
+ * refusal points at the inputs the action ignored, where a typo (`key`) may have meant the targets.
+ */
+export function checkMode(
+  mode: Mode,
+  given: GivenTargets,
+  soft: boolean,
+  ignored: readonly UnknownInput[]
+): void {
   const { hasKeys, hasUrls } = given
   if (mode === 'all') {
     // Checked first: changed-files always brings a map, which the refusal of keys or URLs
@@ -55,6 +64,7 @@ export function checkMode(mode: Mode, given: GivenTargets, soft: boolean): void 
         : mode === 'urls'
           ? 'urls or urls-file'
           : 'keys, keys-file, urls or urls-file'
-    throw new InputError(`Nothing to purge: give ${what}${mode === '' ? ', or set mode: all' : ''}`)
+    const all = mode === '' ? ', or set mode: all' : ''
+    throw new InputError(`Nothing to purge: give ${what}${all}${unknownInputsNote(ignored)}`)
   }
 }

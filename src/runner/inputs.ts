@@ -1,9 +1,16 @@
 /** The inputs, read from the runner's `INPUT_<NAME>` variables; the tokens masked before anything else. */
 import * as core from '@actions/core'
+import {
+  refuseMisspelled,
+  undeclaredInputs,
+  unknownInputWarning,
+  type UnknownInput
+} from '../config/input-names.js'
 import { INPUT_NAMES, parseSettings, SECRET_INPUTS, type RawInputs } from '../config/inputs.js'
 import { readListFile } from '../config/list-files.js'
 import type { Settings } from '../config/settings.js'
 import { hideSecrets } from '../text/guard.js'
+import { runnerLog } from './log.js'
 
 /** Reads every input, masking the tokens before anything else can print them. */
 function readInputs(): RawInputs {
@@ -17,11 +24,24 @@ function readInputs(): RawInputs {
 }
 
 /**
+ * The inputs the runner passed that action.yml does not declare: a warning for each unknown one,
+ * then the refusal of a misspelled one, before the other inputs are judged (a misspelled
+ * `service_id` would otherwise read as a missing `service-id`).
+ */
+function checkInputNames(): UnknownInput[] {
+  const { misspelled, unknown } = undeclaredInputs(Object.keys(process.env), INPUT_NAMES)
+  for (const input of unknown) runnerLog.warning(unknownInputWarning(input))
+  refuseMisspelled(misspelled)
+  return unknown
+}
+
+/**
  * The settings of this run. The guard learns both tokens before any outside text is read, so from
  * here on no line, output or summary can show either.
  */
 export function readSettings(): Settings {
   const raw = readInputs()
   hideSecrets([raw['api-token'], raw['github-token']])
-  return parseSettings(raw, readListFile)
+  const ignored = checkInputNames()
+  return parseSettings(raw, readListFile, ignored)
 }
