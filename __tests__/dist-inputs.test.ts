@@ -3,6 +3,8 @@
  * runs it. Which inputs are refused, and why, is inputs.test.ts's and lists.test.ts's.
  */
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals'
+import { realpathSync } from 'node:fs'
+import { join } from 'node:path'
 import { FakePurgeServer } from '../tools/fake-purge-api/server.js'
 import { runAction, type ActionRun } from '../tools/run-like-runner.js'
 
@@ -36,6 +38,15 @@ it('refuses an api-token with a line break before any request, without echoing i
   expect(expectRefusal(run)).toMatch(/^::error::api-token holds a line break, /)
   const shown = run.log.split('\n').filter((line) => !line.startsWith('::add-mask::'))
   expect(shown.join('\n')).not.toMatch(/first-half|second-half/)
+})
+
+it('refuses a keys-file missing from the workspace, naming where the path led and from where', async () => {
+  const run = await runAction({ ...api(), 'keys-file': 'purge/keys.txt' })
+  const workspace = realpathSync(run.dir)
+  expect(expectRefusal(run)).toBe(
+    '::error::keys-file: cannot read "purge/keys.txt": no such file (ENOENT); the path resolves to ' +
+      `"${join(workspace, 'purge', 'keys.txt')}", from the working directory "${workspace}"`
+  )
 })
 
 describe('purge-ids keeps every key', () => {
