@@ -4,6 +4,8 @@
  * lists.test.ts's and input-names.test.ts's.
  */
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals'
+import { realpathSync } from 'node:fs'
+import { join } from 'node:path'
 import { FakePurgeServer } from '../tools/fake-purge-api/server.js'
 import { runAction, type ActionRun } from '../tools/run-like-runner.js'
 
@@ -54,6 +56,15 @@ describe('an input name action.yml does not declare', () => {
     expect(warnings).toEqual([expect.stringMatching(/"key".*\bkeys\b/)])
     expect(error).toMatch(/^::error::Nothing to purge: .*"key".*\bkeys\b/)
   })
+})
+
+it('refuses a keys-file missing from the workspace, naming where the path led and from where', async () => {
+  const run = await runAction({ ...api(), 'keys-file': 'purge/keys.txt' })
+  const workspace = realpathSync(run.dir)
+  expect(expectRefusal(run)).toBe(
+    '::error::keys-file: cannot read "purge/keys.txt": no such file (ENOENT); the path resolves to ' +
+      `"${join(workspace, 'purge', 'keys.txt')}", from the working directory "${workspace}"`
+  )
 })
 
 describe('purge-ids keeps every key', () => {

@@ -27,24 +27,28 @@ describe('readListFile: a regular file of at most 64 MiB, read through one descr
     expect(settingsOf({ ...API, 'keys-file': path }, readListFile).keys).toEqual(['a', 'b', 'c'])
   })
 
+  /** What every refusal ends with: where the path led, from where the run stood. */
+  const whereFrom = (absolute: string): string =>
+    `; the path resolves to ${JSON.stringify(absolute)}, from the working directory ${JSON.stringify(process.cwd())}`
+
   it('refuses a FIFO at once instead of waiting for a writer', () => {
     const path = join(dir, 'fifo')
     execFileSync('mkfifo', [path])
     expect(keysFileRefusal(path)).toBe(
-      `keys-file: cannot read ${JSON.stringify(path)}: it is a FIFO (named pipe); give a regular file`
+      `keys-file: cannot read ${JSON.stringify(path)}: it is a FIFO (named pipe); give a regular file${whereFrom(path)}`
     )
   })
 
   it('refuses a device such as /dev/zero, which would never end', () => {
     expect(keysFileRefusal('/dev/zero')).toBe(
-      'keys-file: cannot read "/dev/zero": it is a character device; give a regular file'
+      `keys-file: cannot read "/dev/zero": it is a character device; give a regular file${whereFrom('/dev/zero')}`
     )
   })
 
   it('refuses a directory', () => {
     const path = join(dir, 'a-directory')
     mkdirSync(path)
-    expect(keysFileRefusal(path)).toMatch(/: it is a directory; give a regular file$/)
+    expect(keysFileRefusal(path)).toMatch(/: it is a directory; give a regular file; the path /)
   })
 
   it('refuses a 2 GB sparse file by its size, without reading it', () => {
@@ -52,7 +56,7 @@ describe('readListFile: a regular file of at most 64 MiB, read through one descr
     writeFileSync(path, '')
     truncateSync(path, 2 * 1024 ** 3)
     expect(keysFileRefusal(path)).toMatch(
-      /: it holds 2,147,483,648 bytes; a list file may hold at most 64 MiB$/
+      /: it holds 2,147,483,648 bytes; a list file may hold at most 64 MiB; the path /
     )
   })
 
@@ -64,7 +68,7 @@ describe('readListFile: a regular file of at most 64 MiB, read through one descr
     truncateSync(path, 64 * 1024 * 1024 + 1)
     const error = refusalOf({ 'urls-file': path }, readListFile)
     expect(error.message).toMatch(
-      /^urls-file: cannot read .*: it holds 67,108,865 bytes; a list file may hold at most 64 MiB$/
+      /^urls-file: cannot read .*: it holds 67,108,865 bytes; a list file may hold at most 64 MiB; /
     )
   })
 
@@ -72,7 +76,36 @@ describe('readListFile: a regular file of at most 64 MiB, read through one descr
     expect(readListFile('/proc/self/status')).toMatch(/^Name:/)
   })
 
-  it('refuses a missing file with the reason the system gives', () => {
-    expect(keysFileRefusal(join(dir, 'missing.txt'))).toMatch(/ENOENT: no such file or directory/)
+  it('reads a relative path from the working directory it is handed', () => {
+    writeFileSync(join(dir, 'urls.txt'), 'https://www.example.com/\n')
+    expect(readListFile('urls.txt', dir)).toBe('https://www.example.com/\n')
+  })
+
+  it('refuses a missing file naming the input, where the path led, from where, and why', () => {
+    const inWorkspace = (path: string): string => readListFile(path, dir)
+    expect(refusalOf({ ...API, 'keys-file': 'purge/keys.txt' }, inWorkspace).message).toBe(
+      'keys-file: cannot read "purge/keys.txt": no such file (ENOENT); the path resolves to ' +
+        `${JSON.stringify(join(dir, 'purge/keys.txt'))}, from the working directory ${JSON.stringify(dir)}`
+    )
+  })
+
+  it('takes the working directory at the read, not when the module was loaded', () => {
+    const before = process.cwd()
+    process.chdir(dir)
+    try {
+      expect(keysFileRefusal('elsewhere.txt')).toContain(
+        `resolves to ${JSON.stringify(join(dir, 'elsewhere.txt'))}, from the working directory ${JSON.stringify(dir)}`
+      )
+    } finally {
+      process.chdir(before)
+    }
+  })
+
+  it('says in words what the system found, keeping its code', () => {
+    const file = join(dir, 'a-file')
+    writeFileSync(file, '')
+    expect(keysFileRefusal(join(file, 'keys.txt'))).toMatch(
+      /: a folder on the path is a file \(ENOTDIR\); the path resolves to /
+    )
   })
 })

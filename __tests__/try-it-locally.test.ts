@@ -5,7 +5,7 @@
  */
 import { afterAll, describe, expect, it } from '@jest/globals'
 import { spawn, type ChildProcess } from 'node:child_process'
-import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { createServer, type AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { ROOT } from '../tools/run-like-runner.js'
@@ -176,6 +176,8 @@ describe('docs/try-it-locally.md', () => {
       expect(missing(shown ?? '', output)).toEqual([])
       const exited = /The action exited (\d+)/.exec(shown ?? '')?.[1]
       expect(code).toBe(exited === undefined ? 0 : Number(exited))
+      // Each run's folder goes with it: a newcomer's hour of runs leaves none behind.
+      expect(readdirSync(TMPDIR).filter((name) => name.startsWith('edge-purge-run-'))).toEqual([])
     }, 60_000)
   })
 })

@@ -38627,17 +38627,37 @@ function listFileText(raw, name, readFile) {
     }
 }
 
+;// CONCATENATED MODULE: external "node:path"
+const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
 ;// CONCATENATED MODULE: ./src/config/list-files.ts
 /** keys-file and urls-file: read whole, at most 64 MiB, from a regular file only. */
+
+
 
 /** The most a keys-file or urls-file may hold: about two million 30-character keys. */
 const MAX_LIST_FILE_BYTES = 64 * 1024 * 1024;
 /**
- * Reads a regular file of at most 64 MiB as UTF-8. The checks are made on the opened descriptor,
- * so the path cannot be swapped between check and read; O_NONBLOCK keeps the open of a FIFO from
- * waiting for a writer forever (on a regular file it changes nothing).
+ * Reads a regular file of at most 64 MiB as UTF-8, a relative path taken from the working directory
+ * as it is at the read (tests hand in their own). A refusal names the absolute path and that
+ * directory: a step run before the checkout, or a path written from the repository's subfolder,
+ * looks in a place the user cannot see from the log otherwise.
  */
-const readListFile = (path) => {
+function readListFile(path, workingDirectory = process.cwd()) {
+    const absolute = (0,external_node_path_namespaceObject.resolve)(workingDirectory, path);
+    try {
+        return readRegularFile(absolute);
+    }
+    catch (error) {
+        const where = `${shownPath(absolute)}, from the working directory ${shownPath(workingDirectory)}`;
+        throw new Error(`${list_files_reasonOf(error)}; the path resolves to ${where}`, { cause: error });
+    }
+}
+/**
+ * The checks are made on the opened descriptor, so the path cannot be swapped between check and
+ * read; O_NONBLOCK keeps the open of a FIFO from waiting for a writer forever (on a regular file
+ * it changes nothing).
+ */
+function readRegularFile(path) {
     const fd = (0,external_node_fs_namespaceObject.openSync)(path, external_node_fs_namespaceObject.constants.O_RDONLY | external_node_fs_namespaceObject.constants.O_NONBLOCK);
     try {
         const stats = (0,external_node_fs_namespaceObject.fstatSync)(fd);
@@ -38662,7 +38682,7 @@ const readListFile = (path) => {
     finally {
         (0,external_node_fs_namespaceObject.closeSync)(fd);
     }
-};
+}
 function kindOf(stats) {
     if (stats.isDirectory())
         return 'a directory';
@@ -38678,6 +38698,30 @@ function kindOf(stats) {
 }
 function tooLarge(amount) {
     return `it holds ${amount}; a list file may hold at most 64 MiB`;
+}
+/** What the system says of a path, in words; its code kept, as that is what people search for. */
+const SYSTEM_REASONS = {
+    ENOENT: 'no such file',
+    EACCES: 'permission denied',
+    EPERM: 'operation not permitted',
+    EISDIR: 'it is a directory',
+    ENOTDIR: 'a folder on the path is a file',
+    ELOOP: 'too many symbolic links on the path',
+    ENAMETOOLONG: 'the path is too long'
+};
+function list_files_reasonOf(error) {
+    // Read by shape, not instanceof: fs errors come from another realm under jest's vm modules.
+    const { code, message } = (error ?? {});
+    const words = SYSTEM_REASONS[code ?? ''];
+    if (words !== undefined)
+        return `${words} (${code})`;
+    // Node's own message for the other codes already starts with the code.
+    return typeof message === 'string' ? message : String(error);
+}
+/** Long enough for a runner's workspace and a nested file, quoted so spaces at its ends show. */
+const PATH_CHARS = 200;
+function shownPath(path) {
+    return (0,guard/* oneLine */.TN)(JSON.stringify(path), PATH_CHARS);
 }
 
 ;// CONCATENATED MODULE: ./src/runner/log.ts
@@ -38752,8 +38796,6 @@ var external_node_crypto_ = __nccwpck_require__(7598);
 const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
 ;// CONCATENATED MODULE: external "node:os"
 const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
-;// CONCATENATED MODULE: external "node:path"
-const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
 ;// CONCATENATED MODULE: ./src/runner/outputs.ts
 /** Outputs and kept files through the runner: `GITHUB_OUTPUT`, and files under `RUNNER_TEMP`. */
 

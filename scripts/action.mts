@@ -3,9 +3,10 @@
  *
  * Runs the bundled dist/index.js as the GitHub runner does (tools/run-like-runner.ts): every input
  * as `INPUT_<NAME>`, from --input, else from the env files, else its action.yml default; a fresh
- * GITHUB_OUTPUT, GITHUB_STEP_SUMMARY and RUNNER_TEMP for each run. Then prints the action's log as
- * the runner shows it, its outputs, and its job summary as text (tools/run-as-text.ts), and exits
- * with the action's exit code.
+ * GITHUB_OUTPUT, GITHUB_STEP_SUMMARY and RUNNER_TEMP for each run, in a folder of its own that is
+ * removed when the run ends (--keep keeps it). Then prints the action's log as the runner shows
+ * it, its outputs, and its job summary as text (tools/run-as-text.ts), and exits with the action's
+ * exit code. A Ctrl-C cancels the action as the runner cancels a job, and the folder still goes.
  *
  * Env files are in the format of .env.example (read with Node's util.parseEnv): inputs as
  * `INPUT_API-TOKEN=...`, any other variable (GITHUB_API_URL, GITHUB_EVENT_PATH, ...) passed to the
@@ -13,13 +14,19 @@
  * in the directory the command was started from (npm's INIT_CWD), as the runner runs it in the
  * workspace, so relative paths (keys-file, GITHUB_EVENT_PATH) mean what they say there.
  */
+import type { ChildProcess } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { parseEnv } from 'node:util'
 import { cut } from '../src/text/cut.js'
 import { CommandLine } from '../tools/command-line.js'
 import { printLog, printSummary, section } from '../tools/run-as-text.js'
-import { declaredInputs, runAction, type ActionRun } from '../tools/run-like-runner.js'
+import {
+  declaredInputs,
+  removeRunDirs,
+  runAction,
+  type ActionRun
+} from '../tools/run-like-runner.js'
 
 const USAGE = `Usage: npm run action -- [--input NAME=VALUE ...] [--env-file FILE ...]
 
@@ -30,14 +37,19 @@ Options:
   --input NAME=VALUE  an input by its name in action.yml (keys, base-url, ...); repeat for more
   --env-file FILE     variables as NAME=value lines, inputs as INPUT_<NAME> (see .env.example);
                       repeat for more, a later file winning; --input wins over them
+  --keep              keep the run's folder and name it: every output in full, the job
+                      summary's Markdown, results-file
   -h, --help          show this help
 
 An input given neither way takes its action.yml default; github-token's, \${{ github.token }}, is
 the runner's to fill: here it is empty. Each run has its own output and summary files and
-RUNNER_TEMP: the files' GITHUB_OUTPUT, GITHUB_STEP_SUMMARY and RUNNER_TEMP are not used.`
+RUNNER_TEMP, in a folder removed when the run ends: the files' GITHUB_OUTPUT, GITHUB_STEP_SUMMARY
+and RUNNER_TEMP are not used.`
 
 /** The runner's own files for the step, which each run gets fresh. */
 const RUN_FILES = new Set(['GITHUB_OUTPUT', 'GITHUB_STEP_SUMMARY', 'RUNNER_TEMP'])
+/** How the runner cancels a job, passed on to the action. */
+const CANCEL_SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP']
 /** An output longer than this is shown cut, and whole in the output file. */
 const SHOWN_OUTPUT_CHARS = 100
 
@@ -45,6 +57,7 @@ const commandLine: CommandLine = new CommandLine('action', USAGE)
 const args = commandLine.parse({
   input: { type: 'string', multiple: true, default: [] },
   'env-file': { type: 'string', multiple: true, default: [] },
+  keep: { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false }
 })
 /** Where `npm run` was started: it runs the script in the package's root. */
@@ -112,13 +125,37 @@ function printOutputs(run: ActionRun): void {
   }
   const empty = Object.keys(run.outputs).filter((name) => run.outputs[name] === '')
   if (empty.length > 0) console.log(`empty: ${empty.join(', ')}`)
-  console.log(`\nEvery output in full: ${resolve(run.dir, 'output.txt')}`)
+  if (args.keep) console.log(`\nEvery output in full: ${resolve(run.dir, 'output.txt')}`)
+}
+
+/** Where the run's files are, or that they are gone, and how to keep them. */
+function printRunFolder(run: ActionRun): void {
+  if (args.keep) {
+    console.log(`\nThis run's folder, kept: ${run.dir} (remove it with rm -r when done)`)
+    return
+  }
+  console.log(
+    "\nThis run's folder (every output in full, the summary's Markdown, results-file) is removed" +
+      ' now; --keep keeps it.'
+  )
 }
 
 const { inputs, env } = runSettings()
-const run = await runAction(inputs, { env, cwd: workspace })
-printLog(run)
-printOutputs(run)
-printSummary(run)
-section(`The action exited ${run.code ?? 'on a signal'}`)
-process.exitCode = run.code ?? 1
+let action: ChildProcess | undefined
+// A Ctrl-C reaches the action too; a kill of this script alone is passed on. Either way the action
+// ends as a cancelled run, and this script lives on to remove the run's folder.
+for (const name of CANCEL_SIGNALS) process.on(name, () => action?.kill(name))
+try {
+  const onStart = (child: ChildProcess): void => {
+    action = child
+  }
+  const run = await runAction(inputs, { env, cwd: workspace, onStart })
+  printLog(run)
+  printOutputs(run)
+  printSummary(run, { kept: args.keep })
+  printRunFolder(run)
+  section(`The action exited ${run.code ?? 'on a signal'}`)
+  process.exitCode = run.code ?? 1
+} finally {
+  if (!args.keep) await removeRunDirs()
+}

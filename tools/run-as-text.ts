@@ -117,9 +117,12 @@ export function printLog(run: ActionRun): void {
   process.stdout.write(asTheRunnerShows(run.log))
 }
 
-/** The job summary rendered for the terminal, under a heading, and where its Markdown is. */
-export function printSummary(run: ActionRun): void {
+/**
+ * The job summary rendered for the terminal, under a heading, and where its Markdown is unless
+ * `kept` is false: the run's folder is removed, and the path would lead nowhere.
+ */
+export function printSummary(run: ActionRun, { kept = true }: { kept?: boolean } = {}): void {
   section('The job summary')
   console.log(forTerminal(run.summary))
-  console.log(`\nMarkdown written by the action: ${join(run.dir, 'summary.md')}`)
+  if (kept) console.log(`\nMarkdown written by the action: ${join(run.dir, 'summary.md')}`)
 }

@@ -62,9 +62,11 @@ if (squidPath === undefined || openssl === undefined) {
     let certificate: Certificate
     let api: FakePurgeServer
     let content: FakeContentServer
-    let github: FakeGitHubApi | undefined
+    let github: FakeGitHubApi
     /** Where this test's lines of the access log start. */
     let logMark: number
+    /** The servers this test started, closed after it however far it got. */
+    const running: { close(): Promise<void> }[] = []
 
     beforeAll(async () => {
       certDir = await mkdtemp(join(tmpdir(), 'edge-purge-cert-'))
@@ -78,14 +80,14 @@ if (squidPath === undefined || openssl === undefined) {
 
     beforeEach(async () => {
       api = await FakePurgeServer.start({ tls: certificate })
+      running.push(api)
       content = await FakeContentServer.start()
+      running.push(content)
       logMark = (await squid.accessLog()).length
     })
     afterEach(async () => {
-      await api.close()
-      await content.close()
-      await github?.close()
-      github = undefined
+      // Not the variables: when beforeAll failed, jest runs this hook without beforeEach.
+      await Promise.all(running.splice(0).map((server) => server.close()))
     })
 
     const apiUrl = (): string => `https://${API_HOST}:${port(api.url)}`
@@ -160,6 +162,7 @@ if (squidPath === undefined || openssl === undefined) {
 
     it('reads and writes GitHub Enterprise Server at GITHUB_API_URL=https://HOST/api/v3 through the proxy', async () => {
       github = await FakeGitHubApi.start({ basePath: '/api/v3', tls: certificate })
+      running.push(github)
       const apiBase = `https://${GITHUB_HOST}:${port(github.url)}/api/v3`
       const root = github.commit(null, [{ write: 'public/a.html' }, { write: 'public/b.html' }])
       github.deploy('edge-purge/svc123', root, ['in_progress', 'success'])

@@ -1,13 +1,14 @@
 /**
  * What the test bed's real servers (varnishd, squid) share: a child process whose output is kept,
  * started on a free port of 127.0.0.1 (again on another when the port was taken between finding
- * it and binding it), in a folder of its own under the system temp dir, and ended with its folder
+ * it and binding it), in a folder of its own under a temp dir, and ended with its folder
  * removed by `stop()`, or killed with the test process if that ends first.
  */
 import type { ChildProcess } from 'node:child_process'
+import { realpathSync, statSync } from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { freePort } from './http.js'
 
 /** How long SIGTERM is given before SIGKILL. */
@@ -94,17 +95,43 @@ export interface Started<T> {
   dir: string
 }
 
+/** Whether every folder from the root down to `dir` lets any user pass (o+x). */
+function othersCanReach(dir: string): boolean {
+  try {
+    for (let at = realpathSync(dir); ; at = dirname(at)) {
+      if ((statSync(at).mode & 0o001) === 0) return false
+      if (dirname(at) === at) return true
+    }
+  } catch {
+    return false
+  }
+}
+
 /**
- * Starts a daemon in a new folder (`prefix` names it) on a free port: `launch` spawns it and waits
- * until it is ready, and throws if it is not. When the port was taken (`portTaken` says so from
- * the error), another is tried; any other failure, or the last, removes the folder and is thrown.
+ * A temp dir a daemon that drops to another user (squid, run as root, becomes `proxy`) can reach:
+ * the system's temp dir when it can, else the shared /tmp or /var/tmp. A private TMPDIR (a
+ * `mktemp -d`, mode 0700) stops that user at its door, whatever the folder made inside it allows.
+ */
+export function tempDirOthersReach(): string {
+  const found = [tmpdir(), '/tmp', '/var/tmp'].find(othersCanReach)
+  if (found === undefined)
+    throw new Error(`no temp dir another user can reach: not ${tmpdir()}, /tmp or /var/tmp`)
+  return found
+}
+
+/**
+ * Starts a daemon in a new folder (`prefix` names it; under `base`, the system temp dir unless
+ * given) on a free port: `launch` spawns it and waits until it is ready, and throws if it is not.
+ * When the port was taken (`portTaken` says so from the error), another is tried; any other
+ * failure, or the last, removes the folder and is thrown.
  */
 export async function startOnFreePort<T>(
   prefix: string,
   launch: (port: number, dir: string) => Promise<T>,
-  portTaken: (error: Error) => boolean
+  portTaken: (error: Error) => boolean,
+  base: string = tmpdir()
 ): Promise<Started<T>> {
-  const dir = await mkdtemp(join(tmpdir(), prefix))
+  const dir = await mkdtemp(join(base, prefix))
   let lastError: Error | undefined
   for (let attempt = 1; attempt <= PORT_ATTEMPTS; attempt += 1) {
     const port = await freePort()

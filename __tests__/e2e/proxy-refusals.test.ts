@@ -1,0 +1,170 @@
+/**
+ * The test bed's corporate proxy, proven on its own before any test leans on it: a squid that asks
+ * for proxy Basic authentication and lets CONNECT reach one port only answers a raw CONNECT (node's
+ * http.request, no action) with 407 for a wrong password, 200 and a working tunnel for the right
+ * one, and 403 for another port, and its access log counts each CONNECT with its status.
+ *
+ * The tunnels end at two echo servers on 127.0.0.1, named `tunnel.test` for squid alone; the
+ * second is listening too, so its 403 is the port rule's, not a refused connection. Without squid,
+ * its basic_ncsa_auth helper or openssl the suite is skipped, saying so.
+ */
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
+import { request } from 'node:http'
+import { createServer, type AddressInfo, type Server, type Socket } from 'node:net'
+import { findExecutable } from './testbed/find-executable.js'
+import {
+  findBasicAuthHelper,
+  findSquid,
+  Squid,
+  type AccessLogEntry,
+  type ProxyCredentials
+} from './testbed/squid.js'
+
+const SKIP_MESSAGE =
+  'squid, its basic_ncsa_auth or openssl not installed: proxy refusal tests skipped'
+const squidPath = findSquid()
+const ready =
+  findBasicAuthHelper() !== undefined && findExecutable('openssl', 'OPENSSL') !== undefined
+
+const TUNNEL_HOST = 'tunnel.test'
+const CREDENTIALS: ProxyCredentials = { user: 'deploy-bot', password: 'corp-proxy-pass' }
+
+/** A TCP server on 127.0.0.1 that sends back what it gets: the far end of a tunnel. */
+async function echoServer(): Promise<Server> {
+  const server = createServer((socket) => socket.pipe(socket))
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  return server
+}
+
+const portOf = (server: Server): number => (server.address() as AddressInfo).port
+
+interface Answer {
+  status: number
+  /** The tunnel on a 200; destroyed by the caller. */
+  socket: Socket
+}
+
+/** A raw CONNECT through the proxy to `target` (`host:port`), with these credentials if any. */
+function connect(proxy: Squid, target: string, credentials?: ProxyCredentials): Promise<Answer> {
+  const headers: Record<string, string> = { host: target }
+  if (credentials !== undefined) {
+    const token = Buffer.from(`${credentials.user}:${credentials.password}`).toString('base64')
+    headers['proxy-authorization'] = `Basic ${token}`
+  }
+  return new Promise((resolve, reject) => {
+    const connecting = request({
+      host: '127.0.0.1',
+      port: proxy.port,
+      method: 'CONNECT',
+      path: target,
+      headers,
+      agent: false
+    })
+    // Node answers any status of a CONNECT with 'connect', handing over the socket.
+    connecting.once('connect', (response, socket) =>
+      resolve({ status: response.statusCode ?? 0, socket })
+    )
+    connecting.once('error', reject)
+    connecting.end()
+  })
+}
+
+/** What the far end sends back for `text`: proof the tunnel reaches it. */
+function echoed(socket: Socket, text: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    socket.once('data', (chunk: Buffer) => resolve(chunk.toString()))
+    socket.once('error', reject)
+    socket.write(text)
+  })
+}
+
+/** One CONNECT as a test sees it: the status, what the far end echoed, the access log's line. */
+interface Connected {
+  status: number
+  reply: string | undefined
+  line: string
+}
+
+const shown = (entry: AccessLogEntry): string =>
+  `${entry.status} ${entry.method} ${entry.url} ${entry.user}`
+
+if (squidPath === undefined || !ready) {
+  console.warn(`${SKIP_MESSAGE}. Install the Debian packages squid and openssl (.ci/run does).`)
+  describe('the test bed’s proxy with authentication and allowed ports (squid)', () => {
+    it.skip(SKIP_MESSAGE, () => undefined)
+  })
+} else {
+  const squidExecutable = squidPath
+  describe('the test bed’s proxy with authentication and allowed ports (squid)', () => {
+    let squid: Squid
+    let allowed: Server
+    let forbidden: Server
+    /** What beforeAll started, stopped after the suite however far it got. */
+    const running: (() => Promise<void>)[] = []
+
+    beforeAll(async () => {
+      allowed = await echoServer()
+      running.push(() => new Promise((resolve) => allowed.close(() => resolve())))
+      forbidden = await echoServer()
+      running.push(() => new Promise((resolve) => forbidden.close(() => resolve())))
+      squid = await Squid.start(squidExecutable, [TUNNEL_HOST], {
+        auth: CREDENTIALS,
+        connectPorts: [portOf(allowed)]
+      })
+      running.push(() => squid.stop())
+    }, 60_000)
+    afterAll(async () => {
+      for (const stop of running.splice(0).reverse()) await stop()
+    }, 30_000)
+
+    const to = (server: Server): string => `${TUNNEL_HOST}:${portOf(server)}`
+
+    /** One CONNECT, its socket closed, and the access log's line for it. */
+    async function connectOnce(target: string, credentials?: ProxyCredentials): Promise<Connected> {
+      const mark = (await squid.accessLog()).length
+      const answer = await connect(squid, target, credentials)
+      const reply = answer.status === 200 ? await echoed(answer.socket, 'ping') : undefined
+      answer.socket.destroy()
+      const [line] = await squid.connectsFrom(mark, 1)
+      return { status: answer.status, reply, line: line === undefined ? '' : shown(line) }
+    }
+
+    it('answers a CONNECT with a wrong password, or none, with 407', async () => {
+      const wrong = { ...CREDENTIALS, password: 'not-the-password' }
+      expect(await connectOnce(to(allowed), wrong)).toEqual({
+        status: 407,
+        reply: undefined,
+        line: `407 CONNECT ${to(allowed)} ${CREDENTIALS.user}`
+      })
+      expect((await connectOnce(to(allowed))).status).toBe(407)
+    })
+
+    it('relays a CONNECT with the right password to the allowed port', async () => {
+      expect(await connectOnce(to(allowed), CREDENTIALS)).toEqual({
+        status: 200,
+        reply: 'ping',
+        line: `200 CONNECT ${to(allowed)} ${CREDENTIALS.user}`
+      })
+    })
+
+    it('answers a CONNECT to another port with 403, even with the right password', async () => {
+      expect(await connectOnce(to(forbidden), CREDENTIALS)).toEqual({
+        status: 403,
+        reply: undefined,
+        line: `403 CONNECT ${to(forbidden)} -`
+      })
+    })
+
+    it('counts every CONNECT in its access log, each with its status', async () => {
+      const mark = (await squid.accessLog()).length
+      const answers = await Promise.all([
+        connect(squid, to(allowed), CREDENTIALS),
+        connect(squid, to(allowed), { ...CREDENTIALS, password: 'wrong' }),
+        connect(squid, to(forbidden), CREDENTIALS)
+      ])
+      for (const answer of answers) answer.socket.destroy()
+      const connects = await squid.connectsFrom(mark, 3)
+      expect(connects.map((entry) => entry.status).sort()).toEqual([200, 403, 407])
+    })
+  })
+}
