@@ -11,6 +11,13 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
 import { request } from 'node:http'
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net'
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { makeCertificate, type Certificate } from '../../tools/certificate.js'
+import { FakePurgeServer } from '../../tools/fake-purge-api/server.js'
+import { runAction, type ActionRun, type ResultEntry } from '../../tools/run-like-runner.js'
+import { expectExit } from './testbed/action-run.js'
 import { findExecutable } from './testbed/find-executable.js'
 import {
   findBasicAuthHelper,
@@ -27,6 +34,8 @@ const ready =
   findBasicAuthHelper() !== undefined && findExecutable('openssl', 'OPENSSL') !== undefined
 
 const TUNNEL_HOST = 'tunnel.test'
+/** The purge API, reached through the proxy by a name only squid resolves. */
+const API_HOST = 'purge-api.test'
 const CREDENTIALS: ProxyCredentials = { user: 'deploy-bot', password: 'corp-proxy-pass' }
 
 /** A TCP server on 127.0.0.1 that sends back what it gets: the far end of a tunnel. */
@@ -99,6 +108,11 @@ if (squidPath === undefined || !ready) {
     let squid: Squid
     let allowed: Server
     let forbidden: Server
+    /** The purge API on the port CONNECT may reach, and one on a port it may not. */
+    let api: FakePurgeServer
+    let apiElsewhere: FakePurgeServer
+    /** The purge API's certificate, trusted through NODE_EXTRA_CA_CERTS as a company CA is. */
+    let certificate: Certificate
     /** What beforeAll started, stopped after the suite however far it got. */
     const running: (() => Promise<void>)[] = []
 
@@ -107,9 +121,16 @@ if (squidPath === undefined || !ready) {
       running.push(() => new Promise((resolve) => allowed.close(() => resolve())))
       forbidden = await echoServer()
       running.push(() => new Promise((resolve) => forbidden.close(() => resolve())))
-      squid = await Squid.start(squidExecutable, [TUNNEL_HOST], {
+      const certDir = await mkdtemp(join(tmpdir(), 'edge-purge-cert-'))
+      running.push(() => rm(certDir, { recursive: true, force: true }))
+      certificate = await makeCertificate(certDir, [API_HOST])
+      api = await FakePurgeServer.start({ tls: certificate })
+      running.push(() => api.close())
+      apiElsewhere = await FakePurgeServer.start({ tls: certificate })
+      running.push(() => apiElsewhere.close())
+      squid = await Squid.start(squidExecutable, [TUNNEL_HOST, API_HOST], {
         auth: CREDENTIALS,
-        connectPorts: [portOf(allowed)]
+        connectPorts: [portOf(allowed), Number(new URL(api.url).port)]
       })
       running.push(() => squid.stop())
     }, 60_000)
@@ -166,5 +187,61 @@ if (squidPath === undefined || !ready) {
       const connects = await squid.connectsFrom(mark, 3)
       expect(connects.map((entry) => entry.status).sort()).toEqual([200, 403, 407])
     })
+
+    /** The proxy URL with these credentials, as a company's HTTPS_PROXY holds them. */
+    const proxyWith = ({ user, password }: ProxyCredentials): string =>
+      squid.url.replace('//', `//${user}:${password}@`)
+
+    /** Every result: 3,000 of them are too many for the `results` output, so from its file. */
+    const allResults = async (run: ActionRun): Promise<ResultEntry[]> =>
+      JSON.parse(await readFile(run.outputs['results-file'] ?? '', 'utf8')) as ResultEntry[]
+
+    /** 3,000 keys in 12 calls, 4 at once, to the purge API behind the proxy. */
+    async function purgeThrough(server: FakePurgeServer, proxy: string) {
+      const mark = (await squid.accessLog()).length
+      const run = await runAction(
+        {
+          'api-token': 'test-token',
+          'base-url': `https://${API_HOST}:${new URL(server.url).port}`,
+          'service-id': 'svc123',
+          keys: Array.from({ length: 3000 }, (_, index) => `k${index}`).join(' '),
+          concurrency: '4'
+        },
+        { env: { HTTPS_PROXY: proxy, NODE_EXTRA_CA_CERTS: certificate.certFile } }
+      )
+      // Every CONNECT of the run, once the proxy has logged the first round's.
+      const connects = await squid.connectsFrom(mark, 4)
+      return { run, connects }
+    }
+
+    it('a wrong proxy password costs one CONNECT per call in flight, and names the proxy, never the password', async () => {
+      const wrong = { ...CREDENTIALS, password: 'expired-pass' }
+      const { run, connects } = await purgeThrough(api, proxyWith(wrong))
+      expectExit(run, 1)
+      expect(connects.map((entry) => entry.status)).toEqual([407, 407, 407, 407])
+      expect(api.requests).toEqual([])
+      const results = await allResults(run)
+      expect(results).toHaveLength(3000)
+      expect(results.every((result) => result.attempts <= 1)).toBe(true)
+      expect(results[0]?.error).toBe(
+        `the proxy 127.0.0.1:${squid.port} did not accept its credentials (407): check the user and password in HTTPS_PROXY`
+      )
+      const base64 = Buffer.from(`${wrong.user}:${wrong.password}`).toString('base64')
+      for (const secret of ['expired-pass', base64]) {
+        expect(run.log).not.toContain(secret)
+        expect(run.summary).not.toContain(secret)
+      }
+    }, 60_000)
+
+    it('a CONNECT the proxy forbids stops the calls to that host and port, naming them', async () => {
+      const { run, connects } = await purgeThrough(apiElsewhere, proxyWith(CREDENTIALS))
+      expectExit(run, 1)
+      expect(connects.map((entry) => entry.status)).toEqual([403, 403, 403, 403])
+      expect(apiElsewhere.requests).toEqual([])
+      const target = `${API_HOST}:${new URL(apiElsewhere.url).port}`
+      expect((await allResults(run))[0]?.error).toBe(
+        `the proxy 127.0.0.1:${squid.port} refused the tunnel to ${target} (403): the proxy does not allow CONNECT to ${target}; ask its admins to allow it, or list the host in NO_PROXY`
+      )
+    }, 60_000)
   })
 }
