@@ -34911,7 +34911,9 @@ function edgeCheckSection({ entries, textUrls, malformedAge }, budget) {
 function notSentBecause({ wait, dryRun }) {
     if (dryRun || wait === undefined || wait.outcome.done)
         return undefined;
-    return wait.outcome.cancelled ? 'cancelled during the wait' : 'the origin was not ready';
+    if (wait.outcome.cancelled)
+        return 'cancelled during the wait';
+    return wait.outcome.blocked ? 'the origin could not be checked' : 'the origin was not ready';
 }
 
 ;// CONCATENATED MODULE: ./src/report/summary/heading.ts
