@@ -3,7 +3,10 @@
  * purge API and a fake content host: the rules of the Varnish suite, proven without Varnish.
  */
 import { afterEach, describe, expect, it } from '@jest/globals'
-import { readFile } from 'node:fs/promises'
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { makeCertificate } from '../tools/certificate.js'
 import { FakeContentServer, VERSION_PATH } from '../tools/fake-content-server.js'
 import { FakePurgeServer } from '../tools/fake-purge-api/server.js'
 import { textOf } from './support/rendered-markdown.js'
@@ -23,9 +26,11 @@ const RELEASE = 'release-2f9c1e0'
 let api: FakePurgeServer
 let content: FakeContentServer
 
-async function startFakes(): Promise<void> {
+async function startFakes(
+  options: Parameters<typeof FakeContentServer.start>[0] = {}
+): Promise<void> {
   api = await FakePurgeServer.start()
-  content = await FakeContentServer.start()
+  content = await FakeContentServer.start(options)
 }
 
 afterEach(async () => {
@@ -137,6 +142,35 @@ describe('wait for the origin', () => {
     )
     expect(warnings).toContain('fail-on-error is false, so the step passes')
     expect(run.outputs['failed-count']).toBe('1')
+  })
+})
+
+describe('a certificate the runner does not trust', () => {
+  let certDir: string | undefined
+  afterEach(async () => {
+    if (certDir !== undefined) await rm(certDir, { recursive: true, force: true })
+  })
+
+  it('ends the wait at its first check, not at wait-timeout: one handshake, nothing sent, the certificate and NODE_EXTRA_CA_CERTS named', async () => {
+    certDir = await mkdtemp(join(tmpdir(), 'edge-purge-cert-'))
+    await startFakes({ tls: await makeCertificate(certDir, ['127.0.0.1']) })
+    // wait-timeout at its default, 600 s: only the block can end the wait this soon.
+    const run = await runAction({ ...purgeApi(), keys: 'blog', 'wait-for-url': versionUrl() })
+    expect(run.code).toBe(1)
+    expect(run.elapsedMs).toBeLessThan(10_000)
+    expect(content.connections).toBe(1)
+    expect(allRequests()).toEqual([])
+    const block =
+      'the certificate of 127.0.0.1 is not trusted (DEPTH_ZERO_SELF_SIGNED_CERT): a company CA is given to Node with NODE_EXTRA_CA_CERTS (docs/self-hosted.md)'
+    const reason = `not sent: the origin could not be checked because ${block}`
+    expect(resultsOf(run)).toMatchObject([{ target: 'blog', status: 'failed', error: reason }])
+    expect(annotations(run, 'error')[0]).toBe(`::error::key "blog" not purged: ${reason}`)
+    expect(run.stdout).toContain(`✗ ${versionUrl()}: ${block} (check 1)`)
+    const summary = textOf(run.summary)
+    expect(summary.split('\n')[0]).toBe(
+      'Edge purge of svc123: 0 purged, 1 failed, nothing sent: the origin could not be checked'
+    )
+    expect(summary).toContain(`No purge call was sent: ${reason.slice('not sent: '.length)}.`)
   })
 })
 

@@ -1,9 +1,11 @@
 /**
  * The verification stage in-process on the virtual clock: soft purges, stale to the end, 5xx,
  * the text rule, missing Age, the concurrency bound, the verify-timeout bound on the whole stage,
- * order of entries and cancel.
+ * order of entries, a proxy's refusal or a certificate problem (final, and sparing the pages behind
+ * it) and cancel.
  */
-import { describe, expect, it } from '@jest/globals'
+import { afterEach, beforeEach, describe, expect, it } from '@jest/globals'
+import { describeBlocked, type Blocked } from '../src/http/blocked.js'
 import type { Answer } from '../src/http/agents.js'
 import type { PageReading, Prober } from '../src/http/probe.js'
 import { checkEdge, type EdgeCheckTarget } from '../src/stages/edge-check/index.js'
@@ -199,6 +201,100 @@ describe('by text', () => {
       evidence: `showed "${SHA}"`
     })
     expect(prober.calls.map(({ lookFor }) => lookFor)).toEqual([SHA, SHA])
+  })
+})
+
+describe('a proxy or a certificate in the way', () => {
+  const PROXY_VARIABLES = ['HTTPS_PROXY', 'https_proxy', 'NO_PROXY', 'no_proxy']
+  let saved: Record<string, string | undefined> = {}
+  beforeEach(() => {
+    saved = Object.fromEntries(PROXY_VARIABLES.map((name) => [name, process.env[name]]))
+    for (const name of PROXY_VARIABLES) delete process.env[name]
+  })
+  afterEach(() => {
+    for (const [name, value] of Object.entries(saved)) {
+      if (value === undefined) delete process.env[name]
+      else process.env[name] = value
+    }
+  })
+
+  const refused: Blocked = {
+    kind: 'proxy',
+    status: 407,
+    proxy: 'proxy.corp.example:3128',
+    target: 'www.example.com:443'
+  }
+  const untrusted: Blocked = {
+    kind: 'certificate',
+    code: 'SELF_SIGNED_CERT_IN_CHAIN',
+    host: 'www.example.com'
+  }
+
+  it('a 407 is final for its page and spares every page behind the same proxy its request', async () => {
+    process.env.HTTPS_PROXY = 'http://alice:s3cret@proxy.corp.example:3128'
+    process.env.NO_PROXY = 'origin.example.org'
+    const [cdn, about, direct] = [
+      'https://cdn.example.net/app.js',
+      'https://www.example.com/about',
+      'https://origin.example.org/'
+    ] as const
+    const { entries, prober, lines } = await run(
+      { targets: [HOME, cdn, about, direct].map(byAge), concurrency: 1 },
+      (url) => ({ answer: url === HOME ? { kind: 'blocked', blocked: refused } : refetched })
+    )
+    // Not re-checked within the 10 s of verify-timeout; the host in NO_PROXY is still checked.
+    expect(prober.calls.map(({ url }) => url)).toEqual([HOME, direct])
+    const sentence = describeBlocked(refused)
+    const spared = `an earlier check through the same proxy found that ${sentence}`
+    expect(entries).toEqual([
+      { url: HOME, fresh: false, http_status: null, age: null, checks: 1, evidence: sentence },
+      ...[cdn, about].map((url) => ({
+        url,
+        fresh: false,
+        http_status: null,
+        age: null,
+        checks: 0,
+        evidence: `not checked: ${spared}`
+      })),
+      expect.objectContaining({ url: direct, fresh: true, checks: 1 })
+    ])
+    expect(unreachable(entries[0] as EdgeCheckEntry)).toBe(true)
+    expect(lines).toContain(
+      `✗ unreachable ${HOME}: ${sentence} (check 1; not checked again: no retry gets past it)`
+    )
+    expect(lines.slice(-3)).toEqual([
+      `2 URLs not checked any further: ${spared}`,
+      '1 fresh, 0 stale, 1 unreachable, 2 not checked',
+      '[end]'
+    ])
+  })
+
+  it('a certificate problem spares only its host and port; a page judged before keeps its verdict', async () => {
+    const [a, b, otherPort, otherHost] = [
+      'https://www.example.com/a',
+      'https://www.example.com/b',
+      'https://www.example.com:8443/c',
+      'https://cdn.example.net/d'
+    ] as const
+    const { entries, prober } = await run(
+      { targets: [a, b, otherPort, otherHost].map(byAge), concurrency: 1 },
+      (url) => ({
+        answer: url === a ? cached : url === b ? { kind: 'blocked', blocked: untrusted } : refetched
+      })
+    )
+    // The re-check of a, due 0.5 s after its stale answer, comes after the block: not made.
+    expect(prober.calls.map(({ url }) => url)).toEqual([a, b, otherPort, otherHost])
+    const spared = `an earlier check of the same host and port found that ${describeBlocked(untrusted)}`
+    expect(entries.map(({ fresh, checks, evidence }) => ({ fresh, checks, evidence }))).toEqual([
+      {
+        fresh: false,
+        checks: 1,
+        evidence: `Age 3600 s, but the purge began 2 s ago (X-Cache: HIT); not checked again: ${spared}`
+      },
+      { fresh: false, checks: 1, evidence: describeBlocked(untrusted) },
+      expect.objectContaining({ fresh: true, checks: 1 }),
+      expect.objectContaining({ fresh: true, checks: 1 })
+    ])
   })
 })
 

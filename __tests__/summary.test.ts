@@ -562,6 +562,7 @@ describe('the wait and the edge check', () => {
   const outcome = (overrides: Partial<WaitOutcome>): WaitOutcome => ({
     done: true,
     cancelled: false,
+    blocked: false,
     elapsedMs: 42_000,
     urls: [{ url: 'https://origin.example/version', checks: 21, passedInARow: 1, last: '' }],
     failure: undefined,
@@ -676,6 +677,7 @@ describe('the first line is the answer', () => {
         outcome: {
           done: false,
           cancelled: false,
+          blocked: false,
           elapsedMs: 60_000,
           failure,
           urls: ['v1', 'v2'].map((path) => ({
@@ -759,6 +761,7 @@ describe('one byte budget for the whole summary', () => {
         outcome: {
           done: false,
           cancelled: false,
+          blocked: false,
           elapsedMs: 60_000,
           failure: `the origin was not ready within 60 s: 810 of 810 wait-for-urls did not show it`,
           urls: urls.map((url) => ({ url, checks: 30, passedInARow: 0, last: '"'.repeat(1000) }))
@@ -796,6 +799,7 @@ describe('one byte budget for the whole summary', () => {
         outcome: {
           done: true,
           cancelled: false,
+          blocked: false,
           elapsedMs: 1,
           failure: undefined,
           urls: urls.map((url) => ({ url, checks: 1, passedInARow: 1, last: '' }))

@@ -1,10 +1,12 @@
 /**
  * The wait stage in-process on the virtual clock: cadence, no overlap, the deadline (a last check
  * at it, even when timers wake late), request timeouts cut to the time left, passes in a row (never
- * for a body that cannot be decoded), the failure text and the time it gives, concurrency and
- * cancel.
+ * for a body that cannot be decoded), the failure text and the time it gives, a proxy's refusal or
+ * a certificate problem ending the wait at once, concurrency and cancel.
  */
 import { describe, expect, it } from '@jest/globals'
+import { getEventListeners } from 'node:events'
+import { describeBlocked } from '../src/http/blocked.js'
 import type { Answer } from '../src/http/agents.js'
 import type { PageReading, Prober } from '../src/http/probe.js'
 import { waitForOrigin } from '../src/stages/wait.js'
@@ -259,6 +261,58 @@ describe('time up', () => {
     const check = lines.find((line) => line.startsWith('✗')) ?? ''
     expect(check).toMatch(/^✗ https:\/\/origin\.example\/version: network error: bad\\nthing x+…/)
     expect(check.length).toBeLessThan(300)
+  })
+})
+
+describe('a proxy or a certificate in the way', () => {
+  const untrusted: Answer<PageReading> = {
+    kind: 'blocked',
+    blocked: { kind: 'certificate', code: 'SELF_SIGNED_CERT_IN_CHAIN', host: 'origin.example' }
+  }
+
+  it('ends the wait at the first check, not at wait-timeout, naming the block and its fix', async () => {
+    const cancel = runCancel()
+    const { outcome, prober, lines } = await run(
+      { timeoutMs: 600_000 },
+      always(untrusted),
+      cancel.signal
+    )
+    expect(prober.calls).toHaveLength(1)
+    expect(outcome).toMatchObject({ done: false, cancelled: false, blocked: true, elapsedMs: 100 })
+    expect(outcome.failure).toBe(
+      'the origin could not be checked because the certificate of origin.example is not trusted (SELF_SIGNED_CERT_IN_CHAIN): a company CA is given to Node with NODE_EXTRA_CA_CERTS (docs/self-hosted.md)'
+    )
+    expect(lines.slice(-3, -1)).toEqual([
+      outcome.failure,
+      `${ORIGIN} did not show "${SHA}" (last answer: ${describeBlocked(untrusted.blocked)}, after 1 check)`
+    ])
+    // The wait's own stop leaves nothing listening to the run's cancel.
+    expect(getEventListeners(cancel.signal, 'abort')).toEqual([])
+  })
+
+  it('abandons the checks in flight and starts no other', async () => {
+    const urls = [ORIGIN, 'https://origin.example/slow', 'https://origin.example/next']
+    const { outcome, prober } = await run({ urls, concurrency: 2 }, (url) =>
+      url === ORIGIN ? { answer: untrusted } : { answer: NEW, takesMs: 30_000 }
+    )
+    expect(prober.calls.map(({ url, endedAt }) => [url, endedAt])).toEqual([
+      [ORIGIN, prober.calls[0]!.at + 100],
+      [urls[1], prober.calls[0]!.at + 100]
+    ])
+    expect(outcome).toMatchObject({ blocked: true, elapsedMs: 100 })
+    expect(outcome.urls.map(({ checks }) => checks)).toEqual([1, 0, 0])
+  })
+
+  it("shows a proxy's refusal whole, however long its host names", async () => {
+    const host = `${'h'.repeat(60)}.example`
+    const blocked: Answer<PageReading> = {
+      kind: 'blocked',
+      blocked: { kind: 'proxy', status: 403, proxy: `${host}:3128`, target: `${host}:443` }
+    }
+    const { outcome } = await run({}, always(blocked))
+    expect(outcome.failure).toBe(
+      `the origin could not be checked because the proxy ${host}:3128 refused the tunnel to ${host}:443 (403): the proxy does not allow CONNECT to ${host}:443; ask its admins to allow it, or list the host in NO_PROXY`
+    )
   })
 })
 

@@ -11,12 +11,22 @@ __webpack_require__.r(__webpack_exports__);
 /* harmony export */   describeWaitPlanned: () => (/* binding */ describeWaitPlanned),
 /* harmony export */   waitForOrigin: () => (/* binding */ waitForOrigin)
 /* harmony export */ });
-/* harmony import */ var _http_observation_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(2510);
-/* harmony import */ var _http_page_checks_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(1651);
-/* harmony import */ var _record_words_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(9336);
-/* harmony import */ var _text_counted_js__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(4305);
-/* harmony import */ var _text_guard_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(2963);
-/* harmony import */ var _text_shown_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(8482);
+/* harmony import */ var node_events__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(8474);
+/* harmony import */ var node_events__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__webpack_require__.n(node_events__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var _clock_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(9373);
+/* harmony import */ var _http_observation_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(2510);
+/* harmony import */ var _http_page_checks_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(1651);
+/* harmony import */ var _record_words_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(9336);
+/* harmony import */ var _text_counted_js__WEBPACK_IMPORTED_MODULE_7__ = __webpack_require__(4305);
+/* harmony import */ var _text_guard_js__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(2963);
+/* harmony import */ var _text_shown_js__WEBPACK_IMPORTED_MODULE_6__ = __webpack_require__(8482);
+/**
+ * The wait stage: before any purge call, check the origin until every URL shows the release (or
+ * answers 2xx) enough times in a row, or the time is up. A purge sent before the origin serves the
+ * new build lets the next visitor refill the cache with the old one.
+ */
+
+
 
 
 
@@ -43,7 +53,7 @@ function describeAnswer(observation, text) {
     const seen = observation.textSeen ? 'showed' : 'did not show';
     return text === undefined
         ? `HTTP ${observation.status}`
-        : `HTTP ${observation.status}, ${seen} ${(0,_text_shown_js__WEBPACK_IMPORTED_MODULE_4__/* .quoted */ .TL)(text)}`;
+        : `HTTP ${observation.status}, ${seen} ${(0,_text_shown_js__WEBPACK_IMPORTED_MODULE_6__/* .quoted */ .TL)(text)}`;
 }
 /**
  * Why no purge call was sent, short enough to be every target's reason: how many URLs were not
@@ -51,22 +61,38 @@ function describeAnswer(observation, text) {
  */
 function describeFailure(settings, waiting, elapsedMs) {
     const which = waiting.length === 1 && settings.urls.length === 1
-        ? (0,_text_shown_js__WEBPACK_IMPORTED_MODULE_4__/* .shownUrl */ .zA)(waiting[0]?.url ?? '')
-        : `${waiting.length} of ${(0,_text_counted_js__WEBPACK_IMPORTED_MODULE_5__/* .counted */ .h)(settings.urls.length, 'wait-for-url')}`;
+        ? (0,_text_shown_js__WEBPACK_IMPORTED_MODULE_6__/* .shownUrl */ .zA)(waiting[0]?.url ?? '')
+        : `${waiting.length} of ${(0,_text_counted_js__WEBPACK_IMPORTED_MODULE_7__/* .counted */ .h)(settings.urls.length, 'wait-for-url')}`;
     // The time the wait took, in whole seconds as the wait-seconds output gives it.
-    return `the origin was not ready after ${Math.round(elapsedMs / 1000)} s: ${which} did not ${(0,_record_words_js__WEBPACK_IMPORTED_MODULE_2__/* .awaited */ .QZ)(settings)}`;
+    return `the origin was not ready after ${Math.round(elapsedMs / 1000)} s: ${which} did not ${(0,_record_words_js__WEBPACK_IMPORTED_MODULE_4__/* .awaited */ .QZ)(settings)}`;
+}
+/**
+ * Why no purge call was sent when a proxy's refusal or a certificate problem ended the wait: its
+ * first clause names the block, the rest (`block`'s own) the fix.
+ */
+function describeBlock(block) {
+    return `the origin could not be checked because ${block}`;
+}
+function stopSwitch(run) {
+    const stop = new AbortController();
+    // Every check in flight and every pause between checks listens: more than Node's default of 10.
+    (0,node_events__WEBPACK_IMPORTED_MODULE_0__.setMaxListeners)(0, stop.signal);
+    const abort = () => stop.abort();
+    if (run.aborted)
+        abort();
+    return { signal: stop.signal, abort, release: (0,_clock_js__WEBPACK_IMPORTED_MODULE_1__/* .onAbort */ .u7)(run, abort) };
 }
 /** In a dry run: what the wait would await; no request is sent. */
 function describeWaitPlanned(wait) {
-    const what = wait.text === undefined ? 'answers 2xx' : `shows ${JSON.stringify((0,_text_guard_js__WEBPACK_IMPORTED_MODULE_3__/* .oneLine */ .TN)(wait.text, 80))}`;
+    const what = wait.text === undefined ? 'answers 2xx' : `shows ${JSON.stringify((0,_text_guard_js__WEBPACK_IMPORTED_MODULE_5__/* .oneLine */ .TN)(wait.text, 80))}`;
     return {
-        sentence: `Would first wait until each of ${(0,_text_counted_js__WEBPACK_IMPORTED_MODULE_5__/* .counted */ .h)(wait.urls.length, 'URL')} ${what} ` +
-            `(${(0,_text_counted_js__WEBPACK_IMPORTED_MODULE_5__/* .counted */ .h)(wait.passes, 'check')} in a row, up to ${wait.timeoutMs / 1000} s):`,
+        sentence: `Would first wait until each of ${(0,_text_counted_js__WEBPACK_IMPORTED_MODULE_7__/* .counted */ .h)(wait.urls.length, 'URL')} ${what} ` +
+            `(${(0,_text_counted_js__WEBPACK_IMPORTED_MODULE_7__/* .counted */ .h)(wait.passes, 'check')} in a row, up to ${wait.timeoutMs / 1000} s):`,
         urls: wait.urls
     };
 }
 async function waitForOrigin(settings, { requestTimeoutMs, concurrency }, deps) {
-    const { clock, signal, log } = deps;
+    const { clock, log } = deps;
     const started = clock.now();
     const deadline = started + settings.timeoutMs;
     const urls = settings.urls.map((url) => ({
@@ -75,11 +101,24 @@ async function waitForOrigin(settings, { requestTimeoutMs, concurrency }, deps) 
         passedInARow: 0,
         last: 'not checked'
     }));
-    const check = checkOnce(settings, deadline, requestTimeoutMs, deps);
-    const title = `Waiting for the origin: ${(0,_text_counted_js__WEBPACK_IMPORTED_MODULE_5__/* .counted */ .h)(urls.length, 'URL')} to ${(0,_record_words_js__WEBPACK_IMPORTED_MODULE_2__/* .awaited */ .QZ)(settings)} (up to ${settings.timeoutMs / 1000} s)`;
+    // A proxy's refusal or a certificate problem no retry gets past: no URL can pass behind it, and
+    // no purge may go before every URL passed, so the first one ends the wait and every check in it.
+    const stop = stopSwitch(deps.signal);
+    let block;
+    const onBlocked = (sentence) => {
+        block ??= sentence;
+        stop.abort();
+    };
+    const check = checkOnce(settings, deadline, requestTimeoutMs, { ...deps, signal: stop.signal }, onBlocked);
+    const title = `Waiting for the origin: ${(0,_text_counted_js__WEBPACK_IMPORTED_MODULE_7__/* .counted */ .h)(urls.length, 'URL')} to ${(0,_record_words_js__WEBPACK_IMPORTED_MODULE_4__/* .awaited */ .QZ)(settings)} (up to ${settings.timeoutMs / 1000} s)`;
     return log.group(title, async () => {
-        await (0,_http_page_checks_js__WEBPACK_IMPORTED_MODULE_1__/* .pollUntilDeadline */ ._K)(urls, check, { deadline, concurrency, clock, signal });
-        return outcomeOf(urls, settings, clock.now() - started, deps);
+        try {
+            await (0,_http_page_checks_js__WEBPACK_IMPORTED_MODULE_3__/* .pollUntilDeadline */ ._K)(urls, check, { deadline, concurrency, clock, signal: stop.signal });
+        }
+        finally {
+            stop.release();
+        }
+        return outcomeOf(urls, settings, { elapsedMs: clock.now() - started, block }, deps);
     });
 }
 /**
@@ -87,20 +126,24 @@ async function waitForOrigin(settings, { requestTimeoutMs, concurrency }, deps) 
  * when the next check would come after it, so the wait uses all of its time; none once the URL
  * has passed often enough.
  */
-function checkOnce(settings, deadline, requestTimeoutMs, { prober, clock, signal, log }) {
+function checkOnce(settings, deadline, requestTimeoutMs, { prober, clock, signal, log }, onBlocked) {
     return async (state) => {
         const start = clock.now();
-        const timeoutMs = (0,_http_page_checks_js__WEBPACK_IMPORTED_MODULE_1__/* .timeoutBefore */ .nY)(deadline, start, requestTimeoutMs);
-        const answer = await (0,_http_page_checks_js__WEBPACK_IMPORTED_MODULE_1__/* .safeGet */ .yw)(prober, state.url, { timeoutMs, signal, lookFor: settings.text });
+        const timeoutMs = (0,_http_page_checks_js__WEBPACK_IMPORTED_MODULE_3__/* .timeoutBefore */ .nY)(deadline, start, requestTimeoutMs);
+        const answer = await (0,_http_page_checks_js__WEBPACK_IMPORTED_MODULE_3__/* .safeGet */ .yw)(prober, state.url, { timeoutMs, signal, lookFor: settings.text });
         if (answer.kind === 'cancelled')
             return undefined;
-        const observation = (0,_http_observation_js__WEBPACK_IMPORTED_MODULE_0__/* .observe */ .l)(answer, settings.text);
+        const observation = (0,_http_observation_js__WEBPACK_IMPORTED_MODULE_2__/* .observe */ .l)(answer, settings.text);
         state.checks += 1;
         state.passedInARow = passes(observation) ? state.passedInARow + 1 : 0;
         state.last = describeAnswer(observation, settings.text);
         const mark = state.passedInARow > 0 ? '✓' : '✗';
         const row = settings.passes > 1 ? `; ${state.passedInARow} of ${settings.passes} in a row` : '';
-        log.info(`${mark} ${(0,_text_shown_js__WEBPACK_IMPORTED_MODULE_4__/* .shownUrl */ .zA)(state.url)}: ${state.last} (check ${state.checks}${row})`);
+        log.info(`${mark} ${(0,_text_shown_js__WEBPACK_IMPORTED_MODULE_6__/* .shownUrl */ .zA)(state.url)}: ${state.last} (check ${state.checks}${row})`);
+        if (answer.kind === 'blocked') {
+            onBlocked(state.last);
+            return undefined;
+        }
         if (state.passedInARow >= settings.passes)
             return undefined;
         const now = clock.now();
@@ -110,19 +153,34 @@ function checkOnce(settings, deadline, requestTimeoutMs, { prober, clock, signal
         return now >= deadline ? undefined : deadline;
     };
 }
-/** How the wait ended, told in the log: ready, cancelled, or which URLs were not ready and why. */
-function outcomeOf(urls, settings, elapsedMs, { signal, log }) {
+/**
+ * How the wait ended, told in the log: ready, cancelled, blocked, or which URLs were not ready and
+ * why.
+ */
+function outcomeOf(urls, settings, { elapsedMs, block }, { signal, log }) {
     const cancelled = signal.aborted;
     const waiting = urls.filter((state) => state.passedInARow < settings.passes);
     const done = !cancelled && waiting.length === 0;
-    const failure = done || cancelled ? undefined : describeFailure(settings, waiting, elapsedMs);
+    const blocked = !cancelled && block !== undefined;
+    const failure = done || cancelled
+        ? undefined
+        : block === undefined
+            ? describeFailure(settings, waiting, elapsedMs)
+            : describeBlock(block);
     const after = `${(elapsedMs / 1000).toFixed(1)} s`;
     log.info(failure ?? (cancelled ? `Wait cancelled after ${after}` : `The origin is ready after ${after}`));
     if (failure !== undefined) {
         for (const state of waiting)
-            log.info((0,_record_words_js__WEBPACK_IMPORTED_MODULE_2__/* .describeUrlWait */ .yE)(state, settings));
+            log.info((0,_record_words_js__WEBPACK_IMPORTED_MODULE_4__/* .describeUrlWait */ .yE)(state, settings));
     }
-    return { done, cancelled, elapsedMs, urls: urls.map((state) => ({ ...state })), failure };
+    return {
+        done,
+        cancelled,
+        blocked,
+        elapsedMs,
+        urls: urls.map((state) => ({ ...state })),
+        failure
+    };
 }
 
 

@@ -19,6 +19,11 @@ const CACHE_STATUS_HEADERS = ['X-Cache', 'Cache-Status', 'CF-Cache-Status', 'X-C
 /** Server text inside evidence: long enough to recognise, short enough for a table cell. */
 const SHOWN_VALUE_CHARS = 80;
 const SHOWN_FAILURE_CHARS = 160;
+/**
+ * A block's sentence is ours, around at most three host names (253 characters each): shown whole,
+ * since its end is the fix.
+ */
+const SHOWN_BLOCKED_CHARS = 1000;
 function headerValues(value) {
     if (value === undefined)
         return [];
@@ -75,7 +80,7 @@ function observe(answer, text) {
         case 'network':
             return failed(`network error: ${(0,_text_guard_js__WEBPACK_IMPORTED_MODULE_1__/* .oneLine */ .TN)(answer.message, SHOWN_FAILURE_CHARS)}`);
         case 'blocked':
-            return failed((0,_text_guard_js__WEBPACK_IMPORTED_MODULE_1__/* .oneLine */ .TN)((0,_blocked_js__WEBPACK_IMPORTED_MODULE_0__/* .describeBlocked */ .G)(answer.blocked), SHOWN_FAILURE_CHARS));
+            return failed((0,_text_guard_js__WEBPACK_IMPORTED_MODULE_1__/* .oneLine */ .TN)((0,_blocked_js__WEBPACK_IMPORTED_MODULE_0__/* .describeBlocked */ .G)(answer.blocked), SHOWN_BLOCKED_CHARS));
         case 'timeout':
             return failed((0,_text_guard_js__WEBPACK_IMPORTED_MODULE_1__/* .oneLine */ .TN)(answer.message, SHOWN_FAILURE_CHARS));
         case 'cancelled':

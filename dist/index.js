@@ -31175,10 +31175,10 @@ function createAgents(options) {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   G: () => (/* binding */ describeBlocked),
+/* harmony export */   PG: () => (/* binding */ hostAndPort),
 /* harmony export */   iJ: () => (/* binding */ proxyFor),
 /* harmony export */   yJ: () => (/* binding */ blockedBy)
 /* harmony export */ });
-/* unused harmony export hostAndPort */
 /* harmony import */ var _actions_http_client__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4942);
 /**
  * Failures that no retry gets past, named for whose they are: a proxy that refuses the tunnel, a
@@ -34279,7 +34279,7 @@ const USER_AGENT = 'edge-purge/1';
 // none of them (nor the page prober), which takes about 2% off the action's start.
 const lastPurgeMarks = () => __nccwpck_require__.e(/* import() */ 215).then(__nccwpck_require__.bind(__nccwpck_require__, 1215));
 const waitStage = () => Promise.all(/* import() */[__nccwpck_require__.e(814), __nccwpck_require__.e(154)]).then(__nccwpck_require__.bind(__nccwpck_require__, 9154));
-const edgeCheckStage = () => Promise.all(/* import() */[__nccwpck_require__.e(814), __nccwpck_require__.e(348)]).then(__nccwpck_require__.bind(__nccwpck_require__, 9348));
+const edgeCheckStage = () => Promise.all(/* import() */[__nccwpck_require__.e(814), __nccwpck_require__.e(932)]).then(__nccwpck_require__.bind(__nccwpck_require__, 1932));
 const liveConnections = {
     transport: (settings) => createTransport({
         apiToken: settings.apiToken,
@@ -35039,7 +35039,9 @@ function edgeCheckSection({ entries, textUrls, malformedAge }, budget) {
 function notSentBecause({ wait, dryRun }) {
     if (dryRun || wait === undefined || wait.outcome.done)
         return undefined;
-    return wait.outcome.cancelled ? 'cancelled during the wait' : 'the origin was not ready';
+    if (wait.outcome.cancelled)
+        return 'cancelled during the wait';
+    return wait.outcome.blocked ? 'the origin could not be checked' : 'the origin was not ready';
 }
 
 ;// CONCATENATED MODULE: ./src/report/summary/heading.ts

@@ -3,12 +3,13 @@
  * version endpoint whose release a test switches, pages with a chosen status, `Age`, headers (a
  * header sent as several lines) and body (optionally gzip-compressed, or raw bytes), per-URL PURGE
  * answered as the spec says, and faults (a status such as 503, or a slow answer) for a number of
- * requests. Every request is recorded with its headers.
+ * requests. Every request is recorded with its headers. Given a key and certificate it serves HTTPS,
+ * and counts the handshakes a client gave up on too.
  *
  * Pages do not change on a purge: a test says what the edge serves, so a lying purge API and an
  * honest one are the same to this server.
  */
-import { LoopbackServer } from './loopback-server.js'
+import { LoopbackServer, type TlsIdentity } from './loopback-server.js'
 import {
   type IncomingHttpHeaders,
   type IncomingMessage,
@@ -56,6 +57,11 @@ export class FakeContentServer {
   /** Requests being answered now, and the most there have been at once. */
   inFlight = 0
   maxInFlight = 0
+  /**
+   * TCP connections accepted: over HTTPS each is a handshake begun, including one the client ended
+   * because it did not trust the certificate, which no request follows.
+   */
+  connections = 0
   private readonly pages = new Map<string, Page>()
   private releases: string[] = ['release-1']
   private faults: Required<ContentFault>[] = []
@@ -64,9 +70,10 @@ export class FakeContentServer {
 
   private constructor(private readonly http: LoopbackServer) {}
 
-  static async start(): Promise<FakeContentServer> {
-    const http = new LoopbackServer()
+  static async start(options: { tls?: TlsIdentity } = {}): Promise<FakeContentServer> {
+    const http = new LoopbackServer({}, options.tls)
     const fake = new FakeContentServer(http)
+    http.server.on('connection', () => (fake.connections += 1))
     await http.listen((request, response) => void fake.handle(request, response))
     return fake
   }

@@ -30,6 +30,11 @@ const CACHE_STATUS_HEADERS = ['X-Cache', 'Cache-Status', 'CF-Cache-Status', 'X-C
 /** Server text inside evidence: long enough to recognise, short enough for a table cell. */
 const SHOWN_VALUE_CHARS = 80
 const SHOWN_FAILURE_CHARS = 160
+/**
+ * A block's sentence is ours, around at most three host names (253 characters each): shown whole,
+ * since its end is the fix.
+ */
+const SHOWN_BLOCKED_CHARS = 1000
 
 function headerValues(value: string | string[] | undefined): string[] {
   if (value === undefined) return []
@@ -92,7 +97,7 @@ export function observe(answer: Answer<PageReading>, text: string | undefined): 
     case 'network':
       return failed(`network error: ${oneLine(answer.message, SHOWN_FAILURE_CHARS)}`)
     case 'blocked':
-      return failed(oneLine(describeBlocked(answer.blocked), SHOWN_FAILURE_CHARS))
+      return failed(oneLine(describeBlocked(answer.blocked), SHOWN_BLOCKED_CHARS))
     case 'timeout':
       return failed(oneLine(answer.message, SHOWN_FAILURE_CHARS))
     case 'cancelled':

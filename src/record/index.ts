@@ -131,9 +131,17 @@ export interface WaitOutcome {
   /** Every URL passed: the purge may go ahead. */
   done: boolean
   cancelled: boolean
+  /**
+   * A proxy's refusal or a certificate problem ended the wait at the first check that met it:
+   * `failure` names it and its fix.
+   */
+  blocked: boolean
   elapsedMs: number
   urls: UrlWait[]
-  /** Why the wait failed when the time ran out, in one short sentence: how many URLs were not ready. */
+  /**
+   * Why the wait failed, in one short sentence: how many URLs were not ready when the time ran
+   * out, or the block that ended it.
+   */
   failure: string | undefined
 }
 

@@ -3,6 +3,8 @@
  * answers 2xx) enough times in a row, or the time is up. A purge sent before the origin serves the
  * new build lets the next visitor refill the cache with the old one.
  */
+import { setMaxListeners } from 'node:events'
+import { onAbort } from '../clock.js'
 import type { WaitSettings } from '../config/settings.js'
 import { observe, type Observation } from '../http/observation.js'
 import {
@@ -56,6 +58,31 @@ function describeFailure(settings: WaitSettings, waiting: UrlWait[], elapsedMs: 
   return `the origin was not ready after ${Math.round(elapsedMs / 1000)} s: ${which} did not ${awaited(settings)}`
 }
 
+/**
+ * Why no purge call was sent when a proxy's refusal or a certificate problem ended the wait: its
+ * first clause names the block, the rest (`block`'s own) the fix.
+ */
+function describeBlock(block: string): string {
+  return `the origin could not be checked because ${block}`
+}
+
+/** The wait's own cancel: aborted with the run's, or by `abort` when a block ends the wait. */
+interface StopSwitch {
+  signal: AbortSignal
+  abort(): void
+  /** Stops listening to the run's cancel, once the wait has ended. */
+  release(): void
+}
+
+function stopSwitch(run: AbortSignal): StopSwitch {
+  const stop = new AbortController()
+  // Every check in flight and every pause between checks listens: more than Node's default of 10.
+  setMaxListeners(0, stop.signal)
+  const abort = (): void => stop.abort()
+  if (run.aborted) abort()
+  return { signal: stop.signal, abort, release: onAbort(run, abort) }
+}
+
 /** In a dry run: what the wait would await; no request is sent. */
 export function describeWaitPlanned(wait: WaitSettings): PlannedStage {
   const what =
@@ -73,7 +100,7 @@ export async function waitForOrigin(
   { requestTimeoutMs, concurrency }: RequestLimits,
   deps: PageCheckDeps
 ): Promise<WaitOutcome> {
-  const { clock, signal, log } = deps
+  const { clock, log } = deps
   const started = clock.now()
   const deadline = started + settings.timeoutMs
   const urls: UrlWait[] = settings.urls.map((url) => ({
@@ -82,11 +109,29 @@ export async function waitForOrigin(
     passedInARow: 0,
     last: 'not checked'
   }))
-  const check = checkOnce(settings, deadline, requestTimeoutMs, deps)
+  // A proxy's refusal or a certificate problem no retry gets past: no URL can pass behind it, and
+  // no purge may go before every URL passed, so the first one ends the wait and every check in it.
+  const stop = stopSwitch(deps.signal)
+  let block: string | undefined
+  const onBlocked = (sentence: string): void => {
+    block ??= sentence
+    stop.abort()
+  }
+  const check = checkOnce(
+    settings,
+    deadline,
+    requestTimeoutMs,
+    { ...deps, signal: stop.signal },
+    onBlocked
+  )
   const title = `Waiting for the origin: ${counted(urls.length, 'URL')} to ${awaited(settings)} (up to ${settings.timeoutMs / 1000} s)`
   return log.group(title, async () => {
-    await pollUntilDeadline(urls, check, { deadline, concurrency, clock, signal })
-    return outcomeOf(urls, settings, clock.now() - started, deps)
+    try {
+      await pollUntilDeadline(urls, check, { deadline, concurrency, clock, signal: stop.signal })
+    } finally {
+      stop.release()
+    }
+    return outcomeOf(urls, settings, { elapsedMs: clock.now() - started, block }, deps)
   })
 }
 
@@ -99,7 +144,8 @@ function checkOnce(
   settings: WaitSettings,
   deadline: number,
   requestTimeoutMs: number,
-  { prober, clock, signal, log }: PageCheckDeps
+  { prober, clock, signal, log }: PageCheckDeps,
+  onBlocked: (sentence: string) => void
 ): (state: UrlWait) => Promise<number | undefined> {
   return async (state) => {
     const start = clock.now()
@@ -113,6 +159,10 @@ function checkOnce(
     const mark = state.passedInARow > 0 ? '✓' : '✗'
     const row = settings.passes > 1 ? `; ${state.passedInARow} of ${settings.passes} in a row` : ''
     log.info(`${mark} ${shownUrl(state.url)}: ${state.last} (check ${state.checks}${row})`)
+    if (answer.kind === 'blocked') {
+      onBlocked(state.last)
+      return undefined
+    }
     if (state.passedInARow >= settings.passes) return undefined
     const now = clock.now()
     const next = Math.max(start + CHECK_INTERVAL_MS, now)
@@ -121,17 +171,33 @@ function checkOnce(
   }
 }
 
-/** How the wait ended, told in the log: ready, cancelled, or which URLs were not ready and why. */
+/** How the wait ended: how long it took, and the block that ended it at once, if one did. */
+interface WaitEnd {
+  elapsedMs: number
+  /** A proxy's refusal or a certificate problem, as the check that met it tells it. */
+  block: string | undefined
+}
+
+/**
+ * How the wait ended, told in the log: ready, cancelled, blocked, or which URLs were not ready and
+ * why.
+ */
 function outcomeOf(
   urls: UrlWait[],
   settings: WaitSettings,
-  elapsedMs: number,
+  { elapsedMs, block }: WaitEnd,
   { signal, log }: PageCheckDeps
 ): WaitOutcome {
   const cancelled = signal.aborted
   const waiting = urls.filter((state) => state.passedInARow < settings.passes)
   const done = !cancelled && waiting.length === 0
-  const failure = done || cancelled ? undefined : describeFailure(settings, waiting, elapsedMs)
+  const blocked = !cancelled && block !== undefined
+  const failure =
+    done || cancelled
+      ? undefined
+      : block === undefined
+        ? describeFailure(settings, waiting, elapsedMs)
+        : describeBlock(block)
   const after = `${(elapsedMs / 1000).toFixed(1)} s`
   log.info(
     failure ?? (cancelled ? `Wait cancelled after ${after}` : `The origin is ready after ${after}`)
@@ -139,5 +205,12 @@ function outcomeOf(
   if (failure !== undefined) {
     for (const state of waiting) log.info(describeUrlWait(state, settings))
   }
-  return { done, cancelled, elapsedMs, urls: urls.map((state) => ({ ...state })), failure }
+  return {
+    done,
+    cancelled,
+    blocked,
+    elapsedMs,
+    urls: urls.map((state) => ({ ...state })),
+    failure
+  }
 }

@@ -59,5 +59,6 @@ export interface EdgeCheck {
  */
 export function notSentBecause({ wait, dryRun }: SummaryFacts): string | undefined {
   if (dryRun || wait === undefined || wait.outcome.done) return undefined
-  return wait.outcome.cancelled ? 'cancelled during the wait' : 'the origin was not ready'
+  if (wait.outcome.cancelled) return 'cancelled during the wait'
+  return wait.outcome.blocked ? 'the origin could not be checked' : 'the origin was not ready'
 }

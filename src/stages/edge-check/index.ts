@@ -20,6 +20,7 @@ import {
 } from '../../record/index.js'
 import { counted } from '../../text/counted.js'
 import { judge, type Judgement } from './freshness.js'
+import { meets, sparedBy, type PageBlock } from './blocks.js'
 import { shownUrl } from '../../text/shown.js'
 
 export interface EdgeCheckTarget {
@@ -57,18 +58,25 @@ interface Progress {
   final: boolean
   /** Its first check would have started after the deadline, so it was not made. */
   late: boolean
+  /** Why it got no check, or no further one: a block another URL's check met (blocks.ts). */
+  spared: string | undefined
+}
+
+/** What the verdict rests on, and why there is none or no later one. */
+function evidenceOf({ judgement, final, late, spared }: Progress, cancelled: boolean): string {
+  if (judgement === undefined) {
+    if (late) return NOT_CHECKED_IN_TIME
+    return spared === undefined ? NOT_JUDGED_CANCELLED : `not checked: ${spared}`
+  }
+  if (spared !== undefined) return `${judgement.evidence}; not checked again: ${spared}`
+  return cancelled && !final
+    ? `${judgement.evidence}; not checked again: the run was cancelled`
+    : judgement.evidence
 }
 
 function entryOf(progress: Progress, cancelled: boolean): EdgeCheckEntry {
-  const { target, checks, observation, judgement, final, late } = progress
-  const evidence =
-    judgement === undefined
-      ? late
-        ? NOT_CHECKED_IN_TIME
-        : NOT_JUDGED_CANCELLED
-      : cancelled && !final
-        ? `${judgement.evidence}; not checked again: the run was cancelled`
-        : judgement.evidence
+  const { target, checks, observation, judgement } = progress
+  const evidence = evidenceOf(progress, cancelled)
   return {
     url: target.url,
     fresh: judgement?.fresh ?? false,
@@ -92,7 +100,8 @@ export async function checkEdge(
     observation: undefined,
     judgement: undefined,
     final: false,
-    late: false
+    late: false,
+    spared: undefined
   }))
   const check = checkOnce(settings, deadline, requestTimeoutMs, deps)
   const seconds = `${settings.timeoutMs / 1000} s`
@@ -109,20 +118,30 @@ export async function checkEdge(
   })
 }
 
-/** One check of a URL, which returns when the re-check is due: none once it is fresh or no time is left. */
+/**
+ * One check of a URL, which returns when the re-check is due: none once it is fresh, no time is
+ * left, or a proxy's refusal or a certificate problem stands in the way (none after those: they
+ * are final, and spare every URL behind the same wall its check).
+ */
 function checkOnce(
   settings: EdgeCheckRequest,
   deadline: number,
   requestTimeoutMs: number,
   { prober, clock, signal, log }: PageCheckDeps
 ): (state: Progress) => Promise<number | undefined> {
+  const blocks: PageBlock[] = []
   return async (state) => {
+    const { url, text } = state.target
+    const block = blocks.find((one) => meets(one, url))
+    if (block !== undefined) {
+      state.spared = sparedBy(block)
+      return undefined
+    }
     // A first check keeps the full timeout, so its verdict never comes from a cut of ours; it still
     // ends within one timeout of the deadline. Re-checks share what is left, and the floor never
     // lifts one above `timeout` (below 1 s), which would break that bound.
     const timeoutMs =
       state.checks === 0 ? requestTimeoutMs : timeoutBefore(deadline, clock.now(), requestTimeoutMs)
-    const { url, text } = state.target
     const answer = await safeGet(prober, url, { timeoutMs, signal, lookFor: text })
     if (answer.kind === 'cancelled') return undefined
     const observation = observe(answer, text)
@@ -136,22 +155,28 @@ function checkOnce(
     state.judgement = judgement
     const delay = recheckDelayMs(state.checks)
     const due = clock.now() + delay
-    state.final = judgement.fresh || due > deadline
-    log.info(describeCheck(state, delay))
+    state.final = judgement.fresh || answer.kind === 'blocked' || due > deadline
+    if (answer.kind === 'blocked') {
+      blocks.push({ blocked: answer.blocked, url, sentence: judgement.evidence })
+    }
+    log.info(describeCheck(state, answer.kind === 'blocked' ? undefined : delay))
     return state.final ? undefined : due
   }
 }
 
+/** The check's line; `delay` is undefined when the answer was a block no re-check gets past. */
 function describeCheck(
   { target, checks, observation, judgement, final }: Progress,
-  delay: number
+  delay: number | undefined
 ): string {
   const fresh = judgement?.fresh === true
   const next = fresh
     ? ''
-    : final
-      ? '; no time left to check again'
-      : `; checking again in ${delay / 1000} s`
+    : delay === undefined
+      ? '; not checked again: no retry gets past it'
+      : final
+        ? '; no time left to check again'
+        : `; checking again in ${delay / 1000} s`
   const verdict = fresh ? '✓ fresh' : observation?.status === null ? '✗ unreachable' : '✗ stale'
   return `${verdict} ${shownUrl(target.url)}: ${judgement?.evidence ?? ''} (check ${checks}${next})`
 }
@@ -171,6 +196,9 @@ function outcomeOf(
       `${counted(late, 'URL')} not checked within verify-timeout (${seconds}): raise verify-timeout or concurrency`
     )
   }
+  for (const [why, count] of sparedCounts(progress)) {
+    log.info(`${counted(count, 'URL')} not checked any further: ${why}`)
+  }
   const counts = edgeCounts(entries)
   const ending = cancelled ? ' (the run was cancelled)' : ''
   const unreachable = counts.unreachable > 0 ? `, ${counts.unreachable} unreachable` : ''
@@ -180,4 +208,13 @@ function outcomeOf(
     .filter((state) => state.observation?.malformedAge !== undefined)
     .map((state) => state.target.url)
   return { entries, cancelled, malformedAge }
+}
+
+/** How many URLs each block spared a check, in the order the blocks were met. */
+function sparedCounts(progress: Progress[]): Map<string, number> {
+  const counts = new Map<string, number>()
+  for (const { spared } of progress) {
+    if (spared !== undefined) counts.set(spared, (counts.get(spared) ?? 0) + 1)
+  }
+  return counts
 }

@@ -1,8 +1,8 @@
-export const id = 348;
-export const ids = [348];
+export const id = 932;
+export const ids = [932];
 export const modules = {
 
-/***/ 9348:
+/***/ 1932:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 // ESM COMPAT FLAG
@@ -63,6 +63,39 @@ function judge(observation, rule) {
         };
 }
 
+// EXTERNAL MODULE: ./src/http/blocked.ts
+var blocked = __webpack_require__(1048);
+;// CONCATENATED MODULE: ./src/stages/edge-check/blocks.ts
+/**
+ * The checks a proxy's refusal or a certificate problem makes pointless: no retry gets past either,
+ * every other page behind the same wall meets it too, and a company proxy locks an account after a
+ * few failed logins. Pure but for the proxy variables, read as the agents read them.
+ */
+
+/** A 407: the proxy's credentials, wrong for every host behind it. */
+function byCredentials(blocked) {
+    return blocked.kind === 'proxy' && blocked.status === 407;
+}
+/**
+ * Whether a check of `url` would meet `block`: after a 407 every URL behind the same proxy would;
+ * after a 403 (or another refusal) or a certificate problem, every URL on the same host and port.
+ */
+function meets(block, url) {
+    if (!URL.canParse(url))
+        return false;
+    const target = new URL(url);
+    if ((0,blocked/* hostAndPort */.PG)(target) === (0,blocked/* hostAndPort */.PG)(new URL(block.url)))
+        return true;
+    return byCredentials(block.blocked) && (0,blocked/* proxyFor */.iJ)(target) === block.blocked.proxy;
+}
+/** Why a URL `block` meets gets no check (or no further one): what the earlier check found. */
+function sparedBy(block) {
+    const where = byCredentials(block.blocked)
+        ? 'through the same proxy'
+        : 'of the same host and port';
+    return `an earlier check ${where} found that ${block.sentence}`;
+}
+
 ;// CONCATENATED MODULE: ./src/stages/edge-check/index.ts
 /**
  * The edge check stage: after the purge, fetch each URL as a visitor would and judge whether the
@@ -75,21 +108,29 @@ function judge(observation, rule) {
 
 
 
+
 const FIRST_RECHECK_MS = 500;
 const MAX_RECHECK_MS = 5000;
 /** Wait before the re-check that follows check number `checks`: 0.5 s, 1 s, 2 s, 4 s, then 5 s. */
 function recheckDelayMs(checks) {
     return Math.min(MAX_RECHECK_MS, FIRST_RECHECK_MS * 2 ** Math.max(0, checks - 1));
 }
+/** What the verdict rests on, and why there is none or no later one. */
+function evidenceOf({ judgement, final, late, spared }, cancelled) {
+    if (judgement === undefined) {
+        if (late)
+            return record/* NOT_CHECKED_IN_TIME */.qT;
+        return spared === undefined ? record/* NOT_JUDGED_CANCELLED */.wE : `not checked: ${spared}`;
+    }
+    if (spared !== undefined)
+        return `${judgement.evidence}; not checked again: ${spared}`;
+    return cancelled && !final
+        ? `${judgement.evidence}; not checked again: the run was cancelled`
+        : judgement.evidence;
+}
 function entryOf(progress, cancelled) {
-    const { target, checks, observation, judgement, final, late } = progress;
-    const evidence = judgement === undefined
-        ? late
-            ? record/* NOT_CHECKED_IN_TIME */.qT
-            : record/* NOT_JUDGED_CANCELLED */.wE
-        : cancelled && !final
-            ? `${judgement.evidence}; not checked again: the run was cancelled`
-            : judgement.evidence;
+    const { target, checks, observation, judgement } = progress;
+    const evidence = evidenceOf(progress, cancelled);
     return {
         url: target.url,
         fresh: judgement?.fresh ?? false,
@@ -108,7 +149,8 @@ async function checkEdge(settings, { requestTimeoutMs, concurrency }, deps) {
         observation: undefined,
         judgement: undefined,
         final: false,
-        late: false
+        late: false,
+        spared: undefined
     }));
     const check = checkOnce(settings, deadline, requestTimeoutMs, deps);
     const seconds = `${settings.timeoutMs / 1000} s`;
@@ -125,14 +167,24 @@ async function checkEdge(settings, { requestTimeoutMs, concurrency }, deps) {
         return outcomeOf(progress, seconds, deps);
     });
 }
-/** One check of a URL, which returns when the re-check is due: none once it is fresh or no time is left. */
+/**
+ * One check of a URL, which returns when the re-check is due: none once it is fresh, no time is
+ * left, or a proxy's refusal or a certificate problem stands in the way (none after those: they
+ * are final, and spare every URL behind the same wall its check).
+ */
 function checkOnce(settings, deadline, requestTimeoutMs, { prober, clock, signal, log }) {
+    const blocks = [];
     return async (state) => {
+        const { url, text } = state.target;
+        const block = blocks.find((one) => meets(one, url));
+        if (block !== undefined) {
+            state.spared = sparedBy(block);
+            return undefined;
+        }
         // A first check keeps the full timeout, so its verdict never comes from a cut of ours; it still
         // ends within one timeout of the deadline. Re-checks share what is left, and the floor never
         // lifts one above `timeout` (below 1 s), which would break that bound.
         const timeoutMs = state.checks === 0 ? requestTimeoutMs : (0,page_checks/* timeoutBefore */.nY)(deadline, clock.now(), requestTimeoutMs);
-        const { url, text } = state.target;
         const answer = await (0,page_checks/* safeGet */.yw)(prober, url, { timeoutMs, signal, lookFor: text });
         if (answer.kind === 'cancelled')
             return undefined;
@@ -146,18 +198,24 @@ function checkOnce(settings, deadline, requestTimeoutMs, { prober, clock, signal
         state.judgement = judgement;
         const delay = recheckDelayMs(state.checks);
         const due = clock.now() + delay;
-        state.final = judgement.fresh || due > deadline;
-        log.info(describeCheck(state, delay));
+        state.final = judgement.fresh || answer.kind === 'blocked' || due > deadline;
+        if (answer.kind === 'blocked') {
+            blocks.push({ blocked: answer.blocked, url, sentence: judgement.evidence });
+        }
+        log.info(describeCheck(state, answer.kind === 'blocked' ? undefined : delay));
         return state.final ? undefined : due;
     };
 }
+/** The check's line; `delay` is undefined when the answer was a block no re-check gets past. */
 function describeCheck({ target, checks, observation, judgement, final }, delay) {
     const fresh = judgement?.fresh === true;
     const next = fresh
         ? ''
-        : final
-            ? '; no time left to check again'
-            : `; checking again in ${delay / 1000} s`;
+        : delay === undefined
+            ? '; not checked again: no retry gets past it'
+            : final
+                ? '; no time left to check again'
+                : `; checking again in ${delay / 1000} s`;
     const verdict = fresh ? '✓ fresh' : observation?.status === null ? '✗ unreachable' : '✗ stale';
     return `${verdict} ${(0,shown/* shownUrl */.zA)(target.url)}: ${judgement?.evidence ?? ''} (check ${checks}${next})`;
 }
@@ -170,6 +228,9 @@ function outcomeOf(progress, seconds, { signal, log }) {
         // One line, not one per URL: there may be a thousand.
         log.info(`${(0,counted/* counted */.h)(late, 'URL')} not checked within verify-timeout (${seconds}): raise verify-timeout or concurrency`);
     }
+    for (const [why, count] of sparedCounts(progress)) {
+        log.info(`${(0,counted/* counted */.h)(count, 'URL')} not checked any further: ${why}`);
+    }
     const counts = (0,record/* edgeCounts */.ID)(entries);
     const ending = cancelled ? ' (the run was cancelled)' : '';
     const unreachable = counts.unreachable > 0 ? `, ${counts.unreachable} unreachable` : '';
@@ -179,6 +240,15 @@ function outcomeOf(progress, seconds, { signal, log }) {
         .filter((state) => state.observation?.malformedAge !== undefined)
         .map((state) => state.target.url);
     return { entries, cancelled, malformedAge };
+}
+/** How many URLs each block spared a check, in the order the blocks were met. */
+function sparedCounts(progress) {
+    const counts = new Map();
+    for (const { spared } of progress) {
+        if (spared !== undefined)
+            counts.set(spared, (counts.get(spared) ?? 0) + 1);
+    }
+    return counts;
 }
 
 
