@@ -64,7 +64,7 @@ function judge(observation, rule) {
 }
 
 // EXTERNAL MODULE: ./src/http/blocked.ts
-var blocked = __webpack_require__(1048);
+var http_blocked = __webpack_require__(1048);
 ;// CONCATENATED MODULE: ./src/stages/edge-check/blocks.ts
 /**
  * The checks a proxy's refusal or a certificate problem makes pointless: no retry gets past either,
@@ -72,10 +72,6 @@ var blocked = __webpack_require__(1048);
  * few failed logins. Pure but for the proxy variables, read as the agents read them.
  */
 
-/** A 407: the proxy's credentials, wrong for every host behind it. */
-function byCredentials(blocked) {
-    return blocked.kind === 'proxy' && blocked.status === 407;
-}
 /**
  * Whether a check of `url` would meet `block`: after a 407 every URL behind the same proxy would;
  * after a 403 (or another refusal) or a certificate problem, every URL on the same host and port.
@@ -84,15 +80,14 @@ function meets(block, url) {
     if (!URL.canParse(url))
         return false;
     const target = new URL(url);
-    if ((0,blocked/* hostAndPort */.PG)(target) === (0,blocked/* hostAndPort */.PG)(new URL(block.url)))
+    if ((0,http_blocked/* hostAndPort */.PG)(target) === (0,http_blocked/* hostAndPort */.PG)(new URL(block.url)))
         return true;
-    return byCredentials(block.blocked) && (0,blocked/* proxyFor */.iJ)(target) === block.blocked.proxy;
+    const { blocked } = block;
+    return ((0,http_blocked/* reachOf */.xw)(blocked) === 'proxy' && blocked.kind === 'proxy' && (0,http_blocked/* proxyFor */.iJ)(target) === blocked.proxy);
 }
 /** Why a URL `block` meets gets no check (or no further one): what the earlier check found. */
 function sparedBy(block) {
-    const where = byCredentials(block.blocked)
-        ? 'through the same proxy'
-        : 'of the same host and port';
+    const where = (0,http_blocked/* reachOf */.xw)(block.blocked) === 'proxy' ? 'through the same proxy' : 'of the same host and port';
     return `an earlier check ${where} found that ${block.sentence}`;
 }
 

@@ -31177,6 +31177,7 @@ function createAgents(options) {
 /* harmony export */   G: () => (/* binding */ describeBlocked),
 /* harmony export */   PG: () => (/* binding */ hostAndPort),
 /* harmony export */   iJ: () => (/* binding */ proxyFor),
+/* harmony export */   xw: () => (/* binding */ reachOf),
 /* harmony export */   yJ: () => (/* binding */ blockedBy)
 /* harmony export */ });
 /* harmony import */ var _actions_http_client__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4942);
@@ -31212,6 +31213,13 @@ const INVALID_CODES = new Set([
     'CERT_SIGNATURE_FAILURE',
     'CERT_REJECTED'
 ]);
+/**
+ * How far a block reaches: a proxy's 407 (its credentials) is met by every request through that
+ * proxy; any other refusal, and a certificate, by every request to the same host and port.
+ */
+function reachOf(blocked) {
+    return blocked.kind === 'proxy' && blocked.status === 407 ? 'proxy' : 'host';
+}
 /** `host:port` of a URL, the port its scheme implies when none is written. */
 function hostAndPort(url) {
     const port = url.port === '' ? (url.protocol === 'https:' ? '443' : '80') : url.port;
@@ -33536,7 +33544,7 @@ function interpret(call, exchange, now) {
             const { blocked } = exchange;
             return failure({
                 httpStatus: null,
-                stop: blocked.kind === 'proxy' && blocked.status === 407 ? 'proxy' : 'host',
+                stop: (0,http_blocked/* reachOf */.xw)(blocked),
                 message: (0,text_shown/* plainLine */.h0)((0,http_blocked/* describeBlocked */.G)(blocked))
             });
         }

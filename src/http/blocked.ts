@@ -47,6 +47,14 @@ const INVALID_CODES = new Set([
   'CERT_REJECTED'
 ])
 
+/**
+ * How far a block reaches: a proxy's 407 (its credentials) is met by every request through that
+ * proxy; any other refusal, and a certificate, by every request to the same host and port.
+ */
+export function reachOf(blocked: Blocked): 'proxy' | 'host' {
+  return blocked.kind === 'proxy' && blocked.status === 407 ? 'proxy' : 'host'
+}
+
 /** `host:port` of a URL, the port its scheme implies when none is written. */
 export function hostAndPort(url: URL): string {
   const port = url.port === '' ? (url.protocol === 'https:' ? '443' : '80') : url.port

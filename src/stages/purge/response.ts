@@ -9,7 +9,7 @@ import {
   serverRequestedWaitMs
 } from '../../http/retry-policy.js'
 import { parseJson, serverMessage } from './server-message.js'
-import { describeBlocked } from '../../http/blocked.js'
+import { describeBlocked, reachOf } from '../../http/blocked.js'
 import { withoutCredentials } from '../../config/targets.js'
 import type { PurgeCall } from '../../record/index.js'
 import type { StopScope } from '../../record/words.js'
@@ -62,7 +62,7 @@ export function interpret(call: PurgeCall, exchange: Answer, now: number): Verdi
       const { blocked } = exchange
       return failure({
         httpStatus: null,
-        stop: blocked.kind === 'proxy' && blocked.status === 407 ? 'proxy' : 'host',
+        stop: reachOf(blocked),
         message: plainLine(describeBlocked(blocked))
       })
     }
