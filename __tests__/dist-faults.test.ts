@@ -1,6 +1,9 @@
 /** Fault injection through the fake server, against dist/index.js run as the runner runs it. */
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals'
-import { readFile } from 'node:fs/promises'
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { makeCertificate } from '../tools/certificate.js'
 import { FakePurgeServer, type RecordedRequest } from '../tools/fake-purge-api/server.js'
 import { resultsOf, runAction } from '../tools/run-like-runner.js'
 
@@ -152,6 +155,83 @@ describe('refusals that stop further calls', () => {
     expect(resultsOf(run)[0]).toMatchObject({ http_status: 302, attempts: 1 })
     expect(resultsOf(run)[0]?.error).toMatch(
       /^redirected \(302\) to https:\/\/elsewhere\.example\/steal/
+    )
+  })
+})
+
+describe('when going on cannot help', () => {
+  /** The error the step fails with, after one annotation per cause. */
+  const headline = (run: { stdout: string }): string =>
+    run.stdout.split('\n').find((line) => /^::error::\d+ of \d+ targets failed/.test(line)) ?? ''
+
+  it('sends no call after a rate limit asking for an hour, and names that cause once', async () => {
+    server.fault({
+      action: {
+        kind: 'reply',
+        status: 429,
+        headers: { 'retry-after': '3600' },
+        body: '{"msg":"You have exceeded your hourly rate limit"}'
+      }
+    })
+    const run = await runAction(
+      { ...api(), 'keys-file': 'keys.txt' },
+      { files: { 'keys.txt': keyList(10_000).join('\n') } }
+    )
+    expect(run.code).toBe(1)
+    // 40 batches of 256, 8 at once: the first round only.
+    expect(server.requests).toHaveLength(8)
+    const results = JSON.parse(await readFile(run.outputs['results-file'] ?? '', 'utf8')) as {
+      retry_at?: string
+    }[]
+    // Each call's own answer names its time, an hour from then: not part of the reason.
+    for (const result of results) {
+      expect(Date.parse(result.retry_at ?? '') - Date.now()).toBeGreaterThan(3_500_000)
+    }
+    expect(run.summary.match(/<td>❌ /g)).toHaveLength(1)
+    expect(headline(run)).toMatch(
+      /^::error::10000 of 10000 targets failed to purge: rate limited \(429\)/
+    )
+  })
+
+  it('names a purge API certificate Node does not trust, with the next step, and does not retry it', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'edge-purge-cert-'))
+    const untrusted = await FakePurgeServer.start({
+      tls: await makeCertificate(dir, ['127.0.0.1'])
+    })
+    try {
+      const run = await runAction({
+        ...api(),
+        'base-url': untrusted.url,
+        keys: keyList(600).join(' ')
+      })
+      expect(run.code).toBe(1)
+      const results = resultsOf(run)
+      expect(results.every((result) => result.attempts <= 1)).toBe(true)
+      expect(results[0]?.error).toMatch(
+        /^the certificate of 127\.0\.0\.1 is not trusted \(\w+\): .*NODE_EXTRA_CA_CERTS \(docs\/self-hosted\.md\)$/
+      )
+      expect(untrusted.requests).toEqual([])
+    } finally {
+      await untrusted.close()
+      await rm(dir, { recursive: true, force: true })
+    }
+  })
+
+  it('stops calling an API that is down after one round of calls, each with its attempts', async () => {
+    server.fault({ action: { kind: 'reply', status: 503, body: '{"msg":"Service Unavailable"}' } })
+    const run = await runAction(
+      { ...api(), 'keys-file': 'keys.txt', 'max-attempts': '2' },
+      { files: { 'keys.txt': keyList(10_000).join('\n') } }
+    )
+    expect(run.code).toBe(1)
+    // 8 calls in flight, 2 attempts each; a call that started while the 8th was failing stops
+    // before its second attempt.
+    expect(server.requests.length).toBeGreaterThanOrEqual(16)
+    expect(server.requests.length).toBeLessThanOrEqual(16 + 7)
+    expect(run.summary.match(/<td>❌ /g)).toHaveLength(1)
+    expect(run.summary).toMatch(/\d+ failed, \d+ not sent after that/)
+    expect(headline(run)).toMatch(
+      /^::error::10000 of 10000 targets failed to purge: HTTP 503 \(Service Unavailable\)/
     )
   })
 })

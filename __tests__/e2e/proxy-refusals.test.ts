@@ -1,12 +1,14 @@
 /**
- * The test bed's corporate proxy, proven on its own before any test leans on it: a squid that asks
- * for proxy Basic authentication and lets CONNECT reach one port only answers a raw CONNECT (node's
- * http.request, no action) with 407 for a wrong password, 200 and a working tunnel for the right
- * one, and 403 for another port, and its access log counts each CONNECT with its status.
+ * A corporate proxy that refuses: a squid that asks for proxy Basic authentication and lets CONNECT
+ * reach some ports only. First the test bed itself, with raw CONNECTs (node's http.request, no
+ * action): 407 for a wrong password, 200 and a working tunnel for the right one, 403 for another
+ * port, each counted in its access log. Then dist/index.js behind it, run as the runner runs it: a
+ * refusal costs one CONNECT per call in flight and is never retried, names the proxy without its
+ * credentials, and ends the wait for the origin at once.
  *
- * The tunnels end at two echo servers on 127.0.0.1, named `tunnel.test` for squid alone; the
- * second is listening too, so its 403 is the port rule's, not a refused connection. Without squid,
- * its basic_ncsa_auth helper or openssl the suite is skipped, saying so.
+ * The tunnels end at servers on 127.0.0.1, named for squid alone (`tunnel.test`, `purge-api.test`);
+ * the second echo server is listening too, so its 403 is the port rule's, not a refused
+ * connection. Without squid, its basic_ncsa_auth helper or openssl the suite is skipped, saying so.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals'
 import { request } from 'node:http'
@@ -242,6 +244,31 @@ if (squidPath === undefined || !ready) {
       expect((await allResults(run))[0]?.error).toBe(
         `the proxy 127.0.0.1:${squid.port} refused the tunnel to ${target} (403): the proxy does not allow CONNECT to ${target}; ask its admins to allow it, or list the host in NO_PROXY`
       )
+    }, 60_000)
+
+    it('a wrong proxy password ends the wait for the origin at its first check', async () => {
+      const mark = (await squid.accessLog()).length
+      const origin = `https://${API_HOST}:${new URL(api.url).port}`
+      const run = await runAction(
+        {
+          'api-token': 'test-token',
+          'base-url': origin,
+          'service-id': 'svc123',
+          keys: 'blog',
+          'wait-for-url': `${origin}/version`
+        },
+        {
+          env: {
+            HTTPS_PROXY: proxyWith({ ...CREDENTIALS, password: 'wrong' }),
+            NODE_EXTRA_CA_CERTS: certificate.certFile
+          }
+        }
+      )
+      expectExit(run, 1)
+      // Not the 600 s of wait-timeout: one check, one CONNECT, no purge.
+      expect(run.elapsedMs).toBeLessThan(10_000)
+      expect((await squid.connectsFrom(mark, 1)).map((entry) => entry.status)).toEqual([407])
+      expect(api.requests).toEqual([])
     }, 60_000)
   })
 }
