@@ -251,7 +251,7 @@ describe('renderSummary', () => {
     expect(text).toContain(
       'To be recorded as an incomplete purge of two (1 page not fresh at the edge): the next run compares from the last complete purge again.'
     )
-    expect(text).toContain(`Not recorded for three: GitHub refused (403: ${HOSTILE})`)
+    expect(text).toContain(`Not recorded for three: GitHub did not take it (403: ${HOSTILE})`)
     expect(withoutOwnMarkup(html)).not.toMatch(/[<>]/)
   })
 

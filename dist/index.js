@@ -35167,7 +35167,7 @@ function markLine({ service, sha, state, why }) {
         case 'failure':
             return `To be recorded as an incomplete purge of ${service} (${why}): the next run compares from the last complete purge again.`;
         case 'not written':
-            return `Not recorded for ${service}: GitHub refused (${why}); the next run compares from the older record, which purges more, never less.`;
+            return `Not recorded for ${service}: GitHub did not take it (${why}); the next run compares from the older record, which purges more, never less.`;
     }
 }
 /** One line per service; the service, the sha and GitHub's words are outside text, so guarded. */

@@ -14,7 +14,7 @@ function markLine({ service, sha, state, why }: PurgeMark): string {
     case 'failure':
       return `To be recorded as an incomplete purge of ${service} (${why}): the next run compares from the last complete purge again.`
     case 'not written':
-      return `Not recorded for ${service}: GitHub refused (${why}); the next run compares from the older record, which purges more, never less.`
+      return `Not recorded for ${service}: GitHub did not take it (${why}); the next run compares from the older record, which purges more, never less.`
   }
 }
 
