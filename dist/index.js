@@ -34032,7 +34032,7 @@ function afterFailure(verdict, attempts, settings, { clock, random }) {
 }
 /**
  * One pass over the calls, `concurrency` at a time, the first `concurrency` at once (see
- * `OriginState`); each call is retried until it ends; each call's results go to the ledger as it
+ * gates.ts); each call is retried until it ends; each call's results go to the ledger as it
  * ends, so whatever stops the pass, the calls that ended are recorded.
  */
 class PurgePass {
