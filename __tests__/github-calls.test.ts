@@ -410,6 +410,47 @@ describe('GitHubCalls: waits are capped', () => {
   })
 })
 
+describe('GitHubCalls: a retry-after that asks for no wait', () => {
+  it.each([
+    ['0', 503, 'Service Unavailable'],
+    ['0', 429, 'Too Many Requests'],
+    ['0', 403, 'You have exceeded a secondary rate limit'],
+    ['-1', 502, 'Bad Gateway'],
+    ['Thu, 01 Jan 1970 00:00:00 GMT', 429, 'Too Many Requests']
+  ])(
+    'spaces the retries of retry-after: %s on a %i by the backoff',
+    async (value, status, message) => {
+      const { send, waits, log, elapsed } = setup({ maxAttempts: 4 })
+      const asked = answered(status, message, { 'retry-after': value })
+      const { attempt, signals } = script(fail(asked), fail(asked), fail(asked), ok('answer'))
+
+      await expect(send(attempt)).resolves.toBe('answer')
+
+      expect(signals).toHaveLength(4)
+      // The backoff after 1, 2 and 3 attempts at its middle (random 0.5): not a burst.
+      expect(waits).toEqual([750, 1500, 3000])
+      expect(elapsed()).toBe(750 + 1500 + 3000)
+      expect(log.lines.map((line) => / in (\S+ m?s)$/.exec(line)?.[1])).toEqual([
+        '750 ms',
+        '2 s',
+        '3 s'
+      ])
+    }
+  )
+
+  it('still takes a 403 with retry-after: 0 for a rate limit, not a missing permission', async () => {
+    const { send } = setup({ maxAttempts: 2 })
+    const limited = answered(403, 'Forbidden', { 'retry-after': '0' })
+
+    const error = await rejection(send(script(fail(limited)).attempt))
+
+    expect(isRateLimited(error)).toBe(true)
+    expect(error.message).toContain('secondary rate limit')
+    expect(error.message).not.toContain('asks to wait')
+    expect(error.message).toContain('(2 attempts)')
+  })
+})
+
 describe('GitHubCalls: the deadline of each attempt', () => {
   it('ends an attempt GitHub never answers at timeout, and retries it up to max-attempts', async () => {
     const { send, waits, fake, elapsed, log } = setup({ maxAttempts: 2, timeoutMs: 30_000 })

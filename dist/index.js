@@ -35323,8 +35323,18 @@ var github = __nccwpck_require__(9248);
 /** GitHub's guidance for a secondary limit that names no wait: at least a minute. */
 const SECONDARY_LIMIT_WAIT_MS = 60_000;
 /**
+ * The wait a `retry-after` asks for. One of 0 (or a date gone by) asks for none, as does one that
+ * cannot be read: the backoff applies then, as on the purge API, rather than a burst of retries.
+ */
+function askedWaitMs(headers, now) {
+    const waitMs = retryAfterMs(headers, now);
+    return waitMs === undefined || waitMs <= 0 ? undefined : waitMs;
+}
+/**
  * A 403 or 429 is a rate limit when GitHub says so: no calls left (`x-ratelimit-remaining: 0`), a
- * `retry-after`, or a message naming the secondary limit. Any other 403 is a permission problem.
+ * `retry-after` (whatever its value), or a message naming the secondary limit. Any other 403 is a
+ * permission problem. A secondary limit that names no wait waits GitHub's minute; one whose
+ * `retry-after` asks for none gets the backoff.
  */
 function rateLimitOf(failure, now) {
     const { status, headers, message } = failure;
@@ -35333,9 +35343,11 @@ function rateLimitOf(failure, now) {
     if (headers['x-ratelimit-remaining']?.trim() === '0') {
         return { kind: 'primary', waitMs: rateLimitResetMs(headers, now) };
     }
-    const retryAfter = retryAfterMs(headers, now);
-    if (retryAfter !== undefined || status === 429 || /secondary rate limit/i.test(message)) {
-        return { kind: 'secondary', waitMs: retryAfter ?? SECONDARY_LIMIT_WAIT_MS };
+    if (headers['retry-after'] !== undefined) {
+        return { kind: 'secondary', waitMs: askedWaitMs(headers, now) };
+    }
+    if (status === 429 || /secondary rate limit/i.test(message)) {
+        return { kind: 'secondary', waitMs: SECONDARY_LIMIT_WAIT_MS };
     }
     return undefined;
 }
@@ -35370,7 +35382,7 @@ class GitHubCalls {
             const limit = rateLimitOf(failure, now);
             const answer = describeFailure(failure, outcome.ended, this.limits.timeoutMs);
             const waitMs = retryable(failure, outcome.ended, limit)
-                ? (limit?.waitMs ?? retryAfterMs(failure.headers, now) ?? backoffMs(attempts, this.random))
+                ? (limit?.waitMs ?? askedWaitMs(failure.headers, now) ?? backoffMs(attempts, this.random))
                 : undefined;
             // GitHub's own words, its status beside them: the stage says what was asked and why it matters.
             const said = failure.status === undefined ? answer : failure.message;

@@ -38,8 +38,19 @@ interface RateLimit {
 }
 
 /**
+ * The wait a `retry-after` asks for. One of 0 (or a date gone by) asks for none, as does one that
+ * cannot be read: the backoff applies then, as on the purge API, rather than a burst of retries.
+ */
+function askedWaitMs(headers: Record<string, string | undefined>, now: number): number | undefined {
+  const waitMs = retryAfterMs(headers, now)
+  return waitMs === undefined || waitMs <= 0 ? undefined : waitMs
+}
+
+/**
  * A 403 or 429 is a rate limit when GitHub says so: no calls left (`x-ratelimit-remaining: 0`), a
- * `retry-after`, or a message naming the secondary limit. Any other 403 is a permission problem.
+ * `retry-after` (whatever its value), or a message naming the secondary limit. Any other 403 is a
+ * permission problem. A secondary limit that names no wait waits GitHub's minute; one whose
+ * `retry-after` asks for none gets the backoff.
  */
 function rateLimitOf(failure: AttemptFailure, now: number): RateLimit | undefined {
   const { status, headers, message } = failure
@@ -47,9 +58,11 @@ function rateLimitOf(failure: AttemptFailure, now: number): RateLimit | undefine
   if (headers['x-ratelimit-remaining']?.trim() === '0') {
     return { kind: 'primary', waitMs: rateLimitResetMs(headers, now) }
   }
-  const retryAfter = retryAfterMs(headers, now)
-  if (retryAfter !== undefined || status === 429 || /secondary rate limit/i.test(message)) {
-    return { kind: 'secondary', waitMs: retryAfter ?? SECONDARY_LIMIT_WAIT_MS }
+  if (headers['retry-after'] !== undefined) {
+    return { kind: 'secondary', waitMs: askedWaitMs(headers, now) }
+  }
+  if (status === 429 || /secondary rate limit/i.test(message)) {
+    return { kind: 'secondary', waitMs: SECONDARY_LIMIT_WAIT_MS }
   }
   return undefined
 }
@@ -93,7 +106,7 @@ export class GitHubCalls {
       const limit = rateLimitOf(failure, now)
       const answer = describeFailure(failure, outcome.ended, this.limits.timeoutMs)
       const waitMs = retryable(failure, outcome.ended, limit)
-        ? (limit?.waitMs ?? retryAfterMs(failure.headers, now) ?? backoffMs(attempts, this.random))
+        ? (limit?.waitMs ?? askedWaitMs(failure.headers, now) ?? backoffMs(attempts, this.random))
         : undefined
       // GitHub's own words, its status beside them: the stage says what was asked and why it matters.
       const said = failure.status === undefined ? answer : failure.message
