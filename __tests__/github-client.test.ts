@@ -210,6 +210,31 @@ describe('reading the purge marks through a failing GitHub', () => {
     expect(ms).toBeLessThan(1000)
   })
 
+  it('fails at once on a sign-in page where the deployments belong, asking for no re-run', async () => {
+    await start()
+    const { root } = markedHistory()
+    api.fault({
+      method: 'GET',
+      path: DEPLOYMENTS,
+      fault: {
+        kind: 'reply',
+        status: 200,
+        body: '<!DOCTYPE html><html><body>Sign in to GitHub Enterprise</body></html>',
+        headers: { 'content-type': 'text/html; charset=utf-8' }
+      }
+    })
+
+    const github = await open(event('workflow_dispatch', root), { maxAttempts: 5 })
+    const { error } = await timedRejection(recallLastPurges(github, SETTINGS, true, log))
+
+    expect(error).not.toBeInstanceOf(InputError)
+    expect(error.message).toBe(
+      'GitHub API: could not read the deployments of edge-purge/svc123 in acme/site: GitHub answered a web page (200 text/html), not JSON: GITHUB_API_URL may be behind a sign-in. Nothing was purged: the run needs the record to know what changed'
+    )
+    expect(listReads()).toBe(1)
+    expect(log.lines).toEqual([])
+  })
+
   it('still names the permission when the token lacks deployments', async () => {
     await start({ contents: 'read', deployments: 'none' })
     const github = await open(event('workflow_dispatch', site()))

@@ -31050,6 +31050,7 @@ function mergeUnique(lists, identity) {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   Jz: () => (/* binding */ isRateLimited),
+/* harmony export */   M5: () => (/* binding */ isInTheWay),
 /* harmony export */   _6: () => (/* binding */ GitHubCallError),
 /* harmony export */   c2: () => (/* binding */ statusOf),
 /* harmony export */   qd: () => (/* binding */ deployedCommit),
@@ -31082,16 +31083,20 @@ function deployedCommit(event) {
 }
 /**
  * A GitHub call that failed after its attempts: GitHub's status and message, or why no answer
- * came. `rateLimited` when GitHub refused it for a rate limit, which no permission fixes.
+ * came. `rateLimited` when GitHub refused it for a rate limit, which no permission fixes;
+ * `inTheWay` when something between the runner and GitHub (a proxy, a certificate, a sign-in page)
+ * failed it, which a re-run alone does not get past.
  */
 class GitHubCallError extends Error {
     status;
     rateLimited;
+    inTheWay;
     name = 'GitHubCallError';
-    constructor(message, status, rateLimited) {
+    constructor(message, status, rateLimited, inTheWay = false) {
         super(message);
         this.status = status;
         this.rateLimited = rateLimited;
+        this.inTheWay = inTheWay;
     }
 }
 /** The HTTP status a failed GitHub call answered, when it got an answer. */
@@ -31104,6 +31109,10 @@ function statusOf(error) {
 function answerOf(error, message) {
     const status = statusOf(error);
     return status === undefined || isRateLimited(error) ? message : `${status}: ${message}`;
+}
+/** Whether the call failed on something in the way of GitHub, to fix before a re-run can pass. */
+function isInTheWay(error) {
+    return error instanceof GitHubCallError && error.inTheWay;
 }
 /** Whether GitHub refused the call for a rate limit: its 403 is then no missing permission. */
 function isRateLimited(error) {
@@ -33472,7 +33481,7 @@ function serverMessage(body) {
 }
 
 // EXTERNAL MODULE: ./src/http/blocked.ts
-var blocked = __nccwpck_require__(1048);
+var http_blocked = __nccwpck_require__(1048);
 // EXTERNAL MODULE: ./src/config/targets.ts
 var targets = __nccwpck_require__(5684);
 ;// CONCATENATED MODULE: ./src/stages/purge/response.ts
@@ -33501,7 +33510,7 @@ function interpret(call, exchange, now) {
                 message: `timed out: ${exchange.message}`
             });
         case 'blocked':
-            return failure({ httpStatus: null, message: (0,text_shown/* plainLine */.h0)((0,blocked/* describeBlocked */.G)(exchange.blocked)) });
+            return failure({ httpStatus: null, message: (0,text_shown/* plainLine */.h0)((0,http_blocked/* describeBlocked */.G)(exchange.blocked)) });
         case 'network':
             return failure({
                 httpStatus: null,
@@ -35320,6 +35329,7 @@ var github = __nccwpck_require__(9248);
 
 
 
+
 /** GitHub's guidance for a secondary limit that names no wait: at least a minute. */
 const SECONDARY_LIMIT_WAIT_MS = 60_000;
 /**
@@ -35378,6 +35388,10 @@ class GitHubCalls {
             const failure = outcome.ended === 'timeout'
                 ? { status: undefined, headers: {}, message: '', code: undefined }
                 : failureOf(outcome.error);
+            // One attempt only: a proxy locks an account after a few wrong logins, and a page stays a page.
+            if (failure.inTheWay !== undefined) {
+                throw new github/* GitHubCallError */._6(describeInTheWay(failure.inTheWay), undefined, false, true);
+            }
             const now = clock.now();
             const limit = rateLimitOf(failure, now);
             const answer = describeFailure(failure, outcome.ended, this.limits.timeoutMs);
@@ -35467,8 +35481,85 @@ function describeFailure(failure, ended, timeoutMs) {
         return `GitHub answered ${failure.status}: ${failure.message}`;
     return `GitHub could not be reached (${failure.code ?? failure.message})`;
 }
+/** What stands in the way, and what to do about it: it replaces "GitHub could not be reached". */
+function describeInTheWay(inTheWay) {
+    if (inTheWay.kind === 'blocked')
+        return (0,http_blocked/* describeBlocked */.G)(inTheWay.blocked);
+    const { status, mediaType } = inTheWay;
+    return `GitHub answered a web page (${status} ${mediaType}), not JSON: GITHUB_API_URL may be behind a sign-in`;
+}
 function cancelled() {
     return new github/* GitHubCallError */._6('cancelled before GitHub answered', undefined, false);
+}
+
+;// CONCATENATED MODULE: ./src/runner/github-failure.ts
+/**
+ * What a failed GitHub attempt showed, read from Octokit's RequestError and the network errors
+ * under it: GitHub's status, headers and message, or the connection's code, and what stands in
+ * the way of every attempt alike (a proxy's refusal, a certificate, a web page where GitHub's JSON
+ * belongs). Knows Octokit's shapes, not Octokit itself.
+ */
+
+
+/** Enough of a media type to recognise it (`text/html`), never a page's worth. */
+const MEDIA_TYPE_CHARS = 60;
+/** A 2xx that is not JSON, where every call here expects JSON: a sign-in or error page. */
+class WebPageAnswer extends Error {
+    status;
+    mediaType;
+    constructor(status, mediaType) {
+        super(`GitHub answered ${mediaType}`);
+        this.status = status;
+        this.mediaType = mediaType;
+    }
+}
+/**
+ * The answer, when it is JSON (`application/json`, or any `+json` type). Octokit hands a sign-in
+ * page on as a string in `data`, where the reads would fail as a JavaScript error ("data.map is
+ * not a function"); throwing here names it instead. 204 and 205 carry no body to check.
+ */
+function jsonAnswer(answer) {
+    if (answer.status === 204 || answer.status === 205)
+        return answer;
+    const type = answer.headers['content-type']?.split(';')[0]?.trim().toLowerCase() ?? '';
+    if (type === 'application/json' || type.endsWith('+json'))
+        return answer;
+    const shown = type === '' ? 'without a Content-Type' : (0,text_shown/* plainLine */.h0)(type, MEDIA_TYPE_CHARS);
+    throw new WebPageAnswer(answer.status, shown);
+}
+/** What a failed attempt showed; `api` is GITHUB_API_URL, whose proxy and host a blocked call names. */
+function failureOf(error, api) {
+    if (error instanceof WebPageAnswer) {
+        const { status, mediaType } = error;
+        const inTheWay = { kind: 'web-page', status, mediaType };
+        return { status, headers: {}, message: error.message, code: undefined, inTheWay };
+    }
+    const failed = error;
+    const message = typeof failed?.message === 'string' ? failed.message : String(error);
+    const response = failed?.response;
+    if (response === undefined || typeof response.status !== 'number') {
+        // The chain, not the code: undici's refused tunnel is an abort, as a real cancel is.
+        const blocked = api === undefined ? undefined : (0,http_blocked/* blockedBy */.yJ)(error, api);
+        const inTheWay = blocked === undefined ? undefined : { kind: 'blocked', blocked };
+        return { status: undefined, headers: {}, message, code: networkCodeOf(error), inTheWay };
+    }
+    const headers = {};
+    for (const [name, value] of Object.entries(response.headers ?? {})) {
+        if (value !== undefined && value !== null)
+            headers[name.toLowerCase()] = String(value);
+    }
+    return { status: response.status, headers, message, code: undefined };
+}
+/** The `code` of the first error down the `cause` chain that has one (fetch wraps it twice). */
+function networkCodeOf(error) {
+    for (let cause = error, depth = 0; depth < 5; depth += 1) {
+        if (typeof cause !== 'object' || cause === null)
+            return undefined;
+        if ('code' in cause && typeof cause.code === 'string')
+            return cause.code;
+        cause = 'cause' in cause ? cause.cause : undefined;
+    }
+    return undefined;
 }
 
 ;// CONCATENATED MODULE: ./src/runner/github.ts
@@ -35477,6 +35568,7 @@ function cancelled() {
  * `@actions/github` is imported on demand: it is most of the bundle, and only `changed-files` runs
  * need it.
  */
+
 
 
 
@@ -35532,42 +35624,17 @@ function nextPageOf(link) {
     const page = URL.canParse(next) ? new URL(next).searchParams.get('page') : null;
     return page !== null && /^\d{1,9}$/.test(page) ? Number(page) : undefined;
 }
-/** What a failed attempt showed, from Octokit's RequestError or the network error under it. */
-function failureOf(error) {
-    const failed = error;
-    const message = typeof failed?.message === 'string' ? failed.message : String(error);
-    const response = failed?.response;
-    if (response === undefined || typeof response.status !== 'number') {
-        return { status: undefined, headers: {}, message, code: networkCodeOf(error) };
-    }
-    const headers = {};
-    for (const [name, value] of Object.entries(response.headers ?? {})) {
-        if (value !== undefined && value !== null)
-            headers[name.toLowerCase()] = String(value);
-    }
-    return { status: response.status, headers, message, code: undefined };
-}
-/** The `code` of the first error down the `cause` chain that has one (fetch wraps it twice). */
-function networkCodeOf(error) {
-    for (let cause = error, depth = 0; depth < 5; depth += 1) {
-        if (typeof cause !== 'object' || cause === null)
-            return undefined;
-        if ('code' in cause && typeof cause.code === 'string')
-            return cause.code;
-        cause = 'cause' in cause ? cause.cause : undefined;
-    }
-    return undefined;
-}
 async function connectGitHub(where, limits) {
     const { getOctokit } = await __nccwpck_require__.e(/* import() */ 157).then(__nccwpck_require__.bind(__nccwpck_require__, 157));
     const octokit = getOctokit(where.token, { baseUrl: where.baseUrl });
     const calls = new GitHubCalls(limits, Math.random, callsThisRun);
+    const api = URL.canParse(where.baseUrl) ? new URL(where.baseUrl) : undefined;
     octokit.hook.wrap('request', (request, options) => calls.send(`${options.method} ${options.url}`, 
     // On the options the hooks share: a copy handed on would be dropped by the token hook's merge.
     async (signal) => {
         options.request = { ...options.request, signal };
-        return request(options);
-    }, failureOf));
+        return jsonAnswer(await request(options));
+    }, (error) => failureOf(error, api)));
     const { owner, repo } = where;
     return {
         owner,

@@ -144,14 +144,17 @@ export type OpenGitHub = (token: string, limits: GitHubLimits) => Promise<GitHub
 
 /**
  * A GitHub call that failed after its attempts: GitHub's status and message, or why no answer
- * came. `rateLimited` when GitHub refused it for a rate limit, which no permission fixes.
+ * came. `rateLimited` when GitHub refused it for a rate limit, which no permission fixes;
+ * `inTheWay` when something between the runner and GitHub (a proxy, a certificate, a sign-in page)
+ * failed it, which a re-run alone does not get past.
  */
 export class GitHubCallError extends Error {
   override name = 'GitHubCallError'
   constructor(
     message: string,
     readonly status: number | undefined,
-    readonly rateLimited: boolean
+    readonly rateLimited: boolean,
+    readonly inTheWay = false
   ) {
     super(message)
   }
@@ -167,6 +170,11 @@ export function statusOf(error: unknown): number | undefined {
 export function answerOf(error: unknown, message: string): string {
   const status = statusOf(error)
   return status === undefined || isRateLimited(error) ? message : `${status}: ${message}`
+}
+
+/** Whether the call failed on something in the way of GitHub, to fix before a re-run can pass. */
+export function isInTheWay(error: unknown): boolean {
+  return error instanceof GitHubCallError && error.inTheWay
 }
 
 /** Whether GitHub refused the call for a rate limit: its 403 is then no missing permission. */

@@ -6,6 +6,7 @@
  */
 import { onAbort } from '../clock.js'
 import { GitHubCallError, type GitHubLimits } from '../github.js'
+import { describeBlocked, type Blocked } from '../http/blocked.js'
 import {
   backoffMs,
   describeWait,
@@ -25,7 +26,16 @@ export interface AttemptFailure {
   message: string
   /** The network error's code (`ECONNRESET`…) when the connection failed. */
   code: string | undefined
+  /** What no later attempt would get past, when something stands in the way of them all. */
+  inTheWay?: InTheWay
 }
+
+/**
+ * Between the runner and GitHub's API, in the way of every attempt alike: a proxy that refuses the
+ * tunnel, a certificate Node does not trust, a web page (a sign-in) where GitHub's JSON belongs.
+ */
+export type InTheWay =
+  { kind: 'blocked'; blocked: Blocked } | { kind: 'web-page'; status: number; mediaType: string }
 
 /** GitHub's guidance for a secondary limit that names no wait: at least a minute. */
 const SECONDARY_LIMIT_WAIT_MS = 60_000
@@ -102,6 +112,10 @@ export class GitHubCalls {
         outcome.ended === 'timeout'
           ? { status: undefined, headers: {}, message: '', code: undefined }
           : failureOf(outcome.error)
+      // One attempt only: a proxy locks an account after a few wrong logins, and a page stays a page.
+      if (failure.inTheWay !== undefined) {
+        throw new GitHubCallError(describeInTheWay(failure.inTheWay), undefined, false, true)
+      }
       const now = clock.now()
       const limit = rateLimitOf(failure, now)
       const answer = describeFailure(failure, outcome.ended, this.limits.timeoutMs)
@@ -202,6 +216,13 @@ function describeFailure(failure: AttemptFailure, ended: CutShort, timeoutMs: nu
   if (ended === 'timeout') return `GitHub gave no answer within ${timeoutMs / 1000} s`
   if (failure.status !== undefined) return `GitHub answered ${failure.status}: ${failure.message}`
   return `GitHub could not be reached (${failure.code ?? failure.message})`
+}
+
+/** What stands in the way, and what to do about it: it replaces "GitHub could not be reached". */
+function describeInTheWay(inTheWay: InTheWay): string {
+  if (inTheWay.kind === 'blocked') return describeBlocked(inTheWay.blocked)
+  const { status, mediaType } = inTheWay
+  return `GitHub answered a web page (${status} ${mediaType}), not JSON: GITHUB_API_URL may be behind a sign-in`
 }
 
 function cancelled(): GitHubCallError {

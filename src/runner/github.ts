@@ -7,7 +7,8 @@ import { existsSync, readFileSync } from 'node:fs'
 import type * as GitHub from '@actions/github'
 import type { GitHubLimits, GitHubRepository, OpenGitHub, RunEvent } from '../github.js'
 import { readRunContext } from './context.js'
-import { GitHubCalls, type AttemptFailure, type CallCount } from './github-calls.js'
+import { GitHubCalls, type CallCount } from './github-calls.js'
+import { failureOf, jsonAnswer } from './github-failure.js'
 
 /** Commits per comparison page, and files per commit page: the most GitHub returns. */
 const COMMITS_PER_PAGE = 100
@@ -81,31 +82,6 @@ function nextPageOf(link: string | number | undefined): number | undefined {
   return page !== null && /^\d{1,9}$/.test(page) ? Number(page) : undefined
 }
 
-/** What a failed attempt showed, from Octokit's RequestError or the network error under it. */
-function failureOf(error: unknown): AttemptFailure {
-  const failed = error as { message?: unknown; response?: { status?: unknown; headers?: unknown } }
-  const message = typeof failed?.message === 'string' ? failed.message : String(error)
-  const response = failed?.response
-  if (response === undefined || typeof response.status !== 'number') {
-    return { status: undefined, headers: {}, message, code: networkCodeOf(error) }
-  }
-  const headers: Record<string, string> = {}
-  for (const [name, value] of Object.entries(response.headers ?? {})) {
-    if (value !== undefined && value !== null) headers[name.toLowerCase()] = String(value)
-  }
-  return { status: response.status, headers, message, code: undefined }
-}
-
-/** The `code` of the first error down the `cause` chain that has one (fetch wraps it twice). */
-function networkCodeOf(error: unknown): string | undefined {
-  for (let cause = error, depth = 0; depth < 5; depth += 1) {
-    if (typeof cause !== 'object' || cause === null) return undefined
-    if ('code' in cause && typeof cause.code === 'string') return cause.code
-    cause = 'cause' in cause ? cause.cause : undefined
-  }
-  return undefined
-}
-
 export async function connectGitHub(
   where: RunnerRepository,
   limits: GitHubLimits
@@ -113,15 +89,16 @@ export async function connectGitHub(
   const { getOctokit } = await import('@actions/github')
   const octokit = getOctokit(where.token, { baseUrl: where.baseUrl })
   const calls = new GitHubCalls(limits, Math.random, callsThisRun)
+  const api = URL.canParse(where.baseUrl) ? new URL(where.baseUrl) : undefined
   octokit.hook.wrap('request', (request, options) =>
     calls.send(
       `${options.method} ${options.url}`,
       // On the options the hooks share: a copy handed on would be dropped by the token hook's merge.
       async (signal) => {
         options.request = { ...options.request, signal }
-        return request(options)
+        return jsonAnswer(await request(options))
       },
-      failureOf
+      (error) => failureOf(error, api)
     )
   )
   const { owner, repo } = where

@@ -249,6 +249,7 @@ export class FakeGitHubApi {
   private readonly timers = new Set<NodeJS.Timeout>()
   private writes = 0
   private statusIds = 0
+  private connectionCount = 0
 
   private constructor(
     private readonly http: LoopbackServer,
@@ -268,8 +269,19 @@ export class FakeGitHubApi {
   static async start(options: FakeGitHubOptions = {}): Promise<FakeGitHubApi> {
     const http = new LoopbackServer({}, options.tls)
     const fake = new FakeGitHubApi(http, options)
+    http.server.on('connection', () => {
+      fake.connectionCount += 1
+    })
     await http.listen((request, response) => fake.handle(request, response))
     return fake
+  }
+
+  /**
+   * Connections clients opened, counted before any handshake: over HTTPS, an attempt whose client
+   * refused the certificate is one, though it never became a request.
+   */
+  get connections(): number {
+    return this.connectionCount
   }
 
   /** The API root, as GITHUB_API_URL gives it. */
