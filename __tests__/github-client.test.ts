@@ -23,7 +23,6 @@ const ENV = 'edge-purge/svc123'
 /** The deployments list (GET) and create (POST): one path. */
 const DEPLOYMENTS = /^\/repos\/acme\/site\/deployments$/
 const COMPARE = /^\/repos\/acme\/site\/compare\//
-const COMMITS = /^\/repos\/acme\/site\/commits\//
 const PERMISSION = 'permissions: deployments: write'
 
 let api: FakeGitHubApi
@@ -494,22 +493,5 @@ describe('listing changed files through a failing GitHub', () => {
     expect(error.message).toContain("GitHub's primary rate limit")
     expect(error.message).not.toContain('contents: read')
     expect(api.requestsTo(COMPARE)).toHaveLength(1)
-  })
-
-  it('bounds the pages of a commit’s files when the comparison lists 300 or more', async () => {
-    await start()
-    const root = site()
-    const many = Array.from({ length: 310 }, (_, index) => `public/p${index}.html`)
-    const after = api.commit(root, writes(many))
-    api.fault({ method: 'GET', path: COMMITS, fault: { kind: 'empty-pages' } })
-
-    const github = await open(pushOf(root, after))
-    const { error } = await timedRejection(findChangedFiles(github, '', log))
-
-    expect(error.message).toContain(
-      `more than 10 pages of the files of commit ${after.slice(0, 7)}`
-    )
-    expect(api.requestsTo(COMMITS).length).toBeGreaterThan(1)
-    expect(api.requestsTo(COMMITS).length).toBeLessThanOrEqual(10)
   })
 })

@@ -34046,7 +34046,7 @@ async function repeatPass(ledger, settings, deps) {
 ;// CONCATENATED MODULE: ./src/pipeline/targets.ts
 /** What a run purges: the settings with the targets its changed files gave, and what was read for them. */
 
-const changedFilesStage = () => __nccwpck_require__.e(/* import() */ 657).then(__nccwpck_require__.bind(__nccwpck_require__, 5657));
+const changedFilesStage = () => __nccwpck_require__.e(/* import() */ 611).then(__nccwpck_require__.bind(__nccwpck_require__, 7611));
 const lastPurgeRecall = () => __nccwpck_require__.e(/* import() */ 85).then(__nccwpck_require__.bind(__nccwpck_require__, 85));
 async function targetsOf(given, deps) {
     const { signal, log } = deps;
@@ -35572,9 +35572,8 @@ function networkCodeOf(error) {
 
 
 
-/** Commits per comparison page, and files per commit page: the most GitHub returns. */
+/** Commits on the comparison's first page, which lists the files: its commits are not read. */
 const COMMITS_PER_PAGE = 100;
-const FILES_PER_PAGE = 300;
 /** Deployments and releases per page: the most GitHub returns. */
 const DEPLOYMENTS_PER_PAGE = 100;
 const RELEASES_PER_PAGE = 100;
@@ -35644,29 +35643,23 @@ async function connectGitHub(where, limits) {
         ...deploymentCalls(octokit, { owner, repo })
     };
 }
-/** The repository's commits, comparisons, trees and releases: what changed files are read from. */
+/** The repository's comparisons, trees and releases: what changed files are read from. */
 function historyReads(octokit, { owner, repo }) {
     return {
-        compare: async (base, head, page) => {
-            const { data, headers } = await octokit.request('GET /repos/{owner}/{repo}/compare/{basehead}', { owner, repo, basehead: `${base}...${head}`, per_page: COMMITS_PER_PAGE, page });
+        compare: async (base, head) => {
+            const { data } = await octokit.request('GET /repos/{owner}/{repo}/compare/{basehead}', {
+                owner,
+                repo,
+                basehead: `${base}...${head}`,
+                per_page: COMMITS_PER_PAGE,
+                page: 1
+            });
             return {
                 status: data.status,
                 totalCommits: data.total_commits,
                 baseSha: data.base_commit.sha,
-                commits: data.commits.map((commit) => commit.sha),
-                files: data.files,
-                nextPage: nextPageOf(headers.link)
+                files: data.files
             };
-        },
-        commitFiles: async (sha, page) => {
-            const { data, headers } = await octokit.request('GET /repos/{owner}/{repo}/commits/{ref}', {
-                owner,
-                repo,
-                ref: sha,
-                per_page: FILES_PER_PAGE,
-                page
-            });
-            return { items: data.files ?? [], nextPage: nextPageOf(headers.link) };
         },
         releases: async (page) => {
             const { data, headers } = await octokit.request('GET /repos/{owner}/{repo}/releases', {

@@ -36,26 +36,22 @@ export function deployedCommit(event: Pick<RunEvent, 'eventName' | 'sha' | 'payl
   return event.sha
 }
 
-/** A file as a comparison or a commit lists it. */
+/** A file as a comparison lists it. */
 export interface FileEntry {
   filename: string
   status: string
   previous_filename?: string
 }
 
-/** One page of the comparison `base...head`. */
+/** The first page of the comparison `base...head`: the only one that lists files. */
 export interface ComparisonPage {
   /** `ahead` or `identical` when base is an ancestor of head; `behind` or `diverged` otherwise. */
   status: string
   totalCommits: number
   /** The full SHA of the base, which may have been given as a branch or tag. */
   baseSha: string
-  /** The SHAs of this page's commits, oldest first. */
-  commits: string[]
-  /** GitHub lists files on the first page only, and may leave them out. */
+  /** At most 300 for the whole comparison; GitHub may leave them out. */
   files: FileEntry[] | undefined
-  /** The page GitHub's `Link` names next; `undefined` on the last page. */
-  nextPage: number | undefined
 }
 
 /** One page of a list, and the page GitHub's `Link` names next (`undefined` on the last page). */
@@ -104,9 +100,7 @@ export interface GitHubRepository {
   repo: string
   /** The event that started the run. */
   event: RunEvent
-  compare(base: string, head: string, page: number): Promise<ComparisonPage>
-  /** One page of the files a commit changed. */
-  commitFiles(sha: string, page: number): Promise<Page<FileEntry>>
+  compare(base: string, head: string): Promise<ComparisonPage>
   /** One page of the repository's releases, as GitHub describes them. */
   releases(page: number): Promise<Page<unknown>>
   /** A commit's whole tree, every file listed by path. */

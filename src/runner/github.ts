@@ -10,9 +10,8 @@ import { readRunContext } from './context.js'
 import { GitHubCalls, type CallCount } from './github-calls.js'
 import { failureOf, jsonAnswer } from './github-failure.js'
 
-/** Commits per comparison page, and files per commit page: the most GitHub returns. */
+/** Commits on the comparison's first page, which lists the files: its commits are not read. */
 const COMMITS_PER_PAGE = 100
-const FILES_PER_PAGE = 300
 /** Deployments and releases per page: the most GitHub returns. */
 const DEPLOYMENTS_PER_PAGE = 100
 const RELEASES_PER_PAGE = 100
@@ -118,35 +117,26 @@ interface Repo {
   repo: string
 }
 
-/** The repository's commits, comparisons, trees and releases: what changed files are read from. */
+/** The repository's comparisons, trees and releases: what changed files are read from. */
 function historyReads(
   octokit: Octokit,
   { owner, repo }: Repo
-): Pick<GitHubRepository, 'compare' | 'commitFiles' | 'releases' | 'tree'> {
+): Pick<GitHubRepository, 'compare' | 'releases' | 'tree'> {
   return {
-    compare: async (base, head, page) => {
-      const { data, headers } = await octokit.request(
-        'GET /repos/{owner}/{repo}/compare/{basehead}',
-        { owner, repo, basehead: `${base}...${head}`, per_page: COMMITS_PER_PAGE, page }
-      )
+    compare: async (base, head) => {
+      const { data } = await octokit.request('GET /repos/{owner}/{repo}/compare/{basehead}', {
+        owner,
+        repo,
+        basehead: `${base}...${head}`,
+        per_page: COMMITS_PER_PAGE,
+        page: 1
+      })
       return {
         status: data.status,
         totalCommits: data.total_commits,
         baseSha: data.base_commit.sha,
-        commits: data.commits.map((commit) => commit.sha),
-        files: data.files,
-        nextPage: nextPageOf(headers.link)
+        files: data.files
       }
-    },
-    commitFiles: async (sha, page) => {
-      const { data, headers } = await octokit.request('GET /repos/{owner}/{repo}/commits/{ref}', {
-        owner,
-        repo,
-        ref: sha,
-        per_page: FILES_PER_PAGE,
-        page
-      })
-      return { items: data.files ?? [], nextPage: nextPageOf(headers.link) }
     },
     releases: async (page) => {
       const { data, headers } = await octokit.request('GET /repos/{owner}/{repo}/releases', {
