@@ -1,7 +1,7 @@
 /**
- * Listing the files a range changed: the comparison's own list, or every commit's files across
- * GitHub's pages and caps, and how a failed call names the token. Against the fake GitHub API,
- * read through the runner's client.
+ * Listing the files a range changed: the comparison's own list, or past GitHub's 300 files the
+ * difference of the two commits' trees, and how a failed call names the token. Against the fake
+ * GitHub API, read through the runner's client.
  */
 import { describe, expect, it } from '@jest/globals'
 import { createServer } from 'node:http'
@@ -60,27 +60,30 @@ describe("GitHub's file limits", () => {
     const report = await filesOf(ACCESS, root, after)
     expect(report.method).toBe('compare')
     expect(report.files).toHaveLength(299)
-    expect(requestsTo(/\/commits\//)).toBe(0)
+    expect(requestsTo(/\/git\/trees\//)).toBe(0)
   })
 
-  it('gathers files commit by commit when the comparison lists 300, which may be cut', async () => {
+  it('compares the two trees when the comparison lists 300, which may be cut', async () => {
     const root = siteRoot(api)
     const after = api.commit(root, writes(numbered('public/p', 300)))
     const report = await filesOf(ACCESS, root, after)
-    expect(report.method).toBe('per-commit')
+    expect(report).toMatchObject({ method: 'trees', commits: 1 })
     expect(report.files).toEqual(numbered('public/p', 300))
+    expect(requestsTo(/\/git\/trees\//)).toBe(2)
   })
 
-  it('unites the files of every commit across paged commits and paged commit files', async () => {
+  it('lists a push of 300 files or more over more than 250 commits by the two trees, in 2 calls', async () => {
     const root = siteRoot(api)
     const big = numbered('public/big/f', 700)
-    // 150 commits (two pages of 100), one of them with 700 files (three pages of 300), a rename
-    // and a removal among them: 855 changed paths, far past the comparison's 300.
+    // 260 commits, one of them with 700 files, a rename, a removal, and a page changed and changed
+    // back: 958 paths differ, far past the comparison’s 300 files and 250 commits.
     const changes: Change[][] = [
       writes(big),
       [{ rename: 'public/a.html', to: 'public/moved/a.html' }],
       [{ remove: 'public/old.html' }],
-      ...numbered('public/small/s', 147).map((path) => writes([path]))
+      [{ rename: 'public/index.html', to: 'public/tmp.html' }],
+      [{ rename: 'public/tmp.html', to: 'public/index.html' }],
+      ...numbered('public/small/s', 255).map((path) => writes([path]))
     ]
     const shas = api.chain(root, changes)
     const after = shas[shas.length - 1] as string
@@ -92,42 +95,27 @@ describe("GitHub's file limits", () => {
       'public/a.html',
       'public/moved/a.html',
       'public/old.html',
-      ...numbered('public/small/s', 147)
+      ...numbered('public/small/s', 255)
     ].sort()
-    expect(report).toMatchObject({ method: 'per-commit', commits: 150 })
+    expect(report).toMatchObject({ method: 'trees', commits: 260 })
     expect(report.files).toEqual(expected)
-    expect(report.description).toBe(`push ${short(root)}...${short(after)} (150 commits)`)
-    const comparePages = api.requestsTo(/\/compare\//).map((r) => r.query.get('page'))
-    expect(comparePages).toEqual(['1', '1', '2'])
-    const bigPages = api.requestsTo(new RegExp(`/commits/${shas[0]}$`))
-    expect(bigPages.map((r) => r.query.get('page'))).toEqual(['1', '2', '3'])
-    expect(requestsTo(/\/commits\//)).toBe(150 + 2)
+    expect(report.description).toBe(`push ${short(root)}...${short(after)} (260 commits)`)
+    expect(requestsTo(/\/compare\//)).toBe(1)
+    expect(api.requestsTo(/\/git\/trees\//).map((request) => request.path)).toEqual([
+      `/repos/acme/site/git/trees/${root}`,
+      `/repos/acme/site/git/trees/${after}`
+    ])
+    expect(api.requests).toHaveLength(3)
   })
 
-  it('fails, suggesting mode: all, when a commit reaches GitHub’s 3,000 files', async () => {
+  it('fails, suggesting mode: all, when GitHub lists a tree only in part', async () => {
     const root = siteRoot(api)
-    const huge = api.commit(root, writes(numbered('public/h/', 3000)))
-    const after = api.commit(huge, writes(['public/a.html']))
+    const after = api.commit(root, writes(numbered('public/p', 300)))
+    api.truncateTree(after)
     const message = await inputError(filesOf(ACCESS, root, after))
-    expect(message).toContain(`commit ${short(huge)}`)
-    expect(message).toContain('at least 3,000 files')
-    expect(message).toContain('mode: all')
-  })
-
-  it('fails when a commit has more than 3,000 files, of which GitHub lists 3,000', async () => {
-    const root = siteRoot(api)
-    const after = api.commit(root, writes(numbered('public/h/', 3500)))
-    const message = await inputError(filesOf(ACCESS, root, after))
-    expect(message).toContain('mode: all')
-    // Every page GitHub offers was read before deciding: 3,000 files at 300 a page.
-    expect(requestsTo(/\/commits\//)).toBe(10)
-  })
-
-  it('accepts a commit of 2,999 files', async () => {
-    const root = siteRoot(api)
-    const after = api.commit(root, writes(numbered('public/h/', 2999)))
-    const report = await filesOf(ACCESS, root, after)
-    expect(report.files).toHaveLength(2999)
+    expect(message).toBe(
+      `changed-files: GitHub lists the tree of ${short(after)} only in part (over 100,000 entries or 7 MB), so the changed files cannot all be known; purge everything with mode: all`
+    )
   })
 })
 

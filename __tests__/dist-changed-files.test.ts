@@ -1,5 +1,9 @@
 /** Runner-contract tests of dist/ with changed-files: a fake GitHub API and the fake purge server. */
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { makeCertificate } from '../tools/certificate.js'
 import { FakeGitHubApi } from '../tools/fake-github-api/server.js'
 import { FakePurgeServer } from '../tools/fake-purge-api/server.js'
 import { elementCounts, renderMarkdown, textOf } from './support/rendered-markdown.js'
@@ -174,5 +178,59 @@ describe('changed-files', () => {
     expect(textOf(rendered)).toContain(
       'public/c\\n\\n# Heading\\n\\n[link](https://evil.example)\\n\\nd.html'
     )
+  })
+})
+
+/** The step's failure, as the runner shows it. */
+const errorLines = (run: ActionRun): string[] =>
+  run.stdout.split('\n').filter((line) => line.startsWith('::error::'))
+
+describe('changed-files, when something stands between the runner and GitHub', () => {
+  it('fails before purging on a sign-in page where GitHub’s JSON belongs, without a retry', async () => {
+    const { before, after } = twoCommitPush()
+    github.fault({
+      path: /./,
+      fault: {
+        kind: 'reply',
+        status: 200,
+        body: '<!DOCTYPE html><html><body><form action="/login">Sign in</form></body></html>',
+        headers: { 'content-type': 'text/html; charset=utf-8' }
+      }
+    })
+    const run = await runOnPush(before, after, { 'max-attempts': '5' })
+
+    expect(run.code).toBe(1)
+    expect(purge.requests).toHaveLength(0)
+    expect(github.requests).toHaveLength(1)
+    expect(errorLines(run)).toEqual([
+      `::error::GitHub API: could not compare ${before.slice(0, 7)}...${after.slice(0, 7)} in acme/site: GitHub answered a web page (200 text/html), not JSON: GITHUB_API_URL may be behind a sign-in`
+    ])
+  })
+
+  it('names a GitHub Enterprise certificate Node does not trust, and NODE_EXTRA_CA_CERTS, after one attempt', async () => {
+    await github.close()
+    const dir = await mkdtemp(join(tmpdir(), 'edge-purge-ghe-'))
+    try {
+      const tls = await makeCertificate(dir, ['127.0.0.1'])
+      github = await FakeGitHubApi.start({
+        tokens: { [GH_TOKEN]: 'read' },
+        basePath: '/api/v3',
+        tls
+      })
+      const { before, after } = twoCommitPush()
+      const run = await runOnPush(before, after, { 'max-attempts': '5' })
+
+      expect(run.code).toBe(1)
+      expect(purge.requests).toHaveLength(0)
+      expect(github.connections).toBe(1)
+      expect(github.requests).toHaveLength(0)
+      const [error] = errorLines(run)
+      expect(error).toContain('the certificate of 127.0.0.1 is not trusted')
+      expect(error).toContain('NODE_EXTRA_CA_CERTS')
+      expect(error).not.toContain('could not be reached')
+      expect(run.stdout).not.toMatch(/attempt 2 of/)
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
   })
 })

@@ -4,8 +4,15 @@
  * all, and that a rate limit is told as one. On virtual time, with a scripted attempt.
  */
 import { describe, expect, it } from '@jest/globals'
-import { GitHubCalls, type AttemptFailure } from '../src/runner/github-calls.js'
-import { GitHubCallError, isRateLimited, statusOf, type GitHubLimits } from '../src/github.js'
+import { GitHubCalls, type AttemptFailure, type InTheWay } from '../src/runner/github-calls.js'
+import {
+  GitHubCallError,
+  isInTheWay,
+  isRateLimited,
+  statusOf,
+  type GitHubLimits
+} from '../src/github.js'
+import { describeBlocked, type Blocked } from '../src/http/blocked.js'
 import { MAX_SERVER_WAIT_MS } from '../src/http/retry-policy.js'
 import type { Clock } from '../src/clock.js'
 import { FakeClock } from '../tools/fake-clock.js'
@@ -26,6 +33,11 @@ function answered(status: number, message: string, headers: Record<string, strin
 
 function unreachable(code: string): Scripted {
   return new Scripted({ status: undefined, headers: {}, message: `request failed: ${code}`, code })
+}
+
+/** A failure no attempt gets past, as failureOf reads it (github-failure.test.ts reads the chains). */
+function inTheWay(what: InTheWay, code?: string): Scripted {
+  return new Scripted({ status: undefined, headers: {}, message: 'aborted', code, inTheWay: what })
 }
 
 /** Reads the script's failures; anything else reaching it is a fault of the code under test. */
@@ -407,6 +419,115 @@ describe('GitHubCalls: waits are capped', () => {
     expect(waits[0]).toBeLessThan(1000)
     expect(waits.at(-1)).toBeGreaterThan(19_000)
     expect(error.message).toContain('(20 attempts)')
+  })
+})
+
+describe('GitHubCalls: a retry-after that asks for no wait', () => {
+  it.each([
+    ['0', 503, 'Service Unavailable'],
+    ['0', 429, 'Too Many Requests'],
+    ['0', 403, 'You have exceeded a secondary rate limit'],
+    ['-1', 502, 'Bad Gateway'],
+    ['Thu, 01 Jan 1970 00:00:00 GMT', 429, 'Too Many Requests']
+  ])(
+    'spaces the retries of retry-after: %s on a %i by the backoff',
+    async (value, status, message) => {
+      const { send, waits, log, elapsed } = setup({ maxAttempts: 4 })
+      const asked = answered(status, message, { 'retry-after': value })
+      const { attempt, signals } = script(fail(asked), fail(asked), fail(asked), ok('answer'))
+
+      await expect(send(attempt)).resolves.toBe('answer')
+
+      expect(signals).toHaveLength(4)
+      // The backoff after 1, 2 and 3 attempts at its middle (random 0.5): not a burst.
+      expect(waits).toEqual([750, 1500, 3000])
+      expect(elapsed()).toBe(750 + 1500 + 3000)
+      expect(log.lines.map((line) => / in (\S+ m?s)$/.exec(line)?.[1])).toEqual([
+        '750 ms',
+        '2 s',
+        '3 s'
+      ])
+    }
+  )
+
+  it('still takes a 403 with retry-after: 0 for a rate limit, not a missing permission', async () => {
+    const { send } = setup({ maxAttempts: 2 })
+    const limited = answered(403, 'Forbidden', { 'retry-after': '0' })
+
+    const error = await rejection(send(script(fail(limited)).attempt))
+
+    expect(isRateLimited(error)).toBe(true)
+    expect(error.message).toContain('secondary rate limit')
+    expect(error.message).not.toContain('asks to wait')
+    expect(error.message).toContain('(2 attempts)')
+  })
+})
+
+describe('GitHubCalls: something in the way of every attempt', () => {
+  const proxy: Blocked = {
+    kind: 'proxy',
+    status: 407,
+    proxy: 'proxy.corp:3128',
+    target: 'ghe.corp:443'
+  }
+  const certificate: Blocked = {
+    kind: 'certificate',
+    code: 'SELF_SIGNED_CERT_IN_CHAIN',
+    host: 'ghe.corp'
+  }
+
+  it.each([
+    ['a proxy’s refusal', proxy, 'UND_ERR_ABORTED'],
+    ['an untrusted certificate', certificate, 'SELF_SIGNED_CERT_IN_CHAIN']
+  ])('ends the call at once on %s, naming it and its fix', async (_what, blocked, code) => {
+    const { send, waits, log } = setup({ maxAttempts: 5 })
+    const { attempt, signals } = script(fail(inTheWay({ kind: 'blocked', blocked }, code)))
+
+    const error = await rejection(send(attempt))
+
+    expect(signals).toHaveLength(1)
+    expect(waits).toEqual([])
+    expect(log.lines).toEqual([])
+    expect(error.message).toBe(describeBlocked(blocked))
+    expect(error.message).not.toContain('could not be reached')
+    expect(error.status).toBeUndefined()
+    expect(isInTheWay(error)).toBe(true)
+    expect(isRateLimited(error)).toBe(false)
+  })
+
+  it('ends the call at once on a web page where JSON belongs', async () => {
+    const { send, waits } = setup({ maxAttempts: 5 })
+    const page = inTheWay({ kind: 'web-page', status: 200, mediaType: 'text/html' })
+    const { attempt, signals } = script(fail(page))
+
+    const error = await rejection(send(attempt))
+
+    expect(signals).toHaveLength(1)
+    expect(waits).toEqual([])
+    expect(error.message).toBe(
+      'GitHub answered a web page (200 text/html), not JSON: GITHUB_API_URL may be behind a sign-in'
+    )
+    expect(statusOf(error)).toBeUndefined()
+    expect(isInTheWay(error)).toBe(true)
+  })
+
+  it('says cancelled when the run was cancelled, whatever the attempt threw', async () => {
+    const { send, run } = setup({ maxAttempts: 5 })
+    const { attempt } = script<never>(() => {
+      run.abort()
+      return Promise.reject(inTheWay({ kind: 'blocked', blocked: proxy }, 'UND_ERR_ABORTED'))
+    })
+
+    const error = await rejection(send(attempt))
+
+    expect(error.message).toBe('cancelled before GitHub answered')
+    expect(isInTheWay(error)).toBe(false)
+  })
+
+  it('tells a failure a re-run can pass apart from one in the way', async () => {
+    const { send } = setup({ maxAttempts: 1 })
+    const error = await rejection(send(script(fail(unreachable('ECONNRESET'))).attempt))
+    expect(isInTheWay(error)).toBe(false)
   })
 })
 

@@ -23,7 +23,6 @@ const ENV = 'edge-purge/svc123'
 /** The deployments list (GET) and create (POST): one path. */
 const DEPLOYMENTS = /^\/repos\/acme\/site\/deployments$/
 const COMPARE = /^\/repos\/acme\/site\/compare\//
-const COMMITS = /^\/repos\/acme\/site\/commits\//
 const PERMISSION = 'permissions: deployments: write'
 
 let api: FakeGitHubApi
@@ -208,6 +207,31 @@ describe('reading the purge marks through a failing GitHub', () => {
     expect(error.message).not.toContain(PERMISSION)
     expect(listReads()).toBe(1)
     expect(ms).toBeLessThan(1000)
+  })
+
+  it('fails at once on a sign-in page where the deployments belong, asking for no re-run', async () => {
+    await start()
+    const { root } = markedHistory()
+    api.fault({
+      method: 'GET',
+      path: DEPLOYMENTS,
+      fault: {
+        kind: 'reply',
+        status: 200,
+        body: '<!DOCTYPE html><html><body>Sign in to GitHub Enterprise</body></html>',
+        headers: { 'content-type': 'text/html; charset=utf-8' }
+      }
+    })
+
+    const github = await open(event('workflow_dispatch', root), { maxAttempts: 5 })
+    const { error } = await timedRejection(recallLastPurges(github, SETTINGS, true, log))
+
+    expect(error).not.toBeInstanceOf(InputError)
+    expect(error.message).toBe(
+      'GitHub API: could not read the deployments of edge-purge/svc123 in acme/site: GitHub answered a web page (200 text/html), not JSON: GITHUB_API_URL may be behind a sign-in. Nothing was purged: the run needs the record to know what changed'
+    )
+    expect(listReads()).toBe(1)
+    expect(log.lines).toEqual([])
   })
 
   it('still names the permission when the token lacks deployments', async () => {
@@ -469,22 +493,5 @@ describe('listing changed files through a failing GitHub', () => {
     expect(error.message).toContain("GitHub's primary rate limit")
     expect(error.message).not.toContain('contents: read')
     expect(api.requestsTo(COMPARE)).toHaveLength(1)
-  })
-
-  it('bounds the pages of a commit’s files when the comparison lists 300 or more', async () => {
-    await start()
-    const root = site()
-    const many = Array.from({ length: 310 }, (_, index) => `public/p${index}.html`)
-    const after = api.commit(root, writes(many))
-    api.fault({ method: 'GET', path: COMMITS, fault: { kind: 'empty-pages' } })
-
-    const github = await open(pushOf(root, after))
-    const { error } = await timedRejection(findChangedFiles(github, '', log))
-
-    expect(error.message).toContain(
-      `more than 10 pages of the files of commit ${after.slice(0, 7)}`
-    )
-    expect(api.requestsTo(COMMITS).length).toBeGreaterThan(1)
-    expect(api.requestsTo(COMMITS).length).toBeLessThanOrEqual(10)
   })
 })

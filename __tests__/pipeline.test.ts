@@ -132,7 +132,6 @@ function markKeeper(happen: (event: Event) => void): GitHubRepository {
     repo: 'site',
     event: { eventName: 'workflow_dispatch', sha: SHA, payload: {}, runId: '1', runUrl: '' },
     compare: unused,
-    commitFiles: unused,
     releases: unused,
     tree: unused,
     deployments: unused,

@@ -95,7 +95,9 @@ function readRefused(error, github, environment) {
     if ((status === 403 || status === 404) && !(0,_github_js__WEBPACK_IMPORTED_MODULE_0__/* .isRateLimited */ .Jz)(error)) {
         return new _config_input_error_js__WEBPACK_IMPORTED_MODULE_2__/* .InputError */ .d(`changed-since: last-purge: GitHub refused to read ${where} (${status}: ${reason}); ${DEPLOYMENTS_PERMISSION}. Nothing was purged`);
     }
-    return new Error(`GitHub API: could not read ${where}: ${(0,_github_js__WEBPACK_IMPORTED_MODULE_0__/* .answerOf */ .ut)(error, reason)}. Nothing was purged: the run needs the record to know what changed; re-run the job once GitHub answers again`);
+    // A proxy, a certificate or a sign-in page is fixed first: GitHub answering again would not help.
+    const rerun = (0,_github_js__WEBPACK_IMPORTED_MODULE_0__/* .isInTheWay */ .M5)(error) ? '' : '; re-run the job once GitHub answers again';
+    return new Error(`GitHub API: could not read ${where}: ${(0,_github_js__WEBPACK_IMPORTED_MODULE_0__/* .answerOf */ .ut)(error, reason)}. Nothing was purged: the run needs the record to know what changed${rerun}`);
 }
 
 

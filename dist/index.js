@@ -29811,7 +29811,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 3900:
+/***/ 1519:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -30301,7 +30301,7 @@ const { kEnumerableProperty, isBlobLike } = __nccwpck_require__(3440)
 const { getGlobalDispatcher } = __nccwpck_require__(2581)
 const { types } = __nccwpck_require__(7975)
 const { ErrorEvent, CloseEvent } = __nccwpck_require__(5188)
-const { SendQueue } = __nccwpck_require__(3900)
+const { SendQueue } = __nccwpck_require__(1519)
 
 // https://websockets.spec.whatwg.org/#interface-definition
 class WebSocket extends EventTarget {
@@ -31050,6 +31050,7 @@ function mergeUnique(lists, identity) {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   Jz: () => (/* binding */ isRateLimited),
+/* harmony export */   M5: () => (/* binding */ isInTheWay),
 /* harmony export */   _6: () => (/* binding */ GitHubCallError),
 /* harmony export */   c2: () => (/* binding */ statusOf),
 /* harmony export */   qd: () => (/* binding */ deployedCommit),
@@ -31082,16 +31083,20 @@ function deployedCommit(event) {
 }
 /**
  * A GitHub call that failed after its attempts: GitHub's status and message, or why no answer
- * came. `rateLimited` when GitHub refused it for a rate limit, which no permission fixes.
+ * came. `rateLimited` when GitHub refused it for a rate limit, which no permission fixes;
+ * `inTheWay` when something between the runner and GitHub (a proxy, a certificate, a sign-in page)
+ * failed it, which a re-run alone does not get past.
  */
 class GitHubCallError extends Error {
     status;
     rateLimited;
+    inTheWay;
     name = 'GitHubCallError';
-    constructor(message, status, rateLimited) {
+    constructor(message, status, rateLimited, inTheWay = false) {
         super(message);
         this.status = status;
         this.rateLimited = rateLimited;
+        this.inTheWay = inTheWay;
     }
 }
 /** The HTTP status a failed GitHub call answered, when it got an answer. */
@@ -31104,6 +31109,10 @@ function statusOf(error) {
 function answerOf(error, message) {
     const status = statusOf(error);
     return status === undefined || isRateLimited(error) ? message : `${status}: ${message}`;
+}
+/** Whether the call failed on something in the way of GitHub, to fix before a re-run can pass. */
+function isInTheWay(error) {
+    return error instanceof GitHubCallError && error.inTheWay;
 }
 /** Whether GitHub refused the call for a rate limit: its 403 is then no missing permission. */
 function isRateLimited(error) {
@@ -34159,7 +34168,7 @@ async function repeatPass(ledger, settings, deps) {
 ;// CONCATENATED MODULE: ./src/pipeline/targets.ts
 /** What a run purges: the settings with the targets its changed files gave, and what was read for them. */
 
-const changedFilesStage = () => __nccwpck_require__.e(/* import() */ 657).then(__nccwpck_require__.bind(__nccwpck_require__, 5657));
+const changedFilesStage = () => __nccwpck_require__.e(/* import() */ 611).then(__nccwpck_require__.bind(__nccwpck_require__, 7611));
 const lastPurgeRecall = () => __nccwpck_require__.e(/* import() */ 85).then(__nccwpck_require__.bind(__nccwpck_require__, 85));
 async function targetsOf(given, deps) {
     const { signal, log } = deps;
@@ -35458,11 +35467,22 @@ var github = __nccwpck_require__(9248);
 
 
 
+
 /** GitHub's guidance for a secondary limit that names no wait: at least a minute. */
 const SECONDARY_LIMIT_WAIT_MS = 60_000;
 /**
+ * The wait a `retry-after` asks for. One of 0 (or a date gone by) asks for none, as does one that
+ * cannot be read: the backoff applies then, as on the purge API, rather than a burst of retries.
+ */
+function askedWaitMs(headers, now) {
+    const waitMs = retryAfterMs(headers, now);
+    return waitMs === undefined || waitMs <= 0 ? undefined : waitMs;
+}
+/**
  * A 403 or 429 is a rate limit when GitHub says so: no calls left (`x-ratelimit-remaining: 0`), a
- * `retry-after`, or a message naming the secondary limit. Any other 403 is a permission problem.
+ * `retry-after` (whatever its value), or a message naming the secondary limit. Any other 403 is a
+ * permission problem. A secondary limit that names no wait waits GitHub's minute; one whose
+ * `retry-after` asks for none gets the backoff.
  */
 function rateLimitOf(failure, now) {
     const { status, headers, message } = failure;
@@ -35471,9 +35491,11 @@ function rateLimitOf(failure, now) {
     if (headers['x-ratelimit-remaining']?.trim() === '0') {
         return { kind: 'primary', waitMs: rateLimitResetMs(headers, now) };
     }
-    const retryAfter = retryAfterMs(headers, now);
-    if (retryAfter !== undefined || status === 429 || /secondary rate limit/i.test(message)) {
-        return { kind: 'secondary', waitMs: retryAfter ?? SECONDARY_LIMIT_WAIT_MS };
+    if (headers['retry-after'] !== undefined) {
+        return { kind: 'secondary', waitMs: askedWaitMs(headers, now) };
+    }
+    if (status === 429 || /secondary rate limit/i.test(message)) {
+        return { kind: 'secondary', waitMs: SECONDARY_LIMIT_WAIT_MS };
     }
     return undefined;
 }
@@ -35504,11 +35526,15 @@ class GitHubCalls {
             const failure = outcome.ended === 'timeout'
                 ? { status: undefined, headers: {}, message: '', code: undefined }
                 : failureOf(outcome.error);
+            // One attempt only: a proxy locks an account after a few wrong logins, and a page stays a page.
+            if (failure.inTheWay !== undefined) {
+                throw new github/* GitHubCallError */._6(describeInTheWay(failure.inTheWay), undefined, false, true);
+            }
             const now = clock.now();
             const limit = rateLimitOf(failure, now);
             const answer = describeFailure(failure, outcome.ended, this.limits.timeoutMs);
             const waitMs = retryable(failure, outcome.ended, limit)
-                ? (limit?.waitMs ?? retryAfterMs(failure.headers, now) ?? backoffMs(attempts, this.random))
+                ? (limit?.waitMs ?? askedWaitMs(failure.headers, now) ?? backoffMs(attempts, this.random))
                 : undefined;
             // GitHub's own words, its status beside them: the stage says what was asked and why it matters.
             const said = failure.status === undefined ? answer : failure.message;
@@ -35593,8 +35619,85 @@ function describeFailure(failure, ended, timeoutMs) {
         return `GitHub answered ${failure.status}: ${failure.message}`;
     return `GitHub could not be reached (${failure.code ?? failure.message})`;
 }
+/** What stands in the way, and what to do about it: it replaces "GitHub could not be reached". */
+function describeInTheWay(inTheWay) {
+    if (inTheWay.kind === 'blocked')
+        return (0,http_blocked/* describeBlocked */.G)(inTheWay.blocked);
+    const { status, mediaType } = inTheWay;
+    return `GitHub answered a web page (${status} ${mediaType}), not JSON: GITHUB_API_URL may be behind a sign-in`;
+}
 function cancelled() {
     return new github/* GitHubCallError */._6('cancelled before GitHub answered', undefined, false);
+}
+
+;// CONCATENATED MODULE: ./src/runner/github-failure.ts
+/**
+ * What a failed GitHub attempt showed, read from Octokit's RequestError and the network errors
+ * under it: GitHub's status, headers and message, or the connection's code, and what stands in
+ * the way of every attempt alike (a proxy's refusal, a certificate, a web page where GitHub's JSON
+ * belongs). Knows Octokit's shapes, not Octokit itself.
+ */
+
+
+/** Enough of a media type to recognise it (`text/html`), never a page's worth. */
+const MEDIA_TYPE_CHARS = 60;
+/** A 2xx that is not JSON, where every call here expects JSON: a sign-in or error page. */
+class WebPageAnswer extends Error {
+    status;
+    mediaType;
+    constructor(status, mediaType) {
+        super(`GitHub answered ${mediaType}`);
+        this.status = status;
+        this.mediaType = mediaType;
+    }
+}
+/**
+ * The answer, when it is JSON (`application/json`, or any `+json` type). Octokit hands a sign-in
+ * page on as a string in `data`, where the reads would fail as a JavaScript error ("data.map is
+ * not a function"); throwing here names it instead. 204 and 205 carry no body to check.
+ */
+function jsonAnswer(answer) {
+    if (answer.status === 204 || answer.status === 205)
+        return answer;
+    const type = answer.headers['content-type']?.split(';')[0]?.trim().toLowerCase() ?? '';
+    if (type === 'application/json' || type.endsWith('+json'))
+        return answer;
+    const shown = type === '' ? 'without a Content-Type' : (0,text_shown/* plainLine */.h0)(type, MEDIA_TYPE_CHARS);
+    throw new WebPageAnswer(answer.status, shown);
+}
+/** What a failed attempt showed; `api` is GITHUB_API_URL, whose proxy and host a blocked call names. */
+function failureOf(error, api) {
+    if (error instanceof WebPageAnswer) {
+        const { status, mediaType } = error;
+        const inTheWay = { kind: 'web-page', status, mediaType };
+        return { status, headers: {}, message: error.message, code: undefined, inTheWay };
+    }
+    const failed = error;
+    const message = typeof failed?.message === 'string' ? failed.message : String(error);
+    const response = failed?.response;
+    if (response === undefined || typeof response.status !== 'number') {
+        // The chain, not the code: undici's refused tunnel is an abort, as a real cancel is.
+        const blocked = api === undefined ? undefined : (0,http_blocked/* blockedBy */.yJ)(error, api);
+        const inTheWay = blocked === undefined ? undefined : { kind: 'blocked', blocked };
+        return { status: undefined, headers: {}, message, code: networkCodeOf(error), inTheWay };
+    }
+    const headers = {};
+    for (const [name, value] of Object.entries(response.headers ?? {})) {
+        if (value !== undefined && value !== null)
+            headers[name.toLowerCase()] = String(value);
+    }
+    return { status: response.status, headers, message, code: undefined };
+}
+/** The `code` of the first error down the `cause` chain that has one (fetch wraps it twice). */
+function networkCodeOf(error) {
+    for (let cause = error, depth = 0; depth < 5; depth += 1) {
+        if (typeof cause !== 'object' || cause === null)
+            return undefined;
+        if ('code' in cause && typeof cause.code === 'string')
+            return cause.code;
+        cause = 'cause' in cause ? cause.cause : undefined;
+    }
+    return undefined;
 }
 
 ;// CONCATENATED MODULE: ./src/runner/github.ts
@@ -35606,9 +35709,9 @@ function cancelled() {
 
 
 
-/** Commits per comparison page, and files per commit page: the most GitHub returns. */
+
+/** Commits on the comparison's first page, which lists the files: its commits are not read. */
 const COMMITS_PER_PAGE = 100;
-const FILES_PER_PAGE = 300;
 /** Deployments and releases per page: the most GitHub returns. */
 const DEPLOYMENTS_PER_PAGE = 100;
 const RELEASES_PER_PAGE = 100;
@@ -35658,42 +35761,17 @@ function nextPageOf(link) {
     const page = URL.canParse(next) ? new URL(next).searchParams.get('page') : null;
     return page !== null && /^\d{1,9}$/.test(page) ? Number(page) : undefined;
 }
-/** What a failed attempt showed, from Octokit's RequestError or the network error under it. */
-function failureOf(error) {
-    const failed = error;
-    const message = typeof failed?.message === 'string' ? failed.message : String(error);
-    const response = failed?.response;
-    if (response === undefined || typeof response.status !== 'number') {
-        return { status: undefined, headers: {}, message, code: networkCodeOf(error) };
-    }
-    const headers = {};
-    for (const [name, value] of Object.entries(response.headers ?? {})) {
-        if (value !== undefined && value !== null)
-            headers[name.toLowerCase()] = String(value);
-    }
-    return { status: response.status, headers, message, code: undefined };
-}
-/** The `code` of the first error down the `cause` chain that has one (fetch wraps it twice). */
-function networkCodeOf(error) {
-    for (let cause = error, depth = 0; depth < 5; depth += 1) {
-        if (typeof cause !== 'object' || cause === null)
-            return undefined;
-        if ('code' in cause && typeof cause.code === 'string')
-            return cause.code;
-        cause = 'cause' in cause ? cause.cause : undefined;
-    }
-    return undefined;
-}
 async function connectGitHub(where, limits) {
     const { getOctokit } = await __nccwpck_require__.e(/* import() */ 157).then(__nccwpck_require__.bind(__nccwpck_require__, 157));
     const octokit = getOctokit(where.token, { baseUrl: where.baseUrl });
     const calls = new GitHubCalls(limits, Math.random, callsThisRun);
+    const api = URL.canParse(where.baseUrl) ? new URL(where.baseUrl) : undefined;
     octokit.hook.wrap('request', (request, options) => calls.send(`${options.method} ${options.url}`, 
     // On the options the hooks share: a copy handed on would be dropped by the token hook's merge.
     async (signal) => {
         options.request = { ...options.request, signal };
-        return request(options);
-    }, failureOf));
+        return jsonAnswer(await request(options));
+    }, (error) => failureOf(error, api)));
     const { owner, repo } = where;
     return {
         owner,
@@ -35703,29 +35781,23 @@ async function connectGitHub(where, limits) {
         ...deploymentCalls(octokit, { owner, repo })
     };
 }
-/** The repository's commits, comparisons, trees and releases: what changed files are read from. */
+/** The repository's comparisons, trees and releases: what changed files are read from. */
 function historyReads(octokit, { owner, repo }) {
     return {
-        compare: async (base, head, page) => {
-            const { data, headers } = await octokit.request('GET /repos/{owner}/{repo}/compare/{basehead}', { owner, repo, basehead: `${base}...${head}`, per_page: COMMITS_PER_PAGE, page });
+        compare: async (base, head) => {
+            const { data } = await octokit.request('GET /repos/{owner}/{repo}/compare/{basehead}', {
+                owner,
+                repo,
+                basehead: `${base}...${head}`,
+                per_page: COMMITS_PER_PAGE,
+                page: 1
+            });
             return {
                 status: data.status,
                 totalCommits: data.total_commits,
                 baseSha: data.base_commit.sha,
-                commits: data.commits.map((commit) => commit.sha),
-                files: data.files,
-                nextPage: nextPageOf(headers.link)
+                files: data.files
             };
-        },
-        commitFiles: async (sha, page) => {
-            const { data, headers } = await octokit.request('GET /repos/{owner}/{repo}/commits/{ref}', {
-                owner,
-                repo,
-                ref: sha,
-                per_page: FILES_PER_PAGE,
-                page
-            });
-            return { items: data.files ?? [], nextPage: nextPageOf(headers.link) };
         },
         releases: async (page) => {
             const { data, headers } = await octokit.request('GET /repos/{owner}/{repo}/releases', {

@@ -36,26 +36,22 @@ export function deployedCommit(event: Pick<RunEvent, 'eventName' | 'sha' | 'payl
   return event.sha
 }
 
-/** A file as a comparison or a commit lists it. */
+/** A file as a comparison lists it. */
 export interface FileEntry {
   filename: string
   status: string
   previous_filename?: string
 }
 
-/** One page of the comparison `base...head`. */
+/** The first page of the comparison `base...head`: the only one that lists files. */
 export interface ComparisonPage {
   /** `ahead` or `identical` when base is an ancestor of head; `behind` or `diverged` otherwise. */
   status: string
   totalCommits: number
   /** The full SHA of the base, which may have been given as a branch or tag. */
   baseSha: string
-  /** The SHAs of this page's commits, oldest first. */
-  commits: string[]
-  /** GitHub lists files on the first page only, and may leave them out. */
+  /** At most 300 for the whole comparison; GitHub may leave them out. */
   files: FileEntry[] | undefined
-  /** The page GitHub's `Link` names next; `undefined` on the last page. */
-  nextPage: number | undefined
 }
 
 /** One page of a list, and the page GitHub's `Link` names next (`undefined` on the last page). */
@@ -104,9 +100,7 @@ export interface GitHubRepository {
   repo: string
   /** The event that started the run. */
   event: RunEvent
-  compare(base: string, head: string, page: number): Promise<ComparisonPage>
-  /** One page of the files a commit changed. */
-  commitFiles(sha: string, page: number): Promise<Page<FileEntry>>
+  compare(base: string, head: string): Promise<ComparisonPage>
   /** One page of the repository's releases, as GitHub describes them. */
   releases(page: number): Promise<Page<unknown>>
   /** A commit's whole tree, every file listed by path. */
@@ -144,14 +138,17 @@ export type OpenGitHub = (token: string, limits: GitHubLimits) => Promise<GitHub
 
 /**
  * A GitHub call that failed after its attempts: GitHub's status and message, or why no answer
- * came. `rateLimited` when GitHub refused it for a rate limit, which no permission fixes.
+ * came. `rateLimited` when GitHub refused it for a rate limit, which no permission fixes;
+ * `inTheWay` when something between the runner and GitHub (a proxy, a certificate, a sign-in page)
+ * failed it, which a re-run alone does not get past.
  */
 export class GitHubCallError extends Error {
   override name = 'GitHubCallError'
   constructor(
     message: string,
     readonly status: number | undefined,
-    readonly rateLimited: boolean
+    readonly rateLimited: boolean,
+    readonly inTheWay = false
   ) {
     super(message)
   }
@@ -167,6 +164,11 @@ export function statusOf(error: unknown): number | undefined {
 export function answerOf(error: unknown, message: string): string {
   const status = statusOf(error)
   return status === undefined || isRateLimited(error) ? message : `${status}: ${message}`
+}
+
+/** Whether the call failed on something in the way of GitHub, to fix before a re-run can pass. */
+export function isInTheWay(error: unknown): boolean {
+  return error instanceof GitHubCallError && error.inTheWay
 }
 
 /** Whether GitHub refused the call for a rate limit: its 403 is then no missing permission. */

@@ -210,10 +210,10 @@ export type BaseSource = 'record' | 'push' | 'release' | 'input'
 export interface ComparedRange {
   /** Every path added, modified, removed or renamed (old and new name), sorted, each once. */
   files: string[]
-  /** Commits from base to head; `undefined` when the two trees were compared instead. */
+  /** Commits from base to head; `undefined` when a purge mark's tree was compared with the head's. */
   commits: number | undefined
-  /** `per-commit` when the comparison listed 300 files; `trees` when the two commits' trees were compared. */
-  method: 'compare' | 'per-commit' | 'trees'
+  /** `trees` when the two commits' trees were compared: the comparison listed 300 files, or none. */
+  method: 'compare' | 'trees'
   /** The base as given: a commit, branch or tag. */
   base: string
   /** The base's full commit SHA: the `base` output. */

@@ -6,6 +6,7 @@
  */
 import { onAbort } from '../clock.js'
 import { GitHubCallError, type GitHubLimits } from '../github.js'
+import { describeBlocked, type Blocked } from '../http/blocked.js'
 import {
   backoffMs,
   describeWait,
@@ -25,7 +26,16 @@ export interface AttemptFailure {
   message: string
   /** The network error's code (`ECONNRESET`…) when the connection failed. */
   code: string | undefined
+  /** What no later attempt would get past, when something stands in the way of them all. */
+  inTheWay?: InTheWay
 }
+
+/**
+ * Between the runner and GitHub's API, in the way of every attempt alike: a proxy that refuses the
+ * tunnel, a certificate Node does not trust, a web page (a sign-in) where GitHub's JSON belongs.
+ */
+export type InTheWay =
+  { kind: 'blocked'; blocked: Blocked } | { kind: 'web-page'; status: number; mediaType: string }
 
 /** GitHub's guidance for a secondary limit that names no wait: at least a minute. */
 const SECONDARY_LIMIT_WAIT_MS = 60_000
@@ -38,8 +48,19 @@ interface RateLimit {
 }
 
 /**
+ * The wait a `retry-after` asks for. One of 0 (or a date gone by) asks for none, as does one that
+ * cannot be read: the backoff applies then, as on the purge API, rather than a burst of retries.
+ */
+function askedWaitMs(headers: Record<string, string | undefined>, now: number): number | undefined {
+  const waitMs = retryAfterMs(headers, now)
+  return waitMs === undefined || waitMs <= 0 ? undefined : waitMs
+}
+
+/**
  * A 403 or 429 is a rate limit when GitHub says so: no calls left (`x-ratelimit-remaining: 0`), a
- * `retry-after`, or a message naming the secondary limit. Any other 403 is a permission problem.
+ * `retry-after` (whatever its value), or a message naming the secondary limit. Any other 403 is a
+ * permission problem. A secondary limit that names no wait waits GitHub's minute; one whose
+ * `retry-after` asks for none gets the backoff.
  */
 function rateLimitOf(failure: AttemptFailure, now: number): RateLimit | undefined {
   const { status, headers, message } = failure
@@ -47,9 +68,11 @@ function rateLimitOf(failure: AttemptFailure, now: number): RateLimit | undefine
   if (headers['x-ratelimit-remaining']?.trim() === '0') {
     return { kind: 'primary', waitMs: rateLimitResetMs(headers, now) }
   }
-  const retryAfter = retryAfterMs(headers, now)
-  if (retryAfter !== undefined || status === 429 || /secondary rate limit/i.test(message)) {
-    return { kind: 'secondary', waitMs: retryAfter ?? SECONDARY_LIMIT_WAIT_MS }
+  if (headers['retry-after'] !== undefined) {
+    return { kind: 'secondary', waitMs: askedWaitMs(headers, now) }
+  }
+  if (status === 429 || /secondary rate limit/i.test(message)) {
+    return { kind: 'secondary', waitMs: SECONDARY_LIMIT_WAIT_MS }
   }
   return undefined
 }
@@ -89,11 +112,15 @@ export class GitHubCalls {
         outcome.ended === 'timeout'
           ? { status: undefined, headers: {}, message: '', code: undefined }
           : failureOf(outcome.error)
+      // One attempt only: a proxy locks an account after a few wrong logins, and a page stays a page.
+      if (failure.inTheWay !== undefined) {
+        throw new GitHubCallError(describeInTheWay(failure.inTheWay), undefined, false, true)
+      }
       const now = clock.now()
       const limit = rateLimitOf(failure, now)
       const answer = describeFailure(failure, outcome.ended, this.limits.timeoutMs)
       const waitMs = retryable(failure, outcome.ended, limit)
-        ? (limit?.waitMs ?? retryAfterMs(failure.headers, now) ?? backoffMs(attempts, this.random))
+        ? (limit?.waitMs ?? askedWaitMs(failure.headers, now) ?? backoffMs(attempts, this.random))
         : undefined
       // GitHub's own words, its status beside them: the stage says what was asked and why it matters.
       const said = failure.status === undefined ? answer : failure.message
@@ -189,6 +216,13 @@ function describeFailure(failure: AttemptFailure, ended: CutShort, timeoutMs: nu
   if (ended === 'timeout') return `GitHub gave no answer within ${timeoutMs / 1000} s`
   if (failure.status !== undefined) return `GitHub answered ${failure.status}: ${failure.message}`
   return `GitHub could not be reached (${failure.code ?? failure.message})`
+}
+
+/** What stands in the way, and what to do about it: it replaces "GitHub could not be reached". */
+function describeInTheWay(inTheWay: InTheWay): string {
+  if (inTheWay.kind === 'blocked') return describeBlocked(inTheWay.blocked)
+  const { status, mediaType } = inTheWay
+  return `GitHub answered a web page (${status} ${mediaType}), not JSON: GITHUB_API_URL may be behind a sign-in`
 }
 
 function cancelled(): GitHubCallError {

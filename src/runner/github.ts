@@ -7,11 +7,11 @@ import { existsSync, readFileSync } from 'node:fs'
 import type * as GitHub from '@actions/github'
 import type { GitHubLimits, GitHubRepository, OpenGitHub, RunEvent } from '../github.js'
 import { readRunContext } from './context.js'
-import { GitHubCalls, type AttemptFailure, type CallCount } from './github-calls.js'
+import { GitHubCalls, type CallCount } from './github-calls.js'
+import { failureOf, jsonAnswer } from './github-failure.js'
 
-/** Commits per comparison page, and files per commit page: the most GitHub returns. */
+/** Commits on the comparison's first page, which lists the files: its commits are not read. */
 const COMMITS_PER_PAGE = 100
-const FILES_PER_PAGE = 300
 /** Deployments and releases per page: the most GitHub returns. */
 const DEPLOYMENTS_PER_PAGE = 100
 const RELEASES_PER_PAGE = 100
@@ -81,31 +81,6 @@ function nextPageOf(link: string | number | undefined): number | undefined {
   return page !== null && /^\d{1,9}$/.test(page) ? Number(page) : undefined
 }
 
-/** What a failed attempt showed, from Octokit's RequestError or the network error under it. */
-function failureOf(error: unknown): AttemptFailure {
-  const failed = error as { message?: unknown; response?: { status?: unknown; headers?: unknown } }
-  const message = typeof failed?.message === 'string' ? failed.message : String(error)
-  const response = failed?.response
-  if (response === undefined || typeof response.status !== 'number') {
-    return { status: undefined, headers: {}, message, code: networkCodeOf(error) }
-  }
-  const headers: Record<string, string> = {}
-  for (const [name, value] of Object.entries(response.headers ?? {})) {
-    if (value !== undefined && value !== null) headers[name.toLowerCase()] = String(value)
-  }
-  return { status: response.status, headers, message, code: undefined }
-}
-
-/** The `code` of the first error down the `cause` chain that has one (fetch wraps it twice). */
-function networkCodeOf(error: unknown): string | undefined {
-  for (let cause = error, depth = 0; depth < 5; depth += 1) {
-    if (typeof cause !== 'object' || cause === null) return undefined
-    if ('code' in cause && typeof cause.code === 'string') return cause.code
-    cause = 'cause' in cause ? cause.cause : undefined
-  }
-  return undefined
-}
-
 export async function connectGitHub(
   where: RunnerRepository,
   limits: GitHubLimits
@@ -113,15 +88,16 @@ export async function connectGitHub(
   const { getOctokit } = await import('@actions/github')
   const octokit = getOctokit(where.token, { baseUrl: where.baseUrl })
   const calls = new GitHubCalls(limits, Math.random, callsThisRun)
+  const api = URL.canParse(where.baseUrl) ? new URL(where.baseUrl) : undefined
   octokit.hook.wrap('request', (request, options) =>
     calls.send(
       `${options.method} ${options.url}`,
       // On the options the hooks share: a copy handed on would be dropped by the token hook's merge.
       async (signal) => {
         options.request = { ...options.request, signal }
-        return request(options)
+        return jsonAnswer(await request(options))
       },
-      failureOf
+      (error) => failureOf(error, api)
     )
   )
   const { owner, repo } = where
@@ -141,35 +117,26 @@ interface Repo {
   repo: string
 }
 
-/** The repository's commits, comparisons, trees and releases: what changed files are read from. */
+/** The repository's comparisons, trees and releases: what changed files are read from. */
 function historyReads(
   octokit: Octokit,
   { owner, repo }: Repo
-): Pick<GitHubRepository, 'compare' | 'commitFiles' | 'releases' | 'tree'> {
+): Pick<GitHubRepository, 'compare' | 'releases' | 'tree'> {
   return {
-    compare: async (base, head, page) => {
-      const { data, headers } = await octokit.request(
-        'GET /repos/{owner}/{repo}/compare/{basehead}',
-        { owner, repo, basehead: `${base}...${head}`, per_page: COMMITS_PER_PAGE, page }
-      )
+    compare: async (base, head) => {
+      const { data } = await octokit.request('GET /repos/{owner}/{repo}/compare/{basehead}', {
+        owner,
+        repo,
+        basehead: `${base}...${head}`,
+        per_page: COMMITS_PER_PAGE,
+        page: 1
+      })
       return {
         status: data.status,
         totalCommits: data.total_commits,
         baseSha: data.base_commit.sha,
-        commits: data.commits.map((commit) => commit.sha),
-        files: data.files,
-        nextPage: nextPageOf(headers.link)
+        files: data.files
       }
-    },
-    commitFiles: async (sha, page) => {
-      const { data, headers } = await octokit.request('GET /repos/{owner}/{repo}/commits/{ref}', {
-        owner,
-        repo,
-        ref: sha,
-        per_page: FILES_PER_PAGE,
-        page
-      })
-      return { items: data.files ?? [], nextPage: nextPageOf(headers.link) }
     },
     releases: async (page) => {
       const { data, headers } = await octokit.request('GET /repos/{owner}/{repo}/releases', {

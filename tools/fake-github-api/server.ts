@@ -2,8 +2,7 @@
  * The parts of GitHub's REST API that changed-files and last-purge use, on 127.0.0.1, behaving as
  * GitHub documents them: a repository of real commits (trees, parents), the compare endpoint with
  * its 300-file limit (files only on the first page, commits paged with `Link` headers, ahead /
- * behind / diverged / identical), a commit's files paged up to GitHub's 3,000, whole trees
- * (`recursive=1`, `truncated`), releases, renames and removals, deployments and their statuses
+ * behind / diverged / identical), whole trees (`recursive=1`, `truncated`), releases, renames and removals, deployments and their statuses
  * (newest first, paged, 201 on create, `auto_inactive`), 404 for an unknown commit, and token
  * checks per permission. Records every request. Fault rules make it misbehave as GitHub can: a
  * 5xx, the secondary and primary rate limits, an answer that trickles or never comes, and paging
@@ -137,8 +136,8 @@ export type GitHubFault =
   | { kind: 'link-loop' }
   /**
    * A list endpoint answers `[]` with a `Link` whose `rel="next"` is always page + 1, forever. The
-   * compare and commit endpoints, whose bodies are objects, answer with their lists (`commits`,
-   * `files`) empty instead. GETs only; a 200 answer only.
+   * compare endpoint, whose body is an object, answers with its lists (`commits`, `files`) empty
+   * instead. GETs only; a 200 answer only.
    */
   | { kind: 'empty-pages' }
 
@@ -215,10 +214,8 @@ const invalid = (field: string): Reply => ({
 
 /** GitHub's documented limits. */
 export const COMPARE_MAX_FILES = 300
-export const COMMIT_MAX_FILES = 3000
 const COMPARE_UNPAGED_COMMITS = 250
 const COMPARE_MAX_PER_PAGE = 100
-const COMMIT_FILES_PER_PAGE = 300
 const RELEASES_MAX_PER_PAGE = 100
 const DEPLOYMENTS_MAX_PER_PAGE = 100
 const DEFAULT_PER_PAGE = 30
@@ -249,6 +246,7 @@ export class FakeGitHubApi {
   private readonly timers = new Set<NodeJS.Timeout>()
   private writes = 0
   private statusIds = 0
+  private connectionCount = 0
 
   private constructor(
     private readonly http: LoopbackServer,
@@ -268,8 +266,19 @@ export class FakeGitHubApi {
   static async start(options: FakeGitHubOptions = {}): Promise<FakeGitHubApi> {
     const http = new LoopbackServer({}, options.tls)
     const fake = new FakeGitHubApi(http, options)
+    http.server.on('connection', () => {
+      fake.connectionCount += 1
+    })
     await http.listen((request, response) => fake.handle(request, response))
     return fake
+  }
+
+  /**
+   * Connections clients opened, counted before any handshake: over HTTPS, an attempt whose client
+   * refused the certificate is one, though it never became a request.
+   */
+  get connections(): number {
+    return this.connectionCount
   }
 
   /** The API root, as GITHUB_API_URL gives it. */
@@ -512,8 +521,6 @@ export class FakeGitHubApi {
 
     const compare = /^compare\/([^/]+)$/.exec(rest)
     if (compare !== null) return this.compare(decodeURIComponent(compare[1] ?? ''), request, link)
-    const commit = /^commits\/([^/]+)$/.exec(rest)
-    if (commit !== null) return this.getCommit(decodeURIComponent(commit[1] ?? ''), request, link)
     if (rest === 'releases') return this.listReleases(request, link)
     return notFound()
   }
@@ -722,33 +729,6 @@ export class FakeGitHubApi {
     if (page === 1) body.files = files.slice(0, COMPARE_MAX_FILES)
     const last = paged ? Math.max(1, Math.ceil(aheadCommits.length / perPage)) : 1
     return { status: 200, body, headers: paged ? link(page, last) : {} }
-  }
-
-  /** `GET /repos/{owner}/{repo}/commits/{ref}`: files paged, at most 3,000 in all. */
-  private getCommit(
-    ref: string,
-    request: RecordedGitHubRequest,
-    link: (page: number, last: number) => Record<string, string>
-  ): Reply {
-    const commit = this.resolve(ref)
-    if (commit === undefined) {
-      return {
-        status: 422,
-        body: { message: `No commit found for SHA: ${ref}`, status: '422' }
-      }
-    }
-    const parent = commit.parents[0]
-    const parentTree = parent === undefined ? new Map<string, string>() : this.tree(parent)
-    const files = diff(parentTree, commit.tree).slice(0, COMMIT_MAX_FILES)
-    const perPage = perPageOf(request.query, COMMIT_FILES_PER_PAGE, COMMIT_FILES_PER_PAGE)
-    const page = pageOf(request.query)
-    const last = Math.max(1, Math.ceil(files.length / perPage))
-    const body = {
-      ...this.commitSummary(commit),
-      stats: { total: files.length, additions: files.length, deletions: 0 },
-      files: files.slice((page - 1) * perPage, page * perPage)
-    }
-    return { status: 200, body, headers: last > 1 ? link(page, last) : {} }
   }
 
   /** `GET /repos/{owner}/{repo}/releases`: newest created first, paged. */

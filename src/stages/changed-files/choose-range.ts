@@ -17,7 +17,8 @@ import {
   type CommitRange,
   type ReleaseInfo
 } from './range.js'
-import { apiError, compare, filesOfRange, type Comparison } from './range-files.js'
+import { apiError } from './api-error.js'
+import { compare, filesOfRange, type Comparison } from './range-files.js'
 
 /** Releases read to find the one before this run's: 10 pages of 100, newest first. */
 const RELEASE_PAGES = 10

@@ -74,7 +74,6 @@ export async function applyChangedFiles(
 
 const METHODS: Record<ComparedRange['method'], string> = {
   compare: 'from the comparison',
-  'per-commit': 'gathered commit by commit',
   trees: 'from the two trees'
 }
 

@@ -1,32 +1,20 @@
 /**
- * The files a range changed, listed through the GitHub API page by page: the comparison's own list
- * when it is whole, else every commit's files, united. Also how any changed-files call to GitHub
- * fails: one message naming what was attempted.
+ * The files a range changed, listed through the GitHub API: the comparison's own list when it is
+ * whole, else the difference of the two commits' trees.
  */
 import {
-  answerOf,
-  isRateLimited,
   statusOf,
-  walkPages,
   type ComparisonPage,
   type FileEntry,
   type GitHubRepository
 } from '../../github.js'
 import type { ComparedRange } from '../../record/index.js'
-import { InputError } from '../../config/input-error.js'
-import { redact } from '../../text/guard.js'
-import { messageOf } from '../../text/message.js'
+import { apiError } from './api-error.js'
 import { describeRange, shortRef, type CommitRange } from './range.js'
+import { treeDifference } from './tree-difference.js'
 
 /** GitHub lists at most this many files for a whole comparison; a list this long may be cut. */
 const COMPARE_FILE_LIMIT = 300
-/** GitHub lists at most this many files of one commit, across all pages. */
-const COMMIT_FILE_LIMIT = 3000
-/** Files per page of a commit, as the client asks: 3,000 files fill 10 pages. */
-const COMMIT_FILE_PAGES = 10
-/** The most commits a range's files are gathered from one by one: a call each, and 3 pages of them. */
-const MOST_COMMITS = 250
-const COMMIT_PAGES = 3
 
 /** The files a range changed: what the report says besides the range itself. */
 type ChangedFiles = Pick<ComparedRange, 'files' | 'commits' | 'method'>
@@ -48,7 +36,7 @@ export async function compare(
   head: string
 ): Promise<Comparison> {
   try {
-    const page = await github.compare(base, head, 1)
+    const page = await github.compare(base, head)
     if (page.status !== 'ahead' && page.status !== 'identical') {
       return { kind: 'unrelated', status: page.status }
     }
@@ -94,9 +82,8 @@ export async function filesOfRange(
 
 /**
  * Lists the files the range changed. The comparison's own list is used when it is shorter than
- * 300 files; at 300 it may be cut, so the files are gathered commit by commit instead (each commit
- * lists up to 3,000) and united. A commit at 3,000 fails: its list may be cut, and a missed file
- * would stay stale without anyone knowing.
+ * 300 files; at 300 it may be cut, so the two commits' trees are compared instead: 2 calls, however
+ * many commits the range holds (a call per commit would spend the token's 1,000 calls an hour).
  */
 async function listChangedFiles(
   github: GitHubRepository,
@@ -107,65 +94,12 @@ async function listChangedFiles(
   if (listsEveryFile(comparison)) {
     return { files: sortedNames(comparison.files), commits: totalCommits, method: 'compare' }
   }
-  if (totalCommits > MOST_COMMITS) {
-    throw new InputError(
-      `changed-files: ${shortRef(range.base)}...${shortRef(range.head)} changes ${COMPARE_FILE_LIMIT} files or more over ${count(totalCommits)} commits, and listing them commit by commit stops at ${MOST_COMMITS} commits (a GitHub call each); purge everything with mode: all`
-    )
-  }
-  const shas = await comparisonCommits(github, range)
-  if (shas.length !== totalCommits) {
-    throw new Error(
-      `GitHub listed ${shas.length} of the ${totalCommits} commits in ${shortRef(range.base)}...${shortRef(range.head)}, so the changed files cannot all be known; purge everything with mode: all`
-    )
-  }
-  const entries: FileEntry[] = []
-  // One request at a time, as GitHub asks of API clients to stay clear of secondary rate limits.
-  for (const sha of shas) entries.push(...(await commitFiles(github, sha)))
-  return { files: sortedNames(entries), commits: totalCommits, method: 'per-commit' }
-}
-
-/** Every commit of the comparison, oldest first, page by page. */
-async function comparisonCommits(github: GitHubRepository, range: CommitRange): Promise<string[]> {
-  const shas: string[] = []
-  const what = `the commits of ${shortRef(range.base)}...${shortRef(range.head)}`
-  try {
-    await walkPages(
-      (page) => github.compare(range.base, range.head, page),
-      COMMIT_PAGES,
-      what,
-      (answer) => {
-        shas.push(...answer.commits)
-        return false
-      }
-    )
-  } catch (error) {
-    throw apiError(error, github, `list ${what}`)
-  }
-  return shas
-}
-
-/** One commit's file entries, across its pages; fails when GitHub's 3,000-file cap is reached. */
-async function commitFiles(github: GitHubRepository, sha: string): Promise<FileEntry[]> {
-  const entries: FileEntry[] = []
-  try {
-    await walkPages(
-      (page) => github.commitFiles(sha, page),
-      COMMIT_FILE_PAGES,
-      `the files of commit ${shortRef(sha)}`,
-      ({ items }) => {
-        entries.push(...items)
-        return entries.length >= COMMIT_FILE_LIMIT
-      }
-    )
-  } catch (error) {
-    throw apiError(error, github, `read commit ${shortRef(sha)}`)
-  }
-  if (entries.length >= COMMIT_FILE_LIMIT) {
-    throw new InputError(
-      `changed-files: commit ${shortRef(sha)} changes at least ${count(COMMIT_FILE_LIMIT)} files, the most GitHub lists for one commit, so the files this deploy changed cannot all be known. Purge everything with mode: all instead`
-    )
-  }
-  return entries
+  const files = await treeDifference(github, comparison.baseSha, range.head, {
+    input: 'changed-files',
+    baseUnknown: `GitHub does not know the base commit ${shortRef(comparison.baseSha)}`,
+    instead: 'purge everything with mode: all'
+  })
+  return { files, commits: totalCommits, method: 'trees' }
 }
 
 /** The paths of file entries, a rename under its old name and its new one, sorted, each once. */
@@ -178,27 +112,4 @@ function sortedNames(entries: FileEntry[]): string[] {
     }
   }
   return [...names].sort()
-}
-
-/**
- * An API failure as a message naming what was attempted; a refused token is the user's to fix. A
- * server (or a proxy before it) can echo the token back: the guard hides it in every spelling.
- */
-export function apiError(error: unknown, github: GitHubRepository, what: string): Error {
-  const status = statusOf(error)
-  const reason = redact(messageOf(error))
-  const repository = `${github.owner}/${github.repo}`
-  if (status === 401) {
-    return new InputError(`github-token: GitHub rejected the token (401: ${reason})`)
-  }
-  if (status === 403 && !isRateLimited(error)) {
-    return new InputError(
-      `github-token: GitHub refused to ${what} in ${repository} (403: ${reason}); the token needs contents: read`
-    )
-  }
-  return new Error(`GitHub API: could not ${what} in ${repository}: ${answerOf(error, reason)}`)
-}
-
-function count(value: number): string {
-  return value.toLocaleString('en-US')
 }

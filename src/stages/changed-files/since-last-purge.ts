@@ -5,12 +5,13 @@
  * only dropped commits changed are not missed.
  */
 import { InputError } from '../../config/input-error.js'
-import { statusOf, type GitHubRepository, type TreeEntry } from '../../github.js'
+import type { GitHubRepository } from '../../github.js'
 import type { StepLog } from '../../log.js'
 import type { ComparedRange, LastPurge, RecalledPurges } from '../../record/index.js'
 import { ownRange } from './choose-range.js'
 import { shortRef, type CommitRange } from './range.js'
-import { apiError, compare, filesOfRange, listsEveryFile } from './range-files.js'
+import { compare, filesOfRange, listsEveryFile } from './range-files.js'
+import { treeDifference } from './tree-difference.js'
 
 const HOW_TO_BEGIN =
   'Begin the record with a run of mode: all and changed-since: last-purge (in the release workflow or a manual purge): its complete purge records where the site is fresh from'
@@ -73,8 +74,9 @@ async function sinceMark(
   services: string[],
   head: string
 ): Promise<ComparedRange> {
+  const names = services.join(', ')
   const run = last.runId === '' ? '' : `, run ${last.runId}`
-  const label = `last complete purge of ${services.join(', ')}: ${shortRef(last.sha)}${run}`
+  const label = `last complete purge of ${names}: ${shortRef(last.sha)}${run}`
   const comparison = await compare(github, last.sha, head)
   if (comparison.kind === 'ancestor' && listsEveryFile(comparison.page)) {
     const range: CommitRange = {
@@ -87,7 +89,11 @@ async function sinceMark(
     }
     return filesOfRange(github, range)
   }
-  const files = await treeDifference(github, last, head, services)
+  const files = await treeDifference(github, last.sha, head, {
+    input: 'changed-since: last-purge',
+    baseUnknown: `the last complete purge of ${names} was for ${shortRef(last.sha)}, a commit GitHub no longer has`,
+    instead: `purge everything with mode: all and changed-since: last-purge, which resets the record of ${names}`
+  })
   // The log adds how the files were found ("from the two trees"); this says why.
   const how = comparison.kind === 'ancestor' ? '300 files or more' : 'not its ancestor'
   return {
@@ -101,55 +107,4 @@ async function sinceMark(
     description: `${label} → ${shortRef(head)} (${how})`,
     notes: []
   }
-}
-
-/** Paths added, removed or changed between two commits' trees; a file changed back is not different. */
-async function treeDifference(
-  github: GitHubRepository,
-  last: LastPurge,
-  head: string,
-  services: string[]
-): Promise<string[]> {
-  const reset = `purge everything with mode: all and changed-since: last-purge, which resets the record of ${services.join(', ')}`
-  const gone = `the last complete purge of ${services.join(', ')} was for ${shortRef(last.sha)}, a commit GitHub no longer has`
-  const before = await wholeTree(github, last.sha, gone, reset)
-  const after = await wholeTree(
-    github,
-    head,
-    `GitHub does not know this run's commit ${shortRef(head)}`,
-    reset
-  )
-  const changed = new Set<string>()
-  for (const [path, sha] of after) if (before.get(path) !== sha) changed.add(path)
-  for (const path of before.keys()) if (!after.has(path)) changed.add(path)
-  return [...changed].sort()
-}
-
-/** A commit's files by path → content SHA; `unknown` says what a missing commit means, `reset` what to do. */
-async function wholeTree(
-  github: GitHubRepository,
-  sha: string,
-  unknown: string,
-  reset: string
-): Promise<Map<string, string>> {
-  let entries: TreeEntry[]
-  try {
-    const tree = await github.tree(sha)
-    if (tree.truncated) {
-      throw new InputError(
-        `changed-since: last-purge: GitHub lists the tree of ${shortRef(sha)} only in part (over 100,000 entries or 7 MB), so the changed files cannot all be known; ${reset}`
-      )
-    }
-    entries = tree.entries
-  } catch (error) {
-    if (error instanceof InputError) throw error
-    const status = statusOf(error)
-    if (status === 404 || status === 409 || status === 422) {
-      throw new InputError(
-        `changed-since: last-purge: ${unknown} (${status}), so what changed since cannot be known; ${reset}`
-      )
-    }
-    throw apiError(error, github, `read the tree of ${shortRef(sha)}`)
-  }
-  return new Map(entries.map((entry) => [entry.path, entry.sha]))
 }

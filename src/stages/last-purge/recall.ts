@@ -9,6 +9,7 @@ import { InputError } from '../../config/input-error.js'
 import {
   answerOf,
   deployedCommit,
+  isInTheWay,
   isRateLimited,
   statusOf,
   walkPages,
@@ -117,7 +118,9 @@ function readRefused(error: unknown, github: GitHubRepository, environment: stri
       `changed-since: last-purge: GitHub refused to read ${where} (${status}: ${reason}); ${DEPLOYMENTS_PERMISSION}. Nothing was purged`
     )
   }
+  // A proxy, a certificate or a sign-in page is fixed first: GitHub answering again would not help.
+  const rerun = isInTheWay(error) ? '' : '; re-run the job once GitHub answers again'
   return new Error(
-    `GitHub API: could not read ${where}: ${answerOf(error, reason)}. Nothing was purged: the run needs the record to know what changed; re-run the job once GitHub answers again`
+    `GitHub API: could not read ${where}: ${answerOf(error, reason)}. Nothing was purged: the run needs the record to know what changed${rerun}`
   )
 }

@@ -1,8 +1,8 @@
-export const id = 657;
-export const ids = [657];
+export const id = 611;
+export const ids = [611];
 export const modules = {
 
-/***/ 5657:
+/***/ 7611:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 // ESM COMPAT FLAG
@@ -110,30 +110,93 @@ function describeRange(origin, base, head, commits, label) {
 
 // EXTERNAL MODULE: ./src/text/message.ts
 var message = __webpack_require__(6400);
-;// CONCATENATED MODULE: ./src/stages/changed-files/range-files.ts
+;// CONCATENATED MODULE: ./src/stages/changed-files/api-error.ts
+/** How any changed-files call to GitHub fails: one message naming what was attempted. */
+
+
+
+
 /**
- * The files a range changed, listed through the GitHub API page by page: the comparison's own list
- * when it is whole, else every commit's files, united. Also how any changed-files call to GitHub
- * fails: one message naming what was attempted.
+ * An API failure as a message naming what was attempted; a refused token is the user's to fix. A
+ * server (or a proxy before it) can echo the token back: the guard hides it in every spelling.
+ */
+function apiError(error, github, what) {
+    const status = (0,src_github/* statusOf */.c2)(error);
+    const reason = (0,guard/* redact */.E$)((0,message/* messageOf */.b)(error));
+    const repository = `${github.owner}/${github.repo}`;
+    if (status === 401) {
+        return new input_error/* InputError */.d(`github-token: GitHub rejected the token (401: ${reason})`);
+    }
+    if (status === 403 && !(0,src_github/* isRateLimited */.Jz)(error)) {
+        return new input_error/* InputError */.d(`github-token: GitHub refused to ${what} in ${repository} (403: ${reason}); the token needs contents: read`);
+    }
+    return new Error(`GitHub API: could not ${what} in ${repository}: ${(0,src_github/* answerOf */.ut)(error, reason)}`);
+}
+
+;// CONCATENATED MODULE: ./src/stages/changed-files/tree-difference.ts
+/**
+ * The files that differ between two commits, read from their whole trees: 2 calls, whatever the
+ * number of commits between them or whether one contains the other. What a push of 300 files or
+ * more and a base the head does not contain are both compared by.
  */
 
+
+
+
+/** Paths added, removed or changed from `base`'s tree to `head`'s; a file changed back is not different. */
+async function treeDifference(github, base, head, terms) {
+    const before = await wholeTree(github, base, terms.baseUnknown, terms);
+    const headUnknown = `GitHub does not know this run's commit ${shortRef(head)}`;
+    const after = await wholeTree(github, head, headUnknown, terms);
+    const changed = new Set();
+    for (const [path, sha] of after)
+        if (before.get(path) !== sha)
+            changed.add(path);
+    for (const path of before.keys())
+        if (!after.has(path))
+            changed.add(path);
+    return [...changed].sort();
+}
+/**
+ * A commit's files by path → content SHA. A tree GitHub lists only in part (over 100,000 entries
+ * or 7 MB) fails: a file it left out would stay stale without anyone knowing.
+ */
+async function wholeTree(github, sha, unknown, { input, instead }) {
+    let entries;
+    try {
+        const tree = await github.tree(sha);
+        if (tree.truncated) {
+            throw new input_error/* InputError */.d(`${input}: GitHub lists the tree of ${shortRef(sha)} only in part (over 100,000 entries or 7 MB), so the changed files cannot all be known; ${instead}`);
+        }
+        entries = tree.entries;
+    }
+    catch (error) {
+        if (error instanceof input_error/* InputError */.d)
+            throw error;
+        const status = (0,src_github/* statusOf */.c2)(error);
+        if (status === 404 || status === 409 || status === 422) {
+            throw new input_error/* InputError */.d(`${input}: ${unknown} (${status}), so what changed since cannot be known; ${instead}`);
+        }
+        throw apiError(error, github, `read the tree of ${shortRef(sha)}`);
+    }
+    return new Map(entries.map((entry) => [entry.path, entry.sha]));
+}
+
+;// CONCATENATED MODULE: ./src/stages/changed-files/range-files.ts
+/**
+ * The files a range changed, listed through the GitHub API: the comparison's own list when it is
+ * whole, else the difference of the two commits' trees.
+ */
 
 
 
 
 /** GitHub lists at most this many files for a whole comparison; a list this long may be cut. */
 const COMPARE_FILE_LIMIT = 300;
-/** GitHub lists at most this many files of one commit, across all pages. */
-const COMMIT_FILE_LIMIT = 3000;
-/** Files per page of a commit, as the client asks: 3,000 files fill 10 pages. */
-const COMMIT_FILE_PAGES = 10;
-/** The most commits a range's files are gathered from one by one: a call each, and 3 pages of them. */
-const MOST_COMMITS = 250;
-const COMMIT_PAGES = 3;
 /** Compares `base...head`, reading the first page: files come only there. */
 async function compare(github, base, head) {
     try {
-        const page = await github.compare(base, head, 1);
+        const page = await github.compare(base, head);
         if (page.status !== 'ahead' && page.status !== 'identical') {
             return { kind: 'unrelated', status: page.status };
         }
@@ -167,9 +230,8 @@ async function filesOfRange(github, range) {
 }
 /**
  * Lists the files the range changed. The comparison's own list is used when it is shorter than
- * 300 files; at 300 it may be cut, so the files are gathered commit by commit instead (each commit
- * lists up to 3,000) and united. A commit at 3,000 fails: its list may be cut, and a missed file
- * would stay stale without anyone knowing.
+ * 300 files; at 300 it may be cut, so the two commits' trees are compared instead: 2 calls, however
+ * many commits the range holds (a call per commit would spend the token's 1,000 calls an hour).
  */
 async function listChangedFiles(github, range) {
     const { comparison } = range;
@@ -177,50 +239,12 @@ async function listChangedFiles(github, range) {
     if (listsEveryFile(comparison)) {
         return { files: sortedNames(comparison.files), commits: totalCommits, method: 'compare' };
     }
-    if (totalCommits > MOST_COMMITS) {
-        throw new input_error/* InputError */.d(`changed-files: ${shortRef(range.base)}...${shortRef(range.head)} changes ${COMPARE_FILE_LIMIT} files or more over ${count(totalCommits)} commits, and listing them commit by commit stops at ${MOST_COMMITS} commits (a GitHub call each); purge everything with mode: all`);
-    }
-    const shas = await comparisonCommits(github, range);
-    if (shas.length !== totalCommits) {
-        throw new Error(`GitHub listed ${shas.length} of the ${totalCommits} commits in ${shortRef(range.base)}...${shortRef(range.head)}, so the changed files cannot all be known; purge everything with mode: all`);
-    }
-    const entries = [];
-    // One request at a time, as GitHub asks of API clients to stay clear of secondary rate limits.
-    for (const sha of shas)
-        entries.push(...(await commitFiles(github, sha)));
-    return { files: sortedNames(entries), commits: totalCommits, method: 'per-commit' };
-}
-/** Every commit of the comparison, oldest first, page by page. */
-async function comparisonCommits(github, range) {
-    const shas = [];
-    const what = `the commits of ${shortRef(range.base)}...${shortRef(range.head)}`;
-    try {
-        await (0,src_github/* walkPages */.wZ)((page) => github.compare(range.base, range.head, page), COMMIT_PAGES, what, (answer) => {
-            shas.push(...answer.commits);
-            return false;
-        });
-    }
-    catch (error) {
-        throw apiError(error, github, `list ${what}`);
-    }
-    return shas;
-}
-/** One commit's file entries, across its pages; fails when GitHub's 3,000-file cap is reached. */
-async function commitFiles(github, sha) {
-    const entries = [];
-    try {
-        await (0,src_github/* walkPages */.wZ)((page) => github.commitFiles(sha, page), COMMIT_FILE_PAGES, `the files of commit ${shortRef(sha)}`, ({ items }) => {
-            entries.push(...items);
-            return entries.length >= COMMIT_FILE_LIMIT;
-        });
-    }
-    catch (error) {
-        throw apiError(error, github, `read commit ${shortRef(sha)}`);
-    }
-    if (entries.length >= COMMIT_FILE_LIMIT) {
-        throw new input_error/* InputError */.d(`changed-files: commit ${shortRef(sha)} changes at least ${count(COMMIT_FILE_LIMIT)} files, the most GitHub lists for one commit, so the files this deploy changed cannot all be known. Purge everything with mode: all instead`);
-    }
-    return entries;
+    const files = await treeDifference(github, comparison.baseSha, range.head, {
+        input: 'changed-files',
+        baseUnknown: `GitHub does not know the base commit ${shortRef(comparison.baseSha)}`,
+        instead: 'purge everything with mode: all'
+    });
+    return { files, commits: totalCommits, method: 'trees' };
 }
 /** The paths of file entries, a rename under its old name and its new one, sorted, each once. */
 function sortedNames(entries) {
@@ -233,25 +257,6 @@ function sortedNames(entries) {
     }
     return [...names].sort();
 }
-/**
- * An API failure as a message naming what was attempted; a refused token is the user's to fix. A
- * server (or a proxy before it) can echo the token back: the guard hides it in every spelling.
- */
-function apiError(error, github, what) {
-    const status = (0,src_github/* statusOf */.c2)(error);
-    const reason = (0,guard/* redact */.E$)((0,message/* messageOf */.b)(error));
-    const repository = `${github.owner}/${github.repo}`;
-    if (status === 401) {
-        return new input_error/* InputError */.d(`github-token: GitHub rejected the token (401: ${reason})`);
-    }
-    if (status === 403 && !(0,src_github/* isRateLimited */.Jz)(error)) {
-        return new input_error/* InputError */.d(`github-token: GitHub refused to ${what} in ${repository} (403: ${reason}); the token needs contents: read`);
-    }
-    return new Error(`GitHub API: could not ${what} in ${repository}: ${(0,src_github/* answerOf */.ut)(error, reason)}`);
-}
-function count(value) {
-    return value.toLocaleString('en-US');
-}
 
 ;// CONCATENATED MODULE: ./src/stages/changed-files/choose-range.ts
 /**
@@ -260,6 +265,7 @@ function count(value) {
  * an ancestor of the head. `findChangedFiles` then lists the chosen range's files: the stage's call
  * for every changed-since but last-purge.
  */
+
 
 
 
@@ -511,8 +517,9 @@ async function withoutMark(github, services, log) {
 }
 /** The files that differ between the marked commit and the head. */
 async function sinceMark(github, last, services, head) {
+    const names = services.join(', ');
     const run = last.runId === '' ? '' : `, run ${last.runId}`;
-    const label = `last complete purge of ${services.join(', ')}: ${shortRef(last.sha)}${run}`;
+    const label = `last complete purge of ${names}: ${shortRef(last.sha)}${run}`;
     const comparison = await compare(github, last.sha, head);
     if (comparison.kind === 'ancestor' && listsEveryFile(comparison.page)) {
         const range = {
@@ -525,7 +532,11 @@ async function sinceMark(github, last, services, head) {
         };
         return filesOfRange(github, range);
     }
-    const files = await treeDifference(github, last, head, services);
+    const files = await treeDifference(github, last.sha, head, {
+        input: 'changed-since: last-purge',
+        baseUnknown: `the last complete purge of ${names} was for ${shortRef(last.sha)}, a commit GitHub no longer has`,
+        instead: `purge everything with mode: all and changed-since: last-purge, which resets the record of ${names}`
+    });
     // The log adds how the files were found ("from the two trees"); this says why.
     const how = comparison.kind === 'ancestor' ? '300 files or more' : 'not its ancestor';
     return {
@@ -539,42 +550,6 @@ async function sinceMark(github, last, services, head) {
         description: `${label} → ${shortRef(head)} (${how})`,
         notes: []
     };
-}
-/** Paths added, removed or changed between two commits' trees; a file changed back is not different. */
-async function treeDifference(github, last, head, services) {
-    const reset = `purge everything with mode: all and changed-since: last-purge, which resets the record of ${services.join(', ')}`;
-    const gone = `the last complete purge of ${services.join(', ')} was for ${shortRef(last.sha)}, a commit GitHub no longer has`;
-    const before = await wholeTree(github, last.sha, gone, reset);
-    const after = await wholeTree(github, head, `GitHub does not know this run's commit ${shortRef(head)}`, reset);
-    const changed = new Set();
-    for (const [path, sha] of after)
-        if (before.get(path) !== sha)
-            changed.add(path);
-    for (const path of before.keys())
-        if (!after.has(path))
-            changed.add(path);
-    return [...changed].sort();
-}
-/** A commit's files by path → content SHA; `unknown` says what a missing commit means, `reset` what to do. */
-async function wholeTree(github, sha, unknown, reset) {
-    let entries;
-    try {
-        const tree = await github.tree(sha);
-        if (tree.truncated) {
-            throw new input_error/* InputError */.d(`changed-since: last-purge: GitHub lists the tree of ${shortRef(sha)} only in part (over 100,000 entries or 7 MB), so the changed files cannot all be known; ${reset}`);
-        }
-        entries = tree.entries;
-    }
-    catch (error) {
-        if (error instanceof input_error/* InputError */.d)
-            throw error;
-        const status = (0,src_github/* statusOf */.c2)(error);
-        if (status === 404 || status === 409 || status === 422) {
-            throw new input_error/* InputError */.d(`changed-since: last-purge: ${unknown} (${status}), so what changed since cannot be known; ${reset}`);
-        }
-        throw apiError(error, github, `read the tree of ${shortRef(sha)}`);
-    }
-    return new Map(entries.map((entry) => [entry.path, entry.sha]));
 }
 
 ;// CONCATENATED MODULE: ./src/stages/changed-files/index.ts
@@ -627,7 +602,6 @@ async function applyChangedFiles(settings, { github, recalled, log }) {
 }
 const METHODS = {
     compare: 'from the comparison',
-    'per-commit': 'gathered commit by commit',
     trees: 'from the two trees'
 };
 /** Several ranges (services marked at different commits) as one report: their files united. */
