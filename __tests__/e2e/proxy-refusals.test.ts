@@ -4,7 +4,8 @@
  * action): 407 for a wrong password, 200 and a working tunnel for the right one, 403 for another
  * port, each counted in its access log. Then dist/index.js behind it, run as the runner runs it: a
  * refusal costs one CONNECT per call in flight and is never retried, names the proxy without its
- * credentials, and ends the wait for the origin at once.
+ * credentials, ends the wait for the origin at once, and in front of GitHub Enterprise ends the run
+ * before any purge.
  *
  * The tunnels end at servers on 127.0.0.1, named for squid alone (`tunnel.test`, `purge-api.test`);
  * the second echo server is listening too, so its 403 is the port rule's, not a refused
@@ -17,6 +18,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { makeCertificate, type Certificate } from '../../tools/certificate.js'
+import { FakeGitHubApi } from '../../tools/fake-github-api/server.js'
 import { FakePurgeServer } from '../../tools/fake-purge-api/server.js'
 import { runAction, type ActionRun, type ResultEntry } from '../../tools/run-like-runner.js'
 import { expectExit } from './testbed/action-run.js'
@@ -38,6 +40,8 @@ const ready =
 const TUNNEL_HOST = 'tunnel.test'
 /** The purge API, reached through the proxy by a name only squid resolves. */
 const API_HOST = 'purge-api.test'
+/** GitHub Enterprise Server, likewise. */
+const GITHUB_HOST = 'github.test'
 const CREDENTIALS: ProxyCredentials = { user: 'deploy-bot', password: 'corp-proxy-pass' }
 
 /** A TCP server on 127.0.0.1 that sends back what it gets: the far end of a tunnel. */
@@ -113,6 +117,8 @@ if (squidPath === undefined || !ready) {
     /** The purge API on the port CONNECT may reach, and one on a port it may not. */
     let api: FakePurgeServer
     let apiElsewhere: FakePurgeServer
+    /** GitHub Enterprise Server behind the proxy, at its /api/v3 base. */
+    let github: FakeGitHubApi
     /** The purge API's certificate, trusted through NODE_EXTRA_CA_CERTS as a company CA is. */
     let certificate: Certificate
     /** What beforeAll started, stopped after the suite however far it got. */
@@ -125,14 +131,20 @@ if (squidPath === undefined || !ready) {
       running.push(() => new Promise((resolve) => forbidden.close(() => resolve())))
       const certDir = await mkdtemp(join(tmpdir(), 'edge-purge-cert-'))
       running.push(() => rm(certDir, { recursive: true, force: true }))
-      certificate = await makeCertificate(certDir, [API_HOST])
+      certificate = await makeCertificate(certDir, [API_HOST, GITHUB_HOST])
       api = await FakePurgeServer.start({ tls: certificate })
       running.push(() => api.close())
       apiElsewhere = await FakePurgeServer.start({ tls: certificate })
       running.push(() => apiElsewhere.close())
-      squid = await Squid.start(squidExecutable, [TUNNEL_HOST, API_HOST], {
+      github = await FakeGitHubApi.start({ basePath: '/api/v3', tls: certificate })
+      running.push(() => github.close())
+      squid = await Squid.start(squidExecutable, [TUNNEL_HOST, API_HOST, GITHUB_HOST], {
         auth: CREDENTIALS,
-        connectPorts: [portOf(allowed), Number(new URL(api.url).port)]
+        connectPorts: [
+          portOf(allowed),
+          Number(new URL(api.url).port),
+          Number(new URL(github.url).port)
+        ]
       })
       running.push(() => squid.stop())
     }, 60_000)
@@ -269,6 +281,43 @@ if (squidPath === undefined || !ready) {
       expect(run.elapsedMs).toBeLessThan(10_000)
       expect((await squid.connectsFrom(mark, 1)).map((entry) => entry.status)).toEqual([407])
       expect(api.requests).toEqual([])
+    }, 60_000)
+
+    it('a wrong proxy password in front of GitHub Enterprise ends the run before any purge, naming the proxy', async () => {
+      const mark = (await squid.accessLog()).length
+      const root = github.commit(null, [{ write: 'public/a.html' }])
+      const after = github.commit(root, [{ write: 'public/a.html' }])
+      const event = { ref: 'refs/heads/main', before: root, after, forced: false }
+      const run = await runAction(
+        {
+          'api-token': 'test-token',
+          'base-url': `https://${API_HOST}:${new URL(api.url).port}`,
+          'service-id': 'svc123',
+          'changed-files': 'true',
+          'github-token': 'gh-test-token',
+          'key-map': 'public/** => page'
+        },
+        {
+          files: { 'event.json': JSON.stringify(event) },
+          env: {
+            HTTPS_PROXY: proxyWith({ ...CREDENTIALS, password: 'wrong' }),
+            NODE_EXTRA_CA_CERTS: certificate.certFile,
+            GITHUB_API_URL: `https://${GITHUB_HOST}:${new URL(github.url).port}/api/v3`,
+            GITHUB_EVENT_NAME: 'push',
+            GITHUB_EVENT_PATH: 'event.json',
+            GITHUB_REPOSITORY: 'acme/site',
+            GITHUB_SHA: after
+          }
+        }
+      )
+      expectExit(run, 1)
+      expect((await squid.connectsFrom(mark, 1)).map((entry) => entry.status)).toEqual([407])
+      expect(github.requests).toEqual([])
+      expect(api.requests).toEqual([])
+      expect(run.stdout).toContain(
+        `the proxy 127.0.0.1:${squid.port} did not accept its credentials (407): check the user and password in HTTPS_PROXY`
+      )
+      expect(run.log).not.toContain('answers again')
     }, 60_000)
   })
 }
