@@ -31183,6 +31183,7 @@ function createAgents(options) {
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   DD: () => (/* binding */ causeChain),
 /* harmony export */   G: () => (/* binding */ describeBlocked),
 /* harmony export */   PG: () => (/* binding */ hostAndPort),
 /* harmony export */   iJ: () => (/* binding */ proxyFor),
@@ -31241,7 +31242,7 @@ function proxyFor(url) {
     return proxy === '' ? undefined : hostAndPort(new URL(proxy));
 }
 /** Every error down `error`'s `cause` chain, the outermost first. */
-function chainOf(error) {
+function causeChain(error) {
     const chain = [];
     for (let cause = error; chain.length < MAX_CAUSES;) {
         if (typeof cause !== 'object' || cause === null)
@@ -31256,7 +31257,7 @@ function textOf(error, field) {
 }
 /** What blocks requests to `url` for good, when `error` (a request's failure) says so. */
 function blockedBy(error, url) {
-    for (const cause of chainOf(error)) {
+    for (const cause of causeChain(error)) {
         const code = textOf(cause, 'code');
         if (UNTRUSTED_CODES.has(code) || INVALID_CODES.has(code)) {
             return { kind: 'certificate', code, host: url.hostname };
@@ -35690,12 +35691,9 @@ function failureOf(error, api) {
 }
 /** The `code` of the first error down the `cause` chain that has one (fetch wraps it twice). */
 function networkCodeOf(error) {
-    for (let cause = error, depth = 0; depth < 5; depth += 1) {
-        if (typeof cause !== 'object' || cause === null)
-            return undefined;
+    for (const cause of (0,http_blocked/* causeChain */.DD)(error)) {
         if ('code' in cause && typeof cause.code === 'string')
             return cause.code;
-        cause = 'cause' in cause ? cause.cause : undefined;
     }
     return undefined;
 }

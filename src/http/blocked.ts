@@ -69,7 +69,7 @@ export function proxyFor(url: URL): string | undefined {
 }
 
 /** Every error down `error`'s `cause` chain, the outermost first. */
-function chainOf(error: unknown): object[] {
+export function causeChain(error: unknown): object[] {
   const chain: object[] = []
   for (let cause = error; chain.length < MAX_CAUSES;) {
     if (typeof cause !== 'object' || cause === null) break
@@ -85,7 +85,7 @@ function textOf(error: object, field: 'message' | 'code'): string {
 
 /** What blocks requests to `url` for good, when `error` (a request's failure) says so. */
 export function blockedBy(error: unknown, url: URL): Blocked | undefined {
-  for (const cause of chainOf(error)) {
+  for (const cause of causeChain(error)) {
     const code = textOf(cause, 'code')
     if (UNTRUSTED_CODES.has(code) || INVALID_CODES.has(code)) {
       return { kind: 'certificate', code, host: url.hostname }

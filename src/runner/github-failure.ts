@@ -4,7 +4,7 @@
  * the way of every attempt alike (a proxy's refusal, a certificate, a web page where GitHub's JSON
  * belongs). Knows Octokit's shapes, not Octokit itself.
  */
-import { blockedBy } from '../http/blocked.js'
+import { blockedBy, causeChain } from '../http/blocked.js'
 import { plainLine } from '../text/shown.js'
 import type { AttemptFailure, InTheWay } from './github-calls.js'
 
@@ -66,10 +66,8 @@ export function failureOf(error: unknown, api: URL | undefined): AttemptFailure 
 
 /** The `code` of the first error down the `cause` chain that has one (fetch wraps it twice). */
 function networkCodeOf(error: unknown): string | undefined {
-  for (let cause = error, depth = 0; depth < 5; depth += 1) {
-    if (typeof cause !== 'object' || cause === null) return undefined
+  for (const cause of causeChain(error)) {
     if ('code' in cause && typeof cause.code === 'string') return cause.code
-    cause = 'cause' in cause ? cause.cause : undefined
   }
   return undefined
 }
