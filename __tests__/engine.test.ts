@@ -103,7 +103,7 @@ describe('rate limits and retries', () => {
     const { results } = await run()
     expect(transport.sent).toHaveLength(1)
     expect(results[0]?.error).toBe(
-      'rate limited (429) — server said: hourly limit; the server asks to wait longer than the 120 s edge-purge waits: run again after the retry_at time'
+      'rate limited (429) — server said: hourly limit; the server asks to wait longer than the 120 s edge-purge waits'
     )
     const until = results[0]?.retry_at ?? ''
     // An hour from the answer, which the scripted server gives a few ms after the call.
@@ -458,9 +458,20 @@ describe('when going on cannot help', () => {
     expect(results[39]?.error).toBe(
       'not sent: api.example-cdn.com failed 4 calls in a row; the last: HTTP 503 (Service Unavailable) — server said: down (gave up after 5 attempts)'
     )
+    // Calls started while the 4th was failing were stopped between their retries, and say so.
+    const stopped = results.filter((result) => result.error?.startsWith('stopped after '))
+    for (const result of stopped) {
+      expect(result.error).toBe(
+        `stopped after ${result.attempts === 1 ? '1 attempt' : `${result.attempts} attempts`}: api.example-cdn.com failed 4 calls in a row; the last: HTTP 503 (Service Unavailable) — server said: down (gave up after 5 attempts)`
+      )
+    }
     const [cause] = failureCauses(results, 1)
-    expect(cause).toMatchObject({ count: 40, notSent: 36, refused: false })
-    expect(refusedAndStopped(cause as Cause)).toBe('4 failed, 36 not sent after that')
+    expect(cause).toMatchObject({ count: 40, stopped: stopped.length, refused: false })
+    // With the jitter fixed, the three calls started as the first three ended are those.
+    expect(stopped).toHaveLength(3)
+    expect(refusedAndStopped(cause as Cause)).toBe(
+      '4 failed, 3 stopped between retries, 33 not sent after that'
+    )
   })
 
   it('counts at least 3 failures in a row as an outage, with one call at a time', async () => {

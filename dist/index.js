@@ -31511,10 +31511,9 @@ const NOT_CHECKED_IN_TIME = 'not checked within verify-timeout: raise verify-tim
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   $: () => (/* binding */ stoppedBy),
 /* harmony export */   GC: () => (/* binding */ describeCall),
-/* harmony export */   NE: () => (/* binding */ notSentAfterOutage),
 /* harmony export */   QZ: () => (/* binding */ awaited),
-/* harmony export */   Sp: () => (/* binding */ notSentAfter),
 /* harmony export */   kM: () => (/* binding */ nothingToPurge),
 /* harmony export */   rl: () => (/* binding */ causeOf),
 /* harmony export */   v$: () => (/* binding */ NOT_SENT_CANCELLED),
@@ -31536,37 +31535,43 @@ function describeCall(call) {
 }
 const NOT_SENT_CANCELLED = 'not sent: the run was cancelled';
 /**
- * How the reason of a call stopped by an earlier answer begins, by what that answer stopped: a
- * knock-on, never the cause. An outage's lead says how many calls failed in a row before it.
+ * How a knock-on's reason continues after how far its call got, by what stopped it. The reason
+ * ends with the cause, quoted whole, so the report groups it with the calls that met it.
  */
-const KNOCK_ON_LEADS = {
-    unauthorized: 'not sent: an earlier call to the same address got ',
-    forbidden: 'not sent: an earlier call needing the same permission found that ',
-    host: 'not sent after an earlier call to the same host: ',
-    proxy: 'not sent after an earlier call through the same proxy: '
-};
-const OUTAGE_LEAD = /^not sent: \S+ failed \d+ calls in a row; the last: /;
-/** The reason of a call not sent because an earlier one was refused (or failed) with `cause`. */
-function notSentAfter(stop, cause) {
-    return KNOCK_ON_LEADS[stop] + cause;
-}
-/** The reason of a call not sent because `failures` calls to `host` in a row failed, the last with `cause`. */
-function notSentAfterOutage(host, failures, cause) {
-    return `not sent: ${host} failed ${failures} calls in a row; the last: ${cause}`;
+function knockOnLead(knockOn) {
+    switch (knockOn.scope) {
+        case 'unauthorized':
+            return ': an earlier call to the same address got ';
+        case 'forbidden':
+            return ': an earlier call needing the same permission found that ';
+        case 'host':
+            return ' after an earlier call to the same host: ';
+        case 'proxy':
+            return ' after an earlier call through the same proxy: ';
+        case 'outage':
+            return `: ${knockOn.host} failed ${knockOn.failures} calls in a row; the last: `;
+    }
 }
 /**
- * What a failure's reason comes down to: the refusal a knock-on was stopped by, or the reason
+ * The reason of a call stopped because of an earlier answer with `cause`: `not sent` when it had
+ * made no attempt, `stopped after N attempts` when it was stopped between its retries.
+ */
+function stoppedBy(knockOn, cause, attempts) {
+    const far = attempts === 0 ? 'not sent' : `stopped after ${(0,_text_counted_js__WEBPACK_IMPORTED_MODULE_2__/* .counted */ .h)(attempts, 'attempt')}`;
+    return `${far}${knockOnLead(knockOn)}${cause}`;
+}
+/** Every knock-on's beginning: how far its call got, then one of `knockOnLead`'s. */
+const KNOCK_ON = /^(not sent|stopped after \d+ attempts?)(: an earlier call to the same address got |: an earlier call needing the same permission found that | after an earlier call to the same host: | after an earlier call through the same proxy: |: \S+ failed \d+ calls in a row; the last: )/;
+/**
+ * What a failure's reason comes down to: the answer a knock-on was stopped by, or the reason
  * itself. A rejected token is one cause of 600 failures, not two.
  */
 function causeOf(reason) {
-    for (const lead of Object.values(KNOCK_ON_LEADS)) {
-        if (reason.startsWith(lead))
-            return { cause: reason.slice(lead.length), knockOn: true };
-    }
-    const outage = OUTAGE_LEAD.exec(reason);
-    if (outage !== null)
-        return { cause: reason.slice(outage[0].length), knockOn: true };
-    return { cause: reason, knockOn: false };
+    const lead = KNOCK_ON.exec(reason);
+    if (lead === null)
+        return { cause: reason, knockOn: undefined };
+    const cause = reason.slice(lead[0].length);
+    return { cause, knockOn: lead[1] === 'not sent' ? 'not sent' : 'stopped' };
 }
 function awaited(settings) {
     const what = settings.text === undefined ? 'answer 2xx' : `show ${(0,_text_shown_js__WEBPACK_IMPORTED_MODULE_1__/* .quoted */ .TL)(settings.text)}`;
@@ -33794,7 +33799,6 @@ function forbiddenMessage(call, host) {
  */
 
 
-
 /** An outage takes at least this many failures in a row, however low `concurrency` is. */
 const MIN_OUTAGE_FAILURES = 3;
 function outageThreshold(concurrency) {
@@ -33813,9 +33817,8 @@ function scopesOf(call) {
  * A failure's reason when the server asks for a wait the run will not take. The time itself goes
  * into the result's `retry_at`: a reason holds nothing that differs between calls of one cause.
  */
-function tooLongToWait(message, retryAt) {
-    const over = `${message}; the server asks to wait longer than the ${MAX_SERVER_WAIT_MS / 1000} s edge-purge waits`;
-    return retryAt === undefined ? over : `${over}: run again after the retry_at time`;
+function tooLongToWait(message) {
+    return `${message}; the server asks to wait longer than the ${MAX_SERVER_WAIT_MS / 1000} s edge-purge waits`;
 }
 class Gates {
     outageAfter;
@@ -33854,8 +33857,7 @@ class Gates {
             this.notBefore.set(scopes.host, Math.max(this.notBefore.get(scopes.host) ?? 0, now + waitMs));
         }
         else {
-            const retryAt = waitUntil(waitMs, now);
-            this.stop('host', scopes, tooLongToWait(verdict.message, retryAt), retryAt);
+            this.stop('host', scopes, tooLongToWait(verdict.message), waitUntil(waitMs, now));
         }
     }
     /** Learns from how a call ended: failures in a row for a transient cause make an outage. */
@@ -33868,14 +33870,14 @@ class Gates {
         this.failedInARow.set(scopes.host, failures);
         const key = `host ${scopes.host}`;
         if (failures >= this.outageAfter && !this.stops.has(key)) {
-            const reasonShown = (0,words/* notSentAfterOutage */.NE)(new URL(scopes.host).host, failures, reason);
-            this.stops.set(key, { reason: reasonShown, retryAt: undefined });
+            const knockOn = { scope: 'outage', host: new URL(scopes.host).host, failures };
+            this.stops.set(key, { knockOn, cause: reason, retryAt: undefined });
         }
     }
     stop(scope, scopes, cause, retryAt) {
         const key = `${scope} ${scopes[scope]}`;
         if (!this.stops.has(key))
-            this.stops.set(key, { reason: (0,words/* notSentAfter */.Sp)(scope, cause), retryAt });
+            this.stops.set(key, { knockOn: { scope }, cause, retryAt });
     }
 }
 
@@ -34028,8 +34030,7 @@ function afterFailure(verdict, attempts, settings, { clock, random }) {
         return { settled: failed(attempts, httpStatus, message) };
     if (waitMs !== undefined && waitMs > MAX_SERVER_WAIT_MS) {
         const retryAt = waitUntil(waitMs, clock.now());
-        const error = tooLongToWait(message, retryAt);
-        return { settled: failed(attempts, httpStatus, error, { retryAt }) };
+        return { settled: failed(attempts, httpStatus, tooLongToWait(message), { retryAt }) };
     }
     if (attempts >= settings.maxAttempts) {
         const error = `${message} (gave up after ${(0,counted/* counted */.h)(attempts, 'attempt')})`;
@@ -34101,9 +34102,10 @@ class PurgePass {
             if (signal.aborted) {
                 return notSent(attempts, httpStatus, attempts === 0 ? words/* NOT_SENT_CANCELLED */.v$ : CANCELLED_IN_FLIGHT);
             }
-            const refusal = gates.refusal(scopes);
-            if (refusal !== undefined) {
-                return failed(attempts, httpStatus, refusal.reason, { retryAt: refusal.retryAt });
+            const stopped = gates.refusal(scopes);
+            if (stopped !== undefined) {
+                const reason = (0,words/* stoppedBy */.$)(stopped.knockOn, stopped.cause, attempts);
+                return failed(attempts, httpStatus, reason, { retryAt: stopped.retryAt });
             }
             const pause = gates.pauseMs(scopes, clock.now());
             if (pause > 0) {
@@ -34509,13 +34511,23 @@ function failureCauses(results, keep) {
         const { cause: reason, knockOn } = (0,words/* causeOf */.rl)(result.error ?? 'failed');
         let cause = causes.get(reason);
         if (cause === undefined) {
-            cause = { reason, count: 0, notSent: 0, first: [], refused: false, retryAt: undefined };
+            cause = {
+                reason,
+                count: 0,
+                notSent: 0,
+                stopped: 0,
+                first: [],
+                refused: false,
+                retryAt: undefined
+            };
             causes.set(reason, cause);
         }
         cause.count += 1;
-        if (knockOn)
+        if (knockOn === 'not sent')
             cause.notSent += 1;
-        else if (cause.count - cause.notSent === 1)
+        else if (knockOn === 'stopped')
+            cause.stopped += 1;
+        else if (ownFailures(cause) === 1)
             cause.refused = isRefusal(result.http_status);
         if (result.retry_at !== undefined && (cause.retryAt ?? '') < result.retry_at) {
             cause.retryAt = result.retry_at;
@@ -34541,11 +34553,20 @@ function isRefusal(status) {
 function reasonOf({ reason, retryAt }) {
     return retryAt === undefined ? reason : `${reason}; run again after ${retryAt}`;
 }
-/** How a cause's targets ended, when it stopped some before they were sent. */
-function refusedAndStopped({ count, notSent, refused }) {
-    if (notSent === 0)
+/** The targets whose own call met the cause, not stopped by another's. */
+function ownFailures({ count, notSent, stopped }) {
+    return count - notSent - stopped;
+}
+/** How a cause's targets ended, when it stopped some calls, before they were sent or between retries. */
+function refusedAndStopped(cause) {
+    const { notSent, stopped, refused } = cause;
+    if (notSent + stopped === 0)
         return undefined;
-    return `${count - notSent} ${refused ? 'refused' : 'failed'}, ${notSent} not sent after that`;
+    return [
+        `${ownFailures(cause)} ${refused ? 'refused' : 'failed'}`,
+        ...(stopped === 0 ? [] : [`${stopped} stopped between retries`]),
+        ...(notSent === 0 ? [] : [`${notSent} not sent after that`])
+    ].join(', ');
 }
 
 ;// CONCATENATED MODULE: ./src/report/conclusion.ts

@@ -17,43 +17,64 @@ export function describeCall(call: PurgeCall): string {
 
 export const NOT_SENT_CANCELLED = 'not sent: the run was cancelled'
 
-/**
- * How the reason of a call stopped by an earlier answer begins, by what that answer stopped: a
- * knock-on, never the cause. An outage's lead says how many calls failed in a row before it.
- */
-const KNOCK_ON_LEADS = {
-  unauthorized: 'not sent: an earlier call to the same address got ',
-  forbidden: 'not sent: an earlier call needing the same permission found that ',
-  host: 'not sent after an earlier call to the same host: ',
-  proxy: 'not sent after an earlier call through the same proxy: '
-} as const
-
 /** What an earlier answer stops: the calls to its address, permission, host, or proxy. */
-export type StopScope = keyof typeof KNOCK_ON_LEADS
+export type StopScope = 'unauthorized' | 'forbidden' | 'host' | 'proxy'
 
-const OUTAGE_LEAD = /^not sent: \S+ failed \d+ calls in a row; the last: /
+/** Why a call was stopped by an earlier answer: a knock-on, never the cause. */
+export type KnockOn =
+  | { scope: StopScope }
+  /** `failures` calls to `host` in a row failed for a transient cause. */
+  | { scope: 'outage'; host: string; failures: number }
 
-/** The reason of a call not sent because an earlier one was refused (or failed) with `cause`. */
-export function notSentAfter(stop: StopScope, cause: string): string {
-  return KNOCK_ON_LEADS[stop] + cause
-}
-
-/** The reason of a call not sent because `failures` calls to `host` in a row failed, the last with `cause`. */
-export function notSentAfterOutage(host: string, failures: number, cause: string): string {
-  return `not sent: ${host} failed ${failures} calls in a row; the last: ${cause}`
+/**
+ * How a knock-on's reason continues after how far its call got, by what stopped it. The reason
+ * ends with the cause, quoted whole, so the report groups it with the calls that met it.
+ */
+function knockOnLead(knockOn: KnockOn): string {
+  switch (knockOn.scope) {
+    case 'unauthorized':
+      return ': an earlier call to the same address got '
+    case 'forbidden':
+      return ': an earlier call needing the same permission found that '
+    case 'host':
+      return ' after an earlier call to the same host: '
+    case 'proxy':
+      return ' after an earlier call through the same proxy: '
+    case 'outage':
+      return `: ${knockOn.host} failed ${knockOn.failures} calls in a row; the last: `
+  }
 }
 
 /**
- * What a failure's reason comes down to: the refusal a knock-on was stopped by, or the reason
+ * The reason of a call stopped because of an earlier answer with `cause`: `not sent` when it had
+ * made no attempt, `stopped after N attempts` when it was stopped between its retries.
+ */
+export function stoppedBy(knockOn: KnockOn, cause: string, attempts: number): string {
+  const far = attempts === 0 ? 'not sent' : `stopped after ${counted(attempts, 'attempt')}`
+  return `${far}${knockOnLead(knockOn)}${cause}`
+}
+
+/** Every knock-on's beginning: how far its call got, then one of `knockOnLead`'s. */
+const KNOCK_ON =
+  /^(not sent|stopped after \d+ attempts?)(: an earlier call to the same address got |: an earlier call needing the same permission found that | after an earlier call to the same host: | after an earlier call through the same proxy: |: \S+ failed \d+ calls in a row; the last: )/
+
+/** What a failure's reason comes down to (see `failureCauses`). */
+export interface CauseOf {
+  /** The answer a knock-on was stopped by, or the reason itself. */
+  cause: string
+  /** Stopped by an earlier answer: before its first attempt, or between its retries. */
+  knockOn: 'not sent' | 'stopped' | undefined
+}
+
+/**
+ * What a failure's reason comes down to: the answer a knock-on was stopped by, or the reason
  * itself. A rejected token is one cause of 600 failures, not two.
  */
-export function causeOf(reason: string): { cause: string; knockOn: boolean } {
-  for (const lead of Object.values(KNOCK_ON_LEADS)) {
-    if (reason.startsWith(lead)) return { cause: reason.slice(lead.length), knockOn: true }
-  }
-  const outage = OUTAGE_LEAD.exec(reason)
-  if (outage !== null) return { cause: reason.slice(outage[0].length), knockOn: true }
-  return { cause: reason, knockOn: false }
+export function causeOf(reason: string): CauseOf {
+  const lead = KNOCK_ON.exec(reason)
+  if (lead === null) return { cause: reason, knockOn: undefined }
+  const cause = reason.slice(lead[0].length)
+  return { cause, knockOn: lead[1] === 'not sent' ? 'not sent' : 'stopped' }
 }
 
 /** What the wait asked of each URL. */

@@ -11,6 +11,8 @@ export interface Cause {
   count: number
   /** Of `count`, the targets whose call was not sent because of the refusal. */
   notSent: number
+  /** Of `count`, the targets whose call was stopped between its retries because of it. */
+  stopped: number
   /** Its first targets, in plan order. */
   first: PurgeResult[]
   /** Whether the server turned the calls down (4xx), rather than failing to answer them. */
@@ -27,12 +29,21 @@ export function failureCauses(results: Results, keep: number): Cause[] {
     const { cause: reason, knockOn } = causeOf(result.error ?? 'failed')
     let cause = causes.get(reason)
     if (cause === undefined) {
-      cause = { reason, count: 0, notSent: 0, first: [], refused: false, retryAt: undefined }
+      cause = {
+        reason,
+        count: 0,
+        notSent: 0,
+        stopped: 0,
+        first: [],
+        refused: false,
+        retryAt: undefined
+      }
       causes.set(reason, cause)
     }
     cause.count += 1
-    if (knockOn) cause.notSent += 1
-    else if (cause.count - cause.notSent === 1) cause.refused = isRefusal(result.http_status)
+    if (knockOn === 'not sent') cause.notSent += 1
+    else if (knockOn === 'stopped') cause.stopped += 1
+    else if (ownFailures(cause) === 1) cause.refused = isRefusal(result.http_status)
     if (result.retry_at !== undefined && (cause.retryAt ?? '') < result.retry_at) {
       cause.retryAt = result.retry_at
     }
@@ -60,8 +71,18 @@ export function reasonOf({ reason, retryAt }: Cause): string {
   return retryAt === undefined ? reason : `${reason}; run again after ${retryAt}`
 }
 
-/** How a cause's targets ended, when it stopped some before they were sent. */
-export function refusedAndStopped({ count, notSent, refused }: Cause): string | undefined {
-  if (notSent === 0) return undefined
-  return `${count - notSent} ${refused ? 'refused' : 'failed'}, ${notSent} not sent after that`
+/** The targets whose own call met the cause, not stopped by another's. */
+function ownFailures({ count, notSent, stopped }: Cause): number {
+  return count - notSent - stopped
+}
+
+/** How a cause's targets ended, when it stopped some calls, before they were sent or between retries. */
+export function refusedAndStopped(cause: Cause): string | undefined {
+  const { notSent, stopped, refused } = cause
+  if (notSent + stopped === 0) return undefined
+  return [
+    `${ownFailures(cause)} ${refused ? 'refused' : 'failed'}`,
+    ...(stopped === 0 ? [] : [`${stopped} stopped between retries`]),
+    ...(notSent === 0 ? [] : [`${notSent} not sent after that`])
+  ].join(', ')
 }

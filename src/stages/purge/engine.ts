@@ -10,7 +10,7 @@ import { counted } from '../../text/counted.js'
 import { describeEnd, describeRetry } from './log-lines.js'
 import { CANCELLED_IN_FLIGHT, interpret, type Verdict } from './response.js'
 import { type CallEnd, type PurgeCall, type PurgeRun } from '../../record/index.js'
-import { NOT_SENT_CANCELLED } from '../../record/words.js'
+import { NOT_SENT_CANCELLED, stoppedBy } from '../../record/words.js'
 import { backoffMs, MAX_SERVER_WAIT_MS, waitUntil } from '../../http/retry-policy.js'
 import {
   Gates,
@@ -83,8 +83,7 @@ function afterFailure(
   if (!verdict.retryable) return { settled: failed(attempts, httpStatus, message) }
   if (waitMs !== undefined && waitMs > MAX_SERVER_WAIT_MS) {
     const retryAt = waitUntil(waitMs, clock.now())
-    const error = tooLongToWait(message, retryAt)
-    return { settled: failed(attempts, httpStatus, error, { retryAt }) }
+    return { settled: failed(attempts, httpStatus, tooLongToWait(message), { retryAt }) }
   }
   if (attempts >= settings.maxAttempts) {
     const error = `${message} (gave up after ${counted(attempts, 'attempt')})`
@@ -163,9 +162,10 @@ class PurgePass {
           attempts === 0 ? NOT_SENT_CANCELLED : CANCELLED_IN_FLIGHT
         )
       }
-      const refusal = gates.refusal(scopes)
-      if (refusal !== undefined) {
-        return failed(attempts, httpStatus, refusal.reason, { retryAt: refusal.retryAt })
+      const stopped = gates.refusal(scopes)
+      if (stopped !== undefined) {
+        const reason = stoppedBy(stopped.knockOn, stopped.cause, attempts)
+        return failed(attempts, httpStatus, reason, { retryAt: stopped.retryAt })
       }
       const pause = gates.pauseMs(scopes, clock.now())
       if (pause > 0) {

@@ -15,12 +15,13 @@
 import { proxyFor } from '../../http/blocked.js'
 import { MAX_SERVER_WAIT_MS, waitUntil } from '../../http/retry-policy.js'
 import type { PurgeCall } from '../../record/index.js'
-import { notSentAfter, notSentAfterOutage, type StopScope } from '../../record/words.js'
+import type { KnockOn, StopScope } from '../../record/words.js'
 import type { Verdict } from './response.js'
 
-/** Why a call is not sent, and when the server said calls may start again (ms epoch). */
+/** Why calls are stopped: what stopped them, the answer's reason, and when the server said calls may start again (ms epoch). */
 export interface Stopped {
-  reason: string
+  knockOn: KnockOn
+  cause: string
   retryAt: number | undefined
 }
 
@@ -51,9 +52,8 @@ export function scopesOf(call: PurgeCall): Scopes {
  * A failure's reason when the server asks for a wait the run will not take. The time itself goes
  * into the result's `retry_at`: a reason holds nothing that differs between calls of one cause.
  */
-export function tooLongToWait(message: string, retryAt: number | undefined): string {
-  const over = `${message}; the server asks to wait longer than the ${MAX_SERVER_WAIT_MS / 1000} s edge-purge waits`
-  return retryAt === undefined ? over : `${over}: run again after the retry_at time`
+export function tooLongToWait(message: string): string {
+  return `${message}; the server asks to wait longer than the ${MAX_SERVER_WAIT_MS / 1000} s edge-purge waits`
 }
 
 export class Gates {
@@ -89,8 +89,7 @@ export class Gates {
     if (waitMs <= MAX_SERVER_WAIT_MS) {
       this.notBefore.set(scopes.host, Math.max(this.notBefore.get(scopes.host) ?? 0, now + waitMs))
     } else {
-      const retryAt = waitUntil(waitMs, now)
-      this.stop('host', scopes, tooLongToWait(verdict.message, retryAt), retryAt)
+      this.stop('host', scopes, tooLongToWait(verdict.message), waitUntil(waitMs, now))
     }
   }
 
@@ -102,13 +101,13 @@ export class Gates {
     this.failedInARow.set(scopes.host, failures)
     const key = `host ${scopes.host}`
     if (failures >= this.outageAfter && !this.stops.has(key)) {
-      const reasonShown = notSentAfterOutage(new URL(scopes.host).host, failures, reason)
-      this.stops.set(key, { reason: reasonShown, retryAt: undefined })
+      const knockOn: KnockOn = { scope: 'outage', host: new URL(scopes.host).host, failures }
+      this.stops.set(key, { knockOn, cause: reason, retryAt: undefined })
     }
   }
 
   private stop(scope: StopScope, scopes: Scopes, cause: string, retryAt: number | undefined) {
     const key = `${scope} ${scopes[scope]}`
-    if (!this.stops.has(key)) this.stops.set(key, { reason: notSentAfter(scope, cause), retryAt })
+    if (!this.stops.has(key)) this.stops.set(key, { knockOn: { scope }, cause, retryAt })
   }
 }
