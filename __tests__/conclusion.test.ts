@@ -6,6 +6,7 @@ import { conclude } from '../src/report/conclusion.js'
 import { hideSecrets } from '../src/text/guard.js'
 import { settingsWith } from '../tools/defaults.js'
 import { runRecord } from './support/run-record.js'
+import { NOT_SENT_CANCELLED, reasonOf, type Failure } from '../src/record/failure.js'
 
 const error = jest.fn<(message: string) => void>()
 const warning = jest.fn<(message: string) => void>()
@@ -51,11 +52,18 @@ function purged(target: string): PurgeResult {
     id: '1-2-3',
     http_status: 200,
     attempts: 1,
-    error: null
+    error: null,
+    failure: null
   }
 }
 
-function failed(target: string, reason: string, type: PurgeResult['type'] = 'key'): PurgeResult {
+/** A failed result, its failure given as data or, when only its words matter here, as them. */
+function failed(
+  target: string,
+  why: string | Failure,
+  type: PurgeResult['type'] = 'key'
+): PurgeResult {
+  const failure = typeof why === 'string' ? { what: why } : why
   return {
     type,
     target,
@@ -65,11 +73,15 @@ function failed(target: string, reason: string, type: PurgeResult['type'] = 'key
     id: null,
     http_status: 400,
     attempts: 1,
-    error: reason
+    error: reasonOf(failure),
+    failure
   }
 }
 
-const UNAUTHORIZED = 'the API token was rejected (401): check the secret behind api-token'
+const UNAUTHORIZED: Failure = {
+  what: 'the API token was rejected (401)',
+  detail: 'check the secret behind api-token'
+}
 
 beforeEach(() => {
   error.mockReset()
@@ -105,7 +117,7 @@ describe('the failure annotations', () => {
     const lines = annotationsOf(results)
     expect(lines).toHaveLength(1)
     expect(lines[0]).toContain('600 targets')
-    expect(lines[0]).toContain(UNAUTHORIZED)
+    expect(lines[0]).toContain(reasonOf(UNAUTHORIZED))
   })
 
   it('puts the largest group first', () => {
@@ -124,18 +136,17 @@ describe('the failure annotations', () => {
   })
 
   it('names a refusal once for the targets it refused and those it stopped, with both counts', () => {
-    const refused = 'soft purge was refused (403): the token needs Billing permission or higher'
+    const refused: Failure = {
+      what: 'soft purge was refused (403)',
+      detail: 'the token needs Billing permission or higher'
+    }
+    const stopped: Failure = { ...refused, stopped: { by: { scope: 'forbidden' }, attempts: 0 } }
     const results = [
       failed('home', refused),
-      ...Array.from({ length: 40 }, (_, index) =>
-        failed(
-          `k${index}`,
-          `not sent: an earlier call needing the same permission found that ${refused}`
-        )
-      )
+      ...Array.from({ length: 40 }, (_, index) => failed(`k${index}`, stopped))
     ]
     expect(annotationsOf(results)).toEqual([
-      `41 targets not purged: ${refused}; 1 refused, 40 not sent after that`
+      `41 targets not purged: ${reasonOf(refused)}; 1 refused, 40 not sent after that`
     ])
   })
 
@@ -190,7 +201,7 @@ describe('conclude', () => {
     concludeRun(results, ending(true))
     expect(error.mock.calls.map(([message]) => message)).toEqual([
       'key "b" not purged: HTTP 400 (Bad Request)',
-      `key "c" not purged: ${UNAUTHORIZED}`
+      `key "c" not purged: ${reasonOf(UNAUTHORIZED)}`
     ])
     expect(setFailed).toHaveBeenCalledTimes(1)
     expect(setFailed.mock.calls[0]?.[0]).toContain('2 of 3 targets failed')
@@ -209,7 +220,7 @@ describe('conclude', () => {
   })
 
   it('fails the step when a cancel ended the run, after what went wrong', () => {
-    const results = [failed('b', 'not sent: the run was cancelled')]
+    const results = [failed('b', NOT_SENT_CANCELLED)]
     const stopped =
       'Cancelled after 0 of 1 call: the calls not answered by then are reported as failed'
     conclude(runRecord({ results, stopped }), { log, fail: setFailed })
@@ -220,14 +231,17 @@ describe('conclude', () => {
   })
 
   it('names the one cause of every failure in the step’s message: a rejected token, not a count', () => {
-    const stopped = `not sent: an earlier call to the same address got ${UNAUTHORIZED}`
+    const stopped: Failure = {
+      ...UNAUTHORIZED,
+      stopped: { by: { scope: 'unauthorized' }, attempts: 0 }
+    }
     const results = [
       ...Array.from({ length: 256 }, (_, index) => failed(`k${index}`, UNAUTHORIZED)),
       ...Array.from({ length: 344 }, (_, index) => failed(`n${index}`, stopped))
     ]
     concludeRun(results, ending(true))
     expect(error.mock.calls.map(([message]) => message)).toEqual([
-      `600 targets not purged: ${UNAUTHORIZED}; 256 refused, 344 not sent after that`
+      `600 targets not purged: ${reasonOf(UNAUTHORIZED)}; 256 refused, 344 not sent after that`
     ])
     expect(setFailed).toHaveBeenCalledWith(
       '600 of 600 targets failed to purge: the API token was rejected (401); the job summary and the results output list each with its reason'

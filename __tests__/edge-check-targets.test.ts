@@ -29,7 +29,8 @@ function urlResult(target: string, status: PurgeResult['status']): PurgeResult {
     id: status === 'purged' ? '1-2-3' : null,
     http_status: 200,
     attempts: 1,
-    error: status === 'failed' ? 'HTTP 403' : null
+    error: status === 'failed' ? 'HTTP 403' : null,
+    failure: status === 'failed' ? { what: 'HTTP 403' } : null
   }
 }
 

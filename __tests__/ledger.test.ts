@@ -2,6 +2,7 @@
 import { describe, expect, it } from '@jest/globals'
 import type { CallEnd, PurgeCall, PurgeResult } from '../src/record/index.js'
 import { planPurges } from '../src/stages/plan.js'
+import { NOT_SENT_CANCELLED, type Failure } from '../src/record/failure.js'
 import { ResultLedger } from '../src/stages/purge/ledger.js'
 import { settingsWith } from '../tools/defaults.js'
 
@@ -18,15 +19,15 @@ function callFor(keys: string[]): PurgeCall {
 function resultsOf(call: PurgeCall, end: CallEnd): PurgeResult[] {
   const ledger = new ResultLedger([call])
   ledger.record(0, end)
-  return [...ledger.settle('not sent').results]
+  return [...ledger.settle({ what: 'not sent' }).results]
 }
 
-const answered = (ids: [string, string][], unusable?: [string, string][]): CallEnd => ({
+const answered = (ids: [string, string][], unusable?: [string, Failure][]): CallEnd => ({
   attempts: 1,
   httpStatus: 200,
   ids: new Map(ids),
   unusable: unusable === undefined ? undefined : new Map(unusable),
-  error: undefined
+  failure: undefined
 })
 
 describe('the results of a call that was answered', () => {
@@ -47,7 +48,8 @@ describe('the results of a call that was answered', () => {
 
   it('fails a key whose id was unusable with the reason the answer gave, and no id', () => {
     const reason = `the server's answer held no usable purge id (got "two lines")`
-    const results = resultsOf(callFor(['home']), answered([], [['home', reason]]))
+    const unusable: Failure = { what: reason }
+    const results = resultsOf(callFor(['home']), answered([], [['home', unusable]]))
     expect(results).toEqual([
       {
         type: 'key',
@@ -58,7 +60,8 @@ describe('the results of a call that was answered', () => {
         id: null,
         http_status: 200,
         attempts: 1,
-        error: reason
+        error: reason,
+        failure: unusable
       }
     ])
   })
@@ -66,7 +69,12 @@ describe('the results of a call that was answered', () => {
 
 describe('the results of a call that failed', () => {
   it('fail every target of the call with its error', () => {
-    const end: CallEnd = { attempts: 3, httpStatus: 503, ids: undefined, error: 'HTTP 503' }
+    const end: CallEnd = {
+      attempts: 3,
+      httpStatus: 503,
+      ids: undefined,
+      failure: { what: 'HTTP 503' }
+    }
     const results = resultsOf(callFor(['a', 'b']), end)
     expect(results.map(({ status, id, attempts, error }) => [status, id, attempts, error])).toEqual(
       [
@@ -81,7 +89,7 @@ describe('fill', () => {
   it('fails the calls without an end for the reason given, and counts them', () => {
     const ledger = new ResultLedger([callFor(['a']), callFor(['b'])])
     ledger.record(0, answered([['a', ID]]))
-    const { results, counts } = ledger.settle('not sent: the run was cancelled')
+    const { results, counts } = ledger.settle(NOT_SENT_CANCELLED)
     expect(results.map(({ target, status, error }) => [target, status, error])).toEqual([
       ['a', 'purged', null],
       ['b', 'failed', 'not sent: the run was cancelled']
@@ -91,7 +99,7 @@ describe('fill', () => {
 
   it('keeps what it gave: an answer arriving after an unexpected error changes nothing', () => {
     const ledger = new ResultLedger([callFor(['a'])])
-    ledger.fill('not finished: edge-purge stopped on an unexpected error')
+    ledger.fill({ what: 'not finished', detail: 'edge-purge stopped on an unexpected error' })
     ledger.record(0, answered([['a', ID]]))
     expect(ledger.results().map(({ status, error }) => [status, error])).toEqual([
       ['failed', 'not finished: edge-purge stopped on an unexpected error']

@@ -97,7 +97,10 @@ describe('call lines', () => {
       attempts: 2,
       httpStatus: 400,
       ids: undefined,
-      error: 'HTTP 400: bad\n::error title=Forged::all good\r\n##[set-output name=x]1'
+      failure: {
+        what: 'HTTP 400',
+        detail: 'bad\n::error title=Forged::all good\r\n##[set-output name=x]1'
+      }
     }
     const line = describeEnd(call, end, 120)
     expect(linesOf(line)).toHaveLength(1)
@@ -114,7 +117,7 @@ describe('call lines', () => {
         ['a', 'x'],
         ['b', 'y']
       ]),
-      error: undefined
+      failure: undefined
     }
     expect(describeEnd(call, whole, 5)).toMatch(/^✓ /)
     const lost = { ...whole, ids: new Map([['a', 'x']]) }
@@ -140,7 +143,7 @@ describe('call lines', () => {
     expect(describePlan(calls, all)).toBe('Planned 1 purge-all call: everything in service svc123')
     const [purgeAll] = calls
     if (purgeAll === undefined) throw new Error('expected a call')
-    const end = { attempts: 1, httpStatus: 200, ids: new Map(), error: undefined }
+    const end = { attempts: 1, httpStatus: 200, ids: new Map(), failure: undefined }
     expect(describeEnd(purgeAll, end, 30)).toBe(
       `✓ POST ${TEST_BASE}/service/svc123/purge_all: everything in svc123 purged, HTTP 200 (1 attempt, 30 ms)`
     )

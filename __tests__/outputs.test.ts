@@ -10,6 +10,10 @@ import { purgeResult, runRecord } from './support/run-record.js'
 import { hideSecrets } from '../src/text/guard.js'
 import { parseOutputFile } from '../tools/run-like-runner.js'
 
+/** Results as the `results` output and file hold them: their failure is there in words only. */
+const outputForm = (results: readonly PurgeResult[]): object[] =>
+  results.map(({ failure: _failure, ...entry }) => entry)
+
 describe('writeOutputs', () => {
   const saved = { ...process.env }
   let dir: string
@@ -56,7 +60,7 @@ describe('writeOutputs', () => {
       'base-source': '',
       'purge-ids': '{"a":"id-a"}',
       'purge-id': 'id-a',
-      results: JSON.stringify(results),
+      results: JSON.stringify(outputForm(results)),
       'purged-count': '1',
       'failed-count': '1',
       'results-file': file,
@@ -68,7 +72,7 @@ describe('writeOutputs', () => {
       'verification-file': ''
     })
     expect(readdirSync(runnerTemp)).toEqual([file.slice(runnerTemp.length + 1)])
-    expect(readFileSync(file, 'utf8')).toBe(JSON.stringify(results))
+    expect(readFileSync(file, 'utf8')).toBe(JSON.stringify(outputForm(results)))
   })
 
   it('counts unreachable pages apart, and still counts them in stale-count, which workflows gate on', async () => {
@@ -132,7 +136,7 @@ describe('writeOutputs', () => {
     )
     hideSecrets([token])
     const file = await writeOutputs(runRecord({ results }), runnerOutputs)
-    const hidden = JSON.stringify(results, (_key, value: unknown) =>
+    const hidden = JSON.stringify(outputForm(results), (_key, value: unknown) =>
       typeof value === 'string' ? value.replaceAll(token, '***') : value
     )
     expect(readFileSync(file, 'utf8')).toBe(hidden)
@@ -145,7 +149,7 @@ describe('writeOutputs', () => {
     )
     const file = await writeOutputs(runRecord({ results }), runnerOutputs)
     expect(readFileSync(file).length).toBeGreaterThan(512 * 1024)
-    expect(readFileSync(file, 'utf8')).toBe(JSON.stringify(results))
+    expect(readFileSync(file, 'utf8')).toBe(JSON.stringify(outputForm(results)))
     expect(JSON.parse(outputs()['purge-ids'] ?? '')).toEqual(
       Object.fromEntries(results.map(({ target, id }) => [target, id]))
     )
@@ -153,7 +157,9 @@ describe('writeOutputs', () => {
 
   it('keeps an output of exactly 1,000,000 bytes, and leaves one a byte longer empty', async () => {
     const sized = (bytes: number): PurgeResult[] => {
-      const base = Buffer.byteLength(JSON.stringify([purgeResult({ target: '', id: null })]))
+      const base = Buffer.byteLength(
+        JSON.stringify(outputForm([purgeResult({ target: '', id: null })]))
+      )
       // `é` is 2 bytes in UTF-8 and 1 character: the bytes, not the characters, are counted.
       const pad = bytes - base
       return [
@@ -161,9 +167,9 @@ describe('writeOutputs', () => {
       ]
     }
     const exact = sized(1_000_000)
-    expect(Buffer.byteLength(JSON.stringify(exact))).toBe(1_000_000)
+    expect(Buffer.byteLength(JSON.stringify(outputForm(exact)))).toBe(1_000_000)
     await writeOutputs(runRecord({ results: exact }), runnerOutputs)
-    expect(outputs().results).toBe(JSON.stringify(exact))
+    expect(outputs().results).toBe(JSON.stringify(outputForm(exact)))
 
     writeFileSync(outputFile, '')
     const over = sized(1_000_001)
@@ -215,7 +221,7 @@ describe('writeOutputs', () => {
       'base-source': '',
       'purge-ids': '{"a":"id-a"}',
       'purge-id': 'id-a',
-      results: JSON.stringify(results),
+      results: JSON.stringify(outputForm(results)),
       'purged-count': '1',
       'failed-count': '0',
       'results-file': '',

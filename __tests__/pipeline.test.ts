@@ -10,7 +10,7 @@ import type { Answer } from '../src/http/agents.js'
 import type { PageReading, Prober } from '../src/http/probe.js'
 import { closeMarks, runPipeline, type PipelineDeps } from '../src/pipeline/index.js'
 import { withSources, type PurgeResult, type RunRecord } from '../src/record/index.js'
-import { NOT_SENT_CANCELLED } from '../src/record/words.js'
+import { NOT_SENT_CANCELLED, reasonOf } from '../src/record/failure.js'
 import type { Transport } from '../src/stages/purge/transport.js'
 import { settingsWith } from '../tools/defaults.js'
 import { FakeClock } from '../tools/fake-clock.js'
@@ -297,7 +297,7 @@ describe('cancelled', () => {
     expect(kinds(events)).toEqual(['wait'])
     expect(record.stopped).toBe('Cancelled while waiting for the origin: no purge call was sent')
     expect(new Set(record.results.map((result) => result.error))).toEqual(
-      new Set([NOT_SENT_CANCELLED])
+      new Set([reasonOf(NOT_SENT_CANCELLED)])
     )
     expectEachTargetOnce(record)
   })

@@ -19,6 +19,7 @@ import { renderSummary } from '../src/report/summary/index.js'
 import { settingsWith, TEST_BASE, TEST_SERVICE } from '../tools/defaults.js'
 import { derivationOf } from './support/derivation.js'
 import { runRecord } from './support/run-record.js'
+import { reasonOf, type Failure } from '../src/record/failure.js'
 import { elementCounts, renderMarkdown, textOf } from './support/rendered-markdown.js'
 
 const RESULTS_FILE = '/home/runner/work/_temp/edge-purge-results-1.json'
@@ -34,12 +35,16 @@ function result(target: string, overrides: Partial<PurgeResult> = {}): PurgeResu
     http_status: 200,
     attempts: 1,
     error: null,
+    failure: null,
     ...overrides
   }
 }
 
-function failedResult(target: string, error: string): PurgeResult {
-  return result(target, { status: 'failed', id: null, http_status: 400, error })
+/** A failed result, its failure given as data or, when only its words matter here, as them. */
+function failedResult(target: string, why: string | Failure): PurgeResult {
+  const failure = typeof why === 'string' ? { what: why } : why
+  const error = reasonOf(failure)
+  return result(target, { status: 'failed', id: null, http_status: 400, error, failure })
 }
 
 const CALL: PurgeCall = {
@@ -584,12 +589,16 @@ describe('the wait and the edge check', () => {
   })
 
   it('says no purge call was sent when the wait timed out, with the reason', () => {
-    const failure =
-      'the origin was not ready within 600 s: https://origin.example/version did not show "abc1234"'
-    const html = render([failedResult('blog', `not sent: ${failure}`)], {
+    const failure = {
+      what: 'the origin was not ready within 600 s',
+      detail: 'https://origin.example/version did not show "abc1234"'
+    }
+    const html = render([failedResult('blog', { ...failure, notSent: true })], {
       wait: wait({ done: false, failure })
     })
-    expect(textOf(renderMarkdown(html))).toContain(`No purge call was sent: ${failure}`)
+    expect(textOf(renderMarkdown(html))).toContain(
+      `No purge call was sent: ${failure.what}: ${failure.detail}`
+    )
   })
 
   it('lists the URLs checked, stale first, with their Age or text and evidence', () => {
@@ -665,9 +674,11 @@ describe('the first line is the answer', () => {
   })
 
   it('says nothing was sent when the wait timed out, and gives the reason once', () => {
-    const failure =
-      'the origin was not ready within 60 s: 2 of 2 wait-for-urls did not show "abc1234"'
-    const results = ['a', 'b', 'c'].map((key) => failedResult(key, `not sent: ${failure}`))
+    const failure = {
+      what: 'the origin was not ready within 60 s',
+      detail: '2 of 2 wait-for-urls did not show "abc1234"'
+    }
+    const results = ['a', 'b', 'c'].map((key) => failedResult(key, { ...failure, notSent: true }))
     const html = render(results, {
       wait: {
         urls: ['https://origin.example/v1', 'https://origin.example/v2'],
@@ -695,7 +706,7 @@ describe('the first line is the answer', () => {
     )
     expect(text).toContain('3 targets in 1 call planned, none sent')
     expect(text).not.toContain('3 targets in 1 call ·')
-    expect(text.split(failure)).toHaveLength(2)
+    expect(text.split(reasonOf(failure))).toHaveLength(2)
     expect(text).toContain(
       'https://origin.example/v2 did not show "abc1234" (last answer: HTTP 200, did not show "abc1234", after 30 checks)'
     )
@@ -752,7 +763,8 @@ describe('one byte budget for the whole summary', () => {
 
   it('lists 810 long wait-for-url entries within 512 KiB, then counts the rest', () => {
     const urls = Array.from({ length: 810 }, (_, index) => longUrl(index))
-    const html = render([failedResult('a', 'not sent: the origin was not ready within 60 s')], {
+    const notReady = { what: 'the origin was not ready within 60 s', notSent: true }
+    const html = render([failedResult('a', notReady)], {
       wait: {
         urls,
         text: '"'.repeat(1000),
@@ -763,7 +775,10 @@ describe('one byte budget for the whole summary', () => {
           cancelled: false,
           blocked: false,
           elapsedMs: 60_000,
-          failure: `the origin was not ready within 60 s: 810 of 810 wait-for-urls did not show it`,
+          failure: {
+            what: 'the origin was not ready within 60 s',
+            detail: '810 of 810 wait-for-urls did not show it'
+          },
           urls: urls.map((url) => ({ url, checks: 30, passedInARow: 0, last: '"'.repeat(1000) }))
         }
       }
@@ -878,7 +893,10 @@ describe('what each edge verdict rests on', () => {
 })
 
 describe('the first three seconds: a summary of a RunRecord names what happened', () => {
-  const UNAUTHORIZED = 'the API token was rejected (401): check the secret behind api-token'
+  const UNAUTHORIZED: Failure = {
+    what: 'the API token was rejected (401)',
+    detail: 'check the secret behind api-token'
+  }
   const summaryOf = (overrides: Parameters<typeof runRecord>[0]): string =>
     renderSummary(runRecord(overrides), { resultsFile: RESULTS_FILE, context: undefined })
   const headline = (html: string): string => textOf(html.split('\n')[0] ?? '')
@@ -887,10 +905,10 @@ describe('the first three seconds: a summary of a RunRecord names what happened'
     const results = [
       ...Array.from({ length: 256 }, (_, index) => failedResult(`k${index}`, UNAUTHORIZED)),
       ...Array.from({ length: 344 }, (_, index) =>
-        failedResult(
-          `k${256 + index}`,
-          `not sent: an earlier call to the same address got ${UNAUTHORIZED}`
-        )
+        failedResult(`k${256 + index}`, {
+          ...UNAUTHORIZED,
+          stopped: { by: { scope: 'unauthorized' }, attempts: 0 }
+        })
       )
     ]
     const html = summaryOf({ results })
@@ -900,7 +918,7 @@ describe('the first three seconds: a summary of a RunRecord names what happened'
     const rows = rowsOf(html)
     expect(rows).toHaveLength(1)
     const row = textOf(rows[0] ?? '')
-    expect(row).toContain(UNAUTHORIZED)
+    expect(row).toContain(reasonOf(UNAUTHORIZED))
     expect(row).toContain('600256 refused, 344 not sent after that')
     expect(row).toContain('key\u00a0k0')
     expect(row).toContain('…and 595 more')

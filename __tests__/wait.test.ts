@@ -9,6 +9,7 @@ import { getEventListeners } from 'node:events'
 import { describeBlocked } from '../src/http/blocked.js'
 import type { Answer } from '../src/http/agents.js'
 import type { PageReading, Prober } from '../src/http/probe.js'
+import { reasonOf } from '../src/record/failure.js'
 import { waitForOrigin } from '../src/stages/wait.js'
 import { FakeClock } from '../tools/fake-clock.js'
 import { recordedLog } from './support/recorded-log.js'
@@ -18,6 +19,10 @@ import type { RequestLimits } from '../src/http/page-checks.js'
 import type { WaitOutcome } from '../src/record/index.js'
 import type { Clock } from '../src/clock.js'
 import { runCancel } from './support/run-cancel.js'
+
+/** The wait's failure in words, as the log and every target's reason give it. */
+const failureText = (outcome: WaitOutcome): string | undefined =>
+  outcome.failure === undefined ? undefined : reasonOf(outcome.failure)
 
 const ORIGIN = 'https://origin.example/version'
 const SHA = 'abc1234'
@@ -87,7 +92,7 @@ describe('cadence and deadline', () => {
     expect(prober.startsOf(ORIGIN, started)).toEqual([0, 2000, 4000, 5000])
     expect(prober.calls.at(-1)?.timeoutMs).toBe(1000)
     expect(outcome).toMatchObject({ done: false, elapsedMs: 5100 })
-    expect(outcome.failure).toBe(
+    expect(failureText(outcome)).toBe(
       `the origin was not ready after 5 s: ${ORIGIN} did not show "${SHA}"`
     )
   })
@@ -110,7 +115,7 @@ describe('cadence and deadline', () => {
     })
     expect(prober.startsOf(ORIGIN, started)).toEqual([0, 2003, 4006, 6003])
     expect(outcome.elapsedMs).toBe(6103)
-    expect(outcome.failure).toBe(
+    expect(failureText(outcome)).toBe(
       `the origin was not ready after 6 s: ${ORIGIN} did not show "${SHA}"`
     )
   })
@@ -209,11 +214,11 @@ describe('time up', () => {
       })
     )
     expect(outcome.done).toBe(false)
-    expect(outcome.failure).toBe(
+    expect(failureText(outcome)).toBe(
       `the origin was not ready after 10 s: 2 of 3 wait-for-urls did not show "${SHA}" 2 times in a row`
     )
     expect(lines.slice(-4, -1)).toEqual([
-      outcome.failure,
+      failureText(outcome),
       `${ORIGIN} did not show "${SHA}" 2 times in a row (last answer: HTTP 200, did not show "${SHA}", after 6 checks)`,
       `${down} did not show "${SHA}" 2 times in a row (last answer: network error: connect ECONNREFUSED, after 6 checks)`
     ])
@@ -224,7 +229,9 @@ describe('time up', () => {
       { text: undefined, timeoutMs: 3000, requestTimeoutMs: 2000 },
       always(page(200), 60_000)
     )
-    expect(outcome.failure).toBe(`the origin was not ready after 3 s: ${ORIGIN} did not answer 2xx`)
+    expect(failureText(outcome)).toBe(
+      `the origin was not ready after 3 s: ${ORIGIN} did not answer 2xx`
+    )
     expect(lines).toContain(
       `${ORIGIN} did not answer 2xx (last answer: no complete answer within 1 s, after 2 checks)`
     )
@@ -235,11 +242,11 @@ describe('time up', () => {
     const { outcome, prober, started } = await run({ timeoutMs: 3000 }, always(OLD, 60_000))
     expect(prober.startsOf(ORIGIN, started)).toEqual([0, 3000])
     expect(outcome.elapsedMs).toBe(4000)
-    expect(outcome.failure).toBe(
+    expect(failureText(outcome)).toBe(
       `the origin was not ready after 4 s: ${ORIGIN} did not show "${SHA}"`
     )
     const waitSeconds = Math.round(outcome.elapsedMs / 1000)
-    expect(outcome.failure).toContain(`after ${waitSeconds} s:`)
+    expect(failureText(outcome)).toContain(`after ${waitSeconds} s:`)
   })
 
   it('says why in one short sentence however many URLs wait: every target repeats it', async () => {
@@ -248,7 +255,7 @@ describe('time up', () => {
       (_, index) => `https://origin.example/${index}/${'v'.repeat(1900)}`
     )
     const { outcome } = await run({ urls, text: 'x'.repeat(500), passes: 100 }, always(OLD))
-    expect(outcome.failure).toBe(
+    expect(failureText(outcome)).toBe(
       `the origin was not ready after 10 s: 100 of 100 wait-for-urls did not show "${'x'.repeat(80)}…" 100 times in a row`
     )
     expect(`not sent: ${outcome.failure ?? ''}`.length).toBeLessThanOrEqual(400)
@@ -279,11 +286,11 @@ describe('a proxy or a certificate in the way', () => {
     )
     expect(prober.calls).toHaveLength(1)
     expect(outcome).toMatchObject({ done: false, cancelled: false, blocked: true, elapsedMs: 100 })
-    expect(outcome.failure).toBe(
+    expect(failureText(outcome)).toBe(
       'the origin could not be checked because the certificate of origin.example is not trusted (SELF_SIGNED_CERT_IN_CHAIN): a company CA is given to Node with NODE_EXTRA_CA_CERTS (docs/self-hosted.md)'
     )
     expect(lines.slice(-3, -1)).toEqual([
-      outcome.failure,
+      failureText(outcome),
       `${ORIGIN} did not show "${SHA}" (last answer: ${describeBlocked(untrusted.blocked)}, after 1 check)`
     ])
     // The wait's own stop leaves nothing listening to the run's cancel.
@@ -310,7 +317,7 @@ describe('a proxy or a certificate in the way', () => {
       blocked: { kind: 'proxy', status: 403, proxy: `${host}:3128`, target: `${host}:443` }
     }
     const { outcome } = await run({}, always(blocked))
-    expect(outcome.failure).toBe(
+    expect(failureText(outcome)).toBe(
       `the origin could not be checked because the proxy ${host}:3128 refused the tunnel to ${host}:443 (403): the proxy does not allow CONNECT to ${host}:443; ask its admins to allow it, or list the host in NO_PROXY`
     )
   })

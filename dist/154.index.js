@@ -14,17 +14,21 @@ __webpack_require__.r(__webpack_exports__);
 /* harmony import */ var node_events__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(8474);
 /* harmony import */ var node_events__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__webpack_require__.n(node_events__WEBPACK_IMPORTED_MODULE_0__);
 /* harmony import */ var _clock_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(9373);
-/* harmony import */ var _http_observation_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(2510);
-/* harmony import */ var _http_page_checks_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(1651);
-/* harmony import */ var _record_words_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(9336);
-/* harmony import */ var _text_counted_js__WEBPACK_IMPORTED_MODULE_7__ = __webpack_require__(4305);
-/* harmony import */ var _text_guard_js__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(2963);
-/* harmony import */ var _text_shown_js__WEBPACK_IMPORTED_MODULE_6__ = __webpack_require__(8482);
+/* harmony import */ var _http_blocked_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(1048);
+/* harmony import */ var _record_failure_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(5555);
+/* harmony import */ var _http_observation_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(2510);
+/* harmony import */ var _http_page_checks_js__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(1651);
+/* harmony import */ var _record_words_js__WEBPACK_IMPORTED_MODULE_6__ = __webpack_require__(9336);
+/* harmony import */ var _text_counted_js__WEBPACK_IMPORTED_MODULE_9__ = __webpack_require__(4305);
+/* harmony import */ var _text_guard_js__WEBPACK_IMPORTED_MODULE_7__ = __webpack_require__(2963);
+/* harmony import */ var _text_shown_js__WEBPACK_IMPORTED_MODULE_8__ = __webpack_require__(8482);
 /**
  * The wait stage: before any purge call, check the origin until every URL shows the release (or
  * answers 2xx) enough times in a row, or the time is up. A purge sent before the origin serves the
  * new build lets the next visitor refill the cache with the old one.
  */
+
+
 
 
 
@@ -53,7 +57,7 @@ function describeAnswer(observation, text) {
     const seen = observation.textSeen ? 'showed' : 'did not show';
     return text === undefined
         ? `HTTP ${observation.status}`
-        : `HTTP ${observation.status}, ${seen} ${(0,_text_shown_js__WEBPACK_IMPORTED_MODULE_6__/* .quoted */ .TL)(text)}`;
+        : `HTTP ${observation.status}, ${seen} ${(0,_text_shown_js__WEBPACK_IMPORTED_MODULE_8__/* .quoted */ .TL)(text)}`;
 }
 /**
  * Why no purge call was sent, short enough to be every target's reason: how many URLs were not
@@ -61,17 +65,17 @@ function describeAnswer(observation, text) {
  */
 function describeFailure(settings, waiting, elapsedMs) {
     const which = waiting.length === 1 && settings.urls.length === 1
-        ? (0,_text_shown_js__WEBPACK_IMPORTED_MODULE_6__/* .shownUrl */ .zA)(waiting[0]?.url ?? '')
-        : `${waiting.length} of ${(0,_text_counted_js__WEBPACK_IMPORTED_MODULE_7__/* .counted */ .h)(settings.urls.length, 'wait-for-url')}`;
+        ? (0,_text_shown_js__WEBPACK_IMPORTED_MODULE_8__/* .shownUrl */ .zA)(waiting[0]?.url ?? '')
+        : `${waiting.length} of ${(0,_text_counted_js__WEBPACK_IMPORTED_MODULE_9__/* .counted */ .h)(settings.urls.length, 'wait-for-url')}`;
     // The time the wait took, in whole seconds as the wait-seconds output gives it.
-    return `the origin was not ready after ${Math.round(elapsedMs / 1000)} s: ${which} did not ${(0,_record_words_js__WEBPACK_IMPORTED_MODULE_4__/* .awaited */ .QZ)(settings)}`;
+    return {
+        what: `the origin was not ready after ${Math.round(elapsedMs / 1000)} s`,
+        detail: `${which} did not ${(0,_record_words_js__WEBPACK_IMPORTED_MODULE_6__/* .awaited */ .QZ)(settings)}`
+    };
 }
-/**
- * Why no purge call was sent when a proxy's refusal or a certificate problem ended the wait: its
- * first clause names the block, the rest (`block`'s own) the fix.
- */
-function describeBlock(block) {
-    return `the origin could not be checked because ${block}`;
+/** Why no purge call was sent when a proxy's refusal or a certificate problem ended the wait. */
+function describeBlock({ what, fix }) {
+    return { what: `the origin could not be checked because ${(0,_text_guard_js__WEBPACK_IMPORTED_MODULE_7__/* .oneLine */ .TN)(what)}`, detail: (0,_text_guard_js__WEBPACK_IMPORTED_MODULE_7__/* .oneLine */ .TN)(fix) };
 }
 function stopSwitch(run) {
     const stop = new AbortController();
@@ -84,10 +88,10 @@ function stopSwitch(run) {
 }
 /** In a dry run: what the wait would await; no request is sent. */
 function describeWaitPlanned(wait) {
-    const what = wait.text === undefined ? 'answers 2xx' : `shows ${JSON.stringify((0,_text_guard_js__WEBPACK_IMPORTED_MODULE_5__/* .oneLine */ .TN)(wait.text, 80))}`;
+    const what = wait.text === undefined ? 'answers 2xx' : `shows ${JSON.stringify((0,_text_guard_js__WEBPACK_IMPORTED_MODULE_7__/* .oneLine */ .TN)(wait.text, 80))}`;
     return {
-        sentence: `Would first wait until each of ${(0,_text_counted_js__WEBPACK_IMPORTED_MODULE_7__/* .counted */ .h)(wait.urls.length, 'URL')} ${what} ` +
-            `(${(0,_text_counted_js__WEBPACK_IMPORTED_MODULE_7__/* .counted */ .h)(wait.passes, 'check')} in a row, up to ${wait.timeoutMs / 1000} s):`,
+        sentence: `Would first wait until each of ${(0,_text_counted_js__WEBPACK_IMPORTED_MODULE_9__/* .counted */ .h)(wait.urls.length, 'URL')} ${what} ` +
+            `(${(0,_text_counted_js__WEBPACK_IMPORTED_MODULE_9__/* .counted */ .h)(wait.passes, 'check')} in a row, up to ${wait.timeoutMs / 1000} s):`,
         urls: wait.urls
     };
 }
@@ -105,15 +109,15 @@ async function waitForOrigin(settings, { requestTimeoutMs, concurrency }, deps) 
     // no purge may go before every URL passed, so the first one ends the wait and every check in it.
     const stop = stopSwitch(deps.signal);
     let block;
-    const onBlocked = (sentence) => {
-        block ??= sentence;
+    const onBlocked = (blocked) => {
+        block ??= (0,_http_blocked_js__WEBPACK_IMPORTED_MODULE_2__/* .blockedWords */ .mq)(blocked);
         stop.abort();
     };
     const check = checkOnce(settings, deadline, requestTimeoutMs, { ...deps, signal: stop.signal }, onBlocked);
-    const title = `Waiting for the origin: ${(0,_text_counted_js__WEBPACK_IMPORTED_MODULE_7__/* .counted */ .h)(urls.length, 'URL')} to ${(0,_record_words_js__WEBPACK_IMPORTED_MODULE_4__/* .awaited */ .QZ)(settings)} (up to ${settings.timeoutMs / 1000} s)`;
+    const title = `Waiting for the origin: ${(0,_text_counted_js__WEBPACK_IMPORTED_MODULE_9__/* .counted */ .h)(urls.length, 'URL')} to ${(0,_record_words_js__WEBPACK_IMPORTED_MODULE_6__/* .awaited */ .QZ)(settings)} (up to ${settings.timeoutMs / 1000} s)`;
     return log.group(title, async () => {
         try {
-            await (0,_http_page_checks_js__WEBPACK_IMPORTED_MODULE_3__/* .pollUntilDeadline */ ._K)(urls, check, { deadline, concurrency, clock, signal: stop.signal });
+            await (0,_http_page_checks_js__WEBPACK_IMPORTED_MODULE_5__/* .pollUntilDeadline */ ._K)(urls, check, { deadline, concurrency, clock, signal: stop.signal });
         }
         finally {
             stop.release();
@@ -129,19 +133,19 @@ async function waitForOrigin(settings, { requestTimeoutMs, concurrency }, deps) 
 function checkOnce(settings, deadline, requestTimeoutMs, { prober, clock, signal, log }, onBlocked) {
     return async (state) => {
         const start = clock.now();
-        const timeoutMs = (0,_http_page_checks_js__WEBPACK_IMPORTED_MODULE_3__/* .timeoutBefore */ .nY)(deadline, start, requestTimeoutMs);
-        const answer = await (0,_http_page_checks_js__WEBPACK_IMPORTED_MODULE_3__/* .safeGet */ .yw)(prober, state.url, { timeoutMs, signal, lookFor: settings.text });
+        const timeoutMs = (0,_http_page_checks_js__WEBPACK_IMPORTED_MODULE_5__/* .timeoutBefore */ .nY)(deadline, start, requestTimeoutMs);
+        const answer = await (0,_http_page_checks_js__WEBPACK_IMPORTED_MODULE_5__/* .safeGet */ .yw)(prober, state.url, { timeoutMs, signal, lookFor: settings.text });
         if (answer.kind === 'cancelled')
             return undefined;
-        const observation = (0,_http_observation_js__WEBPACK_IMPORTED_MODULE_2__/* .observe */ .l)(answer, settings.text);
+        const observation = (0,_http_observation_js__WEBPACK_IMPORTED_MODULE_4__/* .observe */ .l)(answer, settings.text);
         state.checks += 1;
         state.passedInARow = passes(observation) ? state.passedInARow + 1 : 0;
         state.last = describeAnswer(observation, settings.text);
         const mark = state.passedInARow > 0 ? '✓' : '✗';
         const row = settings.passes > 1 ? `; ${state.passedInARow} of ${settings.passes} in a row` : '';
-        log.info(`${mark} ${(0,_text_shown_js__WEBPACK_IMPORTED_MODULE_6__/* .shownUrl */ .zA)(state.url)}: ${state.last} (check ${state.checks}${row})`);
+        log.info(`${mark} ${(0,_text_shown_js__WEBPACK_IMPORTED_MODULE_8__/* .shownUrl */ .zA)(state.url)}: ${state.last} (check ${state.checks}${row})`);
         if (answer.kind === 'blocked') {
-            onBlocked(state.last);
+            onBlocked(answer.blocked);
             return undefined;
         }
         if (state.passedInARow >= settings.passes)
@@ -168,10 +172,14 @@ function outcomeOf(urls, settings, { elapsedMs, block }, { signal, log }) {
             ? describeFailure(settings, waiting, elapsedMs)
             : describeBlock(block);
     const after = `${(elapsedMs / 1000).toFixed(1)} s`;
-    log.info(failure ?? (cancelled ? `Wait cancelled after ${after}` : `The origin is ready after ${after}`));
+    log.info(failure === undefined
+        ? cancelled
+            ? `Wait cancelled after ${after}`
+            : `The origin is ready after ${after}`
+        : (0,_record_failure_js__WEBPACK_IMPORTED_MODULE_3__/* .reasonOf */ .A3)(failure));
     if (failure !== undefined) {
         for (const state of waiting)
-            log.info((0,_record_words_js__WEBPACK_IMPORTED_MODULE_4__/* .describeUrlWait */ .yE)(state, settings));
+            log.info((0,_record_words_js__WEBPACK_IMPORTED_MODULE_6__/* .describeUrlWait */ .yE)(state, settings));
     }
     return {
         done,

@@ -29811,7 +29811,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 1519:
+/***/ 3900:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -30301,7 +30301,7 @@ const { kEnumerableProperty, isBlobLike } = __nccwpck_require__(3440)
 const { getGlobalDispatcher } = __nccwpck_require__(2581)
 const { types } = __nccwpck_require__(7975)
 const { ErrorEvent, CloseEvent } = __nccwpck_require__(5188)
-const { SendQueue } = __nccwpck_require__(1519)
+const { SendQueue } = __nccwpck_require__(3900)
 
 // https://websockets.spec.whatwg.org/#interface-definition
 class WebSocket extends EventTarget {
@@ -31187,6 +31187,7 @@ function createAgents(options) {
 /* harmony export */   G: () => (/* binding */ describeBlocked),
 /* harmony export */   PG: () => (/* binding */ hostAndPort),
 /* harmony export */   iJ: () => (/* binding */ proxyFor),
+/* harmony export */   mq: () => (/* binding */ blockedWords),
 /* harmony export */   xw: () => (/* binding */ reachOf),
 /* harmony export */   yJ: () => (/* binding */ blockedBy)
 /* harmony export */ });
@@ -31273,26 +31274,40 @@ function blockedBy(error, url) {
     }
     return undefined;
 }
-/** The proxy's refusal or the certificate's problem, and what fixes it, in one sentence. */
-function describeBlocked(blocked) {
+/** The proxy's refusal or the certificate's problem, and what fixes it. */
+function blockedWords(blocked) {
     if (blocked.kind === 'certificate') {
         const { code, host } = blocked;
         return UNTRUSTED_CODES.has(code)
-            ? `the certificate of ${host} is not trusted (${code}): a company CA is given to Node with NODE_EXTRA_CA_CERTS (docs/self-hosted.md)`
-            : `the certificate of ${host} is not valid (${code}): the server's certificate needs fixing; trusting another CA (NODE_EXTRA_CA_CERTS, docs/self-hosted.md) does not help`;
+            ? {
+                what: `the certificate of ${host} is not trusted (${code})`,
+                fix: 'a company CA is given to Node with NODE_EXTRA_CA_CERTS (docs/self-hosted.md)'
+            }
+            : {
+                what: `the certificate of ${host} is not valid (${code})`,
+                fix: "the server's certificate needs fixing; trusting another CA (NODE_EXTRA_CA_CERTS, docs/self-hosted.md) does not help"
+            };
     }
     const { status, proxy, target } = blocked;
     // Its credentials are the same whatever the target: one cause for every call through it.
     if (status === 407) {
-        return `the proxy ${proxy} did not accept its credentials (407): check the user and password in HTTPS_PROXY`;
+        return {
+            what: `the proxy ${proxy} did not accept its credentials (407)`,
+            fix: 'check the user and password in HTTPS_PROXY'
+        };
     }
-    const refused = `the proxy ${proxy} refused the tunnel to ${target} (${status})`;
-    switch (status) {
-        case 403:
-            return `${refused}: the proxy does not allow CONNECT to ${target}; ask its admins to allow it, or list the host in NO_PROXY`;
-        default:
-            return `${refused}: the proxy's answer is not the server's; see docs/self-hosted.md`;
-    }
+    const what = `the proxy ${proxy} refused the tunnel to ${target} (${status})`;
+    return status === 403
+        ? {
+            what,
+            fix: `the proxy does not allow CONNECT to ${target}; ask its admins to allow it, or list the host in NO_PROXY`
+        }
+        : { what, fix: "the proxy's answer is not the server's; see docs/self-hosted.md" };
+}
+/** The proxy's refusal or the certificate's problem, and what fixes it, in one sentence. */
+function describeBlocked(blocked) {
+    const { what, fix } = blockedWords(blocked);
+    return `${what}: ${fix}`;
 }
 
 
@@ -31449,6 +31464,80 @@ function decoded(response, { decoding }, ending) {
 
 /***/ }),
 
+/***/ 5555:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   A3: () => (/* binding */ reasonOf),
+/* harmony export */   Wk: () => (/* binding */ FAILED),
+/* harmony export */   q3: () => (/* binding */ NOT_READY),
+/* harmony export */   v$: () => (/* binding */ NOT_SENT_CANCELLED),
+/* harmony export */   xv: () => (/* binding */ causeText)
+/* harmony export */ });
+/* harmony import */ var _text_counted_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4305);
+/**
+ * Why a target failed, as data, from where it happened: what happened, what follows it, the
+ * server's words, how the attempts ended, and for a knock-on what stopped it. Every sentence about
+ * a failure (the result's `error`, the log, the summary, the annotations, the headline) is made
+ * from it here; nothing reads a sentence back. Pure.
+ */
+
+/**
+ * The sentence of the cause a failure comes down to: its own, or, for a knock-on, the answer that
+ * stopped it. Failures of one cause read the same, so the report groups them by it.
+ */
+function causeText(failure) {
+    const { what, detail, serverSaid, cutOffMiB, waitOverS, gaveUpAfter, notSent } = failure;
+    const lead = `${notSent === true ? 'not sent: ' : ''}${what}${detail === undefined ? '' : `: ${detail}`}`;
+    const said = serverSaid === undefined ? '' : ` — server said: ${serverSaid}`;
+    const cut = cutOffMiB === undefined ? '' : ` (its answer was cut off at ${cutOffMiB} MiB)`;
+    const wait = waitOverS === undefined
+        ? ''
+        : `; the server asks to wait longer than the ${waitOverS} s edge-purge waits`;
+    const tries = gaveUpAfter === undefined ? '' : ` (gave up after ${(0,_text_counted_js__WEBPACK_IMPORTED_MODULE_0__/* .counted */ .h)(gaveUpAfter, 'attempt')})`;
+    return `${lead}${said}${cut}${wait}${tries}`;
+}
+/**
+ * How a knock-on's reason continues after how far its call got, by what stopped it. The reason
+ * ends with the cause, whole.
+ */
+function knockOnLead(knockOn) {
+    switch (knockOn.scope) {
+        case 'unauthorized':
+            return ': an earlier call to the same address got ';
+        case 'forbidden':
+            return ': an earlier call needing the same permission found that ';
+        case 'host':
+            return ' after an earlier call to the same host: ';
+        case 'proxy':
+            return ' after an earlier call through the same proxy: ';
+        case 'outage':
+            return `: ${knockOn.host} failed ${knockOn.failures} calls in a row; the last: `;
+    }
+}
+/**
+ * A failure as the results' `error` gives it. A knock-on reads `not sent` when its call had made
+ * no attempt, `stopped after N attempts` when it was stopped between its retries, then what
+ * stopped it and its cause.
+ */
+function reasonOf(failure) {
+    const { stopped } = failure;
+    const cause = causeText(failure);
+    if (stopped === undefined)
+        return cause;
+    const far = stopped.attempts === 0 ? 'not sent' : `stopped after ${(0,_text_counted_js__WEBPACK_IMPORTED_MODULE_0__/* .counted */ .h)(stopped.attempts, 'attempt')}`;
+    return `${far}${knockOnLead(stopped.by)}${cause}`;
+}
+/** A call's end that names no failure, which only a bug makes. */
+const FAILED = { what: 'failed' };
+/** A wait that ended without saying why, which only a bug makes. */
+const NOT_READY = { what: 'the origin was not ready' };
+/** Every target of a run cancelled before its call was sent. */
+const NOT_SENT_CANCELLED = { what: 'the run was cancelled', notSent: true };
+
+
+/***/ }),
+
 /***/ 949:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -31511,12 +31600,9 @@ const NOT_CHECKED_IN_TIME = 'not checked within verify-timeout: raise verify-tim
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   $: () => (/* binding */ stoppedBy),
 /* harmony export */   GC: () => (/* binding */ describeCall),
 /* harmony export */   QZ: () => (/* binding */ awaited),
 /* harmony export */   kM: () => (/* binding */ nothingToPurge),
-/* harmony export */   rl: () => (/* binding */ causeOf),
-/* harmony export */   v$: () => (/* binding */ NOT_SENT_CANCELLED),
 /* harmony export */   yE: () => (/* binding */ describeUrlWait)
 /* harmony export */ });
 /* harmony import */ var _text_counted_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(4305);
@@ -31532,46 +31618,6 @@ function describeCall(call) {
     const count = call.targets.length;
     const what = call.operation === 'batch' ? ` (${(0,_text_counted_js__WEBPACK_IMPORTED_MODULE_2__/* .counted */ .h)(count, 'key')})` : '';
     return `${call.method} ${(0,_text_guard_js__WEBPACK_IMPORTED_MODULE_0__/* .oneLine */ .TN)(call.url, SHOWN_ADDRESS_CHARS)}${what}${call.soft ? ' soft' : ''}`;
-}
-const NOT_SENT_CANCELLED = 'not sent: the run was cancelled';
-/**
- * How a knock-on's reason continues after how far its call got, by what stopped it. The reason
- * ends with the cause, quoted whole, so the report groups it with the calls that met it.
- */
-function knockOnLead(knockOn) {
-    switch (knockOn.scope) {
-        case 'unauthorized':
-            return ': an earlier call to the same address got ';
-        case 'forbidden':
-            return ': an earlier call needing the same permission found that ';
-        case 'host':
-            return ' after an earlier call to the same host: ';
-        case 'proxy':
-            return ' after an earlier call through the same proxy: ';
-        case 'outage':
-            return `: ${knockOn.host} failed ${knockOn.failures} calls in a row; the last: `;
-    }
-}
-/**
- * The reason of a call stopped because of an earlier answer with `cause`: `not sent` when it had
- * made no attempt, `stopped after N attempts` when it was stopped between its retries.
- */
-function stoppedBy(knockOn, cause, attempts) {
-    const far = attempts === 0 ? 'not sent' : `stopped after ${(0,_text_counted_js__WEBPACK_IMPORTED_MODULE_2__/* .counted */ .h)(attempts, 'attempt')}`;
-    return `${far}${knockOnLead(knockOn)}${cause}`;
-}
-/** Every knock-on's beginning: how far its call got, then one of `knockOnLead`'s. */
-const KNOCK_ON = /^(not sent|stopped after \d+ attempts?)(: an earlier call to the same address got |: an earlier call needing the same permission found that | after an earlier call to the same host: | after an earlier call through the same proxy: |: \S+ failed \d+ calls in a row; the last: )/;
-/**
- * What a failure's reason comes down to: the answer a knock-on was stopped by, or the reason
- * itself. A rejected token is one cause of 600 failures, not two.
- */
-function causeOf(reason) {
-    const lead = KNOCK_ON.exec(reason);
-    if (lead === null)
-        return { cause: reason, knockOn: undefined };
-    const cause = reason.slice(lead[0].length);
-    return { cause, knockOn: lead[1] === 'not sent' ? 'not sent' : 'stopped' };
 }
 function awaited(settings) {
     const what = settings.text === undefined ? 'answer 2xx' : `show ${(0,_text_shown_js__WEBPACK_IMPORTED_MODULE_1__/* .quoted */ .TL)(settings.text)}`;
@@ -33150,14 +33196,16 @@ var __webpack_exports__ = {};
 var src_clock = __nccwpck_require__(9373);
 // EXTERNAL MODULE: ./src/record/index.ts
 var record = __nccwpck_require__(949);
-// EXTERNAL MODULE: ./src/record/words.ts
-var words = __nccwpck_require__(9336);
+// EXTERNAL MODULE: ./src/record/failure.ts
+var record_failure = __nccwpck_require__(5555);
 // EXTERNAL MODULE: ./src/text/counted.ts
 var counted = __nccwpck_require__(4305);
 // EXTERNAL MODULE: ./src/text/guard.ts + 1 modules
 var guard = __nccwpck_require__(2963);
 // EXTERNAL MODULE: ./src/config/input-error.ts
 var input_error = __nccwpck_require__(6065);
+// EXTERNAL MODULE: ./src/record/words.ts
+var words = __nccwpck_require__(9336);
 // EXTERNAL MODULE: ./src/text/shown.ts
 var text_shown = __nccwpck_require__(8482);
 ;// CONCATENATED MODULE: ./src/stages/plan.ts
@@ -33304,6 +33352,7 @@ function plannedResults(calls, repeated) {
         http_status: null,
         attempts: 0,
         error: null,
+        failure: null,
         ...repeat
     })));
 }
@@ -33337,6 +33386,11 @@ async function showDryRun(calls, repeatAfterMs, plannedStages, log) {
 }
 
 ;// CONCATENATED MODULE: ./src/stages/purge/log-lines.ts
+/**
+ * The purge stage's lines for the step log: how a call ended, why it is retried. Never the token:
+ * calls do not hold it. Server text passes `oneLine`, so no line can speak to the runner.
+ */
+
 
 
 
@@ -33350,7 +33404,7 @@ function describeEnd(call, end, elapsedMs) {
     const tries = `${(0,counted/* counted */.h)(end.attempts, 'attempt')}, ${elapsedMs} ms`;
     if (end.ids === undefined) {
         const until = end.retryAt === undefined ? '' : `; retry after ${new Date(end.retryAt).toISOString()}`;
-        return `✗ ${(0,words/* describeCall */.GC)(call)}: ${(0,guard/* oneLine */.TN)(end.error ?? 'failed', SHOWN_ERROR_CHARS)}${until} (${tries})`;
+        return `✗ ${(0,words/* describeCall */.GC)(call)}: ${(0,guard/* oneLine */.TN)((0,record_failure/* reasonOf */.A3)(end.failure ?? record_failure/* FAILED */.Wk), SHOWN_ERROR_CHARS)}${until} (${tries})`;
     }
     const missing = call.operation === 'purge-all' ? 0 : call.targets.length - end.ids.size;
     const note = missing > 0
@@ -33360,8 +33414,8 @@ function describeEnd(call, end, elapsedMs) {
     const mark = missing > 0 ? '⚠' : '✓';
     return `${mark} ${(0,words/* describeCall */.GC)(call)}: ${whole}HTTP ${end.httpStatus ?? ''} (${tries})${note}`;
 }
-function describeRetry(call, attempt, reason, waitMs) {
-    return `↻ ${(0,words/* describeCall */.GC)(call)}: attempt ${attempt} failed (${(0,guard/* oneLine */.TN)(reason)}); retrying in ${(waitMs / 1000).toFixed(1)} s`;
+function describeRetry(call, attempt, failure, waitMs) {
+    return `↻ ${(0,words/* describeCall */.GC)(call)}: attempt ${attempt} failed (${(0,guard/* oneLine */.TN)((0,record_failure/* reasonOf */.A3)(failure))}); retrying in ${(waitMs / 1000).toFixed(1)} s`;
 }
 
 // EXTERNAL MODULE: external "node:http"
@@ -33526,12 +33580,97 @@ function serverMessage(body) {
     return (0,text_shown/* plainLine */.h0)((0,guard/* redact */.E$)(plain).replace(/<[^>]*>/g, ' '));
 }
 
-// EXTERNAL MODULE: ./src/http/blocked.ts
-var http_blocked = __nccwpck_require__(1048);
 // EXTERNAL MODULE: ./src/config/targets.ts
 var targets = __nccwpck_require__(5684);
+;// CONCATENATED MODULE: ./src/stages/purge/refusals.ts
+
+
+
+/**
+ * Why a management call reached nothing at `base-url`'s host, when that host is the likely cause:
+ * its name is not in DNS, or nothing takes connections at its port. Other failures (a reset, a
+ * timeout, TLS) say nothing of the address and keep their own words; so does any failure to reach
+ * a proxy, which its tunnel reports as ECONNRESET.
+ */
+function unreachableBaseUrl(call, code) {
+    if (call.service === undefined)
+        return undefined;
+    const url = new URL(call.url);
+    const named = `${(0,text_shown/* plainLine */.h0)((0,targets/* withoutCredentials */.ri)(url.hostname))}, the host in base-url,`;
+    switch (code) {
+        case 'ENOTFOUND':
+            return { what: `${named} was not found in DNS (ENOTFOUND)`, detail: 'check base-url' };
+        case 'EAI_AGAIN':
+            return {
+                what: `${named} could not be looked up in DNS (EAI_AGAIN)`,
+                detail: 'check base-url'
+            };
+        case 'ECONNREFUSED': {
+            const port = url.port === '' ? (url.protocol === 'https:' ? '443' : '80') : url.port;
+            return {
+                what: `${named} refused the connection on port ${port} (ECONNREFUSED)`,
+                detail: "check base-url's host and port"
+            };
+        }
+        default:
+            return undefined;
+    }
+}
+/** A redirect, which purge calls never follow, and where it pointed. */
+function redirected(status, headers) {
+    const location = headerValue(headers, 'location');
+    const where = location === undefined
+        ? 'without a Location'
+        : `to ${(0,text_shown/* plainLine */.h0)((0,targets/* withoutCredentials */.ri)(location), 200)}`;
+    return {
+        what: `redirected (${status}) ${where}`,
+        detail: 'purge calls do not follow redirects, so the token and the purge never go elsewhere; use the final address'
+    };
+}
+/**
+ * A 404 of a management call: a base-url with a path (`/v1`) is a likelier cause than the service,
+ * since the API's paths start at its root.
+ */
+function notFound(call, service) {
+    const { pathname } = new URL(call.url);
+    const basePath = pathname.slice(0, pathname.lastIndexOf('/service/'));
+    if (basePath === '')
+        return { what: `service ${service} not found (404)` };
+    return {
+        what: 'not found (404)',
+        detail: `base-url has the path ${(0,text_shown/* plainLine */.h0)(basePath, 100)}; the API's paths start at its root, so give base-url without it (else service ${service} does not exist)`
+    };
+}
+function forbidden(call, host) {
+    switch (call.permission) {
+        case 'engineer':
+            return {
+                what: 'purge-all was refused (403)',
+                detail: 'the token needs Engineer permission or higher'
+            };
+        case 'billing':
+            return {
+                what: 'soft purge was refused (403)',
+                detail: 'the token needs Billing permission or higher'
+            };
+        case 'purge':
+            return {
+                what: 'key purge was refused (403)',
+                detail: `the token may not purge service ${call.service ?? ''}`
+            };
+        case 'url-purge':
+            return {
+                what: `URL purge was refused (403) by ${host}`,
+                detail: 'URL purging may not be enabled there (it is off by default), or it needs url-purge-auth: true'
+            };
+    }
+}
+
+// EXTERNAL MODULE: ./src/http/blocked.ts
+var http_blocked = __nccwpck_require__(1048);
 ;// CONCATENATED MODULE: ./src/stages/purge/response.ts
 /** What one attempt's exchange means for its call: ids, or a failure with a reason a user can act on. Pure. */
+
 
 
 
@@ -33548,27 +33687,30 @@ const USABLE_ID = /^[\x21-\x7e]{1,128}$/;
 function interpret(call, exchange, now) {
     switch (exchange.kind) {
         case 'cancelled':
-            return failure({ httpStatus: null, message: CANCELLED_IN_FLIGHT });
+            return failure({ httpStatus: null, failure: CANCELLED_IN_FLIGHT });
         case 'timeout':
             return failure({
                 httpStatus: null,
                 retryable: true,
-                message: `timed out: ${exchange.message}`
+                failure: { what: 'timed out', detail: exchange.message }
             });
         case 'blocked': {
             const { blocked } = exchange;
+            const { what, fix } = (0,http_blocked/* blockedWords */.mq)(blocked);
             return failure({
                 httpStatus: null,
                 stop: (0,http_blocked/* reachOf */.xw)(blocked),
-                message: (0,text_shown/* plainLine */.h0)((0,http_blocked/* describeBlocked */.G)(blocked))
+                failure: { what: (0,text_shown/* plainLine */.h0)(what), detail: (0,text_shown/* plainLine */.h0)(fix) }
             });
         }
         case 'network':
             return failure({
                 httpStatus: null,
                 retryable: isRetryableNetworkCode(exchange.code),
-                message: unreachableBaseUrl(call, exchange.code) ??
-                    `connection failed${exchange.code === undefined ? '' : ` (${exchange.code})`}: ${(0,text_shown/* plainLine */.h0)(exchange.message)}`
+                failure: unreachableBaseUrl(call, exchange.code) ?? {
+                    what: `connection failed${exchange.code === undefined ? '' : ` (${exchange.code})`}`,
+                    detail: (0,text_shown/* plainLine */.h0)(exchange.message)
+                }
             });
         case 'response':
             if (exchange.status >= 200 && exchange.status < 300)
@@ -33576,34 +33718,10 @@ function interpret(call, exchange, now) {
             return interpretRefusal(call, exchange, now);
     }
 }
-const CANCELLED_IN_FLIGHT = 'cancelled before it was confirmed';
+const CANCELLED_IN_FLIGHT = { what: 'cancelled before it was confirmed' };
 /** A call to `base-url`: management calls have a service, URL purges go to the content's host. */
 function toBaseUrl(call) {
     return call.service !== undefined;
-}
-/**
- * Why a management call reached nothing at `base-url`'s host, when that host is the likely cause:
- * its name is not in DNS, or nothing takes connections at its port. Other failures (a reset, a
- * timeout, TLS) say nothing of the address and keep their own words; so does any failure to reach
- * a proxy, which its tunnel reports as ECONNRESET.
- */
-function unreachableBaseUrl(call, code) {
-    if (!toBaseUrl(call))
-        return undefined;
-    const url = new URL(call.url);
-    const named = `${(0,text_shown/* plainLine */.h0)((0,targets/* withoutCredentials */.ri)(url.hostname))}, the host in base-url,`;
-    switch (code) {
-        case 'ENOTFOUND':
-            return `${named} was not found in DNS (ENOTFOUND): check base-url`;
-        case 'EAI_AGAIN':
-            return `${named} could not be looked up in DNS (EAI_AGAIN): check base-url`;
-        case 'ECONNREFUSED': {
-            const port = url.port === '' ? (url.protocol === 'https:' ? '443' : '80') : url.port;
-            return `${named} refused the connection on port ${port} (ECONNREFUSED): check base-url's host and port`;
-        }
-        default:
-            return undefined;
-    }
 }
 /** An answer that is a web page: HTML by its Content-Type or by its first character. */
 function isWebPage({ headers, body }) {
@@ -33623,7 +33741,7 @@ function shownValue(value) {
     return Array.isArray(value) ? 'an array' : 'an object';
 }
 function unusableId(value) {
-    return `the server's answer held no usable purge id (got ${shownValue(value)})`;
+    return { what: `the server's answer held no usable purge id (got ${shownValue(value)})` };
 }
 /**
  * Takes each answered key's value in one walk beside the keys sent, the order servers answer in;
@@ -33660,13 +33778,19 @@ function interpretSuccess(call, exchange) {
         const origin = (0,text_shown/* plainLine */.h0)((0,targets/* withoutCredentials */.ri)(new URL(call.url).origin), 200);
         return failure({
             httpStatus: status,
-            message: `base-url ${origin} answered with a web page, not the purge API: give the purge API's address`
+            failure: {
+                what: `base-url ${origin} answered with a web page, not the purge API`,
+                detail: "give the purge API's address"
+            }
         });
     }
     if (exchange.truncated) {
         return failure({
             httpStatus: status,
-            message: `${status} with an answer over ${MAX_BODY_BYTES / 1024 / 1024} MiB, cut off there: the purge API's answers are far smaller`
+            failure: {
+                what: `${status} with an answer over ${MAX_BODY_BYTES / 1024 / 1024} MiB, cut off there`,
+                detail: "the purge API's answers are far smaller"
+            }
         });
     }
     const promised = call.operation === 'batch'
@@ -33678,7 +33802,9 @@ function interpretSuccess(call, exchange) {
     return failure({
         httpStatus: status,
         retryable: true,
-        message: `${status} without the JSON the purge API promises (${promised}); got ${start}`
+        failure: {
+            what: `${status} without the JSON the purge API promises (${promised}); got ${start}`
+        }
     });
 }
 /** The call's ids, when the body is the JSON the purge API promises for it. */
@@ -33712,40 +33838,38 @@ function readIds(call, status, body) {
 }
 function interpretRefusal(call, exchange, now) {
     const { status } = exchange;
-    const said = serverMessage(exchange.body);
-    const cutOff = exchange.truncated
-        ? ` (its answer was cut off at ${MAX_BODY_BYTES / 1024 / 1024} MiB)`
-        : '';
-    const withServer = (lead) => (said === undefined ? lead : `${lead} — server said: ${said}`) + cutOff;
+    const answered = {
+        serverSaid: serverMessage(exchange.body),
+        cutOffMiB: exchange.truncated ? MAX_BODY_BYTES / 1024 / 1024 : undefined
+    };
+    const withServer = (lead) => ({ ...lead, ...answered });
     const host = new URL(call.url).host;
-    if (status >= 300 && status < 400) {
-        const location = headerValue(exchange.headers, 'location');
-        const where = location === undefined
-            ? 'without a Location'
-            : `to ${(0,text_shown/* plainLine */.h0)((0,targets/* withoutCredentials */.ri)(location), 200)}`;
-        return failure({
-            httpStatus: status,
-            message: `redirected (${status}) ${where}: purge calls do not follow redirects, so the token and the purge never go elsewhere; use the final address`
-        });
-    }
+    if (status >= 300 && status < 400)
+        return failure({ httpStatus: status, failure: redirected(status, exchange.headers) });
     if (status === 401) {
         return failure({
             httpStatus: status,
             stop: 'unauthorized',
-            message: withServer(call.authenticated
-                ? 'the API token was rejected (401): check the secret behind api-token'
-                : `${host} requires authentication for URL purges (401): set url-purge-auth: true to send api-token`)
+            failure: withServer(call.authenticated
+                ? {
+                    what: 'the API token was rejected (401)',
+                    detail: 'check the secret behind api-token'
+                }
+                : {
+                    what: `${host} requires authentication for URL purges (401)`,
+                    detail: 'set url-purge-auth: true to send api-token'
+                })
         });
     }
     if (status === 403) {
         return failure({
             httpStatus: status,
             stop: 'forbidden',
-            message: withServer(forbiddenMessage(call, host))
+            failure: withServer(forbidden(call, host))
         });
     }
     if (status === 404 && call.service !== undefined) {
-        return failure({ httpStatus: status, message: withServer(notFound(call, call.service)) });
+        return failure({ httpStatus: status, failure: withServer(notFound(call, call.service)) });
     }
     const retryable = isRetryableStatus(status);
     const lead = status === 429
@@ -33755,31 +33879,8 @@ function interpretRefusal(call, exchange, now) {
         httpStatus: status,
         retryable,
         waitMs: retryable ? serverRequestedWaitMs(status, exchange.headers, now) : undefined,
-        message: withServer(lead)
+        failure: withServer({ what: lead })
     });
-}
-/**
- * A 404 of a management call: a base-url with a path (`/v1`) is a likelier cause than the service,
- * since the API's paths start at its root.
- */
-function notFound(call, service) {
-    const { pathname } = new URL(call.url);
-    const basePath = pathname.slice(0, pathname.lastIndexOf('/service/'));
-    if (basePath === '')
-        return `service ${service} not found (404)`;
-    return `not found (404): base-url has the path ${(0,text_shown/* plainLine */.h0)(basePath, 100)}; the API's paths start at its root, so give base-url without it (else service ${service} does not exist)`;
-}
-function forbiddenMessage(call, host) {
-    switch (call.permission) {
-        case 'engineer':
-            return 'purge-all was refused (403): the token needs Engineer permission or higher';
-        case 'billing':
-            return 'soft purge was refused (403): the token needs Billing permission or higher';
-        case 'purge':
-            return `key purge was refused (403): the token may not purge service ${call.service ?? ''}`;
-        case 'url-purge':
-            return `URL purge was refused (403) by ${host}: URL purging may not be enabled there (it is off by default), or it needs url-purge-auth: true`;
-    }
 }
 
 ;// CONCATENATED MODULE: ./src/stages/purge/gates.ts
@@ -33814,11 +33915,11 @@ function scopesOf(call) {
     };
 }
 /**
- * A failure's reason when the server asks for a wait the run will not take. The time itself goes
- * into the result's `retry_at`: a reason holds nothing that differs between calls of one cause.
+ * A failure when the server asks for a wait the run will not take. The time itself goes into the
+ * result's `retry_at`: a cause holds nothing that differs between calls of one cause.
  */
-function tooLongToWait(message) {
-    return `${message}; the server asks to wait longer than the ${MAX_SERVER_WAIT_MS / 1000} s edge-purge waits`;
+function tooLongToWait(failure) {
+    return { ...failure, waitOverS: MAX_SERVER_WAIT_MS / 1000 };
 }
 class Gates {
     outageAfter;
@@ -33849,7 +33950,7 @@ class Gates {
         if (verdict.ok)
             return;
         if (verdict.stop !== undefined)
-            this.stop(verdict.stop, scopes, verdict.message, undefined);
+            this.stop(verdict.stop, scopes, verdict.failure, undefined);
         const { waitMs } = verdict;
         if (waitMs === undefined)
             return;
@@ -33857,11 +33958,11 @@ class Gates {
             this.notBefore.set(scopes.host, Math.max(this.notBefore.get(scopes.host) ?? 0, now + waitMs));
         }
         else {
-            this.stop('host', scopes, tooLongToWait(verdict.message), waitUntil(waitMs, now));
+            this.stop('host', scopes, tooLongToWait(verdict.failure), waitUntil(waitMs, now));
         }
     }
     /** Learns from how a call ended: failures in a row for a transient cause make an outage. */
-    ended(scopes, ending, reason) {
+    ended(scopes, ending, failure) {
         if (ending === 'purged')
             this.failedInARow.set(scopes.host, 0);
         if (ending !== 'transient')
@@ -33869,9 +33970,9 @@ class Gates {
         const failures = (this.failedInARow.get(scopes.host) ?? 0) + 1;
         this.failedInARow.set(scopes.host, failures);
         const key = `host ${scopes.host}`;
-        if (failures >= this.outageAfter && !this.stops.has(key)) {
+        if (failures >= this.outageAfter && failure !== undefined && !this.stops.has(key)) {
             const knockOn = { scope: 'outage', host: new URL(scopes.host).host, failures };
-            this.stops.set(key, { knockOn, cause: reason, retryAt: undefined });
+            this.stops.set(key, { knockOn, cause: failure, retryAt: undefined });
         }
     }
     stop(scope, scopes, cause, retryAt) {
@@ -33884,31 +33985,37 @@ class Gates {
 ;// CONCATENATED MODULE: ./src/stages/purge/ledger.ts
 /** Each purge call's end as it becomes known, the second pass folded in: what the engine fills. */
 
+
+/** A key a batch's answer left out was not purged. */
+const NOT_CONFIRMED = {
+    what: 'no purge id returned',
+    detail: 'the server did not confirm this key'
+};
+const worded = (failure) => ({ failure, error: (0,record_failure/* reasonOf */.A3)(failure) });
 /** Results of one call's targets; in a successful batch, a key without an id was not purged. */
 function resultsOfCall(call, end) {
-    return call.targets.map((target) => resultOf(call, end, target));
+    const ofCall = end.ids === undefined ? worded(end.failure ?? record_failure/* FAILED */.Wk) : undefined;
+    const retryAt = end.retryAt === undefined ? undefined : new Date(end.retryAt).toISOString();
+    return call.targets.map((target) => {
+        const id = end.ids?.get(target);
+        const unconfirmed = end.ids !== undefined && id === undefined && call.targetType !== 'all';
+        const failed = unconfirmed ? worded(end.unusable?.get(target) ?? NOT_CONFIRMED) : ofCall;
+        return resultOf(call, end, target, id, failed, retryAt);
+    });
 }
-function resultOf(call, end, target) {
-    const type = call.targetType;
-    const id = end.ids?.get(target);
-    const unconfirmed = end.ids !== undefined && id === undefined && type !== 'all';
-    const failed = end.ids === undefined || unconfirmed;
-    const retryAt = failed && end.retryAt !== undefined ? new Date(end.retryAt).toISOString() : null;
+function resultOf(call, end, target, id, failed, retryAt) {
     return {
-        type,
+        type: call.targetType,
         target,
         service: call.service ?? null,
         soft: call.soft,
-        status: failed ? 'failed' : 'purged',
+        status: failed === undefined ? 'purged' : 'failed',
         id: id ?? null,
         http_status: end.httpStatus,
         attempts: end.attempts,
-        error: !failed
-            ? null
-            : unconfirmed
-                ? (end.unusable?.get(target) ?? 'no purge id returned: the server did not confirm this key')
-                : (end.error ?? 'failed'),
-        ...(retryAt === null ? {} : { retry_at: retryAt })
+        error: failed?.error ?? null,
+        failure: failed?.failure ?? null,
+        ...(failed === undefined || retryAt === undefined ? {} : { retry_at: retryAt })
     };
 }
 /**
@@ -33924,12 +34031,8 @@ function withRepeat(first, second) {
         const repeat = { status: again.status, id: again.id, attempts: again.attempts };
         if (again.status === 'purged')
             return { ...result, repeat };
-        return {
-            ...result,
-            status: 'failed',
-            error: `repeat purge failed: ${again.error ?? 'failed'}`,
-            repeat
-        };
+        const failure = { what: 'repeat purge failed', detail: again.error ?? 'failed' };
+        return { ...result, status: 'failed', error: (0,record_failure/* reasonOf */.A3)(failure), failure, repeat };
     });
 }
 /**
@@ -33967,15 +34070,15 @@ class ResultLedger {
                 this.repeated.set(index, end);
         }
     }
-    /** Records the calls still without an end as failed for `reason`. */
-    fill(reason) {
-        const unsent = { attempts: 0, httpStatus: null, ids: undefined, error: reason };
+    /** Records the calls still without an end as failed for `failure`. */
+    fill(failure) {
+        const unsent = { attempts: 0, httpStatus: null, ids: undefined, failure };
         for (let index = 0; index < this.calls.length; index += 1)
             this.ends[index] ??= unsent;
     }
-    /** Every target's result and their counts, the calls still without an end failed for `reason`. */
-    settle(reason) {
-        this.fill(reason);
+    /** Every target's result and their counts, the calls still without an end failed for `failure`. */
+    settle(failure) {
+        this.fill(failure);
         const results = this.results();
         return { results, counts: (0,record/* countResults */.aD)(results) };
     }
@@ -34009,14 +34112,13 @@ var message = __nccwpck_require__(6400);
 
 
 
-
-const notSent = (attempts, httpStatus, error) => ({
-    end: { attempts, httpStatus, ids: undefined, error },
+const notSent = (attempts, httpStatus, failure) => ({
+    end: { attempts, httpStatus, ids: undefined, failure },
     answered: false,
     ending: 'other'
 });
-const failed = (attempts, httpStatus, error, { retryAt, ending = 'other' } = {}) => ({
-    end: { attempts, httpStatus, ids: undefined, error, retryAt },
+const failed = (attempts, httpStatus, failure, { retryAt, ending = 'other' } = {}) => ({
+    end: { attempts, httpStatus, ids: undefined, failure, retryAt },
     answered: true,
     ending
 });
@@ -34025,18 +34127,19 @@ const failed = (attempts, httpStatus, error, { retryAt, ending = 'other' } = {})
  * retried (a final answer, a server asking for more than we wait, the last attempt).
  */
 function afterFailure(verdict, attempts, settings, { clock, random }) {
-    const { message, httpStatus, waitMs } = verdict;
+    const { failure, httpStatus, waitMs } = verdict;
     if (!verdict.retryable)
-        return { settled: failed(attempts, httpStatus, message) };
+        return { settled: failed(attempts, httpStatus, failure) };
     if (waitMs !== undefined && waitMs > MAX_SERVER_WAIT_MS) {
         const retryAt = waitUntil(waitMs, clock.now());
-        return { settled: failed(attempts, httpStatus, tooLongToWait(message), { retryAt }) };
+        return { settled: failed(attempts, httpStatus, tooLongToWait(failure), { retryAt }) };
     }
     if (attempts >= settings.maxAttempts) {
-        const error = `${message} (gave up after ${(0,counted/* counted */.h)(attempts, 'attempt')})`;
         // A rate limit is the server at work, not down.
         const ending = httpStatus === 429 ? 'other' : 'transient';
-        return { settled: failed(attempts, httpStatus, error, { ending }) };
+        return {
+            settled: failed(attempts, httpStatus, { ...failure, gaveUpAfter: attempts }, { ending })
+        };
     }
     // Never sooner than the server asked, and never at once: a `Retry-After: 0` loop is a flood.
     return { retryInMs: Math.max(waitMs ?? 0, backoffMs(attempts, random)) };
@@ -34084,12 +34187,12 @@ class PurgePass {
         try {
             const scopes = scopesOf(call);
             const settled = await this.attempt(call, scopes);
-            this.gates.ended(scopes, settled.ending, settled.end.error ?? '');
+            this.gates.ended(scopes, settled.ending, settled.end.failure);
             return settled;
         }
         catch (error) {
-            const reason = (0,message/* messageOf */.b)(error);
-            return failed(0, null, `edge-purge could not handle this call: ${(0,text_shown/* plainLine */.h0)(reason)}`);
+            const detail = (0,text_shown/* plainLine */.h0)((0,message/* messageOf */.b)(error));
+            return failed(0, null, { what: 'edge-purge could not handle this call', detail });
         }
     }
     /** Sends `call` until it succeeds, fails for good, is stopped by an earlier answer, or is cancelled. */
@@ -34100,12 +34203,12 @@ class PurgePass {
         let httpStatus = null;
         for (;;) {
             if (signal.aborted) {
-                return notSent(attempts, httpStatus, attempts === 0 ? words/* NOT_SENT_CANCELLED */.v$ : CANCELLED_IN_FLIGHT);
+                return notSent(attempts, httpStatus, attempts === 0 ? record_failure/* NOT_SENT_CANCELLED */.v$ : CANCELLED_IN_FLIGHT);
             }
             const stopped = gates.refusal(scopes);
             if (stopped !== undefined) {
-                const reason = (0,words/* stoppedBy */.$)(stopped.knockOn, stopped.cause, attempts);
-                return failed(attempts, httpStatus, reason, { retryAt: stopped.retryAt });
+                const knockOn = { ...stopped.cause, stopped: { by: stopped.knockOn, attempts } };
+                return failed(attempts, httpStatus, knockOn, { retryAt: stopped.retryAt });
             }
             const pause = gates.pauseMs(scopes, clock.now());
             if (pause > 0) {
@@ -34119,16 +34222,16 @@ class PurgePass {
             gates.learn(verdict, scopes, clock.now());
             if (verdict.ok) {
                 const { ids, unusable } = verdict;
-                const end = { attempts, httpStatus: verdict.httpStatus, ids, unusable, error: undefined };
+                const end = { attempts, httpStatus: verdict.httpStatus, ids, unusable, failure: undefined };
                 return { end, answered: true, ending: 'purged' };
             }
             httpStatus = verdict.httpStatus;
             if (exchange.kind === 'cancelled')
-                return notSent(attempts, httpStatus, verdict.message);
+                return notSent(attempts, httpStatus, verdict.failure);
             const next = afterFailure(verdict, attempts, this.settings, this.deps);
             if ('settled' in next)
                 return next.settled;
-            log.info(describeRetry(call, attempts, verdict.message, next.retryInMs));
+            log.info(describeRetry(call, attempts, verdict.failure, next.retryInMs));
             await clock.sleep(next.retryInMs, signal);
         }
     }
@@ -34141,11 +34244,11 @@ async function runPurge(calls, settings, deps, ledger = new ResultLedger(calls))
     const { log, signal } = deps;
     const pass = new PurgePass(settings, deps);
     await log.group(`Purge calls (${calls.length}, up to ${settings.concurrency} at once)`, () => pass.run(calls, ledger));
-    ledger.fill(words/* NOT_SENT_CANCELLED */.v$);
+    ledger.fill(record_failure/* NOT_SENT_CANCELLED */.v$);
     if (settings.repeatAfterMs > 0)
         await repeatPass(ledger, settings, deps);
     return {
-        ...ledger.settle(words/* NOT_SENT_CANCELLED */.v$),
+        ...ledger.settle(record_failure/* NOT_SENT_CANCELLED */.v$),
         answered: pass.answered,
         cancelled: signal.aborted,
         firstSentMs: pass.firstSentMs
@@ -34164,7 +34267,7 @@ async function repeatPass(ledger, settings, deps) {
         await deps.clock.sleep(settings.repeatAfterMs, signal);
         await log.group(`Repeat purge calls (${again.length})`, () => new PurgePass(settings, deps).run(repeats.calls, repeats));
     }
-    repeats.fill(words/* NOT_SENT_CANCELLED */.v$);
+    repeats.fill(record_failure/* NOT_SENT_CANCELLED */.v$);
     ledger.foldRepeat(again, repeats);
 }
 
@@ -34347,7 +34450,7 @@ async function runPipeline(given, deps) {
         const cancelled = stages.purge.cancelled || signal.aborted;
         stages.purge = {
             ...stages.purge,
-            ...ledger.settle(`not finished: ${unexpectedError}`),
+            ...ledger.settle({ what: 'not finished', detail: unexpectedError }),
             cancelled
         };
         stages.edgeCheck ??= notJudged(settings, stages.purge.results, unexpectedError);
@@ -34408,8 +34511,8 @@ const notRun = (results, counts) => ({
     firstSentMs: undefined
 });
 /** Every call not sent, or not answered, for `reason`: the ledger fails them. */
-const unsent = (ledger, reason) => {
-    const { results, counts } = ledger.settle(reason);
+const unsent = (ledger, failure) => {
+    const { results, counts } = ledger.settle(failure);
     return notRun(results, counts);
 };
 /** The stages before any of them ran: nothing purged, waited for or checked. */
@@ -34468,10 +34571,10 @@ async function purgeForVisitors(calls, settings, { clock, signal, log, connect }
             const { waitForOrigin } = await waitStage();
             stages.wait = await waitForOrigin(settings.wait, limits, await pages());
             if (!stages.wait.done) {
-                const reason = stages.wait.cancelled
-                    ? words/* NOT_SENT_CANCELLED */.v$
-                    : `not sent: ${stages.wait.failure ?? 'the origin was not ready'}`;
-                stages.purge = { ...unsent(ledger, reason), cancelled: stages.wait.cancelled };
+                const failure = stages.wait.cancelled
+                    ? record_failure/* NOT_SENT_CANCELLED */.v$
+                    : { ...(stages.wait.failure ?? record_failure/* NOT_READY */.q3), notSent: true };
+                stages.purge = { ...unsent(ledger, failure), cancelled: stages.wait.cancelled };
                 return;
             }
         }
@@ -34505,14 +34608,19 @@ async function purgeForVisitors(calls, settings, { clock, signal, log, connect }
 /** Each cause of a failure, most targets first (first seen first on a tie), with `keep` targets. */
 function failureCauses(results, keep) {
     const causes = new Map();
+    // A call's targets share its failure: its words are made once.
+    const reasons = new Map();
     for (const result of results) {
         if (result.status !== 'failed')
             continue;
-        const { cause: reason, knockOn } = (0,words/* causeOf */.rl)(result.error ?? 'failed');
+        const failure = result.failure ?? record_failure/* FAILED */.Wk;
+        const reason = reasons.get(failure) ?? (0,record_failure/* causeText */.xv)(failure);
+        reasons.set(failure, reason);
         let cause = causes.get(reason);
         if (cause === undefined) {
             cause = {
                 reason,
+                brief: failure.what,
                 count: 0,
                 notSent: 0,
                 stopped: 0,
@@ -34523,9 +34631,10 @@ function failureCauses(results, keep) {
             causes.set(reason, cause);
         }
         cause.count += 1;
-        if (knockOn === 'not sent')
+        const { stopped } = failure;
+        if (stopped?.attempts === 0)
             cause.notSent += 1;
-        else if (knockOn === 'stopped')
+        else if (stopped !== undefined)
             cause.stopped += 1;
         else if (ownFailures(cause) === 1)
             cause.refused = isRefusal(result.http_status);
@@ -34536,15 +34645,6 @@ function failureCauses(results, keep) {
             cause.first.push(result);
     }
     return [...causes.values()].sort((a, b) => b.count - a.count);
-}
-/**
- * A reason's first clause, for the headline: what happened, with its status, without the fix and
- * the server's words that follow (`the API token was rejected (401)`).
- */
-function briefly(reason) {
-    const [lead = reason] = reason.replace(/^not sent: /, '').split(' — server said: ');
-    const colon = lead.indexOf(': ');
-    return colon === -1 ? lead : lead.slice(0, colon);
 }
 function isRefusal(status) {
     return status !== null && status >= 400 && status < 500;
@@ -34651,7 +34751,7 @@ function problemMessage({ failed, total }, causes, entries) {
         return undefined;
     const [only] = causes;
     const why = causes.length === 1 && only !== undefined
-        ? `: ${(0,guard/* oneLine */.TN)(briefly(only.reason), SHOWN_REASON_CHARS)}`
+        ? `: ${(0,guard/* oneLine */.TN)(only.brief, SHOWN_REASON_CHARS)}`
         : ` for ${causes.length} different reasons`;
     const urls = (0,counted/* counted */.h)(entries.length, 'URL');
     const parts = [
@@ -34719,11 +34819,17 @@ function purgeIdsText(results, perService) {
     const json = JSON.stringify(purgeIds(results, perService));
     return (0,guard/* mayHoldSecret */.dV)(json) ? JSON.stringify(purgeIds(results, perService, guard/* redact */.E$)) : json;
 }
-/** A JSON array of the entries, a slice at a time, byte for byte `redactedStringify(entries)`. */
-function* redactedJson(entries) {
+const asItIs = (entry) => entry;
+/** A result as the `results` output gives it: its failure is there in words, as `error`. */
+const resultEntry = ({ failure: _failure, ...entry }) => entry;
+/**
+ * A JSON array of the entries as `shown`, a slice at a time (so a result's output form is made
+ * for one slice at a time), byte for byte `redactedStringify(entries.map(shown))`.
+ */
+function* redactedJson(entries, shown) {
     yield '[';
     for (let start = 0; start < entries.length; start += SLICE) {
-        const json = redactedStringify(entries.slice(start, start + SLICE));
+        const json = redactedStringify(entries.slice(start, start + SLICE).map(shown));
         yield `${start === 0 ? '' : ','}${json.slice(1, -1)}`;
     }
     yield ']';
@@ -34733,16 +34839,16 @@ function bounded(text) {
     return { text: bytes <= MAX_OUTPUT_BYTES ? text : undefined, bytes };
 }
 /** Writes the entries, as JSON, to a file for later steps. */
-function keepEntries(kind, entries, io) {
-    return io.keepFile(kind, redactedJson(entries));
+function keepEntries(kind, entries, shown, io) {
+    return io.keepFile(kind, redactedJson(entries, shown));
 }
 /**
  * The entries' JSON for their output: read back from the file when it fits the output, or made
  * again from the entries when the file could not be written.
  */
-function entriesText(kept, entries, io) {
+function entriesText(kept, entries, shown, io) {
     if (kept.failure !== undefined)
-        return bounded([...redactedJson(entries)].join(''));
+        return bounded([...redactedJson(entries, shown)].join(''));
     const fits = kept.bytes <= MAX_OUTPUT_BYTES;
     return { bytes: kept.bytes, text: fits ? io.readKept(kept.path) : undefined };
 }
@@ -34786,12 +34892,12 @@ async function writeOutputs(facts, io) {
     }
 }
 async function writeResultOutputs({ results, counts, settings }, io) {
-    const kept = await keepEntries('results', results, io);
+    const kept = await keepEntries('results', results, resultEntry, io);
     const file = written('results-file', kept, io);
     const ids = bounded(purgeIdsText(results, perServiceIds(settings)));
     setBoundedOutput('purge-ids', ids, file, io);
     io.setOutput('purge-id', (0,guard/* redact */.E$)(onlyId(results)));
-    setBoundedOutput('results', entriesText(kept, results, io), file, io);
+    setBoundedOutput('results', entriesText(kept, results, resultEntry, io), file, io);
     io.setOutput('purged-count', String(counts.purged));
     io.setOutput('failed-count', String(counts.failed));
     const path = file.written ? (0,guard/* redact */.E$)(file.path) : '';
@@ -34835,9 +34941,9 @@ async function writeStageOutputs(entries, waitMs, io) {
         io.setOutput('verification-file', '');
         return;
     }
-    const kept = await keepEntries('verification', entries, io);
+    const kept = await keepEntries('verification', entries, asItIs, io);
     const file = written('verification-file', kept, io);
-    setBoundedOutput('verification', entriesText(kept, entries, io), file, io);
+    setBoundedOutput('verification', entriesText(kept, entries, asItIs, io), file, io);
     io.setOutput('verification-file', file.written ? (0,guard/* redact */.E$)(file.path) : '');
 }
 
@@ -35094,14 +35200,13 @@ function notSentBecause({ wait, dryRun }) {
 
 
 
-
 /** What the targets came to: a count each way, the whole service for purge-all, the one cause. */
 function outcome(facts, causes) {
     const { counts, purgeAll, results } = facts;
     const [only] = causes;
     // When nothing was sent, the headline says why once, after the counts.
     const cause = causes.length === 1 && only !== undefined && notSentBecause(facts) === undefined
-        ? `: ${(0,guard/* summaryText */.g5)(briefly(only.reason), 200)}`
+        ? `: ${(0,guard/* summaryText */.g5)(only.brief, 200)}`
         : '';
     if (!purgeAll)
         return `${counts.purged} purged, ${counts.failed} failed${cause}`;
@@ -35330,6 +35435,7 @@ function targetSections(facts, causes, budget) {
 
 
 
+
 /** The cut of the text the origin had to show. */
 const SHOWN_TEXT_CHARS = 80;
 /** The wait: what the origin showed, or why no purge call was sent and what each URL answered. */
@@ -35345,7 +35451,7 @@ function waitSection(wait, budget) {
         const items = outcome.urls.map(checks);
         return [`<p>${lead}</p>`, ...list(items, budget, SECTION_BYTES.wait, 'the step log has each')];
     }
-    const failure = outcome.failure ?? 'the origin was not ready';
+    const failure = (0,record_failure/* reasonOf */.A3)(outcome.failure ?? record_failure/* NOT_READY */.q3);
     const waiting = outcome.urls.filter((item) => item.passedInARow < passes);
     const items = waiting.map((item) => (0,guard/* summaryText */.g5)((0,words/* describeUrlWait */.yE)(item, { text, passes }), budget_SHOWN_ERROR_CHARS));
     return [

@@ -33,6 +33,7 @@ export function purgeResult(overrides: Partial<PurgeResult>): PurgeResult {
     http_status: 200,
     attempts: 1,
     error: null,
+    failure: null,
     ...overrides
   }
 }

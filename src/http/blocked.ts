@@ -101,24 +101,45 @@ export function blockedBy(error: unknown, url: URL): Blocked | undefined {
   return undefined
 }
 
-/** The proxy's refusal or the certificate's problem, and what fixes it, in one sentence. */
-export function describeBlocked(blocked: Blocked): string {
+/** What blocked the request, with its status or code, and what fixes it. */
+export interface BlockedWords {
+  what: string
+  fix: string
+}
+
+/** The proxy's refusal or the certificate's problem, and what fixes it. */
+export function blockedWords(blocked: Blocked): BlockedWords {
   if (blocked.kind === 'certificate') {
     const { code, host } = blocked
     return UNTRUSTED_CODES.has(code)
-      ? `the certificate of ${host} is not trusted (${code}): a company CA is given to Node with NODE_EXTRA_CA_CERTS (docs/self-hosted.md)`
-      : `the certificate of ${host} is not valid (${code}): the server's certificate needs fixing; trusting another CA (NODE_EXTRA_CA_CERTS, docs/self-hosted.md) does not help`
+      ? {
+          what: `the certificate of ${host} is not trusted (${code})`,
+          fix: 'a company CA is given to Node with NODE_EXTRA_CA_CERTS (docs/self-hosted.md)'
+        }
+      : {
+          what: `the certificate of ${host} is not valid (${code})`,
+          fix: "the server's certificate needs fixing; trusting another CA (NODE_EXTRA_CA_CERTS, docs/self-hosted.md) does not help"
+        }
   }
   const { status, proxy, target } = blocked
   // Its credentials are the same whatever the target: one cause for every call through it.
   if (status === 407) {
-    return `the proxy ${proxy} did not accept its credentials (407): check the user and password in HTTPS_PROXY`
+    return {
+      what: `the proxy ${proxy} did not accept its credentials (407)`,
+      fix: 'check the user and password in HTTPS_PROXY'
+    }
   }
-  const refused = `the proxy ${proxy} refused the tunnel to ${target} (${status})`
-  switch (status) {
-    case 403:
-      return `${refused}: the proxy does not allow CONNECT to ${target}; ask its admins to allow it, or list the host in NO_PROXY`
-    default:
-      return `${refused}: the proxy's answer is not the server's; see docs/self-hosted.md`
-  }
+  const what = `the proxy ${proxy} refused the tunnel to ${target} (${status})`
+  return status === 403
+    ? {
+        what,
+        fix: `the proxy does not allow CONNECT to ${target}; ask its admins to allow it, or list the host in NO_PROXY`
+      }
+    : { what, fix: "the proxy's answer is not the server's; see docs/self-hosted.md" }
+}
+
+/** The proxy's refusal or the certificate's problem, and what fixes it, in one sentence. */
+export function describeBlocked(blocked: Blocked): string {
+  const { what, fix } = blockedWords(blocked)
+  return `${what}: ${fix}`
 }

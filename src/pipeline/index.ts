@@ -19,7 +19,7 @@ import {
   type EdgeCheckOutcome,
   type WaitOutcome
 } from '../record/index.js'
-import { NOT_SENT_CANCELLED } from '../record/words.js'
+import { NOT_READY, NOT_SENT_CANCELLED, type Failure } from '../record/failure.js'
 import { describePlan, plannedResults, planPurges, showDryRun } from '../stages/plan.js'
 import { runPurge } from '../stages/purge/engine.js'
 import type { OpenMark } from '../stages/last-purge/write.js'
@@ -110,7 +110,7 @@ export async function runPipeline(given: Settings, deps: PipelineDeps): Promise<
     const cancelled = stages.purge.cancelled || signal.aborted
     stages.purge = {
       ...stages.purge,
-      ...ledger.settle(`not finished: ${unexpectedError}`),
+      ...ledger.settle({ what: 'not finished', detail: unexpectedError }),
       cancelled
     }
     stages.edgeCheck ??= notJudged(settings, stages.purge.results, unexpectedError)
@@ -184,8 +184,8 @@ const notRun = (results: RunRecord['results'], counts: Counts): PurgeRun => ({
 })
 
 /** Every call not sent, or not answered, for `reason`: the ledger fails them. */
-const unsent = (ledger: ResultLedger, reason: string): PurgeRun => {
-  const { results, counts } = ledger.settle(reason)
+const unsent = (ledger: ResultLedger, failure: Failure): PurgeRun => {
+  const { results, counts } = ledger.settle(failure)
   return notRun(results, counts)
 }
 
@@ -257,10 +257,10 @@ async function purgeForVisitors(
       const { waitForOrigin } = await waitStage()
       stages.wait = await waitForOrigin(settings.wait, limits, await pages())
       if (!stages.wait.done) {
-        const reason = stages.wait.cancelled
+        const failure = stages.wait.cancelled
           ? NOT_SENT_CANCELLED
-          : `not sent: ${stages.wait.failure ?? 'the origin was not ready'}`
-        stages.purge = { ...unsent(ledger, reason), cancelled: stages.wait.cancelled }
+          : { ...(stages.wait.failure ?? NOT_READY), notSent: true }
+        stages.purge = { ...unsent(ledger, failure), cancelled: stages.wait.cancelled }
         return
       }
     }

@@ -4,6 +4,7 @@
  * pipeline to the report, the single source for outputs, summary and exit code.
  */
 import type { Settings } from '../config/settings.js'
+import type { Failure } from './failure.js'
 
 export type TargetType = 'all' | 'key' | 'url'
 
@@ -54,7 +55,10 @@ export interface PurgeResult {
   id: string | null
   http_status: number | null
   attempts: number
+  /** The failure in words: `reasonOf(failure)`. */
   error: string | null
+  /** Why it failed, as data, which the report reads; not part of the `results` output. */
+  failure: Failure | null
   /**
    * Present only on a target that failed because the server asked for a wait longer than the run
    * takes: when it may be purged again (ISO 8601). Not in `error`, so one cause reads the same for
@@ -74,8 +78,9 @@ export interface CallEnd {
   /** Present when the call succeeded: each purged target's id (purge-all has none). */
   ids: Map<string, string> | undefined
   /** With `ids`: targets the answer gave something other than a usable id, and why. */
-  unusable?: Map<string, string>
-  error: string | undefined
+  unusable?: Map<string, Failure>
+  /** Present when the call failed. */
+  failure: Failure | undefined
   /** When the server said calls may start again (ms epoch), had the run waited that long. */
   retryAt?: number | undefined
 }
@@ -142,7 +147,7 @@ export interface WaitOutcome {
    * Why the wait failed, in one short sentence: how many URLs were not ready when the time ran
    * out, or the block that ended it.
    */
-  failure: string | undefined
+  failure: Failure | undefined
 }
 
 /** One entry of the `verification` output; field names are the output's. */

@@ -15,68 +15,6 @@ export function describeCall(call: PurgeCall): string {
   return `${call.method} ${oneLine(call.url, SHOWN_ADDRESS_CHARS)}${what}${call.soft ? ' soft' : ''}`
 }
 
-export const NOT_SENT_CANCELLED = 'not sent: the run was cancelled'
-
-/** What an earlier answer stops: the calls to its address, permission, host, or proxy. */
-export type StopScope = 'unauthorized' | 'forbidden' | 'host' | 'proxy'
-
-/** Why a call was stopped by an earlier answer: a knock-on, never the cause. */
-export type KnockOn =
-  | { scope: StopScope }
-  /** `failures` calls to `host` in a row failed for a transient cause. */
-  | { scope: 'outage'; host: string; failures: number }
-
-/**
- * How a knock-on's reason continues after how far its call got, by what stopped it. The reason
- * ends with the cause, quoted whole, so the report groups it with the calls that met it.
- */
-function knockOnLead(knockOn: KnockOn): string {
-  switch (knockOn.scope) {
-    case 'unauthorized':
-      return ': an earlier call to the same address got '
-    case 'forbidden':
-      return ': an earlier call needing the same permission found that '
-    case 'host':
-      return ' after an earlier call to the same host: '
-    case 'proxy':
-      return ' after an earlier call through the same proxy: '
-    case 'outage':
-      return `: ${knockOn.host} failed ${knockOn.failures} calls in a row; the last: `
-  }
-}
-
-/**
- * The reason of a call stopped because of an earlier answer with `cause`: `not sent` when it had
- * made no attempt, `stopped after N attempts` when it was stopped between its retries.
- */
-export function stoppedBy(knockOn: KnockOn, cause: string, attempts: number): string {
-  const far = attempts === 0 ? 'not sent' : `stopped after ${counted(attempts, 'attempt')}`
-  return `${far}${knockOnLead(knockOn)}${cause}`
-}
-
-/** Every knock-on's beginning: how far its call got, then one of `knockOnLead`'s. */
-const KNOCK_ON =
-  /^(not sent|stopped after \d+ attempts?)(: an earlier call to the same address got |: an earlier call needing the same permission found that | after an earlier call to the same host: | after an earlier call through the same proxy: |: \S+ failed \d+ calls in a row; the last: )/
-
-/** What a failure's reason comes down to (see `failureCauses`). */
-export interface CauseOf {
-  /** The answer a knock-on was stopped by, or the reason itself. */
-  cause: string
-  /** Stopped by an earlier answer: before its first attempt, or between its retries. */
-  knockOn: 'not sent' | 'stopped' | undefined
-}
-
-/**
- * What a failure's reason comes down to: the answer a knock-on was stopped by, or the reason
- * itself. A rejected token is one cause of 600 failures, not two.
- */
-export function causeOf(reason: string): CauseOf {
-  const lead = KNOCK_ON.exec(reason)
-  if (lead === null) return { cause: reason, knockOn: undefined }
-  const cause = reason.slice(lead[0].length)
-  return { cause, knockOn: lead[1] === 'not sent' ? 'not sent' : 'stopped' }
-}
-
 /** What the wait asked of each URL. */
 export type WaitAwaited = Pick<WaitSettings, 'text' | 'passes'>
 

@@ -3,11 +3,13 @@
  * targets it failed: a rejected token is one cause of 600 failures. Pure.
  */
 import { type PurgeResult, type Results } from '../record/index.js'
-import { causeOf } from '../record/words.js'
+import { causeText, FAILED, type Failure } from '../record/failure.js'
 
 export interface Cause {
   /** The reason as the action gave it; for the calls a refusal stopped, that refusal. */
   reason: string
+  /** What happened, with its status, without the fix and the server's words: the headline's. */
+  brief: string
   count: number
   /** Of `count`, the targets whose call was not sent because of the refusal. */
   notSent: number
@@ -24,13 +26,18 @@ export interface Cause {
 /** Each cause of a failure, most targets first (first seen first on a tie), with `keep` targets. */
 export function failureCauses(results: Results, keep: number): Cause[] {
   const causes = new Map<string, Cause>()
+  // A call's targets share its failure: its words are made once.
+  const reasons = new Map<Failure, string>()
   for (const result of results) {
     if (result.status !== 'failed') continue
-    const { cause: reason, knockOn } = causeOf(result.error ?? 'failed')
+    const failure = result.failure ?? FAILED
+    const reason = reasons.get(failure) ?? causeText(failure)
+    reasons.set(failure, reason)
     let cause = causes.get(reason)
     if (cause === undefined) {
       cause = {
         reason,
+        brief: failure.what,
         count: 0,
         notSent: 0,
         stopped: 0,
@@ -41,8 +48,9 @@ export function failureCauses(results: Results, keep: number): Cause[] {
       causes.set(reason, cause)
     }
     cause.count += 1
-    if (knockOn === 'not sent') cause.notSent += 1
-    else if (knockOn === 'stopped') cause.stopped += 1
+    const { stopped } = failure
+    if (stopped?.attempts === 0) cause.notSent += 1
+    else if (stopped !== undefined) cause.stopped += 1
     else if (ownFailures(cause) === 1) cause.refused = isRefusal(result.http_status)
     if (result.retry_at !== undefined && (cause.retryAt ?? '') < result.retry_at) {
       cause.retryAt = result.retry_at
@@ -50,16 +58,6 @@ export function failureCauses(results: Results, keep: number): Cause[] {
     if (cause.first.length < keep) cause.first.push(result)
   }
   return [...causes.values()].sort((a, b) => b.count - a.count)
-}
-
-/**
- * A reason's first clause, for the headline: what happened, with its status, without the fix and
- * the server's words that follow (`the API token was rejected (401)`).
- */
-export function briefly(reason: string): string {
-  const [lead = reason] = reason.replace(/^not sent: /, '').split(' — server said: ')
-  const colon = lead.indexOf(': ')
-  return colon === -1 ? lead : lead.slice(0, colon)
 }
 
 function isRefusal(status: number | null): boolean {

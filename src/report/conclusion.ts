@@ -8,7 +8,7 @@ import {
   type RunRecord,
   type EdgeCheckEntry
 } from '../record/index.js'
-import { briefly, failureCauses, reasonOf, refusedAndStopped, type Cause } from './causes.js'
+import { failureCauses, reasonOf, refusedAndStopped, type Cause } from './causes.js'
 import { counted } from '../text/counted.js'
 import { oneLine } from '../text/guard.js'
 import { shorten } from '../text/shown.js'
@@ -109,7 +109,7 @@ function problemMessage(
   const [only] = causes
   const why =
     causes.length === 1 && only !== undefined
-      ? `: ${oneLine(briefly(only.reason), SHOWN_REASON_CHARS)}`
+      ? `: ${oneLine(only.brief, SHOWN_REASON_CHARS)}`
       : ` for ${causes.length} different reasons`
   const urls = counted(entries.length, 'URL')
   const parts = [

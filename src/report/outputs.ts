@@ -8,6 +8,7 @@ import type { Settings } from '../config/settings.js'
 import {
   edgeCounts,
   type ComparedRange,
+  type PurgeResult,
   type Results,
   type RunRecord,
   type EdgeCheckEntry
@@ -41,11 +42,25 @@ function purgeIdsText(results: Results, perService: boolean): string {
   return mayHoldSecret(json) ? JSON.stringify(purgeIds(results, perService, redact)) : json
 }
 
-/** A JSON array of the entries, a slice at a time, byte for byte `redactedStringify(entries)`. */
-function* redactedJson(entries: readonly object[]): Generator<string> {
+/** How an entry is written: as it is, but a result, whose failure is the report's to read. */
+type Shown<Entry extends object> = (entry: Entry) => object
+
+const asItIs = <Entry extends object>(entry: Entry): object => entry
+
+/** A result as the `results` output gives it: its failure is there in words, as `error`. */
+const resultEntry = ({ failure: _failure, ...entry }: PurgeResult): object => entry
+
+/**
+ * A JSON array of the entries as `shown`, a slice at a time (so a result's output form is made
+ * for one slice at a time), byte for byte `redactedStringify(entries.map(shown))`.
+ */
+function* redactedJson<Entry extends object>(
+  entries: readonly Entry[],
+  shown: Shown<Entry>
+): Generator<string> {
   yield '['
   for (let start = 0; start < entries.length; start += SLICE) {
-    const json = redactedStringify(entries.slice(start, start + SLICE))
+    const json = redactedStringify(entries.slice(start, start + SLICE).map(shown))
     yield `${start === 0 ? '' : ','}${json.slice(1, -1)}`
   }
   yield ']'
@@ -81,20 +96,26 @@ export interface OutputWriter {
 }
 
 /** Writes the entries, as JSON, to a file for later steps. */
-function keepEntries(
+function keepEntries<Entry extends object>(
   kind: 'results' | 'verification',
-  entries: readonly object[],
+  entries: readonly Entry[],
+  shown: Shown<Entry>,
   io: OutputWriter
 ): Promise<KeptFile> {
-  return io.keepFile(kind, redactedJson(entries))
+  return io.keepFile(kind, redactedJson(entries, shown))
 }
 
 /**
  * The entries' JSON for their output: read back from the file when it fits the output, or made
  * again from the entries when the file could not be written.
  */
-function entriesText(kept: KeptFile, entries: readonly object[], io: OutputWriter): OutputText {
-  if (kept.failure !== undefined) return bounded([...redactedJson(entries)].join(''))
+function entriesText<Entry extends object>(
+  kept: KeptFile,
+  entries: readonly Entry[],
+  shown: Shown<Entry>,
+  io: OutputWriter
+): OutputText {
+  if (kept.failure !== undefined) return bounded([...redactedJson(entries, shown)].join(''))
   const fits = kept.bytes <= MAX_OUTPUT_BYTES
   return { bytes: kept.bytes, text: fits ? io.readKept(kept.path) : undefined }
 }
@@ -168,12 +189,12 @@ async function writeResultOutputs(
   { results, counts, settings }: OutputFacts,
   io: OutputWriter
 ): Promise<string> {
-  const kept = await keepEntries('results', results, io)
+  const kept = await keepEntries('results', results, resultEntry, io)
   const file = written('results-file', kept, io)
   const ids = bounded(purgeIdsText(results, perServiceIds(settings)))
   setBoundedOutput('purge-ids', ids, file, io)
   io.setOutput('purge-id', redact(onlyId(results)))
-  setBoundedOutput('results', entriesText(kept, results, io), file, io)
+  setBoundedOutput('results', entriesText(kept, results, resultEntry, io), file, io)
   io.setOutput('purged-count', String(counts.purged))
   io.setOutput('failed-count', String(counts.failed))
   const path = file.written ? redact(file.path) : ''
@@ -222,8 +243,8 @@ async function writeStageOutputs(
     io.setOutput('verification-file', '')
     return
   }
-  const kept = await keepEntries('verification', entries, io)
+  const kept = await keepEntries('verification', entries, asItIs, io)
   const file = written('verification-file', kept, io)
-  setBoundedOutput('verification', entriesText(kept, entries, io), file, io)
+  setBoundedOutput('verification', entriesText(kept, entries, asItIs, io), file, io)
   io.setOutput('verification-file', file.written ? redact(file.path) : '')
 }

@@ -169,6 +169,7 @@ export function plannedResults(calls: PurgeCall[], repeated: boolean): Results {
       http_status: null,
       attempts: 0,
       error: null,
+      failure: null,
       ...repeat
     }))
   )

@@ -6,6 +6,8 @@
 import { setMaxListeners } from 'node:events'
 import { onAbort } from '../clock.js'
 import type { WaitSettings } from '../config/settings.js'
+import { blockedWords, type Blocked, type BlockedWords } from '../http/blocked.js'
+import { reasonOf, type Failure } from '../record/failure.js'
 import { observe, type Observation } from '../http/observation.js'
 import {
   pollUntilDeadline,
@@ -49,21 +51,21 @@ function describeAnswer(observation: Observation, text: string | undefined): str
  * Why no purge call was sent, short enough to be every target's reason: how many URLs were not
  * ready and what they had to show. What each one answered is in the log and the summary.
  */
-function describeFailure(settings: WaitSettings, waiting: UrlWait[], elapsedMs: number): string {
+function describeFailure(settings: WaitSettings, waiting: UrlWait[], elapsedMs: number): Failure {
   const which =
     waiting.length === 1 && settings.urls.length === 1
       ? shownUrl(waiting[0]?.url ?? '')
       : `${waiting.length} of ${counted(settings.urls.length, 'wait-for-url')}`
   // The time the wait took, in whole seconds as the wait-seconds output gives it.
-  return `the origin was not ready after ${Math.round(elapsedMs / 1000)} s: ${which} did not ${awaited(settings)}`
+  return {
+    what: `the origin was not ready after ${Math.round(elapsedMs / 1000)} s`,
+    detail: `${which} did not ${awaited(settings)}`
+  }
 }
 
-/**
- * Why no purge call was sent when a proxy's refusal or a certificate problem ended the wait: its
- * first clause names the block, the rest (`block`'s own) the fix.
- */
-function describeBlock(block: string): string {
-  return `the origin could not be checked because ${block}`
+/** Why no purge call was sent when a proxy's refusal or a certificate problem ended the wait. */
+function describeBlock({ what, fix }: BlockedWords): Failure {
+  return { what: `the origin could not be checked because ${oneLine(what)}`, detail: oneLine(fix) }
 }
 
 /** The wait's own cancel: aborted with the run's, or by `abort` when a block ends the wait. */
@@ -112,9 +114,9 @@ export async function waitForOrigin(
   // A proxy's refusal or a certificate problem no retry gets past: no URL can pass behind it, and
   // no purge may go before every URL passed, so the first one ends the wait and every check in it.
   const stop = stopSwitch(deps.signal)
-  let block: string | undefined
-  const onBlocked = (sentence: string): void => {
-    block ??= sentence
+  let block: BlockedWords | undefined
+  const onBlocked = (blocked: Blocked): void => {
+    block ??= blockedWords(blocked)
     stop.abort()
   }
   const check = checkOnce(
@@ -145,7 +147,7 @@ function checkOnce(
   deadline: number,
   requestTimeoutMs: number,
   { prober, clock, signal, log }: PageCheckDeps,
-  onBlocked: (sentence: string) => void
+  onBlocked: (blocked: Blocked) => void
 ): (state: UrlWait) => Promise<number | undefined> {
   return async (state) => {
     const start = clock.now()
@@ -160,7 +162,7 @@ function checkOnce(
     const row = settings.passes > 1 ? `; ${state.passedInARow} of ${settings.passes} in a row` : ''
     log.info(`${mark} ${shownUrl(state.url)}: ${state.last} (check ${state.checks}${row})`)
     if (answer.kind === 'blocked') {
-      onBlocked(state.last)
+      onBlocked(answer.blocked)
       return undefined
     }
     if (state.passedInARow >= settings.passes) return undefined
@@ -175,7 +177,7 @@ function checkOnce(
 interface WaitEnd {
   elapsedMs: number
   /** A proxy's refusal or a certificate problem, as the check that met it tells it. */
-  block: string | undefined
+  block: BlockedWords | undefined
 }
 
 /**
@@ -200,7 +202,11 @@ function outcomeOf(
         : describeBlock(block)
   const after = `${(elapsedMs / 1000).toFixed(1)} s`
   log.info(
-    failure ?? (cancelled ? `Wait cancelled after ${after}` : `The origin is ready after ${after}`)
+    failure === undefined
+      ? cancelled
+        ? `Wait cancelled after ${after}`
+        : `The origin is ready after ${after}`
+      : reasonOf(failure)
   )
   if (failure !== undefined) {
     for (const state of waiting) log.info(describeUrlWait(state, settings))

@@ -6,7 +6,7 @@ import { edgeCounts, type RunContext } from '../../record/index.js'
 import { nothingToPurge } from '../../record/words.js'
 import { counted } from '../../text/counted.js'
 import { summaryText } from '../../text/guard.js'
-import { briefly, type Cause } from '../causes.js'
+import type { Cause } from '../causes.js'
 import { code } from './budget.js'
 import { notSentBecause, type SummaryFacts } from './facts.js'
 
@@ -17,7 +17,7 @@ function outcome(facts: SummaryFacts, causes: Cause[]): string {
   // When nothing was sent, the headline says why once, after the counts.
   const cause =
     causes.length === 1 && only !== undefined && notSentBecause(facts) === undefined
-      ? `: ${summaryText(briefly(only.reason), 200)}`
+      ? `: ${summaryText(only.brief, 200)}`
       : ''
   if (!purgeAll) return `${counts.purged} purged, ${counts.failed} failed${cause}`
   const purged: string[] = []

@@ -1,5 +1,6 @@
 /** The wait for the origin: what it showed, or why no purge call was sent. */
 import { type WaitOutcome } from '../../record/index.js'
+import { NOT_READY, reasonOf } from '../../record/failure.js'
 import { describeUrlWait } from '../../record/words.js'
 import { counted } from '../../text/counted.js'
 import { summaryText } from '../../text/guard.js'
@@ -30,7 +31,7 @@ export function waitSection(wait: WaitFacts, budget: Budget): string[] {
     const items = outcome.urls.map(checks)
     return [`<p>${lead}</p>`, ...list(items, budget, SECTION_BYTES.wait, 'the step log has each')]
   }
-  const failure = outcome.failure ?? 'the origin was not ready'
+  const failure = reasonOf(outcome.failure ?? NOT_READY)
   const waiting = outcome.urls.filter((item) => item.passedInARow < passes)
   const items = waiting.map((item) =>
     summaryText(describeUrlWait(item, { text, passes }), SHOWN_ERROR_CHARS)

@@ -6,11 +6,10 @@
 import type { Clock } from '../../clock.js'
 import type { StepLog } from '../../log.js'
 import type { Transport } from './transport.js'
-import { counted } from '../../text/counted.js'
 import { describeEnd, describeRetry } from './log-lines.js'
 import { CANCELLED_IN_FLIGHT, interpret, type Verdict } from './response.js'
 import { type CallEnd, type PurgeCall, type PurgeRun } from '../../record/index.js'
-import { NOT_SENT_CANCELLED, stoppedBy } from '../../record/words.js'
+import { NOT_SENT_CANCELLED, type Failure } from '../../record/failure.js'
 import { backoffMs, MAX_SERVER_WAIT_MS, waitUntil } from '../../http/retry-policy.js'
 import {
   Gates,
@@ -50,8 +49,8 @@ interface Settled {
   ending: Ending
 }
 
-const notSent = (attempts: number, httpStatus: number | null, error: string): Settled => ({
-  end: { attempts, httpStatus, ids: undefined, error },
+const notSent = (attempts: number, httpStatus: number | null, failure: Failure): Settled => ({
+  end: { attempts, httpStatus, ids: undefined, failure },
   answered: false,
   ending: 'other'
 })
@@ -59,37 +58,38 @@ const notSent = (attempts: number, httpStatus: number | null, error: string): Se
 const failed = (
   attempts: number,
   httpStatus: number | null,
-  error: string,
+  failure: Failure,
   { retryAt, ending = 'other' }: { retryAt?: number | undefined; ending?: Ending } = {}
 ): Settled => ({
-  end: { attempts, httpStatus, ids: undefined, error, retryAt },
+  end: { attempts, httpStatus, ids: undefined, failure, retryAt },
   answered: true,
   ending
 })
 
-type Failure = Extract<Verdict, { ok: false }>
+type Refused = Extract<Verdict, { ok: false }>
 
 /**
  * After a failed attempt: the wait before the next one, or the call's end when it must not be
  * retried (a final answer, a server asking for more than we wait, the last attempt).
  */
 function afterFailure(
-  verdict: Failure,
+  verdict: Refused,
   attempts: number,
   settings: EngineSettings,
   { clock, random }: EngineDeps
 ): { retryInMs: number } | { settled: Settled } {
-  const { message, httpStatus, waitMs } = verdict
-  if (!verdict.retryable) return { settled: failed(attempts, httpStatus, message) }
+  const { failure, httpStatus, waitMs } = verdict
+  if (!verdict.retryable) return { settled: failed(attempts, httpStatus, failure) }
   if (waitMs !== undefined && waitMs > MAX_SERVER_WAIT_MS) {
     const retryAt = waitUntil(waitMs, clock.now())
-    return { settled: failed(attempts, httpStatus, tooLongToWait(message), { retryAt }) }
+    return { settled: failed(attempts, httpStatus, tooLongToWait(failure), { retryAt }) }
   }
   if (attempts >= settings.maxAttempts) {
-    const error = `${message} (gave up after ${counted(attempts, 'attempt')})`
     // A rate limit is the server at work, not down.
     const ending = httpStatus === 429 ? 'other' : 'transient'
-    return { settled: failed(attempts, httpStatus, error, { ending }) }
+    return {
+      settled: failed(attempts, httpStatus, { ...failure, gaveUpAfter: attempts }, { ending })
+    }
   }
   // Never sooner than the server asked, and never at once: a `Retry-After: 0` loop is a flood.
   return { retryInMs: Math.max(waitMs ?? 0, backoffMs(attempts, random)) }
@@ -140,11 +140,11 @@ class PurgePass {
     try {
       const scopes = scopesOf(call)
       const settled = await this.attempt(call, scopes)
-      this.gates.ended(scopes, settled.ending, settled.end.error ?? '')
+      this.gates.ended(scopes, settled.ending, settled.end.failure)
       return settled
     } catch (error) {
-      const reason = messageOf(error)
-      return failed(0, null, `edge-purge could not handle this call: ${plainLine(reason)}`)
+      const detail = plainLine(messageOf(error))
+      return failed(0, null, { what: 'edge-purge could not handle this call', detail })
     }
   }
 
@@ -164,8 +164,8 @@ class PurgePass {
       }
       const stopped = gates.refusal(scopes)
       if (stopped !== undefined) {
-        const reason = stoppedBy(stopped.knockOn, stopped.cause, attempts)
-        return failed(attempts, httpStatus, reason, { retryAt: stopped.retryAt })
+        const knockOn = { ...stopped.cause, stopped: { by: stopped.knockOn, attempts } }
+        return failed(attempts, httpStatus, knockOn, { retryAt: stopped.retryAt })
       }
       const pause = gates.pauseMs(scopes, clock.now())
       if (pause > 0) {
@@ -179,14 +179,14 @@ class PurgePass {
       gates.learn(verdict, scopes, clock.now())
       if (verdict.ok) {
         const { ids, unusable } = verdict
-        const end = { attempts, httpStatus: verdict.httpStatus, ids, unusable, error: undefined }
+        const end = { attempts, httpStatus: verdict.httpStatus, ids, unusable, failure: undefined }
         return { end, answered: true, ending: 'purged' }
       }
       httpStatus = verdict.httpStatus
-      if (exchange.kind === 'cancelled') return notSent(attempts, httpStatus, verdict.message)
+      if (exchange.kind === 'cancelled') return notSent(attempts, httpStatus, verdict.failure)
       const next = afterFailure(verdict, attempts, this.settings, this.deps)
       if ('settled' in next) return next.settled
-      log.info(describeRetry(call, attempts, verdict.message, next.retryInMs))
+      log.info(describeRetry(call, attempts, verdict.failure, next.retryInMs))
       await clock.sleep(next.retryInMs, signal)
     }
   }

@@ -15,13 +15,13 @@
 import { proxyFor } from '../../http/blocked.js'
 import { MAX_SERVER_WAIT_MS, waitUntil } from '../../http/retry-policy.js'
 import type { PurgeCall } from '../../record/index.js'
-import type { KnockOn, StopScope } from '../../record/words.js'
+import type { Failure, KnockOn, StopScope } from '../../record/failure.js'
 import type { Verdict } from './response.js'
 
-/** Why calls are stopped: what stopped them, the answer's reason, and when the server said calls may start again (ms epoch). */
+/** Why calls are stopped: what stopped them, the answer's failure, and when the server said calls may start again (ms epoch). */
 export interface Stopped {
   knockOn: KnockOn
-  cause: string
+  cause: Failure
   retryAt: number | undefined
 }
 
@@ -49,11 +49,11 @@ export function scopesOf(call: PurgeCall): Scopes {
 }
 
 /**
- * A failure's reason when the server asks for a wait the run will not take. The time itself goes
- * into the result's `retry_at`: a reason holds nothing that differs between calls of one cause.
+ * A failure when the server asks for a wait the run will not take. The time itself goes into the
+ * result's `retry_at`: a cause holds nothing that differs between calls of one cause.
  */
-export function tooLongToWait(message: string): string {
-  return `${message}; the server asks to wait longer than the ${MAX_SERVER_WAIT_MS / 1000} s edge-purge waits`
+export function tooLongToWait(failure: Failure): Failure {
+  return { ...failure, waitOverS: MAX_SERVER_WAIT_MS / 1000 }
 }
 
 export class Gates {
@@ -83,30 +83,30 @@ export class Gates {
   /** Learns from one attempt's verdict. */
   learn(verdict: Verdict, scopes: Scopes, now: number): void {
     if (verdict.ok) return
-    if (verdict.stop !== undefined) this.stop(verdict.stop, scopes, verdict.message, undefined)
+    if (verdict.stop !== undefined) this.stop(verdict.stop, scopes, verdict.failure, undefined)
     const { waitMs } = verdict
     if (waitMs === undefined) return
     if (waitMs <= MAX_SERVER_WAIT_MS) {
       this.notBefore.set(scopes.host, Math.max(this.notBefore.get(scopes.host) ?? 0, now + waitMs))
     } else {
-      this.stop('host', scopes, tooLongToWait(verdict.message), waitUntil(waitMs, now))
+      this.stop('host', scopes, tooLongToWait(verdict.failure), waitUntil(waitMs, now))
     }
   }
 
   /** Learns from how a call ended: failures in a row for a transient cause make an outage. */
-  ended(scopes: Scopes, ending: Ending, reason: string): void {
+  ended(scopes: Scopes, ending: Ending, failure: Failure | undefined): void {
     if (ending === 'purged') this.failedInARow.set(scopes.host, 0)
     if (ending !== 'transient') return
     const failures = (this.failedInARow.get(scopes.host) ?? 0) + 1
     this.failedInARow.set(scopes.host, failures)
     const key = `host ${scopes.host}`
-    if (failures >= this.outageAfter && !this.stops.has(key)) {
+    if (failures >= this.outageAfter && failure !== undefined && !this.stops.has(key)) {
       const knockOn: KnockOn = { scope: 'outage', host: new URL(scopes.host).host, failures }
-      this.stops.set(key, { knockOn, cause: reason, retryAt: undefined })
+      this.stops.set(key, { knockOn, cause: failure, retryAt: undefined })
     }
   }
 
-  private stop(scope: StopScope, scopes: Scopes, cause: string, retryAt: number | undefined) {
+  private stop(scope: StopScope, scopes: Scopes, cause: Failure, retryAt: number | undefined) {
     const key = `${scope} ${scopes[scope]}`
     if (!this.stops.has(key)) this.stops.set(key, { knockOn: { scope }, cause, retryAt })
   }

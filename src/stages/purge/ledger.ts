@@ -1,4 +1,5 @@
 /** Each purge call's end as it becomes known, the second pass folded in: what the engine fills. */
+import { FAILED, reasonOf, type Failure } from '../../record/failure.js'
 import {
   countResults,
   type CallEnd,
@@ -8,32 +9,52 @@ import {
   type Results
 } from '../../record/index.js'
 
-/** Results of one call's targets; in a successful batch, a key without an id was not purged. */
-function resultsOfCall(call: PurgeCall, end: CallEnd): PurgeResult[] {
-  return call.targets.map((target) => resultOf(call, end, target))
+/** A key a batch's answer left out was not purged. */
+const NOT_CONFIRMED: Failure = {
+  what: 'no purge id returned',
+  detail: 'the server did not confirm this key'
 }
 
-function resultOf(call: PurgeCall, end: CallEnd, target: string): PurgeResult {
-  const type = call.targetType
-  const id = end.ids?.get(target)
-  const unconfirmed = end.ids !== undefined && id === undefined && type !== 'all'
-  const failed = end.ids === undefined || unconfirmed
-  const retryAt = failed && end.retryAt !== undefined ? new Date(end.retryAt).toISOString() : null
+/** A failure and its words, made once for every target that shares it. */
+interface Worded {
+  failure: Failure
+  error: string
+}
+
+const worded = (failure: Failure): Worded => ({ failure, error: reasonOf(failure) })
+
+/** Results of one call's targets; in a successful batch, a key without an id was not purged. */
+function resultsOfCall(call: PurgeCall, end: CallEnd): PurgeResult[] {
+  const ofCall = end.ids === undefined ? worded(end.failure ?? FAILED) : undefined
+  const retryAt = end.retryAt === undefined ? undefined : new Date(end.retryAt).toISOString()
+  return call.targets.map((target) => {
+    const id = end.ids?.get(target)
+    const unconfirmed = end.ids !== undefined && id === undefined && call.targetType !== 'all'
+    const failed = unconfirmed ? worded(end.unusable?.get(target) ?? NOT_CONFIRMED) : ofCall
+    return resultOf(call, end, target, id, failed, retryAt)
+  })
+}
+
+function resultOf(
+  call: PurgeCall,
+  end: CallEnd,
+  target: string,
+  id: string | undefined,
+  failed: Worded | undefined,
+  retryAt: string | undefined
+): PurgeResult {
   return {
-    type,
+    type: call.targetType,
     target,
     service: call.service ?? null,
     soft: call.soft,
-    status: failed ? 'failed' : 'purged',
+    status: failed === undefined ? 'purged' : 'failed',
     id: id ?? null,
     http_status: end.httpStatus,
     attempts: end.attempts,
-    error: !failed
-      ? null
-      : unconfirmed
-        ? (end.unusable?.get(target) ?? 'no purge id returned: the server did not confirm this key')
-        : (end.error ?? 'failed'),
-    ...(retryAt === null ? {} : { retry_at: retryAt })
+    error: failed?.error ?? null,
+    failure: failed?.failure ?? null,
+    ...(failed === undefined || retryAt === undefined ? {} : { retry_at: retryAt })
   }
 }
 
@@ -48,12 +69,8 @@ function withRepeat(first: PurgeResult[], second: PurgeResult[] | undefined): Pu
     if (result.status !== 'purged' || again === undefined) return { ...result, repeat: null }
     const repeat = { status: again.status, id: again.id, attempts: again.attempts }
     if (again.status === 'purged') return { ...result, repeat }
-    return {
-      ...result,
-      status: 'failed',
-      error: `repeat purge failed: ${again.error ?? 'failed'}`,
-      repeat
-    }
+    const failure: Failure = { what: 'repeat purge failed', detail: again.error ?? 'failed' }
+    return { ...result, status: 'failed', error: reasonOf(failure), failure, repeat }
   })
 }
 
@@ -96,15 +113,15 @@ export class ResultLedger {
     }
   }
 
-  /** Records the calls still without an end as failed for `reason`. */
-  fill(reason: string): void {
-    const unsent: CallEnd = { attempts: 0, httpStatus: null, ids: undefined, error: reason }
+  /** Records the calls still without an end as failed for `failure`. */
+  fill(failure: Failure): void {
+    const unsent: CallEnd = { attempts: 0, httpStatus: null, ids: undefined, failure }
     for (let index = 0; index < this.calls.length; index += 1) this.ends[index] ??= unsent
   }
 
-  /** Every target's result and their counts, the calls still without an end failed for `reason`. */
-  settle(reason: string): { results: Results; counts: Counts } {
-    this.fill(reason)
+  /** Every target's result and their counts, the calls still without an end failed for `failure`. */
+  settle(failure: Failure): { results: Results; counts: Counts } {
+    this.fill(failure)
     const results = this.results()
     return { results, counts: countResults(results) }
   }

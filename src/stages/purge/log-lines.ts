@@ -2,6 +2,7 @@
  * The purge stage's lines for the step log: how a call ended, why it is retried. Never the token:
  * calls do not hold it. Server text passes `oneLine`, so no line can speak to the runner.
  */
+import { FAILED, reasonOf, type Failure } from '../../record/failure.js'
 import { type CallEnd, type PurgeCall } from '../../record/index.js'
 import { describeCall } from '../../record/words.js'
 import { counted } from '../../text/counted.js'
@@ -19,7 +20,7 @@ export function describeEnd(call: PurgeCall, end: CallEnd, elapsedMs: number): s
   if (end.ids === undefined) {
     const until =
       end.retryAt === undefined ? '' : `; retry after ${new Date(end.retryAt).toISOString()}`
-    return `✗ ${describeCall(call)}: ${oneLine(end.error ?? 'failed', SHOWN_ERROR_CHARS)}${until} (${tries})`
+    return `✗ ${describeCall(call)}: ${oneLine(reasonOf(end.failure ?? FAILED), SHOWN_ERROR_CHARS)}${until} (${tries})`
   }
   const missing = call.operation === 'purge-all' ? 0 : call.targets.length - end.ids.size
   const note =
@@ -35,8 +36,8 @@ export function describeEnd(call: PurgeCall, end: CallEnd, elapsedMs: number): s
 export function describeRetry(
   call: PurgeCall,
   attempt: number,
-  reason: string,
+  failure: Failure,
   waitMs: number
 ): string {
-  return `↻ ${describeCall(call)}: attempt ${attempt} failed (${oneLine(reason)}); retrying in ${(waitMs / 1000).toFixed(1)} s`
+  return `↻ ${describeCall(call)}: attempt ${attempt} failed (${oneLine(reasonOf(failure))}); retrying in ${(waitMs / 1000).toFixed(1)} s`
 }

@@ -9,10 +9,11 @@ import {
   serverRequestedWaitMs
 } from '../../http/retry-policy.js'
 import { parseJson, serverMessage } from './server-message.js'
-import { describeBlocked, reachOf } from '../../http/blocked.js'
+import { forbidden, notFound, redirected, unreachableBaseUrl } from './refusals.js'
+import { blockedWords, reachOf } from '../../http/blocked.js'
 import { withoutCredentials } from '../../config/targets.js'
 import type { PurgeCall } from '../../record/index.js'
-import type { StopScope } from '../../record/words.js'
+import type { Failure, StopScope } from '../../record/failure.js'
 import { plainLine } from '../../text/shown.js'
 
 /**
@@ -27,20 +28,20 @@ export type Verdict =
       httpStatus: number
       ids: Map<string, string>
       /** Targets whose answer held something other than a usable id: why, for their result. */
-      unusable: Map<string, string>
+      unusable: Map<string, Failure>
     }
   | {
       ok: false
       retryable: boolean
       httpStatus: number | null
-      message: string
+      failure: Failure
       waitMs: number | undefined
       stop: Stop | undefined
     }
 
-type Failure = Extract<Verdict, { ok: false }>
+type Refusal = Extract<Verdict, { ok: false }>
 
-function failure(fields: Pick<Failure, 'httpStatus' | 'message'> & Partial<Failure>): Failure {
+function failure(fields: Pick<Refusal, 'httpStatus' | 'failure'> & Partial<Refusal>): Refusal {
   return { ok: false, retryable: false, waitMs: undefined, stop: undefined, ...fields }
 }
 
@@ -51,28 +52,30 @@ const USABLE_ID = /^[\x21-\x7e]{1,128}$/
 export function interpret(call: PurgeCall, exchange: Answer, now: number): Verdict {
   switch (exchange.kind) {
     case 'cancelled':
-      return failure({ httpStatus: null, message: CANCELLED_IN_FLIGHT })
+      return failure({ httpStatus: null, failure: CANCELLED_IN_FLIGHT })
     case 'timeout':
       return failure({
         httpStatus: null,
         retryable: true,
-        message: `timed out: ${exchange.message}`
+        failure: { what: 'timed out', detail: exchange.message }
       })
     case 'blocked': {
       const { blocked } = exchange
+      const { what, fix } = blockedWords(blocked)
       return failure({
         httpStatus: null,
         stop: reachOf(blocked),
-        message: plainLine(describeBlocked(blocked))
+        failure: { what: plainLine(what), detail: plainLine(fix) }
       })
     }
     case 'network':
       return failure({
         httpStatus: null,
         retryable: isRetryableNetworkCode(exchange.code),
-        message:
-          unreachableBaseUrl(call, exchange.code) ??
-          `connection failed${exchange.code === undefined ? '' : ` (${exchange.code})`}: ${plainLine(exchange.message)}`
+        failure: unreachableBaseUrl(call, exchange.code) ?? {
+          what: `connection failed${exchange.code === undefined ? '' : ` (${exchange.code})`}`,
+          detail: plainLine(exchange.message)
+        }
       })
     case 'response':
       if (exchange.status >= 200 && exchange.status < 300) return interpretSuccess(call, exchange)
@@ -80,35 +83,11 @@ export function interpret(call: PurgeCall, exchange: Answer, now: number): Verdi
   }
 }
 
-export const CANCELLED_IN_FLIGHT = 'cancelled before it was confirmed'
+export const CANCELLED_IN_FLIGHT: Failure = { what: 'cancelled before it was confirmed' }
 
 /** A call to `base-url`: management calls have a service, URL purges go to the content's host. */
 function toBaseUrl(call: PurgeCall): boolean {
   return call.service !== undefined
-}
-
-/**
- * Why a management call reached nothing at `base-url`'s host, when that host is the likely cause:
- * its name is not in DNS, or nothing takes connections at its port. Other failures (a reset, a
- * timeout, TLS) say nothing of the address and keep their own words; so does any failure to reach
- * a proxy, which its tunnel reports as ECONNRESET.
- */
-function unreachableBaseUrl(call: PurgeCall, code: string | undefined): string | undefined {
-  if (!toBaseUrl(call)) return undefined
-  const url = new URL(call.url)
-  const named = `${plainLine(withoutCredentials(url.hostname))}, the host in base-url,`
-  switch (code) {
-    case 'ENOTFOUND':
-      return `${named} was not found in DNS (ENOTFOUND): check base-url`
-    case 'EAI_AGAIN':
-      return `${named} could not be looked up in DNS (EAI_AGAIN): check base-url`
-    case 'ECONNREFUSED': {
-      const port = url.port === '' ? (url.protocol === 'https:' ? '443' : '80') : url.port
-      return `${named} refused the connection on port ${port} (ECONNREFUSED): check base-url's host and port`
-    }
-    default:
-      return undefined
-  }
 }
 
 /** An answer that is a web page: HTML by its Content-Type or by its first character. */
@@ -133,8 +112,8 @@ function shownValue(value: unknown): string {
   return Array.isArray(value) ? 'an array' : 'an object'
 }
 
-function unusableId(value: unknown): string {
-  return `the server's answer held no usable purge id (got ${shownValue(value)})`
+function unusableId(value: unknown): Failure {
+  return { what: `the server's answer held no usable purge id (got ${shownValue(value)})` }
 }
 
 type Response = Extract<Answer, { kind: 'response' }>
@@ -179,13 +158,19 @@ function interpretSuccess(call: PurgeCall, exchange: Response): Verdict {
     const origin = plainLine(withoutCredentials(new URL(call.url).origin), 200)
     return failure({
       httpStatus: status,
-      message: `base-url ${origin} answered with a web page, not the purge API: give the purge API's address`
+      failure: {
+        what: `base-url ${origin} answered with a web page, not the purge API`,
+        detail: "give the purge API's address"
+      }
     })
   }
   if (exchange.truncated) {
     return failure({
       httpStatus: status,
-      message: `${status} with an answer over ${MAX_BODY_BYTES / 1024 / 1024} MiB, cut off there: the purge API's answers are far smaller`
+      failure: {
+        what: `${status} with an answer over ${MAX_BODY_BYTES / 1024 / 1024} MiB, cut off there`,
+        detail: "the purge API's answers are far smaller"
+      }
     })
   }
   const promised =
@@ -198,7 +183,9 @@ function interpretSuccess(call: PurgeCall, exchange: Response): Verdict {
   return failure({
     httpStatus: status,
     retryable: true,
-    message: `${status} without the JSON the purge API promises (${promised}); got ${start}`
+    failure: {
+      what: `${status} without the JSON the purge API promises (${promised}); got ${start}`
+    }
   })
 }
 
@@ -206,7 +193,7 @@ function interpretSuccess(call: PurgeCall, exchange: Response): Verdict {
 function readIds(call: PurgeCall, status: number, body: string): Verdict | undefined {
   const json = parseJson(body)
   const ids = new Map<string, string>()
-  const unusable = new Map<string, string>()
+  const unusable = new Map<string, Failure>()
   const take: Take = (target, value) => {
     if (typeof value === 'string' && USABLE_ID.test(value)) ids.set(target, value)
     else unusable.set(target, unusableId(value))
@@ -231,33 +218,29 @@ function readIds(call: PurgeCall, status: number, body: string): Verdict | undef
 
 function interpretRefusal(call: PurgeCall, exchange: Response, now: number): Verdict {
   const { status } = exchange
-  const said = serverMessage(exchange.body)
-  const cutOff = exchange.truncated
-    ? ` (its answer was cut off at ${MAX_BODY_BYTES / 1024 / 1024} MiB)`
-    : ''
-  const withServer = (lead: string): string =>
-    (said === undefined ? lead : `${lead} — server said: ${said}`) + cutOff
+  const answered = {
+    serverSaid: serverMessage(exchange.body),
+    cutOffMiB: exchange.truncated ? MAX_BODY_BYTES / 1024 / 1024 : undefined
+  }
+  const withServer = (lead: Failure): Failure => ({ ...lead, ...answered })
   const host = new URL(call.url).host
 
-  if (status >= 300 && status < 400) {
-    const location = headerValue(exchange.headers, 'location')
-    const where =
-      location === undefined
-        ? 'without a Location'
-        : `to ${plainLine(withoutCredentials(location), 200)}`
-    return failure({
-      httpStatus: status,
-      message: `redirected (${status}) ${where}: purge calls do not follow redirects, so the token and the purge never go elsewhere; use the final address`
-    })
-  }
+  if (status >= 300 && status < 400)
+    return failure({ httpStatus: status, failure: redirected(status, exchange.headers) })
   if (status === 401) {
     return failure({
       httpStatus: status,
       stop: 'unauthorized',
-      message: withServer(
+      failure: withServer(
         call.authenticated
-          ? 'the API token was rejected (401): check the secret behind api-token'
-          : `${host} requires authentication for URL purges (401): set url-purge-auth: true to send api-token`
+          ? {
+              what: 'the API token was rejected (401)',
+              detail: 'check the secret behind api-token'
+            }
+          : {
+              what: `${host} requires authentication for URL purges (401)`,
+              detail: 'set url-purge-auth: true to send api-token'
+            }
       )
     })
   }
@@ -265,11 +248,11 @@ function interpretRefusal(call: PurgeCall, exchange: Response, now: number): Ver
     return failure({
       httpStatus: status,
       stop: 'forbidden',
-      message: withServer(forbiddenMessage(call, host))
+      failure: withServer(forbidden(call, host))
     })
   }
   if (status === 404 && call.service !== undefined) {
-    return failure({ httpStatus: status, message: withServer(notFound(call, call.service)) })
+    return failure({ httpStatus: status, failure: withServer(notFound(call, call.service)) })
   }
   const retryable = isRetryableStatus(status)
   const lead =
@@ -280,30 +263,6 @@ function interpretRefusal(call: PurgeCall, exchange: Response, now: number): Ver
     httpStatus: status,
     retryable,
     waitMs: retryable ? serverRequestedWaitMs(status, exchange.headers, now) : undefined,
-    message: withServer(lead)
+    failure: withServer({ what: lead })
   })
-}
-
-/**
- * A 404 of a management call: a base-url with a path (`/v1`) is a likelier cause than the service,
- * since the API's paths start at its root.
- */
-function notFound(call: PurgeCall, service: string): string {
-  const { pathname } = new URL(call.url)
-  const basePath = pathname.slice(0, pathname.lastIndexOf('/service/'))
-  if (basePath === '') return `service ${service} not found (404)`
-  return `not found (404): base-url has the path ${plainLine(basePath, 100)}; the API's paths start at its root, so give base-url without it (else service ${service} does not exist)`
-}
-
-function forbiddenMessage(call: PurgeCall, host: string): string {
-  switch (call.permission) {
-    case 'engineer':
-      return 'purge-all was refused (403): the token needs Engineer permission or higher'
-    case 'billing':
-      return 'soft purge was refused (403): the token needs Billing permission or higher'
-    case 'purge':
-      return `key purge was refused (403): the token may not purge service ${call.service ?? ''}`
-    case 'url-purge':
-      return `URL purge was refused (403) by ${host}: URL purging may not be enabled there (it is off by default), or it needs url-purge-auth: true`
-  }
 }
