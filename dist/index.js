@@ -33883,6 +33883,47 @@ function interpretRefusal(call, exchange, now) {
     });
 }
 
+;// CONCATENATED MODULE: ./src/http/retry.ts
+
+/** Makes attempts of `attempt` (told its number, from 1) as `retries` says. */
+async function withRetries(attempt, retries) {
+    const { maxAttempts, clock, signal, gate, onRetry } = retries;
+    let last;
+    for (let attempts = 0;;) {
+        if (signal.aborted)
+            return ended(attempts, 'cancelled', last);
+        const held = gate?.();
+        if (held !== undefined && 'stop' in held) {
+            return { ok: false, attempts, end: 'stopped', stopped: held.stop, failure: last };
+        }
+        if (held !== undefined && held.pauseMs > 0) {
+            await clock.sleep(held.pauseMs, signal);
+            continue;
+        }
+        attempts += 1;
+        const tried = await attempt(attempts);
+        if (tried.ok)
+            return { ok: true, value: tried.value, attempts };
+        last = tried.failure;
+        if (tried.cancelled)
+            return ended(attempts, 'cancelled', last);
+        if (!tried.retryable)
+            return ended(attempts, 'final', last);
+        const { serverWaitMs } = tried;
+        if (serverWaitMs !== undefined && serverWaitMs > MAX_SERVER_WAIT_MS) {
+            return ended(attempts, 'too long', last, waitUntil(serverWaitMs, clock.now()));
+        }
+        if (attempts >= maxAttempts)
+            return ended(attempts, 'gave up', last);
+        const waitMs = Math.max(serverWaitMs ?? 0, backoffMs(attempts, retries.random));
+        onRetry(attempts, last, waitMs);
+        await clock.sleep(waitMs, signal);
+    }
+}
+function ended(attempts, end, failure, retryAt) {
+    return { ok: false, attempts, end, failure, retryAt };
+}
+
 ;// CONCATENATED MODULE: ./src/stages/purge/gates.ts
 /**
  * What earlier answers decided for the calls not yet sent. The first round of calls goes out at
@@ -34122,27 +34163,30 @@ const failed = (attempts, httpStatus, failure, { retryAt, ending = 'other' } = {
     answered: true,
     ending
 });
-/**
- * After a failed attempt: the wait before the next one, or the call's end when it must not be
- * retried (a final answer, a server asking for more than we wait, the last attempt).
- */
-function afterFailure(verdict, attempts, settings, { clock, random }) {
-    const { failure, httpStatus, waitMs } = verdict;
-    if (!verdict.retryable)
-        return { settled: failed(attempts, httpStatus, failure) };
-    if (waitMs !== undefined && waitMs > MAX_SERVER_WAIT_MS) {
-        const retryAt = waitUntil(waitMs, clock.now());
-        return { settled: failed(attempts, httpStatus, tooLongToWait(failure), { retryAt }) };
+/** A call's end once its attempts ended without an id: how they ended says what it records. */
+function failedEnd(retried) {
+    const { attempts } = retried;
+    const httpStatus = retried.failure?.httpStatus ?? null;
+    if (retried.end === 'stopped') {
+        const { cause, knockOn, retryAt } = retried.stopped;
+        return failed(attempts, httpStatus, { ...cause, stopped: { by: knockOn, attempts } }, { retryAt });
     }
-    if (attempts >= settings.maxAttempts) {
-        // A rate limit is the server at work, not down.
-        const ending = httpStatus === 429 ? 'other' : 'transient';
-        return {
-            settled: failed(attempts, httpStatus, { ...failure, gaveUpAfter: attempts }, { ending })
-        };
+    const failure = retried.failure?.failure;
+    switch (retried.end) {
+        case 'cancelled':
+            return notSent(attempts, httpStatus, attempts === 0 ? record_failure/* NOT_SENT_CANCELLED */.v$ : CANCELLED_IN_FLIGHT);
+        case 'too long':
+            return failed(attempts, httpStatus, tooLongToWait(failure ?? record_failure/* FAILED */.Wk), {
+                retryAt: retried.retryAt
+            });
+        case 'gave up':
+            // A rate limit is the server at work, not down.
+            return failed(attempts, httpStatus, { ...(failure ?? record_failure/* FAILED */.Wk), gaveUpAfter: attempts }, {
+                ending: httpStatus === 429 ? 'other' : 'transient'
+            });
+        case 'final':
+            return failed(attempts, httpStatus, failure ?? record_failure/* FAILED */.Wk);
     }
-    // Never sooner than the server asked, and never at once: a `Retry-After: 0` loop is a flood.
-    return { retryInMs: Math.max(waitMs ?? 0, backoffMs(attempts, random)) };
 }
 /**
  * One pass over the calls, `concurrency` at a time, the first `concurrency` at once (see
@@ -34197,44 +34241,46 @@ class PurgePass {
     }
     /** Sends `call` until it succeeds, fails for good, is stopped by an earlier answer, or is cancelled. */
     async attempt(call, scopes) {
-        const { transport, clock, signal, log } = this.deps;
+        const { transport, clock, signal, log, random } = this.deps;
         const { gates } = this;
-        let attempts = 0;
-        let httpStatus = null;
-        for (;;) {
-            if (signal.aborted) {
-                return notSent(attempts, httpStatus, attempts === 0 ? record_failure/* NOT_SENT_CANCELLED */.v$ : CANCELLED_IN_FLIGHT);
-            }
-            const stopped = gates.refusal(scopes);
-            if (stopped !== undefined) {
-                const knockOn = { ...stopped.cause, stopped: { by: stopped.knockOn, attempts } };
-                return failed(attempts, httpStatus, knockOn, { retryAt: stopped.retryAt });
-            }
-            const pause = gates.pauseMs(scopes, clock.now());
-            if (pause > 0) {
-                await clock.sleep(pause, signal);
-                continue;
-            }
-            attempts += 1;
+        const send = async () => {
             this.firstSentMs ??= clock.now();
             const exchange = await transport.send(call, signal);
             const verdict = interpret(call, exchange, clock.now());
             gates.learn(verdict, scopes, clock.now());
-            if (verdict.ok) {
-                const { ids, unusable } = verdict;
-                const end = { attempts, httpStatus: verdict.httpStatus, ids, unusable, failure: undefined };
-                return { end, answered: true, ending: 'purged' };
+            if (!verdict.ok) {
+                const { retryable, waitMs: serverWaitMs } = verdict;
+                return {
+                    ok: false,
+                    failure: verdict,
+                    retryable,
+                    serverWaitMs,
+                    cancelled: exchange.kind === 'cancelled'
+                };
             }
-            httpStatus = verdict.httpStatus;
-            if (exchange.kind === 'cancelled')
-                return notSent(attempts, httpStatus, verdict.failure);
-            const next = afterFailure(verdict, attempts, this.settings, this.deps);
-            if ('settled' in next)
-                return next.settled;
-            log.info(describeRetry(call, attempts, verdict.failure, next.retryInMs));
-            await clock.sleep(next.retryInMs, signal);
-        }
+            return { ok: true, value: purged(verdict) };
+        };
+        const retried = await withRetries(send, {
+            maxAttempts: this.settings.maxAttempts,
+            clock,
+            signal,
+            random,
+            gate: () => {
+                const stop = gates.refusal(scopes);
+                return stop === undefined ? { pauseMs: gates.pauseMs(scopes, clock.now()) } : { stop };
+            },
+            onRetry: (attempt, refused, waitMs) => log.info(describeRetry(call, attempt, refused.failure, waitMs))
+        });
+        if (!retried.ok)
+            return failedEnd(retried);
+        const { value } = retried;
+        return { ...value, end: { ...value.end, attempts: retried.attempts } };
     }
+}
+/** A call the answer gave ids: each target's id, or why it has none. */
+function purged({ httpStatus, ids, unusable }) {
+    const end = { attempts: 0, httpStatus, ids, unusable, failure: undefined };
+    return { end, answered: true, ending: 'purged' };
 }
 /**
  * Every target's result, in plan order. Results are recorded in `ledger` as calls end, so a caller
@@ -35596,6 +35642,7 @@ var github = __nccwpck_require__(9248);
 
 
 
+
 /** GitHub's guidance for a secondary limit that names no wait: at least a minute. */
 const SECONDARY_LIMIT_WAIT_MS = 60_000;
 /**
@@ -35637,51 +35684,58 @@ class GitHubCalls {
         this.count = count;
     }
     /**
-     * Runs `attempt` until it succeeds or the bounds are reached; `route` names the request in the
-     * log (`GET /repos/{owner}/{repo}/deployments`). Rejects with a GitHubCallError.
+     * Runs `attempt` until it succeeds or the bounds are reached (the one retry executor,
+     * http/retry.ts); `route` names the request in the log (`GET /repos/{owner}/{repo}/deployments`).
+     * Rejects with a GitHubCallError.
      */
     async send(route, attempt, failureOf) {
-        const { maxAttempts, clock, signal, log } = this.limits;
-        for (let attempts = 1;; attempts += 1) {
-            if (signal.aborted)
-                throw cancelled();
+        const { maxAttempts, clock, signal, log, timeoutMs } = this.limits;
+        const tried = async () => {
             this.count.sent += 1;
             const outcome = await this.once(attempt);
             if (outcome.done)
-                return outcome.value;
-            if (outcome.ended === 'cancelled' || signal.aborted)
-                throw cancelled();
-            const failure = outcome.ended === 'timeout'
-                ? { status: undefined, headers: {}, message: '', code: undefined }
-                : failureOf(outcome.error);
-            // One attempt only: a proxy locks an account after a few wrong logins, and a page stays a page.
-            if (failure.inTheWay !== undefined) {
-                throw new github/* GitHubCallError */._6(describeInTheWay(failure.inTheWay), undefined, false, true);
+                return { ok: true, value: outcome.value };
+            return readFailure(outcome, failureOf, clock.now(), signal.aborted);
+        };
+        const retried = await withRetries(tried, {
+            maxAttempts,
+            clock,
+            signal,
+            random: this.random,
+            onRetry: (attempts, read, waitMs) => {
+                const wait = waitMs < 1000 ? `${Math.round(waitMs)} ms` : `${Math.ceil(waitMs / 1000)} s`;
+                const answer = describeFailure(read.failure, read.ended, timeoutMs);
+                log.info(`${route}: ${answer}; attempt ${attempts + 1} of ${maxAttempts} in ${wait}`);
             }
-            const now = clock.now();
-            const limit = rateLimitOf(failure, now);
-            const answer = describeFailure(failure, outcome.ended, this.limits.timeoutMs);
-            const waitMs = retryable(failure, outcome.ended, limit)
-                ? (limit?.waitMs ?? askedWaitMs(failure.headers, now) ?? backoffMs(attempts, this.random))
-                : undefined;
-            // GitHub's own words, its status beside them: the stage says what was asked and why it matters.
-            const said = failure.status === undefined ? answer : failure.message;
-            if (waitMs !== undefined && waitMs > MAX_SERVER_WAIT_MS) {
-                const over = `, longer than the ${MAX_SERVER_WAIT_MS / 1000} s a run waits`;
-                if (limit !== undefined)
-                    throw this.rateLimitError(failure, limit, now, over);
-                const wait = `; GitHub asks to wait ${describeWait(waitMs, now)}${over}`;
-                throw new github/* GitHubCallError */._6(`${said}${wait}`, failure.status, false);
-            }
-            if (waitMs === undefined || attempts >= maxAttempts) {
-                const tries = attempts > 1 ? ` (${attempts} attempts)` : '';
-                if (limit !== undefined)
-                    throw this.rateLimitError(failure, limit, now, tries);
-                throw new github/* GitHubCallError */._6(`${said}${tries}`, failure.status, false);
-            }
-            log.info(`${route}: ${answer}; attempt ${attempts + 1} of ${maxAttempts} in ${waitMs < 1000 ? `${Math.round(waitMs)} ms` : `${Math.ceil(waitMs / 1000)} s`}`);
-            await clock.sleep(waitMs, signal);
+        });
+        if (retried.ok)
+            return retried.value;
+        const read = retried.failure;
+        if (retried.end === 'cancelled' || read === undefined)
+            throw cancelled();
+        throw this.errorOf(read, retried.end === 'too long', retried.attempts);
+    }
+    /** The error a GitHub call ends in after its last attempt, as `read`. */
+    errorOf(read, tooLong, attempts) {
+        const { failure, ended, limit, serverWaitMs, at: now } = read;
+        if (failure.inTheWay !== undefined) {
+            return new github/* GitHubCallError */._6(describeInTheWay(failure.inTheWay), undefined, false, true);
         }
+        // GitHub's own words, its status beside them: the stage says what was asked and why it matters.
+        const said = failure.status === undefined
+            ? describeFailure(failure, ended, this.limits.timeoutMs)
+            : failure.message;
+        if (tooLong) {
+            const over = `, longer than the ${MAX_SERVER_WAIT_MS / 1000} s a run waits`;
+            if (limit !== undefined)
+                return this.rateLimitError(failure, limit, now, over);
+            const wait = `; GitHub asks to wait ${describeWait(serverWaitMs ?? 0, now)}${over}`;
+            return new github/* GitHubCallError */._6(`${said}${wait}`, failure.status, false);
+        }
+        const tries = attempts > 1 ? ` (${attempts} attempts)` : '';
+        if (limit !== undefined)
+            return this.rateLimitError(failure, limit, now, tries);
+        return new github/* GitHubCallError */._6(`${said}${tries}`, failure.status, false);
     }
     /** One attempt under a signal of its own, which ends at the deadline or at the run's cancel. */
     async once(attempt) {
@@ -35728,6 +35782,28 @@ class GitHubCalls {
         const calls = `; this run made ${sent} GitHub ${sent === 1 ? 'call' : 'calls'}`;
         return new github/* GitHubCallError */._6(`${which}: ${failure.status ?? ''}: ${failure.message}${wait}${after}${calls}`, failure.status, true);
     }
+}
+/** An attempt that ended in no answer of its own: a deadline's, or a cancel's. */
+const NO_ANSWER = { status: undefined, headers: {}, message: '', code: undefined };
+/**
+ * A failed attempt as the executor reads it. Something in the way (a proxy, a certificate, a web
+ * page) ends the call at once: a proxy locks an account after a few wrong logins, and a page stays
+ * a page.
+ */
+function readFailure(outcome, failureOf, now, aborted) {
+    const { ended } = outcome;
+    const cancelled = ended === 'cancelled' || aborted;
+    // A cancel's error is the abort's, not GitHub's: it is not read.
+    const failure = cancelled || ended === 'timeout' ? NO_ANSWER : failureOf(outcome.error);
+    if (cancelled || failure.inTheWay !== undefined) {
+        const read = { failure, ended, limit: undefined, serverWaitMs: undefined, at: now };
+        return { ok: false, failure: read, retryable: false, serverWaitMs: undefined, cancelled };
+    }
+    const limit = rateLimitOf(failure, now);
+    const serverWaitMs = limit?.waitMs ?? askedWaitMs(failure.headers, now);
+    const retry = retryable(failure, ended, limit);
+    const read = { failure, ended, limit, serverWaitMs, at: now };
+    return { ok: false, failure: read, retryable: retry, serverWaitMs, cancelled };
 }
 /** Server errors, dropped connections and attempts past their deadline may pass next time. */
 function retryable(failure, ended, limit) {

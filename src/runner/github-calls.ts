@@ -7,8 +7,8 @@
 import { onAbort } from '../clock.js'
 import { GitHubCallError, type GitHubLimits } from '../github.js'
 import { describeBlocked, type Blocked } from '../http/blocked.js'
+import { withRetries, type Tried } from '../http/retry.js'
 import {
-  backoffMs,
   describeWait,
   isRetryableNetworkCode,
   isRetryableStatus,
@@ -93,53 +93,59 @@ export class GitHubCalls {
   ) {}
 
   /**
-   * Runs `attempt` until it succeeds or the bounds are reached; `route` names the request in the
-   * log (`GET /repos/{owner}/{repo}/deployments`). Rejects with a GitHubCallError.
+   * Runs `attempt` until it succeeds or the bounds are reached (the one retry executor,
+   * http/retry.ts); `route` names the request in the log (`GET /repos/{owner}/{repo}/deployments`).
+   * Rejects with a GitHubCallError.
    */
   async send<T>(
     route: string,
     attempt: (signal: AbortSignal) => Promise<T>,
     failureOf: (error: unknown) => AttemptFailure
   ): Promise<T> {
-    const { maxAttempts, clock, signal, log } = this.limits
-    for (let attempts = 1; ; attempts += 1) {
-      if (signal.aborted) throw cancelled()
+    const { maxAttempts, clock, signal, log, timeoutMs } = this.limits
+    const tried = async (): Promise<Tried<T, Read>> => {
       this.count.sent += 1
       const outcome = await this.once(attempt)
-      if (outcome.done) return outcome.value
-      if (outcome.ended === 'cancelled' || signal.aborted) throw cancelled()
-      const failure: AttemptFailure =
-        outcome.ended === 'timeout'
-          ? { status: undefined, headers: {}, message: '', code: undefined }
-          : failureOf(outcome.error)
-      // One attempt only: a proxy locks an account after a few wrong logins, and a page stays a page.
-      if (failure.inTheWay !== undefined) {
-        throw new GitHubCallError(describeInTheWay(failure.inTheWay), undefined, false, true)
-      }
-      const now = clock.now()
-      const limit = rateLimitOf(failure, now)
-      const answer = describeFailure(failure, outcome.ended, this.limits.timeoutMs)
-      const waitMs = retryable(failure, outcome.ended, limit)
-        ? (limit?.waitMs ?? askedWaitMs(failure.headers, now) ?? backoffMs(attempts, this.random))
-        : undefined
-      // GitHub's own words, its status beside them: the stage says what was asked and why it matters.
-      const said = failure.status === undefined ? answer : failure.message
-      if (waitMs !== undefined && waitMs > MAX_SERVER_WAIT_MS) {
-        const over = `, longer than the ${MAX_SERVER_WAIT_MS / 1000} s a run waits`
-        if (limit !== undefined) throw this.rateLimitError(failure, limit, now, over)
-        const wait = `; GitHub asks to wait ${describeWait(waitMs, now)}${over}`
-        throw new GitHubCallError(`${said}${wait}`, failure.status, false)
-      }
-      if (waitMs === undefined || attempts >= maxAttempts) {
-        const tries = attempts > 1 ? ` (${attempts} attempts)` : ''
-        if (limit !== undefined) throw this.rateLimitError(failure, limit, now, tries)
-        throw new GitHubCallError(`${said}${tries}`, failure.status, false)
-      }
-      log.info(
-        `${route}: ${answer}; attempt ${attempts + 1} of ${maxAttempts} in ${waitMs < 1000 ? `${Math.round(waitMs)} ms` : `${Math.ceil(waitMs / 1000)} s`}`
-      )
-      await clock.sleep(waitMs, signal)
+      if (outcome.done) return { ok: true, value: outcome.value }
+      return readFailure(outcome, failureOf, clock.now(), signal.aborted)
     }
+    const retried = await withRetries(tried, {
+      maxAttempts,
+      clock,
+      signal,
+      random: this.random,
+      onRetry: (attempts, read, waitMs) => {
+        const wait = waitMs < 1000 ? `${Math.round(waitMs)} ms` : `${Math.ceil(waitMs / 1000)} s`
+        const answer = describeFailure(read.failure, read.ended, timeoutMs)
+        log.info(`${route}: ${answer}; attempt ${attempts + 1} of ${maxAttempts} in ${wait}`)
+      }
+    })
+    if (retried.ok) return retried.value
+    const read = retried.failure
+    if (retried.end === 'cancelled' || read === undefined) throw cancelled()
+    throw this.errorOf(read, retried.end === 'too long', retried.attempts)
+  }
+
+  /** The error a GitHub call ends in after its last attempt, as `read`. */
+  private errorOf(read: Read, tooLong: boolean, attempts: number): GitHubCallError {
+    const { failure, ended, limit, serverWaitMs, at: now } = read
+    if (failure.inTheWay !== undefined) {
+      return new GitHubCallError(describeInTheWay(failure.inTheWay), undefined, false, true)
+    }
+    // GitHub's own words, its status beside them: the stage says what was asked and why it matters.
+    const said =
+      failure.status === undefined
+        ? describeFailure(failure, ended, this.limits.timeoutMs)
+        : failure.message
+    if (tooLong) {
+      const over = `, longer than the ${MAX_SERVER_WAIT_MS / 1000} s a run waits`
+      if (limit !== undefined) return this.rateLimitError(failure, limit, now, over)
+      const wait = `; GitHub asks to wait ${describeWait(serverWaitMs ?? 0, now)}${over}`
+      return new GitHubCallError(`${said}${wait}`, failure.status, false)
+    }
+    const tries = attempts > 1 ? ` (${attempts} attempts)` : ''
+    if (limit !== undefined) return this.rateLimitError(failure, limit, now, tries)
+    return new GitHubCallError(`${said}${tries}`, failure.status, false)
   }
 
   /** One attempt under a signal of its own, which ends at the deadline or at the run's cancel. */
@@ -197,6 +203,45 @@ export class GitHubCalls {
       true
     )
   }
+}
+
+/** What a failed attempt showed, and what it means for the next. */
+interface Read {
+  failure: AttemptFailure
+  ended: CutShort
+  limit: RateLimit | undefined
+  serverWaitMs: number | undefined
+  /** When the answer came: what a wait it asks for is counted from. */
+  at: number
+}
+
+/** An attempt that ended in no answer of its own: a deadline's, or a cancel's. */
+const NO_ANSWER: AttemptFailure = { status: undefined, headers: {}, message: '', code: undefined }
+
+/**
+ * A failed attempt as the executor reads it. Something in the way (a proxy, a certificate, a web
+ * page) ends the call at once: a proxy locks an account after a few wrong logins, and a page stays
+ * a page.
+ */
+function readFailure<T>(
+  outcome: { ended: CutShort; error: unknown },
+  failureOf: (error: unknown) => AttemptFailure,
+  now: number,
+  aborted: boolean
+): Tried<T, Read> {
+  const { ended } = outcome
+  const cancelled = ended === 'cancelled' || aborted
+  // A cancel's error is the abort's, not GitHub's: it is not read.
+  const failure = cancelled || ended === 'timeout' ? NO_ANSWER : failureOf(outcome.error)
+  if (cancelled || failure.inTheWay !== undefined) {
+    const read = { failure, ended, limit: undefined, serverWaitMs: undefined, at: now }
+    return { ok: false, failure: read, retryable: false, serverWaitMs: undefined, cancelled }
+  }
+  const limit = rateLimitOf(failure, now)
+  const serverWaitMs = limit?.waitMs ?? askedWaitMs(failure.headers, now)
+  const retry = retryable(failure, ended, limit)
+  const read = { failure, ended, limit, serverWaitMs, at: now }
+  return { ok: false, failure: read, retryable: retry, serverWaitMs, cancelled }
 }
 
 /** Server errors, dropped connections and attempts past their deadline may pass next time. */

@@ -9,15 +9,16 @@ import type { Transport } from './transport.js'
 import { describeEnd, describeRetry } from './log-lines.js'
 import { CANCELLED_IN_FLIGHT, interpret, type Verdict } from './response.js'
 import { type CallEnd, type PurgeCall, type PurgeRun } from '../../record/index.js'
-import { NOT_SENT_CANCELLED, type Failure } from '../../record/failure.js'
-import { backoffMs, MAX_SERVER_WAIT_MS, waitUntil } from '../../http/retry-policy.js'
+import { FAILED, NOT_SENT_CANCELLED, type Failure } from '../../record/failure.js'
+import { withRetries, type Retried, type Tried } from '../../http/retry.js'
 import {
   Gates,
   outageThreshold,
   scopesOf,
   tooLongToWait,
   type Ending,
-  type Scopes
+  type Scopes,
+  type Stopped
 } from './gates.js'
 import { ResultLedger } from './ledger.js'
 import { plainLine } from '../../text/shown.js'
@@ -68,31 +69,44 @@ const failed = (
 
 type Refused = Extract<Verdict, { ok: false }>
 
-/**
- * After a failed attempt: the wait before the next one, or the call's end when it must not be
- * retried (a final answer, a server asking for more than we wait, the last attempt).
- */
-function afterFailure(
-  verdict: Refused,
-  attempts: number,
-  settings: EngineSettings,
-  { clock, random }: EngineDeps
-): { retryInMs: number } | { settled: Settled } {
-  const { failure, httpStatus, waitMs } = verdict
-  if (!verdict.retryable) return { settled: failed(attempts, httpStatus, failure) }
-  if (waitMs !== undefined && waitMs > MAX_SERVER_WAIT_MS) {
-    const retryAt = waitUntil(waitMs, clock.now())
-    return { settled: failed(attempts, httpStatus, tooLongToWait(failure), { retryAt }) }
+/** A call's end once its attempts ended without an id: how they ended says what it records. */
+function failedEnd(retried: Exclude<Retried<unknown, Refused, Stopped>, { ok: true }>): Settled {
+  const { attempts } = retried
+  const httpStatus = retried.failure?.httpStatus ?? null
+  if (retried.end === 'stopped') {
+    const { cause, knockOn, retryAt } = retried.stopped
+    return failed(
+      attempts,
+      httpStatus,
+      { ...cause, stopped: { by: knockOn, attempts } },
+      { retryAt }
+    )
   }
-  if (attempts >= settings.maxAttempts) {
-    // A rate limit is the server at work, not down.
-    const ending = httpStatus === 429 ? 'other' : 'transient'
-    return {
-      settled: failed(attempts, httpStatus, { ...failure, gaveUpAfter: attempts }, { ending })
-    }
+  const failure = retried.failure?.failure
+  switch (retried.end) {
+    case 'cancelled':
+      return notSent(
+        attempts,
+        httpStatus,
+        attempts === 0 ? NOT_SENT_CANCELLED : CANCELLED_IN_FLIGHT
+      )
+    case 'too long':
+      return failed(attempts, httpStatus, tooLongToWait(failure ?? FAILED), {
+        retryAt: retried.retryAt
+      })
+    case 'gave up':
+      // A rate limit is the server at work, not down.
+      return failed(
+        attempts,
+        httpStatus,
+        { ...(failure ?? FAILED), gaveUpAfter: attempts },
+        {
+          ending: httpStatus === 429 ? 'other' : 'transient'
+        }
+      )
+    case 'final':
+      return failed(attempts, httpStatus, failure ?? FAILED)
   }
-  // Never sooner than the server asked, and never at once: a `Retry-After: 0` loop is a flood.
-  return { retryInMs: Math.max(waitMs ?? 0, backoffMs(attempts, random)) }
 }
 
 /**
@@ -150,46 +164,47 @@ class PurgePass {
 
   /** Sends `call` until it succeeds, fails for good, is stopped by an earlier answer, or is cancelled. */
   private async attempt(call: PurgeCall, scopes: Scopes): Promise<Settled> {
-    const { transport, clock, signal, log } = this.deps
+    const { transport, clock, signal, log, random } = this.deps
     const { gates } = this
-    let attempts = 0
-    let httpStatus: number | null = null
-    for (;;) {
-      if (signal.aborted) {
-        return notSent(
-          attempts,
-          httpStatus,
-          attempts === 0 ? NOT_SENT_CANCELLED : CANCELLED_IN_FLIGHT
-        )
-      }
-      const stopped = gates.refusal(scopes)
-      if (stopped !== undefined) {
-        const knockOn = { ...stopped.cause, stopped: { by: stopped.knockOn, attempts } }
-        return failed(attempts, httpStatus, knockOn, { retryAt: stopped.retryAt })
-      }
-      const pause = gates.pauseMs(scopes, clock.now())
-      if (pause > 0) {
-        await clock.sleep(pause, signal)
-        continue
-      }
-      attempts += 1
+    const send = async (): Promise<Tried<Settled, Refused>> => {
       this.firstSentMs ??= clock.now()
       const exchange = await transport.send(call, signal)
       const verdict = interpret(call, exchange, clock.now())
       gates.learn(verdict, scopes, clock.now())
-      if (verdict.ok) {
-        const { ids, unusable } = verdict
-        const end = { attempts, httpStatus: verdict.httpStatus, ids, unusable, failure: undefined }
-        return { end, answered: true, ending: 'purged' }
+      if (!verdict.ok) {
+        const { retryable, waitMs: serverWaitMs } = verdict
+        return {
+          ok: false,
+          failure: verdict,
+          retryable,
+          serverWaitMs,
+          cancelled: exchange.kind === 'cancelled'
+        }
       }
-      httpStatus = verdict.httpStatus
-      if (exchange.kind === 'cancelled') return notSent(attempts, httpStatus, verdict.failure)
-      const next = afterFailure(verdict, attempts, this.settings, this.deps)
-      if ('settled' in next) return next.settled
-      log.info(describeRetry(call, attempts, verdict.failure, next.retryInMs))
-      await clock.sleep(next.retryInMs, signal)
+      return { ok: true, value: purged(verdict) }
     }
+    const retried = await withRetries<Settled, Refused, Stopped>(send, {
+      maxAttempts: this.settings.maxAttempts,
+      clock,
+      signal,
+      random,
+      gate: () => {
+        const stop = gates.refusal(scopes)
+        return stop === undefined ? { pauseMs: gates.pauseMs(scopes, clock.now()) } : { stop }
+      },
+      onRetry: (attempt, refused, waitMs) =>
+        log.info(describeRetry(call, attempt, refused.failure, waitMs))
+    })
+    if (!retried.ok) return failedEnd(retried)
+    const { value } = retried
+    return { ...value, end: { ...value.end, attempts: retried.attempts } }
   }
+}
+
+/** A call the answer gave ids: each target's id, or why it has none. */
+function purged({ httpStatus, ids, unusable }: Extract<Verdict, { ok: true }>): Settled {
+  const end = { attempts: 0, httpStatus, ids, unusable, failure: undefined }
+  return { end, answered: true, ending: 'purged' }
 }
 
 /**
