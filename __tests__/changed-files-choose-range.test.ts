@@ -44,7 +44,11 @@ async function warningsDuring(run: () => Promise<unknown>): Promise<string[]> {
 let logged = recordedLog()
 
 /** The files the run's range changed, read from the fake GitHub API through the runner's client. */
-async function find(access: Access, event: RunEvent, changedSince: string): Promise<ComparedRange> {
+async function find(
+  access: Access,
+  event: RunEvent,
+  changedSince: string | undefined
+): Promise<ComparedRange> {
   const github = await connect(access, event, logged)
   return findChangedFiles(github, changedSince, logged)
 }
@@ -62,7 +66,7 @@ describe('a push', () => {
       writes(['public/css/site.css'])
     ]) as [string, string, string]
 
-    const report = await find(ACCESS, pushEvent(root, after), '')
+    const report = await find(ACCESS, pushEvent(root, after), undefined)
 
     expect(report).toMatchObject({
       files: ['public/a.html', 'public/blog/post.html', 'public/css/site.css'],
@@ -79,7 +83,7 @@ describe('a push', () => {
   it('reads GitHub at GITHUB_API_URL, authenticated with github-token', async () => {
     const root = siteRoot(api)
     const after = api.commit(root, writes(['public/a.html']))
-    await find(ACCESS, pushEvent(root, after), '')
+    await find(ACCESS, pushEvent(root, after), undefined)
     expect(api.requests.length).toBeGreaterThan(0)
     for (const request of api.requests) {
       expect(request.headers.authorization).toBe(`token ${TOKEN}`)
@@ -91,7 +95,7 @@ describe('a push', () => {
     const root = siteRoot(api)
     let report: unknown
     const warnings = await warningsDuring(async () => {
-      report = await find(ACCESS, pushEvent(root, root), '')
+      report = await find(ACCESS, pushEvent(root, root), undefined)
     })
     expect(report).toMatchObject({ files: [], commits: 0, method: 'compare' })
     expect(warnings).toHaveLength(1)
@@ -113,7 +117,7 @@ describe('a push whose before cannot be compared', () => {
     const root = siteRoot(api)
     const after = api.commit(root, writes(['public/a.html']))
     const event = pushEvent(ZERO, after, { ref: 'refs/heads/feature', created: true })
-    const message = await inputError(find(ACCESS, event, ''))
+    const message = await inputError(find(ACCESS, event, undefined))
     expect(message).toMatch(/^changed-since: this push created refs\/heads\/feature/)
     expect(message).toContain('Set changed-since')
     expect(message).toContain('mode: all')
@@ -143,7 +147,7 @@ describe('a push whose before cannot be compared', () => {
     const after = api.commit(root, writes(['public/a.html']))
     const vanished = 'f'.repeat(40)
     const event = pushEvent(vanished, after, { forced: true })
-    const message = await inputError(find(ACCESS, event, ''))
+    const message = await inputError(find(ACCESS, event, undefined))
     expect(message).toContain('this push was forced')
     expect(message).toContain(`${short(vanished)} is unknown to GitHub`)
     expect(message).toContain('Set changed-since')
@@ -164,7 +168,7 @@ describe('a push whose before cannot be compared', () => {
     const replaced = api.commit(root, writes(['public/draft.html']))
     const after = api.commit(root, writes(['public/a.html']))
     const event = pushEvent(replaced, after, { forced: true })
-    const message = await inputError(find(ACCESS, event, ''))
+    const message = await inputError(find(ACCESS, event, undefined))
     // Comparing anyway would miss public/draft.html, which is cached and now gone.
     expect(message).toContain(`${short(replaced)} is not an ancestor of its after ${short(after)}`)
     expect(message).toContain('diverged')
@@ -173,7 +177,9 @@ describe('a push whose before cannot be compared', () => {
   it('fails for a force-push that moved the branch back', async () => {
     const root = siteRoot(api)
     const later = api.commit(root, writes(['public/a.html']))
-    const message = await inputError(find(ACCESS, pushEvent(later, root, { forced: true }), ''))
+    const message = await inputError(
+      find(ACCESS, pushEvent(later, root, { forced: true }), undefined)
+    )
     expect(message).toContain('moved the branch back')
   })
 
@@ -253,7 +259,11 @@ describe('a release', () => {
     api.release({ tag: 'v1.2.0-draft', sha: v11, publishedAt: '2025-02-02T00:00:00Z', draft: true })
     const id = api.release({ tag: 'v1.1.0', sha: v11, publishedAt: '2025-02-01T00:00:00Z' })
 
-    const report = await find(ACCESS, releaseEvent(id, 'v1.1.0', v11, '2025-02-01T00:00:00Z'), '')
+    const report = await find(
+      ACCESS,
+      releaseEvent(id, 'v1.1.0', v11, '2025-02-01T00:00:00Z'),
+      undefined
+    )
 
     expect(report).toMatchObject({
       files: ['public/blog/post.html', 'public/old.html'],
@@ -268,7 +278,7 @@ describe('a release', () => {
     const root = siteRoot(api)
     const id = api.release({ tag: 'v1.0.0', sha: root, publishedAt: '2025-01-01T00:00:00Z' })
     const event = releaseEvent(id, 'v1.0.0', root, '2025-01-01T00:00:00Z')
-    const message = await inputError(find(ACCESS, event, ''))
+    const message = await inputError(find(ACCESS, event, undefined))
     expect(message).toContain('v1.0.0 is the first published release')
     expect(message).toContain('Set changed-since')
   })
@@ -278,7 +288,7 @@ describe('other events', () => {
   it('require changed-since', async () => {
     const root = siteRoot(api)
     const event = dispatchEvent(root)
-    const message = await inputError(find(ACCESS, event, ''))
+    const message = await inputError(find(ACCESS, event, undefined))
     expect(message).toMatch(/^changed-since is required for workflow_dispatch events/)
   })
 

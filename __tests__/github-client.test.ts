@@ -468,7 +468,7 @@ describe('listing changed files through a failing GitHub', () => {
     api.fault({ method: 'GET', path: COMPARE, times: 1, fault: { kind: 'reply', status: 502 } })
 
     const github = await open(pushOf(root, after), { maxAttempts: 3 })
-    const range = await findChangedFiles(github, '', log)
+    const range = await findChangedFiles(github, undefined, log)
 
     expect(range).toMatchObject({
       files: ['public/a.html', 'public/new.html'],
@@ -486,7 +486,7 @@ describe('listing changed files through a failing GitHub', () => {
     api.fault({ method: 'GET', path: COMPARE, fault: { kind: 'primary-limit', resetAt } })
 
     const github = await open(pushOf(root, after))
-    const { error } = await timedRejection(findChangedFiles(github, '', log))
+    const { error } = await timedRejection(findChangedFiles(github, undefined, log))
 
     expect(error).not.toBeInstanceOf(InputError)
     expect(error.message).toContain('could not compare')

@@ -135,7 +135,7 @@ describe('mode', () => {
       'key-map': '** => pages'
     })
     expect(derived.lastPurge).toEqual({ serviceIds: ['svc123'], githubToken: 'gh' })
-    expect(derived.changedFiles?.changedSince).toBe('')
+    expect(derived.changedFiles?.changedSince).toBeUndefined()
     const everything = settingsOf({
       ...API,
       mode: 'all',

@@ -281,7 +281,12 @@ describe('a dry run', () => {
 
 describe('cancelled', () => {
   it('while the changed files are read: the run fails before anything is planned or sent', async () => {
-    const changedFiles = { urlMap: [], keyMap: [], changedSince: '', githubToken: 'gh-token' }
+    const changedFiles = {
+      urlMap: [],
+      keyMap: [],
+      changedSince: undefined,
+      githubToken: 'gh-token'
+    }
     const running = run(withAllStages({ changedFiles }), {
       cancelAt: (event) => event === 'github'
     })

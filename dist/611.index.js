@@ -305,11 +305,13 @@ function sameCommitWarning(range) {
 async function resolveRange(github, changedSince) {
     const own = await ownRange(github);
     if (own.kind === 'usable') {
+        if (changedSince === undefined)
+            return own.range;
         const unused = `changed-since (${(0,shown/* shorten */.ml)(changedSince)}) is used only when the event's own range cannot be, so it was not needed`;
-        return changedSince === '' ? own.range : { ...own.range, notes: [unused] };
+        return { ...own.range, notes: [unused] };
     }
     const { eventName } = github.event;
-    if (changedSince === '') {
+    if (changedSince === undefined) {
         throw new input_error/* InputError */.d(own.kind === 'none'
             ? `changed-since is required for ${eventName === '' ? 'runs outside a workflow event' : `${eventName} events`}: the commits to compare are found automatically only for push (its before) and release (the previous release) events. ${HOW_TO_SET_CHANGED_SINCE}`
             : `changed-since: ${own.problem}. ${HOW_TO_SET_CHANGED_SINCE}`);
@@ -562,11 +564,12 @@ async function sinceMark(github, last, services, head) {
 
 /** How results find their source: the same `type target` key `withSources` looks up. */
 const targetId = (type, target) => `${type} ${target}`;
-/** The settings with derived keys and URLs after the explicit ones; unchanged without changed-files. */
+/** The keys and URLs given, then those derived from the changed files; the given ones alone without changed-files. */
 async function applyChangedFiles(settings, { github, recalled, log }) {
     const changed = settings.changedFiles;
-    if (changed === undefined || github === undefined)
-        return { settings, derivation: undefined };
+    if (changed === undefined || github === undefined) {
+        return { targets: settings, derivation: undefined };
+    }
     const ranges = recalled === undefined
         ? [await findChangedFiles(github, changed.changedSince, log)]
         : await changedSinceLastPurge(github, recalled, settings.lastPurge?.serviceIds ?? [], log);
@@ -592,8 +595,7 @@ async function applyChangedFiles(settings, { github, recalled, log }) {
         .map(({ target }) => (0,config_targets/* purgeUrl */.JU)(target, 'url-map'));
     const keys = targets.filter((derived) => derived.type === 'key').map(({ target }) => target);
     return {
-        settings: {
-            ...settings,
+        targets: {
             keys: (0,config_targets/* mergeUnique */.ch)([settings.keys, keys], (key) => key),
             urls: (0,config_targets/* mergeUnique */.ch)([settings.urls, urls], (entry) => entry.address)
         },

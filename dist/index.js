@@ -34318,7 +34318,7 @@ async function repeatPass(ledger, settings, deps) {
 }
 
 ;// CONCATENATED MODULE: ./src/pipeline/targets.ts
-/** What a run purges: the settings with the targets its changed files gave, and what was read for them. */
+/** What a run purges: the targets given and those its changed files gave, and what was read for them. */
 
 const changedFilesStage = () => __nccwpck_require__.e(/* import() */ 611).then(__nccwpck_require__.bind(__nccwpck_require__, 7611));
 const lastPurgeRecall = () => __nccwpck_require__.e(/* import() */ 85).then(__nccwpck_require__.bind(__nccwpck_require__, 85));
@@ -34329,10 +34329,10 @@ async function targetsOf(given, deps) {
     const recalled = github === undefined || lastPurge === undefined
         ? undefined
         : await (0,src_clock/* unlessCancelled */.MS)(lastPurgeRecall().then(({ recallLastPurges }) => recallLastPurges(github, lastPurge, changedFiles !== undefined, log)), signal, cancelledBeforeTargets);
-    const { settings, derivation } = changedFiles === undefined
-        ? { settings: given, derivation: undefined }
+    const { targets, derivation } = changedFiles === undefined
+        ? { targets: given, derivation: undefined }
         : await (0,src_clock/* unlessCancelled */.MS)(changedFilesStage().then(({ applyChangedFiles }) => applyChangedFiles(given, { github, recalled, log })), signal, cancelledBeforeTargets);
-    return { github, recalled, settings, derivation };
+    return { github, recalled, targets, derivation };
 }
 /** The changed-files group of the log, with a notice when nothing matched. */
 async function showChanges(derivation, calls, log) {
@@ -34466,16 +34466,16 @@ const liveConnections = {
  * before anything is sent; from planning on, every target is reported exactly once, whatever
  * happens.
  */
-async function runPipeline(given, deps) {
+async function runPipeline(settings, deps) {
     const { signal, log } = deps;
-    const { github, recalled, settings, derivation } = await targetsOf(given, deps);
-    const calls = planPurges(settings);
+    const { github, recalled, targets, derivation } = await targetsOf(settings, deps);
+    const calls = planPurges({ ...settings, ...targets });
     (0,src_clock/* mark */.Gy)('plan');
     if (derivation !== undefined)
         await showChanges(derivation, calls.length, log);
     log.info(describePlan(calls, settings));
     const waitUrls = settings.wait?.urls ?? [];
-    for (const notice of strayEdgeCheckHosts(settings.edgeCheck, settings.urls, waitUrls))
+    for (const notice of strayEdgeCheckHosts(settings.edgeCheck, targets.urls, waitUrls))
         log.notice(notice);
     const ledger = new ResultLedger(calls);
     const stages = nothingDone();
@@ -34487,7 +34487,7 @@ async function runPipeline(given, deps) {
             marks = await openMarks(github, settings.lastPurge, recalled.head, log);
         }
         if (settings.dryRun)
-            Object.assign(stages, await dryRun(calls, settings, log));
+            Object.assign(stages, await dryRun(calls, settings, targets, log));
         else
             await purgeForVisitors(calls, settings, deps, ledger, stages);
     }
@@ -34582,12 +34582,12 @@ function stoppedBy({ purge, wait, edgeCheck }, calls) {
     return undefined;
 }
 /** A dry run: every call and every later stage as it would run; nothing sent, nothing marked. */
-async function dryRun(calls, settings, log) {
+async function dryRun(calls, settings, targets, log) {
     const plannedStages = [
         settings.wait === undefined
             ? undefined
             : (await waitStage()).describeWaitPlanned(settings.wait),
-        describeCheckPlanned(settings.edgeCheck, settings.urls.map((url) => url.target)),
+        describeCheckPlanned(settings.edgeCheck, targets.urls.map((url) => url.target)),
         settings.lastPurge === undefined
             ? undefined
             : (await lastPurgeMarks()).describeMarkPlanned(settings.lastPurge)
@@ -38752,7 +38752,8 @@ function parseChangedFiles(raw) {
     if (raw['github-token'] === '') {
         throw new input_error/* InputError */.d('github-token is required with changed-files: true (the default, github.token, is enough)');
     }
-    const changedSince = raw['changed-since'] === LAST_PURGE ? '' : raw['changed-since'];
+    const given = raw['changed-since'];
+    const changedSince = given === LAST_PURGE || given === '' ? undefined : given;
     return { urlMap, keyMap, changedSince, githubToken: raw['github-token'] };
 }
 function parseLastPurge(raw, changedFiles, purgeAll) {

@@ -8,8 +8,11 @@ export type BatchFormat = 'json' | 'header'
 export interface ChangedFilesSettings {
   urlMap: UrlMapping[]
   keyMap: KeyMapping[]
-  /** The commit, branch or tag given; empty with `last-purge`, whose bases are purge marks. */
-  changedSince: string
+  /**
+   * The commit, branch or tag `changed-since` gave, for when the event's own range cannot be used;
+   * undefined when none was given, and with `last-purge`, whose bases are purge marks.
+   */
+  changedSince: string | undefined
   githubToken: string
 }
 
@@ -30,13 +33,21 @@ export interface Service {
   baseUrl: string
 }
 
-export interface Settings {
+/**
+ * What a run purges besides a whole service: the keys and URLs given, with those its changed files
+ * derived. The settings keep what the inputs said; the changed-files stage makes this.
+ */
+export interface PurgeTargets {
+  keys: SurrogateKey[]
+  urls: PurgeUrl[]
+}
+
+/** What the inputs say, parsed; it never changes during a run. */
+export interface Settings extends PurgeTargets {
   apiToken: string
   /** Empty when only URLs are purged: URL purges do not use the management address. */
   services: Service[]
   purgeAll: boolean
-  keys: SurrogateKey[]
-  urls: PurgeUrl[]
   soft: boolean
   batchFormat: BatchFormat
   batchSize: number

@@ -30,7 +30,8 @@ export function parseChangedFiles(raw: RawInputs): ChangedFilesSettings | undefi
       'github-token is required with changed-files: true (the default, github.token, is enough)'
     )
   }
-  const changedSince = raw['changed-since'] === LAST_PURGE ? '' : raw['changed-since']
+  const given = raw['changed-since']
+  const changedSince = given === LAST_PURGE || given === '' ? undefined : given
   return { urlMap, keyMap, changedSince, githubToken: raw['github-token'] }
 }
 

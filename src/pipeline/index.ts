@@ -3,7 +3,7 @@
  * returns the RunRecord, and closes the purge marks once the report is written. No I/O of its own.
  */
 import { mark } from '../clock.js'
-import type { Settings } from '../config/settings.js'
+import type { PurgeTargets, Settings } from '../config/settings.js'
 import type { PageCheckDeps } from '../http/page-checks.js'
 import type { Prober } from '../http/probe.js'
 import type { StepLog } from '../log.js'
@@ -83,15 +83,15 @@ interface Stages {
  * before anything is sent; from planning on, every target is reported exactly once, whatever
  * happens.
  */
-export async function runPipeline(given: Settings, deps: PipelineDeps): Promise<RunRecord> {
+export async function runPipeline(settings: Settings, deps: PipelineDeps): Promise<RunRecord> {
   const { signal, log } = deps
-  const { github, recalled, settings, derivation } = await targetsOf(given, deps)
-  const calls = planPurges(settings)
+  const { github, recalled, targets, derivation } = await targetsOf(settings, deps)
+  const calls = planPurges({ ...settings, ...targets })
   mark('plan')
   if (derivation !== undefined) await showChanges(derivation, calls.length, log)
   log.info(describePlan(calls, settings))
   const waitUrls = settings.wait?.urls ?? []
-  for (const notice of strayEdgeCheckHosts(settings.edgeCheck, settings.urls, waitUrls))
+  for (const notice of strayEdgeCheckHosts(settings.edgeCheck, targets.urls, waitUrls))
     log.notice(notice)
 
   const ledger = new ResultLedger(calls)
@@ -103,7 +103,7 @@ export async function runPipeline(given: Settings, deps: PipelineDeps): Promise<
       const { openMarks } = await lastPurgeMarks()
       marks = await openMarks(github, settings.lastPurge, recalled.head, log)
     }
-    if (settings.dryRun) Object.assign(stages, await dryRun(calls, settings, log))
+    if (settings.dryRun) Object.assign(stages, await dryRun(calls, settings, targets, log))
     else await purgeForVisitors(calls, settings, deps, ledger, stages)
   } catch (error) {
     unexpectedError = `edge-purge stopped on an unexpected error: ${plainLine(messageOf(error))}`
@@ -212,14 +212,19 @@ function stoppedBy({ purge, wait, edgeCheck }: Stages, calls: number): string | 
 }
 
 /** A dry run: every call and every later stage as it would run; nothing sent, nothing marked. */
-async function dryRun(calls: PurgeCall[], settings: Settings, log: StepLog): Promise<Stages> {
+async function dryRun(
+  calls: PurgeCall[],
+  settings: Settings,
+  targets: PurgeTargets,
+  log: StepLog
+): Promise<Stages> {
   const plannedStages = [
     settings.wait === undefined
       ? undefined
       : (await waitStage()).describeWaitPlanned(settings.wait),
     describeCheckPlanned(
       settings.edgeCheck,
-      settings.urls.map((url) => url.target)
+      targets.urls.map((url) => url.target)
     ),
     settings.lastPurge === undefined
       ? undefined

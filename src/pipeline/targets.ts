@@ -1,6 +1,6 @@
-/** What a run purges: the settings with the targets its changed files gave, and what was read for them. */
+/** What a run purges: the targets given and those its changed files gave, and what was read for them. */
 import { unlessCancelled, type Clock } from '../clock.js'
-import type { Settings } from '../config/settings.js'
+import type { PurgeTargets, Settings } from '../config/settings.js'
 import type { GitHubLimits, GitHubRepository, OpenGitHub } from '../github.js'
 import type { StepLog } from '../log.js'
 import type { Derivation, RecalledPurges } from '../record/index.js'
@@ -18,11 +18,11 @@ export interface RepositoryDeps {
   openGitHub: OpenGitHub
 }
 
-/** What to purge: the settings with the targets changed files gave, and what was read to know it. */
+/** What to purge: the targets given and those changed files gave, and what was read to know it. */
 export interface Targets {
   github: GitHubRepository | undefined
   recalled: RecalledPurges | undefined
-  settings: Settings
+  targets: PurgeTargets
   derivation: Derivation | undefined
 }
 
@@ -40,9 +40,9 @@ export async function targetsOf(given: Settings, deps: RepositoryDeps): Promise<
           signal,
           cancelledBeforeTargets
         )
-  const { settings, derivation } =
+  const { targets, derivation } =
     changedFiles === undefined
-      ? { settings: given, derivation: undefined }
+      ? { targets: given, derivation: undefined }
       : await unlessCancelled(
           changedFilesStage().then(({ applyChangedFiles }) =>
             applyChangedFiles(given, { github, recalled, log })
@@ -50,7 +50,7 @@ export async function targetsOf(given: Settings, deps: RepositoryDeps): Promise<
           signal,
           cancelledBeforeTargets
         )
-  return { github, recalled, settings, derivation }
+  return { github, recalled, targets, derivation }
 }
 
 /** The changed-files group of the log, with a notice when nothing matched. */

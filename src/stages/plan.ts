@@ -6,7 +6,7 @@ import type { PurgeUrl, SurrogateKey } from '../config/targets.js'
 import type { StepLog } from '../log.js'
 import { type PlannedStage, type PurgeCall, type Results } from '../record/index.js'
 import { describeCall } from '../record/words.js'
-import type { BatchFormat, Service, Settings } from '../config/settings.js'
+import type { BatchFormat, PurgeTargets, Service, Settings } from '../config/settings.js'
 import { shorten } from '../text/shown.js'
 
 /** Real servers ignore keys past 16 KiB of `Surrogate-Key` header. */
@@ -15,7 +15,11 @@ const MAX_SURROGATE_KEY_HEADER_BYTES = 16 * 1024
 const ACCEPT_JSON = { Accept: 'application/json' }
 const SOFT_HEADER = { 'Edge-Soft-Purge': '1' }
 
-export function planPurges(settings: Settings): PurgeCall[] {
+/** What the plan is made of: the targets, and the settings that say how they are sent. */
+type PlanInput = PurgeTargets &
+  Pick<Settings, 'services' | 'purgeAll' | 'soft' | 'batchFormat' | 'batchSize' | 'urlPurgeAuth'>
+
+export function planPurges(settings: PlanInput): PurgeCall[] {
   const calls: PurgeCall[] = []
   for (const service of settings.services) {
     if (settings.purgeAll) calls.push(purgeAllCall(service))
@@ -45,7 +49,7 @@ function purgeAllCall(service: Service): PurgeCall {
   }
 }
 
-function keyCalls(service: Service, settings: Settings): PurgeCall[] {
+function keyCalls(service: Service, settings: PlanInput): PurgeCall[] {
   const { keys, soft } = settings
   if (soft) return keys.map((key) => singleKeyCall(service, key, true))
   // A path segment of "." or ".." is resolved away by URL parsing, so such a lone key goes as a batch.

@@ -26,7 +26,7 @@ const RELEASE_PAGES = 10
 /** Resolves the run's range, then lists the files it changed: the one call a run needs. */
 export async function findChangedFiles(
   github: GitHubRepository,
-  changedSince: string,
+  changedSince: string | undefined,
   log: StepLog
 ): Promise<ComparedRange> {
   const range = await resolveRange(github, changedSince)
@@ -58,14 +58,18 @@ function sameCommitWarning(range: CommitRange): string {
  * base must be an ancestor of the head: otherwise the comparison would start at their merge base
  * and miss files changed only on the base's side, so this fails instead.
  */
-async function resolveRange(github: GitHubRepository, changedSince: string): Promise<CommitRange> {
+async function resolveRange(
+  github: GitHubRepository,
+  changedSince: string | undefined
+): Promise<CommitRange> {
   const own = await ownRange(github)
   if (own.kind === 'usable') {
+    if (changedSince === undefined) return own.range
     const unused = `changed-since (${shorten(changedSince)}) is used only when the event's own range cannot be, so it was not needed`
-    return changedSince === '' ? own.range : { ...own.range, notes: [unused] }
+    return { ...own.range, notes: [unused] }
   }
   const { eventName } = github.event
-  if (changedSince === '') {
+  if (changedSince === undefined) {
     throw new InputError(
       own.kind === 'none'
         ? `changed-since is required for ${eventName === '' ? 'runs outside a workflow event' : `${eventName} events`}: the commits to compare are found automatically only for push (its before) and release (the previous release) events. ${HOW_TO_SET_CHANGED_SINCE}`

@@ -1,5 +1,5 @@
 /** Targets from the files this run's commits changed: the one stage that reads GitHub before the plan. */
-import type { Settings } from '../../config/settings.js'
+import type { PurgeTargets, Settings } from '../../config/settings.js'
 import { mergeUnique, purgeUrl } from '../../config/targets.js'
 import type { GitHubRepository } from '../../github.js'
 import type { StepLog } from '../../log.js'
@@ -28,13 +28,15 @@ export interface ChangedFilesDeps {
 /** How results find their source: the same `type target` key `withSources` looks up. */
 const targetId = (type: string, target: string): string => `${type} ${target}`
 
-/** The settings with derived keys and URLs after the explicit ones; unchanged without changed-files. */
+/** The keys and URLs given, then those derived from the changed files; the given ones alone without changed-files. */
 export async function applyChangedFiles(
   settings: Settings,
   { github, recalled, log }: ChangedFilesDeps
-): Promise<{ settings: Settings; derivation: Derivation | undefined }> {
+): Promise<{ targets: PurgeTargets; derivation: Derivation | undefined }> {
   const changed = settings.changedFiles
-  if (changed === undefined || github === undefined) return { settings, derivation: undefined }
+  if (changed === undefined || github === undefined) {
+    return { targets: settings, derivation: undefined }
+  }
 
   const ranges =
     recalled === undefined
@@ -63,8 +65,7 @@ export async function applyChangedFiles(
     .map(({ target }) => purgeUrl(target, 'url-map'))
   const keys = targets.filter((derived) => derived.type === 'key').map(({ target }) => target)
   return {
-    settings: {
-      ...settings,
+    targets: {
       keys: mergeUnique([settings.keys, keys], (key) => key),
       urls: mergeUnique([settings.urls, urls], (entry) => entry.address)
     },
