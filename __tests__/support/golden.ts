@@ -30,8 +30,8 @@ function fixed(run: ActionRun, text: string): string {
       .replace(/\b\d+(\.\d+)? (ms|s)\b/g, 'N $2')
       // How many times the edge check looked at a page depends on how long each look took: a
       // re-check is due 0.5 s after the first, and made only if that is before verify-timeout.
+      // (The wait's checks are counted as they are: its scene scripts what each check sees.)
       .replace(/"checks":\d+/g, '"checks":N')
-      .replace(/\b\d+ checks?\b/g, 'N checks')
       .replace(/<td>\d+<\/td>(<td>Age)/g, '<td>N</td>$1')
       // An instant the action read from its clock (a retry's time, when GitHub lifts a limit).
       .replace(/\b\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z\b/g, 'INSTANT')
@@ -96,4 +96,21 @@ export async function expectGolden(name: string, record: Record<string, unknown>
   if (process.env.GOLDEN_WRITE === '1')
     await writeFile(path, `${JSON.stringify(record, null, 2)}\n`)
   expect(record).toEqual(JSON.parse(await readFile(path, 'utf8')))
+}
+
+/** A request as a fake recorded it. */
+interface SentRequest {
+  method: string
+  path: string
+  query?: URLSearchParams
+  body?: unknown
+}
+
+/** What a fake was sent, in the order it arrived: a line each, `METHOD path?query body`. */
+export function sentLines(run: ActionRun, requests: readonly SentRequest[]): string[] {
+  return requests.map(({ method, path, query, body }) => {
+    const search = query === undefined || query.size === 0 ? '' : `?${query.toString()}`
+    const text = typeof body === 'string' ? body : body === undefined ? '' : JSON.stringify(body)
+    return fixed(run, `${method} ${path}${search}${text === '' ? '' : ` ${text}`}`)
+  })
 }
