@@ -1,26 +1,34 @@
 /**
- * The golden runs: dist/ run as the runner runs it, in two fixed scenes (fixed ids, inputs and
- * run context). Every output, the results and verification files and the summary must stay as the
- * fixtures hold them, durations, ports and paths aside. `GOLDEN_WRITE=1` rewrites the fixtures:
- * only in the commit of a change meant to alter them, whose message lists what changed (the
- * cause-first report of issue 27 last did).
+ * The golden runs: dist/ run as the runner runs it, in fixed scenes (fixed ids, inputs, commits
+ * and run context), one fixture each in fixtures/golden/: mixed, big, changed-files, last-purge,
+ * wait, dry-run, repeat and cancel. They are the contract every later step keeps byte for byte:
+ * every output, the results and verification files, the annotations, the whole log and the
+ * summary must stay as the fixtures hold them, and so must what each fake was sent and, for
+ * last-purge, the deployments the fake GitHub holds after the run. Only what differs from one run
+ * of a scene to the next (durations, ports, paths, file ids, instants, how often the edge check
+ * re-checked a page) is replaced by a placeholder, each rule in support/golden.ts saying why.
+ *
+ * `GOLDEN_WRITE=1 npm test -- __tests__/dist-golden.test.ts` rewrites the fixtures: only in the
+ * commit of a change meant to alter them, whose message lists what changed (the cause-first report
+ * of issue 27 last did).
  */
-import { afterEach, beforeEach, describe, expect, it } from '@jest/globals'
-import { createHash } from 'node:crypto'
-import { readFile, writeFile } from 'node:fs/promises'
-import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
-import { FakeContentServer } from '../tools/fake-content-server.js'
+import { afterEach, beforeEach, describe, it } from '@jest/globals'
+import { FakeContentServer, VERSION_PATH } from '../tools/fake-content-server.js'
+import { FakeGitHubApi } from '../tools/fake-github-api/server.js'
 import { FakePurgeServer } from '../tools/fake-purge-api/server.js'
 import { RUN_CONTEXT_ENV, runAction, type ActionRun } from '../tools/run-like-runner.js'
+import { expectGolden, goldenRecord, sentLines } from './support/golden.js'
 
-const FIXTURES = fileURLToPath(new URL('fixtures/golden/', import.meta.url))
 const TOKEN = 'golden-token-7f3a9c'
-/** Text longer than this is kept in the fixture as its size and SHA-256. */
-const WHOLE_UP_TO = 64 * 1024
+
+const GH_TOKEN = 'gh-golden-token-5e1d'
+/** The release a deploy brings, which the wait awaits. */
+const RELEASE = 'release-2f9c1e0'
 
 let api: FakePurgeServer
 let content: FakeContentServer
+/** Started by the scenes that read the repository: changed files and last-purge. */
+let github: FakeGitHubApi | undefined
 
 beforeEach(async () => {
   api = await FakePurgeServer.start({ tokens: { [TOKEN]: 'engineer' } })
@@ -29,52 +37,51 @@ beforeEach(async () => {
 afterEach(async () => {
   await api.close()
   await content.close()
+  await github?.close()
+  github = undefined
 })
 
-/** A run as the fixture holds it: ports, run paths, file ids, durations and check counts fixed. */
-async function golden(run: ActionRun): Promise<Record<string, unknown>> {
-  const fixed = (text: string): string =>
-    text
-      .replaceAll(run.dir, '$RUNNER_TEMP')
-      .replace(/127\.0\.0\.1(:|&#58;)\d+/g, '127.0.0.1$1PORT')
-      .replace(/(edge-purge-(?:results|verification))-[0-9a-f-]{36}/g, '$1-ID')
-      .replace(/\b\d+(\.\d+)? (ms|s)\b/g, 'N $2')
-      .replace(/"checks":\d+/g, '"checks":N')
-      .replace(/\b\d+ checks?\b/g, 'N checks')
-      .replace(/<td>\d+<\/td>(<td>Age)/g, '<td>N</td>$1')
-  const kept = (text: string): string =>
-    text.length <= WHOLE_UP_TO
-      ? fixed(text)
-      : `${Buffer.byteLength(text)} bytes, sha256 ${createHash('sha256').update(fixed(text)).digest('hex')}`
-  // A file that holds what its output holds is kept once, under the output.
-  const file = async (name: string, output: string): Promise<string> => {
-    if (run.outputs[name] === '') return ''
-    const text = await readFile(run.outputs[name] ?? '', 'utf8')
-    return text === run.outputs[output] ? `= outputs.${output}` : kept(text)
-  }
-  const outputs = Object.fromEntries(
-    Object.entries(run.outputs)
-      .filter(([name]) => name !== 'wait-seconds')
-      .map(([name, value]) => [name, kept(value)])
-  )
+/** The purge API's inputs; every scene sends one call at a time, so ids follow the plan's order. */
+const purgeApi = (): Record<string, string> => ({
+  'api-token': TOKEN,
+  'base-url': api.url,
+  'service-id': 'svc123',
+  concurrency: '1'
+})
+
+/** What the purge API and the content host were sent: the calls, the checks, in order. */
+const sent = (run: ActionRun): Record<string, string[]> => ({
+  purgeApiRequests: sentLines(run, api.requests),
+  contentRequests: sentLines(run, content.requests)
+})
+
+/** The runner's variables for a push from `before` to `after` whose event file is event.json. */
+function onPush(
+  repository: FakeGitHubApi,
+  before: string,
+  after: string
+): { env: Record<string, string>; files: Record<string, string> } {
   return {
-    code: run.code,
-    outputs,
-    resultsFile: await file('results-file', 'results'),
-    verificationFile: await file('verification-file', 'verification'),
-    annotations: fixed(run.stdout)
-      .split('\n')
-      .filter((line) => /^::(error|warning|notice)/.test(line)),
-    summary: kept(run.summary)
+    env: {
+      ...RUN_CONTEXT_ENV,
+      GITHUB_EVENT_PATH: 'event.json',
+      GITHUB_SHA: after,
+      GITHUB_API_URL: repository.url
+    },
+    files: {
+      'event.json': JSON.stringify({ ref: 'refs/heads/main', before, after, forced: false })
+    }
   }
 }
 
-async function expectGolden(name: string, run: ActionRun): Promise<void> {
-  const path = join(FIXTURES, `${name}.json`)
-  const now = await golden(run)
-  if (process.env.GOLDEN_WRITE === '1') await writeFile(path, `${JSON.stringify(now, null, 2)}\n`)
-  expect(now).toEqual(JSON.parse(await readFile(path, 'utf8')))
-}
+/**
+ * What the fake GitHub was asked, and the deployments (purge marks) it holds after the run, as
+ * they are: their ids, statuses and creation times are the fake's own, the same every run.
+ */
+const recorded = (run: ActionRun, repository: FakeGitHubApi): Record<string, unknown> => ({
+  githubRequests: sentLines(run, repository.requests),
+  deployments: repository.deployments
+})
 
 const keys = (count: number, prefix: string): string =>
   Array.from({ length: count }, (_, index) => `${prefix}-${index}`).join('\n')
@@ -106,7 +113,7 @@ describe('golden runs', () => {
       },
       { env: RUN_CONTEXT_ENV }
     )
-    await expectGolden('mixed', run)
+    await expectGolden('mixed', await goldenRecord(run))
   })
 
   it('a big run: results past the 1 MB output limit, kept whole in the results file', async () => {
@@ -123,6 +130,136 @@ describe('golden runs', () => {
         files: { 'keys.txt': keys(8000, 'catalogue-entry-with-a-longer-name') }
       }
     )
-    await expectGolden('big', run)
+    await expectGolden('big', await goldenRecord(run))
+  })
+
+  it('changed files: a push of two commits, url-map and key-map turning its files into targets', async () => {
+    github = await FakeGitHubApi.start({ tokens: { [GH_TOKEN]: 'read' } })
+    const before = github.commit(null, [
+      { write: 'public/docs/index.html' },
+      { write: 'public/old.html' },
+      { write: 'public/untouched.html' },
+      { write: 'content/blog/first.md' }
+    ])
+    const first = github.commit(before, [{ write: 'public/docs/index.html' }])
+    const after = github.commit(first, [
+      { write: 'content/blog/second.md' },
+      { rename: 'public/old.html', to: 'public/new.html' },
+      { write: 'README.md' }
+    ])
+    const run = await runAction(
+      {
+        ...purgeApi(),
+        'changed-files': 'true',
+        'github-token': GH_TOKEN,
+        'url-map': `public/ => ${content.url}/`,
+        'key-map': 'content/blog/** => blog\ncontent/**/*.md => content'
+      },
+      onPush(github, before, after)
+    )
+    await expectGolden(
+      'changed-files',
+      await goldenRecord(run, { ...sent(run), ...recorded(run, github) })
+    )
+  })
+
+  it('last-purge: recalls the last complete purge past a failed one, purges since it, writes and closes its mark', async () => {
+    github = await FakeGitHubApi.start({ tokens: { [GH_TOKEN]: 'read' } })
+    const root = github.commit(null, [
+      { write: 'public/a.html' },
+      { write: 'public/b.html' },
+      { write: 'public/c.html' }
+    ])
+    github.deploy('edge-purge/svc123', root, ['in_progress', 'success'])
+    const failed = github.commit(root, [{ write: 'public/a.html' }])
+    github.deploy('edge-purge/svc123', failed, ['in_progress', 'failure'], '8')
+    const after = github.commit(failed, [{ write: 'public/b.html' }])
+    const run = await runAction(
+      {
+        ...purgeApi(),
+        'changed-files': 'true',
+        'changed-since': 'last-purge',
+        'github-token': GH_TOKEN,
+        'url-map': `public/ => ${content.url}/`
+      },
+      onPush(github, failed, after)
+    )
+    await expectGolden(
+      'last-purge',
+      await goldenRecord(run, { ...sent(run), ...recorded(run, github) })
+    )
+  })
+
+  it('the wait: the origin shows the release at its second check, then the purge', async () => {
+    // The version endpoint answers the old release once, then the new one: two checks, 2 s apart.
+    content.release('release-1', RELEASE)
+    const run = await runAction(
+      {
+        ...purgeApi(),
+        keys: 'blog',
+        urls: content.urlOf('/page'),
+        'wait-for-url': content.urlOf(VERSION_PATH),
+        'wait-for-text': RELEASE,
+        'wait-timeout': '10'
+      },
+      { env: RUN_CONTEXT_ENV }
+    )
+    await expectGolden('wait', await goldenRecord(run, sent(run)))
+  })
+
+  it('a dry run: keys, URLs, the wait, the edge check and the repeat pass planned, nothing sent', async () => {
+    const run = await runAction(
+      {
+        ...purgeApi(),
+        keys: 'blog products',
+        urls: `${content.urlOf('/page')}\n${content.urlOf('/other')}`,
+        'wait-for-url': content.urlOf(VERSION_PATH),
+        'wait-for-text': RELEASE,
+        verify: 'true',
+        'repeat-after': '300',
+        'dry-run': 'true'
+      },
+      { env: RUN_CONTEXT_ENV }
+    )
+    await expectGolden('dry-run', await goldenRecord(run, sent(run)))
+  })
+
+  it('the repeat pass: the same calls sent again 1 s after the first pass', async () => {
+    const run = await runAction(
+      {
+        ...purgeApi(),
+        keys: 'k1 k2 k3',
+        urls: content.urlOf('/page'),
+        'repeat-after': '1'
+      },
+      { env: RUN_CONTEXT_ENV }
+    )
+    await expectGolden('repeat', await goldenRecord(run, sent(run)))
+  })
+
+  it('a cancel: SIGINT while the fourth of six calls is out', async () => {
+    // The fourth call, PURGE /p3, gets no answer until the fake closes: the runner's SIGINT always
+    // lands while it is in flight, after three calls confirmed and before the last two are sent.
+    content.fault({ path: '/p3', method: 'PURGE', action: { kind: 'delay', ms: 60_000 } })
+    const run = await runAction(
+      {
+        ...purgeApi(),
+        keys: 'a b c',
+        urls: ['/p1', '/p2', '/p3', '/p4', '/p5'].map((path) => content.urlOf(path)).join('\n')
+      },
+      {
+        env: RUN_CONTEXT_ENV,
+        onStart: (child) => {
+          const poll = setInterval(() => {
+            if (!content.purges.some((request) => request.path === '/p3')) return
+            clearInterval(poll)
+            child.kill('SIGINT')
+          }, 5)
+          // A node that cannot start (a wrong EDGE_PURGE_NODE) never exits: stop polling then too.
+          for (const end of ['exit', 'error']) child.on(end, () => clearInterval(poll))
+        }
+      }
+    )
+    await expectGolden('cancel', await goldenRecord(run, sent(run)))
   })
 })
