@@ -8,7 +8,7 @@ import type { GitHubRepository } from '../src/github.js'
 import { parseUrls } from '../src/config/lists.js'
 import type { Answer } from '../src/http/agents.js'
 import type { PageReading, Prober } from '../src/http/probe.js'
-import { closeMarks, runPipeline, type PipelineDeps } from '../src/pipeline/index.js'
+import { runPipeline, type PipelineDeps } from '../src/pipeline/index.js'
 import { withSources, type PurgeResult, type RunRecord } from '../src/record/index.js'
 import { NOT_SENT_CANCELLED, reasonOf } from '../src/record/failure.js'
 import type { Transport } from '../src/stages/purge/transport.js'
@@ -113,8 +113,8 @@ async function run(settings: Settings, scene: Scene = {}): Promise<Run> {
     }
   }
   // As main does: the purge marks are closed once the report is written.
-  const record = await runPipeline(settings, deps)
-  await closeMarks(record, scene.reported ?? true, deps)
+  const { record, closeMarks } = await runPipeline(settings, deps)
+  await closeMarks(scene.reported ?? true)
   return {
     record: { ...record, results: [...record.results] },
     events,
@@ -353,7 +353,7 @@ describe('an unexpected error', () => {
 
   it('before the purge: nothing is sent, and the purge mark says failure', async () => {
     const { record, events } = await run(marked(), { github: true, brokenProber: true })
-    expect(kinds(events)).toEqual(['github', 'mark', 'github', 'mark'])
+    expect(kinds(events)).toEqual(['github', 'mark'])
     expect(record.unexpectedError).toBe(missingChunk)
     expect(record.results.every((result) => result.status === 'failed')).toBe(true)
     expect(events.at(-1)).toBe('mark failure')
@@ -365,7 +365,7 @@ describe('an unexpected error', () => {
       github: true,
       brokenProber: true
     })
-    expect(kinds(events)).toEqual(['github', 'mark', 'send', 'github', 'mark'])
+    expect(kinds(events)).toEqual(['github', 'mark', 'send', 'mark'])
     expect(record.unexpectedError).toBe(missingChunk)
     expect(record.results.every((result) => result.status === 'purged')).toBe(true)
     expect(record.edgeCheck?.entries).toEqual(
@@ -388,7 +388,7 @@ describe('an unexpected error', () => {
 describe('the purge mark (changed-since: last-purge)', () => {
   it('is opened once the plan is made, before the wait, and closed after the run', async () => {
     const { events, record } = await run(marked(), { github: true })
-    expect(kinds(events)).toEqual(['github', 'mark', 'wait', 'send', 'check', 'github', 'mark'])
+    expect(kinds(events)).toEqual(['github', 'mark', 'wait', 'send', 'check', 'mark'])
     expect(events.filter((event) => event.startsWith('mark'))).toEqual([
       `mark ${SHA}`,
       'mark in_progress',

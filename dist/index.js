@@ -33195,7 +33195,7 @@ var __webpack_exports__ = {};
 // EXTERNAL MODULE: ./src/clock.ts
 var src_clock = __nccwpck_require__(9373);
 // EXTERNAL MODULE: ./src/record/index.ts
-var record = __nccwpck_require__(949);
+var src_record = __nccwpck_require__(949);
 // EXTERNAL MODULE: ./src/record/failure.ts
 var record_failure = __nccwpck_require__(5555);
 // EXTERNAL MODULE: ./src/text/counted.ts
@@ -34121,7 +34121,7 @@ class ResultLedger {
     settle(failure) {
         this.fill(failure);
         const results = this.results();
-        return { results, counts: (0,record/* countResults */.aD)(results) };
+        return { results, counts: (0,src_record/* countResults */.aD)(results) };
     }
     /** Every target's result in plan order, once `fill` gave every call an end. */
     results() {
@@ -34429,7 +34429,8 @@ function describeCheckPlanned(edgeCheck, urlTargets) {
 ;// CONCATENATED MODULE: ./src/pipeline/index.ts
 /**
  * One run's stages in order: recall → derive → plan → purge marks opened → wait → purge → verify;
- * returns the RunRecord, and closes the purge marks once the report is written. No I/O of its own.
+ * returns the RunRecord, and how the purge marks are closed once the report is written, on the one
+ * GitHub client the run opened. No I/O of its own.
  */
 
 
@@ -34502,9 +34503,9 @@ async function runPipeline(settings, deps) {
         stages.edgeCheck ??= notJudged(settings, stages.purge.results, unexpectedError);
     }
     const { purge, wait, edgeCheck, plannedStages } = stages;
-    const results = derivation === undefined ? purge.results : (0,record/* withSources */.Z6)(purge.results, derivation.sources);
+    const results = derivation === undefined ? purge.results : (0,src_record/* withSources */.Z6)(purge.results, derivation.sources);
     const run = { results, edgeCheck, stopped: stoppedBy(stages, calls.length), unexpectedError };
-    return {
+    const record = {
         settings,
         derivation,
         calls,
@@ -34514,23 +34515,21 @@ async function runPipeline(settings, deps) {
         counts: purge.counts,
         marks: marks.length === 0 ? [] : (await lastPurgeMarks()).decideMarks(marks, run)
     };
+    return { record, closeMarks: (reported) => closeMarks(github, record, reported, log) };
 }
 /**
- * Ends each service's purge mark once the report is written: `success` only for a complete run
- * whose report was written. A close GitHub refuses, that times out or is cancelled costs a warning:
- * the next run then compares from the older mark, which is safe.
+ * Ends each service's purge mark on the run's GitHub client. A close GitHub refuses, that times out
+ * or is cancelled costs a warning: the next run then compares from the older mark, which is safe.
  */
-async function closeMarks(record, reported, deps) {
-    const token = record.settings.lastPurge?.githubToken;
-    if (token === undefined || record.marks.every((mark) => mark.deploymentId === undefined)) {
+async function closeMarks(github, record, reported, log) {
+    if (github === undefined || record.marks.every((mark) => mark.deploymentId === undefined)) {
         return;
     }
     try {
-        const github = await deps.openGitHub(token, limitsOf(record.settings, deps));
-        await (await lastPurgeMarks()).closeMarks(github, record.marks, reported, deps.log);
+        await (await lastPurgeMarks()).closeMarks(github, record.marks, reported, log);
     }
     catch (error) {
-        deps.log.warning(`Could not mark the records of this purge (${(0,text_shown/* plainLine */.h0)((0,message/* messageOf */.b)(error))}): they stay in_progress, so the next run with changed-since: last-purge compares from the older record, which is safe`);
+        log.warning(`Could not mark the records of this purge (${(0,text_shown/* plainLine */.h0)((0,message/* messageOf */.b)(error))}): they stay in_progress, so the next run with changed-since: last-purge compares from the older record, which is safe`);
     }
 }
 /** The edge check a run that stopped on an unexpected error expected but did not make: not fresh. */
@@ -34563,7 +34562,7 @@ const unsent = (ledger, failure) => {
 };
 /** The stages before any of them ran: nothing purged, waited for or checked. */
 const nothingDone = () => ({
-    purge: notRun([], (0,record/* countResults */.aD)([])),
+    purge: notRun([], (0,src_record/* countResults */.aD)([])),
     wait: undefined,
     edgeCheck: undefined,
     plannedStages: []
@@ -34595,7 +34594,7 @@ async function dryRun(calls, settings, targets, log) {
     await showDryRun(calls, settings.repeatAfterMs, plannedStages, log);
     const planned = plannedResults(calls, settings.repeatAfterMs > 0);
     return {
-        purge: notRun(planned, (0,record/* countResults */.aD)(planned)),
+        purge: notRun(planned, (0,src_record/* countResults */.aD)(planned)),
         wait: undefined,
         edgeCheck: undefined,
         plannedStages
@@ -34730,7 +34729,7 @@ function edgeProblems(entries) {
     for (const entry of entries) {
         if (entry.fresh)
             continue;
-        const kind = (0,record/* notChecked */.lb)(entry) ? 'unchecked' : (0,record/* unreachable */.HB)(entry) ? 'unreachable' : 'stale';
+        const kind = (0,src_record/* notChecked */.lb)(entry) ? 'unchecked' : (0,src_record/* unreachable */.HB)(entry) ? 'unreachable' : 'stale';
         const id = `${kind} ${entry.evidence}`;
         const group = groups.get(id) ?? [];
         group.push({ kind, url: (0,text_shown/* shorten */.ml)(entry.url), reason: entry.evidence });
@@ -34792,7 +34791,7 @@ function conclude({ results, counts, settings, edgeCheck, stopped, unexpectedErr
 }
 /** What went wrong, in one message; `undefined` when every target purged and every URL is fresh. */
 function problemMessage({ failed, total }, causes, entries) {
-    const { stale, unreachable, unchecked } = (0,record/* edgeCounts */.ID)(entries);
+    const { stale, unreachable, unchecked } = (0,src_record/* edgeCounts */.ID)(entries);
     if (failed === 0 && stale + unreachable + unchecked === 0)
         return undefined;
     const [only] = causes;
@@ -34977,7 +34976,7 @@ function writeBaseOutputs(ranges, io) {
  */
 async function writeStageOutputs(entries, waitMs, io) {
     io.setOutput('wait-seconds', waitMs === undefined ? '' : String(Math.round(waitMs / 1000)));
-    const counts = (0,record/* edgeCounts */.ID)(entries ?? []);
+    const counts = (0,src_record/* edgeCounts */.ID)(entries ?? []);
     io.setOutput('fresh-count', String(counts.fresh));
     // Every URL not known to be fresh, unreachable ones included: workflows gate on it.
     io.setOutput('stale-count', String((entries?.length ?? 0) - counts.fresh));
@@ -35145,7 +35144,7 @@ function callsSection(calls, budget) {
 
 /** What the verdict rests on: the text, the `Age`, or why neither could tell. */
 function judgedBy(entry, byText, malformedAge) {
-    if ((0,record/* notChecked */.lb)(entry))
+    if ((0,src_record/* notChecked */.lb)(entry))
         return 'not checked';
     if (entry.http_status === null)
         return 'no answer';
@@ -35161,9 +35160,9 @@ function edgeCell(entry) {
     const beside = status !== null && (status < 200 || status >= 300) ? ` (HTTP ${status})` : '';
     if (entry.fresh)
         return `✅ fresh${beside}`;
-    if ((0,record/* notChecked */.lb)(entry))
+    if ((0,src_record/* notChecked */.lb)(entry))
         return '❌ not checked';
-    if ((0,record/* unreachable */.HB)(entry))
+    if ((0,src_record/* unreachable */.HB)(entry))
         return '❌ unreachable';
     return `❌ stale${beside}`;
 }
@@ -35179,7 +35178,7 @@ function edgeRow(entry, judged) {
 }
 /** How many URLs are fresh, and in bold how many are stale, unreachable or not checked. */
 function countsLine(entries) {
-    const counts = (0,record/* edgeCounts */.ID)(entries);
+    const counts = (0,src_record/* edgeCounts */.ID)(entries);
     const bold = (count, what) => count > 0 ? `, <b>${count} ${what}</b>` : '';
     return (`<p>${counts.fresh} of ${(0,counted/* counted */.h)(entries.length, 'URL')} fresh` +
         bold(counts.stale, 'stale') +
@@ -35279,7 +35278,7 @@ function heading(facts, causes) {
         const planned = facts.purgeAll ? 'everything planned' : `${counts.planned} planned`;
         return `${title} (dry run): ${planned}, nothing sent`;
     }
-    const edge = (0,record/* edgeCounts */.ID)(facts.edgeCheck?.entries ?? []);
+    const edge = (0,src_record/* edgeCounts */.ID)(facts.edgeCheck?.entries ?? []);
     const notSent = notSentBecause(facts);
     return (`${title}: ${outcome(facts, causes)}` +
         (edge.stale > 0 ? `, <b>${(0,counted/* counted */.h)(edge.stale, 'page')} still stale</b>` : '') +
@@ -35677,11 +35676,11 @@ function rateLimitOf(failure, now) {
 class GitHubCalls {
     limits;
     random;
-    count;
-    constructor(limits, random = Math.random, count = { sent: 0 }) {
+    /** Attempts sent through this client, the run's one: a rate limit's message counts them. */
+    sent = 0;
+    constructor(limits, random = Math.random) {
         this.limits = limits;
         this.random = random;
-        this.count = count;
     }
     /**
      * Runs `attempt` until it succeeds or the bounds are reached (the one retry executor,
@@ -35691,7 +35690,7 @@ class GitHubCalls {
     async send(route, attempt, failureOf) {
         const { maxAttempts, clock, signal, log, timeoutMs } = this.limits;
         const tried = async () => {
-            this.count.sent += 1;
+            this.sent += 1;
             const outcome = await this.once(attempt);
             if (outcome.done)
                 return { ok: true, value: outcome.value };
@@ -35778,7 +35777,7 @@ class GitHubCalls {
             ? `GitHub's primary rate limit (the token's ${perHour === undefined ? '' : `${perHour} `}calls an hour are spent)`
             : "GitHub's secondary rate limit (too many calls at once or too fast)";
         const wait = limit.waitMs === undefined ? '' : `; GitHub asks to wait ${describeWait(limit.waitMs, now)}`;
-        const { sent } = this.count;
+        const { sent } = this;
         const calls = `; this run made ${sent} GitHub ${sent === 1 ? 'call' : 'calls'}`;
         return new github/* GitHubCallError */._6(`${which}: ${failure.status ?? ''}: ${failure.message}${wait}${after}${calls}`, failure.status, true);
     }
@@ -35916,8 +35915,6 @@ const COMMITS_PER_PAGE = 100;
 /** Deployments and releases per page: the most GitHub returns. */
 const DEPLOYMENTS_PER_PAGE = 100;
 const RELEASES_PER_PAGE = 100;
-/** The run opens a client to read and one to close the purge marks: one count covers both. */
-const callsThisRun = { sent: 0 };
 /** The run's repository, from GITHUB_REPOSITORY, GITHUB_EVENT_PATH and the other `GITHUB_*` variables. */
 const openGitHub = (token, limits) => {
     const env = process.env;
@@ -35965,7 +35962,8 @@ function nextPageOf(link) {
 async function connectGitHub(where, limits) {
     const { getOctokit } = await __nccwpck_require__.e(/* import() */ 157).then(__nccwpck_require__.bind(__nccwpck_require__, 157));
     const octokit = getOctokit(where.token, { baseUrl: where.baseUrl });
-    const calls = new GitHubCalls(limits, Math.random, callsThisRun);
+    // A run opens one client: its count is the run's.
+    const calls = new GitHubCalls(limits, Math.random);
     const api = URL.canParse(where.baseUrl) ? new URL(where.baseUrl) : undefined;
     octokit.hook.wrap('request', (request, options) => calls.send(`${options.method} ${options.url}`, 
     // On the options the hooks share: a copy handed on would be dropped by the token hook's merge.
@@ -39207,10 +39205,10 @@ async function run() {
             connect: liveConnections,
             openGitHub: openGitHub
         };
-        const record = await runPipeline(settings, deps);
+        const { record, closeMarks } = await runPipeline(settings, deps);
         (0,src_clock/* mark */.Gy)('calls');
         const reported = await report(record);
-        await closeMarks(record, reported, deps);
+        await closeMarks(reported);
         conclude(record, { log: runnerLog, fail: failStep });
     }
     catch (error) {

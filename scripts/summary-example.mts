@@ -80,7 +80,7 @@ const quiet: StepLog = {
   warning: () => undefined,
   error: () => undefined
 }
-const record = await runPipeline(settings, {
+const { record } = await runPipeline(settings, {
   clock,
   signal: new AbortController().signal,
   log: quiet,

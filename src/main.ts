@@ -1,6 +1,6 @@
 /** The entry: the runner door → inputs → pipeline → report → purge marks → exit. The table of contents of the action. */
 import { mark, systemClock } from './clock.js'
-import { closeMarks, liveConnections, runPipeline, type PipelineDeps } from './pipeline/index.js'
+import { liveConnections, runPipeline, type PipelineDeps } from './pipeline/index.js'
 import type { RunRecord } from './record/index.js'
 import { conclude } from './report/conclusion.js'
 import { writeOutputs } from './report/outputs.js'
@@ -28,10 +28,10 @@ export async function run(): Promise<boolean> {
       connect: liveConnections,
       openGitHub
     }
-    const record = await runPipeline(settings, deps)
+    const { record, closeMarks } = await runPipeline(settings, deps)
     mark('calls')
     const reported = await report(record)
-    await closeMarks(record, reported, deps)
+    await closeMarks(reported)
     conclude(record, { log: runnerLog, fail: failStep })
   } catch (error) {
     failStep(messageOf(error))

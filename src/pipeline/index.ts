@@ -1,6 +1,7 @@
 /**
  * One run's stages in order: recall → derive → plan → purge marks opened → wait → purge → verify;
- * returns the RunRecord, and closes the purge marks once the report is written. No I/O of its own.
+ * returns the RunRecord, and how the purge marks are closed once the report is written, on the one
+ * GitHub client the run opened. No I/O of its own.
  */
 import { mark } from '../clock.js'
 import type { PurgeTargets, Settings } from '../config/settings.js'
@@ -25,7 +26,8 @@ import { runPurge } from '../stages/purge/engine.js'
 import type { OpenMark } from '../stages/last-purge/write.js'
 import { ResultLedger } from '../stages/purge/ledger.js'
 import { createTransport, type Transport } from '../stages/purge/transport.js'
-import { limitsOf, showChanges, targetsOf, type RepositoryDeps } from './targets.js'
+import { showChanges, targetsOf, type RepositoryDeps } from './targets.js'
+import type { GitHubRepository } from '../github.js'
 import {
   describeCheckPlanned,
   purgedUrlsOf,
@@ -78,12 +80,22 @@ interface Stages {
   plannedStages: PlannedStage[]
 }
 
+/** What a run did, and how its purge marks are closed once the report is written. */
+export interface PipelineRun {
+  record: RunRecord
+  /**
+   * Ends each service's purge mark: `success` only for a complete run whose report was written
+   * (`reported`), on the GitHub client the run opened.
+   */
+  closeMarks(reported: boolean): Promise<void>
+}
+
 /**
  * Runs the stages in order. Input errors, the GitHub API and planning fail the run (they throw)
  * before anything is sent; from planning on, every target is reported exactly once, whatever
  * happens.
  */
-export async function runPipeline(settings: Settings, deps: PipelineDeps): Promise<RunRecord> {
+export async function runPipeline(settings: Settings, deps: PipelineDeps): Promise<PipelineRun> {
   const { signal, log } = deps
   const { github, recalled, targets, derivation } = await targetsOf(settings, deps)
   const calls = planPurges({ ...settings, ...targets })
@@ -119,7 +131,7 @@ export async function runPipeline(settings: Settings, deps: PipelineDeps): Promi
   const results =
     derivation === undefined ? purge.results : withSources(purge.results, derivation.sources)
   const run = { results, edgeCheck, stopped: stoppedBy(stages, calls.length), unexpectedError }
-  return {
+  const record: RunRecord = {
     settings,
     derivation,
     calls,
@@ -129,27 +141,26 @@ export async function runPipeline(settings: Settings, deps: PipelineDeps): Promi
     counts: purge.counts,
     marks: marks.length === 0 ? [] : (await lastPurgeMarks()).decideMarks(marks, run)
   }
+  return { record, closeMarks: (reported) => closeMarks(github, record, reported, log) }
 }
 
 /**
- * Ends each service's purge mark once the report is written: `success` only for a complete run
- * whose report was written. A close GitHub refuses, that times out or is cancelled costs a warning:
- * the next run then compares from the older mark, which is safe.
+ * Ends each service's purge mark on the run's GitHub client. A close GitHub refuses, that times out
+ * or is cancelled costs a warning: the next run then compares from the older mark, which is safe.
  */
-export async function closeMarks(
+async function closeMarks(
+  github: GitHubRepository | undefined,
   record: RunRecord,
   reported: boolean,
-  deps: PipelineDeps
+  log: StepLog
 ): Promise<void> {
-  const token = record.settings.lastPurge?.githubToken
-  if (token === undefined || record.marks.every((mark) => mark.deploymentId === undefined)) {
+  if (github === undefined || record.marks.every((mark) => mark.deploymentId === undefined)) {
     return
   }
   try {
-    const github = await deps.openGitHub(token, limitsOf(record.settings, deps))
-    await (await lastPurgeMarks()).closeMarks(github, record.marks, reported, deps.log)
+    await (await lastPurgeMarks()).closeMarks(github, record.marks, reported, log)
   } catch (error) {
-    deps.log.warning(
+    log.warning(
       `Could not mark the records of this purge (${plainLine(messageOf(error))}): they stay in_progress, so the next run with changed-since: last-purge compares from the older record, which is safe`
     )
   }

@@ -73,7 +73,7 @@ async function openRepository(
 }
 
 /** GitHub calls keep the bounds purge calls keep: `max-attempts`, `timeout`, the run's cancel. */
-export function limitsOf(settings: Settings, { clock, signal, log }: RepositoryDeps): GitHubLimits {
+function limitsOf(settings: Settings, { clock, signal, log }: RepositoryDeps): GitHubLimits {
   return { maxAttempts: settings.maxAttempts, timeoutMs: settings.timeoutMs, clock, signal, log }
 }
 

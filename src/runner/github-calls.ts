@@ -80,16 +80,13 @@ function rateLimitOf(failure: AttemptFailure, now: number): RateLimit | undefine
 /** Why an attempt ended without an answer of its own: its deadline, or the run's cancel. */
 type CutShort = 'timeout' | 'cancelled' | undefined
 
-/** Attempts sent to GitHub in this run, by every client it opened: a rate limit's message counts them. */
-export interface CallCount {
-  sent: number
-}
-
 export class GitHubCalls {
+  /** Attempts sent through this client, the run's one: a rate limit's message counts them. */
+  private sent = 0
+
   constructor(
     private readonly limits: GitHubLimits,
-    private readonly random: () => number = Math.random,
-    private readonly count: CallCount = { sent: 0 }
+    private readonly random: () => number = Math.random
   ) {}
 
   /**
@@ -104,7 +101,7 @@ export class GitHubCalls {
   ): Promise<T> {
     const { maxAttempts, clock, signal, log, timeoutMs } = this.limits
     const tried = async (): Promise<Tried<T, Read>> => {
-      this.count.sent += 1
+      this.sent += 1
       const outcome = await this.once(attempt)
       if (outcome.done) return { ok: true, value: outcome.value }
       return readFailure(outcome, failureOf, clock.now(), signal.aborted)
@@ -195,7 +192,7 @@ export class GitHubCalls {
         : "GitHub's secondary rate limit (too many calls at once or too fast)"
     const wait =
       limit.waitMs === undefined ? '' : `; GitHub asks to wait ${describeWait(limit.waitMs, now)}`
-    const { sent } = this.count
+    const { sent } = this
     const calls = `; this run made ${sent} GitHub ${sent === 1 ? 'call' : 'calls'}`
     return new GitHubCallError(
       `${which}: ${failure.status ?? ''}: ${failure.message}${wait}${after}${calls}`,

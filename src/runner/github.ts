@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import type * as GitHub from '@actions/github'
 import type { GitHubLimits, GitHubRepository, OpenGitHub, RunEvent } from '../github.js'
 import { readRunContext } from './context.js'
-import { GitHubCalls, type CallCount } from './github-calls.js'
+import { GitHubCalls } from './github-calls.js'
 import { failureOf, jsonAnswer } from './github-failure.js'
 
 /** Commits on the comparison's first page, which lists the files: its commits are not read. */
@@ -15,9 +15,6 @@ const COMMITS_PER_PAGE = 100
 /** Deployments and releases per page: the most GitHub returns. */
 const DEPLOYMENTS_PER_PAGE = 100
 const RELEASES_PER_PAGE = 100
-
-/** The run opens a client to read and one to close the purge marks: one count covers both. */
-const callsThisRun: CallCount = { sent: 0 }
 
 /** Where the repository lives and which event started the run, as the runner says. */
 export interface RunnerRepository {
@@ -87,7 +84,8 @@ export async function connectGitHub(
 ): Promise<GitHubRepository> {
   const { getOctokit } = await import('@actions/github')
   const octokit = getOctokit(where.token, { baseUrl: where.baseUrl })
-  const calls = new GitHubCalls(limits, Math.random, callsThisRun)
+  // A run opens one client: its count is the run's.
+  const calls = new GitHubCalls(limits, Math.random)
   const api = URL.canParse(where.baseUrl) ? new URL(where.baseUrl) : undefined
   octokit.hook.wrap('request', (request, options) =>
     calls.send(
