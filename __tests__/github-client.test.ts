@@ -18,7 +18,7 @@ import { inputError } from './support/input-error.js'
 import { recordedLog, type RecordedLog } from './support/recorded-log.js'
 
 const TOKEN = 'gh-client-token'
-const SETTINGS: LastPurgeSettings = { serviceIds: ['svc123'], githubToken: TOKEN }
+const SETTINGS: LastPurgeSettings = { serviceIds: ['svc123'] }
 const ENV = 'edge-purge/svc123'
 /** The deployments list (GET) and create (POST): one path. */
 const DEPLOYMENTS = /^\/repos\/acme\/site\/deployments$/

@@ -150,7 +150,7 @@ function markKeeper(happen: (event: Event) => void): GitHubRepository {
 /** Purges everything of the service, marking it for changed-since: last-purge. */
 const marked = (overrides: Partial<Settings> = {}): Settings =>
   withAllStages({
-    lastPurge: { serviceIds: ['svc123'], githubToken: 'gh' },
+    lastPurge: { serviceIds: ['svc123'] },
     ...overrides
   })
 

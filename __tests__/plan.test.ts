@@ -38,7 +38,6 @@ function keySettings(
   options: { batchSize?: number; batchFormat?: BatchFormat; soft?: boolean } = {}
 ): Settings {
   return settingsWith({
-    apiToken: TOKEN,
     keys,
     soft: options.soft ?? false,
     batchFormat: options.batchFormat ?? 'json',

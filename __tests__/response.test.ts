@@ -16,7 +16,7 @@ const ID = '1740093-1756794994-11993984'
 const PAGE = 'https://www.example.com/a.png?v=2'
 
 function settings(overrides: Partial<Settings>): Settings {
-  return settingsWith({ apiToken: 'tok-response-test', ...overrides })
+  return settingsWith(overrides)
 }
 
 /** The one call the action plans for these settings. */

@@ -5,7 +5,6 @@
 import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals'
 import { EOL } from 'node:os'
 import { INPUT_NAMES } from '../src/config/inputs.js'
-import type { Settings } from '../src/config/settings.js'
 import { readSettings } from '../src/runner/inputs.js'
 import { hideSecrets } from '../src/text/guard.js'
 import { DEFAULT_INPUTS } from '../tools/defaults.js'
@@ -49,17 +48,20 @@ describe('readSettings through the runner environment', () => {
         return Reflect.get(target, name, receiver)
       }
     })
-    let settings: Settings
+    let inputs: ReturnType<typeof readSettings>
     try {
-      settings = readSettings()
+      inputs = readSettings()
     } finally {
       process.env = env
     }
+    const { settings, tokens } = inputs
     expect([...read].sort()).toEqual(
       INPUT_NAMES.map((name) => `INPUT_${name.toUpperCase()}`).sort()
     )
+    // The token goes to the connections, apart: the settings, and the record made of them, hold none.
+    expect(tokens.api).toBe(TOKEN)
+    expect(JSON.stringify(settings)).not.toContain(TOKEN)
     expect(settings).toMatchObject({
-      apiToken: TOKEN,
       services: [{ id: 'svc123', baseUrl: 'https://api.example-cdn.com' }],
       keys: ['a', 'b'],
       batchSize: 100

@@ -34341,8 +34341,8 @@ async function showChanges(derivation, calls, log) {
 }
 /** The run's repository, when changed-files or last-purge needs it. */
 async function openRepository(settings, deps) {
-    const token = settings.changedFiles?.githubToken ?? settings.lastPurge?.githubToken;
-    return token === undefined ? undefined : deps.openGitHub(token, limitsOf(settings, deps));
+    const needed = settings.changedFiles !== undefined || settings.lastPurge !== undefined;
+    return needed ? deps.openGitHub(limitsOf(settings, deps)) : undefined;
 }
 /** GitHub calls keep the bounds purge calls keep: `max-attempts`, `timeout`, the run's cancel. */
 function limitsOf(settings, { clock, signal, log }) {
@@ -34450,9 +34450,10 @@ const USER_AGENT = 'edge-purge/1';
 const lastPurgeMarks = () => __nccwpck_require__.e(/* import() */ 215).then(__nccwpck_require__.bind(__nccwpck_require__, 1215));
 const waitStage = () => Promise.all(/* import() */[__nccwpck_require__.e(814), __nccwpck_require__.e(154)]).then(__nccwpck_require__.bind(__nccwpck_require__, 9154));
 const edgeCheckStage = () => Promise.all(/* import() */[__nccwpck_require__.e(814), __nccwpck_require__.e(932)]).then(__nccwpck_require__.bind(__nccwpck_require__, 1932));
-const liveConnections = {
+/** The real connections; the purge transport carries the API token the runner door hands in. */
+const liveConnections = (apiToken) => ({
     transport: (settings) => createTransport({
-        apiToken: settings.apiToken,
+        apiToken,
         concurrency: settings.concurrency,
         timeoutMs: settings.timeoutMs,
         userAgent: USER_AGENT
@@ -34461,7 +34462,7 @@ const liveConnections = {
         const { createProber } = await __nccwpck_require__.e(/* import() */ 187).then(__nccwpck_require__.bind(__nccwpck_require__, 6187));
         return createProber({ userAgent: USER_AGENT, concurrency: settings.concurrency });
     }
-};
+});
 /**
  * Runs the stages in order. Input errors, the GitHub API and planning fail the run (they throw)
  * before anything is sent; from planning on, every target is reported exactly once, whatever
@@ -35915,8 +35916,11 @@ const COMMITS_PER_PAGE = 100;
 /** Deployments and releases per page: the most GitHub returns. */
 const DEPLOYMENTS_PER_PAGE = 100;
 const RELEASES_PER_PAGE = 100;
-/** The run's repository, from GITHUB_REPOSITORY, GITHUB_EVENT_PATH and the other `GITHUB_*` variables. */
-const openGitHub = (token, limits) => {
+/**
+ * How the run's repository is opened with `token`, which stays in the client: the repository from
+ * GITHUB_REPOSITORY, GITHUB_EVENT_PATH and the other `GITHUB_*` variables.
+ */
+const openGitHub = (token) => (limits) => {
     const env = process.env;
     const payload = readEventPayload(env.GITHUB_EVENT_PATH);
     const [owner = '', repo = ''] = repositoryOf(env.GITHUB_REPOSITORY, payload);
@@ -38752,7 +38756,7 @@ function parseChangedFiles(raw) {
     }
     const given = raw['changed-since'];
     const changedSince = given === LAST_PURGE || given === '' ? undefined : given;
-    return { urlMap, keyMap, changedSince, githubToken: raw['github-token'] };
+    return { urlMap, keyMap, changedSince };
 }
 function parseLastPurge(raw, changedFiles, purgeAll) {
     if (raw['changed-since'] !== LAST_PURGE)
@@ -38767,7 +38771,7 @@ function parseLastPurge(raw, changedFiles, purgeAll) {
     if (serviceIds.length === 0) {
         throw new input_error/* InputError */.d('changed-since: last-purge keeps one record per service, named by service-id: set service-id');
     }
-    return { serviceIds, githubToken: raw['github-token'] };
+    return { serviceIds };
 }
 function parseWait(raw) {
     const urls = parseCheckUrls(raw, 'wait-for-url');
@@ -38874,7 +38878,6 @@ function parseSettings(raw, readFile, ignored = []) {
     if (urlPurgeAuth)
         requireSafeUrlPurges(urls, changedFiles?.urlMap ?? []);
     return {
-        apiToken: raw['api-token'],
         services: needsService ? parseServices(raw) : [],
         purgeAll,
         keys,
@@ -39062,14 +39065,15 @@ function checkInputNames() {
     return unknown;
 }
 /**
- * The settings of this run. The guard learns both tokens before any outside text is read, so from
- * here on no line, output or summary can show either.
+ * The settings of this run, and its tokens apart. The guard learns both tokens before any outside
+ * text is read, so from here on no line, output or summary can show either.
  */
 function readSettings() {
     const raw = readInputs();
-    (0,guard/* hideSecrets */.s0)([raw['api-token'], raw['github-token']]);
+    const tokens = { api: raw['api-token'], github: raw['github-token'] };
+    (0,guard/* hideSecrets */.s0)([tokens.api, tokens.github]);
     const ignored = checkInputNames();
-    return parseSettings(raw, readListFile, ignored);
+    return { settings: parseSettings(raw, readListFile, ignored), tokens };
 }
 
 // EXTERNAL MODULE: external "node:crypto"
@@ -39196,14 +39200,14 @@ async function run() {
     (0,src_clock/* mark */.Gy)('start');
     const cancel = listenForCancel(runnerLog);
     try {
-        const settings = readSettings();
+        const { settings, tokens } = readSettings();
         (0,src_clock/* mark */.Gy)('inputs');
         const deps = {
             clock: src_clock/* systemClock */.ml,
             signal: cancel.signal,
             log: runnerLog,
-            connect: liveConnections,
-            openGitHub: openGitHub
+            connect: liveConnections(tokens.api),
+            openGitHub: openGitHub(tokens.github)
         };
         const { record, closeMarks } = await runPipeline(settings, deps);
         (0,src_clock/* mark */.Gy)('calls');

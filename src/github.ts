@@ -133,8 +133,11 @@ export interface GitHubLimits {
   log: { info(line: string): void }
 }
 
-/** Opens the run's repository with this token: the GitHub client loads only when this is called. */
-export type OpenGitHub = (token: string, limits: GitHubLimits) => Promise<GitHubRepository>
+/**
+ * Opens the run's repository with the token the runner door holds: the GitHub client loads only
+ * when this is called.
+ */
+export type OpenGitHub = (limits: GitHubLimits) => Promise<GitHubRepository>
 
 /**
  * A GitHub call that failed after its attempts: GitHub's status and message, or why no answer

@@ -19,14 +19,14 @@ export async function run(): Promise<boolean> {
   mark('start')
   const cancel = listenForCancel(runnerLog)
   try {
-    const settings = readSettings()
+    const { settings, tokens } = readSettings()
     mark('inputs')
     const deps: PipelineDeps = {
       clock: systemClock,
       signal: cancel.signal,
       log: runnerLog,
-      connect: liveConnections,
-      openGitHub
+      connect: liveConnections(tokens.api),
+      openGitHub: openGitHub(tokens.github)
     }
     const { record, closeMarks } = await runPipeline(settings, deps)
     mark('calls')

@@ -24,7 +24,6 @@ export const TEST_SERVICE = 'svc123'
 /** Settings as the defaults give them for one service and nothing to purge yet; override per test. */
 export function settingsWith(overrides: Partial<Settings>): Settings {
   return {
-    apiToken: 'tok-settings-test',
     services: [{ id: TEST_SERVICE, baseUrl: TEST_BASE }],
     purgeAll: false,
     keys: [],

@@ -10,7 +10,7 @@ import type { RunOutcome } from '../../src/stages/last-purge/complete.js'
 import { FakeGitHubApi, type Permission } from '../../tools/fake-github-api/server.js'
 import { ACCESS, connect, TOKEN, writes } from './site-repository.js'
 
-export const SETTINGS: LastPurgeSettings = { serviceIds: ['svc123'], githubToken: TOKEN }
+export const SETTINGS: LastPurgeSettings = { serviceIds: ['svc123'] }
 /** The environment that holds svc123's purge marks. */
 export const ENV = 'edge-purge/svc123'
 

@@ -98,7 +98,6 @@ export function parseSettings(
   if (urlPurgeAuth) requireSafeUrlPurges(urls, changedFiles?.urlMap ?? [])
 
   return {
-    apiToken: raw['api-token'],
     services: needsService ? parseServices(raw) : [],
     purgeAll,
     keys,

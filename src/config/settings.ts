@@ -13,7 +13,6 @@ export interface ChangedFilesSettings {
    * undefined when none was given, and with `last-purge`, whose bases are purge marks.
    */
   changedSince: string | undefined
-  githubToken: string
 }
 
 /**
@@ -23,7 +22,6 @@ export interface ChangedFilesSettings {
 export interface LastPurgeSettings {
   /** The services whose purge marks are read and written: the environment is `edge-purge/<id>`. */
   serviceIds: string[]
-  githubToken: string
 }
 
 /** The service whose cache the management calls purge. */
@@ -42,9 +40,11 @@ export interface PurgeTargets {
   urls: PurgeUrl[]
 }
 
-/** What the inputs say, parsed; it never changes during a run. */
+/**
+ * What the inputs say, parsed; it never changes during a run. It holds no token: the runner door
+ * hands the tokens to the connections that use them.
+ */
 export interface Settings extends PurgeTargets {
-  apiToken: string
   /** Empty when only URLs are purged: URL purges do not use the management address. */
   services: Service[]
   purgeAll: boolean

@@ -32,7 +32,7 @@ export function parseChangedFiles(raw: RawInputs): ChangedFilesSettings | undefi
   }
   const given = raw['changed-since']
   const changedSince = given === LAST_PURGE || given === '' ? undefined : given
-  return { urlMap, keyMap, changedSince, githubToken: raw['github-token'] }
+  return { urlMap, keyMap, changedSince }
 }
 
 export function parseLastPurge(
@@ -57,7 +57,7 @@ export function parseLastPurge(
       'changed-since: last-purge keeps one record per service, named by service-id: set service-id'
     )
   }
-  return { serviceIds, githubToken: raw['github-token'] }
+  return { serviceIds }
 }
 
 export function parseWait(raw: RawInputs): WaitSettings | undefined {

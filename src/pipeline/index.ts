@@ -53,10 +53,11 @@ export interface Connections {
   prober(settings: Settings): Promise<Prober>
 }
 
-export const liveConnections: Connections = {
+/** The real connections; the purge transport carries the API token the runner door hands in. */
+export const liveConnections = (apiToken: string): Connections => ({
   transport: (settings) =>
     createTransport({
-      apiToken: settings.apiToken,
+      apiToken,
       concurrency: settings.concurrency,
       timeoutMs: settings.timeoutMs,
       userAgent: USER_AGENT
@@ -65,7 +66,7 @@ export const liveConnections: Connections = {
     const { createProber } = await import('../http/probe.js')
     return createProber({ userAgent: USER_AGENT, concurrency: settings.concurrency })
   }
-}
+})
 
 /** What the pipeline is handed: time, the cancel, the log, the network and GitHub. */
 export interface PipelineDeps extends RepositoryDeps {

@@ -68,8 +68,8 @@ async function openRepository(
   settings: Settings,
   deps: RepositoryDeps
 ): Promise<GitHubRepository | undefined> {
-  const token = settings.changedFiles?.githubToken ?? settings.lastPurge?.githubToken
-  return token === undefined ? undefined : deps.openGitHub(token, limitsOf(settings, deps))
+  const needed = settings.changedFiles !== undefined || settings.lastPurge !== undefined
+  return needed ? deps.openGitHub(limitsOf(settings, deps)) : undefined
 }
 
 /** GitHub calls keep the bounds purge calls keep: `max-attempts`, `timeout`, the run's cancel. */

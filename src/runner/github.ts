@@ -26,28 +26,33 @@ export interface RunnerRepository {
   baseUrl: string
 }
 
-/** The run's repository, from GITHUB_REPOSITORY, GITHUB_EVENT_PATH and the other `GITHUB_*` variables. */
-export const openGitHub: OpenGitHub = (token, limits) => {
-  const env = process.env
-  const payload = readEventPayload(env.GITHUB_EVENT_PATH)
-  const [owner = '', repo = ''] = repositoryOf(env.GITHUB_REPOSITORY, payload)
-  return connectGitHub(
-    {
-      token,
-      owner,
-      repo,
-      event: {
-        eventName: env.GITHUB_EVENT_NAME ?? '',
-        sha: env.GITHUB_SHA ?? '',
-        payload,
-        runId: env.GITHUB_RUN_ID ?? '',
-        runUrl: readRunContext(env)?.runUrl ?? ''
+/**
+ * How the run's repository is opened with `token`, which stays in the client: the repository from
+ * GITHUB_REPOSITORY, GITHUB_EVENT_PATH and the other `GITHUB_*` variables.
+ */
+export const openGitHub =
+  (token: string): OpenGitHub =>
+  (limits) => {
+    const env = process.env
+    const payload = readEventPayload(env.GITHUB_EVENT_PATH)
+    const [owner = '', repo = ''] = repositoryOf(env.GITHUB_REPOSITORY, payload)
+    return connectGitHub(
+      {
+        token,
+        owner,
+        repo,
+        event: {
+          eventName: env.GITHUB_EVENT_NAME ?? '',
+          sha: env.GITHUB_SHA ?? '',
+          payload,
+          runId: env.GITHUB_RUN_ID ?? '',
+          runUrl: readRunContext(env)?.runUrl ?? ''
+        },
+        baseUrl: env.GITHUB_API_URL || 'https://api.github.com'
       },
-      baseUrl: env.GITHUB_API_URL || 'https://api.github.com'
-    },
-    limits
-  )
-}
+      limits
+    )
+  }
 
 /** The event's JSON; empty when the runner gave none (a run outside a workflow). */
 function readEventPayload(path: string | undefined): Record<string, unknown> {

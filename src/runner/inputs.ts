@@ -35,13 +35,20 @@ function checkInputNames(): UnknownInput[] {
   return unknown
 }
 
+/** The tokens, which only the connections that send them hold: never the settings. */
+export interface Tokens {
+  api: string
+  github: string
+}
+
 /**
- * The settings of this run. The guard learns both tokens before any outside text is read, so from
- * here on no line, output or summary can show either.
+ * The settings of this run, and its tokens apart. The guard learns both tokens before any outside
+ * text is read, so from here on no line, output or summary can show either.
  */
-export function readSettings(): Settings {
+export function readSettings(): { settings: Settings; tokens: Tokens } {
   const raw = readInputs()
-  hideSecrets([raw['api-token'], raw['github-token']])
+  const tokens = { api: raw['api-token'], github: raw['github-token'] }
+  hideSecrets([tokens.api, tokens.github])
   const ignored = checkInputNames()
-  return parseSettings(raw, readListFile, ignored)
+  return { settings: parseSettings(raw, readListFile, ignored), tokens }
 }
