@@ -34243,7 +34243,7 @@ class PurgePass {
     async attempt(call, scopes) {
         const { transport, clock, signal, log, random } = this.deps;
         const { gates } = this;
-        const send = async () => {
+        const send = async (attempt) => {
             this.firstSentMs ??= clock.now();
             const exchange = await transport.send(call, signal);
             const verdict = interpret(call, exchange, clock.now());
@@ -34258,7 +34258,7 @@ class PurgePass {
                     cancelled: exchange.kind === 'cancelled'
                 };
             }
-            return { ok: true, value: purged(verdict) };
+            return { ok: true, value: purged(verdict, attempt) };
         };
         const retried = await withRetries(send, {
             maxAttempts: this.settings.maxAttempts,
@@ -34273,13 +34273,12 @@ class PurgePass {
         });
         if (!retried.ok)
             return failedEnd(retried);
-        const { value } = retried;
-        return { ...value, end: { ...value.end, attempts: retried.attempts } };
+        return retried.value;
     }
 }
 /** A call the answer gave ids: each target's id, or why it has none. */
-function purged({ httpStatus, ids, unusable }) {
-    const end = { attempts: 0, httpStatus, ids, unusable, failure: undefined };
+function purged({ httpStatus, ids, unusable }, attempts) {
+    const end = { attempts, httpStatus, ids, unusable, failure: undefined };
     return { end, answered: true, ending: 'purged' };
 }
 /**

@@ -166,7 +166,7 @@ class PurgePass {
   private async attempt(call: PurgeCall, scopes: Scopes): Promise<Settled> {
     const { transport, clock, signal, log, random } = this.deps
     const { gates } = this
-    const send = async (): Promise<Tried<Settled, Refused>> => {
+    const send = async (attempt: number): Promise<Tried<Settled, Refused>> => {
       this.firstSentMs ??= clock.now()
       const exchange = await transport.send(call, signal)
       const verdict = interpret(call, exchange, clock.now())
@@ -181,7 +181,7 @@ class PurgePass {
           cancelled: exchange.kind === 'cancelled'
         }
       }
-      return { ok: true, value: purged(verdict) }
+      return { ok: true, value: purged(verdict, attempt) }
     }
     const retried = await withRetries<Settled, Refused, Stopped>(send, {
       maxAttempts: this.settings.maxAttempts,
@@ -196,14 +196,16 @@ class PurgePass {
         log.info(describeRetry(call, attempt, refused.failure, waitMs))
     })
     if (!retried.ok) return failedEnd(retried)
-    const { value } = retried
-    return { ...value, end: { ...value.end, attempts: retried.attempts } }
+    return retried.value
   }
 }
 
 /** A call the answer gave ids: each target's id, or why it has none. */
-function purged({ httpStatus, ids, unusable }: Extract<Verdict, { ok: true }>): Settled {
-  const end = { attempts: 0, httpStatus, ids, unusable, failure: undefined }
+function purged(
+  { httpStatus, ids, unusable }: Extract<Verdict, { ok: true }>,
+  attempts: number
+): Settled {
+  const end = { attempts, httpStatus, ids, unusable, failure: undefined }
   return { end, answered: true, ending: 'purged' }
 }
 
