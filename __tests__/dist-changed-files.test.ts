@@ -8,6 +8,7 @@ import { FakeGitHubApi } from '../tools/fake-github-api/server.js'
 import { FakePurgeServer } from '../tools/fake-purge-api/server.js'
 import { elementCounts, renderMarkdown, textOf } from './support/rendered-markdown.js'
 import { resultsOf, runAction, type ActionRun } from '../tools/run-like-runner.js'
+import { twoCommitPush } from './support/two-commit-push.js'
 
 const GH_TOKEN = 'gh-test-token'
 let github: FakeGitHubApi
@@ -54,26 +55,9 @@ function runOnPush(
   )
 }
 
-/** A site with a few pages, then a push of two commits on top of it. */
-function twoCommitPush(): { before: string; after: string } {
-  const before = github.commit(null, [
-    { write: 'public/docs/index.html' },
-    { write: 'public/old.html' },
-    { write: 'public/untouched.html' },
-    { write: 'content/blog/first.md' }
-  ])
-  const first = github.commit(before, [{ write: 'public/docs/index.html' }])
-  const after = github.commit(first, [
-    { write: 'content/blog/second.md' },
-    { rename: 'public/old.html', to: 'public/new.html' },
-    { write: 'README.md' }
-  ])
-  return { before, after }
-}
-
 describe('changed-files', () => {
   it('purges what the whole push changed, each result naming its file', async () => {
-    const { before, after } = twoCommitPush()
+    const { before, after } = twoCommitPush(github)
     const run = await runOnPush(before, after, {})
     expect(run.code).toBe(0)
     const purged = resultsOf(run).map((result) => [
@@ -105,7 +89,7 @@ describe('changed-files', () => {
   })
 
   it('merges given keys with derived targets, marking which is which', async () => {
-    const { before, after } = twoCommitPush()
+    const { before, after } = twoCommitPush(github)
     const run = await runOnPush(before, after, { keys: 'manual blog', 'url-map': '' })
     expect(run.code).toBe(0)
     const sources = Object.fromEntries(
@@ -119,7 +103,7 @@ describe('changed-files', () => {
   })
 
   it('shows the derivation in a dry run without sending anything', async () => {
-    const { before, after } = twoCommitPush()
+    const { before, after } = twoCommitPush(github)
     const run = await runOnPush(before, after, { 'dry-run': 'true' })
     expect(run.code).toBe(0)
     expect(purge.requests).toHaveLength(0)
@@ -148,7 +132,7 @@ describe('changed-files', () => {
   })
 
   it('never prints the GitHub token', async () => {
-    const { before, after } = twoCommitPush()
+    const { before, after } = twoCommitPush(github)
     const run = await runOnPush(before, after, {})
     const lines = run.log.split('\n').filter((line) => !line.startsWith('::add-mask::'))
     expect(lines.join('\n')).not.toContain(GH_TOKEN)
@@ -187,7 +171,7 @@ const errorLines = (run: ActionRun): string[] =>
 
 describe('changed-files, when something stands between the runner and GitHub', () => {
   it('fails before purging on a sign-in page where GitHub’s JSON belongs, without a retry', async () => {
-    const { before, after } = twoCommitPush()
+    const { before, after } = twoCommitPush(github)
     github.fault({
       path: /./,
       fault: {
@@ -217,7 +201,7 @@ describe('changed-files, when something stands between the runner and GitHub', (
         basePath: '/api/v3',
         tls
       })
-      const { before, after } = twoCommitPush()
+      const { before, after } = twoCommitPush(github)
       const run = await runOnPush(before, after, { 'max-attempts': '5' })
 
       expect(run.code).toBe(1)

@@ -18,6 +18,7 @@ import { FakeGitHubApi } from '../tools/fake-github-api/server.js'
 import { FakePurgeServer } from '../tools/fake-purge-api/server.js'
 import { RUN_CONTEXT_ENV, runAction, type ActionRun } from '../tools/run-like-runner.js'
 import { expectGolden, goldenRecord, sentLines } from './support/golden.js'
+import { twoCommitPush } from './support/two-commit-push.js'
 
 const TOKEN = 'golden-token-7f3a9c'
 
@@ -135,18 +136,7 @@ describe('golden runs', () => {
 
   it('changed files: a push of two commits, url-map and key-map turning its files into targets', async () => {
     github = await FakeGitHubApi.start({ tokens: { [GH_TOKEN]: 'read' } })
-    const before = github.commit(null, [
-      { write: 'public/docs/index.html' },
-      { write: 'public/old.html' },
-      { write: 'public/untouched.html' },
-      { write: 'content/blog/first.md' }
-    ])
-    const first = github.commit(before, [{ write: 'public/docs/index.html' }])
-    const after = github.commit(first, [
-      { write: 'content/blog/second.md' },
-      { rename: 'public/old.html', to: 'public/new.html' },
-      { write: 'README.md' }
-    ])
+    const { before, after } = twoCommitPush(github)
     const run = await runAction(
       {
         ...purgeApi(),
