@@ -33194,10 +33194,57 @@ var __webpack_exports__ = {};
 
 // EXTERNAL MODULE: ./src/clock.ts
 var src_clock = __nccwpck_require__(9373);
+// EXTERNAL MODULE: ./src/http/agents.ts
+var http_agents = __nccwpck_require__(1292);
+// EXTERNAL MODULE: ./src/http/exchange.ts + 1 modules
+var exchange = __nccwpck_require__(4447);
+;// CONCATENATED MODULE: ./src/stages/purge/transport.ts
+/** One HTTP exchange per call attempt: headers, token, timeout, keep-alive. No retries here. */
+
+
+/**
+ * Bodies beyond this are cut and the connection dropped: the largest valid answer (256 ids under
+ * 1024-byte keys) is about a quarter of it, and a hostile server must not fill the runner's memory.
+ */
+const MAX_BODY_BYTES = 1024 * 1024;
+function createTransport(options) {
+    const agents = (0,http_agents/* createAgents */.j)(options);
+    function send(call, signal) {
+        const { body } = call;
+        const headers = {
+            ...call.headers,
+            'User-Agent': options.userAgent
+        };
+        if (call.authenticated)
+            headers['Edge-Key'] = options.apiToken;
+        if (body !== undefined)
+            headers['Content-Length'] = Buffer.byteLength(body);
+        const { timeoutMs } = options;
+        const request = { url: call.url, method: call.method, headers, body, agents, timeoutMs, signal };
+        return (0,exchange/* exchange */.c)(request, (response) => (0,exchange/* wholeBody */.g)(response, MAX_BODY_BYTES));
+    }
+    return { send, close: agents.close };
+}
+
+;// CONCATENATED MODULE: ./src/pipeline/connections.ts
+
+const USER_AGENT = 'edge-purge/1';
+/** The real connections; the purge transport carries the API token the runner door hands in. */
+const liveConnections = (apiToken) => ({
+    transport: (settings) => createTransport({
+        apiToken,
+        concurrency: settings.concurrency,
+        timeoutMs: settings.timeoutMs,
+        userAgent: USER_AGENT
+    }),
+    prober: async (settings) => {
+        const { createProber } = await __nccwpck_require__.e(/* import() */ 187).then(__nccwpck_require__.bind(__nccwpck_require__, 6187));
+        return createProber({ userAgent: USER_AGENT, concurrency: settings.concurrency });
+    }
+});
+
 // EXTERNAL MODULE: ./src/record/index.ts
 var src_record = __nccwpck_require__(949);
-// EXTERNAL MODULE: ./src/record/failure.ts
-var record_failure = __nccwpck_require__(5555);
 // EXTERNAL MODULE: ./src/text/counted.ts
 var counted = __nccwpck_require__(4305);
 // EXTERNAL MODULE: ./src/text/guard.ts + 1 modules
@@ -33385,6 +33432,238 @@ async function showDryRun(calls, repeatAfterMs, plannedStages, log) {
     });
 }
 
+// EXTERNAL MODULE: ./src/record/failure.ts
+var record_failure = __nccwpck_require__(5555);
+;// CONCATENATED MODULE: ./src/stages/purge/ledger.ts
+/** Each purge call's end as it becomes known, the second pass folded in: what the engine fills. */
+
+
+/** A key a batch's answer left out was not purged. */
+const NOT_CONFIRMED = {
+    what: 'no purge id returned',
+    detail: 'the server did not confirm this key'
+};
+const worded = (failure) => ({ failure, error: (0,record_failure/* reasonOf */.A3)(failure) });
+/** Results of one call's targets; in a successful batch, a key without an id was not purged. */
+function resultsOfCall(call, end) {
+    const ofCall = end.ids === undefined ? worded(end.failure ?? record_failure/* FAILED */.Wk) : undefined;
+    const retryAt = end.retryAt === undefined ? undefined : new Date(end.retryAt).toISOString();
+    return call.targets.map((target) => {
+        const id = end.ids?.get(target);
+        const unconfirmed = end.ids !== undefined && id === undefined && call.targetType !== 'all';
+        const failed = unconfirmed ? worded(end.unusable?.get(target) ?? NOT_CONFIRMED) : ofCall;
+        return resultOf(call, end, target, id, failed, retryAt);
+    });
+}
+function resultOf(call, end, target, id, failed, retryAt) {
+    return {
+        type: call.targetType,
+        target,
+        service: call.service ?? null,
+        soft: call.soft,
+        status: failed === undefined ? 'purged' : 'failed',
+        id: id ?? null,
+        http_status: end.httpStatus,
+        attempts: end.attempts,
+        error: failed?.error ?? null,
+        failure: failed?.failure ?? null,
+        ...(failed === undefined || retryAt === undefined ? {} : { retry_at: retryAt })
+    };
+}
+/**
+ * One call's first-pass results with its second pass folded in: a target counts as purged only
+ * when both passes purged it. `second` is `undefined` when the call was not repeated because none
+ * of its targets was purged.
+ */
+function withRepeat(first, second) {
+    return first.map((result, index) => {
+        const again = second?.[index];
+        if (result.status !== 'purged' || again === undefined)
+            return { ...result, repeat: null };
+        const repeat = { status: again.status, id: again.id, attempts: again.attempts };
+        if (again.status === 'purged')
+            return { ...result, repeat };
+        const failure = { what: 'repeat purge failed', detail: again.error ?? 'failed' };
+        return { ...result, status: 'failed', error: (0,record_failure/* reasonOf */.A3)(failure), failure, repeat };
+    });
+}
+/**
+ * Each call's end as it becomes known. Whatever stops a run, `fill` still gives every target
+ * exactly once: the calls without an end fail with the reason given.
+ */
+class ResultLedger {
+    calls;
+    ends;
+    /** Once a repeat pass ran: the second pass of each call repeated, by the call's index. */
+    repeated;
+    constructor(calls) {
+        this.calls = calls;
+        this.ends = new Array(calls.length);
+    }
+    /**
+     * The first end recorded for a call is its end: after `fill` gave it a reason, an answer that
+     * still arrives (calls abandoned by an unexpected error) does not change what was counted.
+     */
+    record(index, end) {
+        this.ends[index] ??= end;
+    }
+    /** Whether the call's first pass purged any of its targets: only such calls are repeated. */
+    purgedAny(index) {
+        const end = this.ends[index];
+        return (end !== undefined &&
+            resultsOfCall(this.calls[index], end).some(({ status }) => status === 'purged'));
+    }
+    /** Folds in the repeat pass: `repeats` holds the calls at `indices` of this ledger, in order. */
+    foldRepeat(indices, repeats) {
+        this.repeated = new Map();
+        for (const [position, index] of indices.entries()) {
+            const end = repeats.ends[position];
+            if (end !== undefined)
+                this.repeated.set(index, end);
+        }
+    }
+    /** Records the calls still without an end as failed for `failure`. */
+    fill(failure) {
+        const unsent = { attempts: 0, httpStatus: null, ids: undefined, failure };
+        for (let index = 0; index < this.calls.length; index += 1)
+            this.ends[index] ??= unsent;
+    }
+    /** Every target's result and their counts, the calls still without an end failed for `failure`. */
+    settle(failure) {
+        this.fill(failure);
+        const results = this.results();
+        return { results, counts: (0,src_record/* countResults */.aD)(results) };
+    }
+    /** Every target's result in plan order, once `fill` gave every call an end. */
+    results() {
+        const results = [];
+        for (const [index, call] of this.calls.entries()) {
+            const end = this.ends[index];
+            if (end === undefined)
+                throw new Error(`call ${index} has no end: fill the ledger first`);
+            const second = this.repeated?.get(index);
+            const first = resultsOfCall(call, end);
+            const folded = this.repeated === undefined
+                ? first
+                : withRepeat(first, second === undefined ? undefined : resultsOfCall(call, second));
+            for (const result of folded)
+                results.push(result);
+        }
+        return results;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/pipeline/targets.ts
+/** What a run purges: the targets given and those its changed files gave, and what was read for them. */
+
+const changedFilesStage = () => __nccwpck_require__.e(/* import() */ 611).then(__nccwpck_require__.bind(__nccwpck_require__, 7611));
+const lastPurgeRecall = () => __nccwpck_require__.e(/* import() */ 85).then(__nccwpck_require__.bind(__nccwpck_require__, 85));
+async function targetsOf(given, deps) {
+    const { signal, log } = deps;
+    const github = await (0,src_clock/* unlessCancelled */.MS)(openRepository(given, deps), signal, cancelledBeforeTargets);
+    const { lastPurge, changedFiles } = given;
+    const recalled = github === undefined || lastPurge === undefined
+        ? undefined
+        : await (0,src_clock/* unlessCancelled */.MS)(lastPurgeRecall().then(({ recallLastPurges }) => recallLastPurges(github, lastPurge, changedFiles !== undefined, log)), signal, cancelledBeforeTargets);
+    const { targets, derivation } = changedFiles === undefined
+        ? { targets: given, derivation: undefined }
+        : await (0,src_clock/* unlessCancelled */.MS)(changedFilesStage().then(({ applyChangedFiles }) => applyChangedFiles(given, { github, recalled, log })), signal, cancelledBeforeTargets);
+    return { github, recalled, targets, derivation };
+}
+/** The changed-files group of the log, with a notice when nothing matched. */
+async function showChanges(derivation, calls, log) {
+    const { showDerivation } = await changedFilesStage();
+    await showDerivation(derivation, calls, log);
+}
+/** The run's repository, when changed-files or last-purge needs it. */
+async function openRepository(settings, deps) {
+    const needed = settings.changedFiles !== undefined || settings.lastPurge !== undefined;
+    return needed ? deps.openGitHub(limitsOf(settings, deps)) : undefined;
+}
+/** GitHub calls keep the bounds purge calls keep: `max-attempts`, `timeout`, the run's cancel. */
+function limitsOf(settings, { clock, signal, log }) {
+    return { maxAttempts: settings.maxAttempts, timeoutMs: settings.timeoutMs, clock, signal, log };
+}
+/** A slow GitHub API cannot hold a cancelled job: the run ends before any purge call. */
+function cancelledBeforeTargets() {
+    throw new Error('Cancelled before the targets were known: nothing was sent');
+}
+
+;// CONCATENATED MODULE: ./src/stages/edge-check/targets.ts
+/** Which URLs the edge check looks at, from settings and purge results. Pure. */
+
+
+/**
+ * The purged URL targets (with `verify: true`), then `verify-urls`, each URL once. A URL listed in
+ * `verify-urls` is judged by `verify-text` when given; every other one by `Age`. `purgedUrls` is
+ * asked only with `verify: true`: it reads every result, which at 100,000 keys is not free.
+ */
+function edgeCheckTargetsOf(edgeCheck, purgedUrls) {
+    const purged = edgeCheck.purgedUrls ? purgedUrls() : [];
+    const listed = new Set(edgeCheck.urls);
+    const targets = new Map();
+    for (const url of [...purged.map(withoutFragment), ...edgeCheck.urls]) {
+        if (!targets.has(url))
+            targets.set(url, { url, text: listed.has(url) ? edgeCheck.text : undefined });
+    }
+    return [...targets.values()];
+}
+/** The URL targets whose purge succeeded: those the edge check looks at with `verify: true`. */
+function purgedUrlsOf(results) {
+    const urls = [];
+    for (const { type, status, target } of results) {
+        if (type === 'url' && status === 'purged')
+            urls.push(target);
+    }
+    return urls;
+}
+/**
+ * A notice for each host of verify-urls that no purged URL and no wait-for-url uses: often a
+ * typo, which would otherwise show only as a page that could not be reached. Said only when the
+ * run names URLs to compare with.
+ */
+function strayEdgeCheckHosts(edgeCheck, urlTargets, waitUrls) {
+    const known = new Set([
+        ...urlTargets.map(({ url }) => url.host),
+        ...waitUrls.map((url) => new URL(url).host)
+    ]);
+    if (known.size === 0)
+        return [];
+    const stray = new Map();
+    for (const url of edgeCheck.urls) {
+        const { host } = new URL(url);
+        if (!known.has(host))
+            stray.set(host, (stray.get(host) ?? 0) + 1);
+    }
+    return [...stray].map(([host, count]) => `verify-urls: ${count === 1 ? 'a URL is' : `${count} URLs are`} on ${(0,guard/* oneLine */.TN)(host, 300)}, which no purged URL or wait-for-url uses; check it for a typo`);
+}
+/** Fragments are never sent: the page visitors get is the one without it. */
+function withoutFragment(url) {
+    const parsed = new URL(url);
+    parsed.hash = '';
+    return parsed.href;
+}
+/** In a dry run: what the edge check would look at for these URL targets; no request is sent. */
+function describeCheckPlanned(edgeCheck, urlTargets) {
+    const byText = edgeCheck.text === undefined
+        ? 'by Age'
+        : `by the text ${JSON.stringify((0,guard/* oneLine */.TN)(edgeCheck.text, 80))}`;
+    const parts = [
+        edgeCheck.purgedUrls ? 'each purged URL by Age' : undefined,
+        edgeCheck.urls.length > 0 ? `each of verify-urls ${byText}` : undefined
+    ].filter((part) => part !== undefined);
+    const urls = edgeCheckTargetsOf(edgeCheck, () => urlTargets).map((target) => target.url);
+    if (urls.length === 0)
+        return undefined;
+    return {
+        sentence: `Would then check ${(0,counted/* counted */.h)(urls.length, 'URL')} at the edge, ${parts.join(', and ')}, ` +
+            `re-checking stale ones for up to ${edgeCheck.timeoutMs / 1000} s:`,
+        urls
+    };
+}
+
+// EXTERNAL MODULE: ./src/text/message.ts
+var message = __nccwpck_require__(6400);
 ;// CONCATENATED MODULE: ./src/stages/purge/log-lines.ts
 /**
  * The purge stage's lines for the step log: how a call ended, why it is retried. Never the token:
@@ -33420,38 +33699,6 @@ function describeRetry(call, attempt, failure, waitMs) {
 
 // EXTERNAL MODULE: external "node:http"
 var external_node_http_ = __nccwpck_require__(7067);
-// EXTERNAL MODULE: ./src/http/agents.ts
-var http_agents = __nccwpck_require__(1292);
-// EXTERNAL MODULE: ./src/http/exchange.ts + 1 modules
-var exchange = __nccwpck_require__(4447);
-;// CONCATENATED MODULE: ./src/stages/purge/transport.ts
-/** One HTTP exchange per call attempt: headers, token, timeout, keep-alive. No retries here. */
-
-
-/**
- * Bodies beyond this are cut and the connection dropped: the largest valid answer (256 ids under
- * 1024-byte keys) is about a quarter of it, and a hostile server must not fill the runner's memory.
- */
-const MAX_BODY_BYTES = 1024 * 1024;
-function createTransport(options) {
-    const agents = (0,http_agents/* createAgents */.j)(options);
-    function send(call, signal) {
-        const { body } = call;
-        const headers = {
-            ...call.headers,
-            'User-Agent': options.userAgent
-        };
-        if (call.authenticated)
-            headers['Edge-Key'] = options.apiToken;
-        if (body !== undefined)
-            headers['Content-Length'] = Buffer.byteLength(body);
-        const { timeoutMs } = options;
-        const request = { url: call.url, method: call.method, headers, body, agents, timeoutMs, signal };
-        return (0,exchange/* exchange */.c)(request, (response) => (0,exchange/* wholeBody */.g)(response, MAX_BODY_BYTES));
-    }
-    return { send, close: agents.close };
-}
-
 ;// CONCATENATED MODULE: ./src/http/retry-policy.ts
 /** Longer waits are not worth holding a CI job for: the call fails, saying when the limit resets. */
 const MAX_SERVER_WAIT_MS = 120_000;
@@ -34023,127 +34270,6 @@ class Gates {
     }
 }
 
-;// CONCATENATED MODULE: ./src/stages/purge/ledger.ts
-/** Each purge call's end as it becomes known, the second pass folded in: what the engine fills. */
-
-
-/** A key a batch's answer left out was not purged. */
-const NOT_CONFIRMED = {
-    what: 'no purge id returned',
-    detail: 'the server did not confirm this key'
-};
-const worded = (failure) => ({ failure, error: (0,record_failure/* reasonOf */.A3)(failure) });
-/** Results of one call's targets; in a successful batch, a key without an id was not purged. */
-function resultsOfCall(call, end) {
-    const ofCall = end.ids === undefined ? worded(end.failure ?? record_failure/* FAILED */.Wk) : undefined;
-    const retryAt = end.retryAt === undefined ? undefined : new Date(end.retryAt).toISOString();
-    return call.targets.map((target) => {
-        const id = end.ids?.get(target);
-        const unconfirmed = end.ids !== undefined && id === undefined && call.targetType !== 'all';
-        const failed = unconfirmed ? worded(end.unusable?.get(target) ?? NOT_CONFIRMED) : ofCall;
-        return resultOf(call, end, target, id, failed, retryAt);
-    });
-}
-function resultOf(call, end, target, id, failed, retryAt) {
-    return {
-        type: call.targetType,
-        target,
-        service: call.service ?? null,
-        soft: call.soft,
-        status: failed === undefined ? 'purged' : 'failed',
-        id: id ?? null,
-        http_status: end.httpStatus,
-        attempts: end.attempts,
-        error: failed?.error ?? null,
-        failure: failed?.failure ?? null,
-        ...(failed === undefined || retryAt === undefined ? {} : { retry_at: retryAt })
-    };
-}
-/**
- * One call's first-pass results with its second pass folded in: a target counts as purged only
- * when both passes purged it. `second` is `undefined` when the call was not repeated because none
- * of its targets was purged.
- */
-function withRepeat(first, second) {
-    return first.map((result, index) => {
-        const again = second?.[index];
-        if (result.status !== 'purged' || again === undefined)
-            return { ...result, repeat: null };
-        const repeat = { status: again.status, id: again.id, attempts: again.attempts };
-        if (again.status === 'purged')
-            return { ...result, repeat };
-        const failure = { what: 'repeat purge failed', detail: again.error ?? 'failed' };
-        return { ...result, status: 'failed', error: (0,record_failure/* reasonOf */.A3)(failure), failure, repeat };
-    });
-}
-/**
- * Each call's end as it becomes known. Whatever stops a run, `fill` still gives every target
- * exactly once: the calls without an end fail with the reason given.
- */
-class ResultLedger {
-    calls;
-    ends;
-    /** Once a repeat pass ran: the second pass of each call repeated, by the call's index. */
-    repeated;
-    constructor(calls) {
-        this.calls = calls;
-        this.ends = new Array(calls.length);
-    }
-    /**
-     * The first end recorded for a call is its end: after `fill` gave it a reason, an answer that
-     * still arrives (calls abandoned by an unexpected error) does not change what was counted.
-     */
-    record(index, end) {
-        this.ends[index] ??= end;
-    }
-    /** Whether the call's first pass purged any of its targets: only such calls are repeated. */
-    purgedAny(index) {
-        const end = this.ends[index];
-        return (end !== undefined &&
-            resultsOfCall(this.calls[index], end).some(({ status }) => status === 'purged'));
-    }
-    /** Folds in the repeat pass: `repeats` holds the calls at `indices` of this ledger, in order. */
-    foldRepeat(indices, repeats) {
-        this.repeated = new Map();
-        for (const [position, index] of indices.entries()) {
-            const end = repeats.ends[position];
-            if (end !== undefined)
-                this.repeated.set(index, end);
-        }
-    }
-    /** Records the calls still without an end as failed for `failure`. */
-    fill(failure) {
-        const unsent = { attempts: 0, httpStatus: null, ids: undefined, failure };
-        for (let index = 0; index < this.calls.length; index += 1)
-            this.ends[index] ??= unsent;
-    }
-    /** Every target's result and their counts, the calls still without an end failed for `failure`. */
-    settle(failure) {
-        this.fill(failure);
-        const results = this.results();
-        return { results, counts: (0,src_record/* countResults */.aD)(results) };
-    }
-    /** Every target's result in plan order, once `fill` gave every call an end. */
-    results() {
-        const results = [];
-        for (const [index, call] of this.calls.entries()) {
-            const end = this.ends[index];
-            if (end === undefined)
-                throw new Error(`call ${index} has no end: fill the ledger first`);
-            const second = this.repeated?.get(index);
-            const first = resultsOfCall(call, end);
-            const folded = this.repeated === undefined
-                ? first
-                : withRepeat(first, second === undefined ? undefined : resultsOfCall(call, second));
-            for (const result of folded)
-                results.push(result);
-        }
-        return results;
-    }
-}
-
-// EXTERNAL MODULE: ./src/text/message.ts
-var message = __nccwpck_require__(6400);
 ;// CONCATENATED MODULE: ./src/stages/purge/engine.ts
 
 
@@ -34316,121 +34442,7 @@ async function repeatPass(ledger, settings, deps) {
     ledger.foldRepeat(again, repeats);
 }
 
-;// CONCATENATED MODULE: ./src/pipeline/targets.ts
-/** What a run purges: the targets given and those its changed files gave, and what was read for them. */
-
-const changedFilesStage = () => __nccwpck_require__.e(/* import() */ 611).then(__nccwpck_require__.bind(__nccwpck_require__, 7611));
-const lastPurgeRecall = () => __nccwpck_require__.e(/* import() */ 85).then(__nccwpck_require__.bind(__nccwpck_require__, 85));
-async function targetsOf(given, deps) {
-    const { signal, log } = deps;
-    const github = await (0,src_clock/* unlessCancelled */.MS)(openRepository(given, deps), signal, cancelledBeforeTargets);
-    const { lastPurge, changedFiles } = given;
-    const recalled = github === undefined || lastPurge === undefined
-        ? undefined
-        : await (0,src_clock/* unlessCancelled */.MS)(lastPurgeRecall().then(({ recallLastPurges }) => recallLastPurges(github, lastPurge, changedFiles !== undefined, log)), signal, cancelledBeforeTargets);
-    const { targets, derivation } = changedFiles === undefined
-        ? { targets: given, derivation: undefined }
-        : await (0,src_clock/* unlessCancelled */.MS)(changedFilesStage().then(({ applyChangedFiles }) => applyChangedFiles(given, { github, recalled, log })), signal, cancelledBeforeTargets);
-    return { github, recalled, targets, derivation };
-}
-/** The changed-files group of the log, with a notice when nothing matched. */
-async function showChanges(derivation, calls, log) {
-    const { showDerivation } = await changedFilesStage();
-    await showDerivation(derivation, calls, log);
-}
-/** The run's repository, when changed-files or last-purge needs it. */
-async function openRepository(settings, deps) {
-    const needed = settings.changedFiles !== undefined || settings.lastPurge !== undefined;
-    return needed ? deps.openGitHub(limitsOf(settings, deps)) : undefined;
-}
-/** GitHub calls keep the bounds purge calls keep: `max-attempts`, `timeout`, the run's cancel. */
-function limitsOf(settings, { clock, signal, log }) {
-    return { maxAttempts: settings.maxAttempts, timeoutMs: settings.timeoutMs, clock, signal, log };
-}
-/** A slow GitHub API cannot hold a cancelled job: the run ends before any purge call. */
-function cancelledBeforeTargets() {
-    throw new Error('Cancelled before the targets were known: nothing was sent');
-}
-
-;// CONCATENATED MODULE: ./src/stages/edge-check/targets.ts
-/** Which URLs the edge check looks at, from settings and purge results. Pure. */
-
-
-/**
- * The purged URL targets (with `verify: true`), then `verify-urls`, each URL once. A URL listed in
- * `verify-urls` is judged by `verify-text` when given; every other one by `Age`. `purgedUrls` is
- * asked only with `verify: true`: it reads every result, which at 100,000 keys is not free.
- */
-function edgeCheckTargetsOf(edgeCheck, purgedUrls) {
-    const purged = edgeCheck.purgedUrls ? purgedUrls() : [];
-    const listed = new Set(edgeCheck.urls);
-    const targets = new Map();
-    for (const url of [...purged.map(withoutFragment), ...edgeCheck.urls]) {
-        if (!targets.has(url))
-            targets.set(url, { url, text: listed.has(url) ? edgeCheck.text : undefined });
-    }
-    return [...targets.values()];
-}
-/** The URL targets whose purge succeeded: those the edge check looks at with `verify: true`. */
-function purgedUrlsOf(results) {
-    const urls = [];
-    for (const { type, status, target } of results) {
-        if (type === 'url' && status === 'purged')
-            urls.push(target);
-    }
-    return urls;
-}
-/**
- * A notice for each host of verify-urls that no purged URL and no wait-for-url uses: often a
- * typo, which would otherwise show only as a page that could not be reached. Said only when the
- * run names URLs to compare with.
- */
-function strayEdgeCheckHosts(edgeCheck, urlTargets, waitUrls) {
-    const known = new Set([
-        ...urlTargets.map(({ url }) => url.host),
-        ...waitUrls.map((url) => new URL(url).host)
-    ]);
-    if (known.size === 0)
-        return [];
-    const stray = new Map();
-    for (const url of edgeCheck.urls) {
-        const { host } = new URL(url);
-        if (!known.has(host))
-            stray.set(host, (stray.get(host) ?? 0) + 1);
-    }
-    return [...stray].map(([host, count]) => `verify-urls: ${count === 1 ? 'a URL is' : `${count} URLs are`} on ${(0,guard/* oneLine */.TN)(host, 300)}, which no purged URL or wait-for-url uses; check it for a typo`);
-}
-/** Fragments are never sent: the page visitors get is the one without it. */
-function withoutFragment(url) {
-    const parsed = new URL(url);
-    parsed.hash = '';
-    return parsed.href;
-}
-/** In a dry run: what the edge check would look at for these URL targets; no request is sent. */
-function describeCheckPlanned(edgeCheck, urlTargets) {
-    const byText = edgeCheck.text === undefined
-        ? 'by Age'
-        : `by the text ${JSON.stringify((0,guard/* oneLine */.TN)(edgeCheck.text, 80))}`;
-    const parts = [
-        edgeCheck.purgedUrls ? 'each purged URL by Age' : undefined,
-        edgeCheck.urls.length > 0 ? `each of verify-urls ${byText}` : undefined
-    ].filter((part) => part !== undefined);
-    const urls = edgeCheckTargetsOf(edgeCheck, () => urlTargets).map((target) => target.url);
-    if (urls.length === 0)
-        return undefined;
-    return {
-        sentence: `Would then check ${(0,counted/* counted */.h)(urls.length, 'URL')} at the edge, ${parts.join(', and ')}, ` +
-            `re-checking stale ones for up to ${edgeCheck.timeoutMs / 1000} s:`,
-        urls
-    };
-}
-
-;// CONCATENATED MODULE: ./src/pipeline/index.ts
-/**
- * One run's stages in order: recall → derive → plan → purge marks opened → wait → purge → verify;
- * returns the RunRecord, and how the purge marks are closed once the report is written, on the one
- * GitHub client the run opened. No I/O of its own.
- */
+;// CONCATENATED MODULE: ./src/pipeline/stages.ts
 
 
 
@@ -34438,100 +34450,11 @@ function describeCheckPlanned(edgeCheck, urlTargets) {
 
 
 
-
-
-
-
-
-const USER_AGENT = 'edge-purge/1';
 // The stages only some runs need load when a run needs them: a run that purges keys or URLs loads
 // none of them (nor the page prober), which takes about 2% off the action's start.
 const lastPurgeMarks = () => __nccwpck_require__.e(/* import() */ 215).then(__nccwpck_require__.bind(__nccwpck_require__, 1215));
 const waitStage = () => Promise.all(/* import() */[__nccwpck_require__.e(814), __nccwpck_require__.e(154)]).then(__nccwpck_require__.bind(__nccwpck_require__, 9154));
 const edgeCheckStage = () => Promise.all(/* import() */[__nccwpck_require__.e(814), __nccwpck_require__.e(932)]).then(__nccwpck_require__.bind(__nccwpck_require__, 1932));
-/** The real connections; the purge transport carries the API token the runner door hands in. */
-const liveConnections = (apiToken) => ({
-    transport: (settings) => createTransport({
-        apiToken,
-        concurrency: settings.concurrency,
-        timeoutMs: settings.timeoutMs,
-        userAgent: USER_AGENT
-    }),
-    prober: async (settings) => {
-        const { createProber } = await __nccwpck_require__.e(/* import() */ 187).then(__nccwpck_require__.bind(__nccwpck_require__, 6187));
-        return createProber({ userAgent: USER_AGENT, concurrency: settings.concurrency });
-    }
-});
-/**
- * Runs the stages in order. Input errors, the GitHub API and planning fail the run (they throw)
- * before anything is sent; from planning on, every target is reported exactly once, whatever
- * happens.
- */
-async function runPipeline(settings, deps) {
-    const { signal, log } = deps;
-    const { github, recalled, targets, derivation } = await targetsOf(settings, deps);
-    const calls = planPurges({ ...settings, ...targets });
-    (0,src_clock/* mark */.Gy)('plan');
-    if (derivation !== undefined)
-        await showChanges(derivation, calls.length, log);
-    log.info(describePlan(calls, settings));
-    const waitUrls = settings.wait?.urls ?? [];
-    for (const notice of strayEdgeCheckHosts(settings.edgeCheck, targets.urls, waitUrls))
-        log.notice(notice);
-    const ledger = new ResultLedger(calls);
-    const stages = nothingDone();
-    let unexpectedError;
-    let marks = [];
-    try {
-        if (!settings.dryRun && github !== undefined && recalled !== undefined && settings.lastPurge) {
-            const { openMarks } = await lastPurgeMarks();
-            marks = await openMarks(github, settings.lastPurge, recalled.head, log);
-        }
-        if (settings.dryRun)
-            Object.assign(stages, await dryRun(calls, settings, targets, log));
-        else
-            await purgeForVisitors(calls, settings, deps, ledger, stages);
-    }
-    catch (error) {
-        unexpectedError = `edge-purge stopped on an unexpected error: ${(0,text_shown/* plainLine */.h0)((0,message/* messageOf */.b)(error))}`;
-        const cancelled = stages.purge.cancelled || signal.aborted;
-        stages.purge = {
-            ...stages.purge,
-            ...ledger.settle({ what: 'not finished', detail: unexpectedError }),
-            cancelled
-        };
-        stages.edgeCheck ??= notJudged(settings, stages.purge.results, unexpectedError);
-    }
-    const { purge, wait, edgeCheck, plannedStages } = stages;
-    const results = derivation === undefined ? purge.results : (0,src_record/* withSources */.Z6)(purge.results, derivation.sources);
-    const run = { results, edgeCheck, stopped: stoppedBy(stages, calls.length), unexpectedError };
-    const record = {
-        settings,
-        derivation,
-        calls,
-        plannedStages,
-        wait,
-        ...run,
-        counts: purge.counts,
-        marks: marks.length === 0 ? [] : (await lastPurgeMarks()).decideMarks(marks, run)
-    };
-    return { record, closeMarks: (reported) => closeMarks(github, record, reported, log) };
-}
-/**
- * Ends each service's purge mark on the run's GitHub client. A close GitHub refuses, that times out
- * or is cancelled costs a warning: the next run then compares from the older mark, which is safe.
- */
-async function closeMarks(github, record, reported, log) {
-    if (github === undefined || record.marks.every((mark) => mark.deploymentId === undefined)) {
-        return;
-    }
-    try {
-        await (await lastPurgeMarks()).closeMarks(github, record.marks, reported, log);
-    }
-    catch (error) {
-        log.warning(`Could not mark the records of this purge (${(0,text_shown/* plainLine */.h0)((0,message/* messageOf */.b)(error))}): they stay in_progress, so the next run with changed-since: last-purge compares from the older record, which is safe`);
-    }
-}
 /** The edge check a run that stopped on an unexpected error expected but did not make: not fresh. */
 function notJudged(settings, results, why) {
     const targets = edgeCheckTargetsOf(settings.edgeCheck, () => purgedUrlsOf(results));
@@ -34560,26 +34483,6 @@ const unsent = (ledger, failure) => {
     const { results, counts } = ledger.settle(failure);
     return notRun(results, counts);
 };
-/** The stages before any of them ran: nothing purged, waited for or checked. */
-const nothingDone = () => ({
-    purge: notRun([], (0,src_record/* countResults */.aD)([])),
-    wait: undefined,
-    edgeCheck: undefined,
-    plannedStages: []
-});
-/** Why the run ended early, when a cancel ended it. */
-function stoppedBy({ purge, wait, edgeCheck }, calls) {
-    if (wait?.cancelled === true) {
-        return 'Cancelled while waiting for the origin: no purge call was sent';
-    }
-    if (purge.cancelled) {
-        return `Cancelled after ${purge.answered} of ${(0,counted/* counted */.h)(calls, 'call')}: the calls not answered by then are reported as failed`;
-    }
-    if (edgeCheck?.cancelled === true) {
-        return 'Cancelled during the edge check: the URLs not judged by then are reported as not fresh';
-    }
-    return undefined;
-}
 /** A dry run: every call and every later stage as it would run; nothing sent, nothing marked. */
 async function dryRun(calls, settings, targets, log) {
     const plannedStages = [
@@ -34601,51 +34504,184 @@ async function dryRun(calls, settings, targets, log) {
     };
 }
 /**
- * Wait until the origin serves the release, purge, then check at the edge that visitors get fresh
- * copies. No purge call is sent when the wait does not end in time.
+ * The stages after the plan, each returning its outcome: open the purge marks; then a dry run, or
+ * wait until the origin serves the release, purge, and check at the edge that visitors get fresh
+ * copies (no purge call is sent when the wait does not end in time). A throw ends them: every
+ * target then has a result from the ledger, the only state that must survive it.
  */
-async function purgeForVisitors(calls, settings, { clock, signal, log, connect }, ledger, stages) {
-    let prober;
-    const pages = async () => {
-        prober ??= await connect.prober(settings);
-        return { prober, clock, signal, log };
-    };
-    const limits = { requestTimeoutMs: settings.timeoutMs, concurrency: settings.concurrency };
+async function runStages(calls, settings, targets, repository, deps, ledger) {
+    const pages = pageChecks(settings, deps);
+    let marks = [];
+    let wait;
+    let purge;
+    let edgeCheck;
     try {
-        if (settings.wait !== undefined) {
-            const { waitForOrigin } = await waitStage();
-            stages.wait = await waitForOrigin(settings.wait, limits, await pages());
-            if (!stages.wait.done) {
-                const failure = stages.wait.cancelled
-                    ? record_failure/* NOT_SENT_CANCELLED */.v$
-                    : { ...(stages.wait.failure ?? record_failure/* NOT_READY */.q3), notSent: true };
-                stages.purge = { ...unsent(ledger, failure), cancelled: stages.wait.cancelled };
-                return;
-            }
+        marks = await openMarksOf(settings, repository, deps.log);
+        if (settings.dryRun) {
+            return {
+                ...(await dryRun(calls, settings, targets, deps.log)),
+                marks,
+                unexpectedError: undefined
+            };
         }
-        const transport = connect.transport(settings);
-        try {
-            stages.purge = await runPurge(calls, settings, { transport, clock, signal, log }, ledger);
-        }
-        finally {
-            transport.close();
-        }
-        const targets = edgeCheckTargetsOf(settings.edgeCheck, () => purgedUrlsOf(stages.purge.results));
-        if (stages.purge.cancelled)
-            return;
-        if (targets.length === 0) {
-            if (settings.edgeCheck.purgedUrls) {
-                log.notice('verify: true, but there is nothing to check at the edge: no URL was purged and verify-urls is empty');
-            }
-            return;
-        }
-        const purgeStartedMs = stages.purge.firstSentMs ?? clock.now();
-        const { checkEdge } = await edgeCheckStage();
-        stages.edgeCheck = await checkEdge({ targets, purgeStartedMs, timeoutMs: settings.edgeCheck.timeoutMs }, limits, await pages());
+        wait = settings.wait === undefined ? undefined : await waitFor(settings.wait, settings, pages);
+        purge =
+            wait?.done === false
+                ? notSentForWait(wait, ledger)
+                : await purgeNow(calls, settings, deps, ledger);
+        edgeCheck = purge.cancelled ? undefined : await checkAtEdge(settings, purge, pages, deps);
+        return { purge, wait, edgeCheck, plannedStages: [], marks, unexpectedError: undefined };
+    }
+    catch (error) {
+        const why = `edge-purge stopped on an unexpected error: ${(0,text_shown/* plainLine */.h0)((0,message/* messageOf */.b)(error))}`;
+        const cancelled = (purge?.cancelled ?? false) || deps.signal.aborted;
+        const settled = ledger.settle({ what: 'not finished', detail: why });
+        const ended = { ...(purge ?? notRun([], (0,src_record/* countResults */.aD)([]))), ...settled, cancelled };
+        edgeCheck ??= notJudged(settings, ended.results, why);
+        return { purge: ended, wait, edgeCheck, plannedStages: [], marks, unexpectedError: why };
     }
     finally {
-        prober?.close();
+        pages.close();
     }
+}
+/** The page checks of the wait and the edge check: their prober, made on first use, closed once. */
+function pageChecks(settings, { clock, signal, log, connect }) {
+    let prober;
+    return {
+        get: async () => {
+            prober ??= await connect.prober(settings);
+            return { prober, clock, signal, log };
+        },
+        close: () => prober?.close()
+    };
+}
+/** Each service's purge mark opened, with `changed-since: last-purge` outside a dry run. */
+async function openMarksOf(settings, { github, recalled }, log) {
+    if (settings.dryRun || github === undefined || recalled === undefined)
+        return [];
+    if (settings.lastPurge === undefined)
+        return [];
+    const { openMarks } = await lastPurgeMarks();
+    return openMarks(github, settings.lastPurge, recalled.head, log);
+}
+async function waitFor(wait, settings, pages) {
+    const { waitForOrigin } = await waitStage();
+    return waitForOrigin(wait, stages_limitsOf(settings), await pages.get());
+}
+/** Every target failed unsent, when the wait did not end with the origin ready. */
+function notSentForWait(wait, ledger) {
+    const failure = wait.cancelled
+        ? record_failure/* NOT_SENT_CANCELLED */.v$
+        : { ...(wait.failure ?? record_failure/* NOT_READY */.q3), notSent: true };
+    return { ...unsent(ledger, failure), cancelled: wait.cancelled };
+}
+async function purgeNow(calls, settings, { clock, signal, log, connect }, ledger) {
+    const transport = connect.transport(settings);
+    try {
+        return await runPurge(calls, settings, { transport, clock, signal, log }, ledger);
+    }
+    finally {
+        transport.close();
+    }
+}
+/** The edge check of what was purged and `verify-urls`; none when there is nothing to check. */
+async function checkAtEdge(settings, purge, pages, { clock, log }) {
+    const targets = edgeCheckTargetsOf(settings.edgeCheck, () => purgedUrlsOf(purge.results));
+    if (targets.length === 0) {
+        if (settings.edgeCheck.purgedUrls) {
+            log.notice('verify: true, but there is nothing to check at the edge: no URL was purged and verify-urls is empty');
+        }
+        return undefined;
+    }
+    const purgeStartedMs = purge.firstSentMs ?? clock.now();
+    const { checkEdge } = await edgeCheckStage();
+    const { timeoutMs } = settings.edgeCheck;
+    return checkEdge({ targets, purgeStartedMs, timeoutMs }, stages_limitsOf(settings), await pages.get());
+}
+/** The user's `timeout` and `concurrency`, which every fetch of a page obeys. */
+const stages_limitsOf = (settings) => ({
+    requestTimeoutMs: settings.timeoutMs,
+    concurrency: settings.concurrency
+});
+
+;// CONCATENATED MODULE: ./src/pipeline/index.ts
+/**
+ * One run's stages in order: recall → derive → plan → purge marks opened → wait → purge → verify;
+ * returns the RunRecord, and how the purge marks are closed once the report is written, on the one
+ * GitHub client the run opened. No I/O of its own.
+ */
+
+
+
+
+
+
+
+
+
+
+// Loaded only by runs that keep purge marks (changed-since: last-purge), as stages.ts loads it.
+const pipeline_lastPurgeMarks = () => __nccwpck_require__.e(/* import() */ 215).then(__nccwpck_require__.bind(__nccwpck_require__, 1215));
+/**
+ * Runs the stages in order. Input errors, the GitHub API and planning fail the run (they throw)
+ * before anything is sent; from planning on, every target is reported exactly once, whatever
+ * happens.
+ */
+async function runPipeline(settings, deps) {
+    const { log } = deps;
+    const { github, recalled, targets, derivation } = await targetsOf(settings, deps);
+    const calls = planPurges({ ...settings, ...targets });
+    (0,src_clock/* mark */.Gy)('plan');
+    if (derivation !== undefined)
+        await showChanges(derivation, calls.length, log);
+    log.info(describePlan(calls, settings));
+    const waitUrls = settings.wait?.urls ?? [];
+    for (const notice of strayEdgeCheckHosts(settings.edgeCheck, targets.urls, waitUrls))
+        log.notice(notice);
+    const ledger = new ResultLedger(calls);
+    const stages = await runStages(calls, settings, targets, { github, recalled }, deps, ledger);
+    const { purge, wait, edgeCheck, plannedStages, marks, unexpectedError } = stages;
+    const results = derivation === undefined ? purge.results : (0,src_record/* withSources */.Z6)(purge.results, derivation.sources);
+    const run = { results, edgeCheck, stopped: stoppedBy(stages, calls.length), unexpectedError };
+    const record = {
+        settings,
+        derivation,
+        calls,
+        plannedStages,
+        wait,
+        ...run,
+        counts: purge.counts,
+        marks: marks.length === 0 ? [] : (await pipeline_lastPurgeMarks()).decideMarks(marks, run)
+    };
+    return { record, closeMarks: (reported) => closeMarks(github, record, reported, log) };
+}
+/**
+ * Ends each service's purge mark on the run's GitHub client. A close GitHub refuses, that times out
+ * or is cancelled costs a warning: the next run then compares from the older mark, which is safe.
+ */
+async function closeMarks(github, record, reported, log) {
+    if (github === undefined || record.marks.every((mark) => mark.deploymentId === undefined)) {
+        return;
+    }
+    try {
+        await (await pipeline_lastPurgeMarks()).closeMarks(github, record.marks, reported, log);
+    }
+    catch (error) {
+        log.warning(`Could not mark the records of this purge (${(0,text_shown/* plainLine */.h0)((0,message/* messageOf */.b)(error))}): they stay in_progress, so the next run with changed-since: last-purge compares from the older record, which is safe`);
+    }
+}
+/** Why the run ended early, when a cancel ended it. */
+function stoppedBy({ purge, wait, edgeCheck }, calls) {
+    if (wait?.cancelled === true) {
+        return 'Cancelled while waiting for the origin: no purge call was sent';
+    }
+    if (purge.cancelled) {
+        return `Cancelled after ${purge.answered} of ${(0,counted/* counted */.h)(calls, 'call')}: the calls not answered by then are reported as failed`;
+    }
+    if (edgeCheck?.cancelled === true) {
+        return 'Cancelled during the edge check: the URLs not judged by then are reported as not fresh';
+    }
+    return undefined;
 }
 
 ;// CONCATENATED MODULE: ./src/report/causes.ts
@@ -39181,6 +39217,7 @@ async function writeSummary(render) {
 
 ;// CONCATENATED MODULE: ./src/main.ts
 /** The entry: the runner door → inputs → pipeline → report → purge marks → exit. The table of contents of the action. */
+
 
 
 

@@ -1,6 +1,7 @@
 /** The entry: the runner door → inputs → pipeline → report → purge marks → exit. The table of contents of the action. */
 import { mark, systemClock } from './clock.js'
-import { liveConnections, runPipeline, type PipelineDeps } from './pipeline/index.js'
+import { liveConnections, type PipelineDeps } from './pipeline/connections.js'
+import { runPipeline } from './pipeline/index.js'
 import type { RunRecord } from './record/index.js'
 import { conclude } from './report/conclusion.js'
 import { writeOutputs } from './report/outputs.js'

@@ -1,0 +1,34 @@
+/** How a run reaches the network, and what the pipeline is handed besides: the runner door fills it. */
+import type { Settings } from '../config/settings.js'
+import type { Prober } from '../http/probe.js'
+import { createTransport, type Transport } from '../stages/purge/transport.js'
+import type { RepositoryDeps } from './targets.js'
+
+const USER_AGENT = 'edge-purge/1'
+
+/** How the stages reach the network: real sockets in a run, scripted answers in tests. */
+export interface Connections {
+  transport(settings: Settings): Transport
+  /** Asked for only by a run that waits for the origin or checks the edge. */
+  prober(settings: Settings): Promise<Prober>
+}
+
+/** The real connections; the purge transport carries the API token the runner door hands in. */
+export const liveConnections = (apiToken: string): Connections => ({
+  transport: (settings) =>
+    createTransport({
+      apiToken,
+      concurrency: settings.concurrency,
+      timeoutMs: settings.timeoutMs,
+      userAgent: USER_AGENT
+    }),
+  prober: async (settings) => {
+    const { createProber } = await import('../http/probe.js')
+    return createProber({ userAgent: USER_AGENT, concurrency: settings.concurrency })
+  }
+})
+
+/** What the pipeline is handed: time, the cancel, the log, the network and GitHub. */
+export interface PipelineDeps extends RepositoryDeps {
+  connect: Connections
+}

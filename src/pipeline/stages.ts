@@ -1,0 +1,249 @@
+/**
+ * The stages after the plan, each returning its outcome to the one function that runs them in
+ * order: the purge marks opened, then a dry run, or the wait, the purge and the edge check.
+ */
+import type { PurgeTargets, Settings, WaitSettings } from '../config/settings.js'
+import type { PageCheckDeps, RequestLimits } from '../http/page-checks.js'
+import type { Prober } from '../http/probe.js'
+import type { StepLog } from '../log.js'
+import {
+  countResults,
+  type Counts,
+  type PlannedStage,
+  type PurgeCall,
+  type PurgeRun,
+  type Results,
+  type RunRecord,
+  type EdgeCheckOutcome,
+  type WaitOutcome
+} from '../record/index.js'
+import { NOT_READY, NOT_SENT_CANCELLED, type Failure } from '../record/failure.js'
+import { plannedResults, showDryRun } from '../stages/plan.js'
+import { runPurge } from '../stages/purge/engine.js'
+import type { OpenMark } from '../stages/last-purge/write.js'
+import { ResultLedger } from '../stages/purge/ledger.js'
+import type { Targets } from './targets.js'
+import {
+  describeCheckPlanned,
+  purgedUrlsOf,
+  edgeCheckTargetsOf
+} from '../stages/edge-check/targets.js'
+import { plainLine } from '../text/shown.js'
+import { messageOf } from '../text/message.js'
+import type { PipelineDeps } from './connections.js'
+
+// The stages only some runs need load when a run needs them: a run that purges keys or URLs loads
+// none of them (nor the page prober), which takes about 2% off the action's start.
+const lastPurgeMarks = () => import('../stages/last-purge/write.js')
+const waitStage = () => import('../stages/wait.js')
+const edgeCheckStage = () => import('../stages/edge-check/index.js')
+
+/** What the stages after planning did; the wait and edge check only when they ran. */
+export interface Stages {
+  purge: PurgeRun
+  wait: WaitOutcome | undefined
+  edgeCheck: EdgeCheckOutcome | undefined
+  plannedStages: PlannedStage[]
+}
+
+/** The edge check a run that stopped on an unexpected error expected but did not make: not fresh. */
+function notJudged(
+  settings: Settings,
+  results: Results,
+  why: string
+): EdgeCheckOutcome | undefined {
+  const targets = edgeCheckTargetsOf(settings.edgeCheck, () => purgedUrlsOf(results))
+  if (settings.dryRun || targets.length === 0) return undefined
+  const evidence = `not judged: ${why}`
+  const entries = targets.map(({ url }) => ({
+    url,
+    fresh: false,
+    http_status: null,
+    age: null,
+    checks: 0,
+    evidence
+  }))
+  return { entries, cancelled: false, malformedAge: [] }
+}
+
+const notRun = (results: RunRecord['results'], counts: Counts): PurgeRun => ({
+  results,
+  counts,
+  answered: 0,
+  cancelled: false,
+  firstSentMs: undefined
+})
+
+/** Every call not sent, or not answered, for `reason`: the ledger fails them. */
+const unsent = (ledger: ResultLedger, failure: Failure): PurgeRun => {
+  const { results, counts } = ledger.settle(failure)
+  return notRun(results, counts)
+}
+
+/** A dry run: every call and every later stage as it would run; nothing sent, nothing marked. */
+async function dryRun(
+  calls: PurgeCall[],
+  settings: Settings,
+  targets: PurgeTargets,
+  log: StepLog
+): Promise<Stages> {
+  const plannedStages = [
+    settings.wait === undefined
+      ? undefined
+      : (await waitStage()).describeWaitPlanned(settings.wait),
+    describeCheckPlanned(
+      settings.edgeCheck,
+      targets.urls.map((url) => url.target)
+    ),
+    settings.lastPurge === undefined
+      ? undefined
+      : (await lastPurgeMarks()).describeMarkPlanned(settings.lastPurge)
+  ].filter((stage) => stage !== undefined)
+  await showDryRun(calls, settings.repeatAfterMs, plannedStages, log)
+  const planned = plannedResults(calls, settings.repeatAfterMs > 0)
+  return {
+    purge: notRun(planned, countResults(planned)),
+    wait: undefined,
+    edgeCheck: undefined,
+    plannedStages
+  }
+}
+
+/** What the stages after the plan did: each stage's outcome, the marks opened, an early end's why. */
+export interface Ran extends Stages {
+  marks: OpenMark[]
+  unexpectedError: string | undefined
+}
+
+/**
+ * The stages after the plan, each returning its outcome: open the purge marks; then a dry run, or
+ * wait until the origin serves the release, purge, and check at the edge that visitors get fresh
+ * copies (no purge call is sent when the wait does not end in time). A throw ends them: every
+ * target then has a result from the ledger, the only state that must survive it.
+ */
+export async function runStages(
+  calls: PurgeCall[],
+  settings: Settings,
+  targets: PurgeTargets,
+  repository: Pick<Targets, 'github' | 'recalled'>,
+  deps: PipelineDeps,
+  ledger: ResultLedger
+): Promise<Ran> {
+  const pages = pageChecks(settings, deps)
+  let marks: OpenMark[] = []
+  let wait: WaitOutcome | undefined
+  let purge: PurgeRun | undefined
+  let edgeCheck: EdgeCheckOutcome | undefined
+  try {
+    marks = await openMarksOf(settings, repository, deps.log)
+    if (settings.dryRun) {
+      return {
+        ...(await dryRun(calls, settings, targets, deps.log)),
+        marks,
+        unexpectedError: undefined
+      }
+    }
+    wait = settings.wait === undefined ? undefined : await waitFor(settings.wait, settings, pages)
+    purge =
+      wait?.done === false
+        ? notSentForWait(wait, ledger)
+        : await purgeNow(calls, settings, deps, ledger)
+    edgeCheck = purge.cancelled ? undefined : await checkAtEdge(settings, purge, pages, deps)
+    return { purge, wait, edgeCheck, plannedStages: [], marks, unexpectedError: undefined }
+  } catch (error) {
+    const why = `edge-purge stopped on an unexpected error: ${plainLine(messageOf(error))}`
+    const cancelled = (purge?.cancelled ?? false) || deps.signal.aborted
+    const settled = ledger.settle({ what: 'not finished', detail: why })
+    const ended = { ...(purge ?? notRun([], countResults([]))), ...settled, cancelled }
+    edgeCheck ??= notJudged(settings, ended.results, why)
+    return { purge: ended, wait, edgeCheck, plannedStages: [], marks, unexpectedError: why }
+  } finally {
+    pages.close()
+  }
+}
+
+/** The page checks of the wait and the edge check: their prober, made on first use, closed once. */
+function pageChecks(
+  settings: Settings,
+  { clock, signal, log, connect }: PipelineDeps
+): { get(): Promise<PageCheckDeps>; close(): void } {
+  let prober: Prober | undefined
+  return {
+    get: async () => {
+      prober ??= await connect.prober(settings)
+      return { prober, clock, signal, log }
+    },
+    close: () => prober?.close()
+  }
+}
+
+/** Each service's purge mark opened, with `changed-since: last-purge` outside a dry run. */
+async function openMarksOf(
+  settings: Settings,
+  { github, recalled }: Pick<Targets, 'github' | 'recalled'>,
+  log: StepLog
+): Promise<OpenMark[]> {
+  if (settings.dryRun || github === undefined || recalled === undefined) return []
+  if (settings.lastPurge === undefined) return []
+  const { openMarks } = await lastPurgeMarks()
+  return openMarks(github, settings.lastPurge, recalled.head, log)
+}
+
+async function waitFor(
+  wait: WaitSettings,
+  settings: Settings,
+  pages: ReturnType<typeof pageChecks>
+): Promise<WaitOutcome> {
+  const { waitForOrigin } = await waitStage()
+  return waitForOrigin(wait, limitsOf(settings), await pages.get())
+}
+
+/** Every target failed unsent, when the wait did not end with the origin ready. */
+function notSentForWait(wait: WaitOutcome, ledger: ResultLedger): PurgeRun {
+  const failure = wait.cancelled
+    ? NOT_SENT_CANCELLED
+    : { ...(wait.failure ?? NOT_READY), notSent: true }
+  return { ...unsent(ledger, failure), cancelled: wait.cancelled }
+}
+
+async function purgeNow(
+  calls: PurgeCall[],
+  settings: Settings,
+  { clock, signal, log, connect }: PipelineDeps,
+  ledger: ResultLedger
+): Promise<PurgeRun> {
+  const transport = connect.transport(settings)
+  try {
+    return await runPurge(calls, settings, { transport, clock, signal, log }, ledger)
+  } finally {
+    transport.close()
+  }
+}
+
+/** The edge check of what was purged and `verify-urls`; none when there is nothing to check. */
+async function checkAtEdge(
+  settings: Settings,
+  purge: PurgeRun,
+  pages: ReturnType<typeof pageChecks>,
+  { clock, log }: PipelineDeps
+): Promise<EdgeCheckOutcome | undefined> {
+  const targets = edgeCheckTargetsOf(settings.edgeCheck, () => purgedUrlsOf(purge.results))
+  if (targets.length === 0) {
+    if (settings.edgeCheck.purgedUrls) {
+      log.notice(
+        'verify: true, but there is nothing to check at the edge: no URL was purged and verify-urls is empty'
+      )
+    }
+    return undefined
+  }
+  const purgeStartedMs = purge.firstSentMs ?? clock.now()
+  const { checkEdge } = await edgeCheckStage()
+  const { timeoutMs } = settings.edgeCheck
+  return checkEdge({ targets, purgeStartedMs, timeoutMs }, limitsOf(settings), await pages.get())
+}
+
+/** The user's `timeout` and `concurrency`, which every fetch of a page obeys. */
+const limitsOf = (settings: Settings): RequestLimits => ({
+  requestTimeoutMs: settings.timeoutMs,
+  concurrency: settings.concurrency
+})
