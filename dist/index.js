@@ -31185,6 +31185,7 @@ function createAgents(options) {
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   DD: () => (/* binding */ causeChain),
 /* harmony export */   G: () => (/* binding */ describeBlocked),
+/* harmony export */   HM: () => (/* binding */ portOf),
 /* harmony export */   PG: () => (/* binding */ hostAndPort),
 /* harmony export */   iJ: () => (/* binding */ proxyFor),
 /* harmony export */   mq: () => (/* binding */ blockedWords),
@@ -31231,10 +31232,13 @@ const INVALID_CODES = new Set([
 function reachOf(blocked) {
     return blocked.kind === 'proxy' && blocked.status === 407 ? 'proxy' : 'host';
 }
-/** `host:port` of a URL, the port its scheme implies when none is written. */
+/** A URL's port, the one its scheme implies when none is written. */
+function portOf(url) {
+    return url.port === '' ? (url.protocol === 'https:' ? '443' : '80') : url.port;
+}
+/** `host:port` of a URL. */
 function hostAndPort(url) {
-    const port = url.port === '' ? (url.protocol === 'https:' ? '443' : '80') : url.port;
-    return `${url.hostname}:${port}`;
+    return `${url.hostname}:${portOf(url)}`;
 }
 /** The proxy a request to `url` goes through, as `host:port`; undefined when it goes directly. */
 function proxyFor(url) {
@@ -33829,7 +33833,10 @@ function serverMessage(body) {
 
 // EXTERNAL MODULE: ./src/config/targets.ts
 var targets = __nccwpck_require__(5684);
+// EXTERNAL MODULE: ./src/http/blocked.ts
+var http_blocked = __nccwpck_require__(1048);
 ;// CONCATENATED MODULE: ./src/stages/purge/refusals.ts
+
 
 
 
@@ -33853,7 +33860,7 @@ function unreachableBaseUrl(call, code) {
                 detail: 'check base-url'
             };
         case 'ECONNREFUSED': {
-            const port = url.port === '' ? (url.protocol === 'https:' ? '443' : '80') : url.port;
+            const port = (0,http_blocked/* portOf */.HM)(url);
             return {
                 what: `${named} refused the connection on port ${port} (ECONNREFUSED)`,
                 detail: "check base-url's host and port"
@@ -33913,8 +33920,6 @@ function forbidden(call, host) {
     }
 }
 
-// EXTERNAL MODULE: ./src/http/blocked.ts
-var http_blocked = __nccwpck_require__(1048);
 ;// CONCATENATED MODULE: ./src/stages/purge/response.ts
 /** What one attempt's exchange means for its call: ids, or a failure with a reason a user can act on. Pure. */
 

@@ -55,10 +55,14 @@ export function reachOf(blocked: Blocked): 'proxy' | 'host' {
   return blocked.kind === 'proxy' && blocked.status === 407 ? 'proxy' : 'host'
 }
 
-/** `host:port` of a URL, the port its scheme implies when none is written. */
+/** A URL's port, the one its scheme implies when none is written. */
+export function portOf(url: URL): string {
+  return url.port === '' ? (url.protocol === 'https:' ? '443' : '80') : url.port
+}
+
+/** `host:port` of a URL. */
 export function hostAndPort(url: URL): string {
-  const port = url.port === '' ? (url.protocol === 'https:' ? '443' : '80') : url.port
-  return `${url.hostname}:${port}`
+  return `${url.hostname}:${portOf(url)}`
 }
 
 /** The proxy a request to `url` goes through, as `host:port`; undefined when it goes directly. */

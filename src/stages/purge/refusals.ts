@@ -5,6 +5,7 @@
  */
 import type { IncomingHttpHeaders } from 'node:http'
 import { withoutCredentials } from '../../config/targets.js'
+import { portOf } from '../../http/blocked.js'
 import { headerValue } from '../../http/retry-policy.js'
 import type { Failure } from '../../record/failure.js'
 import type { PurgeCall } from '../../record/index.js'
@@ -29,7 +30,7 @@ export function unreachableBaseUrl(call: PurgeCall, code: string | undefined): F
         detail: 'check base-url'
       }
     case 'ECONNREFUSED': {
-      const port = url.port === '' ? (url.protocol === 'https:' ? '443' : '80') : url.port
+      const port = portOf(url)
       return {
         what: `${named} refused the connection on port ${port} (ECONNREFUSED)`,
         detail: "check base-url's host and port"
