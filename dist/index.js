@@ -34736,7 +34736,7 @@ function isRefusal(status) {
     return status !== null && status >= 400 && status < 500;
 }
 /** A cause's reason, with the time the server named for calls to start again. */
-function reasonOf({ reason, retryAt }) {
+function causeReason({ reason, retryAt }) {
     return retryAt === undefined ? reason : `${reason}; run again after ${retryAt}`;
 }
 /** The targets whose own call met the cause, not stopped by another's. */
@@ -34784,7 +34784,7 @@ function causeLine(cause) {
         ? `${first.type} ${(0,text_shown/* shorten */.ml)(first.target)}`
         : `${cause.count} targets`;
     const how = refusedAndStopped(cause);
-    return `${what} not purged: ${(0,guard/* oneLine */.TN)(reasonOf(cause), SHOWN_REASON_CHARS)}${how === undefined ? '' : `; ${how}`}`;
+    return `${what} not purged: ${(0,guard/* oneLine */.TN)(causeReason(cause), SHOWN_REASON_CHARS)}${how === undefined ? '' : `; ${how}`}`;
 }
 function edgeLine(group) {
     const [first] = group;
@@ -35435,7 +35435,7 @@ function causeRow(cause, withService) {
         ...(more > 0 ? [`…and ${more} more`] : [])
     ];
     const cells = [
-        `❌ ${(0,guard/* summaryText */.g5)(reasonOf(cause), budget_SHOWN_ERROR_CHARS)}`,
+        `❌ ${(0,guard/* summaryText */.g5)(causeReason(cause), budget_SHOWN_ERROR_CHARS)}`,
         `${cause.count}${how === undefined ? '' : `<br>${how}`}`,
         targets.join(', ')
     ];
@@ -38974,7 +38974,7 @@ function readListFile(path, workingDirectory = process.cwd()) {
     }
     catch (error) {
         const where = `${shownPath(absolute)}, from the working directory ${shownPath(workingDirectory)}`;
-        throw new Error(`${list_files_reasonOf(error)}; the path resolves to ${where}`, { cause: error });
+        throw new Error(`${systemReason(error)}; the path resolves to ${where}`, { cause: error });
     }
 }
 /**
@@ -39034,7 +39034,7 @@ const SYSTEM_REASONS = {
     ELOOP: 'too many symbolic links on the path',
     ENAMETOOLONG: 'the path is too long'
 };
-function list_files_reasonOf(error) {
+function systemReason(error) {
     // Read by shape, not instanceof: fs errors come from another realm under jest's vm modules.
     const { code, message } = (error ?? {});
     const words = SYSTEM_REASONS[code ?? ''];

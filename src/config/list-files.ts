@@ -21,7 +21,7 @@ export function readListFile(path: string, workingDirectory: string = process.cw
     return readRegularFile(absolute)
   } catch (error) {
     const where = `${shownPath(absolute)}, from the working directory ${shownPath(workingDirectory)}`
-    throw new Error(`${reasonOf(error)}; the path resolves to ${where}`, { cause: error })
+    throw new Error(`${systemReason(error)}; the path resolves to ${where}`, { cause: error })
   }
 }
 
@@ -77,7 +77,7 @@ const SYSTEM_REASONS: Record<string, string> = {
   ENAMETOOLONG: 'the path is too long'
 }
 
-function reasonOf(error: unknown): string {
+function systemReason(error: unknown): string {
   // Read by shape, not instanceof: fs errors come from another realm under jest's vm modules.
   const { code, message } = (error ?? {}) as Partial<NodeJS.ErrnoException>
   const words = SYSTEM_REASONS[code ?? '']

@@ -65,7 +65,7 @@ function isRefusal(status: number | null): boolean {
 }
 
 /** A cause's reason, with the time the server named for calls to start again. */
-export function reasonOf({ reason, retryAt }: Cause): string {
+export function causeReason({ reason, retryAt }: Cause): string {
   return retryAt === undefined ? reason : `${reason}; run again after ${retryAt}`
 }
 

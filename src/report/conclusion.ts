@@ -8,7 +8,7 @@ import {
   type RunRecord,
   type EdgeCheckEntry
 } from '../record/index.js'
-import { failureCauses, reasonOf, refusedAndStopped, type Cause } from './causes.js'
+import { causeReason, failureCauses, refusedAndStopped, type Cause } from './causes.js'
 import { counted } from '../text/counted.js'
 import { oneLine } from '../text/guard.js'
 import { shorten } from '../text/shown.js'
@@ -45,7 +45,7 @@ function causeLine(cause: Cause): string {
       ? `${first.type} ${shorten(first.target)}`
       : `${cause.count} targets`
   const how = refusedAndStopped(cause)
-  return `${what} not purged: ${oneLine(reasonOf(cause), SHOWN_REASON_CHARS)}${how === undefined ? '' : `; ${how}`}`
+  return `${what} not purged: ${oneLine(causeReason(cause), SHOWN_REASON_CHARS)}${how === undefined ? '' : `; ${how}`}`
 }
 
 function edgeLine(group: EdgeProblem[]): string {

@@ -6,7 +6,7 @@
 import type { PurgeResult, Results } from '../../record/index.js'
 import { counted } from '../../text/counted.js'
 import { summaryText } from '../../text/guard.js'
-import { reasonOf, refusedAndStopped, type Cause } from '../causes.js'
+import { causeReason, refusedAndStopped, type Cause } from '../causes.js'
 import {
   code,
   folded,
@@ -57,7 +57,7 @@ function causeRow(cause: Cause, withService: boolean): string {
     ...(more > 0 ? [`…and ${more} more`] : [])
   ]
   const cells = [
-    `❌ ${summaryText(reasonOf(cause), SHOWN_ERROR_CHARS)}`,
+    `❌ ${summaryText(causeReason(cause), SHOWN_ERROR_CHARS)}`,
     `${cause.count}${how === undefined ? '' : `<br>${how}`}`,
     targets.join(', ')
   ]
