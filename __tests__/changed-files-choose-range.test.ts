@@ -20,6 +20,7 @@ import {
   fakeGitHubEachTest,
   type Access
 } from './support/site-repository.js'
+import { NO_SECRETS } from './support/guard.js'
 
 const ZERO = '0'.repeat(40)
 
@@ -50,7 +51,7 @@ async function find(
   changedSince: string | undefined
 ): Promise<ComparedRange> {
   const github = await connect(access, event, logged)
-  return findChangedFiles(github, changedSince, logged)
+  return findChangedFiles(github, changedSince, { log: logged, guard: NO_SECRETS })
 }
 
 function dispatchEvent(sha: string): RunEvent {

@@ -5,6 +5,7 @@ import { parseKeyMap, parseUrlMap } from '../src/config/maps.js'
 import { parseKeys, parseUrls } from '../src/config/lists.js'
 import { deriveTargets } from '../src/stages/changed-files/derive.js'
 import type { DerivedTarget } from '../src/record/index.js'
+import { NO_SECRETS } from './support/guard.js'
 
 const SITE = 'public/ => https://www.example.com/'
 
@@ -14,7 +15,7 @@ const keys = (targets: DerivedTarget[]): string[] =>
   targets.filter((target) => target.type === 'key').map((target) => target.target)
 
 describe('deriving targets from changed files', () => {
-  const urlMap = parseUrlMap(SITE)
+  const urlMap = parseUrlMap(SITE, NO_SECRETS)
 
   it('maps a file under PATH_PREFIX to URL_PREFIX plus the rest of its path', () => {
     const targets = deriveTargets(['public/css/site.css', 'README.md'], urlMap, [])
@@ -40,14 +41,17 @@ describe('deriving targets from changed files', () => {
   })
 
   it('keeps a URL prefix path: https://x/blog + post.html is https://x/blog/post.html', () => {
-    const map = parseUrlMap('content/posts/ => https://www.example.com/blog')
+    const map = parseUrlMap('content/posts/ => https://www.example.com/blog', NO_SECRETS)
     expect(urls(deriveTargets(['content/posts/hello.html'], map, []))).toEqual([
       'https://www.example.com/blog/hello.html'
     ])
   })
 
   it('applies every matching url-map line, so a site served on two hosts is purged on both', () => {
-    const map = parseUrlMap('public/ => https://a.example/\npublic/ => https://b.example/')
+    const map = parseUrlMap(
+      'public/ => https://a.example/\npublic/ => https://b.example/',
+      NO_SECRETS
+    )
     expect(urls(deriveTargets(['public/x.html'], map, []))).toEqual([
       'https://a.example/x.html',
       'https://b.example/x.html'
@@ -67,7 +71,7 @@ describe('deriving targets from changed files', () => {
   })
 
   it('keeps each target once, with the first file that caused it, in file order', () => {
-    const keyMap = parseKeyMap('public/blog/** => blog\npublic/** => site')
+    const keyMap = parseKeyMap('public/blog/** => blog\npublic/** => site', NO_SECRETS)
     const targets = deriveTargets(
       ['public/blog/b.html', 'public/blog/a.html', 'public/blog/b.html'],
       urlMap,
@@ -83,7 +87,8 @@ describe('deriving targets from changed files', () => {
 
   it('keeps a URL two url-map lines both produce once', () => {
     const map = parseUrlMap(
-      'public/ => https://x.example/\npublic/docs/ => https://x.example/docs/'
+      'public/ => https://x.example/\npublic/docs/ => https://x.example/docs/',
+      NO_SECRETS
     )
     expect(deriveTargets(['public/docs/a.html'], map, [])).toEqual([
       { type: 'url', target: 'https://x.example/docs/a.html', file: 'public/docs/a.html' }
@@ -91,7 +96,9 @@ describe('deriving targets from changed files', () => {
   })
 
   it('derives nothing when no map covers the changed files', () => {
-    expect(deriveTargets(['src/app.ts'], urlMap, parseKeyMap('content/** => c'))).toEqual([])
+    expect(
+      deriveTargets(['src/app.ts'], urlMap, parseKeyMap('content/** => c', NO_SECRETS))
+    ).toEqual([])
   })
 
   it('derives URLs and keys that pass the same validation as urls and keys', () => {
@@ -100,17 +107,17 @@ describe('deriving targets from changed files', () => {
       .array(file, { minLength: 1, maxLength: 4 })
       .filter((segments) => segments.every((s) => s !== '.' && s !== '..'))
       .map((segments) => `public/${segments.join('/')}`)
-    const keyMap = parseKeyMap('public/** => site')
+    const keyMap = parseKeyMap('public/** => site', NO_SECRETS)
     fc.assert(
       fc.property(fc.array(path, { minLength: 1, maxLength: 5 }), (files) => {
         const targets = deriveTargets(files, urlMap, keyMap)
         const derivedUrls = urls(targets)
         // As a JSON array: in text, a comma ending a file name would be read as a separator.
-        const parsed = parseUrls([JSON.stringify(derivedUrls), 'urls'])
+        const parsed = parseUrls(NO_SECRETS, [JSON.stringify(derivedUrls), 'urls'])
         // Valid, one item each (no whitespace), and already in the URL parser's form.
         expect(parsed.map((entry) => entry.target)).toEqual(derivedUrls)
         expect(parsed.map((entry) => entry.url.href)).toEqual(derivedUrls)
-        expect(parseKeys([keys(targets).join('\n'), 'keys'])).toEqual(['site'])
+        expect(parseKeys(NO_SECRETS, [keys(targets).join('\n'), 'keys'])).toEqual(['site'])
       })
     )
   })
@@ -118,7 +125,7 @@ describe('deriving targets from changed files', () => {
 
 describe('the path of a derived URL', () => {
   it('decodes back to the file’s path under the url-map prefix, segment by segment, keeping /', () => {
-    const map = parseUrlMap('public/ => https://x.example/')
+    const map = parseUrlMap('public/ => https://x.example/', NO_SECRETS)
     fc.assert(
       fc.property(fc.array(fc.string({ unit: 'grapheme' }), { maxLength: 4 }), (segments) => {
         const path = segments.join('/')

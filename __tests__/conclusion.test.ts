@@ -3,10 +3,11 @@ import { beforeEach, describe, expect, it, jest } from '@jest/globals'
 import type { StepLog } from '../src/log.js'
 import type { PurgeResult, EdgeCheckEntry } from '../src/record/index.js'
 import { conclude } from '../src/report/conclusion.js'
-import { hideSecrets } from '../src/text/guard.js'
+import { guardAgainst, type Guard } from '../src/text/guard.js'
 import { settingsWith } from '../tools/defaults.js'
 import { runRecord } from './support/run-record.js'
 import { NOT_SENT_CANCELLED, reasonOf, type Failure } from '../src/record/failure.js'
+import { NO_SECRETS } from './support/guard.js'
 
 const error = jest.fn<(message: string) => void>()
 const warning = jest.fn<(message: string) => void>()
@@ -30,7 +31,11 @@ const ending = (failOnError: boolean, edgeCheck: EdgeCheckEntry[] = []): Ending 
 })
 
 /** Concludes a run with these results and edge check entries. */
-function concludeRun(results: PurgeResult[], { failOnError, edgeCheck }: Ending): void {
+function concludeRun(
+  results: PurgeResult[],
+  { failOnError, edgeCheck }: Ending,
+  guard: Guard = NO_SECRETS
+): void {
   const record = runRecord({
     results,
     settings: settingsWith({ failOnError }),
@@ -39,7 +44,7 @@ function concludeRun(results: PurgeResult[], { failOnError, edgeCheck }: Ending)
         ? undefined
         : { entries: edgeCheck, cancelled: false, malformedAge: [] }
   })
-  conclude(record, { log, fail: setFailed })
+  conclude(record, { guard, log, fail: setFailed })
 }
 
 function purged(target: string): PurgeResult {
@@ -223,7 +228,7 @@ describe('conclude', () => {
     const results = [failed('b', NOT_SENT_CANCELLED)]
     const stopped =
       'Cancelled after 0 of 1 call: the calls not answered by then are reported as failed'
-    conclude(runRecord({ results, stopped }), { log, fail: setFailed })
+    conclude(runRecord({ results, stopped }), { guard: NO_SECRETS, log, fail: setFailed })
     expect(setFailed.mock.calls.map(([message]) => message)).toEqual([
       '1 of 1 targets failed to purge: the run was cancelled; the job summary and the results output list each with its reason',
       stopped
@@ -332,12 +337,7 @@ describe('stale URLs', () => {
 
   it('redact what servers said before it becomes an annotation', () => {
     const results = [failed('a', 'HTTP 400 — server said: bad tok-secret here')]
-    hideSecrets(['tok-secret'])
-    try {
-      concludeRun(results, ending(true))
-    } finally {
-      hideSecrets([])
-    }
+    concludeRun(results, ending(true), guardAgainst(['tok-secret']))
     expect(error.mock.calls.map(([message]) => message)).toEqual([
       'key "a" not purged: HTTP 400 — server said: bad *** here'
     ])

@@ -10,6 +10,7 @@ import type { Answer } from '../src/http/agents.js'
 import type { PageReading } from '../src/http/probe.js'
 import { observe, type Observation } from '../src/http/observation.js'
 import { page } from '../tools/scripted-prober.js'
+import { NO_SECRETS } from './support/guard.js'
 
 const STARTED = Date.UTC(2026, 0, 1)
 const after = (seconds: number) => ({ purgeStartedMs: STARTED, nowMs: STARTED + seconds * 1000 })
@@ -23,10 +24,11 @@ const answer = (
 ): Answer<PageReading> => ({ ...page(status, body, headers), ...reading })
 
 const seen = (status: number, headers: IncomingHttpHeaders = {}, body = '', text?: string) =>
-  observe(answer(status, headers, body), text)
+  observe(answer(status, headers, body), text, NO_SECRETS)
 
 /** What the prober saw when the response carried these `Age` lines. */
-const aged = (...ageLines: string[]) => observe(answer(200, {}, '', { ageLines }), undefined)
+const aged = (...ageLines: string[]) =>
+  observe(answer(200, {}, '', { ageLines }), undefined, NO_SECRETS)
 
 const UNDECODABLE = 'Content-Encoding "compress" is not one edge-purge can decode'
 
@@ -67,7 +69,11 @@ describe('observe', () => {
   })
 
   it('carries a body the prober could not decode', () => {
-    const observed = observe(answer(200, {}, '', { undecodable: UNDECODABLE }), 'abc1234')
+    const observed = observe(
+      answer(200, {}, '', { undecodable: UNDECODABLE }),
+      'abc1234',
+      NO_SECRETS
+    )
     expect(observed.undecodable).toBe(UNDECODABLE)
   })
 
@@ -93,10 +99,14 @@ describe('observe', () => {
   })
 
   it('turns network errors, timeouts and cancels into failures without a status', () => {
-    const network = observe({ kind: 'network', code: 'ECONNRESET', message: 'socket hang up' }, 'x')
+    const network = observe(
+      { kind: 'network', code: 'ECONNRESET', message: 'socket hang up' },
+      'x',
+      NO_SECRETS
+    )
     expect(network).toMatchObject({ status: null, failure: 'network error: socket hang up' })
     expect(
-      observe({ kind: 'timeout', message: 'no complete answer within 5 s' }, undefined)
+      observe({ kind: 'timeout', message: 'no complete answer within 5 s' }, undefined, NO_SECRETS)
     ).toEqual({
       status: null,
       age: null,
@@ -106,34 +116,36 @@ describe('observe', () => {
       cacheStatus: undefined,
       failure: 'no complete answer within 5 s'
     })
-    expect(observe({ kind: 'cancelled' }, undefined).failure).toBe('the run was cancelled')
+    expect(observe({ kind: 'cancelled' }, undefined, NO_SECRETS).failure).toBe(
+      'the run was cancelled'
+    )
   })
 })
 
 describe('judge by Age', () => {
   it('calls a copy older than the purge stale, naming both times and the cache status', () => {
-    expect(judge(seen(200, { age: '3600', 'x-cache': 'HIT' }), after(3))).toEqual({
+    expect(judge(seen(200, { age: '3600', 'x-cache': 'HIT' }), after(3), NO_SECRETS)).toEqual({
       fresh: false,
       evidence: 'Age 3600 s, but the purge began 3 s ago (X-Cache: HIT)'
     })
   })
 
   it('calls a copy made after the purge began fresh', () => {
-    expect(judge(seen(200, { age: '0', 'x-cache': 'MISS' }), after(2))).toEqual({
+    expect(judge(seen(200, { age: '0', 'x-cache': 'MISS' }), after(2), NO_SECRETS)).toEqual({
       fresh: true,
       evidence: 'Age 0 s, purge began 2 s ago (X-Cache: MISS)'
     })
   })
 
   it('allows one second of slack, and no more', () => {
-    expect(judge(seen(200, { age: '3' }), after(2)).fresh).toBe(true)
-    expect(judge(seen(200, { age: '4' }), after(2.5)).fresh).toBe(false)
-    expect(judge(seen(200, { age: '1' }), after(0)).fresh).toBe(true)
-    expect(judge(seen(200, { age: '2' }), after(0)).fresh).toBe(false)
+    expect(judge(seen(200, { age: '3' }), after(2), NO_SECRETS).fresh).toBe(true)
+    expect(judge(seen(200, { age: '4' }), after(2.5), NO_SECRETS).fresh).toBe(false)
+    expect(judge(seen(200, { age: '1' }), after(0), NO_SECRETS).fresh).toBe(true)
+    expect(judge(seen(200, { age: '2' }), after(0), NO_SECRETS).fresh).toBe(false)
   })
 
   it('counts a missing Age as 0 and says so', () => {
-    expect(judge(seen(200), after(5))).toEqual({
+    expect(judge(seen(200), after(5), NO_SECRETS)).toEqual({
       fresh: true,
       evidence: 'no Age header'
     })
@@ -142,37 +154,46 @@ describe('judge by Age', () => {
   it('calls a malformed Age stale, naming the header, whatever its value', () => {
     expect(
       judge(
-        observe(answer(200, { 'x-cache': 'HIT' }, '', { ageLines: ['7200.5'] }), undefined),
-        after(1)
+        observe(
+          answer(200, { 'x-cache': 'HIT' }, '', { ageLines: ['7200.5'] }),
+          undefined,
+          NO_SECRETS
+        ),
+        after(1),
+        NO_SECRETS
       )
     ).toEqual({
       fresh: false,
       evidence: 'malformed Age header "7200.5": not a whole number of seconds (X-Cache: HIT)'
     })
-    expect(judge(aged('-1'), after(3600))).toEqual({
+    expect(judge(aged('-1'), after(3600), NO_SECRETS)).toEqual({
       fresh: false,
       evidence: 'malformed Age header "-1": not a whole number of seconds'
     })
     expect(
-      judge(observe(answer(404, {}, '', { ageLines: ['0', 'x'] }), undefined), after(1)).evidence
+      judge(
+        observe(answer(404, {}, '', { ageLines: ['0', 'x'] }), undefined, NO_SECRETS),
+        after(1),
+        NO_SECRETS
+      ).evidence
     ).toBe('HTTP 404, malformed Age header "0, x": not a whole number of seconds')
   })
 
   it('judges a list or repeated lines by the oldest tier', () => {
-    expect(judge(aged('0', '7200'), after(3))).toEqual({
+    expect(judge(aged('0', '7200'), after(3), NO_SECRETS)).toEqual({
       fresh: false,
       evidence: 'Age 7200 s, but the purge began 3 s ago'
     })
-    expect(judge(aged('7200, 7200'), after(3)).fresh).toBe(false)
-    expect(judge(aged('1, 2'), after(3)).fresh).toBe(true)
+    expect(judge(aged('7200, 7200'), after(3), NO_SECRETS).fresh).toBe(false)
+    expect(judge(aged('1, 2'), after(3), NO_SECRETS).fresh).toBe(true)
   })
 
   it('judges any status but 5xx: a fresh 404 is fresh, and says its status', () => {
-    expect(judge(seen(404, { age: '0' }), after(1))).toEqual({
+    expect(judge(seen(404, { age: '0' }), after(1), NO_SECRETS)).toEqual({
       fresh: true,
       evidence: 'HTTP 404, Age 0 s, purge began 1 s ago'
     })
-    expect(judge(seen(301, { age: '900' }), after(1)).evidence).toBe(
+    expect(judge(seen(301, { age: '900' }), after(1), NO_SECRETS).evidence).toBe(
       'HTTP 301, Age 900 s, but the purge began 1 s ago'
     )
   })
@@ -181,11 +202,13 @@ describe('judge by Age', () => {
 describe('judge by text', () => {
   it('is fresh iff the text is shown', () => {
     const rule = { text: 'abc1234' }
-    expect(judge(seen(200, { age: '9999' }, 'v abc1234', 'abc1234'), rule)).toEqual({
+    expect(judge(seen(200, { age: '9999' }, 'v abc1234', 'abc1234'), rule, NO_SECRETS)).toEqual({
       fresh: true,
       evidence: 'showed "abc1234"'
     })
-    expect(judge(seen(200, { 'x-cache': 'HIT' }, 'v def5678', 'abc1234'), rule)).toEqual({
+    expect(
+      judge(seen(200, { 'x-cache': 'HIT' }, 'v def5678', 'abc1234'), rule, NO_SECRETS)
+    ).toEqual({
       fresh: false,
       evidence: 'did not show "abc1234" (X-Cache: HIT)'
     })
@@ -198,31 +221,40 @@ describe('bodies that cannot be decoded', () => {
       answer(200, { age: '0', 'x-release': 'abc1234', 'x-cache': 'MISS' }, '', {
         undecodable: UNDECODABLE
       }),
-      'abc1234'
+      'abc1234',
+      NO_SECRETS
     )
     for (const rule of [{ text: 'abc1234' }, after(5)]) {
-      expect(judge(observed, rule)).toEqual({
+      expect(judge(observed, rule, NO_SECRETS)).toEqual({
         fresh: false,
         evidence: `${UNDECODABLE} (X-Cache: MISS)`
       })
     }
-    const missing = observe(answer(404, {}, '', { undecodable: UNDECODABLE }), undefined)
-    expect(judge(missing, after(1)).evidence).toBe(`HTTP 404, ${UNDECODABLE}`)
+    const missing = observe(
+      answer(404, {}, '', { undecodable: UNDECODABLE }),
+      undefined,
+      NO_SECRETS
+    )
+    expect(judge(missing, after(1), NO_SECRETS).evidence).toBe(`HTTP 404, ${UNDECODABLE}`)
   })
 })
 
 describe('answers that say nothing of freshness', () => {
   it('judges a 5xx and a network failure stale, with their reason', () => {
-    expect(judge(seen(503, { age: '0', 'x-cache': 'MISS' }), after(1))).toEqual({
+    expect(judge(seen(503, { age: '0', 'x-cache': 'MISS' }), after(1), NO_SECRETS)).toEqual({
       fresh: false,
       evidence: 'HTTP 503 (X-Cache: MISS)'
     })
-    expect(judge(seen(500, {}, 'abc', 'abc'), { text: 'abc' })).toMatchObject({
+    expect(judge(seen(500, {}, 'abc', 'abc'), { text: 'abc' }, NO_SECRETS)).toMatchObject({
       fresh: false,
       evidence: 'HTTP 500'
     })
-    const network = observe({ kind: 'network', code: 'ECONNREFUSED', message: 'refused' }, 'x')
-    expect(judge(network, { text: 'x' })).toEqual({
+    const network = observe(
+      { kind: 'network', code: 'ECONNREFUSED', message: 'refused' },
+      'x',
+      NO_SECRETS
+    )
+    expect(judge(network, { text: 'x' }, NO_SECRETS)).toEqual({
       fresh: false,
       evidence: 'network error: refused'
     })
@@ -245,7 +277,7 @@ describe('properties', () => {
     fc.assert(
       fc.property(fc.nat(100_000), fc.nat(100_000_000), (age, elapsedMs) => {
         const rule = { purgeStartedMs: STARTED, nowMs: STARTED + elapsedMs }
-        const { fresh } = judge(observation({ age }), rule)
+        const { fresh } = judge(observation({ age }), rule, NO_SECRETS)
         expect(fresh).toBe(age * 1000 <= elapsedMs + 1000)
       })
     )
@@ -256,8 +288,8 @@ describe('properties', () => {
       fc.property(fc.nat(10_000), fc.nat(10_000), fc.nat(10_000_000), (a, b, elapsedMs) => {
         const rule = { purgeStartedMs: STARTED, nowMs: STARTED + elapsedMs }
         const [younger, older] = a <= b ? [a, b] : [b, a]
-        if (judge(observation({ age: older }), rule).fresh) {
-          expect(judge(observation({ age: younger }), rule).fresh).toBe(true)
+        if (judge(observation({ age: older }), rule, NO_SECRETS).fresh) {
+          expect(judge(observation({ age: younger }), rule, NO_SECRETS).fresh).toBe(true)
         }
       })
     )
@@ -277,7 +309,7 @@ describe('properties', () => {
         (good, bad, s) => {
           const observed = aged(...good.map(String), bad)
           expect(observed.age).toBeNull()
-          expect(judge(observed, after(s)).fresh).toBe(false)
+          expect(judge(observed, after(s), NO_SECRETS).fresh).toBe(false)
         }
       )
     )
@@ -291,7 +323,9 @@ describe('properties', () => {
         fc.boolean(),
         (status, age, textSeen) => {
           for (const rule of [{ text: 't' }, after(60)]) {
-            expect(judge(observation({ status, age, textSeen }), rule).fresh).toBe(false)
+            expect(judge(observation({ status, age, textSeen }), rule, NO_SECRETS).fresh).toBe(
+              false
+            )
           }
         }
       )
@@ -312,7 +346,8 @@ describe('properties', () => {
         const observed = seen(200, { 'x-cache': value, age: '5' }, '', text)
         const badAge = observe(
           answer(200, { 'x-cache': value }, '', { ageLines: [value, `${value}.5`] }),
-          undefined
+          undefined,
+          NO_SECRETS
         )
         const judged: [Observation, Parameters<typeof judge>[1]][] = [
           [observed, { text }],
@@ -320,7 +355,7 @@ describe('properties', () => {
           [badAge, after(1)]
         ]
         for (const [observation, rule] of judged) {
-          const { evidence } = judge(observation, rule)
+          const { evidence } = judge(observation, rule, NO_SECRETS)
           expect(evidence).not.toMatch(/[\r\n]/)
           expect(evidence.length).toBeLessThanOrEqual(250)
         }

@@ -10,6 +10,7 @@ import { describeWaitPlanned } from '../src/stages/wait.js'
 import type { PurgeResult } from '../src/record/index.js'
 import { purgeUrl } from '../src/config/targets.js'
 import type { EdgeCheckSettings } from '../src/config/settings.js'
+import { NO_SECRETS } from './support/guard.js'
 
 const verify = (overrides: Partial<EdgeCheckSettings>): EdgeCheckSettings => ({
   purgedUrls: false,
@@ -83,40 +84,44 @@ describe('verify-urls on a host the run does not otherwise use', () => {
   ]
 
   it('gets one notice per such host when the run purges URLs or waits for one', () => {
-    const purged = [purgeUrl('https://www.example.com/a', 'urls')]
+    const purged = [purgeUrl('https://www.example.com/a', 'urls', NO_SECRETS)]
     const expected = [
       'verify-urls: 2 URLs are on www.exmaple.com, which no purged URL or wait-for-url uses; check it for a typo'
     ]
-    expect(strayEdgeCheckHosts(verify({ urls }), purged, [])).toEqual(expected)
-    expect(strayEdgeCheckHosts(verify({ urls }), [], ['https://www.example.com/version'])).toEqual(
-      expected
-    )
+    expect(strayEdgeCheckHosts(verify({ urls }), purged, [], NO_SECRETS)).toEqual(expected)
+    expect(
+      strayEdgeCheckHosts(verify({ urls }), [], ['https://www.example.com/version'], NO_SECRETS)
+    ).toEqual(expected)
   })
 
   it('says nothing when the run names no URL to compare with (keys only)', () => {
-    expect(strayEdgeCheckHosts(verify({ urls }), [], [])).toEqual([])
+    expect(strayEdgeCheckHosts(verify({ urls }), [], [], NO_SECRETS)).toEqual([])
   })
 })
 
 describe('what a dry run says the wait and the edge check would do', () => {
   it('says nothing about the edge check when no URL would be checked', () => {
-    expect(describeCheckPlanned(verify({ purgedUrls: true }), [])).toBeUndefined()
+    expect(describeCheckPlanned(verify({ purgedUrls: true }), [], NO_SECRETS)).toBeUndefined()
   })
 
   it('says what would be awaited and checked, with each URL it would fetch', () => {
-    const wait = describeWaitPlanned({
-      urls: ['https://origin.example/version', 'https://origin.example/health'],
-      text: 'abc\n::error::x',
-      passes: 2,
-      timeoutMs: 600_000
-    })
+    const wait = describeWaitPlanned(
+      {
+        urls: ['https://origin.example/version', 'https://origin.example/health'],
+        text: 'abc\n::error::x',
+        passes: 2,
+        timeoutMs: 600_000
+      },
+      NO_SECRETS
+    )
     const check = describeCheckPlanned(
       verify({
         purgedUrls: true,
         urls: ['https://www.example.com/', 'https://www.example.com/a'],
         text: 'abc1234'
       }),
-      [purgeUrl('https://www.example.com/a#top', 'urls').target]
+      [purgeUrl('https://www.example.com/a#top', 'urls', NO_SECRETS).target],
+      NO_SECRETS
     )
     expect([wait, check]).toEqual([
       {
@@ -134,6 +139,6 @@ describe('what a dry run says the wait and the edge check would do', () => {
 
   it('lists every URL however many there are: the summary and log bound what they show', () => {
     const urls = Array.from({ length: 300 }, (_, index) => `https://www.example.com/p${index}`)
-    expect(describeCheckPlanned(verify({ urls }), [])?.urls).toEqual(urls)
+    expect(describeCheckPlanned(verify({ urls }), [], NO_SECRETS)?.urls).toEqual(urls)
   })
 })

@@ -20,6 +20,7 @@ import {
   type EdgeCheckEntry,
   type EdgeCheckOutcome
 } from '../src/record/index.js'
+import { NO_SECRETS } from './support/guard.js'
 
 const HOME = 'https://www.example.com/'
 const SHA = 'abc1234'
@@ -57,7 +58,13 @@ async function run(
     concurrency: 4,
     ...overrides
   }
-  const result = await checkEdge(settings, settings, { prober, clock, signal, log })
+  const result = await checkEdge(settings, settings, {
+    guard: NO_SECRETS,
+    prober,
+    clock,
+    signal,
+    log
+  })
   return { ...result, prober, lines: log.lines, started, ended: clock.now() }
 }
 
@@ -396,7 +403,7 @@ describe('many URLs', () => {
         timeoutMs: 1000
       },
       { requestTimeoutMs: 30_000, concurrency: 2 },
-      { prober, clock, signal: controller.signal, log }
+      { guard: NO_SECRETS, prober, clock, signal: controller.signal, log }
     )
     // /late gets the slot /quick frees at 1.5 s, past the deadline; the run is cancelled at 3 s
     // while /slow is still in flight.
@@ -460,7 +467,7 @@ describe('many URLs', () => {
         timeoutMs: 10_000
       },
       { requestTimeoutMs: 30_000, concurrency: 4 },
-      { prober: hanging, clock, signal: controller.signal, log: recordedLog() }
+      { guard: NO_SECRETS, prober: hanging, clock, signal: controller.signal, log: recordedLog() }
     )
     expect(result).toEqual({
       cancelled: true,

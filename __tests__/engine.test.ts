@@ -15,7 +15,7 @@ import { runPurge } from '../src/stages/purge/engine.js'
 import { createTransport } from '../src/stages/purge/transport.js'
 import { LoopbackServer } from '../tools/loopback-server.js'
 import { planPurges } from '../src/stages/plan.js'
-import { hideSecrets } from '../src/text/guard.js'
+import { guardAgainst, type Guard } from '../src/text/guard.js'
 import { parseUrls } from '../src/config/lists.js'
 import { settingsWith } from '../tools/defaults.js'
 import { recordedLog } from './support/recorded-log.js'
@@ -29,6 +29,7 @@ import {
 } from '../src/record/index.js'
 import type { Answer } from '../src/http/agents.js'
 import { failureCauses, refusedAndStopped, type Cause } from '../src/report/causes.js'
+import { NO_SECRETS } from './support/guard.js'
 
 interface Harness {
   clock: FakeClock
@@ -40,7 +41,11 @@ interface Harness {
 /** A purge run with its results read once, into an array. */
 type ReadRun = Omit<PurgeRun, 'results'> & { results: PurgeResult[] }
 
-function harness(overrides: Partial<Settings>, answer?: CallScript): Harness {
+function harness(
+  overrides: Partial<Settings>,
+  answer?: CallScript,
+  guard: Guard = NO_SECRETS
+): Harness {
   const settings = settingsWith(overrides)
   const clock = new FakeClock()
   const transport = new ScriptedTransport(clock, answer)
@@ -48,6 +53,7 @@ function harness(overrides: Partial<Settings>, answer?: CallScript): Harness {
   const lines = log.lines
   const run = async (signal = new AbortController().signal): Promise<ReadRun> => {
     const purge = await runPurge(planPurges(settings), settings, {
+      guard,
       transport,
       clock,
       signal,
@@ -64,7 +70,7 @@ function harness(overrides: Partial<Settings>, answer?: CallScript): Harness {
 
 const urls = (count: number): Partial<Settings> => ({
   services: [],
-  urls: parseUrls([
+  urls: parseUrls(NO_SECRETS, [
     Array.from({ length: count }, (_, index) => `https://www.example.com/p/${index}`).join('\n'),
     'urls'
   ])
@@ -267,6 +273,7 @@ describe('results', () => {
     const settings = settingsWith({ keys: ['a', 'b'], repeatAfterMs: 1000 })
     const clock = new FakeClock()
     const purge = await runPurge(planPurges(settings), settings, {
+      guard: NO_SECRETS,
       transport: new ScriptedTransport(clock),
       clock,
       signal: new AbortController().signal,
@@ -360,12 +367,15 @@ describe('cancellation', () => {
 
 describe('fault isolation', () => {
   it('a call whose handling throws fails alone, with the reason, redacted', async () => {
-    const { run } = harness(urls(3), (call) => {
-      if (call.url.endsWith('/1')) throw new Error('boom with tok-secret-123456 inside')
-      return ok(call)
-    })
-    hideSecrets(['tok-secret-123456'])
-    const { results } = await run().finally(() => hideSecrets([]))
+    const { run } = harness(
+      urls(3),
+      (call) => {
+        if (call.url.endsWith('/1')) throw new Error('boom with tok-secret-123456 inside')
+        return ok(call)
+      },
+      guardAgainst(['tok-secret-123456'])
+    )
+    const { results } = await run()
     expect(results.map((result) => result.status)).toEqual(['purged', 'failed', 'purged'])
     expect(results[1]?.error).toBe('edge-purge could not handle this call: boom with *** inside')
   })
@@ -383,6 +393,7 @@ describe('a wrong base-url, through the real transport', () => {
     })
     try {
       const purge = await runPurge(planPurges(settings), settings, {
+        guard: NO_SECRETS,
         transport,
         clock: new FakeClock(),
         signal: new AbortController().signal,

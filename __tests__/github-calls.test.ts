@@ -17,6 +17,7 @@ import { MAX_SERVER_WAIT_MS } from '../src/http/retry-policy.js'
 import type { Clock } from '../src/clock.js'
 import { FakeClock } from '../tools/fake-clock.js'
 import { recordedLog } from './support/recorded-log.js'
+import { NO_SECRETS } from './support/guard.js'
 
 const ROUTE = 'GET /repos/{owner}/{repo}/deployments'
 
@@ -121,7 +122,14 @@ function setup({
     }
   }
   const log = recordedLog()
-  const limits: GitHubLimits = { maxAttempts, timeoutMs, clock, signal: run.signal, log }
+  const limits: GitHubLimits = {
+    guard: NO_SECRETS,
+    maxAttempts,
+    timeoutMs,
+    clock,
+    signal: run.signal,
+    log
+  }
   const calls = new GitHubCalls(limits, random)
   const send = <T>(attempt: (signal: AbortSignal) => Promise<T>): Promise<T> =>
     calls.send(ROUTE, attempt, failureOf)

@@ -16,6 +16,7 @@ import { closeMarks, decideMarks, openMarks } from '../src/stages/last-purge/wri
 import { FakeGitHubApi, type Change, type Permission } from '../tools/fake-github-api/server.js'
 import { inputError } from './support/input-error.js'
 import { recordedLog, type RecordedLog } from './support/recorded-log.js'
+import { NO_SECRETS } from './support/guard.js'
 
 const TOKEN = 'gh-client-token'
 const SETTINGS: LastPurgeSettings = { serviceIds: ['svc123'] }
@@ -58,7 +59,7 @@ function open(
 ): Promise<GitHubRepository> {
   return connectGitHub(
     { token: TOKEN, owner: 'acme', repo: 'site', event: trigger, baseUrl: api.url },
-    { maxAttempts, timeoutMs, clock: systemClock, signal: cancel.signal, log }
+    { guard: NO_SECRETS, maxAttempts, timeoutMs, clock: systemClock, signal: cancel.signal, log }
   )
 }
 
@@ -468,7 +469,7 @@ describe('listing changed files through a failing GitHub', () => {
     api.fault({ method: 'GET', path: COMPARE, times: 1, fault: { kind: 'reply', status: 502 } })
 
     const github = await open(pushOf(root, after), { maxAttempts: 3 })
-    const range = await findChangedFiles(github, undefined, log)
+    const range = await findChangedFiles(github, undefined, { log, guard: NO_SECRETS })
 
     expect(range).toMatchObject({
       files: ['public/a.html', 'public/new.html'],
@@ -486,7 +487,9 @@ describe('listing changed files through a failing GitHub', () => {
     api.fault({ method: 'GET', path: COMPARE, fault: { kind: 'primary-limit', resetAt } })
 
     const github = await open(pushOf(root, after))
-    const { error } = await timedRejection(findChangedFiles(github, undefined, log))
+    const { error } = await timedRejection(
+      findChangedFiles(github, undefined, { log, guard: NO_SECRETS })
+    )
 
     expect(error).not.toBeInstanceOf(InputError)
     expect(error.message).toContain('could not compare')

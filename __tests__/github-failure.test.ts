@@ -6,6 +6,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals'
 import { failureOf, jsonAnswer } from '../src/runner/github-failure.js'
+import { NO_SECRETS } from './support/guard.js'
 
 const API = new URL('https://ghe.corp.example/api/v3')
 const PROXY = 'http://alice:s3cret@proxy.corp.example:3128'
@@ -46,7 +47,7 @@ describe('failureOf: what stands in the way of every attempt', () => {
   })
 
   it.each([407, 403, 502])("reads undici's refused tunnel (%i) four causes down", (status) => {
-    const failure = failureOf(refused(status), API)
+    const failure = failureOf(refused(status), API, NO_SECRETS)
     expect(failure.inTheWay).toEqual({
       kind: 'blocked',
       blocked: {
@@ -60,7 +61,7 @@ describe('failureOf: what stands in the way of every attempt', () => {
   })
 
   it('never holds the proxy’s credentials, in any spelling', () => {
-    const shown = JSON.stringify(failureOf(refused(407), API))
+    const shown = JSON.stringify(failureOf(refused(407), API, NO_SECRETS))
     for (const spelling of [
       'alice',
       's3cret',
@@ -73,7 +74,7 @@ describe('failureOf: what stands in the way of every attempt', () => {
 
   it('keeps a real cancel a cancel: the same code, no proxy in the chain', () => {
     const aborted = octokitFetchFailure(error('AbortError', 'Request aborted', 'UND_ERR_ABORTED'))
-    const failure = failureOf(aborted, API)
+    const failure = failureOf(aborted, API, NO_SECRETS)
     expect(failure.inTheWay).toBeUndefined()
     expect(failure.code).toBe('UND_ERR_ABORTED')
   })
@@ -82,7 +83,7 @@ describe('failureOf: what stands in the way of every attempt', () => {
     const untrusted = octokitFetchFailure(
       error('Error', 'self-signed certificate in certificate chain', 'SELF_SIGNED_CERT_IN_CHAIN')
     )
-    expect(failureOf(untrusted, API).inTheWay).toEqual({
+    expect(failureOf(untrusted, API, NO_SECRETS).inTheWay).toEqual({
       kind: 'blocked',
       blocked: { kind: 'certificate', code: 'SELF_SIGNED_CERT_IN_CHAIN', host: 'ghe.corp.example' }
     })
@@ -90,7 +91,10 @@ describe('failureOf: what stands in the way of every attempt', () => {
 
   it('leaves a dropped connection to the retries', () => {
     const reset = octokitFetchFailure(error('Error', 'other side closed', 'ECONNRESET'))
-    expect(failureOf(reset, API)).toMatchObject({ code: 'ECONNRESET', inTheWay: undefined })
+    expect(failureOf(reset, API, NO_SECRETS)).toMatchObject({
+      code: 'ECONNRESET',
+      inTheWay: undefined
+    })
   })
 
   it('reads GitHub’s own answer: status, headers, message, nothing in the way', () => {
@@ -98,7 +102,7 @@ describe('failureOf: what stands in the way of every attempt', () => {
       status: 502,
       response: { status: 502, headers: { 'Retry-After': '1' } }
     })
-    expect(failureOf(answered, API)).toEqual({
+    expect(failureOf(answered, API, NO_SECRETS)).toEqual({
       status: 502,
       headers: { 'retry-after': '1' },
       message: 'Server Error',
@@ -117,7 +121,7 @@ describe('jsonAnswer: a web page where GitHub’s JSON belongs', () => {
     try {
       thrown()
     } catch (caught) {
-      return failureOf(caught, API).inTheWay
+      return failureOf(caught, API, NO_SECRETS).inTheWay
     }
     throw new Error('jsonAnswer let the page through')
   }
@@ -126,25 +130,27 @@ describe('jsonAnswer: a web page where GitHub’s JSON belongs', () => {
     'lets %s through',
     (type) => {
       const json = answer(200, type)
-      expect(jsonAnswer(json)).toBe(json)
+      expect(jsonAnswer(json, NO_SECRETS)).toBe(json)
     }
   )
 
   it('lets a bodiless 204 through', () => {
-    expect(jsonAnswer(answer(204))).toEqual(answer(204))
+    expect(jsonAnswer(answer(204), NO_SECRETS)).toEqual(answer(204))
   })
 
   it('stops a sign-in page, with its status and media type as answered', () => {
-    expect(pageOf(() => jsonAnswer(answer(200, 'text/html; charset=utf-8')))).toEqual({
+    expect(pageOf(() => jsonAnswer(answer(200, 'text/html; charset=utf-8'), NO_SECRETS))).toEqual({
       kind: 'web-page',
       status: 200,
       mediaType: 'text/html'
     })
-    expect(pageOf(() => jsonAnswer(answer(201, 'text/plain')))).toMatchObject({ status: 201 })
+    expect(pageOf(() => jsonAnswer(answer(201, 'text/plain'), NO_SECRETS))).toMatchObject({
+      status: 201
+    })
   })
 
   it('stops an answer without a Content-Type, saying so', () => {
-    expect(pageOf(() => jsonAnswer(answer(200)))).toMatchObject({
+    expect(pageOf(() => jsonAnswer(answer(200), NO_SECRETS))).toMatchObject({
       mediaType: 'without a Content-Type'
     })
   })

@@ -1,9 +1,12 @@
 /** Unit tests of the one guard for text from outside: one line, never a runner command, never markup. */
-import { afterEach, describe, expect, it } from '@jest/globals'
+import { describe, expect, it } from '@jest/globals'
 import fc from 'fast-check'
-import { hideSecrets, oneLine, summaryText } from '../src/text/guard.js'
+import { guardAgainst, type Guard } from '../src/text/guard.js'
 import { elementCounts, renderMarkdown, textOf } from './support/rendered-markdown.js'
 import { plainLine, quoted, shorten, shownUrl } from '../src/text/shown.js'
+import { NO_SECRETS } from './support/guard.js'
+
+const { oneLine, summaryText } = NO_SECRETS
 
 /** How the runner finds a command in a line: `::` after leading spaces, or the legacy `##[` form. */
 const COMMAND_START = /^\s*(::|##\[)/
@@ -199,9 +202,6 @@ describe('summaryText', () => {
 
 describe('secrets are hidden before anything is cut or escaped', () => {
   const TOKEN = 'EDGEtok0123456789abcdefSECRET'
-  afterEach(() => {
-    hideSecrets([])
-  })
 
   /** The token or any piece of it at least 6 characters long. */
   const leaks = (text: string, token = TOKEN): boolean =>
@@ -211,21 +211,19 @@ describe('secrets are hidden before anything is cut or escaped', () => {
 
   it('by every helper that cuts: a token at the cut leaves no prefix in view', () => {
     // Each cut falls 10 characters into the token.
-    const cutters: [string, number, (text: string) => string][] = [
-      ['oneLine', 80, (text) => oneLine(text, 80)],
-      ['summaryText', 80, (text) => summaryText(text, 80)],
+    const cutters: [string, number, (guard: Guard, text: string) => string][] = [
+      ['oneLine', 80, (guard, text) => guard.oneLine(text, 80)],
+      ['summaryText', 80, (guard, text) => guard.summaryText(text, 80)],
       ['shorten', 60, shorten],
-      ['plainLine', 80, (text) => plainLine(text, 80)],
+      ['plainLine', 80, (guard, text) => plainLine(guard, text, 80)],
       ['shownUrl', 200, shownUrl],
       ['quoted', 80, quoted]
     ]
     for (const [name, at, cutter] of cutters) {
       const text = `${'x'.repeat(at - 10)}${TOKEN}`
-      hideSecrets([TOKEN])
-      expect([name, leaks(cutter(text))]).toEqual([name, false])
-      // Without the secret registered, the same cut shows its start: the test can tell.
-      hideSecrets([])
-      expect([name, leaks(cutter(text))]).toEqual([name, true])
+      expect([name, leaks(cutter(guardAgainst([TOKEN]), text))]).toEqual([name, false])
+      // With a guard that knows no secret, the same cut shows its start: the test can tell.
+      expect([name, leaks(cutter(NO_SECRETS, text))]).toEqual([name, true])
     }
   })
 
@@ -251,9 +249,9 @@ describe('secrets are hidden before anything is cut or escaped', () => {
   ]
 
   it.each(tokens)('the rendered summary never shows the token %j', (token) => {
-    hideSecrets([token])
+    const guard = guardAgainst([token])
     for (const text of [token, `said: ${token} (at the start of a line too)`]) {
-      const rendered = textOf(renderMarkdown(`<p>${summaryText(text)}</p>`))
+      const rendered = textOf(renderMarkdown(`<p>${guard.summaryText(text)}</p>`))
       expect(rendered).not.toContain(token)
       expect(rendered).toContain('***')
     }

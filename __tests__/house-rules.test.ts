@@ -149,6 +149,7 @@ describe('the rules of the house', () => {
       'clock',
       'signal',
       'log',
+      'guard',
       'connect',
       'openGitHub'
     ])

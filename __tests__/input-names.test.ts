@@ -8,6 +8,7 @@ import {
 } from '../src/config/input-names.js'
 import { InputError } from '../src/config/input-error.js'
 import { INPUT_NAMES } from '../src/config/inputs.js'
+import { NO_SECRETS } from './support/guard.js'
 
 /** The variables the runner sets for every declared input, as @actions/core reads them. */
 const DECLARED = INPUT_NAMES.map((name) => `INPUT_${name.toUpperCase()}`)
@@ -73,7 +74,7 @@ describe('undeclaredInputs', () => {
 
 describe('what the user is told', () => {
   it('refuses a misspelled input, naming it as given and the declared name', () => {
-    const refuse = () => refuseMisspelled([{ given: 'dry_run', meant: 'dry-run' }])
+    const refuse = () => refuseMisspelled([{ given: 'dry_run', meant: 'dry-run' }], NO_SECRETS)
     expect(refuse).toThrow(InputError)
     expect(refuse).toThrow(
       'Misspelled input: rename "dry_run" to dry-run; as spelled, this action would ignore it, so nothing was sent'
@@ -82,38 +83,48 @@ describe('what the user is told', () => {
 
   it('names every misspelled input in one refusal', () => {
     const refuse = () =>
-      refuseMisspelled([
-        { given: 'dry_run', meant: 'dry-run' },
-        { given: 'service_id', meant: 'service-id' }
-      ])
+      refuseMisspelled(
+        [
+          { given: 'dry_run', meant: 'dry-run' },
+          { given: 'service_id', meant: 'service-id' }
+        ],
+        NO_SECRETS
+      )
     expect(refuse).toThrow(/^Misspelled inputs: rename "dry_run" to dry-run, "service_id" to /)
   })
 
   it('refuses nothing when nothing is misspelled', () => {
-    expect(() => refuseMisspelled([])).not.toThrow()
+    expect(() => refuseMisspelled([], NO_SECRETS)).not.toThrow()
   })
 
   it('warns of an unknown input, with the closest declared one when there is one', () => {
-    expect(unknownInputWarning({ given: 'key', closest: 'keys' })).toBe(
+    expect(unknownInputWarning({ given: 'key', closest: 'keys' }, NO_SECRETS)).toBe(
       'This action ignores input "key": it has no input of that name; did you mean keys?'
     )
-    expect(unknownInputWarning({ given: 'colour', closest: undefined })).toMatch(/of that name$/)
+    expect(unknownInputWarning({ given: 'colour', closest: undefined }, NO_SECRETS)).toMatch(
+      /of that name$/
+    )
   })
 
   it('words the note "Nothing to purge" adds, and adds none without unknown inputs', () => {
-    expect(unknownInputsNote([{ given: 'key', closest: 'keys' }])).toBe(
+    expect(unknownInputsNote([{ given: 'key', closest: 'keys' }], NO_SECRETS)).toBe(
       '; note the warning above: this action ignores input "key" (did you mean keys?)'
     )
     const two = [
       { given: 'colour', closest: undefined },
       { given: 'key', closest: 'keys' as const }
     ]
-    expect(unknownInputsNote(two)).toMatch(/warnings above: .* inputs "colour", "key" \(/)
-    expect(unknownInputsNote([])).toBe('')
+    expect(unknownInputsNote(two, NO_SECRETS)).toMatch(
+      /warnings above: .* inputs "colour", "key" \(/
+    )
+    expect(unknownInputsNote([], NO_SECRETS)).toBe('')
   })
 
   it('shows a name through the guard: a line break in it cannot start a runner command', () => {
-    const warning = unknownInputWarning({ given: 'a\n::add-mask::b', closest: undefined })
+    const warning = unknownInputWarning(
+      { given: 'a\n::add-mask::b', closest: undefined },
+      NO_SECRETS
+    )
     expect(warning).not.toMatch(/[\r\n]/)
     expect(warning).toContain('"a\\n::add-mask::b"')
   })

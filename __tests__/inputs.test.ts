@@ -4,6 +4,7 @@ import { unknownInputsNote, type UnknownInput } from '../src/config/input-names.
 import { parseSettings } from '../src/config/inputs.js'
 import { DEFAULT_INPUTS } from '../tools/defaults.js'
 import { API, files, noFiles, refusalOf, settingsOf, TOKEN } from './support/parsed-inputs.js'
+import { NO_SECRETS } from './support/guard.js'
 
 describe('the defaults', () => {
   it('give the documented settings', () => {
@@ -205,9 +206,13 @@ describe('mode', () => {
   it('points "Nothing to purge" at the inputs the action ignored, which a typo may have meant', () => {
     const ignored: UnknownInput[] = [{ given: 'key', closest: 'keys' }]
     const parse = (keys: string) =>
-      parseSettings({ ...DEFAULT_INPUTS, ...API, keys }, noFiles, ignored)
+      parseSettings(
+        { ...DEFAULT_INPUTS, ...API, keys },
+        { readFile: noFiles, guard: NO_SECRETS },
+        ignored
+      )
     expect(() => parse('')).toThrow(/^Nothing to purge: /)
-    expect(() => parse('')).toThrow(unknownInputsNote(ignored))
+    expect(() => parse('')).toThrow(unknownInputsNote(ignored, NO_SECRETS))
     expect(parse('home').keys).toEqual(['home'])
   })
 })

@@ -6,6 +6,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { readListFile } from '../src/config/list-files.js'
 import { API, refusalOf, settingsOf } from './support/parsed-inputs.js'
+import { NO_SECRETS } from './support/guard.js'
+
+const readWithoutSecrets = (path: string): string => readListFile(path, NO_SECRETS)
 
 describe('readListFile: a regular file of at most 64 MiB, read through one descriptor', () => {
   let dir: string
@@ -18,13 +21,17 @@ describe('readListFile: a regular file of at most 64 MiB, read through one descr
 
   /** The refusal parseSettings throws when keys-file is this path, read for real. */
   const keysFileRefusal = (path: string): string =>
-    refusalOf({ ...API, 'keys-file': path }, readListFile).message
+    refusalOf({ ...API, 'keys-file': path }, readWithoutSecrets).message
 
   it('reads a regular file as UTF-8, and the keys in it are purged', () => {
     const path = join(dir, 'keys.txt')
     writeFileSync(path, '\uFEFFa b\nc\n')
-    expect(readListFile(path)).toBe('\uFEFFa b\nc\n')
-    expect(settingsOf({ ...API, 'keys-file': path }, readListFile).keys).toEqual(['a', 'b', 'c'])
+    expect(readListFile(path, NO_SECRETS)).toBe('\uFEFFa b\nc\n')
+    expect(settingsOf({ ...API, 'keys-file': path }, readWithoutSecrets).keys).toEqual([
+      'a',
+      'b',
+      'c'
+    ])
   })
 
   /** What every refusal ends with: where the path led, from where the run stood. */
@@ -64,25 +71,25 @@ describe('readListFile: a regular file of at most 64 MiB, read through one descr
     const path = join(dir, 'limit')
     writeFileSync(path, '')
     truncateSync(path, 64 * 1024 * 1024)
-    expect(readListFile(path)).toHaveLength(64 * 1024 * 1024)
+    expect(readListFile(path, NO_SECRETS)).toHaveLength(64 * 1024 * 1024)
     truncateSync(path, 64 * 1024 * 1024 + 1)
-    const error = refusalOf({ 'urls-file': path }, readListFile)
+    const error = refusalOf({ 'urls-file': path }, readWithoutSecrets)
     expect(error.message).toMatch(
       /^urls-file: cannot read .*: it holds 67,108,865 bytes; a list file may hold at most 64 MiB; /
     )
   })
 
   it('reads past the size fstat gives, which is 0 for files such as those in /proc', () => {
-    expect(readListFile('/proc/self/status')).toMatch(/^Name:/)
+    expect(readListFile('/proc/self/status', NO_SECRETS)).toMatch(/^Name:/)
   })
 
   it('reads a relative path from the working directory it is handed', () => {
     writeFileSync(join(dir, 'urls.txt'), 'https://www.example.com/\n')
-    expect(readListFile('urls.txt', dir)).toBe('https://www.example.com/\n')
+    expect(readListFile('urls.txt', NO_SECRETS, dir)).toBe('https://www.example.com/\n')
   })
 
   it('refuses a missing file naming the input, where the path led, from where, and why', () => {
-    const inWorkspace = (path: string): string => readListFile(path, dir)
+    const inWorkspace = (path: string): string => readListFile(path, NO_SECRETS, dir)
     expect(refusalOf({ ...API, 'keys-file': 'purge/keys.txt' }, inWorkspace).message).toBe(
       'keys-file: cannot read "purge/keys.txt": no such file (ENOENT); the path resolves to ' +
         `${JSON.stringify(join(dir, 'purge/keys.txt'))}, from the working directory ${JSON.stringify(dir)}`

@@ -2,6 +2,7 @@
 import { describe, expect, it } from '@jest/globals'
 import { listItems, parseKeys, parseUrls } from '../src/config/lists.js'
 import { InputError } from '../src/config/input-error.js'
+import { NO_SECRETS } from './support/guard.js'
 
 /** The name of a list input, as every message about it starts. */
 type ListInput = Parameters<typeof listItems>[1]
@@ -241,7 +242,7 @@ const GRAMMAR: [what: string, input: ListInput, value: string, read: Read][] = [
 
 describe('listItems: the one grammar of list inputs', () => {
   it.each(GRAMMAR)('%s (%s: %j)', (_what, input, value, read) => {
-    const items = (): string[] => [...listItems(value, input)]
+    const items = (): string[] => [...listItems(value, input, NO_SECRETS)]
     if ('refused' in read) {
       expect(items).toThrow(InputError)
       expect(items).toThrow(new InputError(read.refused))
@@ -253,12 +254,12 @@ describe('listItems: the one grammar of list inputs', () => {
 
 describe('parseKeys', () => {
   it('gives the keys of each list in turn, each once, first place kept, case kept', () => {
-    const keys = parseKeys(['b a Key b', 'keys'], ['["key","a","c"]', 'keys-file'])
+    const keys = parseKeys(NO_SECRETS, ['b a Key b', 'keys'], ['["key","a","c"]', 'keys-file'])
     expect(keys).toEqual(['b', 'a', 'Key', 'key', 'c'])
   })
 
   it('checks each key, naming the input it came from', () => {
-    expect(() => parseKeys(['a', 'keys'], ['b "c"', 'keys-file'])).toThrow(
+    expect(() => parseKeys(NO_SECRETS, ['a', 'keys'], ['b "c"', 'keys-file'])).toThrow(
       /^keys-file: key "\\"c\\"" is wrapped in quotes/
     )
   })
@@ -267,6 +268,7 @@ describe('parseKeys', () => {
 describe('parseUrls', () => {
   it('gives the URLs of each list in turn, each once by where its purge goes, first spelling kept', () => {
     const urls = parseUrls(
+      NO_SECRETS,
       ['https://CDN.example.com/a https://cdn.example.com:443/a#top', 'urls'],
       ['https://cdn.example.com/b\nhttps://cdn.example.com/a', 'urls-file']
     )
@@ -277,7 +279,7 @@ describe('parseUrls', () => {
   })
 
   it('keeps URLs that differ by path case, query or scheme apart', () => {
-    const urls = parseUrls([
+    const urls = parseUrls(NO_SECRETS, [
       'https://cdn.example.com/A https://cdn.example.com/a https://cdn.example.com/a?v=1 http://cdn.example.com/a',
       'urls'
     ])
@@ -286,7 +288,7 @@ describe('parseUrls', () => {
 
   it('checks each URL, naming the input it came from', () => {
     expect(() =>
-      parseUrls(['https://ok.example.com/', 'urls'], ['/relative', 'urls-file'])
+      parseUrls(NO_SECRETS, ['https://ok.example.com/', 'urls'], ['/relative', 'urls-file'])
     ).toThrow(/^urls-file: "\/relative" is not an absolute URL/)
   })
 })

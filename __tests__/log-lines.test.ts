@@ -9,6 +9,7 @@ import { DEFAULT_INPUTS, TEST_BASE } from '../tools/defaults.js'
 import { derivationOf } from './support/derivation.js'
 import { type DerivedTarget, type Derivation } from '../src/record/index.js'
 import { describeCall } from '../src/record/words.js'
+import { NO_SECRETS } from './support/guard.js'
 
 /** What the runner would obey in a line the action prints. */
 const COMMAND = /^\s*::|##\[/
@@ -25,7 +26,7 @@ const linesOf = (...texts: string[]): string[] => texts.flatMap((text) => text.s
 describe('showDerivation', () => {
   async function shown(given: Derivation, calls = 1): Promise<string[]> {
     const log = recordedLog()
-    await showDerivation(given, calls, log)
+    await showDerivation(given, calls, { log, guard: NO_SECRETS })
     return log.lines
   }
 
@@ -78,15 +79,18 @@ describe('call lines', () => {
       'service-id': '##[add-mask]svc',
       keys: 'a b'
     },
-    () => {
-      throw new Error('no files in these tests')
+    {
+      readFile: () => {
+        throw new Error('no files in these tests')
+      },
+      guard: NO_SECRETS
     }
   )
   const [call] = planPurges(settings)
   if (call === undefined) throw new Error('expected a call')
 
   it('names the services in the plan without letting one speak to the runner', () => {
-    const line = describePlan([call], settings)
+    const line = describePlan([call], settings, NO_SECRETS)
     expect(line).toContain('Planned 1 instant purge call for 2 targets on service')
     expect(line).toContain('add-mask]svc')
     expect(line).not.toMatch(COMMAND)
@@ -102,7 +106,7 @@ describe('call lines', () => {
         detail: 'bad\n::error title=Forged::all good\r\n##[set-output name=x]1'
       }
     }
-    const line = describeEnd(call, end, 120)
+    const line = describeEnd(call, end, 120, NO_SECRETS)
     expect(linesOf(line)).toHaveLength(1)
     expect(line).not.toMatch(COMMAND)
     expect(line).toContain('HTTP 400: bad\\n::error title=Forged::all good')
@@ -119,13 +123,15 @@ describe('call lines', () => {
       ]),
       failure: undefined
     }
-    expect(describeEnd(call, whole, 5)).toMatch(/^✓ /)
+    expect(describeEnd(call, whole, 5, NO_SECRETS)).toMatch(/^✓ /)
     const lost = { ...whole, ids: new Map([['a', 'x']]) }
-    expect(describeEnd(call, lost, 5)).toMatch(/^⚠ .*; 1 key without a purge id$/)
+    expect(describeEnd(call, lost, 5, NO_SECRETS)).toMatch(/^⚠ .*; 1 key without a purge id$/)
   })
 
   it('shows the call with its method, address and batch size', () => {
-    expect(describeCall(call)).toMatch(/^POST https:\/\/api\.example-cdn\.com\/.*\(2 keys\)$/)
+    expect(describeCall(call, NO_SECRETS)).toMatch(
+      /^POST https:\/\/api\.example-cdn\.com\/.*\(2 keys\)$/
+    )
   })
 
   it('says a purge-all purges everything in the service, in the plan and when it ends', () => {
@@ -137,14 +143,16 @@ describe('call lines', () => {
         'service-id': 'svc123',
         mode: 'all'
       },
-      () => ''
+      { readFile: () => '', guard: NO_SECRETS }
     )
     const calls = planPurges(all)
-    expect(describePlan(calls, all)).toBe('Planned 1 purge-all call: everything in service svc123')
+    expect(describePlan(calls, all, NO_SECRETS)).toBe(
+      'Planned 1 purge-all call: everything in service svc123'
+    )
     const [purgeAll] = calls
     if (purgeAll === undefined) throw new Error('expected a call')
     const end = { attempts: 1, httpStatus: 200, ids: new Map(), failure: undefined }
-    expect(describeEnd(purgeAll, end, 30)).toBe(
+    expect(describeEnd(purgeAll, end, 30, NO_SECRETS)).toBe(
       `✓ POST ${TEST_BASE}/service/svc123/purge_all: everything in svc123 purged, HTTP 200 (1 attempt, 30 ms)`
     )
   })

@@ -4,6 +4,7 @@ import { parseKeyMap, parseUrlMap } from '../src/config/maps.js'
 import { InputError } from '../src/config/input-error.js'
 import { deriveTargets } from '../src/stages/changed-files/derive.js'
 import type { DerivedTarget } from '../src/record/index.js'
+import { NO_SECRETS } from './support/guard.js'
 
 const SITE = 'public/ => https://www.example.com/'
 
@@ -31,7 +32,8 @@ describe('url-map', () => {
         '',
         '  public/ => https://www.example.com/  ',
         'docs => https://docs.example.com/v2'
-      ].join('\n')
+      ].join('\n'),
+      NO_SECRETS
     )
     expect(map).toEqual([
       { pathPrefix: 'public/', urlPrefix: 'https://www.example.com/', line: 3 },
@@ -40,20 +42,29 @@ describe('url-map', () => {
   })
 
   it('treats a prefix without a trailing slash as a directory, not a name prefix', () => {
-    const map = parseUrlMap('public => https://x.example/')
+    const map = parseUrlMap('public => https://x.example/', NO_SECRETS)
     expect(urls(deriveTargets(['public/a.html', 'publicity.txt'], map, []))).toEqual([
       'https://x.example/a.html'
     ])
   })
 
   it('accepts ./ for the repository root and drops a leading ./ or /', () => {
-    expect(parseUrlMap('./ => https://x.example/').map((m) => m.pathPrefix)).toEqual([''])
-    expect(parseUrlMap('./site/ => https://x.example/').map((m) => m.pathPrefix)).toEqual(['site/'])
-    expect(parseUrlMap('/site => https://x.example/').map((m) => m.pathPrefix)).toEqual(['site/'])
+    expect(parseUrlMap('./ => https://x.example/', NO_SECRETS).map((m) => m.pathPrefix)).toEqual([
+      ''
+    ])
+    expect(
+      parseUrlMap('./site/ => https://x.example/', NO_SECRETS).map((m) => m.pathPrefix)
+    ).toEqual(['site/'])
+    expect(parseUrlMap('/site => https://x.example/', NO_SECRETS).map((m) => m.pathPrefix)).toEqual(
+      ['site/']
+    )
   })
 
   it('accepts Windows line endings and a byte order mark', () => {
-    const map = parseUrlMap('\uFEFFa/ => https://a.example/\r\nb/ => https://b.example/\r\n')
+    const map = parseUrlMap(
+      '\uFEFFa/ => https://a.example/\r\nb/ => https://b.example/\r\n',
+      NO_SECRETS
+    )
     expect(map.map((m) => m.urlPrefix)).toEqual(['https://a.example/', 'https://b.example/'])
   })
 
@@ -69,20 +80,22 @@ describe('url-map', () => {
     ['../public/ => https://www.example.com/', 'without . or .. segments'],
     ['public\\site => https://www.example.com/', 'not \\']
   ])('refuses %j, naming url-map and the line', (line, reason) => {
-    const message = inputError(() => parseUrlMap(`# header\n${SITE}\n${line}`))
+    const message = inputError(() => parseUrlMap(`# header\n${SITE}\n${line}`, NO_SECRETS))
     expect(message).toContain('url-map line 3')
     expect(message).toContain(reason)
   })
 
   it('never echoes credentials from a bad URL prefix', () => {
-    const message = inputError(() => parseUrlMap('public/ => ftp://deploy:s3cret@x.example/'))
+    const message = inputError(() =>
+      parseUrlMap('public/ => ftp://deploy:s3cret@x.example/', NO_SECRETS)
+    )
     expect(message).not.toContain('s3cret')
   })
 })
 
 describe('key-map', () => {
   it('reads GLOB => KEY lines and matches globs against whole repository paths', () => {
-    const map = parseKeyMap('# blog\ncontent/blog/** => blog\n\n**/*.css => styles')
+    const map = parseKeyMap('# blog\ncontent/blog/** => blog\n\n**/*.css => styles', NO_SECRETS)
     expect(map.map(({ glob, key, line }) => ({ glob, key, line }))).toEqual([
       { glob: 'content/blog/**', key: 'blog', line: 2 },
       { glob: '**/*.css', key: 'styles', line: 4 }
@@ -95,12 +108,12 @@ describe('key-map', () => {
   })
 
   it('matches files in dot directories, which sites serve too', () => {
-    const map = parseKeyMap('public/** => site')
+    const map = parseKeyMap('public/** => site', NO_SECRETS)
     expect(keys(deriveTargets(['public/.well-known/security.txt'], [], map))).toEqual(['site'])
   })
 
   it('ignores a leading ./ in a glob, since GitHub paths never have one', () => {
-    const map = parseKeyMap('./content/** => content')
+    const map = parseKeyMap('./content/** => content', NO_SECRETS)
     expect(keys(deriveTargets(['content/a.md'], [], map))).toEqual(['content'])
   })
 
@@ -113,13 +126,13 @@ describe('key-map', () => {
     ['with a key in double quotes', 'content/** => "blog"', 'is wrapped in quotes'],
     ['with a key in single quotes', `content/** => 'blog'`, 'remove them']
   ])('refuses a line %s, naming key-map and the line', (_label, line, reason) => {
-    const message = inputError(() => parseKeyMap(`a/** => a\n${line}`))
+    const message = inputError(() => parseKeyMap(`a/** => a\n${line}`, NO_SECRETS))
     expect(message).toContain('key-map line 2')
     expect(message).toContain(reason)
   })
 
   it('accepts a key of exactly 1024 bytes', () => {
     const key = 'k'.repeat(1024)
-    expect(parseKeyMap(`a/** => ${key}`).map((m) => m.key)).toEqual([key])
+    expect(parseKeyMap(`a/** => ${key}`, NO_SECRETS).map((m) => m.key)).toEqual([key])
   })
 })

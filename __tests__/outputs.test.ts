@@ -7,8 +7,13 @@ import { writeOutputs } from '../src/report/outputs.js'
 import type { PurgeResult, EdgeCheckEntry } from '../src/record/index.js'
 import { runnerOutputs } from '../src/runner/outputs.js'
 import { purgeResult, runRecord } from './support/run-record.js'
-import { hideSecrets } from '../src/text/guard.js'
+import { runnerVoice } from '../src/runner/log.js'
+import { guardAgainst, type Guard } from '../src/text/guard.js'
+import { NO_SECRETS } from './support/guard.js'
 import { parseOutputFile } from '../tools/run-like-runner.js'
+
+/** The runner's outputs, as the runner door hands them to the report with the run's guard. */
+const io = (guard: Guard = NO_SECRETS) => runnerOutputs(runnerVoice(guard).log, guard)
 
 /** Results as the `results` output and file hold them: their failure is there in words only. */
 const outputForm = (results: readonly PurgeResult[]): object[] =>
@@ -38,7 +43,6 @@ describe('writeOutputs', () => {
   })
 
   afterEach(() => {
-    hideSecrets([])
     jest.restoreAllMocks()
     for (const name of ['GITHUB_OUTPUT', 'RUNNER_TEMP']) {
       if (saved[name] === undefined) delete process.env[name]
@@ -54,7 +58,7 @@ describe('writeOutputs', () => {
       purgeResult({ target: 'a', id: 'id-a' }),
       purgeResult({ target: 'b', status: 'failed', id: null, http_status: 500, error: 'HTTP 500' })
     ]
-    const file = await writeOutputs(runRecord({ results }), runnerOutputs)
+    const file = await writeOutputs(runRecord({ results }), io())
     expect(outputs()).toEqual({
       base: '',
       'base-source': '',
@@ -92,7 +96,7 @@ describe('writeOutputs', () => {
       entry('https://www.example.com/late', { http_status: null, age: null, checks: 0 })
     ]
     const edgeCheck = { entries, cancelled: false, malformedAge: [] }
-    await writeOutputs(runRecord({ results: [purgeResult({})], edgeCheck }), runnerOutputs)
+    await writeOutputs(runRecord({ results: [purgeResult({})], edgeCheck }), io())
     expect(outputs()).toMatchObject({
       'fresh-count': '1',
       'stale-count': '3',
@@ -113,8 +117,7 @@ describe('writeOutputs', () => {
       }),
       purgeResult({ target: 'c', id: Buffer.from(`user:${token}`).toString('base64') })
     ]
-    hideSecrets([token])
-    const file = await writeOutputs(runRecord({ results }), runnerOutputs)
+    const file = await writeOutputs(runRecord({ results }), io(guardAgainst([token])))
     const written = outputs()
     const [first, second, third] = JSON.parse(written.results ?? '') as PurgeResult[]
     expect(first?.target).toBe('key-***')
@@ -134,8 +137,7 @@ describe('writeOutputs', () => {
         ? purgeResult({ target: 'x', status: 'failed', id: null, error: `echoed ${token}` })
         : purgeResult({ target: `key-${index}`, id: `id-${index}` })
     )
-    hideSecrets([token])
-    const file = await writeOutputs(runRecord({ results }), runnerOutputs)
+    const file = await writeOutputs(runRecord({ results }), io(guardAgainst([token])))
     const hidden = JSON.stringify(outputForm(results), (_key, value: unknown) =>
       typeof value === 'string' ? value.replaceAll(token, '***') : value
     )
@@ -147,7 +149,7 @@ describe('writeOutputs', () => {
     const results = Array.from({ length: 4000 }, (_, index) =>
       purgeResult({ target: `é-${index}-日本-😀`, id: `id-${index}` })
     )
-    const file = await writeOutputs(runRecord({ results }), runnerOutputs)
+    const file = await writeOutputs(runRecord({ results }), io())
     expect(readFileSync(file).length).toBeGreaterThan(512 * 1024)
     expect(readFileSync(file, 'utf8')).toBe(JSON.stringify(outputForm(results)))
     expect(JSON.parse(outputs()['purge-ids'] ?? '')).toEqual(
@@ -168,12 +170,12 @@ describe('writeOutputs', () => {
     }
     const exact = sized(1_000_000)
     expect(Buffer.byteLength(JSON.stringify(outputForm(exact)))).toBe(1_000_000)
-    await writeOutputs(runRecord({ results: exact }), runnerOutputs)
+    await writeOutputs(runRecord({ results: exact }), io())
     expect(outputs().results).toBe(JSON.stringify(outputForm(exact)))
 
     writeFileSync(outputFile, '')
     const over = sized(1_000_001)
-    await writeOutputs(runRecord({ results: over }), runnerOutputs)
+    await writeOutputs(runRecord({ results: over }), io())
     expect(outputs().results).toBe('')
     expect(printed.join('')).toContain('at 1000001 bytes it exceeds')
   })
@@ -181,8 +183,7 @@ describe('writeOutputs', () => {
   it('hides the token in purge-id', async () => {
     const token = 'tok-9fQ2xL7vR4m'
     const results = [purgeResult({ id: `id-${token}` })]
-    hideSecrets([token])
-    await writeOutputs(runRecord({ results }), runnerOutputs)
+    await writeOutputs(runRecord({ results }), io(guardAgainst([token])))
     expect(outputs()['purge-id']).toBe('id-***')
   })
 
@@ -191,7 +192,7 @@ describe('writeOutputs', () => {
       purgeResult({ target: `key-${index}`, id: `id-${index}` })
     )
     let finished = false
-    const writing = writeOutputs(runRecord({ results }), runnerOutputs).finally(() => {
+    const writing = writeOutputs(runRecord({ results }), io()).finally(() => {
       finished = true
     })
     // Looks at every file under the results file's name between the writer's steps; written in
@@ -215,7 +216,7 @@ describe('writeOutputs', () => {
   it('sets every output when the results file cannot be written, with a warning naming it', async () => {
     process.env.RUNNER_TEMP = join(dir, 'removed')
     const results = [purgeResult({ target: 'a', id: 'id-a' })]
-    expect(await writeOutputs(runRecord({ results }), runnerOutputs)).toBe('')
+    expect(await writeOutputs(runRecord({ results }), io())).toBe('')
     expect(outputs()).toEqual({
       base: '',
       'base-source': '',

@@ -18,6 +18,7 @@ import { FakeClock } from '../tools/fake-clock.js'
 import { recordedLog, type RecordedLog } from './support/recorded-log.js'
 import { page, ScriptedProber } from '../tools/scripted-prober.js'
 import { ScriptedTransport, type CallScript } from '../tools/scripted-transport.js'
+import { NO_SECRETS } from './support/guard.js'
 
 const ORIGIN = 'https://origin.example/version'
 const SHA = 'abc1234'
@@ -27,7 +28,7 @@ const PAGES = ['https://www.example.com/a', 'https://www.example.com/b']
 const withAllStages = (overrides: Partial<Settings> = {}): Settings =>
   settingsWith({
     keys: ['home', 'product-42'],
-    urls: parseUrls([PAGES.join('\n'), 'urls']),
+    urls: parseUrls(NO_SECRETS, [PAGES.join('\n'), 'urls']),
     wait: { urls: [ORIGIN], text: SHA, passes: 1, timeoutMs: 10_000 },
     edgeCheck: { purgedUrls: true, urls: [], text: undefined, timeoutMs: 60_000 },
     ...overrides
@@ -94,6 +95,7 @@ async function run(settings: Settings, scene: Scene = {}): Promise<Run> {
   }
   const log = recordedLog()
   const deps: PipelineDeps = {
+    guard: NO_SECRETS,
     clock,
     signal: cancel.signal,
     log,

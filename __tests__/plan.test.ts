@@ -13,6 +13,7 @@ import {
 } from '../tools/defaults.js'
 import type { BatchFormat, Settings } from '../src/config/settings.js'
 import type { PurgeCall } from '../src/record/index.js'
+import { NO_SECRETS } from './support/guard.js'
 
 const TOKEN = 'tok-plan-9d3f1b'
 
@@ -26,9 +27,15 @@ const DEFAULTS: RawInputs = {
 /** The plan for these inputs, validated as the action validates them. */
 function planFor(overrides: Partial<RawInputs>): PurgeCall[] {
   return planPurges(
-    parseSettings({ ...DEFAULTS, ...overrides }, () => {
-      throw new Error('no files in these tests')
-    })
+    parseSettings(
+      { ...DEFAULTS, ...overrides },
+      {
+        readFile: () => {
+          throw new Error('no files in these tests')
+        },
+        guard: NO_SECRETS
+      }
+    )
   )
 }
 
@@ -551,8 +558,8 @@ describe('properties', () => {
         fc.array(validKey(false), { maxLength: 5 }),
         (before, head, bad, tail, after) => {
           const text = [...before, `${head}${bad}${tail}`, ...after].join(' ')
-          expect(() => parseKeys([text, 'keys'])).toThrow(InputError)
-          expect(() => parseKeys([text, 'keys'])).toThrow(/^keys: /)
+          expect(() => parseKeys(NO_SECRETS, [text, 'keys'])).toThrow(InputError)
+          expect(() => parseKeys(NO_SECRETS, [text, 'keys'])).toThrow(/^keys: /)
         }
       ),
       { numRuns: 200 }
@@ -596,7 +603,7 @@ describe('properties', () => {
         (text) => {
           let keys: string[]
           try {
-            keys = parseKeys([text, 'keys'])
+            keys = parseKeys(NO_SECRETS, [text, 'keys'])
           } catch (error) {
             expect(error).toBeInstanceOf(InputError)
             return
@@ -620,7 +627,7 @@ describe('properties', () => {
         const settings = {
           ...keySettings([]),
           service: undefined,
-          urls: parseUrls([list.join('\n'), 'urls']),
+          urls: parseUrls(NO_SECRETS, [list.join('\n'), 'urls']),
           soft
         }
         const calls = planPurges(settings)

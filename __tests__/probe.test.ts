@@ -21,6 +21,7 @@ import type { Answer } from '../src/http/agents.js'
 import { FakeContentServer } from '../tools/fake-content-server.js'
 import { ROOT } from '../tools/run-like-runner.js'
 import { childTmpdir } from './support/child-tmpdir.js'
+import { NO_SECRETS } from './support/guard.js'
 
 /** The most the prober decodes of a body. */
 const FOUR_MIB = 4 * 1024 * 1024
@@ -163,7 +164,7 @@ beforeAll(async () => {
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-  prober = createProber({ userAgent: 'edge-purge-test/1.0', concurrency: 4 })
+  prober = createProber({ guard: NO_SECRETS, userAgent: 'edge-purge-test/1.0', concurrency: 4 })
   content = await FakeContentServer.start()
 })
 

@@ -10,6 +10,7 @@ import { settingsWith, TEST_BASE, TEST_SERVICE as SERVICE } from '../tools/defau
 import type { Settings } from '../src/config/settings.js'
 import type { PurgeCall } from '../src/record/index.js'
 import { reasonOf } from '../src/record/failure.js'
+import { NO_SECRETS } from './support/guard.js'
 
 const NOW = Date.UTC(2025, 5, 1, 12, 0, 0)
 const ID = '1740093-1756794994-11993984'
@@ -31,8 +32,9 @@ const calls: Record<PurgeCall['operation'], () => PurgeCall> = {
   key: () => planned({ keys: ['home'] }),
   'soft-key': () => planned({ keys: ['home'], soft: true }),
   batch: () => planned({ keys: ['a', 'b', 'c'] }),
-  url: () => planned({ services: [], urls: parseUrls([PAGE, 'urls']) }),
-  'soft-url': () => planned({ services: [], urls: parseUrls([PAGE, 'urls']), soft: true })
+  url: () => planned({ services: [], urls: parseUrls(NO_SECRETS, [PAGE, 'urls']) }),
+  'soft-url': () =>
+    planned({ services: [], urls: parseUrls(NO_SECRETS, [PAGE, 'urls']), soft: true })
 }
 
 function response(status: number, body: unknown, headers: IncomingHttpHeaders = {}): Answer {
@@ -61,64 +63,78 @@ function succeeded(verdict: Verdict): Success {
 
 describe('success', () => {
   it.each(['key', 'soft-key'] as const)('%s: {"status":"ok","id"} gives the key its id', (op) => {
-    const verdict = succeeded(interpret(calls[op](), response(200, { status: 'ok', id: ID }), NOW))
+    const verdict = succeeded(
+      interpret(calls[op](), response(200, { status: 'ok', id: ID }), NOW, NO_SECRETS)
+    )
     expect(verdict.httpStatus).toBe(200)
     expect([...verdict.ids]).toEqual([['home', ID]])
   })
 
   it.each(['url', 'soft-url'] as const)('%s: {"status":"ok","id"} gives the URL its id', (op) => {
-    const verdict = succeeded(interpret(calls[op](), response(200, { status: 'ok', id: ID }), NOW))
+    const verdict = succeeded(
+      interpret(calls[op](), response(200, { status: 'ok', id: ID }), NOW, NO_SECRETS)
+    )
     expect([...verdict.ids]).toEqual([[PAGE, ID]])
   })
 
   it('purge-all: {"status":"ok"} succeeds without an id', () => {
-    const verdict = succeeded(interpret(calls['purge-all'](), response(200, { status: 'ok' }), NOW))
+    const verdict = succeeded(
+      interpret(calls['purge-all'](), response(200, { status: 'ok' }), NOW, NO_SECRETS)
+    )
     expect(verdict.ids.size).toBe(0)
   })
 
   it('batch: one property per key gives each key its id', () => {
     const body = { a: '1-2-3', b: '1-2-4', c: '1-2-5-1' }
-    const verdict = succeeded(interpret(calls.batch(), response(200, body), NOW))
+    const verdict = succeeded(interpret(calls.batch(), response(200, body), NOW, NO_SECRETS))
     expect(Object.fromEntries(verdict.ids)).toEqual(body)
   })
 
   it('batch: an answer in another order gives each key its own id', () => {
     const call = planned({ keys: ['b', '7', 'a'] })
     const body = { a: '1-1-1', 7: '1-1-2', b: 5 }
-    const verdict = succeeded(interpret(call, response(200, body), NOW))
+    const verdict = succeeded(interpret(call, response(200, body), NOW, NO_SECRETS))
     expect(Object.fromEntries(verdict.ids)).toEqual({ a: '1-1-1', 7: '1-1-2' })
     expect([...verdict.unusable.keys()]).toEqual(['b'])
   })
 
   it('accepts ids of any shape: they are opaque', () => {
     for (const id of ['4151-1635861748-11038', '1740093-1756794994-11993990-1', 'abc']) {
-      const verdict = succeeded(interpret(calls.key(), response(200, { status: 'ok', id }), NOW))
+      const verdict = succeeded(
+        interpret(calls.key(), response(200, { status: 'ok', id }), NOW, NO_SECRETS)
+      )
       expect(verdict.ids.get('home')).toBe(id)
     }
   })
 
   it('ignores unexpected extra properties', () => {
     const single = { status: 'ok', id: ID, service_id: SERVICE, extra: { nested: true } }
-    expect(succeeded(interpret(calls.key(), response(200, single), NOW)).ids.get('home')).toBe(ID)
+    expect(
+      succeeded(interpret(calls.key(), response(200, single), NOW, NO_SECRETS)).ids.get('home')
+    ).toBe(ID)
 
     const all = { status: 'ok', took_ms: 12 }
-    expect(succeeded(interpret(calls['purge-all'](), response(200, all), NOW)).ok).toBe(true)
+    expect(succeeded(interpret(calls['purge-all'](), response(200, all), NOW, NO_SECRETS)).ok).toBe(
+      true
+    )
 
     const batch = { a: '1-1-1', b: '1-1-2', c: '1-1-3', unrelated: '9-9-9', status: 'ok' }
-    const ids = succeeded(interpret(calls.batch(), response(200, batch), NOW)).ids
+    const ids = succeeded(interpret(calls.batch(), response(200, batch), NOW, NO_SECRETS)).ids
     expect([...ids.keys()]).toEqual(['a', 'b', 'c'])
   })
 
   it('parses the body as JSON even without a Content-Type, as some servers send it', () => {
     const exchange = response(200, { status: 'ok', id: ID }, {})
-    expect(succeeded(interpret(calls.key(), exchange, NOW)).ids.get('home')).toBe(ID)
+    expect(succeeded(interpret(calls.key(), exchange, NOW, NO_SECRETS)).ids.get('home')).toBe(ID)
   })
 })
 
 describe('a batch answer missing a key', () => {
   it('confirms only the keys present, giving the missing key neither an id nor a reason', () => {
     const call = calls.batch()
-    const verdict = succeeded(interpret(call, response(200, { a: '1-2-3', c: '1-2-5' }), NOW))
+    const verdict = succeeded(
+      interpret(call, response(200, { a: '1-2-3', c: '1-2-5' }), NOW, NO_SECRETS)
+    )
     expect([...verdict.ids]).toEqual([
       ['a', '1-2-3'],
       ['c', '1-2-5']
@@ -128,18 +144,18 @@ describe('a batch answer missing a key', () => {
 
   it('does not take empty or non-string values for ids', () => {
     const verdict = succeeded(
-      interpret(calls.batch(), response(200, { a: '', b: 123, c: null }), NOW)
+      interpret(calls.batch(), response(200, { a: '', b: 123, c: null }), NOW, NO_SECRETS)
     )
     expect(verdict.ids.size).toBe(0)
   })
 
   it('does not take inherited object properties for ids of keys named like them', () => {
     const call = planned({ keys: ['constructor', 'toString', '__proto__', 'hasOwnProperty'] })
-    const verdict = succeeded(interpret(call, response(200, {}), NOW))
+    const verdict = succeeded(interpret(call, response(200, {}), NOW, NO_SECRETS))
     expect(verdict.ids.size).toBe(0)
 
     const confirmed = succeeded(
-      interpret(call, response(200, '{"constructor":"1-1-1","__proto__":"1-1-2"}'), NOW)
+      interpret(call, response(200, '{"constructor":"1-1-1","__proto__":"1-1-2"}'), NOW, NO_SECRETS)
     )
     expect([...confirmed.ids]).toEqual([
       ['constructor', '1-1-1'],
@@ -153,7 +169,7 @@ describe('a 200 without the promised JSON', () => {
     '%s: a non-JSON body is a retryable failure quoting the body’s start',
     (op) => {
       const body = `Maintenance in progress, back soon${'x'.repeat(2000)}`
-      const verdict = failed(interpret(calls[op](), response(200, body), NOW))
+      const verdict = failed(interpret(calls[op](), response(200, body), NOW, NO_SECRETS))
       expect(verdict.retryable).toBe(true)
       expect(verdict.httpStatus).toBe(200)
       expect(verdict.message).toContain('Maintenance in progress, back soon')
@@ -163,7 +179,7 @@ describe('a 200 without the promised JSON', () => {
   )
 
   it('an empty body is a retryable failure that says so', () => {
-    const verdict = failed(interpret(calls.key(), response(200, ''), NOW))
+    const verdict = failed(interpret(calls.key(), response(200, ''), NOW, NO_SECRETS))
     expect(verdict.retryable).toBe(true)
     expect(verdict.message).toContain('empty body')
   })
@@ -175,7 +191,7 @@ describe('a 200 without the promised JSON', () => {
     ['a URL answer that is an array', 'url', [{ status: 'ok', id: ID }]],
     ['a batch answer that is an array', 'batch', ['1-2-3', '1-2-4', '1-2-5']]
   ] as const)('%s is a retryable failure', (_what, op, body) => {
-    const verdict = failed(interpret(calls[op](), response(200, body), NOW))
+    const verdict = failed(interpret(calls[op](), response(200, body), NOW, NO_SECRETS))
     expect(verdict.retryable).toBe(true)
     expect(verdict.message).toContain('200')
   })
@@ -194,7 +210,9 @@ describe('purge ids', () => {
   ] as const
 
   it.each(HOSTILE_IDS)('an id %s fails its target, not the call, without retrying', (_what, id) => {
-    const verdict = succeeded(interpret(calls.key(), response(200, { status: 'ok', id }), NOW))
+    const verdict = succeeded(
+      interpret(calls.key(), response(200, { status: 'ok', id }), NOW, NO_SECRETS)
+    )
     expect(verdict.ids.has('home')).toBe(false)
     const unusable = verdict.unusable.get('home')
     const reason = unusable === undefined ? undefined : reasonOf(unusable)
@@ -205,14 +223,16 @@ describe('purge ids', () => {
 
   it('accepts printable ASCII ids of up to 128 characters, four parts included', () => {
     for (const id of ['1-2-3-4', '7'.repeat(128), 'a~b!c']) {
-      const verdict = succeeded(interpret(calls.url(), response(200, { status: 'ok', id }), NOW))
+      const verdict = succeeded(
+        interpret(calls.url(), response(200, { status: 'ok', id }), NOW, NO_SECRETS)
+      )
       expect(verdict.ids.get(PAGE)).toBe(id)
     }
   })
 
   it('fails only the batch key whose id is unusable', () => {
     const body = { a: '1-2-3', b: 'two\nlines', c: '1-2-5' }
-    const verdict = succeeded(interpret(calls.batch(), response(200, body), NOW))
+    const verdict = succeeded(interpret(calls.batch(), response(200, body), NOW, NO_SECRETS))
     expect([...verdict.ids.keys()]).toEqual(['a', 'c'])
     expect([...verdict.unusable]).toEqual([
       ['b', { what: `the server's answer held no usable purge id (got "two lines")` }]
@@ -226,7 +246,8 @@ describe('bounded answers', () => {
       interpret(
         calls.batch(),
         { kind: 'response', status: 200, headers: {}, body: '{"a":"1-', truncated: true },
-        NOW
+        NOW,
+        NO_SECRETS
       )
     )
     expect(verdict.retryable).toBe(false)
@@ -235,7 +256,7 @@ describe('bounded answers', () => {
 
   it('an error body nested 5,000 deep is read without a stack overflow', () => {
     const body = `${'{"errors":['.repeat(5000)}{"msg":"deepest"}${']}'.repeat(5000)}`
-    const verdict = failed(interpret(calls.key(), response(400, body), NOW))
+    const verdict = failed(interpret(calls.key(), response(400, body), NOW, NO_SECRETS))
     expect(verdict.message).toMatch(/^HTTP 400/)
   })
 })
@@ -243,7 +264,7 @@ describe('bounded answers', () => {
 describe('refusals', () => {
   it('a redirect is a failure naming the Location, never followed or retried', () => {
     const exchange = response(301, '', { location: 'https://other.example.net/service/svc123' })
-    const verdict = failed(interpret(calls.key(), exchange, NOW))
+    const verdict = failed(interpret(calls.key(), exchange, NOW, NO_SECRETS))
     expect(verdict.retryable).toBe(false)
     expect(verdict.httpStatus).toBe(301)
     expect(verdict.message).toContain('301')
@@ -252,20 +273,20 @@ describe('refusals', () => {
 
   it('a redirect does not echo credentials from the Location', () => {
     const exchange = response(307, '', { location: 'https://user:hunter2@other.example.net/x' })
-    const verdict = failed(interpret(calls.batch(), exchange, NOW))
+    const verdict = failed(interpret(calls.batch(), exchange, NOW, NO_SECRETS))
     expect(verdict.message).toContain('other.example.net/x')
     expect(verdict.message).not.toContain('hunter2')
   })
 
   it('a redirect without a Location says so', () => {
-    const verdict = failed(interpret(calls.url(), response(302, ''), NOW))
+    const verdict = failed(interpret(calls.url(), response(302, ''), NOW, NO_SECRETS))
     expect(verdict.message).toContain('without a Location')
   })
 
   it('401 stops every call: the token was rejected, with the server’s words', () => {
     const body = { msg: 'Provided credentials are missing or invalid' }
     for (const op of ['purge-all', 'key', 'soft-key', 'batch'] as const) {
-      const verdict = failed(interpret(calls[op](), response(401, body), NOW))
+      const verdict = failed(interpret(calls[op](), response(401, body), NOW, NO_SECRETS))
       expect(verdict.stop).toBe('unauthorized')
       expect(verdict.retryable).toBe(false)
       expect(verdict.httpStatus).toBe(401)
@@ -279,14 +300,14 @@ describe('refusals', () => {
   })
 
   it('401 on a URL purge sent without the token suggests url-purge-auth', () => {
-    const verdict = failed(interpret(calls.url(), response(401, ''), NOW))
+    const verdict = failed(interpret(calls.url(), response(401, ''), NOW, NO_SECRETS))
     expect(verdict.message).toContain('url-purge-auth: true')
     expect(verdict.message).toContain('www.example.com')
   })
 
   it('403 on purge-all says Engineer permission is needed', () => {
     const verdict = failed(
-      interpret(calls['purge-all'](), response(403, { msg: 'Forbidden' }), NOW)
+      interpret(calls['purge-all'](), response(403, { msg: 'Forbidden' }), NOW, NO_SECRETS)
     )
     expect(verdict.stop).toBe('forbidden')
     expect(verdict.retryable).toBe(false)
@@ -299,26 +320,26 @@ describe('refusals', () => {
   })
 
   it('403 on a soft purge says Billing permission is needed', () => {
-    const verdict = failed(interpret(calls['soft-key'](), response(403, ''), NOW))
+    const verdict = failed(interpret(calls['soft-key'](), response(403, ''), NOW, NO_SECRETS))
     expect(verdict.stop).toBe('forbidden')
     expect(verdict.message).toContain('Billing permission')
   })
 
   it('403 on a key purge names the service', () => {
-    const verdict = failed(interpret(calls.batch(), response(403, ''), NOW))
+    const verdict = failed(interpret(calls.batch(), response(403, ''), NOW, NO_SECRETS))
     expect(verdict.message).toContain('403')
     expect(verdict.message).toContain(SERVICE)
   })
 
   it('403 on a URL purge names the host and URL purging', () => {
-    const verdict = failed(interpret(calls.url(), response(403, ''), NOW))
+    const verdict = failed(interpret(calls.url(), response(403, ''), NOW, NO_SECRETS))
     expect(verdict.message).toContain('www.example.com')
     expect(verdict.message).toContain('url-purge-auth')
   })
 
   it('404 on a management call names the service, then the server’s words', () => {
     const body = { msg: 'Record not found', detail: 'Cannot find service' }
-    const verdict = failed(interpret(calls.batch(), response(404, body), NOW))
+    const verdict = failed(interpret(calls.batch(), response(404, body), NOW, NO_SECRETS))
     expect(verdict.retryable).toBe(false)
     expect(verdict.stop).toBeUndefined()
     expect(verdict.message.startsWith('service svc123 not found (404)')).toBe(true)
@@ -331,7 +352,7 @@ describe('refusals', () => {
       keys: ['home'],
       services: [{ id: 'svc123', baseUrl: 'https://api.example-cdn.com/v1' }]
     })
-    const verdict = failed(interpret(call, response(404, { msg: 'Not Found' }), NOW))
+    const verdict = failed(interpret(call, response(404, { msg: 'Not Found' }), NOW, NO_SECRETS))
     expect(verdict.message).toBe(
       "not found (404): base-url has the path /v1; the API's paths start at its root, so give base-url without it (else service svc123 does not exist) — server said: Not Found"
     )
@@ -344,23 +365,27 @@ describe('refusals', () => {
       target: 'api.example-cdn.com:443'
     } as const
     const blocked = (value: Blocked): Answer => ({ kind: 'blocked', blocked: value })
-    const at407 = failed(interpret(calls.batch(), blocked({ ...proxy, status: 407 }), NOW))
+    const at407 = failed(
+      interpret(calls.batch(), blocked({ ...proxy, status: 407 }), NOW, NO_SECRETS)
+    )
     expect(at407).toMatchObject({ retryable: false, stop: 'proxy', httpStatus: null })
-    const at403 = failed(interpret(calls.batch(), blocked({ ...proxy, status: 403 }), NOW))
+    const at403 = failed(
+      interpret(calls.batch(), blocked({ ...proxy, status: 403 }), NOW, NO_SECRETS)
+    )
     expect(at403).toMatchObject({ retryable: false, stop: 'host' })
     const certificate = blocked({
       kind: 'certificate',
       code: 'CERT_HAS_EXPIRED',
       host: 'www.example.com'
     })
-    expect(failed(interpret(calls.url(), certificate, NOW))).toMatchObject({
+    expect(failed(interpret(calls.url(), certificate, NOW, NO_SECRETS))).toMatchObject({
       retryable: false,
       stop: 'host'
     })
   })
 
   it('404 on a URL purge is not blamed on a service', () => {
-    const verdict = failed(interpret(calls.url(), response(404, 'no such object'), NOW))
+    const verdict = failed(interpret(calls.url(), response(404, 'no such object'), NOW, NO_SECRETS))
     expect(verdict.message).not.toContain('service')
     expect(verdict.message).toContain('404')
     expect(verdict.message).toContain('no such object')
@@ -369,7 +394,7 @@ describe('refusals', () => {
   it('400 is not retried and carries the server’s message', () => {
     const body = 'Batch surrogate key request only supports up to 256 surrogate keys'
     const verdict = failed(
-      interpret(calls.batch(), response(400, body, { 'retry-after': '5' }), NOW)
+      interpret(calls.batch(), response(400, body, { 'retry-after': '5' }), NOW, NO_SECRETS)
     )
     expect(verdict.retryable).toBe(false)
     expect(verdict.waitMs).toBeUndefined()
@@ -384,7 +409,7 @@ describe('refusals', () => {
       { msg: 'You have exceeded your hourly rate limit' },
       { 'retry-after': '30' }
     )
-    const verdict = failed(interpret(calls['purge-all'](), exchange, NOW))
+    const verdict = failed(interpret(calls['purge-all'](), exchange, NOW, NO_SECRETS))
     expect(verdict.retryable).toBe(true)
     expect(verdict.waitMs).toBe(30_000)
     expect(verdict.message).toContain('429')
@@ -394,13 +419,15 @@ describe('refusals', () => {
   it('429 is retried after the rate-limit reset time', () => {
     const reset = String((NOW + 75_000) / 1000)
     const exchange = response(429, '', { 'edge-ratelimit-reset': reset })
-    const verdict = failed(interpret(calls.key(), exchange, NOW))
+    const verdict = failed(interpret(calls.key(), exchange, NOW, NO_SECRETS))
     expect(verdict.retryable).toBe(true)
     expect(verdict.waitMs).toBe(75_000)
   })
 
   it.each([500, 502, 503, 504])('%i is retried', (status) => {
-    const verdict = failed(interpret(calls.batch(), response(status, 'upstream trouble'), NOW))
+    const verdict = failed(
+      interpret(calls.batch(), response(status, 'upstream trouble'), NOW, NO_SECRETS)
+    )
     expect(verdict.retryable).toBe(true)
     expect(verdict.httpStatus).toBe(status)
     expect(verdict.message).toContain(String(status))
@@ -408,7 +435,9 @@ describe('refusals', () => {
   })
 
   it('503 with Retry-After carries the wait', () => {
-    const verdict = failed(interpret(calls.batch(), response(503, '', { 'retry-after': '4' }), NOW))
+    const verdict = failed(
+      interpret(calls.batch(), response(503, '', { 'retry-after': '4' }), NOW, NO_SECRETS)
+    )
     expect(verdict.waitMs).toBe(4000)
   })
 })
@@ -416,7 +445,7 @@ describe('refusals', () => {
 describe('no answer', () => {
   it('a timeout is a retryable failure without an HTTP status', () => {
     const exchange: Answer = { kind: 'timeout', message: 'no complete answer within 30 s' }
-    const verdict = failed(interpret(calls.key(), exchange, NOW))
+    const verdict = failed(interpret(calls.key(), exchange, NOW, NO_SECRETS))
     expect(verdict.retryable).toBe(true)
     expect(verdict.httpStatus).toBeNull()
     expect(verdict.message).toContain('timed out')
@@ -425,7 +454,7 @@ describe('no answer', () => {
 
   it('a connection reset is retried and named', () => {
     const exchange: Answer = { kind: 'network', code: 'ECONNRESET', message: 'socket hang up' }
-    const verdict = failed(interpret(calls.batch(), exchange, NOW))
+    const verdict = failed(interpret(calls.batch(), exchange, NOW, NO_SECRETS))
     expect(verdict.retryable).toBe(true)
     expect(verdict.httpStatus).toBeNull()
     expect(verdict.message).toContain('ECONNRESET')
@@ -438,14 +467,14 @@ describe('no answer', () => {
       code: 'ENOTFOUND',
       message: 'getaddrinfo ENOTFOUND api.example-cdn.invalid'
     }
-    const verdict = failed(interpret(calls.key(), exchange, NOW))
+    const verdict = failed(interpret(calls.key(), exchange, NOW, NO_SECRETS))
     expect(verdict.retryable).toBe(false)
     expect(verdict.message).toContain('ENOTFOUND')
   })
 
   it('an error without a code is not retried', () => {
     const exchange: Answer = { kind: 'network', code: undefined, message: 'something broke' }
-    const verdict = failed(interpret(calls.url(), exchange, NOW))
+    const verdict = failed(interpret(calls.url(), exchange, NOW, NO_SECRETS))
     expect(verdict.retryable).toBe(false)
     expect(verdict.message).toContain('something broke')
   })
@@ -480,7 +509,7 @@ describe('base-url named when it is the cause', () => {
     '%s from the API host names base-url and the host; whether it is retried stays %s',
     (code, retryable, said, why) => {
       for (const op of MANAGEMENT) {
-        const verdict = failed(interpret(calls[op](), network(code, said), NOW))
+        const verdict = failed(interpret(calls[op](), network(code, said), NOW, NO_SECRETS))
         expect(verdict).toMatchObject({ retryable, httpStatus: null, stop: undefined })
         expect(verdict.message).toBe(why)
       }
@@ -493,7 +522,7 @@ describe('base-url named when it is the cause', () => {
       keys: ['a', 'b']
     })
     // Node gives an AggregateError without a message when every address of a host refused.
-    const verdict = failed(interpret(call, network('ECONNREFUSED', ''), NOW))
+    const verdict = failed(interpret(call, network('ECONNREFUSED', ''), NOW, NO_SECRETS))
     expect(verdict.message).toBe(
       "127.0.0.1, the host in base-url, refused the connection on port 8787 (ECONNREFUSED): check base-url's host and port"
     )
@@ -501,19 +530,21 @@ describe('base-url named when it is the cause', () => {
 
   it('only a management call blames base-url, and only for DNS and refusals', () => {
     const unknown = network('ENOTFOUND', 'getaddrinfo ENOTFOUND www.example.com')
-    expect(failed(interpret(calls.key(), unknown, NOW)).message).toContain('check base-url')
+    expect(failed(interpret(calls.key(), unknown, NOW, NO_SECRETS)).message).toContain(
+      'check base-url'
+    )
     // URL purges go to the content's host, not to base-url: today's words.
-    expect(failed(interpret(calls.url(), unknown, NOW)).message).toBe(
+    expect(failed(interpret(calls.url(), unknown, NOW, NO_SECRETS)).message).toBe(
       'connection failed (ENOTFOUND): getaddrinfo ENOTFOUND www.example.com'
     )
     const refused = network('ECONNREFUSED', 'connect ECONNREFUSED 198.51.100.1:443')
-    expect(failed(interpret(calls['soft-url'](), refused, NOW))).toMatchObject({
+    expect(failed(interpret(calls['soft-url'](), refused, NOW, NO_SECRETS))).toMatchObject({
       retryable: true,
       message: 'connection failed (ECONNREFUSED): connect ECONNREFUSED 198.51.100.1:443'
     })
     // A reset says nothing of the address (through a proxy, any failure to connect is one).
     const reset = network('ECONNRESET', 'tunneling socket could not be established')
-    expect(failed(interpret(calls.batch(), reset, NOW)).message).toBe(
+    expect(failed(interpret(calls.batch(), reset, NOW, NO_SECRETS)).message).toBe(
       'connection failed (ECONNRESET): tunneling socket could not be established'
     )
   })
@@ -521,7 +552,7 @@ describe('base-url named when it is the cause', () => {
   it.each(MANAGEMENT)('%s: a 200 web page names base-url and is not retried', (op) => {
     const page = '<!DOCTYPE html>\n<html><head><title>Example</title></head><body>Hi</body></html>'
     const exchange = response(200, page, { 'content-type': 'text/html; charset=utf-8' })
-    expect(failed(interpret(calls[op](), exchange, NOW))).toMatchObject({
+    expect(failed(interpret(calls[op](), exchange, NOW, NO_SECRETS))).toMatchObject({
       ok: false,
       retryable: false,
       httpStatus: 200,
@@ -541,7 +572,9 @@ describe('base-url named when it is the cause', () => {
       { 'content-type': 'application/json' }
     ]
   ] as const)('a 2xx is a web page by %s', (_by, status, body, headers) => {
-    const verdict = failed(interpret(calls.batch(), response(status, body, headers), NOW))
+    const verdict = failed(
+      interpret(calls.batch(), response(status, body, headers), NOW, NO_SECRETS)
+    )
     expect(verdict).toMatchObject({ retryable: false, httpStatus: status, message: WEB_PAGE })
   })
 
@@ -553,7 +586,9 @@ describe('base-url named when it is the cause', () => {
       body: `<html>${'x'.repeat(100)}`,
       truncated: true
     }
-    expect(failed(interpret(calls['purge-all'](), exchange, NOW)).message).toBe(WEB_PAGE)
+    expect(failed(interpret(calls['purge-all'](), exchange, NOW, NO_SECRETS)).message).toBe(
+      WEB_PAGE
+    )
   })
 
   it('names only the origin of base-url: no path, no credentials', () => {
@@ -561,7 +596,7 @@ describe('base-url named when it is the cause', () => {
       services: [{ id: SERVICE, baseUrl: 'https://ops:hunter2@www.example.com:8443/cdn-api' }],
       keys: ['home']
     })
-    const verdict = failed(interpret(call, response(200, '<html></html>'), NOW))
+    const verdict = failed(interpret(call, response(200, '<html></html>'), NOW, NO_SECRETS))
     expect(verdict.message).toBe(
       "base-url https://www.example.com:8443 answered with a web page, not the purge API: give the purge API's address"
     )
@@ -571,19 +606,19 @@ describe('base-url named when it is the cause', () => {
     const page = response(200, '<html><body>Maintenance</body></html>', {
       'content-type': 'text/html'
     })
-    expect(failed(interpret(calls.key(), page, NOW)).message).toBe(WEB_PAGE)
+    expect(failed(interpret(calls.key(), page, NOW, NO_SECRETS)).message).toBe(WEB_PAGE)
     // A URL purge's page comes from the content's host: today's words, and retried.
-    expect(failed(interpret(calls.url(), page, NOW))).toMatchObject({
+    expect(failed(interpret(calls.url(), page, NOW, NO_SECRETS))).toMatchObject({
       retryable: true,
       message:
         '200 without the JSON the purge API promises ({"status":"ok","id":...}); got "<html><body>Maintenance</body></html>"'
     })
     // A purge answer labelled text/html is still the answer.
     const labelled = response(200, { status: 'ok', id: ID }, { 'content-type': 'text/html' })
-    expect(succeeded(interpret(calls.key(), labelled, NOW)).ids.get('home')).toBe(ID)
+    expect(succeeded(interpret(calls.key(), labelled, NOW, NO_SECRETS)).ids.get('home')).toBe(ID)
     // Other malformed answers from base-url keep their words and their retries.
     const queued = response(200, { status: 'queued' }, { 'content-type': 'application/json' })
-    expect(failed(interpret(calls['purge-all'](), queued, NOW))).toMatchObject({
+    expect(failed(interpret(calls['purge-all'](), queued, NOW, NO_SECRETS))).toMatchObject({
       retryable: true,
       message:
         '200 without the JSON the purge API promises ({"status":"ok"}); got "{\\"status\\":\\"queued\\"}"'

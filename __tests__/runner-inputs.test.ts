@@ -5,10 +5,18 @@
 import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals'
 import { EOL } from 'node:os'
 import { INPUT_NAMES } from '../src/config/inputs.js'
-import { readSettings } from '../src/runner/inputs.js'
-import { hideSecrets } from '../src/text/guard.js'
+import { readSettings, readTokens } from '../src/runner/inputs.js'
+import { runnerVoice } from '../src/runner/log.js'
 import { DEFAULT_INPUTS } from '../tools/defaults.js'
 import { TOKEN } from './support/parsed-inputs.js'
+
+/** The tokens, then the settings, as the runner door reads them. */
+function readInputs(): ReturnType<typeof readTokens> & {
+  settings: ReturnType<typeof readSettings>
+} {
+  const { tokens, guard } = readTokens()
+  return { tokens, guard, settings: readSettings(tokens, runnerVoice(guard)) }
+}
 
 describe('readSettings through the runner environment', () => {
   const saved = { ...process.env }
@@ -26,7 +34,6 @@ describe('readSettings through the runner environment', () => {
   })
 
   afterEach(() => {
-    hideSecrets([])
     jest.restoreAllMocks()
     for (const name of Object.keys(process.env)) {
       if (!(name in saved)) delete process.env[name]
@@ -48,9 +55,9 @@ describe('readSettings through the runner environment', () => {
         return Reflect.get(target, name, receiver)
       }
     })
-    let inputs: ReturnType<typeof readSettings>
+    let inputs: ReturnType<typeof readInputs>
     try {
-      inputs = readSettings()
+      inputs = readInputs()
     } finally {
       process.env = env
     }
@@ -75,7 +82,7 @@ describe('readSettings through the runner environment', () => {
     process.env['INPUT_KEYS'] = 'a'
     let message = ''
     try {
-      readSettings()
+      readInputs()
     } catch (error) {
       message = error instanceof Error ? error.message : String(error)
     }
@@ -90,7 +97,7 @@ describe('readSettings through the runner environment', () => {
     process.env['INPUT_SERVICE_ID'] = 'svc123'
     process.env['INPUT_KEY'] = 'a'
     // Judged first, service-id would be the one refused: it is empty.
-    expect(() => readSettings()).toThrow(/^Misspelled input: .*"service_id"/)
+    expect(() => readInputs()).toThrow(/^Misspelled input: .*"service_id"/)
     const warnings = writes.filter((line) => line.startsWith('::warning::'))
     expect(warnings).toEqual([expect.stringContaining('"key"')])
   })

@@ -1,28 +1,29 @@
 /** Unit tests of reading a server's own words out of an error body, whatever its shape. */
 import { describe, expect, it } from '@jest/globals'
 import { serverMessage } from '../src/stages/purge/server-message.js'
+import { NO_SECRETS } from './support/guard.js'
 
 describe('serverMessage', () => {
   it('reads {"msg","detail"}', () => {
     const body = JSON.stringify({ msg: 'Record not found', detail: 'Cannot find service' })
-    expect(serverMessage(body)).toBe('Record not found: Cannot find service')
+    expect(serverMessage(body, NO_SECRETS)).toBe('Record not found: Cannot find service')
   })
 
   it('reads {"msg","details"}', () => {
     const body = JSON.stringify({ msg: 'Record not found', details: 'Cannot find service svc9' })
-    expect(serverMessage(body)).toBe('Record not found: Cannot find service svc9')
+    expect(serverMessage(body, NO_SECRETS)).toBe('Record not found: Cannot find service svc9')
   })
 
   it('reads a lone msg', () => {
     const body = JSON.stringify({ msg: 'Provided credentials are missing or invalid' })
-    expect(serverMessage(body)).toBe('Provided credentials are missing or invalid')
+    expect(serverMessage(body, NO_SECRETS)).toBe('Provided credentials are missing or invalid')
   })
 
   it('reads JSON:API errors with title and detail', () => {
     const body = JSON.stringify({
       errors: [{ status: '429', title: 'Too Many Requests', detail: 'Hourly limit reached' }]
     })
-    const message = serverMessage(body) ?? ''
+    const message = serverMessage(body, NO_SECRETS) ?? ''
     expect(message).toContain('Too Many Requests')
     expect(message).toContain('Hourly limit reached')
   })
@@ -34,7 +35,7 @@ describe('serverMessage', () => {
         { title: 'Invalid key', detail: 'key 2 is empty' }
       ]
     })
-    const message = serverMessage(body) ?? ''
+    const message = serverMessage(body, NO_SECRETS) ?? ''
     expect(message).toContain('key 1 is too long')
     expect(message).toContain('key 2 is empty')
   })
@@ -46,17 +47,19 @@ describe('serverMessage', () => {
       detail: 'You have exceeded your hourly rate limit',
       status: 429
     })
-    expect(serverMessage(body)).toBe('Too Many Requests: You have exceeded your hourly rate limit')
+    expect(serverMessage(body, NO_SECRETS)).toBe(
+      'Too Many Requests: You have exceeded your hourly rate limit'
+    )
   })
 
   it('says a message repeated in two fields once', () => {
     const body = JSON.stringify({ msg: 'Bad request', detail: 'Bad request' })
-    expect(serverMessage(body)).toBe('Bad request')
+    expect(serverMessage(body, NO_SECRETS)).toBe('Bad request')
   })
 
   it('reads a plain-text body as it is', () => {
     const body = 'Batch surrogate key request only supports up to 256 surrogate keys\n'
-    expect(serverMessage(body)).toBe(
+    expect(serverMessage(body, NO_SECRETS)).toBe(
       'Batch surrogate key request only supports up to 256 surrogate keys'
     )
   })
@@ -64,14 +67,14 @@ describe('serverMessage', () => {
   it('reads the text of an HTML error page without its markup', () => {
     const body =
       '<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n</body>\r\n</html>'
-    const message = serverMessage(body) ?? ''
+    const message = serverMessage(body, NO_SECRETS) ?? ''
     expect(message).toContain('502 Bad Gateway')
     expect(message).not.toMatch(/[<>]/)
     expect(message).not.toMatch(/\s{2}|\n/)
   })
 
   it.each(['', '   ', '\n\r\n'])('gives nothing for the empty body %j', (body) => {
-    expect(serverMessage(body)).toBeUndefined()
+    expect(serverMessage(body, NO_SECRETS)).toBeUndefined()
   })
 
   it.each([
@@ -80,16 +83,18 @@ describe('serverMessage', () => {
     ['null', 'null'],
     ['fields that are not text', '{"msg":42,"detail":{"a":1},"title":"  "}']
   ])('gives nothing for JSON with no message: %s', (_what, body) => {
-    expect(serverMessage(body)).toBeUndefined()
+    expect(serverMessage(body, NO_SECRETS)).toBeUndefined()
   })
 
   it('puts a multi-line message on one line', () => {
-    expect(serverMessage('first line\n\n  second line\tend')).toBe('first line second line end')
+    expect(serverMessage('first line\n\n  second line\tend', NO_SECRETS)).toBe(
+      'first line second line end'
+    )
   })
 
   it('cuts a long plain body to a sane length, marking the cut', () => {
     const body = `${'start '}${'x'.repeat(10_000)}`
-    const message = serverMessage(body) ?? ''
+    const message = serverMessage(body, NO_SECRETS) ?? ''
     expect(message.startsWith('start ')).toBe(true)
     expect(message.length).toBeLessThanOrEqual(301)
     expect(message.endsWith('…')).toBe(true)
@@ -97,13 +102,13 @@ describe('serverMessage', () => {
 
   it('cuts a long JSON message too', () => {
     const body = JSON.stringify({ msg: 'Bad request', detail: 'y'.repeat(5000) })
-    const message = serverMessage(body) ?? ''
+    const message = serverMessage(body, NO_SECRETS) ?? ''
     expect(message.startsWith('Bad request: y')).toBe(true)
     expect(message.length).toBeLessThanOrEqual(301)
   })
 
   it('keeps a short message whole', () => {
     const detail = 'z'.repeat(250)
-    expect(serverMessage(JSON.stringify({ detail }))).toBe(detail)
+    expect(serverMessage(JSON.stringify({ detail }), NO_SECRETS)).toBe(detail)
   })
 })

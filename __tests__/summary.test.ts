@@ -1,6 +1,5 @@
 /** Unit tests of the job summary: escaped, failures first, readable and small at any size. */
 import { describe, expect, it } from '@jest/globals'
-import { oneLine } from '../src/text/guard.js'
 import { readRunContext } from '../src/runner/context.js'
 import type { WaitSettings } from '../src/config/settings.js'
 import type {
@@ -21,6 +20,7 @@ import { derivationOf } from './support/derivation.js'
 import { runRecord } from './support/run-record.js'
 import { reasonOf, type Failure } from '../src/record/failure.js'
 import { elementCounts, renderMarkdown, textOf } from './support/rendered-markdown.js'
+import { NO_SECRETS } from './support/guard.js'
 
 const RESULTS_FILE = '/home/runner/work/_temp/edge-purge-results-1.json'
 
@@ -114,6 +114,7 @@ function render(results: PurgeResult[], run: Partial<Run> = {}): string {
     }
   })
   return renderSummary(record, {
+    guard: NO_SECRETS,
     resultsFile: run.resultsFile ?? RESULTS_FILE,
     context: run.context
   })
@@ -502,7 +503,7 @@ describe('renderSummary with data from outside', () => {
 
   it('shows the data as text, one line each', () => {
     const text = textOf(renderMarkdown(renderRun(hostile)))
-    expect(text).toContain(oneLine(BREAKING_FILE))
+    expect(text).toContain(NO_SECRETS.oneLine(BREAKING_FILE))
     expect(text).toContain(`error ${MARKDOWN} ${HOSTILE} https://evil.example`)
     expect(text).toContain(`range ${MARKDOWN}`)
   })
@@ -898,7 +899,11 @@ describe('the first three seconds: a summary of a RunRecord names what happened'
     detail: 'check the secret behind api-token'
   }
   const summaryOf = (overrides: Parameters<typeof runRecord>[0]): string =>
-    renderSummary(runRecord(overrides), { resultsFile: RESULTS_FILE, context: undefined })
+    renderSummary(runRecord(overrides), {
+      guard: NO_SECRETS,
+      resultsFile: RESULTS_FILE,
+      context: undefined
+    })
   const headline = (html: string): string => textOf(html.split('\n')[0] ?? '')
 
   it('a rejected token with 600 keys: the cause in the headline, one row, both counts', () => {

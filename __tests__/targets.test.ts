@@ -2,6 +2,7 @@
 import { describe, expect, it } from '@jest/globals'
 import { InputError } from '../src/config/input-error.js'
 import { checkKey, isLoopbackHost, mergeUnique, parseHttpUrl } from '../src/config/targets.js'
+import { NO_SECRETS } from './support/guard.js'
 
 /** The error a parse throws, so its type and message can both be checked. */
 function errorOf(parse: () => unknown): Error {
@@ -19,20 +20,20 @@ describe('checkKey', () => {
     const printable = Array.from({ length: 0x7e - 0x21 + 1 }, (_, i) =>
       String.fromCharCode(0x21 + i)
     ).join('')
-    expect(() => checkKey(printable, 'keys')).not.toThrow()
+    expect(() => checkKey(printable, 'keys', NO_SECRETS)).not.toThrow()
   })
 
   it('accepts keys with characters that need encoding in a URL path', () => {
     for (const key of ['a/b', 'c?d', 'e#f', 'g%20h'])
-      expect(() => checkKey(key, 'keys')).not.toThrow()
+      expect(() => checkKey(key, 'keys', NO_SECRETS)).not.toThrow()
   })
 
   it('accepts a key of exactly 1024 bytes', () => {
-    expect(() => checkKey('k'.repeat(1024), 'keys')).not.toThrow()
+    expect(() => checkKey('k'.repeat(1024), 'keys', NO_SECRETS)).not.toThrow()
   })
 
   it('refuses a key of 1025 bytes, naming the input, the size and the limit', () => {
-    const error = errorOf(() => checkKey('x'.repeat(1025), 'keys'))
+    const error = errorOf(() => checkKey('x'.repeat(1025), 'keys', NO_SECRETS))
     expect(error).toBeInstanceOf(InputError)
     expect(error.message).toMatch(/^keys: /)
     expect(error.message).toContain('1025 bytes')
@@ -41,7 +42,7 @@ describe('checkKey', () => {
 
   it('shows an over-long key shortened in the error, not whole', () => {
     const key = `${'head'.repeat(10)}${'y'.repeat(2000)}`
-    const error = errorOf(() => checkKey(key, 'keys-file'))
+    const error = errorOf(() => checkKey(key, 'keys-file', NO_SECRETS))
     expect(error.message).toMatch(/^keys-file: /)
     expect(error.message).toContain('headhead')
     expect(error.message).not.toContain(key)
@@ -57,25 +58,27 @@ describe('checkKey', () => {
     ['an emoji', 'key-🚀'],
     ['a CJK character', 'キー']
   ])('refuses a key containing %s, naming the input and the rule', (_what, key) => {
-    const error = errorOf(() => checkKey(key, 'keys'))
+    const error = errorOf(() => checkKey(key, 'keys', NO_SECRETS))
     expect(error).toBeInstanceOf(InputError)
     expect(error.message).toMatch(/^keys: /)
     expect(error.message).toContain('printable ASCII')
   })
 
   it('names the offending key, showing invisible characters as escapes', () => {
-    expect(errorOf(() => checkKey('bad\u0001key', 'keys')).message).toContain('bad\\u0001key')
+    expect(errorOf(() => checkKey('bad\u0001key', 'keys', NO_SECRETS)).message).toContain(
+      'bad\\u0001key'
+    )
   })
 
   it('shortens a long invalid key in the error and says how long it was', () => {
     const key = `${'z'.repeat(500)}é`
-    const error = errorOf(() => checkKey(key, 'keys'))
+    const error = errorOf(() => checkKey(key, 'keys', NO_SECRETS))
     expect(error.message).not.toContain(key)
     expect(error.message).toContain('501 characters')
   })
 
   it('refuses keys wrapped in quotes, which YAML leaves in when they go around each key', () => {
-    const error = errorOf(() => checkKey('"home"', 'keys'))
+    const error = errorOf(() => checkKey('"home"', 'keys', NO_SECRETS))
     expect(error).toBeInstanceOf(InputError)
     expect(error.message).toBe(
       'keys: key "\\"home\\"" is wrapped in quotes, which would be purged as part of the key; remove them (keys are separated by spaces, commas or newlines; YAML quotes go around the whole value)'
@@ -83,7 +86,7 @@ describe('checkKey', () => {
   })
 
   it.each([`'home'`, `'a"b'`, '""', `''`])('refuses the quoted key %s', (key) => {
-    expect(errorOf(() => checkKey(key, 'keys-file')).message).toMatch(
+    expect(errorOf(() => checkKey(key, 'keys-file', NO_SECRETS)).message).toMatch(
       /^keys-file: key .* is wrapped in quotes/
     )
   })
@@ -91,7 +94,7 @@ describe('checkKey', () => {
   it.each(['a"b', `it's`, `"home'`, '"home', `home'`, '"', `'`])(
     'accepts the key %s: a quote inside it, unmatched or alone wraps nothing',
     (key) => {
-      expect(() => checkKey(key, 'keys')).not.toThrow()
+      expect(() => checkKey(key, 'keys', NO_SECRETS)).not.toThrow()
     }
   )
 })
@@ -102,13 +105,13 @@ describe('parseHttpUrl', () => {
     ['http://cdn.example.com/', 'http:', 'cdn.example.com'],
     ['HTTPS://CDN.Example.com', 'https:', 'cdn.example.com']
   ])('accepts the absolute http(s) URL %s', (raw, protocol, host) => {
-    const url = parseHttpUrl(raw, 'urls')
+    const url = parseHttpUrl(raw, 'urls', NO_SECRETS)
     expect(url.protocol).toBe(protocol)
     expect(url.host).toBe(host)
   })
 
   it('keeps path and query of the URL', () => {
-    const url = parseHttpUrl('https://cdn.example.com/img/logo.png?v=3', 'urls')
+    const url = parseHttpUrl('https://cdn.example.com/img/logo.png?v=3', 'urls', NO_SECRETS)
     expect(url.pathname).toBe('/img/logo.png')
     expect(url.search).toBe('?v=3')
   })
@@ -116,7 +119,7 @@ describe('parseHttpUrl', () => {
   it.each(['/img/logo.png', 'cdn.example.com/logo.png', '../logo.png', 'logo.png'])(
     'refuses the relative URL %s, naming the input and asking for an absolute URL',
     (raw) => {
-      const error = errorOf(() => parseHttpUrl(raw, 'urls'))
+      const error = errorOf(() => parseHttpUrl(raw, 'urls', NO_SECRETS))
       expect(error).toBeInstanceOf(InputError)
       expect(error.message).toMatch(/^urls: /)
       expect(error.message).toMatch(/absolute|http/)
@@ -130,14 +133,16 @@ describe('parseHttpUrl', () => {
     'data:text/html,hi',
     'ws://cdn.example.com/'
   ])('refuses the non-http scheme in %s', (raw) => {
-    const error = errorOf(() => parseHttpUrl(raw, 'urls-file'))
+    const error = errorOf(() => parseHttpUrl(raw, 'urls-file', NO_SECRETS))
     expect(error).toBeInstanceOf(InputError)
     expect(error.message).toMatch(/^urls-file: /)
     expect(error.message).toContain('only http and https')
   })
 
   it('refuses embedded credentials and says to remove them', () => {
-    const error = errorOf(() => parseHttpUrl('https://deploy:hunter2@cdn.example.com/a', 'urls'))
+    const error = errorOf(() =>
+      parseHttpUrl('https://deploy:hunter2@cdn.example.com/a', 'urls', NO_SECRETS)
+    )
     expect(error).toBeInstanceOf(InputError)
     expect(error.message).toMatch(/^urls: /)
     expect(error.message).toContain('credentials')
@@ -145,16 +150,22 @@ describe('parseHttpUrl', () => {
   })
 
   it('refuses a user name without password too', () => {
-    expect(() => parseHttpUrl('https://deploy@cdn.example.com/a', 'urls')).toThrow(InputError)
+    expect(() => parseHttpUrl('https://deploy@cdn.example.com/a', 'urls', NO_SECRETS)).toThrow(
+      InputError
+    )
   })
 
   it('refuses credentials on a non-http scheme without echoing them', () => {
-    const error = errorOf(() => parseHttpUrl('ftp://deploy:hunter2@files.example.com/', 'urls'))
+    const error = errorOf(() =>
+      parseHttpUrl('ftp://deploy:hunter2@files.example.com/', 'urls', NO_SECRETS)
+    )
     expect(error.message).not.toContain('hunter2')
   })
 
   it('does not echo a password that contains an @', () => {
-    const error = errorOf(() => parseHttpUrl('https://deploy:p@ss@cdn.example.com/', 'urls'))
+    const error = errorOf(() =>
+      parseHttpUrl('https://deploy:p@ss@cdn.example.com/', 'urls', NO_SECRETS)
+    )
     expect(error.message).not.toContain('p@ss')
   })
 
@@ -168,7 +179,7 @@ describe('parseHttpUrl', () => {
     ['credentials after a scheme with backslashes', 'https:\\\\deploy:hunter2@cdn.example.com/a'],
     ['credentials in a scheme-relative URL', '//deploy:hunter2@cdn.example.com/a']
   ])('refuses %s without echoing the password', (_how, raw) => {
-    const error = errorOf(() => parseHttpUrl(raw, 'urls'))
+    const error = errorOf(() => parseHttpUrl(raw, 'urls', NO_SECRETS))
     expect(error).toBeInstanceOf(InputError)
     expect(error.message).not.toContain('hunter2')
   })

@@ -19,6 +19,7 @@ import type { RequestLimits } from '../src/http/page-checks.js'
 import type { WaitOutcome } from '../src/record/index.js'
 import type { Clock } from '../src/clock.js'
 import { runCancel } from './support/run-cancel.js'
+import { NO_SECRETS } from './support/guard.js'
 
 /** The wait's failure in words, as the log and every target's reason give it. */
 const failureText = (outcome: WaitOutcome): string | undefined =>
@@ -58,7 +59,13 @@ async function run(
   const prober = new ScriptedProber(clock, script)
   const log = recordedLog()
   const given = settings(overrides)
-  const outcome = await waitForOrigin(given, given, { prober, clock, signal, log })
+  const outcome = await waitForOrigin(given, given, {
+    guard: NO_SECRETS,
+    prober,
+    clock,
+    signal,
+    log
+  })
   return { outcome, prober, lines: log.lines, started }
 }
 
@@ -108,6 +115,7 @@ describe('cadence and deadline', () => {
     const prober = new ScriptedProber(fake, always(OLD))
     const given = settings({ timeoutMs: 6000 })
     const outcome = await waitForOrigin(given, given, {
+      guard: NO_SECRETS,
       prober,
       clock,
       signal: new AbortController().signal,
@@ -345,6 +353,7 @@ describe('bounds', () => {
     }
     const log = recordedLog()
     const outcome = await waitForOrigin(settings(), settings(), {
+      guard: NO_SECRETS,
       prober: hanging,
       clock,
       signal: controller.signal,

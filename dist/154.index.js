@@ -19,15 +19,13 @@ __webpack_require__.r(__webpack_exports__);
 /* harmony import */ var _http_observation_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(2510);
 /* harmony import */ var _http_page_checks_js__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(1651);
 /* harmony import */ var _record_words_js__WEBPACK_IMPORTED_MODULE_6__ = __webpack_require__(9336);
-/* harmony import */ var _text_counted_js__WEBPACK_IMPORTED_MODULE_9__ = __webpack_require__(4305);
-/* harmony import */ var _text_guard_js__WEBPACK_IMPORTED_MODULE_7__ = __webpack_require__(2963);
-/* harmony import */ var _text_shown_js__WEBPACK_IMPORTED_MODULE_8__ = __webpack_require__(8482);
+/* harmony import */ var _text_counted_js__WEBPACK_IMPORTED_MODULE_8__ = __webpack_require__(4305);
+/* harmony import */ var _text_shown_js__WEBPACK_IMPORTED_MODULE_7__ = __webpack_require__(8482);
 /**
  * The wait stage: before any purge call, check the origin until every URL shows the release (or
  * answers 2xx) enough times in a row, or the time is up. A purge sent before the origin serves the
  * new build lets the next visitor refill the cache with the old one.
  */
-
 
 
 
@@ -48,7 +46,7 @@ function passes(observation) {
         undecodable === undefined &&
         textSeen !== false);
 }
-function describeAnswer(observation, text) {
+function describeAnswer(observation, text, guard) {
     if (observation.status === null)
         return observation.failure ?? 'no answer';
     if (observation.undecodable !== undefined) {
@@ -57,25 +55,26 @@ function describeAnswer(observation, text) {
     const seen = observation.textSeen ? 'showed' : 'did not show';
     return text === undefined
         ? `HTTP ${observation.status}`
-        : `HTTP ${observation.status}, ${seen} ${(0,_text_shown_js__WEBPACK_IMPORTED_MODULE_8__/* .quoted */ .TL)(text)}`;
+        : `HTTP ${observation.status}, ${seen} ${(0,_text_shown_js__WEBPACK_IMPORTED_MODULE_7__/* .quoted */ .TL)(guard, text)}`;
 }
 /**
  * Why no purge call was sent, short enough to be every target's reason: how many URLs were not
  * ready and what they had to show. What each one answered is in the log and the summary.
  */
-function describeFailure(settings, waiting, elapsedMs) {
+function describeFailure(settings, waiting, elapsedMs, guard) {
     const which = waiting.length === 1 && settings.urls.length === 1
-        ? (0,_text_shown_js__WEBPACK_IMPORTED_MODULE_8__/* .shownUrl */ .zA)(waiting[0]?.url ?? '')
-        : `${waiting.length} of ${(0,_text_counted_js__WEBPACK_IMPORTED_MODULE_9__/* .counted */ .h)(settings.urls.length, 'wait-for-url')}`;
+        ? (0,_text_shown_js__WEBPACK_IMPORTED_MODULE_7__/* .shownUrl */ .zA)(guard, waiting[0]?.url ?? '')
+        : `${waiting.length} of ${(0,_text_counted_js__WEBPACK_IMPORTED_MODULE_8__/* .counted */ .h)(settings.urls.length, 'wait-for-url')}`;
     // The time the wait took, in whole seconds as the wait-seconds output gives it.
     return {
         what: `the origin was not ready after ${Math.round(elapsedMs / 1000)} s`,
-        detail: `${which} did not ${(0,_record_words_js__WEBPACK_IMPORTED_MODULE_6__/* .awaited */ .QZ)(settings)}`
+        detail: `${which} did not ${(0,_record_words_js__WEBPACK_IMPORTED_MODULE_6__/* .awaited */ .QZ)(settings, guard)}`
     };
 }
 /** Why no purge call was sent when a proxy's refusal or a certificate problem ended the wait. */
-function describeBlock({ what, fix }) {
-    return { what: `the origin could not be checked because ${(0,_text_guard_js__WEBPACK_IMPORTED_MODULE_7__/* .oneLine */ .TN)(what)}`, detail: (0,_text_guard_js__WEBPACK_IMPORTED_MODULE_7__/* .oneLine */ .TN)(fix) };
+function describeBlock({ what, fix }, guard) {
+    const because = `the origin could not be checked because ${guard.oneLine(what)}`;
+    return { what: because, detail: guard.oneLine(fix) };
 }
 function stopSwitch(run) {
     const stop = new AbortController();
@@ -87,11 +86,13 @@ function stopSwitch(run) {
     return { signal: stop.signal, abort, release: (0,_clock_js__WEBPACK_IMPORTED_MODULE_1__/* .onAbort */ .u7)(run, abort) };
 }
 /** In a dry run: what the wait would await; no request is sent. */
-function describeWaitPlanned(wait) {
-    const what = wait.text === undefined ? 'answers 2xx' : `shows ${JSON.stringify((0,_text_guard_js__WEBPACK_IMPORTED_MODULE_7__/* .oneLine */ .TN)(wait.text, 80))}`;
+function describeWaitPlanned(wait, guard) {
+    const what = wait.text === undefined
+        ? 'answers 2xx'
+        : `shows ${JSON.stringify(guard.oneLine(wait.text, 80))}`;
     return {
-        sentence: `Would first wait until each of ${(0,_text_counted_js__WEBPACK_IMPORTED_MODULE_9__/* .counted */ .h)(wait.urls.length, 'URL')} ${what} ` +
-            `(${(0,_text_counted_js__WEBPACK_IMPORTED_MODULE_9__/* .counted */ .h)(wait.passes, 'check')} in a row, up to ${wait.timeoutMs / 1000} s):`,
+        sentence: `Would first wait until each of ${(0,_text_counted_js__WEBPACK_IMPORTED_MODULE_8__/* .counted */ .h)(wait.urls.length, 'URL')} ${what} ` +
+            `(${(0,_text_counted_js__WEBPACK_IMPORTED_MODULE_8__/* .counted */ .h)(wait.passes, 'check')} in a row, up to ${wait.timeoutMs / 1000} s):`,
         urls: wait.urls
     };
 }
@@ -114,7 +115,7 @@ async function waitForOrigin(settings, { requestTimeoutMs, concurrency }, deps) 
         stop.abort();
     };
     const check = checkOnce(settings, deadline, requestTimeoutMs, { ...deps, signal: stop.signal }, onBlocked);
-    const title = `Waiting for the origin: ${(0,_text_counted_js__WEBPACK_IMPORTED_MODULE_9__/* .counted */ .h)(urls.length, 'URL')} to ${(0,_record_words_js__WEBPACK_IMPORTED_MODULE_6__/* .awaited */ .QZ)(settings)} (up to ${settings.timeoutMs / 1000} s)`;
+    const title = `Waiting for the origin: ${(0,_text_counted_js__WEBPACK_IMPORTED_MODULE_8__/* .counted */ .h)(urls.length, 'URL')} to ${(0,_record_words_js__WEBPACK_IMPORTED_MODULE_6__/* .awaited */ .QZ)(settings, deps.guard)} (up to ${settings.timeoutMs / 1000} s)`;
     return log.group(title, async () => {
         try {
             await (0,_http_page_checks_js__WEBPACK_IMPORTED_MODULE_5__/* .pollUntilDeadline */ ._K)(urls, check, { deadline, concurrency, clock, signal: stop.signal });
@@ -130,20 +131,20 @@ async function waitForOrigin(settings, { requestTimeoutMs, concurrency }, deps) 
  * when the next check would come after it, so the wait uses all of its time; none once the URL
  * has passed often enough.
  */
-function checkOnce(settings, deadline, requestTimeoutMs, { prober, clock, signal, log }, onBlocked) {
+function checkOnce(settings, deadline, requestTimeoutMs, { prober, clock, signal, log, guard }, onBlocked) {
     return async (state) => {
         const start = clock.now();
         const timeoutMs = (0,_http_page_checks_js__WEBPACK_IMPORTED_MODULE_5__/* .timeoutBefore */ .nY)(deadline, start, requestTimeoutMs);
         const answer = await (0,_http_page_checks_js__WEBPACK_IMPORTED_MODULE_5__/* .safeGet */ .yw)(prober, state.url, { timeoutMs, signal, lookFor: settings.text });
         if (answer.kind === 'cancelled')
             return undefined;
-        const observation = (0,_http_observation_js__WEBPACK_IMPORTED_MODULE_4__/* .observe */ .l)(answer, settings.text);
+        const observation = (0,_http_observation_js__WEBPACK_IMPORTED_MODULE_4__/* .observe */ .l)(answer, settings.text, guard);
         state.checks += 1;
         state.passedInARow = passes(observation) ? state.passedInARow + 1 : 0;
-        state.last = describeAnswer(observation, settings.text);
+        state.last = describeAnswer(observation, settings.text, guard);
         const mark = state.passedInARow > 0 ? '✓' : '✗';
         const row = settings.passes > 1 ? `; ${state.passedInARow} of ${settings.passes} in a row` : '';
-        log.info(`${mark} ${(0,_text_shown_js__WEBPACK_IMPORTED_MODULE_8__/* .shownUrl */ .zA)(state.url)}: ${state.last} (check ${state.checks}${row})`);
+        log.info(`${mark} ${(0,_text_shown_js__WEBPACK_IMPORTED_MODULE_7__/* .shownUrl */ .zA)(guard, state.url)}: ${state.last} (check ${state.checks}${row})`);
         if (answer.kind === 'blocked') {
             onBlocked(answer.blocked);
             return undefined;
@@ -161,7 +162,7 @@ function checkOnce(settings, deadline, requestTimeoutMs, { prober, clock, signal
  * How the wait ended, told in the log: ready, cancelled, blocked, or which URLs were not ready and
  * why.
  */
-function outcomeOf(urls, settings, { elapsedMs, block }, { signal, log }) {
+function outcomeOf(urls, settings, { elapsedMs, block }, { signal, log, guard }) {
     const cancelled = signal.aborted;
     const waiting = urls.filter((state) => state.passedInARow < settings.passes);
     const done = !cancelled && waiting.length === 0;
@@ -169,8 +170,8 @@ function outcomeOf(urls, settings, { elapsedMs, block }, { signal, log }) {
     const failure = done || cancelled
         ? undefined
         : block === undefined
-            ? describeFailure(settings, waiting, elapsedMs)
-            : describeBlock(block);
+            ? describeFailure(settings, waiting, elapsedMs, guard)
+            : describeBlock(block, guard);
     const after = `${(elapsedMs / 1000).toFixed(1)} s`;
     log.info(failure === undefined
         ? cancelled
@@ -179,7 +180,7 @@ function outcomeOf(urls, settings, { elapsedMs, block }, { signal, log }) {
         : (0,_record_failure_js__WEBPACK_IMPORTED_MODULE_3__/* .reasonOf */ .A3)(failure));
     if (failure !== undefined) {
         for (const state of waiting)
-            log.info((0,_record_words_js__WEBPACK_IMPORTED_MODULE_6__/* .describeUrlWait */ .yE)(state, settings));
+            log.info((0,_record_words_js__WEBPACK_IMPORTED_MODULE_6__/* .describeUrlWait */ .yE)(state, settings, guard));
     }
     return {
         done,

@@ -16,10 +16,7 @@ __webpack_require__.d(__webpack_exports__, {
 var http_agents = __webpack_require__(1292);
 // EXTERNAL MODULE: external "node:zlib"
 var external_node_zlib_ = __webpack_require__(8522);
-// EXTERNAL MODULE: ./src/text/guard.ts + 1 modules
-var guard = __webpack_require__(2963);
 ;// CONCATENATED MODULE: ./src/http/content-coding.ts
-
 
 /**
  * More layers than any server applies on purpose: each one is a decoder and a buffer, and a list
@@ -39,7 +36,7 @@ const NAMES = {
  * The codings of a `Content-Encoding` value, in the order applied (RFC 9110 §8.4). `identity` and
  * empty list elements add no layer; an unknown coding, or more than `MAX_CODINGS`, is refused.
  */
-function codingsOf(header) {
+function codingsOf(header, guard) {
     const names = (header ?? '')
         .split(',')
         .map((name) => name.trim().toLowerCase())
@@ -48,7 +45,7 @@ function codingsOf(header) {
     for (const name of names) {
         const coding = NAMES[name];
         if (coding === undefined) {
-            const shown = (0,guard/* oneLine */.TN)(name, SHOWN_CODING_CHARS);
+            const shown = guard.oneLine(name, SHOWN_CODING_CHARS);
             return {
                 kind: 'refused',
                 reason: `Content-Encoding "${shown}" is not one edge-purge can decode`
@@ -57,7 +54,7 @@ function codingsOf(header) {
         codings.push(coding);
     }
     if (codings.length > MAX_CODINGS) {
-        const shown = (0,guard/* oneLine */.TN)(header ?? '', SHOWN_CODING_CHARS);
+        const shown = guard.oneLine(header ?? '', SHOWN_CODING_CHARS);
         return {
             kind: 'refused',
             reason: `Content-Encoding "${shown}" lists ${codings.length} codings; edge-purge decodes at most ${MAX_CODINGS}`
@@ -177,12 +174,13 @@ function headersShow(headers, text) {
  * Requests as the purge transport makes them (http/exchange.ts): node's own, which follows no
  * redirect and can be dropped as soon as the text is found, on the same agents.
  */
+/** `guard`, the run's, hides its secrets in what a page says before anything cuts it. */
 function createProber(options) {
     const agents = (0,http_agents/* createAgents */.j)(options);
     function get(url, { timeoutMs, signal, lookFor }) {
         const headers = { 'User-Agent': options.userAgent, 'Accept-Encoding': ACCEPT_ENCODING };
         const request = { url, method: 'GET', headers, body: undefined, agents, timeoutMs, signal };
-        return (0,exchange/* exchange */.c)(request, (response) => readPage(response, lookFor));
+        return (0,exchange/* exchange */.c)(request, (response) => readPage(response, lookFor, options.guard));
     }
     return { get, close: agents.close };
 }
@@ -191,7 +189,7 @@ function createProber(options) {
  * names, up to `MAX_DECODED_BYTES` decoded, and no further than `lookFor` once that shows. A coding
  * edge-purge cannot undo, or a header already showing `lookFor`, ends it before the body.
  */
-function readPage(response, lookFor) {
+function readPage(response, lookFor, guard) {
     const status = response.statusCode ?? 0;
     const encoding = response.headers['content-encoding'];
     const ageLines = response.headersDistinct.age ?? [];
@@ -205,7 +203,7 @@ function readPage(response, lookFor) {
         ageLines,
         undecodable
     });
-    const codings = codingsOf(encoding);
+    const codings = codingsOf(encoding, guard);
     if (codings.kind === 'refused')
         return answer(false, codings.reason);
     if (lookFor !== undefined && headersShow(response.headers, lookFor))

@@ -20,8 +20,6 @@ var config_targets = __webpack_require__(5684);
 var words = __webpack_require__(9336);
 // EXTERNAL MODULE: ./src/text/counted.ts
 var counted = __webpack_require__(4305);
-// EXTERNAL MODULE: ./src/text/guard.ts + 1 modules
-var guard = __webpack_require__(2963);
 // EXTERNAL MODULE: ./src/github.ts
 var src_github = __webpack_require__(9248);
 // EXTERNAL MODULE: ./src/config/input-error.ts
@@ -115,14 +113,13 @@ var message = __webpack_require__(6400);
 
 
 
-
 /**
- * An API failure as a message naming what was attempted; a refused token is the user's to fix. A
- * server (or a proxy before it) can echo the token back: the guard hides it in every spelling.
+ * An API failure as a message naming what was attempted; a refused token is the user's to fix.
+ * The GitHub client has already hidden the run's secrets in GitHub's words.
  */
 function apiError(error, github, what) {
     const status = (0,src_github/* statusOf */.c2)(error);
-    const reason = (0,guard/* redact */.E$)((0,message/* messageOf */.b)(error));
+    const reason = (0,message/* messageOf */.b)(error);
     const repository = `${github.owner}/${github.repo}`;
     if (status === 401) {
         return new input_error/* InputError */.d(`github-token: GitHub rejected the token (401: ${reason})`);
@@ -274,21 +271,21 @@ function sortedNames(entries) {
 /** Releases read to find the one before this run's: 10 pages of 100, newest first. */
 const RELEASE_PAGES = 10;
 /** Resolves the run's range, then lists the files it changed: the one call a run needs. */
-async function findChangedFiles(github, changedSince, log) {
-    const range = await resolveRange(github, changedSince);
+async function findChangedFiles(github, changedSince, { log, guard }) {
+    const range = await resolveRange(github, changedSince, guard);
     // No commit between base and head: GitHub compares them as identical.
     if (range.comparison.totalCommits === 0)
-        log.warning(sameCommitWarning(range));
+        log.warning(sameCommitWarning(range, guard));
     return filesOfRange(github, range);
 }
 /**
  * A range from a commit to itself lists no file, so nothing would be purged for it without a word:
  * typically `changed-since` naming the branch this run deploys, which already points at its head.
  */
-function sameCommitWarning(range) {
+function sameCommitWarning(range, guard) {
     const head = shortRef(range.head);
     if (range.origin === 'input') {
-        return `changed-files: changed-since ${(0,shown/* shorten */.ml)(range.base)} is the same commit as this run's ${head}, so comparing them finds no changed file and nothing is purged for changed files. Set changed-since to a commit before this deploy (the last one deployed), not to a branch this run has already moved`;
+        return `changed-files: changed-since ${(0,shown/* shorten */.ml)(guard, range.base)} is the same commit as this run's ${head}, so comparing them finds no changed file and nothing is purged for changed files. Set changed-since to a commit before this deploy (the last one deployed), not to a branch this run has already moved`;
     }
     const base = range.origin === 'release'
         ? `the previous release ${range.base}`
@@ -302,12 +299,12 @@ function sameCommitWarning(range) {
  * base must be an ancestor of the head: otherwise the comparison would start at their merge base
  * and miss files changed only on the base's side, so this fails instead.
  */
-async function resolveRange(github, changedSince) {
+async function resolveRange(github, changedSince, guard) {
     const own = await ownRange(github);
     if (own.kind === 'usable') {
         if (changedSince === undefined)
             return own.range;
-        const unused = `changed-since (${(0,shown/* shorten */.ml)(changedSince)}) is used only when the event's own range cannot be, so it was not needed`;
+        const unused = `changed-since (${(0,shown/* shorten */.ml)(guard, changedSince)}) is used only when the event's own range cannot be, so it was not needed`;
         return { ...own.range, notes: [unused] };
     }
     const { eventName } = github.event;
@@ -317,7 +314,7 @@ async function resolveRange(github, changedSince) {
             : `changed-since: ${own.problem}. ${HOW_TO_SET_CHANGED_SINCE}`);
     }
     const problem = own.kind === 'unusable' ? own.problem : undefined;
-    return fromChangedSince(github, changedSince, own.head, problem);
+    return fromChangedSince(github, changedSince, own.head, problem, guard);
 }
 const HOW_TO_SET_CHANGED_SINCE = 'Set changed-since to the commit, branch or tag the site was last deployed from, or purge everything with mode: all';
 /**
@@ -394,17 +391,19 @@ async function findPreviousRelease(github, current) {
     return previousRelease(known, current);
 }
 /** `changed-since...head`; `problem` says why the event's own range could not be used. */
-async function fromChangedSince(github, changedSince, head, problem) {
+async function fromChangedSince(github, changedSince, head, problem, guard) {
     const notes = problem === undefined
         ? []
-        : [`${capitalize(problem)}; comparing against changed-since ${(0,shown/* shorten */.ml)(changedSince)} instead`];
+        : [
+            `${capitalize(problem)}; comparing against changed-since ${(0,shown/* shorten */.ml)(guard, changedSince)} instead`
+        ];
     const comparison = await compare(github, changedSince, head);
     const why = problem === undefined ? '' : ` (needed because ${problem})`;
     if (comparison.kind === 'unknown') {
-        throw new input_error/* InputError */.d(`changed-since: ${(0,shown/* shorten */.ml)(changedSince)} is not a commit, branch or tag GitHub knows in ${github.owner}/${github.repo}${why}; give a full commit SHA, branch or tag, or use mode: all`);
+        throw new input_error/* InputError */.d(`changed-since: ${(0,shown/* shorten */.ml)(guard, changedSince)} is not a commit, branch or tag GitHub knows in ${github.owner}/${github.repo}${why}; give a full commit SHA, branch or tag, or use mode: all`);
     }
     if (comparison.kind === 'unrelated') {
-        throw new input_error/* InputError */.d(`changed-since: ${(0,shown/* shorten */.ml)(changedSince)} is not an ancestor of ${shortRef(head)} (GitHub compares them as ${comparison.status}), so files changed only on its side would be missed${why}; give a commit that ${shortRef(head)} contains, or use mode: all`);
+        throw new input_error/* InputError */.d(`changed-since: ${(0,shown/* shorten */.ml)(guard, changedSince)} is not an ancestor of ${shortRef(head)} (GitHub compares them as ${comparison.status}), so files changed only on its side would be missed${why}; give a commit that ${shortRef(head)} contains, or use mode: all`);
     }
     return { base: changedSince, head, origin: 'input', notes, comparison: comparison.page };
 }
@@ -561,23 +560,23 @@ async function sinceMark(github, last, services, head) {
 
 
 
-
 /** How results find their source: the same `type target` key `withSources` looks up. */
 const targetId = (type, target) => `${type} ${target}`;
 /** The keys and URLs given, then those derived from the changed files; the given ones alone without changed-files. */
-async function applyChangedFiles(settings, { github, recalled, log }) {
+async function applyChangedFiles(settings, deps) {
+    const { github, recalled, log, guard } = deps;
     const changed = settings.changedFiles;
     if (changed === undefined || github === undefined) {
         return { targets: settings, derivation: undefined };
     }
     const ranges = recalled === undefined
-        ? [await findChangedFiles(github, changed.changedSince, log)]
+        ? [await findChangedFiles(github, changed.changedSince, deps)]
         : await changedSinceLastPurge(github, recalled, settings.lastPurge?.serviceIds ?? [], log);
     const report = unite(ranges);
     for (const note of report.notes)
-        log.notice((0,guard/* oneLine */.TN)(note, 1000));
+        log.notice(guard.oneLine(note, 1000));
     const targets = deriveTargets(report.files, changed.urlMap, changed.keyMap);
-    const how = ranges.map((range) => `${(0,guard/* oneLine */.TN)(range.description)} (${METHODS[range.method]})`);
+    const how = ranges.map((range) => `${guard.oneLine(range.description)} (${METHODS[range.method]})`);
     log.info(`${(0,counted/* counted */.h)(report.files.length, 'changed file')} in ${how.join('; ')} → ${(0,counted/* counted */.h)(targets.length, 'target')}`);
     const explicit = new Set([
         ...settings.keys.map((key) => targetId('key', key)),
@@ -592,7 +591,7 @@ async function applyChangedFiles(settings, { github, recalled, log }) {
     // key-map keys checked keys, but the joined URL is parsed again rather than trusted.
     const urls = targets
         .filter((derived) => derived.type === 'url')
-        .map(({ target }) => (0,config_targets/* purgeUrl */.JU)(target, 'url-map'));
+        .map(({ target }) => (0,config_targets/* purgeUrl */.JU)(target, 'url-map', guard));
     const keys = targets.filter((derived) => derived.type === 'key').map(({ target }) => target);
     return {
         targets: {
@@ -621,16 +620,16 @@ const SHOWN_ADDRESS_CHARS = 2000;
  * The changed-files group of the log: one line per derived target; when the plan holds no call
  * (`calls` is 0), a notice that none of the files matched.
  */
-async function showDerivation({ report, targets }, calls, log) {
+async function showDerivation({ report, targets }, calls, { log, guard }) {
     const files = (0,counted/* counted */.h)(report.files.length, 'changed file');
-    const range = (0,guard/* oneLine */.TN)(report.description);
+    const range = guard.oneLine(report.description);
     await log.group(`Targets from ${files} (${range})`, async () => {
         for (const { file, type, target } of targets) {
-            log.info(`${(0,guard/* oneLine */.TN)(file, SHOWN_ADDRESS_CHARS)} → ${type} ${(0,guard/* oneLine */.TN)(target, SHOWN_ADDRESS_CHARS)}`);
+            log.info(`${guard.oneLine(file, SHOWN_ADDRESS_CHARS)} → ${type} ${guard.oneLine(target, SHOWN_ADDRESS_CHARS)}`);
         }
     });
     if (calls === 0 && targets.length === 0) {
-        log.notice(`Nothing to purge: ${(0,words/* nothingToPurge */.kM)(report)}`);
+        log.notice(`Nothing to purge: ${(0,words/* nothingToPurge */.kM)(report, guard)}`);
     }
 }
 

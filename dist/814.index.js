@@ -9,9 +9,7 @@ export const modules = {
 /* harmony export */   l: () => (/* binding */ observe)
 /* harmony export */ });
 /* harmony import */ var _blocked_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(1048);
-/* harmony import */ var _text_guard_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(2963);
-/* harmony import */ var _text_shown_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(8482);
-
+/* harmony import */ var _text_shown_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(8482);
 
 
 /** Vendors' names for "hit or miss", in the order they are preferred when several are sent. */
@@ -36,7 +34,7 @@ const MAX_AGE_S = 2 ** 31;
  * into a list or send a line each: the largest is the copy's age. Any other value proves nothing,
  * so it is never read as a young copy.
  */
-function readAge(lines) {
+function readAge(lines, guard) {
     if (lines.length === 0)
         return { age: null, malformedAge: undefined };
     const values = lines
@@ -45,20 +43,24 @@ function readAge(lines) {
         .filter((value) => value !== '');
     if (values.length === 0 || !values.every((value) => /^\d+$/.test(value))) {
         const why = values.length === 0 ? 'empty' : 'not a whole number of seconds';
-        return { age: null, malformedAge: `malformed Age header ${(0,_text_shown_js__WEBPACK_IMPORTED_MODULE_2__/* .quoted */ .TL)(lines.join(', '))}: ${why}` };
+        return {
+            age: null,
+            malformedAge: `malformed Age header ${(0,_text_shown_js__WEBPACK_IMPORTED_MODULE_1__/* .quoted */ .TL)(guard, lines.join(', '))}: ${why}`
+        };
     }
     const largest = values.reduce((most, value) => Math.max(most, Number(value)), 0);
     return { age: Math.min(largest, MAX_AGE_S), malformedAge: undefined };
 }
-function cacheStatusOf(headers) {
+function cacheStatusOf(headers, guard) {
     for (const name of CACHE_STATUS_HEADERS) {
         const [value] = headerValues(headers[name.toLowerCase()]);
         if (value !== undefined)
-            return `${name}: ${(0,_text_guard_js__WEBPACK_IMPORTED_MODULE_1__/* .oneLine */ .TN)(value, SHOWN_VALUE_CHARS)}`;
+            return `${name}: ${guard.oneLine(value, SHOWN_VALUE_CHARS)}`;
     }
     return undefined;
 }
-function observe(answer, text) {
+/** What a page's answer showed; its words pass `guard`, the run's. */
+function observe(answer, text, guard) {
     switch (answer.kind) {
         case 'response': {
             const { headers, body } = answer;
@@ -68,21 +70,21 @@ function observe(answer, text) {
                     Object.values(headers).some((value) => headerValues(value).some((one) => one.includes(text)));
             return {
                 status: answer.status,
-                ...readAge(answer.ageLines),
+                ...readAge(answer.ageLines, guard),
                 undecodable: answer.undecodable === undefined
                     ? undefined
-                    : (0,_text_guard_js__WEBPACK_IMPORTED_MODULE_1__/* .oneLine */ .TN)(answer.undecodable, SHOWN_FAILURE_CHARS),
+                    : guard.oneLine(answer.undecodable, SHOWN_FAILURE_CHARS),
                 textSeen,
-                cacheStatus: cacheStatusOf(headers),
+                cacheStatus: cacheStatusOf(headers, guard),
                 failure: undefined
             };
         }
         case 'network':
-            return failed(`network error: ${(0,_text_guard_js__WEBPACK_IMPORTED_MODULE_1__/* .oneLine */ .TN)(answer.message, SHOWN_FAILURE_CHARS)}`);
+            return failed(`network error: ${guard.oneLine(answer.message, SHOWN_FAILURE_CHARS)}`);
         case 'blocked':
-            return failed((0,_text_guard_js__WEBPACK_IMPORTED_MODULE_1__/* .oneLine */ .TN)((0,_blocked_js__WEBPACK_IMPORTED_MODULE_0__/* .describeBlocked */ .G)(answer.blocked), SHOWN_BLOCKED_CHARS));
+            return failed(guard.oneLine((0,_blocked_js__WEBPACK_IMPORTED_MODULE_0__/* .describeBlocked */ .G)(answer.blocked), SHOWN_BLOCKED_CHARS));
         case 'timeout':
-            return failed((0,_text_guard_js__WEBPACK_IMPORTED_MODULE_1__/* .oneLine */ .TN)(answer.message, SHOWN_FAILURE_CHARS));
+            return failed(guard.oneLine(answer.message, SHOWN_FAILURE_CHARS));
         case 'cancelled':
             return failed('the run was cancelled');
     }
@@ -113,7 +115,6 @@ function failed(failure) {
 /* harmony import */ var _clock_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(9373);
 /* harmony import */ var _probe_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(6187);
 /* harmony import */ var _text_message_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(6400);
-/** What the wait for the origin and the edge check share: how a page is fetched, timed and abandoned. */
 
 
 
@@ -190,10 +191,7 @@ __webpack_require__.d(__webpack_exports__, {
 var http_agents = __webpack_require__(1292);
 // EXTERNAL MODULE: external "node:zlib"
 var external_node_zlib_ = __webpack_require__(8522);
-// EXTERNAL MODULE: ./src/text/guard.ts + 1 modules
-var guard = __webpack_require__(2963);
 ;// CONCATENATED MODULE: ./src/http/content-coding.ts
-
 
 /**
  * More layers than any server applies on purpose: each one is a decoder and a buffer, and a list
@@ -213,7 +211,7 @@ const NAMES = {
  * The codings of a `Content-Encoding` value, in the order applied (RFC 9110 §8.4). `identity` and
  * empty list elements add no layer; an unknown coding, or more than `MAX_CODINGS`, is refused.
  */
-function codingsOf(header) {
+function codingsOf(header, guard) {
     const names = (header ?? '')
         .split(',')
         .map((name) => name.trim().toLowerCase())
@@ -222,7 +220,7 @@ function codingsOf(header) {
     for (const name of names) {
         const coding = NAMES[name];
         if (coding === undefined) {
-            const shown = (0,guard/* oneLine */.TN)(name, SHOWN_CODING_CHARS);
+            const shown = guard.oneLine(name, SHOWN_CODING_CHARS);
             return {
                 kind: 'refused',
                 reason: `Content-Encoding "${shown}" is not one edge-purge can decode`
@@ -231,7 +229,7 @@ function codingsOf(header) {
         codings.push(coding);
     }
     if (codings.length > MAX_CODINGS) {
-        const shown = (0,guard/* oneLine */.TN)(header ?? '', SHOWN_CODING_CHARS);
+        const shown = guard.oneLine(header ?? '', SHOWN_CODING_CHARS);
         return {
             kind: 'refused',
             reason: `Content-Encoding "${shown}" lists ${codings.length} codings; edge-purge decodes at most ${MAX_CODINGS}`
@@ -351,12 +349,13 @@ function headersShow(headers, text) {
  * Requests as the purge transport makes them (http/exchange.ts): node's own, which follows no
  * redirect and can be dropped as soon as the text is found, on the same agents.
  */
+/** `guard`, the run's, hides its secrets in what a page says before anything cuts it. */
 function createProber(options) {
     const agents = (0,http_agents/* createAgents */.j)(options);
     function get(url, { timeoutMs, signal, lookFor }) {
         const headers = { 'User-Agent': options.userAgent, 'Accept-Encoding': ACCEPT_ENCODING };
         const request = { url, method: 'GET', headers, body: undefined, agents, timeoutMs, signal };
-        return (0,exchange/* exchange */.c)(request, (response) => readPage(response, lookFor));
+        return (0,exchange/* exchange */.c)(request, (response) => readPage(response, lookFor, options.guard));
     }
     return { get, close: agents.close };
 }
@@ -365,7 +364,7 @@ function createProber(options) {
  * names, up to `MAX_DECODED_BYTES` decoded, and no further than `lookFor` once that shows. A coding
  * edge-purge cannot undo, or a header already showing `lookFor`, ends it before the body.
  */
-function readPage(response, lookFor) {
+function readPage(response, lookFor, guard) {
     const status = response.statusCode ?? 0;
     const encoding = response.headers['content-encoding'];
     const ageLines = response.headersDistinct.age ?? [];
@@ -379,7 +378,7 @@ function readPage(response, lookFor) {
         ageLines,
         undecodable
     });
-    const codings = codingsOf(encoding);
+    const codings = codingsOf(encoding, guard);
     if (codings.kind === 'refused')
         return answer(false, codings.reason);
     if (lookFor !== undefined && headersShow(response.headers, lookFor))

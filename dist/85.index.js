@@ -11,11 +11,9 @@ __webpack_require__.r(__webpack_exports__);
 /* harmony export */   environmentOf: () => (/* binding */ environmentOf),
 /* harmony export */   recallLastPurges: () => (/* binding */ recallLastPurges)
 /* harmony export */ });
-/* harmony import */ var _config_input_error_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(6065);
+/* harmony import */ var _config_input_error_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(6065);
 /* harmony import */ var _github_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(9248);
-/* harmony import */ var _text_guard_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(2963);
-/* harmony import */ var _text_message_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(6400);
-
+/* harmony import */ var _text_message_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(6400);
 
 
 
@@ -68,14 +66,14 @@ async function lastCompletePurge(github, service) {
         });
     }
     catch (error) {
-        if (error instanceof _config_input_error_js__WEBPACK_IMPORTED_MODULE_2__/* .InputError */ .d)
+        if (error instanceof _config_input_error_js__WEBPACK_IMPORTED_MODULE_1__/* .InputError */ .d)
             throw error;
         throw readRefused(error, github, environment);
     }
     return found;
 }
 function tooManyFailures(service) {
-    return new _config_input_error_js__WEBPACK_IMPORTED_MODULE_2__/* .InputError */ .d(`changed-since: last-purge: none of the newest ${MOST_DEPLOYMENTS} deployments of ${environmentOf(service)} records a complete purge, so the base cannot be known. Reset the record with a run of mode: all and changed-since: last-purge, or delete the environment's old deployments`);
+    return new _config_input_error_js__WEBPACK_IMPORTED_MODULE_1__/* .InputError */ .d(`changed-since: last-purge: none of the newest ${MOST_DEPLOYMENTS} deployments of ${environmentOf(service)} records a complete purge, so the base cannot be known. Reset the record with a run of mode: all and changed-since: last-purge, or delete the environment's old deployments`);
 }
 /** The run id a purge mark's payload names; only digits are trusted, anything else is left out. */
 function runIdOf(payload) {
@@ -87,13 +85,13 @@ function runIdOf(payload) {
 }
 function readRefused(error, github, environment) {
     const status = (0,_github_js__WEBPACK_IMPORTED_MODULE_0__/* .statusOf */ .c2)(error);
-    const reason = (0,_text_guard_js__WEBPACK_IMPORTED_MODULE_1__/* .redact */ .E$)((0,_text_message_js__WEBPACK_IMPORTED_MODULE_3__/* .messageOf */ .b)(error));
+    const reason = (0,_text_message_js__WEBPACK_IMPORTED_MODULE_2__/* .messageOf */ .b)(error);
     const where = `the deployments of ${environment} in ${github.owner}/${github.repo}`;
     if (status === 401) {
-        return new _config_input_error_js__WEBPACK_IMPORTED_MODULE_2__/* .InputError */ .d(`github-token: GitHub rejected the token (401: ${reason})`);
+        return new _config_input_error_js__WEBPACK_IMPORTED_MODULE_1__/* .InputError */ .d(`github-token: GitHub rejected the token (401: ${reason})`);
     }
     if ((status === 403 || status === 404) && !(0,_github_js__WEBPACK_IMPORTED_MODULE_0__/* .isRateLimited */ .Jz)(error)) {
-        return new _config_input_error_js__WEBPACK_IMPORTED_MODULE_2__/* .InputError */ .d(`changed-since: last-purge: GitHub refused to read ${where} (${status}: ${reason}); ${DEPLOYMENTS_PERMISSION}. Nothing was purged`);
+        return new _config_input_error_js__WEBPACK_IMPORTED_MODULE_1__/* .InputError */ .d(`changed-since: last-purge: GitHub refused to read ${where} (${status}: ${reason}); ${DEPLOYMENTS_PERMISSION}. Nothing was purged`);
     }
     // A proxy, a certificate or a sign-in page is fixed first: GitHub answering again would not help.
     const rerun = (0,_github_js__WEBPACK_IMPORTED_MODULE_0__/* .isInTheWay */ .M5)(error) ? '' : '; re-run the job once GitHub answers again';

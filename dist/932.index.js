@@ -29,7 +29,7 @@ var shown = __webpack_require__(8482);
 function statusPrefix(status) {
     return status >= 200 && status < 300 ? '' : `HTTP ${status}, `;
 }
-function judge(observation, rule) {
+function judge(observation, rule, guard) {
     const { status, age, malformedAge, undecodable, cacheStatus, failure } = observation;
     const via = cacheStatus === undefined ? '' : ` (${cacheStatus})`;
     if (status === null) {
@@ -43,7 +43,7 @@ function judge(observation, rule) {
     }
     if ('text' in rule) {
         const fresh = observation.textSeen === true;
-        const evidence = `${prefix}${fresh ? 'showed' : 'did not show'} ${(0,shown/* quoted */.TL)(rule.text)}${via}`;
+        const evidence = `${prefix}${fresh ? 'showed' : 'did not show'} ${(0,shown/* quoted */.TL)(guard, rule.text)}${via}`;
         return { fresh, evidence };
     }
     const elapsedS = Math.max(0, rule.nowMs - rule.purgeStartedMs) / 1000;
@@ -167,7 +167,7 @@ async function checkEdge(settings, { requestTimeoutMs, concurrency }, deps) {
  * left, or a proxy's refusal or a certificate problem stands in the way (none after those: they
  * are final, and spare every URL behind the same wall its check).
  */
-function checkOnce(settings, deadline, requestTimeoutMs, { prober, clock, signal, log }) {
+function checkOnce(settings, deadline, requestTimeoutMs, { prober, clock, signal, log, guard }) {
     const blocks = [];
     return async (state) => {
         const { url, text } = state.target;
@@ -183,11 +183,11 @@ function checkOnce(settings, deadline, requestTimeoutMs, { prober, clock, signal
         const answer = await (0,page_checks/* safeGet */.yw)(prober, url, { timeoutMs, signal, lookFor: text });
         if (answer.kind === 'cancelled')
             return undefined;
-        const observation = (0,http_observation/* observe */.l)(answer, text);
+        const observation = (0,http_observation/* observe */.l)(answer, text, guard);
         const rule = text === undefined
             ? { purgeStartedMs: settings.purgeStartedMs, nowMs: clock.now() }
             : { text };
-        const judgement = judge(observation, rule);
+        const judgement = judge(observation, rule, guard);
         state.checks += 1;
         state.observation = observation;
         state.judgement = judgement;
@@ -197,12 +197,12 @@ function checkOnce(settings, deadline, requestTimeoutMs, { prober, clock, signal
         if (answer.kind === 'blocked') {
             blocks.push({ blocked: answer.blocked, url, sentence: judgement.evidence });
         }
-        log.info(describeCheck(state, answer.kind === 'blocked' ? undefined : delay));
+        log.info(describeCheck(state, answer.kind === 'blocked' ? undefined : delay, guard));
         return state.final ? undefined : due;
     };
 }
 /** The check's line; `delay` is undefined when the answer was a block no re-check gets past. */
-function describeCheck({ target, checks, observation, judgement, final }, delay) {
+function describeCheck({ target, checks, observation, judgement, final }, delay, guard) {
     const fresh = judgement?.fresh === true;
     const next = fresh
         ? ''
@@ -212,7 +212,7 @@ function describeCheck({ target, checks, observation, judgement, final }, delay)
                 ? '; no time left to check again'
                 : `; checking again in ${delay / 1000} s`;
     const verdict = fresh ? '✓ fresh' : observation?.status === null ? '✗ unreachable' : '✗ stale';
-    return `${verdict} ${(0,shown/* shownUrl */.zA)(target.url)}: ${judgement?.evidence ?? ''} (check ${checks}${next})`;
+    return `${verdict} ${(0,shown/* shownUrl */.zA)(guard, target.url)}: ${judgement?.evidence ?? ''} (check ${checks}${next})`;
 }
 /** What the edge check found, told in the log in one line of counts. */
 function outcomeOf(progress, seconds, { signal, log }) {

@@ -30980,18 +30980,18 @@ class InputError extends Error {
 const MAX_KEY_BYTES = 1024;
 const PRINTABLE_ASCII = /^[\x21-\x7e]+$/;
 /** Refuses a key the purge API cannot take or would read as another; `source` names its input. */
-function checkKey(key, source) {
+function checkKey(key, source, guard) {
     if (!PRINTABLE_ASCII.test(key)) {
-        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_1__/* .InputError */ .d(`${source}: key ${(0,_text_shown_js__WEBPACK_IMPORTED_MODULE_0__/* .shorten */ .ml)(key)} is not allowed: a surrogate key is printable ASCII (0x21–0x7E) only`);
+        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_1__/* .InputError */ .d(`${source}: key ${(0,_text_shown_js__WEBPACK_IMPORTED_MODULE_0__/* .shorten */ .ml)(guard, key)} is not allowed: a surrogate key is printable ASCII (0x21–0x7E) only`);
     }
     // In keys: '"home" "about"' YAML strips only the outer quotes: the inner ones would be sent as
     // part of each key, which purges nothing tagged home. A lone quote wraps nothing: it stays a key.
     if (/^(["']).*\1$/.test(key)) {
-        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_1__/* .InputError */ .d(`${source}: key ${(0,_text_shown_js__WEBPACK_IMPORTED_MODULE_0__/* .shorten */ .ml)(key)} is wrapped in quotes, which would be purged as part of the key; remove them (keys are separated by spaces, commas or newlines; YAML quotes go around the whole value)`);
+        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_1__/* .InputError */ .d(`${source}: key ${(0,_text_shown_js__WEBPACK_IMPORTED_MODULE_0__/* .shorten */ .ml)(guard, key)} is wrapped in quotes, which would be purged as part of the key; remove them (keys are separated by spaces, commas or newlines; YAML quotes go around the whole value)`);
     }
     // Printable ASCII: one byte per character.
     if (key.length > MAX_KEY_BYTES) {
-        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_1__/* .InputError */ .d(`${source}: key ${(0,_text_shown_js__WEBPACK_IMPORTED_MODULE_0__/* .shorten */ .ml)(key)} is ${key.length} bytes long; a surrogate key is at most ${MAX_KEY_BYTES} bytes`);
+        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_1__/* .InputError */ .d(`${source}: key ${(0,_text_shown_js__WEBPACK_IMPORTED_MODULE_0__/* .shorten */ .ml)(guard, key)} is ${key.length} bytes long; a surrogate key is at most ${MAX_KEY_BYTES} bytes`);
     }
 }
 function isLoopbackHost(hostname) {
@@ -31007,25 +31007,25 @@ function withoutCredentials(raw) {
     return raw.replace(/^([a-z][a-z0-9+.-]*:)?.*@/is, '$1***@');
 }
 /** Parses one absolute http(s) URL; `source` names the input it came from. */
-function parseHttpUrl(raw, source) {
+function parseHttpUrl(raw, source, guard) {
     let url;
     try {
         url = new URL(raw);
     }
     catch {
-        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_1__/* .InputError */ .d(`${source}: ${(0,_text_shown_js__WEBPACK_IMPORTED_MODULE_0__/* .shorten */ .ml)(withoutCredentials(raw))} is not an absolute URL; give it with https:// and a host`);
+        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_1__/* .InputError */ .d(`${source}: ${(0,_text_shown_js__WEBPACK_IMPORTED_MODULE_0__/* .shorten */ .ml)(guard, withoutCredentials(raw))} is not an absolute URL; give it with https:// and a host`);
     }
     if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_1__/* .InputError */ .d(`${source}: ${(0,_text_shown_js__WEBPACK_IMPORTED_MODULE_0__/* .shorten */ .ml)(withoutCredentials(raw))} uses ${url.protocol.slice(0, -1)}; only http and https URLs can be purged`);
+        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_1__/* .InputError */ .d(`${source}: ${(0,_text_shown_js__WEBPACK_IMPORTED_MODULE_0__/* .shorten */ .ml)(guard, withoutCredentials(raw))} uses ${url.protocol.slice(0, -1)}; only http and https URLs can be purged`);
     }
     if (url.username !== '' || url.password !== '') {
-        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_1__/* .InputError */ .d(`${source}: ${(0,_text_shown_js__WEBPACK_IMPORTED_MODULE_0__/* .shorten */ .ml)(withoutCredentials(raw))} embeds credentials (user:password@); remove them`);
+        throw new _input_error_js__WEBPACK_IMPORTED_MODULE_1__/* .InputError */ .d(`${source}: ${(0,_text_shown_js__WEBPACK_IMPORTED_MODULE_0__/* .shorten */ .ml)(guard, withoutCredentials(raw))} embeds credentials (user:password@); remove them`);
     }
     return url;
 }
 /** One URL to purge, checked; `source` names the input it came from. */
-function purgeUrl(target, source) {
-    const url = parseHttpUrl(target, source);
+function purgeUrl(target, source, guard) {
+    const url = parseHttpUrl(target, source, guard);
     return { target, url, address: url.href.replace(/#.*$/s, '') };
 }
 /** Merges lists, dropping entries already seen, first order kept. */
@@ -31609,38 +31609,36 @@ const NOT_CHECKED_IN_TIME = 'not checked within verify-timeout: raise verify-tim
 /* harmony export */   kM: () => (/* binding */ nothingToPurge),
 /* harmony export */   yE: () => (/* binding */ describeUrlWait)
 /* harmony export */ });
-/* harmony import */ var _text_counted_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(4305);
-/* harmony import */ var _text_guard_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2963);
-/* harmony import */ var _text_shown_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8482);
-
+/* harmony import */ var _text_counted_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4305);
+/* harmony import */ var _text_shown_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8482);
 
 
 /** URLs and file paths: long enough for any a CDN or a repository holds in practice, shown whole. */
 const SHOWN_ADDRESS_CHARS = 2000;
 /** A call in one line of the log: method, address, how many keys, soft. */
-function describeCall(call) {
+function describeCall(call, guard) {
     const count = call.targets.length;
-    const what = call.operation === 'batch' ? ` (${(0,_text_counted_js__WEBPACK_IMPORTED_MODULE_2__/* .counted */ .h)(count, 'key')})` : '';
-    return `${call.method} ${(0,_text_guard_js__WEBPACK_IMPORTED_MODULE_0__/* .oneLine */ .TN)(call.url, SHOWN_ADDRESS_CHARS)}${what}${call.soft ? ' soft' : ''}`;
+    const what = call.operation === 'batch' ? ` (${(0,_text_counted_js__WEBPACK_IMPORTED_MODULE_1__/* .counted */ .h)(count, 'key')})` : '';
+    return `${call.method} ${guard.oneLine(call.url, SHOWN_ADDRESS_CHARS)}${what}${call.soft ? ' soft' : ''}`;
 }
-function awaited(settings) {
-    const what = settings.text === undefined ? 'answer 2xx' : `show ${(0,_text_shown_js__WEBPACK_IMPORTED_MODULE_1__/* .quoted */ .TL)(settings.text)}`;
+function awaited(settings, guard) {
+    const what = settings.text === undefined ? 'answer 2xx' : `show ${(0,_text_shown_js__WEBPACK_IMPORTED_MODULE_0__/* .quoted */ .TL)(guard, settings.text)}`;
     return settings.passes > 1 ? `${what} ${settings.passes} times in a row` : what;
 }
 /** What each URL still waiting did last, for the log and the job summary. */
-function describeUrlWait({ url, checks, last }, settings) {
-    const history = checks === 0 ? 'no check was made' : `last answer: ${last}, after ${(0,_text_counted_js__WEBPACK_IMPORTED_MODULE_2__/* .counted */ .h)(checks, 'check')}`;
-    return `${(0,_text_shown_js__WEBPACK_IMPORTED_MODULE_1__/* .shownUrl */ .zA)(url)} did not ${awaited(settings)} (${history})`;
+function describeUrlWait({ url, checks, last }, settings, guard) {
+    const history = checks === 0 ? 'no check was made' : `last answer: ${last}, after ${(0,_text_counted_js__WEBPACK_IMPORTED_MODULE_1__/* .counted */ .h)(checks, 'check')}`;
+    return `${(0,_text_shown_js__WEBPACK_IMPORTED_MODULE_0__/* .shownUrl */ .zA)(guard, url)} did not ${awaited(settings, guard)} (${history})`;
 }
 /** Why changed files gave nothing to purge: none changed, or none matched a map. */
-function nothingToPurge({ files, ranges, description }) {
+function nothingToPurge({ files, ranges, description }, guard) {
     if (files.length > 0) {
-        return `${(0,_text_counted_js__WEBPACK_IMPORTED_MODULE_2__/* .counted */ .h)(files.length, 'file')} changed in ${(0,_text_guard_js__WEBPACK_IMPORTED_MODULE_0__/* .oneLine */ .TN)(description)}, none matched url-map or key-map`;
+        return `${(0,_text_counted_js__WEBPACK_IMPORTED_MODULE_1__/* .counted */ .h)(files.length, 'file')} changed in ${guard.oneLine(description)}, none matched url-map or key-map`;
     }
     const [only] = ranges;
     const where = ranges.length === 1 && only !== undefined
         ? `between ${only.baseSha.slice(0, 7)} and ${only.head.slice(0, 7)}`
-        : `in ${(0,_text_guard_js__WEBPACK_IMPORTED_MODULE_0__/* .oneLine */ .TN)(description)}`;
+        : `in ${guard.oneLine(description)}`;
     return `no files changed ${where}`;
 }
 
@@ -31694,11 +31692,8 @@ function cut(pieces, maxChars) {
 
 // EXPORTS
 __nccwpck_require__.d(__webpack_exports__, {
-  s0: () => (/* binding */ hideSecrets),
-  dV: () => (/* binding */ mayHoldSecret),
-  TN: () => (/* binding */ oneLine),
-  E$: () => (/* binding */ redact),
-  g5: () => (/* binding */ summaryText)
+  W: () => (/* binding */ escapedLine),
+  f: () => (/* binding */ guardAgainst)
 });
 
 // EXTERNAL MODULE: ./src/text/cut.ts
@@ -31802,27 +31797,16 @@ function hide(text, forms) {
  */
 
 
-/**
- * The secrets to hide, registered once at the start as `core.setSecret` registers them with the
- * runner: every helper below hides them first, so no caller can cut or escape before redacting.
- */
-let registered = (text) => text;
-let spotInJson = () => false;
-/** Hides these secrets (and only these) in everything the guard returns from now on. */
-function hideSecrets(secrets) {
-    registered = redactor(secrets);
-    spotInJson = jsonSpotter(secrets);
-}
-/**
- * Whether JSON text may hold a registered secret, in any spelling `redact` hides, inside one of
- * its strings. `false` is a proof: no string in it needs redacting. `true` may be a false alarm.
- */
-function mayHoldSecret(json) {
-    return spotInJson(json);
-}
-/** The text with every spelling of the registered secrets replaced by `***`; nothing cut. */
-function redact(text) {
-    return registered(text);
+/** The guard that hides these secrets (and only these) in everything it returns. */
+function guardAgainst(secrets) {
+    const redact = redactor(secrets);
+    const oneLine = (text, maxChars = 300) => escapedLine(redact(text), maxChars);
+    return {
+        redact,
+        mayHoldSecret: jsonSpotter(secrets),
+        oneLine,
+        summaryText: (text, maxChars = 300) => markupEscaped(oneLine(text, maxChars))
+    };
 }
 /** Line breaks of every kind, other controls, bidi controls and lone surrogates: shown as escapes. */
 const HIDDEN = /[\p{Cc}\p{Zl}\p{Zp}\p{Bidi_Control}\p{Cs}]/u;
@@ -31870,15 +31854,10 @@ function* shownPieces(text) {
  * between other characters, no leading `:`, no `##[`. Most lines are: they skip the walk.
  */
 const PLAIN_LINE = /^(?![:\s])(?!.*(?:\s\s|[^\S ]|\s$|##\[))[^\p{Cc}\p{Zl}\p{Zp}\p{Bidi_Control}\p{Cs}]*$/u;
-/** For log lines and annotations: one line, cut to `maxChars` with `…`, never a runner command. */
-function oneLine(text, maxChars = 300) {
-    const hidden = redact(text);
-    if (hidden.length <= maxChars && PLAIN_LINE.test(hidden))
-        return hidden;
-    return escapedLine(hidden, maxChars);
-}
-/** `oneLine`'s walk, character by character. */
-function escapedLine(text, maxChars) {
+/** One line, cut to `maxChars` with `…`, never a runner command; for text a guard has redacted. */
+function escapedLine(text, maxChars = 300) {
+    if (text.length <= maxChars && PLAIN_LINE.test(text))
+        return text;
     return (0,cut/* cut */.J)(shownPieces(text), maxChars);
 }
 const HTML_ENTITIES = {
@@ -31899,13 +31878,9 @@ const BLOCK_START = /^(?:[-+=]|\d+\.)/;
 function reference(char) {
     return HTML_ENTITIES[char] ?? `&#${char.codePointAt(0) ?? 0};`;
 }
-/**
- * For the job summary (raw HTML that GitHub renders as GFM): `oneLine` (secrets hidden, then cut),
- * then written so that it renders as the same text inside an HTML block, a Markdown paragraph or a
- * table cell.
- */
-function summaryText(text, maxChars = 300) {
-    return oneLine(text, maxChars)
+/** A line `escapedLine` made, written to render as the same text wherever the summary puts it. */
+function markupEscaped(line) {
+    return line
         .replace(INLINE_SYNTAX, reference)
         .replace(BLOCK_START, (start) => `${start.slice(0, -1)}${reference(start.slice(-1))}`);
 }
@@ -31938,7 +31913,7 @@ function messageOf(error) {
 /* harmony export */ });
 /* harmony import */ var _cut_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(3147);
 /* harmony import */ var _guard_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2963);
-/** How outside values read inside a sentence: each a view of the guard, cut by the one rule. */
+/** How outside values read inside a sentence: each a view of the run's guard, cut by the one rule. */
 
 
 /** A server message: long enough for any real explanation, short enough for a results entry. */
@@ -31947,29 +31922,29 @@ const MESSAGE_CHARS = 300;
  * Server text on one line, secrets hidden, whitespace runs as one space, cut to `maxChars`. Not
  * escaped: it is a value (a result's `error`), escaped by the guard wherever it is shown.
  */
-function plainLine(message, maxChars = MESSAGE_CHARS) {
-    return (0,_cut_js__WEBPACK_IMPORTED_MODULE_1__/* .cut */ .J)((0,_guard_js__WEBPACK_IMPORTED_MODULE_0__/* .redact */ .E$)(message).replace(/\s+/g, ' ').trim(), maxChars);
+function plainLine(guard, message, maxChars = MESSAGE_CHARS) {
+    return (0,_cut_js__WEBPACK_IMPORTED_MODULE_1__/* .cut */ .J)(guard.redact(message).replace(/\s+/g, ' ').trim(), maxChars);
 }
 /** URLs are the user's, already validated; cut anyway, as all outside text is before the log. */
 const URL_CHARS = 200;
-function shownUrl(url) {
-    return (0,_guard_js__WEBPACK_IMPORTED_MODULE_0__/* .oneLine */ .TN)(url, URL_CHARS);
+function shownUrl(guard, url) {
+    return guard.oneLine(url, URL_CHARS);
 }
 /** Server and user text inside a sentence: long enough to recognise, short enough for a table cell. */
 const QUOTED_CHARS = 80;
-function quoted(text) {
-    return `"${(0,_guard_js__WEBPACK_IMPORTED_MODULE_0__/* .oneLine */ .TN)(text, QUOTED_CHARS)}"`;
+function quoted(guard, text) {
+    return `"${guard.oneLine(text, QUOTED_CHARS)}"`;
 }
 /** A key or URL inside an error message: enough to recognise it, with its length when cut. */
 const SHORTENED_CHARS = 60;
 /**
- * Quoted (as JSON) so that spaces at its ends show, then passed through the guard, which escapes
- * what JSON leaves raw (bidi controls, U+2028) and runner commands.
+ * Quoted (as JSON) so that spaces at its ends show, then escaped where JSON leaves raw (bidi
+ * controls, U+2028) and where the runner would read a command.
  */
-function shorten(raw) {
-    const value = (0,_guard_js__WEBPACK_IMPORTED_MODULE_0__/* .redact */ .E$)(raw);
+function shorten(guard, raw) {
+    const value = guard.redact(raw);
     const shown = (0,_cut_js__WEBPACK_IMPORTED_MODULE_1__/* .cut */ .J)(value, SHORTENED_CHARS);
-    const escaped = (0,_guard_js__WEBPACK_IMPORTED_MODULE_0__/* .oneLine */ .TN)(JSON.stringify(shown), Number.POSITIVE_INFINITY);
+    const escaped = (0,_guard_js__WEBPACK_IMPORTED_MODULE_0__/* .escapedLine */ .W)(JSON.stringify(shown), Number.POSITIVE_INFINITY);
     return shown === value ? escaped : `${escaped} (${[...value].length} characters)`;
 }
 
@@ -33241,9 +33216,9 @@ const liveConnections = (apiToken) => ({
         timeoutMs: settings.timeoutMs,
         userAgent: USER_AGENT
     }),
-    prober: async (settings) => {
+    prober: async (settings, guard) => {
         const { createProber } = await __nccwpck_require__.e(/* import() */ 187).then(__nccwpck_require__.bind(__nccwpck_require__, 6187));
-        return createProber({ userAgent: USER_AGENT, concurrency: settings.concurrency });
+        return createProber({ userAgent: USER_AGENT, concurrency: settings.concurrency, guard });
     }
 });
 
@@ -33251,18 +33226,12 @@ const liveConnections = (apiToken) => ({
 var src_record = __nccwpck_require__(949);
 // EXTERNAL MODULE: ./src/text/counted.ts
 var counted = __nccwpck_require__(4305);
-// EXTERNAL MODULE: ./src/text/guard.ts + 1 modules
-var guard = __nccwpck_require__(2963);
 // EXTERNAL MODULE: ./src/config/input-error.ts
 var input_error = __nccwpck_require__(6065);
 // EXTERNAL MODULE: ./src/record/words.ts
 var words = __nccwpck_require__(9336);
-// EXTERNAL MODULE: ./src/text/shown.ts
-var text_shown = __nccwpck_require__(8482);
 ;// CONCATENATED MODULE: ./src/stages/plan.ts
 /** Turns settings into the exact purge calls to send (pure: no I/O, no token), and says what a dry run would do. */
-
-
 
 
 
@@ -33314,7 +33283,7 @@ function isDotSegment(key) {
 }
 function singleKeyCall(service, key, soft) {
     if (isDotSegment(key)) {
-        throw new input_error/* InputError */.d(`keys: key ${(0,text_shown/* shorten */.ml)(key)} cannot be soft-purged: the soft purge path cannot carry "." or ".." as a key`);
+        throw new input_error/* InputError */.d(`keys: key ${JSON.stringify(key)} cannot be soft-purged: the soft purge path cannot carry "." or ".." as a key`);
     }
     return {
         operation: soft ? 'soft-key' : 'key',
@@ -33408,10 +33377,12 @@ function plannedResults(calls, repeated) {
     })));
 }
 /** The plan in one line: how many calls of which kind, for how many targets, on which services. */
-function describePlan(calls, settings) {
+function describePlan(calls, settings, guard) {
     const targets = calls.reduce((sum, call) => sum + call.targets.length, 0);
     const ids = settings.services.map((service) => service.id);
-    const service = ids.length === 0 ? '' : ` on service${ids.length === 1 ? '' : 's'} ${(0,guard/* oneLine */.TN)(ids.join(', '))}`;
+    const service = ids.length === 0
+        ? ''
+        : ` on service${ids.length === 1 ? '' : 's'} ${guard.oneLine(ids.join(', '))}`;
     if (settings.purgeAll) {
         return `Planned ${(0,counted/* counted */.h)(calls.length, 'purge-all call')}: everything in${service.replace(/^ on/, '')}`;
     }
@@ -33421,17 +33392,17 @@ function describePlan(calls, settings) {
 /** URLs are the user's own, validated: shown whole up to a length no real URL reaches. */
 const SHOWN_URL_CHARS = 2000;
 /** A dry run's log: every call it would send, the repeat, then what the later stages would do. */
-async function showDryRun(calls, repeatAfterMs, plannedStages, log) {
+async function showDryRun(calls, repeatAfterMs, plannedStages, { log, guard }) {
     await log.group(`Dry run: ${(0,counted/* counted */.h)(calls.length, 'planned call')}, none sent`, async () => {
         for (const call of calls)
-            log.info((0,words/* describeCall */.GC)(call));
+            log.info((0,words/* describeCall */.GC)(call, guard));
         if (repeatAfterMs > 0) {
             log.info(`…then the same calls again after ${repeatAfterMs / 1000} s (repeat-after)`);
         }
         for (const { sentence, urls } of plannedStages) {
             log.info(sentence);
             for (const url of urls)
-                log.info(`• ${(0,guard/* oneLine */.TN)(url, SHOWN_URL_CHARS)}`);
+                log.info(`• ${guard.oneLine(url, SHOWN_URL_CHARS)}`);
         }
     });
 }
@@ -33563,7 +33534,7 @@ class ResultLedger {
 const changedFilesStage = () => __nccwpck_require__.e(/* import() */ 611).then(__nccwpck_require__.bind(__nccwpck_require__, 7611));
 const lastPurgeRecall = () => __nccwpck_require__.e(/* import() */ 85).then(__nccwpck_require__.bind(__nccwpck_require__, 85));
 async function targetsOf(given, deps) {
-    const { signal, log } = deps;
+    const { signal, log, guard } = deps;
     const github = await (0,src_clock/* unlessCancelled */.MS)(openRepository(given, deps), signal, cancelledBeforeTargets);
     const { lastPurge, changedFiles } = given;
     const recalled = github === undefined || lastPurge === undefined
@@ -33571,13 +33542,13 @@ async function targetsOf(given, deps) {
         : await (0,src_clock/* unlessCancelled */.MS)(lastPurgeRecall().then(({ recallLastPurges }) => recallLastPurges(github, lastPurge, changedFiles !== undefined, log)), signal, cancelledBeforeTargets);
     const { targets, derivation } = changedFiles === undefined
         ? { targets: given, derivation: undefined }
-        : await (0,src_clock/* unlessCancelled */.MS)(changedFilesStage().then(({ applyChangedFiles }) => applyChangedFiles(given, { github, recalled, log })), signal, cancelledBeforeTargets);
+        : await (0,src_clock/* unlessCancelled */.MS)(changedFilesStage().then(({ applyChangedFiles }) => applyChangedFiles(given, { github, recalled, log, guard })), signal, cancelledBeforeTargets);
     return { github, recalled, targets, derivation };
 }
 /** The changed-files group of the log, with a notice when nothing matched. */
-async function showChanges(derivation, calls, log) {
+async function showChanges(derivation, calls, deps) {
     const { showDerivation } = await changedFilesStage();
-    await showDerivation(derivation, calls, log);
+    await showDerivation(derivation, calls, deps);
 }
 /** The run's repository, when changed-files or last-purge needs it. */
 async function openRepository(settings, deps) {
@@ -33585,8 +33556,9 @@ async function openRepository(settings, deps) {
     return needed ? deps.openGitHub(limitsOf(settings, deps)) : undefined;
 }
 /** GitHub calls keep the bounds purge calls keep: `max-attempts`, `timeout`, the run's cancel. */
-function limitsOf(settings, { clock, signal, log }) {
-    return { maxAttempts: settings.maxAttempts, timeoutMs: settings.timeoutMs, clock, signal, log };
+function limitsOf(settings, { clock, signal, log, guard }) {
+    const { maxAttempts, timeoutMs } = settings;
+    return { maxAttempts, timeoutMs, clock, signal, log, guard };
 }
 /** A slow GitHub API cannot hold a cancelled job: the run ends before any purge call. */
 function cancelledBeforeTargets() {
@@ -33595,7 +33567,6 @@ function cancelledBeforeTargets() {
 
 ;// CONCATENATED MODULE: ./src/stages/edge-check/targets.ts
 /** Which URLs the edge check looks at, from settings and purge results. Pure. */
-
 
 /**
  * The purged URL targets (with `verify: true`), then `verify-urls`, each URL once. A URL listed in
@@ -33626,7 +33597,7 @@ function purgedUrlsOf(results) {
  * typo, which would otherwise show only as a page that could not be reached. Said only when the
  * run names URLs to compare with.
  */
-function strayEdgeCheckHosts(edgeCheck, urlTargets, waitUrls) {
+function strayEdgeCheckHosts(edgeCheck, urlTargets, waitUrls, guard) {
     const known = new Set([
         ...urlTargets.map(({ url }) => url.host),
         ...waitUrls.map((url) => new URL(url).host)
@@ -33639,7 +33610,7 @@ function strayEdgeCheckHosts(edgeCheck, urlTargets, waitUrls) {
         if (!known.has(host))
             stray.set(host, (stray.get(host) ?? 0) + 1);
     }
-    return [...stray].map(([host, count]) => `verify-urls: ${count === 1 ? 'a URL is' : `${count} URLs are`} on ${(0,guard/* oneLine */.TN)(host, 300)}, which no purged URL or wait-for-url uses; check it for a typo`);
+    return [...stray].map(([host, count]) => `verify-urls: ${count === 1 ? 'a URL is' : `${count} URLs are`} on ${guard.oneLine(host, 300)}, which no purged URL or wait-for-url uses; check it for a typo`);
 }
 /** Fragments are never sent: the page visitors get is the one without it. */
 function withoutFragment(url) {
@@ -33648,10 +33619,10 @@ function withoutFragment(url) {
     return parsed.href;
 }
 /** In a dry run: what the edge check would look at for these URL targets; no request is sent. */
-function describeCheckPlanned(edgeCheck, urlTargets) {
+function describeCheckPlanned(edgeCheck, urlTargets, guard) {
     const byText = edgeCheck.text === undefined
         ? 'by Age'
-        : `by the text ${JSON.stringify((0,guard/* oneLine */.TN)(edgeCheck.text, 80))}`;
+        : `by the text ${JSON.stringify(guard.oneLine(edgeCheck.text, 80))}`;
     const parts = [
         edgeCheck.purgedUrls ? 'each purged URL by Age' : undefined,
         edgeCheck.urls.length > 0 ? `each of verify-urls ${byText}` : undefined
@@ -33666,14 +33637,15 @@ function describeCheckPlanned(edgeCheck, urlTargets) {
     };
 }
 
+// EXTERNAL MODULE: ./src/text/shown.ts
+var text_shown = __nccwpck_require__(8482);
 // EXTERNAL MODULE: ./src/text/message.ts
 var message = __nccwpck_require__(6400);
 ;// CONCATENATED MODULE: ./src/stages/purge/log-lines.ts
 /**
  * The purge stage's lines for the step log: how a call ended, why it is retried. Never the token:
- * calls do not hold it. Server text passes `oneLine`, so no line can speak to the runner.
+ * calls do not hold it. Server text passes the guard, so no line can speak to the runner.
  */
-
 
 
 
@@ -33683,22 +33655,24 @@ const SHOWN_ERROR_CHARS = 400;
  * A call's end: ✓ when every target has its purge id, ⚠ when the server answered but left some
  * without one (they failed), ✗ when the call failed; a wait the run would not take says until when.
  */
-function describeEnd(call, end, elapsedMs) {
+function describeEnd(call, end, elapsedMs, guard) {
     const tries = `${(0,counted/* counted */.h)(end.attempts, 'attempt')}, ${elapsedMs} ms`;
     if (end.ids === undefined) {
         const until = end.retryAt === undefined ? '' : `; retry after ${new Date(end.retryAt).toISOString()}`;
-        return `✗ ${(0,words/* describeCall */.GC)(call)}: ${(0,guard/* oneLine */.TN)((0,record_failure/* reasonOf */.A3)(end.failure ?? record_failure/* FAILED */.Wk), SHOWN_ERROR_CHARS)}${until} (${tries})`;
+        return `✗ ${(0,words/* describeCall */.GC)(call, guard)}: ${guard.oneLine((0,record_failure/* reasonOf */.A3)(end.failure ?? record_failure/* FAILED */.Wk), SHOWN_ERROR_CHARS)}${until} (${tries})`;
     }
     const missing = call.operation === 'purge-all' ? 0 : call.targets.length - end.ids.size;
     const note = missing > 0
         ? `; ${(0,counted/* counted */.h)(missing, call.targetType === 'url' ? 'URL' : 'key')} without a purge id`
         : '';
-    const whole = call.operation === 'purge-all' ? `everything in ${(0,guard/* oneLine */.TN)(call.service ?? '')} purged, ` : '';
+    const whole = call.operation === 'purge-all'
+        ? `everything in ${guard.oneLine(call.service ?? '')} purged, `
+        : '';
     const mark = missing > 0 ? '⚠' : '✓';
-    return `${mark} ${(0,words/* describeCall */.GC)(call)}: ${whole}HTTP ${end.httpStatus ?? ''} (${tries})${note}`;
+    return `${mark} ${(0,words/* describeCall */.GC)(call, guard)}: ${whole}HTTP ${end.httpStatus ?? ''} (${tries})${note}`;
 }
-function describeRetry(call, attempt, failure, waitMs) {
-    return `↻ ${(0,words/* describeCall */.GC)(call)}: attempt ${attempt} failed (${(0,guard/* oneLine */.TN)((0,record_failure/* reasonOf */.A3)(failure))}); retrying in ${(waitMs / 1000).toFixed(1)} s`;
+function describeRetry(call, attempt, failure, waitMs, guard) {
+    return `↻ ${(0,words/* describeCall */.GC)(call, guard)}: attempt ${attempt} failed (${guard.oneLine((0,record_failure/* reasonOf */.A3)(failure))}); retrying in ${(waitMs / 1000).toFixed(1)} s`;
 }
 
 // EXTERNAL MODULE: external "node:http"
@@ -33785,8 +33759,6 @@ function backoffMs(attempt, random = Math.random) {
 }
 
 ;// CONCATENATED MODULE: ./src/stages/purge/server-message.ts
-/** Pulls the human message out of an error body, whatever shape the server chose. Pure. */
-
 
 /** How deep `errors` may nest before we stop looking: real APIs use one level; a hostile one, thousands. */
 const MAX_ERRORS_DEPTH = 3;
@@ -33819,16 +33791,16 @@ function parseJson(body) {
     }
 }
 /** The server's own words, secrets hidden and cut, or `undefined` when the body says nothing. */
-function serverMessage(body) {
+function serverMessage(body, guard) {
     const json = parseJson(body);
     const messages = json === undefined ? [] : [...new Set(messagesOf(json))];
     if (messages.length > 0)
-        return (0,text_shown/* plainLine */.h0)(messages.join(': '));
+        return (0,text_shown/* plainLine */.h0)(guard, messages.join(': '));
     const plain = body.trim();
     if (plain === '' || json !== undefined)
         return undefined;
     // Hidden before the tags are dropped: a tag inside a secret's spelling must not split it.
-    return (0,text_shown/* plainLine */.h0)((0,guard/* redact */.E$)(plain).replace(/<[^>]*>/g, ' '));
+    return (0,text_shown/* plainLine */.h0)(guard, guard.redact(plain).replace(/<[^>]*>/g, ' '));
 }
 
 // EXTERNAL MODULE: ./src/config/targets.ts
@@ -33846,11 +33818,11 @@ var http_blocked = __nccwpck_require__(1048);
  * timeout, TLS) say nothing of the address and keep their own words; so does any failure to reach
  * a proxy, which its tunnel reports as ECONNRESET.
  */
-function unreachableBaseUrl(call, code) {
+function unreachableBaseUrl(call, code, guard) {
     if (call.service === undefined)
         return undefined;
     const url = new URL(call.url);
-    const named = `${(0,text_shown/* plainLine */.h0)((0,targets/* withoutCredentials */.ri)(url.hostname))}, the host in base-url,`;
+    const named = `${(0,text_shown/* plainLine */.h0)(guard, (0,targets/* withoutCredentials */.ri)(url.hostname))}, the host in base-url,`;
     switch (code) {
         case 'ENOTFOUND':
             return { what: `${named} was not found in DNS (ENOTFOUND)`, detail: 'check base-url' };
@@ -33871,11 +33843,11 @@ function unreachableBaseUrl(call, code) {
     }
 }
 /** A redirect, which purge calls never follow, and where it pointed. */
-function redirected(status, headers) {
+function redirected(status, headers, guard) {
     const location = headerValue(headers, 'location');
     const where = location === undefined
         ? 'without a Location'
-        : `to ${(0,text_shown/* plainLine */.h0)((0,targets/* withoutCredentials */.ri)(location), 200)}`;
+        : `to ${(0,text_shown/* plainLine */.h0)(guard, (0,targets/* withoutCredentials */.ri)(location), 200)}`;
     return {
         what: `redirected (${status}) ${where}`,
         detail: 'purge calls do not follow redirects, so the token and the purge never go elsewhere; use the final address'
@@ -33885,14 +33857,14 @@ function redirected(status, headers) {
  * A 404 of a management call: a base-url with a path (`/v1`) is a likelier cause than the service,
  * since the API's paths start at its root.
  */
-function notFound(call, service) {
+function notFound(call, service, guard) {
     const { pathname } = new URL(call.url);
     const basePath = pathname.slice(0, pathname.lastIndexOf('/service/'));
     if (basePath === '')
         return { what: `service ${service} not found (404)` };
     return {
         what: 'not found (404)',
-        detail: `base-url has the path ${(0,text_shown/* plainLine */.h0)(basePath, 100)}; the API's paths start at its root, so give base-url without it (else service ${service} does not exist)`
+        detail: `base-url has the path ${(0,text_shown/* plainLine */.h0)(guard, basePath, 100)}; the API's paths start at its root, so give base-url without it (else service ${service} does not exist)`
     };
 }
 function forbidden(call, host) {
@@ -33936,7 +33908,7 @@ function failure(fields) {
 /** Real ids are about 20 characters: anything else is not an id a user could look up. */
 const USABLE_ID = /^[\x21-\x7e]{1,128}$/;
 /** What the exchange means. Server text is shown through `plainLine`, which hides secrets first. */
-function interpret(call, exchange, now) {
+function interpret(call, exchange, now, guard) {
     switch (exchange.kind) {
         case 'cancelled':
             return failure({ httpStatus: null, failure: CANCELLED_IN_FLIGHT });
@@ -33952,22 +33924,22 @@ function interpret(call, exchange, now) {
             return failure({
                 httpStatus: null,
                 stop: (0,http_blocked/* reachOf */.xw)(blocked),
-                failure: { what: (0,text_shown/* plainLine */.h0)(what), detail: (0,text_shown/* plainLine */.h0)(fix) }
+                failure: { what: (0,text_shown/* plainLine */.h0)(guard, what), detail: (0,text_shown/* plainLine */.h0)(guard, fix) }
             });
         }
         case 'network':
             return failure({
                 httpStatus: null,
                 retryable: isRetryableNetworkCode(exchange.code),
-                failure: unreachableBaseUrl(call, exchange.code) ?? {
+                failure: unreachableBaseUrl(call, exchange.code, guard) ?? {
                     what: `connection failed${exchange.code === undefined ? '' : ` (${exchange.code})`}`,
-                    detail: (0,text_shown/* plainLine */.h0)(exchange.message)
+                    detail: (0,text_shown/* plainLine */.h0)(guard, exchange.message)
                 }
             });
         case 'response':
             if (exchange.status >= 200 && exchange.status < 300)
-                return interpretSuccess(call, exchange);
-            return interpretRefusal(call, exchange, now);
+                return interpretSuccess(call, exchange, guard);
+            return interpretRefusal(call, exchange, now, guard);
     }
 }
 const CANCELLED_IN_FLIGHT = { what: 'cancelled before it was confirmed' };
@@ -33984,16 +33956,16 @@ function isRecord(value) {
     return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 /** How an unusable id is shown: enough to recognise it, never enough to flood a log. */
-function shownValue(value) {
+function shownValue(value, guard) {
     if (typeof value === 'string') {
-        return JSON.stringify((0,text_shown/* plainLine */.h0)(value, 60)).replace(/[^\x20-\x7e]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+        return JSON.stringify((0,text_shown/* plainLine */.h0)(guard, value, 60)).replace(/[^\x20-\x7e]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
     }
     if (value === null || typeof value !== 'object')
         return String(value);
     return Array.isArray(value) ? 'an array' : 'an object';
 }
-function unusableId(value) {
-    return { what: `the server's answer held no usable purge id (got ${shownValue(value)})` };
+function unusableId(value, guard) {
+    return { what: `the server's answer held no usable purge id (got ${shownValue(value, guard)})` };
 }
 /**
  * Takes each answered key's value in one walk beside the keys sent, the order servers answer in;
@@ -34020,14 +33992,14 @@ function takeByTable(json, targets, take) {
             take(target, answer.get(target));
     }
 }
-function interpretSuccess(call, exchange) {
+function interpretSuccess(call, exchange, guard) {
     const { status, body } = exchange;
-    const read = exchange.truncated ? undefined : readIds(call, status, body);
+    const read = exchange.truncated ? undefined : readIds(call, status, body, guard);
     if (read !== undefined)
         return read;
     // A website at base-url answers every path with a page: another attempt gets the same page.
     if (toBaseUrl(call) && isWebPage(exchange)) {
-        const origin = (0,text_shown/* plainLine */.h0)((0,targets/* withoutCredentials */.ri)(new URL(call.url).origin), 200);
+        const origin = (0,text_shown/* plainLine */.h0)(guard, (0,targets/* withoutCredentials */.ri)(new URL(call.url).origin), 200);
         return failure({
             httpStatus: status,
             failure: {
@@ -34050,7 +34022,7 @@ function interpretSuccess(call, exchange) {
         : call.operation === 'purge-all'
             ? '{"status":"ok"}'
             : '{"status":"ok","id":...}';
-    const start = body.trim() === '' ? 'an empty body' : JSON.stringify((0,text_shown/* plainLine */.h0)(body, 120));
+    const start = body.trim() === '' ? 'an empty body' : JSON.stringify((0,text_shown/* plainLine */.h0)(guard, body, 120));
     return failure({
         httpStatus: status,
         retryable: true,
@@ -34060,7 +34032,7 @@ function interpretSuccess(call, exchange) {
     });
 }
 /** The call's ids, when the body is the JSON the purge API promises for it. */
-function readIds(call, status, body) {
+function readIds(call, status, body, guard) {
     const json = parseJson(body);
     const ids = new Map();
     const unusable = new Map();
@@ -34068,7 +34040,7 @@ function readIds(call, status, body) {
         if (typeof value === 'string' && USABLE_ID.test(value))
             ids.set(target, value);
         else
-            unusable.set(target, unusableId(value));
+            unusable.set(target, unusableId(value, guard));
     };
     if (isRecord(json)) {
         if (call.operation === 'batch') {
@@ -34088,16 +34060,16 @@ function readIds(call, status, body) {
     }
     return undefined;
 }
-function interpretRefusal(call, exchange, now) {
+function interpretRefusal(call, exchange, now, guard) {
     const { status } = exchange;
     const answered = {
-        serverSaid: serverMessage(exchange.body),
+        serverSaid: serverMessage(exchange.body, guard),
         cutOffMiB: exchange.truncated ? MAX_BODY_BYTES / 1024 / 1024 : undefined
     };
     const withServer = (lead) => ({ ...lead, ...answered });
     const host = new URL(call.url).host;
     if (status >= 300 && status < 400)
-        return failure({ httpStatus: status, failure: redirected(status, exchange.headers) });
+        return failure({ httpStatus: status, failure: redirected(status, exchange.headers, guard) });
     if (status === 401) {
         return failure({
             httpStatus: status,
@@ -34121,7 +34093,7 @@ function interpretRefusal(call, exchange, now) {
         });
     }
     if (status === 404 && call.service !== undefined) {
-        return failure({ httpStatus: status, failure: withServer(notFound(call, call.service)) });
+        return failure({ httpStatus: status, failure: withServer(notFound(call, call.service, guard)) });
     }
     const retryable = isRetryableStatus(status);
     const lead = status === 429
@@ -34355,7 +34327,7 @@ class PurgePass {
         ledger.record(index, end);
         if (answered)
             this.answered += 1;
-        log.info(describeEnd(call, end, clock.now() - started));
+        log.info(describeEnd(call, end, clock.now() - started, this.deps.guard));
     }
     /** A throw while handling one call (a bug, or an answer no rule foresaw) fails that call only. */
     async settle(call) {
@@ -34366,18 +34338,18 @@ class PurgePass {
             return settled;
         }
         catch (error) {
-            const detail = (0,text_shown/* plainLine */.h0)((0,message/* messageOf */.b)(error));
+            const detail = (0,text_shown/* plainLine */.h0)(this.deps.guard, (0,message/* messageOf */.b)(error));
             return failed(0, null, { what: 'edge-purge could not handle this call', detail });
         }
     }
     /** Sends `call` until it succeeds, fails for good, is stopped by an earlier answer, or is cancelled. */
     async attempt(call, scopes) {
-        const { transport, clock, signal, log, random } = this.deps;
+        const { transport, clock, signal, log, guard, random } = this.deps;
         const { gates } = this;
         const send = async (attempt) => {
             this.firstSentMs ??= clock.now();
             const exchange = await transport.send(call, signal);
-            const verdict = interpret(call, exchange, clock.now());
+            const verdict = interpret(call, exchange, clock.now(), guard);
             gates.learn(verdict, scopes, clock.now());
             if (!verdict.ok) {
                 const { retryable, waitMs: serverWaitMs } = verdict;
@@ -34400,7 +34372,7 @@ class PurgePass {
                 const stop = gates.refusal(scopes);
                 return stop === undefined ? { pauseMs: gates.pauseMs(scopes, clock.now()) } : { stop };
             },
-            onRetry: (attempt, refused, waitMs) => log.info(describeRetry(call, attempt, refused.failure, waitMs))
+            onRetry: (attempt, refused, waitMs) => log.info(describeRetry(call, attempt, refused.failure, waitMs, guard))
         });
         if (!retried.ok)
             return failedEnd(retried);
@@ -34489,17 +34461,17 @@ const unsent = (ledger, failure) => {
     return notRun(results, counts);
 };
 /** A dry run: every call and every later stage as it would run; nothing sent, nothing marked. */
-async function dryRun(calls, settings, targets, log) {
+async function dryRun(calls, settings, targets, deps) {
     const plannedStages = [
         settings.wait === undefined
             ? undefined
-            : (await waitStage()).describeWaitPlanned(settings.wait),
-        describeCheckPlanned(settings.edgeCheck, targets.urls.map((url) => url.target)),
+            : (await waitStage()).describeWaitPlanned(settings.wait, deps.guard),
+        describeCheckPlanned(settings.edgeCheck, targets.urls.map((url) => url.target), deps.guard),
         settings.lastPurge === undefined
             ? undefined
             : (await lastPurgeMarks()).describeMarkPlanned(settings.lastPurge)
     ].filter((stage) => stage !== undefined);
-    await showDryRun(calls, settings.repeatAfterMs, plannedStages, log);
+    await showDryRun(calls, settings.repeatAfterMs, plannedStages, deps);
     const planned = plannedResults(calls, settings.repeatAfterMs > 0);
     return {
         purge: notRun(planned, (0,src_record/* countResults */.aD)(planned)),
@@ -34524,7 +34496,7 @@ async function runStages(calls, settings, targets, repository, deps, ledger) {
         marks = await openMarksOf(settings, repository, deps.log);
         if (settings.dryRun) {
             return {
-                ...(await dryRun(calls, settings, targets, deps.log)),
+                ...(await dryRun(calls, settings, targets, deps)),
                 marks,
                 unexpectedError: undefined
             };
@@ -34538,7 +34510,7 @@ async function runStages(calls, settings, targets, repository, deps, ledger) {
         return { purge, wait, edgeCheck, plannedStages: [], marks, unexpectedError: undefined };
     }
     catch (error) {
-        const why = `edge-purge stopped on an unexpected error: ${(0,text_shown/* plainLine */.h0)((0,message/* messageOf */.b)(error))}`;
+        const why = `edge-purge stopped on an unexpected error: ${(0,text_shown/* plainLine */.h0)(deps.guard, (0,message/* messageOf */.b)(error))}`;
         const cancelled = (purge?.cancelled ?? false) || deps.signal.aborted;
         const settled = ledger.settle({ what: 'not finished', detail: why });
         const ended = { ...(purge ?? notRun([], (0,src_record/* countResults */.aD)([]))), ...settled, cancelled };
@@ -34550,12 +34522,12 @@ async function runStages(calls, settings, targets, repository, deps, ledger) {
     }
 }
 /** The page checks of the wait and the edge check: their prober, made on first use, closed once. */
-function pageChecks(settings, { clock, signal, log, connect }) {
+function pageChecks(settings, { clock, signal, log, guard, connect }) {
     let prober;
     return {
         get: async () => {
-            prober ??= await connect.prober(settings);
-            return { prober, clock, signal, log };
+            prober ??= await connect.prober(settings, guard);
+            return { prober, clock, signal, log, guard };
         },
         close: () => prober?.close()
     };
@@ -34580,10 +34552,10 @@ function notSentForWait(wait, ledger) {
         : { ...(wait.failure ?? record_failure/* NOT_READY */.q3), notSent: true };
     return { ...unsent(ledger, failure), cancelled: wait.cancelled };
 }
-async function purgeNow(calls, settings, { clock, signal, log, connect }, ledger) {
+async function purgeNow(calls, settings, { clock, signal, log, guard, connect }, ledger) {
     const transport = connect.transport(settings);
     try {
-        return await runPurge(calls, settings, { transport, clock, signal, log }, ledger);
+        return await runPurge(calls, settings, { transport, clock, signal, log, guard }, ledger);
     }
     finally {
         transport.close();
@@ -34638,10 +34610,10 @@ async function runPipeline(settings, deps) {
     const calls = planPurges({ ...settings, ...targets });
     (0,src_clock/* mark */.Gy)('plan');
     if (derivation !== undefined)
-        await showChanges(derivation, calls.length, log);
-    log.info(describePlan(calls, settings));
+        await showChanges(derivation, calls.length, deps);
+    log.info(describePlan(calls, settings, deps.guard));
     const waitUrls = settings.wait?.urls ?? [];
-    for (const notice of strayEdgeCheckHosts(settings.edgeCheck, targets.urls, waitUrls))
+    for (const notice of strayEdgeCheckHosts(settings.edgeCheck, targets.urls, waitUrls, deps.guard))
         log.notice(notice);
     const ledger = new ResultLedger(calls);
     const stages = await runStages(calls, settings, targets, { github, recalled }, deps, ledger);
@@ -34658,13 +34630,13 @@ async function runPipeline(settings, deps) {
         counts: purge.counts,
         marks: marks.length === 0 ? [] : (await pipeline_lastPurgeMarks()).decideMarks(marks, run)
     };
-    return { record, closeMarks: (reported) => closeMarks(github, record, reported, log) };
+    return { record, closeMarks: (reported) => closeMarks(github, record, reported, deps) };
 }
 /**
  * Ends each service's purge mark on the run's GitHub client. A close GitHub refuses, that times out
  * or is cancelled costs a warning: the next run then compares from the older mark, which is safe.
  */
-async function closeMarks(github, record, reported, log) {
+async function closeMarks(github, record, reported, { log, guard }) {
     if (github === undefined || record.marks.every((mark) => mark.deploymentId === undefined)) {
         return;
     }
@@ -34672,7 +34644,7 @@ async function closeMarks(github, record, reported, log) {
         await (await pipeline_lastPurgeMarks()).closeMarks(github, record.marks, reported, log);
     }
     catch (error) {
-        log.warning(`Could not mark the records of this purge (${(0,text_shown/* plainLine */.h0)((0,message/* messageOf */.b)(error))}): they stay in_progress, so the next run with changed-since: last-purge compares from the older record, which is safe`);
+        log.warning(`Could not mark the records of this purge (${(0,text_shown/* plainLine */.h0)(guard, (0,message/* messageOf */.b)(error))}): they stay in_progress, so the next run with changed-since: last-purge compares from the older record, which is safe`);
     }
 }
 /** Why the run ended early, when a cancel ended it. */
@@ -34760,12 +34732,11 @@ function refusedAndStopped(cause) {
 
 
 
-
 /** GitHub shows 10 error annotations per step; keep room for the final one and other steps' notes. */
 const MAX_ANNOTATIONS = 5;
 /** A server message is cut to 300 characters; this leaves room for what the action says around it. */
 const SHOWN_REASON_CHARS = 400;
-function edgeProblems(entries) {
+function edgeProblems(entries, guard) {
     const groups = new Map();
     for (const entry of entries) {
         if (entry.fresh)
@@ -34773,20 +34744,20 @@ function edgeProblems(entries) {
         const kind = (0,src_record/* notChecked */.lb)(entry) ? 'unchecked' : (0,src_record/* unreachable */.HB)(entry) ? 'unreachable' : 'stale';
         const id = `${kind} ${entry.evidence}`;
         const group = groups.get(id) ?? [];
-        group.push({ kind, url: (0,text_shown/* shorten */.ml)(entry.url), reason: entry.evidence });
+        group.push({ kind, url: (0,text_shown/* shorten */.ml)(guard, entry.url), reason: entry.evidence });
         groups.set(id, group);
     }
     return [...groups.values()].sort((a, b) => b.length - a.length);
 }
-function causeLine(cause) {
+function causeLine(cause, guard) {
     const [first] = cause.first;
     const what = cause.count === 1 && first !== undefined
-        ? `${first.type} ${(0,text_shown/* shorten */.ml)(first.target)}`
+        ? `${first.type} ${(0,text_shown/* shorten */.ml)(guard, first.target)}`
         : `${cause.count} targets`;
     const how = refusedAndStopped(cause);
-    return `${what} not purged: ${(0,guard/* oneLine */.TN)(causeReason(cause), SHOWN_REASON_CHARS)}${how === undefined ? '' : `; ${how}`}`;
+    return `${what} not purged: ${guard.oneLine(causeReason(cause), SHOWN_REASON_CHARS)}${how === undefined ? '' : `; ${how}`}`;
 }
-function edgeLine(group) {
+function edgeLine(group, guard) {
     const [first] = group;
     const one = group.length === 1;
     const which = one ? first.url : `${group.length} URLs`;
@@ -34795,11 +34766,14 @@ function edgeLine(group) {
         unreachable: 'could not be reached at the edge, so not known to be fresh',
         unchecked: `${one ? 'is' : 'are'} not known to be fresh`
     }[first.kind];
-    return `${which} ${verdict}: ${(0,guard/* oneLine */.TN)(first.reason, SHOWN_REASON_CHARS)}`;
+    return `${which} ${verdict}: ${guard.oneLine(first.reason, SHOWN_REASON_CHARS)}`;
 }
 /** One annotation per cause of a failure and per kind of edge problem, the most targets first. */
-function failureAnnotations(causes, edge = []) {
-    const lines = [...causes.map(causeLine), ...edgeProblems(edge).map(edgeLine)];
+function failureAnnotations(causes, edge, guard) {
+    const lines = [
+        ...causes.map((cause) => causeLine(cause, guard)),
+        ...edgeProblems(edge, guard).map((group) => edgeLine(group, guard))
+    ];
     if (lines.length <= MAX_ANNOTATIONS)
         return lines;
     return [
@@ -34811,14 +34785,14 @@ function failureAnnotations(causes, edge = []) {
  * Fails the step (or warns, with fail-on-error: false) when a target failed or a URL is not known
  * to be fresh; then fails it when a cancel or an unexpected error ended the run early.
  */
-function conclude({ results, counts, settings, edgeCheck, stopped, unexpectedError }, { log, fail }) {
+function conclude({ results, counts, settings, edgeCheck, stopped, unexpectedError }, { log, fail, guard }) {
     const edge = edgeCheck?.entries ?? [];
     const causes = counts.failed === 0 ? [] : failureCauses(results, 1);
-    const message = problemMessage(counts, causes, edge);
+    const message = problemMessage(counts, causes, edge, guard);
     if (message !== undefined) {
         const annotate = settings.failOnError ? log.error : log.warning;
         // Each line is built by the guard, which hides secrets in what it quotes.
-        for (const line of failureAnnotations(causes, edge))
+        for (const line of failureAnnotations(causes, edge, guard))
             annotate(line);
         if (settings.failOnError)
             fail(message);
@@ -34831,13 +34805,13 @@ function conclude({ results, counts, settings, edgeCheck, stopped, unexpectedErr
         fail(unexpectedError);
 }
 /** What went wrong, in one message; `undefined` when every target purged and every URL is fresh. */
-function problemMessage({ failed, total }, causes, entries) {
+function problemMessage({ failed, total }, causes, entries, guard) {
     const { stale, unreachable, unchecked } = (0,src_record/* edgeCounts */.ID)(entries);
     if (failed === 0 && stale + unreachable + unchecked === 0)
         return undefined;
     const [only] = causes;
     const why = causes.length === 1 && only !== undefined
-        ? `: ${(0,guard/* oneLine */.TN)(only.brief, SHOWN_REASON_CHARS)}`
+        ? `: ${guard.oneLine(only.brief, SHOWN_REASON_CHARS)}`
         : ` for ${causes.length} different reasons`;
     const urls = (0,counted/* counted */.h)(entries.length, 'URL');
     const parts = [
@@ -34883,7 +34857,6 @@ function purgeIds(results, perService, hide = (text) => text) {
 ;// CONCATENATED MODULE: ./src/report/outputs.ts
 
 
-
 /** GitHub refuses outputs over 1 MB; stay under it with room for the output file's framing. */
 const MAX_OUTPUT_BYTES = 1_000_000;
 /** Entries serialised per chunk of a file: a file of 100,000 results is written in pieces. */
@@ -34894,16 +34867,18 @@ const SLICE = 100;
  * with each string redacted before it is escaped (redacting the finished text would miss a secret
  * holding a quote or backslash, and could cut through an escape).
  */
-function redactedStringify(value) {
+function redactedStringify(value, guard) {
     const json = JSON.stringify(value);
-    if (!(0,guard/* mayHoldSecret */.dV)(json))
+    if (!guard.mayHoldSecret(json))
         return json;
-    return JSON.stringify(value, (_key, item) => typeof item === 'string' ? (0,guard/* redact */.E$)(item) : item);
+    return JSON.stringify(value, (_key, item) => typeof item === 'string' ? guard.redact(item) : item);
 }
 /** `purge-ids`, made again with every name and id redacted when its text may hold a secret. */
-function purgeIdsText(results, perService) {
+function purgeIdsText(results, perService, guard) {
     const json = JSON.stringify(purgeIds(results, perService));
-    return (0,guard/* mayHoldSecret */.dV)(json) ? JSON.stringify(purgeIds(results, perService, guard/* redact */.E$)) : json;
+    return guard.mayHoldSecret(json)
+        ? JSON.stringify(purgeIds(results, perService, guard.redact))
+        : json;
 }
 const asItIs = (entry) => entry;
 /** A result as the `results` output gives it: its failure is there in words, as `error`. */
@@ -34912,10 +34887,10 @@ const resultEntry = ({ failure: _failure, ...entry }) => entry;
  * A JSON array of the entries as `shown`, a slice at a time (so a result's output form is made
  * for one slice at a time), byte for byte `redactedStringify(entries.map(shown))`.
  */
-function* redactedJson(entries, shown) {
+function* redactedJson(entries, shown, guard) {
     yield '[';
     for (let start = 0; start < entries.length; start += SLICE) {
-        const json = redactedStringify(entries.slice(start, start + SLICE).map(shown));
+        const json = redactedStringify(entries.slice(start, start + SLICE).map(shown), guard);
         yield `${start === 0 ? '' : ','}${json.slice(1, -1)}`;
     }
     yield ']';
@@ -34926,7 +34901,7 @@ function bounded(text) {
 }
 /** Writes the entries, as JSON, to a file for later steps. */
 function keepEntries(kind, entries, shown, io) {
-    return io.keepFile(kind, redactedJson(entries, shown));
+    return io.keepFile(kind, redactedJson(entries, shown, io.guard));
 }
 /**
  * The entries' JSON for their output: read back from the file when it fits the output, or made
@@ -34934,7 +34909,7 @@ function keepEntries(kind, entries, shown, io) {
  */
 function entriesText(kept, entries, shown, io) {
     if (kept.failure !== undefined)
-        return bounded([...redactedJson(entries, shown)].join(''));
+        return bounded([...redactedJson(entries, shown, io.guard)].join(''));
     const fits = kept.bytes <= MAX_OUTPUT_BYTES;
     return { bytes: kept.bytes, text: fits ? io.readKept(kept.path) : undefined };
 }
@@ -34980,13 +34955,13 @@ async function writeOutputs(facts, io) {
 async function writeResultOutputs({ results, counts, settings }, io) {
     const kept = await keepEntries('results', results, resultEntry, io);
     const file = written('results-file', kept, io);
-    const ids = bounded(purgeIdsText(results, perServiceIds(settings)));
+    const ids = bounded(purgeIdsText(results, perServiceIds(settings), io.guard));
     setBoundedOutput('purge-ids', ids, file, io);
-    io.setOutput('purge-id', (0,guard/* redact */.E$)(onlyId(results)));
+    io.setOutput('purge-id', io.guard.redact(onlyId(results)));
     setBoundedOutput('results', entriesText(kept, results, resultEntry, io), file, io);
     io.setOutput('purged-count', String(counts.purged));
     io.setOutput('failed-count', String(counts.failed));
-    const path = file.written ? (0,guard/* redact */.E$)(file.path) : '';
+    const path = file.written ? io.guard.redact(file.path) : '';
     io.setOutput('results-file', path);
     return path;
 }
@@ -35008,7 +34983,7 @@ function onlyId(results) {
  * alike.
  */
 function writeBaseOutputs(ranges, io) {
-    io.setOutput('base', ranges.map((range) => (0,guard/* redact */.E$)(range.baseSha)).join('\n'));
+    io.setOutput('base', ranges.map((range) => io.guard.redact(range.baseSha)).join('\n'));
     io.setOutput('base-source', ranges.map((range) => range.source).join('\n'));
 }
 /**
@@ -35030,17 +35005,10 @@ async function writeStageOutputs(entries, waitMs, io) {
     const kept = await keepEntries('verification', entries, asItIs, io);
     const file = written('verification-file', kept, io);
     setBoundedOutput('verification', entriesText(kept, entries, asItIs, io), file, io);
-    io.setOutput('verification-file', file.written ? (0,guard/* redact */.E$)(file.path) : '');
+    io.setOutput('verification-file', file.written ? io.guard.redact(file.path) : '');
 }
 
 ;// CONCATENATED MODULE: ./src/report/summary/budget.ts
-/**
- * How much the summary shows: one byte budget that every section draws on, each section's cap,
- * the cuts of the strings it shows, and the bounded shapes the sections are made of (a table, a
- * list, a fold). Whatever the run's size, a summary built from these stays under
- * `SUMMARY_MAX_BYTES`.
- */
-
 /** Half of GitHub's 1 MiB per step: a summary over the limit is dropped whole, not cut. */
 const SUMMARY_MAX_BYTES = 512 * 1024;
 /** Rows per table: enough to find any failure by eye, few enough to read. */
@@ -35065,7 +35033,7 @@ const SECTION_BYTES = {
 /** The cuts of a target or URL and of an error or evidence, wherever a section shows one. */
 const SHOWN_TARGET_CHARS = 160;
 const budget_SHOWN_ERROR_CHARS = 400;
-const code = (text, maxChars) => `<code>${(0,guard/* summaryText */.g5)(text, maxChars)}</code>`;
+const code = (guard, text, maxChars) => `<code>${guard.summaryText(text, maxChars)}</code>`;
 /** Bytes left for the sections; each takes what it uses, up to its own cap. */
 class Budget {
     left;
@@ -35122,19 +35090,18 @@ function folded(title, body) {
 
 
 
-
 /** A url-map with many prefixes or a key-map with many keys can give one file many targets. */
 const SHOWN_TARGETS_PER_FILE = 10;
-function fileRow(file, targets) {
+function fileRow(file, targets, guard) {
     const more = targets.length - SHOWN_TARGETS_PER_FILE;
     const shown = targets
         .slice(0, SHOWN_TARGETS_PER_FILE)
-        .map(({ type, target }) => `${type} ${code(target, SHOWN_TARGET_CHARS)}`);
+        .map(({ type, target }) => `${type} ${code(guard, target, SHOWN_TARGET_CHARS)}`);
     const list = more > 0 ? [...shown, `…and ${more} more`] : shown;
-    return `<tr><td>${code(file, SHOWN_TARGET_CHARS)}</td><td>${list.join('<br>')}</td></tr>`;
+    return `<tr><td>${code(guard, file, SHOWN_TARGET_CHARS)}</td><td>${list.join('<br>')}</td></tr>`;
 }
 /** Which changed files produced which targets, one row per file that produced any. */
-function derivationSection({ report, targets }, budget) {
+function derivationSection({ report, targets }, budget, guard) {
     const byFile = new Map();
     for (const derived of targets) {
         const list = byFile.get(derived.file) ?? [];
@@ -35144,42 +35111,40 @@ function derivationSection({ report, targets }, budget) {
     if (targets.length === 0) {
         return [
             `<h3>Targets from changed files</h3>`,
-            `<p>None: ${(0,guard/* summaryText */.g5)((0,words/* nothingToPurge */.kM)(report))}.</p>`
+            `<p>None: ${guard.summaryText((0,words/* nothingToPurge */.kM)(report, guard))}.</p>`
         ];
     }
     return [
         `<h3>Targets from changed files</h3>`,
-        `<p>${(0,counted/* counted */.h)(report.files.length, 'file')} changed in ${(0,guard/* summaryText */.g5)(report.description)}; ` +
+        `<p>${(0,counted/* counted */.h)(report.files.length, 'file')} changed in ${guard.summaryText(report.description)}; ` +
             `${byFile.size} of them produced ${(0,counted/* counted */.h)(targets.length, 'target')}.</p>`,
-        ...table(['Changed file', 'Targets'], [...byFile], ([file, list]) => fileRow(file, list), budget, SECTION_BYTES.derivation, (shown) => `Showing ${shown} of ${byFile.size} files; the step log lists every one.`).lines
+        ...table(['Changed file', 'Targets'], [...byFile], ([file, list]) => fileRow(file, list, guard), budget, SECTION_BYTES.derivation, (shown) => `Showing ${shown} of ${byFile.size} files; the step log lists every one.`).lines
     ];
 }
 
 ;// CONCATENATED MODULE: ./src/report/summary/dry-run.ts
 
 
-
 /** A dry run: each URL it would wait for and check at the edge, as the log lists each call. */
-function plannedSection(stages, budget) {
+function plannedSection(stages, budget, guard) {
     return stages.flatMap(({ sentence, urls }) => [
-        `<p>${(0,guard/* summaryText */.g5)(sentence, 2 * budget_SHOWN_ERROR_CHARS)}</p>`,
+        `<p>${guard.summaryText(sentence, 2 * budget_SHOWN_ERROR_CHARS)}</p>`,
         ...(urls.length === 0
             ? []
-            : list(urls.map((url) => code(url, SHOWN_TARGET_CHARS)), budget, SECTION_BYTES.planned / Math.max(1, stages.length), 'the step log lists every one'))
+            : list(urls.map((url) => code(guard, url, SHOWN_TARGET_CHARS)), budget, SECTION_BYTES.planned / Math.max(1, stages.length), 'the step log lists every one'))
     ]);
 }
 /** A dry run's calls: what would be sent where, one row each. */
-function callsSection(calls, budget) {
+function callsSection(calls, budget, guard) {
     if (calls.length === 0)
         return [];
-    const row = (call) => `<tr><td>${code((0,words/* describeCall */.GC)(call))}</td></tr>`;
+    const row = (call) => `<tr><td>${code(guard, (0,words/* describeCall */.GC)(call, guard))}</td></tr>`;
     const { lines } = table(['Call'], calls, row, budget, SECTION_BYTES.calls, (shown) => `Showing ${shown} of ${calls.length} calls; the step log lists every one.`);
     return ['<h3>Planned calls</h3>', ...lines];
 }
 
 ;// CONCATENATED MODULE: ./src/report/summary/edge-check.ts
 /** The edge check: whether visitors get fresh copies, URL by URL, and what each verdict rests on. */
-
 
 
 
@@ -35207,13 +35172,13 @@ function edgeCell(entry) {
         return '❌ unreachable';
     return `❌ stale${beside}`;
 }
-function edgeRow(entry, judged) {
+function edgeRow(entry, judged, guard) {
     const cells = [
-        code(entry.url, SHOWN_TARGET_CHARS),
+        code(guard, entry.url, SHOWN_TARGET_CHARS),
         edgeCell(entry),
         judged,
         String(entry.checks),
-        (0,guard/* summaryText */.g5)(entry.evidence, budget_SHOWN_ERROR_CHARS)
+        guard.summaryText(entry.evidence, budget_SHOWN_ERROR_CHARS)
     ];
     return `<tr>${cells.map((cell) => `<td>${cell}</td>`).join('')}</tr>`;
 }
@@ -35234,7 +35199,7 @@ function blindByAge(entries, byText, malformed) {
         byAge.every((entry) => entry.age === null && entry.http_status !== null && !malformed.has(entry.url)));
 }
 /** Whether visitors get fresh copies: counts, each URL not known to be fresh, then the fresh ones folded. */
-function edgeCheckSection({ entries, textUrls, malformedAge }, budget) {
+function edgeCheckSection({ entries, textUrls, malformedAge }, budget, guard) {
     const byText = new Set(textUrls);
     const malformed = new Set(malformedAge);
     // A fresh page that answered 3xx or 4xx is worth a look (a typo in verify-urls answers 404).
@@ -35242,7 +35207,7 @@ function edgeCheckSection({ entries, textUrls, malformedAge }, budget) {
     const notFresh = entries.filter((entry) => !plain(entry));
     const fresh = entries.filter(plain);
     const headers = ['URL', 'Edge', 'Age or text', 'Checks', 'Evidence'];
-    const row = (entry) => edgeRow(entry, judgedBy(entry, byText.has(entry.url), malformed.has(entry.url)));
+    const row = (entry) => edgeRow(entry, judgedBy(entry, byText.has(entry.url), malformed.has(entry.url)), guard);
     const more = (total, what) => (shown) => `Showing ${shown} of ${total} ${what}; the <code>verification-file</code> output holds them all.`;
     return [
         '<h3>Edge check</h3>',
@@ -35285,14 +35250,13 @@ function notSentBecause({ wait, dryRun }) {
 
 
 
-
 /** What the targets came to: a count each way, the whole service for purge-all, the one cause. */
-function outcome(facts, causes) {
+function outcome(facts, causes, guard) {
     const { counts, purgeAll, results } = facts;
     const [only] = causes;
     // When nothing was sent, the headline says why once, after the counts.
     const cause = causes.length === 1 && only !== undefined && notSentBecause(facts) === undefined
-        ? `: ${(0,guard/* summaryText */.g5)(only.brief, 200)}`
+        ? `: ${guard.summaryText(only.brief, 200)}`
         : '';
     if (!purgeAll)
         return `${counts.purged} purged, ${counts.failed} failed${cause}`;
@@ -35300,7 +35264,7 @@ function outcome(facts, causes) {
     const failed = [];
     for (const { status, target } of results)
         (status === 'purged' ? purged : failed).push(target);
-    const ids = (list) => (0,guard/* summaryText */.g5)(list.join(', '), 200);
+    const ids = (list) => guard.summaryText(list.join(', '), 200);
     return [
         purged.length > 0 ? `everything in ${ids(purged)} purged` : undefined,
         failed.length > 0 ? `${ids(failed)} not purged${cause}` : undefined
@@ -35309,11 +35273,11 @@ function outcome(facts, causes) {
         .join('; ');
 }
 /** The run's answer, in the first line: what was purged, what failed, what visitors still get stale. */
-function heading(facts, causes) {
+function heading(facts, causes, guard) {
     const { counts, dryRun, services, derivation } = facts;
-    const title = services.length === 0 ? 'Edge purge' : `Edge purge of ${(0,guard/* summaryText */.g5)(services.join(', '))}`;
+    const title = services.length === 0 ? 'Edge purge' : `Edge purge of ${guard.summaryText(services.join(', '))}`;
     if (counts.total === 0 && derivation !== undefined) {
-        return `${title}: nothing to purge: ${(0,guard/* summaryText */.g5)((0,words/* nothingToPurge */.kM)(derivation.report))}`;
+        return `${title}: nothing to purge: ${guard.summaryText((0,words/* nothingToPurge */.kM)(derivation.report, guard))}`;
     }
     if (dryRun) {
         const planned = facts.purgeAll ? 'everything planned' : `${counts.planned} planned`;
@@ -35321,7 +35285,7 @@ function heading(facts, causes) {
     }
     const edge = (0,src_record/* edgeCounts */.ID)(facts.edgeCheck?.entries ?? []);
     const notSent = notSentBecause(facts);
-    return (`${title}: ${outcome(facts, causes)}` +
+    return (`${title}: ${outcome(facts, causes, guard)}` +
         (edge.stale > 0 ? `, <b>${(0,counted/* counted */.h)(edge.stale, 'page')} still stale</b>` : '') +
         (edge.unreachable > 0 ? `, <b>${(0,counted/* counted */.h)(edge.unreachable, 'page')} unreachable</b>` : '') +
         (edge.unchecked > 0 ? `, <b>${(0,counted/* counted */.h)(edge.unchecked, 'page')} not checked</b>` : '') +
@@ -35343,40 +35307,39 @@ function scopeLine(facts) {
         .join(' · ');
 }
 /** Event, repository, commit, workflow and run: whichever the runner set (all of them, in a real run). */
-function contextLine(context) {
-    const where = context.sha === '' ? '' : ` at ${code(context.sha.slice(0, 7), 7)}`;
+function contextLine(context, guard) {
+    const where = context.sha === '' ? '' : ` at ${code(guard, context.sha.slice(0, 7), 7)}`;
     const parts = [
-        `${(0,guard/* summaryText */.g5)(context.event || 'run')} on ${code(context.repository)}${where}`,
-        context.workflow === '' ? undefined : `workflow <b>${(0,guard/* summaryText */.g5)(context.workflow)}</b>`,
+        `${guard.summaryText(context.event || 'run')} on ${code(guard, context.repository)}${where}`,
+        context.workflow === '' ? undefined : `workflow <b>${guard.summaryText(context.workflow)}</b>`,
         Number.isInteger(context.runNumber) && context.runNumber > 0
-            ? runLink(context.runNumber, context.runUrl)
+            ? runLink(context.runNumber, context.runUrl, guard)
             : undefined
     ];
     return parts.filter((part) => part !== undefined).join(', ');
 }
 /** An empty `runUrl` means the runner gave no usable run id: an `href=""` would link this page. */
-function runLink(runNumber, runUrl) {
+function runLink(runNumber, runUrl, guard) {
     return runUrl === ''
         ? `run ${runNumber}`
-        : `<a href="${(0,guard/* summaryText */.g5)(runUrl)}">run ${runNumber}</a>`;
+        : `<a href="${guard.summaryText(runUrl)}">run ${runNumber}</a>`;
 }
 /** The head's lines; the first is the answer, so it must stay the `<h2>` alone on its line. */
-function headLines(facts, causes) {
-    const lines = [`<h2>${heading(facts, causes)}</h2>`];
+function headLines(facts, causes, guard) {
+    const lines = [`<h2>${heading(facts, causes, guard)}</h2>`];
     for (const early of [facts.stopped, facts.unexpectedError]) {
         if (early !== undefined)
-            lines.push(`<p><b>${(0,guard/* summaryText */.g5)(early)}</b></p>`);
+            lines.push(`<p><b>${guard.summaryText(early)}</b></p>`);
     }
     // With nothing to purge, the headline says why: no scope of 0 targets in 0 calls.
     if (facts.counts.total > 0)
         lines.push(`<p>${scopeLine(facts)}</p>`);
     if (facts.context !== undefined)
-        lines.push(`<p>${contextLine(facts.context)}</p>`);
+        lines.push(`<p>${contextLine(facts.context, guard)}</p>`);
     return lines;
 }
 
 ;// CONCATENATED MODULE: ./src/report/summary/marks.ts
-
 /**
  * What a run's purge mark of one service will say, and what the next run compares from. The mark
  * is closed after this summary is written, so the line says what it will be.
@@ -35393,12 +35356,11 @@ function markLine({ service, sha, state, why }) {
     }
 }
 /** One line per service; the service, the sha and GitHub's words are outside text, so guarded. */
-function markLines(marks) {
-    return marks.map((mark) => `<p>${(0,guard/* summaryText */.g5)(markLine(mark))}</p>`);
+function markLines(marks, guard) {
+    return marks.map((mark) => `<p>${guard.summaryText(markLine(mark))}</p>`);
 }
 
 ;// CONCATENATED MODULE: ./src/report/summary/targets.ts
-
 
 
 
@@ -35408,34 +35370,36 @@ const SHOWN_ID_CHARS = 128;
 /** A successful run of at most this many targets shows them open: a short list is read at a glance. */
 const OPEN_LIST_LIMIT = 20;
 const STATUS_CELL = { purged: '✅ purged', failed: '❌ failed', planned: '📝 planned' };
-function targetRow(result, withService) {
+function targetRow(result, withService, guard) {
     const cells = [
-        code(result.target, SHOWN_TARGET_CHARS),
+        code(guard, result.target, SHOWN_TARGET_CHARS),
         ...(withService
-            ? [result.service === null ? '' : code(result.service, SHOWN_SERVICE_CHARS)]
+            ? [result.service === null ? '' : code(guard, result.service, SHOWN_SERVICE_CHARS)]
             : []),
         result.type,
         result.soft ? 'soft' : 'instant',
         result.status === 'failed' ? '❌ not sent' : STATUS_CELL[result.status],
-        result.id === null ? '' : code(result.id, SHOWN_ID_CHARS)
+        result.id === null ? '' : code(guard, result.id, SHOWN_ID_CHARS)
     ];
     return `<tr>${cells.map((cell) => `<td>${cell}</td>`).join('')}</tr>`;
 }
 /** A target where several services or types meet: `key <code>home</code> (svc2)`. */
-function namedTarget(result, withService) {
-    const service = withService && result.service !== null ? ` (${code(result.service, SHOWN_SERVICE_CHARS)})` : '';
-    return `${result.type}&nbsp;${code(result.target, SHOWN_TARGET_CHARS)}${service}`;
+function namedTarget(result, withService, guard) {
+    const service = withService && result.service !== null
+        ? ` (${code(guard, result.service, SHOWN_SERVICE_CHARS)})`
+        : '';
+    return `${result.type}&nbsp;${code(guard, result.target, SHOWN_TARGET_CHARS)}${service}`;
 }
 /** One row per cause: what it was, how many targets it failed, and the first of them. */
-function causeRow(cause, withService) {
+function causeRow(cause, withService, guard) {
     const how = refusedAndStopped(cause);
     const more = cause.count - cause.first.length;
     const targets = [
-        ...cause.first.map((result) => namedTarget(result, withService)),
+        ...cause.first.map((result) => namedTarget(result, withService, guard)),
         ...(more > 0 ? [`…and ${more} more`] : [])
     ];
     const cells = [
-        `❌ ${(0,guard/* summaryText */.g5)(causeReason(cause), budget_SHOWN_ERROR_CHARS)}`,
+        `❌ ${guard.summaryText(causeReason(cause), budget_SHOWN_ERROR_CHARS)}`,
         `${cause.count}${how === undefined ? '' : `<br>${how}`}`,
         targets.join(', ')
     ];
@@ -35457,22 +35421,23 @@ function sampleResults(results, samples, into) {
         wanted -= 1;
     }
 }
-function targetTables(facts, budget) {
+function targetTables(facts, budget, guard) {
     const withService = facts.services.length > 1;
     return {
         withService,
         headers: ['Target', ...(withService ? ['Service'] : []), 'Type', 'Purge', 'Result', 'Purge id'],
         inFile: facts.resultsFile === '' ? 'the step log' : 'the <code>results-file</code>',
-        budget
+        budget,
+        guard
     };
 }
 /** A table of a sample's targets, one row each; `what` names them in the "Showing …" line. */
 function sampleTable(tables, sample, what, cap) {
-    return table(tables.headers, sample.first, (result) => targetRow(result, tables.withService), tables.budget, cap, (count) => `Showing ${count} of ${sample.count} ${what} targets; ${tables.inFile} holds them all.`, sample.count);
+    return table(tables.headers, sample.first, (result) => targetRow(result, tables.withService, tables.guard), tables.budget, cap, (count) => `Showing ${count} of ${sample.count} ${what} targets; ${tables.inFile} holds them all.`, sample.count);
 }
 /** The failures by cause; it hides targets too when a cause shows only its first ones. */
 function causeTable(tables, causes) {
-    const shown = table(['Cause', 'Targets', 'First targets'], causes, (cause) => causeRow(cause, tables.withService), tables.budget, SECTION_BYTES.failed, (count) => `Showing ${count} of ${causes.length} causes; ${tables.inFile} holds every target.`);
+    const shown = table(['Cause', 'Targets', 'First targets'], causes, (cause) => causeRow(cause, tables.withService, tables.guard), tables.budget, SECTION_BYTES.failed, (count) => `Showing ${count} of ${causes.length} causes; ${tables.inFile} holds every target.`);
     const hidden = shown.hidden || causes.some((cause) => cause.first.length < cause.count);
     return { lines: ['<h3>Failed, by cause</h3>', ...shown.lines], hidden };
 }
@@ -35482,9 +35447,9 @@ function causeTable(tables, causes) {
  * the failures and the rest but draws after both, and this order must stay, or the same run would
  * show other rows.
  */
-function targetSections(facts, causes, budget) {
+function targetSections(facts, causes, budget, guard) {
     const { dryRun } = facts;
-    const tables = targetTables(facts, budget);
+    const tables = targetTables(facts, budget, guard);
     // When nothing was sent, every target failed for the reason said above.
     const nothingSent = notSentBecause(facts) !== undefined;
     const { failed: failedCount, total } = facts.counts;
@@ -35521,15 +35486,14 @@ function targetSections(facts, causes, budget) {
 
 
 
-
 /** The cut of the text the origin had to show. */
 const SHOWN_TEXT_CHARS = 80;
 /** The wait: what the origin showed, or why no purge call was sent and what each URL answered. */
-function waitSection(wait, budget) {
+function waitSection(wait, budget, guard) {
     const { text, passes, outcome } = wait;
     const seconds = Math.round(outcome.elapsedMs / 1000);
-    const shown = text === undefined ? 'answered 2xx' : `showed ${code(text, SHOWN_TEXT_CHARS)}`;
-    const checks = (item) => `${(0,counted/* counted */.h)(item.checks, 'check')} of ${code(item.url, SHOWN_TARGET_CHARS)}`;
+    const shown = text === undefined ? 'answered 2xx' : `showed ${code(guard, text, SHOWN_TEXT_CHARS)}`;
+    const checks = (item) => `${(0,counted/* counted */.h)(item.checks, 'check')} of ${code(guard, item.url, SHOWN_TARGET_CHARS)}`;
     if (outcome.done || outcome.cancelled) {
         const lead = outcome.done
             ? `The origin ${shown} after ${seconds} s:`
@@ -35539,9 +35503,9 @@ function waitSection(wait, budget) {
     }
     const failure = (0,record_failure/* reasonOf */.A3)(outcome.failure ?? record_failure/* NOT_READY */.q3);
     const waiting = outcome.urls.filter((item) => item.passedInARow < passes);
-    const items = waiting.map((item) => (0,guard/* summaryText */.g5)((0,words/* describeUrlWait */.yE)(item, { text, passes }), budget_SHOWN_ERROR_CHARS));
+    const items = waiting.map((item) => guard.summaryText((0,words/* describeUrlWait */.yE)(item, { text, passes }, guard), budget_SHOWN_ERROR_CHARS));
     return [
-        `<p><b>No purge call was sent:</b> ${(0,guard/* summaryText */.g5)(failure, budget_SHOWN_ERROR_CHARS)}.</p>`,
+        `<p><b>No purge call was sent:</b> ${guard.summaryText(failure, budget_SHOWN_ERROR_CHARS)}.</p>`,
         ...list(items, budget, SECTION_BYTES.wait, 'the step log has each')
     ];
 }
@@ -35572,9 +35536,9 @@ function footer(facts) {
         `The runner deletes it when the job ends: <a href="${KEEP_RESULTS_DOC}">upload it as an artifact</a> to keep it.</p>`);
 }
 /** The job summary of a run: its first line is the answer, then what went wrong, then the rest. */
-function renderSummary(record, { resultsFile, context }) {
+function renderSummary(record, { resultsFile, context, guard }) {
     const { settings, edgeCheck } = record;
-    return renderFacts({
+    const facts = {
         results: record.results,
         counts: record.counts,
         services: settings.services.map((service) => service.id),
@@ -35599,12 +35563,13 @@ function renderSummary(record, { resultsFile, context }) {
                 textUrls: settings.edgeCheck.text === undefined ? [] : settings.edgeCheck.urls,
                 malformedAge: edgeCheck.malformedAge
             }
-    });
+    };
+    return renderFacts(facts, guard);
 }
 /** The summary from the facts it shows, each read from the record once (`renderSummary`). */
-function renderFacts(facts) {
+function renderFacts(facts, guard) {
     const causes = facts.counts.failed === 0 ? [] : failureCauses(facts.results, TARGETS_PER_CAUSE);
-    const head = headLines(facts, causes);
+    const head = headLines(facts, causes, guard);
     const end = footer(facts);
     // What the sections say besides their rows and items (titles, table heads, "Showing …" lines,
     // a dry run's sentences) is bounded and few: at most about 30 KiB at the widest escaping.
@@ -35613,20 +35578,20 @@ function renderFacts(facts) {
     const budget = new Budget(SUMMARY_MAX_BYTES - fixed - reserve);
     const body = [];
     if (facts.wait !== undefined)
-        body.push(...waitSection(facts.wait, budget));
-    body.push(...plannedSection(facts.plannedStages, budget));
+        body.push(...waitSection(facts.wait, budget, guard));
+    body.push(...plannedSection(facts.plannedStages, budget, guard));
     if (facts.dryRun)
-        body.push(...callsSection(facts.calls, budget));
-    const targets = targetSections(facts, causes, budget);
+        body.push(...callsSection(facts.calls, budget, guard));
+    const targets = targetSections(facts, causes, budget, guard);
     body.push(...targets.failures);
     if (facts.edgeCheck !== undefined)
-        body.push(...edgeCheckSection(facts.edgeCheck, budget));
+        body.push(...edgeCheckSection(facts.edgeCheck, budget, guard));
     body.push(...targets.rest);
     // With nothing to purge at all, the headline has already said why.
     if (facts.derivation !== undefined && facts.counts.total > 0) {
-        body.push(...derivationSection(facts.derivation, budget));
+        body.push(...derivationSection(facts.derivation, budget, guard));
     }
-    body.push(...markLines(facts.marks));
+    body.push(...markLines(facts.marks, guard));
     const pointer = facts.resultsFile === '' || !targets.everyTargetShown ? [end] : [];
     return [...head, ...body, ...pointer].join('\n');
 }
@@ -35900,24 +35865,27 @@ class WebPageAnswer extends Error {
  * page on as a string in `data`, where the reads would fail as a JavaScript error ("data.map is
  * not a function"); throwing here names it instead. 204 and 205 carry no body to check.
  */
-function jsonAnswer(answer) {
+function jsonAnswer(answer, guard) {
     if (answer.status === 204 || answer.status === 205)
         return answer;
     const type = answer.headers['content-type']?.split(';')[0]?.trim().toLowerCase() ?? '';
     if (type === 'application/json' || type.endsWith('+json'))
         return answer;
-    const shown = type === '' ? 'without a Content-Type' : (0,text_shown/* plainLine */.h0)(type, MEDIA_TYPE_CHARS);
+    const shown = type === '' ? 'without a Content-Type' : (0,text_shown/* plainLine */.h0)(guard, type, MEDIA_TYPE_CHARS);
     throw new WebPageAnswer(answer.status, shown);
 }
-/** What a failed attempt showed; `api` is GITHUB_API_URL, whose proxy and host a blocked call names. */
-function failureOf(error, api) {
+/**
+ * What a failed attempt showed, the run's secrets hidden in its message (a proxy or GitHub can echo
+ * the token); `api` is GITHUB_API_URL, whose proxy and host a blocked call names.
+ */
+function failureOf(error, api, guard) {
     if (error instanceof WebPageAnswer) {
         const { status, mediaType } = error;
         const inTheWay = { kind: 'web-page', status, mediaType };
         return { status, headers: {}, message: error.message, code: undefined, inTheWay };
     }
     const failed = error;
-    const message = typeof failed?.message === 'string' ? failed.message : String(error);
+    const message = guard.redact(typeof failed?.message === 'string' ? failed.message : String(error));
     const response = failed?.response;
     if (response === undefined || typeof response.status !== 'number') {
         // The chain, not the code: undici's refused tunnel is an abort, as a real cancel is.
@@ -36013,8 +35981,8 @@ async function connectGitHub(where, limits) {
     // On the options the hooks share: a copy handed on would be dropped by the token hook's merge.
     async (signal) => {
         options.request = { ...options.request, signal };
-        return jsonAnswer(await request(options));
-    }, (error) => failureOf(error, api)));
+        return jsonAnswer(await request(options), limits.guard);
+    }, (error) => failureOf(error, api, limits.guard)));
     const { owner, repo } = where;
     return {
         owner,
@@ -38325,28 +38293,28 @@ function editDistance(a, b) {
     return previous[b.length] ?? 0;
 }
 /** Refuses the run when any input is misspelled, naming each as given and as declared. */
-function refuseMisspelled(misspelled) {
+function refuseMisspelled(misspelled, guard) {
     if (misspelled.length === 0)
         return;
-    const renames = misspelled.map(({ given, meant }) => `${(0,text_shown/* shorten */.ml)(given)} to ${meant}`);
+    const renames = misspelled.map(({ given, meant }) => `${(0,text_shown/* shorten */.ml)(guard, given)} to ${meant}`);
     const one = misspelled.length === 1;
     throw new input_error/* InputError */.d(`Misspelled input${one ? '' : 's'}: rename ${renames.join(', ')}; as spelled, this action would ignore ${one ? 'it' : 'them'}, so nothing was sent`);
 }
 /** `"key" (did you mean keys?)`, or `"foo"` when no declared input is close. */
-function shownUnknown({ given, closest }) {
-    return `${(0,text_shown/* shorten */.ml)(given)}${closest === undefined ? '' : ` (did you mean ${closest}?)`}`;
+function shownUnknown({ given, closest }, guard) {
+    return `${(0,text_shown/* shorten */.ml)(guard, given)}${closest === undefined ? '' : ` (did you mean ${closest}?)`}`;
 }
 /** The warning for one unknown input. */
-function unknownInputWarning({ given, closest }) {
+function unknownInputWarning({ given, closest }, guard) {
     const guess = closest === undefined ? '' : `; did you mean ${closest}?`;
-    return `This action ignores input ${(0,text_shown/* shorten */.ml)(given)}: it has no input of that name${guess}`;
+    return `This action ignores input ${(0,text_shown/* shorten */.ml)(guard, given)}: it has no input of that name${guess}`;
 }
 /** What "Nothing to purge" adds when inputs were ignored: a typo may have meant the targets. */
-function unknownInputsNote(unknown) {
+function unknownInputsNote(unknown, guard) {
     if (unknown.length === 0)
         return '';
     const one = unknown.length === 1;
-    return `; note the warning${one ? '' : 's'} above: this action ignores input${one ? '' : 's'} ${unknown.map(shownUnknown).join(', ')}`;
+    return `; note the warning${one ? '' : 's'} above: this action ignores input${one ? '' : 's'} ${unknown.map((input) => shownUnknown(input, guard)).join(', ')}`;
 }
 
 ;// CONCATENATED MODULE: ./src/config/input-values.ts
@@ -38354,36 +38322,36 @@ function unknownInputsNote(unknown) {
 
 const TRUE_VALUES = ['true', 'True', 'TRUE'];
 const FALSE_VALUES = ['false', 'False', 'FALSE'];
-function parseBoolean(raw, name) {
+function parseBoolean(raw, name, guard) {
     const value = raw[name];
     if (TRUE_VALUES.includes(value))
         return true;
     if (FALSE_VALUES.includes(value))
         return false;
-    throw new input_error/* InputError */.d(`${name} must be true or false, got ${(0,text_shown/* shorten */.ml)(value)}`);
+    throw new input_error/* InputError */.d(`${name} must be true or false, got ${(0,text_shown/* shorten */.ml)(guard, value)}`);
 }
-function parseChoice(raw, name, allowed) {
+function parseChoice(raw, name, allowed, guard) {
     const value = raw[name];
     const choice = allowed.find((option) => option === value);
     if (choice === undefined) {
         const shown = allowed.filter((option) => option !== '').join(', ');
-        throw new input_error/* InputError */.d(`${name} must be one of ${shown}${allowed.includes('') ? ' (or empty)' : ''}, got ${(0,text_shown/* shorten */.ml)(value)}`);
+        throw new input_error/* InputError */.d(`${name} must be one of ${shown}${allowed.includes('') ? ' (or empty)' : ''}, got ${(0,text_shown/* shorten */.ml)(guard, value)}`);
     }
     return choice;
 }
-function parseInteger(raw, name, min, max) {
+function parseInteger(raw, name, min, max, guard) {
     const value = raw[name];
     const number = /^\d+$/.test(value) ? Number(value) : NaN;
     if (!(number >= min && number <= max)) {
-        throw new input_error/* InputError */.d(`${name} must be a whole number from ${min} to ${max}, got ${(0,text_shown/* shorten */.ml)(value)}`);
+        throw new input_error/* InputError */.d(`${name} must be a whole number from ${min} to ${max}, got ${(0,text_shown/* shorten */.ml)(guard, value)}`);
     }
     return number;
 }
-function parseSeconds(raw, name, max) {
+function parseSeconds(raw, name, max, guard) {
     const value = raw[name];
     const seconds = /^\d+(\.\d+)?$/.test(value) ? Number(value) : NaN;
     if (!(seconds > 0 && seconds <= max)) {
-        throw new input_error/* InputError */.d(`${name} must be a number of seconds above 0 and at most ${max}, got ${(0,text_shown/* shorten */.ml)(value)}`);
+        throw new input_error/* InputError */.d(`${name} must be a number of seconds above 0 and at most ${max}, got ${(0,text_shown/* shorten */.ml)(guard, value)}`);
     }
     return seconds;
 }
@@ -38425,7 +38393,7 @@ const KEYS = {
     items: 'keys',
     split: KEY_SEPARATORS,
     separatedBy: 'spaces, commas or newlines',
-    show: text_shown/* shorten */.ml
+    show: (raw, guard) => (0,text_shown/* shorten */.ml)(guard, raw)
 };
 /** A comma is a character of a URL (`/img/w_100,h_50.jpg`): only one at a piece's end separates. */
 const URLS = {
@@ -38434,7 +38402,7 @@ const URLS = {
     split: /[ \t\r\n]+/,
     ends: /^,+|,+$/g,
     separatedBy: 'newlines or spaces',
-    show: (raw) => (0,text_shown/* shorten */.ml)((0,targets/* withoutCredentials */.ri)(raw)),
+    show: (raw, guard) => (0,text_shown/* shorten */.ml)(guard, (0,targets/* withoutCredentials */.ri)(raw)),
     check: refuseJoinedUrls
 };
 /** A space never separates service ids: with mode: all, `prod staging` must not purge two services. */
@@ -38444,7 +38412,7 @@ const SERVICE_IDS = {
     split: /[\n,]+/,
     ends: /^[ \t\r]+|[ \t\r]+$/g,
     separatedBy: 'newlines or commas',
-    show: text_shown/* shorten */.ml
+    show: (raw, guard) => (0,text_shown/* shorten */.ml)(guard, raw)
 };
 const KINDS = {
     keys: KEYS,
@@ -38462,18 +38430,18 @@ const WHITESPACE = /\s/;
  * A value that is a JSON array of strings (what `jq -c` and `toJSON` write) gives its elements,
  * each one item as written.
  */
-function* listItems(text, input) {
+function* listItems(text, input, guard) {
     const kind = KINDS[input];
-    const elements = jsonElements(text, input, kind);
+    const elements = jsonElements(text, input, kind, guard);
     if (elements !== undefined) {
         for (const [index, element] of elements.entries()) {
             if (element === '')
                 continue;
             const space = WHITESPACE.exec(element);
             if (space !== null) {
-                throw new input_error/* InputError */.d(`${input}: element ${index + 1} of the JSON array, ${kind.show(element)}, holds whitespace (${codePoint(space[0])}); give each ${kind.item} as an element of its own`);
+                throw new input_error/* InputError */.d(`${input}: element ${index + 1} of the JSON array, ${kind.show(element, guard)}, holds whitespace (${codePoint(space[0])}); give each ${kind.item} as an element of its own`);
             }
-            kind.check?.(element, input);
+            kind.check?.(element, input, guard);
             yield element;
         }
         return;
@@ -38484,9 +38452,9 @@ function* listItems(text, input) {
             continue;
         const space = WHITESPACE.exec(item);
         if (space !== null) {
-            throw new input_error/* InputError */.d(`${input}: ${kind.show(item)} holds whitespace (${codePoint(space[0])}) that does not separate ${kind.items}; separate them with ${kind.separatedBy}`);
+            throw new input_error/* InputError */.d(`${input}: ${kind.show(item, guard)} holds whitespace (${codePoint(space[0])}) that does not separate ${kind.items}; separate them with ${kind.separatedBy}`);
         }
-        kind.check?.(item, input);
+        kind.check?.(item, input, guard);
         yield item;
     }
 }
@@ -38500,7 +38468,7 @@ function isBlank(code) {
  * is no such array (`[a, b]`: are the brackets part of the keys?), and one JSON string
  * (`"homepage about"`), whose quotes would become part of the first and last item.
  */
-function jsonElements(text, input, kind) {
+function jsonElements(text, input, kind, guard) {
     let first = 0;
     while (first < text.length && isBlank(text.charCodeAt(first)))
         first++;
@@ -38515,10 +38483,10 @@ function jsonElements(text, input, kind) {
         const value = parsedJson(text);
         if (isStringArray(value))
             return value;
-        throw new input_error/* InputError */.d(`${input}: ${kind.show(text.slice(first, last + 1))} is not a JSON array of strings, which a value starting with [ and ending with ] must be; write it as one (["a","b"]), or leave out the brackets`);
+        throw new input_error/* InputError */.d(`${input}: ${kind.show(text.slice(first, last + 1), guard)} is not a JSON array of strings, which a value starting with [ and ending with ] must be; write it as one (["a","b"]), or leave out the brackets`);
     }
     if (opens === '"' && closes === '"' && typeof parsedJson(text) === 'string') {
-        throw new input_error/* InputError */.d(`${input}: ${kind.show(text.slice(first, last + 1))} is one JSON string, whose quotes would be read as part of the ${kind.items}; remove them, or give a JSON array of strings (["a","b"])`);
+        throw new input_error/* InputError */.d(`${input}: ${kind.show(text.slice(first, last + 1), guard)} is one JSON string, whose quotes would be read as part of the ${kind.items}; remove them, or give a JSON array of strings (["a","b"])`);
     }
     return undefined;
 }
@@ -38542,35 +38510,35 @@ function codePoint(char) {
  * A comma running straight into another scheme is refused: as one URL, `https://h/a,https://h/b`
  * is valid and would purge the wrong path.
  */
-function refuseJoinedUrls(item, input) {
+function refuseJoinedUrls(item, input, guard) {
     const joints = item.match(/,https?:\/\//gi)?.length ?? 0;
     if (joints > 0) {
         const joined = joints === 1 ? 'two URLs joined by a comma' : `${joints + 1} URLs joined by commas`;
-        throw new input_error/* InputError */.d(`${input}: ${(0,text_shown/* shorten */.ml)((0,targets/* withoutCredentials */.ri)(item))} holds ${joined}; separate URLs with newlines or spaces`);
+        throw new input_error/* InputError */.d(`${input}: ${(0,text_shown/* shorten */.ml)(guard, (0,targets/* withoutCredentials */.ri)(item))} holds ${joined}; separate URLs with newlines or spaces`);
     }
 }
 /**
  * The keys of each list in turn, each once (its first place kept), checked as they are found: one
  * pass over each list's items, no merged copy, since a keys-file may hold 100,000 keys.
  */
-function parseKeys(...lists) {
+function parseKeys(guard, ...lists) {
     const keys = new Set();
     for (const [text, input] of lists) {
-        for (const key of listItems(text, input)) {
+        for (const key of listItems(text, input, guard)) {
             if (keys.has(key))
                 continue;
-            (0,targets/* checkKey */.yR)(key, input);
+            (0,targets/* checkKey */.yR)(key, input, guard);
             keys.add(key);
         }
     }
     return [...keys];
 }
 /** The URLs of each list in turn, each checked, and each once by where its purge goes. */
-function parseUrls(...lists) {
+function parseUrls(guard, ...lists) {
     const urls = new Map();
     for (const [text, input] of lists) {
-        for (const item of listItems(text, input)) {
-            const url = (0,targets/* purgeUrl */.JU)(item, input);
+        for (const item of listItems(text, input, guard)) {
+            const url = (0,targets/* purgeUrl */.JU)(item, input, guard);
             if (!urls.has(url.address))
                 urls.set(url.address, url);
         }
@@ -38595,42 +38563,42 @@ function requireApiToken(raw, purgeAll, needsService) {
     throw new input_error/* InputError */.d(`api-token is required to purge ${purgeAll ? 'a whole service' : needsService ? 'surrogate keys' : 'URLs with url-purge-auth: true'}. It is empty: the secret behind it ${NOT_SET}, or this run gets no Actions secrets (runs triggered by a pull request from a fork or by Dependabot do not)`);
 }
 /** One service id, or several separated by newlines or commas: keys and purge-all go to each. */
-function parseServices(raw) {
-    const ids = parseServiceIds(raw);
+function parseServices(raw, guard) {
+    const ids = parseServiceIds(raw, guard);
     if (ids.length === 0) {
         throw new input_error/* InputError */.d(`service-id is required to purge surrogate keys or a whole service. It is empty: the secret or variable behind it ${NOT_SET}, or this run gets none (a run triggered by a pull request from a fork gets no Actions secrets or variables; one triggered by Dependabot gets variables but no Actions secrets)`);
     }
     if (raw['base-url'] === '') {
         throw new input_error/* InputError */.d('base-url is required to purge surrogate keys or a whole service, e.g. https://api.example-cdn.com');
     }
-    const base = (0,targets/* parseHttpUrl */.f$)(raw['base-url'], 'base-url');
+    const base = (0,targets/* parseHttpUrl */.f$)(raw['base-url'], 'base-url', guard);
     if (base.search !== '' || base.hash !== '') {
         throw new input_error/* InputError */.d('base-url: give the management address without a query or fragment');
     }
     if (base.pathname.split('/').includes('service')) {
-        throw new input_error/* InputError */.d(`base-url: ${(0,text_shown/* shorten */.ml)(raw['base-url'])} holds /service/ in its path; give the management address only (e.g. https://api.example-cdn.com): the action appends /service/{service-id}/... itself`);
+        throw new input_error/* InputError */.d(`base-url: ${(0,text_shown/* shorten */.ml)(guard, raw['base-url'])} holds /service/ in its path; give the management address only (e.g. https://api.example-cdn.com): the action appends /service/{service-id}/... itself`);
     }
     requireSafeTransport(base, 'base-url');
     const baseUrl = base.href.replace(/\/+$/, '');
     return ids.map((id) => ({ id, baseUrl }));
 }
 /** The service ids, each a safe path segment of printable ASCII; empty when none is given. */
-function parseServiceIds(raw) {
-    const ids = new Set(listItems(raw['service-id'], 'service-id'));
+function parseServiceIds(raw, guard) {
+    const ids = new Set(listItems(raw['service-id'], 'service-id', guard));
     for (const id of ids) {
         if (id === '.' || id === '..') {
-            throw new input_error/* InputError */.d(`service-id: ${(0,text_shown/* shorten */.ml)(id)} is not a service id: URLs read . and .. as path steps, so its calls would go to another address than a service's (.. would make {base-url}/purge_all)`);
+            throw new input_error/* InputError */.d(`service-id: ${(0,text_shown/* shorten */.ml)(guard, id)} is not a service id: URLs read . and .. as path steps, so its calls would go to another address than a service's (.. would make {base-url}/purge_all)`);
         }
         if (!/^[\x21-\x7e]+$/.test(id)) {
-            throw new input_error/* InputError */.d(`service-id: ${(0,text_shown/* shorten */.ml)(id)} is not a service id: give printable ASCII ids without spaces, separated by newlines or commas`);
+            throw new input_error/* InputError */.d(`service-id: ${(0,text_shown/* shorten */.ml)(guard, id)} is not a service id: give printable ASCII ids without spaces, separated by newlines or commas`);
         }
     }
     return [...ids];
 }
 /** url-purge-auth sends api-token with every URL purge: each URL and url-map prefix is checked. */
-function requireSafeUrlPurges(urls, urlMap) {
+function requireSafeUrlPurges(urls, urlMap, guard) {
     for (const { url, target } of urls)
-        requireSafeTransport(url, `urls: ${(0,text_shown/* shorten */.ml)(target)}`);
+        requireSafeTransport(url, `urls: ${(0,text_shown/* shorten */.ml)(guard, target)}`);
     for (const { urlPrefix, line } of urlMap) {
         requireSafeTransport(new URL(urlPrefix), `url-map line ${line}`);
     }
@@ -38651,7 +38619,7 @@ const MODES = ['', 'keys', 'urls', 'all'];
  * Refuses a mode the given targets or `soft` contradict, and a run with nothing to purge; that
  * refusal points at the inputs the action ignored, where a typo (`key`) may have meant the targets.
  */
-function checkMode(mode, given, soft, ignored) {
+function checkMode(mode, given, soft, ignored, guard) {
     const { hasKeys, hasUrls } = given;
     if (mode === 'all') {
         // Checked first: changed-files always brings a map, which the refusal of keys or URLs
@@ -38681,7 +38649,7 @@ function checkMode(mode, given, soft, ignored) {
                 ? 'urls or urls-file'
                 : 'keys, keys-file, urls or urls-file';
         const all = mode === '' ? ', or set mode: all' : '';
-        throw new input_error/* InputError */.d(`Nothing to purge: give ${what}${all}${unknownInputsNote(ignored)}`);
+        throw new input_error/* InputError */.d(`Nothing to purge: give ${what}${all}${unknownInputsNote(ignored, guard)}`);
     }
 }
 
@@ -38697,7 +38665,7 @@ var picomatch_default = /*#__PURE__*/__nccwpck_require__.n(picomatch);
 
 
 /** The `LEFT => RIGHT` lines of a map, skipping blank lines and `#` comments. */
-function mapLines(text, input, shape) {
+function mapLines(text, input, shape, guard) {
     const lines = [];
     text
         .replace(/^\uFEFF/, '')
@@ -38711,54 +38679,54 @@ function mapLines(text, input, shape) {
         const left = arrow < 0 ? '' : trimmed.slice(0, arrow).trim();
         const right = arrow < 0 ? '' : trimmed.slice(arrow + 2).trim();
         if (left === '' || right === '') {
-            throw new input_error/* InputError */.d(`${input} line ${line}: expected ${shape}, got ${(0,text_shown/* shorten */.ml)(trimmed)}`);
+            throw new input_error/* InputError */.d(`${input} line ${line}: expected ${shape}, got ${(0,text_shown/* shorten */.ml)(guard, trimmed)}`);
         }
         lines.push({ line, left, right });
     });
     return lines;
 }
 /** Parses `url-map`: lines `PATH_PREFIX => URL_PREFIX`, e.g. `public/ => https://www.example.com/`. */
-function parseUrlMap(text) {
-    return mapLines(text, 'url-map', '"PATH_PREFIX => URL_PREFIX"').map(({ line, left, right }) => {
+function parseUrlMap(text, guard) {
+    return mapLines(text, 'url-map', '"PATH_PREFIX => URL_PREFIX"', guard).map(({ line, left, right }) => {
         const source = `url-map line ${line}`;
-        const url = (0,targets/* parseHttpUrl */.f$)(right, source);
+        const url = (0,targets/* parseHttpUrl */.f$)(right, source, guard);
         if (url.search !== '' || url.hash !== '' || /[?#]/.test(right)) {
-            throw new input_error/* InputError */.d(`${source}: ${(0,text_shown/* shorten */.ml)(right)} has a query or fragment; a URL prefix is a scheme, host and path`);
+            throw new input_error/* InputError */.d(`${source}: ${(0,text_shown/* shorten */.ml)(guard, right)} has a query or fragment; a URL prefix is a scheme, host and path`);
         }
         // The path prefix is a directory, so the URL prefix is one too: `https://x/blog` + `a.html`
         // must give `https://x/blog/a.html`, not `https://x/bloga.html`.
         if (!url.pathname.endsWith('/'))
             url.pathname += '/';
-        return { pathPrefix: parsePathPrefix(left, source), urlPrefix: url.href, line };
+        return { pathPrefix: parsePathPrefix(left, source, guard), urlPrefix: url.href, line };
     });
 }
 /** A repository directory as GitHub lists paths: no leading `./` or `/`, ending in `/`. */
-function parsePathPrefix(raw, source) {
+function parsePathPrefix(raw, source, guard) {
     if (/[*?[\]{}]/.test(raw)) {
-        throw new input_error/* InputError */.d(`${source}: ${(0,text_shown/* shorten */.ml)(raw)} looks like a glob; PATH_PREFIX is a directory such as public/ (globs belong in key-map)`);
+        throw new input_error/* InputError */.d(`${source}: ${(0,text_shown/* shorten */.ml)(guard, raw)} looks like a glob; PATH_PREFIX is a directory such as public/ (globs belong in key-map)`);
     }
     if (raw.includes('\\')) {
-        throw new input_error/* InputError */.d(`${source}: ${(0,text_shown/* shorten */.ml)(raw)}: separate directories with /, not \\`);
+        throw new input_error/* InputError */.d(`${source}: ${(0,text_shown/* shorten */.ml)(guard, raw)}: separate directories with /, not \\`);
     }
     const path = raw.replace(/^(\.\/|\/)+/, '').replace(/^\.$/, '');
     if (path.split('/').some((segment) => segment === '.' || segment === '..')) {
-        throw new input_error/* InputError */.d(`${source}: ${(0,text_shown/* shorten */.ml)(raw)}: give the directory from the repository root, without . or .. segments`);
+        throw new input_error/* InputError */.d(`${source}: ${(0,text_shown/* shorten */.ml)(guard, raw)}: give the directory from the repository root, without . or .. segments`);
     }
     if (path === '')
         return '';
     return path.endsWith('/') ? path : `${path}/`;
 }
 /** Parses `key-map`: lines `GLOB => KEY`, e.g. `content/blog/** => blog`; one key per line. */
-function parseKeyMap(text) {
-    return mapLines(text, 'key-map', '"GLOB => KEY"').map(({ line, left, right }) => {
+function parseKeyMap(text, guard) {
+    return mapLines(text, 'key-map', '"GLOB => KEY"', guard).map(({ line, left, right }) => {
         const source = `key-map line ${line}`;
         // A line is not a list: one key, so separators as in keys mean a second key.
         const keys = new Set(right.split(KEY_SEPARATORS).filter((key) => key !== ''));
         if (keys.size !== 1) {
-            throw new input_error/* InputError */.d(`${source}: ${(0,text_shown/* shorten */.ml)(right)} is ${keys.size} keys; give one key per line (repeat the glob for more)`);
+            throw new input_error/* InputError */.d(`${source}: ${(0,text_shown/* shorten */.ml)(guard, right)} is ${keys.size} keys; give one key per line (repeat the glob for more)`);
         }
         const [key = ''] = keys;
-        (0,targets/* checkKey */.yR)(key, source);
+        (0,targets/* checkKey */.yR)(key, source, guard);
         // Paths from GitHub never start with `./`; a glob that does would never match.
         const glob = left.replace(/^(\.\/)+/, '');
         let matches;
@@ -38768,7 +38736,7 @@ function parseKeyMap(text) {
         }
         catch (error) {
             const reason = (0,message/* messageOf */.b)(error);
-            throw new input_error/* InputError */.d(`${source}: ${(0,text_shown/* shorten */.ml)(left)} is not a valid glob: ${reason}`);
+            throw new input_error/* InputError */.d(`${source}: ${(0,text_shown/* shorten */.ml)(guard, left)} is not a valid glob: ${reason}`);
         }
         return { glob, key, line, matches };
     });
@@ -38783,11 +38751,11 @@ function parseKeyMap(text) {
 
 /** The `changed-since` value that reads and writes each service's purge marks. */
 const LAST_PURGE = 'last-purge';
-function parseChangedFiles(raw) {
-    if (!parseBoolean(raw, 'changed-files'))
+function parseChangedFiles(raw, guard) {
+    if (!parseBoolean(raw, 'changed-files', guard))
         return undefined;
-    const urlMap = parseUrlMap(raw['url-map']);
-    const keyMap = parseKeyMap(raw['key-map']);
+    const urlMap = parseUrlMap(raw['url-map'], guard);
+    const keyMap = parseKeyMap(raw['key-map'], guard);
     if (urlMap.length === 0 && keyMap.length === 0) {
         throw new input_error/* InputError */.d('changed-files: true needs url-map (PATH_PREFIX => URL_PREFIX lines) or key-map (GLOB => KEY lines) to turn changed files into targets');
     }
@@ -38798,7 +38766,7 @@ function parseChangedFiles(raw) {
     const changedSince = given === LAST_PURGE || given === '' ? undefined : given;
     return { urlMap, keyMap, changedSince };
 }
-function parseLastPurge(raw, changedFiles, purgeAll) {
+function parseLastPurge(raw, changedFiles, purgeAll, guard) {
     if (raw['changed-since'] !== LAST_PURGE)
         return undefined;
     if (!changedFiles && !purgeAll) {
@@ -38807,17 +38775,17 @@ function parseLastPurge(raw, changedFiles, purgeAll) {
     if (raw['github-token'] === '') {
         throw new input_error/* InputError */.d('github-token is required with changed-since: last-purge, which keeps its record as GitHub deployments (the default, github.token, is enough with permissions: deployments: write)');
     }
-    const serviceIds = parseServiceIds(raw);
+    const serviceIds = parseServiceIds(raw, guard);
     if (serviceIds.length === 0) {
         throw new input_error/* InputError */.d('changed-since: last-purge keeps one record per service, named by service-id: set service-id');
     }
     return { serviceIds };
 }
-function parseWait(raw) {
-    const urls = parseCheckUrls(raw, 'wait-for-url');
+function parseWait(raw, guard) {
+    const urls = parseCheckUrls(raw, 'wait-for-url', guard);
     const text = raw['wait-for-text'] === '' ? undefined : raw['wait-for-text'];
-    const passes = parseInteger(raw, 'wait-passes', 1, 100);
-    const timeoutMs = parseSeconds(raw, 'wait-timeout', 21_600) * 1000;
+    const passes = parseInteger(raw, 'wait-passes', 1, 100, guard);
+    const timeoutMs = parseSeconds(raw, 'wait-timeout', 21_600, guard) * 1000;
     if (urls.length === 0) {
         if (text !== undefined) {
             throw new input_error/* InputError */.d('wait-for-text needs wait-for-url: the URLs that must show it');
@@ -38826,22 +38794,22 @@ function parseWait(raw) {
     }
     return { urls, text, passes, timeoutMs };
 }
-function parseEdgeCheck(raw) {
-    const urls = parseCheckUrls(raw, 'verify-urls');
+function parseEdgeCheck(raw, guard) {
+    const urls = parseCheckUrls(raw, 'verify-urls', guard);
     const text = raw['verify-text'] === '' ? undefined : raw['verify-text'];
     if (text !== undefined && urls.length === 0) {
         throw new input_error/* InputError */.d('verify-text needs verify-urls: only the pages listed there are judged by the text (purged URLs are judged by Age)');
     }
     return {
-        purgedUrls: parseBoolean(raw, 'verify'),
+        purgedUrls: parseBoolean(raw, 'verify', guard),
         urls,
         text,
-        timeoutMs: parseSeconds(raw, 'verify-timeout', 3600) * 1000
+        timeoutMs: parseSeconds(raw, 'verify-timeout', 3600, guard) * 1000
     };
 }
 /** Absolute http(s) URLs, each once. */
-function parseCheckUrls(raw, name) {
-    const urls = Array.from(listItems(raw[name], name), (item) => (0,targets/* parseHttpUrl */.f$)(item, name).href);
+function parseCheckUrls(raw, name, guard) {
+    const urls = Array.from(listItems(raw[name], name, guard), (item) => (0,targets/* parseHttpUrl */.f$)(item, name, guard).href);
     return [...new Set(urls)];
 }
 
@@ -38892,54 +38860,55 @@ const INPUT_NAMES = [
 const SECRET_INPUTS = ['api-token', 'github-token'];
 /**
  * Validates raw inputs into settings; throws `InputError` naming the input and what is allowed.
- * `ignored`: the undeclared inputs the runner passed, which "Nothing to purge" points at.
+ * Values are shown through `guard`, the run's. `ignored`: the undeclared inputs the runner passed,
+ * which "Nothing to purge" points at.
  */
-function parseSettings(raw, readFile, ignored = []) {
+function parseSettings(raw, { readFile, guard }, ignored = []) {
     for (const name of SECRET_INPUTS)
         requireHeaderSafe(raw, name);
-    const soft = parseBoolean(raw, 'soft');
-    const dryRun = parseBoolean(raw, 'dry-run');
-    const urlPurgeAuth = parseBoolean(raw, 'url-purge-auth');
-    const mode = parseChoice(raw, 'mode', MODES);
-    const keys = parseKeys([raw.keys, 'keys'], [listFileText(raw, 'keys-file', readFile), 'keys-file']);
-    const urls = parseUrls([raw.urls, 'urls'], [listFileText(raw, 'urls-file', readFile), 'urls-file']);
-    const changedFiles = parseChangedFiles(raw);
-    const lastPurge = parseLastPurge(raw, changedFiles !== undefined, mode === 'all');
+    const soft = parseBoolean(raw, 'soft', guard);
+    const dryRun = parseBoolean(raw, 'dry-run', guard);
+    const urlPurgeAuth = parseBoolean(raw, 'url-purge-auth', guard);
+    const mode = parseChoice(raw, 'mode', MODES, guard);
+    const keys = parseKeys(guard, [raw.keys, 'keys'], [listFileText(raw, 'keys-file', readFile, guard), 'keys-file']);
+    const urls = parseUrls(guard, [raw.urls, 'urls'], [listFileText(raw, 'urls-file', readFile, guard), 'urls-file']);
+    const changedFiles = parseChangedFiles(raw, guard);
+    const lastPurge = parseLastPurge(raw, changedFiles !== undefined, mode === 'all', guard);
     // Keys and URLs a map may derive count as given: the run cannot know yet whether it will.
     const hasKeys = keys.length > 0 || (changedFiles?.keyMap.length ?? 0) > 0;
     const hasUrls = urls.length > 0 || (changedFiles?.urlMap.length ?? 0) > 0;
     const given = { hasKeys, hasUrls, changedFiles: changedFiles !== undefined };
-    checkMode(mode, given, soft, ignored);
+    checkMode(mode, given, soft, ignored, guard);
     const purgeAll = mode === 'all';
     const needsService = purgeAll || hasKeys;
     const sendsToken = !dryRun && (needsService || (urlPurgeAuth && hasUrls));
     if (sendsToken)
         requireApiToken(raw, purgeAll, needsService);
     if (urlPurgeAuth)
-        requireSafeUrlPurges(urls, changedFiles?.urlMap ?? []);
+        requireSafeUrlPurges(urls, changedFiles?.urlMap ?? [], guard);
     return {
-        services: needsService ? parseServices(raw) : [],
+        services: needsService ? parseServices(raw, guard) : [],
         purgeAll,
         keys,
         urls,
         soft,
-        batchFormat: parseChoice(raw, 'batch-format', ['json', 'header']),
-        batchSize: parseInteger(raw, 'batch-size', 1, 256),
-        concurrency: parseInteger(raw, 'concurrency', 1, 64),
-        maxAttempts: parseInteger(raw, 'max-attempts', 1, 20),
-        timeoutMs: parseSeconds(raw, 'timeout', 600) * 1000,
+        batchFormat: parseChoice(raw, 'batch-format', ['json', 'header'], guard),
+        batchSize: parseInteger(raw, 'batch-size', 1, 256, guard),
+        concurrency: parseInteger(raw, 'concurrency', 1, 64, guard),
+        maxAttempts: parseInteger(raw, 'max-attempts', 1, 20, guard),
+        timeoutMs: parseSeconds(raw, 'timeout', 600, guard) * 1000,
         urlPurgeAuth,
         dryRun,
-        summary: parseBoolean(raw, 'summary'),
-        failOnError: parseBoolean(raw, 'fail-on-error'),
-        repeatAfterMs: parseInteger(raw, 'repeat-after', 0, 300) * 1000,
+        summary: parseBoolean(raw, 'summary', guard),
+        failOnError: parseBoolean(raw, 'fail-on-error', guard),
+        repeatAfterMs: parseInteger(raw, 'repeat-after', 0, 300, guard) * 1000,
         changedFiles,
         lastPurge,
-        wait: parseWait(raw),
-        edgeCheck: parseEdgeCheck(raw)
+        wait: parseWait(raw, guard),
+        edgeCheck: parseEdgeCheck(raw, guard)
     };
 }
-function listFileText(raw, name, readFile) {
+function listFileText(raw, name, readFile, guard) {
     const path = raw[name];
     if (path === '')
         return '';
@@ -38948,7 +38917,7 @@ function listFileText(raw, name, readFile) {
     }
     catch (error) {
         const reason = (0,message/* messageOf */.b)(error);
-        throw new input_error/* InputError */.d(`${name}: cannot read ${(0,text_shown/* shorten */.ml)(path)}: ${reason}`);
+        throw new input_error/* InputError */.d(`${name}: cannot read ${(0,text_shown/* shorten */.ml)(guard, path)}: ${reason}`);
     }
 }
 
@@ -38956,7 +38925,6 @@ function listFileText(raw, name, readFile) {
 const external_node_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:path");
 ;// CONCATENATED MODULE: ./src/config/list-files.ts
 /** keys-file and urls-file: read whole, at most 64 MiB, from a regular file only. */
-
 
 
 /** The most a keys-file or urls-file may hold: about two million 30-character keys. */
@@ -38967,13 +38935,13 @@ const MAX_LIST_FILE_BYTES = 64 * 1024 * 1024;
  * directory: a step run before the checkout, or a path written from the repository's subfolder,
  * looks in a place the user cannot see from the log otherwise.
  */
-function readListFile(path, workingDirectory = process.cwd()) {
+function readListFile(path, guard, workingDirectory = process.cwd()) {
     const absolute = (0,external_node_path_namespaceObject.resolve)(workingDirectory, path);
     try {
         return readRegularFile(absolute);
     }
     catch (error) {
-        const where = `${shownPath(absolute)}, from the working directory ${shownPath(workingDirectory)}`;
+        const where = `${shownPath(absolute, guard)}, from the working directory ${shownPath(workingDirectory, guard)}`;
         throw new Error(`${systemReason(error)}; the path resolves to ${where}`, { cause: error });
     }
 }
@@ -39045,33 +39013,12 @@ function systemReason(error) {
 }
 /** Long enough for a runner's workspace and a nested file, quoted so spaces at its ends show. */
 const PATH_CHARS = 200;
-function shownPath(path) {
-    return (0,guard/* oneLine */.TN)(JSON.stringify(path), PATH_CHARS);
+function shownPath(path, guard) {
+    return guard.oneLine(JSON.stringify(path), PATH_CHARS);
 }
 
-;// CONCATENATED MODULE: ./src/runner/log.ts
-/** The step log through the runner: every line, title and annotation passes the guard here, once. */
-
-
-/** Longer than any line the action writes: the guard here only cuts what went wrong upstream. */
-const MAX_LOG_LINE_CHARS = 8000;
-/**
- * Every line passes the guard once more as a whole (its outside pieces already did), so no line can
- * hold a secret, break in two or read as a runner command.
- */
-const guarded = (line) => (0,guard/* oneLine */.TN)(line, MAX_LOG_LINE_CHARS);
-const runnerLog = {
-    info: (line) => info(guarded(line)),
-    group: (title, fn) => group(guarded(title), fn),
-    notice: (message) => notice(guarded(message)),
-    warning: (message) => warning(guarded(message)),
-    error: (message) => error(guarded(message))
-};
-/** Fails the step: an `::error::` line and exit code 1 when the step ends. Never the token. */
-function failStep(message) {
-    setFailed((0,guard/* redact */.E$)(message));
-}
-
+// EXTERNAL MODULE: ./src/text/guard.ts + 1 modules
+var guard = __nccwpck_require__(2963);
 ;// CONCATENATED MODULE: ./src/runner/inputs.ts
 /** The inputs, read from the runner's `INPUT_<NAME>` variables; the tokens masked before anything else. */
 
@@ -39079,41 +39026,66 @@ function failStep(message) {
 
 
 
-
-/** Reads every input, masking the tokens before anything else can print them. */
-function readInputs() {
-    const raw = {};
-    for (const name of SECRET_INPUTS) {
-        raw[name] = getInput(name).trim();
-        if (raw[name] !== '')
-            core_setSecret(raw[name]);
-    }
-    for (const name of INPUT_NAMES)
-        raw[name] ??= getInput(name).trim();
-    return raw;
+/** A token input, masked before anything else can print it. */
+function secretInput(name) {
+    const value = getInput(name).trim();
+    if (value !== '')
+        core_setSecret(value);
+    return value;
+}
+/**
+ * The tokens, read and masked before any other input, and the run's guard, which hides both: from
+ * here on no line, output or summary can show either.
+ */
+function readTokens() {
+    const tokens = { api: secretInput('api-token'), github: secretInput('github-token') };
+    return { tokens, guard: (0,guard/* guardAgainst */.f)([tokens.api, tokens.github]) };
 }
 /**
  * The inputs the runner passed that action.yml does not declare: a warning for each unknown one,
  * then the refusal of a misspelled one, before the other inputs are judged (a misspelled
  * `service_id` would otherwise read as a missing `service-id`).
  */
-function checkInputNames() {
+function checkInputNames(log, guard) {
     const { misspelled, unknown } = undeclaredInputs(Object.keys(process.env), INPUT_NAMES);
     for (const input of unknown)
-        runnerLog.warning(unknownInputWarning(input));
-    refuseMisspelled(misspelled);
+        log.warning(unknownInputWarning(input, guard));
+    refuseMisspelled(misspelled, guard);
     return unknown;
 }
+/** The settings of this run: every input but the tokens, which `readTokens` has read. */
+function readSettings(tokens, { log, guard }) {
+    const raw = { 'api-token': tokens.api, 'github-token': tokens.github };
+    for (const name of INPUT_NAMES)
+        raw[name] ??= getInput(name).trim();
+    return parseSettings(raw, { readFile: (path) => readListFile(path, guard), guard }, checkInputNames(log, guard));
+}
+
+;// CONCATENATED MODULE: ./src/runner/log.ts
+/** The step log through the runner: every line, title and annotation passes the guard here, once. */
+
+/** Longer than any line the action writes: the guard here only cuts what went wrong upstream. */
+const MAX_LOG_LINE_CHARS = 8000;
 /**
- * The settings of this run, and its tokens apart. The guard learns both tokens before any outside
- * text is read, so from here on no line, output or summary can show either.
+ * The log of a run guarded by `guard`: every line passes it once more as a whole (its outside
+ * pieces already did), so no line can hold a secret, break in two or read as a runner command.
  */
-function readSettings() {
-    const raw = readInputs();
-    const tokens = { api: raw['api-token'], github: raw['github-token'] };
-    (0,guard/* hideSecrets */.s0)([tokens.api, tokens.github]);
-    const ignored = checkInputNames();
-    return { settings: parseSettings(raw, readListFile, ignored), tokens };
+function runnerLog(guard) {
+    const guarded = (line) => guard.oneLine(line, MAX_LOG_LINE_CHARS);
+    return {
+        info: (line) => info(guarded(line)),
+        group: (title, fn) => group(guarded(title), fn),
+        notice: (message) => notice(guarded(message)),
+        warning: (message) => warning(guarded(message)),
+        error: (message) => error(guarded(message))
+    };
+}
+/** Fails the step: an `::error::` line and exit code 1 when the step ends. Never the token. */
+function stepFailer(guard) {
+    return (message) => setFailed(guard.redact(message));
+}
+function runnerVoice(guard) {
+    return { log: runnerLog(guard), fail: stepFailer(guard), guard };
 }
 
 // EXTERNAL MODULE: external "node:crypto"
@@ -39124,7 +39096,6 @@ const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.ur
 const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
 ;// CONCATENATED MODULE: ./src/runner/outputs.ts
 /** Outputs and kept files through the runner: `GITHUB_OUTPUT`, and files under `RUNNER_TEMP`. */
-
 
 
 
@@ -39173,13 +39144,14 @@ async function keepFile(kind, chunks) {
         return { path, failure: (0,message/* messageOf */.b)(error), bytes: written };
     }
 }
-/** What the report is handed to write the outputs (its `OutputWriter`). */
-const runnerOutputs = {
+/** What the report is handed to write the outputs (its `OutputWriter`), with the run's log and guard. */
+const runnerOutputs = (log, guard) => ({
     keepFile,
     readKept: (path) => (0,external_node_fs_namespaceObject.readFileSync)(path, 'utf8'),
     setOutput: (name, value) => setOutput(name, value),
-    log: runnerLog
-};
+    log,
+    guard
+});
 
 // EXTERNAL MODULE: external "node:events"
 var external_node_events_ = __nccwpck_require__(8474);
@@ -39239,25 +39211,27 @@ async function writeSummary(render) {
 /** Runs the action; resolves to whether the run was cancelled. */
 async function run() {
     (0,src_clock/* mark */.Gy)('start');
-    const cancel = listenForCancel(runnerLog);
+    const { tokens, guard } = readTokens();
+    const voice = runnerVoice(guard);
+    const cancel = listenForCancel(voice.log);
     try {
-        const { settings, tokens } = readSettings();
+        const settings = readSettings(tokens, voice);
         (0,src_clock/* mark */.Gy)('inputs');
         const deps = {
             clock: src_clock/* systemClock */.ml,
             signal: cancel.signal,
-            log: runnerLog,
+            log: voice.log,
+            guard,
             connect: liveConnections(tokens.api),
             openGitHub: openGitHub(tokens.github)
         };
         const { record, closeMarks } = await runPipeline(settings, deps);
         (0,src_clock/* mark */.Gy)('calls');
-        const reported = await report(record);
-        await closeMarks(reported);
-        conclude(record, { log: runnerLog, fail: failStep });
+        await closeMarks(await report(record, voice));
+        conclude(record, voice);
     }
     catch (error) {
-        failStep((0,message/* messageOf */.b)(error));
+        voice.fail((0,message/* messageOf */.b)(error));
     }
     finally {
         cancel.release();
@@ -39265,15 +39239,12 @@ async function run() {
     return cancel.signal.aborted;
 }
 /** Outputs, then summary, each standing alone so one that fails loses no other: both written? */
-async function report(record) {
-    const failed = (what) => (error) => {
-        failStep(`Could not write the ${what}: ${(0,message/* messageOf */.b)(error)}`);
-        return undefined;
-    };
-    const resultsFile = await writeOutputs(record, runnerOutputs).catch(failed('outputs'));
+async function report(record, { log, fail, guard }) {
+    const failed = (what) => (error) => void fail(`Could not write the ${what}: ${(0,message/* messageOf */.b)(error)}`);
+    const resultsFile = await writeOutputs(record, runnerOutputs(log, guard)).catch(failed('outputs'));
     (0,src_clock/* mark */.Gy)('outputs');
-    const context = readRunContext();
-    const render = () => renderSummary(record, { resultsFile: resultsFile ?? '', context });
+    const setting = { resultsFile: resultsFile ?? '', context: readRunContext(), guard };
+    const render = () => renderSummary(record, setting);
     const summary = !record.settings.summary || (await writeSummary(render).then(() => true, failed('job summary')));
     (0,src_clock/* mark */.Gy)('summary');
     return resultsFile !== undefined && summary === true;

@@ -21,6 +21,10 @@ import { renderSummary } from '../src/report/summary/index.js'
 import { DEFAULT_INPUTS } from '../tools/defaults.js'
 import { FakeClock } from '../tools/fake-clock.js'
 import { reply, ScriptedTransport } from '../tools/scripted-transport.js'
+import { guardAgainst } from '../src/text/guard.js'
+
+/** A made-up run has no secret to hide. */
+const NO_SECRETS = guardAgainst([])
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const OUTPUT = join(ROOT, 'docs', 'summary-example.md')
@@ -72,7 +76,10 @@ function answer(call: PurgeCall): Answer {
 
 const clock = new FakeClock()
 const transport = new ScriptedTransport(clock, answer)
-const settings = parseSettings({ ...DEFAULT_INPUTS, ...inputs }, () => '')
+const settings = parseSettings(
+  { ...DEFAULT_INPUTS, ...inputs },
+  { readFile: () => '', guard: NO_SECRETS }
+)
 const quiet: StepLog = {
   info: () => undefined,
   group: (_title, fn) => fn(),
@@ -81,6 +88,7 @@ const quiet: StepLog = {
   error: () => undefined
 }
 const { record } = await runPipeline(settings, {
+  guard: NO_SECRETS,
   clock,
   signal: new AbortController().signal,
   log: quiet,
@@ -92,6 +100,7 @@ const { record } = await runPipeline(settings, {
 })
 const counts = countResults(record.results)
 const html = renderSummary(record, {
+  guard: NO_SECRETS,
   resultsFile:
     '/home/runner/work/_temp/edge-purge-results-5f0e4c1a-8d2b-4f7e-9c3a-2b6d1e0f9a87.json',
   context: {

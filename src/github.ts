@@ -131,6 +131,8 @@ export interface GitHubLimits {
   signal: AbortSignal
   /** Where a retried call is told. */
   log: { info(line: string): void }
+  /** The run's guard: GitHub's words reach the stages with its secrets hidden. */
+  guard: { redact(text: string): string }
 }
 
 /**

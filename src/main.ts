@@ -8,8 +8,8 @@ import { writeOutputs } from './report/outputs.js'
 import { renderSummary } from './report/summary/index.js'
 import { readRunContext } from './runner/context.js'
 import { openGitHub } from './runner/github.js'
-import { readSettings } from './runner/inputs.js'
-import { failStep, runnerLog } from './runner/log.js'
+import { readSettings, readTokens } from './runner/inputs.js'
+import { runnerVoice, type Voice } from './runner/log.js'
 import { runnerOutputs } from './runner/outputs.js'
 import { listenForCancel } from './runner/signals.js'
 import { writeSummary } from './runner/summary.js'
@@ -18,24 +18,26 @@ import { messageOf } from './text/message.js'
 /** Runs the action; resolves to whether the run was cancelled. */
 export async function run(): Promise<boolean> {
   mark('start')
-  const cancel = listenForCancel(runnerLog)
+  const { tokens, guard } = readTokens()
+  const voice = runnerVoice(guard)
+  const cancel = listenForCancel(voice.log)
   try {
-    const { settings, tokens } = readSettings()
+    const settings = readSettings(tokens, voice)
     mark('inputs')
     const deps: PipelineDeps = {
       clock: systemClock,
       signal: cancel.signal,
-      log: runnerLog,
+      log: voice.log,
+      guard,
       connect: liveConnections(tokens.api),
       openGitHub: openGitHub(tokens.github)
     }
     const { record, closeMarks } = await runPipeline(settings, deps)
     mark('calls')
-    const reported = await report(record)
-    await closeMarks(reported)
-    conclude(record, { log: runnerLog, fail: failStep })
+    await closeMarks(await report(record, voice))
+    conclude(record, voice)
   } catch (error) {
-    failStep(messageOf(error))
+    voice.fail(messageOf(error))
   } finally {
     cancel.release()
   }
@@ -43,15 +45,13 @@ export async function run(): Promise<boolean> {
 }
 
 /** Outputs, then summary, each standing alone so one that fails loses no other: both written? */
-async function report(record: RunRecord): Promise<boolean> {
-  const failed = (what: string) => (error: unknown) => {
-    failStep(`Could not write the ${what}: ${messageOf(error)}`)
-    return undefined
-  }
-  const resultsFile = await writeOutputs(record, runnerOutputs).catch(failed('outputs'))
+async function report(record: RunRecord, { log, fail, guard }: Voice): Promise<boolean> {
+  const failed = (what: string) => (error: unknown) =>
+    void fail(`Could not write the ${what}: ${messageOf(error)}`)
+  const resultsFile = await writeOutputs(record, runnerOutputs(log, guard)).catch(failed('outputs'))
   mark('outputs')
-  const context = readRunContext()
-  const render = (): string => renderSummary(record, { resultsFile: resultsFile ?? '', context })
+  const setting = { resultsFile: resultsFile ?? '', context: readRunContext(), guard }
+  const render = (): string => renderSummary(record, setting)
   const summary =
     !record.settings.summary || (await writeSummary(render).then(() => true, failed('job summary')))
   mark('summary')

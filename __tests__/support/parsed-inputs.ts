@@ -4,6 +4,7 @@ import { InputError } from '../../src/config/input-error.js'
 import type { FileReader } from '../../src/config/list-files.js'
 import type { Settings } from '../../src/config/settings.js'
 import { DEFAULT_INPUTS } from '../../tools/defaults.js'
+import { NO_SECRETS } from '../support/guard.js'
 
 /** The API token of the inputs every test starts from. */
 export const TOKEN = 'tok-4f9c2e7a'
@@ -37,7 +38,7 @@ export function settingsOf(
   overrides: Partial<RawInputs>,
   readFile: FileReader = noFiles
 ): Settings {
-  return parseSettings(raw(overrides), readFile)
+  return parseSettings(raw(overrides), { readFile, guard: NO_SECRETS })
 }
 
 /** The refusal parseSettings throws for these inputs. */
@@ -46,7 +47,7 @@ export function refusalOf(
   readFile: FileReader = noFiles
 ): InputError {
   try {
-    parseSettings(raw(overrides), readFile)
+    parseSettings(raw(overrides), { readFile, guard: NO_SECRETS })
   } catch (error) {
     if (error instanceof InputError) return error
     throw error

@@ -8,6 +8,7 @@
 import { createHook } from 'node:async_hooks'
 import { writeSync } from 'node:fs'
 import { createProber } from '../../src/http/probe.js'
+import { NO_SECRETS } from '../support/guard.js'
 
 const zlibResources = new Set<number>()
 let settled = false
@@ -21,7 +22,7 @@ createHook({
   }
 }).enable()
 
-const prober = createProber({ userAgent: 'edge-purge-test/1.0', concurrency: 1 })
+const prober = createProber({ guard: NO_SECRETS, userAgent: 'edge-purge-test/1.0', concurrency: 1 })
 const answer = await prober.get(process.argv[2] ?? '', {
   // Generous: the probe's answer, not its timing, is what the test reads, and a busy machine (the
   // whole suite on two cores) has taken over 10 s to serve and read 4 MiB.

@@ -6,6 +6,7 @@ import { systemClock } from '../../src/clock.js'
 import type { GitHubRepository, RunEvent } from '../../src/github.js'
 import type { StepLog } from '../../src/log.js'
 import { connectGitHub } from '../../src/runner/github.js'
+import { guardAgainst } from '../../src/text/guard.js'
 import { afterEach, beforeEach } from '@jest/globals'
 import {
   FakeGitHubApi,
@@ -24,7 +25,10 @@ export interface Access {
 
 export const ACCESS: Access = { githubToken: TOKEN, owner: 'acme', repo: 'site' }
 
-/** The repository `access` opens for `event` at `baseUrl` (GITHUB_API_URL's), one attempt a call. */
+/**
+ * The repository `access` opens for `event` at `baseUrl` (GITHUB_API_URL's), one attempt a call,
+ * its token hidden by the run's guard as the runner door hides it.
+ */
 export function connect(
   access: Access,
   event: RunEvent,
@@ -34,6 +38,7 @@ export function connect(
   return connectGitHub(
     { token: access.githubToken, owner: access.owner, repo: access.repo, event, baseUrl },
     {
+      guard: guardAgainst([access.githubToken]),
       maxAttempts: 1,
       timeoutMs: 10_000,
       clock: systemClock,

@@ -16,6 +16,7 @@
  */
 import type { InputName } from './inputs.js'
 import { InputError } from './input-error.js'
+import type { Guard } from '../text/guard.js'
 import { shorten } from '../text/shown.js'
 
 /** A declared input under the runner's spelling of another name: the step is refused. */
@@ -94,9 +95,9 @@ function editDistance(a: string, b: string): number {
 }
 
 /** Refuses the run when any input is misspelled, naming each as given and as declared. */
-export function refuseMisspelled(misspelled: readonly MisspelledInput[]): void {
+export function refuseMisspelled(misspelled: readonly MisspelledInput[], guard: Guard): void {
   if (misspelled.length === 0) return
-  const renames = misspelled.map(({ given, meant }) => `${shorten(given)} to ${meant}`)
+  const renames = misspelled.map(({ given, meant }) => `${shorten(guard, given)} to ${meant}`)
   const one = misspelled.length === 1
   throw new InputError(
     `Misspelled input${one ? '' : 's'}: rename ${renames.join(', ')}; as spelled, this action would ignore ${one ? 'it' : 'them'}, so nothing was sent`
@@ -104,19 +105,19 @@ export function refuseMisspelled(misspelled: readonly MisspelledInput[]): void {
 }
 
 /** `"key" (did you mean keys?)`, or `"foo"` when no declared input is close. */
-function shownUnknown({ given, closest }: UnknownInput): string {
-  return `${shorten(given)}${closest === undefined ? '' : ` (did you mean ${closest}?)`}`
+function shownUnknown({ given, closest }: UnknownInput, guard: Guard): string {
+  return `${shorten(guard, given)}${closest === undefined ? '' : ` (did you mean ${closest}?)`}`
 }
 
 /** The warning for one unknown input. */
-export function unknownInputWarning({ given, closest }: UnknownInput): string {
+export function unknownInputWarning({ given, closest }: UnknownInput, guard: Guard): string {
   const guess = closest === undefined ? '' : `; did you mean ${closest}?`
-  return `This action ignores input ${shorten(given)}: it has no input of that name${guess}`
+  return `This action ignores input ${shorten(guard, given)}: it has no input of that name${guess}`
 }
 
 /** What "Nothing to purge" adds when inputs were ignored: a typo may have meant the targets. */
-export function unknownInputsNote(unknown: readonly UnknownInput[]): string {
+export function unknownInputsNote(unknown: readonly UnknownInput[], guard: Guard): string {
   if (unknown.length === 0) return ''
   const one = unknown.length === 1
-  return `; note the warning${one ? '' : 's'} above: this action ignores input${one ? '' : 's'} ${unknown.map(shownUnknown).join(', ')}`
+  return `; note the warning${one ? '' : 's'} above: this action ignores input${one ? '' : 's'} ${unknown.map((input) => shownUnknown(input, guard)).join(', ')}`
 }

@@ -1,51 +1,59 @@
 /** One input's text read as the value it stands for: a boolean, a choice, a count, seconds. Pure. */
 import type { InputName, RawInputs, SECRET_INPUTS } from './inputs.js'
 import { InputError } from './input-error.js'
+import type { Guard } from '../text/guard.js'
 import { shorten } from '../text/shown.js'
 
 const TRUE_VALUES = ['true', 'True', 'TRUE']
 const FALSE_VALUES = ['false', 'False', 'FALSE']
 
-export function parseBoolean(raw: RawInputs, name: InputName): boolean {
+export function parseBoolean(raw: RawInputs, name: InputName, guard: Guard): boolean {
   const value = raw[name]
   if (TRUE_VALUES.includes(value)) return true
   if (FALSE_VALUES.includes(value)) return false
-  throw new InputError(`${name} must be true or false, got ${shorten(value)}`)
+  throw new InputError(`${name} must be true or false, got ${shorten(guard, value)}`)
 }
 
 export function parseChoice<T extends string>(
   raw: RawInputs,
   name: InputName,
-  allowed: readonly T[]
+  allowed: readonly T[],
+  guard: Guard
 ): T {
   const value = raw[name]
   const choice = allowed.find((option) => option === value)
   if (choice === undefined) {
     const shown = allowed.filter((option) => option !== '').join(', ')
     throw new InputError(
-      `${name} must be one of ${shown}${allowed.includes('' as T) ? ' (or empty)' : ''}, got ${shorten(value)}`
+      `${name} must be one of ${shown}${allowed.includes('' as T) ? ' (or empty)' : ''}, got ${shorten(guard, value)}`
     )
   }
   return choice
 }
 
-export function parseInteger(raw: RawInputs, name: InputName, min: number, max: number): number {
+export function parseInteger(
+  raw: RawInputs,
+  name: InputName,
+  min: number,
+  max: number,
+  guard: Guard
+): number {
   const value = raw[name]
   const number = /^\d+$/.test(value) ? Number(value) : NaN
   if (!(number >= min && number <= max)) {
     throw new InputError(
-      `${name} must be a whole number from ${min} to ${max}, got ${shorten(value)}`
+      `${name} must be a whole number from ${min} to ${max}, got ${shorten(guard, value)}`
     )
   }
   return number
 }
 
-export function parseSeconds(raw: RawInputs, name: InputName, max: number): number {
+export function parseSeconds(raw: RawInputs, name: InputName, max: number, guard: Guard): number {
   const value = raw[name]
   const seconds = /^\d+(\.\d+)?$/.test(value) ? Number(value) : NaN
   if (!(seconds > 0 && seconds <= max)) {
     throw new InputError(
-      `${name} must be a number of seconds above 0 and at most ${max}, got ${shorten(value)}`
+      `${name} must be a number of seconds above 0 and at most ${max}, got ${shorten(guard, value)}`
     )
   }
   return seconds

@@ -1,7 +1,7 @@
 /** keys-file and urls-file: read whole, at most 64 MiB, from a regular file only. */
 import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs'
 import { resolve } from 'node:path'
-import { oneLine } from '../text/guard.js'
+import type { Guard } from '../text/guard.js'
 
 /** Reads a file's text, or throws an error whose message says why it cannot. */
 export type FileReader = (path: string) => string
@@ -15,12 +15,16 @@ const MAX_LIST_FILE_BYTES = 64 * 1024 * 1024
  * directory: a step run before the checkout, or a path written from the repository's subfolder,
  * looks in a place the user cannot see from the log otherwise.
  */
-export function readListFile(path: string, workingDirectory: string = process.cwd()): string {
+export function readListFile(
+  path: string,
+  guard: Guard,
+  workingDirectory: string = process.cwd()
+): string {
   const absolute = resolve(workingDirectory, path)
   try {
     return readRegularFile(absolute)
   } catch (error) {
-    const where = `${shownPath(absolute)}, from the working directory ${shownPath(workingDirectory)}`
+    const where = `${shownPath(absolute, guard)}, from the working directory ${shownPath(workingDirectory, guard)}`
     throw new Error(`${systemReason(error)}; the path resolves to ${where}`, { cause: error })
   }
 }
@@ -89,6 +93,6 @@ function systemReason(error: unknown): string {
 /** Long enough for a runner's workspace and a nested file, quoted so spaces at its ends show. */
 const PATH_CHARS = 200
 
-function shownPath(path: string): string {
-  return oneLine(JSON.stringify(path), PATH_CHARS)
+function shownPath(path: string, guard: Guard): string {
+  return guard.oneLine(JSON.stringify(path), PATH_CHARS)
 }

@@ -10,6 +10,7 @@ import {
   type PurgeUrl,
   type SurrogateKey
 } from './targets.js'
+import type { Guard } from '../text/guard.js'
 import { shorten } from '../text/shown.js'
 
 /** The inputs that hold lists, named as every message about them starts. */
@@ -34,9 +35,9 @@ interface ListKind {
   ends?: RegExp
   /** How to separate items, for the fix a message ends with. */
   separatedBy: string
-  show: (raw: string) => string
+  show: (raw: string, guard: Guard) => string
   /** A rule every item of this kind obeys, whichever way the list is written. */
-  check?: (item: string, input: ListInput) => void
+  check?: (item: string, input: ListInput, guard: Guard) => void
 }
 
 const KEYS: ListKind = {
@@ -44,7 +45,7 @@ const KEYS: ListKind = {
   items: 'keys',
   split: KEY_SEPARATORS,
   separatedBy: 'spaces, commas or newlines',
-  show: shorten
+  show: (raw, guard) => shorten(guard, raw)
 }
 
 /** A comma is a character of a URL (`/img/w_100,h_50.jpg`): only one at a piece's end separates. */
@@ -54,7 +55,7 @@ const URLS: ListKind = {
   split: /[ \t\r\n]+/,
   ends: /^,+|,+$/g,
   separatedBy: 'newlines or spaces',
-  show: (raw) => shorten(withoutCredentials(raw)),
+  show: (raw, guard) => shorten(guard, withoutCredentials(raw)),
   check: refuseJoinedUrls
 }
 
@@ -65,7 +66,7 @@ const SERVICE_IDS: ListKind = {
   split: /[\n,]+/,
   ends: /^[ \t\r]+|[ \t\r]+$/g,
   separatedBy: 'newlines or commas',
-  show: shorten
+  show: (raw, guard) => shorten(guard, raw)
 }
 
 const KINDS: Record<ListInput, ListKind> = {
@@ -86,19 +87,23 @@ const WHITESPACE = /\s/
  * A value that is a JSON array of strings (what `jq -c` and `toJSON` write) gives its elements,
  * each one item as written.
  */
-export function* listItems(text: string, input: ListInput): Generator<string, void, undefined> {
+export function* listItems(
+  text: string,
+  input: ListInput,
+  guard: Guard
+): Generator<string, void, undefined> {
   const kind = KINDS[input]
-  const elements = jsonElements(text, input, kind)
+  const elements = jsonElements(text, input, kind, guard)
   if (elements !== undefined) {
     for (const [index, element] of elements.entries()) {
       if (element === '') continue
       const space = WHITESPACE.exec(element)
       if (space !== null) {
         throw new InputError(
-          `${input}: element ${index + 1} of the JSON array, ${kind.show(element)}, holds whitespace (${codePoint(space[0])}); give each ${kind.item} as an element of its own`
+          `${input}: element ${index + 1} of the JSON array, ${kind.show(element, guard)}, holds whitespace (${codePoint(space[0])}); give each ${kind.item} as an element of its own`
         )
       }
-      kind.check?.(element, input)
+      kind.check?.(element, input, guard)
       yield element
     }
     return
@@ -109,10 +114,10 @@ export function* listItems(text: string, input: ListInput): Generator<string, vo
     const space = WHITESPACE.exec(item)
     if (space !== null) {
       throw new InputError(
-        `${input}: ${kind.show(item)} holds whitespace (${codePoint(space[0])}) that does not separate ${kind.items}; separate them with ${kind.separatedBy}`
+        `${input}: ${kind.show(item, guard)} holds whitespace (${codePoint(space[0])}) that does not separate ${kind.items}; separate them with ${kind.separatedBy}`
       )
     }
-    kind.check?.(item, input)
+    kind.check?.(item, input, guard)
     yield item
   }
 }
@@ -128,7 +133,12 @@ function isBlank(code: number): boolean {
  * is no such array (`[a, b]`: are the brackets part of the keys?), and one JSON string
  * (`"homepage about"`), whose quotes would become part of the first and last item.
  */
-function jsonElements(text: string, input: ListInput, kind: ListKind): string[] | undefined {
+function jsonElements(
+  text: string,
+  input: ListInput,
+  kind: ListKind,
+  guard: Guard
+): string[] | undefined {
   let first = 0
   while (first < text.length && isBlank(text.charCodeAt(first))) first++
   let last = text.length - 1
@@ -140,12 +150,12 @@ function jsonElements(text: string, input: ListInput, kind: ListKind): string[] 
     const value = parsedJson(text)
     if (isStringArray(value)) return value
     throw new InputError(
-      `${input}: ${kind.show(text.slice(first, last + 1))} is not a JSON array of strings, which a value starting with [ and ending with ] must be; write it as one (["a","b"]), or leave out the brackets`
+      `${input}: ${kind.show(text.slice(first, last + 1), guard)} is not a JSON array of strings, which a value starting with [ and ending with ] must be; write it as one (["a","b"]), or leave out the brackets`
     )
   }
   if (opens === '"' && closes === '"' && typeof parsedJson(text) === 'string') {
     throw new InputError(
-      `${input}: ${kind.show(text.slice(first, last + 1))} is one JSON string, whose quotes would be read as part of the ${kind.items}; remove them, or give a JSON array of strings (["a","b"])`
+      `${input}: ${kind.show(text.slice(first, last + 1), guard)} is one JSON string, whose quotes would be read as part of the ${kind.items}; remove them, or give a JSON array of strings (["a","b"])`
     )
   }
   return undefined
@@ -173,13 +183,13 @@ function codePoint(char: string): string {
  * A comma running straight into another scheme is refused: as one URL, `https://h/a,https://h/b`
  * is valid and would purge the wrong path.
  */
-function refuseJoinedUrls(item: string, input: ListInput): void {
+function refuseJoinedUrls(item: string, input: ListInput, guard: Guard): void {
   const joints = item.match(/,https?:\/\//gi)?.length ?? 0
   if (joints > 0) {
     const joined =
       joints === 1 ? 'two URLs joined by a comma' : `${joints + 1} URLs joined by commas`
     throw new InputError(
-      `${input}: ${shorten(withoutCredentials(item))} holds ${joined}; separate URLs with newlines or spaces`
+      `${input}: ${shorten(guard, withoutCredentials(item))} holds ${joined}; separate URLs with newlines or spaces`
     )
   }
 }
@@ -188,12 +198,12 @@ function refuseJoinedUrls(item: string, input: ListInput): void {
  * The keys of each list in turn, each once (its first place kept), checked as they are found: one
  * pass over each list's items, no merged copy, since a keys-file may hold 100,000 keys.
  */
-export function parseKeys(...lists: ListText[]): SurrogateKey[] {
+export function parseKeys(guard: Guard, ...lists: ListText[]): SurrogateKey[] {
   const keys = new Set<SurrogateKey>()
   for (const [text, input] of lists) {
-    for (const key of listItems(text, input)) {
+    for (const key of listItems(text, input, guard)) {
       if (keys.has(key)) continue
-      checkKey(key, input)
+      checkKey(key, input, guard)
       keys.add(key)
     }
   }
@@ -201,11 +211,11 @@ export function parseKeys(...lists: ListText[]): SurrogateKey[] {
 }
 
 /** The URLs of each list in turn, each checked, and each once by where its purge goes. */
-export function parseUrls(...lists: ListText[]): PurgeUrl[] {
+export function parseUrls(guard: Guard, ...lists: ListText[]): PurgeUrl[] {
   const urls = new Map<string, PurgeUrl>()
   for (const [text, input] of lists) {
-    for (const item of listItems(text, input)) {
-      const url = purgeUrl(item, input)
+    for (const item of listItems(text, input, guard)) {
+      const url = purgeUrl(item, input, guard)
       if (!urls.has(url.address)) urls.set(url.address, url)
     }
   }

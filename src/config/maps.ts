@@ -3,6 +3,7 @@ import picomatch from 'picomatch'
 import { InputError } from './input-error.js'
 import { checkKey, parseHttpUrl, type SurrogateKey } from './targets.js'
 import { KEY_SEPARATORS } from './lists.js'
+import type { Guard } from '../text/guard.js'
 import { shorten } from '../text/shown.js'
 import { messageOf } from '../text/message.js'
 
@@ -32,7 +33,12 @@ interface MapLine {
 }
 
 /** The `LEFT => RIGHT` lines of a map, skipping blank lines and `#` comments. */
-function mapLines(text: string, input: 'url-map' | 'key-map', shape: string): MapLine[] {
+function mapLines(
+  text: string,
+  input: 'url-map' | 'key-map',
+  shape: string,
+  guard: Guard
+): MapLine[] {
   const lines: MapLine[] = []
   text
     .replace(/^\uFEFF/, '')
@@ -45,7 +51,9 @@ function mapLines(text: string, input: 'url-map' | 'key-map', shape: string): Ma
       const left = arrow < 0 ? '' : trimmed.slice(0, arrow).trim()
       const right = arrow < 0 ? '' : trimmed.slice(arrow + 2).trim()
       if (left === '' || right === '') {
-        throw new InputError(`${input} line ${line}: expected ${shape}, got ${shorten(trimmed)}`)
+        throw new InputError(
+          `${input} line ${line}: expected ${shape}, got ${shorten(guard, trimmed)}`
+        )
       }
       lines.push({ line, left, right })
     })
@@ -53,36 +61,38 @@ function mapLines(text: string, input: 'url-map' | 'key-map', shape: string): Ma
 }
 
 /** Parses `url-map`: lines `PATH_PREFIX => URL_PREFIX`, e.g. `public/ => https://www.example.com/`. */
-export function parseUrlMap(text: string): UrlMapping[] {
-  return mapLines(text, 'url-map', '"PATH_PREFIX => URL_PREFIX"').map(({ line, left, right }) => {
-    const source = `url-map line ${line}`
-    const url = parseHttpUrl(right, source)
-    if (url.search !== '' || url.hash !== '' || /[?#]/.test(right)) {
-      throw new InputError(
-        `${source}: ${shorten(right)} has a query or fragment; a URL prefix is a scheme, host and path`
-      )
+export function parseUrlMap(text: string, guard: Guard): UrlMapping[] {
+  return mapLines(text, 'url-map', '"PATH_PREFIX => URL_PREFIX"', guard).map(
+    ({ line, left, right }) => {
+      const source = `url-map line ${line}`
+      const url = parseHttpUrl(right, source, guard)
+      if (url.search !== '' || url.hash !== '' || /[?#]/.test(right)) {
+        throw new InputError(
+          `${source}: ${shorten(guard, right)} has a query or fragment; a URL prefix is a scheme, host and path`
+        )
+      }
+      // The path prefix is a directory, so the URL prefix is one too: `https://x/blog` + `a.html`
+      // must give `https://x/blog/a.html`, not `https://x/bloga.html`.
+      if (!url.pathname.endsWith('/')) url.pathname += '/'
+      return { pathPrefix: parsePathPrefix(left, source, guard), urlPrefix: url.href, line }
     }
-    // The path prefix is a directory, so the URL prefix is one too: `https://x/blog` + `a.html`
-    // must give `https://x/blog/a.html`, not `https://x/bloga.html`.
-    if (!url.pathname.endsWith('/')) url.pathname += '/'
-    return { pathPrefix: parsePathPrefix(left, source), urlPrefix: url.href, line }
-  })
+  )
 }
 
 /** A repository directory as GitHub lists paths: no leading `./` or `/`, ending in `/`. */
-function parsePathPrefix(raw: string, source: string): string {
+function parsePathPrefix(raw: string, source: string, guard: Guard): string {
   if (/[*?[\]{}]/.test(raw)) {
     throw new InputError(
-      `${source}: ${shorten(raw)} looks like a glob; PATH_PREFIX is a directory such as public/ (globs belong in key-map)`
+      `${source}: ${shorten(guard, raw)} looks like a glob; PATH_PREFIX is a directory such as public/ (globs belong in key-map)`
     )
   }
   if (raw.includes('\\')) {
-    throw new InputError(`${source}: ${shorten(raw)}: separate directories with /, not \\`)
+    throw new InputError(`${source}: ${shorten(guard, raw)}: separate directories with /, not \\`)
   }
   const path = raw.replace(/^(\.\/|\/)+/, '').replace(/^\.$/, '')
   if (path.split('/').some((segment) => segment === '.' || segment === '..')) {
     throw new InputError(
-      `${source}: ${shorten(raw)}: give the directory from the repository root, without . or .. segments`
+      `${source}: ${shorten(guard, raw)}: give the directory from the repository root, without . or .. segments`
     )
   }
   if (path === '') return ''
@@ -90,18 +100,18 @@ function parsePathPrefix(raw: string, source: string): string {
 }
 
 /** Parses `key-map`: lines `GLOB => KEY`, e.g. `content/blog/** => blog`; one key per line. */
-export function parseKeyMap(text: string): KeyMapping[] {
-  return mapLines(text, 'key-map', '"GLOB => KEY"').map(({ line, left, right }) => {
+export function parseKeyMap(text: string, guard: Guard): KeyMapping[] {
+  return mapLines(text, 'key-map', '"GLOB => KEY"', guard).map(({ line, left, right }) => {
     const source = `key-map line ${line}`
     // A line is not a list: one key, so separators as in keys mean a second key.
     const keys = new Set(right.split(KEY_SEPARATORS).filter((key) => key !== ''))
     if (keys.size !== 1) {
       throw new InputError(
-        `${source}: ${shorten(right)} is ${keys.size} keys; give one key per line (repeat the glob for more)`
+        `${source}: ${shorten(guard, right)} is ${keys.size} keys; give one key per line (repeat the glob for more)`
       )
     }
     const [key = ''] = keys
-    checkKey(key, source)
+    checkKey(key, source, guard)
     // Paths from GitHub never start with `./`; a glob that does would never match.
     const glob = left.replace(/^(\.\/)+/, '')
     let matches: (path: string) => boolean
@@ -110,7 +120,7 @@ export function parseKeyMap(text: string): KeyMapping[] {
       matches = picomatch(glob, { dot: true })
     } catch (error) {
       const reason = messageOf(error)
-      throw new InputError(`${source}: ${shorten(left)} is not a valid glob: ${reason}`)
+      throw new InputError(`${source}: ${shorten(guard, left)} is not a valid glob: ${reason}`)
     }
     return { glob, key, line, matches }
   })

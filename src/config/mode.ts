@@ -1,6 +1,7 @@
 /** The `mode` input: which targets a run purges, and what it refuses beside them. Pure. */
 import { InputError } from './input-error.js'
 import { unknownInputsNote, type UnknownInput } from './input-names.js'
+import type { Guard } from '../text/guard.js'
 
 export const MODES = ['', 'keys', 'urls', 'all'] as const
 export type Mode = (typeof MODES)[number]
@@ -23,7 +24,8 @@ export function checkMode(
   mode: Mode,
   given: GivenTargets,
   soft: boolean,
-  ignored: readonly UnknownInput[]
+  ignored: readonly UnknownInput[],
+  guard: Guard
 ): void {
   const { hasKeys, hasUrls } = given
   if (mode === 'all') {
@@ -65,6 +67,6 @@ export function checkMode(
           ? 'urls or urls-file'
           : 'keys, keys-file, urls or urls-file'
     const all = mode === '' ? ', or set mode: all' : ''
-    throw new InputError(`Nothing to purge: give ${what}${all}${unknownInputsNote(ignored)}`)
+    throw new InputError(`Nothing to purge: give ${what}${all}${unknownInputsNote(ignored, guard)}`)
   }
 }

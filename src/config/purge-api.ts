@@ -8,6 +8,7 @@ import type { UrlMapping } from './maps.js'
 import { InputError } from './input-error.js'
 import { isLoopbackHost, parseHttpUrl, type PurgeUrl } from './targets.js'
 import { listItems } from './lists.js'
+import type { Guard } from '../text/guard.js'
 import { shorten } from '../text/shown.js'
 
 /** Why an input fed from a secret or variable arrives empty, short of GitHub withholding it. */
@@ -25,8 +26,8 @@ export function requireApiToken(raw: RawInputs, purgeAll: boolean, needsService:
 }
 
 /** One service id, or several separated by newlines or commas: keys and purge-all go to each. */
-export function parseServices(raw: RawInputs): Service[] {
-  const ids = parseServiceIds(raw)
+export function parseServices(raw: RawInputs, guard: Guard): Service[] {
+  const ids = parseServiceIds(raw, guard)
   if (ids.length === 0) {
     throw new InputError(
       `service-id is required to purge surrogate keys or a whole service. It is empty: the secret or variable behind it ${NOT_SET}, or this run gets none (a run triggered by a pull request from a fork gets no Actions secrets or variables; one triggered by Dependabot gets variables but no Actions secrets)`
@@ -37,13 +38,13 @@ export function parseServices(raw: RawInputs): Service[] {
       'base-url is required to purge surrogate keys or a whole service, e.g. https://api.example-cdn.com'
     )
   }
-  const base = parseHttpUrl(raw['base-url'], 'base-url')
+  const base = parseHttpUrl(raw['base-url'], 'base-url', guard)
   if (base.search !== '' || base.hash !== '') {
     throw new InputError('base-url: give the management address without a query or fragment')
   }
   if (base.pathname.split('/').includes('service')) {
     throw new InputError(
-      `base-url: ${shorten(raw['base-url'])} holds /service/ in its path; give the management address only (e.g. https://api.example-cdn.com): the action appends /service/{service-id}/... itself`
+      `base-url: ${shorten(guard, raw['base-url'])} holds /service/ in its path; give the management address only (e.g. https://api.example-cdn.com): the action appends /service/{service-id}/... itself`
     )
   }
   requireSafeTransport(base, 'base-url')
@@ -52,17 +53,17 @@ export function parseServices(raw: RawInputs): Service[] {
 }
 
 /** The service ids, each a safe path segment of printable ASCII; empty when none is given. */
-export function parseServiceIds(raw: RawInputs): string[] {
-  const ids = new Set(listItems(raw['service-id'], 'service-id'))
+export function parseServiceIds(raw: RawInputs, guard: Guard): string[] {
+  const ids = new Set(listItems(raw['service-id'], 'service-id', guard))
   for (const id of ids) {
     if (id === '.' || id === '..') {
       throw new InputError(
-        `service-id: ${shorten(id)} is not a service id: URLs read . and .. as path steps, so its calls would go to another address than a service's (.. would make {base-url}/purge_all)`
+        `service-id: ${shorten(guard, id)} is not a service id: URLs read . and .. as path steps, so its calls would go to another address than a service's (.. would make {base-url}/purge_all)`
       )
     }
     if (!/^[\x21-\x7e]+$/.test(id)) {
       throw new InputError(
-        `service-id: ${shorten(id)} is not a service id: give printable ASCII ids without spaces, separated by newlines or commas`
+        `service-id: ${shorten(guard, id)} is not a service id: give printable ASCII ids without spaces, separated by newlines or commas`
       )
     }
   }
@@ -70,8 +71,8 @@ export function parseServiceIds(raw: RawInputs): string[] {
 }
 
 /** url-purge-auth sends api-token with every URL purge: each URL and url-map prefix is checked. */
-export function requireSafeUrlPurges(urls: PurgeUrl[], urlMap: UrlMapping[]): void {
-  for (const { url, target } of urls) requireSafeTransport(url, `urls: ${shorten(target)}`)
+export function requireSafeUrlPurges(urls: PurgeUrl[], urlMap: UrlMapping[], guard: Guard): void {
+  for (const { url, target } of urls) requireSafeTransport(url, `urls: ${shorten(guard, target)}`)
   for (const { urlPrefix, line } of urlMap) {
     requireSafeTransport(new URL(urlPrefix), `url-map line ${line}`)
   }

@@ -12,14 +12,15 @@ import { parseServiceIds } from './purge-api.js'
 import { parseKeyMap, parseUrlMap } from './maps.js'
 import { parseHttpUrl } from './targets.js'
 import { listItems } from './lists.js'
+import type { Guard } from '../text/guard.js'
 
 /** The `changed-since` value that reads and writes each service's purge marks. */
 const LAST_PURGE = 'last-purge'
 
-export function parseChangedFiles(raw: RawInputs): ChangedFilesSettings | undefined {
-  if (!parseBoolean(raw, 'changed-files')) return undefined
-  const urlMap = parseUrlMap(raw['url-map'])
-  const keyMap = parseKeyMap(raw['key-map'])
+export function parseChangedFiles(raw: RawInputs, guard: Guard): ChangedFilesSettings | undefined {
+  if (!parseBoolean(raw, 'changed-files', guard)) return undefined
+  const urlMap = parseUrlMap(raw['url-map'], guard)
+  const keyMap = parseKeyMap(raw['key-map'], guard)
   if (urlMap.length === 0 && keyMap.length === 0) {
     throw new InputError(
       'changed-files: true needs url-map (PATH_PREFIX => URL_PREFIX lines) or key-map (GLOB => KEY lines) to turn changed files into targets'
@@ -38,7 +39,8 @@ export function parseChangedFiles(raw: RawInputs): ChangedFilesSettings | undefi
 export function parseLastPurge(
   raw: RawInputs,
   changedFiles: boolean,
-  purgeAll: boolean
+  purgeAll: boolean,
+  guard: Guard
 ): LastPurgeSettings | undefined {
   if (raw['changed-since'] !== LAST_PURGE) return undefined
   if (!changedFiles && !purgeAll) {
@@ -51,7 +53,7 @@ export function parseLastPurge(
       'github-token is required with changed-since: last-purge, which keeps its record as GitHub deployments (the default, github.token, is enough with permissions: deployments: write)'
     )
   }
-  const serviceIds = parseServiceIds(raw)
+  const serviceIds = parseServiceIds(raw, guard)
   if (serviceIds.length === 0) {
     throw new InputError(
       'changed-since: last-purge keeps one record per service, named by service-id: set service-id'
@@ -60,11 +62,11 @@ export function parseLastPurge(
   return { serviceIds }
 }
 
-export function parseWait(raw: RawInputs): WaitSettings | undefined {
-  const urls = parseCheckUrls(raw, 'wait-for-url')
+export function parseWait(raw: RawInputs, guard: Guard): WaitSettings | undefined {
+  const urls = parseCheckUrls(raw, 'wait-for-url', guard)
   const text = raw['wait-for-text'] === '' ? undefined : raw['wait-for-text']
-  const passes = parseInteger(raw, 'wait-passes', 1, 100)
-  const timeoutMs = parseSeconds(raw, 'wait-timeout', 21_600) * 1000
+  const passes = parseInteger(raw, 'wait-passes', 1, 100, guard)
+  const timeoutMs = parseSeconds(raw, 'wait-timeout', 21_600, guard) * 1000
   if (urls.length === 0) {
     if (text !== undefined) {
       throw new InputError('wait-for-text needs wait-for-url: the URLs that must show it')
@@ -74,8 +76,8 @@ export function parseWait(raw: RawInputs): WaitSettings | undefined {
   return { urls, text, passes, timeoutMs }
 }
 
-export function parseEdgeCheck(raw: RawInputs): EdgeCheckSettings {
-  const urls = parseCheckUrls(raw, 'verify-urls')
+export function parseEdgeCheck(raw: RawInputs, guard: Guard): EdgeCheckSettings {
+  const urls = parseCheckUrls(raw, 'verify-urls', guard)
   const text = raw['verify-text'] === '' ? undefined : raw['verify-text']
   if (text !== undefined && urls.length === 0) {
     throw new InputError(
@@ -83,15 +85,22 @@ export function parseEdgeCheck(raw: RawInputs): EdgeCheckSettings {
     )
   }
   return {
-    purgedUrls: parseBoolean(raw, 'verify'),
+    purgedUrls: parseBoolean(raw, 'verify', guard),
     urls,
     text,
-    timeoutMs: parseSeconds(raw, 'verify-timeout', 3600) * 1000
+    timeoutMs: parseSeconds(raw, 'verify-timeout', 3600, guard) * 1000
   }
 }
 
 /** Absolute http(s) URLs, each once. */
-function parseCheckUrls(raw: RawInputs, name: 'wait-for-url' | 'verify-urls'): string[] {
-  const urls = Array.from(listItems(raw[name], name), (item) => parseHttpUrl(item, name).href)
+function parseCheckUrls(
+  raw: RawInputs,
+  name: 'wait-for-url' | 'verify-urls',
+  guard: Guard
+): string[] {
+  const urls = Array.from(
+    listItems(raw[name], name, guard),
+    (item) => parseHttpUrl(item, name, guard).href
+  )
   return [...new Set(urls)]
 }

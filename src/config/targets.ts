@@ -1,5 +1,6 @@
 /** Validation of each thing a user asks to purge: a surrogate key, a URL. Pure. */
 import { InputError } from './input-error.js'
+import type { Guard } from '../text/guard.js'
 import { shorten } from '../text/shown.js'
 
 /** A validated surrogate key: 1 to 1024 bytes of printable ASCII (0x21–0x7E), not wrapped in quotes. */
@@ -17,23 +18,23 @@ const MAX_KEY_BYTES = 1024
 const PRINTABLE_ASCII = /^[\x21-\x7e]+$/
 
 /** Refuses a key the purge API cannot take or would read as another; `source` names its input. */
-export function checkKey(key: string, source: string): void {
+export function checkKey(key: string, source: string, guard: Guard): void {
   if (!PRINTABLE_ASCII.test(key)) {
     throw new InputError(
-      `${source}: key ${shorten(key)} is not allowed: a surrogate key is printable ASCII (0x21–0x7E) only`
+      `${source}: key ${shorten(guard, key)} is not allowed: a surrogate key is printable ASCII (0x21–0x7E) only`
     )
   }
   // In keys: '"home" "about"' YAML strips only the outer quotes: the inner ones would be sent as
   // part of each key, which purges nothing tagged home. A lone quote wraps nothing: it stays a key.
   if (/^(["']).*\1$/.test(key)) {
     throw new InputError(
-      `${source}: key ${shorten(key)} is wrapped in quotes, which would be purged as part of the key; remove them (keys are separated by spaces, commas or newlines; YAML quotes go around the whole value)`
+      `${source}: key ${shorten(guard, key)} is wrapped in quotes, which would be purged as part of the key; remove them (keys are separated by spaces, commas or newlines; YAML quotes go around the whole value)`
     )
   }
   // Printable ASCII: one byte per character.
   if (key.length > MAX_KEY_BYTES) {
     throw new InputError(
-      `${source}: key ${shorten(key)} is ${key.length} bytes long; a surrogate key is at most ${MAX_KEY_BYTES} bytes`
+      `${source}: key ${shorten(guard, key)} is ${key.length} bytes long; a surrogate key is at most ${MAX_KEY_BYTES} bytes`
     )
   }
 }
@@ -55,31 +56,31 @@ export function withoutCredentials(raw: string): string {
 }
 
 /** Parses one absolute http(s) URL; `source` names the input it came from. */
-export function parseHttpUrl(raw: string, source: string): URL {
+export function parseHttpUrl(raw: string, source: string, guard: Guard): URL {
   let url: URL
   try {
     url = new URL(raw)
   } catch {
     throw new InputError(
-      `${source}: ${shorten(withoutCredentials(raw))} is not an absolute URL; give it with https:// and a host`
+      `${source}: ${shorten(guard, withoutCredentials(raw))} is not an absolute URL; give it with https:// and a host`
     )
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
     throw new InputError(
-      `${source}: ${shorten(withoutCredentials(raw))} uses ${url.protocol.slice(0, -1)}; only http and https URLs can be purged`
+      `${source}: ${shorten(guard, withoutCredentials(raw))} uses ${url.protocol.slice(0, -1)}; only http and https URLs can be purged`
     )
   }
   if (url.username !== '' || url.password !== '') {
     throw new InputError(
-      `${source}: ${shorten(withoutCredentials(raw))} embeds credentials (user:password@); remove them`
+      `${source}: ${shorten(guard, withoutCredentials(raw))} embeds credentials (user:password@); remove them`
     )
   }
   return url
 }
 
 /** One URL to purge, checked; `source` names the input it came from. */
-export function purgeUrl(target: string, source: string): PurgeUrl {
-  const url = parseHttpUrl(target, source)
+export function purgeUrl(target: string, source: string, guard: Guard): PurgeUrl {
+  const url = parseHttpUrl(target, source, guard)
   return { target, url, address: url.href.replace(/#.*$/s, '') }
 }
 

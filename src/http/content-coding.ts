@@ -1,7 +1,7 @@
 /** How a page's `Content-Encoding` is undone: which codings it lists, and the decoders that undo them. */
 import type { Transform } from 'node:stream'
 import * as zlib from 'node:zlib'
-import { oneLine } from '../text/guard.js'
+import type { Guard } from '../text/guard.js'
 
 export type Coding = 'gzip' | 'deflate' | 'br'
 
@@ -29,7 +29,7 @@ const NAMES: Record<string, Coding> = {
  * The codings of a `Content-Encoding` value, in the order applied (RFC 9110 §8.4). `identity` and
  * empty list elements add no layer; an unknown coding, or more than `MAX_CODINGS`, is refused.
  */
-export function codingsOf(header: string | undefined): Codings {
+export function codingsOf(header: string | undefined, guard: Guard): Codings {
   const names = (header ?? '')
     .split(',')
     .map((name) => name.trim().toLowerCase())
@@ -38,7 +38,7 @@ export function codingsOf(header: string | undefined): Codings {
   for (const name of names) {
     const coding = NAMES[name]
     if (coding === undefined) {
-      const shown = oneLine(name, SHOWN_CODING_CHARS)
+      const shown = guard.oneLine(name, SHOWN_CODING_CHARS)
       return {
         kind: 'refused',
         reason: `Content-Encoding "${shown}" is not one edge-purge can decode`
@@ -47,7 +47,7 @@ export function codingsOf(header: string | undefined): Codings {
     codings.push(coding)
   }
   if (codings.length > MAX_CODINGS) {
-    const shown = oneLine(header ?? '', SHOWN_CODING_CHARS)
+    const shown = guard.oneLine(header ?? '', SHOWN_CODING_CHARS)
     return {
       kind: 'refused',
       reason: `Content-Encoding "${shown}" lists ${codings.length} codings; edge-purge decodes at most ${MAX_CODINGS}`

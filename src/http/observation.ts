@@ -5,7 +5,7 @@
 import type { Answer } from './agents.js'
 import type { PageReading } from './probe.js'
 import { describeBlocked } from './blocked.js'
-import { oneLine } from '../text/guard.js'
+import type { Guard } from '../text/guard.js'
 import { quoted } from '../text/shown.js'
 
 export interface Observation {
@@ -49,7 +49,7 @@ const MAX_AGE_S = 2 ** 31
  * into a list or send a line each: the largest is the copy's age. Any other value proves nothing,
  * so it is never read as a young copy.
  */
-function readAge(lines: string[]): Pick<Observation, 'age' | 'malformedAge'> {
+function readAge(lines: string[], guard: Guard): Pick<Observation, 'age' | 'malformedAge'> {
   if (lines.length === 0) return { age: null, malformedAge: undefined }
   const values = lines
     .flatMap((line) => line.split(','))
@@ -57,21 +57,32 @@ function readAge(lines: string[]): Pick<Observation, 'age' | 'malformedAge'> {
     .filter((value) => value !== '')
   if (values.length === 0 || !values.every((value) => /^\d+$/.test(value))) {
     const why = values.length === 0 ? 'empty' : 'not a whole number of seconds'
-    return { age: null, malformedAge: `malformed Age header ${quoted(lines.join(', '))}: ${why}` }
+    return {
+      age: null,
+      malformedAge: `malformed Age header ${quoted(guard, lines.join(', '))}: ${why}`
+    }
   }
   const largest = values.reduce((most, value) => Math.max(most, Number(value)), 0)
   return { age: Math.min(largest, MAX_AGE_S), malformedAge: undefined }
 }
 
-function cacheStatusOf(headers: Record<string, string | string[] | undefined>): string | undefined {
+function cacheStatusOf(
+  headers: Record<string, string | string[] | undefined>,
+  guard: Guard
+): string | undefined {
   for (const name of CACHE_STATUS_HEADERS) {
     const [value] = headerValues(headers[name.toLowerCase()])
-    if (value !== undefined) return `${name}: ${oneLine(value, SHOWN_VALUE_CHARS)}`
+    if (value !== undefined) return `${name}: ${guard.oneLine(value, SHOWN_VALUE_CHARS)}`
   }
   return undefined
 }
 
-export function observe(answer: Answer<PageReading>, text: string | undefined): Observation {
+/** What a page's answer showed; its words pass `guard`, the run's. */
+export function observe(
+  answer: Answer<PageReading>,
+  text: string | undefined,
+  guard: Guard
+): Observation {
   switch (answer.kind) {
     case 'response': {
       const { headers, body } = answer
@@ -84,22 +95,22 @@ export function observe(answer: Answer<PageReading>, text: string | undefined): 
             )
       return {
         status: answer.status,
-        ...readAge(answer.ageLines),
+        ...readAge(answer.ageLines, guard),
         undecodable:
           answer.undecodable === undefined
             ? undefined
-            : oneLine(answer.undecodable, SHOWN_FAILURE_CHARS),
+            : guard.oneLine(answer.undecodable, SHOWN_FAILURE_CHARS),
         textSeen,
-        cacheStatus: cacheStatusOf(headers),
+        cacheStatus: cacheStatusOf(headers, guard),
         failure: undefined
       }
     }
     case 'network':
-      return failed(`network error: ${oneLine(answer.message, SHOWN_FAILURE_CHARS)}`)
+      return failed(`network error: ${guard.oneLine(answer.message, SHOWN_FAILURE_CHARS)}`)
     case 'blocked':
-      return failed(oneLine(describeBlocked(answer.blocked), SHOWN_BLOCKED_CHARS))
+      return failed(guard.oneLine(describeBlocked(answer.blocked), SHOWN_BLOCKED_CHARS))
     case 'timeout':
-      return failed(oneLine(answer.message, SHOWN_FAILURE_CHARS))
+      return failed(guard.oneLine(answer.message, SHOWN_FAILURE_CHARS))
     case 'cancelled':
       return failed('the run was cancelled')
   }

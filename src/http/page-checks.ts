@@ -1,4 +1,5 @@
 /** What the wait for the origin and the edge check share: how a page is fetched, timed and abandoned. */
+import type { Guard } from '../text/guard.js'
 import { unlessCancelled, type Clock } from '../clock.js'
 import type { StepLog } from '../log.js'
 import type { Answer } from './agents.js'
@@ -12,6 +13,8 @@ export interface PageCheckDeps {
   /** Aborted when the run is cancelled: the stage returns at once. */
   signal: AbortSignal
   log: StepLog
+  /** Hides the run's secrets in what a page says, before anything cuts or shows it. */
+  guard: Guard
 }
 
 /** The user's `timeout` and `concurrency`, which every fetch of a page obeys. */

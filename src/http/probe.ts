@@ -7,6 +7,7 @@ import { createAgents, type Answer } from './agents.js'
 import { codingsOf, decodersFor } from './content-coding.js'
 import { exchange, type BodyReader } from './exchange.js'
 import { charsetOf, PageTextDecoder } from './page-text.js'
+import type { Guard } from '../text/guard.js'
 
 /** What a page probe reads beyond what every answer has. */
 export interface PageReading {
@@ -47,7 +48,12 @@ function headersShow(headers: http.IncomingHttpHeaders, text: string): boolean {
  * Requests as the purge transport makes them (http/exchange.ts): node's own, which follows no
  * redirect and can be dropped as soon as the text is found, on the same agents.
  */
-export function createProber(options: { userAgent: string; concurrency: number }): Prober {
+/** `guard`, the run's, hides its secrets in what a page says before anything cuts it. */
+export function createProber(options: {
+  userAgent: string
+  concurrency: number
+  guard: Guard
+}): Prober {
   const agents = createAgents(options)
 
   function get(
@@ -56,7 +62,7 @@ export function createProber(options: { userAgent: string; concurrency: number }
   ): Promise<Answer<PageReading>> {
     const headers = { 'User-Agent': options.userAgent, 'Accept-Encoding': ACCEPT_ENCODING }
     const request = { url, method: 'GET', headers, body: undefined, agents, timeoutMs, signal }
-    return exchange(request, (response) => readPage(response, lookFor))
+    return exchange(request, (response) => readPage(response, lookFor, options.guard))
   }
 
   return { get, close: agents.close }
@@ -69,7 +75,8 @@ export function createProber(options: { userAgent: string; concurrency: number }
  */
 function readPage(
   response: http.IncomingMessage,
-  lookFor: string | undefined
+  lookFor: string | undefined,
+  guard: Guard
 ): Answer<PageReading> | BodyReader<PageReading> {
   const status = response.statusCode ?? 0
   const encoding = response.headers['content-encoding']
@@ -84,7 +91,7 @@ function readPage(
     ageLines,
     undecodable
   })
-  const codings = codingsOf(encoding)
+  const codings = codingsOf(encoding, guard)
   if (codings.kind === 'refused') return answer(false, codings.reason)
   if (lookFor !== undefined && headersShow(response.headers, lookFor)) return answer(false)
   const text = new PageTextDecoder(charsetOf(response.headers['content-type']))

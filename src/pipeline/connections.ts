@@ -1,6 +1,7 @@
 /** How a run reaches the network, and what the pipeline is handed besides: the runner door fills it. */
 import type { Settings } from '../config/settings.js'
 import type { Prober } from '../http/probe.js'
+import type { Guard } from '../text/guard.js'
 import { createTransport, type Transport } from '../stages/purge/transport.js'
 import type { RepositoryDeps } from './targets.js'
 
@@ -9,8 +10,11 @@ const USER_AGENT = 'edge-purge/1'
 /** How the stages reach the network: real sockets in a run, scripted answers in tests. */
 export interface Connections {
   transport(settings: Settings): Transport
-  /** Asked for only by a run that waits for the origin or checks the edge. */
-  prober(settings: Settings): Promise<Prober>
+  /**
+   * Asked for only by a run that waits for the origin or checks the edge; a page's words pass
+   * `guard`, the run's.
+   */
+  prober(settings: Settings, guard: Guard): Promise<Prober>
 }
 
 /** The real connections; the purge transport carries the API token the runner door hands in. */
@@ -22,9 +26,9 @@ export const liveConnections = (apiToken: string): Connections => ({
       timeoutMs: settings.timeoutMs,
       userAgent: USER_AGENT
     }),
-  prober: async (settings) => {
+  prober: async (settings, guard) => {
     const { createProber } = await import('../http/probe.js')
-    return createProber({ userAgent: USER_AGENT, concurrency: settings.concurrency })
+    return createProber({ userAgent: USER_AGENT, concurrency: settings.concurrency, guard })
   }
 })
 

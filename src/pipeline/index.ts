@@ -5,7 +5,6 @@
  */
 import { mark } from '../clock.js'
 import type { Settings } from '../config/settings.js'
-import type { StepLog } from '../log.js'
 import { withSources, type RunRecord } from '../record/index.js'
 import { describePlan, planPurges } from '../stages/plan.js'
 import { ResultLedger } from '../stages/purge/ledger.js'
@@ -41,10 +40,10 @@ export async function runPipeline(settings: Settings, deps: PipelineDeps): Promi
   const { github, recalled, targets, derivation } = await targetsOf(settings, deps)
   const calls = planPurges({ ...settings, ...targets })
   mark('plan')
-  if (derivation !== undefined) await showChanges(derivation, calls.length, log)
-  log.info(describePlan(calls, settings))
+  if (derivation !== undefined) await showChanges(derivation, calls.length, deps)
+  log.info(describePlan(calls, settings, deps.guard))
   const waitUrls = settings.wait?.urls ?? []
-  for (const notice of strayEdgeCheckHosts(settings.edgeCheck, targets.urls, waitUrls))
+  for (const notice of strayEdgeCheckHosts(settings.edgeCheck, targets.urls, waitUrls, deps.guard))
     log.notice(notice)
 
   const ledger = new ResultLedger(calls)
@@ -63,7 +62,7 @@ export async function runPipeline(settings: Settings, deps: PipelineDeps): Promi
     counts: purge.counts,
     marks: marks.length === 0 ? [] : (await lastPurgeMarks()).decideMarks(marks, run)
   }
-  return { record, closeMarks: (reported) => closeMarks(github, record, reported, log) }
+  return { record, closeMarks: (reported) => closeMarks(github, record, reported, deps) }
 }
 
 /**
@@ -74,7 +73,7 @@ async function closeMarks(
   github: GitHubRepository | undefined,
   record: RunRecord,
   reported: boolean,
-  log: StepLog
+  { log, guard }: Pick<PipelineDeps, 'log' | 'guard'>
 ): Promise<void> {
   if (github === undefined || record.marks.every((mark) => mark.deploymentId === undefined)) {
     return
@@ -83,7 +82,7 @@ async function closeMarks(
     await (await lastPurgeMarks()).closeMarks(github, record.marks, reported, log)
   } catch (error) {
     log.warning(
-      `Could not mark the records of this purge (${plainLine(messageOf(error))}): they stay in_progress, so the next run with changed-since: last-purge compares from the older record, which is safe`
+      `Could not mark the records of this purge (${plainLine(guard, messageOf(error))}): they stay in_progress, so the next run with changed-since: last-purge compares from the older record, which is safe`
     )
   }
 }

@@ -85,21 +85,22 @@ async function dryRun(
   calls: PurgeCall[],
   settings: Settings,
   targets: PurgeTargets,
-  log: StepLog
+  deps: Pick<PipelineDeps, 'log' | 'guard'>
 ): Promise<Stages> {
   const plannedStages = [
     settings.wait === undefined
       ? undefined
-      : (await waitStage()).describeWaitPlanned(settings.wait),
+      : (await waitStage()).describeWaitPlanned(settings.wait, deps.guard),
     describeCheckPlanned(
       settings.edgeCheck,
-      targets.urls.map((url) => url.target)
+      targets.urls.map((url) => url.target),
+      deps.guard
     ),
     settings.lastPurge === undefined
       ? undefined
       : (await lastPurgeMarks()).describeMarkPlanned(settings.lastPurge)
   ].filter((stage) => stage !== undefined)
-  await showDryRun(calls, settings.repeatAfterMs, plannedStages, log)
+  await showDryRun(calls, settings.repeatAfterMs, plannedStages, deps)
   const planned = plannedResults(calls, settings.repeatAfterMs > 0)
   return {
     purge: notRun(planned, countResults(planned)),
@@ -138,7 +139,7 @@ export async function runStages(
     marks = await openMarksOf(settings, repository, deps.log)
     if (settings.dryRun) {
       return {
-        ...(await dryRun(calls, settings, targets, deps.log)),
+        ...(await dryRun(calls, settings, targets, deps)),
         marks,
         unexpectedError: undefined
       }
@@ -151,7 +152,7 @@ export async function runStages(
     edgeCheck = purge.cancelled ? undefined : await checkAtEdge(settings, purge, pages, deps)
     return { purge, wait, edgeCheck, plannedStages: [], marks, unexpectedError: undefined }
   } catch (error) {
-    const why = `edge-purge stopped on an unexpected error: ${plainLine(messageOf(error))}`
+    const why = `edge-purge stopped on an unexpected error: ${plainLine(deps.guard, messageOf(error))}`
     const cancelled = (purge?.cancelled ?? false) || deps.signal.aborted
     const settled = ledger.settle({ what: 'not finished', detail: why })
     const ended = { ...(purge ?? notRun([], countResults([]))), ...settled, cancelled }
@@ -165,13 +166,13 @@ export async function runStages(
 /** The page checks of the wait and the edge check: their prober, made on first use, closed once. */
 function pageChecks(
   settings: Settings,
-  { clock, signal, log, connect }: PipelineDeps
+  { clock, signal, log, guard, connect }: PipelineDeps
 ): { get(): Promise<PageCheckDeps>; close(): void } {
   let prober: Prober | undefined
   return {
     get: async () => {
-      prober ??= await connect.prober(settings)
-      return { prober, clock, signal, log }
+      prober ??= await connect.prober(settings, guard)
+      return { prober, clock, signal, log, guard }
     },
     close: () => prober?.close()
   }
@@ -209,12 +210,12 @@ function notSentForWait(wait: WaitOutcome, ledger: ResultLedger): PurgeRun {
 async function purgeNow(
   calls: PurgeCall[],
   settings: Settings,
-  { clock, signal, log, connect }: PipelineDeps,
+  { clock, signal, log, guard, connect }: PipelineDeps,
   ledger: ResultLedger
 ): Promise<PurgeRun> {
   const transport = connect.transport(settings)
   try {
-    return await runPurge(calls, settings, { transport, clock, signal, log }, ledger)
+    return await runPurge(calls, settings, { transport, clock, signal, log, guard }, ledger)
   } finally {
     transport.close()
   }

@@ -4,6 +4,7 @@ import type { PurgeTargets, Settings } from '../config/settings.js'
 import type { GitHubLimits, GitHubRepository, OpenGitHub } from '../github.js'
 import type { StepLog } from '../log.js'
 import type { Derivation, RecalledPurges } from '../record/index.js'
+import type { Guard } from '../text/guard.js'
 
 const changedFilesStage = () => import('../stages/changed-files/index.js')
 const lastPurgeRecall = () => import('../stages/last-purge/recall.js')
@@ -14,6 +15,8 @@ export interface RepositoryDeps {
   /** Aborted when the run is cancelled: no stage starts new work after it. */
   signal: AbortSignal
   log: StepLog
+  /** Hides the run's secrets in what servers say, before anything cuts or shows it. */
+  guard: Guard
   /** Opens the run's repository, for changed-files and last-purge: the GitHub client loads only then. */
   openGitHub: OpenGitHub
 }
@@ -27,7 +30,7 @@ export interface Targets {
 }
 
 export async function targetsOf(given: Settings, deps: RepositoryDeps): Promise<Targets> {
-  const { signal, log } = deps
+  const { signal, log, guard } = deps
   const github = await unlessCancelled(openRepository(given, deps), signal, cancelledBeforeTargets)
   const { lastPurge, changedFiles } = given
   const recalled =
@@ -45,7 +48,7 @@ export async function targetsOf(given: Settings, deps: RepositoryDeps): Promise<
       ? { targets: given, derivation: undefined }
       : await unlessCancelled(
           changedFilesStage().then(({ applyChangedFiles }) =>
-            applyChangedFiles(given, { github, recalled, log })
+            applyChangedFiles(given, { github, recalled, log, guard })
           ),
           signal,
           cancelledBeforeTargets
@@ -57,10 +60,10 @@ export async function targetsOf(given: Settings, deps: RepositoryDeps): Promise<
 export async function showChanges(
   derivation: Derivation,
   calls: number,
-  log: StepLog
+  deps: Pick<RepositoryDeps, 'log' | 'guard'>
 ): Promise<void> {
   const { showDerivation } = await changedFilesStage()
-  await showDerivation(derivation, calls, log)
+  await showDerivation(derivation, calls, deps)
 }
 
 /** The run's repository, when changed-files or last-purge needs it. */
@@ -73,8 +76,9 @@ async function openRepository(
 }
 
 /** GitHub calls keep the bounds purge calls keep: `max-attempts`, `timeout`, the run's cancel. */
-function limitsOf(settings: Settings, { clock, signal, log }: RepositoryDeps): GitHubLimits {
-  return { maxAttempts: settings.maxAttempts, timeoutMs: settings.timeoutMs, clock, signal, log }
+function limitsOf(settings: Settings, { clock, signal, log, guard }: RepositoryDeps): GitHubLimits {
+  const { maxAttempts, timeoutMs } = settings
+  return { maxAttempts, timeoutMs, clock, signal, log, guard }
 }
 
 /** A slow GitHub API cannot hold a cancelled job: the run ends before any purge call. */

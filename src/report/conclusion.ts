@@ -10,7 +10,7 @@ import {
 } from '../record/index.js'
 import { causeReason, failureCauses, refusedAndStopped, type Cause } from './causes.js'
 import { counted } from '../text/counted.js'
-import { oneLine } from '../text/guard.js'
+import type { Guard } from '../text/guard.js'
 import { shorten } from '../text/shown.js'
 
 /** GitHub shows 10 error annotations per step; keep room for the final one and other steps' notes. */
@@ -25,30 +25,30 @@ interface EdgeProblem {
   reason: string
 }
 
-function edgeProblems(entries: EdgeCheckEntry[]): EdgeProblem[][] {
+function edgeProblems(entries: EdgeCheckEntry[], guard: Guard): EdgeProblem[][] {
   const groups = new Map<string, EdgeProblem[]>()
   for (const entry of entries) {
     if (entry.fresh) continue
     const kind = notChecked(entry) ? 'unchecked' : unreachable(entry) ? 'unreachable' : 'stale'
     const id = `${kind} ${entry.evidence}`
     const group = groups.get(id) ?? []
-    group.push({ kind, url: shorten(entry.url), reason: entry.evidence })
+    group.push({ kind, url: shorten(guard, entry.url), reason: entry.evidence })
     groups.set(id, group)
   }
   return [...groups.values()].sort((a, b) => b.length - a.length)
 }
 
-function causeLine(cause: Cause): string {
+function causeLine(cause: Cause, guard: Guard): string {
   const [first] = cause.first
   const what =
     cause.count === 1 && first !== undefined
-      ? `${first.type} ${shorten(first.target)}`
+      ? `${first.type} ${shorten(guard, first.target)}`
       : `${cause.count} targets`
   const how = refusedAndStopped(cause)
-  return `${what} not purged: ${oneLine(causeReason(cause), SHOWN_REASON_CHARS)}${how === undefined ? '' : `; ${how}`}`
+  return `${what} not purged: ${guard.oneLine(causeReason(cause), SHOWN_REASON_CHARS)}${how === undefined ? '' : `; ${how}`}`
 }
 
-function edgeLine(group: EdgeProblem[]): string {
+function edgeLine(group: EdgeProblem[], guard: Guard): string {
   const [first] = group as [EdgeProblem, ...EdgeProblem[]]
   const one = group.length === 1
   const which = one ? first.url : `${group.length} URLs`
@@ -57,12 +57,15 @@ function edgeLine(group: EdgeProblem[]): string {
     unreachable: 'could not be reached at the edge, so not known to be fresh',
     unchecked: `${one ? 'is' : 'are'} not known to be fresh`
   }[first.kind]
-  return `${which} ${verdict}: ${oneLine(first.reason, SHOWN_REASON_CHARS)}`
+  return `${which} ${verdict}: ${guard.oneLine(first.reason, SHOWN_REASON_CHARS)}`
 }
 
 /** One annotation per cause of a failure and per kind of edge problem, the most targets first. */
-function failureAnnotations(causes: Cause[], edge: EdgeCheckEntry[] = []): string[] {
-  const lines = [...causes.map(causeLine), ...edgeProblems(edge).map(edgeLine)]
+function failureAnnotations(causes: Cause[], edge: EdgeCheckEntry[], guard: Guard): string[] {
+  const lines = [
+    ...causes.map((cause) => causeLine(cause, guard)),
+    ...edgeProblems(edge, guard).map((group) => edgeLine(group, guard))
+  ]
   if (lines.length <= MAX_ANNOTATIONS) return lines
   return [
     ...lines.slice(0, MAX_ANNOTATIONS),
@@ -70,10 +73,14 @@ function failureAnnotations(causes: Cause[], edge: EdgeCheckEntry[] = []): strin
   ]
 }
 
-/** How the report ends the step: annotations through the log, and the step failed by the runner. */
+/**
+ * How the report ends the step: annotations through the log, and the step failed by the runner;
+ * what they quote passes the run's guard.
+ */
 export interface StepEnd {
   log: StepLog
   fail(message: string): void
+  guard: Guard
 }
 
 /**
@@ -82,15 +89,15 @@ export interface StepEnd {
  */
 export function conclude(
   { results, counts, settings, edgeCheck, stopped, unexpectedError }: RunRecord,
-  { log, fail }: StepEnd
+  { log, fail, guard }: StepEnd
 ): void {
   const edge = edgeCheck?.entries ?? []
   const causes = counts.failed === 0 ? [] : failureCauses(results, 1)
-  const message = problemMessage(counts, causes, edge)
+  const message = problemMessage(counts, causes, edge, guard)
   if (message !== undefined) {
     const annotate = settings.failOnError ? log.error : log.warning
     // Each line is built by the guard, which hides secrets in what it quotes.
-    for (const line of failureAnnotations(causes, edge)) annotate(line)
+    for (const line of failureAnnotations(causes, edge, guard)) annotate(line)
     if (settings.failOnError) fail(message)
     else log.warning(`${message} (fail-on-error is false, so the step passes)`)
   }
@@ -102,14 +109,15 @@ export function conclude(
 function problemMessage(
   { failed, total }: Counts,
   causes: Cause[],
-  entries: EdgeCheckEntry[]
+  entries: EdgeCheckEntry[],
+  guard: Guard
 ): string | undefined {
   const { stale, unreachable, unchecked } = edgeCounts(entries)
   if (failed === 0 && stale + unreachable + unchecked === 0) return undefined
   const [only] = causes
   const why =
     causes.length === 1 && only !== undefined
-      ? `: ${oneLine(only.brief, SHOWN_REASON_CHARS)}`
+      ? `: ${guard.oneLine(only.brief, SHOWN_REASON_CHARS)}`
       : ` for ${causes.length} different reasons`
   const urls = counted(entries.length, 'URL')
   const parts = [

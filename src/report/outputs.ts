@@ -13,7 +13,7 @@ import {
   type RunRecord,
   type EdgeCheckEntry
 } from '../record/index.js'
-import { mayHoldSecret, redact } from '../text/guard.js'
+import type { Guard } from '../text/guard.js'
 import { purgeIds } from './purge-ids.js'
 
 /** GitHub refuses outputs over 1 MB; stay under it with room for the output file's framing. */
@@ -28,18 +28,20 @@ const SLICE = 100
  * with each string redacted before it is escaped (redacting the finished text would miss a secret
  * holding a quote or backslash, and could cut through an escape).
  */
-function redactedStringify(value: unknown): string {
+function redactedStringify(value: unknown, guard: Guard): string {
   const json = JSON.stringify(value)
-  if (!mayHoldSecret(json)) return json
+  if (!guard.mayHoldSecret(json)) return json
   return JSON.stringify(value, (_key, item: unknown) =>
-    typeof item === 'string' ? redact(item) : item
+    typeof item === 'string' ? guard.redact(item) : item
   )
 }
 
 /** `purge-ids`, made again with every name and id redacted when its text may hold a secret. */
-function purgeIdsText(results: Results, perService: boolean): string {
+function purgeIdsText(results: Results, perService: boolean, guard: Guard): string {
   const json = JSON.stringify(purgeIds(results, perService))
-  return mayHoldSecret(json) ? JSON.stringify(purgeIds(results, perService, redact)) : json
+  return guard.mayHoldSecret(json)
+    ? JSON.stringify(purgeIds(results, perService, guard.redact))
+    : json
 }
 
 /** How an entry is written: as it is, but a result, whose failure is the report's to read. */
@@ -56,11 +58,12 @@ const resultEntry = ({ failure: _failure, ...entry }: PurgeResult): object => en
  */
 function* redactedJson<Entry extends object>(
   entries: readonly Entry[],
-  shown: Shown<Entry>
+  shown: Shown<Entry>,
+  guard: Guard
 ): Generator<string> {
   yield '['
   for (let start = 0; start < entries.length; start += SLICE) {
-    const json = redactedStringify(entries.slice(start, start + SLICE).map(shown))
+    const json = redactedStringify(entries.slice(start, start + SLICE).map(shown), guard)
     yield `${start === 0 ? '' : ','}${json.slice(1, -1)}`
   }
   yield ']'
@@ -93,6 +96,7 @@ export interface OutputWriter {
   readKept(path: string): string
   setOutput(name: string, value: string): void
   log: StepLog
+  guard: Guard
 }
 
 /** Writes the entries, as JSON, to a file for later steps. */
@@ -102,7 +106,7 @@ function keepEntries<Entry extends object>(
   shown: Shown<Entry>,
   io: OutputWriter
 ): Promise<KeptFile> {
-  return io.keepFile(kind, redactedJson(entries, shown))
+  return io.keepFile(kind, redactedJson(entries, shown, io.guard))
 }
 
 /**
@@ -115,7 +119,8 @@ function entriesText<Entry extends object>(
   shown: Shown<Entry>,
   io: OutputWriter
 ): OutputText {
-  if (kept.failure !== undefined) return bounded([...redactedJson(entries, shown)].join(''))
+  if (kept.failure !== undefined)
+    return bounded([...redactedJson(entries, shown, io.guard)].join(''))
   const fits = kept.bytes <= MAX_OUTPUT_BYTES
   return { bytes: kept.bytes, text: fits ? io.readKept(kept.path) : undefined }
 }
@@ -191,13 +196,13 @@ async function writeResultOutputs(
 ): Promise<string> {
   const kept = await keepEntries('results', results, resultEntry, io)
   const file = written('results-file', kept, io)
-  const ids = bounded(purgeIdsText(results, perServiceIds(settings)))
+  const ids = bounded(purgeIdsText(results, perServiceIds(settings), io.guard))
   setBoundedOutput('purge-ids', ids, file, io)
-  io.setOutput('purge-id', redact(onlyId(results)))
+  io.setOutput('purge-id', io.guard.redact(onlyId(results)))
   setBoundedOutput('results', entriesText(kept, results, resultEntry, io), file, io)
   io.setOutput('purged-count', String(counts.purged))
   io.setOutput('failed-count', String(counts.failed))
-  const path = file.written ? redact(file.path) : ''
+  const path = file.written ? io.guard.redact(file.path) : ''
   io.setOutput('results-file', path)
   return path
 }
@@ -219,7 +224,7 @@ function onlyId(results: Results): string {
  * alike.
  */
 function writeBaseOutputs(ranges: ComparedRange[], io: OutputWriter): void {
-  io.setOutput('base', ranges.map((range) => redact(range.baseSha)).join('\n'))
+  io.setOutput('base', ranges.map((range) => io.guard.redact(range.baseSha)).join('\n'))
   io.setOutput('base-source', ranges.map((range) => range.source).join('\n'))
 }
 
@@ -246,5 +251,5 @@ async function writeStageOutputs(
   const kept = await keepEntries('verification', entries, asItIs, io)
   const file = written('verification-file', kept, io)
   setBoundedOutput('verification', entriesText(kept, entries, asItIs, io), file, io)
-  io.setOutput('verification-file', file.written ? redact(file.path) : '')
+  io.setOutput('verification-file', file.written ? io.guard.redact(file.path) : '')
 }

@@ -5,6 +5,7 @@
  * belongs). Knows Octokit's shapes, not Octokit itself.
  */
 import { blockedBy, causeChain } from '../http/blocked.js'
+import type { Guard } from '../text/guard.js'
 import { plainLine } from '../text/shown.js'
 import type { AttemptFailure, InTheWay } from './github-calls.js'
 
@@ -32,23 +33,30 @@ interface Answer {
  * page on as a string in `data`, where the reads would fail as a JavaScript error ("data.map is
  * not a function"); throwing here names it instead. 204 and 205 carry no body to check.
  */
-export function jsonAnswer<T extends Answer>(answer: T): T {
+export function jsonAnswer<T extends Answer>(answer: T, guard: Pick<Guard, 'redact'>): T {
   if (answer.status === 204 || answer.status === 205) return answer
   const type = answer.headers['content-type']?.split(';')[0]?.trim().toLowerCase() ?? ''
   if (type === 'application/json' || type.endsWith('+json')) return answer
-  const shown = type === '' ? 'without a Content-Type' : plainLine(type, MEDIA_TYPE_CHARS)
+  const shown = type === '' ? 'without a Content-Type' : plainLine(guard, type, MEDIA_TYPE_CHARS)
   throw new WebPageAnswer(answer.status, shown)
 }
 
-/** What a failed attempt showed; `api` is GITHUB_API_URL, whose proxy and host a blocked call names. */
-export function failureOf(error: unknown, api: URL | undefined): AttemptFailure {
+/**
+ * What a failed attempt showed, the run's secrets hidden in its message (a proxy or GitHub can echo
+ * the token); `api` is GITHUB_API_URL, whose proxy and host a blocked call names.
+ */
+export function failureOf(
+  error: unknown,
+  api: URL | undefined,
+  guard: Pick<Guard, 'redact'>
+): AttemptFailure {
   if (error instanceof WebPageAnswer) {
     const { status, mediaType } = error
     const inTheWay: InTheWay = { kind: 'web-page', status, mediaType }
     return { status, headers: {}, message: error.message, code: undefined, inTheWay }
   }
   const failed = error as { message?: unknown; response?: { status?: unknown; headers?: unknown } }
-  const message = typeof failed?.message === 'string' ? failed.message : String(error)
+  const message = guard.redact(typeof failed?.message === 'string' ? failed.message : String(error))
   const response = failed?.response
   if (response === undefined || typeof response.status !== 'number') {
     // The chain, not the code: undici's refused tunnel is an abort, as a real cancel is.

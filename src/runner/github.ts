@@ -98,9 +98,9 @@ export async function connectGitHub(
       // On the options the hooks share: a copy handed on would be dropped by the token hook's merge.
       async (signal) => {
         options.request = { ...options.request, signal }
-        return jsonAnswer(await request(options))
+        return jsonAnswer(await request(options), limits.guard)
       },
-      (error) => failureOf(error, api)
+      (error) => failureOf(error, api, limits.guard)
     )
   )
   const { owner, repo } = where

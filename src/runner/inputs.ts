@@ -9,30 +9,15 @@ import {
 import { INPUT_NAMES, parseSettings, SECRET_INPUTS, type RawInputs } from '../config/inputs.js'
 import { readListFile } from '../config/list-files.js'
 import type { Settings } from '../config/settings.js'
-import { hideSecrets } from '../text/guard.js'
-import { runnerLog } from './log.js'
+import type { StepLog } from '../log.js'
+import type { Voice } from './log.js'
+import { guardAgainst, type Guard } from '../text/guard.js'
 
-/** Reads every input, masking the tokens before anything else can print them. */
-function readInputs(): RawInputs {
-  const raw = {} as RawInputs
-  for (const name of SECRET_INPUTS) {
-    raw[name] = core.getInput(name).trim()
-    if (raw[name] !== '') core.setSecret(raw[name])
-  }
-  for (const name of INPUT_NAMES) raw[name] ??= core.getInput(name).trim()
-  return raw
-}
-
-/**
- * The inputs the runner passed that action.yml does not declare: a warning for each unknown one,
- * then the refusal of a misspelled one, before the other inputs are judged (a misspelled
- * `service_id` would otherwise read as a missing `service-id`).
- */
-function checkInputNames(): UnknownInput[] {
-  const { misspelled, unknown } = undeclaredInputs(Object.keys(process.env), INPUT_NAMES)
-  for (const input of unknown) runnerLog.warning(unknownInputWarning(input))
-  refuseMisspelled(misspelled)
-  return unknown
+/** A token input, masked before anything else can print it. */
+function secretInput(name: (typeof SECRET_INPUTS)[number]): string {
+  const value = core.getInput(name).trim()
+  if (value !== '') core.setSecret(value)
+  return value
 }
 
 /** The tokens, which only the connections that send them hold: never the settings. */
@@ -42,13 +27,33 @@ export interface Tokens {
 }
 
 /**
- * The settings of this run, and its tokens apart. The guard learns both tokens before any outside
- * text is read, so from here on no line, output or summary can show either.
+ * The tokens, read and masked before any other input, and the run's guard, which hides both: from
+ * here on no line, output or summary can show either.
  */
-export function readSettings(): { settings: Settings; tokens: Tokens } {
-  const raw = readInputs()
-  const tokens = { api: raw['api-token'], github: raw['github-token'] }
-  hideSecrets([tokens.api, tokens.github])
-  const ignored = checkInputNames()
-  return { settings: parseSettings(raw, readListFile, ignored), tokens }
+export function readTokens(): { tokens: Tokens; guard: Guard } {
+  const tokens = { api: secretInput('api-token'), github: secretInput('github-token') }
+  return { tokens, guard: guardAgainst([tokens.api, tokens.github]) }
+}
+
+/**
+ * The inputs the runner passed that action.yml does not declare: a warning for each unknown one,
+ * then the refusal of a misspelled one, before the other inputs are judged (a misspelled
+ * `service_id` would otherwise read as a missing `service-id`).
+ */
+function checkInputNames(log: StepLog, guard: Guard): UnknownInput[] {
+  const { misspelled, unknown } = undeclaredInputs(Object.keys(process.env), INPUT_NAMES)
+  for (const input of unknown) log.warning(unknownInputWarning(input, guard))
+  refuseMisspelled(misspelled, guard)
+  return unknown
+}
+
+/** The settings of this run: every input but the tokens, which `readTokens` has read. */
+export function readSettings(tokens: Tokens, { log, guard }: Voice): Settings {
+  const raw = { 'api-token': tokens.api, 'github-token': tokens.github } as RawInputs
+  for (const name of INPUT_NAMES) raw[name] ??= core.getInput(name).trim()
+  return parseSettings(
+    raw,
+    { readFile: (path) => readListFile(path, guard), guard },
+    checkInputNames(log, guard)
+  )
 }

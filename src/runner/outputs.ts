@@ -5,7 +5,8 @@ import { readFileSync } from 'node:fs'
 import { open, rename, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { runnerLog } from './log.js'
+import type { StepLog } from '../log.js'
+import type { Guard } from '../text/guard.js'
 import { messageOf } from '../text/message.js'
 
 /** Chunks are written in pieces of at most this size (a larger chunk alone): few writes, little held at once. */
@@ -50,10 +51,11 @@ async function keepFile(
   }
 }
 
-/** What the report is handed to write the outputs (its `OutputWriter`). */
-export const runnerOutputs = {
+/** What the report is handed to write the outputs (its `OutputWriter`), with the run's log and guard. */
+export const runnerOutputs = (log: StepLog, guard: Guard) => ({
   keepFile,
   readKept: (path: string): string => readFileSync(path, 'utf8'),
   setOutput: (name: string, value: string): void => core.setOutput(name, value),
-  log: runnerLog
-}
+  log,
+  guard
+})

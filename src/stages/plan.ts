@@ -1,13 +1,12 @@
 /** Turns settings into the exact purge calls to send (pure: no I/O, no token), and says what a dry run would do. */
 import { counted } from '../text/counted.js'
-import { oneLine } from '../text/guard.js'
+import type { Guard } from '../text/guard.js'
 import { InputError } from '../config/input-error.js'
 import type { PurgeUrl, SurrogateKey } from '../config/targets.js'
 import type { StepLog } from '../log.js'
 import { type PlannedStage, type PurgeCall, type Results } from '../record/index.js'
 import { describeCall } from '../record/words.js'
 import type { BatchFormat, PurgeTargets, Service, Settings } from '../config/settings.js'
-import { shorten } from '../text/shown.js'
 
 /** Real servers ignore keys past 16 KiB of `Surrogate-Key` header. */
 const MAX_SURROGATE_KEY_HEADER_BYTES = 16 * 1024
@@ -68,7 +67,7 @@ function isDotSegment(key: SurrogateKey): boolean {
 function singleKeyCall(service: Service, key: SurrogateKey, soft: boolean): PurgeCall {
   if (isDotSegment(key)) {
     throw new InputError(
-      `keys: key ${shorten(key)} cannot be soft-purged: the soft purge path cannot carry "." or ".." as a key`
+      `keys: key ${JSON.stringify(key)} cannot be soft-purged: the soft purge path cannot carry "." or ".." as a key`
     )
   }
   return {
@@ -180,11 +179,13 @@ export function plannedResults(calls: PurgeCall[], repeated: boolean): Results {
 }
 
 /** The plan in one line: how many calls of which kind, for how many targets, on which services. */
-export function describePlan(calls: PurgeCall[], settings: Settings): string {
+export function describePlan(calls: PurgeCall[], settings: Settings, guard: Guard): string {
   const targets = calls.reduce((sum, call) => sum + call.targets.length, 0)
   const ids = settings.services.map((service) => service.id)
   const service =
-    ids.length === 0 ? '' : ` on service${ids.length === 1 ? '' : 's'} ${oneLine(ids.join(', '))}`
+    ids.length === 0
+      ? ''
+      : ` on service${ids.length === 1 ? '' : 's'} ${guard.oneLine(ids.join(', '))}`
   if (settings.purgeAll) {
     return `Planned ${counted(calls.length, 'purge-all call')}: everything in${service.replace(/^ on/, '')}`
   }
@@ -200,16 +201,16 @@ export async function showDryRun(
   calls: PurgeCall[],
   repeatAfterMs: number,
   plannedStages: PlannedStage[],
-  log: StepLog
+  { log, guard }: { log: StepLog; guard: Guard }
 ): Promise<void> {
   await log.group(`Dry run: ${counted(calls.length, 'planned call')}, none sent`, async () => {
-    for (const call of calls) log.info(describeCall(call))
+    for (const call of calls) log.info(describeCall(call, guard))
     if (repeatAfterMs > 0) {
       log.info(`…then the same calls again after ${repeatAfterMs / 1000} s (repeat-after)`)
     }
     for (const { sentence, urls } of plannedStages) {
       log.info(sentence)
-      for (const url of urls) log.info(`• ${oneLine(url, SHOWN_URL_CHARS)}`)
+      for (const url of urls) log.info(`• ${guard.oneLine(url, SHOWN_URL_CHARS)}`)
     }
   })
 }

@@ -19,7 +19,7 @@ import {
 import { type PlannedStage, type UrlWait, type WaitOutcome } from '../record/index.js'
 import { awaited, describeUrlWait } from '../record/words.js'
 import { counted } from '../text/counted.js'
-import { oneLine } from '../text/guard.js'
+import type { Guard } from '../text/guard.js'
 import { quoted, shownUrl } from '../text/shown.js'
 
 /** How often one URL is checked: often enough to purge soon after a deploy, rarely enough to be polite. */
@@ -36,7 +36,7 @@ function passes(observation: Observation): boolean {
   )
 }
 
-function describeAnswer(observation: Observation, text: string | undefined): string {
+function describeAnswer(observation: Observation, text: string | undefined, guard: Guard): string {
   if (observation.status === null) return observation.failure ?? 'no answer'
   if (observation.undecodable !== undefined) {
     return `HTTP ${observation.status}, ${observation.undecodable}`
@@ -44,28 +44,34 @@ function describeAnswer(observation: Observation, text: string | undefined): str
   const seen = observation.textSeen ? 'showed' : 'did not show'
   return text === undefined
     ? `HTTP ${observation.status}`
-    : `HTTP ${observation.status}, ${seen} ${quoted(text)}`
+    : `HTTP ${observation.status}, ${seen} ${quoted(guard, text)}`
 }
 
 /**
  * Why no purge call was sent, short enough to be every target's reason: how many URLs were not
  * ready and what they had to show. What each one answered is in the log and the summary.
  */
-function describeFailure(settings: WaitSettings, waiting: UrlWait[], elapsedMs: number): Failure {
+function describeFailure(
+  settings: WaitSettings,
+  waiting: UrlWait[],
+  elapsedMs: number,
+  guard: Guard
+): Failure {
   const which =
     waiting.length === 1 && settings.urls.length === 1
-      ? shownUrl(waiting[0]?.url ?? '')
+      ? shownUrl(guard, waiting[0]?.url ?? '')
       : `${waiting.length} of ${counted(settings.urls.length, 'wait-for-url')}`
   // The time the wait took, in whole seconds as the wait-seconds output gives it.
   return {
     what: `the origin was not ready after ${Math.round(elapsedMs / 1000)} s`,
-    detail: `${which} did not ${awaited(settings)}`
+    detail: `${which} did not ${awaited(settings, guard)}`
   }
 }
 
 /** Why no purge call was sent when a proxy's refusal or a certificate problem ended the wait. */
-function describeBlock({ what, fix }: BlockedWords): Failure {
-  return { what: `the origin could not be checked because ${oneLine(what)}`, detail: oneLine(fix) }
+function describeBlock({ what, fix }: BlockedWords, guard: Guard): Failure {
+  const because = `the origin could not be checked because ${guard.oneLine(what)}`
+  return { what: because, detail: guard.oneLine(fix) }
 }
 
 /** The wait's own cancel: aborted with the run's, or by `abort` when a block ends the wait. */
@@ -86,9 +92,11 @@ function stopSwitch(run: AbortSignal): StopSwitch {
 }
 
 /** In a dry run: what the wait would await; no request is sent. */
-export function describeWaitPlanned(wait: WaitSettings): PlannedStage {
+export function describeWaitPlanned(wait: WaitSettings, guard: Guard): PlannedStage {
   const what =
-    wait.text === undefined ? 'answers 2xx' : `shows ${JSON.stringify(oneLine(wait.text, 80))}`
+    wait.text === undefined
+      ? 'answers 2xx'
+      : `shows ${JSON.stringify(guard.oneLine(wait.text, 80))}`
   return {
     sentence:
       `Would first wait until each of ${counted(wait.urls.length, 'URL')} ${what} ` +
@@ -126,7 +134,7 @@ export async function waitForOrigin(
     { ...deps, signal: stop.signal },
     onBlocked
   )
-  const title = `Waiting for the origin: ${counted(urls.length, 'URL')} to ${awaited(settings)} (up to ${settings.timeoutMs / 1000} s)`
+  const title = `Waiting for the origin: ${counted(urls.length, 'URL')} to ${awaited(settings, deps.guard)} (up to ${settings.timeoutMs / 1000} s)`
   return log.group(title, async () => {
     try {
       await pollUntilDeadline(urls, check, { deadline, concurrency, clock, signal: stop.signal })
@@ -146,7 +154,7 @@ function checkOnce(
   settings: WaitSettings,
   deadline: number,
   requestTimeoutMs: number,
-  { prober, clock, signal, log }: PageCheckDeps,
+  { prober, clock, signal, log, guard }: PageCheckDeps,
   onBlocked: (blocked: Blocked) => void
 ): (state: UrlWait) => Promise<number | undefined> {
   return async (state) => {
@@ -154,13 +162,13 @@ function checkOnce(
     const timeoutMs = timeoutBefore(deadline, start, requestTimeoutMs)
     const answer = await safeGet(prober, state.url, { timeoutMs, signal, lookFor: settings.text })
     if (answer.kind === 'cancelled') return undefined
-    const observation = observe(answer, settings.text)
+    const observation = observe(answer, settings.text, guard)
     state.checks += 1
     state.passedInARow = passes(observation) ? state.passedInARow + 1 : 0
-    state.last = describeAnswer(observation, settings.text)
+    state.last = describeAnswer(observation, settings.text, guard)
     const mark = state.passedInARow > 0 ? '✓' : '✗'
     const row = settings.passes > 1 ? `; ${state.passedInARow} of ${settings.passes} in a row` : ''
-    log.info(`${mark} ${shownUrl(state.url)}: ${state.last} (check ${state.checks}${row})`)
+    log.info(`${mark} ${shownUrl(guard, state.url)}: ${state.last} (check ${state.checks}${row})`)
     if (answer.kind === 'blocked') {
       onBlocked(answer.blocked)
       return undefined
@@ -188,7 +196,7 @@ function outcomeOf(
   urls: UrlWait[],
   settings: WaitSettings,
   { elapsedMs, block }: WaitEnd,
-  { signal, log }: PageCheckDeps
+  { signal, log, guard }: PageCheckDeps
 ): WaitOutcome {
   const cancelled = signal.aborted
   const waiting = urls.filter((state) => state.passedInARow < settings.passes)
@@ -198,8 +206,8 @@ function outcomeOf(
     done || cancelled
       ? undefined
       : block === undefined
-        ? describeFailure(settings, waiting, elapsedMs)
-        : describeBlock(block)
+        ? describeFailure(settings, waiting, elapsedMs, guard)
+        : describeBlock(block, guard)
   const after = `${(elapsedMs / 1000).toFixed(1)} s`
   log.info(
     failure === undefined
@@ -209,7 +217,7 @@ function outcomeOf(
       : reasonOf(failure)
   )
   if (failure !== undefined) {
-    for (const state of waiting) log.info(describeUrlWait(state, settings))
+    for (const state of waiting) log.info(describeUrlWait(state, settings, guard))
   }
   return {
     done,

@@ -5,32 +5,40 @@
  * piece of a secret in view and no escape can hide one from the redactor.
  */
 import { cut } from './cut.js'
-import { jsonSpotter, redactor, type Redact } from './secrets.js'
+import { jsonSpotter, redactor } from './secrets.js'
 
 /**
- * The secrets to hide, registered once at the start as `core.setSecret` registers them with the
- * runner: every helper below hides them first, so no caller can cut or escape before redacting.
+ * The guard of one run: made by the runner door with the secrets `core.setSecret` registers, and
+ * handed to everything that shows text from outside. Each view hides the secrets first, so no
+ * caller can cut or escape before redacting.
  */
-let registered: Redact = (text) => text
-let spotInJson: (json: string) => boolean = () => false
-
-/** Hides these secrets (and only these) in everything the guard returns from now on. */
-export function hideSecrets(secrets: readonly string[]): void {
-  registered = redactor(secrets)
-  spotInJson = jsonSpotter(secrets)
+export interface Guard {
+  /** The text with every spelling of the secrets replaced by `***`; nothing cut. */
+  redact(text: string): string
+  /**
+   * Whether JSON text may hold a secret, in any spelling `redact` hides, inside one of its strings.
+   * `false` is a proof: no string in it needs redacting. `true` may be a false alarm.
+   */
+  mayHoldSecret(json: string): boolean
+  /** For log lines and annotations: one line, cut to `maxChars` with `…`, never a runner command. */
+  oneLine(text: string, maxChars?: number): string
+  /**
+   * For the job summary (raw HTML that GitHub renders as GFM): `oneLine`, then written so that it
+   * renders as the same text inside an HTML block, a Markdown paragraph or a table cell.
+   */
+  summaryText(text: string, maxChars?: number): string
 }
 
-/**
- * Whether JSON text may hold a registered secret, in any spelling `redact` hides, inside one of
- * its strings. `false` is a proof: no string in it needs redacting. `true` may be a false alarm.
- */
-export function mayHoldSecret(json: string): boolean {
-  return spotInJson(json)
-}
-
-/** The text with every spelling of the registered secrets replaced by `***`; nothing cut. */
-export function redact(text: string): string {
-  return registered(text)
+/** The guard that hides these secrets (and only these) in everything it returns. */
+export function guardAgainst(secrets: readonly string[]): Guard {
+  const redact = redactor(secrets)
+  const oneLine = (text: string, maxChars = 300): string => escapedLine(redact(text), maxChars)
+  return {
+    redact,
+    mayHoldSecret: jsonSpotter(secrets),
+    oneLine,
+    summaryText: (text, maxChars = 300) => markupEscaped(oneLine(text, maxChars))
+  }
 }
 
 /** Line breaks of every kind, other controls, bidi controls and lone surrogates: shown as escapes. */
@@ -84,15 +92,9 @@ function* shownPieces(text: string): Generator<string> {
 const PLAIN_LINE =
   /^(?![:\s])(?!.*(?:\s\s|[^\S ]|\s$|##\[))[^\p{Cc}\p{Zl}\p{Zp}\p{Bidi_Control}\p{Cs}]*$/u
 
-/** For log lines and annotations: one line, cut to `maxChars` with `…`, never a runner command. */
-export function oneLine(text: string, maxChars = 300): string {
-  const hidden = redact(text)
-  if (hidden.length <= maxChars && PLAIN_LINE.test(hidden)) return hidden
-  return escapedLine(hidden, maxChars)
-}
-
-/** `oneLine`'s walk, character by character. */
-function escapedLine(text: string, maxChars: number): string {
+/** One line, cut to `maxChars` with `…`, never a runner command; for text a guard has redacted. */
+export function escapedLine(text: string, maxChars = 300): string {
+  if (text.length <= maxChars && PLAIN_LINE.test(text)) return text
   return cut(shownPieces(text), maxChars)
 }
 
@@ -117,13 +119,9 @@ function reference(char: string): string {
   return HTML_ENTITIES[char] ?? `&#${char.codePointAt(0) ?? 0};`
 }
 
-/**
- * For the job summary (raw HTML that GitHub renders as GFM): `oneLine` (secrets hidden, then cut),
- * then written so that it renders as the same text inside an HTML block, a Markdown paragraph or a
- * table cell.
- */
-export function summaryText(text: string, maxChars = 300): string {
-  return oneLine(text, maxChars)
+/** A line `escapedLine` made, written to render as the same text wherever the summary puts it. */
+function markupEscaped(line: string): string {
+  return line
     .replace(INLINE_SYNTAX, reference)
     .replace(BLOCK_START, (start) => `${start.slice(0, -1)}${reference(start.slice(-1))}`)
 }

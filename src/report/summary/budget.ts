@@ -4,7 +4,7 @@
  * list, a fold). Whatever the run's size, a summary built from these stays under
  * `SUMMARY_MAX_BYTES`.
  */
-import { summaryText } from '../../text/guard.js'
+import type { Guard } from '../../text/guard.js'
 
 /** Half of GitHub's 1 MiB per step: a summary over the limit is dropped whole, not cut. */
 export const SUMMARY_MAX_BYTES = 512 * 1024
@@ -31,8 +31,8 @@ export const SECTION_BYTES = {
 export const SHOWN_TARGET_CHARS = 160
 export const SHOWN_ERROR_CHARS = 400
 
-export const code = (text: string, maxChars?: number): string =>
-  `<code>${summaryText(text, maxChars)}</code>`
+export const code = (guard: Guard, text: string, maxChars?: number): string =>
+  `<code>${guard.summaryText(text, maxChars)}</code>`
 
 /** Bytes left for the sections; each takes what it uses, up to its own cap. */
 export class Budget {

@@ -2,23 +2,27 @@
 import { type Derivation, type DerivedTarget } from '../../record/index.js'
 import { nothingToPurge } from '../../record/words.js'
 import { counted } from '../../text/counted.js'
-import { summaryText } from '../../text/guard.js'
+import type { Guard } from '../../text/guard.js'
 import { code, SECTION_BYTES, SHOWN_TARGET_CHARS, table, type Budget } from './budget.js'
 
 /** A url-map with many prefixes or a key-map with many keys can give one file many targets. */
 const SHOWN_TARGETS_PER_FILE = 10
 
-function fileRow(file: string, targets: DerivedTarget[]): string {
+function fileRow(file: string, targets: DerivedTarget[], guard: Guard): string {
   const more = targets.length - SHOWN_TARGETS_PER_FILE
   const shown = targets
     .slice(0, SHOWN_TARGETS_PER_FILE)
-    .map(({ type, target }) => `${type} ${code(target, SHOWN_TARGET_CHARS)}`)
+    .map(({ type, target }) => `${type} ${code(guard, target, SHOWN_TARGET_CHARS)}`)
   const list = more > 0 ? [...shown, `…and ${more} more`] : shown
-  return `<tr><td>${code(file, SHOWN_TARGET_CHARS)}</td><td>${list.join('<br>')}</td></tr>`
+  return `<tr><td>${code(guard, file, SHOWN_TARGET_CHARS)}</td><td>${list.join('<br>')}</td></tr>`
 }
 
 /** Which changed files produced which targets, one row per file that produced any. */
-export function derivationSection({ report, targets }: Derivation, budget: Budget): string[] {
+export function derivationSection(
+  { report, targets }: Derivation,
+  budget: Budget,
+  guard: Guard
+): string[] {
   const byFile = new Map<string, DerivedTarget[]>()
   for (const derived of targets) {
     const list = byFile.get(derived.file) ?? []
@@ -28,17 +32,17 @@ export function derivationSection({ report, targets }: Derivation, budget: Budge
   if (targets.length === 0) {
     return [
       `<h3>Targets from changed files</h3>`,
-      `<p>None: ${summaryText(nothingToPurge(report))}.</p>`
+      `<p>None: ${guard.summaryText(nothingToPurge(report, guard))}.</p>`
     ]
   }
   return [
     `<h3>Targets from changed files</h3>`,
-    `<p>${counted(report.files.length, 'file')} changed in ${summaryText(report.description)}; ` +
+    `<p>${counted(report.files.length, 'file')} changed in ${guard.summaryText(report.description)}; ` +
       `${byFile.size} of them produced ${counted(targets.length, 'target')}.</p>`,
     ...table(
       ['Changed file', 'Targets'],
       [...byFile],
-      ([file, list]) => fileRow(file, list),
+      ([file, list]) => fileRow(file, list, guard),
       budget,
       SECTION_BYTES.derivation,
       (shown) => `Showing ${shown} of ${byFile.size} files; the step log lists every one.`

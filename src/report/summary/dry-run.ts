@@ -4,7 +4,7 @@
  */
 import { type PlannedStage, type PurgeCall } from '../../record/index.js'
 import { describeCall } from '../../record/words.js'
-import { summaryText } from '../../text/guard.js'
+import type { Guard } from '../../text/guard.js'
 import {
   code,
   list,
@@ -16,13 +16,13 @@ import {
 } from './budget.js'
 
 /** A dry run: each URL it would wait for and check at the edge, as the log lists each call. */
-export function plannedSection(stages: PlannedStage[], budget: Budget): string[] {
+export function plannedSection(stages: PlannedStage[], budget: Budget, guard: Guard): string[] {
   return stages.flatMap(({ sentence, urls }) => [
-    `<p>${summaryText(sentence, 2 * SHOWN_ERROR_CHARS)}</p>`,
+    `<p>${guard.summaryText(sentence, 2 * SHOWN_ERROR_CHARS)}</p>`,
     ...(urls.length === 0
       ? []
       : list(
-          urls.map((url) => code(url, SHOWN_TARGET_CHARS)),
+          urls.map((url) => code(guard, url, SHOWN_TARGET_CHARS)),
           budget,
           SECTION_BYTES.planned / Math.max(1, stages.length),
           'the step log lists every one'
@@ -31,9 +31,10 @@ export function plannedSection(stages: PlannedStage[], budget: Budget): string[]
 }
 
 /** A dry run's calls: what would be sent where, one row each. */
-export function callsSection(calls: readonly PurgeCall[], budget: Budget): string[] {
+export function callsSection(calls: readonly PurgeCall[], budget: Budget, guard: Guard): string[] {
   if (calls.length === 0) return []
-  const row = (call: PurgeCall): string => `<tr><td>${code(describeCall(call))}</td></tr>`
+  const row = (call: PurgeCall): string =>
+    `<tr><td>${code(guard, describeCall(call, guard))}</td></tr>`
   const { lines } = table(
     ['Call'],
     calls,

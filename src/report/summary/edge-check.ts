@@ -1,7 +1,7 @@
 /** The edge check: whether visitors get fresh copies, URL by URL, and what each verdict rests on. */
 import { edgeCounts, notChecked, unreachable, type EdgeCheckEntry } from '../../record/index.js'
 import { counted } from '../../text/counted.js'
-import { summaryText } from '../../text/guard.js'
+import type { Guard } from '../../text/guard.js'
 import {
   code,
   folded,
@@ -32,13 +32,13 @@ function edgeCell(entry: EdgeCheckEntry): string {
   return `❌ stale${beside}`
 }
 
-function edgeRow(entry: EdgeCheckEntry, judged: string): string {
+function edgeRow(entry: EdgeCheckEntry, judged: string, guard: Guard): string {
   const cells = [
-    code(entry.url, SHOWN_TARGET_CHARS),
+    code(guard, entry.url, SHOWN_TARGET_CHARS),
     edgeCell(entry),
     judged,
     String(entry.checks),
-    summaryText(entry.evidence, SHOWN_ERROR_CHARS)
+    guard.summaryText(entry.evidence, SHOWN_ERROR_CHARS)
   ]
   return `<tr>${cells.map((cell) => `<td>${cell}</td>`).join('')}</tr>`
 }
@@ -75,7 +75,8 @@ function blindByAge(
 /** Whether visitors get fresh copies: counts, each URL not known to be fresh, then the fresh ones folded. */
 export function edgeCheckSection(
   { entries, textUrls, malformedAge }: EdgeCheck,
-  budget: Budget
+  budget: Budget,
+  guard: Guard
 ): string[] {
   const byText = new Set(textUrls)
   const malformed = new Set(malformedAge)
@@ -86,7 +87,7 @@ export function edgeCheckSection(
   const fresh = entries.filter(plain)
   const headers = ['URL', 'Edge', 'Age or text', 'Checks', 'Evidence']
   const row = (entry: EdgeCheckEntry): string =>
-    edgeRow(entry, judgedBy(entry, byText.has(entry.url), malformed.has(entry.url)))
+    edgeRow(entry, judgedBy(entry, byText.has(entry.url), malformed.has(entry.url)), guard)
   const more =
     (total: number, what: string) =>
     (shown: number): string =>

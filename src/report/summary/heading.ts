@@ -5,25 +5,25 @@
 import { edgeCounts, type RunContext } from '../../record/index.js'
 import { nothingToPurge } from '../../record/words.js'
 import { counted } from '../../text/counted.js'
-import { summaryText } from '../../text/guard.js'
+import type { Guard } from '../../text/guard.js'
 import type { Cause } from '../causes.js'
 import { code } from './budget.js'
 import { notSentBecause, type SummaryFacts } from './facts.js'
 
 /** What the targets came to: a count each way, the whole service for purge-all, the one cause. */
-function outcome(facts: SummaryFacts, causes: Cause[]): string {
+function outcome(facts: SummaryFacts, causes: Cause[], guard: Guard): string {
   const { counts, purgeAll, results } = facts
   const [only] = causes
   // When nothing was sent, the headline says why once, after the counts.
   const cause =
     causes.length === 1 && only !== undefined && notSentBecause(facts) === undefined
-      ? `: ${summaryText(only.brief, 200)}`
+      ? `: ${guard.summaryText(only.brief, 200)}`
       : ''
   if (!purgeAll) return `${counts.purged} purged, ${counts.failed} failed${cause}`
   const purged: string[] = []
   const failed: string[] = []
   for (const { status, target } of results) (status === 'purged' ? purged : failed).push(target)
-  const ids = (list: string[]): string => summaryText(list.join(', '), 200)
+  const ids = (list: string[]): string => guard.summaryText(list.join(', '), 200)
   return [
     purged.length > 0 ? `everything in ${ids(purged)} purged` : undefined,
     failed.length > 0 ? `${ids(failed)} not purged${cause}` : undefined
@@ -33,12 +33,12 @@ function outcome(facts: SummaryFacts, causes: Cause[]): string {
 }
 
 /** The run's answer, in the first line: what was purged, what failed, what visitors still get stale. */
-function heading(facts: SummaryFacts, causes: Cause[]): string {
+function heading(facts: SummaryFacts, causes: Cause[], guard: Guard): string {
   const { counts, dryRun, services, derivation } = facts
   const title =
-    services.length === 0 ? 'Edge purge' : `Edge purge of ${summaryText(services.join(', '))}`
+    services.length === 0 ? 'Edge purge' : `Edge purge of ${guard.summaryText(services.join(', '))}`
   if (counts.total === 0 && derivation !== undefined) {
-    return `${title}: nothing to purge: ${summaryText(nothingToPurge(derivation.report))}`
+    return `${title}: nothing to purge: ${guard.summaryText(nothingToPurge(derivation.report, guard))}`
   }
   if (dryRun) {
     const planned = facts.purgeAll ? 'everything planned' : `${counts.planned} planned`
@@ -47,7 +47,7 @@ function heading(facts: SummaryFacts, causes: Cause[]): string {
   const edge = edgeCounts(facts.edgeCheck?.entries ?? [])
   const notSent = notSentBecause(facts)
   return (
-    `${title}: ${outcome(facts, causes)}` +
+    `${title}: ${outcome(facts, causes, guard)}` +
     (edge.stale > 0 ? `, <b>${counted(edge.stale, 'page')} still stale</b>` : '') +
     (edge.unreachable > 0 ? `, <b>${counted(edge.unreachable, 'page')} unreachable</b>` : '') +
     (edge.unchecked > 0 ? `, <b>${counted(edge.unchecked, 'page')} not checked</b>` : '') +
@@ -72,33 +72,33 @@ function scopeLine(facts: SummaryFacts): string {
 }
 
 /** Event, repository, commit, workflow and run: whichever the runner set (all of them, in a real run). */
-function contextLine(context: RunContext): string {
-  const where = context.sha === '' ? '' : ` at ${code(context.sha.slice(0, 7), 7)}`
+function contextLine(context: RunContext, guard: Guard): string {
+  const where = context.sha === '' ? '' : ` at ${code(guard, context.sha.slice(0, 7), 7)}`
   const parts = [
-    `${summaryText(context.event || 'run')} on ${code(context.repository)}${where}`,
-    context.workflow === '' ? undefined : `workflow <b>${summaryText(context.workflow)}</b>`,
+    `${guard.summaryText(context.event || 'run')} on ${code(guard, context.repository)}${where}`,
+    context.workflow === '' ? undefined : `workflow <b>${guard.summaryText(context.workflow)}</b>`,
     Number.isInteger(context.runNumber) && context.runNumber > 0
-      ? runLink(context.runNumber, context.runUrl)
+      ? runLink(context.runNumber, context.runUrl, guard)
       : undefined
   ]
   return parts.filter((part) => part !== undefined).join(', ')
 }
 
 /** An empty `runUrl` means the runner gave no usable run id: an `href=""` would link this page. */
-function runLink(runNumber: number, runUrl: string): string {
+function runLink(runNumber: number, runUrl: string, guard: Guard): string {
   return runUrl === ''
     ? `run ${runNumber}`
-    : `<a href="${summaryText(runUrl)}">run ${runNumber}</a>`
+    : `<a href="${guard.summaryText(runUrl)}">run ${runNumber}</a>`
 }
 
 /** The head's lines; the first is the answer, so it must stay the `<h2>` alone on its line. */
-export function headLines(facts: SummaryFacts, causes: Cause[]): string[] {
-  const lines = [`<h2>${heading(facts, causes)}</h2>`]
+export function headLines(facts: SummaryFacts, causes: Cause[], guard: Guard): string[] {
+  const lines = [`<h2>${heading(facts, causes, guard)}</h2>`]
   for (const early of [facts.stopped, facts.unexpectedError]) {
-    if (early !== undefined) lines.push(`<p><b>${summaryText(early)}</b></p>`)
+    if (early !== undefined) lines.push(`<p><b>${guard.summaryText(early)}</b></p>`)
   }
   // With nothing to purge, the headline says why: no scope of 0 targets in 0 calls.
   if (facts.counts.total > 0) lines.push(`<p>${scopeLine(facts)}</p>`)
-  if (facts.context !== undefined) lines.push(`<p>${contextLine(facts.context)}</p>`)
+  if (facts.context !== undefined) lines.push(`<p>${contextLine(facts.context, guard)}</p>`)
   return lines
 }

@@ -5,6 +5,7 @@
  * which they draw on the budget.
  */
 import type { RunContext, RunRecord } from '../../record/index.js'
+import type { Guard } from '../../text/guard.js'
 import { failureCauses } from '../causes.js'
 import { Budget, SUMMARY_MAX_BYTES } from './budget.js'
 import { derivationSection } from './changed-files.js'
@@ -41,12 +42,17 @@ export interface SummarySetting {
   /** The results file's path; empty when it could not be written. */
   resultsFile: string
   context: RunContext | undefined
+  /** The run's guard, through which every outside piece of the summary passes. */
+  guard: Guard
 }
 
 /** The job summary of a run: its first line is the answer, then what went wrong, then the rest. */
-export function renderSummary(record: RunRecord, { resultsFile, context }: SummarySetting): string {
+export function renderSummary(
+  record: RunRecord,
+  { resultsFile, context, guard }: SummarySetting
+): string {
   const { settings, edgeCheck } = record
-  return renderFacts({
+  const facts: SummaryFacts = {
     results: record.results,
     counts: record.counts,
     services: settings.services.map((service) => service.id),
@@ -73,13 +79,14 @@ export function renderSummary(record: RunRecord, { resultsFile, context }: Summa
             textUrls: settings.edgeCheck.text === undefined ? [] : settings.edgeCheck.urls,
             malformedAge: edgeCheck.malformedAge
           }
-  })
+  }
+  return renderFacts(facts, guard)
 }
 
 /** The summary from the facts it shows, each read from the record once (`renderSummary`). */
-function renderFacts(facts: SummaryFacts): string {
+function renderFacts(facts: SummaryFacts, guard: Guard): string {
   const causes = facts.counts.failed === 0 ? [] : failureCauses(facts.results, TARGETS_PER_CAUSE)
-  const head = headLines(facts, causes)
+  const head = headLines(facts, causes, guard)
   const end = footer(facts)
   // What the sections say besides their rows and items (titles, table heads, "Showing …" lines,
   // a dry run's sentences) is bounded and few: at most about 30 KiB at the widest escaping.
@@ -88,18 +95,18 @@ function renderFacts(facts: SummaryFacts): string {
   const budget = new Budget(SUMMARY_MAX_BYTES - fixed - reserve)
 
   const body: string[] = []
-  if (facts.wait !== undefined) body.push(...waitSection(facts.wait, budget))
-  body.push(...plannedSection(facts.plannedStages, budget))
-  if (facts.dryRun) body.push(...callsSection(facts.calls, budget))
-  const targets = targetSections(facts, causes, budget)
+  if (facts.wait !== undefined) body.push(...waitSection(facts.wait, budget, guard))
+  body.push(...plannedSection(facts.plannedStages, budget, guard))
+  if (facts.dryRun) body.push(...callsSection(facts.calls, budget, guard))
+  const targets = targetSections(facts, causes, budget, guard)
   body.push(...targets.failures)
-  if (facts.edgeCheck !== undefined) body.push(...edgeCheckSection(facts.edgeCheck, budget))
+  if (facts.edgeCheck !== undefined) body.push(...edgeCheckSection(facts.edgeCheck, budget, guard))
   body.push(...targets.rest)
   // With nothing to purge at all, the headline has already said why.
   if (facts.derivation !== undefined && facts.counts.total > 0) {
-    body.push(...derivationSection(facts.derivation, budget))
+    body.push(...derivationSection(facts.derivation, budget, guard))
   }
-  body.push(...markLines(facts.marks))
+  body.push(...markLines(facts.marks, guard))
   const pointer = facts.resultsFile === '' || !targets.everyTargetShown ? [end] : []
   return [...head, ...body, ...pointer].join('\n')
 }

@@ -1,6 +1,6 @@
 /** The purge marks: what this run's mark of each service will say. */
 import type { PurgeMark } from '../../record/index.js'
-import { summaryText } from '../../text/guard.js'
+import type { Guard } from '../../text/guard.js'
 
 /**
  * What a run's purge mark of one service will say, and what the next run compares from. The mark
@@ -19,6 +19,6 @@ function markLine({ service, sha, state, why }: PurgeMark): string {
 }
 
 /** One line per service; the service, the sha and GitHub's words are outside text, so guarded. */
-export function markLines(marks: PurgeMark[]): string[] {
-  return marks.map((mark) => `<p>${summaryText(markLine(mark))}</p>`)
+export function markLines(marks: PurgeMark[], guard: Guard): string[] {
+  return marks.map((mark) => `<p>${guard.summaryText(markLine(mark))}</p>`)
 }

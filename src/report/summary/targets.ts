@@ -5,7 +5,7 @@
  */
 import type { PurgeResult, Results } from '../../record/index.js'
 import { counted } from '../../text/counted.js'
-import { summaryText } from '../../text/guard.js'
+import type { Guard } from '../../text/guard.js'
 import { causeReason, refusedAndStopped, type Cause } from '../causes.js'
 import {
   code,
@@ -27,37 +27,39 @@ const OPEN_LIST_LIMIT = 20
 
 const STATUS_CELL = { purged: '✅ purged', failed: '❌ failed', planned: '📝 planned' } as const
 
-function targetRow(result: PurgeResult, withService: boolean): string {
+function targetRow(result: PurgeResult, withService: boolean, guard: Guard): string {
   const cells = [
-    code(result.target, SHOWN_TARGET_CHARS),
+    code(guard, result.target, SHOWN_TARGET_CHARS),
     ...(withService
-      ? [result.service === null ? '' : code(result.service, SHOWN_SERVICE_CHARS)]
+      ? [result.service === null ? '' : code(guard, result.service, SHOWN_SERVICE_CHARS)]
       : []),
     result.type,
     result.soft ? 'soft' : 'instant',
     result.status === 'failed' ? '❌ not sent' : STATUS_CELL[result.status],
-    result.id === null ? '' : code(result.id, SHOWN_ID_CHARS)
+    result.id === null ? '' : code(guard, result.id, SHOWN_ID_CHARS)
   ]
   return `<tr>${cells.map((cell) => `<td>${cell}</td>`).join('')}</tr>`
 }
 
 /** A target where several services or types meet: `key <code>home</code> (svc2)`. */
-function namedTarget(result: PurgeResult, withService: boolean): string {
+function namedTarget(result: PurgeResult, withService: boolean, guard: Guard): string {
   const service =
-    withService && result.service !== null ? ` (${code(result.service, SHOWN_SERVICE_CHARS)})` : ''
-  return `${result.type}&nbsp;${code(result.target, SHOWN_TARGET_CHARS)}${service}`
+    withService && result.service !== null
+      ? ` (${code(guard, result.service, SHOWN_SERVICE_CHARS)})`
+      : ''
+  return `${result.type}&nbsp;${code(guard, result.target, SHOWN_TARGET_CHARS)}${service}`
 }
 
 /** One row per cause: what it was, how many targets it failed, and the first of them. */
-function causeRow(cause: Cause, withService: boolean): string {
+function causeRow(cause: Cause, withService: boolean, guard: Guard): string {
   const how = refusedAndStopped(cause)
   const more = cause.count - cause.first.length
   const targets = [
-    ...cause.first.map((result) => namedTarget(result, withService)),
+    ...cause.first.map((result) => namedTarget(result, withService, guard)),
     ...(more > 0 ? [`…and ${more} more`] : [])
   ]
   const cells = [
-    `❌ ${summaryText(causeReason(cause), SHOWN_ERROR_CHARS)}`,
+    `❌ ${guard.summaryText(causeReason(cause), SHOWN_ERROR_CHARS)}`,
     `${cause.count}${how === undefined ? '' : `<br>${how}`}`,
     targets.join(', ')
   ]
@@ -97,15 +99,17 @@ interface TargetTables {
   /** Where every target is, for the line under a table that hides some. */
   inFile: string
   budget: Budget
+  guard: Guard
 }
 
-function targetTables(facts: SummaryFacts, budget: Budget): TargetTables {
+function targetTables(facts: SummaryFacts, budget: Budget, guard: Guard): TargetTables {
   const withService = facts.services.length > 1
   return {
     withService,
     headers: ['Target', ...(withService ? ['Service'] : []), 'Type', 'Purge', 'Result', 'Purge id'],
     inFile: facts.resultsFile === '' ? 'the step log' : 'the <code>results-file</code>',
-    budget
+    budget,
+    guard
   }
 }
 
@@ -114,7 +118,7 @@ function sampleTable(tables: TargetTables, sample: Sample, what: string, cap: nu
   return table(
     tables.headers,
     sample.first,
-    (result) => targetRow(result, tables.withService),
+    (result) => targetRow(result, tables.withService, tables.guard),
     tables.budget,
     cap,
     (count) =>
@@ -128,7 +132,7 @@ function causeTable(tables: TargetTables, causes: Cause[]): Table {
   const shown = table(
     ['Cause', 'Targets', 'First targets'],
     causes,
-    (cause) => causeRow(cause, tables.withService),
+    (cause) => causeRow(cause, tables.withService, tables.guard),
     tables.budget,
     SECTION_BYTES.failed,
     (count) => `Showing ${count} of ${causes.length} causes; ${tables.inFile} holds every target.`
@@ -155,10 +159,11 @@ interface TargetSections {
 export function targetSections(
   facts: SummaryFacts,
   causes: Cause[],
-  budget: Budget
+  budget: Budget,
+  guard: Guard
 ): TargetSections {
   const { dryRun } = facts
-  const tables = targetTables(facts, budget)
+  const tables = targetTables(facts, budget, guard)
   // When nothing was sent, every target failed for the reason said above.
   const nothingSent = notSentBecause(facts) !== undefined
   const { failed: failedCount, total } = facts.counts

@@ -3,7 +3,7 @@ import { type WaitOutcome } from '../../record/index.js'
 import { NOT_READY, reasonOf } from '../../record/failure.js'
 import { describeUrlWait } from '../../record/words.js'
 import { counted } from '../../text/counted.js'
-import { summaryText } from '../../text/guard.js'
+import type { Guard } from '../../text/guard.js'
 import {
   code,
   list,
@@ -18,12 +18,13 @@ import type { WaitFacts } from './facts.js'
 const SHOWN_TEXT_CHARS = 80
 
 /** The wait: what the origin showed, or why no purge call was sent and what each URL answered. */
-export function waitSection(wait: WaitFacts, budget: Budget): string[] {
+export function waitSection(wait: WaitFacts, budget: Budget, guard: Guard): string[] {
   const { text, passes, outcome } = wait
   const seconds = Math.round(outcome.elapsedMs / 1000)
-  const shown = text === undefined ? 'answered 2xx' : `showed ${code(text, SHOWN_TEXT_CHARS)}`
+  const shown =
+    text === undefined ? 'answered 2xx' : `showed ${code(guard, text, SHOWN_TEXT_CHARS)}`
   const checks = (item: WaitOutcome['urls'][number]): string =>
-    `${counted(item.checks, 'check')} of ${code(item.url, SHOWN_TARGET_CHARS)}`
+    `${counted(item.checks, 'check')} of ${code(guard, item.url, SHOWN_TARGET_CHARS)}`
   if (outcome.done || outcome.cancelled) {
     const lead = outcome.done
       ? `The origin ${shown} after ${seconds} s:`
@@ -34,10 +35,10 @@ export function waitSection(wait: WaitFacts, budget: Budget): string[] {
   const failure = reasonOf(outcome.failure ?? NOT_READY)
   const waiting = outcome.urls.filter((item) => item.passedInARow < passes)
   const items = waiting.map((item) =>
-    summaryText(describeUrlWait(item, { text, passes }), SHOWN_ERROR_CHARS)
+    guard.summaryText(describeUrlWait(item, { text, passes }, guard), SHOWN_ERROR_CHARS)
   )
   return [
-    `<p><b>No purge call was sent:</b> ${summaryText(failure, SHOWN_ERROR_CHARS)}.</p>`,
+    `<p><b>No purge call was sent:</b> ${guard.summaryText(failure, SHOWN_ERROR_CHARS)}.</p>`,
     ...list(items, budget, SECTION_BYTES.wait, 'the step log has each')
   ]
 }

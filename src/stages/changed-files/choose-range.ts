@@ -17,6 +17,7 @@ import {
   type CommitRange,
   type ReleaseInfo
 } from './range.js'
+import type { Guard } from '../../text/guard.js'
 import { apiError } from './api-error.js'
 import { compare, filesOfRange, type Comparison } from './range-files.js'
 
@@ -27,11 +28,11 @@ const RELEASE_PAGES = 10
 export async function findChangedFiles(
   github: GitHubRepository,
   changedSince: string | undefined,
-  log: StepLog
+  { log, guard }: { log: StepLog; guard: Guard }
 ): Promise<ComparedRange> {
-  const range = await resolveRange(github, changedSince)
+  const range = await resolveRange(github, changedSince, guard)
   // No commit between base and head: GitHub compares them as identical.
-  if (range.comparison.totalCommits === 0) log.warning(sameCommitWarning(range))
+  if (range.comparison.totalCommits === 0) log.warning(sameCommitWarning(range, guard))
   return filesOfRange(github, range)
 }
 
@@ -39,10 +40,10 @@ export async function findChangedFiles(
  * A range from a commit to itself lists no file, so nothing would be purged for it without a word:
  * typically `changed-since` naming the branch this run deploys, which already points at its head.
  */
-function sameCommitWarning(range: CommitRange): string {
+function sameCommitWarning(range: CommitRange, guard: Guard): string {
   const head = shortRef(range.head)
   if (range.origin === 'input') {
-    return `changed-files: changed-since ${shorten(range.base)} is the same commit as this run's ${head}, so comparing them finds no changed file and nothing is purged for changed files. Set changed-since to a commit before this deploy (the last one deployed), not to a branch this run has already moved`
+    return `changed-files: changed-since ${shorten(guard, range.base)} is the same commit as this run's ${head}, so comparing them finds no changed file and nothing is purged for changed files. Set changed-since to a commit before this deploy (the last one deployed), not to a branch this run has already moved`
   }
   const base =
     range.origin === 'release'
@@ -60,12 +61,13 @@ function sameCommitWarning(range: CommitRange): string {
  */
 async function resolveRange(
   github: GitHubRepository,
-  changedSince: string | undefined
+  changedSince: string | undefined,
+  guard: Guard
 ): Promise<CommitRange> {
   const own = await ownRange(github)
   if (own.kind === 'usable') {
     if (changedSince === undefined) return own.range
-    const unused = `changed-since (${shorten(changedSince)}) is used only when the event's own range cannot be, so it was not needed`
+    const unused = `changed-since (${shorten(guard, changedSince)}) is used only when the event's own range cannot be, so it was not needed`
     return { ...own.range, notes: [unused] }
   }
   const { eventName } = github.event
@@ -77,7 +79,7 @@ async function resolveRange(
     )
   }
   const problem = own.kind === 'unusable' ? own.problem : undefined
-  return fromChangedSince(github, changedSince, own.head, problem)
+  return fromChangedSince(github, changedSince, own.head, problem, guard)
 }
 
 const HOW_TO_SET_CHANGED_SINCE =
@@ -183,22 +185,25 @@ async function fromChangedSince(
   github: GitHubRepository,
   changedSince: string,
   head: string,
-  problem: string | undefined
+  problem: string | undefined,
+  guard: Guard
 ): Promise<CommitRange> {
   const notes =
     problem === undefined
       ? []
-      : [`${capitalize(problem)}; comparing against changed-since ${shorten(changedSince)} instead`]
+      : [
+          `${capitalize(problem)}; comparing against changed-since ${shorten(guard, changedSince)} instead`
+        ]
   const comparison = await compare(github, changedSince, head)
   const why = problem === undefined ? '' : ` (needed because ${problem})`
   if (comparison.kind === 'unknown') {
     throw new InputError(
-      `changed-since: ${shorten(changedSince)} is not a commit, branch or tag GitHub knows in ${github.owner}/${github.repo}${why}; give a full commit SHA, branch or tag, or use mode: all`
+      `changed-since: ${shorten(guard, changedSince)} is not a commit, branch or tag GitHub knows in ${github.owner}/${github.repo}${why}; give a full commit SHA, branch or tag, or use mode: all`
     )
   }
   if (comparison.kind === 'unrelated') {
     throw new InputError(
-      `changed-since: ${shorten(changedSince)} is not an ancestor of ${shortRef(head)} (GitHub compares them as ${comparison.status}), so files changed only on its side would be missed${why}; give a commit that ${shortRef(head)} contains, or use mode: all`
+      `changed-since: ${shorten(guard, changedSince)} is not an ancestor of ${shortRef(head)} (GitHub compares them as ${comparison.status}), so files changed only on its side would be missed${why}; give a commit that ${shortRef(head)} contains, or use mode: all`
     )
   }
   return { base: changedSince, head, origin: 'input', notes, comparison: comparison.page }

@@ -11,7 +11,7 @@ import {
 } from '../../record/index.js'
 import { nothingToPurge } from '../../record/words.js'
 import { counted } from '../../text/counted.js'
-import { oneLine } from '../../text/guard.js'
+import type { Guard } from '../../text/guard.js'
 import { findChangedFiles } from './choose-range.js'
 import { deriveTargets } from './derive.js'
 import { changedSinceLastPurge } from './since-last-purge.js'
@@ -23,6 +23,7 @@ export interface ChangedFilesDeps {
   /** With `changed-since: last-purge`: each service's last complete purge. */
   recalled: RecalledPurges | undefined
   log: StepLog
+  guard: Guard
 }
 
 /** How results find their source: the same `type target` key `withSources` looks up. */
@@ -31,8 +32,9 @@ const targetId = (type: string, target: string): string => `${type} ${target}`
 /** The keys and URLs given, then those derived from the changed files; the given ones alone without changed-files. */
 export async function applyChangedFiles(
   settings: Settings,
-  { github, recalled, log }: ChangedFilesDeps
+  deps: ChangedFilesDeps
 ): Promise<{ targets: PurgeTargets; derivation: Derivation | undefined }> {
+  const { github, recalled, log, guard } = deps
   const changed = settings.changedFiles
   if (changed === undefined || github === undefined) {
     return { targets: settings, derivation: undefined }
@@ -40,12 +42,14 @@ export async function applyChangedFiles(
 
   const ranges =
     recalled === undefined
-      ? [await findChangedFiles(github, changed.changedSince, log)]
+      ? [await findChangedFiles(github, changed.changedSince, deps)]
       : await changedSinceLastPurge(github, recalled, settings.lastPurge?.serviceIds ?? [], log)
   const report = unite(ranges)
-  for (const note of report.notes) log.notice(oneLine(note, 1000))
+  for (const note of report.notes) log.notice(guard.oneLine(note, 1000))
   const targets = deriveTargets(report.files, changed.urlMap, changed.keyMap)
-  const how = ranges.map((range) => `${oneLine(range.description)} (${METHODS[range.method]})`)
+  const how = ranges.map(
+    (range) => `${guard.oneLine(range.description)} (${METHODS[range.method]})`
+  )
   log.info(
     `${counted(report.files.length, 'changed file')} in ${how.join('; ')} → ${counted(targets.length, 'target')}`
   )
@@ -62,7 +66,7 @@ export async function applyChangedFiles(
   // key-map keys checked keys, but the joined URL is parsed again rather than trusted.
   const urls = targets
     .filter((derived) => derived.type === 'url')
-    .map(({ target }) => purgeUrl(target, 'url-map'))
+    .map(({ target }) => purgeUrl(target, 'url-map', guard))
   const keys = targets.filter((derived) => derived.type === 'key').map(({ target }) => target)
   return {
     targets: {
@@ -98,18 +102,18 @@ const SHOWN_ADDRESS_CHARS = 2000
 export async function showDerivation(
   { report, targets }: Derivation,
   calls: number,
-  log: StepLog
+  { log, guard }: { log: StepLog; guard: Guard }
 ): Promise<void> {
   const files = counted(report.files.length, 'changed file')
-  const range = oneLine(report.description)
+  const range = guard.oneLine(report.description)
   await log.group(`Targets from ${files} (${range})`, async () => {
     for (const { file, type, target } of targets) {
       log.info(
-        `${oneLine(file, SHOWN_ADDRESS_CHARS)} → ${type} ${oneLine(target, SHOWN_ADDRESS_CHARS)}`
+        `${guard.oneLine(file, SHOWN_ADDRESS_CHARS)} → ${type} ${guard.oneLine(target, SHOWN_ADDRESS_CHARS)}`
       )
     }
   })
   if (calls === 0 && targets.length === 0) {
-    log.notice(`Nothing to purge: ${nothingToPurge(report)}`)
+    log.notice(`Nothing to purge: ${nothingToPurge(report, guard)}`)
   }
 }

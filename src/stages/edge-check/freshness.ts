@@ -3,6 +3,7 @@
  * produced after the purge began, and a one-sentence reason fit for the log and summary.
  */
 import type { Observation } from '../../http/observation.js'
+import type { Guard } from '../../text/guard.js'
 import { quoted } from '../../text/shown.js'
 
 type FreshnessRule = { text: string } | { purgeStartedMs: number; nowMs: number }
@@ -17,7 +18,7 @@ function statusPrefix(status: number): string {
   return status >= 200 && status < 300 ? '' : `HTTP ${status}, `
 }
 
-export function judge(observation: Observation, rule: FreshnessRule): Judgement {
+export function judge(observation: Observation, rule: FreshnessRule, guard: Guard): Judgement {
   const { status, age, malformedAge, undecodable, cacheStatus, failure } = observation
   const via = cacheStatus === undefined ? '' : ` (${cacheStatus})`
   if (status === null) {
@@ -30,7 +31,7 @@ export function judge(observation: Observation, rule: FreshnessRule): Judgement 
   }
   if ('text' in rule) {
     const fresh = observation.textSeen === true
-    const evidence = `${prefix}${fresh ? 'showed' : 'did not show'} ${quoted(rule.text)}${via}`
+    const evidence = `${prefix}${fresh ? 'showed' : 'did not show'} ${quoted(guard, rule.text)}${via}`
     return { fresh, evidence }
   }
   const elapsedS = Math.max(0, rule.nowMs - rule.purgeStartedMs) / 1000

@@ -21,6 +21,7 @@ import {
 import { counted } from '../../text/counted.js'
 import { judge, type Judgement } from './freshness.js'
 import { meets, sparedBy, type PageBlock } from './blocks.js'
+import type { Guard } from '../../text/guard.js'
 import { shownUrl } from '../../text/shown.js'
 
 export interface EdgeCheckTarget {
@@ -127,7 +128,7 @@ function checkOnce(
   settings: EdgeCheckRequest,
   deadline: number,
   requestTimeoutMs: number,
-  { prober, clock, signal, log }: PageCheckDeps
+  { prober, clock, signal, log, guard }: PageCheckDeps
 ): (state: Progress) => Promise<number | undefined> {
   const blocks: PageBlock[] = []
   return async (state) => {
@@ -144,12 +145,12 @@ function checkOnce(
       state.checks === 0 ? requestTimeoutMs : timeoutBefore(deadline, clock.now(), requestTimeoutMs)
     const answer = await safeGet(prober, url, { timeoutMs, signal, lookFor: text })
     if (answer.kind === 'cancelled') return undefined
-    const observation = observe(answer, text)
+    const observation = observe(answer, text, guard)
     const rule =
       text === undefined
         ? { purgeStartedMs: settings.purgeStartedMs, nowMs: clock.now() }
         : { text }
-    const judgement = judge(observation, rule)
+    const judgement = judge(observation, rule, guard)
     state.checks += 1
     state.observation = observation
     state.judgement = judgement
@@ -159,7 +160,7 @@ function checkOnce(
     if (answer.kind === 'blocked') {
       blocks.push({ blocked: answer.blocked, url, sentence: judgement.evidence })
     }
-    log.info(describeCheck(state, answer.kind === 'blocked' ? undefined : delay))
+    log.info(describeCheck(state, answer.kind === 'blocked' ? undefined : delay, guard))
     return state.final ? undefined : due
   }
 }
@@ -167,7 +168,8 @@ function checkOnce(
 /** The check's line; `delay` is undefined when the answer was a block no re-check gets past. */
 function describeCheck(
   { target, checks, observation, judgement, final }: Progress,
-  delay: number | undefined
+  delay: number | undefined,
+  guard: Guard
 ): string {
   const fresh = judgement?.fresh === true
   const next = fresh
@@ -178,7 +180,7 @@ function describeCheck(
         ? '; no time left to check again'
         : `; checking again in ${delay / 1000} s`
   const verdict = fresh ? '✓ fresh' : observation?.status === null ? '✗ unreachable' : '✗ stale'
-  return `${verdict} ${shownUrl(target.url)}: ${judgement?.evidence ?? ''} (check ${checks}${next})`
+  return `${verdict} ${shownUrl(guard, target.url)}: ${judgement?.evidence ?? ''} (check ${checks}${next})`
 }
 
 /** What the edge check found, told in the log in one line of counts. */

@@ -1,6 +1,6 @@
 /** Which URLs the edge check looks at, from settings and purge results. Pure. */
 import { counted } from '../../text/counted.js'
-import { oneLine } from '../../text/guard.js'
+import type { Guard } from '../../text/guard.js'
 import type { PlannedStage, Results } from '../../record/index.js'
 import type { EdgeCheckTarget } from './index.js'
 import type { EdgeCheckSettings } from '../../config/settings.js'
@@ -42,7 +42,8 @@ export function purgedUrlsOf(results: Results): string[] {
 export function strayEdgeCheckHosts(
   edgeCheck: EdgeCheckSettings,
   urlTargets: readonly PurgeUrl[],
-  waitUrls: readonly string[]
+  waitUrls: readonly string[],
+  guard: Guard
 ): string[] {
   const known = new Set([
     ...urlTargets.map(({ url }) => url.host),
@@ -56,7 +57,7 @@ export function strayEdgeCheckHosts(
   }
   return [...stray].map(
     ([host, count]) =>
-      `verify-urls: ${count === 1 ? 'a URL is' : `${count} URLs are`} on ${oneLine(host, 300)}, which no purged URL or wait-for-url uses; check it for a typo`
+      `verify-urls: ${count === 1 ? 'a URL is' : `${count} URLs are`} on ${guard.oneLine(host, 300)}, which no purged URL or wait-for-url uses; check it for a typo`
   )
 }
 
@@ -70,12 +71,13 @@ function withoutFragment(url: string): string {
 /** In a dry run: what the edge check would look at for these URL targets; no request is sent. */
 export function describeCheckPlanned(
   edgeCheck: EdgeCheckSettings,
-  urlTargets: string[]
+  urlTargets: string[],
+  guard: Guard
 ): PlannedStage | undefined {
   const byText =
     edgeCheck.text === undefined
       ? 'by Age'
-      : `by the text ${JSON.stringify(oneLine(edgeCheck.text, 80))}`
+      : `by the text ${JSON.stringify(guard.oneLine(edgeCheck.text, 80))}`
   const parts = [
     edgeCheck.purgedUrls ? 'each purged URL by Age' : undefined,
     edgeCheck.urls.length > 0 ? `each of verify-urls ${byText}` : undefined

@@ -17,7 +17,6 @@ import {
 } from '../../github.js'
 import type { StepLog } from '../../log.js'
 import type { LastPurge, RecalledPurges } from '../../record/index.js'
-import { redact } from '../../text/guard.js'
 import { messageOf } from '../../text/message.js'
 
 /** The deployments looked at before giving up: a long run of failures means something else is wrong. */
@@ -108,7 +107,7 @@ function runIdOf(payload: unknown): string {
 
 function readRefused(error: unknown, github: GitHubRepository, environment: string): Error {
   const status = statusOf(error)
-  const reason = redact(messageOf(error))
+  const reason = messageOf(error)
   const where = `the deployments of ${environment} in ${github.owner}/${github.repo}`
   if (status === 401) {
     return new InputError(`github-token: GitHub rejected the token (401: ${reason})`)

@@ -9,8 +9,7 @@ import type { LastPurgeSettings } from '../../config/settings.js'
 import { answerOf, isRateLimited, statusOf, type GitHubRepository } from '../../github.js'
 import type { StepLog } from '../../log.js'
 import type { PlannedStage, PurgeMark } from '../../record/index.js'
-import { redact } from '../../text/guard.js'
-import { plainLine } from '../../text/shown.js'
+import { cut } from '../../text/cut.js'
 import { incompleteBecause, type RunOutcome } from './complete.js'
 import { DEPLOYMENTS_PERMISSION, environmentOf } from './recall.js'
 import { messageOf } from '../../text/message.js'
@@ -128,12 +127,12 @@ export function describeMarkPlanned(settings: LastPurgeSettings): PlannedStage {
 }
 
 function described(text: string): string {
-  return plainLine(text, DESCRIPTION_CHARS)
+  return cut(text, DESCRIPTION_CHARS)
 }
 
-/** A refused call in a few words: the status and GitHub's message, any secret in it hidden. */
+/** A refused call in a few words: the status and GitHub's message (the client hid any secret). */
 function refusalOf(error: unknown): string {
-  return answerOf(error, redact(messageOf(error)))
+  return answerOf(error, messageOf(error))
 }
 
 /** The permission to grant, when GitHub's answer was a refusal a permission fixes. */

@@ -21,6 +21,7 @@ import {
   type Stopped
 } from './gates.js'
 import { ResultLedger } from './ledger.js'
+import type { Guard } from '../../text/guard.js'
 import { plainLine } from '../../text/shown.js'
 import { messageOf } from '../../text/message.js'
 
@@ -37,6 +38,8 @@ export interface EngineDeps {
   /** Aborted when the run is cancelled: no call starts after it, calls in flight are abandoned. */
   signal: AbortSignal
   log: StepLog
+  /** Hides the run's secrets in what the purge API says, before anything cuts or shows it. */
+  guard: Guard
   /** Jitter for backoff; tests fix it. */
   random?: () => number
 }
@@ -146,7 +149,7 @@ class PurgePass {
     const { end, answered } = await this.settle(call)
     ledger.record(index, end)
     if (answered) this.answered += 1
-    log.info(describeEnd(call, end, clock.now() - started))
+    log.info(describeEnd(call, end, clock.now() - started, this.deps.guard))
   }
 
   /** A throw while handling one call (a bug, or an answer no rule foresaw) fails that call only. */
@@ -157,19 +160,19 @@ class PurgePass {
       this.gates.ended(scopes, settled.ending, settled.end.failure)
       return settled
     } catch (error) {
-      const detail = plainLine(messageOf(error))
+      const detail = plainLine(this.deps.guard, messageOf(error))
       return failed(0, null, { what: 'edge-purge could not handle this call', detail })
     }
   }
 
   /** Sends `call` until it succeeds, fails for good, is stopped by an earlier answer, or is cancelled. */
   private async attempt(call: PurgeCall, scopes: Scopes): Promise<Settled> {
-    const { transport, clock, signal, log, random } = this.deps
+    const { transport, clock, signal, log, guard, random } = this.deps
     const { gates } = this
     const send = async (attempt: number): Promise<Tried<Settled, Refused>> => {
       this.firstSentMs ??= clock.now()
       const exchange = await transport.send(call, signal)
-      const verdict = interpret(call, exchange, clock.now())
+      const verdict = interpret(call, exchange, clock.now(), guard)
       gates.learn(verdict, scopes, clock.now())
       if (!verdict.ok) {
         const { retryable, waitMs: serverWaitMs } = verdict
@@ -193,7 +196,7 @@ class PurgePass {
         return stop === undefined ? { pauseMs: gates.pauseMs(scopes, clock.now()) } : { stop }
       },
       onRetry: (attempt, refused, waitMs) =>
-        log.info(describeRetry(call, attempt, refused.failure, waitMs))
+        log.info(describeRetry(call, attempt, refused.failure, waitMs, guard))
     })
     if (!retried.ok) return failedEnd(retried)
     return retried.value

@@ -9,6 +9,7 @@ import { portOf } from '../../http/blocked.js'
 import { headerValue } from '../../http/retry-policy.js'
 import type { Failure } from '../../record/failure.js'
 import type { PurgeCall } from '../../record/index.js'
+import type { Guard } from '../../text/guard.js'
 import { plainLine } from '../../text/shown.js'
 
 /**
@@ -17,10 +18,14 @@ import { plainLine } from '../../text/shown.js'
  * timeout, TLS) say nothing of the address and keep their own words; so does any failure to reach
  * a proxy, which its tunnel reports as ECONNRESET.
  */
-export function unreachableBaseUrl(call: PurgeCall, code: string | undefined): Failure | undefined {
+export function unreachableBaseUrl(
+  call: PurgeCall,
+  code: string | undefined,
+  guard: Guard
+): Failure | undefined {
   if (call.service === undefined) return undefined
   const url = new URL(call.url)
-  const named = `${plainLine(withoutCredentials(url.hostname))}, the host in base-url,`
+  const named = `${plainLine(guard, withoutCredentials(url.hostname))}, the host in base-url,`
   switch (code) {
     case 'ENOTFOUND':
       return { what: `${named} was not found in DNS (ENOTFOUND)`, detail: 'check base-url' }
@@ -42,12 +47,12 @@ export function unreachableBaseUrl(call: PurgeCall, code: string | undefined): F
 }
 
 /** A redirect, which purge calls never follow, and where it pointed. */
-export function redirected(status: number, headers: IncomingHttpHeaders): Failure {
+export function redirected(status: number, headers: IncomingHttpHeaders, guard: Guard): Failure {
   const location = headerValue(headers, 'location')
   const where =
     location === undefined
       ? 'without a Location'
-      : `to ${plainLine(withoutCredentials(location), 200)}`
+      : `to ${plainLine(guard, withoutCredentials(location), 200)}`
   return {
     what: `redirected (${status}) ${where}`,
     detail:
@@ -59,13 +64,13 @@ export function redirected(status: number, headers: IncomingHttpHeaders): Failur
  * A 404 of a management call: a base-url with a path (`/v1`) is a likelier cause than the service,
  * since the API's paths start at its root.
  */
-export function notFound(call: PurgeCall, service: string): Failure {
+export function notFound(call: PurgeCall, service: string, guard: Guard): Failure {
   const { pathname } = new URL(call.url)
   const basePath = pathname.slice(0, pathname.lastIndexOf('/service/'))
   if (basePath === '') return { what: `service ${service} not found (404)` }
   return {
     what: 'not found (404)',
-    detail: `base-url has the path ${plainLine(basePath, 100)}; the API's paths start at its root, so give base-url without it (else service ${service} does not exist)`
+    detail: `base-url has the path ${plainLine(guard, basePath, 100)}; the API's paths start at its root, so give base-url without it (else service ${service} does not exist)`
   }
 }
 

@@ -14,6 +14,7 @@ import { blockedWords, reachOf } from '../../http/blocked.js'
 import { withoutCredentials } from '../../config/targets.js'
 import type { PurgeCall } from '../../record/index.js'
 import type { Failure, StopScope } from '../../record/failure.js'
+import type { Guard } from '../../text/guard.js'
 import { plainLine } from '../../text/shown.js'
 
 /**
@@ -49,7 +50,7 @@ function failure(fields: Pick<Refusal, 'httpStatus' | 'failure'> & Partial<Refus
 const USABLE_ID = /^[\x21-\x7e]{1,128}$/
 
 /** What the exchange means. Server text is shown through `plainLine`, which hides secrets first. */
-export function interpret(call: PurgeCall, exchange: Answer, now: number): Verdict {
+export function interpret(call: PurgeCall, exchange: Answer, now: number, guard: Guard): Verdict {
   switch (exchange.kind) {
     case 'cancelled':
       return failure({ httpStatus: null, failure: CANCELLED_IN_FLIGHT })
@@ -65,21 +66,22 @@ export function interpret(call: PurgeCall, exchange: Answer, now: number): Verdi
       return failure({
         httpStatus: null,
         stop: reachOf(blocked),
-        failure: { what: plainLine(what), detail: plainLine(fix) }
+        failure: { what: plainLine(guard, what), detail: plainLine(guard, fix) }
       })
     }
     case 'network':
       return failure({
         httpStatus: null,
         retryable: isRetryableNetworkCode(exchange.code),
-        failure: unreachableBaseUrl(call, exchange.code) ?? {
+        failure: unreachableBaseUrl(call, exchange.code, guard) ?? {
           what: `connection failed${exchange.code === undefined ? '' : ` (${exchange.code})`}`,
-          detail: plainLine(exchange.message)
+          detail: plainLine(guard, exchange.message)
         }
       })
     case 'response':
-      if (exchange.status >= 200 && exchange.status < 300) return interpretSuccess(call, exchange)
-      return interpretRefusal(call, exchange, now)
+      if (exchange.status >= 200 && exchange.status < 300)
+        return interpretSuccess(call, exchange, guard)
+      return interpretRefusal(call, exchange, now, guard)
   }
 }
 
@@ -101,9 +103,9 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 /** How an unusable id is shown: enough to recognise it, never enough to flood a log. */
-function shownValue(value: unknown): string {
+function shownValue(value: unknown, guard: Guard): string {
   if (typeof value === 'string') {
-    return JSON.stringify(plainLine(value, 60)).replace(
+    return JSON.stringify(plainLine(guard, value, 60)).replace(
       /[^\x20-\x7e]/g,
       (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`
     )
@@ -112,8 +114,8 @@ function shownValue(value: unknown): string {
   return Array.isArray(value) ? 'an array' : 'an object'
 }
 
-function unusableId(value: unknown): Failure {
-  return { what: `the server's answer held no usable purge id (got ${shownValue(value)})` }
+function unusableId(value: unknown, guard: Guard): Failure {
+  return { what: `the server's answer held no usable purge id (got ${shownValue(value, guard)})` }
 }
 
 type Response = Extract<Answer, { kind: 'response' }>
@@ -149,13 +151,13 @@ function takeByTable(json: Record<string, unknown>, targets: readonly string[], 
   }
 }
 
-function interpretSuccess(call: PurgeCall, exchange: Response): Verdict {
+function interpretSuccess(call: PurgeCall, exchange: Response, guard: Guard): Verdict {
   const { status, body } = exchange
-  const read = exchange.truncated ? undefined : readIds(call, status, body)
+  const read = exchange.truncated ? undefined : readIds(call, status, body, guard)
   if (read !== undefined) return read
   // A website at base-url answers every path with a page: another attempt gets the same page.
   if (toBaseUrl(call) && isWebPage(exchange)) {
-    const origin = plainLine(withoutCredentials(new URL(call.url).origin), 200)
+    const origin = plainLine(guard, withoutCredentials(new URL(call.url).origin), 200)
     return failure({
       httpStatus: status,
       failure: {
@@ -179,7 +181,7 @@ function interpretSuccess(call: PurgeCall, exchange: Response): Verdict {
       : call.operation === 'purge-all'
         ? '{"status":"ok"}'
         : '{"status":"ok","id":...}'
-  const start = body.trim() === '' ? 'an empty body' : JSON.stringify(plainLine(body, 120))
+  const start = body.trim() === '' ? 'an empty body' : JSON.stringify(plainLine(guard, body, 120))
   return failure({
     httpStatus: status,
     retryable: true,
@@ -190,13 +192,13 @@ function interpretSuccess(call: PurgeCall, exchange: Response): Verdict {
 }
 
 /** The call's ids, when the body is the JSON the purge API promises for it. */
-function readIds(call: PurgeCall, status: number, body: string): Verdict | undefined {
+function readIds(call: PurgeCall, status: number, body: string, guard: Guard): Verdict | undefined {
   const json = parseJson(body)
   const ids = new Map<string, string>()
   const unusable = new Map<string, Failure>()
   const take: Take = (target, value) => {
     if (typeof value === 'string' && USABLE_ID.test(value)) ids.set(target, value)
-    else unusable.set(target, unusableId(value))
+    else unusable.set(target, unusableId(value, guard))
   }
   if (isRecord(json)) {
     if (call.operation === 'batch') {
@@ -216,17 +218,17 @@ function readIds(call: PurgeCall, status: number, body: string): Verdict | undef
   return undefined
 }
 
-function interpretRefusal(call: PurgeCall, exchange: Response, now: number): Verdict {
+function interpretRefusal(call: PurgeCall, exchange: Response, now: number, guard: Guard): Verdict {
   const { status } = exchange
   const answered = {
-    serverSaid: serverMessage(exchange.body),
+    serverSaid: serverMessage(exchange.body, guard),
     cutOffMiB: exchange.truncated ? MAX_BODY_BYTES / 1024 / 1024 : undefined
   }
   const withServer = (lead: Failure): Failure => ({ ...lead, ...answered })
   const host = new URL(call.url).host
 
   if (status >= 300 && status < 400)
-    return failure({ httpStatus: status, failure: redirected(status, exchange.headers) })
+    return failure({ httpStatus: status, failure: redirected(status, exchange.headers, guard) })
   if (status === 401) {
     return failure({
       httpStatus: status,
@@ -252,7 +254,7 @@ function interpretRefusal(call: PurgeCall, exchange: Response, now: number): Ver
     })
   }
   if (status === 404 && call.service !== undefined) {
-    return failure({ httpStatus: status, failure: withServer(notFound(call, call.service)) })
+    return failure({ httpStatus: status, failure: withServer(notFound(call, call.service, guard)) })
   }
   const retryable = isRetryableStatus(status)
   const lead =

@@ -1,5 +1,5 @@
 /** Pulls the human message out of an error body, whatever shape the server chose. Pure. */
-import { redact } from '../../text/guard.js'
+import type { Guard } from '../../text/guard.js'
 import { plainLine } from '../../text/shown.js'
 
 /** How deep `errors` may nest before we stop looking: real APIs use one level; a hostile one, thousands. */
@@ -38,12 +38,12 @@ export function parseJson(body: string): unknown {
 }
 
 /** The server's own words, secrets hidden and cut, or `undefined` when the body says nothing. */
-export function serverMessage(body: string): string | undefined {
+export function serverMessage(body: string, guard: Guard): string | undefined {
   const json = parseJson(body)
   const messages = json === undefined ? [] : [...new Set(messagesOf(json))]
-  if (messages.length > 0) return plainLine(messages.join(': '))
+  if (messages.length > 0) return plainLine(guard, messages.join(': '))
   const plain = body.trim()
   if (plain === '' || json !== undefined) return undefined
   // Hidden before the tags are dropped: a tag inside a secret's spelling must not split it.
-  return plainLine(redact(plain).replace(/<[^>]*>/g, ' '))
+  return plainLine(guard, guard.redact(plain).replace(/<[^>]*>/g, ' '))
 }
