@@ -34140,10 +34140,17 @@ function interpretRefusal(call, exchange, now) {
 /** Makes attempts of `attempt` (told its number, from 1) as `retries` says. */
 async function withRetries(attempt, retries) {
     const { maxAttempts, clock, signal, gate, onRetry } = retries;
+    const ended = (attempts, end, retryAt) => ({
+        ok: false,
+        attempts,
+        end,
+        failure: last,
+        retryAt
+    });
     let last;
     for (let attempts = 0;;) {
         if (signal.aborted)
-            return ended(attempts, 'cancelled', last);
+            return ended(attempts, 'cancelled');
         const held = gate?.();
         if (held !== undefined && 'stop' in held) {
             return { ok: false, attempts, end: 'stopped', stopped: held.stop, failure: last };
@@ -34158,22 +34165,19 @@ async function withRetries(attempt, retries) {
             return { ok: true, value: tried.value, attempts };
         last = tried.failure;
         if (tried.cancelled)
-            return ended(attempts, 'cancelled', last);
-        if (!tried.retryable)
-            return ended(attempts, 'final', last);
-        const { serverWaitMs } = tried;
-        if (serverWaitMs !== undefined && serverWaitMs > MAX_SERVER_WAIT_MS) {
-            return ended(attempts, 'too long', last, waitUntil(serverWaitMs, clock.now()));
+            return ended(attempts, 'cancelled');
+        if (!last.retryable)
+            return ended(attempts, 'final');
+        const { waitMs } = last;
+        if (waitMs !== undefined && waitMs > MAX_SERVER_WAIT_MS) {
+            return ended(attempts, 'too long', waitUntil(waitMs, clock.now()));
         }
         if (attempts >= maxAttempts)
-            return ended(attempts, 'gave up', last);
-        const waitMs = Math.max(serverWaitMs ?? 0, backoffMs(attempts, retries.random));
-        onRetry(attempts, last, waitMs);
-        await clock.sleep(waitMs, signal);
+            return ended(attempts, 'gave up');
+        const pauseMs = Math.max(waitMs ?? 0, backoffMs(attempts, retries.random));
+        onRetry(attempts, last, pauseMs);
+        await clock.sleep(pauseMs, signal);
     }
-}
-function ended(attempts, end, failure, retryAt) {
-    return { ok: false, attempts, end, failure, retryAt };
 }
 
 ;// CONCATENATED MODULE: ./src/stages/purge/gates.ts
@@ -34284,39 +34288,34 @@ class Gates {
 
 
 
-const notSent = (attempts, httpStatus, failure) => ({
-    end: { attempts, httpStatus, ids: undefined, failure },
-    answered: false,
-    ending: 'other'
-});
-const failed = (attempts, httpStatus, failure, { retryAt, ending = 'other' } = {}) => ({
-    end: { attempts, httpStatus, ids: undefined, failure, retryAt },
-    answered: true,
-    ending
-});
 /** A call's end once its attempts ended without an id: how they ended says what it records. */
 function failedEnd(retried) {
     const { attempts } = retried;
     const httpStatus = retried.failure?.httpStatus ?? null;
-    if (retried.end === 'stopped') {
-        const { cause, knockOn, retryAt } = retried.stopped;
-        return failed(attempts, httpStatus, { ...cause, stopped: { by: knockOn, attempts } }, { retryAt });
-    }
-    const failure = retried.failure?.failure;
+    const failure = failureAfter(retried);
+    const retryAt = retried.end === 'stopped' ? retried.stopped.retryAt : retried.retryAt;
+    // A rate limit is the server at work, not down.
+    const ending = retried.end === 'gave up' && httpStatus !== 429 ? 'transient' : 'other';
+    const end = { attempts, httpStatus, ids: undefined, failure, retryAt };
+    return { end, answered: retried.end !== 'cancelled', ending };
+}
+/** Why a call failed once its attempts ended without an id. */
+function failureAfter(retried) {
+    const { attempts } = retried;
+    const last = retried.failure?.failure ?? record_failure/* FAILED */.Wk;
     switch (retried.end) {
+        case 'stopped': {
+            const { cause, knockOn } = retried.stopped;
+            return { ...cause, stopped: { by: knockOn, attempts } };
+        }
         case 'cancelled':
-            return notSent(attempts, httpStatus, attempts === 0 ? record_failure/* NOT_SENT_CANCELLED */.v$ : CANCELLED_IN_FLIGHT);
+            return attempts === 0 ? record_failure/* NOT_SENT_CANCELLED */.v$ : CANCELLED_IN_FLIGHT;
         case 'too long':
-            return failed(attempts, httpStatus, tooLongToWait(failure ?? record_failure/* FAILED */.Wk), {
-                retryAt: retried.retryAt
-            });
+            return tooLongToWait(last);
         case 'gave up':
-            // A rate limit is the server at work, not down.
-            return failed(attempts, httpStatus, { ...(failure ?? record_failure/* FAILED */.Wk), gaveUpAfter: attempts }, {
-                ending: httpStatus === 429 ? 'other' : 'transient'
-            });
+            return { ...last, gaveUpAfter: attempts };
         case 'final':
-            return failed(attempts, httpStatus, failure ?? record_failure/* FAILED */.Wk);
+            return last;
     }
 }
 /**
@@ -34367,29 +34366,30 @@ class PurgePass {
         }
         catch (error) {
             const detail = (0,text_shown/* plainLine */.h0)((0,message/* messageOf */.b)(error));
-            return failed(0, null, { what: 'edge-purge could not handle this call', detail });
+            const failure = { what: 'edge-purge could not handle this call', detail };
+            return {
+                end: { attempts: 0, httpStatus: null, ids: undefined, failure },
+                answered: true,
+                ending: 'other'
+            };
         }
     }
     /** Sends `call` until it succeeds, fails for good, is stopped by an earlier answer, or is cancelled. */
     async attempt(call, scopes) {
         const { transport, clock, signal, log, random } = this.deps;
         const { gates } = this;
-        const send = async (attempt) => {
+        const send = async (attempts) => {
             this.firstSentMs ??= clock.now();
             const exchange = await transport.send(call, signal);
             const verdict = interpret(call, exchange, clock.now());
             gates.learn(verdict, scopes, clock.now());
-            if (!verdict.ok) {
-                const { retryable, waitMs: serverWaitMs } = verdict;
-                return {
-                    ok: false,
-                    failure: verdict,
-                    retryable,
-                    serverWaitMs,
-                    cancelled: exchange.kind === 'cancelled'
-                };
-            }
-            return { ok: true, value: purged(verdict, attempt) };
+            const cancelled = exchange.kind === 'cancelled';
+            if (!verdict.ok)
+                return { ok: false, failure: verdict, cancelled };
+            // A call the answer gave ids: each target's id, or why it has none.
+            const { httpStatus, ids, unusable } = verdict;
+            const end = { attempts, httpStatus, ids, unusable, failure: undefined };
+            return { ok: true, value: { end, answered: true, ending: 'purged' } };
         };
         const retried = await withRetries(send, {
             maxAttempts: this.settings.maxAttempts,
@@ -34402,15 +34402,8 @@ class PurgePass {
             },
             onRetry: (attempt, refused, waitMs) => log.info(describeRetry(call, attempt, refused.failure, waitMs))
         });
-        if (!retried.ok)
-            return failedEnd(retried);
-        return retried.value;
+        return retried.ok ? retried.value : failedEnd(retried);
     }
-}
-/** A call the answer gave ids: each target's id, or why it has none. */
-function purged({ httpStatus, ids, unusable }, attempts) {
-    const end = { attempts, httpStatus, ids, unusable, failure: undefined };
-    return { end, answered: true, ending: 'purged' };
 }
 /**
  * Every target's result, in plan order. Results are recorded in `ledger` as calls end, so a caller
@@ -35730,14 +35723,7 @@ class GitHubCalls {
      */
     async send(route, attempt, failureOf) {
         const { maxAttempts, clock, signal, log, timeoutMs } = this.limits;
-        const tried = async () => {
-            this.sent += 1;
-            const outcome = await this.once(attempt);
-            if (outcome.done)
-                return { ok: true, value: outcome.value };
-            return readFailure(outcome, failureOf, clock.now(), signal.aborted);
-        };
-        const retried = await withRetries(tried, {
+        const retried = await withRetries(() => this.once(attempt, failureOf), {
             maxAttempts,
             clock,
             signal,
@@ -35751,35 +35737,45 @@ class GitHubCalls {
         if (retried.ok)
             return retried.value;
         const read = retried.failure;
-        if (retried.end === 'cancelled' || read === undefined)
-            throw cancelled();
+        if (retried.end === 'cancelled' || read === undefined) {
+            throw new github/* GitHubCallError */._6('cancelled before GitHub answered', undefined, false);
+        }
         throw this.errorOf(read, retried.end === 'too long', retried.attempts);
     }
     /** The error a GitHub call ends in after its last attempt, as `read`. */
     errorOf(read, tooLong, attempts) {
-        const { failure, ended, limit, serverWaitMs, at: now } = read;
+        const { failure, ended, limit, at: now } = read;
         if (failure.inTheWay !== undefined) {
             return new github/* GitHubCallError */._6(describeInTheWay(failure.inTheWay), undefined, false, true);
         }
-        // GitHub's own words, its status beside them: the stage says what was asked and why it matters.
-        const said = failure.status === undefined
-            ? describeFailure(failure, ended, this.limits.timeoutMs)
-            : failure.message;
-        if (tooLong) {
-            const over = `, longer than the ${MAX_SERVER_WAIT_MS / 1000} s a run waits`;
-            if (limit !== undefined)
-                return this.rateLimitError(failure, limit, now, over);
-            const wait = `; GitHub asks to wait ${describeWait(serverWaitMs ?? 0, now)}${over}`;
-            return new github/* GitHubCallError */._6(`${said}${wait}`, failure.status, false);
+        // A rate limit's own wait; otherwise the wait GitHub asked for, when it was too long to take.
+        const waitMs = limit !== undefined ? limit.waitMs : tooLong ? read.waitMs : undefined;
+        const wait = waitMs === undefined ? '' : `; GitHub asks to wait ${describeWait(waitMs, now)}`;
+        const over = `, longer than the ${MAX_SERVER_WAIT_MS / 1000} s a run waits`;
+        const after = tooLong ? over : attempts > 1 ? ` (${attempts} attempts)` : '';
+        if (limit === undefined) {
+            // GitHub's own words, its status beside them: the stage says what was asked and why it matters.
+            const said = failure.status === undefined
+                ? describeFailure(failure, ended, this.limits.timeoutMs)
+                : failure.message;
+            return new github/* GitHubCallError */._6(`${said}${wait}${after}`, failure.status, false);
         }
-        const tries = attempts > 1 ? ` (${attempts} attempts)` : '';
-        if (limit !== undefined)
-            return this.rateLimitError(failure, limit, now, tries);
-        return new github/* GitHubCallError */._6(`${said}${tries}`, failure.status, false);
+        // Which limit, when it resets, and how many calls this run made: no permission would help.
+        const perHour = failure.headers['x-ratelimit-limit'];
+        const which = limit.kind === 'primary'
+            ? `GitHub's primary rate limit (the token's ${perHour === undefined ? '' : `${perHour} `}calls an hour are spent)`
+            : "GitHub's secondary rate limit (too many calls at once or too fast)";
+        const calls = `; this run made ${this.sent} GitHub ${this.sent === 1 ? 'call' : 'calls'}`;
+        const said = `${which}: ${failure.status ?? ''}: ${failure.message}`;
+        return new github/* GitHubCallError */._6(`${said}${wait}${after}${calls}`, failure.status, true);
     }
-    /** One attempt under a signal of its own, which ends at the deadline or at the run's cancel. */
-    async once(attempt) {
+    /**
+     * One attempt under a signal of its own, which ends at the deadline or at the run's cancel, and
+     * its failure as the executor reads it.
+     */
+    async once(attempt, failureOf) {
         const { clock, signal, timeoutMs } = this.limits;
+        this.sent += 1;
         const controller = new AbortController();
         let ended;
         const stop = (why) => {
@@ -35796,57 +35792,42 @@ class GitHubCalls {
         const abandoned = new Promise((_resolve, reject) => {
             (0,src_clock/* onAbort */.u7)(controller.signal, () => reject(new Error('abandoned')));
         });
+        let error;
         try {
             const value = await Promise.race([attempt(controller.signal), abandoned]);
             // Octokit reads a body cut short by the signal as an empty answer: the signal decides.
             if (ended === undefined)
-                return { done: true, value };
-            return { done: false, ended, error: undefined };
+                return { ok: true, value };
         }
-        catch (error) {
-            return { done: false, ended, error };
+        catch (thrown) {
+            error = thrown;
         }
         finally {
             timer.abort();
             stopListening();
         }
-    }
-    /** Which limit, when it resets, and how many calls this run made: no permission would help. */
-    rateLimitError(failure, limit, now, after) {
-        const perHour = failure.headers['x-ratelimit-limit'];
-        const which = limit.kind === 'primary'
-            ? `GitHub's primary rate limit (the token's ${perHour === undefined ? '' : `${perHour} `}calls an hour are spent)`
-            : "GitHub's secondary rate limit (too many calls at once or too fast)";
-        const wait = limit.waitMs === undefined ? '' : `; GitHub asks to wait ${describeWait(limit.waitMs, now)}`;
-        const { sent } = this;
-        const calls = `; this run made ${sent} GitHub ${sent === 1 ? 'call' : 'calls'}`;
-        return new github/* GitHubCallError */._6(`${which}: ${failure.status ?? ''}: ${failure.message}${wait}${after}${calls}`, failure.status, true);
+        const cancelled = ended === 'cancelled' || signal.aborted;
+        // A cancel's error is the abort's, not GitHub's: it is not read.
+        const failure = cancelled || ended === 'timeout' ? NO_ANSWER : failureOf(error);
+        return { ok: false, failure: readOf(failure, ended, clock.now()), cancelled };
     }
 }
 /** An attempt that ended in no answer of its own: a deadline's, or a cancel's. */
 const NO_ANSWER = { status: undefined, headers: {}, message: '', code: undefined };
-/**
- * A failed attempt as the executor reads it. Something in the way (a proxy, a certificate, a web
- * page) ends the call at once: a proxy locks an account after a few wrong logins, and a page stays
- * a page.
- */
-function readFailure(outcome, failureOf, now, aborted) {
-    const { ended } = outcome;
-    const cancelled = ended === 'cancelled' || aborted;
-    // A cancel's error is the abort's, not GitHub's: it is not read.
-    const failure = cancelled || ended === 'timeout' ? NO_ANSWER : failureOf(outcome.error);
-    if (cancelled || failure.inTheWay !== undefined) {
-        const read = { failure, ended, limit: undefined, serverWaitMs: undefined, at: now };
-        return { ok: false, failure: read, retryable: false, serverWaitMs: undefined, cancelled };
-    }
-    const limit = rateLimitOf(failure, now);
-    const serverWaitMs = limit?.waitMs ?? askedWaitMs(failure.headers, now);
-    const retry = retryable(failure, ended, limit);
-    const read = { failure, ended, limit, serverWaitMs, at: now };
-    return { ok: false, failure: read, retryable: retry, serverWaitMs, cancelled };
+/** A failed attempt as the executor reads it: a rate limit, the wait GitHub asks for, a retry. */
+function readOf(failure, ended, at) {
+    const limit = rateLimitOf(failure, at);
+    const waitMs = limit?.waitMs ?? askedWaitMs(failure.headers, at);
+    return { failure, ended, limit, waitMs, at, retryable: retryable(failure, ended, limit) };
 }
-/** Server errors, dropped connections and attempts past their deadline may pass next time. */
+/**
+ * Server errors, dropped connections and attempts past their deadline may pass next time.
+ * Something in the way (a proxy, a certificate, a web page) ends the call at once: a proxy locks
+ * an account after a few wrong logins, and a page stays a page.
+ */
 function retryable(failure, ended, limit) {
+    if (failure.inTheWay !== undefined)
+        return false;
     // A spent primary limit that names no reset would be spent on every attempt.
     if (limit !== undefined)
         return limit.kind === 'secondary' || limit.waitMs !== undefined;
@@ -35869,9 +35850,6 @@ function describeInTheWay(inTheWay) {
         return (0,http_blocked/* describeBlocked */.G)(inTheWay.blocked);
     const { status, mediaType } = inTheWay;
     return `GitHub answered a web page (${status} ${mediaType}), not JSON: GITHUB_API_URL may be behind a sign-in`;
-}
-function cancelled() {
-    return new github/* GitHubCallError */._6('cancelled before GitHub answered', undefined, false);
 }
 
 ;// CONCATENATED MODULE: ./src/runner/github-failure.ts
