@@ -33456,23 +33456,20 @@ function resultsOfCall(call, end) {
         const id = end.ids?.get(target);
         const unconfirmed = end.ids !== undefined && id === undefined && call.targetType !== 'all';
         const failed = unconfirmed ? worded(end.unusable?.get(target) ?? NOT_CONFIRMED) : ofCall;
-        return resultOf(call, end, target, id, failed, retryAt);
+        return {
+            type: call.targetType,
+            target,
+            service: call.service ?? null,
+            soft: call.soft,
+            status: failed === undefined ? 'purged' : 'failed',
+            id: id ?? null,
+            http_status: end.httpStatus,
+            attempts: end.attempts,
+            error: failed?.error ?? null,
+            failure: failed?.failure ?? null,
+            ...(failed === undefined || retryAt === undefined ? {} : { retry_at: retryAt })
+        };
     });
-}
-function resultOf(call, end, target, id, failed, retryAt) {
-    return {
-        type: call.targetType,
-        target,
-        service: call.service ?? null,
-        soft: call.soft,
-        status: failed === undefined ? 'purged' : 'failed',
-        id: id ?? null,
-        http_status: end.httpStatus,
-        attempts: end.attempts,
-        error: failed?.error ?? null,
-        failure: failed?.failure ?? null,
-        ...(failed === undefined || retryAt === undefined ? {} : { retry_at: retryAt })
-    };
 }
 /**
  * One call's first-pass results with its second pass folded in: a target counts as purged only
@@ -34459,28 +34456,12 @@ function notJudged(settings, results, why) {
     if (settings.dryRun || targets.length === 0)
         return undefined;
     const evidence = `not judged: ${why}`;
-    const entries = targets.map(({ url }) => ({
-        url,
-        fresh: false,
-        http_status: null,
-        age: null,
-        checks: 0,
-        evidence
-    }));
+    const unjudged = { fresh: false, http_status: null, age: null, checks: 0, evidence };
+    const entries = targets.map(({ url }) => ({ url, ...unjudged }));
     return { entries, cancelled: false, malformedAge: [] };
 }
-const notRun = (results, counts) => ({
-    results,
-    counts,
-    answered: 0,
-    cancelled: false,
-    firstSentMs: undefined
-});
-/** Every call not sent, or not answered, for `reason`: the ledger fails them. */
-const unsent = (ledger, failure) => {
-    const { results, counts } = ledger.settle(failure);
-    return notRun(results, counts);
-};
+/** A purge that sent nothing: its results from the plan or the ledger. */
+const notRun = ({ results, counts }, cancelled = false) => ({ results, counts, answered: 0, cancelled, firstSentMs: undefined });
 /** A dry run: every call and every later stage as it would run; nothing sent, nothing marked. */
 async function dryRun(calls, settings, targets, log) {
     const plannedStages = [
@@ -34495,14 +34476,16 @@ async function dryRun(calls, settings, targets, log) {
     await showDryRun(calls, settings.repeatAfterMs, plannedStages, log);
     const planned = plannedResults(calls, settings.repeatAfterMs > 0);
     return {
-        purge: notRun(planned, (0,src_record/* countResults */.aD)(planned)),
+        purge: notRun({ results: planned, counts: (0,src_record/* countResults */.aD)(planned) }),
         wait: undefined,
         edgeCheck: undefined,
-        plannedStages
+        plannedStages,
+        marks: [],
+        unexpectedError: undefined
     };
 }
 /**
- * The stages after the plan, each returning its outcome: open the purge marks; then a dry run, or
+ * The stages after the plan, each returning its outcome: a dry run; or open the purge marks, then
  * wait until the origin serves the release, purge, and check at the edge that visitors get fresh
  * copies (no purge call is sent when the wait does not end in time). A throw ends them: every
  * target then has a result from the ledger, the only state that must survive it.
@@ -34514,15 +34497,13 @@ async function runStages(calls, settings, targets, repository, deps, ledger) {
     let purge;
     let edgeCheck;
     try {
+        if (settings.dryRun)
+            return await dryRun(calls, settings, targets, deps.log);
         marks = await openMarksOf(settings, repository, deps.log);
-        if (settings.dryRun) {
-            return {
-                ...(await dryRun(calls, settings, targets, deps.log)),
-                marks,
-                unexpectedError: undefined
-            };
+        if (settings.wait !== undefined) {
+            const { waitForOrigin } = await waitStage();
+            wait = await waitForOrigin(settings.wait, stages_limitsOf(settings), await pages.get());
         }
-        wait = settings.wait === undefined ? undefined : await waitFor(settings.wait, settings, pages);
         purge =
             wait?.done === false
                 ? notSentForWait(wait, ledger)
@@ -34534,7 +34515,7 @@ async function runStages(calls, settings, targets, repository, deps, ledger) {
         const why = `edge-purge stopped on an unexpected error: ${(0,text_shown/* plainLine */.h0)((0,message/* messageOf */.b)(error))}`;
         const cancelled = (purge?.cancelled ?? false) || deps.signal.aborted;
         const settled = ledger.settle({ what: 'not finished', detail: why });
-        const ended = { ...(purge ?? notRun([], (0,src_record/* countResults */.aD)([]))), ...settled, cancelled };
+        const ended = { answered: 0, firstSentMs: undefined, ...purge, ...settled, cancelled };
         edgeCheck ??= notJudged(settings, ended.results, why);
         return { purge: ended, wait, edgeCheck, plannedStages: [], marks, unexpectedError: why };
     }
@@ -34553,25 +34534,20 @@ function pageChecks(settings, { clock, signal, log, connect }) {
         close: () => prober?.close()
     };
 }
-/** Each service's purge mark opened, with `changed-since: last-purge` outside a dry run. */
+/** Each service's purge mark opened, with `changed-since: last-purge` (never in a dry run). */
 async function openMarksOf(settings, { github, recalled }, log) {
-    if (settings.dryRun || github === undefined || recalled === undefined)
-        return [];
-    if (settings.lastPurge === undefined)
+    const { lastPurge } = settings;
+    if (lastPurge === undefined || github === undefined || recalled === undefined)
         return [];
     const { openMarks } = await lastPurgeMarks();
-    return openMarks(github, settings.lastPurge, recalled.head, log);
-}
-async function waitFor(wait, settings, pages) {
-    const { waitForOrigin } = await waitStage();
-    return waitForOrigin(wait, stages_limitsOf(settings), await pages.get());
+    return openMarks(github, lastPurge, recalled.head, log);
 }
 /** Every target failed unsent, when the wait did not end with the origin ready. */
 function notSentForWait(wait, ledger) {
     const failure = wait.cancelled
         ? record_failure/* NOT_SENT_CANCELLED */.v$
         : { ...(wait.failure ?? record_failure/* NOT_READY */.q3), notSent: true };
-    return { ...unsent(ledger, failure), cancelled: wait.cancelled };
+    return notRun(ledger.settle(failure), wait.cancelled);
 }
 async function purgeNow(calls, settings, { clock, signal, log, connect }, ledger) {
     const transport = connect.transport(settings);

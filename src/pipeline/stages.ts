@@ -1,23 +1,21 @@
 /**
  * The stages after the plan, each returning its outcome to the one function that runs them in
- * order: the purge marks opened, then a dry run, or the wait, the purge and the edge check.
+ * order: a dry run, or the purge marks opened, then the wait, the purge and the edge check.
  */
-import type { PurgeTargets, Settings, WaitSettings } from '../config/settings.js'
+import type { PurgeTargets, Settings } from '../config/settings.js'
 import type { PageCheckDeps, RequestLimits } from '../http/page-checks.js'
 import type { Prober } from '../http/probe.js'
 import type { StepLog } from '../log.js'
 import {
   countResults,
-  type Counts,
   type PlannedStage,
   type PurgeCall,
   type PurgeRun,
   type Results,
-  type RunRecord,
   type EdgeCheckOutcome,
   type WaitOutcome
 } from '../record/index.js'
-import { NOT_READY, NOT_SENT_CANCELLED, type Failure } from '../record/failure.js'
+import { NOT_READY, NOT_SENT_CANCELLED } from '../record/failure.js'
 import { plannedResults, showDryRun } from '../stages/plan.js'
 import { runPurge } from '../stages/purge/engine.js'
 import type { OpenMark } from '../stages/last-purge/write.js'
@@ -55,30 +53,16 @@ function notJudged(
   const targets = edgeCheckTargetsOf(settings.edgeCheck, () => purgedUrlsOf(results))
   if (settings.dryRun || targets.length === 0) return undefined
   const evidence = `not judged: ${why}`
-  const entries = targets.map(({ url }) => ({
-    url,
-    fresh: false,
-    http_status: null,
-    age: null,
-    checks: 0,
-    evidence
-  }))
+  const unjudged = { fresh: false, http_status: null, age: null, checks: 0, evidence }
+  const entries = targets.map(({ url }) => ({ url, ...unjudged }))
   return { entries, cancelled: false, malformedAge: [] }
 }
 
-const notRun = (results: RunRecord['results'], counts: Counts): PurgeRun => ({
-  results,
-  counts,
-  answered: 0,
-  cancelled: false,
-  firstSentMs: undefined
-})
-
-/** Every call not sent, or not answered, for `reason`: the ledger fails them. */
-const unsent = (ledger: ResultLedger, failure: Failure): PurgeRun => {
-  const { results, counts } = ledger.settle(failure)
-  return notRun(results, counts)
-}
+/** A purge that sent nothing: its results from the plan or the ledger. */
+const notRun = (
+  { results, counts }: Pick<PurgeRun, 'results' | 'counts'>,
+  cancelled = false
+): PurgeRun => ({ results, counts, answered: 0, cancelled, firstSentMs: undefined })
 
 /** A dry run: every call and every later stage as it would run; nothing sent, nothing marked. */
 async function dryRun(
@@ -86,7 +70,7 @@ async function dryRun(
   settings: Settings,
   targets: PurgeTargets,
   log: StepLog
-): Promise<Stages> {
+): Promise<Ran> {
   const plannedStages = [
     settings.wait === undefined
       ? undefined
@@ -102,10 +86,12 @@ async function dryRun(
   await showDryRun(calls, settings.repeatAfterMs, plannedStages, log)
   const planned = plannedResults(calls, settings.repeatAfterMs > 0)
   return {
-    purge: notRun(planned, countResults(planned)),
+    purge: notRun({ results: planned, counts: countResults(planned) }),
     wait: undefined,
     edgeCheck: undefined,
-    plannedStages
+    plannedStages,
+    marks: [],
+    unexpectedError: undefined
   }
 }
 
@@ -116,7 +102,7 @@ export interface Ran extends Stages {
 }
 
 /**
- * The stages after the plan, each returning its outcome: open the purge marks; then a dry run, or
+ * The stages after the plan, each returning its outcome: a dry run; or open the purge marks, then
  * wait until the origin serves the release, purge, and check at the edge that visitors get fresh
  * copies (no purge call is sent when the wait does not end in time). A throw ends them: every
  * target then has a result from the ledger, the only state that must survive it.
@@ -135,15 +121,12 @@ export async function runStages(
   let purge: PurgeRun | undefined
   let edgeCheck: EdgeCheckOutcome | undefined
   try {
+    if (settings.dryRun) return await dryRun(calls, settings, targets, deps.log)
     marks = await openMarksOf(settings, repository, deps.log)
-    if (settings.dryRun) {
-      return {
-        ...(await dryRun(calls, settings, targets, deps.log)),
-        marks,
-        unexpectedError: undefined
-      }
+    if (settings.wait !== undefined) {
+      const { waitForOrigin } = await waitStage()
+      wait = await waitForOrigin(settings.wait, limitsOf(settings), await pages.get())
     }
-    wait = settings.wait === undefined ? undefined : await waitFor(settings.wait, settings, pages)
     purge =
       wait?.done === false
         ? notSentForWait(wait, ledger)
@@ -154,7 +137,7 @@ export async function runStages(
     const why = `edge-purge stopped on an unexpected error: ${plainLine(messageOf(error))}`
     const cancelled = (purge?.cancelled ?? false) || deps.signal.aborted
     const settled = ledger.settle({ what: 'not finished', detail: why })
-    const ended = { ...(purge ?? notRun([], countResults([]))), ...settled, cancelled }
+    const ended = { answered: 0, firstSentMs: undefined, ...purge, ...settled, cancelled }
     edgeCheck ??= notJudged(settings, ended.results, why)
     return { purge: ended, wait, edgeCheck, plannedStages: [], marks, unexpectedError: why }
   } finally {
@@ -177,25 +160,16 @@ function pageChecks(
   }
 }
 
-/** Each service's purge mark opened, with `changed-since: last-purge` outside a dry run. */
+/** Each service's purge mark opened, with `changed-since: last-purge` (never in a dry run). */
 async function openMarksOf(
   settings: Settings,
   { github, recalled }: Pick<Targets, 'github' | 'recalled'>,
   log: StepLog
 ): Promise<OpenMark[]> {
-  if (settings.dryRun || github === undefined || recalled === undefined) return []
-  if (settings.lastPurge === undefined) return []
+  const { lastPurge } = settings
+  if (lastPurge === undefined || github === undefined || recalled === undefined) return []
   const { openMarks } = await lastPurgeMarks()
-  return openMarks(github, settings.lastPurge, recalled.head, log)
-}
-
-async function waitFor(
-  wait: WaitSettings,
-  settings: Settings,
-  pages: ReturnType<typeof pageChecks>
-): Promise<WaitOutcome> {
-  const { waitForOrigin } = await waitStage()
-  return waitForOrigin(wait, limitsOf(settings), await pages.get())
+  return openMarks(github, lastPurge, recalled.head, log)
 }
 
 /** Every target failed unsent, when the wait did not end with the origin ready. */
@@ -203,7 +177,7 @@ function notSentForWait(wait: WaitOutcome, ledger: ResultLedger): PurgeRun {
   const failure = wait.cancelled
     ? NOT_SENT_CANCELLED
     : { ...(wait.failure ?? NOT_READY), notSent: true }
-  return { ...unsent(ledger, failure), cancelled: wait.cancelled }
+  return notRun(ledger.settle(failure), wait.cancelled)
 }
 
 async function purgeNow(
