@@ -378,15 +378,12 @@ async function releaseRange(github, release, head) {
 /** The release published before `current`, among the newest 1,000 GitHub lists. */
 async function findPreviousRelease(github, current) {
     const known = [];
+    const visit = ({ items }) => {
+        known.push(...items.flatMap((release) => releaseInfo(release) ?? []));
+        return false;
+    };
     try {
-        await (0,src_github/* walkPages */.wZ)((page) => github.releases(page), RELEASE_PAGES, 'releases', ({ items }) => {
-            for (const release of items) {
-                const info = releaseInfo(release);
-                if (info !== undefined)
-                    known.push(info);
-            }
-            return false;
-        });
+        await (0,src_github/* walkPages */.wZ)((page) => github.releases(page), RELEASE_PAGES, 'releases', visit);
     }
     catch (error) {
         throw apiError(error, github, 'list releases');
@@ -450,10 +447,9 @@ function deriveTargets(files, urlMap, keyMap) {
             }
             add('url', urlPrefix + rest, file);
         }
-        for (const { key, matches } of keyMap) {
+        for (const { key, matches } of keyMap)
             if (matches(file))
                 add('key', key, file);
-        }
     }
     return targets;
 }

@@ -32,15 +32,13 @@ function statusPrefix(status) {
 function judge(observation, rule) {
     const { status, age, malformedAge, undecodable, cacheStatus, failure } = observation;
     const via = cacheStatus === undefined ? '' : ` (${cacheStatus})`;
-    if (status === null) {
+    if (status === null)
         return { fresh: false, evidence: failure ?? 'no answer' };
-    }
     if (status >= 500)
         return { fresh: false, evidence: `HTTP ${status}${via}` };
     const prefix = statusPrefix(status);
-    if (undecodable !== undefined) {
+    if (undecodable !== undefined)
         return { fresh: false, evidence: `${prefix}${undecodable}${via}` };
-    }
     if ('text' in rule) {
         const fresh = observation.textSeen === true;
         const evidence = `${prefix}${fresh ? 'showed' : 'did not show'} ${(0,shown/* quoted */.TL)(rule.text)}${via}`;
@@ -57,10 +55,7 @@ function judge(observation, rule) {
     // after the first call from looking older than it.
     return age <= elapsedS + 1
         ? { fresh: true, evidence: `${prefix}Age ${age} s, purge began ${began}${via}` }
-        : {
-            fresh: false,
-            evidence: `${prefix}Age ${age} s, but the purge began ${began}${via}`
-        };
+        : { fresh: false, evidence: `${prefix}Age ${age} s, but the purge began ${began}${via}` };
 }
 
 // EXTERNAL MODULE: ./src/http/blocked.ts
@@ -125,14 +120,13 @@ function evidenceOf({ judgement, final, late, spared }, cancelled) {
 }
 function entryOf(progress, cancelled) {
     const { target, checks, observation, judgement } = progress;
-    const evidence = evidenceOf(progress, cancelled);
     return {
         url: target.url,
         fresh: judgement?.fresh ?? false,
         http_status: observation?.status ?? null,
         age: observation?.age ?? null,
         checks,
-        evidence
+        evidence: evidenceOf(progress, cancelled)
     };
 }
 async function checkEdge(settings, { requestTimeoutMs, concurrency }, deps) {
@@ -151,13 +145,8 @@ async function checkEdge(settings, { requestTimeoutMs, concurrency }, deps) {
     const seconds = `${settings.timeoutMs / 1000} s`;
     const title = `Edge check: ${(0,counted/* counted */.h)(progress.length, 'URL')} (up to ${concurrency} at once, stale ones re-checked; no check starts after ${seconds})`;
     return log.group(title, async () => {
-        const tooLate = await (0,page_checks/* pollUntilDeadline */._K)(progress, check, {
-            deadline,
-            concurrency,
-            clock,
-            signal
-        });
-        for (const state of tooLate)
+        const late = await (0,page_checks/* pollUntilDeadline */._K)(progress, check, { deadline, concurrency, clock, signal });
+        for (const state of late)
             state.late = state.checks === 0;
         return outcomeOf(progress, seconds, deps);
     });

@@ -35908,8 +35908,7 @@ function networkCodeOf(error) {
 /** Commits on the comparison's first page, which lists the files: its commits are not read. */
 const COMMITS_PER_PAGE = 100;
 /** Deployments and releases per page: the most GitHub returns. */
-const DEPLOYMENTS_PER_PAGE = 100;
-const RELEASES_PER_PAGE = 100;
+const LIST_PER_PAGE = 100;
 /**
  * How the run's repository is opened with `token`, which stays in the client: the repository from
  * GITHUB_REPOSITORY, GITHUB_EVENT_PATH and the other `GITHUB_*` variables.
@@ -35918,19 +35917,15 @@ const openGitHub = (token) => (limits) => {
     const env = process.env;
     const payload = readEventPayload(env.GITHUB_EVENT_PATH);
     const [owner = '', repo = ''] = repositoryOf(env.GITHUB_REPOSITORY, payload);
-    return connectGitHub({
-        token,
-        owner,
-        repo,
-        event: {
-            eventName: env.GITHUB_EVENT_NAME ?? '',
-            sha: env.GITHUB_SHA ?? '',
-            payload,
-            runId: env.GITHUB_RUN_ID ?? '',
-            runUrl: readRunContext(env)?.runUrl ?? ''
-        },
-        baseUrl: env.GITHUB_API_URL || 'https://api.github.com'
-    }, limits);
+    const event = {
+        eventName: env.GITHUB_EVENT_NAME ?? '',
+        sha: env.GITHUB_SHA ?? '',
+        payload,
+        runId: env.GITHUB_RUN_ID ?? '',
+        runUrl: readRunContext(env)?.runUrl ?? ''
+    };
+    const baseUrl = env.GITHUB_API_URL || 'https://api.github.com';
+    return connectGitHub({ token, owner, repo, event, baseUrl }, limits);
 };
 /** The event's JSON; empty when the runner gave none (a run outside a workflow). */
 function readEventPayload(path) {
@@ -35979,12 +35974,11 @@ async function connectGitHub(where, limits) {
     };
 }
 /** The repository's comparisons, trees and releases: what changed files are read from. */
-function historyReads(octokit, { owner, repo }) {
+function historyReads(octokit, repo) {
     return {
         compare: async (base, head) => {
             const { data } = await octokit.request('GET /repos/{owner}/{repo}/compare/{basehead}', {
-                owner,
-                repo,
+                ...repo,
                 basehead: `${base}...${head}`,
                 per_page: COMMITS_PER_PAGE,
                 page: 1
@@ -35998,17 +35992,15 @@ function historyReads(octokit, { owner, repo }) {
         },
         releases: async (page) => {
             const { data, headers } = await octokit.request('GET /repos/{owner}/{repo}/releases', {
-                owner,
-                repo,
-                per_page: RELEASES_PER_PAGE,
+                ...repo,
+                per_page: LIST_PER_PAGE,
                 page
             });
             return { items: data, nextPage: nextPageOf(headers.link) };
         },
         tree: async (sha) => {
             const { data } = await octokit.request('GET /repos/{owner}/{repo}/git/trees/{tree_sha}', {
-                owner,
-                repo,
+                ...repo,
                 tree_sha: sha,
                 recursive: '1'
             });
@@ -36020,31 +36012,25 @@ function historyReads(octokit, { owner, repo }) {
     };
 }
 /** The deployments that mark each service's purges: listed, read, created and given a state. */
-function deploymentCalls(octokit, { owner, repo }) {
+function deploymentCalls(octokit, repo) {
     return {
         deployments: async (environment, page) => {
             const { data, headers } = await octokit.request('GET /repos/{owner}/{repo}/deployments', {
-                owner,
-                repo,
+                ...repo,
                 environment,
-                per_page: DEPLOYMENTS_PER_PAGE,
+                per_page: LIST_PER_PAGE,
                 page
             });
-            const deployments = data.map((deployment) => ({
-                id: Number(deployment.id),
-                sha: deployment.sha,
-                payload: deployment.payload
-            }));
-            return { items: deployments, nextPage: nextPageOf(headers.link) };
+            const items = data.map(({ id, sha, payload }) => ({ id: Number(id), sha, payload }));
+            return { items, nextPage: nextPageOf(headers.link) };
         },
         latestDeploymentState: async (id) => {
-            const { data } = await octokit.request('GET /repos/{owner}/{repo}/deployments/{deployment_id}/statuses', { owner, repo, deployment_id: id, per_page: 1 });
+            const { data } = await octokit.request('GET /repos/{owner}/{repo}/deployments/{deployment_id}/statuses', { ...repo, deployment_id: id, per_page: 1 });
             return data[0]?.state;
         },
         createDeployment: async (deployment) => {
             const { data } = await octokit.request('POST /repos/{owner}/{repo}/deployments', {
-                owner,
-                repo,
+                ...repo,
                 ref: deployment.sha,
                 task: deployment.task,
                 environment: deployment.environment,
@@ -36062,8 +36048,7 @@ function deploymentCalls(octokit, { owner, repo }) {
         },
         setDeploymentState: async (id, state, { description, logUrl }) => {
             await octokit.request('POST /repos/{owner}/{repo}/deployments/{deployment_id}/statuses', {
-                owner,
-                repo,
+                ...repo,
                 deployment_id: id,
                 state,
                 description,
@@ -38419,26 +38404,17 @@ const WHITESPACE = /\s/;
 function* listItems(text, input) {
     const kind = KINDS[input];
     const elements = jsonElements(text, input, kind);
-    if (elements !== undefined) {
-        for (const [index, element] of elements.entries()) {
-            if (element === '')
-                continue;
-            const space = WHITESPACE.exec(element);
-            if (space !== null) {
-                throw new input_error/* InputError */.d(`${input}: element ${index + 1} of the JSON array, ${kind.show(element)}, holds whitespace (${codePoint(space[0])}); give each ${kind.item} as an element of its own`);
-            }
-            kind.check?.(element, input);
-            yield element;
-        }
-        return;
-    }
-    for (const piece of text.split(kind.split)) {
-        const item = kind.ends === undefined ? piece : piece.replace(kind.ends, '');
+    for (const [index, piece] of (elements ?? text.split(kind.split)).entries()) {
+        // An element is an item as written; a piece of text drops its kind's ends first.
+        const item = elements !== undefined || kind.ends === undefined ? piece : piece.replace(kind.ends, '');
         if (item === '')
             continue;
         const space = WHITESPACE.exec(item);
         if (space !== null) {
-            throw new input_error/* InputError */.d(`${input}: ${kind.show(item)} holds whitespace (${codePoint(space[0])}) that does not separate ${kind.items}; separate them with ${kind.separatedBy}`);
+            const char = codePoint(space[0]);
+            throw new input_error/* InputError */.d(elements === undefined
+                ? `${input}: ${kind.show(item)} holds whitespace (${char}) that does not separate ${kind.items}; separate them with ${kind.separatedBy}`
+                : `${input}: element ${index + 1} of the JSON array, ${kind.show(item)}, holds whitespace (${char}); give each ${kind.item} as an element of its own`);
         }
         kind.check?.(item, input);
         yield item;
@@ -38652,14 +38628,13 @@ var picomatch_default = /*#__PURE__*/__nccwpck_require__.n(picomatch);
 
 /** The `LEFT => RIGHT` lines of a map, skipping blank lines and `#` comments. */
 function mapLines(text, input, shape) {
-    const lines = [];
-    text
+    return text
         .replace(/^\uFEFF/, '')
         .split(/\r?\n/)
-        .forEach((raw, index) => {
+        .flatMap((raw, index) => {
         const trimmed = raw.trim();
         if (trimmed === '' || trimmed.startsWith('#'))
-            return;
+            return [];
         const line = index + 1;
         const arrow = trimmed.indexOf('=>');
         const left = arrow < 0 ? '' : trimmed.slice(0, arrow).trim();
@@ -38667,9 +38642,8 @@ function mapLines(text, input, shape) {
         if (left === '' || right === '') {
             throw new input_error/* InputError */.d(`${input} line ${line}: expected ${shape}, got ${(0,text_shown/* shorten */.ml)(trimmed)}`);
         }
-        lines.push({ line, left, right });
+        return [{ line, left, right }];
     });
-    return lines;
 }
 /** Parses `url-map`: lines `PATH_PREFIX => URL_PREFIX`, e.g. `public/ => https://www.example.com/`. */
 function parseUrlMap(text) {

@@ -33,13 +33,12 @@ interface MapLine {
 
 /** The `LEFT => RIGHT` lines of a map, skipping blank lines and `#` comments. */
 function mapLines(text: string, input: 'url-map' | 'key-map', shape: string): MapLine[] {
-  const lines: MapLine[] = []
-  text
+  return text
     .replace(/^\uFEFF/, '')
     .split(/\r?\n/)
-    .forEach((raw, index) => {
+    .flatMap((raw, index) => {
       const trimmed = raw.trim()
-      if (trimmed === '' || trimmed.startsWith('#')) return
+      if (trimmed === '' || trimmed.startsWith('#')) return []
       const line = index + 1
       const arrow = trimmed.indexOf('=>')
       const left = arrow < 0 ? '' : trimmed.slice(0, arrow).trim()
@@ -47,9 +46,8 @@ function mapLines(text: string, input: 'url-map' | 'key-map', shape: string): Ma
       if (left === '' || right === '') {
         throw new InputError(`${input} line ${line}: expected ${shape}, got ${shorten(trimmed)}`)
       }
-      lines.push({ line, left, right })
+      return [{ line, left, right }]
     })
-  return lines
 }
 
 /** Parses `url-map`: lines `PATH_PREFIX => URL_PREFIX`, e.g. `public/ => https://www.example.com/`. */

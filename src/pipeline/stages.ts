@@ -36,12 +36,17 @@ const lastPurgeMarks = () => import('../stages/last-purge/write.js')
 const waitStage = () => import('../stages/wait.js')
 const edgeCheckStage = () => import('../stages/edge-check/index.js')
 
-/** What the stages after planning did; the wait and edge check only when they ran. */
+/**
+ * What the stages after the plan did: each stage's outcome (the wait and edge check only when they
+ * ran), the marks opened, an early end's why.
+ */
 export interface Stages {
   purge: PurgeRun
   wait: WaitOutcome | undefined
   edgeCheck: EdgeCheckOutcome | undefined
   plannedStages: PlannedStage[]
+  marks: OpenMark[]
+  unexpectedError: string | undefined
 }
 
 /** The edge check a run that stopped on an unexpected error expected but did not make: not fresh. */
@@ -70,7 +75,7 @@ async function dryRun(
   settings: Settings,
   targets: PurgeTargets,
   log: StepLog
-): Promise<Ran> {
+): Promise<Stages> {
   const plannedStages = [
     settings.wait === undefined
       ? undefined
@@ -95,12 +100,6 @@ async function dryRun(
   }
 }
 
-/** What the stages after the plan did: each stage's outcome, the marks opened, an early end's why. */
-export interface Ran extends Stages {
-  marks: OpenMark[]
-  unexpectedError: string | undefined
-}
-
 /**
  * The stages after the plan, each returning its outcome: a dry run; or open the purge marks, then
  * wait until the origin serves the release, purge, and check at the edge that visitors get fresh
@@ -114,7 +113,7 @@ export async function runStages(
   repository: Pick<Targets, 'github' | 'recalled'>,
   deps: PipelineDeps,
   ledger: ResultLedger
-): Promise<Ran> {
+): Promise<Stages> {
   const pages = pageChecks(settings, deps)
   let marks: OpenMark[] = []
   let wait: WaitOutcome | undefined

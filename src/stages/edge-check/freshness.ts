@@ -20,14 +20,10 @@ function statusPrefix(status: number): string {
 export function judge(observation: Observation, rule: FreshnessRule): Judgement {
   const { status, age, malformedAge, undecodable, cacheStatus, failure } = observation
   const via = cacheStatus === undefined ? '' : ` (${cacheStatus})`
-  if (status === null) {
-    return { fresh: false, evidence: failure ?? 'no answer' }
-  }
+  if (status === null) return { fresh: false, evidence: failure ?? 'no answer' }
   if (status >= 500) return { fresh: false, evidence: `HTTP ${status}${via}` }
   const prefix = statusPrefix(status)
-  if (undecodable !== undefined) {
-    return { fresh: false, evidence: `${prefix}${undecodable}${via}` }
-  }
+  if (undecodable !== undefined) return { fresh: false, evidence: `${prefix}${undecodable}${via}` }
   if ('text' in rule) {
     const fresh = observation.textSeen === true
     const evidence = `${prefix}${fresh ? 'showed' : 'did not show'} ${quoted(rule.text)}${via}`
@@ -43,8 +39,5 @@ export function judge(observation: Observation, rule: FreshnessRule): Judgement 
   // after the first call from looking older than it.
   return age <= elapsedS + 1
     ? { fresh: true, evidence: `${prefix}Age ${age} s, purge began ${began}${via}` }
-    : {
-        fresh: false,
-        evidence: `${prefix}Age ${age} s, but the purge began ${began}${via}`
-      }
+    : { fresh: false, evidence: `${prefix}Age ${age} s, but the purge began ${began}${via}` }
 }

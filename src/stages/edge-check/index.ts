@@ -76,14 +76,13 @@ function evidenceOf({ judgement, final, late, spared }: Progress, cancelled: boo
 
 function entryOf(progress: Progress, cancelled: boolean): EdgeCheckEntry {
   const { target, checks, observation, judgement } = progress
-  const evidence = evidenceOf(progress, cancelled)
   return {
     url: target.url,
     fresh: judgement?.fresh ?? false,
     http_status: observation?.status ?? null,
     age: observation?.age ?? null,
     checks,
-    evidence
+    evidence: evidenceOf(progress, cancelled)
   }
 }
 
@@ -107,13 +106,8 @@ export async function checkEdge(
   const seconds = `${settings.timeoutMs / 1000} s`
   const title = `Edge check: ${counted(progress.length, 'URL')} (up to ${concurrency} at once, stale ones re-checked; no check starts after ${seconds})`
   return log.group(title, async () => {
-    const tooLate = await pollUntilDeadline(progress, check, {
-      deadline,
-      concurrency,
-      clock,
-      signal
-    })
-    for (const state of tooLate) state.late = state.checks === 0
+    const late = await pollUntilDeadline(progress, check, { deadline, concurrency, clock, signal })
+    for (const state of late) state.late = state.checks === 0
     return outcomeOf(progress, seconds, deps)
   })
 }
