@@ -162,24 +162,17 @@ async function treeDifference(github, base, head, terms) {
  * or 7 MB) fails: a file it left out would stay stale without anyone knowing.
  */
 async function wholeTree(github, sha, unknown, { input, instead }) {
-    let entries;
-    try {
-        const tree = await github.tree(sha);
-        if (tree.truncated) {
-            throw new input_error/* InputError */.d(`${input}: GitHub lists the tree of ${shortRef(sha)} only in part (over 100,000 entries or 7 MB), so the changed files cannot all be known; ${instead}`);
-        }
-        entries = tree.entries;
-    }
-    catch (error) {
-        if (error instanceof input_error/* InputError */.d)
-            throw error;
+    const tree = await github.tree(sha).catch((error) => {
         const status = (0,src_github/* statusOf */.c2)(error);
         if (status === 404 || status === 409 || status === 422) {
             throw new input_error/* InputError */.d(`${input}: ${unknown} (${status}), so what changed since cannot be known; ${instead}`);
         }
         throw apiError(error, github, `read the tree of ${shortRef(sha)}`);
+    });
+    if (tree.truncated) {
+        throw new input_error/* InputError */.d(`${input}: GitHub lists the tree of ${shortRef(sha)} only in part (over 100,000 entries or 7 MB), so the changed files cannot all be known; ${instead}`);
     }
-    return new Map(entries.map((entry) => [entry.path, entry.sha]));
+    return new Map(tree.entries.map((entry) => [entry.path, entry.sha]));
 }
 
 ;// CONCATENATED MODULE: ./src/stages/changed-files/range-files.ts
@@ -218,14 +211,15 @@ function listsEveryFile(page) {
 /** The files a range changed, and how the log describes it. */
 async function filesOfRange(github, range) {
     const listed = await listChangedFiles(github, range);
+    const { base, head, origin, label, notes, comparison } = range;
     return {
         ...listed,
-        base: range.base,
-        baseSha: range.comparison.baseSha,
-        head: range.head,
-        source: range.origin,
-        description: describeRange(range.origin, range.base, range.head, range.comparison.totalCommits, range.label),
-        notes: range.notes
+        base,
+        baseSha: comparison.baseSha,
+        head,
+        source: origin,
+        description: describeRange(origin, base, head, comparison.totalCommits, label),
+        notes
     };
 }
 /**

@@ -132,12 +132,8 @@ async function safeGet(prober, url, options) {
         return await prober.get(url, options);
     }
     catch (error) {
-        const message = (0,_text_message_js__WEBPACK_IMPORTED_MODULE_2__/* .messageOf */ .b)(error);
-        return {
-            kind: 'network',
-            code: undefined,
-            message: `edge-purge could not check it: ${message}`
-        };
+        const message = `edge-purge could not check it: ${(0,_text_message_js__WEBPACK_IMPORTED_MODULE_2__/* .messageOf */ .b)(error)}`;
+        return { kind: 'network', code: undefined, message };
     }
 }
 /**

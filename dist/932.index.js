@@ -25,10 +25,6 @@ var counted = __webpack_require__(4305);
 var shown = __webpack_require__(8482);
 ;// CONCATENATED MODULE: ./src/stages/edge-check/freshness.ts
 
-/** `HTTP 404, ` for answers other than 2xx: a fresh 404 or a 301 is worth a second look. */
-function statusPrefix(status) {
-    return status >= 200 && status < 300 ? '' : `HTTP ${status}, `;
-}
 function judge(observation, rule) {
     const { status, age, malformedAge, undecodable, cacheStatus, failure } = observation;
     const via = cacheStatus === undefined ? '' : ` (${cacheStatus})`;
@@ -36,7 +32,8 @@ function judge(observation, rule) {
         return { fresh: false, evidence: failure ?? 'no answer' };
     if (status >= 500)
         return { fresh: false, evidence: `HTTP ${status}${via}` };
-    const prefix = statusPrefix(status);
+    // `HTTP 404, ` for answers other than 2xx: a fresh 404 or a 301 is worth a second look.
+    const prefix = status >= 200 && status < 300 ? '' : `HTTP ${status}, `;
     if (undecodable !== undefined)
         return { fresh: false, evidence: `${prefix}${undecodable}${via}` };
     if ('text' in rule) {
@@ -101,10 +98,6 @@ function sparedBy(block) {
 
 const FIRST_RECHECK_MS = 500;
 const MAX_RECHECK_MS = 5000;
-/** Wait before the re-check that follows check number `checks`: 0.5 s, 1 s, 2 s, 4 s, then 5 s. */
-function recheckDelayMs(checks) {
-    return Math.min(MAX_RECHECK_MS, FIRST_RECHECK_MS * 2 ** Math.max(0, checks - 1));
-}
 /** What the verdict rests on, and why there is none or no later one. */
 function evidenceOf({ judgement, final, late, spared }, cancelled) {
     if (judgement === undefined) {
@@ -180,7 +173,8 @@ function checkOnce(settings, deadline, requestTimeoutMs, { prober, clock, signal
         state.checks += 1;
         state.observation = observation;
         state.judgement = judgement;
-        const delay = recheckDelayMs(state.checks);
+        // The wait before the next re-check: 0.5 s, 1 s, 2 s, 4 s, then 5 s.
+        const delay = Math.min(MAX_RECHECK_MS, FIRST_RECHECK_MS * 2 ** Math.max(0, state.checks - 1));
         const due = clock.now() + delay;
         state.final = judgement.fresh || answer.kind === 'blocked' || due > deadline;
         if (answer.kind === 'blocked') {

@@ -31156,17 +31156,11 @@ async function walkPages(read, mostPages, what, visit) {
  */
 function createAgents(options) {
     const clients = new Map();
+    const settings = { keepAlive: true, maxSockets: options.concurrency, allowRedirects: false };
     return {
         agentFor(url) {
-            let client = clients.get(url.origin);
-            if (client === undefined) {
-                client = new _actions_http_client__WEBPACK_IMPORTED_MODULE_0__/* .HttpClient */ .Qq(options.userAgent, [], {
-                    keepAlive: true,
-                    maxSockets: options.concurrency,
-                    allowRedirects: false
-                });
-                clients.set(url.origin, client);
-            }
+            const client = clients.get(url.origin) ?? new _actions_http_client__WEBPACK_IMPORTED_MODULE_0__/* .HttpClient */ .Qq(options.userAgent, [], settings);
+            clients.set(url.origin, client);
             return client.getAgent(url.href);
         },
         close() {
@@ -31505,19 +31499,16 @@ function causeText(failure) {
  * How a knock-on's reason continues after how far its call got, by what stopped it. The reason
  * ends with the cause, whole.
  */
+const KNOCK_ON_LEADS = {
+    unauthorized: ': an earlier call to the same address got ',
+    forbidden: ': an earlier call needing the same permission found that ',
+    host: ' after an earlier call to the same host: ',
+    proxy: ' after an earlier call through the same proxy: '
+};
 function knockOnLead(knockOn) {
-    switch (knockOn.scope) {
-        case 'unauthorized':
-            return ': an earlier call to the same address got ';
-        case 'forbidden':
-            return ': an earlier call needing the same permission found that ';
-        case 'host':
-            return ' after an earlier call to the same host: ';
-        case 'proxy':
-            return ' after an earlier call through the same proxy: ';
-        case 'outage':
-            return `: ${knockOn.host} failed ${knockOn.failures} calls in a row; the last: `;
-    }
+    return knockOn.scope === 'outage'
+        ? `: ${knockOn.host} failed ${knockOn.failures} calls in a row; the last: `
+        : KNOCK_ON_LEADS[knockOn.scope];
 }
 /**
  * A failure as the results' `error` gives it. A knock-on reads `not sent` when its call had made
@@ -33213,17 +33204,14 @@ var exchange = __nccwpck_require__(4447);
 const MAX_BODY_BYTES = 1024 * 1024;
 function createTransport(options) {
     const agents = (0,http_agents/* createAgents */.j)(options);
+    const { apiToken, userAgent, timeoutMs } = options;
     function send(call, signal) {
         const { body } = call;
-        const headers = {
-            ...call.headers,
-            'User-Agent': options.userAgent
-        };
+        const headers = { ...call.headers, 'User-Agent': userAgent };
         if (call.authenticated)
-            headers['Edge-Key'] = options.apiToken;
+            headers['Edge-Key'] = apiToken;
         if (body !== undefined)
             headers['Content-Length'] = Buffer.byteLength(body);
-        const { timeoutMs } = options;
         const request = { url: call.url, method: call.method, headers, body, agents, timeoutMs, signal };
         return (0,exchange/* exchange */.c)(request, (response) => (0,exchange/* wholeBody */.g)(response, MAX_BODY_BYTES));
     }
@@ -34333,25 +34321,22 @@ class PurgePass {
         this.gates = new Gates(outageThreshold(settings.concurrency));
     }
     async run(calls, ledger) {
-        const { signal } = this.deps;
+        const { clock, signal, log } = this.deps;
         let next = 0;
         const worker = async () => {
             while (next < calls.length && !signal.aborted) {
                 const index = next++;
-                await this.sendAndRecord(calls[index], index, ledger);
+                const call = calls[index];
+                const started = clock.now();
+                const { end, answered } = await this.settle(call);
+                ledger.record(index, end);
+                if (answered)
+                    this.answered += 1;
+                log.info(describeEnd(call, end, clock.now() - started));
             }
         };
         const workers = Math.min(this.settings.concurrency, calls.length);
         await Promise.all(Array.from({ length: workers }, worker));
-    }
-    async sendAndRecord(call, index, ledger) {
-        const { clock, log } = this.deps;
-        const started = clock.now();
-        const { end, answered } = await this.settle(call);
-        ledger.record(index, end);
-        if (answered)
-            this.answered += 1;
-        log.info(describeEnd(call, end, clock.now() - started));
     }
     /** A throw while handling one call (a bug, or an answer no rule foresaw) fails that call only. */
     async settle(call) {
@@ -34464,14 +34449,12 @@ function notJudged(settings, results, why) {
 const notRun = ({ results, counts }, cancelled = false) => ({ results, counts, answered: 0, cancelled, firstSentMs: undefined });
 /** A dry run: every call and every later stage as it would run; nothing sent, nothing marked. */
 async function dryRun(calls, settings, targets, log) {
+    const { wait, lastPurge, edgeCheck } = settings;
+    const urls = targets.urls.map((url) => url.target);
     const plannedStages = [
-        settings.wait === undefined
-            ? undefined
-            : (await waitStage()).describeWaitPlanned(settings.wait),
-        describeCheckPlanned(settings.edgeCheck, targets.urls.map((url) => url.target)),
-        settings.lastPurge === undefined
-            ? undefined
-            : (await lastPurgeMarks()).describeMarkPlanned(settings.lastPurge)
+        wait === undefined ? undefined : (await waitStage()).describeWaitPlanned(wait),
+        describeCheckPlanned(edgeCheck, urls),
+        lastPurge === undefined ? undefined : (await lastPurgeMarks()).describeMarkPlanned(lastPurge)
     ].filter((stage) => stage !== undefined);
     await showDryRun(calls, settings.repeatAfterMs, plannedStages, log);
     const planned = plannedResults(calls, settings.repeatAfterMs > 0);
@@ -38695,8 +38678,7 @@ function parseKeyMap(text) {
             matches = picomatch_default()(glob, { dot: true });
         }
         catch (error) {
-            const reason = (0,message/* messageOf */.b)(error);
-            throw new input_error/* InputError */.d(`${source}: ${(0,text_shown/* shorten */.ml)(left)} is not a valid glob: ${reason}`);
+            throw new input_error/* InputError */.d(`${source}: ${(0,text_shown/* shorten */.ml)(left)} is not a valid glob: ${(0,message/* messageOf */.b)(error)}`);
         }
         return { glob, key, line, matches };
     });
@@ -38875,8 +38857,7 @@ function listFileText(raw, name, readFile) {
         return readFile(path).replace(/^\uFEFF/, '');
     }
     catch (error) {
-        const reason = (0,message/* messageOf */.b)(error);
-        throw new input_error/* InputError */.d(`${name}: cannot read ${(0,text_shown/* shorten */.ml)(path)}: ${reason}`);
+        throw new input_error/* InputError */.d(`${name}: cannot read ${(0,text_shown/* shorten */.ml)(path)}: ${(0,message/* messageOf */.b)(error)}`);
     }
 }
 

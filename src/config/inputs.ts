@@ -130,7 +130,6 @@ function listFileText(
   try {
     return readFile(path).replace(/^\uFEFF/, '')
   } catch (error) {
-    const reason = messageOf(error)
-    throw new InputError(`${name}: cannot read ${shorten(path)}: ${reason}`)
+    throw new InputError(`${name}: cannot read ${shorten(path)}: ${messageOf(error)}`)
   }
 }

@@ -107,8 +107,7 @@ export function parseKeyMap(text: string): KeyMapping[] {
       // dot: files such as `.well-known/…` are served too, and a missed purge is the costly mistake.
       matches = picomatch(glob, { dot: true })
     } catch (error) {
-      const reason = messageOf(error)
-      throw new InputError(`${source}: ${shorten(left)} is not a valid glob: ${reason}`)
+      throw new InputError(`${source}: ${shorten(left)} is not a valid glob: ${messageOf(error)}`)
     }
     return { glob, key, line, matches }
   })

@@ -76,17 +76,12 @@ async function dryRun(
   targets: PurgeTargets,
   log: StepLog
 ): Promise<Stages> {
+  const { wait, lastPurge, edgeCheck } = settings
+  const urls = targets.urls.map((url) => url.target)
   const plannedStages = [
-    settings.wait === undefined
-      ? undefined
-      : (await waitStage()).describeWaitPlanned(settings.wait),
-    describeCheckPlanned(
-      settings.edgeCheck,
-      targets.urls.map((url) => url.target)
-    ),
-    settings.lastPurge === undefined
-      ? undefined
-      : (await lastPurgeMarks()).describeMarkPlanned(settings.lastPurge)
+    wait === undefined ? undefined : (await waitStage()).describeWaitPlanned(wait),
+    describeCheckPlanned(edgeCheck, urls),
+    lastPurge === undefined ? undefined : (await lastPurgeMarks()).describeMarkPlanned(lastPurge)
   ].filter((stage) => stage !== undefined)
   await showDryRun(calls, settings.repeatAfterMs, plannedStages, log)
   const planned = plannedResults(calls, settings.repeatAfterMs > 0)

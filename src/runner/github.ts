@@ -107,10 +107,7 @@ export async function connectGitHub(
 
 type Octokit = ReturnType<typeof GitHub.getOctokit>
 
-interface Repo {
-  owner: string
-  repo: string
-}
+type Repo = Pick<RunnerRepository, 'owner' | 'repo'>
 
 /** The repository's comparisons, trees and releases: what changed files are read from. */
 function historyReads(

@@ -63,20 +63,15 @@ export async function filesOfRange(
   range: CommitRange
 ): Promise<ComparedRange> {
   const listed = await listChangedFiles(github, range)
+  const { base, head, origin, label, notes, comparison } = range
   return {
     ...listed,
-    base: range.base,
-    baseSha: range.comparison.baseSha,
-    head: range.head,
-    source: range.origin,
-    description: describeRange(
-      range.origin,
-      range.base,
-      range.head,
-      range.comparison.totalCommits,
-      range.label
-    ),
-    notes: range.notes
+    base,
+    baseSha: comparison.baseSha,
+    head,
+    source: origin,
+    description: describeRange(origin, base, head, comparison.totalCommits, label),
+    notes
   }
 }
 

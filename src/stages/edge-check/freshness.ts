@@ -12,17 +12,13 @@ export interface Judgement {
   evidence: string
 }
 
-/** `HTTP 404, ` for answers other than 2xx: a fresh 404 or a 301 is worth a second look. */
-function statusPrefix(status: number): string {
-  return status >= 200 && status < 300 ? '' : `HTTP ${status}, `
-}
-
 export function judge(observation: Observation, rule: FreshnessRule): Judgement {
   const { status, age, malformedAge, undecodable, cacheStatus, failure } = observation
   const via = cacheStatus === undefined ? '' : ` (${cacheStatus})`
   if (status === null) return { fresh: false, evidence: failure ?? 'no answer' }
   if (status >= 500) return { fresh: false, evidence: `HTTP ${status}${via}` }
-  const prefix = statusPrefix(status)
+  // `HTTP 404, ` for answers other than 2xx: a fresh 404 or a 301 is worth a second look.
+  const prefix = status >= 200 && status < 300 ? '' : `HTTP ${status}, `
   if (undecodable !== undefined) return { fresh: false, evidence: `${prefix}${undecodable}${via}` }
   if ('text' in rule) {
     const fresh = observation.textSeen === true

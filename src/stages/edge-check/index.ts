@@ -44,11 +44,6 @@ interface EdgeCheckRequest {
 const FIRST_RECHECK_MS = 500
 const MAX_RECHECK_MS = 5000
 
-/** Wait before the re-check that follows check number `checks`: 0.5 s, 1 s, 2 s, 4 s, then 5 s. */
-function recheckDelayMs(checks: number): number {
-  return Math.min(MAX_RECHECK_MS, FIRST_RECHECK_MS * 2 ** Math.max(0, checks - 1))
-}
-
 interface Progress {
   target: EdgeCheckTarget
   checks: number
@@ -147,7 +142,8 @@ function checkOnce(
     state.checks += 1
     state.observation = observation
     state.judgement = judgement
-    const delay = recheckDelayMs(state.checks)
+    // The wait before the next re-check: 0.5 s, 1 s, 2 s, 4 s, then 5 s.
+    const delay = Math.min(MAX_RECHECK_MS, FIRST_RECHECK_MS * 2 ** Math.max(0, state.checks - 1))
     const due = clock.now() + delay
     state.final = judgement.fresh || answer.kind === 'blocked' || due > deadline
     if (answer.kind === 'blocked') {

@@ -4,6 +4,7 @@
  * nothing of the runner: transport, clock, abort signal and log are handed in.
  */
 import type { Clock } from '../../clock.js'
+import type { Settings } from '../../config/settings.js'
 import type { StepLog } from '../../log.js'
 import type { Transport } from './transport.js'
 import { describeEnd, describeRetry } from './log-lines.js'
@@ -24,12 +25,7 @@ import { ResultLedger } from './ledger.js'
 import { plainLine } from '../../text/shown.js'
 import { messageOf } from '../../text/message.js'
 
-interface EngineSettings {
-  concurrency: number
-  maxAttempts: number
-  /** Wait before sending every call that purged something a second time; 0 when off. */
-  repeatAfterMs: number
-}
+type EngineSettings = Pick<Settings, 'concurrency' | 'maxAttempts' | 'repeatAfterMs'>
 
 export interface EngineDeps {
   transport: Transport
@@ -104,25 +100,21 @@ class PurgePass {
   }
 
   async run(calls: readonly PurgeCall[], ledger: ResultLedger): Promise<void> {
-    const { signal } = this.deps
+    const { clock, signal, log } = this.deps
     let next = 0
     const worker = async (): Promise<void> => {
       while (next < calls.length && !signal.aborted) {
         const index = next++
-        await this.sendAndRecord(calls[index] as PurgeCall, index, ledger)
+        const call = calls[index] as PurgeCall
+        const started = clock.now()
+        const { end, answered } = await this.settle(call)
+        ledger.record(index, end)
+        if (answered) this.answered += 1
+        log.info(describeEnd(call, end, clock.now() - started))
       }
     }
     const workers = Math.min(this.settings.concurrency, calls.length)
     await Promise.all(Array.from({ length: workers }, worker))
-  }
-
-  private async sendAndRecord(call: PurgeCall, index: number, ledger: ResultLedger): Promise<void> {
-    const { clock, log } = this.deps
-    const started = clock.now()
-    const { end, answered } = await this.settle(call)
-    ledger.record(index, end)
-    if (answered) this.answered += 1
-    log.info(describeEnd(call, end, clock.now() - started))
   }
 
   /** A throw while handling one call (a bug, or an answer no rule foresaw) fails that call only. */
