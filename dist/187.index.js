@@ -179,12 +179,14 @@ function headersShow(headers, text) {
  */
 function createProber(options) {
     const agents = (0,http_agents/* createAgents */.j)(options);
-    function get(url, { timeoutMs, signal, lookFor }) {
-        const headers = { 'User-Agent': options.userAgent, 'Accept-Encoding': ACCEPT_ENCODING };
-        const request = { url, method: 'GET', headers, body: undefined, agents, timeoutMs, signal };
-        return (0,exchange/* exchange */.c)(request, (response) => readPage(response, lookFor));
-    }
-    return { get, close: agents.close };
+    const headers = { 'User-Agent': options.userAgent, 'Accept-Encoding': ACCEPT_ENCODING };
+    return {
+        get(url, { timeoutMs, signal, lookFor }) {
+            const request = { url, method: 'GET', headers, body: undefined, agents, timeoutMs, signal };
+            return (0,exchange/* exchange */.c)(request, (response) => readPage(response, lookFor));
+        },
+        close: agents.close
+    };
 }
 /**
  * A page as the probe reads it: its codings undone, decoded in the charset its `Content-Type`
@@ -192,17 +194,15 @@ function createProber(options) {
  * edge-purge cannot undo, or a header already showing `lookFor`, ends it before the body.
  */
 function readPage(response, lookFor) {
-    const status = response.statusCode ?? 0;
     const encoding = response.headers['content-encoding'];
-    const ageLines = response.headersDistinct.age ?? [];
     let body = '';
     const answer = (truncated, undecodable) => ({
         kind: 'response',
-        status,
+        status: response.statusCode ?? 0,
         headers: response.headers,
         body,
         truncated,
-        ageLines,
+        ageLines: response.headersDistinct.age ?? [],
         undecodable
     });
     const codings = codingsOf(encoding);

@@ -208,37 +208,26 @@ async function compare(github, base, head) {
 function listsEveryFile(page) {
     return page.files !== undefined && page.files.length < COMPARE_FILE_LIMIT;
 }
-/** The files a range changed, and how the log describes it. */
-async function filesOfRange(github, range) {
-    const listed = await listChangedFiles(github, range);
-    const { base, head, origin, label, notes, comparison } = range;
-    return {
-        ...listed,
-        base,
-        baseSha: comparison.baseSha,
-        head,
-        source: origin,
-        description: describeRange(origin, base, head, comparison.totalCommits, label),
-        notes
-    };
-}
 /**
- * Lists the files the range changed. The comparison's own list is used when it is shorter than
- * 300 files; at 300 it may be cut, so the two commits' trees are compared instead: 2 calls, however
- * many commits the range holds (a call per commit would spend the token's 1,000 calls an hour).
+ * The files a range changed, and how the log describes it. The comparison's own list is used when
+ * it is shorter than 300 files; at 300 it may be cut, so the two commits' trees are compared
+ * instead: 2 calls, however many commits the range holds (a call per commit would spend the
+ * token's 1,000 calls an hour).
  */
-async function listChangedFiles(github, range) {
-    const { comparison } = range;
-    const { totalCommits } = comparison;
+async function filesOfRange(github, range) {
+    const { base, head, origin, label, notes, comparison } = range;
+    const { baseSha, totalCommits: commits } = comparison;
+    const description = describeRange(origin, base, head, commits, label);
+    const described = { base, baseSha, head, source: origin, description, notes };
     if (listsEveryFile(comparison)) {
-        return { files: sortedNames(comparison.files), commits: totalCommits, method: 'compare' };
+        return { files: sortedNames(comparison.files), commits, method: 'compare', ...described };
     }
-    const files = await treeDifference(github, comparison.baseSha, range.head, {
+    const files = await treeDifference(github, baseSha, head, {
         input: 'changed-files',
-        baseUnknown: `GitHub does not know the base commit ${shortRef(comparison.baseSha)}`,
+        baseUnknown: `GitHub does not know the base commit ${shortRef(baseSha)}`,
         instead: 'purge everything with mode: all'
     });
-    return { files, commits: totalCommits, method: 'trees' };
+    return { files, commits, method: 'trees', ...described };
 }
 /** The paths of file entries, a rename under its old name and its new one, sorted, each once. */
 function sortedNames(entries) {

@@ -30925,10 +30925,6 @@ async function unlessCancelled(work, signal, onCancel) {
 const systemClock = {
     now: () => Date.now(),
     sleep: (ms, signal) => new Promise((resolve) => {
-        if (signal.aborted) {
-            resolve();
-            return;
-        }
         const done = () => {
             clearTimeout(timer);
             stopListening();
@@ -30936,6 +30932,9 @@ const systemClock = {
         };
         const timer = setTimeout(done, ms);
         const stopListening = onAbort(signal, done);
+        // A signal aborted already fires no more: the sleep ends at once.
+        if (signal.aborted)
+            done();
     })
 };
 /** Marks where a run's time goes, for `npm run bench`; a mark nobody reads costs next to nothing. */
@@ -31008,13 +31007,10 @@ function withoutCredentials(raw) {
 }
 /** Parses one absolute http(s) URL; `source` names the input it came from. */
 function parseHttpUrl(raw, source) {
-    let url;
-    try {
-        url = new URL(raw);
-    }
-    catch {
+    if (!URL.canParse(raw)) {
         throw new _input_error_js__WEBPACK_IMPORTED_MODULE_1__/* .InputError */ .d(`${source}: ${(0,_text_shown_js__WEBPACK_IMPORTED_MODULE_0__/* .shorten */ .ml)(withoutCredentials(raw))} is not an absolute URL; give it with https:// and a host`);
     }
+    const url = new URL(raw);
     if (url.protocol !== 'https:' && url.protocol !== 'http:') {
         throw new _input_error_js__WEBPACK_IMPORTED_MODULE_1__/* .InputError */ .d(`${source}: ${(0,_text_shown_js__WEBPACK_IMPORTED_MODULE_0__/* .shorten */ .ml)(withoutCredentials(raw))} uses ${url.protocol.slice(0, -1)}; only http and https URLs can be purged`);
     }
@@ -31030,16 +31026,13 @@ function purgeUrl(target, source) {
 }
 /** Merges lists, dropping entries already seen, first order kept. */
 function mergeUnique(lists, identity) {
-    const seen = new Set();
-    const merged = [];
+    const merged = new Map();
     for (const item of lists.flat()) {
         const id = identity(item);
-        if (!seen.has(id)) {
-            seen.add(id);
-            merged.push(item);
-        }
+        if (!merged.has(id))
+            merged.set(id, item);
     }
-    return merged;
+    return [...merged.values()];
 }
 
 
@@ -31276,15 +31269,12 @@ function blockedBy(error, url) {
 function blockedWords(blocked) {
     if (blocked.kind === 'certificate') {
         const { code, host } = blocked;
-        return UNTRUSTED_CODES.has(code)
-            ? {
-                what: `the certificate of ${host} is not trusted (${code})`,
-                fix: 'a company CA is given to Node with NODE_EXTRA_CA_CERTS (docs/self-hosted.md)'
-            }
-            : {
-                what: `the certificate of ${host} is not valid (${code})`,
-                fix: "the server's certificate needs fixing; trusting another CA (NODE_EXTRA_CA_CERTS, docs/self-hosted.md) does not help"
-            };
+        if (UNTRUSTED_CODES.has(code)) {
+            const fix = 'a company CA is given to Node with NODE_EXTRA_CA_CERTS (docs/self-hosted.md)';
+            return { what: `the certificate of ${host} is not trusted (${code})`, fix };
+        }
+        const fix = "the server's certificate needs fixing; trusting another CA (NODE_EXTRA_CA_CERTS, docs/self-hosted.md) does not help";
+        return { what: `the certificate of ${host} is not valid (${code})`, fix };
     }
     const { status, proxy, target } = blocked;
     // Its credentials are the same whatever the target: one cause for every call through it.
@@ -31294,13 +31284,10 @@ function blockedWords(blocked) {
             fix: 'check the user and password in HTTPS_PROXY'
         };
     }
-    const what = `the proxy ${proxy} refused the tunnel to ${target} (${status})`;
-    return status === 403
-        ? {
-            what,
-            fix: `the proxy does not allow CONNECT to ${target}; ask its admins to allow it, or list the host in NO_PROXY`
-        }
-        : { what, fix: "the proxy's answer is not the server's; see docs/self-hosted.md" };
+    const fix = status === 403
+        ? `the proxy does not allow CONNECT to ${target}; ask its admins to allow it, or list the host in NO_PROXY`
+        : "the proxy's answer is not the server's; see docs/self-hosted.md";
+    return { what: `the proxy ${proxy} refused the tunnel to ${target} (${status})`, fix };
 }
 /** The proxy's refusal or the certificate's problem, and what fixes it, in one sentence. */
 function describeBlocked(blocked) {
@@ -31553,11 +31540,9 @@ function withSources(results, sources) {
     });
 }
 function countResults(results) {
-    const counts = { purged: 0, failed: 0, planned: 0, total: 0 };
-    for (const result of results) {
+    const counts = { purged: 0, failed: 0, planned: 0, total: results.length };
+    for (const result of results)
         counts[result.status] += 1;
-        counts.total += 1;
-    }
     return counts;
 }
 const NOT_JUDGED_CANCELLED = 'not judged: the run was cancelled';
@@ -33530,11 +33515,10 @@ class ResultLedger {
             const end = this.ends[index];
             if (end === undefined)
                 throw new Error(`call ${index} has no end: fill the ledger first`);
-            const second = this.repeated?.get(index);
             const first = resultsOfCall(call, end);
-            const folded = this.repeated === undefined
-                ? first
-                : withRepeat(first, second === undefined ? undefined : resultsOfCall(call, second));
+            const second = this.repeated?.get(index);
+            const again = second === undefined ? undefined : resultsOfCall(call, second);
+            const folded = this.repeated === undefined ? first : withRepeat(first, again);
             for (const result of folded)
                 results.push(result);
         }
@@ -38218,15 +38202,11 @@ function undeclaredInputs(variables, declared) {
 }
 function closestInput(name, declared) {
     const allowed = Math.min(MAX_EDITS, name.length / 2);
-    let best;
-    for (const candidate of declared) {
-        const edits = editDistance(name, candidate);
-        if (edits <= allowed && (best === undefined || edits < best.edits)) {
-            best = { name: candidate, edits };
-        }
-    }
-    if (best !== undefined)
-        return best.name;
+    const edits = declared.map((candidate) => editDistance(name, candidate));
+    const fewest = Math.min(...edits);
+    // The first declared on a tie.
+    if (fewest <= allowed)
+        return declared[edits.indexOf(fewest)];
     const begun = declared.filter((candidate) => candidate.startsWith(name));
     return name.length >= MIN_PREFIX_CHARS && begun.length === 1 ? begun[0] : undefined;
 }

@@ -49,17 +49,14 @@ function headersShow(headers: http.IncomingHttpHeaders, text: string): boolean {
  */
 export function createProber(options: { userAgent: string; concurrency: number }): Prober {
   const agents = createAgents(options)
-
-  function get(
-    url: string,
-    { timeoutMs, signal, lookFor }: ProbeOptions
-  ): Promise<Answer<PageReading>> {
-    const headers = { 'User-Agent': options.userAgent, 'Accept-Encoding': ACCEPT_ENCODING }
-    const request = { url, method: 'GET', headers, body: undefined, agents, timeoutMs, signal }
-    return exchange(request, (response) => readPage(response, lookFor))
+  const headers = { 'User-Agent': options.userAgent, 'Accept-Encoding': ACCEPT_ENCODING }
+  return {
+    get(url, { timeoutMs, signal, lookFor }) {
+      const request = { url, method: 'GET', headers, body: undefined, agents, timeoutMs, signal }
+      return exchange(request, (response) => readPage(response, lookFor))
+    },
+    close: agents.close
   }
-
-  return { get, close: agents.close }
 }
 
 /**
@@ -71,17 +68,15 @@ function readPage(
   response: http.IncomingMessage,
   lookFor: string | undefined
 ): Answer<PageReading> | BodyReader<PageReading> {
-  const status = response.statusCode ?? 0
   const encoding = response.headers['content-encoding']
-  const ageLines = response.headersDistinct.age ?? []
   let body = ''
   const answer = (truncated: boolean, undecodable?: string): Answer<PageReading> => ({
     kind: 'response',
-    status,
+    status: response.statusCode ?? 0,
     headers: response.headers,
     body,
     truncated,
-    ageLines,
+    ageLines: response.headersDistinct.age ?? [],
     undecodable
   })
   const codings = codingsOf(encoding)

@@ -121,12 +121,10 @@ export class ResultLedger {
     for (const [index, call] of this.calls.entries()) {
       const end = this.ends[index]
       if (end === undefined) throw new Error(`call ${index} has no end: fill the ledger first`)
-      const second = this.repeated?.get(index)
       const first = resultsOfCall(call, end)
-      const folded =
-        this.repeated === undefined
-          ? first
-          : withRepeat(first, second === undefined ? undefined : resultsOfCall(call, second))
+      const second = this.repeated?.get(index)
+      const again = second === undefined ? undefined : resultsOfCall(call, second)
+      const folded = this.repeated === undefined ? first : withRepeat(first, again)
       for (const result of folded) results.push(result)
     }
     return results
