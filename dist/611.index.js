@@ -503,15 +503,14 @@ async function sinceMark(github, last, services, head) {
     const label = `last complete purge of ${names}: ${shortRef(last.sha)}${run}`;
     const comparison = await compare(github, last.sha, head);
     if (comparison.kind === 'ancestor' && listsEveryFile(comparison.page)) {
-        const range = {
+        return filesOfRange(github, {
             base: last.sha,
             head,
             origin: 'record',
             label,
             notes: [],
             comparison: comparison.page
-        };
-        return filesOfRange(github, range);
+        });
     }
     const files = await treeDifference(github, last.sha, head, {
         input: 'changed-since: last-purge',

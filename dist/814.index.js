@@ -270,9 +270,7 @@ const DEFAULT_LABEL = 'utf-8';
 const BOM_BYTES = 3;
 /** The `charset` parameter of a `Content-Type` value, as its label; undefined when there is none. */
 function charsetOf(contentType) {
-    if (contentType === undefined)
-        return undefined;
-    return (0,dist/* parse */.qg)(contentType).parameters.charset;
+    return contentType === undefined ? undefined : (0,dist/* parse */.qg)(contentType).parameters.charset;
 }
 /** The encoding a byte order mark at the start of `bytes` names (Encoding Standard, "BOM sniff"). */
 function bomEncoding(bytes) {

@@ -34109,6 +34109,7 @@ function interpretRefusal(call, exchange, now) {
 /** Makes attempts of `attempt` (told its number, from 1) as `retries` says. */
 async function withRetries(attempt, retries) {
     const { maxAttempts, clock, signal, gate, onRetry } = retries;
+    let last;
     const ended = (attempts, end, retryAt) => ({
         ok: false,
         attempts,
@@ -34116,7 +34117,6 @@ async function withRetries(attempt, retries) {
         failure: last,
         retryAt
     });
-    let last;
     for (let attempts = 0;;) {
         if (signal.aborted)
             return ended(attempts, 'cancelled');
@@ -34273,10 +34273,8 @@ function failureAfter(retried) {
     const { attempts } = retried;
     const last = retried.failure?.failure ?? record_failure/* FAILED */.Wk;
     switch (retried.end) {
-        case 'stopped': {
-            const { cause, knockOn } = retried.stopped;
-            return { ...cause, stopped: { by: knockOn, attempts } };
-        }
+        case 'stopped':
+            return { ...retried.stopped.cause, stopped: { by: retried.stopped.knockOn, attempts } };
         case 'cancelled':
             return attempts === 0 ? record_failure/* NOT_SENT_CANCELLED */.v$ : CANCELLED_IN_FLIGHT;
         case 'too long':
@@ -34420,8 +34418,8 @@ const lastPurgeMarks = () => __nccwpck_require__.e(/* import() */ 215).then(__nc
 const waitStage = () => Promise.all(/* import() */[__nccwpck_require__.e(814), __nccwpck_require__.e(154)]).then(__nccwpck_require__.bind(__nccwpck_require__, 9154));
 const edgeCheckStage = () => Promise.all(/* import() */[__nccwpck_require__.e(814), __nccwpck_require__.e(932)]).then(__nccwpck_require__.bind(__nccwpck_require__, 1932));
 /** The edge check a run that stopped on an unexpected error expected but did not make: not fresh. */
-function notJudged(settings, results, why) {
-    const targets = edgeCheckTargetsOf(settings.edgeCheck, () => purgedUrlsOf(results));
+function notJudged(settings, purge, why) {
+    const targets = edgeCheckTargetsOf(settings.edgeCheck, () => purgedUrlsOf(purge.results));
     if (settings.dryRun || targets.length === 0)
         return undefined;
     const evidence = `not judged: ${why}`;
@@ -34466,7 +34464,7 @@ async function runStages(calls, settings, targets, repository, deps, ledger) {
     try {
         if (settings.dryRun)
             return await dryRun(calls, settings, targets, deps.log);
-        marks = await openMarksOf(settings, repository, deps.log);
+        marks = await openMarksOf(settings.lastPurge, repository, deps.log);
         if (settings.wait !== undefined) {
             const { waitForOrigin } = await waitStage();
             wait = await waitForOrigin(settings.wait, stages_limitsOf(settings), await pages.get());
@@ -34483,7 +34481,7 @@ async function runStages(calls, settings, targets, repository, deps, ledger) {
         const cancelled = (purge?.cancelled ?? false) || deps.signal.aborted;
         const settled = ledger.settle({ what: 'not finished', detail: why });
         const ended = { answered: 0, firstSentMs: undefined, ...purge, ...settled, cancelled };
-        edgeCheck ??= notJudged(settings, ended.results, why);
+        edgeCheck ??= notJudged(settings, ended, why);
         return { purge: ended, wait, edgeCheck, plannedStages: [], marks, unexpectedError: why };
     }
     finally {
@@ -34502,8 +34500,7 @@ function pageChecks(settings, { clock, signal, log, connect }) {
     };
 }
 /** Each service's purge mark opened, with `changed-since: last-purge` (never in a dry run). */
-async function openMarksOf(settings, { github, recalled }, log) {
-    const { lastPurge } = settings;
+async function openMarksOf(lastPurge, { github, recalled }, log) {
     if (lastPurge === undefined || github === undefined || recalled === undefined)
         return [];
     const { openMarks } = await lastPurgeMarks();
@@ -38652,15 +38649,13 @@ function parseKeyMap(text) {
         (0,targets/* checkKey */.yR)(key, source);
         // Paths from GitHub never start with `./`; a glob that does would never match.
         const glob = left.replace(/^(\.\/)+/, '');
-        let matches;
         try {
             // dot: files such as `.well-known/…` are served too, and a missed purge is the costly mistake.
-            matches = picomatch_default()(glob, { dot: true });
+            return { glob, key, line, matches: picomatch_default()(glob, { dot: true }) };
         }
         catch (error) {
             throw new input_error/* InputError */.d(`${source}: ${(0,text_shown/* shorten */.ml)(left)} is not a valid glob: ${(0,message/* messageOf */.b)(error)}`);
         }
-        return { glob, key, line, matches };
     });
 }
 

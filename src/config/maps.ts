@@ -102,13 +102,11 @@ export function parseKeyMap(text: string): KeyMapping[] {
     checkKey(key, source)
     // Paths from GitHub never start with `./`; a glob that does would never match.
     const glob = left.replace(/^(\.\/)+/, '')
-    let matches: (path: string) => boolean
     try {
       // dot: files such as `.well-known/…` are served too, and a missed purge is the costly mistake.
-      matches = picomatch(glob, { dot: true })
+      return { glob, key, line, matches: picomatch(glob, { dot: true }) }
     } catch (error) {
       throw new InputError(`${source}: ${shorten(left)} is not a valid glob: ${messageOf(error)}`)
     }
-    return { glob, key, line, matches }
   })
 }

@@ -16,7 +16,7 @@ export interface FailedAttempt {
   waitMs: number | undefined
 }
 
-/** How one attempt ended, as its caller reads it; `cancelled`: the run's cancel ended it, unknown. */
+/** How one attempt ended, as its caller reads it; `cancelled` when the run's cancel ended it. */
 export type Tried<T, F extends FailedAttempt> =
   { ok: true; value: T } | { ok: false; failure: F; cancelled: boolean }
 
@@ -69,6 +69,7 @@ export async function withRetries<T, F extends FailedAttempt, S = never>(
   retries: Retries<F, S>
 ): Promise<Retried<T, F, S>> {
   const { maxAttempts, clock, signal, gate, onRetry } = retries
+  let last: F | undefined
   const ended = (attempts: number, end: RetryEnd, retryAt?: number): Ended<F> => ({
     ok: false,
     attempts,
@@ -76,7 +77,6 @@ export async function withRetries<T, F extends FailedAttempt, S = never>(
     failure: last,
     retryAt
   })
-  let last: F | undefined
   for (let attempts = 0; ;) {
     if (signal.aborted) return ended(attempts, 'cancelled')
     const held = gate?.()

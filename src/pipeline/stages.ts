@@ -2,7 +2,7 @@
  * The stages after the plan, each returning its outcome to the one function that runs them in
  * order: a dry run, or the purge marks opened, then the wait, the purge and the edge check.
  */
-import type { PurgeTargets, Settings } from '../config/settings.js'
+import type { LastPurgeSettings, PurgeTargets, Settings } from '../config/settings.js'
 import type { PageCheckDeps, RequestLimits } from '../http/page-checks.js'
 import type { Prober } from '../http/probe.js'
 import type { StepLog } from '../log.js'
@@ -11,7 +11,6 @@ import {
   type PlannedStage,
   type PurgeCall,
   type PurgeRun,
-  type Results,
   type EdgeCheckOutcome,
   type WaitOutcome
 } from '../record/index.js'
@@ -50,12 +49,8 @@ export interface Stages {
 }
 
 /** The edge check a run that stopped on an unexpected error expected but did not make: not fresh. */
-function notJudged(
-  settings: Settings,
-  results: Results,
-  why: string
-): EdgeCheckOutcome | undefined {
-  const targets = edgeCheckTargetsOf(settings.edgeCheck, () => purgedUrlsOf(results))
+function notJudged(settings: Settings, purge: PurgeRun, why: string): EdgeCheckOutcome | undefined {
+  const targets = edgeCheckTargetsOf(settings.edgeCheck, () => purgedUrlsOf(purge.results))
   if (settings.dryRun || targets.length === 0) return undefined
   const evidence = `not judged: ${why}`
   const unjudged = { fresh: false, http_status: null, age: null, checks: 0, evidence }
@@ -116,7 +111,7 @@ export async function runStages(
   let edgeCheck: EdgeCheckOutcome | undefined
   try {
     if (settings.dryRun) return await dryRun(calls, settings, targets, deps.log)
-    marks = await openMarksOf(settings, repository, deps.log)
+    marks = await openMarksOf(settings.lastPurge, repository, deps.log)
     if (settings.wait !== undefined) {
       const { waitForOrigin } = await waitStage()
       wait = await waitForOrigin(settings.wait, limitsOf(settings), await pages.get())
@@ -132,7 +127,7 @@ export async function runStages(
     const cancelled = (purge?.cancelled ?? false) || deps.signal.aborted
     const settled = ledger.settle({ what: 'not finished', detail: why })
     const ended = { answered: 0, firstSentMs: undefined, ...purge, ...settled, cancelled }
-    edgeCheck ??= notJudged(settings, ended.results, why)
+    edgeCheck ??= notJudged(settings, ended, why)
     return { purge: ended, wait, edgeCheck, plannedStages: [], marks, unexpectedError: why }
   } finally {
     pages.close()
@@ -156,11 +151,10 @@ function pageChecks(
 
 /** Each service's purge mark opened, with `changed-since: last-purge` (never in a dry run). */
 async function openMarksOf(
-  settings: Settings,
+  lastPurge: LastPurgeSettings | undefined,
   { github, recalled }: Pick<Targets, 'github' | 'recalled'>,
   log: StepLog
 ): Promise<OpenMark[]> {
-  const { lastPurge } = settings
   if (lastPurge === undefined || github === undefined || recalled === undefined) return []
   const { openMarks } = await lastPurgeMarks()
   return openMarks(github, lastPurge, recalled.head, log)

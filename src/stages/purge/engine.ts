@@ -66,10 +66,8 @@ function failureAfter(retried: Unpurged): Failure {
   const { attempts } = retried
   const last = retried.failure?.failure ?? FAILED
   switch (retried.end) {
-    case 'stopped': {
-      const { cause, knockOn } = retried.stopped
-      return { ...cause, stopped: { by: knockOn, attempts } }
-    }
+    case 'stopped':
+      return { ...retried.stopped.cause, stopped: { by: retried.stopped.knockOn, attempts } }
     case 'cancelled':
       return attempts === 0 ? NOT_SENT_CANCELLED : CANCELLED_IN_FLIGHT
     case 'too long':
