@@ -34257,6 +34257,12 @@ class Gates {
 
 
 
+/** A failed call's end that tells nothing of an outage: a throw while handling the call. */
+const failed = (attempts, httpStatus, failure) => ({
+    end: { attempts, httpStatus, ids: undefined, failure },
+    answered: true,
+    ending: 'other'
+});
 /** A call's end once its attempts ended without an id: how they ended says what it records. */
 function failedEnd(retried) {
     const { attempts } = retried;
@@ -34330,12 +34336,7 @@ class PurgePass {
         }
         catch (error) {
             const detail = (0,text_shown/* plainLine */.h0)((0,message/* messageOf */.b)(error));
-            const failure = { what: 'edge-purge could not handle this call', detail };
-            return {
-                end: { attempts: 0, httpStatus: null, ids: undefined, failure },
-                answered: true,
-                ending: 'other'
-            };
+            return failed(0, null, { what: 'edge-purge could not handle this call', detail });
         }
     }
     /** Sends `call` until it succeeds, fails for good, is stopped by an earlier answer, or is cancelled. */

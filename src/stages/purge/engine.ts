@@ -46,6 +46,13 @@ interface Settled {
   ending: Ending
 }
 
+/** A failed call's end that tells nothing of an outage: a throw while handling the call. */
+const failed = (attempts: number, httpStatus: number | null, failure: Failure): Settled => ({
+  end: { attempts, httpStatus, ids: undefined, failure },
+  answered: true,
+  ending: 'other'
+})
+
 type Refused = Extract<Verdict, { ok: false }>
 type Unpurged = Exclude<Retried<Settled, Refused, Stopped>, { ok: true }>
 
@@ -124,12 +131,7 @@ class PurgePass {
       return settled
     } catch (error) {
       const detail = plainLine(messageOf(error))
-      const failure = { what: 'edge-purge could not handle this call', detail }
-      return {
-        end: { attempts: 0, httpStatus: null, ids: undefined, failure },
-        answered: true,
-        ending: 'other'
-      }
+      return failed(0, null, { what: 'edge-purge could not handle this call', detail })
     }
   }
 
