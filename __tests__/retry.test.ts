@@ -3,21 +3,23 @@
  * waits between them: the longer of the server's wait and the backoff, never a burst.
  */
 import { describe, expect, it } from '@jest/globals'
-import { withRetries, type Tried } from '../src/http/retry.js'
+import { withRetries, type FailedAttempt, type Tried } from '../src/http/retry.js'
 import { FakeClock } from '../tools/fake-clock.js'
 
-type Script = (attempt: number) => Tried<string, string>
+/** A failed attempt, named by what the script said. */
+interface Said extends FailedAttempt {
+  said: string
+}
+
+type Script = (attempt: number) => Tried<string, Said>
 
 const failed = (
-  failure: string,
-  overrides: Partial<Extract<Tried<string, string>, { ok: false }>> = {}
-): Tried<string, string> => ({
+  said: string,
+  { cancelled = false, ...read }: Partial<FailedAttempt> & { cancelled?: boolean } = {}
+): Tried<string, Said> => ({
   ok: false,
-  failure,
-  retryable: true,
-  serverWaitMs: undefined,
-  cancelled: false,
-  ...overrides
+  failure: { said, retryable: true, waitMs: undefined, ...read },
+  cancelled
 })
 
 /** Runs `script` with 5 attempts on a fake clock whose backoff has no jitter. */
@@ -31,7 +33,7 @@ async function run(
   const clock = new FakeClock()
   const retries: [number, string, number][] = []
   const tried: number[] = []
-  const retried = await withRetries<string, string, string>(
+  const retried = await withRetries<string, Said, string>(
     async (attempt) => {
       tried.push(attempt)
       return script(attempt)
@@ -42,7 +44,7 @@ async function run(
       signal: options.signal ?? new AbortController().signal,
       random: () => 0,
       gate: options.gate,
-      onRetry: (attempt, failure, waitMs) => retries.push([attempt, failure, waitMs])
+      onRetry: (attempt, failure, waitMs) => retries.push([attempt, failure.said, waitMs])
     }
   )
   return { retried, tried, retries, sleeps: clock.sleeps }
@@ -63,9 +65,9 @@ describe('withRetries', () => {
   it("waits the longer of the server's wait and the backoff: a wait of 0 is never a burst", async () => {
     const { sleeps } = await run((n) =>
       n === 1
-        ? failed('429', { serverWaitMs: 7000 })
+        ? failed('429', { waitMs: 7000 })
         : n === 2
-          ? failed('503', { serverWaitMs: 0 })
+          ? failed('503', { waitMs: 0 })
           : { ok: true, value: 'ids' }
     )
     expect(sleeps).toEqual([7000, 1000])
@@ -74,18 +76,23 @@ describe('withRetries', () => {
   it('gives up after the last attempt, with its failure', async () => {
     const { retried, tried } = await run((n) => failed(`503 #${n}`))
     expect(tried).toEqual([1, 2, 3, 4, 5])
-    expect(retried).toMatchObject({ ok: false, end: 'gave up', attempts: 5, failure: '503 #5' })
+    expect(retried).toMatchObject({
+      ok: false,
+      end: 'gave up',
+      attempts: 5,
+      failure: { said: '503 #5' }
+    })
   })
 
   it('ends at once on a failure that is not retryable', async () => {
     const { retried, sleeps } = await run(() => failed('401', { retryable: false }))
-    expect(retried).toMatchObject({ end: 'final', attempts: 1, failure: '401' })
+    expect(retried).toMatchObject({ end: 'final', attempts: 1, failure: { said: '401' } })
     expect(sleeps).toEqual([])
   })
 
   it('does not wait past 120 s: the call ends, saying when it may go again', async () => {
     const clock0 = new FakeClock().now()
-    const { retried, sleeps } = await run(() => failed('429', { serverWaitMs: 3_600_000 }))
+    const { retried, sleeps } = await run(() => failed('429', { waitMs: 3_600_000 }))
     expect(retried).toMatchObject({ end: 'too long', attempts: 1, retryAt: clock0 + 3_600_000 })
     expect(sleeps).toEqual([])
   })
@@ -116,6 +123,10 @@ describe('withRetries', () => {
     expect(before.retried).toMatchObject({ end: 'cancelled', attempts: 0, failure: undefined })
     expect(before.tried).toEqual([])
     const during = await run(() => failed('no answer', { cancelled: true }))
-    expect(during.retried).toMatchObject({ end: 'cancelled', attempts: 1, failure: 'no answer' })
+    expect(during.retried).toMatchObject({
+      end: 'cancelled',
+      attempts: 1,
+      failure: { said: 'no answer' }
+    })
   })
 })

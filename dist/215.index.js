@@ -136,11 +136,7 @@ function incompleteBecause(run, service) {
         return 'the run was cancelled';
     if (run.unexpectedError !== undefined)
         return 'the run stopped on an unexpected error';
-    let unpurged = 0;
-    for (const result of run.results) {
-        if ((result.service === service || result.service === null) && !purged(result))
-            unpurged += 1;
-    }
+    const unpurged = run.results.filter((result) => (result.service === service || result.service === null) && !purged(result)).length;
     if (unpurged > 0)
         return `${(0,counted/* counted */.h)(unpurged, 'target')} not purged`;
     const notFresh = run.edgeCheck?.entries.filter((entry) => !entry.fresh) ?? [];

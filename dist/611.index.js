@@ -159,24 +159,17 @@ async function treeDifference(github, base, head, terms) {
  * or 7 MB) fails: a file it left out would stay stale without anyone knowing.
  */
 async function wholeTree(github, sha, unknown, { input, instead }) {
-    let entries;
-    try {
-        const tree = await github.tree(sha);
-        if (tree.truncated) {
-            throw new input_error/* InputError */.d(`${input}: GitHub lists the tree of ${shortRef(sha)} only in part (over 100,000 entries or 7 MB), so the changed files cannot all be known; ${instead}`);
-        }
-        entries = tree.entries;
-    }
-    catch (error) {
-        if (error instanceof input_error/* InputError */.d)
-            throw error;
+    const tree = await github.tree(sha).catch((error) => {
         const status = (0,src_github/* statusOf */.c2)(error);
         if (status === 404 || status === 409 || status === 422) {
             throw new input_error/* InputError */.d(`${input}: ${unknown} (${status}), so what changed since cannot be known; ${instead}`);
         }
         throw apiError(error, github, `read the tree of ${shortRef(sha)}`);
+    });
+    if (tree.truncated) {
+        throw new input_error/* InputError */.d(`${input}: GitHub lists the tree of ${shortRef(sha)} only in part (over 100,000 entries or 7 MB), so the changed files cannot all be known; ${instead}`);
     }
-    return new Map(entries.map((entry) => [entry.path, entry.sha]));
+    return new Map(tree.entries.map((entry) => [entry.path, entry.sha]));
 }
 
 ;// CONCATENATED MODULE: ./src/stages/changed-files/range-files.ts
@@ -212,36 +205,26 @@ async function compare(github, base, head) {
 function listsEveryFile(page) {
     return page.files !== undefined && page.files.length < COMPARE_FILE_LIMIT;
 }
-/** The files a range changed, and how the log describes it. */
-async function filesOfRange(github, range) {
-    const listed = await listChangedFiles(github, range);
-    return {
-        ...listed,
-        base: range.base,
-        baseSha: range.comparison.baseSha,
-        head: range.head,
-        source: range.origin,
-        description: describeRange(range.origin, range.base, range.head, range.comparison.totalCommits, range.label),
-        notes: range.notes
-    };
-}
 /**
- * Lists the files the range changed. The comparison's own list is used when it is shorter than
- * 300 files; at 300 it may be cut, so the two commits' trees are compared instead: 2 calls, however
- * many commits the range holds (a call per commit would spend the token's 1,000 calls an hour).
+ * The files a range changed, and how the log describes it. The comparison's own list is used when
+ * it is shorter than 300 files; at 300 it may be cut, so the two commits' trees are compared
+ * instead: 2 calls, however many commits the range holds (a call per commit would spend the
+ * token's 1,000 calls an hour).
  */
-async function listChangedFiles(github, range) {
-    const { comparison } = range;
-    const { totalCommits } = comparison;
+async function filesOfRange(github, range) {
+    const { base, head, origin, label, notes, comparison } = range;
+    const { baseSha, totalCommits: commits } = comparison;
+    const description = describeRange(origin, base, head, commits, label);
+    const described = { base, baseSha, head, source: origin, description, notes };
     if (listsEveryFile(comparison)) {
-        return { files: sortedNames(comparison.files), commits: totalCommits, method: 'compare' };
+        return { files: sortedNames(comparison.files), commits, method: 'compare', ...described };
     }
-    const files = await treeDifference(github, comparison.baseSha, range.head, {
+    const files = await treeDifference(github, baseSha, head, {
         input: 'changed-files',
-        baseUnknown: `GitHub does not know the base commit ${shortRef(comparison.baseSha)}`,
+        baseUnknown: `GitHub does not know the base commit ${shortRef(baseSha)}`,
         instead: 'purge everything with mode: all'
     });
-    return { files, commits: totalCommits, method: 'trees' };
+    return { files, commits, method: 'trees', ...described };
 }
 /** The paths of file entries, a rename under its old name and its new one, sorted, each once. */
 function sortedNames(entries) {
@@ -375,15 +358,12 @@ async function releaseRange(github, release, head) {
 /** The release published before `current`, among the newest 1,000 GitHub lists. */
 async function findPreviousRelease(github, current) {
     const known = [];
+    const visit = ({ items }) => {
+        known.push(...items.flatMap((release) => releaseInfo(release) ?? []));
+        return false;
+    };
     try {
-        await (0,src_github/* walkPages */.wZ)((page) => github.releases(page), RELEASE_PAGES, 'releases', ({ items }) => {
-            for (const release of items) {
-                const info = releaseInfo(release);
-                if (info !== undefined)
-                    known.push(info);
-            }
-            return false;
-        });
+        await (0,src_github/* walkPages */.wZ)((page) => github.releases(page), RELEASE_PAGES, 'releases', visit);
     }
     catch (error) {
         throw apiError(error, github, 'list releases');
@@ -449,10 +429,9 @@ function deriveTargets(files, urlMap, keyMap) {
             }
             add('url', urlPrefix + rest, file);
         }
-        for (const { key, matches } of keyMap) {
+        for (const { key, matches } of keyMap)
             if (matches(file))
                 add('key', key, file);
-        }
     }
     return targets;
 }
@@ -523,15 +502,14 @@ async function sinceMark(github, last, services, head) {
     const label = `last complete purge of ${names}: ${shortRef(last.sha)}${run}`;
     const comparison = await compare(github, last.sha, head);
     if (comparison.kind === 'ancestor' && listsEveryFile(comparison.page)) {
-        const range = {
+        return filesOfRange(github, {
             base: last.sha,
             head,
             origin: 'record',
             label,
             notes: [],
             comparison: comparison.page
-        };
-        return filesOfRange(github, range);
+        });
     }
     const files = await treeDifference(github, last.sha, head, {
         input: 'changed-since: last-purge',

@@ -133,12 +133,8 @@ async function safeGet(prober, url, options) {
         return await prober.get(url, options);
     }
     catch (error) {
-        const message = (0,_text_message_js__WEBPACK_IMPORTED_MODULE_2__/* .messageOf */ .b)(error);
-        return {
-            kind: 'network',
-            code: undefined,
-            message: `edge-purge could not check it: ${message}`
-        };
+        const message = `edge-purge could not check it: ${(0,_text_message_js__WEBPACK_IMPORTED_MODULE_2__/* .messageOf */ .b)(error)}`;
+        return { kind: 'network', code: undefined, message };
     }
 }
 /**
@@ -272,9 +268,7 @@ const DEFAULT_LABEL = 'utf-8';
 const BOM_BYTES = 3;
 /** The `charset` parameter of a `Content-Type` value, as its label; undefined when there is none. */
 function charsetOf(contentType) {
-    if (contentType === undefined)
-        return undefined;
-    return (0,dist/* parse */.qg)(contentType).parameters.charset;
+    return contentType === undefined ? undefined : (0,dist/* parse */.qg)(contentType).parameters.charset;
 }
 /** The encoding a byte order mark at the start of `bytes` names (Encoding Standard, "BOM sniff"). */
 function bomEncoding(bytes) {
@@ -352,12 +346,14 @@ function headersShow(headers, text) {
 /** `guard`, the run's, hides its secrets in what a page says before anything cuts it. */
 function createProber(options) {
     const agents = (0,http_agents/* createAgents */.j)(options);
-    function get(url, { timeoutMs, signal, lookFor }) {
-        const headers = { 'User-Agent': options.userAgent, 'Accept-Encoding': ACCEPT_ENCODING };
-        const request = { url, method: 'GET', headers, body: undefined, agents, timeoutMs, signal };
-        return (0,exchange/* exchange */.c)(request, (response) => readPage(response, lookFor, options.guard));
-    }
-    return { get, close: agents.close };
+    const headers = { 'User-Agent': options.userAgent, 'Accept-Encoding': ACCEPT_ENCODING };
+    return {
+        get(url, { timeoutMs, signal, lookFor }) {
+            const request = { url, method: 'GET', headers, body: undefined, agents, timeoutMs, signal };
+            return (0,exchange/* exchange */.c)(request, (response) => readPage(response, lookFor, options.guard));
+        },
+        close: agents.close
+    };
 }
 /**
  * A page as the probe reads it: its codings undone, decoded in the charset its `Content-Type`
@@ -365,17 +361,15 @@ function createProber(options) {
  * edge-purge cannot undo, or a header already showing `lookFor`, ends it before the body.
  */
 function readPage(response, lookFor, guard) {
-    const status = response.statusCode ?? 0;
     const encoding = response.headers['content-encoding'];
-    const ageLines = response.headersDistinct.age ?? [];
     let body = '';
     const answer = (truncated, undecodable) => ({
         kind: 'response',
-        status,
+        status: response.statusCode ?? 0,
         headers: response.headers,
         body,
         truncated,
-        ageLines,
+        ageLines: response.headersDistinct.age ?? [],
         undecodable
     });
     const codings = codingsOf(encoding, guard);

@@ -25,22 +25,17 @@ var counted = __webpack_require__(4305);
 var shown = __webpack_require__(8482);
 ;// CONCATENATED MODULE: ./src/stages/edge-check/freshness.ts
 
-/** `HTTP 404, ` for answers other than 2xx: a fresh 404 or a 301 is worth a second look. */
-function statusPrefix(status) {
-    return status >= 200 && status < 300 ? '' : `HTTP ${status}, `;
-}
 function judge(observation, rule, guard) {
     const { status, age, malformedAge, undecodable, cacheStatus, failure } = observation;
     const via = cacheStatus === undefined ? '' : ` (${cacheStatus})`;
-    if (status === null) {
+    if (status === null)
         return { fresh: false, evidence: failure ?? 'no answer' };
-    }
     if (status >= 500)
         return { fresh: false, evidence: `HTTP ${status}${via}` };
-    const prefix = statusPrefix(status);
-    if (undecodable !== undefined) {
+    // `HTTP 404, ` for answers other than 2xx: a fresh 404 or a 301 is worth a second look.
+    const prefix = status >= 200 && status < 300 ? '' : `HTTP ${status}, `;
+    if (undecodable !== undefined)
         return { fresh: false, evidence: `${prefix}${undecodable}${via}` };
-    }
     if ('text' in rule) {
         const fresh = observation.textSeen === true;
         const evidence = `${prefix}${fresh ? 'showed' : 'did not show'} ${(0,shown/* quoted */.TL)(guard, rule.text)}${via}`;
@@ -57,10 +52,7 @@ function judge(observation, rule, guard) {
     // after the first call from looking older than it.
     return age <= elapsedS + 1
         ? { fresh: true, evidence: `${prefix}Age ${age} s, purge began ${began}${via}` }
-        : {
-            fresh: false,
-            evidence: `${prefix}Age ${age} s, but the purge began ${began}${via}`
-        };
+        : { fresh: false, evidence: `${prefix}Age ${age} s, but the purge began ${began}${via}` };
 }
 
 // EXTERNAL MODULE: ./src/http/blocked.ts
@@ -106,10 +98,6 @@ function sparedBy(block) {
 
 const FIRST_RECHECK_MS = 500;
 const MAX_RECHECK_MS = 5000;
-/** Wait before the re-check that follows check number `checks`: 0.5 s, 1 s, 2 s, 4 s, then 5 s. */
-function recheckDelayMs(checks) {
-    return Math.min(MAX_RECHECK_MS, FIRST_RECHECK_MS * 2 ** Math.max(0, checks - 1));
-}
 /** What the verdict rests on, and why there is none or no later one. */
 function evidenceOf({ judgement, final, late, spared }, cancelled) {
     if (judgement === undefined) {
@@ -125,14 +113,13 @@ function evidenceOf({ judgement, final, late, spared }, cancelled) {
 }
 function entryOf(progress, cancelled) {
     const { target, checks, observation, judgement } = progress;
-    const evidence = evidenceOf(progress, cancelled);
     return {
         url: target.url,
         fresh: judgement?.fresh ?? false,
         http_status: observation?.status ?? null,
         age: observation?.age ?? null,
         checks,
-        evidence
+        evidence: evidenceOf(progress, cancelled)
     };
 }
 async function checkEdge(settings, { requestTimeoutMs, concurrency }, deps) {
@@ -151,13 +138,8 @@ async function checkEdge(settings, { requestTimeoutMs, concurrency }, deps) {
     const seconds = `${settings.timeoutMs / 1000} s`;
     const title = `Edge check: ${(0,counted/* counted */.h)(progress.length, 'URL')} (up to ${concurrency} at once, stale ones re-checked; no check starts after ${seconds})`;
     return log.group(title, async () => {
-        const tooLate = await (0,page_checks/* pollUntilDeadline */._K)(progress, check, {
-            deadline,
-            concurrency,
-            clock,
-            signal
-        });
-        for (const state of tooLate)
+        const late = await (0,page_checks/* pollUntilDeadline */._K)(progress, check, { deadline, concurrency, clock, signal });
+        for (const state of late)
             state.late = state.checks === 0;
         return outcomeOf(progress, seconds, deps);
     });
@@ -191,7 +173,8 @@ function checkOnce(settings, deadline, requestTimeoutMs, { prober, clock, signal
         state.checks += 1;
         state.observation = observation;
         state.judgement = judgement;
-        const delay = recheckDelayMs(state.checks);
+        // The wait before the next re-check: 0.5 s, 1 s, 2 s, 4 s, then 5 s.
+        const delay = Math.min(MAX_RECHECK_MS, FIRST_RECHECK_MS * 2 ** Math.max(0, state.checks - 1));
         const due = clock.now() + delay;
         state.final = judgement.fresh || answer.kind === 'blocked' || due > deadline;
         if (answer.kind === 'blocked') {

@@ -30925,10 +30925,6 @@ async function unlessCancelled(work, signal, onCancel) {
 const systemClock = {
     now: () => Date.now(),
     sleep: (ms, signal) => new Promise((resolve) => {
-        if (signal.aborted) {
-            resolve();
-            return;
-        }
         const done = () => {
             clearTimeout(timer);
             stopListening();
@@ -30936,6 +30932,9 @@ const systemClock = {
         };
         const timer = setTimeout(done, ms);
         const stopListening = onAbort(signal, done);
+        // A signal aborted already fires no more: the sleep ends at once.
+        if (signal.aborted)
+            done();
     })
 };
 /** Marks where a run's time goes, for `npm run bench`; a mark nobody reads costs next to nothing. */
@@ -31008,13 +31007,10 @@ function withoutCredentials(raw) {
 }
 /** Parses one absolute http(s) URL; `source` names the input it came from. */
 function parseHttpUrl(raw, source, guard) {
-    let url;
-    try {
-        url = new URL(raw);
-    }
-    catch {
+    if (!URL.canParse(raw)) {
         throw new _input_error_js__WEBPACK_IMPORTED_MODULE_1__/* .InputError */ .d(`${source}: ${(0,_text_shown_js__WEBPACK_IMPORTED_MODULE_0__/* .shorten */ .ml)(guard, withoutCredentials(raw))} is not an absolute URL; give it with https:// and a host`);
     }
+    const url = new URL(raw);
     if (url.protocol !== 'https:' && url.protocol !== 'http:') {
         throw new _input_error_js__WEBPACK_IMPORTED_MODULE_1__/* .InputError */ .d(`${source}: ${(0,_text_shown_js__WEBPACK_IMPORTED_MODULE_0__/* .shorten */ .ml)(guard, withoutCredentials(raw))} uses ${url.protocol.slice(0, -1)}; only http and https URLs can be purged`);
     }
@@ -31030,16 +31026,13 @@ function purgeUrl(target, source, guard) {
 }
 /** Merges lists, dropping entries already seen, first order kept. */
 function mergeUnique(lists, identity) {
-    const seen = new Set();
-    const merged = [];
+    const merged = new Map();
     for (const item of lists.flat()) {
         const id = identity(item);
-        if (!seen.has(id)) {
-            seen.add(id);
-            merged.push(item);
-        }
+        if (!merged.has(id))
+            merged.set(id, item);
     }
-    return merged;
+    return [...merged.values()];
 }
 
 
@@ -31156,17 +31149,11 @@ async function walkPages(read, mostPages, what, visit) {
  */
 function createAgents(options) {
     const clients = new Map();
+    const settings = { keepAlive: true, maxSockets: options.concurrency, allowRedirects: false };
     return {
         agentFor(url) {
-            let client = clients.get(url.origin);
-            if (client === undefined) {
-                client = new _actions_http_client__WEBPACK_IMPORTED_MODULE_0__/* .HttpClient */ .Qq(options.userAgent, [], {
-                    keepAlive: true,
-                    maxSockets: options.concurrency,
-                    allowRedirects: false
-                });
-                clients.set(url.origin, client);
-            }
+            const client = clients.get(url.origin) ?? new _actions_http_client__WEBPACK_IMPORTED_MODULE_0__/* .HttpClient */ .Qq(options.userAgent, [], settings);
+            clients.set(url.origin, client);
             return client.getAgent(url.href);
         },
         close() {
@@ -31282,15 +31269,12 @@ function blockedBy(error, url) {
 function blockedWords(blocked) {
     if (blocked.kind === 'certificate') {
         const { code, host } = blocked;
-        return UNTRUSTED_CODES.has(code)
-            ? {
-                what: `the certificate of ${host} is not trusted (${code})`,
-                fix: 'a company CA is given to Node with NODE_EXTRA_CA_CERTS (docs/self-hosted.md)'
-            }
-            : {
-                what: `the certificate of ${host} is not valid (${code})`,
-                fix: "the server's certificate needs fixing; trusting another CA (NODE_EXTRA_CA_CERTS, docs/self-hosted.md) does not help"
-            };
+        if (UNTRUSTED_CODES.has(code)) {
+            const fix = 'a company CA is given to Node with NODE_EXTRA_CA_CERTS (docs/self-hosted.md)';
+            return { what: `the certificate of ${host} is not trusted (${code})`, fix };
+        }
+        const fix = "the server's certificate needs fixing; trusting another CA (NODE_EXTRA_CA_CERTS, docs/self-hosted.md) does not help";
+        return { what: `the certificate of ${host} is not valid (${code})`, fix };
     }
     const { status, proxy, target } = blocked;
     // Its credentials are the same whatever the target: one cause for every call through it.
@@ -31300,13 +31284,10 @@ function blockedWords(blocked) {
             fix: 'check the user and password in HTTPS_PROXY'
         };
     }
-    const what = `the proxy ${proxy} refused the tunnel to ${target} (${status})`;
-    return status === 403
-        ? {
-            what,
-            fix: `the proxy does not allow CONNECT to ${target}; ask its admins to allow it, or list the host in NO_PROXY`
-        }
-        : { what, fix: "the proxy's answer is not the server's; see docs/self-hosted.md" };
+    const fix = status === 403
+        ? `the proxy does not allow CONNECT to ${target}; ask its admins to allow it, or list the host in NO_PROXY`
+        : "the proxy's answer is not the server's; see docs/self-hosted.md";
+    return { what: `the proxy ${proxy} refused the tunnel to ${target} (${status})`, fix };
 }
 /** The proxy's refusal or the certificate's problem, and what fixes it, in one sentence. */
 function describeBlocked(blocked) {
@@ -31505,19 +31486,16 @@ function causeText(failure) {
  * How a knock-on's reason continues after how far its call got, by what stopped it. The reason
  * ends with the cause, whole.
  */
+const KNOCK_ON_LEADS = {
+    unauthorized: ': an earlier call to the same address got ',
+    forbidden: ': an earlier call needing the same permission found that ',
+    host: ' after an earlier call to the same host: ',
+    proxy: ' after an earlier call through the same proxy: '
+};
 function knockOnLead(knockOn) {
-    switch (knockOn.scope) {
-        case 'unauthorized':
-            return ': an earlier call to the same address got ';
-        case 'forbidden':
-            return ': an earlier call needing the same permission found that ';
-        case 'host':
-            return ' after an earlier call to the same host: ';
-        case 'proxy':
-            return ' after an earlier call through the same proxy: ';
-        case 'outage':
-            return `: ${knockOn.host} failed ${knockOn.failures} calls in a row; the last: `;
-    }
+    return knockOn.scope === 'outage'
+        ? `: ${knockOn.host} failed ${knockOn.failures} calls in a row; the last: `
+        : KNOCK_ON_LEADS[knockOn.scope];
 }
 /**
  * A failure as the results' `error` gives it. A knock-on reads `not sent` when its call had made
@@ -31562,11 +31540,9 @@ function withSources(results, sources) {
     });
 }
 function countResults(results) {
-    const counts = { purged: 0, failed: 0, planned: 0, total: 0 };
-    for (const result of results) {
+    const counts = { purged: 0, failed: 0, planned: 0, total: results.length };
+    for (const result of results)
         counts[result.status] += 1;
-        counts.total += 1;
-    }
     return counts;
 }
 const NOT_JUDGED_CANCELLED = 'not judged: the run was cancelled';
@@ -33188,17 +33164,14 @@ var exchange = __nccwpck_require__(4447);
 const MAX_BODY_BYTES = 1024 * 1024;
 function createTransport(options) {
     const agents = (0,http_agents/* createAgents */.j)(options);
+    const { apiToken, userAgent, timeoutMs } = options;
     function send(call, signal) {
         const { body } = call;
-        const headers = {
-            ...call.headers,
-            'User-Agent': options.userAgent
-        };
+        const headers = { ...call.headers, 'User-Agent': userAgent };
         if (call.authenticated)
-            headers['Edge-Key'] = options.apiToken;
+            headers['Edge-Key'] = apiToken;
         if (body !== undefined)
             headers['Content-Length'] = Buffer.byteLength(body);
-        const { timeoutMs } = options;
         const request = { url: call.url, method: call.method, headers, body, agents, timeoutMs, signal };
         return (0,exchange/* exchange */.c)(request, (response) => (0,exchange/* wholeBody */.g)(response, MAX_BODY_BYTES));
     }
@@ -33427,23 +33400,20 @@ function resultsOfCall(call, end) {
         const id = end.ids?.get(target);
         const unconfirmed = end.ids !== undefined && id === undefined && call.targetType !== 'all';
         const failed = unconfirmed ? worded(end.unusable?.get(target) ?? NOT_CONFIRMED) : ofCall;
-        return resultOf(call, end, target, id, failed, retryAt);
+        return {
+            type: call.targetType,
+            target,
+            service: call.service ?? null,
+            soft: call.soft,
+            status: failed === undefined ? 'purged' : 'failed',
+            id: id ?? null,
+            http_status: end.httpStatus,
+            attempts: end.attempts,
+            error: failed?.error ?? null,
+            failure: failed?.failure ?? null,
+            ...(failed === undefined || retryAt === undefined ? {} : { retry_at: retryAt })
+        };
     });
-}
-function resultOf(call, end, target, id, failed, retryAt) {
-    return {
-        type: call.targetType,
-        target,
-        service: call.service ?? null,
-        soft: call.soft,
-        status: failed === undefined ? 'purged' : 'failed',
-        id: id ?? null,
-        http_status: end.httpStatus,
-        attempts: end.attempts,
-        error: failed?.error ?? null,
-        failure: failed?.failure ?? null,
-        ...(failed === undefined || retryAt === undefined ? {} : { retry_at: retryAt })
-    };
 }
 /**
  * One call's first-pass results with its second pass folded in: a target counts as purged only
@@ -33516,11 +33486,10 @@ class ResultLedger {
             const end = this.ends[index];
             if (end === undefined)
                 throw new Error(`call ${index} has no end: fill the ledger first`);
-            const second = this.repeated?.get(index);
             const first = resultsOfCall(call, end);
-            const folded = this.repeated === undefined
-                ? first
-                : withRepeat(first, second === undefined ? undefined : resultsOfCall(call, second));
+            const second = this.repeated?.get(index);
+            const again = second === undefined ? undefined : resultsOfCall(call, second);
+            const folded = this.repeated === undefined ? first : withRepeat(first, again);
             for (const result of folded)
                 results.push(result);
         }
@@ -34113,9 +34082,16 @@ function interpretRefusal(call, exchange, now, guard) {
 async function withRetries(attempt, retries) {
     const { maxAttempts, clock, signal, gate, onRetry } = retries;
     let last;
+    const ended = (attempts, end, retryAt) => ({
+        ok: false,
+        attempts,
+        end,
+        failure: last,
+        retryAt
+    });
     for (let attempts = 0;;) {
         if (signal.aborted)
-            return ended(attempts, 'cancelled', last);
+            return ended(attempts, 'cancelled');
         const held = gate?.();
         if (held !== undefined && 'stop' in held) {
             return { ok: false, attempts, end: 'stopped', stopped: held.stop, failure: last };
@@ -34130,22 +34106,19 @@ async function withRetries(attempt, retries) {
             return { ok: true, value: tried.value, attempts };
         last = tried.failure;
         if (tried.cancelled)
-            return ended(attempts, 'cancelled', last);
-        if (!tried.retryable)
-            return ended(attempts, 'final', last);
-        const { serverWaitMs } = tried;
-        if (serverWaitMs !== undefined && serverWaitMs > MAX_SERVER_WAIT_MS) {
-            return ended(attempts, 'too long', last, waitUntil(serverWaitMs, clock.now()));
+            return ended(attempts, 'cancelled');
+        if (!last.retryable)
+            return ended(attempts, 'final');
+        const { waitMs } = last;
+        if (waitMs !== undefined && waitMs > MAX_SERVER_WAIT_MS) {
+            return ended(attempts, 'too long', waitUntil(waitMs, clock.now()));
         }
         if (attempts >= maxAttempts)
-            return ended(attempts, 'gave up', last);
-        const waitMs = Math.max(serverWaitMs ?? 0, backoffMs(attempts, retries.random));
-        onRetry(attempts, last, waitMs);
-        await clock.sleep(waitMs, signal);
+            return ended(attempts, 'gave up');
+        const pauseMs = Math.max(waitMs ?? 0, backoffMs(attempts, retries.random));
+        onRetry(attempts, last, pauseMs);
+        await clock.sleep(pauseMs, signal);
     }
-}
-function ended(attempts, end, failure, retryAt) {
-    return { ok: false, attempts, end, failure, retryAt };
 }
 
 ;// CONCATENATED MODULE: ./src/stages/purge/gates.ts
@@ -34256,39 +34229,38 @@ class Gates {
 
 
 
-const notSent = (attempts, httpStatus, failure) => ({
+/** A failed call's end that tells nothing of an outage: a throw while handling the call. */
+const failed = (attempts, httpStatus, failure) => ({
     end: { attempts, httpStatus, ids: undefined, failure },
-    answered: false,
-    ending: 'other'
-});
-const failed = (attempts, httpStatus, failure, { retryAt, ending = 'other' } = {}) => ({
-    end: { attempts, httpStatus, ids: undefined, failure, retryAt },
     answered: true,
-    ending
+    ending: 'other'
 });
 /** A call's end once its attempts ended without an id: how they ended says what it records. */
 function failedEnd(retried) {
     const { attempts } = retried;
     const httpStatus = retried.failure?.httpStatus ?? null;
-    if (retried.end === 'stopped') {
-        const { cause, knockOn, retryAt } = retried.stopped;
-        return failed(attempts, httpStatus, { ...cause, stopped: { by: knockOn, attempts } }, { retryAt });
-    }
-    const failure = retried.failure?.failure;
+    const failure = failureAfter(retried);
+    const retryAt = retried.end === 'stopped' ? retried.stopped.retryAt : retried.retryAt;
+    // A rate limit is the server at work, not down.
+    const ending = retried.end === 'gave up' && httpStatus !== 429 ? 'transient' : 'other';
+    const end = { attempts, httpStatus, ids: undefined, failure, retryAt };
+    return { end, answered: retried.end !== 'cancelled', ending };
+}
+/** Why a call failed once its attempts ended without an id. */
+function failureAfter(retried) {
+    const { attempts } = retried;
+    const last = retried.failure?.failure ?? record_failure/* FAILED */.Wk;
     switch (retried.end) {
+        case 'stopped':
+            return { ...retried.stopped.cause, stopped: { by: retried.stopped.knockOn, attempts } };
         case 'cancelled':
-            return notSent(attempts, httpStatus, attempts === 0 ? record_failure/* NOT_SENT_CANCELLED */.v$ : CANCELLED_IN_FLIGHT);
+            return attempts === 0 ? record_failure/* NOT_SENT_CANCELLED */.v$ : CANCELLED_IN_FLIGHT;
         case 'too long':
-            return failed(attempts, httpStatus, tooLongToWait(failure ?? record_failure/* FAILED */.Wk), {
-                retryAt: retried.retryAt
-            });
+            return tooLongToWait(last);
         case 'gave up':
-            // A rate limit is the server at work, not down.
-            return failed(attempts, httpStatus, { ...(failure ?? record_failure/* FAILED */.Wk), gaveUpAfter: attempts }, {
-                ending: httpStatus === 429 ? 'other' : 'transient'
-            });
+            return { ...last, gaveUpAfter: attempts };
         case 'final':
-            return failed(attempts, httpStatus, failure ?? record_failure/* FAILED */.Wk);
+            return last;
     }
 }
 /**
@@ -34309,25 +34281,22 @@ class PurgePass {
         this.gates = new Gates(outageThreshold(settings.concurrency));
     }
     async run(calls, ledger) {
-        const { signal } = this.deps;
+        const { clock, signal, log } = this.deps;
         let next = 0;
         const worker = async () => {
             while (next < calls.length && !signal.aborted) {
                 const index = next++;
-                await this.sendAndRecord(calls[index], index, ledger);
+                const call = calls[index];
+                const started = clock.now();
+                const { end, answered } = await this.settle(call);
+                ledger.record(index, end);
+                if (answered)
+                    this.answered += 1;
+                log.info(describeEnd(call, end, clock.now() - started, this.deps.guard));
             }
         };
         const workers = Math.min(this.settings.concurrency, calls.length);
         await Promise.all(Array.from({ length: workers }, worker));
-    }
-    async sendAndRecord(call, index, ledger) {
-        const { clock, log } = this.deps;
-        const started = clock.now();
-        const { end, answered } = await this.settle(call);
-        ledger.record(index, end);
-        if (answered)
-            this.answered += 1;
-        log.info(describeEnd(call, end, clock.now() - started, this.deps.guard));
     }
     /** A throw while handling one call (a bug, or an answer no rule foresaw) fails that call only. */
     async settle(call) {
@@ -34346,22 +34315,18 @@ class PurgePass {
     async attempt(call, scopes) {
         const { transport, clock, signal, log, guard, random } = this.deps;
         const { gates } = this;
-        const send = async (attempt) => {
+        const send = async (attempts) => {
             this.firstSentMs ??= clock.now();
             const exchange = await transport.send(call, signal);
             const verdict = interpret(call, exchange, clock.now(), guard);
             gates.learn(verdict, scopes, clock.now());
-            if (!verdict.ok) {
-                const { retryable, waitMs: serverWaitMs } = verdict;
-                return {
-                    ok: false,
-                    failure: verdict,
-                    retryable,
-                    serverWaitMs,
-                    cancelled: exchange.kind === 'cancelled'
-                };
-            }
-            return { ok: true, value: purged(verdict, attempt) };
+            const cancelled = exchange.kind === 'cancelled';
+            if (!verdict.ok)
+                return { ok: false, failure: verdict, cancelled };
+            // A call the answer gave ids: each target's id, or why it has none.
+            const { httpStatus, ids, unusable } = verdict;
+            const end = { attempts, httpStatus, ids, unusable, failure: undefined };
+            return { ok: true, value: { end, answered: true, ending: 'purged' } };
         };
         const retried = await withRetries(send, {
             maxAttempts: this.settings.maxAttempts,
@@ -34374,15 +34339,8 @@ class PurgePass {
             },
             onRetry: (attempt, refused, waitMs) => log.info(describeRetry(call, attempt, refused.failure, waitMs, guard))
         });
-        if (!retried.ok)
-            return failedEnd(retried);
-        return retried.value;
+        return retried.ok ? retried.value : failedEnd(retried);
     }
-}
-/** A call the answer gave ids: each target's id, or why it has none. */
-function purged({ httpStatus, ids, unusable }, attempts) {
-    const end = { attempts, httpStatus, ids, unusable, failure: undefined };
-    return { end, answered: true, ending: 'purged' };
 }
 /**
  * Every target's result, in plan order. Results are recorded in `ledger` as calls end, so a caller
@@ -34433,55 +34391,39 @@ const lastPurgeMarks = () => __nccwpck_require__.e(/* import() */ 215).then(__nc
 const waitStage = () => Promise.all(/* import() */[__nccwpck_require__.e(814), __nccwpck_require__.e(154)]).then(__nccwpck_require__.bind(__nccwpck_require__, 9154));
 const edgeCheckStage = () => Promise.all(/* import() */[__nccwpck_require__.e(814), __nccwpck_require__.e(932)]).then(__nccwpck_require__.bind(__nccwpck_require__, 1932));
 /** The edge check a run that stopped on an unexpected error expected but did not make: not fresh. */
-function notJudged(settings, results, why) {
-    const targets = edgeCheckTargetsOf(settings.edgeCheck, () => purgedUrlsOf(results));
+function notJudged(settings, purge, why) {
+    const targets = edgeCheckTargetsOf(settings.edgeCheck, () => purgedUrlsOf(purge.results));
     if (settings.dryRun || targets.length === 0)
         return undefined;
     const evidence = `not judged: ${why}`;
-    const entries = targets.map(({ url }) => ({
-        url,
-        fresh: false,
-        http_status: null,
-        age: null,
-        checks: 0,
-        evidence
-    }));
+    const unjudged = { fresh: false, http_status: null, age: null, checks: 0, evidence };
+    const entries = targets.map(({ url }) => ({ url, ...unjudged }));
     return { entries, cancelled: false, malformedAge: [] };
 }
-const notRun = (results, counts) => ({
-    results,
-    counts,
-    answered: 0,
-    cancelled: false,
-    firstSentMs: undefined
-});
-/** Every call not sent, or not answered, for `reason`: the ledger fails them. */
-const unsent = (ledger, failure) => {
-    const { results, counts } = ledger.settle(failure);
-    return notRun(results, counts);
-};
+/** A purge that sent nothing: its results from the plan or the ledger. */
+const notRun = ({ results, counts }, cancelled = false) => ({ results, counts, answered: 0, cancelled, firstSentMs: undefined });
 /** A dry run: every call and every later stage as it would run; nothing sent, nothing marked. */
 async function dryRun(calls, settings, targets, deps) {
+    const { wait, lastPurge, edgeCheck } = settings;
+    const urls = targets.urls.map((url) => url.target);
     const plannedStages = [
-        settings.wait === undefined
-            ? undefined
-            : (await waitStage()).describeWaitPlanned(settings.wait, deps.guard),
-        describeCheckPlanned(settings.edgeCheck, targets.urls.map((url) => url.target), deps.guard),
-        settings.lastPurge === undefined
-            ? undefined
-            : (await lastPurgeMarks()).describeMarkPlanned(settings.lastPurge)
+        wait === undefined ? undefined : (await waitStage()).describeWaitPlanned(wait, deps.guard),
+        describeCheckPlanned(edgeCheck, urls, deps.guard),
+        lastPurge === undefined ? undefined : (await lastPurgeMarks()).describeMarkPlanned(lastPurge)
     ].filter((stage) => stage !== undefined);
     await showDryRun(calls, settings.repeatAfterMs, plannedStages, deps);
     const planned = plannedResults(calls, settings.repeatAfterMs > 0);
     return {
-        purge: notRun(planned, (0,src_record/* countResults */.aD)(planned)),
+        purge: notRun({ results: planned, counts: (0,src_record/* countResults */.aD)(planned) }),
         wait: undefined,
         edgeCheck: undefined,
-        plannedStages
+        plannedStages,
+        marks: [],
+        unexpectedError: undefined
     };
 }
 /**
- * The stages after the plan, each returning its outcome: open the purge marks; then a dry run, or
+ * The stages after the plan, each returning its outcome: a dry run; or open the purge marks, then
  * wait until the origin serves the release, purge, and check at the edge that visitors get fresh
  * copies (no purge call is sent when the wait does not end in time). A throw ends them: every
  * target then has a result from the ledger, the only state that must survive it.
@@ -34493,15 +34435,13 @@ async function runStages(calls, settings, targets, repository, deps, ledger) {
     let purge;
     let edgeCheck;
     try {
-        marks = await openMarksOf(settings, repository, deps.log);
-        if (settings.dryRun) {
-            return {
-                ...(await dryRun(calls, settings, targets, deps)),
-                marks,
-                unexpectedError: undefined
-            };
+        if (settings.dryRun)
+            return await dryRun(calls, settings, targets, deps);
+        marks = await openMarksOf(settings.lastPurge, repository, deps.log);
+        if (settings.wait !== undefined) {
+            const { waitForOrigin } = await waitStage();
+            wait = await waitForOrigin(settings.wait, stages_limitsOf(settings), await pages.get());
         }
-        wait = settings.wait === undefined ? undefined : await waitFor(settings.wait, settings, pages);
         purge =
             wait?.done === false
                 ? notSentForWait(wait, ledger)
@@ -34513,8 +34453,8 @@ async function runStages(calls, settings, targets, repository, deps, ledger) {
         const why = `edge-purge stopped on an unexpected error: ${(0,text_shown/* plainLine */.h0)(deps.guard, (0,message/* messageOf */.b)(error))}`;
         const cancelled = (purge?.cancelled ?? false) || deps.signal.aborted;
         const settled = ledger.settle({ what: 'not finished', detail: why });
-        const ended = { ...(purge ?? notRun([], (0,src_record/* countResults */.aD)([]))), ...settled, cancelled };
-        edgeCheck ??= notJudged(settings, ended.results, why);
+        const ended = { answered: 0, firstSentMs: undefined, ...purge, ...settled, cancelled };
+        edgeCheck ??= notJudged(settings, ended, why);
         return { purge: ended, wait, edgeCheck, plannedStages: [], marks, unexpectedError: why };
     }
     finally {
@@ -34532,25 +34472,19 @@ function pageChecks(settings, { clock, signal, log, guard, connect }) {
         close: () => prober?.close()
     };
 }
-/** Each service's purge mark opened, with `changed-since: last-purge` outside a dry run. */
-async function openMarksOf(settings, { github, recalled }, log) {
-    if (settings.dryRun || github === undefined || recalled === undefined)
-        return [];
-    if (settings.lastPurge === undefined)
+/** Each service's purge mark opened, with `changed-since: last-purge` (never in a dry run). */
+async function openMarksOf(lastPurge, { github, recalled }, log) {
+    if (lastPurge === undefined || github === undefined || recalled === undefined)
         return [];
     const { openMarks } = await lastPurgeMarks();
-    return openMarks(github, settings.lastPurge, recalled.head, log);
-}
-async function waitFor(wait, settings, pages) {
-    const { waitForOrigin } = await waitStage();
-    return waitForOrigin(wait, stages_limitsOf(settings), await pages.get());
+    return openMarks(github, lastPurge, recalled.head, log);
 }
 /** Every target failed unsent, when the wait did not end with the origin ready. */
 function notSentForWait(wait, ledger) {
     const failure = wait.cancelled
         ? record_failure/* NOT_SENT_CANCELLED */.v$
         : { ...(wait.failure ?? record_failure/* NOT_READY */.q3), notSent: true };
-    return { ...unsent(ledger, failure), cancelled: wait.cancelled };
+    return notRun(ledger.settle(failure), wait.cancelled);
 }
 async function purgeNow(calls, settings, { clock, signal, log, guard, connect }, ledger) {
     const transport = connect.transport(settings);
@@ -35695,14 +35629,7 @@ class GitHubCalls {
      */
     async send(route, attempt, failureOf) {
         const { maxAttempts, clock, signal, log, timeoutMs } = this.limits;
-        const tried = async () => {
-            this.sent += 1;
-            const outcome = await this.once(attempt);
-            if (outcome.done)
-                return { ok: true, value: outcome.value };
-            return readFailure(outcome, failureOf, clock.now(), signal.aborted);
-        };
-        const retried = await withRetries(tried, {
+        const retried = await withRetries(() => this.once(attempt, failureOf), {
             maxAttempts,
             clock,
             signal,
@@ -35716,35 +35643,45 @@ class GitHubCalls {
         if (retried.ok)
             return retried.value;
         const read = retried.failure;
-        if (retried.end === 'cancelled' || read === undefined)
-            throw cancelled();
+        if (retried.end === 'cancelled' || read === undefined) {
+            throw new github/* GitHubCallError */._6('cancelled before GitHub answered', undefined, false);
+        }
         throw this.errorOf(read, retried.end === 'too long', retried.attempts);
     }
     /** The error a GitHub call ends in after its last attempt, as `read`. */
     errorOf(read, tooLong, attempts) {
-        const { failure, ended, limit, serverWaitMs, at: now } = read;
+        const { failure, ended, limit, at: now } = read;
         if (failure.inTheWay !== undefined) {
             return new github/* GitHubCallError */._6(describeInTheWay(failure.inTheWay), undefined, false, true);
         }
-        // GitHub's own words, its status beside them: the stage says what was asked and why it matters.
-        const said = failure.status === undefined
-            ? describeFailure(failure, ended, this.limits.timeoutMs)
-            : failure.message;
-        if (tooLong) {
-            const over = `, longer than the ${MAX_SERVER_WAIT_MS / 1000} s a run waits`;
-            if (limit !== undefined)
-                return this.rateLimitError(failure, limit, now, over);
-            const wait = `; GitHub asks to wait ${describeWait(serverWaitMs ?? 0, now)}${over}`;
-            return new github/* GitHubCallError */._6(`${said}${wait}`, failure.status, false);
+        // A rate limit's own wait; otherwise the wait GitHub asked for, when it was too long to take.
+        const waitMs = limit !== undefined ? limit.waitMs : tooLong ? read.waitMs : undefined;
+        const wait = waitMs === undefined ? '' : `; GitHub asks to wait ${describeWait(waitMs, now)}`;
+        const over = `, longer than the ${MAX_SERVER_WAIT_MS / 1000} s a run waits`;
+        const after = tooLong ? over : attempts > 1 ? ` (${attempts} attempts)` : '';
+        if (limit === undefined) {
+            // GitHub's own words, its status beside them: the stage says what was asked and why it matters.
+            const said = failure.status === undefined
+                ? describeFailure(failure, ended, this.limits.timeoutMs)
+                : failure.message;
+            return new github/* GitHubCallError */._6(`${said}${wait}${after}`, failure.status, false);
         }
-        const tries = attempts > 1 ? ` (${attempts} attempts)` : '';
-        if (limit !== undefined)
-            return this.rateLimitError(failure, limit, now, tries);
-        return new github/* GitHubCallError */._6(`${said}${tries}`, failure.status, false);
+        // Which limit, when it resets, and how many calls this run made: no permission would help.
+        const perHour = failure.headers['x-ratelimit-limit'];
+        const which = limit.kind === 'primary'
+            ? `GitHub's primary rate limit (the token's ${perHour === undefined ? '' : `${perHour} `}calls an hour are spent)`
+            : "GitHub's secondary rate limit (too many calls at once or too fast)";
+        const calls = `; this run made ${this.sent} GitHub ${this.sent === 1 ? 'call' : 'calls'}`;
+        const said = `${which}: ${failure.status ?? ''}: ${failure.message}`;
+        return new github/* GitHubCallError */._6(`${said}${wait}${after}${calls}`, failure.status, true);
     }
-    /** One attempt under a signal of its own, which ends at the deadline or at the run's cancel. */
-    async once(attempt) {
+    /**
+     * One attempt under a signal of its own, which ends at the deadline or at the run's cancel, and
+     * its failure as the executor reads it.
+     */
+    async once(attempt, failureOf) {
         const { clock, signal, timeoutMs } = this.limits;
+        this.sent += 1;
         const controller = new AbortController();
         let ended;
         const stop = (why) => {
@@ -35761,57 +35698,42 @@ class GitHubCalls {
         const abandoned = new Promise((_resolve, reject) => {
             (0,src_clock/* onAbort */.u7)(controller.signal, () => reject(new Error('abandoned')));
         });
+        let error;
         try {
             const value = await Promise.race([attempt(controller.signal), abandoned]);
             // Octokit reads a body cut short by the signal as an empty answer: the signal decides.
             if (ended === undefined)
-                return { done: true, value };
-            return { done: false, ended, error: undefined };
+                return { ok: true, value };
         }
-        catch (error) {
-            return { done: false, ended, error };
+        catch (thrown) {
+            error = thrown;
         }
         finally {
             timer.abort();
             stopListening();
         }
-    }
-    /** Which limit, when it resets, and how many calls this run made: no permission would help. */
-    rateLimitError(failure, limit, now, after) {
-        const perHour = failure.headers['x-ratelimit-limit'];
-        const which = limit.kind === 'primary'
-            ? `GitHub's primary rate limit (the token's ${perHour === undefined ? '' : `${perHour} `}calls an hour are spent)`
-            : "GitHub's secondary rate limit (too many calls at once or too fast)";
-        const wait = limit.waitMs === undefined ? '' : `; GitHub asks to wait ${describeWait(limit.waitMs, now)}`;
-        const { sent } = this;
-        const calls = `; this run made ${sent} GitHub ${sent === 1 ? 'call' : 'calls'}`;
-        return new github/* GitHubCallError */._6(`${which}: ${failure.status ?? ''}: ${failure.message}${wait}${after}${calls}`, failure.status, true);
+        const cancelled = ended === 'cancelled' || signal.aborted;
+        // A cancel's error is the abort's, not GitHub's: it is not read.
+        const failure = cancelled || ended === 'timeout' ? NO_ANSWER : failureOf(error);
+        return { ok: false, failure: readOf(failure, ended, clock.now()), cancelled };
     }
 }
 /** An attempt that ended in no answer of its own: a deadline's, or a cancel's. */
 const NO_ANSWER = { status: undefined, headers: {}, message: '', code: undefined };
-/**
- * A failed attempt as the executor reads it. Something in the way (a proxy, a certificate, a web
- * page) ends the call at once: a proxy locks an account after a few wrong logins, and a page stays
- * a page.
- */
-function readFailure(outcome, failureOf, now, aborted) {
-    const { ended } = outcome;
-    const cancelled = ended === 'cancelled' || aborted;
-    // A cancel's error is the abort's, not GitHub's: it is not read.
-    const failure = cancelled || ended === 'timeout' ? NO_ANSWER : failureOf(outcome.error);
-    if (cancelled || failure.inTheWay !== undefined) {
-        const read = { failure, ended, limit: undefined, serverWaitMs: undefined, at: now };
-        return { ok: false, failure: read, retryable: false, serverWaitMs: undefined, cancelled };
-    }
-    const limit = rateLimitOf(failure, now);
-    const serverWaitMs = limit?.waitMs ?? askedWaitMs(failure.headers, now);
-    const retry = retryable(failure, ended, limit);
-    const read = { failure, ended, limit, serverWaitMs, at: now };
-    return { ok: false, failure: read, retryable: retry, serverWaitMs, cancelled };
+/** A failed attempt as the executor reads it: a rate limit, the wait GitHub asks for, a retry. */
+function readOf(failure, ended, at) {
+    const limit = rateLimitOf(failure, at);
+    const waitMs = limit?.waitMs ?? askedWaitMs(failure.headers, at);
+    return { failure, ended, limit, waitMs, at, retryable: retryable(failure, ended, limit) };
 }
-/** Server errors, dropped connections and attempts past their deadline may pass next time. */
+/**
+ * Server errors, dropped connections and attempts past their deadline may pass next time.
+ * Something in the way (a proxy, a certificate, a web page) ends the call at once: a proxy locks
+ * an account after a few wrong logins, and a page stays a page.
+ */
 function retryable(failure, ended, limit) {
+    if (failure.inTheWay !== undefined)
+        return false;
     // A spent primary limit that names no reset would be spent on every attempt.
     if (limit !== undefined)
         return limit.kind === 'secondary' || limit.waitMs !== undefined;
@@ -35834,9 +35756,6 @@ function describeInTheWay(inTheWay) {
         return (0,http_blocked/* describeBlocked */.G)(inTheWay.blocked);
     const { status, mediaType } = inTheWay;
     return `GitHub answered a web page (${status} ${mediaType}), not JSON: GITHUB_API_URL may be behind a sign-in`;
-}
-function cancelled() {
-    return new github/* GitHubCallError */._6('cancelled before GitHub answered', undefined, false);
 }
 
 ;// CONCATENATED MODULE: ./src/runner/github-failure.ts
@@ -35922,8 +35841,7 @@ function networkCodeOf(error) {
 /** Commits on the comparison's first page, which lists the files: its commits are not read. */
 const COMMITS_PER_PAGE = 100;
 /** Deployments and releases per page: the most GitHub returns. */
-const DEPLOYMENTS_PER_PAGE = 100;
-const RELEASES_PER_PAGE = 100;
+const LIST_PER_PAGE = 100;
 /**
  * How the run's repository is opened with `token`, which stays in the client: the repository from
  * GITHUB_REPOSITORY, GITHUB_EVENT_PATH and the other `GITHUB_*` variables.
@@ -35932,19 +35850,15 @@ const openGitHub = (token) => (limits) => {
     const env = process.env;
     const payload = readEventPayload(env.GITHUB_EVENT_PATH);
     const [owner = '', repo = ''] = repositoryOf(env.GITHUB_REPOSITORY, payload);
-    return connectGitHub({
-        token,
-        owner,
-        repo,
-        event: {
-            eventName: env.GITHUB_EVENT_NAME ?? '',
-            sha: env.GITHUB_SHA ?? '',
-            payload,
-            runId: env.GITHUB_RUN_ID ?? '',
-            runUrl: readRunContext(env)?.runUrl ?? ''
-        },
-        baseUrl: env.GITHUB_API_URL || 'https://api.github.com'
-    }, limits);
+    const event = {
+        eventName: env.GITHUB_EVENT_NAME ?? '',
+        sha: env.GITHUB_SHA ?? '',
+        payload,
+        runId: env.GITHUB_RUN_ID ?? '',
+        runUrl: readRunContext(env)?.runUrl ?? ''
+    };
+    const baseUrl = env.GITHUB_API_URL || 'https://api.github.com';
+    return connectGitHub({ token, owner, repo, event, baseUrl }, limits);
 };
 /** The event's JSON; empty when the runner gave none (a run outside a workflow). */
 function readEventPayload(path) {
@@ -35993,12 +35907,11 @@ async function connectGitHub(where, limits) {
     };
 }
 /** The repository's comparisons, trees and releases: what changed files are read from. */
-function historyReads(octokit, { owner, repo }) {
+function historyReads(octokit, repo) {
     return {
         compare: async (base, head) => {
             const { data } = await octokit.request('GET /repos/{owner}/{repo}/compare/{basehead}', {
-                owner,
-                repo,
+                ...repo,
                 basehead: `${base}...${head}`,
                 per_page: COMMITS_PER_PAGE,
                 page: 1
@@ -36012,17 +35925,15 @@ function historyReads(octokit, { owner, repo }) {
         },
         releases: async (page) => {
             const { data, headers } = await octokit.request('GET /repos/{owner}/{repo}/releases', {
-                owner,
-                repo,
-                per_page: RELEASES_PER_PAGE,
+                ...repo,
+                per_page: LIST_PER_PAGE,
                 page
             });
             return { items: data, nextPage: nextPageOf(headers.link) };
         },
         tree: async (sha) => {
             const { data } = await octokit.request('GET /repos/{owner}/{repo}/git/trees/{tree_sha}', {
-                owner,
-                repo,
+                ...repo,
                 tree_sha: sha,
                 recursive: '1'
             });
@@ -36034,31 +35945,25 @@ function historyReads(octokit, { owner, repo }) {
     };
 }
 /** The deployments that mark each service's purges: listed, read, created and given a state. */
-function deploymentCalls(octokit, { owner, repo }) {
+function deploymentCalls(octokit, repo) {
     return {
         deployments: async (environment, page) => {
             const { data, headers } = await octokit.request('GET /repos/{owner}/{repo}/deployments', {
-                owner,
-                repo,
+                ...repo,
                 environment,
-                per_page: DEPLOYMENTS_PER_PAGE,
+                per_page: LIST_PER_PAGE,
                 page
             });
-            const deployments = data.map((deployment) => ({
-                id: Number(deployment.id),
-                sha: deployment.sha,
-                payload: deployment.payload
-            }));
-            return { items: deployments, nextPage: nextPageOf(headers.link) };
+            const items = data.map(({ id, sha, payload }) => ({ id: Number(id), sha, payload }));
+            return { items, nextPage: nextPageOf(headers.link) };
         },
         latestDeploymentState: async (id) => {
-            const { data } = await octokit.request('GET /repos/{owner}/{repo}/deployments/{deployment_id}/statuses', { owner, repo, deployment_id: id, per_page: 1 });
+            const { data } = await octokit.request('GET /repos/{owner}/{repo}/deployments/{deployment_id}/statuses', { ...repo, deployment_id: id, per_page: 1 });
             return data[0]?.state;
         },
         createDeployment: async (deployment) => {
             const { data } = await octokit.request('POST /repos/{owner}/{repo}/deployments', {
-                owner,
-                repo,
+                ...repo,
                 ref: deployment.sha,
                 task: deployment.task,
                 environment: deployment.environment,
@@ -36076,8 +35981,7 @@ function deploymentCalls(octokit, { owner, repo }) {
         },
         setDeploymentState: async (id, state, { description, logUrl }) => {
             await octokit.request('POST /repos/{owner}/{repo}/deployments/{deployment_id}/statuses', {
-                owner,
-                repo,
+                ...repo,
                 deployment_id: id,
                 state,
                 description,
@@ -38264,15 +38168,11 @@ function undeclaredInputs(variables, declared) {
 }
 function closestInput(name, declared) {
     const allowed = Math.min(MAX_EDITS, name.length / 2);
-    let best;
-    for (const candidate of declared) {
-        const edits = editDistance(name, candidate);
-        if (edits <= allowed && (best === undefined || edits < best.edits)) {
-            best = { name: candidate, edits };
-        }
-    }
-    if (best !== undefined)
-        return best.name;
+    const edits = declared.map((candidate) => editDistance(name, candidate));
+    const fewest = Math.min(...edits);
+    // The first declared on a tie.
+    if (fewest <= allowed)
+        return declared[edits.indexOf(fewest)];
     const begun = declared.filter((candidate) => candidate.startsWith(name));
     return name.length >= MIN_PREFIX_CHARS && begun.length === 1 ? begun[0] : undefined;
 }
@@ -38433,26 +38333,17 @@ const WHITESPACE = /\s/;
 function* listItems(text, input, guard) {
     const kind = KINDS[input];
     const elements = jsonElements(text, input, kind, guard);
-    if (elements !== undefined) {
-        for (const [index, element] of elements.entries()) {
-            if (element === '')
-                continue;
-            const space = WHITESPACE.exec(element);
-            if (space !== null) {
-                throw new input_error/* InputError */.d(`${input}: element ${index + 1} of the JSON array, ${kind.show(element, guard)}, holds whitespace (${codePoint(space[0])}); give each ${kind.item} as an element of its own`);
-            }
-            kind.check?.(element, input, guard);
-            yield element;
-        }
-        return;
-    }
-    for (const piece of text.split(kind.split)) {
-        const item = kind.ends === undefined ? piece : piece.replace(kind.ends, '');
+    for (const [index, piece] of (elements ?? text.split(kind.split)).entries()) {
+        // An element is an item as written; a piece of text drops its kind's ends first.
+        const item = elements !== undefined || kind.ends === undefined ? piece : piece.replace(kind.ends, '');
         if (item === '')
             continue;
         const space = WHITESPACE.exec(item);
         if (space !== null) {
-            throw new input_error/* InputError */.d(`${input}: ${kind.show(item, guard)} holds whitespace (${codePoint(space[0])}) that does not separate ${kind.items}; separate them with ${kind.separatedBy}`);
+            const char = codePoint(space[0]);
+            throw new input_error/* InputError */.d(elements === undefined
+                ? `${input}: ${kind.show(item, guard)} holds whitespace (${char}) that does not separate ${kind.items}; separate them with ${kind.separatedBy}`
+                : `${input}: element ${index + 1} of the JSON array, ${kind.show(item, guard)}, holds whitespace (${char}); give each ${kind.item} as an element of its own`);
         }
         kind.check?.(item, input, guard);
         yield item;
@@ -38666,14 +38557,13 @@ var picomatch_default = /*#__PURE__*/__nccwpck_require__.n(picomatch);
 
 /** The `LEFT => RIGHT` lines of a map, skipping blank lines and `#` comments. */
 function mapLines(text, input, shape, guard) {
-    const lines = [];
-    text
+    return text
         .replace(/^\uFEFF/, '')
         .split(/\r?\n/)
-        .forEach((raw, index) => {
+        .flatMap((raw, index) => {
         const trimmed = raw.trim();
         if (trimmed === '' || trimmed.startsWith('#'))
-            return;
+            return [];
         const line = index + 1;
         const arrow = trimmed.indexOf('=>');
         const left = arrow < 0 ? '' : trimmed.slice(0, arrow).trim();
@@ -38681,9 +38571,8 @@ function mapLines(text, input, shape, guard) {
         if (left === '' || right === '') {
             throw new input_error/* InputError */.d(`${input} line ${line}: expected ${shape}, got ${(0,text_shown/* shorten */.ml)(guard, trimmed)}`);
         }
-        lines.push({ line, left, right });
+        return [{ line, left, right }];
     });
-    return lines;
 }
 /** Parses `url-map`: lines `PATH_PREFIX => URL_PREFIX`, e.g. `public/ => https://www.example.com/`. */
 function parseUrlMap(text, guard) {
@@ -38729,16 +38618,13 @@ function parseKeyMap(text, guard) {
         (0,targets/* checkKey */.yR)(key, source, guard);
         // Paths from GitHub never start with `./`; a glob that does would never match.
         const glob = left.replace(/^(\.\/)+/, '');
-        let matches;
         try {
             // dot: files such as `.well-known/…` are served too, and a missed purge is the costly mistake.
-            matches = picomatch_default()(glob, { dot: true });
+            return { glob, key, line, matches: picomatch_default()(glob, { dot: true }) };
         }
         catch (error) {
-            const reason = (0,message/* messageOf */.b)(error);
-            throw new input_error/* InputError */.d(`${source}: ${(0,text_shown/* shorten */.ml)(guard, left)} is not a valid glob: ${reason}`);
+            throw new input_error/* InputError */.d(`${source}: ${(0,text_shown/* shorten */.ml)(guard, left)} is not a valid glob: ${(0,message/* messageOf */.b)(error)}`);
         }
-        return { glob, key, line, matches };
     });
 }
 
@@ -38916,8 +38802,7 @@ function listFileText(raw, name, readFile, guard) {
         return readFile(path).replace(/^\uFEFF/, '');
     }
     catch (error) {
-        const reason = (0,message/* messageOf */.b)(error);
-        throw new input_error/* InputError */.d(`${name}: cannot read ${(0,text_shown/* shorten */.ml)(guard, path)}: ${reason}`);
+        throw new input_error/* InputError */.d(`${name}: cannot read ${(0,text_shown/* shorten */.ml)(guard, path)}: ${(0,message/* messageOf */.b)(error)}`);
     }
 }
 

@@ -53,10 +53,6 @@ export const systemClock: Clock = {
   now: () => Date.now(),
   sleep: (ms, signal) =>
     new Promise((resolve) => {
-      if (signal.aborted) {
-        resolve()
-        return
-      }
       const done = (): void => {
         clearTimeout(timer)
         stopListening()
@@ -64,6 +60,8 @@ export const systemClock: Clock = {
       }
       const timer = setTimeout(done, ms)
       const stopListening = onAbort(signal, done)
+      // A signal aborted already fires no more: the sleep ends at once.
+      if (signal.aborted) done()
     })
 }
 

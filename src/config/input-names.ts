@@ -65,14 +65,10 @@ export function undeclaredInputs(
 
 function closestInput(name: string, declared: readonly InputName[]): InputName | undefined {
   const allowed = Math.min(MAX_EDITS, name.length / 2)
-  let best: { name: InputName; edits: number } | undefined
-  for (const candidate of declared) {
-    const edits = editDistance(name, candidate)
-    if (edits <= allowed && (best === undefined || edits < best.edits)) {
-      best = { name: candidate, edits }
-    }
-  }
-  if (best !== undefined) return best.name
+  const edits = declared.map((candidate) => editDistance(name, candidate))
+  const fewest = Math.min(...edits)
+  // The first declared on a tie.
+  if (fewest <= allowed) return declared[edits.indexOf(fewest)]
   const begun = declared.filter((candidate) => candidate.startsWith(name))
   return name.length >= MIN_PREFIX_CHARS && begun.length === 1 ? begun[0] : undefined
 }

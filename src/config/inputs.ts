@@ -135,7 +135,6 @@ function listFileText(
   try {
     return readFile(path).replace(/^\uFEFF/, '')
   } catch (error) {
-    const reason = messageOf(error)
-    throw new InputError(`${name}: cannot read ${shorten(guard, path)}: ${reason}`)
+    throw new InputError(`${name}: cannot read ${shorten(guard, path)}: ${messageOf(error)}`)
   }
 }

@@ -94,27 +94,18 @@ export function* listItems(
 ): Generator<string, void, undefined> {
   const kind = KINDS[input]
   const elements = jsonElements(text, input, kind, guard)
-  if (elements !== undefined) {
-    for (const [index, element] of elements.entries()) {
-      if (element === '') continue
-      const space = WHITESPACE.exec(element)
-      if (space !== null) {
-        throw new InputError(
-          `${input}: element ${index + 1} of the JSON array, ${kind.show(element, guard)}, holds whitespace (${codePoint(space[0])}); give each ${kind.item} as an element of its own`
-        )
-      }
-      kind.check?.(element, input, guard)
-      yield element
-    }
-    return
-  }
-  for (const piece of text.split(kind.split)) {
-    const item = kind.ends === undefined ? piece : piece.replace(kind.ends, '')
+  for (const [index, piece] of (elements ?? text.split(kind.split)).entries()) {
+    // An element is an item as written; a piece of text drops its kind's ends first.
+    const item =
+      elements !== undefined || kind.ends === undefined ? piece : piece.replace(kind.ends, '')
     if (item === '') continue
     const space = WHITESPACE.exec(item)
     if (space !== null) {
+      const char = codePoint(space[0])
       throw new InputError(
-        `${input}: ${kind.show(item, guard)} holds whitespace (${codePoint(space[0])}) that does not separate ${kind.items}; separate them with ${kind.separatedBy}`
+        elements === undefined
+          ? `${input}: ${kind.show(item, guard)} holds whitespace (${char}) that does not separate ${kind.items}; separate them with ${kind.separatedBy}`
+          : `${input}: element ${index + 1} of the JSON array, ${kind.show(item, guard)}, holds whitespace (${char}); give each ${kind.item} as an element of its own`
       )
     }
     kind.check?.(item, input, guard)

@@ -39,13 +39,12 @@ function mapLines(
   shape: string,
   guard: Guard
 ): MapLine[] {
-  const lines: MapLine[] = []
-  text
+  return text
     .replace(/^\uFEFF/, '')
     .split(/\r?\n/)
-    .forEach((raw, index) => {
+    .flatMap((raw, index) => {
       const trimmed = raw.trim()
-      if (trimmed === '' || trimmed.startsWith('#')) return
+      if (trimmed === '' || trimmed.startsWith('#')) return []
       const line = index + 1
       const arrow = trimmed.indexOf('=>')
       const left = arrow < 0 ? '' : trimmed.slice(0, arrow).trim()
@@ -55,9 +54,8 @@ function mapLines(
           `${input} line ${line}: expected ${shape}, got ${shorten(guard, trimmed)}`
         )
       }
-      lines.push({ line, left, right })
+      return [{ line, left, right }]
     })
-  return lines
 }
 
 /** Parses `url-map`: lines `PATH_PREFIX => URL_PREFIX`, e.g. `public/ => https://www.example.com/`. */
@@ -114,14 +112,13 @@ export function parseKeyMap(text: string, guard: Guard): KeyMapping[] {
     checkKey(key, source, guard)
     // Paths from GitHub never start with `./`; a glob that does would never match.
     const glob = left.replace(/^(\.\/)+/, '')
-    let matches: (path: string) => boolean
     try {
       // dot: files such as `.well-known/…` are served too, and a missed purge is the costly mistake.
-      matches = picomatch(glob, { dot: true })
+      return { glob, key, line, matches: picomatch(glob, { dot: true }) }
     } catch (error) {
-      const reason = messageOf(error)
-      throw new InputError(`${source}: ${shorten(guard, left)} is not a valid glob: ${reason}`)
+      throw new InputError(
+        `${source}: ${shorten(guard, left)} is not a valid glob: ${messageOf(error)}`
+      )
     }
-    return { glob, key, line, matches }
   })
 }

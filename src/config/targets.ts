@@ -57,14 +57,12 @@ export function withoutCredentials(raw: string): string {
 
 /** Parses one absolute http(s) URL; `source` names the input it came from. */
 export function parseHttpUrl(raw: string, source: string, guard: Guard): URL {
-  let url: URL
-  try {
-    url = new URL(raw)
-  } catch {
+  if (!URL.canParse(raw)) {
     throw new InputError(
       `${source}: ${shorten(guard, withoutCredentials(raw))} is not an absolute URL; give it with https:// and a host`
     )
   }
+  const url = new URL(raw)
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
     throw new InputError(
       `${source}: ${shorten(guard, withoutCredentials(raw))} uses ${url.protocol.slice(0, -1)}; only http and https URLs can be purged`
@@ -86,14 +84,10 @@ export function purgeUrl(target: string, source: string, guard: Guard): PurgeUrl
 
 /** Merges lists, dropping entries already seen, first order kept. */
 export function mergeUnique<T>(lists: T[][], identity: (item: T) => string): T[] {
-  const seen = new Set<string>()
-  const merged: T[] = []
+  const merged = new Map<string, T>()
   for (const item of lists.flat()) {
     const id = identity(item)
-    if (!seen.has(id)) {
-      seen.add(id)
-      merged.push(item)
-    }
+    if (!merged.has(id)) merged.set(id, item)
   }
-  return merged
+  return [...merged.values()]
 }

@@ -44,17 +44,11 @@ export function createAgents(options: {
   concurrency: number
 }): Agents {
   const clients = new Map<string, HttpClient>()
+  const settings = { keepAlive: true, maxSockets: options.concurrency, allowRedirects: false }
   return {
     agentFor(url) {
-      let client = clients.get(url.origin)
-      if (client === undefined) {
-        client = new HttpClient(options.userAgent, [], {
-          keepAlive: true,
-          maxSockets: options.concurrency,
-          allowRedirects: false
-        })
-        clients.set(url.origin, client)
-      }
+      const client = clients.get(url.origin) ?? new HttpClient(options.userAgent, [], settings)
+      clients.set(url.origin, client)
       return client.getAgent(url.href)
     },
     close() {

@@ -115,15 +115,13 @@ export interface BlockedWords {
 export function blockedWords(blocked: Blocked): BlockedWords {
   if (blocked.kind === 'certificate') {
     const { code, host } = blocked
-    return UNTRUSTED_CODES.has(code)
-      ? {
-          what: `the certificate of ${host} is not trusted (${code})`,
-          fix: 'a company CA is given to Node with NODE_EXTRA_CA_CERTS (docs/self-hosted.md)'
-        }
-      : {
-          what: `the certificate of ${host} is not valid (${code})`,
-          fix: "the server's certificate needs fixing; trusting another CA (NODE_EXTRA_CA_CERTS, docs/self-hosted.md) does not help"
-        }
+    if (UNTRUSTED_CODES.has(code)) {
+      const fix = 'a company CA is given to Node with NODE_EXTRA_CA_CERTS (docs/self-hosted.md)'
+      return { what: `the certificate of ${host} is not trusted (${code})`, fix }
+    }
+    const fix =
+      "the server's certificate needs fixing; trusting another CA (NODE_EXTRA_CA_CERTS, docs/self-hosted.md) does not help"
+    return { what: `the certificate of ${host} is not valid (${code})`, fix }
   }
   const { status, proxy, target } = blocked
   // Its credentials are the same whatever the target: one cause for every call through it.
@@ -133,13 +131,11 @@ export function blockedWords(blocked: Blocked): BlockedWords {
       fix: 'check the user and password in HTTPS_PROXY'
     }
   }
-  const what = `the proxy ${proxy} refused the tunnel to ${target} (${status})`
-  return status === 403
-    ? {
-        what,
-        fix: `the proxy does not allow CONNECT to ${target}; ask its admins to allow it, or list the host in NO_PROXY`
-      }
-    : { what, fix: "the proxy's answer is not the server's; see docs/self-hosted.md" }
+  const fix =
+    status === 403
+      ? `the proxy does not allow CONNECT to ${target}; ask its admins to allow it, or list the host in NO_PROXY`
+      : "the proxy's answer is not the server's; see docs/self-hosted.md"
+  return { what: `the proxy ${proxy} refused the tunnel to ${target} (${status})`, fix }
 }
 
 /** The proxy's refusal or the certificate's problem, and what fixes it, in one sentence. */

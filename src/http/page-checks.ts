@@ -52,12 +52,8 @@ export async function safeGet(
   try {
     return await prober.get(url, options)
   } catch (error) {
-    const message = messageOf(error)
-    return {
-      kind: 'network',
-      code: undefined,
-      message: `edge-purge could not check it: ${message}`
-    }
+    const message = `edge-purge could not check it: ${messageOf(error)}`
+    return { kind: 'network', code: undefined, message }
   }
 }
 

@@ -10,8 +10,7 @@ const BOM_BYTES = 3
 
 /** The `charset` parameter of a `Content-Type` value, as its label; undefined when there is none. */
 export function charsetOf(contentType: string | undefined): string | undefined {
-  if (contentType === undefined) return undefined
-  return parse(contentType).parameters.charset
+  return contentType === undefined ? undefined : parse(contentType).parameters.charset
 }
 
 /** The encoding a byte order mark at the start of `bytes` names (Encoding Standard, "BOM sniff"). */

@@ -55,17 +55,14 @@ export function createProber(options: {
   guard: Guard
 }): Prober {
   const agents = createAgents(options)
-
-  function get(
-    url: string,
-    { timeoutMs, signal, lookFor }: ProbeOptions
-  ): Promise<Answer<PageReading>> {
-    const headers = { 'User-Agent': options.userAgent, 'Accept-Encoding': ACCEPT_ENCODING }
-    const request = { url, method: 'GET', headers, body: undefined, agents, timeoutMs, signal }
-    return exchange(request, (response) => readPage(response, lookFor, options.guard))
+  const headers = { 'User-Agent': options.userAgent, 'Accept-Encoding': ACCEPT_ENCODING }
+  return {
+    get(url, { timeoutMs, signal, lookFor }) {
+      const request = { url, method: 'GET', headers, body: undefined, agents, timeoutMs, signal }
+      return exchange(request, (response) => readPage(response, lookFor, options.guard))
+    },
+    close: agents.close
   }
-
-  return { get, close: agents.close }
 }
 
 /**
@@ -78,17 +75,15 @@ function readPage(
   lookFor: string | undefined,
   guard: Guard
 ): Answer<PageReading> | BodyReader<PageReading> {
-  const status = response.statusCode ?? 0
   const encoding = response.headers['content-encoding']
-  const ageLines = response.headersDistinct.age ?? []
   let body = ''
   const answer = (truncated: boolean, undecodable?: string): Answer<PageReading> => ({
     kind: 'response',
-    status,
+    status: response.statusCode ?? 0,
     headers: response.headers,
     body,
     truncated,
-    ageLines,
+    ageLines: response.headersDistinct.age ?? [],
     undecodable
   })
   const codings = codingsOf(encoding, guard)

@@ -9,18 +9,16 @@
 import type { Clock } from '../clock.js'
 import { backoffMs, MAX_SERVER_WAIT_MS, waitUntil } from './retry-policy.js'
 
-/** How one attempt ended, as its caller reads it. */
-export type Tried<T, F> =
-  | { ok: true; value: T }
-  | {
-      ok: false
-      failure: F
-      retryable: boolean
-      /** How long the server asked to wait before the next attempt, if it did. */
-      serverWaitMs: number | undefined
-      /** The run's cancel ended the attempt: its outcome is unknown. */
-      cancelled: boolean
-    }
+/** What the executor reads of a failed attempt: each caller's failure holds it beside its own. */
+export interface FailedAttempt {
+  retryable: boolean
+  /** How long the server asked to wait before the next attempt, if it did. */
+  waitMs: number | undefined
+}
+
+/** How one attempt ended, as its caller reads it; `cancelled` when the run's cancel ended it. */
+export type Tried<T, F extends FailedAttempt> =
+  { ok: true; value: T } | { ok: false; failure: F; cancelled: boolean }
 
 /** Why no attempt was made after the last one. */
 export type RetryEnd =
@@ -32,18 +30,21 @@ export type RetryEnd =
   | 'too long'
   | 'cancelled'
 
+/** How the attempts ended without a value: the last failure, and why it was the last. */
+interface Ended<F> {
+  ok: false
+  attempts: number
+  end: RetryEnd
+  /** The last attempt's failure; none when no attempt was made before a cancel. */
+  failure: F | undefined
+  /** With `too long`: when the server said the next attempt may go (ms epoch), if a date holds it. */
+  retryAt: number | undefined
+}
+
 /** How the attempts ended: the value, the last failure and why it was the last, or what stopped them. */
 export type Retried<T, F, S> =
   | { ok: true; value: T; attempts: number }
-  | {
-      ok: false
-      attempts: number
-      end: RetryEnd
-      /** The last attempt's failure; none when no attempt was made before a cancel. */
-      failure: F | undefined
-      /** With `too long`: when the server said the next attempt may go (ms epoch), if a date holds it. */
-      retryAt: number | undefined
-    }
+  | Ended<F>
   | { ok: false; attempts: number; end: 'stopped'; stopped: S; failure: F | undefined }
 
 /** What may come between two attempts: an earlier answer that stops them, or a wait it asks for. */
@@ -63,14 +64,21 @@ interface Retries<F, S> {
 }
 
 /** Makes attempts of `attempt` (told its number, from 1) as `retries` says. */
-export async function withRetries<T, F, S = never>(
+export async function withRetries<T, F extends FailedAttempt, S = never>(
   attempt: (number: number) => Promise<Tried<T, F>>,
   retries: Retries<F, S>
 ): Promise<Retried<T, F, S>> {
   const { maxAttempts, clock, signal, gate, onRetry } = retries
   let last: F | undefined
+  const ended = (attempts: number, end: RetryEnd, retryAt?: number): Ended<F> => ({
+    ok: false,
+    attempts,
+    end,
+    failure: last,
+    retryAt
+  })
   for (let attempts = 0; ;) {
-    if (signal.aborted) return ended(attempts, 'cancelled', last)
+    if (signal.aborted) return ended(attempts, 'cancelled')
     const held = gate?.()
     if (held !== undefined && 'stop' in held) {
       return { ok: false, attempts, end: 'stopped', stopped: held.stop, failure: last }
@@ -83,30 +91,15 @@ export async function withRetries<T, F, S = never>(
     const tried = await attempt(attempts)
     if (tried.ok) return { ok: true, value: tried.value, attempts }
     last = tried.failure
-    if (tried.cancelled) return ended(attempts, 'cancelled', last)
-    if (!tried.retryable) return ended(attempts, 'final', last)
-    const { serverWaitMs } = tried
-    if (serverWaitMs !== undefined && serverWaitMs > MAX_SERVER_WAIT_MS) {
-      return ended(attempts, 'too long', last, waitUntil(serverWaitMs, clock.now()))
+    if (tried.cancelled) return ended(attempts, 'cancelled')
+    if (!last.retryable) return ended(attempts, 'final')
+    const { waitMs } = last
+    if (waitMs !== undefined && waitMs > MAX_SERVER_WAIT_MS) {
+      return ended(attempts, 'too long', waitUntil(waitMs, clock.now()))
     }
-    if (attempts >= maxAttempts) return ended(attempts, 'gave up', last)
-    const waitMs = Math.max(serverWaitMs ?? 0, backoffMs(attempts, retries.random))
-    onRetry(attempts, last, waitMs)
-    await clock.sleep(waitMs, signal)
+    if (attempts >= maxAttempts) return ended(attempts, 'gave up')
+    const pauseMs = Math.max(waitMs ?? 0, backoffMs(attempts, retries.random))
+    onRetry(attempts, last, pauseMs)
+    await clock.sleep(pauseMs, signal)
   }
-}
-
-function ended<F>(
-  attempts: number,
-  end: RetryEnd,
-  failure: F | undefined,
-  retryAt?: number
-): {
-  ok: false
-  attempts: number
-  end: RetryEnd
-  failure: F | undefined
-  retryAt: number | undefined
-} {
-  return { ok: false, attempts, end, failure, retryAt }
 }

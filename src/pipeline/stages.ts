@@ -1,23 +1,20 @@
 /**
  * The stages after the plan, each returning its outcome to the one function that runs them in
- * order: the purge marks opened, then a dry run, or the wait, the purge and the edge check.
+ * order: a dry run, or the purge marks opened, then the wait, the purge and the edge check.
  */
-import type { PurgeTargets, Settings, WaitSettings } from '../config/settings.js'
+import type { LastPurgeSettings, PurgeTargets, Settings } from '../config/settings.js'
 import type { PageCheckDeps, RequestLimits } from '../http/page-checks.js'
 import type { Prober } from '../http/probe.js'
 import type { StepLog } from '../log.js'
 import {
   countResults,
-  type Counts,
   type PlannedStage,
   type PurgeCall,
   type PurgeRun,
-  type Results,
-  type RunRecord,
   type EdgeCheckOutcome,
   type WaitOutcome
 } from '../record/index.js'
-import { NOT_READY, NOT_SENT_CANCELLED, type Failure } from '../record/failure.js'
+import { NOT_READY, NOT_SENT_CANCELLED } from '../record/failure.js'
 import { plannedResults, showDryRun } from '../stages/plan.js'
 import { runPurge } from '../stages/purge/engine.js'
 import type { OpenMark } from '../stages/last-purge/write.js'
@@ -38,47 +35,34 @@ const lastPurgeMarks = () => import('../stages/last-purge/write.js')
 const waitStage = () => import('../stages/wait.js')
 const edgeCheckStage = () => import('../stages/edge-check/index.js')
 
-/** What the stages after planning did; the wait and edge check only when they ran. */
+/**
+ * What the stages after the plan did: each stage's outcome (the wait and edge check only when they
+ * ran), the marks opened, an early end's why.
+ */
 export interface Stages {
   purge: PurgeRun
   wait: WaitOutcome | undefined
   edgeCheck: EdgeCheckOutcome | undefined
   plannedStages: PlannedStage[]
+  marks: OpenMark[]
+  unexpectedError: string | undefined
 }
 
 /** The edge check a run that stopped on an unexpected error expected but did not make: not fresh. */
-function notJudged(
-  settings: Settings,
-  results: Results,
-  why: string
-): EdgeCheckOutcome | undefined {
-  const targets = edgeCheckTargetsOf(settings.edgeCheck, () => purgedUrlsOf(results))
+function notJudged(settings: Settings, purge: PurgeRun, why: string): EdgeCheckOutcome | undefined {
+  const targets = edgeCheckTargetsOf(settings.edgeCheck, () => purgedUrlsOf(purge.results))
   if (settings.dryRun || targets.length === 0) return undefined
   const evidence = `not judged: ${why}`
-  const entries = targets.map(({ url }) => ({
-    url,
-    fresh: false,
-    http_status: null,
-    age: null,
-    checks: 0,
-    evidence
-  }))
+  const unjudged = { fresh: false, http_status: null, age: null, checks: 0, evidence }
+  const entries = targets.map(({ url }) => ({ url, ...unjudged }))
   return { entries, cancelled: false, malformedAge: [] }
 }
 
-const notRun = (results: RunRecord['results'], counts: Counts): PurgeRun => ({
-  results,
-  counts,
-  answered: 0,
-  cancelled: false,
-  firstSentMs: undefined
-})
-
-/** Every call not sent, or not answered, for `reason`: the ledger fails them. */
-const unsent = (ledger: ResultLedger, failure: Failure): PurgeRun => {
-  const { results, counts } = ledger.settle(failure)
-  return notRun(results, counts)
-}
+/** A purge that sent nothing: its results from the plan or the ledger. */
+const notRun = (
+  { results, counts }: Pick<PurgeRun, 'results' | 'counts'>,
+  cancelled = false
+): PurgeRun => ({ results, counts, answered: 0, cancelled, firstSentMs: undefined })
 
 /** A dry run: every call and every later stage as it would run; nothing sent, nothing marked. */
 async function dryRun(
@@ -87,37 +71,27 @@ async function dryRun(
   targets: PurgeTargets,
   deps: Pick<PipelineDeps, 'log' | 'guard'>
 ): Promise<Stages> {
+  const { wait, lastPurge, edgeCheck } = settings
+  const urls = targets.urls.map((url) => url.target)
   const plannedStages = [
-    settings.wait === undefined
-      ? undefined
-      : (await waitStage()).describeWaitPlanned(settings.wait, deps.guard),
-    describeCheckPlanned(
-      settings.edgeCheck,
-      targets.urls.map((url) => url.target),
-      deps.guard
-    ),
-    settings.lastPurge === undefined
-      ? undefined
-      : (await lastPurgeMarks()).describeMarkPlanned(settings.lastPurge)
+    wait === undefined ? undefined : (await waitStage()).describeWaitPlanned(wait, deps.guard),
+    describeCheckPlanned(edgeCheck, urls, deps.guard),
+    lastPurge === undefined ? undefined : (await lastPurgeMarks()).describeMarkPlanned(lastPurge)
   ].filter((stage) => stage !== undefined)
   await showDryRun(calls, settings.repeatAfterMs, plannedStages, deps)
   const planned = plannedResults(calls, settings.repeatAfterMs > 0)
   return {
-    purge: notRun(planned, countResults(planned)),
+    purge: notRun({ results: planned, counts: countResults(planned) }),
     wait: undefined,
     edgeCheck: undefined,
-    plannedStages
+    plannedStages,
+    marks: [],
+    unexpectedError: undefined
   }
 }
 
-/** What the stages after the plan did: each stage's outcome, the marks opened, an early end's why. */
-export interface Ran extends Stages {
-  marks: OpenMark[]
-  unexpectedError: string | undefined
-}
-
 /**
- * The stages after the plan, each returning its outcome: open the purge marks; then a dry run, or
+ * The stages after the plan, each returning its outcome: a dry run; or open the purge marks, then
  * wait until the origin serves the release, purge, and check at the edge that visitors get fresh
  * copies (no purge call is sent when the wait does not end in time). A throw ends them: every
  * target then has a result from the ledger, the only state that must survive it.
@@ -129,22 +103,19 @@ export async function runStages(
   repository: Pick<Targets, 'github' | 'recalled'>,
   deps: PipelineDeps,
   ledger: ResultLedger
-): Promise<Ran> {
+): Promise<Stages> {
   const pages = pageChecks(settings, deps)
   let marks: OpenMark[] = []
   let wait: WaitOutcome | undefined
   let purge: PurgeRun | undefined
   let edgeCheck: EdgeCheckOutcome | undefined
   try {
-    marks = await openMarksOf(settings, repository, deps.log)
-    if (settings.dryRun) {
-      return {
-        ...(await dryRun(calls, settings, targets, deps)),
-        marks,
-        unexpectedError: undefined
-      }
+    if (settings.dryRun) return await dryRun(calls, settings, targets, deps)
+    marks = await openMarksOf(settings.lastPurge, repository, deps.log)
+    if (settings.wait !== undefined) {
+      const { waitForOrigin } = await waitStage()
+      wait = await waitForOrigin(settings.wait, limitsOf(settings), await pages.get())
     }
-    wait = settings.wait === undefined ? undefined : await waitFor(settings.wait, settings, pages)
     purge =
       wait?.done === false
         ? notSentForWait(wait, ledger)
@@ -155,8 +126,8 @@ export async function runStages(
     const why = `edge-purge stopped on an unexpected error: ${plainLine(deps.guard, messageOf(error))}`
     const cancelled = (purge?.cancelled ?? false) || deps.signal.aborted
     const settled = ledger.settle({ what: 'not finished', detail: why })
-    const ended = { ...(purge ?? notRun([], countResults([]))), ...settled, cancelled }
-    edgeCheck ??= notJudged(settings, ended.results, why)
+    const ended = { answered: 0, firstSentMs: undefined, ...purge, ...settled, cancelled }
+    edgeCheck ??= notJudged(settings, ended, why)
     return { purge: ended, wait, edgeCheck, plannedStages: [], marks, unexpectedError: why }
   } finally {
     pages.close()
@@ -178,25 +149,15 @@ function pageChecks(
   }
 }
 
-/** Each service's purge mark opened, with `changed-since: last-purge` outside a dry run. */
+/** Each service's purge mark opened, with `changed-since: last-purge` (never in a dry run). */
 async function openMarksOf(
-  settings: Settings,
+  lastPurge: LastPurgeSettings | undefined,
   { github, recalled }: Pick<Targets, 'github' | 'recalled'>,
   log: StepLog
 ): Promise<OpenMark[]> {
-  if (settings.dryRun || github === undefined || recalled === undefined) return []
-  if (settings.lastPurge === undefined) return []
+  if (lastPurge === undefined || github === undefined || recalled === undefined) return []
   const { openMarks } = await lastPurgeMarks()
-  return openMarks(github, settings.lastPurge, recalled.head, log)
-}
-
-async function waitFor(
-  wait: WaitSettings,
-  settings: Settings,
-  pages: ReturnType<typeof pageChecks>
-): Promise<WaitOutcome> {
-  const { waitForOrigin } = await waitStage()
-  return waitForOrigin(wait, limitsOf(settings), await pages.get())
+  return openMarks(github, lastPurge, recalled.head, log)
 }
 
 /** Every target failed unsent, when the wait did not end with the origin ready. */
@@ -204,7 +165,7 @@ function notSentForWait(wait: WaitOutcome, ledger: ResultLedger): PurgeRun {
   const failure = wait.cancelled
     ? NOT_SENT_CANCELLED
     : { ...(wait.failure ?? NOT_READY), notSent: true }
-  return { ...unsent(ledger, failure), cancelled: wait.cancelled }
+  return notRun(ledger.settle(failure), wait.cancelled)
 }
 
 async function purgeNow(

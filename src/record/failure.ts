@@ -56,19 +56,17 @@ export function causeText(failure: Failure): string {
  * How a knock-on's reason continues after how far its call got, by what stopped it. The reason
  * ends with the cause, whole.
  */
+const KNOCK_ON_LEADS: Record<StopScope, string> = {
+  unauthorized: ': an earlier call to the same address got ',
+  forbidden: ': an earlier call needing the same permission found that ',
+  host: ' after an earlier call to the same host: ',
+  proxy: ' after an earlier call through the same proxy: '
+}
+
 function knockOnLead(knockOn: KnockOn): string {
-  switch (knockOn.scope) {
-    case 'unauthorized':
-      return ': an earlier call to the same address got '
-    case 'forbidden':
-      return ': an earlier call needing the same permission found that '
-    case 'host':
-      return ' after an earlier call to the same host: '
-    case 'proxy':
-      return ' after an earlier call through the same proxy: '
-    case 'outage':
-      return `: ${knockOn.host} failed ${knockOn.failures} calls in a row; the last: `
-  }
+  return knockOn.scope === 'outage'
+    ? `: ${knockOn.host} failed ${knockOn.failures} calls in a row; the last: `
+    : KNOCK_ON_LEADS[knockOn.scope]
 }
 
 /**

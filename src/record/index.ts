@@ -116,11 +116,8 @@ export interface Counts {
 }
 
 export function countResults(results: Results): Counts {
-  const counts = { purged: 0, failed: 0, planned: 0, total: 0 }
-  for (const result of results) {
-    counts[result.status] += 1
-    counts.total += 1
-  }
+  const counts = { purged: 0, failed: 0, planned: 0, total: results.length }
+  for (const result of results) counts[result.status] += 1
   return counts
 }
 

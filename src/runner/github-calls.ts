@@ -7,7 +7,7 @@
 import { onAbort } from '../clock.js'
 import { GitHubCallError, type GitHubLimits } from '../github.js'
 import { describeBlocked, type Blocked } from '../http/blocked.js'
-import { withRetries, type Tried } from '../http/retry.js'
+import { withRetries, type FailedAttempt, type Tried } from '../http/retry.js'
 import {
   describeWait,
   isRetryableNetworkCode,
@@ -100,13 +100,7 @@ export class GitHubCalls {
     failureOf: (error: unknown) => AttemptFailure
   ): Promise<T> {
     const { maxAttempts, clock, signal, log, timeoutMs } = this.limits
-    const tried = async (): Promise<Tried<T, Read>> => {
-      this.sent += 1
-      const outcome = await this.once(attempt)
-      if (outcome.done) return { ok: true, value: outcome.value }
-      return readFailure(outcome, failureOf, clock.now(), signal.aborted)
-    }
-    const retried = await withRetries(tried, {
+    const retried = await withRetries(() => this.once(attempt, failureOf), {
       maxAttempts,
       clock,
       signal,
@@ -119,37 +113,52 @@ export class GitHubCalls {
     })
     if (retried.ok) return retried.value
     const read = retried.failure
-    if (retried.end === 'cancelled' || read === undefined) throw cancelled()
+    if (retried.end === 'cancelled' || read === undefined) {
+      throw new GitHubCallError('cancelled before GitHub answered', undefined, false)
+    }
     throw this.errorOf(read, retried.end === 'too long', retried.attempts)
   }
 
   /** The error a GitHub call ends in after its last attempt, as `read`. */
   private errorOf(read: Read, tooLong: boolean, attempts: number): GitHubCallError {
-    const { failure, ended, limit, serverWaitMs, at: now } = read
+    const { failure, ended, limit, at: now } = read
     if (failure.inTheWay !== undefined) {
       return new GitHubCallError(describeInTheWay(failure.inTheWay), undefined, false, true)
     }
-    // GitHub's own words, its status beside them: the stage says what was asked and why it matters.
-    const said =
-      failure.status === undefined
-        ? describeFailure(failure, ended, this.limits.timeoutMs)
-        : failure.message
-    if (tooLong) {
-      const over = `, longer than the ${MAX_SERVER_WAIT_MS / 1000} s a run waits`
-      if (limit !== undefined) return this.rateLimitError(failure, limit, now, over)
-      const wait = `; GitHub asks to wait ${describeWait(serverWaitMs ?? 0, now)}${over}`
-      return new GitHubCallError(`${said}${wait}`, failure.status, false)
+    // A rate limit's own wait; otherwise the wait GitHub asked for, when it was too long to take.
+    const waitMs = limit !== undefined ? limit.waitMs : tooLong ? read.waitMs : undefined
+    const wait = waitMs === undefined ? '' : `; GitHub asks to wait ${describeWait(waitMs, now)}`
+    const over = `, longer than the ${MAX_SERVER_WAIT_MS / 1000} s a run waits`
+    const after = tooLong ? over : attempts > 1 ? ` (${attempts} attempts)` : ''
+    if (limit === undefined) {
+      // GitHub's own words, its status beside them: the stage says what was asked and why it matters.
+      const said =
+        failure.status === undefined
+          ? describeFailure(failure, ended, this.limits.timeoutMs)
+          : failure.message
+      return new GitHubCallError(`${said}${wait}${after}`, failure.status, false)
     }
-    const tries = attempts > 1 ? ` (${attempts} attempts)` : ''
-    if (limit !== undefined) return this.rateLimitError(failure, limit, now, tries)
-    return new GitHubCallError(`${said}${tries}`, failure.status, false)
+    // Which limit, when it resets, and how many calls this run made: no permission would help.
+    const perHour = failure.headers['x-ratelimit-limit']
+    const which =
+      limit.kind === 'primary'
+        ? `GitHub's primary rate limit (the token's ${perHour === undefined ? '' : `${perHour} `}calls an hour are spent)`
+        : "GitHub's secondary rate limit (too many calls at once or too fast)"
+    const calls = `; this run made ${this.sent} GitHub ${this.sent === 1 ? 'call' : 'calls'}`
+    const said = `${which}: ${failure.status ?? ''}: ${failure.message}`
+    return new GitHubCallError(`${said}${wait}${after}${calls}`, failure.status, true)
   }
 
-  /** One attempt under a signal of its own, which ends at the deadline or at the run's cancel. */
+  /**
+   * One attempt under a signal of its own, which ends at the deadline or at the run's cancel, and
+   * its failure as the executor reads it.
+   */
   private async once<T>(
-    attempt: (signal: AbortSignal) => Promise<T>
-  ): Promise<{ done: true; value: T } | { done: false; ended: CutShort; error: unknown }> {
+    attempt: (signal: AbortSignal) => Promise<T>,
+    failureOf: (error: unknown) => AttemptFailure
+  ): Promise<Tried<T, Read>> {
     const { clock, signal, timeoutMs } = this.limits
+    this.sent += 1
     const controller = new AbortController()
     let ended: CutShort
     const stop = (why: CutShort): void => {
@@ -165,49 +174,29 @@ export class GitHubCalls {
     const abandoned = new Promise<never>((_resolve, reject) => {
       onAbort(controller.signal, () => reject(new Error('abandoned')))
     })
+    let error: unknown
     try {
       const value = await Promise.race([attempt(controller.signal), abandoned])
       // Octokit reads a body cut short by the signal as an empty answer: the signal decides.
-      if (ended === undefined) return { done: true, value }
-      return { done: false, ended, error: undefined }
-    } catch (error) {
-      return { done: false, ended, error }
+      if (ended === undefined) return { ok: true, value }
+    } catch (thrown) {
+      error = thrown
     } finally {
       timer.abort()
       stopListening()
     }
-  }
-
-  /** Which limit, when it resets, and how many calls this run made: no permission would help. */
-  private rateLimitError(
-    failure: AttemptFailure,
-    limit: RateLimit,
-    now: number,
-    after: string
-  ): GitHubCallError {
-    const perHour = failure.headers['x-ratelimit-limit']
-    const which =
-      limit.kind === 'primary'
-        ? `GitHub's primary rate limit (the token's ${perHour === undefined ? '' : `${perHour} `}calls an hour are spent)`
-        : "GitHub's secondary rate limit (too many calls at once or too fast)"
-    const wait =
-      limit.waitMs === undefined ? '' : `; GitHub asks to wait ${describeWait(limit.waitMs, now)}`
-    const { sent } = this
-    const calls = `; this run made ${sent} GitHub ${sent === 1 ? 'call' : 'calls'}`
-    return new GitHubCallError(
-      `${which}: ${failure.status ?? ''}: ${failure.message}${wait}${after}${calls}`,
-      failure.status,
-      true
-    )
+    const cancelled = ended === 'cancelled' || signal.aborted
+    // A cancel's error is the abort's, not GitHub's: it is not read.
+    const failure = cancelled || ended === 'timeout' ? NO_ANSWER : failureOf(error)
+    return { ok: false, failure: readOf(failure, ended, clock.now()), cancelled }
   }
 }
 
 /** What a failed attempt showed, and what it means for the next. */
-interface Read {
+interface Read extends FailedAttempt {
   failure: AttemptFailure
   ended: CutShort
   limit: RateLimit | undefined
-  serverWaitMs: number | undefined
   /** When the answer came: what a wait it asks for is counted from. */
   at: number
 }
@@ -215,38 +204,24 @@ interface Read {
 /** An attempt that ended in no answer of its own: a deadline's, or a cancel's. */
 const NO_ANSWER: AttemptFailure = { status: undefined, headers: {}, message: '', code: undefined }
 
-/**
- * A failed attempt as the executor reads it. Something in the way (a proxy, a certificate, a web
- * page) ends the call at once: a proxy locks an account after a few wrong logins, and a page stays
- * a page.
- */
-function readFailure<T>(
-  outcome: { ended: CutShort; error: unknown },
-  failureOf: (error: unknown) => AttemptFailure,
-  now: number,
-  aborted: boolean
-): Tried<T, Read> {
-  const { ended } = outcome
-  const cancelled = ended === 'cancelled' || aborted
-  // A cancel's error is the abort's, not GitHub's: it is not read.
-  const failure = cancelled || ended === 'timeout' ? NO_ANSWER : failureOf(outcome.error)
-  if (cancelled || failure.inTheWay !== undefined) {
-    const read = { failure, ended, limit: undefined, serverWaitMs: undefined, at: now }
-    return { ok: false, failure: read, retryable: false, serverWaitMs: undefined, cancelled }
-  }
-  const limit = rateLimitOf(failure, now)
-  const serverWaitMs = limit?.waitMs ?? askedWaitMs(failure.headers, now)
-  const retry = retryable(failure, ended, limit)
-  const read = { failure, ended, limit, serverWaitMs, at: now }
-  return { ok: false, failure: read, retryable: retry, serverWaitMs, cancelled }
+/** A failed attempt as the executor reads it: a rate limit, the wait GitHub asks for, a retry. */
+function readOf(failure: AttemptFailure, ended: CutShort, at: number): Read {
+  const limit = rateLimitOf(failure, at)
+  const waitMs = limit?.waitMs ?? askedWaitMs(failure.headers, at)
+  return { failure, ended, limit, waitMs, at, retryable: retryable(failure, ended, limit) }
 }
 
-/** Server errors, dropped connections and attempts past their deadline may pass next time. */
+/**
+ * Server errors, dropped connections and attempts past their deadline may pass next time.
+ * Something in the way (a proxy, a certificate, a web page) ends the call at once: a proxy locks
+ * an account after a few wrong logins, and a page stays a page.
+ */
 function retryable(
   failure: AttemptFailure,
   ended: CutShort,
   limit: RateLimit | undefined
 ): boolean {
+  if (failure.inTheWay !== undefined) return false
   // A spent primary limit that names no reset would be spent on every attempt.
   if (limit !== undefined) return limit.kind === 'secondary' || limit.waitMs !== undefined
   if (ended === 'timeout') return true
@@ -265,8 +240,4 @@ function describeInTheWay(inTheWay: InTheWay): string {
   if (inTheWay.kind === 'blocked') return describeBlocked(inTheWay.blocked)
   const { status, mediaType } = inTheWay
   return `GitHub answered a web page (${status} ${mediaType}), not JSON: GITHUB_API_URL may be behind a sign-in`
-}
-
-function cancelled(): GitHubCallError {
-  return new GitHubCallError('cancelled before GitHub answered', undefined, false)
 }

@@ -13,8 +13,7 @@ import { failureOf, jsonAnswer } from './github-failure.js'
 /** Commits on the comparison's first page, which lists the files: its commits are not read. */
 const COMMITS_PER_PAGE = 100
 /** Deployments and releases per page: the most GitHub returns. */
-const DEPLOYMENTS_PER_PAGE = 100
-const RELEASES_PER_PAGE = 100
+const LIST_PER_PAGE = 100
 
 /** Where the repository lives and which event started the run, as the runner says. */
 export interface RunnerRepository {
@@ -36,22 +35,15 @@ export const openGitHub =
     const env = process.env
     const payload = readEventPayload(env.GITHUB_EVENT_PATH)
     const [owner = '', repo = ''] = repositoryOf(env.GITHUB_REPOSITORY, payload)
-    return connectGitHub(
-      {
-        token,
-        owner,
-        repo,
-        event: {
-          eventName: env.GITHUB_EVENT_NAME ?? '',
-          sha: env.GITHUB_SHA ?? '',
-          payload,
-          runId: env.GITHUB_RUN_ID ?? '',
-          runUrl: readRunContext(env)?.runUrl ?? ''
-        },
-        baseUrl: env.GITHUB_API_URL || 'https://api.github.com'
-      },
-      limits
-    )
+    const event = {
+      eventName: env.GITHUB_EVENT_NAME ?? '',
+      sha: env.GITHUB_SHA ?? '',
+      payload,
+      runId: env.GITHUB_RUN_ID ?? '',
+      runUrl: readRunContext(env)?.runUrl ?? ''
+    }
+    const baseUrl = env.GITHUB_API_URL || 'https://api.github.com'
+    return connectGitHub({ token, owner, repo, event, baseUrl }, limits)
   }
 
 /** The event's JSON; empty when the runner gave none (a run outside a workflow). */
@@ -115,21 +107,17 @@ export async function connectGitHub(
 
 type Octokit = ReturnType<typeof GitHub.getOctokit>
 
-interface Repo {
-  owner: string
-  repo: string
-}
+type Repo = Pick<RunnerRepository, 'owner' | 'repo'>
 
 /** The repository's comparisons, trees and releases: what changed files are read from. */
 function historyReads(
   octokit: Octokit,
-  { owner, repo }: Repo
+  repo: Repo
 ): Pick<GitHubRepository, 'compare' | 'releases' | 'tree'> {
   return {
     compare: async (base, head) => {
       const { data } = await octokit.request('GET /repos/{owner}/{repo}/compare/{basehead}', {
-        owner,
-        repo,
+        ...repo,
         basehead: `${base}...${head}`,
         per_page: COMMITS_PER_PAGE,
         page: 1
@@ -143,17 +131,15 @@ function historyReads(
     },
     releases: async (page) => {
       const { data, headers } = await octokit.request('GET /repos/{owner}/{repo}/releases', {
-        owner,
-        repo,
-        per_page: RELEASES_PER_PAGE,
+        ...repo,
+        per_page: LIST_PER_PAGE,
         page
       })
       return { items: data, nextPage: nextPageOf(headers.link) }
     },
     tree: async (sha) => {
       const { data } = await octokit.request('GET /repos/{owner}/{repo}/git/trees/{tree_sha}', {
-        owner,
-        repo,
+        ...repo,
         tree_sha: sha,
         recursive: '1'
       })
@@ -168,7 +154,7 @@ function historyReads(
 /** The deployments that mark each service's purges: listed, read, created and given a state. */
 function deploymentCalls(
   octokit: Octokit,
-  { owner, repo }: Repo
+  repo: Repo
 ): Pick<
   GitHubRepository,
   'deployments' | 'latestDeploymentState' | 'createDeployment' | 'setDeploymentState'
@@ -176,30 +162,24 @@ function deploymentCalls(
   return {
     deployments: async (environment, page) => {
       const { data, headers } = await octokit.request('GET /repos/{owner}/{repo}/deployments', {
-        owner,
-        repo,
+        ...repo,
         environment,
-        per_page: DEPLOYMENTS_PER_PAGE,
+        per_page: LIST_PER_PAGE,
         page
       })
-      const deployments = data.map((deployment) => ({
-        id: Number(deployment.id),
-        sha: deployment.sha,
-        payload: deployment.payload
-      }))
-      return { items: deployments, nextPage: nextPageOf(headers.link) }
+      const items = data.map(({ id, sha, payload }) => ({ id: Number(id), sha, payload }))
+      return { items, nextPage: nextPageOf(headers.link) }
     },
     latestDeploymentState: async (id) => {
       const { data } = await octokit.request(
         'GET /repos/{owner}/{repo}/deployments/{deployment_id}/statuses',
-        { owner, repo, deployment_id: id, per_page: 1 }
+        { ...repo, deployment_id: id, per_page: 1 }
       )
       return data[0]?.state
     },
     createDeployment: async (deployment) => {
       const { data } = await octokit.request('POST /repos/{owner}/{repo}/deployments', {
-        owner,
-        repo,
+        ...repo,
         ref: deployment.sha,
         task: deployment.task,
         environment: deployment.environment,
@@ -216,8 +196,7 @@ function deploymentCalls(
     },
     setDeploymentState: async (id, state, { description, logUrl }) => {
       await octokit.request('POST /repos/{owner}/{repo}/deployments/{deployment_id}/statuses', {
-        owner,
-        repo,
+        ...repo,
         deployment_id: id,
         state,
         description,

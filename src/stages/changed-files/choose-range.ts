@@ -4,7 +4,7 @@
  * an ancestor of the head. `findChangedFiles` then lists the chosen range's files: the stage's call
  * for every changed-since but last-purge.
  */
-import { walkPages, type GitHubRepository } from '../../github.js'
+import { walkPages, type GitHubRepository, type Page } from '../../github.js'
 import type { StepLog } from '../../log.js'
 import type { ComparedRange } from '../../record/index.js'
 import { InputError } from '../../config/input-error.js'
@@ -161,19 +161,12 @@ async function findPreviousRelease(
   current: ReleaseInfo
 ): Promise<ReleaseInfo | undefined> {
   const known: ReleaseInfo[] = []
+  const visit = ({ items }: Page<unknown>): boolean => {
+    known.push(...items.flatMap((release) => releaseInfo(release) ?? []))
+    return false
+  }
   try {
-    await walkPages(
-      (page) => github.releases(page),
-      RELEASE_PAGES,
-      'releases',
-      ({ items }) => {
-        for (const release of items) {
-          const info = releaseInfo(release)
-          if (info !== undefined) known.push(info)
-        }
-        return false
-      }
-    )
+    await walkPages((page) => github.releases(page), RELEASE_PAGES, 'releases', visit)
   } catch (error) {
     throw apiError(error, github, 'list releases')
   }

@@ -32,9 +32,7 @@ export function deriveTargets(
       }
       add('url', urlPrefix + rest, file)
     }
-    for (const { key, matches } of keyMap) {
-      if (matches(file)) add('key', key, file)
-    }
+    for (const { key, matches } of keyMap) if (matches(file)) add('key', key, file)
   }
   return targets
 }

@@ -16,9 +16,6 @@ import { treeDifference } from './tree-difference.js'
 /** GitHub lists at most this many files for a whole comparison; a list this long may be cut. */
 const COMPARE_FILE_LIMIT = 300
 
-/** The files a range changed: what the report says besides the range itself. */
-type ChangedFiles = Pick<ComparedRange, 'files' | 'commits' | 'method'>
-
 /**
  * What comparing `base...head` found: base an ancestor of head (or head itself), with the first
  * page; histories that part (`behind`, `diverged`), with GitHub's status; or a base or head GitHub
@@ -57,49 +54,29 @@ export function listsEveryFile(
   return page.files !== undefined && page.files.length < COMPARE_FILE_LIMIT
 }
 
-/** The files a range changed, and how the log describes it. */
+/**
+ * The files a range changed, and how the log describes it. The comparison's own list is used when
+ * it is shorter than 300 files; at 300 it may be cut, so the two commits' trees are compared
+ * instead: 2 calls, however many commits the range holds (a call per commit would spend the
+ * token's 1,000 calls an hour).
+ */
 export async function filesOfRange(
   github: GitHubRepository,
   range: CommitRange
 ): Promise<ComparedRange> {
-  const listed = await listChangedFiles(github, range)
-  return {
-    ...listed,
-    base: range.base,
-    baseSha: range.comparison.baseSha,
-    head: range.head,
-    source: range.origin,
-    description: describeRange(
-      range.origin,
-      range.base,
-      range.head,
-      range.comparison.totalCommits,
-      range.label
-    ),
-    notes: range.notes
-  }
-}
-
-/**
- * Lists the files the range changed. The comparison's own list is used when it is shorter than
- * 300 files; at 300 it may be cut, so the two commits' trees are compared instead: 2 calls, however
- * many commits the range holds (a call per commit would spend the token's 1,000 calls an hour).
- */
-async function listChangedFiles(
-  github: GitHubRepository,
-  range: CommitRange
-): Promise<ChangedFiles> {
-  const { comparison } = range
-  const { totalCommits } = comparison
+  const { base, head, origin, label, notes, comparison } = range
+  const { baseSha, totalCommits: commits } = comparison
+  const description = describeRange(origin, base, head, commits, label)
+  const described = { base, baseSha, head, source: origin, description, notes }
   if (listsEveryFile(comparison)) {
-    return { files: sortedNames(comparison.files), commits: totalCommits, method: 'compare' }
+    return { files: sortedNames(comparison.files), commits, method: 'compare', ...described }
   }
-  const files = await treeDifference(github, comparison.baseSha, range.head, {
+  const files = await treeDifference(github, baseSha, head, {
     input: 'changed-files',
-    baseUnknown: `GitHub does not know the base commit ${shortRef(comparison.baseSha)}`,
+    baseUnknown: `GitHub does not know the base commit ${shortRef(baseSha)}`,
     instead: 'purge everything with mode: all'
   })
-  return { files, commits: totalCommits, method: 'trees' }
+  return { files, commits, method: 'trees', ...described }
 }
 
 /** The paths of file entries, a rename under its old name and its new one, sorted, each once. */

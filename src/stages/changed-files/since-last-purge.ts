@@ -9,7 +9,7 @@ import type { GitHubRepository } from '../../github.js'
 import type { StepLog } from '../../log.js'
 import type { ComparedRange, LastPurge, RecalledPurges } from '../../record/index.js'
 import { ownRange } from './choose-range.js'
-import { shortRef, type CommitRange } from './range.js'
+import { shortRef } from './range.js'
 import { compare, filesOfRange, listsEveryFile } from './range-files.js'
 import { treeDifference } from './tree-difference.js'
 
@@ -79,15 +79,14 @@ async function sinceMark(
   const label = `last complete purge of ${names}: ${shortRef(last.sha)}${run}`
   const comparison = await compare(github, last.sha, head)
   if (comparison.kind === 'ancestor' && listsEveryFile(comparison.page)) {
-    const range: CommitRange = {
+    return filesOfRange(github, {
       base: last.sha,
       head,
       origin: 'record',
       label,
       notes: [],
       comparison: comparison.page
-    }
-    return filesOfRange(github, range)
+    })
   }
   const files = await treeDifference(github, last.sha, head, {
     input: 'changed-since: last-purge',

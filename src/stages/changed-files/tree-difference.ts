@@ -4,7 +4,7 @@
  * more and a base the head does not contain are both compared by.
  */
 import { InputError } from '../../config/input-error.js'
-import { statusOf, type GitHubRepository, type TreeEntry } from '../../github.js'
+import { statusOf, type GitHubRepository } from '../../github.js'
 import { apiError } from './api-error.js'
 import { shortRef } from './range.js'
 
@@ -44,17 +44,7 @@ async function wholeTree(
   unknown: string,
   { input, instead }: TreeTerms
 ): Promise<Map<string, string>> {
-  let entries: TreeEntry[]
-  try {
-    const tree = await github.tree(sha)
-    if (tree.truncated) {
-      throw new InputError(
-        `${input}: GitHub lists the tree of ${shortRef(sha)} only in part (over 100,000 entries or 7 MB), so the changed files cannot all be known; ${instead}`
-      )
-    }
-    entries = tree.entries
-  } catch (error) {
-    if (error instanceof InputError) throw error
+  const tree = await github.tree(sha).catch((error: unknown): never => {
     const status = statusOf(error)
     if (status === 404 || status === 409 || status === 422) {
       throw new InputError(
@@ -62,6 +52,11 @@ async function wholeTree(
       )
     }
     throw apiError(error, github, `read the tree of ${shortRef(sha)}`)
+  })
+  if (tree.truncated) {
+    throw new InputError(
+      `${input}: GitHub lists the tree of ${shortRef(sha)} only in part (over 100,000 entries or 7 MB), so the changed files cannot all be known; ${instead}`
+    )
   }
-  return new Map(entries.map((entry) => [entry.path, entry.sha]))
+  return new Map(tree.entries.map((entry) => [entry.path, entry.sha]))
 }

@@ -13,22 +13,14 @@ export interface Judgement {
   evidence: string
 }
 
-/** `HTTP 404, ` for answers other than 2xx: a fresh 404 or a 301 is worth a second look. */
-function statusPrefix(status: number): string {
-  return status >= 200 && status < 300 ? '' : `HTTP ${status}, `
-}
-
 export function judge(observation: Observation, rule: FreshnessRule, guard: Guard): Judgement {
   const { status, age, malformedAge, undecodable, cacheStatus, failure } = observation
   const via = cacheStatus === undefined ? '' : ` (${cacheStatus})`
-  if (status === null) {
-    return { fresh: false, evidence: failure ?? 'no answer' }
-  }
+  if (status === null) return { fresh: false, evidence: failure ?? 'no answer' }
   if (status >= 500) return { fresh: false, evidence: `HTTP ${status}${via}` }
-  const prefix = statusPrefix(status)
-  if (undecodable !== undefined) {
-    return { fresh: false, evidence: `${prefix}${undecodable}${via}` }
-  }
+  // `HTTP 404, ` for answers other than 2xx: a fresh 404 or a 301 is worth a second look.
+  const prefix = status >= 200 && status < 300 ? '' : `HTTP ${status}, `
+  if (undecodable !== undefined) return { fresh: false, evidence: `${prefix}${undecodable}${via}` }
   if ('text' in rule) {
     const fresh = observation.textSeen === true
     const evidence = `${prefix}${fresh ? 'showed' : 'did not show'} ${quoted(guard, rule.text)}${via}`
@@ -44,8 +36,5 @@ export function judge(observation: Observation, rule: FreshnessRule, guard: Guar
   // after the first call from looking older than it.
   return age <= elapsedS + 1
     ? { fresh: true, evidence: `${prefix}Age ${age} s, purge began ${began}${via}` }
-    : {
-        fresh: false,
-        evidence: `${prefix}Age ${age} s, but the purge began ${began}${via}`
-      }
+    : { fresh: false, evidence: `${prefix}Age ${age} s, but the purge began ${began}${via}` }
 }

@@ -45,11 +45,6 @@ interface EdgeCheckRequest {
 const FIRST_RECHECK_MS = 500
 const MAX_RECHECK_MS = 5000
 
-/** Wait before the re-check that follows check number `checks`: 0.5 s, 1 s, 2 s, 4 s, then 5 s. */
-function recheckDelayMs(checks: number): number {
-  return Math.min(MAX_RECHECK_MS, FIRST_RECHECK_MS * 2 ** Math.max(0, checks - 1))
-}
-
 interface Progress {
   target: EdgeCheckTarget
   checks: number
@@ -77,14 +72,13 @@ function evidenceOf({ judgement, final, late, spared }: Progress, cancelled: boo
 
 function entryOf(progress: Progress, cancelled: boolean): EdgeCheckEntry {
   const { target, checks, observation, judgement } = progress
-  const evidence = evidenceOf(progress, cancelled)
   return {
     url: target.url,
     fresh: judgement?.fresh ?? false,
     http_status: observation?.status ?? null,
     age: observation?.age ?? null,
     checks,
-    evidence
+    evidence: evidenceOf(progress, cancelled)
   }
 }
 
@@ -108,13 +102,8 @@ export async function checkEdge(
   const seconds = `${settings.timeoutMs / 1000} s`
   const title = `Edge check: ${counted(progress.length, 'URL')} (up to ${concurrency} at once, stale ones re-checked; no check starts after ${seconds})`
   return log.group(title, async () => {
-    const tooLate = await pollUntilDeadline(progress, check, {
-      deadline,
-      concurrency,
-      clock,
-      signal
-    })
-    for (const state of tooLate) state.late = state.checks === 0
+    const late = await pollUntilDeadline(progress, check, { deadline, concurrency, clock, signal })
+    for (const state of late) state.late = state.checks === 0
     return outcomeOf(progress, seconds, deps)
   })
 }
@@ -154,7 +143,8 @@ function checkOnce(
     state.checks += 1
     state.observation = observation
     state.judgement = judgement
-    const delay = recheckDelayMs(state.checks)
+    // The wait before the next re-check: 0.5 s, 1 s, 2 s, 4 s, then 5 s.
+    const delay = Math.min(MAX_RECHECK_MS, FIRST_RECHECK_MS * 2 ** Math.max(0, state.checks - 1))
     const due = clock.now() + delay
     state.final = judgement.fresh || answer.kind === 'blocked' || due > deadline
     if (answer.kind === 'blocked') {

@@ -15,10 +15,9 @@ export type RunOutcome = Pick<RunRecord, 'results' | 'edgeCheck' | 'stopped' | '
 export function incompleteBecause(run: RunOutcome, service: string): string | undefined {
   if (run.stopped !== undefined) return 'the run was cancelled'
   if (run.unexpectedError !== undefined) return 'the run stopped on an unexpected error'
-  let unpurged = 0
-  for (const result of run.results) {
-    if ((result.service === service || result.service === null) && !purged(result)) unpurged += 1
-  }
+  const unpurged = run.results.filter(
+    (result) => (result.service === service || result.service === null) && !purged(result)
+  ).length
   if (unpurged > 0) return `${counted(unpurged, 'target')} not purged`
   const notFresh = run.edgeCheck?.entries.filter((entry) => !entry.fresh) ?? []
   if (notFresh.length > 0) return `${counted(notFresh.length, 'page')} not fresh at the edge`

@@ -4,6 +4,7 @@
  * nothing of the runner: transport, clock, abort signal and log are handed in.
  */
 import type { Clock } from '../../clock.js'
+import type { Settings } from '../../config/settings.js'
 import type { StepLog } from '../../log.js'
 import type { Transport } from './transport.js'
 import { describeEnd, describeRetry } from './log-lines.js'
@@ -25,12 +26,7 @@ import type { Guard } from '../../text/guard.js'
 import { plainLine } from '../../text/shown.js'
 import { messageOf } from '../../text/message.js'
 
-interface EngineSettings {
-  concurrency: number
-  maxAttempts: number
-  /** Wait before sending every call that purged something a second time; 0 when off. */
-  repeatAfterMs: number
-}
+type EngineSettings = Pick<Settings, 'concurrency' | 'maxAttempts' | 'repeatAfterMs'>
 
 export interface EngineDeps {
   transport: Transport
@@ -53,62 +49,43 @@ interface Settled {
   ending: Ending
 }
 
-const notSent = (attempts: number, httpStatus: number | null, failure: Failure): Settled => ({
+/** A failed call's end that tells nothing of an outage: a throw while handling the call. */
+const failed = (attempts: number, httpStatus: number | null, failure: Failure): Settled => ({
   end: { attempts, httpStatus, ids: undefined, failure },
-  answered: false,
+  answered: true,
   ending: 'other'
 })
 
-const failed = (
-  attempts: number,
-  httpStatus: number | null,
-  failure: Failure,
-  { retryAt, ending = 'other' }: { retryAt?: number | undefined; ending?: Ending } = {}
-): Settled => ({
-  end: { attempts, httpStatus, ids: undefined, failure, retryAt },
-  answered: true,
-  ending
-})
-
 type Refused = Extract<Verdict, { ok: false }>
+type Unpurged = Exclude<Retried<Settled, Refused, Stopped>, { ok: true }>
 
 /** A call's end once its attempts ended without an id: how they ended says what it records. */
-function failedEnd(retried: Exclude<Retried<unknown, Refused, Stopped>, { ok: true }>): Settled {
+function failedEnd(retried: Unpurged): Settled {
   const { attempts } = retried
   const httpStatus = retried.failure?.httpStatus ?? null
-  if (retried.end === 'stopped') {
-    const { cause, knockOn, retryAt } = retried.stopped
-    return failed(
-      attempts,
-      httpStatus,
-      { ...cause, stopped: { by: knockOn, attempts } },
-      { retryAt }
-    )
-  }
-  const failure = retried.failure?.failure
+  const failure = failureAfter(retried)
+  const retryAt = retried.end === 'stopped' ? retried.stopped.retryAt : retried.retryAt
+  // A rate limit is the server at work, not down.
+  const ending = retried.end === 'gave up' && httpStatus !== 429 ? 'transient' : 'other'
+  const end = { attempts, httpStatus, ids: undefined, failure, retryAt }
+  return { end, answered: retried.end !== 'cancelled', ending }
+}
+
+/** Why a call failed once its attempts ended without an id. */
+function failureAfter(retried: Unpurged): Failure {
+  const { attempts } = retried
+  const last = retried.failure?.failure ?? FAILED
   switch (retried.end) {
+    case 'stopped':
+      return { ...retried.stopped.cause, stopped: { by: retried.stopped.knockOn, attempts } }
     case 'cancelled':
-      return notSent(
-        attempts,
-        httpStatus,
-        attempts === 0 ? NOT_SENT_CANCELLED : CANCELLED_IN_FLIGHT
-      )
+      return attempts === 0 ? NOT_SENT_CANCELLED : CANCELLED_IN_FLIGHT
     case 'too long':
-      return failed(attempts, httpStatus, tooLongToWait(failure ?? FAILED), {
-        retryAt: retried.retryAt
-      })
+      return tooLongToWait(last)
     case 'gave up':
-      // A rate limit is the server at work, not down.
-      return failed(
-        attempts,
-        httpStatus,
-        { ...(failure ?? FAILED), gaveUpAfter: attempts },
-        {
-          ending: httpStatus === 429 ? 'other' : 'transient'
-        }
-      )
+      return { ...last, gaveUpAfter: attempts }
     case 'final':
-      return failed(attempts, httpStatus, failure ?? FAILED)
+      return last
   }
 }
 
@@ -131,25 +108,21 @@ class PurgePass {
   }
 
   async run(calls: readonly PurgeCall[], ledger: ResultLedger): Promise<void> {
-    const { signal } = this.deps
+    const { clock, signal, log } = this.deps
     let next = 0
     const worker = async (): Promise<void> => {
       while (next < calls.length && !signal.aborted) {
         const index = next++
-        await this.sendAndRecord(calls[index] as PurgeCall, index, ledger)
+        const call = calls[index] as PurgeCall
+        const started = clock.now()
+        const { end, answered } = await this.settle(call)
+        ledger.record(index, end)
+        if (answered) this.answered += 1
+        log.info(describeEnd(call, end, clock.now() - started, this.deps.guard))
       }
     }
     const workers = Math.min(this.settings.concurrency, calls.length)
     await Promise.all(Array.from({ length: workers }, worker))
-  }
-
-  private async sendAndRecord(call: PurgeCall, index: number, ledger: ResultLedger): Promise<void> {
-    const { clock, log } = this.deps
-    const started = clock.now()
-    const { end, answered } = await this.settle(call)
-    ledger.record(index, end)
-    if (answered) this.answered += 1
-    log.info(describeEnd(call, end, clock.now() - started, this.deps.guard))
   }
 
   /** A throw while handling one call (a bug, or an answer no rule foresaw) fails that call only. */
@@ -169,22 +142,17 @@ class PurgePass {
   private async attempt(call: PurgeCall, scopes: Scopes): Promise<Settled> {
     const { transport, clock, signal, log, guard, random } = this.deps
     const { gates } = this
-    const send = async (attempt: number): Promise<Tried<Settled, Refused>> => {
+    const send = async (attempts: number): Promise<Tried<Settled, Refused>> => {
       this.firstSentMs ??= clock.now()
       const exchange = await transport.send(call, signal)
       const verdict = interpret(call, exchange, clock.now(), guard)
       gates.learn(verdict, scopes, clock.now())
-      if (!verdict.ok) {
-        const { retryable, waitMs: serverWaitMs } = verdict
-        return {
-          ok: false,
-          failure: verdict,
-          retryable,
-          serverWaitMs,
-          cancelled: exchange.kind === 'cancelled'
-        }
-      }
-      return { ok: true, value: purged(verdict, attempt) }
+      const cancelled = exchange.kind === 'cancelled'
+      if (!verdict.ok) return { ok: false, failure: verdict, cancelled }
+      // A call the answer gave ids: each target's id, or why it has none.
+      const { httpStatus, ids, unusable } = verdict
+      const end = { attempts, httpStatus, ids, unusable, failure: undefined }
+      return { ok: true, value: { end, answered: true, ending: 'purged' } }
     }
     const retried = await withRetries<Settled, Refused, Stopped>(send, {
       maxAttempts: this.settings.maxAttempts,
@@ -198,18 +166,8 @@ class PurgePass {
       onRetry: (attempt, refused, waitMs) =>
         log.info(describeRetry(call, attempt, refused.failure, waitMs, guard))
     })
-    if (!retried.ok) return failedEnd(retried)
-    return retried.value
+    return retried.ok ? retried.value : failedEnd(retried)
   }
-}
-
-/** A call the answer gave ids: each target's id, or why it has none. */
-function purged(
-  { httpStatus, ids, unusable }: Extract<Verdict, { ok: true }>,
-  attempts: number
-): Settled {
-  const end = { attempts, httpStatus, ids, unusable, failure: undefined }
-  return { end, answered: true, ending: 'purged' }
 }
 
 /**

@@ -27,35 +27,24 @@ const worded = (failure: Failure): Worded => ({ failure, error: reasonOf(failure
 function resultsOfCall(call: PurgeCall, end: CallEnd): PurgeResult[] {
   const ofCall = end.ids === undefined ? worded(end.failure ?? FAILED) : undefined
   const retryAt = end.retryAt === undefined ? undefined : new Date(end.retryAt).toISOString()
-  return call.targets.map((target) => {
+  return call.targets.map((target): PurgeResult => {
     const id = end.ids?.get(target)
     const unconfirmed = end.ids !== undefined && id === undefined && call.targetType !== 'all'
     const failed = unconfirmed ? worded(end.unusable?.get(target) ?? NOT_CONFIRMED) : ofCall
-    return resultOf(call, end, target, id, failed, retryAt)
+    return {
+      type: call.targetType,
+      target,
+      service: call.service ?? null,
+      soft: call.soft,
+      status: failed === undefined ? 'purged' : 'failed',
+      id: id ?? null,
+      http_status: end.httpStatus,
+      attempts: end.attempts,
+      error: failed?.error ?? null,
+      failure: failed?.failure ?? null,
+      ...(failed === undefined || retryAt === undefined ? {} : { retry_at: retryAt })
+    }
   })
-}
-
-function resultOf(
-  call: PurgeCall,
-  end: CallEnd,
-  target: string,
-  id: string | undefined,
-  failed: Worded | undefined,
-  retryAt: string | undefined
-): PurgeResult {
-  return {
-    type: call.targetType,
-    target,
-    service: call.service ?? null,
-    soft: call.soft,
-    status: failed === undefined ? 'purged' : 'failed',
-    id: id ?? null,
-    http_status: end.httpStatus,
-    attempts: end.attempts,
-    error: failed?.error ?? null,
-    failure: failed?.failure ?? null,
-    ...(failed === undefined || retryAt === undefined ? {} : { retry_at: retryAt })
-  }
 }
 
 /**
@@ -132,12 +121,10 @@ export class ResultLedger {
     for (const [index, call] of this.calls.entries()) {
       const end = this.ends[index]
       if (end === undefined) throw new Error(`call ${index} has no end: fill the ledger first`)
-      const second = this.repeated?.get(index)
       const first = resultsOfCall(call, end)
-      const folded =
-        this.repeated === undefined
-          ? first
-          : withRepeat(first, second === undefined ? undefined : resultsOfCall(call, second))
+      const second = this.repeated?.get(index)
+      const again = second === undefined ? undefined : resultsOfCall(call, second)
+      const folded = this.repeated === undefined ? first : withRepeat(first, again)
       for (const result of folded) results.push(result)
     }
     return results

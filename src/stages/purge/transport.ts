@@ -25,16 +25,13 @@ export const MAX_BODY_BYTES = 1024 * 1024
 
 export function createTransport(options: TransportOptions): Transport {
   const agents = createAgents(options)
+  const { apiToken, userAgent, timeoutMs } = options
 
   function send(call: PurgeCall, signal: AbortSignal): Promise<Answer> {
     const { body } = call
-    const headers: Record<string, string | number> = {
-      ...call.headers,
-      'User-Agent': options.userAgent
-    }
-    if (call.authenticated) headers['Edge-Key'] = options.apiToken
+    const headers: Record<string, string | number> = { ...call.headers, 'User-Agent': userAgent }
+    if (call.authenticated) headers['Edge-Key'] = apiToken
     if (body !== undefined) headers['Content-Length'] = Buffer.byteLength(body)
-    const { timeoutMs } = options
     const request = { url: call.url, method: call.method, headers, body, agents, timeoutMs, signal }
     return exchange(request, (response) => wholeBody(response, MAX_BODY_BYTES))
   }
