@@ -33227,18 +33227,24 @@ function serviceUrl(service, rest) {
     return `${service.baseUrl}/service/${encodeURIComponent(service.id)}/${rest}`;
 }
 function purgeAllCall(service) {
-    return {
+    return serviceCall(service, {
         operation: 'purge-all',
-        method: 'POST',
         url: serviceUrl(service, 'purge_all'),
+        permission: 'engineer',
+        targetType: 'all',
+        targets: [service.id]
+    });
+}
+/** A call to the purge API for `service`: a POST with the token, `Accept: application/json`. */
+function serviceCall(service, call) {
+    return {
+        method: 'POST',
         headers: { ...ACCEPT_JSON },
         body: undefined,
         authenticated: true,
-        permission: 'engineer',
         service: service.id,
         soft: false,
-        targetType: 'all',
-        targets: [service.id]
+        ...call
     };
 }
 function keyCalls(service, settings) {
@@ -33258,19 +33264,15 @@ function singleKeyCall(service, key, soft) {
     if (isDotSegment(key)) {
         throw new input_error/* InputError */.d(`keys: key ${JSON.stringify(key)} cannot be soft-purged: the soft purge path cannot carry "." or ".." as a key`);
     }
-    return {
+    return serviceCall(service, {
         operation: soft ? 'soft-key' : 'key',
-        method: 'POST',
         url: serviceUrl(service, `purge/${encodeURIComponent(key)}`),
         headers: soft ? { ...ACCEPT_JSON, ...SOFT_HEADER } : { ...ACCEPT_JSON },
-        body: undefined,
-        authenticated: true,
         permission: soft ? 'billing' : 'purge',
-        service: service.id,
         soft,
         targetType: 'key',
         targets: [key]
-    };
+    });
 }
 /**
  * Splits keys into batches of at most `size` keys, each given as where it starts and ends in
@@ -33301,21 +33303,17 @@ function batchKeys(keys, size, format) {
 /** A batch of keys, in the JSON body or the `Surrogate-Key` header as `format` says. */
 function batchCall(service, keys, [start, end], format) {
     const batch = keys.slice(start, end);
-    return {
+    return serviceCall(service, {
         operation: 'batch',
-        method: 'POST',
         url: serviceUrl(service, 'purge'),
         headers: format === 'json'
             ? { ...ACCEPT_JSON, 'Content-Type': 'application/json' }
             : { ...ACCEPT_JSON, 'Surrogate-Key': batch.join(' ') },
         body: format === 'json' ? JSON.stringify({ surrogate_keys: batch }) : undefined,
-        authenticated: true,
         permission: 'purge',
-        service: service.id,
-        soft: false,
         targetType: 'key',
         targets: batch
-    };
+    });
 }
 function urlCall({ target, address }, soft, authenticated) {
     return {
@@ -33912,10 +33910,6 @@ function interpret(call, exchange, now, guard) {
     }
 }
 const CANCELLED_IN_FLIGHT = { what: 'cancelled before it was confirmed' };
-/** A call to `base-url`: management calls have a service, URL purges go to the content's host. */
-function toBaseUrl(call) {
-    return call.service !== undefined;
-}
 /** An answer that is a web page: HTML by its Content-Type or by its first character. */
 function isWebPage({ headers, body }) {
     const type = headerValue(headers, 'content-type');
@@ -33967,7 +33961,8 @@ function interpretSuccess(call, exchange, guard) {
     if (read !== undefined)
         return read;
     // A website at base-url answers every path with a page: another attempt gets the same page.
-    if (toBaseUrl(call) && isWebPage(exchange)) {
+    // A call to `base-url`: management calls have a service, URL purges go to the content's host.
+    if (call.service !== undefined && isWebPage(exchange)) {
         const origin = (0,text_shown/* plainLine */.h0)(guard, (0,targets/* withoutCredentials */.ri)(new URL(call.url).origin), 200);
         return failure({
             httpStatus: status,
@@ -34833,10 +34828,6 @@ function bounded(text) {
     const bytes = Buffer.byteLength(text);
     return { text: bytes <= MAX_OUTPUT_BYTES ? text : undefined, bytes };
 }
-/** Writes the entries, as JSON, to a file for later steps. */
-function keepEntries(kind, entries, shown, io) {
-    return io.keepFile(kind, redactedJson(entries, shown, io.guard));
-}
 /**
  * The entries' JSON for their output: read back from the file when it fits the output, or made
  * again from the entries when the file could not be written.
@@ -34847,8 +34838,6 @@ function entriesText(kept, entries, shown, io) {
     const fits = kept.bytes <= MAX_OUTPUT_BYTES;
     return { bytes: kept.bytes, text: fits ? io.readKept(kept.path) : undefined };
 }
-/** With several services, `purge-ids` groups the ids by service. */
-const perServiceIds = (settings) => settings.services.length > 1;
 /**
  * A file that cannot be written (RUNNER_TEMP removed by a cleanup step, a full disk) costs a
  * warning, not the outputs: the purge happened whether or not its record could be kept.
@@ -34862,11 +34851,9 @@ function written(name, { path, failure }, io) {
 }
 function setBoundedOutput(name, json, file, io) {
     const { text, bytes } = json;
-    if (text !== undefined) {
-        io.setOutput(name, text);
+    io.setOutput(name, text ?? '');
+    if (text !== undefined)
         return;
-    }
-    io.setOutput(name, '');
     const holder = file.written
         ? `The ${file.name} output (${file.path}) holds every entry.`
         : `The ${file.name} could not be written either: the counts and the job summary are what is left.`;
@@ -34887,9 +34874,10 @@ async function writeOutputs(facts, io) {
     }
 }
 async function writeResultOutputs({ results, counts, settings }, io) {
-    const kept = await keepEntries('results', results, resultEntry, io);
+    const kept = await io.keepFile('results', redactedJson(results, resultEntry, io.guard));
     const file = written('results-file', kept, io);
-    const ids = bounded(purgeIdsText(results, perServiceIds(settings), io.guard));
+    // With several services, `purge-ids` groups the ids by service.
+    const ids = bounded(purgeIdsText(results, settings.services.length > 1, io.guard));
     setBoundedOutput('purge-ids', ids, file, io);
     io.setOutput('purge-id', io.guard.redact(onlyId(results)));
     setBoundedOutput('results', entriesText(kept, results, resultEntry, io), file, io);
@@ -34936,7 +34924,7 @@ async function writeStageOutputs(entries, waitMs, io) {
         io.setOutput('verification-file', '');
         return;
     }
-    const kept = await keepEntries('verification', entries, asItIs, io);
+    const kept = await io.keepFile('verification', redactedJson(entries, asItIs, io.guard));
     const file = written('verification-file', kept, io);
     setBoundedOutput('verification', entriesText(kept, entries, asItIs, io), file, io);
     io.setOutput('verification-file', file.written ? io.guard.redact(file.path) : '');
@@ -38952,25 +38940,19 @@ function readSettings(tokens, { log, guard }) {
 /** Longer than any line the action writes: the guard here only cuts what went wrong upstream. */
 const MAX_LOG_LINE_CHARS = 8000;
 /**
- * The log of a run guarded by `guard`: every line passes it once more as a whole (its outside
- * pieces already did), so no line can hold a secret, break in two or read as a runner command.
+ * The runner's voice for a run guarded by `guard`: every line passes it once more as a whole (its
+ * outside pieces already did), so no line can hold a secret, break in two or read as a command.
  */
-function runnerLog(guard) {
+function runnerVoice(guard) {
     const guarded = (line) => guard.oneLine(line, MAX_LOG_LINE_CHARS);
-    return {
+    const log = {
         info: (line) => info(guarded(line)),
         group: (title, fn) => group(guarded(title), fn),
         notice: (message) => notice(guarded(message)),
         warning: (message) => warning(guarded(message)),
         error: (message) => error(guarded(message))
     };
-}
-/** Fails the step: an `::error::` line and exit code 1 when the step ends. Never the token. */
-function stepFailer(guard) {
-    return (message) => setFailed(guard.redact(message));
-}
-function runnerVoice(guard) {
-    return { log: runnerLog(guard), fail: stepFailer(guard), guard };
+    return { log, fail: (message) => setFailed(guard.redact(message)), guard };
 }
 
 // EXTERNAL MODULE: external "node:crypto"

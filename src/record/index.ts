@@ -107,13 +107,8 @@ export function withSources(results: Results, sources: Map<string, string>): Res
   })
 }
 
-export interface Counts {
-  purged: number
-  failed: number
-  planned: number
-  /** Every target: the three above together. */
-  total: number
-}
+/** The targets in each status, and `total`: every target, the three together. */
+export type Counts = Record<PurgeStatus | 'total', number>
 
 export function countResults(results: Results): Counts {
   const counts = { purged: 0, failed: 0, planned: 0, total: results.length }
@@ -181,12 +176,7 @@ export function unreachable(entry: EdgeCheckEntry): boolean {
 }
 
 /** Where each URL checked at the edge stands; `stale` is only the ones that answered stale. */
-export interface EdgeCounts {
-  fresh: number
-  stale: number
-  unreachable: number
-  unchecked: number
-}
+export type EdgeCounts = Record<'fresh' | 'stale' | 'unreachable' | 'unchecked', number>
 
 export function edgeCounts(entries: EdgeCheckEntry[]): EdgeCounts {
   const counts = { fresh: 0, stale: 0, unreachable: 0, unchecked: 0 }

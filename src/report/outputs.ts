@@ -4,7 +4,6 @@
  * runner.
  */
 import type { StepLog } from '../log.js'
-import type { Settings } from '../config/settings.js'
 import {
   edgeCounts,
   type ComparedRange,
@@ -99,16 +98,6 @@ export interface OutputWriter {
   guard: Guard
 }
 
-/** Writes the entries, as JSON, to a file for later steps. */
-function keepEntries<Entry extends object>(
-  kind: 'results' | 'verification',
-  entries: readonly Entry[],
-  shown: Shown<Entry>,
-  io: OutputWriter
-): Promise<KeptFile> {
-  return io.keepFile(kind, redactedJson(entries, shown, io.guard))
-}
-
 /**
  * The entries' JSON for their output: read back from the file when it fits the output, or made
  * again from the entries when the file could not be written.
@@ -124,9 +113,6 @@ function entriesText<Entry extends object>(
   const fits = kept.bytes <= MAX_OUTPUT_BYTES
   return { bytes: kept.bytes, text: fits ? io.readKept(kept.path) : undefined }
 }
-
-/** With several services, `purge-ids` groups the ids by service. */
-const perServiceIds = (settings: Settings): boolean => settings.services.length > 1
 
 type FileOutput = 'results-file' | 'verification-file'
 
@@ -157,11 +143,8 @@ function setBoundedOutput(
   io: OutputWriter
 ): void {
   const { text, bytes } = json
-  if (text !== undefined) {
-    io.setOutput(name, text)
-    return
-  }
-  io.setOutput(name, '')
+  io.setOutput(name, text ?? '')
+  if (text !== undefined) return
   const holder = file.written
     ? `The ${file.name} output (${file.path}) holds every entry.`
     : `The ${file.name} could not be written either: the counts and the job summary are what is left.`
@@ -194,9 +177,10 @@ async function writeResultOutputs(
   { results, counts, settings }: OutputFacts,
   io: OutputWriter
 ): Promise<string> {
-  const kept = await keepEntries('results', results, resultEntry, io)
+  const kept = await io.keepFile('results', redactedJson(results, resultEntry, io.guard))
   const file = written('results-file', kept, io)
-  const ids = bounded(purgeIdsText(results, perServiceIds(settings), io.guard))
+  // With several services, `purge-ids` groups the ids by service.
+  const ids = bounded(purgeIdsText(results, settings.services.length > 1, io.guard))
   setBoundedOutput('purge-ids', ids, file, io)
   io.setOutput('purge-id', io.guard.redact(onlyId(results)))
   setBoundedOutput('results', entriesText(kept, results, resultEntry, io), file, io)
@@ -248,7 +232,7 @@ async function writeStageOutputs(
     io.setOutput('verification-file', '')
     return
   }
-  const kept = await keepEntries('verification', entries, asItIs, io)
+  const kept = await io.keepFile('verification', redactedJson(entries, asItIs, io.guard))
   const file = written('verification-file', kept, io)
   setBoundedOutput('verification', entriesText(kept, entries, asItIs, io), file, io)
   io.setOutput('verification-file', file.written ? io.guard.redact(file.path) : '')

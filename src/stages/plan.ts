@@ -33,18 +33,29 @@ function serviceUrl(service: Service, rest: string): string {
 }
 
 function purgeAllCall(service: Service): PurgeCall {
-  return {
+  return serviceCall(service, {
     operation: 'purge-all',
-    method: 'POST',
     url: serviceUrl(service, 'purge_all'),
+    permission: 'engineer',
+    targetType: 'all',
+    targets: [service.id]
+  })
+}
+
+/** A call to the purge API for `service`: a POST with the token, `Accept: application/json`. */
+function serviceCall(
+  service: Service,
+  call: Pick<PurgeCall, 'operation' | 'url' | 'permission' | 'targetType' | 'targets'> &
+    Partial<PurgeCall>
+): PurgeCall {
+  return {
+    method: 'POST',
     headers: { ...ACCEPT_JSON },
     body: undefined,
     authenticated: true,
-    permission: 'engineer',
     service: service.id,
     soft: false,
-    targetType: 'all',
-    targets: [service.id]
+    ...call
   }
 }
 
@@ -70,19 +81,15 @@ function singleKeyCall(service: Service, key: SurrogateKey, soft: boolean): Purg
       `keys: key ${JSON.stringify(key)} cannot be soft-purged: the soft purge path cannot carry "." or ".." as a key`
     )
   }
-  return {
+  return serviceCall(service, {
     operation: soft ? 'soft-key' : 'key',
-    method: 'POST',
     url: serviceUrl(service, `purge/${encodeURIComponent(key)}`),
     headers: soft ? { ...ACCEPT_JSON, ...SOFT_HEADER } : { ...ACCEPT_JSON },
-    body: undefined,
-    authenticated: true,
     permission: soft ? 'billing' : 'purge',
-    service: service.id,
     soft,
     targetType: 'key',
     targets: [key]
-  }
+  })
 }
 
 /**
@@ -124,22 +131,18 @@ function batchCall(
   format: BatchFormat
 ): PurgeCall {
   const batch = keys.slice(start, end)
-  return {
+  return serviceCall(service, {
     operation: 'batch',
-    method: 'POST',
     url: serviceUrl(service, 'purge'),
     headers:
       format === 'json'
         ? { ...ACCEPT_JSON, 'Content-Type': 'application/json' }
         : { ...ACCEPT_JSON, 'Surrogate-Key': batch.join(' ') },
     body: format === 'json' ? JSON.stringify({ surrogate_keys: batch }) : undefined,
-    authenticated: true,
     permission: 'purge',
-    service: service.id,
-    soft: false,
     targetType: 'key',
     targets: batch
-  }
+  })
 }
 
 function urlCall({ target, address }: PurgeUrl, soft: boolean, authenticated: boolean): PurgeCall {

@@ -17,12 +17,6 @@ import type { Failure, StopScope } from '../../record/failure.js'
 import type { Guard } from '../../text/guard.js'
 import { plainLine } from '../../text/shown.js'
 
-/**
- * What a final answer stops (gates.ts): a 401 the calls to that origin, a 403 the calls needing the
- * same permission, a proxy's 407 every call through it, a proxy's 403 or a certificate the host.
- */
-export type Stop = StopScope
-
 export type Verdict =
   | {
       ok: true
@@ -37,7 +31,11 @@ export type Verdict =
       httpStatus: number | null
       failure: Failure
       waitMs: number | undefined
-      stop: Stop | undefined
+      /**
+       * What a final answer stops (gates.ts): a 401 the calls to that origin, a 403 the calls needing
+       * the same permission, a proxy's 407 every call through it, a proxy's 403 or a certificate the host.
+       */
+      stop: StopScope | undefined
     }
 
 type Refusal = Extract<Verdict, { ok: false }>
@@ -86,11 +84,6 @@ export function interpret(call: PurgeCall, exchange: Answer, now: number, guard:
 }
 
 export const CANCELLED_IN_FLIGHT: Failure = { what: 'cancelled before it was confirmed' }
-
-/** A call to `base-url`: management calls have a service, URL purges go to the content's host. */
-function toBaseUrl(call: PurgeCall): boolean {
-  return call.service !== undefined
-}
 
 /** An answer that is a web page: HTML by its Content-Type or by its first character. */
 function isWebPage({ headers, body }: Response): boolean {
@@ -156,7 +149,8 @@ function interpretSuccess(call: PurgeCall, exchange: Response, guard: Guard): Ve
   const read = exchange.truncated ? undefined : readIds(call, status, body, guard)
   if (read !== undefined) return read
   // A website at base-url answers every path with a page: another attempt gets the same page.
-  if (toBaseUrl(call) && isWebPage(exchange)) {
+  // A call to `base-url`: management calls have a service, URL purges go to the content's host.
+  if (call.service !== undefined && isWebPage(exchange)) {
     const origin = plainLine(guard, withoutCredentials(new URL(call.url).origin), 200)
     return failure({
       httpStatus: status,
