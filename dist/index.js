@@ -35461,20 +35461,13 @@ function footer(facts) {
 function renderSummary(record, { resultsFile, context, guard }) {
     const { settings, edgeCheck } = record;
     const facts = {
-        results: record.results,
-        counts: record.counts,
+        ...record,
         services: settings.services.map((service) => service.id),
         dryRun: settings.dryRun,
         repeatAfterMs: settings.repeatAfterMs,
-        derivation: record.derivation,
         purgeAll: settings.purgeAll,
-        calls: record.calls,
         resultsFile,
         context,
-        stopped: record.stopped,
-        unexpectedError: record.unexpectedError,
-        plannedStages: record.plannedStages,
-        marks: record.marks,
         wait: record.wait === undefined || settings.wait === undefined
             ? undefined
             : { ...settings.wait, outcome: record.wait },

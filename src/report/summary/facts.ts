@@ -3,43 +3,35 @@
  * section reads the same answer to the same question.
  */
 import type { WaitSettings } from '../../config/settings.js'
-import type {
-  Counts,
-  Derivation,
-  PlannedStage,
-  PurgeCall,
-  PurgeMark,
-  Results,
-  RunContext,
-  EdgeCheckEntry,
-  WaitOutcome
-} from '../../record/index.js'
+import type { EdgeCheckEntry, RunContext, RunRecord, WaitOutcome } from '../../record/index.js'
 
-export interface SummaryFacts {
-  results: Results
-  counts: Counts
+/**
+ * What the record says as it is (why a run ended early, a cancel or an unexpected error, is shown
+ * first), and what the summary reads of the settings and the report.
+ */
+export type SummaryFacts = Pick<
+  RunRecord,
+  | 'results'
+  | 'counts'
+  | 'derivation'
+  | 'calls'
+  | 'stopped'
+  | 'unexpectedError'
+  | 'plannedStages'
+  | 'marks'
+> & {
   services: string[]
   /** `mode: all`: each target is a whole service. */
   purgeAll: boolean
   dryRun: boolean
   repeatAfterMs: number
-  derivation: Derivation | undefined
-  calls: readonly PurgeCall[]
   /** The results file's path; empty when it could not be written. */
   resultsFile: string
   context: RunContext | undefined
-  /** Why the run ended early (a cancel), shown first. */
-  stopped: string | undefined
-  /** An unexpected error that ended the run after planning, shown first too. */
-  unexpectedError: string | undefined
   /** The wait for the origin, when there was one. */
   wait: WaitFacts | undefined
   /** The edge check, when one was made. */
   edgeCheck: EdgeCheck | undefined
-  /** In a dry run: what would be awaited and checked at the edge. */
-  plannedStages: PlannedStage[]
-  /** With `changed-since: last-purge`: each service's purge mark, written once the report is. */
-  marks: PurgeMark[]
 }
 
 /** The wait as it was asked for, and how it ended. */

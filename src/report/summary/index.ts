@@ -53,20 +53,13 @@ export function renderSummary(
 ): string {
   const { settings, edgeCheck } = record
   const facts: SummaryFacts = {
-    results: record.results,
-    counts: record.counts,
+    ...record,
     services: settings.services.map((service) => service.id),
     dryRun: settings.dryRun,
     repeatAfterMs: settings.repeatAfterMs,
-    derivation: record.derivation,
     purgeAll: settings.purgeAll,
-    calls: record.calls,
     resultsFile,
     context,
-    stopped: record.stopped,
-    unexpectedError: record.unexpectedError,
-    plannedStages: record.plannedStages,
-    marks: record.marks,
     wait:
       record.wait === undefined || settings.wait === undefined
         ? undefined
