@@ -34988,9 +34988,15 @@ function list(items, budget, cap, where) {
         '</ul>'
     ];
 }
-/** A table of rows within the row limit and `cap` bytes, then how many more the file holds. */
-function table(headers, items, row, budget, cap, more, total = items.length) {
+/**
+ * A table of rows (each item's cells) within the row limit and `cap` bytes, then how many more the
+ * file holds.
+ */
+function table(headers, items, cells, budget, cap, more, total = items.length) {
     // Only the rows that can be shown are rendered: a run may hold 100,000 results.
+    const row = (item) => `<tr>${cells(item)
+        .map((cell) => `<td>${cell}</td>`)
+        .join('')}</tr>`;
     const shown = budget.take(items.slice(0, SUMMARY_ROW_LIMIT).map(row), cap);
     const hidden = shown.length < total;
     return {
@@ -35014,13 +35020,13 @@ function folded(title, body) {
 
 /** A url-map with many prefixes or a key-map with many keys can give one file many targets. */
 const SHOWN_TARGETS_PER_FILE = 10;
-function fileRow(file, targets, guard) {
+function fileCells(file, targets, guard) {
     const more = targets.length - SHOWN_TARGETS_PER_FILE;
     const shown = targets
         .slice(0, SHOWN_TARGETS_PER_FILE)
         .map(({ type, target }) => `${type} ${code(guard, target, SHOWN_TARGET_CHARS)}`);
     const list = more > 0 ? [...shown, `…and ${more} more`] : shown;
-    return `<tr><td>${code(guard, file, SHOWN_TARGET_CHARS)}</td><td>${list.join('<br>')}</td></tr>`;
+    return [code(guard, file, SHOWN_TARGET_CHARS), list.join('<br>')];
 }
 /** Which changed files produced which targets, one row per file that produced any. */
 function derivationSection({ report, targets }, budget, guard) {
@@ -35040,7 +35046,7 @@ function derivationSection({ report, targets }, budget, guard) {
         `<h3>Targets from changed files</h3>`,
         `<p>${(0,counted/* counted */.h)(report.files.length, 'file')} changed in ${guard.summaryText(report.description)}; ` +
             `${byFile.size} of them produced ${(0,counted/* counted */.h)(targets.length, 'target')}.</p>`,
-        ...table(['Changed file', 'Targets'], [...byFile], ([file, list]) => fileRow(file, list, guard), budget, SECTION_BYTES.derivation, (shown) => `Showing ${shown} of ${byFile.size} files; the step log lists every one.`).lines
+        ...table(['Changed file', 'Targets'], [...byFile], ([file, list]) => fileCells(file, list, guard), budget, SECTION_BYTES.derivation, (shown) => `Showing ${shown} of ${byFile.size} files; the step log lists every one.`).lines
     ];
 }
 
@@ -35060,8 +35066,7 @@ function plannedSection(stages, budget, guard) {
 function callsSection(calls, budget, guard) {
     if (calls.length === 0)
         return [];
-    const row = (call) => `<tr><td>${code(guard, (0,words/* describeCall */.GC)(call, guard))}</td></tr>`;
-    const { lines } = table(['Call'], calls, row, budget, SECTION_BYTES.calls, (shown) => `Showing ${shown} of ${calls.length} calls; the step log lists every one.`);
+    const { lines } = table(['Call'], calls, (call) => [code(guard, (0,words/* describeCall */.GC)(call, guard))], budget, SECTION_BYTES.calls, (shown) => `Showing ${shown} of ${calls.length} calls; the step log lists every one.`);
     return ['<h3>Planned calls</h3>', ...lines];
 }
 
@@ -35094,15 +35099,14 @@ function edgeCell(entry) {
         return '❌ unreachable';
     return `❌ stale${beside}`;
 }
-function edgeRow(entry, judged, guard) {
-    const cells = [
+function edgeCells(entry, judged, guard) {
+    return [
         code(guard, entry.url, SHOWN_TARGET_CHARS),
         edgeCell(entry),
         judged,
         String(entry.checks),
         guard.summaryText(entry.evidence, budget_SHOWN_ERROR_CHARS)
     ];
-    return `<tr>${cells.map((cell) => `<td>${cell}</td>`).join('')}</tr>`;
 }
 /** How many URLs are fresh, and in bold how many are stale, unreachable or not checked. */
 function countsLine(entries) {
@@ -35129,7 +35133,7 @@ function edgeCheckSection({ entries, textUrls, malformedAge }, budget, guard) {
     const notFresh = entries.filter((entry) => !plain(entry));
     const fresh = entries.filter(plain);
     const headers = ['URL', 'Edge', 'Age or text', 'Checks', 'Evidence'];
-    const row = (entry) => edgeRow(entry, judgedBy(entry, byText.has(entry.url), malformed.has(entry.url)), guard);
+    const row = (entry) => edgeCells(entry, judgedBy(entry, byText.has(entry.url), malformed.has(entry.url)), guard);
     const more = (total, what) => (shown) => `Showing ${shown} of ${total} ${what}; the <code>verification-file</code> output holds them all.`;
     return [
         '<h3>Edge check</h3>',
@@ -35292,8 +35296,8 @@ const SHOWN_ID_CHARS = 128;
 /** A successful run of at most this many targets shows them open: a short list is read at a glance. */
 const OPEN_LIST_LIMIT = 20;
 const STATUS_CELL = { purged: '✅ purged', failed: '❌ failed', planned: '📝 planned' };
-function targetRow(result, withService, guard) {
-    const cells = [
+function targetCells(result, withService, guard) {
+    return [
         code(guard, result.target, SHOWN_TARGET_CHARS),
         ...(withService
             ? [result.service === null ? '' : code(guard, result.service, SHOWN_SERVICE_CHARS)]
@@ -35303,7 +35307,6 @@ function targetRow(result, withService, guard) {
         result.status === 'failed' ? '❌ not sent' : STATUS_CELL[result.status],
         result.id === null ? '' : code(guard, result.id, SHOWN_ID_CHARS)
     ];
-    return `<tr>${cells.map((cell) => `<td>${cell}</td>`).join('')}</tr>`;
 }
 /** A target where several services or types meet: `key <code>home</code> (svc2)`. */
 function namedTarget(result, withService, guard) {
@@ -35313,19 +35316,18 @@ function namedTarget(result, withService, guard) {
     return `${result.type}&nbsp;${code(guard, result.target, SHOWN_TARGET_CHARS)}${service}`;
 }
 /** One row per cause: what it was, how many targets it failed, and the first of them. */
-function causeRow(cause, withService, guard) {
+function causeCells(cause, withService, guard) {
     const how = refusedAndStopped(cause);
     const more = cause.count - cause.first.length;
     const targets = [
         ...cause.first.map((result) => namedTarget(result, withService, guard)),
         ...(more > 0 ? [`…and ${more} more`] : [])
     ];
-    const cells = [
+    return [
         `❌ ${guard.summaryText(causeReason(cause), budget_SHOWN_ERROR_CHARS)}`,
         `${cause.count}${how === undefined ? '' : `<br>${how}`}`,
         targets.join(', ')
     ];
-    return `<tr>${cells.map((cell) => `<td>${cell}</td>`).join('')}</tr>`;
 }
 /**
  * Fills each sample's first rows, in result order, from the section `into` puts each result in;
@@ -35355,11 +35357,11 @@ function targetTables(facts, budget, guard) {
 }
 /** A table of a sample's targets, one row each; `what` names them in the "Showing …" line. */
 function sampleTable(tables, sample, what, cap) {
-    return table(tables.headers, sample.first, (result) => targetRow(result, tables.withService, tables.guard), tables.budget, cap, (count) => `Showing ${count} of ${sample.count} ${what} targets; ${tables.inFile} holds them all.`, sample.count);
+    return table(tables.headers, sample.first, (result) => targetCells(result, tables.withService, tables.guard), tables.budget, cap, (count) => `Showing ${count} of ${sample.count} ${what} targets; ${tables.inFile} holds them all.`, sample.count);
 }
 /** The failures by cause; it hides targets too when a cause shows only its first ones. */
 function causeTable(tables, causes) {
-    const shown = table(['Cause', 'Targets', 'First targets'], causes, (cause) => causeRow(cause, tables.withService, tables.guard), tables.budget, SECTION_BYTES.failed, (count) => `Showing ${count} of ${causes.length} causes; ${tables.inFile} holds every target.`);
+    const shown = table(['Cause', 'Targets', 'First targets'], causes, (cause) => causeCells(cause, tables.withService, tables.guard), tables.budget, SECTION_BYTES.failed, (count) => `Showing ${count} of ${causes.length} causes; ${tables.inFile} holds every target.`);
     const hidden = shown.hidden || causes.some((cause) => cause.first.length < cause.count);
     return { lines: ['<h3>Failed, by cause</h3>', ...shown.lines], hidden };
 }

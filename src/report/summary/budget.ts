@@ -71,17 +71,24 @@ export interface Table {
   hidden: boolean
 }
 
-/** A table of rows within the row limit and `cap` bytes, then how many more the file holds. */
+/**
+ * A table of rows (each item's cells) within the row limit and `cap` bytes, then how many more the
+ * file holds.
+ */
 export function table<T>(
   headers: string[],
   items: readonly T[],
-  row: (item: T) => string,
+  cells: (item: T) => string[],
   budget: Budget,
   cap: number,
   more: (shown: number) => string,
   total = items.length
 ): Table {
   // Only the rows that can be shown are rendered: a run may hold 100,000 results.
+  const row = (item: T): string =>
+    `<tr>${cells(item)
+      .map((cell) => `<td>${cell}</td>`)
+      .join('')}</tr>`
   const shown = budget.take(items.slice(0, SUMMARY_ROW_LIMIT).map(row), cap)
   const hidden = shown.length < total
   return {

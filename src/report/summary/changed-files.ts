@@ -8,13 +8,13 @@ import { code, SECTION_BYTES, SHOWN_TARGET_CHARS, table, type Budget } from './b
 /** A url-map with many prefixes or a key-map with many keys can give one file many targets. */
 const SHOWN_TARGETS_PER_FILE = 10
 
-function fileRow(file: string, targets: DerivedTarget[], guard: Guard): string {
+function fileCells(file: string, targets: DerivedTarget[], guard: Guard): string[] {
   const more = targets.length - SHOWN_TARGETS_PER_FILE
   const shown = targets
     .slice(0, SHOWN_TARGETS_PER_FILE)
     .map(({ type, target }) => `${type} ${code(guard, target, SHOWN_TARGET_CHARS)}`)
   const list = more > 0 ? [...shown, `…and ${more} more`] : shown
-  return `<tr><td>${code(guard, file, SHOWN_TARGET_CHARS)}</td><td>${list.join('<br>')}</td></tr>`
+  return [code(guard, file, SHOWN_TARGET_CHARS), list.join('<br>')]
 }
 
 /** Which changed files produced which targets, one row per file that produced any. */
@@ -42,7 +42,7 @@ export function derivationSection(
     ...table(
       ['Changed file', 'Targets'],
       [...byFile],
-      ([file, list]) => fileRow(file, list, guard),
+      ([file, list]) => fileCells(file, list, guard),
       budget,
       SECTION_BYTES.derivation,
       (shown) => `Showing ${shown} of ${byFile.size} files; the step log lists every one.`

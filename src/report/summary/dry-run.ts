@@ -33,12 +33,10 @@ export function plannedSection(stages: PlannedStage[], budget: Budget, guard: Gu
 /** A dry run's calls: what would be sent where, one row each. */
 export function callsSection(calls: readonly PurgeCall[], budget: Budget, guard: Guard): string[] {
   if (calls.length === 0) return []
-  const row = (call: PurgeCall): string =>
-    `<tr><td>${code(guard, describeCall(call, guard))}</td></tr>`
   const { lines } = table(
     ['Call'],
     calls,
-    row,
+    (call) => [code(guard, describeCall(call, guard))],
     budget,
     SECTION_BYTES.calls,
     (shown) => `Showing ${shown} of ${calls.length} calls; the step log lists every one.`

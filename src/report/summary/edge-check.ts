@@ -32,15 +32,14 @@ function edgeCell(entry: EdgeCheckEntry): string {
   return `❌ stale${beside}`
 }
 
-function edgeRow(entry: EdgeCheckEntry, judged: string, guard: Guard): string {
-  const cells = [
+function edgeCells(entry: EdgeCheckEntry, judged: string, guard: Guard): string[] {
+  return [
     code(guard, entry.url, SHOWN_TARGET_CHARS),
     edgeCell(entry),
     judged,
     String(entry.checks),
     guard.summaryText(entry.evidence, SHOWN_ERROR_CHARS)
   ]
-  return `<tr>${cells.map((cell) => `<td>${cell}</td>`).join('')}</tr>`
 }
 
 /** How many URLs are fresh, and in bold how many are stale, unreachable or not checked. */
@@ -86,8 +85,8 @@ export function edgeCheckSection(
   const notFresh = entries.filter((entry) => !plain(entry))
   const fresh = entries.filter(plain)
   const headers = ['URL', 'Edge', 'Age or text', 'Checks', 'Evidence']
-  const row = (entry: EdgeCheckEntry): string =>
-    edgeRow(entry, judgedBy(entry, byText.has(entry.url), malformed.has(entry.url)), guard)
+  const row = (entry: EdgeCheckEntry): string[] =>
+    edgeCells(entry, judgedBy(entry, byText.has(entry.url), malformed.has(entry.url)), guard)
   const more =
     (total: number, what: string) =>
     (shown: number): string =>

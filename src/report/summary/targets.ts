@@ -27,8 +27,8 @@ const OPEN_LIST_LIMIT = 20
 
 const STATUS_CELL = { purged: '✅ purged', failed: '❌ failed', planned: '📝 planned' } as const
 
-function targetRow(result: PurgeResult, withService: boolean, guard: Guard): string {
-  const cells = [
+function targetCells(result: PurgeResult, withService: boolean, guard: Guard): string[] {
+  return [
     code(guard, result.target, SHOWN_TARGET_CHARS),
     ...(withService
       ? [result.service === null ? '' : code(guard, result.service, SHOWN_SERVICE_CHARS)]
@@ -38,7 +38,6 @@ function targetRow(result: PurgeResult, withService: boolean, guard: Guard): str
     result.status === 'failed' ? '❌ not sent' : STATUS_CELL[result.status],
     result.id === null ? '' : code(guard, result.id, SHOWN_ID_CHARS)
   ]
-  return `<tr>${cells.map((cell) => `<td>${cell}</td>`).join('')}</tr>`
 }
 
 /** A target where several services or types meet: `key <code>home</code> (svc2)`. */
@@ -51,19 +50,18 @@ function namedTarget(result: PurgeResult, withService: boolean, guard: Guard): s
 }
 
 /** One row per cause: what it was, how many targets it failed, and the first of them. */
-function causeRow(cause: Cause, withService: boolean, guard: Guard): string {
+function causeCells(cause: Cause, withService: boolean, guard: Guard): string[] {
   const how = refusedAndStopped(cause)
   const more = cause.count - cause.first.length
   const targets = [
     ...cause.first.map((result) => namedTarget(result, withService, guard)),
     ...(more > 0 ? [`…and ${more} more`] : [])
   ]
-  const cells = [
+  return [
     `❌ ${guard.summaryText(causeReason(cause), SHOWN_ERROR_CHARS)}`,
     `${cause.count}${how === undefined ? '' : `<br>${how}`}`,
     targets.join(', ')
   ]
-  return `<tr>${cells.map((cell) => `<td>${cell}</td>`).join('')}</tr>`
 }
 
 /** The first results a table can show, and how many there are in all. */
@@ -118,7 +116,7 @@ function sampleTable(tables: TargetTables, sample: Sample, what: string, cap: nu
   return table(
     tables.headers,
     sample.first,
-    (result) => targetRow(result, tables.withService, tables.guard),
+    (result) => targetCells(result, tables.withService, tables.guard),
     tables.budget,
     cap,
     (count) =>
@@ -132,7 +130,7 @@ function causeTable(tables: TargetTables, causes: Cause[]): Table {
   const shown = table(
     ['Cause', 'Targets', 'First targets'],
     causes,
-    (cause) => causeRow(cause, tables.withService, tables.guard),
+    (cause) => causeCells(cause, tables.withService, tables.guard),
     tables.budget,
     SECTION_BYTES.failed,
     (count) => `Showing ${count} of ${causes.length} causes; ${tables.inFile} holds every target.`
