@@ -16,12 +16,12 @@ export interface Observation {
   /** Why the `Age` header proves nothing, as evidence; undefined when absent or well-formed. */
   malformedAge: string | undefined
   /** Why the body could not be read (a coding edge-purge cannot undo): such a page is never fresh. */
-  undecodable: string | undefined
-  /** Whether the body or a header value showed the text; undefined when no text was asked for or no answer came. */
-  textSeen: boolean | undefined
+  undecodable?: string
+  /** Whether the body or a header value showed the text; unset when no text was asked for or no answer came. */
+  textSeen?: boolean
   /** The first cache status header the CDN sent, as `Name: value`, cut short. */
-  cacheStatus: string | undefined
-  failure: string | undefined
+  cacheStatus?: string
+  failure?: string
 }
 
 /** Vendors' names for "hit or miss", in the order they are preferred when several are sent. */
@@ -101,8 +101,7 @@ export function observe(
             ? undefined
             : guard.oneLine(answer.undecodable, SHOWN_FAILURE_CHARS),
         textSeen,
-        cacheStatus: cacheStatusOf(headers, guard),
-        failure: undefined
+        cacheStatus: cacheStatusOf(headers, guard)
       }
     }
     case 'network':
@@ -117,13 +116,5 @@ export function observe(
 }
 
 function failed(failure: string): Observation {
-  return {
-    status: null,
-    age: null,
-    malformedAge: undefined,
-    undecodable: undefined,
-    textSeen: undefined,
-    cacheStatus: undefined,
-    failure
-  }
+  return { status: null, age: null, malformedAge: undefined, failure }
 }
