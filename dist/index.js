@@ -38505,13 +38505,13 @@ function requireSafeTransport(url, source) {
 ;// CONCATENATED MODULE: ./src/config/mode.ts
 /** The `mode` input: which targets a run purges, and what it refuses beside them. Pure. */
 
-
 const MODES = ['', 'keys', 'urls', 'all'];
 /**
  * Refuses a mode the given targets or `soft` contradict, and a run with nothing to purge; that
- * refusal points at the inputs the action ignored, where a typo (`key`) may have meant the targets.
+ * refusal ends with `note`, which points at the inputs the action ignored, where a typo (`key`)
+ * may have meant the targets.
  */
-function checkMode(mode, given, soft, ignored, guard) {
+function checkMode(mode, given, soft, note) {
     const { hasKeys, hasUrls } = given;
     if (mode === 'all') {
         // Checked first: changed-files always brings a map, which the refusal of keys or URLs
@@ -38541,7 +38541,7 @@ function checkMode(mode, given, soft, ignored, guard) {
                 ? 'urls or urls-file'
                 : 'keys, keys-file, urls or urls-file';
         const all = mode === '' ? ', or set mode: all' : '';
-        throw new input_error/* InputError */.d(`Nothing to purge: give ${what}${all}${unknownInputsNote(ignored, guard)}`);
+        throw new input_error/* InputError */.d(`Nothing to purge: give ${what}${all}${note}`);
     }
 }
 
@@ -38711,6 +38711,7 @@ function parseCheckUrls({ raw, guard }, name) {
 
 
 
+
 /** Every input declared in action.yml, by its exact name. */
 const INPUT_NAMES = [
     'api-token',
@@ -38768,7 +38769,7 @@ function parseSettings(raw, { readFile, guard }, ignored = []) {
     const hasKeys = keys.length > 0 || (changedFiles?.keyMap.length ?? 0) > 0;
     const hasUrls = urls.length > 0 || (changedFiles?.urlMap.length ?? 0) > 0;
     const given = { hasKeys, hasUrls, changedFiles: changedFiles !== undefined };
-    checkMode(mode, given, soft, ignored, guard);
+    checkMode(mode, given, soft, unknownInputsNote(ignored, guard));
     const purgeAll = mode === 'all';
     const needsService = purgeAll || hasKeys;
     const sendsToken = !dryRun && (needsService || (urlPurgeAuth && hasUrls));

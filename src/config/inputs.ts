@@ -3,7 +3,7 @@
  * parseSettings holds the order of the checks; each part is parsed in the module named for it.
  */
 import type { FileReader } from './list-files.js'
-import type { UnknownInput } from './input-names.js'
+import { unknownInputsNote, type UnknownInput } from './input-names.js'
 import type { Settings } from './settings.js'
 import { InputError } from './input-error.js'
 import {
@@ -92,7 +92,7 @@ export function parseSettings(
   const hasKeys = keys.length > 0 || (changedFiles?.keyMap.length ?? 0) > 0
   const hasUrls = urls.length > 0 || (changedFiles?.urlMap.length ?? 0) > 0
   const given = { hasKeys, hasUrls, changedFiles: changedFiles !== undefined }
-  checkMode(mode, given, soft, ignored, guard)
+  checkMode(mode, given, soft, unknownInputsNote(ignored, guard))
 
   const purgeAll = mode === 'all'
   const needsService = purgeAll || hasKeys
