@@ -38332,7 +38332,7 @@ const WHITESPACE = /\s/;
  */
 function* listItems(text, input, guard) {
     const kind = KINDS[input];
-    const elements = jsonElements(text, input, kind, guard);
+    const elements = jsonElements(text, input, guard);
     for (const [index, piece] of (elements ?? text.split(kind.split)).entries()) {
         // An element is an item as written; a piece of text drops its kind's ends first.
         const item = elements !== undefined || kind.ends === undefined ? piece : piece.replace(kind.ends, '');
@@ -38359,7 +38359,8 @@ function isBlank(code) {
  * is no such array (`[a, b]`: are the brackets part of the keys?), and one JSON string
  * (`"homepage about"`), whose quotes would become part of the first and last item.
  */
-function jsonElements(text, input, kind, guard) {
+function jsonElements(text, input, guard) {
+    const kind = KINDS[input];
     let first = 0;
     while (first < text.length && isBlank(text.charCodeAt(first)))
         first++;
