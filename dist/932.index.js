@@ -180,7 +180,8 @@ function checkOnce(purgeStartedMs, deadline, requestTimeoutMs, { prober, clock, 
     };
 }
 /** The check's line; `delay` is undefined when the answer was a block no re-check gets past. */
-function describeCheck({ target, checks, observation, judgement, final }, delay, guard) {
+function describeCheck(state, delay, guard) {
+    const { target, checks, observation, judgement, final } = state;
     const fresh = judgement?.fresh === true;
     const next = fresh
         ? ''
@@ -193,7 +194,8 @@ function describeCheck({ target, checks, observation, judgement, final }, delay,
     return `${verdict} ${(0,shown/* shownUrl */.zA)(guard, target.url)}: ${judgement?.evidence ?? ''} (check ${checks}${next})`;
 }
 /** What the edge check found, told in the log in one line of counts. */
-function outcomeOf(progress, seconds, { signal, log }) {
+function outcomeOf(progress, seconds, deps) {
+    const { signal, log } = deps;
     const cancelled = signal.aborted;
     const entries = progress.map((state) => entryOf(state, cancelled));
     const late = progress.filter((state) => state.late).length;

@@ -41,14 +41,13 @@ export function parseLastPurge(
   changedFiles: boolean,
   purgeAll: boolean
 ): LastPurgeSettings | undefined {
-  const { raw } = inputs
-  if (raw['changed-since'] !== LAST_PURGE) return undefined
+  if (inputs.raw['changed-since'] !== LAST_PURGE) return undefined
   if (!changedFiles && !purgeAll) {
     throw new InputError(
       'changed-since: last-purge needs changed-files: true (to purge what changed since the last complete purge) or mode: all (to purge everything and start the record); a branch or tag named last-purge cannot be named here, give its commit SHA instead'
     )
   }
-  if (raw['github-token'] === '') {
+  if (inputs.raw['github-token'] === '') {
     throw new InputError(
       'github-token is required with changed-since: last-purge, which keeps its record as GitHub deployments (the default, github.token, is enough with permissions: deployments: write)'
     )

@@ -2,6 +2,7 @@
  * What one answer of a page shows (pure): status, the copy's `Age`, the cache status header,
  * whether a text was seen. Read by the wait for the origin and the edge check alike.
  */
+import type { IncomingHttpHeaders } from 'node:http'
 import type { Answer } from './agents.js'
 import type { PageReading } from './probe.js'
 import { describeBlocked } from './blocked.js'
@@ -66,10 +67,7 @@ function readAge(lines: string[], guard: Guard): Pick<Observation, 'age' | 'malf
   return { age: Math.min(largest, MAX_AGE_S), malformedAge: undefined }
 }
 
-function cacheStatusOf(
-  headers: Record<string, string | string[] | undefined>,
-  guard: Guard
-): string | undefined {
+function cacheStatusOf(headers: IncomingHttpHeaders, guard: Guard): string | undefined {
   for (const name of CACHE_STATUS_HEADERS) {
     const [value] = headerValues(headers[name.toLowerCase()])
     if (value !== undefined) return `${name}: ${guard.oneLine(value, SHOWN_VALUE_CHARS)}`

@@ -151,11 +151,8 @@ function checkOnce(
 }
 
 /** The check's line; `delay` is undefined when the answer was a block no re-check gets past. */
-function describeCheck(
-  { target, checks, observation, judgement, final }: Progress,
-  delay: number | undefined,
-  guard: Guard
-): string {
+function describeCheck(state: Progress, delay: number | undefined, guard: Guard): string {
+  const { target, checks, observation, judgement, final } = state
   const fresh = judgement?.fresh === true
   const next = fresh
     ? ''
@@ -169,11 +166,8 @@ function describeCheck(
 }
 
 /** What the edge check found, told in the log in one line of counts. */
-function outcomeOf(
-  progress: Progress[],
-  seconds: string,
-  { signal, log }: PageCheckDeps
-): EdgeCheckOutcome {
+function outcomeOf(progress: Progress[], seconds: string, deps: PageCheckDeps): EdgeCheckOutcome {
+  const { signal, log } = deps
   const cancelled = signal.aborted
   const entries = progress.map((state) => entryOf(state, cancelled))
   const late = progress.filter((state) => state.late).length
