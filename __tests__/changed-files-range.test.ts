@@ -102,10 +102,14 @@ describe('describing a range for the log', () => {
   it('shortens SHAs and counts commits', () => {
     const before = 'abc1234'.padEnd(40, '0')
     const after = 'def5678'.padEnd(40, '9')
-    expect(describeRange('push', before, after, 3)).toBe('push abc1234...def5678 (3 commits)')
-    expect(describeRange('input', 'main', after, 1)).toBe('changed-since main...def5678 (1 commit)')
-    expect(describeRange('release', 'v1.0.0', after, 2, 'v1.1.0')).toBe(
-      'release v1.1.0: v1.0.0...def5678 (2 commits)'
+    expect(describeRange({ origin: 'push', base: before, head: after }, 3)).toBe(
+      'push abc1234...def5678 (3 commits)'
     )
+    expect(describeRange({ origin: 'input', base: 'main', head: after }, 1)).toBe(
+      'changed-since main...def5678 (1 commit)'
+    )
+    expect(
+      describeRange({ origin: 'release', base: 'v1.0.0', head: after, label: 'v1.1.0' }, 2)
+    ).toBe('release v1.1.0: v1.0.0...def5678 (2 commits)')
   })
 })

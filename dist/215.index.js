@@ -195,13 +195,8 @@ function decideMarks(marks, run) {
             return { service, sha, deploymentId, state: 'not written', why: refusal ?? '' };
         }
         const why = incompleteBecause(run, service);
-        return {
-            service,
-            sha,
-            deploymentId,
-            state: why === undefined ? 'success' : 'failure',
-            why: why ?? ''
-        };
+        const state = why === undefined ? 'success' : 'failure';
+        return { service, sha, deploymentId, state, why: why ?? '' };
     });
 }
 /** Why a mark decided `success` says `failure` after all: the report it points to is missing. */

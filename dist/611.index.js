@@ -94,7 +94,7 @@ function shortRef(ref) {
  * The comparison for logs: `push abc1234...def5678 (3 commits)`; from a purge mark, its label then
  * the head: `last complete purge of svc123: abc1234, run 41 → def5678 (3 commits)`.
  */
-function describeRange(origin, base, head, commits, label) {
+function describeRange({ origin, base, head, label }, commits) {
     const count = (0,counted/* counted */.h)(commits, 'commit');
     if (origin === 'record')
         return `${label ?? shortRef(base)} → ${shortRef(head)} (${count})`;
@@ -212,9 +212,9 @@ function listsEveryFile(page) {
  * token's 1,000 calls an hour).
  */
 async function filesOfRange(github, range) {
-    const { base, head, origin, label, notes, comparison } = range;
+    const { base, head, origin, notes, comparison } = range;
     const { baseSha, totalCommits: commits } = comparison;
-    const description = describeRange(origin, base, head, commits, label);
+    const description = describeRange(range, commits);
     const described = { base, baseSha, head, source: origin, description, notes };
     if (listsEveryFile(comparison)) {
         return { files: sortedNames(comparison.files), commits, method: 'compare', ...described };
@@ -316,8 +316,7 @@ async function ownRange(github) {
                 const range = { base: own.base, head: own.head, origin: 'push', notes: [] };
                 return { kind: 'usable', range: { ...range, comparison: comparison.page } };
             }
-            const problem = pushProblem(own.base, own.head, own.forced, comparison);
-            return { kind: 'unusable', head: own.head, problem };
+            return { kind: 'unusable', head: own.head, problem: pushProblem(own, comparison) };
         }
         case 'new-branch':
             return {
@@ -341,14 +340,8 @@ async function releaseRange(github, release, head) {
     }
     const comparison = await compare(github, previous.tagName, head);
     if (comparison.kind === 'ancestor') {
-        const range = {
-            base: previous.tagName,
-            head,
-            origin: 'release',
-            label: tag,
-            notes: []
-        };
-        return { kind: 'usable', range: { ...range, comparison: comparison.page } };
+        const range = { base: previous.tagName, head, origin: 'release', label: tag };
+        return { kind: 'usable', range: { ...range, notes: [], comparison: comparison.page } };
     }
     const problem = comparison.kind === 'unknown'
         ? `the previous release's tag ${previous.tagName} is unknown to GitHub`
@@ -372,11 +365,8 @@ async function findPreviousRelease(github, current) {
 }
 /** `changed-since...head`; `problem` says why the event's own range could not be used. */
 async function fromChangedSince(github, changedSince, head, problem, guard) {
-    const notes = problem === undefined
-        ? []
-        : [
-            `${capitalize(problem)}; comparing against changed-since ${(0,shown/* shorten */.ml)(guard, changedSince)} instead`
-        ];
+    const instead = `comparing against changed-since ${(0,shown/* shorten */.ml)(guard, changedSince)} instead`;
+    const notes = problem === undefined ? [] : [`${capitalize(problem)}; ${instead}`];
     const comparison = await compare(github, changedSince, head);
     const why = problem === undefined ? '' : ` (needed because ${problem})`;
     if (comparison.kind === 'unknown') {
@@ -387,15 +377,15 @@ async function fromChangedSince(github, changedSince, head, problem, guard) {
     }
     return { base: changedSince, head, origin: 'input', notes, comparison: comparison.page };
 }
-function pushProblem(before, after, forced, comparison) {
+function pushProblem({ base, head, forced }, comparison) {
     const push = forced ? 'this push was forced: its' : "this push's";
     if (comparison.kind === 'unknown') {
-        return `${push} before ${shortRef(before)} is unknown to GitHub (a force-push can leave it unreachable), so the files the push replaced cannot be listed`;
+        return `${push} before ${shortRef(base)} is unknown to GitHub (a force-push can leave it unreachable), so the files the push replaced cannot be listed`;
     }
     const how = comparison.status === 'behind'
         ? `the push moved the branch back (GitHub compares them as behind)`
         : `GitHub compares them as ${comparison.status}`;
-    return `${push} before ${shortRef(before)} is not an ancestor of its after ${shortRef(after)} (${how}), so the files the push replaced cannot be listed`;
+    return `${push} before ${shortRef(base)} is not an ancestor of its after ${shortRef(head)} (${how}), so the files the push replaced cannot be listed`;
 }
 function capitalize(sentence) {
     return sentence.charAt(0).toUpperCase() + sentence.slice(1);
@@ -502,14 +492,8 @@ async function sinceMark(github, last, services, head) {
     const label = `last complete purge of ${names}: ${shortRef(last.sha)}${run}`;
     const comparison = await compare(github, last.sha, head);
     if (comparison.kind === 'ancestor' && listsEveryFile(comparison.page)) {
-        return filesOfRange(github, {
-            base: last.sha,
-            head,
-            origin: 'record',
-            label,
-            notes: [],
-            comparison: comparison.page
-        });
+        const range = { base: last.sha, head, origin: 'record', label, notes: [] };
+        return filesOfRange(github, { ...range, comparison: comparison.page });
     }
     const files = await treeDifference(github, last.sha, head, {
         input: 'changed-since: last-purge',

@@ -75,8 +75,7 @@ function observe(answer, text, guard) {
                     ? undefined
                     : guard.oneLine(answer.undecodable, SHOWN_FAILURE_CHARS),
                 textSeen,
-                cacheStatus: cacheStatusOf(headers, guard),
-                failure: undefined
+                cacheStatus: cacheStatusOf(headers, guard)
             };
         }
         case 'network':
@@ -90,15 +89,7 @@ function observe(answer, text, guard) {
     }
 }
 function failed(failure) {
-    return {
-        status: null,
-        age: null,
-        malformedAge: undefined,
-        undecodable: undefined,
-        textSeen: undefined,
-        cacheStatus: undefined,
-        failure
-    };
+    return { status: null, age: null, malformedAge: undefined, failure };
 }
 
 

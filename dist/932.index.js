@@ -128,13 +128,10 @@ async function checkEdge(settings, { requestTimeoutMs, concurrency }, deps) {
     const progress = settings.targets.map((target) => ({
         target,
         checks: 0,
-        observation: undefined,
-        judgement: undefined,
         final: false,
-        late: false,
-        spared: undefined
+        late: false
     }));
-    const check = checkOnce(settings, deadline, requestTimeoutMs, deps);
+    const check = checkOnce(settings.purgeStartedMs, deadline, requestTimeoutMs, deps);
     const seconds = `${settings.timeoutMs / 1000} s`;
     const title = `Edge check: ${(0,counted/* counted */.h)(progress.length, 'URL')} (up to ${concurrency} at once, stale ones re-checked; no check starts after ${seconds})`;
     return log.group(title, async () => {
@@ -149,7 +146,7 @@ async function checkEdge(settings, { requestTimeoutMs, concurrency }, deps) {
  * left, or a proxy's refusal or a certificate problem stands in the way (none after those: they
  * are final, and spare every URL behind the same wall its check).
  */
-function checkOnce(settings, deadline, requestTimeoutMs, { prober, clock, signal, log, guard }) {
+function checkOnce(purgeStartedMs, deadline, requestTimeoutMs, { prober, clock, signal, log, guard }) {
     const blocks = [];
     return async (state) => {
         const { url, text } = state.target;
@@ -166,9 +163,7 @@ function checkOnce(settings, deadline, requestTimeoutMs, { prober, clock, signal
         if (answer.kind === 'cancelled')
             return undefined;
         const observation = (0,http_observation/* observe */.l)(answer, text, guard);
-        const rule = text === undefined
-            ? { purgeStartedMs: settings.purgeStartedMs, nowMs: clock.now() }
-            : { text };
+        const rule = text === undefined ? { purgeStartedMs, nowMs: clock.now() } : { text };
         const judgement = judge(observation, rule, guard);
         state.checks += 1;
         state.observation = observation;
@@ -185,7 +180,8 @@ function checkOnce(settings, deadline, requestTimeoutMs, { prober, clock, signal
     };
 }
 /** The check's line; `delay` is undefined when the answer was a block no re-check gets past. */
-function describeCheck({ target, checks, observation, judgement, final }, delay, guard) {
+function describeCheck(state, delay, guard) {
+    const { target, checks, observation, judgement, final } = state;
     const fresh = judgement?.fresh === true;
     const next = fresh
         ? ''
@@ -198,7 +194,8 @@ function describeCheck({ target, checks, observation, judgement, final }, delay,
     return `${verdict} ${(0,shown/* shownUrl */.zA)(guard, target.url)}: ${judgement?.evidence ?? ''} (check ${checks}${next})`;
 }
 /** What the edge check found, told in the log in one line of counts. */
-function outcomeOf(progress, seconds, { signal, log }) {
+function outcomeOf(progress, seconds, deps) {
+    const { signal, log } = deps;
     const cancelled = signal.aborted;
     const entries = progress.map((state) => entryOf(state, cancelled));
     const late = progress.filter((state) => state.late).length;

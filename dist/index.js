@@ -38205,7 +38205,7 @@ function unknownInputsNote(unknown, guard) {
 
 const TRUE_VALUES = ['true', 'True', 'TRUE'];
 const FALSE_VALUES = ['false', 'False', 'FALSE'];
-function parseBoolean(raw, name, guard) {
+function parseBoolean({ raw, guard }, name) {
     const value = raw[name];
     if (TRUE_VALUES.includes(value))
         return true;
@@ -38213,7 +38213,7 @@ function parseBoolean(raw, name, guard) {
         return false;
     throw new input_error/* InputError */.d(`${name} must be true or false, got ${(0,text_shown/* shorten */.ml)(guard, value)}`);
 }
-function parseChoice(raw, name, allowed, guard) {
+function parseChoice({ raw, guard }, name, allowed) {
     const value = raw[name];
     const choice = allowed.find((option) => option === value);
     if (choice === undefined) {
@@ -38222,15 +38222,15 @@ function parseChoice(raw, name, allowed, guard) {
     }
     return choice;
 }
-function parseInteger(raw, name, min, max, guard) {
-    const value = raw[name];
+function parseInteger(inputs, name, min, max) {
+    const value = inputs.raw[name];
     const number = /^\d+$/.test(value) ? Number(value) : NaN;
     if (!(number >= min && number <= max)) {
-        throw new input_error/* InputError */.d(`${name} must be a whole number from ${min} to ${max}, got ${(0,text_shown/* shorten */.ml)(guard, value)}`);
+        throw new input_error/* InputError */.d(`${name} must be a whole number from ${min} to ${max}, got ${(0,text_shown/* shorten */.ml)(inputs.guard, value)}`);
     }
     return number;
 }
-function parseSeconds(raw, name, max, guard) {
+function parseSeconds({ raw, guard }, name, max) {
     const value = raw[name];
     const seconds = /^\d+(\.\d+)?$/.test(value) ? Number(value) : NaN;
     if (!(seconds > 0 && seconds <= max)) {
@@ -38315,7 +38315,7 @@ const WHITESPACE = /\s/;
  */
 function* listItems(text, input, guard) {
     const kind = KINDS[input];
-    const elements = jsonElements(text, input, kind, guard);
+    const elements = jsonElements(text, input, guard);
     for (const [index, piece] of (elements ?? text.split(kind.split)).entries()) {
         // An element is an item as written; a piece of text drops its kind's ends first.
         const item = elements !== undefined || kind.ends === undefined ? piece : piece.replace(kind.ends, '');
@@ -38342,7 +38342,8 @@ function isBlank(code) {
  * is no such array (`[a, b]`: are the brackets part of the keys?), and one JSON string
  * (`"homepage about"`), whose quotes would become part of the first and last item.
  */
-function jsonElements(text, input, kind, guard) {
+function jsonElements(text, input, guard) {
+    const kind = KINDS[input];
     let first = 0;
     while (first < text.length && isBlank(text.charCodeAt(first)))
         first++;
@@ -38437,8 +38438,9 @@ function requireApiToken(raw, purgeAll, needsService) {
     throw new input_error/* InputError */.d(`api-token is required to purge ${purgeAll ? 'a whole service' : needsService ? 'surrogate keys' : 'URLs with url-purge-auth: true'}. It is empty: the secret behind it ${NOT_SET}, or this run gets no Actions secrets (runs triggered by a pull request from a fork or by Dependabot do not)`);
 }
 /** One service id, or several separated by newlines or commas: keys and purge-all go to each. */
-function parseServices(raw, guard) {
-    const ids = parseServiceIds(raw, guard);
+function parseServices(inputs) {
+    const { raw, guard } = inputs;
+    const ids = parseServiceIds(inputs);
     if (ids.length === 0) {
         throw new input_error/* InputError */.d(`service-id is required to purge surrogate keys or a whole service. It is empty: the secret or variable behind it ${NOT_SET}, or this run gets none (a run triggered by a pull request from a fork gets no Actions secrets or variables; one triggered by Dependabot gets variables but no Actions secrets)`);
     }
@@ -38457,7 +38459,7 @@ function parseServices(raw, guard) {
     return ids.map((id) => ({ id, baseUrl }));
 }
 /** The service ids, each a safe path segment of printable ASCII; empty when none is given. */
-function parseServiceIds(raw, guard) {
+function parseServiceIds({ raw, guard }) {
     const ids = new Set(listItems(raw['service-id'], 'service-id', guard));
     for (const id of ids) {
         if (id === '.' || id === '..') {
@@ -38487,13 +38489,13 @@ function requireSafeTransport(url, source) {
 ;// CONCATENATED MODULE: ./src/config/mode.ts
 /** The `mode` input: which targets a run purges, and what it refuses beside them. Pure. */
 
-
 const MODES = ['', 'keys', 'urls', 'all'];
 /**
  * Refuses a mode the given targets or `soft` contradict, and a run with nothing to purge; that
- * refusal points at the inputs the action ignored, where a typo (`key`) may have meant the targets.
+ * refusal ends with `note`, which points at the inputs the action ignored, where a typo (`key`)
+ * may have meant the targets.
  */
-function checkMode(mode, given, soft, ignored, guard) {
+function checkMode(mode, given, soft, note) {
     const { hasKeys, hasUrls } = given;
     if (mode === 'all') {
         // Checked first: changed-files always brings a map, which the refusal of keys or URLs
@@ -38523,7 +38525,7 @@ function checkMode(mode, given, soft, ignored, guard) {
                 ? 'urls or urls-file'
                 : 'keys, keys-file, urls or urls-file';
         const all = mode === '' ? ', or set mode: all' : '';
-        throw new input_error/* InputError */.d(`Nothing to purge: give ${what}${all}${unknownInputsNote(ignored, guard)}`);
+        throw new input_error/* InputError */.d(`Nothing to purge: give ${what}${all}${note}`);
     }
 }
 
@@ -38620,8 +38622,9 @@ function parseKeyMap(text, guard) {
 
 /** The `changed-since` value that reads and writes each service's purge marks. */
 const LAST_PURGE = 'last-purge';
-function parseChangedFiles(raw, guard) {
-    if (!parseBoolean(raw, 'changed-files', guard))
+function parseChangedFiles(inputs) {
+    const { raw, guard } = inputs;
+    if (!parseBoolean(inputs, 'changed-files'))
         return undefined;
     const urlMap = parseUrlMap(raw['url-map'], guard);
     const keyMap = parseKeyMap(raw['key-map'], guard);
@@ -38635,26 +38638,26 @@ function parseChangedFiles(raw, guard) {
     const changedSince = given === LAST_PURGE || given === '' ? undefined : given;
     return { urlMap, keyMap, changedSince };
 }
-function parseLastPurge(raw, changedFiles, purgeAll, guard) {
-    if (raw['changed-since'] !== LAST_PURGE)
+function parseLastPurge(inputs, changedFiles, purgeAll) {
+    if (inputs.raw['changed-since'] !== LAST_PURGE)
         return undefined;
     if (!changedFiles && !purgeAll) {
         throw new input_error/* InputError */.d('changed-since: last-purge needs changed-files: true (to purge what changed since the last complete purge) or mode: all (to purge everything and start the record); a branch or tag named last-purge cannot be named here, give its commit SHA instead');
     }
-    if (raw['github-token'] === '') {
+    if (inputs.raw['github-token'] === '') {
         throw new input_error/* InputError */.d('github-token is required with changed-since: last-purge, which keeps its record as GitHub deployments (the default, github.token, is enough with permissions: deployments: write)');
     }
-    const serviceIds = parseServiceIds(raw, guard);
+    const serviceIds = parseServiceIds(inputs);
     if (serviceIds.length === 0) {
         throw new input_error/* InputError */.d('changed-since: last-purge keeps one record per service, named by service-id: set service-id');
     }
     return { serviceIds };
 }
-function parseWait(raw, guard) {
-    const urls = parseCheckUrls(raw, 'wait-for-url', guard);
-    const text = raw['wait-for-text'] === '' ? undefined : raw['wait-for-text'];
-    const passes = parseInteger(raw, 'wait-passes', 1, 100, guard);
-    const timeoutMs = parseSeconds(raw, 'wait-timeout', 21_600, guard) * 1000;
+function parseWait(inputs) {
+    const urls = parseCheckUrls(inputs, 'wait-for-url');
+    const text = inputs.raw['wait-for-text'] || undefined;
+    const passes = parseInteger(inputs, 'wait-passes', 1, 100);
+    const timeoutMs = parseSeconds(inputs, 'wait-timeout', 21_600) * 1000;
     if (urls.length === 0) {
         if (text !== undefined) {
             throw new input_error/* InputError */.d('wait-for-text needs wait-for-url: the URLs that must show it');
@@ -38663,26 +38666,27 @@ function parseWait(raw, guard) {
     }
     return { urls, text, passes, timeoutMs };
 }
-function parseEdgeCheck(raw, guard) {
-    const urls = parseCheckUrls(raw, 'verify-urls', guard);
-    const text = raw['verify-text'] === '' ? undefined : raw['verify-text'];
+function parseEdgeCheck(inputs) {
+    const urls = parseCheckUrls(inputs, 'verify-urls');
+    const text = inputs.raw['verify-text'] || undefined;
     if (text !== undefined && urls.length === 0) {
         throw new input_error/* InputError */.d('verify-text needs verify-urls: only the pages listed there are judged by the text (purged URLs are judged by Age)');
     }
     return {
-        purgedUrls: parseBoolean(raw, 'verify', guard),
+        purgedUrls: parseBoolean(inputs, 'verify'),
         urls,
         text,
-        timeoutMs: parseSeconds(raw, 'verify-timeout', 3600, guard) * 1000
+        timeoutMs: parseSeconds(inputs, 'verify-timeout', 3600) * 1000
     };
 }
 /** Absolute http(s) URLs, each once. */
-function parseCheckUrls(raw, name, guard) {
+function parseCheckUrls({ raw, guard }, name) {
     const urls = Array.from(listItems(raw[name], name, guard), (item) => (0,targets/* parseHttpUrl */.f$)(item, name, guard).href);
     return [...new Set(urls)];
 }
 
 ;// CONCATENATED MODULE: ./src/config/inputs.ts
+
 
 
 
@@ -38733,21 +38737,22 @@ const SECRET_INPUTS = ['api-token', 'github-token'];
  * which "Nothing to purge" points at.
  */
 function parseSettings(raw, { readFile, guard }, ignored = []) {
+    const inputs = { raw, guard };
     for (const name of SECRET_INPUTS)
         requireHeaderSafe(raw, name);
-    const soft = parseBoolean(raw, 'soft', guard);
-    const dryRun = parseBoolean(raw, 'dry-run', guard);
-    const urlPurgeAuth = parseBoolean(raw, 'url-purge-auth', guard);
-    const mode = parseChoice(raw, 'mode', MODES, guard);
-    const keys = parseKeys(guard, [raw.keys, 'keys'], [listFileText(raw, 'keys-file', readFile, guard), 'keys-file']);
-    const urls = parseUrls(guard, [raw.urls, 'urls'], [listFileText(raw, 'urls-file', readFile, guard), 'urls-file']);
-    const changedFiles = parseChangedFiles(raw, guard);
-    const lastPurge = parseLastPurge(raw, changedFiles !== undefined, mode === 'all', guard);
+    const soft = parseBoolean(inputs, 'soft');
+    const dryRun = parseBoolean(inputs, 'dry-run');
+    const urlPurgeAuth = parseBoolean(inputs, 'url-purge-auth');
+    const mode = parseChoice(inputs, 'mode', MODES);
+    const keys = parseKeys(guard, [raw.keys, 'keys'], listFile(inputs, 'keys-file', readFile));
+    const urls = parseUrls(guard, [raw.urls, 'urls'], listFile(inputs, 'urls-file', readFile));
+    const changedFiles = parseChangedFiles(inputs);
+    const lastPurge = parseLastPurge(inputs, changedFiles !== undefined, mode === 'all');
     // Keys and URLs a map may derive count as given: the run cannot know yet whether it will.
     const hasKeys = keys.length > 0 || (changedFiles?.keyMap.length ?? 0) > 0;
     const hasUrls = urls.length > 0 || (changedFiles?.urlMap.length ?? 0) > 0;
     const given = { hasKeys, hasUrls, changedFiles: changedFiles !== undefined };
-    checkMode(mode, given, soft, ignored, guard);
+    checkMode(mode, given, soft, unknownInputsNote(ignored, guard));
     const purgeAll = mode === 'all';
     const needsService = purgeAll || hasKeys;
     const sendsToken = !dryRun && (needsService || (urlPurgeAuth && hasUrls));
@@ -38756,33 +38761,34 @@ function parseSettings(raw, { readFile, guard }, ignored = []) {
     if (urlPurgeAuth)
         requireSafeUrlPurges(urls, changedFiles?.urlMap ?? [], guard);
     return {
-        services: needsService ? parseServices(raw, guard) : [],
+        services: needsService ? parseServices(inputs) : [],
         purgeAll,
         keys,
         urls,
         soft,
-        batchFormat: parseChoice(raw, 'batch-format', ['json', 'header'], guard),
-        batchSize: parseInteger(raw, 'batch-size', 1, 256, guard),
-        concurrency: parseInteger(raw, 'concurrency', 1, 64, guard),
-        maxAttempts: parseInteger(raw, 'max-attempts', 1, 20, guard),
-        timeoutMs: parseSeconds(raw, 'timeout', 600, guard) * 1000,
+        batchFormat: parseChoice(inputs, 'batch-format', ['json', 'header']),
+        batchSize: parseInteger(inputs, 'batch-size', 1, 256),
+        concurrency: parseInteger(inputs, 'concurrency', 1, 64),
+        maxAttempts: parseInteger(inputs, 'max-attempts', 1, 20),
+        timeoutMs: parseSeconds(inputs, 'timeout', 600) * 1000,
         urlPurgeAuth,
         dryRun,
-        summary: parseBoolean(raw, 'summary', guard),
-        failOnError: parseBoolean(raw, 'fail-on-error', guard),
-        repeatAfterMs: parseInteger(raw, 'repeat-after', 0, 300, guard) * 1000,
+        summary: parseBoolean(inputs, 'summary'),
+        failOnError: parseBoolean(inputs, 'fail-on-error'),
+        repeatAfterMs: parseInteger(inputs, 'repeat-after', 0, 300) * 1000,
         changedFiles,
         lastPurge,
-        wait: parseWait(raw, guard),
-        edgeCheck: parseEdgeCheck(raw, guard)
+        wait: parseWait(inputs),
+        edgeCheck: parseEdgeCheck(inputs)
     };
 }
-function listFileText(raw, name, readFile, guard) {
+/** A list file's text and its name, as parseKeys and parseUrls read a list. */
+function listFile({ raw, guard }, name, readFile) {
     const path = raw[name];
     if (path === '')
-        return '';
+        return ['', name];
     try {
-        return readFile(path).replace(/^\uFEFF/, '');
+        return [readFile(path).replace(/^\uFEFF/, ''), name];
     }
     catch (error) {
         throw new input_error/* InputError */.d(`${name}: cannot read ${(0,text_shown/* shorten */.ml)(guard, path)}: ${(0,message/* messageOf */.b)(error)}`);

@@ -12,7 +12,7 @@
  *   least 3 characters (`service` → `service-id`; `wait` begins four, so names none).
  *
  * The declared names are handed in (INPUT_NAMES): importing them here would close an import
- * cycle through mode.ts, which words the note "Nothing to purge" adds.
+ * cycle through inputs.ts, which hands the note "Nothing to purge" adds to the mode check.
  */
 import type { InputName } from './inputs.js'
 import { InputError } from './input-error.js'

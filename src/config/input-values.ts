@@ -1,13 +1,12 @@
 /** One input's text read as the value it stands for: a boolean, a choice, a count, seconds. Pure. */
-import type { InputName, RawInputs, SECRET_INPUTS } from './inputs.js'
+import type { InputName, RawInputs, RunInputs, SECRET_INPUTS } from './inputs.js'
 import { InputError } from './input-error.js'
-import type { Guard } from '../text/guard.js'
 import { shorten } from '../text/shown.js'
 
 const TRUE_VALUES = ['true', 'True', 'TRUE']
 const FALSE_VALUES = ['false', 'False', 'FALSE']
 
-export function parseBoolean(raw: RawInputs, name: InputName, guard: Guard): boolean {
+export function parseBoolean({ raw, guard }: RunInputs, name: InputName): boolean {
   const value = raw[name]
   if (TRUE_VALUES.includes(value)) return true
   if (FALSE_VALUES.includes(value)) return false
@@ -15,10 +14,9 @@ export function parseBoolean(raw: RawInputs, name: InputName, guard: Guard): boo
 }
 
 export function parseChoice<T extends string>(
-  raw: RawInputs,
+  { raw, guard }: RunInputs,
   name: InputName,
-  allowed: readonly T[],
-  guard: Guard
+  allowed: readonly T[]
 ): T {
   const value = raw[name]
   const choice = allowed.find((option) => option === value)
@@ -31,24 +29,18 @@ export function parseChoice<T extends string>(
   return choice
 }
 
-export function parseInteger(
-  raw: RawInputs,
-  name: InputName,
-  min: number,
-  max: number,
-  guard: Guard
-): number {
-  const value = raw[name]
+export function parseInteger(inputs: RunInputs, name: InputName, min: number, max: number): number {
+  const value = inputs.raw[name]
   const number = /^\d+$/.test(value) ? Number(value) : NaN
   if (!(number >= min && number <= max)) {
     throw new InputError(
-      `${name} must be a whole number from ${min} to ${max}, got ${shorten(guard, value)}`
+      `${name} must be a whole number from ${min} to ${max}, got ${shorten(inputs.guard, value)}`
     )
   }
   return number
 }
 
-export function parseSeconds(raw: RawInputs, name: InputName, max: number, guard: Guard): number {
+export function parseSeconds({ raw, guard }: RunInputs, name: InputName, max: number): number {
   const value = raw[name]
   const seconds = /^\d+(\.\d+)?$/.test(value) ? Number(value) : NaN
   if (!(seconds > 0 && seconds <= max)) {

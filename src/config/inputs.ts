@@ -3,7 +3,7 @@
  * parseSettings holds the order of the checks; each part is parsed in the module named for it.
  */
 import type { FileReader } from './list-files.js'
-import type { UnknownInput } from './input-names.js'
+import { unknownInputsNote, type UnknownInput } from './input-names.js'
 import type { Settings } from './settings.js'
 import { InputError } from './input-error.js'
 import {
@@ -16,7 +16,7 @@ import {
 import { parseServices, requireApiToken, requireSafeUrlPurges } from './purge-api.js'
 import { checkMode, MODES } from './mode.js'
 import { parseChangedFiles, parseLastPurge, parseEdgeCheck, parseWait } from './stage-inputs.js'
-import { parseKeys, parseUrls } from './lists.js'
+import { parseKeys, parseUrls, type ListText } from './lists.js'
 import type { Guard } from '../text/guard.js'
 import { shorten } from '../text/shown.js'
 import { messageOf } from '../text/message.js'
@@ -62,6 +62,12 @@ export type RawInputs = Record<InputName, string>
 
 export const SECRET_INPUTS = ['api-token', 'github-token'] as const
 
+/** The run's raw inputs, and its guard, through which a refusal shows what the user gave. */
+export interface RunInputs {
+  raw: RawInputs
+  guard: Guard
+}
+
 /**
  * Validates raw inputs into settings; throws `InputError` naming the input and what is allowed.
  * Values are shown through `guard`, the run's. `ignored`: the undeclared inputs the runner passed,
@@ -72,28 +78,21 @@ export function parseSettings(
   { readFile, guard }: { readFile: FileReader; guard: Guard },
   ignored: readonly UnknownInput[] = []
 ): Settings {
+  const inputs: RunInputs = { raw, guard }
   for (const name of SECRET_INPUTS) requireHeaderSafe(raw, name)
-  const soft = parseBoolean(raw, 'soft', guard)
-  const dryRun = parseBoolean(raw, 'dry-run', guard)
-  const urlPurgeAuth = parseBoolean(raw, 'url-purge-auth', guard)
-  const mode = parseChoice(raw, 'mode', MODES, guard)
-  const keys = parseKeys(
-    guard,
-    [raw.keys, 'keys'],
-    [listFileText(raw, 'keys-file', readFile, guard), 'keys-file']
-  )
-  const urls = parseUrls(
-    guard,
-    [raw.urls, 'urls'],
-    [listFileText(raw, 'urls-file', readFile, guard), 'urls-file']
-  )
-  const changedFiles = parseChangedFiles(raw, guard)
-  const lastPurge = parseLastPurge(raw, changedFiles !== undefined, mode === 'all', guard)
+  const soft = parseBoolean(inputs, 'soft')
+  const dryRun = parseBoolean(inputs, 'dry-run')
+  const urlPurgeAuth = parseBoolean(inputs, 'url-purge-auth')
+  const mode = parseChoice(inputs, 'mode', MODES)
+  const keys = parseKeys(guard, [raw.keys, 'keys'], listFile(inputs, 'keys-file', readFile))
+  const urls = parseUrls(guard, [raw.urls, 'urls'], listFile(inputs, 'urls-file', readFile))
+  const changedFiles = parseChangedFiles(inputs)
+  const lastPurge = parseLastPurge(inputs, changedFiles !== undefined, mode === 'all')
   // Keys and URLs a map may derive count as given: the run cannot know yet whether it will.
   const hasKeys = keys.length > 0 || (changedFiles?.keyMap.length ?? 0) > 0
   const hasUrls = urls.length > 0 || (changedFiles?.urlMap.length ?? 0) > 0
   const given = { hasKeys, hasUrls, changedFiles: changedFiles !== undefined }
-  checkMode(mode, given, soft, ignored, guard)
+  checkMode(mode, given, soft, unknownInputsNote(ignored, guard))
 
   const purgeAll = mode === 'all'
   const needsService = purgeAll || hasKeys
@@ -102,38 +101,38 @@ export function parseSettings(
   if (urlPurgeAuth) requireSafeUrlPurges(urls, changedFiles?.urlMap ?? [], guard)
 
   return {
-    services: needsService ? parseServices(raw, guard) : [],
+    services: needsService ? parseServices(inputs) : [],
     purgeAll,
     keys,
     urls,
     soft,
-    batchFormat: parseChoice(raw, 'batch-format', ['json', 'header'] as const, guard),
-    batchSize: parseInteger(raw, 'batch-size', 1, 256, guard),
-    concurrency: parseInteger(raw, 'concurrency', 1, 64, guard),
-    maxAttempts: parseInteger(raw, 'max-attempts', 1, 20, guard),
-    timeoutMs: parseSeconds(raw, 'timeout', 600, guard) * 1000,
+    batchFormat: parseChoice(inputs, 'batch-format', ['json', 'header'] as const),
+    batchSize: parseInteger(inputs, 'batch-size', 1, 256),
+    concurrency: parseInteger(inputs, 'concurrency', 1, 64),
+    maxAttempts: parseInteger(inputs, 'max-attempts', 1, 20),
+    timeoutMs: parseSeconds(inputs, 'timeout', 600) * 1000,
     urlPurgeAuth,
     dryRun,
-    summary: parseBoolean(raw, 'summary', guard),
-    failOnError: parseBoolean(raw, 'fail-on-error', guard),
-    repeatAfterMs: parseInteger(raw, 'repeat-after', 0, 300, guard) * 1000,
+    summary: parseBoolean(inputs, 'summary'),
+    failOnError: parseBoolean(inputs, 'fail-on-error'),
+    repeatAfterMs: parseInteger(inputs, 'repeat-after', 0, 300) * 1000,
     changedFiles,
     lastPurge,
-    wait: parseWait(raw, guard),
-    edgeCheck: parseEdgeCheck(raw, guard)
+    wait: parseWait(inputs),
+    edgeCheck: parseEdgeCheck(inputs)
   }
 }
 
-function listFileText(
-  raw: RawInputs,
+/** A list file's text and its name, as parseKeys and parseUrls read a list. */
+function listFile(
+  { raw, guard }: RunInputs,
   name: 'keys-file' | 'urls-file',
-  readFile: FileReader,
-  guard: Guard
-): string {
+  readFile: FileReader
+): ListText {
   const path = raw[name]
-  if (path === '') return ''
+  if (path === '') return ['', name]
   try {
-    return readFile(path).replace(/^\uFEFF/, '')
+    return [readFile(path).replace(/^\uFEFF/, ''), name]
   } catch (error) {
     throw new InputError(`${name}: cannot read ${shorten(guard, path)}: ${messageOf(error)}`)
   }

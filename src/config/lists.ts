@@ -87,13 +87,9 @@ const WHITESPACE = /\s/
  * A value that is a JSON array of strings (what `jq -c` and `toJSON` write) gives its elements,
  * each one item as written.
  */
-export function* listItems(
-  text: string,
-  input: ListInput,
-  guard: Guard
-): Generator<string, void, undefined> {
+export function* listItems(text: string, input: ListInput, guard: Guard): Iterable<string> {
   const kind = KINDS[input]
-  const elements = jsonElements(text, input, kind, guard)
+  const elements = jsonElements(text, input, guard)
   for (const [index, piece] of (elements ?? text.split(kind.split)).entries()) {
     // An element is an item as written; a piece of text drops its kind's ends first.
     const item =
@@ -124,12 +120,8 @@ function isBlank(code: number): boolean {
  * is no such array (`[a, b]`: are the brackets part of the keys?), and one JSON string
  * (`"homepage about"`), whose quotes would become part of the first and last item.
  */
-function jsonElements(
-  text: string,
-  input: ListInput,
-  kind: ListKind,
-  guard: Guard
-): string[] | undefined {
+function jsonElements(text: string, input: ListInput, guard: Guard): string[] | undefined {
+  const kind = KINDS[input]
   let first = 0
   while (first < text.length && isBlank(text.charCodeAt(first))) first++
   let last = text.length - 1

@@ -1,7 +1,5 @@
 /** The `mode` input: which targets a run purges, and what it refuses beside them. Pure. */
 import { InputError } from './input-error.js'
-import { unknownInputsNote, type UnknownInput } from './input-names.js'
-import type { Guard } from '../text/guard.js'
 
 export const MODES = ['', 'keys', 'urls', 'all'] as const
 export type Mode = (typeof MODES)[number]
@@ -18,15 +16,10 @@ export interface GivenTargets {
 
 /**
  * Refuses a mode the given targets or `soft` contradict, and a run with nothing to purge; that
- * refusal points at the inputs the action ignored, where a typo (`key`) may have meant the targets.
+ * refusal ends with `note`, which points at the inputs the action ignored, where a typo (`key`)
+ * may have meant the targets.
  */
-export function checkMode(
-  mode: Mode,
-  given: GivenTargets,
-  soft: boolean,
-  ignored: readonly UnknownInput[],
-  guard: Guard
-): void {
+export function checkMode(mode: Mode, given: GivenTargets, soft: boolean, note: string): void {
   const { hasKeys, hasUrls } = given
   if (mode === 'all') {
     // Checked first: changed-files always brings a map, which the refusal of keys or URLs
@@ -67,6 +60,6 @@ export function checkMode(
           ? 'urls or urls-file'
           : 'keys, keys-file, urls or urls-file'
     const all = mode === '' ? ', or set mode: all' : ''
-    throw new InputError(`Nothing to purge: give ${what}${all}${unknownInputsNote(ignored, guard)}`)
+    throw new InputError(`Nothing to purge: give ${what}${all}${note}`)
   }
 }

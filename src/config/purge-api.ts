@@ -2,7 +2,7 @@
  * What the purge API calls need: the services they go to (service-id, base-url) and the api-token
  * they carry, which must be set when sent and never cross the network in clear text. Pure.
  */
-import type { RawInputs } from './inputs.js'
+import type { RawInputs, RunInputs } from './inputs.js'
 import type { Service } from './settings.js'
 import type { UrlMapping } from './maps.js'
 import { InputError } from './input-error.js'
@@ -26,8 +26,9 @@ export function requireApiToken(raw: RawInputs, purgeAll: boolean, needsService:
 }
 
 /** One service id, or several separated by newlines or commas: keys and purge-all go to each. */
-export function parseServices(raw: RawInputs, guard: Guard): Service[] {
-  const ids = parseServiceIds(raw, guard)
+export function parseServices(inputs: RunInputs): Service[] {
+  const { raw, guard } = inputs
+  const ids = parseServiceIds(inputs)
   if (ids.length === 0) {
     throw new InputError(
       `service-id is required to purge surrogate keys or a whole service. It is empty: the secret or variable behind it ${NOT_SET}, or this run gets none (a run triggered by a pull request from a fork gets no Actions secrets or variables; one triggered by Dependabot gets variables but no Actions secrets)`
@@ -53,7 +54,7 @@ export function parseServices(raw: RawInputs, guard: Guard): Service[] {
 }
 
 /** The service ids, each a safe path segment of printable ASCII; empty when none is given. */
-export function parseServiceIds(raw: RawInputs, guard: Guard): string[] {
+export function parseServiceIds({ raw, guard }: RunInputs): string[] {
   const ids = new Set(listItems(raw['service-id'], 'service-id', guard))
   for (const id of ids) {
     if (id === '.' || id === '..') {

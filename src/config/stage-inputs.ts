@@ -1,5 +1,5 @@
 /** The inputs of the stages around the purge: changed-files, last-purge, wait and verify. Pure. */
-import type { RawInputs } from './inputs.js'
+import type { RunInputs } from './inputs.js'
 import type {
   ChangedFilesSettings,
   LastPurgeSettings,
@@ -12,13 +12,13 @@ import { parseServiceIds } from './purge-api.js'
 import { parseKeyMap, parseUrlMap } from './maps.js'
 import { parseHttpUrl } from './targets.js'
 import { listItems } from './lists.js'
-import type { Guard } from '../text/guard.js'
 
 /** The `changed-since` value that reads and writes each service's purge marks. */
 const LAST_PURGE = 'last-purge'
 
-export function parseChangedFiles(raw: RawInputs, guard: Guard): ChangedFilesSettings | undefined {
-  if (!parseBoolean(raw, 'changed-files', guard)) return undefined
+export function parseChangedFiles(inputs: RunInputs): ChangedFilesSettings | undefined {
+  const { raw, guard } = inputs
+  if (!parseBoolean(inputs, 'changed-files')) return undefined
   const urlMap = parseUrlMap(raw['url-map'], guard)
   const keyMap = parseKeyMap(raw['key-map'], guard)
   if (urlMap.length === 0 && keyMap.length === 0) {
@@ -37,23 +37,22 @@ export function parseChangedFiles(raw: RawInputs, guard: Guard): ChangedFilesSet
 }
 
 export function parseLastPurge(
-  raw: RawInputs,
+  inputs: RunInputs,
   changedFiles: boolean,
-  purgeAll: boolean,
-  guard: Guard
+  purgeAll: boolean
 ): LastPurgeSettings | undefined {
-  if (raw['changed-since'] !== LAST_PURGE) return undefined
+  if (inputs.raw['changed-since'] !== LAST_PURGE) return undefined
   if (!changedFiles && !purgeAll) {
     throw new InputError(
       'changed-since: last-purge needs changed-files: true (to purge what changed since the last complete purge) or mode: all (to purge everything and start the record); a branch or tag named last-purge cannot be named here, give its commit SHA instead'
     )
   }
-  if (raw['github-token'] === '') {
+  if (inputs.raw['github-token'] === '') {
     throw new InputError(
       'github-token is required with changed-since: last-purge, which keeps its record as GitHub deployments (the default, github.token, is enough with permissions: deployments: write)'
     )
   }
-  const serviceIds = parseServiceIds(raw, guard)
+  const serviceIds = parseServiceIds(inputs)
   if (serviceIds.length === 0) {
     throw new InputError(
       'changed-since: last-purge keeps one record per service, named by service-id: set service-id'
@@ -62,11 +61,11 @@ export function parseLastPurge(
   return { serviceIds }
 }
 
-export function parseWait(raw: RawInputs, guard: Guard): WaitSettings | undefined {
-  const urls = parseCheckUrls(raw, 'wait-for-url', guard)
-  const text = raw['wait-for-text'] === '' ? undefined : raw['wait-for-text']
-  const passes = parseInteger(raw, 'wait-passes', 1, 100, guard)
-  const timeoutMs = parseSeconds(raw, 'wait-timeout', 21_600, guard) * 1000
+export function parseWait(inputs: RunInputs): WaitSettings | undefined {
+  const urls = parseCheckUrls(inputs, 'wait-for-url')
+  const text = inputs.raw['wait-for-text'] || undefined
+  const passes = parseInteger(inputs, 'wait-passes', 1, 100)
+  const timeoutMs = parseSeconds(inputs, 'wait-timeout', 21_600) * 1000
   if (urls.length === 0) {
     if (text !== undefined) {
       throw new InputError('wait-for-text needs wait-for-url: the URLs that must show it')
@@ -76,28 +75,24 @@ export function parseWait(raw: RawInputs, guard: Guard): WaitSettings | undefine
   return { urls, text, passes, timeoutMs }
 }
 
-export function parseEdgeCheck(raw: RawInputs, guard: Guard): EdgeCheckSettings {
-  const urls = parseCheckUrls(raw, 'verify-urls', guard)
-  const text = raw['verify-text'] === '' ? undefined : raw['verify-text']
+export function parseEdgeCheck(inputs: RunInputs): EdgeCheckSettings {
+  const urls = parseCheckUrls(inputs, 'verify-urls')
+  const text = inputs.raw['verify-text'] || undefined
   if (text !== undefined && urls.length === 0) {
     throw new InputError(
       'verify-text needs verify-urls: only the pages listed there are judged by the text (purged URLs are judged by Age)'
     )
   }
   return {
-    purgedUrls: parseBoolean(raw, 'verify', guard),
+    purgedUrls: parseBoolean(inputs, 'verify'),
     urls,
     text,
-    timeoutMs: parseSeconds(raw, 'verify-timeout', 3600, guard) * 1000
+    timeoutMs: parseSeconds(inputs, 'verify-timeout', 3600) * 1000
   }
 }
 
 /** Absolute http(s) URLs, each once. */
-function parseCheckUrls(
-  raw: RawInputs,
-  name: 'wait-for-url' | 'verify-urls',
-  guard: Guard
-): string[] {
+function parseCheckUrls({ raw, guard }: RunInputs, name: 'wait-for-url' | 'verify-urls'): string[] {
   const urls = Array.from(
     listItems(raw[name], name, guard),
     (item) => parseHttpUrl(item, name, guard).href

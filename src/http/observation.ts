@@ -2,6 +2,7 @@
  * What one answer of a page shows (pure): status, the copy's `Age`, the cache status header,
  * whether a text was seen. Read by the wait for the origin and the edge check alike.
  */
+import type { IncomingHttpHeaders } from 'node:http'
 import type { Answer } from './agents.js'
 import type { PageReading } from './probe.js'
 import { describeBlocked } from './blocked.js'
@@ -16,12 +17,12 @@ export interface Observation {
   /** Why the `Age` header proves nothing, as evidence; undefined when absent or well-formed. */
   malformedAge: string | undefined
   /** Why the body could not be read (a coding edge-purge cannot undo): such a page is never fresh. */
-  undecodable: string | undefined
-  /** Whether the body or a header value showed the text; undefined when no text was asked for or no answer came. */
-  textSeen: boolean | undefined
+  undecodable?: string
+  /** Whether the body or a header value showed the text; unset when no text was asked for or no answer came. */
+  textSeen?: boolean
   /** The first cache status header the CDN sent, as `Name: value`, cut short. */
-  cacheStatus: string | undefined
-  failure: string | undefined
+  cacheStatus?: string
+  failure?: string
 }
 
 /** Vendors' names for "hit or miss", in the order they are preferred when several are sent. */
@@ -66,10 +67,7 @@ function readAge(lines: string[], guard: Guard): Pick<Observation, 'age' | 'malf
   return { age: Math.min(largest, MAX_AGE_S), malformedAge: undefined }
 }
 
-function cacheStatusOf(
-  headers: Record<string, string | string[] | undefined>,
-  guard: Guard
-): string | undefined {
+function cacheStatusOf(headers: IncomingHttpHeaders, guard: Guard): string | undefined {
   for (const name of CACHE_STATUS_HEADERS) {
     const [value] = headerValues(headers[name.toLowerCase()])
     if (value !== undefined) return `${name}: ${guard.oneLine(value, SHOWN_VALUE_CHARS)}`
@@ -101,8 +99,7 @@ export function observe(
             ? undefined
             : guard.oneLine(answer.undecodable, SHOWN_FAILURE_CHARS),
         textSeen,
-        cacheStatus: cacheStatusOf(headers, guard),
-        failure: undefined
+        cacheStatus: cacheStatusOf(headers, guard)
       }
     }
     case 'network':
@@ -117,13 +114,5 @@ export function observe(
 }
 
 function failed(failure: string): Observation {
-  return {
-    status: null,
-    age: null,
-    malformedAge: undefined,
-    undecodable: undefined,
-    textSeen: undefined,
-    cacheStatus: undefined,
-    failure
-  }
+  return { status: null, age: null, malformedAge: undefined, failure }
 }

@@ -15,6 +15,7 @@ import {
   releaseInfo,
   shortRef,
   type CommitRange,
+  type EventRange,
   type ReleaseInfo
 } from './range.js'
 import type { Guard } from '../../text/guard.js'
@@ -109,8 +110,7 @@ export async function ownRange(github: GitHubRepository): Promise<OwnRange> {
         const range = { base: own.base, head: own.head, origin: 'push' as const, notes: [] }
         return { kind: 'usable', range: { ...range, comparison: comparison.page } }
       }
-      const problem = pushProblem(own.base, own.head, own.forced, comparison)
-      return { kind: 'unusable', head: own.head, problem }
+      return { kind: 'unusable', head: own.head, problem: pushProblem(own, comparison) }
     }
     case 'new-branch':
       return {
@@ -139,14 +139,8 @@ async function releaseRange(
   }
   const comparison = await compare(github, previous.tagName, head)
   if (comparison.kind === 'ancestor') {
-    const range = {
-      base: previous.tagName,
-      head,
-      origin: 'release' as const,
-      label: tag,
-      notes: []
-    }
-    return { kind: 'usable', range: { ...range, comparison: comparison.page } }
+    const range = { base: previous.tagName, head, origin: 'release' as const, label: tag }
+    return { kind: 'usable', range: { ...range, notes: [], comparison: comparison.page } }
   }
   const problem =
     comparison.kind === 'unknown'
@@ -181,12 +175,8 @@ async function fromChangedSince(
   problem: string | undefined,
   guard: Guard
 ): Promise<CommitRange> {
-  const notes =
-    problem === undefined
-      ? []
-      : [
-          `${capitalize(problem)}; comparing against changed-since ${shorten(guard, changedSince)} instead`
-        ]
+  const instead = `comparing against changed-since ${shorten(guard, changedSince)} instead`
+  const notes = problem === undefined ? [] : [`${capitalize(problem)}; ${instead}`]
   const comparison = await compare(github, changedSince, head)
   const why = problem === undefined ? '' : ` (needed because ${problem})`
   if (comparison.kind === 'unknown') {
@@ -203,20 +193,18 @@ async function fromChangedSince(
 }
 
 function pushProblem(
-  before: string,
-  after: string,
-  forced: boolean,
+  { base, head, forced }: Extract<EventRange, { kind: 'push' }>,
   comparison: Exclude<Comparison, { kind: 'ancestor' }>
 ): string {
   const push = forced ? 'this push was forced: its' : "this push's"
   if (comparison.kind === 'unknown') {
-    return `${push} before ${shortRef(before)} is unknown to GitHub (a force-push can leave it unreachable), so the files the push replaced cannot be listed`
+    return `${push} before ${shortRef(base)} is unknown to GitHub (a force-push can leave it unreachable), so the files the push replaced cannot be listed`
   }
   const how =
     comparison.status === 'behind'
       ? `the push moved the branch back (GitHub compares them as behind)`
       : `GitHub compares them as ${comparison.status}`
-  return `${push} before ${shortRef(before)} is not an ancestor of its after ${shortRef(after)} (${how}), so the files the push replaced cannot be listed`
+  return `${push} before ${shortRef(base)} is not an ancestor of its after ${shortRef(head)} (${how}), so the files the push replaced cannot be listed`
 }
 
 function capitalize(sentence: string): string {

@@ -64,9 +64,9 @@ export async function filesOfRange(
   github: GitHubRepository,
   range: CommitRange
 ): Promise<ComparedRange> {
-  const { base, head, origin, label, notes, comparison } = range
+  const { base, head, origin, notes, comparison } = range
   const { baseSha, totalCommits: commits } = comparison
-  const description = describeRange(origin, base, head, commits, label)
+  const description = describeRange(range, commits)
   const described = { base, baseSha, head, source: origin, description, notes }
   if (listsEveryFile(comparison)) {
     return { files: sortedNames(comparison.files), commits, method: 'compare', ...described }

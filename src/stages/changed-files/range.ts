@@ -112,11 +112,8 @@ export function shortRef(ref: string): string {
  * the head: `last complete purge of svc123: abc1234, run 41 → def5678 (3 commits)`.
  */
 export function describeRange(
-  origin: BaseSource,
-  base: string,
-  head: string,
-  commits: number,
-  label?: string
+  { origin, base, head, label }: Pick<CommitRange, 'origin' | 'base' | 'head' | 'label'>,
+  commits: number
 ): string {
   const count = counted(commits, 'commit')
   if (origin === 'record') return `${label ?? shortRef(base)} → ${shortRef(head)} (${count})`

@@ -79,14 +79,8 @@ async function sinceMark(
   const label = `last complete purge of ${names}: ${shortRef(last.sha)}${run}`
   const comparison = await compare(github, last.sha, head)
   if (comparison.kind === 'ancestor' && listsEveryFile(comparison.page)) {
-    return filesOfRange(github, {
-      base: last.sha,
-      head,
-      origin: 'record',
-      label,
-      notes: [],
-      comparison: comparison.page
-    })
+    const range = { base: last.sha, head, origin: 'record' as const, label, notes: [] }
+    return filesOfRange(github, { ...range, comparison: comparison.page })
   }
   const files = await treeDifference(github, last.sha, head, {
     input: 'changed-since: last-purge',

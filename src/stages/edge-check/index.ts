@@ -48,14 +48,15 @@ const MAX_RECHECK_MS = 5000
 interface Progress {
   target: EdgeCheckTarget
   checks: number
-  observation: Observation | undefined
-  judgement: Judgement | undefined
+  /** The last check's, once one is made. */
+  observation?: Observation
+  judgement?: Judgement
   /** Fresh, or stale with no time left to check again. */
   final: boolean
   /** Its first check would have started after the deadline, so it was not made. */
   late: boolean
   /** Why it got no check, or no further one: a block another URL's check met (blocks.ts). */
-  spared: string | undefined
+  spared?: string
 }
 
 /** What the verdict rests on, and why there is none or no later one. */
@@ -92,13 +93,10 @@ export async function checkEdge(
   const progress: Progress[] = settings.targets.map((target) => ({
     target,
     checks: 0,
-    observation: undefined,
-    judgement: undefined,
     final: false,
-    late: false,
-    spared: undefined
+    late: false
   }))
-  const check = checkOnce(settings, deadline, requestTimeoutMs, deps)
+  const check = checkOnce(settings.purgeStartedMs, deadline, requestTimeoutMs, deps)
   const seconds = `${settings.timeoutMs / 1000} s`
   const title = `Edge check: ${counted(progress.length, 'URL')} (up to ${concurrency} at once, stale ones re-checked; no check starts after ${seconds})`
   return log.group(title, async () => {
@@ -114,7 +112,7 @@ export async function checkEdge(
  * are final, and spare every URL behind the same wall its check).
  */
 function checkOnce(
-  settings: EdgeCheckRequest,
+  purgeStartedMs: number,
   deadline: number,
   requestTimeoutMs: number,
   { prober, clock, signal, log, guard }: PageCheckDeps
@@ -135,10 +133,7 @@ function checkOnce(
     const answer = await safeGet(prober, url, { timeoutMs, signal, lookFor: text })
     if (answer.kind === 'cancelled') return undefined
     const observation = observe(answer, text, guard)
-    const rule =
-      text === undefined
-        ? { purgeStartedMs: settings.purgeStartedMs, nowMs: clock.now() }
-        : { text }
+    const rule = text === undefined ? { purgeStartedMs, nowMs: clock.now() } : { text }
     const judgement = judge(observation, rule, guard)
     state.checks += 1
     state.observation = observation
@@ -156,11 +151,8 @@ function checkOnce(
 }
 
 /** The check's line; `delay` is undefined when the answer was a block no re-check gets past. */
-function describeCheck(
-  { target, checks, observation, judgement, final }: Progress,
-  delay: number | undefined,
-  guard: Guard
-): string {
+function describeCheck(state: Progress, delay: number | undefined, guard: Guard): string {
+  const { target, checks, observation, judgement, final } = state
   const fresh = judgement?.fresh === true
   const next = fresh
     ? ''
@@ -174,11 +166,8 @@ function describeCheck(
 }
 
 /** What the edge check found, told in the log in one line of counts. */
-function outcomeOf(
-  progress: Progress[],
-  seconds: string,
-  { signal, log }: PageCheckDeps
-): EdgeCheckOutcome {
+function outcomeOf(progress: Progress[], seconds: string, deps: PageCheckDeps): EdgeCheckOutcome {
+  const { signal, log } = deps
   const cancelled = signal.aborted
   const entries = progress.map((state) => entryOf(state, cancelled))
   const late = progress.filter((state) => state.late).length

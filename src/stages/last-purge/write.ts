@@ -68,13 +68,8 @@ export function decideMarks(marks: OpenMark[], run: RunOutcome): PurgeMark[] {
       return { service, sha, deploymentId, state: 'not written', why: refusal ?? '' }
     }
     const why = incompleteBecause(run, service)
-    return {
-      service,
-      sha,
-      deploymentId,
-      state: why === undefined ? 'success' : 'failure',
-      why: why ?? ''
-    }
+    const state = why === undefined ? 'success' : 'failure'
+    return { service, sha, deploymentId, state, why: why ?? '' }
   })
 }
 
