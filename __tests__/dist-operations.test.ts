@@ -82,7 +82,7 @@ describe('one surrogate key (op 3)', () => {
 })
 
 describe('batches of keys (ops 4 and 5)', () => {
-  // How keys are cut into batches (count, batch-size, the 16 KiB header) is plan.test.ts's.
+  // How keys are cut into batches (count, batch-size, the 16 KiB header) is core/plan.test.ts's.
   it('purges 600 keys given one per line, each in results, purge-ids and purged-count', async () => {
     const keys = keyList(600)
     const run = await runAction({ ...api(), keys: keys.join('\n') })

@@ -33153,7 +33153,7 @@ var src_clock = __nccwpck_require__(9373);
 var http_agents = __nccwpck_require__(1292);
 // EXTERNAL MODULE: ./src/http/exchange.ts + 1 modules
 var exchange = __nccwpck_require__(4447);
-;// CONCATENATED MODULE: ./src/stages/purge/transport.ts
+;// CONCATENATED MODULE: ./src/core/transport.ts
 /** One HTTP exchange per call attempt: headers, token, timeout, keep-alive. No retries here. */
 
 
@@ -33203,7 +33203,7 @@ var counted = __nccwpck_require__(4305);
 var input_error = __nccwpck_require__(6065);
 // EXTERNAL MODULE: ./src/record/words.ts
 var words = __nccwpck_require__(9336);
-;// CONCATENATED MODULE: ./src/stages/plan.ts
+;// CONCATENATED MODULE: ./src/core/plan.ts
 /** Turns settings into the exact purge calls to send (pure: no I/O, no token), and says what a dry run would do. */
 
 
@@ -33380,7 +33380,7 @@ async function showDryRun(calls, repeatAfterMs, plannedStages, { log, guard }) {
 
 // EXTERNAL MODULE: ./src/record/failure.ts
 var record_failure = __nccwpck_require__(5555);
-;// CONCATENATED MODULE: ./src/stages/purge/ledger.ts
+;// CONCATENATED MODULE: ./src/core/ledger.ts
 /** Each purge call's end as it becomes known, the second pass folded in: what the engine fills. */
 
 
@@ -33608,7 +33608,7 @@ function describeCheckPlanned(edgeCheck, urlTargets, guard) {
 var text_shown = __nccwpck_require__(8482);
 // EXTERNAL MODULE: ./src/text/message.ts
 var message = __nccwpck_require__(6400);
-;// CONCATENATED MODULE: ./src/stages/purge/log-lines.ts
+;// CONCATENATED MODULE: ./src/core/log-lines.ts
 /**
  * The purge stage's lines for the step log: how a call ended, why it is retried. Never the token:
  * calls do not hold it. Server text passes the guard, so no line can speak to the runner.
@@ -33725,7 +33725,7 @@ function backoffMs(attempt, random = Math.random) {
     return ceiling / 2 + random() * (ceiling / 2);
 }
 
-;// CONCATENATED MODULE: ./src/stages/purge/server-message.ts
+;// CONCATENATED MODULE: ./src/core/server-message.ts
 
 /** How deep `errors` may nest before we stop looking: real APIs use one level; a hostile one, thousands. */
 const MAX_ERRORS_DEPTH = 3;
@@ -33774,7 +33774,7 @@ function serverMessage(body, guard) {
 var targets = __nccwpck_require__(5684);
 // EXTERNAL MODULE: ./src/http/blocked.ts
 var http_blocked = __nccwpck_require__(1048);
-;// CONCATENATED MODULE: ./src/stages/purge/refusals.ts
+;// CONCATENATED MODULE: ./src/core/refusals.ts
 
 
 
@@ -33859,7 +33859,7 @@ function forbidden(call, host) {
     }
 }
 
-;// CONCATENATED MODULE: ./src/stages/purge/response.ts
+;// CONCATENATED MODULE: ./src/core/response.ts
 /** What one attempt's exchange means for its call: ids, or a failure with a reason a user can act on. Pure. */
 
 
@@ -34116,7 +34116,7 @@ async function withRetries(attempt, retries) {
     }
 }
 
-;// CONCATENATED MODULE: ./src/stages/purge/gates.ts
+;// CONCATENATED MODULE: ./src/core/gates.ts
 /**
  * What earlier answers decided for the calls not yet sent. The first round of calls goes out at
  * once, each on its own connection, so their handshakes overlap; once an answer shows that going on
@@ -34215,7 +34215,7 @@ class Gates {
     }
 }
 
-;// CONCATENATED MODULE: ./src/stages/purge/engine.ts
+;// CONCATENATED MODULE: ./src/core/engine.ts
 
 
 

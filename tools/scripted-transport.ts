@@ -5,7 +5,7 @@
 import type { IncomingHttpHeaders } from 'node:http'
 import type { PurgeCall } from '../src/record/index.js'
 import type { Answer } from '../src/http/agents.js'
-import type { Transport } from '../src/stages/purge/transport.js'
+import type { Transport } from '../src/core/transport.js'
 import type { FakeClock } from './fake-clock.js'
 
 export const PURGE_ID = '1740093-1756794994-11993984'

@@ -2,7 +2,7 @@
 import type { Settings } from '../config/settings.js'
 import type { Prober } from '../http/probe.js'
 import type { Guard } from '../text/guard.js'
-import { createTransport, type Transport } from '../stages/purge/transport.js'
+import { createTransport, type Transport } from '../core/transport.js'
 import type { RepositoryDeps } from './targets.js'
 
 const USER_AGENT = 'edge-purge/1'

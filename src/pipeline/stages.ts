@@ -15,10 +15,10 @@ import {
   type WaitOutcome
 } from '../record/index.js'
 import { NOT_READY, NOT_SENT_CANCELLED } from '../record/failure.js'
-import { plannedResults, showDryRun } from '../stages/plan.js'
-import { runPurge } from '../stages/purge/engine.js'
+import { plannedResults, showDryRun } from '../core/plan.js'
+import { runPurge } from '../core/engine.js'
 import type { OpenMark } from '../stages/last-purge/write.js'
-import { ResultLedger } from '../stages/purge/ledger.js'
+import { ResultLedger } from '../core/ledger.js'
 import type { Targets } from './targets.js'
 import {
   describeCheckPlanned,

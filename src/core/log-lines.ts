@@ -2,11 +2,11 @@
  * The purge stage's lines for the step log: how a call ended, why it is retried. Never the token:
  * calls do not hold it. Server text passes the guard, so no line can speak to the runner.
  */
-import { FAILED, reasonOf, type Failure } from '../../record/failure.js'
-import { type CallEnd, type PurgeCall } from '../../record/index.js'
-import { describeCall } from '../../record/words.js'
-import { counted } from '../../text/counted.js'
-import type { Guard } from '../../text/guard.js'
+import { FAILED, reasonOf, type Failure } from '../record/failure.js'
+import { type CallEnd, type PurgeCall } from '../record/index.js'
+import { describeCall } from '../record/words.js'
+import { counted } from '../text/counted.js'
+import type { Guard } from '../text/guard.js'
 
 /** A server message is cut to 300 characters; this leaves room for what the action says around it. */
 const SHOWN_ERROR_CHARS = 400

@@ -3,15 +3,15 @@
  * rate-limit gate, repeat-after and cancellation, and returns a result for every target. It knows
  * nothing of the runner: transport, clock, abort signal and log are handed in.
  */
-import type { Clock } from '../../clock.js'
-import type { Settings } from '../../config/settings.js'
-import type { StepLog } from '../../log.js'
+import type { Clock } from '../clock.js'
+import type { Settings } from '../config/settings.js'
+import type { StepLog } from '../log.js'
 import type { Transport } from './transport.js'
 import { describeEnd, describeRetry } from './log-lines.js'
 import { CANCELLED_IN_FLIGHT, interpret, type Verdict } from './response.js'
-import { type CallEnd, type PurgeCall, type PurgeRun } from '../../record/index.js'
-import { FAILED, NOT_SENT_CANCELLED, type Failure } from '../../record/failure.js'
-import { withRetries, type Retried, type Tried } from '../../http/retry.js'
+import { type CallEnd, type PurgeCall, type PurgeRun } from '../record/index.js'
+import { FAILED, NOT_SENT_CANCELLED, type Failure } from '../record/failure.js'
+import { withRetries, type Retried, type Tried } from '../http/retry.js'
 import {
   Gates,
   outageThreshold,
@@ -22,9 +22,9 @@ import {
   type Stopped
 } from './gates.js'
 import { ResultLedger } from './ledger.js'
-import type { Guard } from '../../text/guard.js'
-import { plainLine } from '../../text/shown.js'
-import { messageOf } from '../../text/message.js'
+import type { Guard } from '../text/guard.js'
+import { plainLine } from '../text/shown.js'
+import { messageOf } from '../text/message.js'
 
 type EngineSettings = Pick<Settings, 'concurrency' | 'maxAttempts' | 'repeatAfterMs'>
 

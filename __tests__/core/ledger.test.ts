@@ -1,10 +1,10 @@
 /** Unit tests of the result ledger: each call's end turned into its targets' results, in plan order. */
 import { describe, expect, it } from '@jest/globals'
-import type { CallEnd, PurgeCall, PurgeResult } from '../src/record/index.js'
-import { planPurges } from '../src/stages/plan.js'
-import { NOT_SENT_CANCELLED, type Failure } from '../src/record/failure.js'
-import { ResultLedger } from '../src/stages/purge/ledger.js'
-import { settingsWith } from '../tools/defaults.js'
+import type { CallEnd, PurgeCall, PurgeResult } from '../../src/record/index.js'
+import { planPurges } from '../../src/core/plan.js'
+import { NOT_SENT_CANCELLED, type Failure } from '../../src/record/failure.js'
+import { ResultLedger } from '../../src/core/ledger.js'
+import { settingsWith } from '../../tools/defaults.js'
 
 const ID = '1740093-1756794994-11993984'
 

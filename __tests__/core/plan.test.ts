@@ -1,19 +1,19 @@
 /** Unit and property tests of planning: which calls are sent for which settings. */
 import { describe, expect, it } from '@jest/globals'
 import fc from 'fast-check'
-import { parseSettings, type RawInputs } from '../src/config/inputs.js'
-import { planPurges } from '../src/stages/plan.js'
-import { InputError } from '../src/config/input-error.js'
-import { parseKeys, parseUrls } from '../src/config/lists.js'
+import { parseSettings, type RawInputs } from '../../src/config/inputs.js'
+import { planPurges } from '../../src/core/plan.js'
+import { InputError } from '../../src/config/input-error.js'
+import { parseKeys, parseUrls } from '../../src/config/lists.js'
 import {
   DEFAULT_INPUTS,
   settingsWith,
   TEST_BASE as BASE,
   TEST_SERVICE as SERVICE
-} from '../tools/defaults.js'
-import type { BatchFormat, Settings } from '../src/config/settings.js'
-import type { PurgeCall } from '../src/record/index.js'
-import { NO_SECRETS } from './support/guard.js'
+} from '../../tools/defaults.js'
+import type { BatchFormat, Settings } from '../../src/config/settings.js'
+import type { PurgeCall } from '../../src/record/index.js'
+import { NO_SECRETS } from '../support/guard.js'
 
 const TOKEN = 'tok-plan-9d3f1b'
 

@@ -4,13 +4,13 @@
  * target. Pure.
  */
 import type { IncomingHttpHeaders } from 'node:http'
-import { withoutCredentials } from '../../config/targets.js'
-import { portOf } from '../../http/blocked.js'
-import { headerValue } from '../../http/retry-policy.js'
-import type { Failure } from '../../record/failure.js'
-import type { PurgeCall } from '../../record/index.js'
-import type { Guard } from '../../text/guard.js'
-import { plainLine } from '../../text/shown.js'
+import { withoutCredentials } from '../config/targets.js'
+import { portOf } from '../http/blocked.js'
+import { headerValue } from '../http/retry-policy.js'
+import type { Failure } from '../record/failure.js'
+import type { PurgeCall } from '../record/index.js'
+import type { Guard } from '../text/guard.js'
+import { plainLine } from '../text/shown.js'
 
 /**
  * Why a management call reached nothing at `base-url`'s host, when that host is the likely cause:

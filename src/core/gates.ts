@@ -12,10 +12,10 @@
  *   `outageAfter` times in a row with no success between, stop the calls to that host.
  * A wait the run does take holds every call to that host until it is over.
  */
-import { proxyFor } from '../../http/blocked.js'
-import { MAX_SERVER_WAIT_MS, waitUntil } from '../../http/retry-policy.js'
-import type { PurgeCall } from '../../record/index.js'
-import type { Failure, KnockOn, StopScope } from '../../record/failure.js'
+import { proxyFor } from '../http/blocked.js'
+import { MAX_SERVER_WAIT_MS, waitUntil } from '../http/retry-policy.js'
+import type { PurgeCall } from '../record/index.js'
+import type { Failure, KnockOn, StopScope } from '../record/failure.js'
 import type { Verdict } from './response.js'
 
 /** Why calls are stopped: what stopped them, the answer's failure, and when the server said calls may start again (ms epoch). */

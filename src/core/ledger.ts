@@ -1,5 +1,5 @@
 /** Each purge call's end as it becomes known, the second pass folded in: what the engine fills. */
-import { FAILED, reasonOf, type Failure } from '../../record/failure.js'
+import { FAILED, reasonOf, type Failure } from '../record/failure.js'
 import {
   countResults,
   type CallEnd,
@@ -7,7 +7,7 @@ import {
   type PurgeCall,
   type PurgeResult,
   type Results
-} from '../../record/index.js'
+} from '../record/index.js'
 
 /** A key a batch's answer left out was not purged. */
 const NOT_CONFIRMED: Failure = {

@@ -1,7 +1,7 @@
 /** One HTTP exchange per call attempt: headers, token, timeout, keep-alive. No retries here. */
-import { createAgents, type Answer } from '../../http/agents.js'
-import { exchange, wholeBody } from '../../http/exchange.js'
-import type { PurgeCall } from '../../record/index.js'
+import { createAgents, type Answer } from '../http/agents.js'
+import { exchange, wholeBody } from '../http/exchange.js'
+import type { PurgeCall } from '../record/index.js'
 
 export interface Transport {
   /** One attempt of `call`: the body is cut at `MAX_BODY_BYTES`. */

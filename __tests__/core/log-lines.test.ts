@@ -1,15 +1,15 @@
 /** Unit tests of the step log's lines: what they say, and that no text from outside speaks to the runner. */
 import { describe, expect, it } from '@jest/globals'
-import { parseSettings } from '../src/config/inputs.js'
-import { showDerivation } from '../src/stages/changed-files/index.js'
-import { describeEnd } from '../src/stages/purge/log-lines.js'
-import { recordedLog } from './support/recorded-log.js'
-import { planPurges, describePlan } from '../src/stages/plan.js'
-import { DEFAULT_INPUTS, TEST_BASE } from '../tools/defaults.js'
-import { derivationOf } from './support/derivation.js'
-import { type DerivedTarget, type Derivation } from '../src/record/index.js'
-import { describeCall } from '../src/record/words.js'
-import { NO_SECRETS } from './support/guard.js'
+import { parseSettings } from '../../src/config/inputs.js'
+import { showDerivation } from '../../src/stages/changed-files/index.js'
+import { describeEnd } from '../../src/core/log-lines.js'
+import { recordedLog } from '../support/recorded-log.js'
+import { planPurges, describePlan } from '../../src/core/plan.js'
+import { DEFAULT_INPUTS, TEST_BASE } from '../../tools/defaults.js'
+import { derivationOf } from '../support/derivation.js'
+import { type DerivedTarget, type Derivation } from '../../src/record/index.js'
+import { describeCall } from '../../src/record/words.js'
+import { NO_SECRETS } from '../support/guard.js'
 
 /** What the runner would obey in a line the action prints. */
 const COMMAND = /^\s*::|##\[/

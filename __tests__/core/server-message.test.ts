@@ -1,7 +1,7 @@
 /** Unit tests of reading a server's own words out of an error body, whatever its shape. */
 import { describe, expect, it } from '@jest/globals'
-import { serverMessage } from '../src/stages/purge/server-message.js'
-import { NO_SECRETS } from './support/guard.js'
+import { serverMessage } from '../../src/core/server-message.js'
+import { NO_SECRETS } from '../support/guard.js'
 
 describe('serverMessage', () => {
   it('reads {"msg","detail"}', () => {

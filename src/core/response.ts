@@ -1,21 +1,21 @@
 /** What one attempt's exchange means for its call: ids, or a failure with a reason a user can act on. Pure. */
 import { STATUS_CODES } from 'node:http'
-import type { Answer } from '../../http/agents.js'
+import type { Answer } from '../http/agents.js'
 import { MAX_BODY_BYTES } from './transport.js'
 import {
   headerValue,
   isRetryableNetworkCode,
   isRetryableStatus,
   serverRequestedWaitMs
-} from '../../http/retry-policy.js'
+} from '../http/retry-policy.js'
 import { parseJson, serverMessage } from './server-message.js'
 import { forbidden, notFound, redirected, unreachableBaseUrl } from './refusals.js'
-import { blockedWords, reachOf } from '../../http/blocked.js'
-import { withoutCredentials } from '../../config/targets.js'
-import type { PurgeCall } from '../../record/index.js'
-import type { Failure, StopScope } from '../../record/failure.js'
-import type { Guard } from '../../text/guard.js'
-import { plainLine } from '../../text/shown.js'
+import { blockedWords, reachOf } from '../http/blocked.js'
+import { withoutCredentials } from '../config/targets.js'
+import type { PurgeCall } from '../record/index.js'
+import type { Failure, StopScope } from '../record/failure.js'
+import type { Guard } from '../text/guard.js'
+import { plainLine } from '../text/shown.js'
 
 export type Verdict =
   | {

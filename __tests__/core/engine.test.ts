@@ -10,26 +10,26 @@ import {
   reply,
   ScriptedTransport,
   type CallScript
-} from '../tools/scripted-transport.js'
-import { runPurge } from '../src/stages/purge/engine.js'
-import { createTransport } from '../src/stages/purge/transport.js'
-import { LoopbackServer } from '../tools/loopback-server.js'
-import { planPurges } from '../src/stages/plan.js'
-import { guardAgainst, type Guard } from '../src/text/guard.js'
-import { parseUrls } from '../src/config/lists.js'
-import { settingsWith } from '../tools/defaults.js'
-import { recordedLog } from './support/recorded-log.js'
-import { FakeClock } from '../tools/fake-clock.js'
-import type { Settings } from '../src/config/settings.js'
+} from '../../tools/scripted-transport.js'
+import { runPurge } from '../../src/core/engine.js'
+import { createTransport } from '../../src/core/transport.js'
+import { LoopbackServer } from '../../tools/loopback-server.js'
+import { planPurges } from '../../src/core/plan.js'
+import { guardAgainst, type Guard } from '../../src/text/guard.js'
+import { parseUrls } from '../../src/config/lists.js'
+import { settingsWith } from '../../tools/defaults.js'
+import { recordedLog } from '../support/recorded-log.js'
+import { FakeClock } from '../../tools/fake-clock.js'
+import type { Settings } from '../../src/config/settings.js'
 import {
   countResults,
   type PurgeCall,
   type PurgeResult,
   type PurgeRun
-} from '../src/record/index.js'
-import type { Answer } from '../src/http/agents.js'
-import { failureCauses, refusedAndStopped, type Cause } from '../src/report/causes.js'
-import { NO_SECRETS } from './support/guard.js'
+} from '../../src/record/index.js'
+import type { Answer } from '../../src/http/agents.js'
+import { failureCauses, refusedAndStopped, type Cause } from '../../src/report/causes.js'
+import { NO_SECRETS } from '../support/guard.js'
 
 interface Harness {
   clock: FakeClock

@@ -1,6 +1,6 @@
 /** Pulls the human message out of an error body, whatever shape the server chose. Pure. */
-import type { Guard } from '../../text/guard.js'
-import { plainLine } from '../../text/shown.js'
+import type { Guard } from '../text/guard.js'
+import { plainLine } from '../text/shown.js'
 
 /** How deep `errors` may nest before we stop looking: real APIs use one level; a hostile one, thousands. */
 const MAX_ERRORS_DEPTH = 3
