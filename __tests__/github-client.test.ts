@@ -10,9 +10,13 @@ import { InputError } from '../src/config/input-error.js'
 import type { GitHubRepository, RunEvent } from '../src/github.js'
 import { systemClock } from '../src/clock.js'
 import { connectGitHub } from '../src/runner/github.js'
-import { findChangedFiles } from '../src/stages/changed-files/choose-range.js'
-import { recallLastPurges } from '../src/stages/last-purge/recall.js'
-import { closeMarks, decideMarks, openMarks } from '../src/stages/last-purge/write.js'
+import { findChangedFiles } from '../src/capabilities/changed-files/choose-range.js'
+import { recallLastPurges } from '../src/capabilities/changed-files/last-purge/recall.js'
+import {
+  closeMarks,
+  decideMarks,
+  openMarks
+} from '../src/capabilities/changed-files/last-purge/write.js'
 import { FakeGitHubApi, type Change, type Permission } from '../tools/fake-github-api/server.js'
 import { inputError } from './support/input-error.js'
 import { recordedLog, type RecordedLog } from './support/recorded-log.js'

@@ -1,8 +1,8 @@
 /**
- * The rules of the house (CONTRIBUTING.md, "The code"): imports only run down, stages stand side by
- * side, only the runner door knows the runner, tools/ and scripts/ stand on their own, files and
- * functions stay short (tools/code-size.ts), and src/ exports nothing only the tests import. Read
- * from the source, so a new file obeys them too.
+ * The rules of the house (CONTRIBUTING.md, "The code"): imports only run down, capabilities stand
+ * side by side, only the runner door knows the runner, tools/ and scripts/ stand on their own,
+ * files and functions stay short (tools/code-size.ts), and src/ exports nothing only the tests
+ * import. Read from the source, so a new file obeys them too.
  */
 import { describe, expect, it } from '@jest/globals'
 import { readdirSync, readFileSync } from 'node:fs'
@@ -52,7 +52,7 @@ const files = sourceFiles(SRC).map((file) => ({
 /** The floor a module lives on: its top folder under src/, or its own name. */
 function roomOf(path: string): string {
   const [, top = '', second = ''] = path.split('/')
-  if (top === 'stages') return `stages/${second.replace(/\.ts$/, '')}`
+  if (top === 'capabilities') return `capabilities/${second.replace(/\.ts$/, '')}`
   return top.replace(/\.ts$/, '')
 }
 
@@ -61,9 +61,9 @@ const MAY_IMPORT: Record<string, string[]> = {
   index: ['main'],
   main: ['runner', 'pipeline', 'report', 'record', 'clock', 'config', 'text', 'log', 'github'],
   runner: ['config', 'text', 'record', 'log', 'github', 'http', 'clock'],
-  pipeline: ['core', 'stages', 'record', 'config', 'http', 'text', 'clock', 'log', 'github'],
+  pipeline: ['core', 'capabilities', 'record', 'config', 'http', 'text', 'clock', 'log', 'github'],
   core: ['record', 'config', 'http', 'text', 'clock', 'log'],
-  stages: ['record', 'config', 'http', 'text', 'clock', 'log', 'github'],
+  capabilities: ['record', 'config', 'http', 'text', 'clock', 'log', 'github'],
   report: ['record', 'config', 'text', 'log'],
   record: ['config', 'text'],
   http: ['text', 'clock', 'log'],
@@ -75,7 +75,7 @@ const MAY_IMPORT: Record<string, string[]> = {
 }
 
 function floorOf(room: string): string {
-  return room.startsWith('stages/') ? 'stages' : room
+  return room.startsWith('capabilities/') ? 'capabilities' : room
 }
 
 /** What the tests, the demo, the bench and the scripts share, and the scripts themselves. */
@@ -108,7 +108,7 @@ describe('the rules of the house', () => {
     expect(outside).toEqual([])
   })
 
-  it('imports only run down, and a stage never imports another stage', () => {
+  it('imports only run down, and a capability never imports another capability', () => {
     const wrong = files.flatMap(({ path, imports }) => {
       const from = roomOf(path)
       const allowed = MAY_IMPORT[floorOf(from)] ?? []
@@ -119,7 +119,7 @@ describe('the rules of the house', () => {
         .filter(
           ({ to }) =>
             !allowed.includes(floorOf(to)) ||
-            (floorOf(from) === 'stages' && floorOf(to) === 'stages')
+            (floorOf(from) === 'capabilities' && floorOf(to) === 'capabilities')
         )
         .map(({ name }) => `${path} → ${name}`)
     })

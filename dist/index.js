@@ -33498,8 +33498,8 @@ class ResultLedger {
 ;// CONCATENATED MODULE: ./src/pipeline/targets.ts
 /** What a run purges: the targets given and those its changed files gave, and what was read for them. */
 
-const changedFilesStage = () => __nccwpck_require__.e(/* import() */ 611).then(__nccwpck_require__.bind(__nccwpck_require__, 7611));
-const lastPurgeRecall = () => __nccwpck_require__.e(/* import() */ 85).then(__nccwpck_require__.bind(__nccwpck_require__, 85));
+const changedFilesStage = () => __nccwpck_require__.e(/* import() */ 860).then(__nccwpck_require__.bind(__nccwpck_require__, 860));
+const lastPurgeRecall = () => __nccwpck_require__.e(/* import() */ 537).then(__nccwpck_require__.bind(__nccwpck_require__, 1537));
 async function targetsOf(given, deps) {
     const { signal, log, guard } = deps;
     const github = await (0,src_clock/* unlessCancelled */.MS)(openRepository(given, deps), signal, cancelledBeforeTargets);
@@ -33532,7 +33532,7 @@ function cancelledBeforeTargets() {
     throw new Error('Cancelled before the targets were known: nothing was sent');
 }
 
-;// CONCATENATED MODULE: ./src/stages/edge-check/targets.ts
+;// CONCATENATED MODULE: ./src/capabilities/edge-check/targets.ts
 /** Which URLs the edge check looks at, from settings and purge results. Pure. */
 
 /**
@@ -34382,9 +34382,9 @@ async function repeatPass(ledger, settings, deps) {
 
 // The stages only some runs need load when a run needs them: a run that purges keys or URLs loads
 // none of them (nor the page prober), which takes about 2% off the action's start.
-const lastPurgeMarks = () => __nccwpck_require__.e(/* import() */ 215).then(__nccwpck_require__.bind(__nccwpck_require__, 1215));
-const waitStage = () => Promise.all(/* import() */[__nccwpck_require__.e(814), __nccwpck_require__.e(154)]).then(__nccwpck_require__.bind(__nccwpck_require__, 9154));
-const edgeCheckStage = () => Promise.all(/* import() */[__nccwpck_require__.e(814), __nccwpck_require__.e(932)]).then(__nccwpck_require__.bind(__nccwpck_require__, 1932));
+const lastPurgeMarks = () => __nccwpck_require__.e(/* import() */ 237).then(__nccwpck_require__.bind(__nccwpck_require__, 237));
+const waitStage = () => Promise.all(/* import() */[__nccwpck_require__.e(814), __nccwpck_require__.e(950)]).then(__nccwpck_require__.bind(__nccwpck_require__, 5950));
+const edgeCheckStage = () => Promise.all(/* import() */[__nccwpck_require__.e(814), __nccwpck_require__.e(425)]).then(__nccwpck_require__.bind(__nccwpck_require__, 4425));
 /** The edge check a run that stopped on an unexpected error expected but did not make: not fresh. */
 function notJudged(settings, purge, why) {
     const targets = edgeCheckTargetsOf(settings.edgeCheck, () => purgedUrlsOf(purge.results));
@@ -34527,7 +34527,7 @@ const stages_limitsOf = (settings) => ({
 
 
 // Loaded only by runs that keep purge marks (changed-since: last-purge), as stages.ts loads it.
-const pipeline_lastPurgeMarks = () => __nccwpck_require__.e(/* import() */ 215).then(__nccwpck_require__.bind(__nccwpck_require__, 1215));
+const pipeline_lastPurgeMarks = () => __nccwpck_require__.e(/* import() */ 237).then(__nccwpck_require__.bind(__nccwpck_require__, 237));
 /**
  * Runs the stages in order. Input errors, the GitHub API and planning fail the run (they throw)
  * before anything is sent; from planning on, every target is reported exactly once, whatever

@@ -1,7 +1,7 @@
 /** Unit tests of the step log's lines: what they say, and that no text from outside speaks to the runner. */
 import { describe, expect, it } from '@jest/globals'
 import { parseSettings } from '../../src/config/inputs.js'
-import { showDerivation } from '../../src/stages/changed-files/index.js'
+import { showDerivation } from '../../src/capabilities/changed-files/index.js'
 import { describeEnd } from '../../src/core/log-lines.js'
 import { recordedLog } from '../support/recorded-log.js'
 import { planPurges, describePlan } from '../../src/core/plan.js'

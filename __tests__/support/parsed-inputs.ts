@@ -4,7 +4,7 @@ import { InputError } from '../../src/config/input-error.js'
 import type { FileReader } from '../../src/config/list-files.js'
 import type { Settings } from '../../src/config/settings.js'
 import { DEFAULT_INPUTS } from '../../tools/defaults.js'
-import { NO_SECRETS } from '../support/guard.js'
+import { NO_SECRETS } from './guard.js'
 
 /** The API token of the inputs every test starts from. */
 export const TOKEN = 'tok-4f9c2e7a'

@@ -8,7 +8,7 @@
 import { createHook } from 'node:async_hooks'
 import { writeSync } from 'node:fs'
 import { createProber } from '../../src/http/probe.js'
-import { NO_SECRETS } from '../support/guard.js'
+import { NO_SECRETS } from './guard.js'
 
 const zlibResources = new Set<number>()
 let settled = false

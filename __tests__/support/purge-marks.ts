@@ -6,7 +6,7 @@
 import type { LastPurgeSettings } from '../../src/config/settings.js'
 import type { GitHubRepository, RunEvent } from '../../src/github.js'
 import type { StepLog } from '../../src/log.js'
-import type { RunOutcome } from '../../src/stages/last-purge/complete.js'
+import type { RunOutcome } from '../../src/capabilities/changed-files/last-purge/complete.js'
 import { FakeGitHubApi, type Permission } from '../../tools/fake-github-api/server.js'
 import { ACCESS, connect, TOKEN, writes } from './site-repository.js'
 

@@ -10,7 +10,7 @@ import { describePlan, planPurges } from '../core/plan.js'
 import { ResultLedger } from '../core/ledger.js'
 import { showChanges, targetsOf } from './targets.js'
 import type { GitHubRepository } from '../github.js'
-import { strayEdgeCheckHosts } from '../stages/edge-check/targets.js'
+import { strayEdgeCheckHosts } from '../capabilities/edge-check/targets.js'
 import { counted } from '../text/counted.js'
 import { plainLine } from '../text/shown.js'
 import { messageOf } from '../text/message.js'
@@ -18,7 +18,7 @@ import type { PipelineDeps } from './connections.js'
 import { runStages, type Stages } from './stages.js'
 
 // Loaded only by runs that keep purge marks (changed-since: last-purge), as stages.ts loads it.
-const lastPurgeMarks = () => import('../stages/last-purge/write.js')
+const lastPurgeMarks = () => import('../capabilities/changed-files/last-purge/write.js')
 
 /** What a run did, and how its purge marks are closed once the report is written. */
 export interface PipelineRun {

@@ -17,23 +17,23 @@ import {
 import { NOT_READY, NOT_SENT_CANCELLED } from '../record/failure.js'
 import { plannedResults, showDryRun } from '../core/plan.js'
 import { runPurge } from '../core/engine.js'
-import type { OpenMark } from '../stages/last-purge/write.js'
+import type { OpenMark } from '../capabilities/changed-files/last-purge/write.js'
 import { ResultLedger } from '../core/ledger.js'
 import type { Targets } from './targets.js'
 import {
   describeCheckPlanned,
   purgedUrlsOf,
   edgeCheckTargetsOf
-} from '../stages/edge-check/targets.js'
+} from '../capabilities/edge-check/targets.js'
 import { plainLine } from '../text/shown.js'
 import { messageOf } from '../text/message.js'
 import type { PipelineDeps } from './connections.js'
 
 // The stages only some runs need load when a run needs them: a run that purges keys or URLs loads
 // none of them (nor the page prober), which takes about 2% off the action's start.
-const lastPurgeMarks = () => import('../stages/last-purge/write.js')
-const waitStage = () => import('../stages/wait.js')
-const edgeCheckStage = () => import('../stages/edge-check/index.js')
+const lastPurgeMarks = () => import('../capabilities/changed-files/last-purge/write.js')
+const waitStage = () => import('../capabilities/wait/index.js')
+const edgeCheckStage = () => import('../capabilities/edge-check/index.js')
 
 /**
  * What the stages after the plan did: each stage's outcome (the wait and edge check only when they

@@ -6,8 +6,8 @@ import type { StepLog } from '../log.js'
 import type { Derivation, RecalledPurges } from '../record/index.js'
 import type { Guard } from '../text/guard.js'
 
-const changedFilesStage = () => import('../stages/changed-files/index.js')
-const lastPurgeRecall = () => import('../stages/last-purge/recall.js')
+const changedFilesStage = () => import('../capabilities/changed-files/index.js')
+const lastPurgeRecall = () => import('../capabilities/changed-files/last-purge/recall.js')
 
 /** What reading the repository needs: the run's clock, cancel and log, and how to open GitHub. */
 export interface RepositoryDeps {

@@ -1,11 +1,11 @@
 /** Unit and property tests of deriving targets from changed files (changed-files/derive.ts, pure). */
 import { describe, expect, it } from '@jest/globals'
 import fc from 'fast-check'
-import { parseKeyMap, parseUrlMap } from '../src/config/maps.js'
-import { parseKeys, parseUrls } from '../src/config/lists.js'
-import { deriveTargets } from '../src/stages/changed-files/derive.js'
-import type { DerivedTarget } from '../src/record/index.js'
-import { NO_SECRETS } from './support/guard.js'
+import { parseKeyMap, parseUrlMap } from '../../../src/config/maps.js'
+import { parseKeys, parseUrls } from '../../../src/config/lists.js'
+import { deriveTargets } from '../../../src/capabilities/changed-files/derive.js'
+import type { DerivedTarget } from '../../../src/record/index.js'
+import { NO_SECRETS } from '../../support/guard.js'
 
 const SITE = 'public/ => https://www.example.com/'
 

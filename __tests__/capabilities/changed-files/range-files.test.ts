@@ -6,11 +6,11 @@
 import { describe, expect, it } from '@jest/globals'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { compare, filesOfRange } from '../src/stages/changed-files/range-files.js'
-import type { ComparedRange } from '../src/record/index.js'
-import { inputError } from './support/input-error.js'
-import { recordedLog } from './support/recorded-log.js'
-import type { Change, FakeGitHubApi } from '../tools/fake-github-api/server.js'
+import { compare, filesOfRange } from '../../../src/capabilities/changed-files/range-files.js'
+import type { ComparedRange } from '../../../src/record/index.js'
+import { inputError } from '../../support/input-error.js'
+import { recordedLog } from '../../support/recorded-log.js'
+import type { Change, FakeGitHubApi } from '../../../tools/fake-github-api/server.js'
 import {
   ACCESS,
   connect,
@@ -22,7 +22,7 @@ import {
   writes,
   fakeGitHubEachTest,
   type Access
-} from './support/site-repository.js'
+} from '../../support/site-repository.js'
 
 let api: FakeGitHubApi
 fakeGitHubEachTest({ tokens: { [TOKEN]: 'read', 'gh-no-contents': 'none' } }, (started) => {

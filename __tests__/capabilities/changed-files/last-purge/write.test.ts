@@ -4,10 +4,21 @@
  * a refusal that costs a warning, never the purge.
  */
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals'
-import { closeMarks, decideMarks, openMarks } from '../src/stages/last-purge/write.js'
-import type { FakeGitHubApi } from '../tools/fake-github-api/server.js'
-import { COMPLETE, event, openOn, SETTINGS, site, startGitHub } from './support/purge-marks.js'
-import { recordedLog, type RecordedLog } from './support/recorded-log.js'
+import {
+  closeMarks,
+  decideMarks,
+  openMarks
+} from '../../../../src/capabilities/changed-files/last-purge/write.js'
+import type { FakeGitHubApi } from '../../../../tools/fake-github-api/server.js'
+import {
+  COMPLETE,
+  event,
+  openOn,
+  SETTINGS,
+  site,
+  startGitHub
+} from '../../../support/purge-marks.js'
+import { recordedLog, type RecordedLog } from '../../../support/recorded-log.js'
 
 let api: FakeGitHubApi
 let log: RecordedLog

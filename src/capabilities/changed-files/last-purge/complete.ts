@@ -1,6 +1,6 @@
 /** Whether a run purged a service completely: what makes its purge mark a later base. Pure. */
-import type { PurgeResult, RunRecord } from '../../record/index.js'
-import { counted } from '../../text/counted.js'
+import type { PurgeResult, RunRecord } from '../../../record/index.js'
+import { counted } from '../../../text/counted.js'
 
 /** The parts of a run that decide completeness. */
 export type RunOutcome = Pick<RunRecord, 'results' | 'edgeCheck' | 'stopped' | 'unexpectedError'>

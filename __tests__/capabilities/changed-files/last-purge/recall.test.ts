@@ -4,13 +4,13 @@
  * makes one the base, and what the user is told when there is none.
  */
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals'
-import type { GitHubRepository, RunEvent } from '../src/github.js'
-import { recallLastPurges } from '../src/stages/last-purge/recall.js'
-import type { FakeGitHubApi } from '../tools/fake-github-api/server.js'
-import { inputError } from './support/input-error.js'
-import { ENV, event, openOn, SETTINGS, site, startGitHub } from './support/purge-marks.js'
-import { recordedLog, type RecordedLog } from './support/recorded-log.js'
-import { writes } from './support/site-repository.js'
+import type { GitHubRepository, RunEvent } from '../../../../src/github.js'
+import { recallLastPurges } from '../../../../src/capabilities/changed-files/last-purge/recall.js'
+import type { FakeGitHubApi } from '../../../../tools/fake-github-api/server.js'
+import { inputError } from '../../../support/input-error.js'
+import { ENV, event, openOn, SETTINGS, site, startGitHub } from '../../../support/purge-marks.js'
+import { recordedLog, type RecordedLog } from '../../../support/recorded-log.js'
+import { writes } from '../../../support/site-repository.js'
 
 let api: FakeGitHubApi
 let log: RecordedLog

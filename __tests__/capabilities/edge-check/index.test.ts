@@ -5,22 +5,22 @@
  * it) and cancel.
  */
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals'
-import { describeBlocked, type Blocked } from '../src/http/blocked.js'
-import type { Answer } from '../src/http/agents.js'
-import type { PageReading, Prober } from '../src/http/probe.js'
-import { checkEdge, type EdgeCheckTarget } from '../src/stages/edge-check/index.js'
-import { FakeClock } from '../tools/fake-clock.js'
-import { recordedLog } from './support/recorded-log.js'
-import { page, ScriptedProber, type Script } from '../tools/scripted-prober.js'
-import type { RequestLimits } from '../src/http/page-checks.js'
+import { describeBlocked, type Blocked } from '../../../src/http/blocked.js'
+import type { Answer } from '../../../src/http/agents.js'
+import type { PageReading, Prober } from '../../../src/http/probe.js'
+import { checkEdge, type EdgeCheckTarget } from '../../../src/capabilities/edge-check/index.js'
+import { FakeClock } from '../../../tools/fake-clock.js'
+import { recordedLog } from '../../support/recorded-log.js'
+import { page, ScriptedProber, type Script } from '../../../tools/scripted-prober.js'
+import type { RequestLimits } from '../../../src/http/page-checks.js'
 import {
   NOT_CHECKED_IN_TIME,
   NOT_JUDGED_CANCELLED,
   unreachable,
   type EdgeCheckEntry,
   type EdgeCheckOutcome
-} from '../src/record/index.js'
-import { NO_SECRETS } from './support/guard.js'
+} from '../../../src/record/index.js'
+import { NO_SECRETS } from '../../support/guard.js'
 
 const HOME = 'https://www.example.com/'
 const SHA = 'abc1234'

@@ -3,12 +3,12 @@
  * files: `findChangedFiles` against the fake GitHub API, read through the runner's client.
  */
 import { beforeEach, describe, expect, it } from '@jest/globals'
-import { findChangedFiles } from '../src/stages/changed-files/choose-range.js'
-import type { ComparedRange } from '../src/record/index.js'
-import type { RunEvent } from '../src/github.js'
-import { inputError } from './support/input-error.js'
-import { recordedLog } from './support/recorded-log.js'
-import type { FakeGitHubApi } from '../tools/fake-github-api/server.js'
+import { findChangedFiles } from '../../../src/capabilities/changed-files/choose-range.js'
+import type { ComparedRange } from '../../../src/record/index.js'
+import type { RunEvent } from '../../../src/github.js'
+import { inputError } from '../../support/input-error.js'
+import { recordedLog } from '../../support/recorded-log.js'
+import type { FakeGitHubApi } from '../../../tools/fake-github-api/server.js'
 import {
   ACCESS,
   connect,
@@ -19,8 +19,8 @@ import {
   writes,
   fakeGitHubEachTest,
   type Access
-} from './support/site-repository.js'
-import { NO_SECRETS } from './support/guard.js'
+} from '../../support/site-repository.js'
+import { NO_SECRETS } from '../../support/guard.js'
 
 const ZERO = '0'.repeat(40)
 

@@ -5,12 +5,12 @@ import {
   purgedUrlsOf,
   strayEdgeCheckHosts,
   edgeCheckTargetsOf
-} from '../src/stages/edge-check/targets.js'
-import { describeWaitPlanned } from '../src/stages/wait.js'
-import type { PurgeResult } from '../src/record/index.js'
-import { purgeUrl } from '../src/config/targets.js'
-import type { EdgeCheckSettings } from '../src/config/settings.js'
-import { NO_SECRETS } from './support/guard.js'
+} from '../../../src/capabilities/edge-check/targets.js'
+import { describeWaitPlanned } from '../../../src/capabilities/wait/index.js'
+import type { PurgeResult } from '../../../src/record/index.js'
+import { purgeUrl } from '../../../src/config/targets.js'
+import type { EdgeCheckSettings } from '../../../src/config/settings.js'
+import { NO_SECRETS } from '../../support/guard.js'
 
 const verify = (overrides: Partial<EdgeCheckSettings>): EdgeCheckSettings => ({
   purgedUrls: false,

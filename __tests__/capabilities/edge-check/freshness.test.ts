@@ -5,12 +5,12 @@
 import { describe, expect, it } from '@jest/globals'
 import fc from 'fast-check'
 import type { IncomingHttpHeaders } from 'node:http'
-import { judge } from '../src/stages/edge-check/freshness.js'
-import type { Answer } from '../src/http/agents.js'
-import type { PageReading } from '../src/http/probe.js'
-import { observe, type Observation } from '../src/http/observation.js'
-import { page } from '../tools/scripted-prober.js'
-import { NO_SECRETS } from './support/guard.js'
+import { judge } from '../../../src/capabilities/edge-check/freshness.js'
+import type { Answer } from '../../../src/http/agents.js'
+import type { PageReading } from '../../../src/http/probe.js'
+import { observe, type Observation } from '../../../src/http/observation.js'
+import { page } from '../../../tools/scripted-prober.js'
+import { NO_SECRETS } from '../../support/guard.js'
 
 const STARTED = Date.UTC(2026, 0, 1)
 const after = (seconds: number) => ({ purgeStartedMs: STARTED, nowMs: STARTED + seconds * 1000 })

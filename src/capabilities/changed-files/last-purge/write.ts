@@ -5,14 +5,14 @@
  * warning, never the purge's result: the next run then compares from the older mark, which purges
  * more, never less.
  */
-import type { LastPurgeSettings } from '../../config/settings.js'
-import { answerOf, isRateLimited, statusOf, type GitHubRepository } from '../../github.js'
-import type { StepLog } from '../../log.js'
-import type { PlannedStage, PurgeMark } from '../../record/index.js'
-import { cut } from '../../text/cut.js'
+import type { LastPurgeSettings } from '../../../config/settings.js'
+import { answerOf, isRateLimited, statusOf, type GitHubRepository } from '../../../github.js'
+import type { StepLog } from '../../../log.js'
+import type { PlannedStage, PurgeMark } from '../../../record/index.js'
+import { cut } from '../../../text/cut.js'
 import { incompleteBecause, type RunOutcome } from './complete.js'
 import { DEPLOYMENTS_PERMISSION, environmentOf } from './recall.js'
-import { messageOf } from '../../text/message.js'
+import { messageOf } from '../../../text/message.js'
 
 export const MARK_TASK = 'edge-purge'
 

@@ -5,7 +5,7 @@ import {
   eventRange,
   previousRelease,
   type ReleaseInfo
-} from '../src/stages/changed-files/range.js'
+} from '../../../src/capabilities/changed-files/range.js'
 
 describe('the range an event asks for', () => {
   const sha = (digit: string): string => digit.repeat(40)

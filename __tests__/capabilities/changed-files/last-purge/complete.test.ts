@@ -1,9 +1,9 @@
 /** What makes a run's purge of a service complete (complete.ts), so its purge mark says success. */
 import { describe, expect, it } from '@jest/globals'
-import type { EdgeCheckOutcome } from '../src/record/index.js'
-import { incompleteBecause } from '../src/stages/last-purge/complete.js'
-import { COMPLETE } from './support/purge-marks.js'
-import { purgeResult } from './support/run-record.js'
+import type { EdgeCheckOutcome } from '../../../../src/record/index.js'
+import { incompleteBecause } from '../../../../src/capabilities/changed-files/last-purge/complete.js'
+import { COMPLETE } from '../../../support/purge-marks.js'
+import { purgeResult } from '../../../support/run-record.js'
 
 function checked(fresh: boolean[]): EdgeCheckOutcome {
   const entries = fresh.map((isFresh, index) => ({

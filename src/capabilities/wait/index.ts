@@ -4,23 +4,23 @@
  * new build lets the next visitor refill the cache with the old one.
  */
 import { setMaxListeners } from 'node:events'
-import { onAbort } from '../clock.js'
-import type { WaitSettings } from '../config/settings.js'
-import { blockedWords, type Blocked, type BlockedWords } from '../http/blocked.js'
-import { reasonOf, type Failure } from '../record/failure.js'
-import { observe, type Observation } from '../http/observation.js'
+import { onAbort } from '../../clock.js'
+import type { WaitSettings } from '../../config/settings.js'
+import { blockedWords, type Blocked, type BlockedWords } from '../../http/blocked.js'
+import { reasonOf, type Failure } from '../../record/failure.js'
+import { observe, type Observation } from '../../http/observation.js'
 import {
   pollUntilDeadline,
   safeGet,
   timeoutBefore,
   type PageCheckDeps,
   type RequestLimits
-} from '../http/page-checks.js'
-import { type PlannedStage, type UrlWait, type WaitOutcome } from '../record/index.js'
-import { awaited, describeUrlWait } from '../record/words.js'
-import { counted } from '../text/counted.js'
-import type { Guard } from '../text/guard.js'
-import { quoted, shownUrl } from '../text/shown.js'
+} from '../../http/page-checks.js'
+import { type PlannedStage, type UrlWait, type WaitOutcome } from '../../record/index.js'
+import { awaited, describeUrlWait } from '../../record/words.js'
+import { counted } from '../../text/counted.js'
+import type { Guard } from '../../text/guard.js'
+import { quoted, shownUrl } from '../../text/shown.js'
 
 /** How often one URL is checked: often enough to purge soon after a deploy, rarely enough to be polite. */
 export const CHECK_INTERVAL_MS = 2000

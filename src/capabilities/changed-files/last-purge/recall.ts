@@ -4,8 +4,8 @@
  * anything else (a failed or cancelled purge, one still running, one made inactive by a newer
  * success) are skipped.
  */
-import type { LastPurgeSettings } from '../../config/settings.js'
-import { InputError } from '../../config/input-error.js'
+import type { LastPurgeSettings } from '../../../config/settings.js'
+import { InputError } from '../../../config/input-error.js'
 import {
   answerOf,
   deployedCommit,
@@ -14,10 +14,10 @@ import {
   statusOf,
   walkPages,
   type GitHubRepository
-} from '../../github.js'
-import type { StepLog } from '../../log.js'
-import type { LastPurge, RecalledPurges } from '../../record/index.js'
-import { messageOf } from '../../text/message.js'
+} from '../../../github.js'
+import type { StepLog } from '../../../log.js'
+import type { LastPurge, RecalledPurges } from '../../../record/index.js'
+import { messageOf } from '../../../text/message.js'
 
 /** The deployments looked at before giving up: a long run of failures means something else is wrong. */
 const MOST_DEPLOYMENTS = 200

@@ -5,15 +5,15 @@
  * purge mark yet from the event's own range.
  */
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals'
-import type { RunEvent } from '../src/github.js'
-import type { ComparedRange } from '../src/record/index.js'
-import { changedSinceLastPurge } from '../src/stages/changed-files/since-last-purge.js'
-import { recallLastPurges } from '../src/stages/last-purge/recall.js'
-import type { FakeGitHubApi } from '../tools/fake-github-api/server.js'
-import { inputError } from './support/input-error.js'
-import { ENV, openOn, pushOf, SETTINGS, site, startGitHub } from './support/purge-marks.js'
-import { recordedLog, type RecordedLog } from './support/recorded-log.js'
-import { writes } from './support/site-repository.js'
+import type { RunEvent } from '../../../src/github.js'
+import type { ComparedRange } from '../../../src/record/index.js'
+import { changedSinceLastPurge } from '../../../src/capabilities/changed-files/since-last-purge.js'
+import { recallLastPurges } from '../../../src/capabilities/changed-files/last-purge/recall.js'
+import type { FakeGitHubApi } from '../../../tools/fake-github-api/server.js'
+import { inputError } from '../../support/input-error.js'
+import { ENV, openOn, pushOf, SETTINGS, site, startGitHub } from '../../support/purge-marks.js'
+import { recordedLog, type RecordedLog } from '../../support/recorded-log.js'
+import { writes } from '../../support/site-repository.js'
 
 let api: FakeGitHubApi
 let log: RecordedLog

@@ -1,0 +1,257 @@
+export const id = 237;
+export const ids = [237,537];
+export const modules = {
+
+/***/ 1537:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+__webpack_require__.r(__webpack_exports__);
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   DEPLOYMENTS_PERMISSION: () => (/* binding */ DEPLOYMENTS_PERMISSION),
+/* harmony export */   environmentOf: () => (/* binding */ environmentOf),
+/* harmony export */   recallLastPurges: () => (/* binding */ recallLastPurges)
+/* harmony export */ });
+/* harmony import */ var _config_input_error_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(6065);
+/* harmony import */ var _github_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(9248);
+/* harmony import */ var _text_message_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(6400);
+
+
+
+/** The deployments looked at before giving up: a long run of failures means something else is wrong. */
+const MOST_DEPLOYMENTS = 200;
+/** Pages of 100 deployments: enough to reach the one past MOST_DEPLOYMENTS. */
+const DEPLOYMENT_PAGES = 3;
+/** The environment that holds a service's purge marks. */
+const environmentOf = (service) => `edge-purge/${service}`;
+/** What a failed read or write of the purge marks tells the user to grant. */
+const DEPLOYMENTS_PERMISSION = 'the job needs permissions: deployments: write (besides contents: read)';
+/**
+ * What the run starts from. With changed-files off (`mode: all`), nothing is read: the purge
+ * covers everything, and its purge mark starts or resets the history.
+ */
+async function recallLastPurges(github, settings, readMarks, log) {
+    const head = (0,_github_js__WEBPACK_IMPORTED_MODULE_0__/* .deployedCommit */ .qd)(github.event);
+    const last = new Map();
+    if (!readMarks)
+        return { head, last };
+    for (const service of settings.serviceIds) {
+        const found = await lastCompletePurge(github, service);
+        if (found === undefined) {
+            log.info(`No complete purge of ${service} is recorded in ${environmentOf(service)}`);
+            continue;
+        }
+        const run = found.runId === '' ? '' : ` by run ${found.runId}`;
+        log.info(`Last complete purge of ${service}: ${found.sha}${run} (deployment ${found.deploymentId} of ${environmentOf(service)})`);
+        last.set(service, found);
+    }
+    return { head, last };
+}
+async function lastCompletePurge(github, service) {
+    const environment = environmentOf(service);
+    let seen = 0;
+    let found;
+    try {
+        await (0,_github_js__WEBPACK_IMPORTED_MODULE_0__/* .walkPages */ .wZ)((page) => github.deployments(environment, page), DEPLOYMENT_PAGES, `the deployments of ${environment}`, async ({ items }) => {
+            for (const deployment of items) {
+                seen += 1;
+                if (seen > MOST_DEPLOYMENTS)
+                    throw tooManyFailures(service);
+                if ((await github.latestDeploymentState(deployment.id)) === 'success') {
+                    const runId = runIdOf(deployment.payload);
+                    found = { sha: deployment.sha, runId, deploymentId: deployment.id };
+                    return true;
+                }
+            }
+            return false;
+        });
+    }
+    catch (error) {
+        if (error instanceof _config_input_error_js__WEBPACK_IMPORTED_MODULE_1__/* .InputError */ .d)
+            throw error;
+        throw readRefused(error, github, environment);
+    }
+    return found;
+}
+function tooManyFailures(service) {
+    return new _config_input_error_js__WEBPACK_IMPORTED_MODULE_1__/* .InputError */ .d(`changed-since: last-purge: none of the newest ${MOST_DEPLOYMENTS} deployments of ${environmentOf(service)} records a complete purge, so the base cannot be known. Reset the record with a run of mode: all and changed-since: last-purge, or delete the environment's old deployments`);
+}
+/** The run id a purge mark's payload names; only digits are trusted, anything else is left out. */
+function runIdOf(payload) {
+    if (typeof payload !== 'object' || payload === null)
+        return '';
+    const id = payload.run_id;
+    const text = typeof id === 'number' ? String(id) : id;
+    return typeof text === 'string' && /^\d{1,20}$/.test(text) ? text : '';
+}
+function readRefused(error, github, environment) {
+    const status = (0,_github_js__WEBPACK_IMPORTED_MODULE_0__/* .statusOf */ .c2)(error);
+    const reason = (0,_text_message_js__WEBPACK_IMPORTED_MODULE_2__/* .messageOf */ .b)(error);
+    const where = `the deployments of ${environment} in ${github.owner}/${github.repo}`;
+    if (status === 401) {
+        return new _config_input_error_js__WEBPACK_IMPORTED_MODULE_1__/* .InputError */ .d(`github-token: GitHub rejected the token (401: ${reason})`);
+    }
+    if ((status === 403 || status === 404) && !(0,_github_js__WEBPACK_IMPORTED_MODULE_0__/* .isRateLimited */ .Jz)(error)) {
+        return new _config_input_error_js__WEBPACK_IMPORTED_MODULE_1__/* .InputError */ .d(`changed-since: last-purge: GitHub refused to read ${where} (${status}: ${reason}); ${DEPLOYMENTS_PERMISSION}. Nothing was purged`);
+    }
+    // A proxy, a certificate or a sign-in page is fixed first: GitHub answering again would not help.
+    const rerun = (0,_github_js__WEBPACK_IMPORTED_MODULE_0__/* .isInTheWay */ .M5)(error) ? '' : '; re-run the job once GitHub answers again';
+    return new Error(`GitHub API: could not read ${where}: ${(0,_github_js__WEBPACK_IMPORTED_MODULE_0__/* .answerOf */ .ut)(error, reason)}. Nothing was purged: the run needs the record to know what changed${rerun}`);
+}
+
+
+/***/ }),
+
+/***/ 237:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+// ESM COMPAT FLAG
+__webpack_require__.r(__webpack_exports__);
+
+// EXPORTS
+__webpack_require__.d(__webpack_exports__, {
+  MARK_TASK: () => (/* binding */ MARK_TASK),
+  closeMarks: () => (/* binding */ closeMarks),
+  decideMarks: () => (/* binding */ decideMarks),
+  describeMarkPlanned: () => (/* binding */ describeMarkPlanned),
+  openMarks: () => (/* binding */ openMarks)
+});
+
+// EXTERNAL MODULE: ./src/github.ts
+var github = __webpack_require__(9248);
+// EXTERNAL MODULE: ./src/text/cut.ts
+var cut = __webpack_require__(3147);
+// EXTERNAL MODULE: ./src/text/counted.ts
+var counted = __webpack_require__(4305);
+;// CONCATENATED MODULE: ./src/capabilities/changed-files/last-purge/complete.ts
+
+/**
+ * Why the run did not purge `service` completely, or `undefined` when it did: every target of the
+ * service and every URL target purged (the repeat pass too), every URL checked at the edge fresh,
+ * no cancel, no unexpected error. URL purges and edge checks belong to no service, so they count
+ * against every one.
+ * A run that matched no file and purged nothing is complete: the site is fresh up to its commit.
+ */
+function incompleteBecause(run, service) {
+    if (run.stopped !== undefined)
+        return 'the run was cancelled';
+    if (run.unexpectedError !== undefined)
+        return 'the run stopped on an unexpected error';
+    const unpurged = run.results.filter((result) => (result.service === service || result.service === null) && !purged(result)).length;
+    if (unpurged > 0)
+        return `${(0,counted/* counted */.h)(unpurged, 'target')} not purged`;
+    const notFresh = run.edgeCheck?.entries.filter((entry) => !entry.fresh) ?? [];
+    if (notFresh.length > 0)
+        return `${(0,counted/* counted */.h)(notFresh.length, 'page')} not fresh at the edge`;
+    return undefined;
+}
+function purged(result) {
+    return result.status === 'purged' && (result.repeat == null || result.repeat.status === 'purged');
+}
+
+// EXTERNAL MODULE: ./src/capabilities/changed-files/last-purge/recall.ts
+var recall = __webpack_require__(1537);
+// EXTERNAL MODULE: ./src/text/message.ts
+var message = __webpack_require__(6400);
+;// CONCATENATED MODULE: ./src/capabilities/changed-files/last-purge/write.ts
+
+
+
+
+
+const MARK_TASK = 'edge-purge';
+/** GitHub refuses deployment and status descriptions over 140 characters. */
+const DESCRIPTION_CHARS = 140;
+/** Makes each service's deployment for `head` and marks it `in_progress`. */
+async function openMarks(github, settings, head, log) {
+    const marks = [];
+    const { runId, runUrl } = github.event;
+    for (const service of settings.serviceIds) {
+        try {
+            const deploymentId = await github.createDeployment({
+                sha: head,
+                environment: (0,recall.environmentOf)(service),
+                task: MARK_TASK,
+                description: described(`edge-purge of ${service}`),
+                payload: { run_id: runId }
+            });
+            await github.setDeploymentState(deploymentId, 'in_progress', {
+                description: 'purging',
+                logUrl: runUrl
+            });
+            marks.push({ service, sha: head, deploymentId, refusal: undefined });
+        }
+        catch (error) {
+            const refusal = refusalOf(error);
+            log.warning(`Could not record this purge of ${service} in ${(0,recall.environmentOf)(service)} (${refusal}): the purge goes on, and the next run with changed-since: last-purge compares from the older record, which is safe${permissionHint(error)}`);
+            marks.push({ service, sha: head, deploymentId: undefined, refusal });
+        }
+    }
+    return marks;
+}
+/** What each purge mark is to say: `success` when the run purged the service completely. Pure. */
+function decideMarks(marks, run) {
+    return marks.map(({ service, sha, deploymentId, refusal }) => {
+        if (deploymentId === undefined) {
+            return { service, sha, deploymentId, state: 'not written', why: refusal ?? '' };
+        }
+        const why = incompleteBecause(run, service);
+        const state = why === undefined ? 'success' : 'failure';
+        return { service, sha, deploymentId, state, why: why ?? '' };
+    });
+}
+/** Why a mark decided `success` says `failure` after all: the report it points to is missing. */
+const REPORT_NOT_WRITTEN = 'the outputs or the job summary could not be written';
+/**
+ * Ends each purge mark as decided, once the report is written; `failure` after all when the
+ * report could not be written. A status GitHub does not take costs a warning.
+ */
+async function closeMarks(github, marks, reported, log) {
+    for (const mark of marks) {
+        const { service, sha, deploymentId } = mark;
+        if (deploymentId === undefined)
+            continue;
+        const { state, why } = mark.state === 'success' && !reported
+            ? { state: 'failure', why: REPORT_NOT_WRITTEN }
+            : mark;
+        if (state === 'not written')
+            continue;
+        try {
+            await github.setDeploymentState(deploymentId, state, {
+                description: described(state === 'success' ? 'complete' : why),
+                logUrl: github.event.runUrl
+            });
+            log.info(state === 'success'
+                ? `Recorded the complete purge of ${service} at ${sha}: the next run with changed-since: last-purge compares from it`
+                : `Recorded this purge of ${service} as incomplete (${why}): the next run compares from the last complete purge again`);
+        }
+        catch (error) {
+            log.warning(`Could not mark the record of ${service} as ${state} (${refusalOf(error)}): it stays in_progress, so the next run with changed-since: last-purge compares from the older record, which is safe${permissionHint(error)}`);
+        }
+    }
+}
+/** The purge marks a dry run would have written. */
+function describeMarkPlanned(settings) {
+    const environments = settings.serviceIds.map(recall.environmentOf).join(', ');
+    return {
+        sentence: `Would then record the purge as a deployment of ${environments}, marked success only if every target is purged and every checked page fresh: later runs with changed-since: last-purge compare from the last such record`,
+        urls: []
+    };
+}
+function described(text) {
+    return (0,cut/* cut */.J)(text, DESCRIPTION_CHARS);
+}
+/** A refused call in a few words: the status and GitHub's message (the client hid any secret). */
+function refusalOf(error) {
+    return (0,github/* answerOf */.ut)(error, (0,message/* messageOf */.b)(error));
+}
+/** The permission to grant, when GitHub's answer was a refusal a permission fixes. */
+function permissionHint(error) {
+    const status = (0,github/* statusOf */.c2)(error);
+    const refused = (status === 403 || status === 404) && !(0,github/* isRateLimited */.Jz)(error);
+    return refused ? `; ${recall.DEPLOYMENTS_PERMISSION}` : '';
+}
+
+
+/***/ })
+
+};
