@@ -9,7 +9,7 @@ import type { LastPurgeSettings } from '../src/config/settings.js'
 import { InputError } from '../src/config/input-error.js'
 import type { GitHubRepository, RunEvent } from '../src/github.js'
 import { systemClock } from '../src/clock.js'
-import { connectGitHub } from '../src/runner/github.js'
+import { connectGitHub } from '../src/runner/github-client.js'
 import { findChangedFiles } from '../src/capabilities/changed-files/choose-range.js'
 import { recallLastPurges } from '../src/capabilities/changed-files/last-purge/recall.js'
 import {

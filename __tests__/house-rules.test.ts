@@ -88,7 +88,7 @@ const toolsAndScripts = ['tools', 'scripts'].flatMap((dir) =>
  * repository and event a test gives, where the action opens it from the runner's variables and its
  * event file.
  */
-const TEST_SEAMS = ['src/runner/github.ts › connectGitHub']
+const TEST_SEAMS = ['src/runner/github-client.ts › connectGitHub']
 
 describe('the rules of the house', () => {
   it('finds the source files it judges', () => {

@@ -5,8 +5,8 @@
 import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals'
 import { EOL } from 'node:os'
 import { INPUT_NAMES } from '../src/config/inputs.js'
-import { readSettings, readTokens } from '../src/runner/inputs.js'
-import { runnerVoice } from '../src/runner/log.js'
+import { readSettings, readTokens } from '../src/runner/step-inputs.js'
+import { runnerVoice } from '../src/runner/voice.js'
 import { DEFAULT_INPUTS } from '../tools/defaults.js'
 import { TOKEN } from './support/parsed-inputs.js'
 

@@ -14,8 +14,8 @@ __webpack_require__.d(__webpack_exports__, {
   showDerivation: () => (/* binding */ showDerivation)
 });
 
-// EXTERNAL MODULE: ./src/config/targets.ts
-var config_targets = __webpack_require__(5684);
+// EXTERNAL MODULE: ./src/config/keys-and-urls.ts
+var keys_and_urls = __webpack_require__(8143);
 // EXTERNAL MODULE: ./src/record/words.ts
 var words = __webpack_require__(9336);
 // EXTERNAL MODULE: ./src/text/counted.ts
@@ -553,12 +553,12 @@ async function applyChangedFiles(settings, deps) {
     // key-map keys checked keys, but the joined URL is parsed again rather than trusted.
     const urls = targets
         .filter((derived) => derived.type === 'url')
-        .map(({ target }) => (0,config_targets/* purgeUrl */.JU)(target, 'url-map', guard));
+        .map(({ target }) => (0,keys_and_urls/* purgeUrl */.JU)(target, 'url-map', guard));
     const keys = targets.filter((derived) => derived.type === 'key').map(({ target }) => target);
     return {
         targets: {
-            keys: (0,config_targets/* mergeUnique */.ch)([settings.keys, keys], (key) => key),
-            urls: (0,config_targets/* mergeUnique */.ch)([settings.urls, urls], (entry) => entry.address)
+            keys: (0,keys_and_urls/* mergeUnique */.ch)([settings.keys, keys], (key) => key),
+            urls: (0,keys_and_urls/* mergeUnique */.ch)([settings.urls, urls], (entry) => entry.address)
         },
         derivation: { report, targets, sources }
     };

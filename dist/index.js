@@ -30960,7 +30960,7 @@ class InputError extends Error {
 
 /***/ }),
 
-/***/ 5684:
+/***/ 8143:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -33532,7 +33532,7 @@ function cancelledBeforeTargets() {
     throw new Error('Cancelled before the targets were known: nothing was sent');
 }
 
-;// CONCATENATED MODULE: ./src/capabilities/edge-check/targets.ts
+;// CONCATENATED MODULE: ./src/capabilities/edge-check/urls.ts
 /** Which URLs the edge check looks at, from settings and purge results. Pure. */
 
 /**
@@ -33770,8 +33770,8 @@ function serverMessage(body, guard) {
     return (0,text_shown/* plainLine */.h0)(guard, guard.redact(plain).replace(/<[^>]*>/g, ' '));
 }
 
-// EXTERNAL MODULE: ./src/config/targets.ts
-var targets = __nccwpck_require__(5684);
+// EXTERNAL MODULE: ./src/config/keys-and-urls.ts
+var keys_and_urls = __nccwpck_require__(8143);
 // EXTERNAL MODULE: ./src/http/blocked.ts
 var http_blocked = __nccwpck_require__(1048);
 ;// CONCATENATED MODULE: ./src/core/refusals.ts
@@ -33789,7 +33789,7 @@ function unreachableBaseUrl(call, code, guard) {
     if (call.service === undefined)
         return undefined;
     const url = new URL(call.url);
-    const named = `${(0,text_shown/* plainLine */.h0)(guard, (0,targets/* withoutCredentials */.ri)(url.hostname))}, the host in base-url,`;
+    const named = `${(0,text_shown/* plainLine */.h0)(guard, (0,keys_and_urls/* withoutCredentials */.ri)(url.hostname))}, the host in base-url,`;
     switch (code) {
         case 'ENOTFOUND':
             return { what: `${named} was not found in DNS (ENOTFOUND)`, detail: 'check base-url' };
@@ -33814,7 +33814,7 @@ function redirected(status, headers, guard) {
     const location = headerValue(headers, 'location');
     const where = location === undefined
         ? 'without a Location'
-        : `to ${(0,text_shown/* plainLine */.h0)(guard, (0,targets/* withoutCredentials */.ri)(location), 200)}`;
+        : `to ${(0,text_shown/* plainLine */.h0)(guard, (0,keys_and_urls/* withoutCredentials */.ri)(location), 200)}`;
     return {
         what: `redirected (${status}) ${where}`,
         detail: 'purge calls do not follow redirects, so the token and the purge never go elsewhere; use the final address'
@@ -33963,7 +33963,7 @@ function interpretSuccess(call, exchange, guard) {
     // A website at base-url answers every path with a page: another attempt gets the same page.
     // A call to `base-url`: management calls have a service, URL purges go to the content's host.
     if (call.service !== undefined && isWebPage(exchange)) {
-        const origin = (0,text_shown/* plainLine */.h0)(guard, (0,targets/* withoutCredentials */.ri)(new URL(call.url).origin), 200);
+        const origin = (0,text_shown/* plainLine */.h0)(guard, (0,keys_and_urls/* withoutCredentials */.ri)(new URL(call.url).origin), 200);
         return failure({
             httpStatus: status,
             failure: {
@@ -35286,7 +35286,7 @@ function markLines(marks, guard) {
     return marks.map((mark) => `<p>${guard.summaryText(markLine(mark))}</p>`);
 }
 
-;// CONCATENATED MODULE: ./src/report/summary/targets.ts
+;// CONCATENATED MODULE: ./src/report/summary/target-tables.ts
 
 
 
@@ -35811,7 +35811,7 @@ function networkCodeOf(error) {
     return undefined;
 }
 
-;// CONCATENATED MODULE: ./src/runner/github.ts
+;// CONCATENATED MODULE: ./src/runner/github-client.ts
 /**
  * The GitHub API through Octokit, and the run's event from the runner's files and variables.
  * `@actions/github` is imported on demand: it is most of the bundle, and only `changed-files` runs
@@ -38285,7 +38285,7 @@ const URLS = {
     split: /[ \t\r\n]+/,
     ends: /^,+|,+$/g,
     separatedBy: 'newlines or spaces',
-    show: (raw, guard) => (0,text_shown/* shorten */.ml)(guard, (0,targets/* withoutCredentials */.ri)(raw)),
+    show: (raw, guard) => (0,text_shown/* shorten */.ml)(guard, (0,keys_and_urls/* withoutCredentials */.ri)(raw)),
     check: refuseJoinedUrls
 };
 /** A space never separates service ids: with mode: all, `prod staging` must not purge two services. */
@@ -38389,7 +38389,7 @@ function refuseJoinedUrls(item, input, guard) {
     const joints = item.match(/,https?:\/\//gi)?.length ?? 0;
     if (joints > 0) {
         const joined = joints === 1 ? 'two URLs joined by a comma' : `${joints + 1} URLs joined by commas`;
-        throw new input_error/* InputError */.d(`${input}: ${(0,text_shown/* shorten */.ml)(guard, (0,targets/* withoutCredentials */.ri)(item))} holds ${joined}; separate URLs with newlines or spaces`);
+        throw new input_error/* InputError */.d(`${input}: ${(0,text_shown/* shorten */.ml)(guard, (0,keys_and_urls/* withoutCredentials */.ri)(item))} holds ${joined}; separate URLs with newlines or spaces`);
     }
 }
 /**
@@ -38402,7 +38402,7 @@ function parseKeys(guard, ...lists) {
         for (const key of listItems(text, input, guard)) {
             if (keys.has(key))
                 continue;
-            (0,targets/* checkKey */.yR)(key, input, guard);
+            (0,keys_and_urls/* checkKey */.yR)(key, input, guard);
             keys.add(key);
         }
     }
@@ -38413,7 +38413,7 @@ function parseUrls(guard, ...lists) {
     const urls = new Map();
     for (const [text, input] of lists) {
         for (const item of listItems(text, input, guard)) {
-            const url = (0,targets/* purgeUrl */.JU)(item, input, guard);
+            const url = (0,keys_and_urls/* purgeUrl */.JU)(item, input, guard);
             if (!urls.has(url.address))
                 urls.set(url.address, url);
         }
@@ -38447,7 +38447,7 @@ function parseServices(inputs) {
     if (raw['base-url'] === '') {
         throw new input_error/* InputError */.d('base-url is required to purge surrogate keys or a whole service, e.g. https://api.example-cdn.com');
     }
-    const base = (0,targets/* parseHttpUrl */.f$)(raw['base-url'], 'base-url', guard);
+    const base = (0,keys_and_urls/* parseHttpUrl */.f$)(raw['base-url'], 'base-url', guard);
     if (base.search !== '' || base.hash !== '') {
         throw new input_error/* InputError */.d('base-url: give the management address without a query or fragment');
     }
@@ -38481,7 +38481,7 @@ function requireSafeUrlPurges(urls, urlMap, guard) {
 }
 /** The token must not cross the network in clear text; loopback is allowed for local test servers. */
 function requireSafeTransport(url, source) {
-    if (url.protocol === 'http:' && !(0,targets/* isLoopbackHost */.cW)(url.hostname)) {
+    if (url.protocol === 'http:' && !(0,keys_and_urls/* isLoopbackHost */.cW)(url.hostname)) {
         throw new input_error/* InputError */.d(`${source}: http:// would send api-token unencrypted to ${url.host}; use https:// (http is allowed only for localhost, 127.0.0.0/8 and ::1)`);
     }
 }
@@ -38563,7 +38563,7 @@ function mapLines(text, input, shape, guard) {
 function parseUrlMap(text, guard) {
     return mapLines(text, 'url-map', '"PATH_PREFIX => URL_PREFIX"', guard).map(({ line, left, right }) => {
         const source = `url-map line ${line}`;
-        const url = (0,targets/* parseHttpUrl */.f$)(right, source, guard);
+        const url = (0,keys_and_urls/* parseHttpUrl */.f$)(right, source, guard);
         if (url.search !== '' || url.hash !== '' || /[?#]/.test(right)) {
             throw new input_error/* InputError */.d(`${source}: ${(0,text_shown/* shorten */.ml)(guard, right)} has a query or fragment; a URL prefix is a scheme, host and path`);
         }
@@ -38600,7 +38600,7 @@ function parseKeyMap(text, guard) {
             throw new input_error/* InputError */.d(`${source}: ${(0,text_shown/* shorten */.ml)(guard, right)} is ${keys.size} keys; give one key per line (repeat the glob for more)`);
         }
         const [key = ''] = keys;
-        (0,targets/* checkKey */.yR)(key, source, guard);
+        (0,keys_and_urls/* checkKey */.yR)(key, source, guard);
         // Paths from GitHub never start with `./`; a glob that does would never match.
         const glob = left.replace(/^(\.\/)+/, '');
         try {
@@ -38681,7 +38681,7 @@ function parseEdgeCheck(inputs) {
 }
 /** Absolute http(s) URLs, each once. */
 function parseCheckUrls({ raw, guard }, name) {
-    const urls = Array.from(listItems(raw[name], name, guard), (item) => (0,targets/* parseHttpUrl */.f$)(item, name, guard).href);
+    const urls = Array.from(listItems(raw[name], name, guard), (item) => (0,keys_and_urls/* parseHttpUrl */.f$)(item, name, guard).href);
     return [...new Set(urls)];
 }
 
@@ -38893,7 +38893,7 @@ function shownPath(path, guard) {
 
 // EXTERNAL MODULE: ./src/text/guard.ts + 1 modules
 var guard = __nccwpck_require__(2963);
-;// CONCATENATED MODULE: ./src/runner/inputs.ts
+;// CONCATENATED MODULE: ./src/runner/step-inputs.ts
 /** The inputs, read from the runner's `INPUT_<NAME>` variables; the tokens masked before anything else. */
 
 
@@ -38935,7 +38935,7 @@ function readSettings(tokens, { log, guard }) {
     return parseSettings(raw, { readFile: (path) => readListFile(path, guard), guard }, checkInputNames(log, guard));
 }
 
-;// CONCATENATED MODULE: ./src/runner/log.ts
+;// CONCATENATED MODULE: ./src/runner/voice.ts
 /** The step log through the runner: every line, title and annotation passes the guard here, once. */
 
 /** Longer than any line the action writes: the guard here only cuts what went wrong upstream. */
@@ -38962,7 +38962,7 @@ var external_node_crypto_ = __nccwpck_require__(7598);
 const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
 ;// CONCATENATED MODULE: external "node:os"
 const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
-;// CONCATENATED MODULE: ./src/runner/outputs.ts
+;// CONCATENATED MODULE: ./src/runner/step-outputs.ts
 /** Outputs and kept files through the runner: `GITHUB_OUTPUT`, and files under `RUNNER_TEMP`. */
 
 

@@ -13,7 +13,7 @@
  *      heading of its page by GitHub's slug rules.
  * 3. action.yml against the code in src/:
  *    - every input the code reads (INPUT_NAMES in src/config/inputs.ts, and any getInput('...') literal) is
- *      declared, and every declared input is read; inputs are read only in src/runner/inputs.ts;
+ *      declared, and every declared input is read; inputs are read only in src/runner/step-inputs.ts;
  *    - every output the code sets (setOutput('...') / setBoundedOutput('...')) is declared, and every
  *      declared output is set;
  *    - the action, each input and each output has a description;
@@ -321,7 +321,7 @@ interface Call {
 const INPUT_READERS = new Set(['getInput', 'getBooleanInput', 'getMultilineInput'])
 const OUTPUT_WRITERS = new Set(['setOutput', 'setBoundedOutput'])
 /** The runner's door, which sets whatever output the report names, and the report's bounded writer. */
-const OUTPUT_DOORS = ['src/runner/outputs.ts', 'src/report/outputs.ts']
+const OUTPUT_DOORS = ['src/runner/step-outputs.ts', 'src/report/outputs.ts']
 
 /** Calls of the input readers and output writers in src/, with their first argument when literal. */
 function findCalls(): Call[] {
@@ -379,9 +379,9 @@ const inputCalls = calls.filter((call) => INPUT_READERS.has(call.fn))
 const inputsRead = new Set<string>(INPUT_NAMES)
 for (const call of inputCalls) {
   if (call.name !== undefined) inputsRead.add(call.name)
-  if (!call.where.startsWith('src/runner/inputs.ts:')) {
+  if (!call.where.startsWith('src/runner/step-inputs.ts:')) {
     problem(
-      `${call.where}: ${call.fn}() outside src/runner/inputs.ts, the one place that reads inputs`
+      `${call.where}: ${call.fn}() outside src/runner/step-inputs.ts, the one place that reads inputs`
     )
   }
 }

@@ -9,7 +9,7 @@ import {
   withoutCredentials,
   type PurgeUrl,
   type SurrogateKey
-} from './targets.js'
+} from './keys-and-urls.js'
 import type { Guard } from '../text/guard.js'
 import { shorten } from '../text/shown.js'
 

@@ -1,7 +1,7 @@
 /** Which URLs and surrogate keys the files a deploy changed make stale: url-map and key-map. Pure. */
 import picomatch from 'picomatch'
 import { InputError } from './input-error.js'
-import { checkKey, parseHttpUrl, type SurrogateKey } from './targets.js'
+import { checkKey, parseHttpUrl, type SurrogateKey } from './keys-and-urls.js'
 import { KEY_SEPARATORS } from './lists.js'
 import type { Guard } from '../text/guard.js'
 import { shorten } from '../text/shown.js'

@@ -1,6 +1,6 @@
 /** Settings: what the user asked for, validated, with every field documented. Read by every stage. */
 import type { KeyMapping, UrlMapping } from './maps.js'
-import type { PurgeUrl, SurrogateKey } from './targets.js'
+import type { PurgeUrl, SurrogateKey } from './keys-and-urls.js'
 
 export type BatchFormat = 'json' | 'header'
 

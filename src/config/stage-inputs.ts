@@ -10,7 +10,7 @@ import { InputError } from './input-error.js'
 import { parseBoolean, parseInteger, parseSeconds } from './input-values.js'
 import { parseServiceIds } from './purge-api.js'
 import { parseKeyMap, parseUrlMap } from './maps.js'
-import { parseHttpUrl } from './targets.js'
+import { parseHttpUrl } from './keys-and-urls.js'
 import { listItems } from './lists.js'
 
 /** The `changed-since` value that reads and writes each service's purge marks. */

@@ -2,7 +2,7 @@
 import { counted } from '../text/counted.js'
 import type { Guard } from '../text/guard.js'
 import { InputError } from '../config/input-error.js'
-import type { PurgeUrl, SurrogateKey } from '../config/targets.js'
+import type { PurgeUrl, SurrogateKey } from '../config/keys-and-urls.js'
 import type { StepLog } from '../log.js'
 import { type PlannedStage, type PurgeCall, type Results } from '../record/index.js'
 import { describeCall } from '../record/words.js'

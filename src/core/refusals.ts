@@ -4,7 +4,7 @@
  * target. Pure.
  */
 import type { IncomingHttpHeaders } from 'node:http'
-import { withoutCredentials } from '../config/targets.js'
+import { withoutCredentials } from '../config/keys-and-urls.js'
 import { portOf } from '../http/blocked.js'
 import { headerValue } from '../http/retry-policy.js'
 import type { Failure } from '../record/failure.js'

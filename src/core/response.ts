@@ -11,7 +11,7 @@ import {
 import { parseJson, serverMessage } from './server-message.js'
 import { forbidden, notFound, redirected, unreachableBaseUrl } from './refusals.js'
 import { blockedWords, reachOf } from '../http/blocked.js'
-import { withoutCredentials } from '../config/targets.js'
+import { withoutCredentials } from '../config/keys-and-urls.js'
 import type { PurgeCall } from '../record/index.js'
 import type { Failure, StopScope } from '../record/failure.js'
 import type { Guard } from '../text/guard.js'

@@ -24,7 +24,7 @@ import {
   describeCheckPlanned,
   purgedUrlsOf,
   edgeCheckTargetsOf
-} from '../capabilities/edge-check/targets.js'
+} from '../capabilities/edge-check/urls.js'
 import { plainLine } from '../text/shown.js'
 import { messageOf } from '../text/message.js'
 import type { PipelineDeps } from './connections.js'

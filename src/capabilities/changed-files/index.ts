@@ -1,6 +1,6 @@
 /** Targets from the files this run's commits changed: the one stage that reads GitHub before the plan. */
 import type { PurgeTargets, Settings } from '../../config/settings.js'
-import { mergeUnique, purgeUrl } from '../../config/targets.js'
+import { mergeUnique, purgeUrl } from '../../config/keys-and-urls.js'
 import type { GitHubRepository } from '../../github.js'
 import type { StepLog } from '../../log.js'
 import {

@@ -14,7 +14,7 @@ import { edgeCheckSection } from './edge-check.js'
 import type { SummaryFacts } from './facts.js'
 import { headLines } from './heading.js'
 import { markLines } from './marks.js'
-import { targetSections } from './targets.js'
+import { targetSections } from './target-tables.js'
 import { waitSection } from './wait.js'
 
 /** The targets shown for each cause of a failure; the results file holds every one. */

@@ -1,7 +1,7 @@
 /** Unit tests of the checks of one surrogate key or URL: what a user may ask to purge. */
 import { describe, expect, it } from '@jest/globals'
 import { InputError } from '../src/config/input-error.js'
-import { checkKey, isLoopbackHost, mergeUnique, parseHttpUrl } from '../src/config/targets.js'
+import { checkKey, isLoopbackHost, mergeUnique, parseHttpUrl } from '../src/config/keys-and-urls.js'
 import { NO_SECRETS } from './support/guard.js'
 
 /** The error a parse throws, so its type and message can both be checked. */

@@ -4,7 +4,7 @@ import type { Guard } from '../../text/guard.js'
 import type { PlannedStage, Results } from '../../record/index.js'
 import type { EdgeCheckTarget } from './index.js'
 import type { EdgeCheckSettings } from '../../config/settings.js'
-import type { PurgeUrl } from '../../config/targets.js'
+import type { PurgeUrl } from '../../config/keys-and-urls.js'
 
 /**
  * The purged URL targets (with `verify: true`), then `verify-urls`, each URL once. A URL listed in

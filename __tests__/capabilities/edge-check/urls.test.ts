@@ -5,10 +5,10 @@ import {
   purgedUrlsOf,
   strayEdgeCheckHosts,
   edgeCheckTargetsOf
-} from '../../../src/capabilities/edge-check/targets.js'
+} from '../../../src/capabilities/edge-check/urls.js'
 import { describeWaitPlanned } from '../../../src/capabilities/wait/index.js'
 import type { PurgeResult } from '../../../src/record/index.js'
-import { purgeUrl } from '../../../src/config/targets.js'
+import { purgeUrl } from '../../../src/config/keys-and-urls.js'
 import type { EdgeCheckSettings } from '../../../src/config/settings.js'
 import { NO_SECRETS } from '../../support/guard.js'
 

@@ -10,7 +10,7 @@ import { INPUT_NAMES, parseSettings, SECRET_INPUTS, type RawInputs } from '../co
 import { readListFile } from '../config/list-files.js'
 import type { Settings } from '../config/settings.js'
 import type { StepLog } from '../log.js'
-import type { Voice } from './log.js'
+import type { Voice } from './voice.js'
 import { guardAgainst, type Guard } from '../text/guard.js'
 
 /** A token input, masked before anything else can print it. */
