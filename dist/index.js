@@ -33444,10 +33444,10 @@ class ResultLedger {
         this.ends = new Array(calls.length);
     }
     /**
-     * The first end recorded for a call is its end: after `fill` gave it a reason, an answer that
+     * The first end a call is given is its end: after `fill` gave it a reason, an answer that
      * still arrives (calls abandoned by an unexpected error) does not change what was counted.
      */
-    record(index, end) {
+    ended(index, end) {
         this.ends[index] ??= end;
     }
     /** Whether the call's first pass purged any of its targets: only such calls are repeated. */
@@ -34284,7 +34284,7 @@ class PurgePass {
                 const call = calls[index];
                 const started = clock.now();
                 const { end, answered } = await this.settle(call);
-                ledger.record(index, end);
+                ledger.ended(index, end);
                 if (answered)
                     this.answered += 1;
                 log.info(describeEnd(call, end, clock.now() - started, this.deps.guard));

@@ -18,7 +18,7 @@ function callFor(keys: string[]): PurgeCall {
 /** The results a ledger of this one call gives once it ended so. */
 function resultsOf(call: PurgeCall, end: CallEnd): PurgeResult[] {
   const ledger = new ResultLedger([call])
-  ledger.record(0, end)
+  ledger.ended(0, end)
   return [...ledger.settle({ what: 'not sent' }).results]
 }
 
@@ -88,7 +88,7 @@ describe('the results of a call that failed', () => {
 describe('fill', () => {
   it('fails the calls without an end for the reason given, and counts them', () => {
     const ledger = new ResultLedger([callFor(['a']), callFor(['b'])])
-    ledger.record(0, answered([['a', ID]]))
+    ledger.ended(0, answered([['a', ID]]))
     const { results, counts } = ledger.settle(NOT_SENT_CANCELLED)
     expect(results.map(({ target, status, error }) => [target, status, error])).toEqual([
       ['a', 'purged', null],
@@ -100,7 +100,7 @@ describe('fill', () => {
   it('keeps what it gave: an answer arriving after an unexpected error changes nothing', () => {
     const ledger = new ResultLedger([callFor(['a'])])
     ledger.fill({ what: 'not finished', detail: 'edge-purge stopped on an unexpected error' })
-    ledger.record(0, answered([['a', ID]]))
+    ledger.ended(0, answered([['a', ID]]))
     expect(ledger.results().map(({ status, error }) => [status, error])).toEqual([
       ['failed', 'not finished: edge-purge stopped on an unexpected error']
     ])

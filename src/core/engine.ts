@@ -116,7 +116,7 @@ class PurgePass {
         const call = calls[index] as PurgeCall
         const started = clock.now()
         const { end, answered } = await this.settle(call)
-        ledger.record(index, end)
+        ledger.ended(index, end)
         if (answered) this.answered += 1
         log.info(describeEnd(call, end, clock.now() - started, this.deps.guard))
       }

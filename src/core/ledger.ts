@@ -77,10 +77,10 @@ export class ResultLedger {
   }
 
   /**
-   * The first end recorded for a call is its end: after `fill` gave it a reason, an answer that
+   * The first end a call is given is its end: after `fill` gave it a reason, an answer that
    * still arrives (calls abandoned by an unexpected error) does not change what was counted.
    */
-  record(index: number, end: CallEnd): void {
+  ended(index: number, end: CallEnd): void {
     this.ends[index] ??= end
   }
 
