@@ -1,7 +1,8 @@
 /** Unit tests of how the step ends: grouped annotations, then failed or warned. */
 import { beforeEach, describe, expect, it, jest } from '@jest/globals'
 import type { StepLog } from '../src/log.js'
-import type { PurgeResult, EdgeCheckEntry } from '../src/record/index.js'
+import type { PurgeResult } from '../src/record/index.js'
+import type { EdgeCheckEntry } from '../src/capabilities/edge-check/record.js'
 import { conclude } from '../src/report/conclusion.js'
 import { guardAgainst, type Guard } from '../src/text/guard.js'
 import { settingsWith } from '../tools/defaults.js'

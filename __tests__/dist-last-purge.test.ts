@@ -475,7 +475,7 @@ describe('GitHub trouble', () => {
       // The chunk of the edge check goes missing, as a broken checkout of dist/ would lose it.
       for (const name of await readdir(dist)) {
         const text = await readFile(join(dist, name), 'utf8').catch(() => '')
-        if (name !== 'index.js' && text.includes('capabilities/edge-check/index.ts'))
+        if (name !== 'index.js' && text.includes('capabilities/edge-check/check.ts'))
           await rm(join(dist, name))
       }
       const run = await runOn(

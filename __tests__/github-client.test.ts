@@ -12,11 +12,8 @@ import { systemClock } from '../src/clock.js'
 import { connectGitHub } from '../src/runner/github-client.js'
 import { findChangedFiles } from '../src/capabilities/changed-files/choose-range.js'
 import { recallLastPurges } from '../src/capabilities/changed-files/last-purge/recall.js'
-import {
-  closeMarks,
-  decideMarks,
-  openMarks
-} from '../src/capabilities/changed-files/last-purge/write.js'
+import { closeMarks, openMarks } from '../src/capabilities/changed-files/last-purge/write.js'
+import { decideMarks } from '../src/capabilities/changed-files/last-purge/complete.js'
 import { FakeGitHubApi, type Change, type Permission } from '../tools/fake-github-api/server.js'
 import { inputError } from './support/input-error.js'
 import { recordedLog, type RecordedLog } from './support/recorded-log.js'
@@ -387,9 +384,9 @@ describe('paging the deployments', () => {
 describe('writing the purge marks through a failing GitHub', () => {
   const complete = {
     results: [],
-    edgeCheck: undefined,
     stopped: undefined,
-    unexpectedError: undefined
+    unexpectedError: undefined,
+    notComplete: undefined
   }
 
   it('makes the deployment when its creation answers 502 once', async () => {

@@ -59,12 +59,24 @@ function roomOf(path: string): string {
 /** What each room may import from the others (rooms not listed here import nothing of ours). */
 const MAY_IMPORT: Record<string, string[]> = {
   index: ['main'],
-  main: ['runner', 'pipeline', 'report', 'record', 'clock', 'config', 'text', 'log', 'github'],
+  main: [
+    'runner',
+    'pipeline',
+    'report',
+    'capabilities',
+    'record',
+    'clock',
+    'config',
+    'text',
+    'log',
+    'github'
+  ],
   runner: ['config', 'text', 'record', 'log', 'github', 'http', 'clock'],
   pipeline: ['core', 'capabilities', 'record', 'config', 'http', 'text', 'clock', 'log', 'github'],
   core: ['record', 'config', 'http', 'text', 'clock', 'log'],
-  capabilities: ['record', 'config', 'http', 'text', 'clock', 'log', 'github'],
-  report: ['record', 'config', 'text', 'log'],
+  capabilities: ['record', 'config', 'http', 'report-kit', 'text', 'clock', 'log', 'github'],
+  report: ['capabilities', 'report-kit', 'record', 'config', 'text', 'log'],
+  'report-kit': ['text', 'log'],
   record: ['config', 'text'],
   http: ['text', 'clock', 'log'],
   config: ['text'],
@@ -77,6 +89,14 @@ const MAY_IMPORT: Record<string, string[]> = {
 function floorOf(room: string): string {
   return room.startsWith('capabilities/') ? 'capabilities' : room
 }
+
+/** The list, and the type every capability is made to: the capabilities' floor besides their folders. */
+const LIST = 'capabilities/index'
+const CAPABILITY_TYPE = 'capabilities/capability'
+
+/** Whether a room is one capability's folder. */
+const isCapability = (room: string): boolean =>
+  floorOf(room) === 'capabilities' && room !== LIST && room !== CAPABILITY_TYPE
 
 /** What the tests, the demo, the bench and the scripts share, and the scripts themselves. */
 const toolsAndScripts = ['tools', 'scripts'].flatMap((dir) =>
@@ -116,14 +136,27 @@ describe('the rules of the house', () => {
         .filter((name) => name.startsWith('src/'))
         .map((name) => ({ name, to: roomOf(name) }))
         .filter(({ to }) => to !== from)
-        .filter(
-          ({ to }) =>
-            !allowed.includes(floorOf(to)) ||
-            (floorOf(from) === 'capabilities' && floorOf(to) === 'capabilities')
+        .filter(({ to }) =>
+          floorOf(from) === 'capabilities' && floorOf(to) === 'capabilities'
+            ? from !== LIST && to !== CAPABILITY_TYPE
+            : !allowed.includes(floorOf(to))
         )
         .map(({ name }) => `${path} → ${name}`)
     })
     expect(wrong).toEqual([])
+  })
+
+  it('only the list imports a capability from outside its folder: the report and the core never do', () => {
+    const wrong = files.flatMap(({ path, imports }) =>
+      imports
+        .filter((name) => name.startsWith('src/') && isCapability(roomOf(name)))
+        .filter((name) => roomOf(name) !== roomOf(path) && roomOf(path) !== LIST)
+        .map((name) => `${path} → ${name}`)
+    )
+    expect(wrong).toEqual([])
+    expect(files.filter(({ path }) => roomOf(path) === LIST).map(({ path }) => path)).toEqual([
+      'src/capabilities/index.ts'
+    ])
   })
 
   it('tools/ and scripts/ import nothing from __tests__/: what a script needs lives in tools/', () => {

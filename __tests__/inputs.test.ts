@@ -1,6 +1,7 @@
 /** Unit tests of input validation: every refusal happens before any request, naming the input. */
 import { describe, expect, it } from '@jest/globals'
 import { unknownInputsNote, type UnknownInput } from '../src/config/input-names.js'
+import { INPUT_PARTS } from '../src/capabilities/index.js'
 import { parseSettings } from '../src/config/inputs.js'
 import { DEFAULT_INPUTS } from '../tools/defaults.js'
 import { API, files, noFiles, refusalOf, settingsOf, TOKEN } from './support/parsed-inputs.js'
@@ -208,7 +209,7 @@ describe('mode', () => {
     const parse = (keys: string) =>
       parseSettings(
         { ...DEFAULT_INPUTS, ...API, keys },
-        { readFile: noFiles, guard: NO_SECRETS },
+        { readFile: noFiles, guard: NO_SECRETS, parts: INPUT_PARTS },
         ignored
       )
     expect(() => parse('')).toThrow(/^Nothing to purge: /)
@@ -502,7 +503,6 @@ describe('bad values', () => {
     ['summary', 'False', { summary: false }],
     ['fail-on-error', 'false', { failOnError: false }],
     ['verify', 'true', { edgeCheck: { purgedUrls: true, urls: [], timeoutMs: 60_000 } }],
-    ['verify-timeout', '3600', { edgeCheck: { timeoutMs: 3_600_000 } }],
     ['repeat-after', '300', { repeatAfterMs: 300_000 }]
   ] as const)('accepts %s: %j', (name, value, expected) => {
     expect(settingsOf({ ...API, keys: 'a', [name]: value })).toMatchObject(expected)

@@ -3,7 +3,7 @@ import { describe, expect, it } from '@jest/globals'
 import { parseKeyMap, parseUrlMap } from '../src/config/maps.js'
 import { InputError } from '../src/config/input-error.js'
 import { deriveTargets } from '../src/capabilities/changed-files/derive.js'
-import type { DerivedTarget } from '../src/record/index.js'
+import type { DerivedTarget } from '../src/capabilities/changed-files/record.js'
 import { NO_SECRETS } from './support/guard.js'
 
 const SITE = 'public/ => https://www.example.com/'

@@ -9,8 +9,10 @@ import { parseUrls } from '../src/config/lists.js'
 import type { Answer } from '../src/http/agents.js'
 import type { PageReading, Prober } from '../src/http/probe.js'
 import type { PipelineDeps } from '../src/pipeline/connections.js'
+import { decideMarks } from '../src/capabilities/changed-files/last-purge/complete.js'
 import { runPipeline } from '../src/pipeline/index.js'
-import { withSources, type PurgeResult, type RunRecord } from '../src/record/index.js'
+import { withSources, type PurgeResult } from '../src/record/index.js'
+import { type RunRecord } from '../src/capabilities/index.js'
 import { NOT_SENT_CANCELLED, reasonOf } from '../src/record/failure.js'
 import type { Transport } from '../src/core/transport.js'
 import { settingsWith } from '../tools/defaults.js'
@@ -116,8 +118,8 @@ async function run(settings: Settings, scene: Scene = {}): Promise<Run> {
     }
   }
   // As main does: the purge marks are closed once the report is written.
-  const { record, closeMarks } = await runPipeline(settings, deps)
-  await closeMarks(scene.reported ?? true)
+  const { record, finish } = await runPipeline(settings, deps)
+  await finish(scene.reported ?? true)
   return {
     record: { ...record, results: [...record.results] },
     events,
@@ -381,7 +383,7 @@ describe('an unexpected error', () => {
         })
       )
     )
-    expect(record.marks).toEqual([
+    expect(decideMarks(record.marks ?? [], record)).toEqual([
       expect.objectContaining({ state: 'failure', why: 'the run stopped on an unexpected error' })
     ])
     expect(events.at(-1)).toBe('mark failure')
@@ -397,7 +399,7 @@ describe('the purge mark (changed-since: last-purge)', () => {
       'mark in_progress',
       'mark success'
     ])
-    expect(record.marks).toEqual([
+    expect(decideMarks(record.marks ?? [], record)).toEqual([
       { service: 'svc123', sha: SHA, deploymentId: 1, state: 'success', why: '' }
     ])
   })
@@ -405,7 +407,7 @@ describe('the purge mark (changed-since: last-purge)', () => {
   it('is not written by a dry run', async () => {
     const { events, record } = await run(marked({ dryRun: true }), { github: true })
     expect(events).toEqual(['github'])
-    expect(record.marks).toEqual([])
+    expect(record.marks).toBeUndefined()
   })
 
   it('is marked failure when the report could not be written', async () => {

@@ -5,6 +5,7 @@
 import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals'
 import { EOL } from 'node:os'
 import { INPUT_NAMES } from '../src/config/inputs.js'
+import { INPUT_PARTS } from '../src/capabilities/index.js'
 import { readSettings, readTokens } from '../src/runner/step-inputs.js'
 import { runnerVoice } from '../src/runner/voice.js'
 import { DEFAULT_INPUTS } from '../tools/defaults.js'
@@ -15,7 +16,7 @@ function readInputs(): ReturnType<typeof readTokens> & {
   settings: ReturnType<typeof readSettings>
 } {
   const { tokens, guard } = readTokens()
-  return { tokens, guard, settings: readSettings(tokens, runnerVoice(guard)) }
+  return { tokens, guard, settings: readSettings(tokens, runnerVoice(guard), INPUT_PARTS) }
 }
 
 describe('readSettings through the runner environment', () => {

@@ -2,18 +2,15 @@
 import { describe, expect, it } from '@jest/globals'
 import { readRunContext } from '../src/runner/context.js'
 import type { WaitSettings } from '../src/config/settings.js'
+import type { PlannedStage, PurgeCall, PurgeResult, RunContext } from '../src/record/index.js'
+import type { EdgeCheckEntry } from '../src/capabilities/edge-check/record.js'
+import type { WaitOutcome } from '../src/capabilities/wait/record.js'
 import type {
-  PlannedStage,
-  PurgeCall,
-  PurgeResult,
-  EdgeCheckEntry,
-  WaitOutcome,
-  RunContext,
   DerivedTarget,
   Derivation,
-  PurgeMark
-} from '../src/record/index.js'
-import { SUMMARY_MAX_BYTES, SUMMARY_ROW_LIMIT } from '../src/report/summary/budget.js'
+  OpenMark
+} from '../src/capabilities/changed-files/record.js'
+import { SUMMARY_MAX_BYTES, SUMMARY_ROW_LIMIT } from '../src/report-kit/budget.js'
 import { renderSummary } from '../src/report/summary/index.js'
 import { settingsWith, TEST_BASE, TEST_SERVICE } from '../tools/defaults.js'
 import { derivationOf } from './support/derivation.js'
@@ -72,7 +69,7 @@ interface Run {
   stopped: string | undefined
   derivation: Derivation | undefined
   plannedStages: PlannedStage[]
-  marks: PurgeMark[]
+  marks: OpenMark[]
   /** The wait as it was asked for, and how it ended. */
   wait: (WaitSettings & { outcome: WaitOutcome }) | undefined
   /** The edge check, and which of its URLs were judged by `verify-text`. */
@@ -92,7 +89,8 @@ function render(results: PurgeResult[], run: Partial<Run> = {}): string {
       timeoutMs: wait.timeoutMs
     },
     edgeCheck: {
-      ...settingsWith({}).edgeCheck,
+      purgedUrls: false,
+      timeoutMs: 60_000,
       // With verify-text set, verify-urls are the URLs judged by the text; without, none is.
       urls: edgeCheck?.textUrls ?? [],
       text: edgeCheck === undefined || edgeCheck.textUrls.length === 0 ? undefined : 'abc1234'
@@ -106,6 +104,15 @@ function render(results: PurgeResult[], run: Partial<Run> = {}): string {
     plannedStages: run.plannedStages ?? [],
     marks: run.marks ?? [],
     stopped: run.stopped,
+    // What the pipeline records of a wait that held the purge.
+    notSent:
+      wait === undefined || wait.outcome.done
+        ? undefined
+        : wait.outcome.cancelled
+          ? 'cancelled during the wait'
+          : wait.outcome.blocked
+            ? 'the origin could not be checked'
+            : 'the origin was not ready',
     wait: wait?.outcome,
     edgeCheck: edgeCheck && {
       entries: edgeCheck.entries,
@@ -231,23 +238,11 @@ describe('renderSummary', () => {
 
   it('says what each service’s purge mark will say, GitHub’s words as text', () => {
     const sha = 'def5678'.padEnd(40, '0')
-    const html = render([result('a')], {
+    const html = render([result('a', { service: 'one' }), failedResult('b', 'refused')], {
       marks: [
-        { service: 'one', sha, deploymentId: 1, state: 'success', why: '' },
-        {
-          service: 'two',
-          sha,
-          deploymentId: 2,
-          state: 'failure',
-          why: '1 page not fresh at the edge'
-        },
-        {
-          service: 'three',
-          sha,
-          deploymentId: undefined,
-          state: 'not written',
-          why: `403: ${HOSTILE}`
-        }
+        { service: 'one', sha, deploymentId: 1, refusal: undefined },
+        { service: 'svc123', sha, deploymentId: 2, refusal: undefined },
+        { service: 'three', sha, deploymentId: undefined, refusal: `403: ${HOSTILE}` }
       ]
     })
     const text = textOf(html)
@@ -255,7 +250,7 @@ describe('renderSummary', () => {
       'To be recorded as the last complete purge of one, at def5678: the next run with changed-since: last-purge compares from it.'
     )
     expect(text).toContain(
-      'To be recorded as an incomplete purge of two (1 page not fresh at the edge): the next run compares from the last complete purge again.'
+      'To be recorded as an incomplete purge of svc123 (1 target not purged): the next run compares from the last complete purge again.'
     )
     expect(text).toContain(`Not recorded for three: GitHub did not take it (403: ${HOSTILE})`)
     expect(withoutOwnMarkup(html)).not.toMatch(/[<>]/)
@@ -333,11 +328,13 @@ describe('renderSummary', () => {
     const planned = [result('blog', { status: 'planned', id: null, http_status: null })]
     const wait = {
       sentence: 'Would first wait until each of 1 URL shows "<b>abc</b>" (1 check in a row):',
-      urls: ['https://origin.example/version?<b>x</b>']
+      urls: ['https://origin.example/version?<b>x</b>'],
+      when: 'before' as const
     }
     const check = {
       sentence: 'Would then check 2 URLs at the edge, each purged URL by Age:',
-      urls: ['https://www.example.com/a', 'https://www.example.com/b']
+      urls: ['https://www.example.com/a', 'https://www.example.com/b'],
+      when: 'after' as const
     }
     const html = render(planned, { dryRun: true, plannedStages: [wait, check] })
     const rendered = renderMarkdown(html)
@@ -353,7 +350,7 @@ describe('renderSummary', () => {
     const urls = Array.from({ length: 1000 }, (_, index) => `https://www.example.com/p${index}`)
     const html = render([result('k', { status: 'planned', id: null })], {
       dryRun: true,
-      plannedStages: [{ sentence: 'Would then check 1000 URLs at the edge:', urls }]
+      plannedStages: [{ sentence: 'Would then check 1000 URLs at the edge:', urls, when: 'after' }]
     })
     const text = textOf(html)
     expect(text).toContain('https://www.example.com/p0')

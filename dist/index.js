@@ -30872,6 +30872,167 @@ module.exports = {
 
 /***/ }),
 
+/***/ 7711:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Np: () => (/* binding */ derivationSection),
+/* harmony export */   T_: () => (/* binding */ markLines),
+/* harmony export */   kM: () => (/* binding */ nothingToPurge),
+/* harmony export */   n1: () => (/* binding */ showDerivation)
+/* harmony export */ });
+/* harmony import */ var _text_counted_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4305);
+/* harmony import */ var _report_kit_budget_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9922);
+
+
+/** URLs and file paths: long enough for any a CDN or a repository holds in practice, shown whole. */
+const SHOWN_ADDRESS_CHARS = 2000;
+/**
+ * The changed-files group of the log: one line per derived target; when the run has no target at
+ * all (`none`), a notice that none of the files matched.
+ */
+async function showDerivation({ report, targets }, none, { log, guard }) {
+    const files = (0,_text_counted_js__WEBPACK_IMPORTED_MODULE_1__/* .counted */ .h)(report.files.length, 'changed file');
+    const range = guard.oneLine(report.description);
+    await log.group(`Targets from ${files} (${range})`, async () => {
+        for (const { file, type, target } of targets) {
+            log.info(`${guard.oneLine(file, SHOWN_ADDRESS_CHARS)} → ${type} ${guard.oneLine(target, SHOWN_ADDRESS_CHARS)}`);
+        }
+    });
+    if (none) {
+        log.notice(`Nothing to purge: ${nothingToPurge(report, guard)}`);
+    }
+}
+/** Why changed files gave nothing to purge: none changed, or none matched a map. */
+function nothingToPurge({ files, ranges, description }, guard) {
+    if (files.length > 0) {
+        return `${(0,_text_counted_js__WEBPACK_IMPORTED_MODULE_1__/* .counted */ .h)(files.length, 'file')} changed in ${guard.oneLine(description)}, none matched url-map or key-map`;
+    }
+    const [only] = ranges;
+    const where = ranges.length === 1 && only !== undefined
+        ? `between ${only.baseSha.slice(0, 7)} and ${only.head.slice(0, 7)}`
+        : `in ${guard.oneLine(description)}`;
+    return `no files changed ${where}`;
+}
+/** A url-map with many prefixes or a key-map with many keys can give one file many targets. */
+const SHOWN_TARGETS_PER_FILE = 10;
+function fileCells(file, targets, guard) {
+    const more = targets.length - SHOWN_TARGETS_PER_FILE;
+    const shown = targets
+        .slice(0, SHOWN_TARGETS_PER_FILE)
+        .map(({ type, target }) => `${type} ${(0,_report_kit_budget_js__WEBPACK_IMPORTED_MODULE_0__/* .code */ .aY)(guard, target, _report_kit_budget_js__WEBPACK_IMPORTED_MODULE_0__/* .SHOWN_TARGET_CHARS */ .wB)}`);
+    const list = more > 0 ? [...shown, `…and ${more} more`] : shown;
+    return [(0,_report_kit_budget_js__WEBPACK_IMPORTED_MODULE_0__/* .code */ .aY)(guard, file, _report_kit_budget_js__WEBPACK_IMPORTED_MODULE_0__/* .SHOWN_TARGET_CHARS */ .wB), list.join('<br>')];
+}
+/** Which changed files produced which targets, one row per file that produced any. */
+function derivationSection({ report, targets }, budget, guard) {
+    const byFile = new Map();
+    for (const derived of targets) {
+        const list = byFile.get(derived.file) ?? [];
+        list.push(derived);
+        byFile.set(derived.file, list);
+    }
+    if (targets.length === 0) {
+        return [
+            `<h3>Targets from changed files</h3>`,
+            `<p>None: ${guard.summaryText(nothingToPurge(report, guard))}.</p>`
+        ];
+    }
+    return [
+        `<h3>Targets from changed files</h3>`,
+        `<p>${(0,_text_counted_js__WEBPACK_IMPORTED_MODULE_1__/* .counted */ .h)(report.files.length, 'file')} changed in ${guard.summaryText(report.description)}; ` +
+            `${byFile.size} of them produced ${(0,_text_counted_js__WEBPACK_IMPORTED_MODULE_1__/* .counted */ .h)(targets.length, 'target')}.</p>`,
+        ...(0,_report_kit_budget_js__WEBPACK_IMPORTED_MODULE_0__/* .table */ .tp)(['Changed file', 'Targets'], [...byFile], ([file, list]) => fileCells(file, list, guard), budget, _report_kit_budget_js__WEBPACK_IMPORTED_MODULE_0__/* .SECTION_BYTES */ .Q5.derivation, (shown) => `Showing ${shown} of ${byFile.size} files; the step log lists every one.`).lines
+    ];
+}
+/**
+ * What a run's purge mark of one service will say, and what the next run compares from. The mark
+ * is closed after this summary is written, so the line says what it will be.
+ */
+function markLine({ service, sha, state, why }) {
+    const at = sha.slice(0, 7);
+    switch (state) {
+        case 'success':
+            return `To be recorded as the last complete purge of ${service}, at ${at}: the next run with changed-since: last-purge compares from it.`;
+        case 'failure':
+            return `To be recorded as an incomplete purge of ${service} (${why}): the next run compares from the last complete purge again.`;
+        case 'not written':
+            return `Not recorded for ${service}: GitHub did not take it (${why}); the next run compares from the older record, which purges more, never less.`;
+    }
+}
+/** One line per service; the service, the sha and GitHub's words are outside text, so guarded. */
+function markLines(marks, guard) {
+    return marks.map((mark) => `<p>${guard.summaryText(markLine(mark))}</p>`);
+}
+
+
+/***/ }),
+
+/***/ 9118:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   HB: () => (/* binding */ unreachable),
+/* harmony export */   ID: () => (/* binding */ edgeCounts),
+/* harmony export */   lb: () => (/* binding */ notChecked),
+/* harmony export */   qT: () => (/* binding */ NOT_CHECKED_IN_TIME),
+/* harmony export */   wE: () => (/* binding */ NOT_JUDGED_CANCELLED)
+/* harmony export */ });
+const NOT_JUDGED_CANCELLED = 'not judged: the run was cancelled';
+/** A URL the check never got to (time up, or cancelled first): not known to be fresh or stale. */
+function notChecked(entry) {
+    return entry.checks === 0;
+}
+/**
+ * A URL whose last check got no answer (DNS, refused, reset, TLS, timeout): never reached, so not
+ * known to be fresh, and not shown to be stale either.
+ */
+function unreachable(entry) {
+    return !entry.fresh && entry.checks > 0 && entry.http_status === null;
+}
+function edgeCounts(entries) {
+    const counts = { fresh: 0, stale: 0, unreachable: 0, unchecked: 0 };
+    for (const entry of entries) {
+        if (entry.fresh)
+            counts.fresh += 1;
+        else if (notChecked(entry))
+            counts.unchecked += 1;
+        else if (unreachable(entry))
+            counts.unreachable += 1;
+        else
+            counts.stale += 1;
+    }
+    return counts;
+}
+const NOT_CHECKED_IN_TIME = 'not checked within verify-timeout: raise verify-timeout or concurrency';
+
+
+/***/ }),
+
+/***/ 1343:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Q: () => (/* binding */ awaited),
+/* harmony export */   y: () => (/* binding */ describeUrlWait)
+/* harmony export */ });
+/* harmony import */ var _text_counted_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4305);
+/* harmony import */ var _text_shown_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8482);
+
+
+function awaited(settings, guard) {
+    const what = settings.text === undefined ? 'answer 2xx' : `show ${(0,_text_shown_js__WEBPACK_IMPORTED_MODULE_0__/* .quoted */ .TL)(guard, settings.text)}`;
+    return settings.passes > 1 ? `${what} ${settings.passes} times in a row` : what;
+}
+/** What each URL still waiting did last, for the log and the job summary. */
+function describeUrlWait({ url, checks, last }, settings, guard) {
+    const history = checks === 0 ? 'no check was made' : `last answer: ${last}, after ${(0,_text_counted_js__WEBPACK_IMPORTED_MODULE_1__/* .counted */ .h)(checks, 'check')}`;
+    return `${(0,_text_shown_js__WEBPACK_IMPORTED_MODULE_0__/* .shownUrl */ .zA)(guard, url)} did not ${awaited(settings, guard)} (${history})`;
+}
+
+
+/***/ }),
+
 /***/ 9373:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -31455,7 +31616,6 @@ function decoded(response, { decoding }, ending) {
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   A3: () => (/* binding */ reasonOf),
 /* harmony export */   Wk: () => (/* binding */ FAILED),
-/* harmony export */   q3: () => (/* binding */ NOT_READY),
 /* harmony export */   v$: () => (/* binding */ NOT_SENT_CANCELLED),
 /* harmony export */   xv: () => (/* binding */ causeText)
 /* harmony export */ });
@@ -31512,110 +31672,108 @@ function reasonOf(failure) {
 }
 /** A call's end that names no failure, which only a bug makes. */
 const FAILED = { what: 'failed' };
-/** A wait that ended without saying why, which only a bug makes. */
-const NOT_READY = { what: 'the origin was not ready' };
 /** Every target of a run cancelled before its call was sent. */
 const NOT_SENT_CANCELLED = { what: 'the run was cancelled', notSent: true };
 
 
 /***/ }),
 
-/***/ 949:
+/***/ 9922:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   HB: () => (/* binding */ unreachable),
-/* harmony export */   ID: () => (/* binding */ edgeCounts),
-/* harmony export */   Z6: () => (/* binding */ withSources),
-/* harmony export */   aD: () => (/* binding */ countResults),
-/* harmony export */   lb: () => (/* binding */ notChecked),
-/* harmony export */   qT: () => (/* binding */ NOT_CHECKED_IN_TIME),
-/* harmony export */   wE: () => (/* binding */ NOT_JUDGED_CANCELLED)
+/* harmony export */   Oc: () => (/* binding */ SUMMARY_ROW_LIMIT),
+/* harmony export */   Q5: () => (/* binding */ SECTION_BYTES),
+/* harmony export */   TM: () => (/* binding */ folded),
+/* harmony export */   __: () => (/* binding */ Budget),
+/* harmony export */   aY: () => (/* binding */ code),
+/* harmony export */   eR: () => (/* binding */ SUMMARY_MAX_BYTES),
+/* harmony export */   pA: () => (/* binding */ SHOWN_ERROR_CHARS),
+/* harmony export */   p_: () => (/* binding */ list),
+/* harmony export */   tp: () => (/* binding */ table),
+/* harmony export */   wB: () => (/* binding */ SHOWN_TARGET_CHARS)
 /* harmony export */ });
-/** Marks each result as given or derived; `sources` maps `type target` to the file that caused it. */
-function withSources(results, sources) {
-    return results.map((result) => {
-        const file = sources.get(`${result.type} ${result.target}`);
-        return { ...result, source: file === undefined ? 'input' : 'changed-files', file: file ?? null };
-    });
+/** Half of GitHub's 1 MiB per step: a summary over the limit is dropped whole, not cut. */
+const SUMMARY_MAX_BYTES = 512 * 1024;
+/** Rows per table: enough to find any failure by eye, few enough to read. */
+const SUMMARY_ROW_LIMIT = 250;
+/** Entries in a list of URLs (the wait, a dry run's checks): the log holds every one. */
+const LIST_ITEM_LIMIT = 50;
+/**
+ * The most each section may take, so that a huge early section leaves room for the later ones;
+ * they share the one budget too, so together they never pass `SUMMARY_MAX_BYTES`.
+ */
+const SECTION_BYTES = {
+    wait: 16 * 1024,
+    planned: 40 * 1024,
+    failed: 128 * 1024,
+    stale: 96 * 1024,
+    notSent: 16 * 1024,
+    calls: 24 * 1024,
+    fresh: 32 * 1024,
+    succeeded: 56 * 1024,
+    derivation: 56 * 1024
+};
+/** The cuts of a target or URL and of an error or evidence, wherever a section shows one. */
+const SHOWN_TARGET_CHARS = 160;
+const SHOWN_ERROR_CHARS = 400;
+const code = (guard, text, maxChars) => `<code>${guard.summaryText(text, maxChars)}</code>`;
+/** Bytes left for the sections; each takes what it uses, up to its own cap. */
+class Budget {
+    left;
+    constructor(left) {
+        this.left = left;
+    }
+    /** The leading items that fit in `cap` and in what is left, counted as used. */
+    take(items, cap) {
+        let room = Math.min(cap, this.left);
+        let count = 0;
+        for (const item of items) {
+            const bytes = Buffer.byteLength(item) + 1;
+            if (bytes > room)
+                break;
+            room -= bytes;
+            this.left -= bytes;
+            count += 1;
+        }
+        return items.slice(0, count);
+    }
 }
-function countResults(results) {
-    const counts = { purged: 0, failed: 0, planned: 0, total: results.length };
-    for (const result of results)
-        counts[result.status] += 1;
-    return counts;
-}
-const NOT_JUDGED_CANCELLED = 'not judged: the run was cancelled';
-/** A URL the check never got to (time up, or cancelled first): not known to be fresh or stale. */
-function notChecked(entry) {
-    return entry.checks === 0;
+/** A list of at most `LIST_ITEM_LIMIT` items within `cap` bytes, then how many more there are. */
+function list(items, budget, cap, where) {
+    const shown = budget.take(items.slice(0, LIST_ITEM_LIMIT), cap);
+    const more = items.length - shown.length;
+    return [
+        '<ul>',
+        ...shown.map((item) => `<li>${item}</li>`),
+        ...(more > 0 ? [`<li>… and ${more} more: ${where}</li>`] : []),
+        '</ul>'
+    ];
 }
 /**
- * A URL whose last check got no answer (DNS, refused, reset, TLS, timeout): never reached, so not
- * known to be fresh, and not shown to be stale either.
+ * A table of rows (each item's cells) within the row limit and `cap` bytes, then how many more the
+ * file holds.
  */
-function unreachable(entry) {
-    return !entry.fresh && entry.checks > 0 && entry.http_status === null;
+function table(headers, items, cells, budget, cap, more, total = items.length) {
+    // Only the rows that can be shown are rendered: a run may hold 100,000 results.
+    const row = (item) => `<tr>${cells(item)
+        .map((cell) => `<td>${cell}</td>`)
+        .join('')}</tr>`;
+    const shown = budget.take(items.slice(0, SUMMARY_ROW_LIMIT).map(row), cap);
+    const hidden = shown.length < total;
+    return {
+        lines: [
+            `<table><tr>${headers.map((header) => `<th>${header}</th>`).join('')}</tr>`,
+            ...shown,
+            '</table>',
+            ...(hidden ? [`<p>${more(shown.length)}</p>`] : [])
+        ],
+        hidden
+    };
 }
-function edgeCounts(entries) {
-    const counts = { fresh: 0, stale: 0, unreachable: 0, unchecked: 0 };
-    for (const entry of entries) {
-        if (entry.fresh)
-            counts.fresh += 1;
-        else if (notChecked(entry))
-            counts.unchecked += 1;
-        else if (unreachable(entry))
-            counts.unreachable += 1;
-        else
-            counts.stale += 1;
-    }
-    return counts;
-}
-const NOT_CHECKED_IN_TIME = 'not checked within verify-timeout: raise verify-timeout or concurrency';
-
-
-/***/ }),
-
-/***/ 9336:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   GC: () => (/* binding */ describeCall),
-/* harmony export */   QZ: () => (/* binding */ awaited),
-/* harmony export */   kM: () => (/* binding */ nothingToPurge),
-/* harmony export */   yE: () => (/* binding */ describeUrlWait)
-/* harmony export */ });
-/* harmony import */ var _text_counted_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4305);
-/* harmony import */ var _text_shown_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8482);
-
-
-/** URLs and file paths: long enough for any a CDN or a repository holds in practice, shown whole. */
-const SHOWN_ADDRESS_CHARS = 2000;
-/** A call in one line of the log: method, address, how many keys, soft. */
-function describeCall(call, guard) {
-    const count = call.targets.length;
-    const what = call.operation === 'batch' ? ` (${(0,_text_counted_js__WEBPACK_IMPORTED_MODULE_1__/* .counted */ .h)(count, 'key')})` : '';
-    return `${call.method} ${guard.oneLine(call.url, SHOWN_ADDRESS_CHARS)}${what}${call.soft ? ' soft' : ''}`;
-}
-function awaited(settings, guard) {
-    const what = settings.text === undefined ? 'answer 2xx' : `show ${(0,_text_shown_js__WEBPACK_IMPORTED_MODULE_0__/* .quoted */ .TL)(guard, settings.text)}`;
-    return settings.passes > 1 ? `${what} ${settings.passes} times in a row` : what;
-}
-/** What each URL still waiting did last, for the log and the job summary. */
-function describeUrlWait({ url, checks, last }, settings, guard) {
-    const history = checks === 0 ? 'no check was made' : `last answer: ${last}, after ${(0,_text_counted_js__WEBPACK_IMPORTED_MODULE_1__/* .counted */ .h)(checks, 'check')}`;
-    return `${(0,_text_shown_js__WEBPACK_IMPORTED_MODULE_0__/* .shownUrl */ .zA)(guard, url)} did not ${awaited(settings, guard)} (${history})`;
-}
-/** Why changed files gave nothing to purge: none changed, or none matched a map. */
-function nothingToPurge({ files, ranges, description }, guard) {
-    if (files.length > 0) {
-        return `${(0,_text_counted_js__WEBPACK_IMPORTED_MODULE_1__/* .counted */ .h)(files.length, 'file')} changed in ${guard.oneLine(description)}, none matched url-map or key-map`;
-    }
-    const [only] = ranges;
-    const where = ranges.length === 1 && only !== undefined
-        ? `between ${only.baseSha.slice(0, 7)} and ${only.head.slice(0, 7)}`
-        : `in ${guard.oneLine(description)}`;
-    return `no files changed ${where}`;
+/** Folded by default: counted in its one-line title, opened on demand. */
+function folded(title, body) {
+    return [`<details><summary>${title}</summary>`, ...body, '</details>'];
 }
 
 
@@ -33195,14 +33353,1064 @@ const liveConnections = (apiToken) => ({
     }
 });
 
-// EXTERNAL MODULE: ./src/record/index.ts
-var src_record = __nccwpck_require__(949);
-// EXTERNAL MODULE: ./src/text/counted.ts
-var counted = __nccwpck_require__(4305);
+// EXTERNAL MODULE: ./src/text/shown.ts
+var text_shown = __nccwpck_require__(8482);
+// EXTERNAL MODULE: ./src/text/message.ts
+var message = __nccwpck_require__(6400);
 // EXTERNAL MODULE: ./src/config/input-error.ts
 var input_error = __nccwpck_require__(6065);
-// EXTERNAL MODULE: ./src/record/words.ts
-var words = __nccwpck_require__(9336);
+;// CONCATENATED MODULE: ./src/config/input-values.ts
+
+
+const TRUE_VALUES = ['true', 'True', 'TRUE'];
+const FALSE_VALUES = ['false', 'False', 'FALSE'];
+function parseBoolean({ raw, guard }, name) {
+    const value = raw[name];
+    if (TRUE_VALUES.includes(value))
+        return true;
+    if (FALSE_VALUES.includes(value))
+        return false;
+    throw new input_error/* InputError */.d(`${name} must be true or false, got ${(0,text_shown/* shorten */.ml)(guard, value)}`);
+}
+function parseChoice({ raw, guard }, name, allowed) {
+    const value = raw[name];
+    const choice = allowed.find((option) => option === value);
+    if (choice === undefined) {
+        const shown = allowed.filter((option) => option !== '').join(', ');
+        throw new input_error/* InputError */.d(`${name} must be one of ${shown}${allowed.includes('') ? ' (or empty)' : ''}, got ${(0,text_shown/* shorten */.ml)(guard, value)}`);
+    }
+    return choice;
+}
+function parseInteger(inputs, name, min, max) {
+    const value = inputs.raw[name];
+    const number = /^\d+$/.test(value) ? Number(value) : NaN;
+    if (!(number >= min && number <= max)) {
+        throw new input_error/* InputError */.d(`${name} must be a whole number from ${min} to ${max}, got ${(0,text_shown/* shorten */.ml)(inputs.guard, value)}`);
+    }
+    return number;
+}
+function parseSeconds({ raw, guard }, name, max) {
+    const value = raw[name];
+    const seconds = /^\d+(\.\d+)?$/.test(value) ? Number(value) : NaN;
+    if (!(seconds > 0 && seconds <= max)) {
+        throw new input_error/* InputError */.d(`${name} must be a number of seconds above 0 and at most ${max}, got ${(0,text_shown/* shorten */.ml)(guard, value)}`);
+    }
+    return seconds;
+}
+/**
+ * A token travels in an HTTP header, which cannot carry line breaks, other control characters or
+ * non-ASCII text; refused here rather than by the HTTP client mid-run. The value is never shown.
+ */
+function requireHeaderSafe(raw, name) {
+    for (const char of raw[name]) {
+        const code = char.charCodeAt(0);
+        const problem = code === 0x0a || code === 0x0d
+            ? 'a line break'
+            : code < 0x20 || code === 0x7f
+                ? 'a control character'
+                : code > 0x7e
+                    ? 'a non-ASCII character'
+                    : undefined;
+        if (problem !== undefined) {
+            throw new input_error/* InputError */.d(`${name} holds ${problem}, which an HTTP header cannot carry; check the secret behind ${name} (its value is not shown)`);
+        }
+    }
+}
+
+// EXTERNAL MODULE: ./node_modules/picomatch/index.js
+var picomatch = __nccwpck_require__(4006);
+var picomatch_default = /*#__PURE__*/__nccwpck_require__.n(picomatch);
+// EXTERNAL MODULE: ./src/config/keys-and-urls.ts
+var keys_and_urls = __nccwpck_require__(8143);
+;// CONCATENATED MODULE: ./src/config/lists.ts
+/**
+ * The one grammar of list inputs (keys, urls, verify-urls, wait-for-url, service-id and the list
+ * files): a JSON array of strings, or text split by the input's separators. Pure.
+ */
+
+
+
+/**
+ * What separates keys in text. Only ASCII whitespace separates, here as in every list: a Unicode
+ * space inside an item is refused, not split on.
+ */
+const KEY_SEPARATORS = /[ \t\r\n,]+/;
+const KEYS = {
+    item: 'key',
+    items: 'keys',
+    split: KEY_SEPARATORS,
+    separatedBy: 'spaces, commas or newlines',
+    show: (raw, guard) => (0,text_shown/* shorten */.ml)(guard, raw)
+};
+/** A comma is a character of a URL (`/img/w_100,h_50.jpg`): only one at a piece's end separates. */
+const URLS = {
+    item: 'URL',
+    items: 'URLs',
+    split: /[ \t\r\n]+/,
+    ends: /^,+|,+$/g,
+    separatedBy: 'newlines or spaces',
+    show: (raw, guard) => (0,text_shown/* shorten */.ml)(guard, (0,keys_and_urls/* withoutCredentials */.ri)(raw)),
+    check: refuseJoinedUrls
+};
+/** A space never separates service ids: with mode: all, `prod staging` must not purge two services. */
+const SERVICE_IDS = {
+    item: 'service id',
+    items: 'service ids',
+    split: /[\n,]+/,
+    ends: /^[ \t\r]+|[ \t\r]+$/g,
+    separatedBy: 'newlines or commas',
+    show: (raw, guard) => (0,text_shown/* shorten */.ml)(guard, raw)
+};
+const KINDS = {
+    keys: KEYS,
+    'keys-file': KEYS,
+    urls: URLS,
+    'urls-file': URLS,
+    'verify-urls': URLS,
+    'wait-for-url': URLS,
+    'service-id': SERVICE_IDS
+};
+const WHITESPACE = /\s/;
+/**
+ * The items of one list input, in order, duplicates kept, blank ones dropped; none holds
+ * whitespace. Text is split once and its pieces handed on as they come, without a filtered copy.
+ * A value that is a JSON array of strings (what `jq -c` and `toJSON` write) gives its elements,
+ * each one item as written.
+ */
+function* listItems(text, input, guard) {
+    const kind = KINDS[input];
+    const elements = jsonElements(text, input, guard);
+    for (const [index, piece] of (elements ?? text.split(kind.split)).entries()) {
+        // An element is an item as written; a piece of text drops its kind's ends first.
+        const item = elements !== undefined || kind.ends === undefined ? piece : piece.replace(kind.ends, '');
+        if (item === '')
+            continue;
+        const space = WHITESPACE.exec(item);
+        if (space !== null) {
+            const char = codePoint(space[0]);
+            throw new input_error/* InputError */.d(elements === undefined
+                ? `${input}: ${kind.show(item, guard)} holds whitespace (${char}) that does not separate ${kind.items}; separate them with ${kind.separatedBy}`
+                : `${input}: element ${index + 1} of the JSON array, ${kind.show(item, guard)}, holds whitespace (${char}); give each ${kind.item} as an element of its own`);
+        }
+        kind.check?.(item, input, guard);
+        yield item;
+    }
+}
+/** Whitespace JSON allows around a value: the same four characters that separate keys and URLs. */
+function isBlank(code) {
+    return code === 0x20 || code === 0x09 || code === 0x0a || code === 0x0d;
+}
+/**
+ * The elements when the trimmed text is a JSON array of strings; undefined when it is a list in
+ * text. Refuses the values that look like JSON and read wrongly either way: text in brackets that
+ * is no such array (`[a, b]`: are the brackets part of the keys?), and one JSON string
+ * (`"homepage about"`), whose quotes would become part of the first and last item.
+ */
+function jsonElements(text, input, guard) {
+    const kind = KINDS[input];
+    let first = 0;
+    while (first < text.length && isBlank(text.charCodeAt(first)))
+        first++;
+    let last = text.length - 1;
+    while (last > first && isBlank(text.charCodeAt(last)))
+        last--;
+    if (first >= last)
+        return undefined;
+    const opens = text[first];
+    const closes = text[last];
+    if (opens === '[' && closes === ']') {
+        const value = parsedJson(text);
+        if (isStringArray(value))
+            return value;
+        throw new input_error/* InputError */.d(`${input}: ${kind.show(text.slice(first, last + 1), guard)} is not a JSON array of strings, which a value starting with [ and ending with ] must be; write it as one (["a","b"]), or leave out the brackets`);
+    }
+    if (opens === '"' && closes === '"' && typeof parsedJson(text) === 'string') {
+        throw new input_error/* InputError */.d(`${input}: ${kind.show(text.slice(first, last + 1), guard)} is one JSON string, whose quotes would be read as part of the ${kind.items}; remove them, or give a JSON array of strings (["a","b"])`);
+    }
+    return undefined;
+}
+function parsedJson(text) {
+    try {
+        return JSON.parse(text);
+    }
+    catch {
+        return undefined;
+    }
+}
+function isStringArray(value) {
+    return Array.isArray(value) && value.every((element) => typeof element === 'string');
+}
+/** `U+00A0`: the character named, since a quoted value shows a no-break space as a space. */
+function codePoint(char) {
+    const code = char.codePointAt(0) ?? 0;
+    return `U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
+}
+/**
+ * A comma running straight into another scheme is refused: as one URL, `https://h/a,https://h/b`
+ * is valid and would purge the wrong path.
+ */
+function refuseJoinedUrls(item, input, guard) {
+    const joints = item.match(/,https?:\/\//gi)?.length ?? 0;
+    if (joints > 0) {
+        const joined = joints === 1 ? 'two URLs joined by a comma' : `${joints + 1} URLs joined by commas`;
+        throw new input_error/* InputError */.d(`${input}: ${(0,text_shown/* shorten */.ml)(guard, (0,keys_and_urls/* withoutCredentials */.ri)(item))} holds ${joined}; separate URLs with newlines or spaces`);
+    }
+}
+/**
+ * The keys of each list in turn, each once (its first place kept), checked as they are found: one
+ * pass over each list's items, no merged copy, since a keys-file may hold 100,000 keys.
+ */
+function parseKeys(guard, ...lists) {
+    const keys = new Set();
+    for (const [text, input] of lists) {
+        for (const key of listItems(text, input, guard)) {
+            if (keys.has(key))
+                continue;
+            (0,keys_and_urls/* checkKey */.yR)(key, input, guard);
+            keys.add(key);
+        }
+    }
+    return [...keys];
+}
+/** The URLs of each list in turn, each checked, and each once by where its purge goes. */
+function parseUrls(guard, ...lists) {
+    const urls = new Map();
+    for (const [text, input] of lists) {
+        for (const item of listItems(text, input, guard)) {
+            const url = (0,keys_and_urls/* purgeUrl */.JU)(item, input, guard);
+            if (!urls.has(url.address))
+                urls.set(url.address, url);
+        }
+    }
+    return [...urls.values()];
+}
+/** The pages the wait or the edge check fetches: absolute http(s) URLs, each once. */
+function parseCheckUrls({ raw, guard }, name) {
+    const urls = Array.from(listItems(raw[name], name, guard), (item) => (0,keys_and_urls/* parseHttpUrl */.f$)(item, name, guard).href);
+    return [...new Set(urls)];
+}
+
+;// CONCATENATED MODULE: ./src/config/maps.ts
+/** Which URLs and surrogate keys the files a deploy changed make stale: url-map and key-map. Pure. */
+
+
+
+
+
+
+/** The `LEFT => RIGHT` lines of a map, skipping blank lines and `#` comments. */
+function mapLines(text, input, shape, guard) {
+    return text
+        .replace(/^\uFEFF/, '')
+        .split(/\r?\n/)
+        .flatMap((raw, index) => {
+        const trimmed = raw.trim();
+        if (trimmed === '' || trimmed.startsWith('#'))
+            return [];
+        const line = index + 1;
+        const arrow = trimmed.indexOf('=>');
+        const left = arrow < 0 ? '' : trimmed.slice(0, arrow).trim();
+        const right = arrow < 0 ? '' : trimmed.slice(arrow + 2).trim();
+        if (left === '' || right === '') {
+            throw new input_error/* InputError */.d(`${input} line ${line}: expected ${shape}, got ${(0,text_shown/* shorten */.ml)(guard, trimmed)}`);
+        }
+        return [{ line, left, right }];
+    });
+}
+/** Parses `url-map`: lines `PATH_PREFIX => URL_PREFIX`, e.g. `public/ => https://www.example.com/`. */
+function parseUrlMap(text, guard) {
+    return mapLines(text, 'url-map', '"PATH_PREFIX => URL_PREFIX"', guard).map(({ line, left, right }) => {
+        const source = `url-map line ${line}`;
+        const url = (0,keys_and_urls/* parseHttpUrl */.f$)(right, source, guard);
+        if (url.search !== '' || url.hash !== '' || /[?#]/.test(right)) {
+            throw new input_error/* InputError */.d(`${source}: ${(0,text_shown/* shorten */.ml)(guard, right)} has a query or fragment; a URL prefix is a scheme, host and path`);
+        }
+        // The path prefix is a directory, so the URL prefix is one too: `https://x/blog` + `a.html`
+        // must give `https://x/blog/a.html`, not `https://x/bloga.html`.
+        if (!url.pathname.endsWith('/'))
+            url.pathname += '/';
+        return { pathPrefix: parsePathPrefix(left, source, guard), urlPrefix: url.href, line };
+    });
+}
+/** A repository directory as GitHub lists paths: no leading `./` or `/`, ending in `/`. */
+function parsePathPrefix(raw, source, guard) {
+    if (/[*?[\]{}]/.test(raw)) {
+        throw new input_error/* InputError */.d(`${source}: ${(0,text_shown/* shorten */.ml)(guard, raw)} looks like a glob; PATH_PREFIX is a directory such as public/ (globs belong in key-map)`);
+    }
+    if (raw.includes('\\')) {
+        throw new input_error/* InputError */.d(`${source}: ${(0,text_shown/* shorten */.ml)(guard, raw)}: separate directories with /, not \\`);
+    }
+    const path = raw.replace(/^(\.\/|\/)+/, '').replace(/^\.$/, '');
+    if (path.split('/').some((segment) => segment === '.' || segment === '..')) {
+        throw new input_error/* InputError */.d(`${source}: ${(0,text_shown/* shorten */.ml)(guard, raw)}: give the directory from the repository root, without . or .. segments`);
+    }
+    if (path === '')
+        return '';
+    return path.endsWith('/') ? path : `${path}/`;
+}
+/** Parses `key-map`: lines `GLOB => KEY`, e.g. `content/blog/** => blog`; one key per line. */
+function parseKeyMap(text, guard) {
+    return mapLines(text, 'key-map', '"GLOB => KEY"', guard).map(({ line, left, right }) => {
+        const source = `key-map line ${line}`;
+        // A line is not a list: one key, so separators as in keys mean a second key.
+        const keys = new Set(right.split(KEY_SEPARATORS).filter((key) => key !== ''));
+        if (keys.size !== 1) {
+            throw new input_error/* InputError */.d(`${source}: ${(0,text_shown/* shorten */.ml)(guard, right)} is ${keys.size} keys; give one key per line (repeat the glob for more)`);
+        }
+        const [key = ''] = keys;
+        (0,keys_and_urls/* checkKey */.yR)(key, source, guard);
+        // Paths from GitHub never start with `./`; a glob that does would never match.
+        const glob = left.replace(/^(\.\/)+/, '');
+        try {
+            // dot: files such as `.well-known/…` are served too, and a missed purge is the costly mistake.
+            return { glob, key, line, matches: picomatch_default()(glob, { dot: true }) };
+        }
+        catch (error) {
+            throw new input_error/* InputError */.d(`${source}: ${(0,text_shown/* shorten */.ml)(guard, left)} is not a valid glob: ${(0,message/* messageOf */.b)(error)}`);
+        }
+    });
+}
+
+;// CONCATENATED MODULE: ./src/config/purge-api.ts
+
+
+
+
+/** Why an input fed from a secret or variable arrives empty, short of GitHub withholding it. */
+const NOT_SET = 'may not be set in this repository, or only in an environment the job does not name';
+/**
+ * Refuses an empty api-token. Called only when the run sends it: for a whole service, for keys, or
+ * for URLs with url-purge-auth; the message names which.
+ */
+function requireApiToken(raw, purgeAll, needsService) {
+    if (raw['api-token'] !== '')
+        return;
+    throw new input_error/* InputError */.d(`api-token is required to purge ${purgeAll ? 'a whole service' : needsService ? 'surrogate keys' : 'URLs with url-purge-auth: true'}. It is empty: the secret behind it ${NOT_SET}, or this run gets no Actions secrets (runs triggered by a pull request from a fork or by Dependabot do not)`);
+}
+/** One service id, or several separated by newlines or commas: keys and purge-all go to each. */
+function parseServices(inputs) {
+    const { raw, guard } = inputs;
+    const ids = parseServiceIds(inputs);
+    if (ids.length === 0) {
+        throw new input_error/* InputError */.d(`service-id is required to purge surrogate keys or a whole service. It is empty: the secret or variable behind it ${NOT_SET}, or this run gets none (a run triggered by a pull request from a fork gets no Actions secrets or variables; one triggered by Dependabot gets variables but no Actions secrets)`);
+    }
+    if (raw['base-url'] === '') {
+        throw new input_error/* InputError */.d('base-url is required to purge surrogate keys or a whole service, e.g. https://api.example-cdn.com');
+    }
+    const base = (0,keys_and_urls/* parseHttpUrl */.f$)(raw['base-url'], 'base-url', guard);
+    if (base.search !== '' || base.hash !== '') {
+        throw new input_error/* InputError */.d('base-url: give the management address without a query or fragment');
+    }
+    if (base.pathname.split('/').includes('service')) {
+        throw new input_error/* InputError */.d(`base-url: ${(0,text_shown/* shorten */.ml)(guard, raw['base-url'])} holds /service/ in its path; give the management address only (e.g. https://api.example-cdn.com): the action appends /service/{service-id}/... itself`);
+    }
+    requireSafeTransport(base, 'base-url');
+    const baseUrl = base.href.replace(/\/+$/, '');
+    return ids.map((id) => ({ id, baseUrl }));
+}
+/** The service ids, each a safe path segment of printable ASCII; empty when none is given. */
+function parseServiceIds({ raw, guard }) {
+    const ids = new Set(listItems(raw['service-id'], 'service-id', guard));
+    for (const id of ids) {
+        if (id === '.' || id === '..') {
+            throw new input_error/* InputError */.d(`service-id: ${(0,text_shown/* shorten */.ml)(guard, id)} is not a service id: URLs read . and .. as path steps, so its calls would go to another address than a service's (.. would make {base-url}/purge_all)`);
+        }
+        if (!/^[\x21-\x7e]+$/.test(id)) {
+            throw new input_error/* InputError */.d(`service-id: ${(0,text_shown/* shorten */.ml)(guard, id)} is not a service id: give printable ASCII ids without spaces, separated by newlines or commas`);
+        }
+    }
+    return [...ids];
+}
+/** url-purge-auth sends api-token with every URL purge: each URL and url-map prefix is checked. */
+function requireSafeUrlPurges(urls, urlMap, guard) {
+    for (const { url, target } of urls)
+        requireSafeTransport(url, `urls: ${(0,text_shown/* shorten */.ml)(guard, target)}`);
+    for (const { urlPrefix, line } of urlMap) {
+        requireSafeTransport(new URL(urlPrefix), `url-map line ${line}`);
+    }
+}
+/** The token must not cross the network in clear text; loopback is allowed for local test servers. */
+function requireSafeTransport(url, source) {
+    if (url.protocol === 'http:' && !(0,keys_and_urls/* isLoopbackHost */.cW)(url.hostname)) {
+        throw new input_error/* InputError */.d(`${source}: http:// would send api-token unencrypted to ${url.host}; use https:// (http is allowed only for localhost, 127.0.0.0/8 and ::1)`);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/capabilities/changed-files/inputs.ts
+
+
+
+
+/** The `changed-since` value that reads and writes each service's purge marks. */
+const LAST_PURGE = 'last-purge';
+function parseChangedFiles(inputs) {
+    const { raw, guard } = inputs;
+    if (!parseBoolean(inputs, 'changed-files'))
+        return undefined;
+    const urlMap = parseUrlMap(raw['url-map'], guard);
+    const keyMap = parseKeyMap(raw['key-map'], guard);
+    if (urlMap.length === 0 && keyMap.length === 0) {
+        throw new input_error/* InputError */.d('changed-files: true needs url-map (PATH_PREFIX => URL_PREFIX lines) or key-map (GLOB => KEY lines) to turn changed files into targets');
+    }
+    if (raw['github-token'] === '') {
+        throw new input_error/* InputError */.d('github-token is required with changed-files: true (the default, github.token, is enough)');
+    }
+    const given = raw['changed-since'];
+    const changedSince = given === LAST_PURGE || given === '' ? undefined : given;
+    return { urlMap, keyMap, changedSince };
+}
+function parseLastPurge(inputs, changedFiles, mode) {
+    if (inputs.raw['changed-since'] !== LAST_PURGE)
+        return undefined;
+    if (!changedFiles && mode !== 'all') {
+        throw new input_error/* InputError */.d('changed-since: last-purge needs changed-files: true (to purge what changed since the last complete purge) or mode: all (to purge everything and start the record); a branch or tag named last-purge cannot be named here, give its commit SHA instead');
+    }
+    if (inputs.raw['github-token'] === '') {
+        throw new input_error/* InputError */.d('github-token is required with changed-since: last-purge, which keeps its record as GitHub deployments (the default, github.token, is enough with permissions: deployments: write)');
+    }
+    const serviceIds = parseServiceIds(inputs);
+    if (serviceIds.length === 0) {
+        throw new input_error/* InputError */.d('changed-since: last-purge keeps one record per service, named by service-id: set service-id');
+    }
+    return { serviceIds };
+}
+/** Parsed before the mode is checked: the maps count as targets given. */
+const changedFilesInputs = {
+    makesTargets: true,
+    parse(inputs, mode) {
+        const changedFiles = parseChangedFiles(inputs);
+        return { changedFiles, lastPurge: parseLastPurge(inputs, changedFiles !== undefined, mode) };
+    }
+};
+
+// EXTERNAL MODULE: ./src/text/counted.ts
+var counted = __nccwpck_require__(4305);
+;// CONCATENATED MODULE: ./src/capabilities/changed-files/last-purge/complete.ts
+
+/**
+ * Why the run did not purge `service` completely, or `undefined` when it did: every target of the
+ * service and every URL target purged (the repeat pass too), no cancel, no unexpected error, and
+ * no capability found it not complete (a page not fresh at the edge). URL purges and edge checks
+ * belong to no service, so they count against every one.
+ * A run that matched no file and purged nothing is complete: the site is fresh up to its commit.
+ */
+function incompleteBecause(run, service) {
+    if (run.stopped !== undefined)
+        return 'the run was cancelled';
+    if (run.unexpectedError !== undefined)
+        return 'the run stopped on an unexpected error';
+    const unpurged = run.results.filter((result) => (result.service === service || result.service === null) && !purged(result)).length;
+    if (unpurged > 0)
+        return `${(0,counted/* counted */.h)(unpurged, 'target')} not purged`;
+    return run.notComplete;
+}
+function purged(result) {
+    return result.status === 'purged' && (result.repeat == null || result.repeat.status === 'purged');
+}
+/** What each purge mark is to say: `success` when the run purged the service completely. Pure. */
+function decideMarks(marks, run) {
+    return marks.map(({ service, sha, deploymentId, refusal }) => {
+        if (deploymentId === undefined) {
+            return { service, sha, deploymentId, state: 'not written', why: refusal ?? '' };
+        }
+        const why = incompleteBecause(run, service);
+        const state = why === undefined ? 'success' : 'failure';
+        return { service, sha, deploymentId, state, why: why ?? '' };
+    });
+}
+
+// EXTERNAL MODULE: ./src/capabilities/changed-files/summary.ts
+var summary = __nccwpck_require__(7711);
+;// CONCATENATED MODULE: ./src/capabilities/changed-files/index.ts
+
+
+
+
+
+// GitHub is read, and the purge marks written, only by a run that asks for them.
+const changes = () => __nccwpck_require__.e(/* import() */ 277).then(__nccwpck_require__.bind(__nccwpck_require__, 277));
+const recall = () => __nccwpck_require__.e(/* import() */ 537).then(__nccwpck_require__.bind(__nccwpck_require__, 1537));
+const marks = () => __nccwpck_require__.e(/* import() */ 845).then(__nccwpck_require__.bind(__nccwpck_require__, 2845));
+const changedFiles = {
+    inputs: changedFilesInputs,
+    async targets(settings, deps) {
+        const { changedFiles, lastPurge } = settings;
+        if (changedFiles === undefined && lastPurge === undefined)
+            return { part: {} };
+        const github = await deps.github();
+        const recalled = lastPurge === undefined
+            ? undefined
+            : await (await recall()).recallLastPurges(github, lastPurge, changedFiles !== undefined, deps.log);
+        if (changedFiles === undefined)
+            return { part: { recalled } };
+        const { applyChangedFiles } = await changes();
+        return applyChangedFiles(settings, changedFiles, { ...deps, github, recalled });
+    },
+    planned: async ({ lastPurge }) => lastPurge === undefined ? [] : [(await marks()).describeMarkPlanned(lastPurge)],
+    async before({ settings, recalled }, deps) {
+        if (settings.lastPurge === undefined || recalled === undefined)
+            return { part: {} };
+        const { openMarks } = await marks();
+        const opened = await openMarks(await deps.github(), settings.lastPurge, recalled.head, deps.log);
+        return { part: { marks: opened } };
+    },
+    async outputs({ derivation }, io) {
+        // Services whose purge marks name different commits are compared from each: a line per base.
+        const ranges = derivation?.report.ranges ?? [];
+        io.setOutput('base', ranges.map((range) => io.guard.redact(range.baseSha)).join('\n'));
+        io.setOutput('base-source', ranges.map((range) => range.source).join('\n'));
+    },
+    sections: {
+        after: (record, budget, guard) => [
+            // With nothing to purge at all, the headline has already said why.
+            ...(record.derivation !== undefined && record.counts.total > 0
+                ? (0,summary/* derivationSection */.Np)(record.derivation, budget, guard)
+                : []),
+            ...(0,summary/* markLines */.T_)(decideMarks(record.marks ?? [], record), guard)
+        ]
+    },
+    verdict: ({ derivation }, guard) => ({
+        nothingToPurge: derivation === undefined || derivation.targets.length > 0
+            ? undefined
+            : (0,summary/* nothingToPurge */.kM)(derivation.report, guard)
+    }),
+    /**
+     * Ends each service's purge mark: `success` only for a complete run whose report was written. A
+     * close GitHub refuses, that times out or is cancelled costs a warning: the next run then
+     * compares from the older mark, which is safe.
+     */
+    async finish(record, reported, deps) {
+        const decided = decideMarks(record.marks ?? [], record);
+        if (decided.every((mark) => mark.deploymentId === undefined))
+            return;
+        try {
+            await (await marks()).closeMarks(await deps.github(), decided, reported, deps.log);
+        }
+        catch (error) {
+            deps.log.warning(`Could not mark the records of this purge (${(0,text_shown/* plainLine */.h0)(deps.guard, (0,message/* messageOf */.b)(error))}): they stay in_progress, so the next run with changed-since: last-purge compares from the older record, which is safe`);
+        }
+    }
+};
+
+;// CONCATENATED MODULE: ./src/capabilities/edge-check/inputs.ts
+
+
+
+const edgeCheckInputs = {
+    parse(inputs) {
+        const urls = parseCheckUrls(inputs, 'verify-urls');
+        const text = inputs.raw['verify-text'] || undefined;
+        if (text !== undefined && urls.length === 0) {
+            throw new input_error/* InputError */.d('verify-text needs verify-urls: only the pages listed there are judged by the text (purged URLs are judged by Age)');
+        }
+        const purgedUrls = parseBoolean(inputs, 'verify');
+        const timeoutMs = parseSeconds(inputs, 'verify-timeout', 3600) * 1000;
+        // Nothing to check: no edge check, nor its settings.
+        if (!purgedUrls && urls.length === 0)
+            return {};
+        return { edgeCheck: { purgedUrls, urls, text, timeoutMs } };
+    }
+};
+
+;// CONCATENATED MODULE: ./src/report-kit/json-outputs.ts
+/** GitHub refuses outputs over 1 MB; stay under it with room for the output file's framing. */
+const MAX_OUTPUT_BYTES = 1_000_000;
+/** Entries serialised per chunk of a file: a file of 100,000 results is written in pieces. */
+const SLICE = 100;
+/**
+ * The JSON of a value, secrets hidden in its strings. Almost no run's output holds a secret, so
+ * the text is scanned once for every spelling of every secret; only on a hit is it built again
+ * with each string redacted before it is escaped (redacting the finished text would miss a secret
+ * holding a quote or backslash, and could cut through an escape).
+ */
+function redactedStringify(value, guard) {
+    const json = JSON.stringify(value);
+    if (!guard.mayHoldSecret(json))
+        return json;
+    return JSON.stringify(value, (_key, item) => typeof item === 'string' ? guard.redact(item) : item);
+}
+const asItIs = (entry) => entry;
+/**
+ * A JSON array of the entries as `shown`, a slice at a time (so a result's output form is made
+ * for one slice at a time), byte for byte `redactedStringify(entries.map(shown))`.
+ */
+function* redactedJson(entries, shown, guard) {
+    yield '[';
+    for (let start = 0; start < entries.length; start += SLICE) {
+        const json = redactedStringify(entries.slice(start, start + SLICE).map(shown), guard);
+        yield `${start === 0 ? '' : ','}${json.slice(1, -1)}`;
+    }
+    yield ']';
+}
+function bounded(text) {
+    const bytes = Buffer.byteLength(text);
+    return { text: bytes <= MAX_OUTPUT_BYTES ? text : undefined, bytes };
+}
+/**
+ * The entries' JSON for their output: read back from the file when it fits the output, or made
+ * again from the entries when the file could not be written.
+ */
+function entriesText(kept, entries, shown, io) {
+    if (kept.failure !== undefined)
+        return bounded([...redactedJson(entries, shown, io.guard)].join(''));
+    const fits = kept.bytes <= MAX_OUTPUT_BYTES;
+    return { bytes: kept.bytes, text: fits ? io.readKept(kept.path) : undefined };
+}
+/**
+ * A file that cannot be written (RUNNER_TEMP removed by a cleanup step, a full disk) costs a
+ * warning, not the outputs: the purge happened whether or not its record could be kept.
+ */
+function written(name, { path, failure }, io) {
+    if (failure === undefined)
+        return { name, path, written: true };
+    const kind = name === 'results-file' ? 'results' : 'verification';
+    io.log.warning(`Could not write the ${kind} file ${path}: ${failure}. The ${name} output is left empty; the other outputs are set.`);
+    return { name, path, written: false };
+}
+function setBoundedOutput(name, json, file, io) {
+    const { text, bytes } = json;
+    io.setOutput(name, text ?? '');
+    if (text !== undefined)
+        return;
+    const holder = file.written
+        ? `The ${file.name} output (${file.path}) holds every entry.`
+        : `The ${file.name} could not be written either: the counts and the job summary are what is left.`;
+    io.log.notice(`Output ${name} is left empty: at ${bytes} bytes it exceeds GitHub's 1 MB output limit. ${holder}`);
+}
+
+// EXTERNAL MODULE: ./src/capabilities/edge-check/record.ts
+var record = __nccwpck_require__(9118);
+;// CONCATENATED MODULE: ./src/capabilities/edge-check/outputs.ts
+/** The edge check's outputs: the counts, and every URL's verdict in `verification` and its file. */
+
+
+/** Without an edge check the counts are 0 and the rest empty. */
+async function writeEdgeCheckOutputs(edgeCheck, io) {
+    const entries = edgeCheck?.entries;
+    const counts = (0,record/* edgeCounts */.ID)(entries ?? []);
+    io.setOutput('fresh-count', String(counts.fresh));
+    // Every URL not known to be fresh, unreachable ones included: workflows gate on it.
+    io.setOutput('stale-count', String((entries?.length ?? 0) - counts.fresh));
+    io.setOutput('unreachable-count', String(counts.unreachable));
+    if (entries === undefined) {
+        io.setOutput('verification', '');
+        io.setOutput('verification-file', '');
+        return;
+    }
+    const kept = await io.keepFile('verification', redactedJson(entries, asItIs, io.guard));
+    const file = written('verification-file', kept, io);
+    setBoundedOutput('verification', entriesText(kept, entries, asItIs, io), file, io);
+    io.setOutput('verification-file', file.written ? io.guard.redact(file.path) : '');
+}
+
+// EXTERNAL MODULE: ./src/report-kit/budget.ts
+var report_kit_budget = __nccwpck_require__(9922);
+;// CONCATENATED MODULE: ./src/capabilities/edge-check/summary.ts
+/** The edge check: whether visitors get fresh copies, URL by URL, and what each verdict rests on. */
+
+
+
+/** What the verdict rests on: the text, the `Age`, or why neither could tell. */
+function judgedBy(entry, byText, malformedAge) {
+    if ((0,record/* notChecked */.lb)(entry))
+        return 'not checked';
+    if (entry.http_status === null)
+        return 'no answer';
+    if (byText)
+        return 'text';
+    if (entry.age !== null)
+        return `Age ${entry.age} s`;
+    return malformedAge ? 'malformed Age' : 'no Age';
+}
+/** Where a URL stands, with its status when it is not 2xx: a typo in verify-urls shows as a 404. */
+function edgeCell(entry) {
+    const status = entry.http_status;
+    const beside = status !== null && (status < 200 || status >= 300) ? ` (HTTP ${status})` : '';
+    if (entry.fresh)
+        return `✅ fresh${beside}`;
+    if ((0,record/* notChecked */.lb)(entry))
+        return '❌ not checked';
+    if ((0,record/* unreachable */.HB)(entry))
+        return '❌ unreachable';
+    return `❌ stale${beside}`;
+}
+function edgeCells(entry, judged, guard) {
+    return [
+        (0,report_kit_budget/* code */.aY)(guard, entry.url, report_kit_budget/* SHOWN_TARGET_CHARS */.wB),
+        edgeCell(entry),
+        judged,
+        String(entry.checks),
+        guard.summaryText(entry.evidence, report_kit_budget/* SHOWN_ERROR_CHARS */.pA)
+    ];
+}
+/** How many URLs are fresh, and in bold how many are stale, unreachable or not checked. */
+function countsLine(entries) {
+    const counts = (0,record/* edgeCounts */.ID)(entries);
+    const bold = (count, what) => count > 0 ? `, <b>${count} ${what}</b>` : '';
+    return (`<p>${counts.fresh} of ${(0,counted/* counted */.h)(entries.length, 'URL')} fresh` +
+        bold(counts.stale, 'stale') +
+        bold(counts.unreachable, 'unreachable') +
+        bold(counts.unchecked, 'not checked') +
+        '.</p>');
+}
+/** Whether every URL judged by `Age` answered without one: the check could tell nothing of them. */
+function blindByAge(entries, byText, malformed) {
+    const byAge = entries.filter((entry) => !byText.has(entry.url));
+    return (byAge.length > 0 &&
+        byAge.every((entry) => entry.age === null && entry.http_status !== null && !malformed.has(entry.url)));
+}
+/** Whether visitors get fresh copies: counts, each URL not known to be fresh, then the fresh ones folded. */
+function edgeCheckSection({ entries, malformedAge }, settings, budget, guard) {
+    // The URLs of verify-urls are judged by verify-text when given; the rest by `Age`.
+    const byText = new Set(settings?.text === undefined ? [] : settings.urls);
+    const malformed = new Set(malformedAge);
+    // A fresh page that answered 3xx or 4xx is worth a look (a typo in verify-urls answers 404).
+    const plain = (entry) => entry.fresh && entry.http_status !== null && entry.http_status >= 200 && entry.http_status < 300;
+    const notFresh = entries.filter((entry) => !plain(entry));
+    const fresh = entries.filter(plain);
+    const headers = ['URL', 'Edge', 'Age or text', 'Checks', 'Evidence'];
+    const row = (entry) => edgeCells(entry, judgedBy(entry, byText.has(entry.url), malformed.has(entry.url)), guard);
+    const more = (total, what) => (shown) => `Showing ${shown} of ${total} ${what}; the <code>verification-file</code> output holds them all.`;
+    return [
+        '<h3>Edge check</h3>',
+        countsLine(entries),
+        ...(notFresh.length > 0
+            ? (0,report_kit_budget/* table */.tp)(headers, notFresh, row, budget, report_kit_budget/* SECTION_BYTES */.Q5.stale, more(notFresh.length, 'URLs not fresh or not 2xx')).lines
+            : []),
+        ...(fresh.length > 0
+            ? (0,report_kit_budget/* folded */.TM)(`${(0,counted/* counted */.h)(fresh.length, 'URL')} fresh`, (0,report_kit_budget/* table */.tp)(headers, fresh, row, budget, report_kit_budget/* SECTION_BYTES */.Q5.fresh, more(fresh.length, 'fresh URLs'))
+                .lines)
+            : []),
+        ...(blindByAge(entries, byText, malformed)
+            ? [
+                '<p>No checked response carried an <code>Age</code> header, so the check could not tell whether these copies came after the purge; use <code>verify-text</code> for pages that show the release.</p>'
+            ]
+            : [])
+    ];
+}
+
+;// CONCATENATED MODULE: ./src/capabilities/edge-check/urls.ts
+/** Which URLs the edge check looks at, from settings and purge results. Pure. */
+
+/**
+ * The purged URL targets (with `verify: true`), then `verify-urls`, each URL once. A URL listed in
+ * `verify-urls` is judged by `verify-text` when given; every other one by `Age`. `purgedUrls` is
+ * asked only with `verify: true`: it reads every result, which at 100,000 keys is not free.
+ */
+function edgeCheckTargetsOf(edgeCheck, purgedUrls) {
+    const purged = edgeCheck.purgedUrls ? purgedUrls() : [];
+    const listed = new Set(edgeCheck.urls);
+    const targets = new Map();
+    for (const url of [...purged.map(withoutFragment), ...edgeCheck.urls]) {
+        if (!targets.has(url))
+            targets.set(url, { url, text: listed.has(url) ? edgeCheck.text : undefined });
+    }
+    return [...targets.values()];
+}
+/** The URL targets whose purge succeeded: those the edge check looks at with `verify: true`. */
+function purgedUrlsOf(results) {
+    const urls = [];
+    for (const { type, status, target } of results) {
+        if (type === 'url' && status === 'purged')
+            urls.push(target);
+    }
+    return urls;
+}
+/**
+ * A notice for each host of verify-urls that no purged URL and no wait-for-url uses: often a
+ * typo, which would otherwise show only as a page that could not be reached. Said only when the
+ * run names URLs to compare with.
+ */
+function strayEdgeCheckHosts(edgeCheck, urlTargets, waitUrls, guard) {
+    const known = new Set([
+        ...urlTargets.map(({ url }) => url.host),
+        ...waitUrls.map((url) => new URL(url).host)
+    ]);
+    if (known.size === 0)
+        return [];
+    const stray = new Map();
+    for (const url of edgeCheck.urls) {
+        const { host } = new URL(url);
+        if (!known.has(host))
+            stray.set(host, (stray.get(host) ?? 0) + 1);
+    }
+    return [...stray].map(([host, count]) => `verify-urls: ${count === 1 ? 'a URL is' : `${count} URLs are`} on ${guard.oneLine(host, 300)}, which no purged URL or wait-for-url uses; check it for a typo`);
+}
+/** Fragments are never sent: the page visitors get is the one without it. */
+function withoutFragment(url) {
+    const parsed = new URL(url);
+    parsed.hash = '';
+    return parsed.href;
+}
+/** In a dry run: what the edge check would look at for these URL targets; no request is sent. */
+function describeCheckPlanned(edgeCheck, urlTargets, guard) {
+    const byText = edgeCheck.text === undefined
+        ? 'by Age'
+        : `by the text ${JSON.stringify(guard.oneLine(edgeCheck.text, 80))}`;
+    const parts = [
+        edgeCheck.purgedUrls ? 'each purged URL by Age' : undefined,
+        edgeCheck.urls.length > 0 ? `each of verify-urls ${byText}` : undefined
+    ].filter((part) => part !== undefined);
+    const urls = edgeCheckTargetsOf(edgeCheck, () => urlTargets).map((target) => target.url);
+    if (urls.length === 0)
+        return undefined;
+    return {
+        sentence: `Would then check ${(0,counted/* counted */.h)(urls.length, 'URL')} at the edge, ${parts.join(', and ')}, ` +
+            `re-checking stale ones for up to ${edgeCheck.timeoutMs / 1000} s:`,
+        urls,
+        when: 'after'
+    };
+}
+
+;// CONCATENATED MODULE: ./src/capabilities/edge-check/verdict.ts
+
+
+
+/** A server message is cut to 300 characters; this leaves room for what the action says around it. */
+const SHOWN_REASON_CHARS = 400;
+function edgeProblems(entries, guard) {
+    const groups = new Map();
+    for (const entry of entries) {
+        if (entry.fresh)
+            continue;
+        const kind = (0,record/* notChecked */.lb)(entry) ? 'unchecked' : (0,record/* unreachable */.HB)(entry) ? 'unreachable' : 'stale';
+        const id = `${kind} ${entry.evidence}`;
+        const group = groups.get(id) ?? [];
+        group.push({ kind, url: (0,text_shown/* shorten */.ml)(guard, entry.url), reason: entry.evidence });
+        groups.set(id, group);
+    }
+    return [...groups.values()].sort((a, b) => b.length - a.length);
+}
+function edgeLine(group, guard) {
+    const [first] = group;
+    const one = group.length === 1;
+    const which = one ? first.url : `${group.length} URLs`;
+    const verdict = {
+        stale: `${one ? 'is' : 'are'} still stale at the edge after the purge`,
+        unreachable: 'could not be reached at the edge, so not known to be fresh',
+        unchecked: `${one ? 'is' : 'are'} not known to be fresh`
+    }[first.kind];
+    return `${which} ${verdict}: ${guard.oneLine(first.reason, SHOWN_REASON_CHARS)}`;
+}
+/** The step's failure sentences, the summary's bold counts, an annotation per kind of problem. */
+function edgeCheckVerdict(entries, guard) {
+    const { stale, unreachable, unchecked } = (0,record/* edgeCounts */.ID)(entries);
+    const urls = (0,counted/* counted */.h)(entries.length, 'URL');
+    const notFresh = stale + unreachable + unchecked;
+    return {
+        headline: [
+            stale > 0 ? `${(0,counted/* counted */.h)(stale, 'page')} still stale` : undefined,
+            unreachable > 0 ? `${(0,counted/* counted */.h)(unreachable, 'page')} unreachable` : undefined,
+            unchecked > 0 ? `${(0,counted/* counted */.h)(unchecked, 'page')} not checked` : undefined
+        ].filter((part) => part !== undefined),
+        problems: [
+            stale === 0
+                ? undefined
+                : `${stale} of ${urls} checked at the edge ${stale === 1 ? 'is' : 'are'} still stale after the purge; the job summary and the verification output give the evidence`,
+            unreachable === 0
+                ? undefined
+                : `${unreachable} of ${urls} to check at the edge could not be reached, so ${unreachable === 1 ? 'it is' : 'they are'} not known to be fresh; the verification output says why`,
+            unchecked === 0
+                ? undefined
+                : `${unchecked} of ${urls} to check at the edge ${unchecked === 1 ? 'was' : 'were'} not checked, so ${unchecked === 1 ? 'it is' : 'they are'} not known to be fresh; the verification output says why`
+        ].filter((part) => part !== undefined),
+        annotations: edgeProblems(entries, guard).map((group) => edgeLine(group, guard)),
+        incomplete: notFresh > 0 ? `${(0,counted/* counted */.h)(notFresh, 'page')} not fresh at the edge` : undefined
+    };
+}
+
+;// CONCATENATED MODULE: ./src/capabilities/edge-check/index.ts
+
+
+
+
+
+// The checks load only when a run checks the edge.
+const work = () => Promise.all(/* import() */[__nccwpck_require__.e(814), __nccwpck_require__.e(553)]).then(__nccwpck_require__.bind(__nccwpck_require__, 7553));
+const edgeCheck = {
+    inputs: edgeCheckInputs,
+    notices: ({ edgeCheck, wait }, targets, guard) => edgeCheck === undefined
+        ? []
+        : strayEdgeCheckHosts(edgeCheck, targets.urls, wait?.urls ?? [], guard),
+    planned: async ({ edgeCheck }, targets, guard) => {
+        const urls = targets.urls.map((url) => url.target);
+        const stage = edgeCheck === undefined ? undefined : describeCheckPlanned(edgeCheck, urls, guard);
+        return stage === undefined ? [] : [stage];
+    },
+    async after({ settings }, purge, deps) {
+        const { edgeCheck } = settings;
+        if (edgeCheck === undefined)
+            return { part: {} };
+        const targets = edgeCheckTargetsOf(edgeCheck, () => purgedUrlsOf(purge.results));
+        if (targets.length === 0) {
+            if (edgeCheck.purgedUrls) {
+                deps.log.notice('verify: true, but there is nothing to check at the edge: no URL was purged and verify-urls is empty');
+            }
+            return { part: {} };
+        }
+        const purgeStartedMs = purge.firstSentMs ?? deps.clock.now();
+        const request = { targets, purgeStartedMs, timeoutMs: edgeCheck.timeoutMs };
+        const outcome = await (await work()).checkEdge(request, deps.limits, await deps.pages());
+        const stopped = outcome.cancelled
+            ? 'Cancelled during the edge check: the URLs not judged by then are reported as not fresh'
+            : undefined;
+        return { part: { edgeCheck: outcome }, stopped };
+    },
+    notJudged({ settings, results, edgeCheck }, why) {
+        if (edgeCheck !== undefined || settings.edgeCheck === undefined || settings.dryRun)
+            return {};
+        const targets = edgeCheckTargetsOf(settings.edgeCheck, () => purgedUrlsOf(results));
+        if (targets.length === 0)
+            return {};
+        const evidence = `not judged: ${why}`;
+        const unjudged = { fresh: false, http_status: null, age: null, checks: 0, evidence };
+        const entries = targets.map(({ url }) => ({ url, ...unjudged }));
+        return { edgeCheck: { entries, cancelled: false, malformedAge: [] } };
+    },
+    outputs: ({ edgeCheck }, io) => writeEdgeCheckOutputs(edgeCheck, io),
+    sections: {
+        beside: ({ edgeCheck, settings }, budget, guard) => edgeCheck === undefined ? [] : edgeCheckSection(edgeCheck, settings.edgeCheck, budget, guard)
+    },
+    verdict: ({ edgeCheck }, guard) => edgeCheckVerdict(edgeCheck?.entries ?? [], guard)
+};
+
+// EXTERNAL MODULE: ./src/record/failure.ts
+var record_failure = __nccwpck_require__(5555);
+;// CONCATENATED MODULE: ./src/capabilities/wait/inputs.ts
+
+
+
+const waitInputs = {
+    parse(inputs) {
+        const urls = parseCheckUrls(inputs, 'wait-for-url');
+        const text = inputs.raw['wait-for-text'] || undefined;
+        const passes = parseInteger(inputs, 'wait-passes', 1, 100);
+        const timeoutMs = parseSeconds(inputs, 'wait-timeout', 21_600) * 1000;
+        if (urls.length === 0) {
+            if (text !== undefined) {
+                throw new input_error/* InputError */.d('wait-for-text needs wait-for-url: the URLs that must show it');
+            }
+            return {};
+        }
+        return { wait: { urls, text, passes, timeoutMs } };
+    }
+};
+
+;// CONCATENATED MODULE: ./src/capabilities/wait/record.ts
+/** A wait that ended without saying why, which only a bug makes. */
+const NOT_READY = { what: 'the origin was not ready' };
+
+// EXTERNAL MODULE: ./src/capabilities/wait/words.ts
+var words = __nccwpck_require__(1343);
+;// CONCATENATED MODULE: ./src/capabilities/wait/summary.ts
+
+
+
+
+
+/** The cut of the text the origin had to show. */
+const SHOWN_TEXT_CHARS = 80;
+/** The wait: what the origin showed, or why no purge call was sent and what each URL answered. */
+function waitSection({ text, passes }, outcome, budget, guard) {
+    const seconds = Math.round(outcome.elapsedMs / 1000);
+    const shown = text === undefined ? 'answered 2xx' : `showed ${(0,report_kit_budget/* code */.aY)(guard, text, SHOWN_TEXT_CHARS)}`;
+    const checks = (item) => `${(0,counted/* counted */.h)(item.checks, 'check')} of ${(0,report_kit_budget/* code */.aY)(guard, item.url, report_kit_budget/* SHOWN_TARGET_CHARS */.wB)}`;
+    if (outcome.done || outcome.cancelled) {
+        const lead = outcome.done
+            ? `The origin ${shown} after ${seconds} s:`
+            : `Waited ${seconds} s for the origin before the cancel:`;
+        const items = outcome.urls.map(checks);
+        return [`<p>${lead}</p>`, ...(0,report_kit_budget/* list */.p_)(items, budget, report_kit_budget/* SECTION_BYTES */.Q5.wait, 'the step log has each')];
+    }
+    const failure = (0,record_failure/* reasonOf */.A3)(outcome.failure ?? NOT_READY);
+    const waiting = outcome.urls.filter((item) => item.passedInARow < passes);
+    const items = waiting.map((item) => guard.summaryText((0,words/* describeUrlWait */.y)(item, { text, passes }, guard), report_kit_budget/* SHOWN_ERROR_CHARS */.pA));
+    return [
+        `<p><b>No purge call was sent:</b> ${guard.summaryText(failure, report_kit_budget/* SHOWN_ERROR_CHARS */.pA)}.</p>`,
+        ...(0,report_kit_budget/* list */.p_)(items, budget, report_kit_budget/* SECTION_BYTES */.Q5.wait, 'the step log has each')
+    ];
+}
+
+;// CONCATENATED MODULE: ./src/capabilities/wait/index.ts
+
+
+
+
+// The checks load only when a run waits, or a dry run describes the wait.
+const wait_work = () => Promise.all(/* import() */[__nccwpck_require__.e(814), __nccwpck_require__.e(668)]).then(__nccwpck_require__.bind(__nccwpck_require__, 2668));
+/** What the wait means for the purge: none is sent unless every URL passed. */
+function held(wait) {
+    if (wait.done)
+        return { part: { wait } };
+    if (wait.cancelled) {
+        const failure = record_failure/* NOT_SENT_CANCELLED */.v$;
+        const stopped = 'Cancelled while waiting for the origin: no purge call was sent';
+        return {
+            part: { wait },
+            hold: { failure, cancelled: true, because: 'cancelled during the wait' },
+            stopped
+        };
+    }
+    const because = wait.blocked ? 'the origin could not be checked' : 'the origin was not ready';
+    const failure = { ...(wait.failure ?? NOT_READY), notSent: true };
+    return { part: { wait }, hold: { failure, cancelled: false, because } };
+}
+const wait = {
+    inputs: waitInputs,
+    planned: async ({ wait }, _targets, guard) => wait === undefined ? [] : [(await wait_work()).describeWaitPlanned(wait, guard)],
+    async before({ settings }, deps) {
+        if (settings.wait === undefined)
+            return { part: {} };
+        const { waitForOrigin } = await wait_work();
+        return held(await waitForOrigin(settings.wait, deps.limits, await deps.pages()));
+    },
+    async outputs({ wait }, io) {
+        io.setOutput('wait-seconds', wait === undefined ? '' : String(Math.round(wait.elapsedMs / 1000)));
+    },
+    sections: {
+        lead: ({ wait, settings }, budget, guard) => wait === undefined || settings.wait === undefined
+            ? []
+            : waitSection(settings.wait, wait, budget, guard)
+    }
+};
+
+;// CONCATENATED MODULE: ./src/capabilities/index.ts
+
+
+
+const CAPABILITIES = [changedFiles, wait, edgeCheck];
+/** What each capability says of the run, in the list's order. */
+const verdictsOf = (record, guard) => CAPABILITIES.flatMap((capability) => capability.verdict?.(record, guard) ?? []);
+/** The capabilities' inputs, which `parseSettings` parses with the core's. */
+const INPUT_PARTS = CAPABILITIES.map((capability) => capability.inputs);
+
+;// CONCATENATED MODULE: ./src/record/index.ts
+/** Marks each result as given or derived; `sources` maps `type target` to the file that caused it. */
+function withSources(results, sources) {
+    return results.map((result) => {
+        const file = sources.get(`${result.type} ${result.target}`);
+        return { ...result, source: file === undefined ? 'input' : 'changed-files', file: file ?? null };
+    });
+}
+function countResults(results) {
+    const counts = { purged: 0, failed: 0, planned: 0, total: results.length };
+    for (const result of results)
+        counts[result.status] += 1;
+    return counts;
+}
+
+;// CONCATENATED MODULE: ./src/record/words.ts
+/** What the log and a dry run's summary say of a call, in a few words. Pure. */
+
+/** URLs and file paths: long enough for any a CDN or a repository holds in practice, shown whole. */
+const SHOWN_ADDRESS_CHARS = 2000;
+/** A call in one line of the log: method, address, how many keys, soft. */
+function describeCall(call, guard) {
+    const count = call.targets.length;
+    const what = call.operation === 'batch' ? ` (${(0,counted/* counted */.h)(count, 'key')})` : '';
+    return `${call.method} ${guard.oneLine(call.url, SHOWN_ADDRESS_CHARS)}${what}${call.soft ? ' soft' : ''}`;
+}
+
 ;// CONCATENATED MODULE: ./src/core/plan.ts
 /** Turns settings into the exact purge calls to send (pure: no I/O, no token), and says what a dry run would do. */
 
@@ -33366,7 +34574,7 @@ const SHOWN_URL_CHARS = 2000;
 async function showDryRun(calls, repeatAfterMs, plannedStages, { log, guard }) {
     await log.group(`Dry run: ${(0,counted/* counted */.h)(calls.length, 'planned call')}, none sent`, async () => {
         for (const call of calls)
-            log.info((0,words/* describeCall */.GC)(call, guard));
+            log.info(describeCall(call, guard));
         if (repeatAfterMs > 0) {
             log.info(`…then the same calls again after ${repeatAfterMs / 1000} s (repeat-after)`);
         }
@@ -33378,8 +34586,6 @@ async function showDryRun(calls, repeatAfterMs, plannedStages, { log, guard }) {
     });
 }
 
-// EXTERNAL MODULE: ./src/record/failure.ts
-var record_failure = __nccwpck_require__(5555);
 ;// CONCATENATED MODULE: ./src/core/ledger.ts
 /** Each purge call's end as it becomes known, the second pass folded in: what the engine fills. */
 
@@ -33475,7 +34681,7 @@ class ResultLedger {
     settle(failure) {
         this.fill(failure);
         const results = this.results();
-        return { results, counts: (0,src_record/* countResults */.aD)(results) };
+        return { results, counts: countResults(results) };
     }
     /** Every target's result in plan order, once `fill` gave every call an end. */
     results() {
@@ -33495,119 +34701,6 @@ class ResultLedger {
     }
 }
 
-;// CONCATENATED MODULE: ./src/pipeline/targets.ts
-/** What a run purges: the targets given and those its changed files gave, and what was read for them. */
-
-const changedFilesStage = () => __nccwpck_require__.e(/* import() */ 860).then(__nccwpck_require__.bind(__nccwpck_require__, 860));
-const lastPurgeRecall = () => __nccwpck_require__.e(/* import() */ 537).then(__nccwpck_require__.bind(__nccwpck_require__, 1537));
-async function targetsOf(given, deps) {
-    const { signal, log, guard } = deps;
-    const github = await (0,src_clock/* unlessCancelled */.MS)(openRepository(given, deps), signal, cancelledBeforeTargets);
-    const { lastPurge, changedFiles } = given;
-    const recalled = github === undefined || lastPurge === undefined
-        ? undefined
-        : await (0,src_clock/* unlessCancelled */.MS)(lastPurgeRecall().then(({ recallLastPurges }) => recallLastPurges(github, lastPurge, changedFiles !== undefined, log)), signal, cancelledBeforeTargets);
-    const { targets, derivation } = changedFiles === undefined
-        ? { targets: given, derivation: undefined }
-        : await (0,src_clock/* unlessCancelled */.MS)(changedFilesStage().then(({ applyChangedFiles }) => applyChangedFiles(given, { github, recalled, log, guard })), signal, cancelledBeforeTargets);
-    return { github, recalled, targets, derivation };
-}
-/** The changed-files group of the log, with a notice when nothing matched. */
-async function showChanges(derivation, calls, deps) {
-    const { showDerivation } = await changedFilesStage();
-    await showDerivation(derivation, calls, deps);
-}
-/** The run's repository, when changed-files or last-purge needs it. */
-async function openRepository(settings, deps) {
-    const needed = settings.changedFiles !== undefined || settings.lastPurge !== undefined;
-    return needed ? deps.openGitHub(limitsOf(settings, deps)) : undefined;
-}
-/** GitHub calls keep the bounds purge calls keep: `max-attempts`, `timeout`, the run's cancel. */
-function limitsOf(settings, { clock, signal, log, guard }) {
-    const { maxAttempts, timeoutMs } = settings;
-    return { maxAttempts, timeoutMs, clock, signal, log, guard };
-}
-/** A slow GitHub API cannot hold a cancelled job: the run ends before any purge call. */
-function cancelledBeforeTargets() {
-    throw new Error('Cancelled before the targets were known: nothing was sent');
-}
-
-;// CONCATENATED MODULE: ./src/capabilities/edge-check/urls.ts
-/** Which URLs the edge check looks at, from settings and purge results. Pure. */
-
-/**
- * The purged URL targets (with `verify: true`), then `verify-urls`, each URL once. A URL listed in
- * `verify-urls` is judged by `verify-text` when given; every other one by `Age`. `purgedUrls` is
- * asked only with `verify: true`: it reads every result, which at 100,000 keys is not free.
- */
-function edgeCheckTargetsOf(edgeCheck, purgedUrls) {
-    const purged = edgeCheck.purgedUrls ? purgedUrls() : [];
-    const listed = new Set(edgeCheck.urls);
-    const targets = new Map();
-    for (const url of [...purged.map(withoutFragment), ...edgeCheck.urls]) {
-        if (!targets.has(url))
-            targets.set(url, { url, text: listed.has(url) ? edgeCheck.text : undefined });
-    }
-    return [...targets.values()];
-}
-/** The URL targets whose purge succeeded: those the edge check looks at with `verify: true`. */
-function purgedUrlsOf(results) {
-    const urls = [];
-    for (const { type, status, target } of results) {
-        if (type === 'url' && status === 'purged')
-            urls.push(target);
-    }
-    return urls;
-}
-/**
- * A notice for each host of verify-urls that no purged URL and no wait-for-url uses: often a
- * typo, which would otherwise show only as a page that could not be reached. Said only when the
- * run names URLs to compare with.
- */
-function strayEdgeCheckHosts(edgeCheck, urlTargets, waitUrls, guard) {
-    const known = new Set([
-        ...urlTargets.map(({ url }) => url.host),
-        ...waitUrls.map((url) => new URL(url).host)
-    ]);
-    if (known.size === 0)
-        return [];
-    const stray = new Map();
-    for (const url of edgeCheck.urls) {
-        const { host } = new URL(url);
-        if (!known.has(host))
-            stray.set(host, (stray.get(host) ?? 0) + 1);
-    }
-    return [...stray].map(([host, count]) => `verify-urls: ${count === 1 ? 'a URL is' : `${count} URLs are`} on ${guard.oneLine(host, 300)}, which no purged URL or wait-for-url uses; check it for a typo`);
-}
-/** Fragments are never sent: the page visitors get is the one without it. */
-function withoutFragment(url) {
-    const parsed = new URL(url);
-    parsed.hash = '';
-    return parsed.href;
-}
-/** In a dry run: what the edge check would look at for these URL targets; no request is sent. */
-function describeCheckPlanned(edgeCheck, urlTargets, guard) {
-    const byText = edgeCheck.text === undefined
-        ? 'by Age'
-        : `by the text ${JSON.stringify(guard.oneLine(edgeCheck.text, 80))}`;
-    const parts = [
-        edgeCheck.purgedUrls ? 'each purged URL by Age' : undefined,
-        edgeCheck.urls.length > 0 ? `each of verify-urls ${byText}` : undefined
-    ].filter((part) => part !== undefined);
-    const urls = edgeCheckTargetsOf(edgeCheck, () => urlTargets).map((target) => target.url);
-    if (urls.length === 0)
-        return undefined;
-    return {
-        sentence: `Would then check ${(0,counted/* counted */.h)(urls.length, 'URL')} at the edge, ${parts.join(', and ')}, ` +
-            `re-checking stale ones for up to ${edgeCheck.timeoutMs / 1000} s:`,
-        urls
-    };
-}
-
-// EXTERNAL MODULE: ./src/text/shown.ts
-var text_shown = __nccwpck_require__(8482);
-// EXTERNAL MODULE: ./src/text/message.ts
-var message = __nccwpck_require__(6400);
 ;// CONCATENATED MODULE: ./src/core/log-lines.ts
 /**
  * The purge stage's lines for the step log: how a call ended, why it is retried. Never the token:
@@ -33626,7 +34719,7 @@ function describeEnd(call, end, elapsedMs, guard) {
     const tries = `${(0,counted/* counted */.h)(end.attempts, 'attempt')}, ${elapsedMs} ms`;
     if (end.ids === undefined) {
         const until = end.retryAt === undefined ? '' : `; retry after ${new Date(end.retryAt).toISOString()}`;
-        return `✗ ${(0,words/* describeCall */.GC)(call, guard)}: ${guard.oneLine((0,record_failure/* reasonOf */.A3)(end.failure ?? record_failure/* FAILED */.Wk), SHOWN_ERROR_CHARS)}${until} (${tries})`;
+        return `✗ ${describeCall(call, guard)}: ${guard.oneLine((0,record_failure/* reasonOf */.A3)(end.failure ?? record_failure/* FAILED */.Wk), SHOWN_ERROR_CHARS)}${until} (${tries})`;
     }
     const missing = call.operation === 'purge-all' ? 0 : call.targets.length - end.ids.size;
     const note = missing > 0
@@ -33636,10 +34729,10 @@ function describeEnd(call, end, elapsedMs, guard) {
         ? `everything in ${guard.oneLine(call.service ?? '')} purged, `
         : '';
     const mark = missing > 0 ? '⚠' : '✓';
-    return `${mark} ${(0,words/* describeCall */.GC)(call, guard)}: ${whole}HTTP ${end.httpStatus ?? ''} (${tries})${note}`;
+    return `${mark} ${describeCall(call, guard)}: ${whole}HTTP ${end.httpStatus ?? ''} (${tries})${note}`;
 }
 function describeRetry(call, attempt, failure, waitMs, guard) {
-    return `↻ ${(0,words/* describeCall */.GC)(call, guard)}: attempt ${attempt} failed (${guard.oneLine((0,record_failure/* reasonOf */.A3)(failure))}); retrying in ${(waitMs / 1000).toFixed(1)} s`;
+    return `↻ ${describeCall(call, guard)}: attempt ${attempt} failed (${guard.oneLine((0,record_failure/* reasonOf */.A3)(failure))}); retrying in ${(waitMs / 1000).toFixed(1)} s`;
 }
 
 // EXTERNAL MODULE: external "node:http"
@@ -33770,8 +34863,6 @@ function serverMessage(body, guard) {
     return (0,text_shown/* plainLine */.h0)(guard, guard.redact(plain).replace(/<[^>]*>/g, ' '));
 }
 
-// EXTERNAL MODULE: ./src/config/keys-and-urls.ts
-var keys_and_urls = __nccwpck_require__(8143);
 // EXTERNAL MODULE: ./src/http/blocked.ts
 var http_blocked = __nccwpck_require__(1048);
 ;// CONCATENATED MODULE: ./src/core/refusals.ts
@@ -34373,6 +35464,11 @@ async function repeatPass(ledger, settings, deps) {
 }
 
 ;// CONCATENATED MODULE: ./src/pipeline/stages.ts
+/**
+ * The stages after the plan, in the list's order around the purge: a dry run; or each
+ * capability's stage before the purge (the purge marks opened, the wait), the purge, and each
+ * one's stage after it (the edge check).
+ */
 
 
 
@@ -34380,106 +35476,100 @@ async function repeatPass(ledger, settings, deps) {
 
 
 
-// The stages only some runs need load when a run needs them: a run that purges keys or URLs loads
-// none of them (nor the page prober), which takes about 2% off the action's start.
-const lastPurgeMarks = () => __nccwpck_require__.e(/* import() */ 237).then(__nccwpck_require__.bind(__nccwpck_require__, 237));
-const waitStage = () => Promise.all(/* import() */[__nccwpck_require__.e(814), __nccwpck_require__.e(950)]).then(__nccwpck_require__.bind(__nccwpck_require__, 5950));
-const edgeCheckStage = () => Promise.all(/* import() */[__nccwpck_require__.e(814), __nccwpck_require__.e(425)]).then(__nccwpck_require__.bind(__nccwpck_require__, 4425));
-/** The edge check a run that stopped on an unexpected error expected but did not make: not fresh. */
-function notJudged(settings, purge, why) {
-    const targets = edgeCheckTargetsOf(settings.edgeCheck, () => purgedUrlsOf(purge.results));
-    if (settings.dryRun || targets.length === 0)
-        return undefined;
-    const evidence = `not judged: ${why}`;
-    const unjudged = { fresh: false, http_status: null, age: null, checks: 0, evidence };
-    const entries = targets.map(({ url }) => ({ url, ...unjudged }));
-    return { entries, cancelled: false, malformedAge: [] };
-}
 /** A purge that sent nothing: its results from the plan or the ledger. */
 const notRun = ({ results, counts }, cancelled = false) => ({ results, counts, answered: 0, cancelled, firstSentMs: undefined });
-/** A dry run: every call and every later stage as it would run; nothing sent, nothing marked. */
-async function dryRun(calls, settings, targets, deps) {
-    const { wait, lastPurge, edgeCheck } = settings;
-    const urls = targets.urls.map((url) => url.target);
-    const plannedStages = [
-        wait === undefined ? undefined : (await waitStage()).describeWaitPlanned(wait, deps.guard),
-        describeCheckPlanned(edgeCheck, urls, deps.guard),
-        lastPurge === undefined ? undefined : (await lastPurgeMarks()).describeMarkPlanned(lastPurge)
-    ].filter((stage) => stage !== undefined);
-    await showDryRun(calls, settings.repeatAfterMs, plannedStages, deps);
-    const planned = plannedResults(calls, settings.repeatAfterMs > 0);
+/** The run after the purge, as a capability's stage after it reads it. */
+function seen(settings, calls, purge, parts) {
+    const { results, counts } = purge;
+    const early = { notSent: undefined, stopped: undefined, unexpectedError: undefined };
     return {
-        purge: notRun({ results: planned, counts: (0,src_record/* countResults */.aD)(planned) }),
-        wait: undefined,
-        edgeCheck: undefined,
+        settings,
+        calls,
+        results,
+        counts,
+        plannedStages: [],
+        ...early,
+        notComplete: undefined,
+        ...parts
+    };
+}
+/** The first of these stages that a cancel stopped: the sentence that says so. */
+const stoppedIn = (ends) => ends.find((end) => end.stopped !== undefined)?.stopped;
+/** A dry run: every call and what each capability would do; nothing sent, nothing marked. */
+async function dryRun(calls, settings, targets, parts, deps) {
+    const planned = [];
+    for (const capability of CAPABILITIES)
+        planned.push(...((await capability.planned?.(settings, targets, deps.guard)) ?? []));
+    const plannedStages = [
+        ...planned.filter((stage) => stage.when === 'before'),
+        ...planned.filter((stage) => stage.when === 'after')
+    ];
+    await showDryRun(calls, settings.repeatAfterMs, plannedStages, deps);
+    const results = plannedResults(calls, settings.repeatAfterMs > 0);
+    const purge = notRun({ results, counts: countResults(results) });
+    return {
+        purge,
+        parts,
         plannedStages,
-        marks: [],
+        notSent: undefined,
+        stopped: undefined,
         unexpectedError: undefined
     };
 }
 /**
- * The stages after the plan, each returning its outcome: a dry run; or open the purge marks, then
- * wait until the origin serves the release, purge, and check at the edge that visitors get fresh
- * copies (no purge call is sent when the wait does not end in time). A throw ends them: every
- * target then has a result from the ledger, the only state that must survive it.
+ * The stages after the plan: a dry run; or each capability's stage before the purge, the purge
+ * (none when a stage held it), and each one's stage after it. A throw ends them: every target then
+ * has a result from the ledger, the only state that must survive it.
  */
-async function runStages(calls, settings, targets, repository, deps, ledger) {
-    const pages = pageChecks(settings, deps);
-    let marks = [];
-    let wait;
+async function runStages(calls, settings, targets, given, { stage, close }, deps, ledger) {
+    let parts = given;
     let purge;
-    let edgeCheck;
+    const before = [];
+    const after = [];
+    // Why the run ended early: a cancel before the purge, during it, or after it.
+    const stoppedBy = (ended) => stoppedIn(before) ??
+        (ended.cancelled
+            ? `Cancelled after ${ended.answered} of ${(0,counted/* counted */.h)(calls.length, 'call')}: the calls not answered by then are reported as failed`
+            : stoppedIn(after));
+    const held = () => before.find((end) => end.hold !== undefined)?.hold;
     try {
         if (settings.dryRun)
-            return await dryRun(calls, settings, targets, deps);
-        marks = await openMarksOf(settings.lastPurge, repository, deps.log);
-        if (settings.wait !== undefined) {
-            const { waitForOrigin } = await waitStage();
-            wait = await waitForOrigin(settings.wait, stages_limitsOf(settings), await pages.get());
+            return await dryRun(calls, settings, targets, parts, deps);
+        for (const capability of CAPABILITIES) {
+            const end = await capability.before?.({ settings, ...parts }, stage);
+            if (end !== undefined)
+                before.push(end);
+            parts = { ...parts, ...end?.part };
         }
+        const hold = held();
         purge =
-            wait?.done === false
-                ? notSentForWait(wait, ledger)
-                : await purgeNow(calls, settings, deps, ledger);
-        edgeCheck = purge.cancelled ? undefined : await checkAtEdge(settings, purge, pages, deps);
-        return { purge, wait, edgeCheck, plannedStages: [], marks, unexpectedError: undefined };
+            hold === undefined
+                ? await purgeNow(calls, settings, deps, ledger)
+                : notRun(ledger.settle(hold.failure), hold.cancelled);
+        if (!purge.cancelled) {
+            for (const capability of CAPABILITIES) {
+                const end = await capability.after?.(seen(settings, calls, purge, parts), purge, stage);
+                if (end !== undefined)
+                    after.push(end);
+                parts = { ...parts, ...end?.part };
+            }
+        }
+        const early = { notSent: hold?.because, stopped: stoppedBy(purge), unexpectedError: undefined };
+        return { purge, parts, plannedStages: [], ...early };
     }
     catch (error) {
         const why = `edge-purge stopped on an unexpected error: ${(0,text_shown/* plainLine */.h0)(deps.guard, (0,message/* messageOf */.b)(error))}`;
         const cancelled = (purge?.cancelled ?? false) || deps.signal.aborted;
         const settled = ledger.settle({ what: 'not finished', detail: why });
         const ended = { answered: 0, firstSentMs: undefined, ...purge, ...settled, cancelled };
-        edgeCheck ??= notJudged(settings, ended, why);
-        return { purge: ended, wait, edgeCheck, plannedStages: [], marks, unexpectedError: why };
+        for (const capability of CAPABILITIES)
+            parts = { ...parts, ...capability.notJudged?.(seen(settings, calls, ended, parts), why) };
+        const early = { notSent: held()?.because, stopped: stoppedBy(ended), unexpectedError: why };
+        return { purge: ended, parts, plannedStages: [], ...early };
     }
     finally {
-        pages.close();
+        close();
     }
-}
-/** The page checks of the wait and the edge check: their prober, made on first use, closed once. */
-function pageChecks(settings, { clock, signal, log, guard, connect }) {
-    let prober;
-    return {
-        get: async () => {
-            prober ??= await connect.prober(settings, guard);
-            return { prober, clock, signal, log, guard };
-        },
-        close: () => prober?.close()
-    };
-}
-/** Each service's purge mark opened, with `changed-since: last-purge` (never in a dry run). */
-async function openMarksOf(lastPurge, { github, recalled }, log) {
-    if (lastPurge === undefined || github === undefined || recalled === undefined)
-        return [];
-    const { openMarks } = await lastPurgeMarks();
-    return openMarks(github, lastPurge, recalled.head, log);
-}
-/** Every target failed unsent, when the wait did not end with the origin ready. */
-function notSentForWait(wait, ledger) {
-    const failure = wait.cancelled
-        ? record_failure/* NOT_SENT_CANCELLED */.v$
-        : { ...(wait.failure ?? record_failure/* NOT_READY */.q3), notSent: true };
-    return notRun(ledger.settle(failure), wait.cancelled);
 }
 async function purgeNow(calls, settings, { clock, signal, log, guard, connect }, ledger) {
     const transport = connect.transport(settings);
@@ -34490,31 +35580,12 @@ async function purgeNow(calls, settings, { clock, signal, log, guard, connect },
         transport.close();
     }
 }
-/** The edge check of what was purged and `verify-urls`; none when there is nothing to check. */
-async function checkAtEdge(settings, purge, pages, { clock, log }) {
-    const targets = edgeCheckTargetsOf(settings.edgeCheck, () => purgedUrlsOf(purge.results));
-    if (targets.length === 0) {
-        if (settings.edgeCheck.purgedUrls) {
-            log.notice('verify: true, but there is nothing to check at the edge: no URL was purged and verify-urls is empty');
-        }
-        return undefined;
-    }
-    const purgeStartedMs = purge.firstSentMs ?? clock.now();
-    const { checkEdge } = await edgeCheckStage();
-    const { timeoutMs } = settings.edgeCheck;
-    return checkEdge({ targets, purgeStartedMs, timeoutMs }, stages_limitsOf(settings), await pages.get());
-}
-/** The user's `timeout` and `concurrency`, which every fetch of a page obeys. */
-const stages_limitsOf = (settings) => ({
-    requestTimeoutMs: settings.timeoutMs,
-    concurrency: settings.concurrency
-});
 
 ;// CONCATENATED MODULE: ./src/pipeline/index.ts
 /**
- * One run's stages in order: recall → derive → plan → purge marks opened → wait → purge → verify;
- * returns the RunRecord, and how the purge marks are closed once the report is written, on the one
- * GitHub client the run opened. No I/O of its own.
+ * One run in order: the targets (changed files add theirs) → plan → the stages before the purge
+ * (purge marks opened, the wait) → purge → the stages after it (the edge check); returns the
+ * RunRecord, and how the run ends once the report is written. No I/O of its own.
  */
 
 
@@ -34522,72 +35593,76 @@ const stages_limitsOf = (settings) => ({
 
 
 
-
-
-
-
-// Loaded only by runs that keep purge marks (changed-since: last-purge), as stages.ts loads it.
-const pipeline_lastPurgeMarks = () => __nccwpck_require__.e(/* import() */ 237).then(__nccwpck_require__.bind(__nccwpck_require__, 237));
 /**
  * Runs the stages in order. Input errors, the GitHub API and planning fail the run (they throw)
  * before anything is sent; from planning on, every target is reported exactly once, whatever
  * happens.
  */
 async function runPipeline(settings, deps) {
-    const { log } = deps;
-    const { github, recalled, targets, derivation } = await targetsOf(settings, deps);
+    const { log, guard } = deps;
+    const opened = openOnce(settings, deps);
+    const { targets, made, parts } = await (0,src_clock/* unlessCancelled */.MS)(targetsOf(settings, opened.stage), deps.signal, cancelledBeforeTargets);
     const calls = planPurges({ ...settings, ...targets });
     (0,src_clock/* mark */.Gy)('plan');
-    if (derivation !== undefined)
-        await showChanges(derivation, calls.length, deps);
-    log.info(describePlan(calls, settings, deps.guard));
-    const waitUrls = settings.wait?.urls ?? [];
-    for (const notice of strayEdgeCheckHosts(settings.edgeCheck, targets.urls, waitUrls, deps.guard))
-        log.notice(notice);
+    log.info(describePlan(calls, settings, guard));
+    for (const capability of CAPABILITIES) {
+        for (const notice of capability.notices?.(settings, targets, guard) ?? [])
+            log.notice(notice);
+    }
     const ledger = new ResultLedger(calls);
-    const stages = await runStages(calls, settings, targets, { github, recalled }, deps, ledger);
-    const { purge, wait, edgeCheck, plannedStages, marks, unexpectedError } = stages;
-    const results = derivation === undefined ? purge.results : (0,src_record/* withSources */.Z6)(purge.results, derivation.sources);
-    const run = { results, edgeCheck, stopped: stoppedBy(stages, calls.length), unexpectedError };
-    const record = {
-        settings,
-        derivation,
-        calls,
-        plannedStages,
-        wait,
-        ...run,
-        counts: purge.counts,
-        marks: marks.length === 0 ? [] : (await pipeline_lastPurgeMarks()).decideMarks(marks, run)
+    const stages = await runStages(calls, settings, targets, parts, opened, deps, ledger);
+    const { purge, plannedStages, notSent, stopped, unexpectedError } = stages;
+    const results = made === undefined ? purge.results : withSources(purge.results, made.sources);
+    const early = { notSent, stopped, unexpectedError, notComplete: undefined };
+    const run = { settings, calls, results, counts: purge.counts, plannedStages, ...early };
+    const record = { ...run, ...stages.parts };
+    // Whether the run is complete is asked of every capability: the purge marks need to know.
+    record.notComplete = verdictsOf(record, guard).find((verdict) => verdict.incomplete)?.incomplete;
+    return {
+        record,
+        finish: async (reported) => {
+            for (const capability of CAPABILITIES)
+                await capability.finish?.(record, reported, opened.stage);
+        }
     };
-    return { record, closeMarks: (reported) => closeMarks(github, record, reported, deps) };
+}
+/** What to purge: the targets given, or those a capability made, with every capability's part. */
+async function targetsOf(settings, stage) {
+    let parts = {};
+    let made;
+    for (const capability of CAPABILITIES) {
+        const end = await capability.targets?.(settings, stage);
+        parts = { ...parts, ...end?.part };
+        made = end?.made ?? made;
+    }
+    return { targets: made?.targets ?? settings, made, parts };
 }
 /**
- * Ends each service's purge mark on the run's GitHub client. A close GitHub refuses, that times out
- * or is cancelled costs a warning: the next run then compares from the older mark, which is safe.
+ * The connections the stages share, each opened on first use: the run's one GitHub client and the
+ * prober of the wait and the edge check, which `close` closes once the stages are over.
  */
-async function closeMarks(github, record, reported, { log, guard }) {
-    if (github === undefined || record.marks.every((mark) => mark.deploymentId === undefined)) {
-        return;
-    }
-    try {
-        await (await pipeline_lastPurgeMarks()).closeMarks(github, record.marks, reported, log);
-    }
-    catch (error) {
-        log.warning(`Could not mark the records of this purge (${(0,text_shown/* plainLine */.h0)(guard, (0,message/* messageOf */.b)(error))}): they stay in_progress, so the next run with changed-since: last-purge compares from the older record, which is safe`);
-    }
+function openOnce(settings, { clock, signal, log, guard, connect, openGitHub }) {
+    let github;
+    let prober;
+    // GitHub calls keep the bounds purge calls keep: `max-attempts`, `timeout`, the run's cancel.
+    const { maxAttempts, timeoutMs, concurrency } = settings;
+    const stage = {
+        clock,
+        signal,
+        log,
+        guard,
+        github: () => (github ??= openGitHub({ maxAttempts, timeoutMs, clock, signal, log, guard })),
+        pages: async () => {
+            prober ??= await connect.prober(settings, guard);
+            return { prober, clock, signal, log, guard };
+        },
+        limits: { requestTimeoutMs: timeoutMs, concurrency }
+    };
+    return { stage, close: () => prober?.close() };
 }
-/** Why the run ended early, when a cancel ended it. */
-function stoppedBy({ purge, wait, edgeCheck }, calls) {
-    if (wait?.cancelled === true) {
-        return 'Cancelled while waiting for the origin: no purge call was sent';
-    }
-    if (purge.cancelled) {
-        return `Cancelled after ${purge.answered} of ${(0,counted/* counted */.h)(calls, 'call')}: the calls not answered by then are reported as failed`;
-    }
-    if (edgeCheck?.cancelled === true) {
-        return 'Cancelled during the edge check: the URLs not judged by then are reported as not fresh';
-    }
-    return undefined;
+/** A slow GitHub API cannot hold a cancelled job: the run ends before any purge call. */
+function cancelledBeforeTargets() {
+    throw new Error('Cancelled before the targets were known: nothing was sent');
 }
 
 ;// CONCATENATED MODULE: ./src/report/causes.ts
@@ -34657,51 +35732,27 @@ function refusedAndStopped(cause) {
 }
 
 ;// CONCATENATED MODULE: ./src/report/conclusion.ts
-
+/** How the step ends: a few annotations for the failures, then failed or warned. */
 
 
 
 /** GitHub shows 10 error annotations per step; keep room for the final one and other steps' notes. */
 const MAX_ANNOTATIONS = 5;
 /** A server message is cut to 300 characters; this leaves room for what the action says around it. */
-const SHOWN_REASON_CHARS = 400;
-function edgeProblems(entries, guard) {
-    const groups = new Map();
-    for (const entry of entries) {
-        if (entry.fresh)
-            continue;
-        const kind = (0,src_record/* notChecked */.lb)(entry) ? 'unchecked' : (0,src_record/* unreachable */.HB)(entry) ? 'unreachable' : 'stale';
-        const id = `${kind} ${entry.evidence}`;
-        const group = groups.get(id) ?? [];
-        group.push({ kind, url: (0,text_shown/* shorten */.ml)(guard, entry.url), reason: entry.evidence });
-        groups.set(id, group);
-    }
-    return [...groups.values()].sort((a, b) => b.length - a.length);
-}
+const conclusion_SHOWN_REASON_CHARS = 400;
 function causeLine(cause, guard) {
     const [first] = cause.first;
     const what = cause.count === 1 && first !== undefined
         ? `${first.type} ${(0,text_shown/* shorten */.ml)(guard, first.target)}`
         : `${cause.count} targets`;
     const how = refusedAndStopped(cause);
-    return `${what} not purged: ${guard.oneLine(causeReason(cause), SHOWN_REASON_CHARS)}${how === undefined ? '' : `; ${how}`}`;
+    return `${what} not purged: ${guard.oneLine(causeReason(cause), conclusion_SHOWN_REASON_CHARS)}${how === undefined ? '' : `; ${how}`}`;
 }
-function edgeLine(group, guard) {
-    const [first] = group;
-    const one = group.length === 1;
-    const which = one ? first.url : `${group.length} URLs`;
-    const verdict = {
-        stale: `${one ? 'is' : 'are'} still stale at the edge after the purge`,
-        unreachable: 'could not be reached at the edge, so not known to be fresh',
-        unchecked: `${one ? 'is' : 'are'} not known to be fresh`
-    }[first.kind];
-    return `${which} ${verdict}: ${guard.oneLine(first.reason, SHOWN_REASON_CHARS)}`;
-}
-/** One annotation per cause of a failure and per kind of edge problem, the most targets first. */
-function failureAnnotations(causes, edge, guard) {
+/** One annotation per cause of a failure, the most targets first, then each capability's. */
+function failureAnnotations(causes, verdicts, guard) {
     const lines = [
         ...causes.map((cause) => causeLine(cause, guard)),
-        ...edgeProblems(edge, guard).map((group) => edgeLine(group, guard))
+        ...verdicts.flatMap((verdict) => verdict.annotations ?? [])
     ];
     if (lines.length <= MAX_ANNOTATIONS)
         return lines;
@@ -34711,17 +35762,19 @@ function failureAnnotations(causes, edge, guard) {
     ];
 }
 /**
- * Fails the step (or warns, with fail-on-error: false) when a target failed or a URL is not known
- * to be fresh; then fails it when a cancel or an unexpected error ended the run early.
+ * Fails the step (or warns, with fail-on-error: false) when a target failed or a capability found
+ * a problem (a URL not known to be fresh); then fails it when a cancel or an unexpected error ended
+ * the run early.
  */
-function conclude({ results, counts, settings, edgeCheck, stopped, unexpectedError }, { log, fail, guard }) {
-    const edge = edgeCheck?.entries ?? [];
+function conclude(record, { log, fail, guard }) {
+    const { results, counts, settings, stopped, unexpectedError } = record;
+    const verdicts = verdictsOf(record, guard);
     const causes = counts.failed === 0 ? [] : failureCauses(results, 1);
-    const message = problemMessage(counts, causes, edge, guard);
+    const message = problemMessage(counts, causes, verdicts, guard);
     if (message !== undefined) {
         const annotate = settings.failOnError ? log.error : log.warning;
         // Each line is built by the guard, which hides secrets in what it quotes.
-        for (const line of failureAnnotations(causes, edge, guard))
+        for (const line of failureAnnotations(causes, verdicts, guard))
             annotate(line);
         if (settings.failOnError)
             fail(message);
@@ -34733,31 +35786,21 @@ function conclude({ results, counts, settings, edgeCheck, stopped, unexpectedErr
     if (unexpectedError !== undefined)
         fail(unexpectedError);
 }
-/** What went wrong, in one message; `undefined` when every target purged and every URL is fresh. */
-function problemMessage({ failed, total }, causes, entries, guard) {
-    const { stale, unreachable, unchecked } = (0,src_record/* edgeCounts */.ID)(entries);
-    if (failed === 0 && stale + unreachable + unchecked === 0)
-        return undefined;
+/** What went wrong, in one message; `undefined` when every target purged and no capability objects. */
+function problemMessage({ failed, total }, causes, verdicts, guard) {
     const [only] = causes;
     const why = causes.length === 1 && only !== undefined
-        ? `: ${guard.oneLine(only.brief, SHOWN_REASON_CHARS)}`
+        ? `: ${guard.oneLine(only.brief, conclusion_SHOWN_REASON_CHARS)}`
         : ` for ${causes.length} different reasons`;
-    const urls = (0,counted/* counted */.h)(entries.length, 'URL');
     const parts = [
-        failed === 0
-            ? undefined
-            : `${failed} of ${total} targets failed to purge${why}; the job summary and the results output list each with its reason`,
-        stale === 0
-            ? undefined
-            : `${stale} of ${urls} checked at the edge ${stale === 1 ? 'is' : 'are'} still stale after the purge; the job summary and the verification output give the evidence`,
-        unreachable === 0
-            ? undefined
-            : `${unreachable} of ${urls} to check at the edge could not be reached, so ${unreachable === 1 ? 'it is' : 'they are'} not known to be fresh; the verification output says why`,
-        unchecked === 0
-            ? undefined
-            : `${unchecked} of ${urls} to check at the edge ${unchecked === 1 ? 'was' : 'were'} not checked, so ${unchecked === 1 ? 'it is' : 'they are'} not known to be fresh; the verification output says why`
+        ...(failed === 0
+            ? []
+            : [
+                `${failed} of ${total} targets failed to purge${why}; the job summary and the results output list each with its reason`
+            ]),
+        ...verdicts.flatMap((verdict) => verdict.problems ?? [])
     ];
-    return parts.filter((part) => part !== undefined).join('. ');
+    return parts.length === 0 ? undefined : parts.join('. ');
 }
 
 ;// CONCATENATED MODULE: ./src/report/purge-ids.ts
@@ -34784,23 +35827,24 @@ function purgeIds(results, perService, hide = (text) => text) {
 }
 
 ;// CONCATENATED MODULE: ./src/report/outputs.ts
+/** The step's outputs, read from the finished run record: the results', then each capability's. */
 
 
-/** GitHub refuses outputs over 1 MB; stay under it with room for the output file's framing. */
-const MAX_OUTPUT_BYTES = 1_000_000;
-/** Entries serialised per chunk of a file: a file of 100,000 results is written in pieces. */
-const SLICE = 100;
+
 /**
- * The JSON of a value, secrets hidden in its strings. Almost no run's output holds a secret, so
- * the text is scanned once for every spelling of every secret; only on a hit is it built again
- * with each string redacted before it is escaped (redacting the finished text would miss a secret
- * holding a quote or backslash, and could cut through an escape).
+ * Writes the results file and every output, the core's then each capability's; returns the results
+ * file's path, or '' when it could not be written. Outputs are whole values, never cut: the guard's
+ * `redact` hides secrets in each string written. The capabilities' outputs are written even when
+ * the results' could not be.
  */
-function redactedStringify(value, guard) {
-    const json = JSON.stringify(value);
-    if (!guard.mayHoldSecret(json))
-        return json;
-    return JSON.stringify(value, (_key, item) => typeof item === 'string' ? guard.redact(item) : item);
+async function writeOutputs(record, io) {
+    try {
+        return await writeResultOutputs(record, io);
+    }
+    finally {
+        for (const capability of CAPABILITIES)
+            await capability.outputs?.(record, io);
+    }
 }
 /** `purge-ids`, made again with every name and id redacted when its text may hold a secret. */
 function purgeIdsText(results, perService, guard) {
@@ -34809,70 +35853,8 @@ function purgeIdsText(results, perService, guard) {
         ? JSON.stringify(purgeIds(results, perService, guard.redact))
         : json;
 }
-const asItIs = (entry) => entry;
 /** A result as the `results` output gives it: its failure is there in words, as `error`. */
 const resultEntry = ({ failure: _failure, ...entry }) => entry;
-/**
- * A JSON array of the entries as `shown`, a slice at a time (so a result's output form is made
- * for one slice at a time), byte for byte `redactedStringify(entries.map(shown))`.
- */
-function* redactedJson(entries, shown, guard) {
-    yield '[';
-    for (let start = 0; start < entries.length; start += SLICE) {
-        const json = redactedStringify(entries.slice(start, start + SLICE).map(shown), guard);
-        yield `${start === 0 ? '' : ','}${json.slice(1, -1)}`;
-    }
-    yield ']';
-}
-function bounded(text) {
-    const bytes = Buffer.byteLength(text);
-    return { text: bytes <= MAX_OUTPUT_BYTES ? text : undefined, bytes };
-}
-/**
- * The entries' JSON for their output: read back from the file when it fits the output, or made
- * again from the entries when the file could not be written.
- */
-function entriesText(kept, entries, shown, io) {
-    if (kept.failure !== undefined)
-        return bounded([...redactedJson(entries, shown, io.guard)].join(''));
-    const fits = kept.bytes <= MAX_OUTPUT_BYTES;
-    return { bytes: kept.bytes, text: fits ? io.readKept(kept.path) : undefined };
-}
-/**
- * A file that cannot be written (RUNNER_TEMP removed by a cleanup step, a full disk) costs a
- * warning, not the outputs: the purge happened whether or not its record could be kept.
- */
-function written(name, { path, failure }, io) {
-    if (failure === undefined)
-        return { name, path, written: true };
-    const kind = name === 'results-file' ? 'results' : 'verification';
-    io.log.warning(`Could not write the ${kind} file ${path}: ${failure}. The ${name} output is left empty; the other outputs are set.`);
-    return { name, path, written: false };
-}
-function setBoundedOutput(name, json, file, io) {
-    const { text, bytes } = json;
-    io.setOutput(name, text ?? '');
-    if (text !== undefined)
-        return;
-    const holder = file.written
-        ? `The ${file.name} output (${file.path}) holds every entry.`
-        : `The ${file.name} could not be written either: the counts and the job summary are what is left.`;
-    io.log.notice(`Output ${name} is left empty: at ${bytes} bytes it exceeds GitHub's 1 MB output limit. ${holder}`);
-}
-/**
- * Writes the results file and every output; returns the results file's path, or '' when it could
- * not be written. Outputs are whole values, never cut: the guard's `redact` hides secrets in each
- * string written. The edge check's outputs are written even when the results' could not be.
- */
-async function writeOutputs(facts, io) {
-    writeBaseOutputs(facts.derivation?.report.ranges ?? [], io);
-    try {
-        return await writeResultOutputs(facts, io);
-    }
-    finally {
-        await writeStageOutputs(facts.edgeCheck?.entries, facts.wait?.elapsedMs, io);
-    }
-}
 async function writeResultOutputs({ results, counts, settings }, io) {
     const kept = await io.keepFile('results', redactedJson(results, resultEntry, io.guard));
     const file = written('results-file', kept, io);
@@ -34899,156 +35881,6 @@ function onlyId(results) {
     }
     return only ?? '';
 }
-/**
- * The commit the changed files were compared from, and where it came from. Services whose purge
- * marks name different commits are compared from each: then one line per base, in both outputs
- * alike.
- */
-function writeBaseOutputs(ranges, io) {
-    io.setOutput('base', ranges.map((range) => io.guard.redact(range.baseSha)).join('\n'));
-    io.setOutput('base-source', ranges.map((range) => range.source).join('\n'));
-}
-/**
- * The edge check's outputs: `undefined` when nothing was verified (then the counts are 0 and the
- * rest empty). `waitMs` is how long the wait for the origin took, when there was one.
- */
-async function writeStageOutputs(entries, waitMs, io) {
-    io.setOutput('wait-seconds', waitMs === undefined ? '' : String(Math.round(waitMs / 1000)));
-    const counts = (0,src_record/* edgeCounts */.ID)(entries ?? []);
-    io.setOutput('fresh-count', String(counts.fresh));
-    // Every URL not known to be fresh, unreachable ones included: workflows gate on it.
-    io.setOutput('stale-count', String((entries?.length ?? 0) - counts.fresh));
-    io.setOutput('unreachable-count', String(counts.unreachable));
-    if (entries === undefined) {
-        io.setOutput('verification', '');
-        io.setOutput('verification-file', '');
-        return;
-    }
-    const kept = await io.keepFile('verification', redactedJson(entries, asItIs, io.guard));
-    const file = written('verification-file', kept, io);
-    setBoundedOutput('verification', entriesText(kept, entries, asItIs, io), file, io);
-    io.setOutput('verification-file', file.written ? io.guard.redact(file.path) : '');
-}
-
-;// CONCATENATED MODULE: ./src/report/summary/budget.ts
-/** Half of GitHub's 1 MiB per step: a summary over the limit is dropped whole, not cut. */
-const SUMMARY_MAX_BYTES = 512 * 1024;
-/** Rows per table: enough to find any failure by eye, few enough to read. */
-const SUMMARY_ROW_LIMIT = 250;
-/** Entries in a list of URLs (the wait, a dry run's checks): the log holds every one. */
-const LIST_ITEM_LIMIT = 50;
-/**
- * The most each section may take, so that a huge early section leaves room for the later ones;
- * they share the one budget too, so together they never pass `SUMMARY_MAX_BYTES`.
- */
-const SECTION_BYTES = {
-    wait: 16 * 1024,
-    planned: 40 * 1024,
-    failed: 128 * 1024,
-    stale: 96 * 1024,
-    notSent: 16 * 1024,
-    calls: 24 * 1024,
-    fresh: 32 * 1024,
-    succeeded: 56 * 1024,
-    derivation: 56 * 1024
-};
-/** The cuts of a target or URL and of an error or evidence, wherever a section shows one. */
-const SHOWN_TARGET_CHARS = 160;
-const budget_SHOWN_ERROR_CHARS = 400;
-const code = (guard, text, maxChars) => `<code>${guard.summaryText(text, maxChars)}</code>`;
-/** Bytes left for the sections; each takes what it uses, up to its own cap. */
-class Budget {
-    left;
-    constructor(left) {
-        this.left = left;
-    }
-    /** The leading items that fit in `cap` and in what is left, counted as used. */
-    take(items, cap) {
-        let room = Math.min(cap, this.left);
-        let count = 0;
-        for (const item of items) {
-            const bytes = Buffer.byteLength(item) + 1;
-            if (bytes > room)
-                break;
-            room -= bytes;
-            this.left -= bytes;
-            count += 1;
-        }
-        return items.slice(0, count);
-    }
-}
-/** A list of at most `LIST_ITEM_LIMIT` items within `cap` bytes, then how many more there are. */
-function list(items, budget, cap, where) {
-    const shown = budget.take(items.slice(0, LIST_ITEM_LIMIT), cap);
-    const more = items.length - shown.length;
-    return [
-        '<ul>',
-        ...shown.map((item) => `<li>${item}</li>`),
-        ...(more > 0 ? [`<li>… and ${more} more: ${where}</li>`] : []),
-        '</ul>'
-    ];
-}
-/**
- * A table of rows (each item's cells) within the row limit and `cap` bytes, then how many more the
- * file holds.
- */
-function table(headers, items, cells, budget, cap, more, total = items.length) {
-    // Only the rows that can be shown are rendered: a run may hold 100,000 results.
-    const row = (item) => `<tr>${cells(item)
-        .map((cell) => `<td>${cell}</td>`)
-        .join('')}</tr>`;
-    const shown = budget.take(items.slice(0, SUMMARY_ROW_LIMIT).map(row), cap);
-    const hidden = shown.length < total;
-    return {
-        lines: [
-            `<table><tr>${headers.map((header) => `<th>${header}</th>`).join('')}</tr>`,
-            ...shown,
-            '</table>',
-            ...(hidden ? [`<p>${more(shown.length)}</p>`] : [])
-        ],
-        hidden
-    };
-}
-/** Folded by default: counted in its one-line title, opened on demand. */
-function folded(title, body) {
-    return [`<details><summary>${title}</summary>`, ...body, '</details>'];
-}
-
-;// CONCATENATED MODULE: ./src/report/summary/changed-files.ts
-
-
-
-/** A url-map with many prefixes or a key-map with many keys can give one file many targets. */
-const SHOWN_TARGETS_PER_FILE = 10;
-function fileCells(file, targets, guard) {
-    const more = targets.length - SHOWN_TARGETS_PER_FILE;
-    const shown = targets
-        .slice(0, SHOWN_TARGETS_PER_FILE)
-        .map(({ type, target }) => `${type} ${code(guard, target, SHOWN_TARGET_CHARS)}`);
-    const list = more > 0 ? [...shown, `…and ${more} more`] : shown;
-    return [code(guard, file, SHOWN_TARGET_CHARS), list.join('<br>')];
-}
-/** Which changed files produced which targets, one row per file that produced any. */
-function derivationSection({ report, targets }, budget, guard) {
-    const byFile = new Map();
-    for (const derived of targets) {
-        const list = byFile.get(derived.file) ?? [];
-        list.push(derived);
-        byFile.set(derived.file, list);
-    }
-    if (targets.length === 0) {
-        return [
-            `<h3>Targets from changed files</h3>`,
-            `<p>None: ${guard.summaryText((0,words/* nothingToPurge */.kM)(report, guard))}.</p>`
-        ];
-    }
-    return [
-        `<h3>Targets from changed files</h3>`,
-        `<p>${(0,counted/* counted */.h)(report.files.length, 'file')} changed in ${guard.summaryText(report.description)}; ` +
-            `${byFile.size} of them produced ${(0,counted/* counted */.h)(targets.length, 'target')}.</p>`,
-        ...table(['Changed file', 'Targets'], [...byFile], ([file, list]) => fileCells(file, list, guard), budget, SECTION_BYTES.derivation, (shown) => `Showing ${shown} of ${byFile.size} files; the step log lists every one.`).lines
-    ];
-}
 
 ;// CONCATENATED MODULE: ./src/report/summary/dry-run.ts
 
@@ -35056,124 +35888,21 @@ function derivationSection({ report, targets }, budget, guard) {
 /** A dry run: each URL it would wait for and check at the edge, as the log lists each call. */
 function plannedSection(stages, budget, guard) {
     return stages.flatMap(({ sentence, urls }) => [
-        `<p>${guard.summaryText(sentence, 2 * budget_SHOWN_ERROR_CHARS)}</p>`,
+        `<p>${guard.summaryText(sentence, 2 * report_kit_budget/* SHOWN_ERROR_CHARS */.pA)}</p>`,
         ...(urls.length === 0
             ? []
-            : list(urls.map((url) => code(guard, url, SHOWN_TARGET_CHARS)), budget, SECTION_BYTES.planned / Math.max(1, stages.length), 'the step log lists every one'))
+            : (0,report_kit_budget/* list */.p_)(urls.map((url) => (0,report_kit_budget/* code */.aY)(guard, url, report_kit_budget/* SHOWN_TARGET_CHARS */.wB)), budget, report_kit_budget/* SECTION_BYTES */.Q5.planned / Math.max(1, stages.length), 'the step log lists every one'))
     ]);
 }
 /** A dry run's calls: what would be sent where, one row each. */
 function callsSection(calls, budget, guard) {
     if (calls.length === 0)
         return [];
-    const { lines } = table(['Call'], calls, (call) => [code(guard, (0,words/* describeCall */.GC)(call, guard))], budget, SECTION_BYTES.calls, (shown) => `Showing ${shown} of ${calls.length} calls; the step log lists every one.`);
+    const { lines } = (0,report_kit_budget/* table */.tp)(['Call'], calls, (call) => [(0,report_kit_budget/* code */.aY)(guard, describeCall(call, guard))], budget, report_kit_budget/* SECTION_BYTES */.Q5.calls, (shown) => `Showing ${shown} of ${calls.length} calls; the step log lists every one.`);
     return ['<h3>Planned calls</h3>', ...lines];
 }
 
-;// CONCATENATED MODULE: ./src/report/summary/edge-check.ts
-/** The edge check: whether visitors get fresh copies, URL by URL, and what each verdict rests on. */
-
-
-
-/** What the verdict rests on: the text, the `Age`, or why neither could tell. */
-function judgedBy(entry, byText, malformedAge) {
-    if ((0,src_record/* notChecked */.lb)(entry))
-        return 'not checked';
-    if (entry.http_status === null)
-        return 'no answer';
-    if (byText)
-        return 'text';
-    if (entry.age !== null)
-        return `Age ${entry.age} s`;
-    return malformedAge ? 'malformed Age' : 'no Age';
-}
-/** Where a URL stands, with its status when it is not 2xx: a typo in verify-urls shows as a 404. */
-function edgeCell(entry) {
-    const status = entry.http_status;
-    const beside = status !== null && (status < 200 || status >= 300) ? ` (HTTP ${status})` : '';
-    if (entry.fresh)
-        return `✅ fresh${beside}`;
-    if ((0,src_record/* notChecked */.lb)(entry))
-        return '❌ not checked';
-    if ((0,src_record/* unreachable */.HB)(entry))
-        return '❌ unreachable';
-    return `❌ stale${beside}`;
-}
-function edgeCells(entry, judged, guard) {
-    return [
-        code(guard, entry.url, SHOWN_TARGET_CHARS),
-        edgeCell(entry),
-        judged,
-        String(entry.checks),
-        guard.summaryText(entry.evidence, budget_SHOWN_ERROR_CHARS)
-    ];
-}
-/** How many URLs are fresh, and in bold how many are stale, unreachable or not checked. */
-function countsLine(entries) {
-    const counts = (0,src_record/* edgeCounts */.ID)(entries);
-    const bold = (count, what) => count > 0 ? `, <b>${count} ${what}</b>` : '';
-    return (`<p>${counts.fresh} of ${(0,counted/* counted */.h)(entries.length, 'URL')} fresh` +
-        bold(counts.stale, 'stale') +
-        bold(counts.unreachable, 'unreachable') +
-        bold(counts.unchecked, 'not checked') +
-        '.</p>');
-}
-/** Whether every URL judged by `Age` answered without one: the check could tell nothing of them. */
-function blindByAge(entries, byText, malformed) {
-    const byAge = entries.filter((entry) => !byText.has(entry.url));
-    return (byAge.length > 0 &&
-        byAge.every((entry) => entry.age === null && entry.http_status !== null && !malformed.has(entry.url)));
-}
-/** Whether visitors get fresh copies: counts, each URL not known to be fresh, then the fresh ones folded. */
-function edgeCheckSection({ entries, textUrls, malformedAge }, budget, guard) {
-    const byText = new Set(textUrls);
-    const malformed = new Set(malformedAge);
-    // A fresh page that answered 3xx or 4xx is worth a look (a typo in verify-urls answers 404).
-    const plain = (entry) => entry.fresh && entry.http_status !== null && entry.http_status >= 200 && entry.http_status < 300;
-    const notFresh = entries.filter((entry) => !plain(entry));
-    const fresh = entries.filter(plain);
-    const headers = ['URL', 'Edge', 'Age or text', 'Checks', 'Evidence'];
-    const row = (entry) => edgeCells(entry, judgedBy(entry, byText.has(entry.url), malformed.has(entry.url)), guard);
-    const more = (total, what) => (shown) => `Showing ${shown} of ${total} ${what}; the <code>verification-file</code> output holds them all.`;
-    return [
-        '<h3>Edge check</h3>',
-        countsLine(entries),
-        ...(notFresh.length > 0
-            ? table(headers, notFresh, row, budget, SECTION_BYTES.stale, more(notFresh.length, 'URLs not fresh or not 2xx')).lines
-            : []),
-        ...(fresh.length > 0
-            ? folded(`${(0,counted/* counted */.h)(fresh.length, 'URL')} fresh`, table(headers, fresh, row, budget, SECTION_BYTES.fresh, more(fresh.length, 'fresh URLs'))
-                .lines)
-            : []),
-        ...(blindByAge(entries, byText, malformed)
-            ? [
-                '<p>No checked response carried an <code>Age</code> header, so the check could not tell whether these copies came after the purge; use <code>verify-text</code> for pages that show the release.</p>'
-            ]
-            : [])
-    ];
-}
-
-;// CONCATENATED MODULE: ./src/report/summary/facts.ts
-/**
- * Nothing was sent because the wait for the origin did not end well: why, in a few words. The
- * headline, the scope line and the target sections all ask, and must agree.
- */
-function notSentBecause({ wait, dryRun }) {
-    if (dryRun || wait === undefined || wait.outcome.done)
-        return undefined;
-    if (wait.outcome.cancelled)
-        return 'cancelled during the wait';
-    return wait.outcome.blocked ? 'the origin could not be checked' : 'the origin was not ready';
-}
-
 ;// CONCATENATED MODULE: ./src/report/summary/heading.ts
-/**
- * The head of the summary: the run's answer in its first line, why it ended early, its scope, and
- * which run it was.
- */
-
-
-
 
 
 /** What the targets came to: a count each way, the whole service for purge-all, the one cause. */
@@ -35181,7 +35910,7 @@ function outcome(facts, causes, guard) {
     const { counts, purgeAll, results } = facts;
     const [only] = causes;
     // When nothing was sent, the headline says why once, after the counts.
-    const cause = causes.length === 1 && only !== undefined && notSentBecause(facts) === undefined
+    const cause = causes.length === 1 && only !== undefined && facts.notSent === undefined
         ? `: ${guard.summaryText(only.brief, 200)}`
         : '';
     if (!purgeAll)
@@ -35200,26 +35929,24 @@ function outcome(facts, causes, guard) {
 }
 /** The run's answer, in the first line: what was purged, what failed, what visitors still get stale. */
 function heading(facts, causes, guard) {
-    const { counts, dryRun, services, derivation } = facts;
+    const { counts, dryRun, services, verdicts, notSent } = facts;
     const title = services.length === 0 ? 'Edge purge' : `Edge purge of ${guard.summaryText(services.join(', '))}`;
-    if (counts.total === 0 && derivation !== undefined) {
-        return `${title}: nothing to purge: ${guard.summaryText((0,words/* nothingToPurge */.kM)(derivation.report, guard))}`;
+    const nothing = verdicts.find((verdict) => verdict.nothingToPurge !== undefined)?.nothingToPurge;
+    if (counts.total === 0 && nothing !== undefined) {
+        return `${title}: nothing to purge: ${guard.summaryText(nothing)}`;
     }
     if (dryRun) {
         const planned = facts.purgeAll ? 'everything planned' : `${counts.planned} planned`;
         return `${title} (dry run): ${planned}, nothing sent`;
     }
-    const edge = (0,src_record/* edgeCounts */.ID)(facts.edgeCheck?.entries ?? []);
-    const notSent = notSentBecause(facts);
+    const bold = verdicts.flatMap((verdict) => verdict.headline ?? []);
     return (`${title}: ${outcome(facts, causes, guard)}` +
-        (edge.stale > 0 ? `, <b>${(0,counted/* counted */.h)(edge.stale, 'page')} still stale</b>` : '') +
-        (edge.unreachable > 0 ? `, <b>${(0,counted/* counted */.h)(edge.unreachable, 'page')} unreachable</b>` : '') +
-        (edge.unchecked > 0 ? `, <b>${(0,counted/* counted */.h)(edge.unchecked, 'page')} not checked</b>` : '') +
+        bold.map((part) => `, <b>${part}</b>`).join('') +
         (notSent === undefined ? '' : `, <b>nothing sent</b>: ${notSent}`));
 }
 function scopeLine(facts) {
     const { counts, calls, repeatAfterMs, dryRun, purgeAll } = facts;
-    const sent = dryRun || notSentBecause(facts) !== undefined ? ' planned, none sent' : '';
+    const sent = dryRun || facts.notSent !== undefined ? ' planned, none sent' : '';
     const what = purgeAll
         ? `purge-all of ${(0,counted/* counted */.h)(counts.total, 'service')}`
         : (0,counted/* counted */.h)(counts.total, 'target');
@@ -35234,9 +35961,9 @@ function scopeLine(facts) {
 }
 /** Event, repository, commit, workflow and run: whichever the runner set (all of them, in a real run). */
 function contextLine(context, guard) {
-    const where = context.sha === '' ? '' : ` at ${code(guard, context.sha.slice(0, 7), 7)}`;
+    const where = context.sha === '' ? '' : ` at ${(0,report_kit_budget/* code */.aY)(guard, context.sha.slice(0, 7), 7)}`;
     const parts = [
-        `${guard.summaryText(context.event || 'run')} on ${code(guard, context.repository)}${where}`,
+        `${guard.summaryText(context.event || 'run')} on ${(0,report_kit_budget/* code */.aY)(guard, context.repository)}${where}`,
         context.workflow === '' ? undefined : `workflow <b>${guard.summaryText(context.workflow)}</b>`,
         Number.isInteger(context.runNumber) && context.runNumber > 0
             ? runLink(context.runNumber, context.runUrl, guard)
@@ -35265,29 +35992,7 @@ function headLines(facts, causes, guard) {
     return lines;
 }
 
-;// CONCATENATED MODULE: ./src/report/summary/marks.ts
-/**
- * What a run's purge mark of one service will say, and what the next run compares from. The mark
- * is closed after this summary is written, so the line says what it will be.
- */
-function markLine({ service, sha, state, why }) {
-    const at = sha.slice(0, 7);
-    switch (state) {
-        case 'success':
-            return `To be recorded as the last complete purge of ${service}, at ${at}: the next run with changed-since: last-purge compares from it.`;
-        case 'failure':
-            return `To be recorded as an incomplete purge of ${service} (${why}): the next run compares from the last complete purge again.`;
-        case 'not written':
-            return `Not recorded for ${service}: GitHub did not take it (${why}); the next run compares from the older record, which purges more, never less.`;
-    }
-}
-/** One line per service; the service, the sha and GitHub's words are outside text, so guarded. */
-function markLines(marks, guard) {
-    return marks.map((mark) => `<p>${guard.summaryText(markLine(mark))}</p>`);
-}
-
 ;// CONCATENATED MODULE: ./src/report/summary/target-tables.ts
-
 
 
 
@@ -35298,22 +36003,22 @@ const OPEN_LIST_LIMIT = 20;
 const STATUS_CELL = { purged: '✅ purged', failed: '❌ failed', planned: '📝 planned' };
 function targetCells(result, withService, guard) {
     return [
-        code(guard, result.target, SHOWN_TARGET_CHARS),
+        (0,report_kit_budget/* code */.aY)(guard, result.target, report_kit_budget/* SHOWN_TARGET_CHARS */.wB),
         ...(withService
-            ? [result.service === null ? '' : code(guard, result.service, SHOWN_SERVICE_CHARS)]
+            ? [result.service === null ? '' : (0,report_kit_budget/* code */.aY)(guard, result.service, SHOWN_SERVICE_CHARS)]
             : []),
         result.type,
         result.soft ? 'soft' : 'instant',
         result.status === 'failed' ? '❌ not sent' : STATUS_CELL[result.status],
-        result.id === null ? '' : code(guard, result.id, SHOWN_ID_CHARS)
+        result.id === null ? '' : (0,report_kit_budget/* code */.aY)(guard, result.id, SHOWN_ID_CHARS)
     ];
 }
 /** A target where several services or types meet: `key <code>home</code> (svc2)`. */
 function namedTarget(result, withService, guard) {
     const service = withService && result.service !== null
-        ? ` (${code(guard, result.service, SHOWN_SERVICE_CHARS)})`
+        ? ` (${(0,report_kit_budget/* code */.aY)(guard, result.service, SHOWN_SERVICE_CHARS)})`
         : '';
-    return `${result.type}&nbsp;${code(guard, result.target, SHOWN_TARGET_CHARS)}${service}`;
+    return `${result.type}&nbsp;${(0,report_kit_budget/* code */.aY)(guard, result.target, report_kit_budget/* SHOWN_TARGET_CHARS */.wB)}${service}`;
 }
 /** One row per cause: what it was, how many targets it failed, and the first of them. */
 function causeCells(cause, withService, guard) {
@@ -35324,7 +36029,7 @@ function causeCells(cause, withService, guard) {
         ...(more > 0 ? [`…and ${more} more`] : [])
     ];
     return [
-        `❌ ${guard.summaryText(causeReason(cause), budget_SHOWN_ERROR_CHARS)}`,
+        `❌ ${guard.summaryText(causeReason(cause), report_kit_budget/* SHOWN_ERROR_CHARS */.pA)}`,
         `${cause.count}${how === undefined ? '' : `<br>${how}`}`,
         targets.join(', ')
     ];
@@ -35334,12 +36039,12 @@ function causeCells(cause, withService, guard) {
  * reads only as far as the rows to show, since every count is already known.
  */
 function sampleResults(results, samples, into) {
-    let wanted = samples.reduce((sum, { count }) => sum + Math.min(count, SUMMARY_ROW_LIMIT), 0);
+    let wanted = samples.reduce((sum, { count }) => sum + Math.min(count, report_kit_budget/* SUMMARY_ROW_LIMIT */.Oc), 0);
     for (const result of results) {
         if (wanted === 0)
             return;
         const sample = into(result);
-        if (sample === undefined || sample.first.length === Math.min(sample.count, SUMMARY_ROW_LIMIT))
+        if (sample === undefined || sample.first.length === Math.min(sample.count, report_kit_budget/* SUMMARY_ROW_LIMIT */.Oc))
             continue;
         sample.first.push(result);
         wanted -= 1;
@@ -35357,11 +36062,11 @@ function targetTables(facts, budget, guard) {
 }
 /** A table of a sample's targets, one row each; `what` names them in the "Showing …" line. */
 function sampleTable(tables, sample, what, cap) {
-    return table(tables.headers, sample.first, (result) => targetCells(result, tables.withService, tables.guard), tables.budget, cap, (count) => `Showing ${count} of ${sample.count} ${what} targets; ${tables.inFile} holds them all.`, sample.count);
+    return (0,report_kit_budget/* table */.tp)(tables.headers, sample.first, (result) => targetCells(result, tables.withService, tables.guard), tables.budget, cap, (count) => `Showing ${count} of ${sample.count} ${what} targets; ${tables.inFile} holds them all.`, sample.count);
 }
 /** The failures by cause; it hides targets too when a cause shows only its first ones. */
 function causeTable(tables, causes) {
-    const shown = table(['Cause', 'Targets', 'First targets'], causes, (cause) => causeCells(cause, tables.withService, tables.guard), tables.budget, SECTION_BYTES.failed, (count) => `Showing ${count} of ${causes.length} causes; ${tables.inFile} holds every target.`);
+    const shown = (0,report_kit_budget/* table */.tp)(['Cause', 'Targets', 'First targets'], causes, (cause) => causeCells(cause, tables.withService, tables.guard), tables.budget, report_kit_budget/* SECTION_BYTES */.Q5.failed, (count) => `Showing ${count} of ${causes.length} causes; ${tables.inFile} holds every target.`);
     const hidden = shown.hidden || causes.some((cause) => cause.first.length < cause.count);
     return { lines: ['<h3>Failed, by cause</h3>', ...shown.lines], hidden };
 }
@@ -35375,7 +36080,7 @@ function targetSections(facts, causes, budget, guard) {
     const { dryRun } = facts;
     const tables = targetTables(facts, budget, guard);
     // When nothing was sent, every target failed for the reason said above.
-    const nothingSent = notSentBecause(facts) !== undefined;
+    const nothingSent = facts.notSent !== undefined;
     const { failed: failedCount, total } = facts.counts;
     const notSent = { first: [], count: nothingSent ? failedCount : 0 };
     const rest = { first: [], count: total - failedCount };
@@ -35386,12 +36091,12 @@ function targetSections(facts, causes, budget, guard) {
     // Failures take their share of the budget first.
     const failures = nothingSent || failedCount === 0 ? undefined : causeTable(tables, causes);
     const openRest = restOpen && rest.count > 0
-        ? sampleTable(tables, rest, what, SECTION_BYTES.succeeded)
+        ? sampleTable(tables, rest, what, report_kit_budget/* SECTION_BYTES */.Q5.succeeded)
         : undefined;
-    const notSentTable = notSent.count > 0 ? sampleTable(tables, notSent, 'not sent', SECTION_BYTES.notSent) : undefined;
+    const notSentTable = notSent.count > 0 ? sampleTable(tables, notSent, 'not sent', report_kit_budget/* SECTION_BYTES */.Q5.notSent) : undefined;
     // Folded only when more than OPEN_LIST_LIMIT: never empty.
-    const foldedRest = restOpen ? undefined : sampleTable(tables, rest, what, SECTION_BYTES.succeeded);
-    const fold = (sample, title, body) => body === undefined ? [] : folded(`${(0,counted/* counted */.h)(sample.count, 'target')} ${title}`, body.lines);
+    const foldedRest = restOpen ? undefined : sampleTable(tables, rest, what, report_kit_budget/* SECTION_BYTES */.Q5.succeeded);
+    const fold = (sample, title, body) => body === undefined ? [] : (0,report_kit_budget/* folded */.TM)(`${(0,counted/* counted */.h)(sample.count, 'target')} ${title}`, body.lines);
     return {
         failures: failures?.lines ?? [],
         rest: [
@@ -35405,39 +36110,13 @@ function targetSections(facts, causes, budget, guard) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/report/summary/wait.ts
-
-
-
-
-/** The cut of the text the origin had to show. */
-const SHOWN_TEXT_CHARS = 80;
-/** The wait: what the origin showed, or why no purge call was sent and what each URL answered. */
-function waitSection(wait, budget, guard) {
-    const { text, passes, outcome } = wait;
-    const seconds = Math.round(outcome.elapsedMs / 1000);
-    const shown = text === undefined ? 'answered 2xx' : `showed ${code(guard, text, SHOWN_TEXT_CHARS)}`;
-    const checks = (item) => `${(0,counted/* counted */.h)(item.checks, 'check')} of ${code(guard, item.url, SHOWN_TARGET_CHARS)}`;
-    if (outcome.done || outcome.cancelled) {
-        const lead = outcome.done
-            ? `The origin ${shown} after ${seconds} s:`
-            : `Waited ${seconds} s for the origin before the cancel:`;
-        const items = outcome.urls.map(checks);
-        return [`<p>${lead}</p>`, ...list(items, budget, SECTION_BYTES.wait, 'the step log has each')];
-    }
-    const failure = (0,record_failure/* reasonOf */.A3)(outcome.failure ?? record_failure/* NOT_READY */.q3);
-    const waiting = outcome.urls.filter((item) => item.passedInARow < passes);
-    const items = waiting.map((item) => guard.summaryText((0,words/* describeUrlWait */.yE)(item, { text, passes }, guard), budget_SHOWN_ERROR_CHARS));
-    return [
-        `<p><b>No purge call was sent:</b> ${guard.summaryText(failure, budget_SHOWN_ERROR_CHARS)}.</p>`,
-        ...list(items, budget, SECTION_BYTES.wait, 'the step log has each')
-    ];
-}
-
 ;// CONCATENATED MODULE: ./src/report/summary/index.ts
-
-
-
+/**
+ * The job summary: the answer in its first line, then what went wrong, then what went right
+ * (folded), within one byte budget whatever the run's size. Pure. The core's sections are modules
+ * here, each capability's its own; this one reads the record once and sets the sections in order,
+ * which is also the order in which they draw on the budget.
+ */
 
 
 
@@ -35461,7 +36140,7 @@ function footer(facts) {
 }
 /** The job summary of a run: its first line is the answer, then what went wrong, then the rest. */
 function renderSummary(record, { resultsFile, context, guard }) {
-    const { settings, edgeCheck } = record;
+    const { settings } = record;
     const facts = {
         ...record,
         services: settings.services.map((service) => service.id),
@@ -35470,21 +36149,8 @@ function renderSummary(record, { resultsFile, context, guard }) {
         purgeAll: settings.purgeAll,
         resultsFile,
         context,
-        wait: record.wait === undefined || settings.wait === undefined
-            ? undefined
-            : { ...settings.wait, outcome: record.wait },
-        edgeCheck: edgeCheck === undefined
-            ? undefined
-            : {
-                entries: edgeCheck.entries,
-                textUrls: settings.edgeCheck.text === undefined ? [] : settings.edgeCheck.urls,
-                malformedAge: edgeCheck.malformedAge
-            }
+        verdicts: verdictsOf(record, guard)
     };
-    return renderFacts(facts, guard);
-}
-/** The summary from the facts it shows, each read from the record once (`renderSummary`). */
-function renderFacts(facts, guard) {
     const causes = facts.counts.failed === 0 ? [] : failureCauses(facts.results, TARGETS_PER_CAUSE);
     const head = headLines(facts, causes, guard);
     const end = footer(facts);
@@ -35492,23 +36158,14 @@ function renderFacts(facts, guard) {
     // a dry run's sentences) is bounded and few: at most about 30 KiB at the widest escaping.
     const reserve = 40 * 1024;
     const fixed = Buffer.byteLength([...head, end].join('\n'));
-    const budget = new Budget(SUMMARY_MAX_BYTES - fixed - reserve);
-    const body = [];
-    if (facts.wait !== undefined)
-        body.push(...waitSection(facts.wait, budget, guard));
-    body.push(...plannedSection(facts.plannedStages, budget, guard));
+    const budget = new report_kit_budget/* Budget */.__(report_kit_budget/* SUMMARY_MAX_BYTES */.eR - fixed - reserve);
+    // Each capability's section in its slot, in the list's order: the order they draw on the budget.
+    const sections = (slot) => CAPABILITIES.flatMap((capability) => capability.sections?.[slot]?.(record, budget, guard) ?? []);
+    const body = [...sections('lead'), ...plannedSection(facts.plannedStages, budget, guard)];
     if (facts.dryRun)
         body.push(...callsSection(facts.calls, budget, guard));
     const targets = targetSections(facts, causes, budget, guard);
-    body.push(...targets.failures);
-    if (facts.edgeCheck !== undefined)
-        body.push(...edgeCheckSection(facts.edgeCheck, budget, guard));
-    body.push(...targets.rest);
-    // With nothing to purge at all, the headline has already said why.
-    if (facts.derivation !== undefined && facts.counts.total > 0) {
-        body.push(...derivationSection(facts.derivation, budget, guard));
-    }
-    body.push(...markLines(facts.marks, guard));
+    body.push(...targets.failures, ...sections('beside'), ...targets.rest, ...sections('after'));
     const pointer = facts.resultsFile === '' || !targets.everyTargetShown ? [end] : [];
     return [...head, ...body, ...pointer].join('\n');
 }
@@ -36576,7 +37233,7 @@ const _summary = new Summary();
  * @deprecated use `core.summary`
  */
 const markdownSummary = (/* unused pure expression or super */ null && (_summary));
-const summary = _summary;
+const summary_summary = _summary;
 //# sourceMappingURL=summary.js.map
 ;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/path-utils.js
 
@@ -38200,292 +38857,6 @@ function unknownInputsNote(unknown, guard) {
     return `; note the warning${one ? '' : 's'} above: this action ignores input${one ? '' : 's'} ${unknown.map((input) => shownUnknown(input, guard)).join(', ')}`;
 }
 
-;// CONCATENATED MODULE: ./src/config/input-values.ts
-
-
-const TRUE_VALUES = ['true', 'True', 'TRUE'];
-const FALSE_VALUES = ['false', 'False', 'FALSE'];
-function parseBoolean({ raw, guard }, name) {
-    const value = raw[name];
-    if (TRUE_VALUES.includes(value))
-        return true;
-    if (FALSE_VALUES.includes(value))
-        return false;
-    throw new input_error/* InputError */.d(`${name} must be true or false, got ${(0,text_shown/* shorten */.ml)(guard, value)}`);
-}
-function parseChoice({ raw, guard }, name, allowed) {
-    const value = raw[name];
-    const choice = allowed.find((option) => option === value);
-    if (choice === undefined) {
-        const shown = allowed.filter((option) => option !== '').join(', ');
-        throw new input_error/* InputError */.d(`${name} must be one of ${shown}${allowed.includes('') ? ' (or empty)' : ''}, got ${(0,text_shown/* shorten */.ml)(guard, value)}`);
-    }
-    return choice;
-}
-function parseInteger(inputs, name, min, max) {
-    const value = inputs.raw[name];
-    const number = /^\d+$/.test(value) ? Number(value) : NaN;
-    if (!(number >= min && number <= max)) {
-        throw new input_error/* InputError */.d(`${name} must be a whole number from ${min} to ${max}, got ${(0,text_shown/* shorten */.ml)(inputs.guard, value)}`);
-    }
-    return number;
-}
-function parseSeconds({ raw, guard }, name, max) {
-    const value = raw[name];
-    const seconds = /^\d+(\.\d+)?$/.test(value) ? Number(value) : NaN;
-    if (!(seconds > 0 && seconds <= max)) {
-        throw new input_error/* InputError */.d(`${name} must be a number of seconds above 0 and at most ${max}, got ${(0,text_shown/* shorten */.ml)(guard, value)}`);
-    }
-    return seconds;
-}
-/**
- * A token travels in an HTTP header, which cannot carry line breaks, other control characters or
- * non-ASCII text; refused here rather than by the HTTP client mid-run. The value is never shown.
- */
-function requireHeaderSafe(raw, name) {
-    for (const char of raw[name]) {
-        const code = char.charCodeAt(0);
-        const problem = code === 0x0a || code === 0x0d
-            ? 'a line break'
-            : code < 0x20 || code === 0x7f
-                ? 'a control character'
-                : code > 0x7e
-                    ? 'a non-ASCII character'
-                    : undefined;
-        if (problem !== undefined) {
-            throw new input_error/* InputError */.d(`${name} holds ${problem}, which an HTTP header cannot carry; check the secret behind ${name} (its value is not shown)`);
-        }
-    }
-}
-
-;// CONCATENATED MODULE: ./src/config/lists.ts
-/**
- * The one grammar of list inputs (keys, urls, verify-urls, wait-for-url, service-id and the list
- * files): a JSON array of strings, or text split by the input's separators. Pure.
- */
-
-
-
-/**
- * What separates keys in text. Only ASCII whitespace separates, here as in every list: a Unicode
- * space inside an item is refused, not split on.
- */
-const KEY_SEPARATORS = /[ \t\r\n,]+/;
-const KEYS = {
-    item: 'key',
-    items: 'keys',
-    split: KEY_SEPARATORS,
-    separatedBy: 'spaces, commas or newlines',
-    show: (raw, guard) => (0,text_shown/* shorten */.ml)(guard, raw)
-};
-/** A comma is a character of a URL (`/img/w_100,h_50.jpg`): only one at a piece's end separates. */
-const URLS = {
-    item: 'URL',
-    items: 'URLs',
-    split: /[ \t\r\n]+/,
-    ends: /^,+|,+$/g,
-    separatedBy: 'newlines or spaces',
-    show: (raw, guard) => (0,text_shown/* shorten */.ml)(guard, (0,keys_and_urls/* withoutCredentials */.ri)(raw)),
-    check: refuseJoinedUrls
-};
-/** A space never separates service ids: with mode: all, `prod staging` must not purge two services. */
-const SERVICE_IDS = {
-    item: 'service id',
-    items: 'service ids',
-    split: /[\n,]+/,
-    ends: /^[ \t\r]+|[ \t\r]+$/g,
-    separatedBy: 'newlines or commas',
-    show: (raw, guard) => (0,text_shown/* shorten */.ml)(guard, raw)
-};
-const KINDS = {
-    keys: KEYS,
-    'keys-file': KEYS,
-    urls: URLS,
-    'urls-file': URLS,
-    'verify-urls': URLS,
-    'wait-for-url': URLS,
-    'service-id': SERVICE_IDS
-};
-const WHITESPACE = /\s/;
-/**
- * The items of one list input, in order, duplicates kept, blank ones dropped; none holds
- * whitespace. Text is split once and its pieces handed on as they come, without a filtered copy.
- * A value that is a JSON array of strings (what `jq -c` and `toJSON` write) gives its elements,
- * each one item as written.
- */
-function* listItems(text, input, guard) {
-    const kind = KINDS[input];
-    const elements = jsonElements(text, input, guard);
-    for (const [index, piece] of (elements ?? text.split(kind.split)).entries()) {
-        // An element is an item as written; a piece of text drops its kind's ends first.
-        const item = elements !== undefined || kind.ends === undefined ? piece : piece.replace(kind.ends, '');
-        if (item === '')
-            continue;
-        const space = WHITESPACE.exec(item);
-        if (space !== null) {
-            const char = codePoint(space[0]);
-            throw new input_error/* InputError */.d(elements === undefined
-                ? `${input}: ${kind.show(item, guard)} holds whitespace (${char}) that does not separate ${kind.items}; separate them with ${kind.separatedBy}`
-                : `${input}: element ${index + 1} of the JSON array, ${kind.show(item, guard)}, holds whitespace (${char}); give each ${kind.item} as an element of its own`);
-        }
-        kind.check?.(item, input, guard);
-        yield item;
-    }
-}
-/** Whitespace JSON allows around a value: the same four characters that separate keys and URLs. */
-function isBlank(code) {
-    return code === 0x20 || code === 0x09 || code === 0x0a || code === 0x0d;
-}
-/**
- * The elements when the trimmed text is a JSON array of strings; undefined when it is a list in
- * text. Refuses the values that look like JSON and read wrongly either way: text in brackets that
- * is no such array (`[a, b]`: are the brackets part of the keys?), and one JSON string
- * (`"homepage about"`), whose quotes would become part of the first and last item.
- */
-function jsonElements(text, input, guard) {
-    const kind = KINDS[input];
-    let first = 0;
-    while (first < text.length && isBlank(text.charCodeAt(first)))
-        first++;
-    let last = text.length - 1;
-    while (last > first && isBlank(text.charCodeAt(last)))
-        last--;
-    if (first >= last)
-        return undefined;
-    const opens = text[first];
-    const closes = text[last];
-    if (opens === '[' && closes === ']') {
-        const value = parsedJson(text);
-        if (isStringArray(value))
-            return value;
-        throw new input_error/* InputError */.d(`${input}: ${kind.show(text.slice(first, last + 1), guard)} is not a JSON array of strings, which a value starting with [ and ending with ] must be; write it as one (["a","b"]), or leave out the brackets`);
-    }
-    if (opens === '"' && closes === '"' && typeof parsedJson(text) === 'string') {
-        throw new input_error/* InputError */.d(`${input}: ${kind.show(text.slice(first, last + 1), guard)} is one JSON string, whose quotes would be read as part of the ${kind.items}; remove them, or give a JSON array of strings (["a","b"])`);
-    }
-    return undefined;
-}
-function parsedJson(text) {
-    try {
-        return JSON.parse(text);
-    }
-    catch {
-        return undefined;
-    }
-}
-function isStringArray(value) {
-    return Array.isArray(value) && value.every((element) => typeof element === 'string');
-}
-/** `U+00A0`: the character named, since a quoted value shows a no-break space as a space. */
-function codePoint(char) {
-    const code = char.codePointAt(0) ?? 0;
-    return `U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
-}
-/**
- * A comma running straight into another scheme is refused: as one URL, `https://h/a,https://h/b`
- * is valid and would purge the wrong path.
- */
-function refuseJoinedUrls(item, input, guard) {
-    const joints = item.match(/,https?:\/\//gi)?.length ?? 0;
-    if (joints > 0) {
-        const joined = joints === 1 ? 'two URLs joined by a comma' : `${joints + 1} URLs joined by commas`;
-        throw new input_error/* InputError */.d(`${input}: ${(0,text_shown/* shorten */.ml)(guard, (0,keys_and_urls/* withoutCredentials */.ri)(item))} holds ${joined}; separate URLs with newlines or spaces`);
-    }
-}
-/**
- * The keys of each list in turn, each once (its first place kept), checked as they are found: one
- * pass over each list's items, no merged copy, since a keys-file may hold 100,000 keys.
- */
-function parseKeys(guard, ...lists) {
-    const keys = new Set();
-    for (const [text, input] of lists) {
-        for (const key of listItems(text, input, guard)) {
-            if (keys.has(key))
-                continue;
-            (0,keys_and_urls/* checkKey */.yR)(key, input, guard);
-            keys.add(key);
-        }
-    }
-    return [...keys];
-}
-/** The URLs of each list in turn, each checked, and each once by where its purge goes. */
-function parseUrls(guard, ...lists) {
-    const urls = new Map();
-    for (const [text, input] of lists) {
-        for (const item of listItems(text, input, guard)) {
-            const url = (0,keys_and_urls/* purgeUrl */.JU)(item, input, guard);
-            if (!urls.has(url.address))
-                urls.set(url.address, url);
-        }
-    }
-    return [...urls.values()];
-}
-
-;// CONCATENATED MODULE: ./src/config/purge-api.ts
-
-
-
-
-/** Why an input fed from a secret or variable arrives empty, short of GitHub withholding it. */
-const NOT_SET = 'may not be set in this repository, or only in an environment the job does not name';
-/**
- * Refuses an empty api-token. Called only when the run sends it: for a whole service, for keys, or
- * for URLs with url-purge-auth; the message names which.
- */
-function requireApiToken(raw, purgeAll, needsService) {
-    if (raw['api-token'] !== '')
-        return;
-    throw new input_error/* InputError */.d(`api-token is required to purge ${purgeAll ? 'a whole service' : needsService ? 'surrogate keys' : 'URLs with url-purge-auth: true'}. It is empty: the secret behind it ${NOT_SET}, or this run gets no Actions secrets (runs triggered by a pull request from a fork or by Dependabot do not)`);
-}
-/** One service id, or several separated by newlines or commas: keys and purge-all go to each. */
-function parseServices(inputs) {
-    const { raw, guard } = inputs;
-    const ids = parseServiceIds(inputs);
-    if (ids.length === 0) {
-        throw new input_error/* InputError */.d(`service-id is required to purge surrogate keys or a whole service. It is empty: the secret or variable behind it ${NOT_SET}, or this run gets none (a run triggered by a pull request from a fork gets no Actions secrets or variables; one triggered by Dependabot gets variables but no Actions secrets)`);
-    }
-    if (raw['base-url'] === '') {
-        throw new input_error/* InputError */.d('base-url is required to purge surrogate keys or a whole service, e.g. https://api.example-cdn.com');
-    }
-    const base = (0,keys_and_urls/* parseHttpUrl */.f$)(raw['base-url'], 'base-url', guard);
-    if (base.search !== '' || base.hash !== '') {
-        throw new input_error/* InputError */.d('base-url: give the management address without a query or fragment');
-    }
-    if (base.pathname.split('/').includes('service')) {
-        throw new input_error/* InputError */.d(`base-url: ${(0,text_shown/* shorten */.ml)(guard, raw['base-url'])} holds /service/ in its path; give the management address only (e.g. https://api.example-cdn.com): the action appends /service/{service-id}/... itself`);
-    }
-    requireSafeTransport(base, 'base-url');
-    const baseUrl = base.href.replace(/\/+$/, '');
-    return ids.map((id) => ({ id, baseUrl }));
-}
-/** The service ids, each a safe path segment of printable ASCII; empty when none is given. */
-function parseServiceIds({ raw, guard }) {
-    const ids = new Set(listItems(raw['service-id'], 'service-id', guard));
-    for (const id of ids) {
-        if (id === '.' || id === '..') {
-            throw new input_error/* InputError */.d(`service-id: ${(0,text_shown/* shorten */.ml)(guard, id)} is not a service id: URLs read . and .. as path steps, so its calls would go to another address than a service's (.. would make {base-url}/purge_all)`);
-        }
-        if (!/^[\x21-\x7e]+$/.test(id)) {
-            throw new input_error/* InputError */.d(`service-id: ${(0,text_shown/* shorten */.ml)(guard, id)} is not a service id: give printable ASCII ids without spaces, separated by newlines or commas`);
-        }
-    }
-    return [...ids];
-}
-/** url-purge-auth sends api-token with every URL purge: each URL and url-map prefix is checked. */
-function requireSafeUrlPurges(urls, urlMap, guard) {
-    for (const { url, target } of urls)
-        requireSafeTransport(url, `urls: ${(0,text_shown/* shorten */.ml)(guard, target)}`);
-    for (const { urlPrefix, line } of urlMap) {
-        requireSafeTransport(new URL(urlPrefix), `url-map line ${line}`);
-    }
-}
-/** The token must not cross the network in clear text; loopback is allowed for local test servers. */
-function requireSafeTransport(url, source) {
-    if (url.protocol === 'http:' && !(0,keys_and_urls/* isLoopbackHost */.cW)(url.hostname)) {
-        throw new input_error/* InputError */.d(`${source}: http:// would send api-token unencrypted to ${url.host}; use https:// (http is allowed only for localhost, 127.0.0.0/8 and ::1)`);
-    }
-}
-
 ;// CONCATENATED MODULE: ./src/config/mode.ts
 /** The `mode` input: which targets a run purges, and what it refuses beside them. Pure. */
 
@@ -38529,164 +38900,7 @@ function checkMode(mode, given, soft, note) {
     }
 }
 
-// EXTERNAL MODULE: ./node_modules/picomatch/index.js
-var picomatch = __nccwpck_require__(4006);
-var picomatch_default = /*#__PURE__*/__nccwpck_require__.n(picomatch);
-;// CONCATENATED MODULE: ./src/config/maps.ts
-/** Which URLs and surrogate keys the files a deploy changed make stale: url-map and key-map. Pure. */
-
-
-
-
-
-
-/** The `LEFT => RIGHT` lines of a map, skipping blank lines and `#` comments. */
-function mapLines(text, input, shape, guard) {
-    return text
-        .replace(/^\uFEFF/, '')
-        .split(/\r?\n/)
-        .flatMap((raw, index) => {
-        const trimmed = raw.trim();
-        if (trimmed === '' || trimmed.startsWith('#'))
-            return [];
-        const line = index + 1;
-        const arrow = trimmed.indexOf('=>');
-        const left = arrow < 0 ? '' : trimmed.slice(0, arrow).trim();
-        const right = arrow < 0 ? '' : trimmed.slice(arrow + 2).trim();
-        if (left === '' || right === '') {
-            throw new input_error/* InputError */.d(`${input} line ${line}: expected ${shape}, got ${(0,text_shown/* shorten */.ml)(guard, trimmed)}`);
-        }
-        return [{ line, left, right }];
-    });
-}
-/** Parses `url-map`: lines `PATH_PREFIX => URL_PREFIX`, e.g. `public/ => https://www.example.com/`. */
-function parseUrlMap(text, guard) {
-    return mapLines(text, 'url-map', '"PATH_PREFIX => URL_PREFIX"', guard).map(({ line, left, right }) => {
-        const source = `url-map line ${line}`;
-        const url = (0,keys_and_urls/* parseHttpUrl */.f$)(right, source, guard);
-        if (url.search !== '' || url.hash !== '' || /[?#]/.test(right)) {
-            throw new input_error/* InputError */.d(`${source}: ${(0,text_shown/* shorten */.ml)(guard, right)} has a query or fragment; a URL prefix is a scheme, host and path`);
-        }
-        // The path prefix is a directory, so the URL prefix is one too: `https://x/blog` + `a.html`
-        // must give `https://x/blog/a.html`, not `https://x/bloga.html`.
-        if (!url.pathname.endsWith('/'))
-            url.pathname += '/';
-        return { pathPrefix: parsePathPrefix(left, source, guard), urlPrefix: url.href, line };
-    });
-}
-/** A repository directory as GitHub lists paths: no leading `./` or `/`, ending in `/`. */
-function parsePathPrefix(raw, source, guard) {
-    if (/[*?[\]{}]/.test(raw)) {
-        throw new input_error/* InputError */.d(`${source}: ${(0,text_shown/* shorten */.ml)(guard, raw)} looks like a glob; PATH_PREFIX is a directory such as public/ (globs belong in key-map)`);
-    }
-    if (raw.includes('\\')) {
-        throw new input_error/* InputError */.d(`${source}: ${(0,text_shown/* shorten */.ml)(guard, raw)}: separate directories with /, not \\`);
-    }
-    const path = raw.replace(/^(\.\/|\/)+/, '').replace(/^\.$/, '');
-    if (path.split('/').some((segment) => segment === '.' || segment === '..')) {
-        throw new input_error/* InputError */.d(`${source}: ${(0,text_shown/* shorten */.ml)(guard, raw)}: give the directory from the repository root, without . or .. segments`);
-    }
-    if (path === '')
-        return '';
-    return path.endsWith('/') ? path : `${path}/`;
-}
-/** Parses `key-map`: lines `GLOB => KEY`, e.g. `content/blog/** => blog`; one key per line. */
-function parseKeyMap(text, guard) {
-    return mapLines(text, 'key-map', '"GLOB => KEY"', guard).map(({ line, left, right }) => {
-        const source = `key-map line ${line}`;
-        // A line is not a list: one key, so separators as in keys mean a second key.
-        const keys = new Set(right.split(KEY_SEPARATORS).filter((key) => key !== ''));
-        if (keys.size !== 1) {
-            throw new input_error/* InputError */.d(`${source}: ${(0,text_shown/* shorten */.ml)(guard, right)} is ${keys.size} keys; give one key per line (repeat the glob for more)`);
-        }
-        const [key = ''] = keys;
-        (0,keys_and_urls/* checkKey */.yR)(key, source, guard);
-        // Paths from GitHub never start with `./`; a glob that does would never match.
-        const glob = left.replace(/^(\.\/)+/, '');
-        try {
-            // dot: files such as `.well-known/…` are served too, and a missed purge is the costly mistake.
-            return { glob, key, line, matches: picomatch_default()(glob, { dot: true }) };
-        }
-        catch (error) {
-            throw new input_error/* InputError */.d(`${source}: ${(0,text_shown/* shorten */.ml)(guard, left)} is not a valid glob: ${(0,message/* messageOf */.b)(error)}`);
-        }
-    });
-}
-
-;// CONCATENATED MODULE: ./src/config/stage-inputs.ts
-
-
-
-
-
-
-/** The `changed-since` value that reads and writes each service's purge marks. */
-const LAST_PURGE = 'last-purge';
-function parseChangedFiles(inputs) {
-    const { raw, guard } = inputs;
-    if (!parseBoolean(inputs, 'changed-files'))
-        return undefined;
-    const urlMap = parseUrlMap(raw['url-map'], guard);
-    const keyMap = parseKeyMap(raw['key-map'], guard);
-    if (urlMap.length === 0 && keyMap.length === 0) {
-        throw new input_error/* InputError */.d('changed-files: true needs url-map (PATH_PREFIX => URL_PREFIX lines) or key-map (GLOB => KEY lines) to turn changed files into targets');
-    }
-    if (raw['github-token'] === '') {
-        throw new input_error/* InputError */.d('github-token is required with changed-files: true (the default, github.token, is enough)');
-    }
-    const given = raw['changed-since'];
-    const changedSince = given === LAST_PURGE || given === '' ? undefined : given;
-    return { urlMap, keyMap, changedSince };
-}
-function parseLastPurge(inputs, changedFiles, purgeAll) {
-    if (inputs.raw['changed-since'] !== LAST_PURGE)
-        return undefined;
-    if (!changedFiles && !purgeAll) {
-        throw new input_error/* InputError */.d('changed-since: last-purge needs changed-files: true (to purge what changed since the last complete purge) or mode: all (to purge everything and start the record); a branch or tag named last-purge cannot be named here, give its commit SHA instead');
-    }
-    if (inputs.raw['github-token'] === '') {
-        throw new input_error/* InputError */.d('github-token is required with changed-since: last-purge, which keeps its record as GitHub deployments (the default, github.token, is enough with permissions: deployments: write)');
-    }
-    const serviceIds = parseServiceIds(inputs);
-    if (serviceIds.length === 0) {
-        throw new input_error/* InputError */.d('changed-since: last-purge keeps one record per service, named by service-id: set service-id');
-    }
-    return { serviceIds };
-}
-function parseWait(inputs) {
-    const urls = parseCheckUrls(inputs, 'wait-for-url');
-    const text = inputs.raw['wait-for-text'] || undefined;
-    const passes = parseInteger(inputs, 'wait-passes', 1, 100);
-    const timeoutMs = parseSeconds(inputs, 'wait-timeout', 21_600) * 1000;
-    if (urls.length === 0) {
-        if (text !== undefined) {
-            throw new input_error/* InputError */.d('wait-for-text needs wait-for-url: the URLs that must show it');
-        }
-        return undefined;
-    }
-    return { urls, text, passes, timeoutMs };
-}
-function parseEdgeCheck(inputs) {
-    const urls = parseCheckUrls(inputs, 'verify-urls');
-    const text = inputs.raw['verify-text'] || undefined;
-    if (text !== undefined && urls.length === 0) {
-        throw new input_error/* InputError */.d('verify-text needs verify-urls: only the pages listed there are judged by the text (purged URLs are judged by Age)');
-    }
-    return {
-        purgedUrls: parseBoolean(inputs, 'verify'),
-        urls,
-        text,
-        timeoutMs: parseSeconds(inputs, 'verify-timeout', 3600) * 1000
-    };
-}
-/** Absolute http(s) URLs, each once. */
-function parseCheckUrls({ raw, guard }, name) {
-    const urls = Array.from(listItems(raw[name], name, guard), (item) => (0,keys_and_urls/* parseHttpUrl */.f$)(item, name, guard).href);
-    return [...new Set(urls)];
-}
-
 ;// CONCATENATED MODULE: ./src/config/inputs.ts
-
 
 
 
@@ -38736,7 +38950,7 @@ const SECRET_INPUTS = ['api-token', 'github-token'];
  * Values are shown through `guard`, the run's. `ignored`: the undeclared inputs the runner passed,
  * which "Nothing to purge" points at.
  */
-function parseSettings(raw, { readFile, guard }, ignored = []) {
+function parseSettings(raw, { readFile, guard, parts }, ignored = []) {
     const inputs = { raw, guard };
     for (const name of SECRET_INPUTS)
         requireHeaderSafe(raw, name);
@@ -38746,8 +38960,12 @@ function parseSettings(raw, { readFile, guard }, ignored = []) {
     const mode = parseChoice(inputs, 'mode', MODES);
     const keys = parseKeys(guard, [raw.keys, 'keys'], listFile(inputs, 'keys-file', readFile));
     const urls = parseUrls(guard, [raw.urls, 'urls'], listFile(inputs, 'urls-file', readFile));
-    const changedFiles = parseChangedFiles(inputs);
-    const lastPurge = parseLastPurge(inputs, changedFiles !== undefined, mode === 'all');
+    // Capabilities that make targets are parsed before the mode is checked, the others after.
+    const parsed = (makers) => parts
+        .filter((part) => (part.makesTargets ?? false) === makers)
+        .reduce((all, part) => ({ ...all, ...part.parse(inputs, mode) }), {});
+    const made = parsed(true);
+    const { changedFiles } = made;
     // Keys and URLs a map may derive count as given: the run cannot know yet whether it will.
     const hasKeys = keys.length > 0 || (changedFiles?.keyMap.length ?? 0) > 0;
     const hasUrls = urls.length > 0 || (changedFiles?.urlMap.length ?? 0) > 0;
@@ -38776,10 +38994,8 @@ function parseSettings(raw, { readFile, guard }, ignored = []) {
         summary: parseBoolean(inputs, 'summary'),
         failOnError: parseBoolean(inputs, 'fail-on-error'),
         repeatAfterMs: parseInteger(inputs, 'repeat-after', 0, 300) * 1000,
-        changedFiles,
-        lastPurge,
-        wait: parseWait(inputs),
-        edgeCheck: parseEdgeCheck(inputs)
+        ...made,
+        ...parsed(false)
     };
 }
 /** A list file's text and its name, as parseKeys and parseUrls read a list. */
@@ -38927,12 +39143,15 @@ function checkInputNames(log, guard) {
     refuseMisspelled(misspelled, guard);
     return unknown;
 }
-/** The settings of this run: every input but the tokens, which `readTokens` has read. */
-function readSettings(tokens, { log, guard }) {
+/**
+ * The settings of this run: every input but the tokens, which `readTokens` has read; `parts`, the
+ * capabilities' inputs.
+ */
+function readSettings(tokens, { log, guard }, parts) {
     const raw = { 'api-token': tokens.api, 'github-token': tokens.github };
     for (const name of INPUT_NAMES)
         raw[name] ??= getInput(name).trim();
-    return parseSettings(raw, { readFile: (path) => readListFile(path, guard), guard }, checkInputNames(log, guard));
+    return parseSettings(raw, { readFile: (path) => readListFile(path, guard), guard, parts }, checkInputNames(log, guard));
 }
 
 ;// CONCATENATED MODULE: ./src/runner/voice.ts
@@ -39057,11 +39276,12 @@ function listenForCancel(log) {
  * here, so a summary that cannot be rendered fails as one that cannot be written does.
  */
 async function writeSummary(render) {
-    await summary.addRaw(render(), true).write();
+    await summary_summary.addRaw(render(), true).write();
 }
 
 ;// CONCATENATED MODULE: ./src/main.ts
-/** The entry: the runner door → inputs → pipeline → report → purge marks → exit. The table of contents of the action. */
+/** The entry: the runner door → inputs → pipeline → report → what stays open → exit. The table of contents of the action. */
+
 
 
 
@@ -39083,7 +39303,7 @@ async function run() {
     const voice = runnerVoice(guard);
     const cancel = listenForCancel(voice.log);
     try {
-        const settings = readSettings(tokens, voice);
+        const settings = readSettings(tokens, voice, INPUT_PARTS);
         (0,src_clock/* mark */.Gy)('inputs');
         const deps = {
             clock: src_clock/* systemClock */.ml,
@@ -39093,9 +39313,9 @@ async function run() {
             connect: liveConnections(tokens.api),
             openGitHub: openGitHub(tokens.github)
         };
-        const { record, closeMarks } = await runPipeline(settings, deps);
+        const { record, finish } = await runPipeline(settings, deps);
         (0,src_clock/* mark */.Gy)('calls');
-        await closeMarks(await report(record, voice));
+        await finish(await report(record, voice));
         conclude(record, voice);
     }
     catch (error) {

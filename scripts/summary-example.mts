@@ -13,6 +13,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import * as prettier from 'prettier'
 import type { Answer } from '../src/http/agents.js'
+import { INPUT_PARTS } from '../src/capabilities/index.js'
 import { parseSettings, type RawInputs } from '../src/config/inputs.js'
 import type { StepLog } from '../src/log.js'
 import { runPipeline } from '../src/pipeline/index.js'
@@ -78,7 +79,7 @@ const clock = new FakeClock()
 const transport = new ScriptedTransport(clock, answer)
 const settings = parseSettings(
   { ...DEFAULT_INPUTS, ...inputs },
-  { readFile: () => '', guard: NO_SECRETS }
+  { readFile: () => '', guard: NO_SECRETS, parts: INPUT_PARTS }
 )
 const quiet: StepLog = {
   info: () => undefined,

@@ -321,7 +321,7 @@ interface Call {
 const INPUT_READERS = new Set(['getInput', 'getBooleanInput', 'getMultilineInput'])
 const OUTPUT_WRITERS = new Set(['setOutput', 'setBoundedOutput'])
 /** The runner's door, which sets whatever output the report names, and the report's bounded writer. */
-const OUTPUT_DOORS = ['src/runner/step-outputs.ts', 'src/report/outputs.ts']
+const OUTPUT_DOORS = ['src/runner/step-outputs.ts', 'src/report-kit/json-outputs.ts']
 
 /** Calls of the input readers and output writers in src/, with their first argument when literal. */
 function findCalls(): Call[] {

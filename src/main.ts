@@ -1,8 +1,8 @@
-/** The entry: the runner door → inputs → pipeline → report → purge marks → exit. The table of contents of the action. */
+/** The entry: the runner door → inputs → pipeline → report → what stays open → exit. The table of contents of the action. */
 import { mark, systemClock } from './clock.js'
 import { liveConnections, type PipelineDeps } from './pipeline/connections.js'
 import { runPipeline } from './pipeline/index.js'
-import type { RunRecord } from './record/index.js'
+import { INPUT_PARTS, type RunRecord } from './capabilities/index.js'
 import { conclude } from './report/conclusion.js'
 import { writeOutputs } from './report/outputs.js'
 import { renderSummary } from './report/summary/index.js'
@@ -22,7 +22,7 @@ export async function run(): Promise<boolean> {
   const voice = runnerVoice(guard)
   const cancel = listenForCancel(voice.log)
   try {
-    const settings = readSettings(tokens, voice)
+    const settings = readSettings(tokens, voice, INPUT_PARTS)
     mark('inputs')
     const deps: PipelineDeps = {
       clock: systemClock,
@@ -32,9 +32,9 @@ export async function run(): Promise<boolean> {
       connect: liveConnections(tokens.api),
       openGitHub: openGitHub(tokens.github)
     }
-    const { record, closeMarks } = await runPipeline(settings, deps)
+    const { record, finish } = await runPipeline(settings, deps)
     mark('calls')
-    await closeMarks(await report(record, voice))
+    await finish(await report(record, voice))
     conclude(record, voice)
   } catch (error) {
     voice.fail(messageOf(error))

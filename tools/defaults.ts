@@ -42,7 +42,7 @@ export function settingsWith(overrides: Partial<Settings>): Settings {
     changedFiles: undefined,
     lastPurge: undefined,
     wait: undefined,
-    edgeCheck: { purgedUrls: false, urls: [], text: undefined, timeoutMs: 60_000 },
+    edgeCheck: undefined,
     ...overrides
   }
 }

@@ -1,13 +1,13 @@
 /** Unit tests of the step log's lines: what they say, and that no text from outside speaks to the runner. */
 import { describe, expect, it } from '@jest/globals'
 import { parseSettings } from '../../src/config/inputs.js'
-import { showDerivation } from '../../src/capabilities/changed-files/index.js'
+import { showDerivation } from '../../src/capabilities/changed-files/summary.js'
 import { describeEnd } from '../../src/core/log-lines.js'
 import { recordedLog } from '../support/recorded-log.js'
 import { planPurges, describePlan } from '../../src/core/plan.js'
 import { DEFAULT_INPUTS, TEST_BASE } from '../../tools/defaults.js'
 import { derivationOf } from '../support/derivation.js'
-import { type DerivedTarget, type Derivation } from '../../src/record/index.js'
+import { type DerivedTarget, type Derivation } from '../../src/capabilities/changed-files/record.js'
 import { describeCall } from '../../src/record/words.js'
 import { NO_SECRETS } from '../support/guard.js'
 
@@ -26,7 +26,7 @@ const linesOf = (...texts: string[]): string[] => texts.flatMap((text) => text.s
 describe('showDerivation', () => {
   async function shown(given: Derivation, calls = 1): Promise<string[]> {
     const log = recordedLog()
-    await showDerivation(given, calls, { log, guard: NO_SECRETS })
+    await showDerivation(given, calls === 0, { log, guard: NO_SECRETS })
     return log.lines
   }
 
@@ -83,7 +83,8 @@ describe('call lines', () => {
       readFile: () => {
         throw new Error('no files in these tests')
       },
-      guard: NO_SECRETS
+      guard: NO_SECRETS,
+      parts: []
     }
   )
   const [call] = planPurges(settings)
@@ -143,7 +144,7 @@ describe('call lines', () => {
         'service-id': 'svc123',
         mode: 'all'
       },
-      { readFile: () => '', guard: NO_SECRETS }
+      { readFile: () => '', guard: NO_SECRETS, parts: [] }
     )
     const calls = planPurges(all)
     expect(describePlan(calls, all, NO_SECRETS)).toBe(

@@ -33,7 +33,8 @@ function planFor(overrides: Partial<RawInputs>): PurgeCall[] {
         readFile: () => {
           throw new Error('no files in these tests')
         },
-        guard: NO_SECRETS
+        guard: NO_SECRETS,
+        parts: []
       }
     )
   )

@@ -1,4 +1,4 @@
-import type { Derivation, DerivedTarget } from '../../src/record/index.js'
+import type { Derivation, DerivedTarget } from '../../src/capabilities/changed-files/record.js'
 /** A changed-files derivation as the GitHub comparison would give it, for tests of how it is shown. */
 
 /** The targets' files changed in one push; `unmatched` files changed too but gave no target. */

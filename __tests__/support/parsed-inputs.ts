@@ -1,4 +1,5 @@
 /** Inputs parsed as the action parses them, for the unit tests of inputs and of list files. */
+import { INPUT_PARTS } from '../../src/capabilities/index.js'
 import { parseSettings, type RawInputs } from '../../src/config/inputs.js'
 import { InputError } from '../../src/config/input-error.js'
 import type { FileReader } from '../../src/config/list-files.js'
@@ -38,7 +39,7 @@ export function settingsOf(
   overrides: Partial<RawInputs>,
   readFile: FileReader = noFiles
 ): Settings {
-  return parseSettings(raw(overrides), { readFile, guard: NO_SECRETS })
+  return parseSettings(raw(overrides), { readFile, guard: NO_SECRETS, parts: INPUT_PARTS })
 }
 
 /** The refusal parseSettings throws for these inputs. */
@@ -47,7 +48,7 @@ export function refusalOf(
   readFile: FileReader = noFiles
 ): InputError {
   try {
-    parseSettings(raw(overrides), { readFile, guard: NO_SECRETS })
+    parseSettings(raw(overrides), { readFile, guard: NO_SECRETS, parts: INPUT_PARTS })
   } catch (error) {
     if (error instanceof InputError) return error
     throw error

@@ -6,7 +6,7 @@
 import type { LastPurgeSettings } from '../../src/config/settings.js'
 import type { GitHubRepository, RunEvent } from '../../src/github.js'
 import type { StepLog } from '../../src/log.js'
-import type { RunOutcome } from '../../src/capabilities/changed-files/last-purge/complete.js'
+import type { decideMarks } from '../../src/capabilities/changed-files/last-purge/complete.js'
 import { FakeGitHubApi, type Permission } from '../../tools/fake-github-api/server.js'
 import { ACCESS, connect, TOKEN, writes } from './site-repository.js'
 
@@ -46,9 +46,9 @@ export function site(api: FakeGitHubApi): string {
 }
 
 /** A run that purged every target, checked no page, and ran to its end: complete. */
-export const COMPLETE: RunOutcome = {
+export const COMPLETE: Parameters<typeof decideMarks>[1] = {
   results: [],
-  edgeCheck: undefined,
   stopped: undefined,
-  unexpectedError: undefined
+  unexpectedError: undefined,
+  notComplete: undefined
 }

@@ -1,5 +1,6 @@
 /** A run record for tests of the report: nothing planned or done unless a test says so. */
-import { countResults, type PurgeResult, type RunRecord } from '../../src/record/index.js'
+import { countResults, type PurgeResult } from '../../src/record/index.js'
+import { type RunRecord } from '../../src/capabilities/index.js'
 import { settingsWith } from '../../tools/defaults.js'
 
 /** Its counts are the given results' own, as the pipeline counts them. */
@@ -7,14 +8,12 @@ export function runRecord(overrides: Partial<Omit<RunRecord, 'counts'>> = {}): R
   const results = overrides.results ?? []
   return {
     settings: settingsWith({}),
-    derivation: undefined,
     calls: [],
     plannedStages: [],
-    wait: undefined,
-    edgeCheck: undefined,
+    notSent: undefined,
     stopped: undefined,
     unexpectedError: undefined,
-    marks: [],
+    notComplete: undefined,
     ...overrides,
     results,
     counts: countResults(results)

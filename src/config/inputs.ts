@@ -14,8 +14,7 @@ import {
   requireHeaderSafe
 } from './input-values.js'
 import { parseServices, requireApiToken, requireSafeUrlPurges } from './purge-api.js'
-import { checkMode, MODES } from './mode.js'
-import { parseChangedFiles, parseLastPurge, parseEdgeCheck, parseWait } from './stage-inputs.js'
+import { checkMode, MODES, type Mode } from './mode.js'
 import { parseKeys, parseUrls, type ListText } from './lists.js'
 import type { Guard } from '../text/guard.js'
 import { shorten } from '../text/shown.js'
@@ -68,6 +67,25 @@ export interface RunInputs {
   guard: Guard
 }
 
+/** The settings a capability adds, each absent when the run does not use it. */
+export type CapabilitySettings = Partial<
+  Pick<Settings, 'changedFiles' | 'lastPurge' | 'wait' | 'edgeCheck'>
+>
+
+/** A capability's inputs, parsed into its settings. */
+export interface InputPart {
+  /** It makes targets: parsed before the mode is checked, so its maps count as targets given. */
+  makesTargets?: true
+  parse(inputs: RunInputs, mode: Mode): CapabilitySettings
+}
+
+/** What parsing reads besides the inputs: list files, the run's guard, the capabilities' inputs. */
+export interface InputReaders {
+  readFile: FileReader
+  guard: Guard
+  parts: readonly InputPart[]
+}
+
 /**
  * Validates raw inputs into settings; throws `InputError` naming the input and what is allowed.
  * Values are shown through `guard`, the run's. `ignored`: the undeclared inputs the runner passed,
@@ -75,7 +93,7 @@ export interface RunInputs {
  */
 export function parseSettings(
   raw: RawInputs,
-  { readFile, guard }: { readFile: FileReader; guard: Guard },
+  { readFile, guard, parts }: InputReaders,
   ignored: readonly UnknownInput[] = []
 ): Settings {
   const inputs: RunInputs = { raw, guard }
@@ -86,8 +104,13 @@ export function parseSettings(
   const mode = parseChoice(inputs, 'mode', MODES)
   const keys = parseKeys(guard, [raw.keys, 'keys'], listFile(inputs, 'keys-file', readFile))
   const urls = parseUrls(guard, [raw.urls, 'urls'], listFile(inputs, 'urls-file', readFile))
-  const changedFiles = parseChangedFiles(inputs)
-  const lastPurge = parseLastPurge(inputs, changedFiles !== undefined, mode === 'all')
+  // Capabilities that make targets are parsed before the mode is checked, the others after.
+  const parsed = (makers: boolean): CapabilitySettings =>
+    parts
+      .filter((part) => (part.makesTargets ?? false) === makers)
+      .reduce<CapabilitySettings>((all, part) => ({ ...all, ...part.parse(inputs, mode) }), {})
+  const made = parsed(true)
+  const { changedFiles } = made
   // Keys and URLs a map may derive count as given: the run cannot know yet whether it will.
   const hasKeys = keys.length > 0 || (changedFiles?.keyMap.length ?? 0) > 0
   const hasUrls = urls.length > 0 || (changedFiles?.urlMap.length ?? 0) > 0
@@ -116,10 +139,8 @@ export function parseSettings(
     summary: parseBoolean(inputs, 'summary'),
     failOnError: parseBoolean(inputs, 'fail-on-error'),
     repeatAfterMs: parseInteger(inputs, 'repeat-after', 0, 300) * 1000,
-    changedFiles,
-    lastPurge,
-    wait: parseWait(inputs),
-    edgeCheck: parseEdgeCheck(inputs)
+    ...made,
+    ...parsed(false)
   }
 }
 

@@ -3,8 +3,10 @@
  * files): a JSON array of strings, or text split by the input's separators. Pure.
  */
 import { InputError } from './input-error.js'
+import type { RunInputs } from './inputs.js'
 import {
   checkKey,
+  parseHttpUrl,
   purgeUrl,
   withoutCredentials,
   type PurgeUrl,
@@ -203,4 +205,16 @@ export function parseUrls(guard: Guard, ...lists: ListText[]): PurgeUrl[] {
     }
   }
   return [...urls.values()]
+}
+
+/** The pages the wait or the edge check fetches: absolute http(s) URLs, each once. */
+export function parseCheckUrls(
+  { raw, guard }: RunInputs,
+  name: 'wait-for-url' | 'verify-urls'
+): string[] {
+  const urls = Array.from(
+    listItems(raw[name], name, guard),
+    (item) => parseHttpUrl(item, name, guard).href
+  )
+  return [...new Set(urls)]
 }

@@ -61,12 +61,13 @@ export interface Settings extends PurgeTargets {
   /** Wait before purging everything a second time; 0 when off. */
   repeatAfterMs: number
   /** Present when targets are also derived from the files this run's commits changed. */
-  changedFiles: ChangedFilesSettings | undefined
+  changedFiles?: ChangedFilesSettings | undefined
   /** Present with `changed-since: last-purge`. */
-  lastPurge: LastPurgeSettings | undefined
+  lastPurge?: LastPurgeSettings | undefined
   /** Present when the purge waits until the origin serves the release. */
-  wait: WaitSettings | undefined
-  edgeCheck: EdgeCheckSettings
+  wait?: WaitSettings | undefined
+  /** Present when the run checks pages at the edge after the purge. */
+  edgeCheck?: EdgeCheckSettings | undefined
 }
 
 /** Before any purge call: each URL must show `text` (or answer 2xx) `passes` checks in a row. */

@@ -1,33 +1,25 @@
 /**
- * One run's stages in order: recall → derive → plan → purge marks opened → wait → purge → verify;
- * returns the RunRecord, and how the purge marks are closed once the report is written, on the one
- * GitHub client the run opened. No I/O of its own.
+ * One run in order: the targets (changed files add theirs) → plan → the stages before the purge
+ * (purge marks opened, the wait) → purge → the stages after it (the edge check); returns the
+ * RunRecord, and how the run ends once the report is written. No I/O of its own.
  */
-import { mark } from '../clock.js'
-import type { Settings } from '../config/settings.js'
-import { withSources, type RunRecord } from '../record/index.js'
+import { mark, unlessCancelled } from '../clock.js'
+import { CAPABILITIES, verdictsOf, type Parts, type RunRecord } from '../capabilities/index.js'
+import type { MadeTargets, StageDeps } from '../capabilities/capability.js'
+import type { PurgeTargets, Settings } from '../config/settings.js'
+import type { GitHubRepository } from '../github.js'
+import type { Prober } from '../http/probe.js'
+import { withSources } from '../record/index.js'
 import { describePlan, planPurges } from '../core/plan.js'
 import { ResultLedger } from '../core/ledger.js'
-import { showChanges, targetsOf } from './targets.js'
-import type { GitHubRepository } from '../github.js'
-import { strayEdgeCheckHosts } from '../capabilities/edge-check/urls.js'
-import { counted } from '../text/counted.js'
-import { plainLine } from '../text/shown.js'
-import { messageOf } from '../text/message.js'
 import type { PipelineDeps } from './connections.js'
-import { runStages, type Stages } from './stages.js'
+import { runStages } from './stages.js'
 
-// Loaded only by runs that keep purge marks (changed-since: last-purge), as stages.ts loads it.
-const lastPurgeMarks = () => import('../capabilities/changed-files/last-purge/write.js')
-
-/** What a run did, and how its purge marks are closed once the report is written. */
+/** What a run did, and how it ends once the report is written. */
 export interface PipelineRun {
   record: RunRecord
-  /**
-   * Ends each service's purge mark: `success` only for a complete run whose report was written
-   * (`reported`), on the GitHub client the run opened.
-   */
-  closeMarks(reported: boolean): Promise<void>
+  /** Ends what the capabilities keep open (the purge marks): `reported`, the report was written. */
+  finish(reported: boolean): Promise<void>
 }
 
 /**
@@ -36,67 +28,81 @@ export interface PipelineRun {
  * happens.
  */
 export async function runPipeline(settings: Settings, deps: PipelineDeps): Promise<PipelineRun> {
-  const { log } = deps
-  const { github, recalled, targets, derivation } = await targetsOf(settings, deps)
+  const { log, guard } = deps
+  const opened = openOnce(settings, deps)
+  const { targets, made, parts } = await unlessCancelled(
+    targetsOf(settings, opened.stage),
+    deps.signal,
+    cancelledBeforeTargets
+  )
   const calls = planPurges({ ...settings, ...targets })
   mark('plan')
-  if (derivation !== undefined) await showChanges(derivation, calls.length, deps)
-  log.info(describePlan(calls, settings, deps.guard))
-  const waitUrls = settings.wait?.urls ?? []
-  for (const notice of strayEdgeCheckHosts(settings.edgeCheck, targets.urls, waitUrls, deps.guard))
-    log.notice(notice)
+  log.info(describePlan(calls, settings, guard))
+  for (const capability of CAPABILITIES) {
+    for (const notice of capability.notices?.(settings, targets, guard) ?? []) log.notice(notice)
+  }
 
   const ledger = new ResultLedger(calls)
-  const stages = await runStages(calls, settings, targets, { github, recalled }, deps, ledger)
-  const { purge, wait, edgeCheck, plannedStages, marks, unexpectedError } = stages
-  const results =
-    derivation === undefined ? purge.results : withSources(purge.results, derivation.sources)
-  const run = { results, edgeCheck, stopped: stoppedBy(stages, calls.length), unexpectedError }
-  const record: RunRecord = {
-    settings,
-    derivation,
-    calls,
-    plannedStages,
-    wait,
-    ...run,
-    counts: purge.counts,
-    marks: marks.length === 0 ? [] : (await lastPurgeMarks()).decideMarks(marks, run)
+  const stages = await runStages(calls, settings, targets, parts, opened, deps, ledger)
+  const { purge, plannedStages, notSent, stopped, unexpectedError } = stages
+  const results = made === undefined ? purge.results : withSources(purge.results, made.sources)
+  const early = { notSent, stopped, unexpectedError, notComplete: undefined }
+  const run = { settings, calls, results, counts: purge.counts, plannedStages, ...early }
+  const record: RunRecord = { ...run, ...stages.parts }
+  // Whether the run is complete is asked of every capability: the purge marks need to know.
+  record.notComplete = verdictsOf(record, guard).find((verdict) => verdict.incomplete)?.incomplete
+  return {
+    record,
+    finish: async (reported) => {
+      for (const capability of CAPABILITIES)
+        await capability.finish?.(record, reported, opened.stage)
+    }
   }
-  return { record, closeMarks: (reported) => closeMarks(github, record, reported, deps) }
+}
+
+/** What to purge: the targets given, or those a capability made, with every capability's part. */
+async function targetsOf(
+  settings: Settings,
+  stage: StageDeps
+): Promise<{ targets: PurgeTargets; made: MadeTargets | undefined; parts: Parts }> {
+  let parts: Parts = {}
+  let made: MadeTargets | undefined
+  for (const capability of CAPABILITIES) {
+    const end = await capability.targets?.(settings, stage)
+    parts = { ...parts, ...end?.part }
+    made = end?.made ?? made
+  }
+  return { targets: made?.targets ?? settings, made, parts }
 }
 
 /**
- * Ends each service's purge mark on the run's GitHub client. A close GitHub refuses, that times out
- * or is cancelled costs a warning: the next run then compares from the older mark, which is safe.
+ * The connections the stages share, each opened on first use: the run's one GitHub client and the
+ * prober of the wait and the edge check, which `close` closes once the stages are over.
  */
-async function closeMarks(
-  github: GitHubRepository | undefined,
-  record: RunRecord,
-  reported: boolean,
-  { log, guard }: Pick<PipelineDeps, 'log' | 'guard'>
-): Promise<void> {
-  if (github === undefined || record.marks.every((mark) => mark.deploymentId === undefined)) {
-    return
+function openOnce(
+  settings: Settings,
+  { clock, signal, log, guard, connect, openGitHub }: PipelineDeps
+): { stage: StageDeps; close(): void } {
+  let github: Promise<GitHubRepository> | undefined
+  let prober: Prober | undefined
+  // GitHub calls keep the bounds purge calls keep: `max-attempts`, `timeout`, the run's cancel.
+  const { maxAttempts, timeoutMs, concurrency } = settings
+  const stage: StageDeps = {
+    clock,
+    signal,
+    log,
+    guard,
+    github: () => (github ??= openGitHub({ maxAttempts, timeoutMs, clock, signal, log, guard })),
+    pages: async () => {
+      prober ??= await connect.prober(settings, guard)
+      return { prober, clock, signal, log, guard }
+    },
+    limits: { requestTimeoutMs: timeoutMs, concurrency }
   }
-  try {
-    await (await lastPurgeMarks()).closeMarks(github, record.marks, reported, log)
-  } catch (error) {
-    log.warning(
-      `Could not mark the records of this purge (${plainLine(guard, messageOf(error))}): they stay in_progress, so the next run with changed-since: last-purge compares from the older record, which is safe`
-    )
-  }
+  return { stage, close: () => prober?.close() }
 }
 
-/** Why the run ended early, when a cancel ended it. */
-function stoppedBy({ purge, wait, edgeCheck }: Stages, calls: number): string | undefined {
-  if (wait?.cancelled === true) {
-    return 'Cancelled while waiting for the origin: no purge call was sent'
-  }
-  if (purge.cancelled) {
-    return `Cancelled after ${purge.answered} of ${counted(calls, 'call')}: the calls not answered by then are reported as failed`
-  }
-  if (edgeCheck?.cancelled === true) {
-    return 'Cancelled during the edge check: the URLs not judged by then are reported as not fresh'
-  }
-  return undefined
+/** A slow GitHub API cannot hold a cancelled job: the run ends before any purge call. */
+function cancelledBeforeTargets(): never {
+  throw new Error('Cancelled before the targets were known: nothing was sent')
 }

@@ -86,8 +86,5 @@ export function reasonOf(failure: Failure): string {
 /** A call's end that names no failure, which only a bug makes. */
 export const FAILED: Failure = { what: 'failed' }
 
-/** A wait that ended without saying why, which only a bug makes. */
-export const NOT_READY: Failure = { what: 'the origin was not ready' }
-
 /** Every target of a run cancelled before its call was sent. */
 export const NOT_SENT_CANCELLED: Failure = { what: 'the run was cancelled', notSent: true }

@@ -1,7 +1,7 @@
 /**
- * What happened: the calls planned, each target's result, the wait, the edge check, the cancel.
- * The stages produce these types and the report reads them; `RunRecord` carries them from the
- * pipeline to the report, the single source for outputs, summary and exit code.
+ * What happened: the calls planned, each target's result, the cancel. The core produces these
+ * types; with the capabilities' parts they are the run's record, the single source for outputs,
+ * summary and exit code.
  */
 import type { Settings } from '../config/settings.js'
 import type { Failure } from './failure.js'
@@ -116,193 +116,35 @@ export function countResults(results: Results): Counts {
   return counts
 }
 
-export interface UrlWait {
-  url: string
-  checks: number
-  passedInARow: number
-  /** The last answer in a few words (`HTTP 200, did not show "abc1234"`), or `not checked`. */
-  last: string
-}
-
-export interface WaitOutcome {
-  /** Every URL passed: the purge may go ahead. */
-  done: boolean
-  cancelled: boolean
-  /**
-   * A proxy's refusal or a certificate problem ended the wait at the first check that met it:
-   * `failure` names it and its fix.
-   */
-  blocked: boolean
-  elapsedMs: number
-  urls: UrlWait[]
-  /**
-   * Why the wait failed, in one short sentence: how many URLs were not ready when the time ran
-   * out, or the block that ended it.
-   */
-  failure: Failure | undefined
-}
-
-/** One entry of the `verification` output; field names are the output's. */
-export interface EdgeCheckEntry {
-  url: string
-  fresh: boolean
-  http_status: number | null
-  age: number | null
-  checks: number
-  evidence: string
-}
-
-export interface EdgeCheckOutcome {
-  /** One per target, in target order. */
-  entries: EdgeCheckEntry[]
-  cancelled: boolean
-  /** The URLs whose last answer had an `Age` that proves nothing (their `age` is null). */
-  malformedAge: string[]
-}
-
-export const NOT_JUDGED_CANCELLED = 'not judged: the run was cancelled'
-
-/** A URL the check never got to (time up, or cancelled first): not known to be fresh or stale. */
-export function notChecked(entry: EdgeCheckEntry): boolean {
-  return entry.checks === 0
-}
-
-/**
- * A URL whose last check got no answer (DNS, refused, reset, TLS, timeout): never reached, so not
- * known to be fresh, and not shown to be stale either.
- */
-export function unreachable(entry: EdgeCheckEntry): boolean {
-  return !entry.fresh && entry.checks > 0 && entry.http_status === null
-}
-
-/** Where each URL checked at the edge stands; `stale` is only the ones that answered stale. */
-export type EdgeCounts = Record<'fresh' | 'stale' | 'unreachable' | 'unchecked', number>
-
-export function edgeCounts(entries: EdgeCheckEntry[]): EdgeCounts {
-  const counts = { fresh: 0, stale: 0, unreachable: 0, unchecked: 0 }
-  for (const entry of entries) {
-    if (entry.fresh) counts.fresh += 1
-    else if (notChecked(entry)) counts.unchecked += 1
-    else if (unreachable(entry)) counts.unreachable += 1
-    else counts.stale += 1
-  }
-  return counts
-}
-
-export const NOT_CHECKED_IN_TIME =
-  'not checked within verify-timeout: raise verify-timeout or concurrency'
-
-/**
- * Where the base of a comparison came from, as the `base-source` output names it: `record` is a
- * purge mark's commit, under the word the output has always used.
- */
-export type BaseSource = 'record' | 'push' | 'release' | 'input'
-
-/** One comparison the changed files came from: the range, how its files were listed, the log's words. */
-export interface ComparedRange {
-  /** Every path added, modified, removed or renamed (old and new name), sorted, each once. */
-  files: string[]
-  /** Commits from base to head; `undefined` when a purge mark's tree was compared with the head's. */
-  commits: number | undefined
-  /** `trees` when the two commits' trees were compared: the comparison listed 300 files, or none. */
-  method: 'compare' | 'trees'
-  /** The base as given: a commit, branch or tag. */
-  base: string
-  /** The base's full commit SHA: the `base` output. */
-  baseSha: string
-  head: string
-  source: BaseSource
-  /** For logs: `push abc1234...def5678 (3 commits)`. */
-  description: string
-  notes: string[]
-}
-
-/** The files that changed since each service's base: one range, or one per distinct base. */
-export interface ChangedFilesReport {
-  /** The union of every range's files, sorted, each once. */
-  files: string[]
-  ranges: ComparedRange[]
-  /** The ranges for logs, joined. */
-  description: string
-  notes: string[]
-}
-
-/** A service's last complete purge, as its newest purge mark with a `success` status names it. */
-export interface LastPurge {
-  sha: string
-  /** The run that purged it, from the deployment's payload; empty when the payload names none. */
-  runId: string
-  deploymentId: number
-}
-
-/** What `changed-since: last-purge` read before planning. */
-export interface RecalledPurges {
-  /** The commit this run purges for, which its own purge marks name. */
-  head: string
-  /** Each service's last complete purge; a service without one is missing. */
-  last: Map<string, LastPurge>
-}
-
-/**
- * A service's purge mark: the deployment that says whether this run purged it completely, decided
- * once the run is over and written after the report: `success` only for a complete purge whose
- * report was written.
- */
-export interface PurgeMark {
-  service: string
-  /** The commit the mark names. */
-  sha: string
-  /** The deployment made when the purge started; `undefined` when GitHub would not make it. */
-  deploymentId: number | undefined
-  /** `failure`, with `why`, when the purge was not complete; `not written` when GitHub refused. */
-  state: 'success' | 'failure' | 'not written'
-  why: string
-}
-
-/** A purge target found from a changed file; the first file that caused it is kept. */
-export interface DerivedTarget {
-  type: 'key' | 'url'
-  target: string
-  file: string
-}
-
-/** The targets the changed files gave, and where each came from. */
-export interface Derivation {
-  report: ChangedFilesReport
-  /** Every target the changed files produced, each with the first file that caused it. */
-  targets: DerivedTarget[]
-  /** `type target` → file, for the derived targets that were not also given explicitly. */
-  sources: Map<string, string>
-}
-
 /** One stage a dry run would have run: what it would do, and each URL it would fetch. */
 export interface PlannedStage {
   sentence: string
   urls: string[]
+  /** Whether it would run before the purge or after it: the dry run lists them in that order. */
+  when: 'before' | 'after'
 }
 
-/** What happened in one run, from the settings it was given to the last check at the edge. */
-export interface RunRecord {
+/**
+ * What happened in one run as the core knows it, from the settings it was given to the last
+ * result; each capability adds its part beside it.
+ */
+export interface CoreRecord {
   settings: Settings
-  /** The targets derived from the changed files, when `changed-files` is on. */
-  derivation: Derivation | undefined
   calls: PurgeCall[]
   /** Every target exactly once, in plan order: purged, failed with its reason, or planned. */
   results: Results
   /** The results counted once, for every part of the report that only needs how many. */
   counts: Counts
-  /** In a dry run: the wait and the edge check that would have run. */
+  /** In a dry run: what each capability would have done. */
   plannedStages: PlannedStage[]
-  /** The wait for the origin, when there was one. */
-  wait: WaitOutcome | undefined
-  /** The edge check, when one was made. */
-  edgeCheck: EdgeCheckOutcome | undefined
+  /** Why no purge call was sent, in a few words, when a stage before the purge held it. */
+  notSent: string | undefined
   /** Why the run ended early, when a cancel ended it. */
   stopped: string | undefined
   /** An unexpected error that ended the run after planning: the step fails naming it. */
   unexpectedError: string | undefined
-  /** With `changed-since: last-purge`, outside a dry run: each service's purge mark. */
-  marks: PurgeMark[]
+  /** Why a capability found the run not complete (a page not fresh), whatever its targets did. */
+  notComplete: string | undefined
 }
 
 /** The workflow run behind a purge, so the summary traces it to the deploy that caused it. */

@@ -1,15 +1,9 @@
 /** How the step ends: a few annotations for the failures, then failed or warned. */
+import { verdictsOf, type RunRecord } from '../capabilities/index.js'
+import type { Verdict } from '../capabilities/capability.js'
 import type { StepLog } from '../log.js'
-import {
-  edgeCounts,
-  notChecked,
-  unreachable,
-  type Counts,
-  type RunRecord,
-  type EdgeCheckEntry
-} from '../record/index.js'
+import type { Counts } from '../record/index.js'
 import { causeReason, failureCauses, refusedAndStopped, type Cause } from './causes.js'
-import { counted } from '../text/counted.js'
 import type { Guard } from '../text/guard.js'
 import { shorten } from '../text/shown.js'
 
@@ -17,26 +11,6 @@ import { shorten } from '../text/shown.js'
 const MAX_ANNOTATIONS = 5
 /** A server message is cut to 300 characters; this leaves room for what the action says around it. */
 const SHOWN_REASON_CHARS = 400
-
-/** A URL not known to be fresh, and why: stale, unreachable, or never checked. */
-interface EdgeProblem {
-  kind: 'stale' | 'unreachable' | 'unchecked'
-  url: string
-  reason: string
-}
-
-function edgeProblems(entries: EdgeCheckEntry[], guard: Guard): EdgeProblem[][] {
-  const groups = new Map<string, EdgeProblem[]>()
-  for (const entry of entries) {
-    if (entry.fresh) continue
-    const kind = notChecked(entry) ? 'unchecked' : unreachable(entry) ? 'unreachable' : 'stale'
-    const id = `${kind} ${entry.evidence}`
-    const group = groups.get(id) ?? []
-    group.push({ kind, url: shorten(guard, entry.url), reason: entry.evidence })
-    groups.set(id, group)
-  }
-  return [...groups.values()].sort((a, b) => b.length - a.length)
-}
 
 function causeLine(cause: Cause, guard: Guard): string {
   const [first] = cause.first
@@ -48,23 +22,11 @@ function causeLine(cause: Cause, guard: Guard): string {
   return `${what} not purged: ${guard.oneLine(causeReason(cause), SHOWN_REASON_CHARS)}${how === undefined ? '' : `; ${how}`}`
 }
 
-function edgeLine(group: EdgeProblem[], guard: Guard): string {
-  const [first] = group as [EdgeProblem, ...EdgeProblem[]]
-  const one = group.length === 1
-  const which = one ? first.url : `${group.length} URLs`
-  const verdict = {
-    stale: `${one ? 'is' : 'are'} still stale at the edge after the purge`,
-    unreachable: 'could not be reached at the edge, so not known to be fresh',
-    unchecked: `${one ? 'is' : 'are'} not known to be fresh`
-  }[first.kind]
-  return `${which} ${verdict}: ${guard.oneLine(first.reason, SHOWN_REASON_CHARS)}`
-}
-
-/** One annotation per cause of a failure and per kind of edge problem, the most targets first. */
-function failureAnnotations(causes: Cause[], edge: EdgeCheckEntry[], guard: Guard): string[] {
+/** One annotation per cause of a failure, the most targets first, then each capability's. */
+function failureAnnotations(causes: Cause[], verdicts: Verdict[], guard: Guard): string[] {
   const lines = [
     ...causes.map((cause) => causeLine(cause, guard)),
-    ...edgeProblems(edge, guard).map((group) => edgeLine(group, guard))
+    ...verdicts.flatMap((verdict) => verdict.annotations ?? [])
   ]
   if (lines.length <= MAX_ANNOTATIONS) return lines
   return [
@@ -84,20 +46,19 @@ export interface StepEnd {
 }
 
 /**
- * Fails the step (or warns, with fail-on-error: false) when a target failed or a URL is not known
- * to be fresh; then fails it when a cancel or an unexpected error ended the run early.
+ * Fails the step (or warns, with fail-on-error: false) when a target failed or a capability found
+ * a problem (a URL not known to be fresh); then fails it when a cancel or an unexpected error ended
+ * the run early.
  */
-export function conclude(
-  { results, counts, settings, edgeCheck, stopped, unexpectedError }: RunRecord,
-  { log, fail, guard }: StepEnd
-): void {
-  const edge = edgeCheck?.entries ?? []
+export function conclude(record: RunRecord, { log, fail, guard }: StepEnd): void {
+  const { results, counts, settings, stopped, unexpectedError } = record
+  const verdicts = verdictsOf(record, guard)
   const causes = counts.failed === 0 ? [] : failureCauses(results, 1)
-  const message = problemMessage(counts, causes, edge, guard)
+  const message = problemMessage(counts, causes, verdicts, guard)
   if (message !== undefined) {
     const annotate = settings.failOnError ? log.error : log.warning
     // Each line is built by the guard, which hides secrets in what it quotes.
-    for (const line of failureAnnotations(causes, edge, guard)) annotate(line)
+    for (const line of failureAnnotations(causes, verdicts, guard)) annotate(line)
     if (settings.failOnError) fail(message)
     else log.warning(`${message} (fail-on-error is false, so the step passes)`)
   }
@@ -105,34 +66,25 @@ export function conclude(
   if (unexpectedError !== undefined) fail(unexpectedError)
 }
 
-/** What went wrong, in one message; `undefined` when every target purged and every URL is fresh. */
+/** What went wrong, in one message; `undefined` when every target purged and no capability objects. */
 function problemMessage(
   { failed, total }: Counts,
   causes: Cause[],
-  entries: EdgeCheckEntry[],
+  verdicts: Verdict[],
   guard: Guard
 ): string | undefined {
-  const { stale, unreachable, unchecked } = edgeCounts(entries)
-  if (failed === 0 && stale + unreachable + unchecked === 0) return undefined
   const [only] = causes
   const why =
     causes.length === 1 && only !== undefined
       ? `: ${guard.oneLine(only.brief, SHOWN_REASON_CHARS)}`
       : ` for ${causes.length} different reasons`
-  const urls = counted(entries.length, 'URL')
   const parts = [
-    failed === 0
-      ? undefined
-      : `${failed} of ${total} targets failed to purge${why}; the job summary and the results output list each with its reason`,
-    stale === 0
-      ? undefined
-      : `${stale} of ${urls} checked at the edge ${stale === 1 ? 'is' : 'are'} still stale after the purge; the job summary and the verification output give the evidence`,
-    unreachable === 0
-      ? undefined
-      : `${unreachable} of ${urls} to check at the edge could not be reached, so ${unreachable === 1 ? 'it is' : 'they are'} not known to be fresh; the verification output says why`,
-    unchecked === 0
-      ? undefined
-      : `${unchecked} of ${urls} to check at the edge ${unchecked === 1 ? 'was' : 'were'} not checked, so ${unchecked === 1 ? 'it is' : 'they are'} not known to be fresh; the verification output says why`
+    ...(failed === 0
+      ? []
+      : [
+          `${failed} of ${total} targets failed to purge${why}; the job summary and the results output list each with its reason`
+        ]),
+    ...verdicts.flatMap((verdict) => verdict.problems ?? [])
   ]
-  return parts.filter((part) => part !== undefined).join('. ')
+  return parts.length === 0 ? undefined : parts.join('. ')
 }

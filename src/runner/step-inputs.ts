@@ -6,7 +6,13 @@ import {
   unknownInputWarning,
   type UnknownInput
 } from '../config/input-names.js'
-import { INPUT_NAMES, parseSettings, SECRET_INPUTS, type RawInputs } from '../config/inputs.js'
+import {
+  INPUT_NAMES,
+  parseSettings,
+  SECRET_INPUTS,
+  type InputPart,
+  type RawInputs
+} from '../config/inputs.js'
 import { readListFile } from '../config/list-files.js'
 import type { Settings } from '../config/settings.js'
 import type { StepLog } from '../log.js'
@@ -47,13 +53,20 @@ function checkInputNames(log: StepLog, guard: Guard): UnknownInput[] {
   return unknown
 }
 
-/** The settings of this run: every input but the tokens, which `readTokens` has read. */
-export function readSettings(tokens: Tokens, { log, guard }: Voice): Settings {
+/**
+ * The settings of this run: every input but the tokens, which `readTokens` has read; `parts`, the
+ * capabilities' inputs.
+ */
+export function readSettings(
+  tokens: Tokens,
+  { log, guard }: Voice,
+  parts: readonly InputPart[]
+): Settings {
   const raw = { 'api-token': tokens.api, 'github-token': tokens.github } as RawInputs
   for (const name of INPUT_NAMES) raw[name] ??= core.getInput(name).trim()
   return parseSettings(
     raw,
-    { readFile: (path) => readListFile(path, guard), guard },
+    { readFile: (path) => readListFile(path, guard), guard, parts },
     checkInputNames(log, guard)
   )
 }

@@ -4,7 +4,7 @@
  */
 import { beforeEach, describe, expect, it } from '@jest/globals'
 import { findChangedFiles } from '../../../src/capabilities/changed-files/choose-range.js'
-import type { ComparedRange } from '../../../src/record/index.js'
+import type { ComparedRange } from '../../../src/capabilities/changed-files/record.js'
 import type { RunEvent } from '../../../src/github.js'
 import { inputError } from '../../support/input-error.js'
 import { recordedLog } from '../../support/recorded-log.js'

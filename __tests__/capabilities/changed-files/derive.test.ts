@@ -4,7 +4,7 @@ import fc from 'fast-check'
 import { parseKeyMap, parseUrlMap } from '../../../src/config/maps.js'
 import { parseKeys, parseUrls } from '../../../src/config/lists.js'
 import { deriveTargets } from '../../../src/capabilities/changed-files/derive.js'
-import type { DerivedTarget } from '../../../src/record/index.js'
+import type { DerivedTarget } from '../../../src/capabilities/changed-files/record.js'
 import { NO_SECRETS } from '../../support/guard.js'
 
 const SITE = 'public/ => https://www.example.com/'

@@ -6,7 +6,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals'
 import type { RunEvent } from '../../../src/github.js'
-import type { ComparedRange } from '../../../src/record/index.js'
+import type { ComparedRange } from '../../../src/capabilities/changed-files/record.js'
 import { changedSinceLastPurge } from '../../../src/capabilities/changed-files/since-last-purge.js'
 import { recallLastPurges } from '../../../src/capabilities/changed-files/last-purge/recall.js'
 import type { FakeGitHubApi } from '../../../tools/fake-github-api/server.js'

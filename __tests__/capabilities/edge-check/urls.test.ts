@@ -6,7 +6,7 @@ import {
   strayEdgeCheckHosts,
   edgeCheckTargetsOf
 } from '../../../src/capabilities/edge-check/urls.js'
-import { describeWaitPlanned } from '../../../src/capabilities/wait/index.js'
+import { describeWaitPlanned } from '../../../src/capabilities/wait/for-origin.js'
 import type { PurgeResult } from '../../../src/record/index.js'
 import { purgeUrl } from '../../../src/config/keys-and-urls.js'
 import type { EdgeCheckSettings } from '../../../src/config/settings.js'
@@ -127,12 +127,14 @@ describe('what a dry run says the wait and the edge check would do', () => {
       {
         sentence:
           'Would first wait until each of 2 URLs shows "abc\\\\n::error::x" (2 checks in a row, up to 600 s):',
-        urls: ['https://origin.example/version', 'https://origin.example/health']
+        urls: ['https://origin.example/version', 'https://origin.example/health'],
+        when: 'before'
       },
       {
         sentence:
           'Would then check 2 URLs at the edge, each purged URL by Age, and each of verify-urls by the text "abc1234", re-checking stale ones for up to 60 s:',
-        urls: ['https://www.example.com/a', 'https://www.example.com/']
+        urls: ['https://www.example.com/a', 'https://www.example.com/'],
+        when: 'after'
       }
     ])
   })

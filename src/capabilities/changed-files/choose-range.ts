@@ -6,7 +6,7 @@
  */
 import { walkPages, type GitHubRepository, type Page } from '../../github.js'
 import type { StepLog } from '../../log.js'
-import type { ComparedRange } from '../../record/index.js'
+import type { ComparedRange } from './record.js'
 import { InputError } from '../../config/input-error.js'
 import { shorten } from '../../text/shown.js'
 import {

@@ -1,6 +1,6 @@
 /** The URLs and surrogate keys the changed files make stale, by url-map and key-map. Pure. */
 import type { KeyMapping, UrlMapping } from '../../config/maps.js'
-import type { DerivedTarget } from '../../record/index.js'
+import type { DerivedTarget } from './record.js'
 
 const INDEX_FILE = 'index.html'
 

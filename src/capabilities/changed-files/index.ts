@@ -1,119 +1,80 @@
-/** Targets from the files this run's commits changed: the one stage that reads GitHub before the plan. */
-import type { PurgeTargets, Settings } from '../../config/settings.js'
-import { mergeUnique, purgeUrl } from '../../config/keys-and-urls.js'
-import type { GitHubRepository } from '../../github.js'
-import type { StepLog } from '../../log.js'
-import {
-  type ChangedFilesReport,
-  type ComparedRange,
-  type Derivation,
-  type RecalledPurges
-} from '../../record/index.js'
-import { nothingToPurge } from '../../record/words.js'
-import { counted } from '../../text/counted.js'
-import type { Guard } from '../../text/guard.js'
-import { findChangedFiles } from './choose-range.js'
-import { deriveTargets } from './derive.js'
-import { changedSinceLastPurge } from './since-last-purge.js'
-
-/** What the stage is handed: the run's repository, what `last-purge` recalled, and the step log. */
-export interface ChangedFilesDeps {
-  /** Opened when changed-files is on. */
-  github: GitHubRepository | undefined
-  /** With `changed-since: last-purge`: each service's last complete purge. */
-  recalled: RecalledPurges | undefined
-  log: StepLog
-  guard: Guard
-}
-
-/** How results find their source: the same `type target` key `withSources` looks up. */
-const targetId = (type: string, target: string): string => `${type} ${target}`
-
-/** The keys and URLs given, then those derived from the changed files; the given ones alone without changed-files. */
-export async function applyChangedFiles(
-  settings: Settings,
-  deps: ChangedFilesDeps
-): Promise<{ targets: PurgeTargets; derivation: Derivation | undefined }> {
-  const { github, recalled, log, guard } = deps
-  const changed = settings.changedFiles
-  if (changed === undefined || github === undefined) {
-    return { targets: settings, derivation: undefined }
-  }
-
-  const ranges =
-    recalled === undefined
-      ? [await findChangedFiles(github, changed.changedSince, deps)]
-      : await changedSinceLastPurge(github, recalled, settings.lastPurge?.serviceIds ?? [], log)
-  const report = unite(ranges)
-  for (const note of report.notes) log.notice(guard.oneLine(note, 1000))
-  const targets = deriveTargets(report.files, changed.urlMap, changed.keyMap)
-  const how = ranges.map(
-    (range) => `${guard.oneLine(range.description)} (${METHODS[range.method]})`
-  )
-  log.info(
-    `${counted(report.files.length, 'changed file')} in ${how.join('; ')} → ${counted(targets.length, 'target')}`
-  )
-
-  const explicit = new Set([
-    ...settings.keys.map((key) => targetId('key', key)),
-    ...settings.urls.map((url) => targetId('url', url.target))
-  ])
-  const sources = new Map<string, string>()
-  for (const { type, target, file } of targets) {
-    if (!explicit.has(targetId(type, target))) sources.set(targetId(type, target), file)
-  }
-  // Derived targets pass the same checks as given ones: url-map prefixes are checked URLs and
-  // key-map keys checked keys, but the joined URL is parsed again rather than trusted.
-  const urls = targets
-    .filter((derived) => derived.type === 'url')
-    .map(({ target }) => purgeUrl(target, 'url-map', guard))
-  const keys = targets.filter((derived) => derived.type === 'key').map(({ target }) => target)
-  return {
-    targets: {
-      keys: mergeUnique([settings.keys, keys], (key) => key),
-      urls: mergeUnique([settings.urls, urls], (entry) => entry.address)
-    },
-    derivation: { report, targets, sources }
-  }
-}
-
-const METHODS: Record<ComparedRange['method'], string> = {
-  compare: 'from the comparison',
-  trees: 'from the two trees'
-}
-
-/** Several ranges (services marked at different commits) as one report: their files united. */
-function unite(ranges: ComparedRange[]): ChangedFilesReport {
-  return {
-    files: [...new Set(ranges.flatMap((range) => range.files))].sort(),
-    ranges,
-    description: ranges.map((range) => range.description).join('; '),
-    notes: ranges.flatMap((range) => range.notes)
-  }
-}
-
-/** URLs and file paths: long enough for any a CDN or a repository holds in practice, shown whole. */
-const SHOWN_ADDRESS_CHARS = 2000
-
 /**
- * The changed-files group of the log: one line per derived target; when the plan holds no call
- * (`calls` is 0), a notice that none of the files matched.
+ * Changed files: targets from the files this run's commits changed, mapped by url-map and key-map;
+ * with `changed-since: last-purge`, compared from each service's last complete purge, whose purge
+ * mark this run writes.
  */
-export async function showDerivation(
-  { report, targets }: Derivation,
-  calls: number,
-  { log, guard }: { log: StepLog; guard: Guard }
-): Promise<void> {
-  const files = counted(report.files.length, 'changed file')
-  const range = guard.oneLine(report.description)
-  await log.group(`Targets from ${files} (${range})`, async () => {
-    for (const { file, type, target } of targets) {
-      log.info(
-        `${guard.oneLine(file, SHOWN_ADDRESS_CHARS)} → ${type} ${guard.oneLine(target, SHOWN_ADDRESS_CHARS)}`
+import type { Capability } from '../capability.js'
+import { plainLine } from '../../text/shown.js'
+import { messageOf } from '../../text/message.js'
+import { changedFilesInputs } from './inputs.js'
+import { decideMarks } from './last-purge/complete.js'
+import type { ChangedFilesPart } from './record.js'
+import { derivationSection, markLines, nothingToPurge } from './summary.js'
+
+// GitHub is read, and the purge marks written, only by a run that asks for them.
+const changes = () => import('./apply.js')
+const recall = () => import('./last-purge/recall.js')
+const marks = () => import('./last-purge/write.js')
+
+export const changedFiles: Capability<ChangedFilesPart> = {
+  inputs: changedFilesInputs,
+  async targets(settings, deps) {
+    const { changedFiles, lastPurge } = settings
+    if (changedFiles === undefined && lastPurge === undefined) return { part: {} }
+    const github = await deps.github()
+    const recalled =
+      lastPurge === undefined
+        ? undefined
+        : await (
+            await recall()
+          ).recallLastPurges(github, lastPurge, changedFiles !== undefined, deps.log)
+    if (changedFiles === undefined) return { part: { recalled } }
+    const { applyChangedFiles } = await changes()
+    return applyChangedFiles(settings, changedFiles, { ...deps, github, recalled })
+  },
+  planned: async ({ lastPurge }) =>
+    lastPurge === undefined ? [] : [(await marks()).describeMarkPlanned(lastPurge)],
+  async before({ settings, recalled }, deps) {
+    if (settings.lastPurge === undefined || recalled === undefined) return { part: {} }
+    const { openMarks } = await marks()
+    const opened = await openMarks(await deps.github(), settings.lastPurge, recalled.head, deps.log)
+    return { part: { marks: opened } }
+  },
+  async outputs({ derivation }, io) {
+    // Services whose purge marks name different commits are compared from each: a line per base.
+    const ranges = derivation?.report.ranges ?? []
+    io.setOutput('base', ranges.map((range) => io.guard.redact(range.baseSha)).join('\n'))
+    io.setOutput('base-source', ranges.map((range) => range.source).join('\n'))
+  },
+  sections: {
+    after: (record, budget, guard) => [
+      // With nothing to purge at all, the headline has already said why.
+      ...(record.derivation !== undefined && record.counts.total > 0
+        ? derivationSection(record.derivation, budget, guard)
+        : []),
+      ...markLines(decideMarks(record.marks ?? [], record), guard)
+    ]
+  },
+  verdict: ({ derivation }, guard) => ({
+    nothingToPurge:
+      derivation === undefined || derivation.targets.length > 0
+        ? undefined
+        : nothingToPurge(derivation.report, guard)
+  }),
+  /**
+   * Ends each service's purge mark: `success` only for a complete run whose report was written. A
+   * close GitHub refuses, that times out or is cancelled costs a warning: the next run then
+   * compares from the older mark, which is safe.
+   */
+  async finish(record, reported, deps) {
+    const decided = decideMarks(record.marks ?? [], record)
+    if (decided.every((mark) => mark.deploymentId === undefined)) return
+    try {
+      await (await marks()).closeMarks(await deps.github(), decided, reported, deps.log)
+    } catch (error) {
+      deps.log.warning(
+        `Could not mark the records of this purge (${plainLine(deps.guard, messageOf(error))}): they stay in_progress, so the next run with changed-since: last-purge compares from the older record, which is safe`
       )
     }
-  })
-  if (calls === 0 && targets.length === 0) {
-    log.notice(`Nothing to purge: ${nothingToPurge(report, guard)}`)
   }
 }

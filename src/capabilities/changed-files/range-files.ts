@@ -8,7 +8,7 @@ import {
   type FileEntry,
   type GitHubRepository
 } from '../../github.js'
-import type { ComparedRange } from '../../record/index.js'
+import type { ComparedRange } from './record.js'
 import { apiError } from './api-error.js'
 import { describeRange, shortRef, type CommitRange } from './range.js'
 import { treeDifference } from './tree-difference.js'

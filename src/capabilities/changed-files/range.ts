@@ -3,7 +3,7 @@
  * it), and the range changed files are taken from once a comparison settles it. Pure.
  */
 import { deployedCommit, type ComparisonPage, type RunEvent } from '../../github.js'
-import type { BaseSource } from '../../record/index.js'
+import type { BaseSource } from './record.js'
 import { counted } from '../../text/counted.js'
 
 /** What a run's event offers as its own comparison, before any API call. */

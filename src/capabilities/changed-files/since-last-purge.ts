@@ -7,7 +7,7 @@
 import { InputError } from '../../config/input-error.js'
 import type { GitHubRepository } from '../../github.js'
 import type { StepLog } from '../../log.js'
-import type { ComparedRange, LastPurge, RecalledPurges } from '../../record/index.js'
+import type { ComparedRange, LastPurge, RecalledPurges } from './record.js'
 import { ownRange } from './choose-range.js'
 import { shortRef } from './range.js'
 import { compare, filesOfRange, listsEveryFile } from './range-files.js'

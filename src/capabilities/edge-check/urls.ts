@@ -2,7 +2,7 @@
 import { counted } from '../../text/counted.js'
 import type { Guard } from '../../text/guard.js'
 import type { PlannedStage, Results } from '../../record/index.js'
-import type { EdgeCheckTarget } from './index.js'
+import type { EdgeCheckTarget } from './check.js'
 import type { EdgeCheckSettings } from '../../config/settings.js'
 import type { PurgeUrl } from '../../config/keys-and-urls.js'
 
@@ -88,6 +88,7 @@ export function describeCheckPlanned(
     sentence:
       `Would then check ${counted(urls.length, 'URL')} at the edge, ${parts.join(', and ')}, ` +
       `re-checking stale ones for up to ${edgeCheck.timeoutMs / 1000} s:`,
-    urls
+    urls,
+    when: 'after'
   }
 }

@@ -1,230 +1,52 @@
 /**
- * The wait stage: before any purge call, check the origin until every URL shows the release (or
- * answers 2xx) enough times in a row, or the time is up. A purge sent before the origin serves the
- * new build lets the next visitor refill the cache with the old one.
+ * The wait for the origin: before any purge call, the origin must serve the release (or answer
+ * 2xx) enough times in a row; no purge is sent when it does not in time.
  */
-import { setMaxListeners } from 'node:events'
-import { onAbort } from '../../clock.js'
-import type { WaitSettings } from '../../config/settings.js'
-import { blockedWords, type Blocked, type BlockedWords } from '../../http/blocked.js'
-import { reasonOf, type Failure } from '../../record/failure.js'
-import { observe, type Observation } from '../../http/observation.js'
-import {
-  pollUntilDeadline,
-  safeGet,
-  timeoutBefore,
-  type PageCheckDeps,
-  type RequestLimits
-} from '../../http/page-checks.js'
-import { type PlannedStage, type UrlWait, type WaitOutcome } from '../../record/index.js'
-import { awaited, describeUrlWait } from '../../record/words.js'
-import { counted } from '../../text/counted.js'
-import type { Guard } from '../../text/guard.js'
-import { quoted, shownUrl } from '../../text/shown.js'
+import type { Capability, StageEnd } from '../capability.js'
+import { NOT_SENT_CANCELLED } from '../../record/failure.js'
+import { waitInputs } from './inputs.js'
+import { NOT_READY, type WaitOutcome, type WaitPart } from './record.js'
+import { waitSection } from './summary.js'
 
-/** How often one URL is checked: often enough to purge soon after a deploy, rarely enough to be polite. */
-export const CHECK_INTERVAL_MS = 2000
-/** A page whose body cannot be decoded does not pass: visitors could not read it either. */
-function passes(observation: Observation): boolean {
-  const { status, textSeen, undecodable } = observation
-  return (
-    status !== null &&
-    status >= 200 &&
-    status < 300 &&
-    undecodable === undefined &&
-    textSeen !== false
-  )
-}
+// The checks load only when a run waits, or a dry run describes the wait.
+const work = () => import('./for-origin.js')
 
-function describeAnswer(observation: Observation, text: string | undefined, guard: Guard): string {
-  if (observation.status === null) return observation.failure ?? 'no answer'
-  if (observation.undecodable !== undefined) {
-    return `HTTP ${observation.status}, ${observation.undecodable}`
-  }
-  const seen = observation.textSeen ? 'showed' : 'did not show'
-  return text === undefined
-    ? `HTTP ${observation.status}`
-    : `HTTP ${observation.status}, ${seen} ${quoted(guard, text)}`
-}
-
-/**
- * Why no purge call was sent, short enough to be every target's reason: how many URLs were not
- * ready and what they had to show. What each one answered is in the log and the summary.
- */
-function describeFailure(
-  settings: WaitSettings,
-  waiting: UrlWait[],
-  elapsedMs: number,
-  guard: Guard
-): Failure {
-  const which =
-    waiting.length === 1 && settings.urls.length === 1
-      ? shownUrl(guard, waiting[0]?.url ?? '')
-      : `${waiting.length} of ${counted(settings.urls.length, 'wait-for-url')}`
-  // The time the wait took, in whole seconds as the wait-seconds output gives it.
-  return {
-    what: `the origin was not ready after ${Math.round(elapsedMs / 1000)} s`,
-    detail: `${which} did not ${awaited(settings, guard)}`
-  }
-}
-
-/** Why no purge call was sent when a proxy's refusal or a certificate problem ended the wait. */
-function describeBlock({ what, fix }: BlockedWords, guard: Guard): Failure {
-  const because = `the origin could not be checked because ${guard.oneLine(what)}`
-  return { what: because, detail: guard.oneLine(fix) }
-}
-
-/** The wait's own cancel: aborted with the run's, or by `abort` when a block ends the wait. */
-interface StopSwitch {
-  signal: AbortSignal
-  abort(): void
-  /** Stops listening to the run's cancel, once the wait has ended. */
-  release(): void
-}
-
-function stopSwitch(run: AbortSignal): StopSwitch {
-  const stop = new AbortController()
-  // Every check in flight and every pause between checks listens: more than Node's default of 10.
-  setMaxListeners(0, stop.signal)
-  const abort = (): void => stop.abort()
-  if (run.aborted) abort()
-  return { signal: stop.signal, abort, release: onAbort(run, abort) }
-}
-
-/** In a dry run: what the wait would await; no request is sent. */
-export function describeWaitPlanned(wait: WaitSettings, guard: Guard): PlannedStage {
-  const what =
-    wait.text === undefined
-      ? 'answers 2xx'
-      : `shows ${JSON.stringify(guard.oneLine(wait.text, 80))}`
-  return {
-    sentence:
-      `Would first wait until each of ${counted(wait.urls.length, 'URL')} ${what} ` +
-      `(${counted(wait.passes, 'check')} in a row, up to ${wait.timeoutMs / 1000} s):`,
-    urls: wait.urls
-  }
-}
-
-export async function waitForOrigin(
-  settings: WaitSettings,
-  { requestTimeoutMs, concurrency }: RequestLimits,
-  deps: PageCheckDeps
-): Promise<WaitOutcome> {
-  const { clock, log } = deps
-  const started = clock.now()
-  const deadline = started + settings.timeoutMs
-  const urls: UrlWait[] = settings.urls.map((url) => ({
-    url,
-    checks: 0,
-    passedInARow: 0,
-    last: 'not checked'
-  }))
-  // A proxy's refusal or a certificate problem no retry gets past: no URL can pass behind it, and
-  // no purge may go before every URL passed, so the first one ends the wait and every check in it.
-  const stop = stopSwitch(deps.signal)
-  let block: BlockedWords | undefined
-  const onBlocked = (blocked: Blocked): void => {
-    block ??= blockedWords(blocked)
-    stop.abort()
-  }
-  const check = checkOnce(
-    settings,
-    deadline,
-    requestTimeoutMs,
-    { ...deps, signal: stop.signal },
-    onBlocked
-  )
-  const title = `Waiting for the origin: ${counted(urls.length, 'URL')} to ${awaited(settings, deps.guard)} (up to ${settings.timeoutMs / 1000} s)`
-  return log.group(title, async () => {
-    try {
-      await pollUntilDeadline(urls, check, { deadline, concurrency, clock, signal: stop.signal })
-    } finally {
-      stop.release()
+/** What the wait means for the purge: none is sent unless every URL passed. */
+function held(wait: WaitOutcome): StageEnd<WaitPart> {
+  if (wait.done) return { part: { wait } }
+  if (wait.cancelled) {
+    const failure = NOT_SENT_CANCELLED
+    const stopped = 'Cancelled while waiting for the origin: no purge call was sent'
+    return {
+      part: { wait },
+      hold: { failure, cancelled: true, because: 'cancelled during the wait' },
+      stopped
     }
-    return outcomeOf(urls, settings, { elapsedMs: clock.now() - started, block }, deps)
-  })
-}
-
-/**
- * One check of a URL, which returns when the next is due: every 2 s, and once more at the deadline
- * when the next check would come after it, so the wait uses all of its time; none once the URL
- * has passed often enough.
- */
-function checkOnce(
-  settings: WaitSettings,
-  deadline: number,
-  requestTimeoutMs: number,
-  { prober, clock, signal, log, guard }: PageCheckDeps,
-  onBlocked: (blocked: Blocked) => void
-): (state: UrlWait) => Promise<number | undefined> {
-  return async (state) => {
-    const start = clock.now()
-    const timeoutMs = timeoutBefore(deadline, start, requestTimeoutMs)
-    const answer = await safeGet(prober, state.url, { timeoutMs, signal, lookFor: settings.text })
-    if (answer.kind === 'cancelled') return undefined
-    const observation = observe(answer, settings.text, guard)
-    state.checks += 1
-    state.passedInARow = passes(observation) ? state.passedInARow + 1 : 0
-    state.last = describeAnswer(observation, settings.text, guard)
-    const mark = state.passedInARow > 0 ? '✓' : '✗'
-    const row = settings.passes > 1 ? `; ${state.passedInARow} of ${settings.passes} in a row` : ''
-    log.info(`${mark} ${shownUrl(guard, state.url)}: ${state.last} (check ${state.checks}${row})`)
-    if (answer.kind === 'blocked') {
-      onBlocked(answer.blocked)
-      return undefined
-    }
-    if (state.passedInARow >= settings.passes) return undefined
-    const now = clock.now()
-    const next = Math.max(start + CHECK_INTERVAL_MS, now)
-    if (next <= deadline) return next
-    return now >= deadline ? undefined : deadline
   }
+  const because = wait.blocked ? 'the origin could not be checked' : 'the origin was not ready'
+  const failure = { ...(wait.failure ?? NOT_READY), notSent: true }
+  return { part: { wait }, hold: { failure, cancelled: false, because } }
 }
 
-/** How the wait ended: how long it took, and the block that ended it at once, if one did. */
-interface WaitEnd {
-  elapsedMs: number
-  /** A proxy's refusal or a certificate problem, as the check that met it tells it. */
-  block: BlockedWords | undefined
-}
-
-/**
- * How the wait ended, told in the log: ready, cancelled, blocked, or which URLs were not ready and
- * why.
- */
-function outcomeOf(
-  urls: UrlWait[],
-  settings: WaitSettings,
-  { elapsedMs, block }: WaitEnd,
-  { signal, log, guard }: PageCheckDeps
-): WaitOutcome {
-  const cancelled = signal.aborted
-  const waiting = urls.filter((state) => state.passedInARow < settings.passes)
-  const done = !cancelled && waiting.length === 0
-  const blocked = !cancelled && block !== undefined
-  const failure =
-    done || cancelled
-      ? undefined
-      : block === undefined
-        ? describeFailure(settings, waiting, elapsedMs, guard)
-        : describeBlock(block, guard)
-  const after = `${(elapsedMs / 1000).toFixed(1)} s`
-  log.info(
-    failure === undefined
-      ? cancelled
-        ? `Wait cancelled after ${after}`
-        : `The origin is ready after ${after}`
-      : reasonOf(failure)
-  )
-  if (failure !== undefined) {
-    for (const state of waiting) log.info(describeUrlWait(state, settings, guard))
-  }
-  return {
-    done,
-    cancelled,
-    blocked,
-    elapsedMs,
-    urls: urls.map((state) => ({ ...state })),
-    failure
+export const wait: Capability<WaitPart> = {
+  inputs: waitInputs,
+  planned: async ({ wait }, _targets, guard) =>
+    wait === undefined ? [] : [(await work()).describeWaitPlanned(wait, guard)],
+  async before({ settings }, deps) {
+    if (settings.wait === undefined) return { part: {} }
+    const { waitForOrigin } = await work()
+    return held(await waitForOrigin(settings.wait, deps.limits, await deps.pages()))
+  },
+  async outputs({ wait }, io) {
+    io.setOutput(
+      'wait-seconds',
+      wait === undefined ? '' : String(Math.round(wait.elapsedMs / 1000))
+    )
+  },
+  sections: {
+    lead: ({ wait, settings }, budget, guard) =>
+      wait === undefined || settings.wait === undefined
+        ? []
+        : waitSection(settings.wait, wait, budget, guard)
   }
 }

@@ -13,7 +13,7 @@ import {
   SHOWN_TARGET_CHARS,
   table,
   type Budget
-} from './budget.js'
+} from '../../report-kit/budget.js'
 
 /** A dry run: each URL it would wait for and check at the edge, as the log lists each call. */
 export function plannedSection(stages: PlannedStage[], budget: Budget, guard: Guard): string[] {

@@ -2,13 +2,12 @@
  * The head of the summary: the run's answer in its first line, why it ended early, its scope, and
  * which run it was.
  */
-import { edgeCounts, type RunContext } from '../../record/index.js'
-import { nothingToPurge } from '../../record/words.js'
+import type { RunContext } from '../../record/index.js'
 import { counted } from '../../text/counted.js'
 import type { Guard } from '../../text/guard.js'
 import type { Cause } from '../causes.js'
-import { code } from './budget.js'
-import { notSentBecause, type SummaryFacts } from './facts.js'
+import { code } from '../../report-kit/budget.js'
+import type { SummaryFacts } from './facts.js'
 
 /** What the targets came to: a count each way, the whole service for purge-all, the one cause. */
 function outcome(facts: SummaryFacts, causes: Cause[], guard: Guard): string {
@@ -16,7 +15,7 @@ function outcome(facts: SummaryFacts, causes: Cause[], guard: Guard): string {
   const [only] = causes
   // When nothing was sent, the headline says why once, after the counts.
   const cause =
-    causes.length === 1 && only !== undefined && notSentBecause(facts) === undefined
+    causes.length === 1 && only !== undefined && facts.notSent === undefined
       ? `: ${guard.summaryText(only.brief, 200)}`
       : ''
   if (!purgeAll) return `${counts.purged} purged, ${counts.failed} failed${cause}`
@@ -34,30 +33,28 @@ function outcome(facts: SummaryFacts, causes: Cause[], guard: Guard): string {
 
 /** The run's answer, in the first line: what was purged, what failed, what visitors still get stale. */
 function heading(facts: SummaryFacts, causes: Cause[], guard: Guard): string {
-  const { counts, dryRun, services, derivation } = facts
+  const { counts, dryRun, services, verdicts, notSent } = facts
   const title =
     services.length === 0 ? 'Edge purge' : `Edge purge of ${guard.summaryText(services.join(', '))}`
-  if (counts.total === 0 && derivation !== undefined) {
-    return `${title}: nothing to purge: ${guard.summaryText(nothingToPurge(derivation.report, guard))}`
+  const nothing = verdicts.find((verdict) => verdict.nothingToPurge !== undefined)?.nothingToPurge
+  if (counts.total === 0 && nothing !== undefined) {
+    return `${title}: nothing to purge: ${guard.summaryText(nothing)}`
   }
   if (dryRun) {
     const planned = facts.purgeAll ? 'everything planned' : `${counts.planned} planned`
     return `${title} (dry run): ${planned}, nothing sent`
   }
-  const edge = edgeCounts(facts.edgeCheck?.entries ?? [])
-  const notSent = notSentBecause(facts)
+  const bold = verdicts.flatMap((verdict) => verdict.headline ?? [])
   return (
     `${title}: ${outcome(facts, causes, guard)}` +
-    (edge.stale > 0 ? `, <b>${counted(edge.stale, 'page')} still stale</b>` : '') +
-    (edge.unreachable > 0 ? `, <b>${counted(edge.unreachable, 'page')} unreachable</b>` : '') +
-    (edge.unchecked > 0 ? `, <b>${counted(edge.unchecked, 'page')} not checked</b>` : '') +
+    bold.map((part) => `, <b>${part}</b>`).join('') +
     (notSent === undefined ? '' : `, <b>nothing sent</b>: ${notSent}`)
   )
 }
 
 function scopeLine(facts: SummaryFacts): string {
   const { counts, calls, repeatAfterMs, dryRun, purgeAll } = facts
-  const sent = dryRun || notSentBecause(facts) !== undefined ? ' planned, none sent' : ''
+  const sent = dryRun || facts.notSent !== undefined ? ' planned, none sent' : ''
   const what = purgeAll
     ? `purge-all of ${counted(counts.total, 'service')}`
     : counted(counts.total, 'target')

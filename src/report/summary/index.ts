@@ -1,21 +1,19 @@
 /**
  * The job summary: the answer in its first line, then what went wrong, then what went right
- * (folded), within one byte budget whatever the run's size. Pure. Each section is a module of its
- * own; this one reads the record once and sets the sections in order, which is also the order in
- * which they draw on the budget.
+ * (folded), within one byte budget whatever the run's size. Pure. The core's sections are modules
+ * here, each capability's its own; this one reads the record once and sets the sections in order,
+ * which is also the order in which they draw on the budget.
  */
-import type { RunContext, RunRecord } from '../../record/index.js'
+import { CAPABILITIES, verdictsOf, type RunRecord } from '../../capabilities/index.js'
+import type { Slot } from '../../capabilities/capability.js'
+import type { RunContext } from '../../record/index.js'
+import { Budget, SUMMARY_MAX_BYTES } from '../../report-kit/budget.js'
 import type { Guard } from '../../text/guard.js'
 import { failureCauses } from '../causes.js'
-import { Budget, SUMMARY_MAX_BYTES } from './budget.js'
-import { derivationSection } from './changed-files.js'
 import { callsSection, plannedSection } from './dry-run.js'
-import { edgeCheckSection } from './edge-check.js'
 import type { SummaryFacts } from './facts.js'
 import { headLines } from './heading.js'
-import { markLines } from './marks.js'
 import { targetSections } from './target-tables.js'
-import { waitSection } from './wait.js'
 
 /** The targets shown for each cause of a failure; the results file holds every one. */
 const TARGETS_PER_CAUSE = 5
@@ -51,7 +49,7 @@ export function renderSummary(
   record: RunRecord,
   { resultsFile, context, guard }: SummarySetting
 ): string {
-  const { settings, edgeCheck } = record
+  const { settings } = record
   const facts: SummaryFacts = {
     ...record,
     services: settings.services.map((service) => service.id),
@@ -60,24 +58,8 @@ export function renderSummary(
     purgeAll: settings.purgeAll,
     resultsFile,
     context,
-    wait:
-      record.wait === undefined || settings.wait === undefined
-        ? undefined
-        : { ...settings.wait, outcome: record.wait },
-    edgeCheck:
-      edgeCheck === undefined
-        ? undefined
-        : {
-            entries: edgeCheck.entries,
-            textUrls: settings.edgeCheck.text === undefined ? [] : settings.edgeCheck.urls,
-            malformedAge: edgeCheck.malformedAge
-          }
+    verdicts: verdictsOf(record, guard)
   }
-  return renderFacts(facts, guard)
-}
-
-/** The summary from the facts it shows, each read from the record once (`renderSummary`). */
-function renderFacts(facts: SummaryFacts, guard: Guard): string {
   const causes = facts.counts.failed === 0 ? [] : failureCauses(facts.results, TARGETS_PER_CAUSE)
   const head = headLines(facts, causes, guard)
   const end = footer(facts)
@@ -86,20 +68,14 @@ function renderFacts(facts: SummaryFacts, guard: Guard): string {
   const reserve = 40 * 1024
   const fixed = Buffer.byteLength([...head, end].join('\n'))
   const budget = new Budget(SUMMARY_MAX_BYTES - fixed - reserve)
+  // Each capability's section in its slot, in the list's order: the order they draw on the budget.
+  const sections = (slot: Slot): string[] =>
+    CAPABILITIES.flatMap((capability) => capability.sections?.[slot]?.(record, budget, guard) ?? [])
 
-  const body: string[] = []
-  if (facts.wait !== undefined) body.push(...waitSection(facts.wait, budget, guard))
-  body.push(...plannedSection(facts.plannedStages, budget, guard))
+  const body = [...sections('lead'), ...plannedSection(facts.plannedStages, budget, guard)]
   if (facts.dryRun) body.push(...callsSection(facts.calls, budget, guard))
   const targets = targetSections(facts, causes, budget, guard)
-  body.push(...targets.failures)
-  if (facts.edgeCheck !== undefined) body.push(...edgeCheckSection(facts.edgeCheck, budget, guard))
-  body.push(...targets.rest)
-  // With nothing to purge at all, the headline has already said why.
-  if (facts.derivation !== undefined && facts.counts.total > 0) {
-    body.push(...derivationSection(facts.derivation, budget, guard))
-  }
-  body.push(...markLines(facts.marks, guard))
+  body.push(...targets.failures, ...sections('beside'), ...targets.rest, ...sections('after'))
   const pointer = facts.resultsFile === '' || !targets.everyTargetShown ? [end] : []
   return [...head, ...body, ...pointer].join('\n')
 }

@@ -17,8 +17,8 @@ import {
   table,
   type Budget,
   type Table
-} from './budget.js'
-import { notSentBecause, type SummaryFacts } from './facts.js'
+} from '../../report-kit/budget.js'
+import type { SummaryFacts } from './facts.js'
 
 const SHOWN_SERVICE_CHARS = 64
 const SHOWN_ID_CHARS = 128
@@ -163,7 +163,7 @@ export function targetSections(
   const { dryRun } = facts
   const tables = targetTables(facts, budget, guard)
   // When nothing was sent, every target failed for the reason said above.
-  const nothingSent = notSentBecause(facts) !== undefined
+  const nothingSent = facts.notSent !== undefined
   const { failed: failedCount, total } = facts.counts
   const notSent: Sample = { first: [], count: nothingSent ? failedCount : 0 }
   const rest: Sample = { first: [], count: total - failedCount }

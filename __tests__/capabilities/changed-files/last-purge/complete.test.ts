@@ -1,12 +1,24 @@
 /** What makes a run's purge of a service complete (complete.ts), so its purge mark says success. */
 import { describe, expect, it } from '@jest/globals'
-import type { EdgeCheckOutcome } from '../../../../src/record/index.js'
-import { incompleteBecause } from '../../../../src/capabilities/changed-files/last-purge/complete.js'
+import { decideMarks } from '../../../../src/capabilities/changed-files/last-purge/complete.js'
+import { edgeCheckVerdict } from '../../../../src/capabilities/edge-check/verdict.js'
+import type { EdgeCheckEntry } from '../../../../src/capabilities/edge-check/record.js'
+import { NO_SECRETS } from '../../../support/guard.js'
 import { COMPLETE } from '../../../support/purge-marks.js'
 import { purgeResult } from '../../../support/run-record.js'
 
-function checked(fresh: boolean[]): EdgeCheckOutcome {
-  const entries = fresh.map((isFresh, index) => ({
+/** Why the mark of `service`, opened, is decided `failure`; `undefined` when it says success. */
+function incompleteBecause(run: typeof COMPLETE, service: string): string | undefined {
+  const [mark] = decideMarks(
+    [{ service, sha: 'abc1234', deploymentId: 1, refusal: undefined }],
+    run
+  )
+  return mark?.state === 'success' ? undefined : mark?.why
+}
+
+/** Why the edge check finds a run with these pages not complete, as the pipeline asks it. */
+function checked(fresh: boolean[]): string | undefined {
+  const entries: EdgeCheckEntry[] = fresh.map((isFresh, index) => ({
     url: `https://www.example.com/${index}`,
     fresh: isFresh,
     http_status: 200,
@@ -14,15 +26,15 @@ function checked(fresh: boolean[]): EdgeCheckOutcome {
     checks: 1,
     evidence: ''
   }))
-  return { entries, cancelled: false, malformedAge: [] }
+  return edgeCheckVerdict(entries, NO_SECRETS).incomplete
 }
 
 describe('a complete purge', () => {
   it('is every target of the service and every URL purged, and every checked page fresh', () => {
     const results = [purgeResult({}), purgeResult({ type: 'url', service: null })]
-    expect(incompleteBecause({ ...COMPLETE, results, edgeCheck: checked([true]) }, 'svc123')).toBe(
-      undefined
-    )
+    expect(
+      incompleteBecause({ ...COMPLETE, results, notComplete: checked([true]) }, 'svc123')
+    ).toBe(undefined)
   })
 
   it('is a run that purged nothing', () => {
@@ -51,7 +63,7 @@ describe('a complete purge', () => {
   })
 
   it('is not one with a page stale or unchecked at the edge, a cancel or an unexpected error', () => {
-    expect(incompleteBecause({ ...COMPLETE, edgeCheck: checked([true, false]) }, 'svc123')).toBe(
+    expect(incompleteBecause({ ...COMPLETE, notComplete: checked([true, false]) }, 'svc123')).toBe(
       '1 page not fresh at the edge'
     )
     expect(incompleteBecause({ ...COMPLETE, stopped: 'Cancelled' }, 'svc123')).toBe(

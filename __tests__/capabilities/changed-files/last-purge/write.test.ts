@@ -6,9 +6,9 @@
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals'
 import {
   closeMarks,
-  decideMarks,
   openMarks
 } from '../../../../src/capabilities/changed-files/last-purge/write.js'
+import { decideMarks } from '../../../../src/capabilities/changed-files/last-purge/complete.js'
 import type { FakeGitHubApi } from '../../../../tools/fake-github-api/server.js'
 import {
   COMPLETE,

@@ -16,7 +16,7 @@ import {
   type GitHubRepository
 } from '../../../github.js'
 import type { StepLog } from '../../../log.js'
-import type { LastPurge, RecalledPurges } from '../../../record/index.js'
+import type { LastPurge, RecalledPurges } from '../record.js'
 import { messageOf } from '../../../text/message.js'
 
 /** The deployments looked at before giving up: a long run of failures means something else is wrong. */

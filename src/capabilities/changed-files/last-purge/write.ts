@@ -8,9 +8,9 @@
 import type { LastPurgeSettings } from '../../../config/settings.js'
 import { answerOf, isRateLimited, statusOf, type GitHubRepository } from '../../../github.js'
 import type { StepLog } from '../../../log.js'
-import type { PlannedStage, PurgeMark } from '../../../record/index.js'
+import type { PlannedStage } from '../../../record/index.js'
 import { cut } from '../../../text/cut.js'
-import { incompleteBecause, type RunOutcome } from './complete.js'
+import type { OpenMark, PurgeMark } from '../record.js'
 import { DEPLOYMENTS_PERMISSION, environmentOf } from './recall.js'
 import { messageOf } from '../../../text/message.js'
 
@@ -18,14 +18,6 @@ export const MARK_TASK = 'edge-purge'
 
 /** GitHub refuses deployment and status descriptions over 140 characters. */
 const DESCRIPTION_CHARS = 140
-
-/** A service's purge mark while the purge runs: the deployment, or why GitHub would not make it. */
-export interface OpenMark {
-  service: string
-  sha: string
-  deploymentId: number | undefined
-  refusal: string | undefined
-}
 
 /** Makes each service's deployment for `head` and marks it `in_progress`. */
 export async function openMarks(
@@ -59,18 +51,6 @@ export async function openMarks(
     }
   }
   return marks
-}
-
-/** What each purge mark is to say: `success` when the run purged the service completely. Pure. */
-export function decideMarks(marks: OpenMark[], run: RunOutcome): PurgeMark[] {
-  return marks.map(({ service, sha, deploymentId, refusal }) => {
-    if (deploymentId === undefined) {
-      return { service, sha, deploymentId, state: 'not written', why: refusal ?? '' }
-    }
-    const why = incompleteBecause(run, service)
-    const state = why === undefined ? 'success' : 'failure'
-    return { service, sha, deploymentId, state, why: why ?? '' }
-  })
 }
 
 /** Why a mark decided `success` says `failure` after all: the report it points to is missing. */
@@ -117,7 +97,8 @@ export function describeMarkPlanned(settings: LastPurgeSettings): PlannedStage {
   const environments = settings.serviceIds.map(environmentOf).join(', ')
   return {
     sentence: `Would then record the purge as a deployment of ${environments}, marked success only if every target is purged and every checked page fresh: later runs with changed-since: last-purge compare from the last such record`,
-    urls: []
+    urls: [],
+    when: 'after'
   }
 }
 

@@ -1,8 +1,8 @@
-export const id = 425;
-export const ids = [425];
+export const id = 553;
+export const ids = [553];
 export const modules = {
 
-/***/ 4425:
+/***/ 7553:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 // ESM COMPAT FLAG
@@ -17,8 +17,8 @@ __webpack_require__.d(__webpack_exports__, {
 var http_observation = __webpack_require__(2510);
 // EXTERNAL MODULE: ./src/http/page-checks.ts
 var page_checks = __webpack_require__(1651);
-// EXTERNAL MODULE: ./src/record/index.ts
-var record = __webpack_require__(949);
+// EXTERNAL MODULE: ./src/capabilities/edge-check/record.ts
+var record = __webpack_require__(9118);
 // EXTERNAL MODULE: ./src/text/counted.ts
 var counted = __webpack_require__(4305);
 // EXTERNAL MODULE: ./src/text/shown.ts
@@ -83,9 +83,9 @@ function sparedBy(block) {
     return `an earlier check ${where} found that ${block.sentence}`;
 }
 
-;// CONCATENATED MODULE: ./src/capabilities/edge-check/index.ts
+;// CONCATENATED MODULE: ./src/capabilities/edge-check/check.ts
 /**
- * The edge check stage: after the purge, fetch each URL as a visitor would and judge whether the
+ * The edge check's work: after the purge, fetch each URL as a visitor would and judge whether the
  * edge now serves content produced after the purge began, re-checking stale ones for a while (a
  * soft purge serves the old copy once while it refetches; a CDN needs a moment to reach every POP).
  */

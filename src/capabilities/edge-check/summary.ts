@@ -1,5 +1,11 @@
 /** The edge check: whether visitors get fresh copies, URL by URL, and what each verdict rests on. */
-import { edgeCounts, notChecked, unreachable, type EdgeCheckEntry } from '../../record/index.js'
+import {
+  edgeCounts,
+  notChecked,
+  unreachable,
+  type EdgeCheckEntry,
+  type EdgeCheckOutcome
+} from './record.js'
 import { counted } from '../../text/counted.js'
 import type { Guard } from '../../text/guard.js'
 import {
@@ -10,8 +16,8 @@ import {
   SHOWN_TARGET_CHARS,
   table,
   type Budget
-} from './budget.js'
-import type { EdgeCheck } from './facts.js'
+} from '../../report-kit/budget.js'
+import type { EdgeCheckSettings } from '../../config/settings.js'
 
 /** What the verdict rests on: the text, the `Age`, or why neither could tell. */
 function judgedBy(entry: EdgeCheckEntry, byText: boolean, malformedAge: boolean): string {
@@ -73,11 +79,13 @@ function blindByAge(
 
 /** Whether visitors get fresh copies: counts, each URL not known to be fresh, then the fresh ones folded. */
 export function edgeCheckSection(
-  { entries, textUrls, malformedAge }: EdgeCheck,
+  { entries, malformedAge }: EdgeCheckOutcome,
+  settings: EdgeCheckSettings | undefined,
   budget: Budget,
   guard: Guard
 ): string[] {
-  const byText = new Set(textUrls)
+  // The URLs of verify-urls are judged by verify-text when given; the rest by `Age`.
+  const byText = new Set(settings?.text === undefined ? [] : settings.urls)
   const malformed = new Set(malformedAge)
   // A fresh page that answered 3xx or 4xx is worth a look (a typo in verify-urls answers 404).
   const plain = (entry: EdgeCheckEntry): boolean =>

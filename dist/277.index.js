@@ -1,8 +1,8 @@
-export const id = 860;
-export const ids = [860];
+export const id = 277;
+export const ids = [277];
 export const modules = {
 
-/***/ 860:
+/***/ 277:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 // ESM COMPAT FLAG
@@ -10,14 +10,13 @@ __webpack_require__.r(__webpack_exports__);
 
 // EXPORTS
 __webpack_require__.d(__webpack_exports__, {
-  applyChangedFiles: () => (/* binding */ applyChangedFiles),
-  showDerivation: () => (/* binding */ showDerivation)
+  applyChangedFiles: () => (/* binding */ applyChangedFiles)
 });
 
 // EXTERNAL MODULE: ./src/config/keys-and-urls.ts
 var keys_and_urls = __webpack_require__(8143);
-// EXTERNAL MODULE: ./src/record/words.ts
-var words = __webpack_require__(9336);
+// EXTERNAL MODULE: ./src/capabilities/changed-files/summary.ts
+var summary = __webpack_require__(7711);
 // EXTERNAL MODULE: ./src/text/counted.ts
 var counted = __webpack_require__(4305);
 // EXTERNAL MODULE: ./src/github.ts
@@ -515,7 +514,7 @@ async function sinceMark(github, last, services, head) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/capabilities/changed-files/index.ts
+;// CONCATENATED MODULE: ./src/capabilities/changed-files/apply.ts
 
 
 
@@ -524,13 +523,12 @@ async function sinceMark(github, last, services, head) {
 
 /** How results find their source: the same `type target` key `withSources` looks up. */
 const targetId = (type, target) => `${type} ${target}`;
-/** The keys and URLs given, then those derived from the changed files; the given ones alone without changed-files. */
-async function applyChangedFiles(settings, deps) {
+/**
+ * The keys and URLs given, then those derived from the changed files, and where each came from;
+ * the log's changed-files group shows them.
+ */
+async function applyChangedFiles(settings, changed, deps) {
     const { github, recalled, log, guard } = deps;
-    const changed = settings.changedFiles;
-    if (changed === undefined || github === undefined) {
-        return { targets: settings, derivation: undefined };
-    }
     const ranges = recalled === undefined
         ? [await findChangedFiles(github, changed.changedSince, deps)]
         : await changedSinceLastPurge(github, recalled, settings.lastPurge?.serviceIds ?? [], log);
@@ -555,13 +553,13 @@ async function applyChangedFiles(settings, deps) {
         .filter((derived) => derived.type === 'url')
         .map(({ target }) => (0,keys_and_urls/* purgeUrl */.JU)(target, 'url-map', guard));
     const keys = targets.filter((derived) => derived.type === 'key').map(({ target }) => target);
-    return {
-        targets: {
-            keys: (0,keys_and_urls/* mergeUnique */.ch)([settings.keys, keys], (key) => key),
-            urls: (0,keys_and_urls/* mergeUnique */.ch)([settings.urls, urls], (entry) => entry.address)
-        },
-        derivation: { report, targets, sources }
+    const made = {
+        keys: (0,keys_and_urls/* mergeUnique */.ch)([settings.keys, keys], (key) => key),
+        urls: (0,keys_and_urls/* mergeUnique */.ch)([settings.urls, urls], (entry) => entry.address)
     };
+    const derivation = { report, targets, sources };
+    await (0,summary/* showDerivation */.n1)(derivation, made.keys.length + made.urls.length === 0, deps);
+    return { part: { recalled, derivation }, made: { targets: made, sources } };
 }
 const METHODS = {
     compare: 'from the comparison',
@@ -575,24 +573,6 @@ function unite(ranges) {
         description: ranges.map((range) => range.description).join('; '),
         notes: ranges.flatMap((range) => range.notes)
     };
-}
-/** URLs and file paths: long enough for any a CDN or a repository holds in practice, shown whole. */
-const SHOWN_ADDRESS_CHARS = 2000;
-/**
- * The changed-files group of the log: one line per derived target; when the plan holds no call
- * (`calls` is 0), a notice that none of the files matched.
- */
-async function showDerivation({ report, targets }, calls, { log, guard }) {
-    const files = (0,counted/* counted */.h)(report.files.length, 'changed file');
-    const range = guard.oneLine(report.description);
-    await log.group(`Targets from ${files} (${range})`, async () => {
-        for (const { file, type, target } of targets) {
-            log.info(`${guard.oneLine(file, SHOWN_ADDRESS_CHARS)} → ${type} ${guard.oneLine(target, SHOWN_ADDRESS_CHARS)}`);
-        }
-    });
-    if (calls === 0 && targets.length === 0) {
-        log.notice(`Nothing to purge: ${(0,words/* nothingToPurge */.kM)(report, guard)}`);
-    }
 }
 
 

@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from '@jest/globals'
 import { describeBlocked, type Blocked } from '../../../src/http/blocked.js'
 import type { Answer } from '../../../src/http/agents.js'
 import type { PageReading, Prober } from '../../../src/http/probe.js'
-import { checkEdge, type EdgeCheckTarget } from '../../../src/capabilities/edge-check/index.js'
+import { checkEdge, type EdgeCheckTarget } from '../../../src/capabilities/edge-check/check.js'
 import { FakeClock } from '../../../tools/fake-clock.js'
 import { recordedLog } from '../../support/recorded-log.js'
 import { page, ScriptedProber, type Script } from '../../../tools/scripted-prober.js'
@@ -19,7 +19,7 @@ import {
   unreachable,
   type EdgeCheckEntry,
   type EdgeCheckOutcome
-} from '../../../src/record/index.js'
+} from '../../../src/capabilities/edge-check/record.js'
 import { NO_SECRETS } from '../../support/guard.js'
 
 const HOME = 'https://www.example.com/'

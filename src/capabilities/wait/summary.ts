@@ -1,7 +1,8 @@
 /** The wait for the origin: what it showed, or why no purge call was sent. */
-import { type WaitOutcome } from '../../record/index.js'
-import { NOT_READY, reasonOf } from '../../record/failure.js'
-import { describeUrlWait } from '../../record/words.js'
+import type { WaitSettings } from '../../config/settings.js'
+import { reasonOf } from '../../record/failure.js'
+import { NOT_READY, type WaitOutcome } from './record.js'
+import { describeUrlWait } from './words.js'
 import { counted } from '../../text/counted.js'
 import type { Guard } from '../../text/guard.js'
 import {
@@ -11,15 +12,18 @@ import {
   SHOWN_ERROR_CHARS,
   SHOWN_TARGET_CHARS,
   type Budget
-} from './budget.js'
-import type { WaitFacts } from './facts.js'
+} from '../../report-kit/budget.js'
 
 /** The cut of the text the origin had to show. */
 const SHOWN_TEXT_CHARS = 80
 
 /** The wait: what the origin showed, or why no purge call was sent and what each URL answered. */
-export function waitSection(wait: WaitFacts, budget: Budget, guard: Guard): string[] {
-  const { text, passes, outcome } = wait
+export function waitSection(
+  { text, passes }: WaitSettings,
+  outcome: WaitOutcome,
+  budget: Budget,
+  guard: Guard
+): string[] {
   const seconds = Math.round(outcome.elapsedMs / 1000)
   const shown =
     text === undefined ? 'answered 2xx' : `showed ${code(guard, text, SHOWN_TEXT_CHARS)}`

@@ -1,5 +1,5 @@
-export const id = 237;
-export const ids = [237,537];
+export const id = 845;
+export const ids = [845,537];
 export const modules = {
 
 /***/ 1537:
@@ -101,59 +101,20 @@ function readRefused(error, github, environment) {
 
 /***/ }),
 
-/***/ 237:
+/***/ 2845:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
-// ESM COMPAT FLAG
 __webpack_require__.r(__webpack_exports__);
-
-// EXPORTS
-__webpack_require__.d(__webpack_exports__, {
-  MARK_TASK: () => (/* binding */ MARK_TASK),
-  closeMarks: () => (/* binding */ closeMarks),
-  decideMarks: () => (/* binding */ decideMarks),
-  describeMarkPlanned: () => (/* binding */ describeMarkPlanned),
-  openMarks: () => (/* binding */ openMarks)
-});
-
-// EXTERNAL MODULE: ./src/github.ts
-var github = __webpack_require__(9248);
-// EXTERNAL MODULE: ./src/text/cut.ts
-var cut = __webpack_require__(3147);
-// EXTERNAL MODULE: ./src/text/counted.ts
-var counted = __webpack_require__(4305);
-;// CONCATENATED MODULE: ./src/capabilities/changed-files/last-purge/complete.ts
-
-/**
- * Why the run did not purge `service` completely, or `undefined` when it did: every target of the
- * service and every URL target purged (the repeat pass too), every URL checked at the edge fresh,
- * no cancel, no unexpected error. URL purges and edge checks belong to no service, so they count
- * against every one.
- * A run that matched no file and purged nothing is complete: the site is fresh up to its commit.
- */
-function incompleteBecause(run, service) {
-    if (run.stopped !== undefined)
-        return 'the run was cancelled';
-    if (run.unexpectedError !== undefined)
-        return 'the run stopped on an unexpected error';
-    const unpurged = run.results.filter((result) => (result.service === service || result.service === null) && !purged(result)).length;
-    if (unpurged > 0)
-        return `${(0,counted/* counted */.h)(unpurged, 'target')} not purged`;
-    const notFresh = run.edgeCheck?.entries.filter((entry) => !entry.fresh) ?? [];
-    if (notFresh.length > 0)
-        return `${(0,counted/* counted */.h)(notFresh.length, 'page')} not fresh at the edge`;
-    return undefined;
-}
-function purged(result) {
-    return result.status === 'purged' && (result.repeat == null || result.repeat.status === 'purged');
-}
-
-// EXTERNAL MODULE: ./src/capabilities/changed-files/last-purge/recall.ts
-var recall = __webpack_require__(1537);
-// EXTERNAL MODULE: ./src/text/message.ts
-var message = __webpack_require__(6400);
-;// CONCATENATED MODULE: ./src/capabilities/changed-files/last-purge/write.ts
-
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   MARK_TASK: () => (/* binding */ MARK_TASK),
+/* harmony export */   closeMarks: () => (/* binding */ closeMarks),
+/* harmony export */   describeMarkPlanned: () => (/* binding */ describeMarkPlanned),
+/* harmony export */   openMarks: () => (/* binding */ openMarks)
+/* harmony export */ });
+/* harmony import */ var _github_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(9248);
+/* harmony import */ var _text_cut_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(3147);
+/* harmony import */ var _recall_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(1537);
+/* harmony import */ var _text_message_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(6400);
 
 
 
@@ -169,7 +130,7 @@ async function openMarks(github, settings, head, log) {
         try {
             const deploymentId = await github.createDeployment({
                 sha: head,
-                environment: (0,recall.environmentOf)(service),
+                environment: (0,_recall_js__WEBPACK_IMPORTED_MODULE_1__.environmentOf)(service),
                 task: MARK_TASK,
                 description: described(`edge-purge of ${service}`),
                 payload: { run_id: runId }
@@ -182,22 +143,11 @@ async function openMarks(github, settings, head, log) {
         }
         catch (error) {
             const refusal = refusalOf(error);
-            log.warning(`Could not record this purge of ${service} in ${(0,recall.environmentOf)(service)} (${refusal}): the purge goes on, and the next run with changed-since: last-purge compares from the older record, which is safe${permissionHint(error)}`);
+            log.warning(`Could not record this purge of ${service} in ${(0,_recall_js__WEBPACK_IMPORTED_MODULE_1__.environmentOf)(service)} (${refusal}): the purge goes on, and the next run with changed-since: last-purge compares from the older record, which is safe${permissionHint(error)}`);
             marks.push({ service, sha: head, deploymentId: undefined, refusal });
         }
     }
     return marks;
-}
-/** What each purge mark is to say: `success` when the run purged the service completely. Pure. */
-function decideMarks(marks, run) {
-    return marks.map(({ service, sha, deploymentId, refusal }) => {
-        if (deploymentId === undefined) {
-            return { service, sha, deploymentId, state: 'not written', why: refusal ?? '' };
-        }
-        const why = incompleteBecause(run, service);
-        const state = why === undefined ? 'success' : 'failure';
-        return { service, sha, deploymentId, state, why: why ?? '' };
-    });
 }
 /** Why a mark decided `success` says `failure` after all: the report it points to is missing. */
 const REPORT_NOT_WRITTEN = 'the outputs or the job summary could not be written';
@@ -231,24 +181,25 @@ async function closeMarks(github, marks, reported, log) {
 }
 /** The purge marks a dry run would have written. */
 function describeMarkPlanned(settings) {
-    const environments = settings.serviceIds.map(recall.environmentOf).join(', ');
+    const environments = settings.serviceIds.map(_recall_js__WEBPACK_IMPORTED_MODULE_1__.environmentOf).join(', ');
     return {
         sentence: `Would then record the purge as a deployment of ${environments}, marked success only if every target is purged and every checked page fresh: later runs with changed-since: last-purge compare from the last such record`,
-        urls: []
+        urls: [],
+        when: 'after'
     };
 }
 function described(text) {
-    return (0,cut/* cut */.J)(text, DESCRIPTION_CHARS);
+    return (0,_text_cut_js__WEBPACK_IMPORTED_MODULE_2__/* .cut */ .J)(text, DESCRIPTION_CHARS);
 }
 /** A refused call in a few words: the status and GitHub's message (the client hid any secret). */
 function refusalOf(error) {
-    return (0,github/* answerOf */.ut)(error, (0,message/* messageOf */.b)(error));
+    return (0,_github_js__WEBPACK_IMPORTED_MODULE_0__/* .answerOf */ .ut)(error, (0,_text_message_js__WEBPACK_IMPORTED_MODULE_3__/* .messageOf */ .b)(error));
 }
 /** The permission to grant, when GitHub's answer was a refusal a permission fixes. */
 function permissionHint(error) {
-    const status = (0,github/* statusOf */.c2)(error);
-    const refused = (status === 403 || status === 404) && !(0,github/* isRateLimited */.Jz)(error);
-    return refused ? `; ${recall.DEPLOYMENTS_PERMISSION}` : '';
+    const status = (0,_github_js__WEBPACK_IMPORTED_MODULE_0__/* .statusOf */ .c2)(error);
+    const refused = (status === 403 || status === 404) && !(0,_github_js__WEBPACK_IMPORTED_MODULE_0__/* .isRateLimited */ .Jz)(error);
+    return refused ? `; ${_recall_js__WEBPACK_IMPORTED_MODULE_1__.DEPLOYMENTS_PERMISSION}` : '';
 }
 
 

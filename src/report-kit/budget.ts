@@ -4,7 +4,7 @@
  * list, a fold). Whatever the run's size, a summary built from these stays under
  * `SUMMARY_MAX_BYTES`.
  */
-import type { Guard } from '../../text/guard.js'
+import type { Guard } from '../text/guard.js'
 
 /** Half of GitHub's 1 MiB per step: a summary over the limit is dropped whole, not cut. */
 export const SUMMARY_MAX_BYTES = 512 * 1024

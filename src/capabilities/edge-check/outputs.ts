@@ -1,0 +1,32 @@
+/** The edge check's outputs: the counts, and every URL's verdict in `verification` and its file. */
+import {
+  asItIs,
+  entriesText,
+  redactedJson,
+  setBoundedOutput,
+  written,
+  type OutputWriter
+} from '../../report-kit/json-outputs.js'
+import { edgeCounts, type EdgeCheckOutcome } from './record.js'
+
+/** Without an edge check the counts are 0 and the rest empty. */
+export async function writeEdgeCheckOutputs(
+  edgeCheck: EdgeCheckOutcome | undefined,
+  io: OutputWriter
+): Promise<void> {
+  const entries = edgeCheck?.entries
+  const counts = edgeCounts(entries ?? [])
+  io.setOutput('fresh-count', String(counts.fresh))
+  // Every URL not known to be fresh, unreachable ones included: workflows gate on it.
+  io.setOutput('stale-count', String((entries?.length ?? 0) - counts.fresh))
+  io.setOutput('unreachable-count', String(counts.unreachable))
+  if (entries === undefined) {
+    io.setOutput('verification', '')
+    io.setOutput('verification-file', '')
+    return
+  }
+  const kept = await io.keepFile('verification', redactedJson(entries, asItIs, io.guard))
+  const file = written('verification-file', kept, io)
+  setBoundedOutput('verification', entriesText(kept, entries, asItIs, io), file, io)
+  io.setOutput('verification-file', file.written ? io.guard.redact(file.path) : '')
+}
