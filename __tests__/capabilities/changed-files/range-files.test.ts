@@ -8,6 +8,7 @@ import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { compare, filesOfRange } from '../../../src/capabilities/changed-files/range-files.js'
 import type { ComparedRange } from '../../../src/record/index.js'
+import { InputError } from '../../../src/config/input-error.js'
 import { inputError } from '../../support/input-error.js'
 import { recordedLog } from '../../support/recorded-log.js'
 import type { Change, FakeGitHubApi } from '../../../tools/fake-github-api/server.js'
@@ -135,6 +136,21 @@ describe('github-token', () => {
     expect(message).toMatch(
       /^github-token: GitHub refused to compare .* \(403: .*\); the token needs contents: read$/
     )
+  })
+
+  it('is not blamed when GitHub fails: the comparison is named, with GitHub’s status', async () => {
+    const root = siteRoot(api)
+    const after = api.commit(root, writes(['public/a.html']))
+    api.fault({ path: /\/compare\//, fault: { kind: 'reply', status: 502 } })
+    const failure = await filesOf(ACCESS, root, after).then(
+      () => new Error('expected a failure'),
+      (reason: unknown) => reason as Error
+    )
+    expect(failure).not.toBeInstanceOf(InputError)
+    expect(failure.message).toMatch(
+      /^GitHub API: could not compare \w{7}\.\.\.\w{7} in acme\/site: 502: /
+    )
+    expect(requestsTo(/\/compare\//)).toBe(1)
   })
 
   it.each([401, 403, 500])(
