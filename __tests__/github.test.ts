@@ -1,6 +1,6 @@
-/** The commit a run deployed, from its event (github.ts, pure). */
+/** The commit a run deployed, from its event, and the walk through a list’s pages (github.ts). */
 import { describe, expect, it } from '@jest/globals'
-import { deployedCommit } from '../src/github.js'
+import { deployedCommit, walkPages } from '../src/github.js'
 
 describe('the commit a run deployed', () => {
   const sha = (digit: string): string => digit.repeat(40)
@@ -40,5 +40,26 @@ describe('the commit a run deployed', () => {
     expect(deployed('release', { release: { id: 7, tag_name: 'v2.0.0' } })).toBe(RUN_SHA)
     expect(deployed('workflow_dispatch')).toBe(RUN_SHA)
     expect(deployed('schedule', { schedule: '0 3 * * *' })).toBe(RUN_SHA)
+  })
+})
+
+describe('the walk through a list’s pages', () => {
+  it('reads at most mostPages of a list that never ends, then fails, saying so', async () => {
+    const read: number[] = []
+    const walk = walkPages(
+      async (page) => {
+        read.push(page)
+        return { nextPage: page + 1 }
+      },
+      3,
+      'the deployments of edge-purge/svc123',
+      () => false
+    )
+    await expect(walk).rejects.toThrow(
+      new Error(
+        'GitHub names more than 3 pages of the deployments of edge-purge/svc123, more than a run reads'
+      )
+    )
+    expect(read).toEqual([1, 2, 3])
   })
 })

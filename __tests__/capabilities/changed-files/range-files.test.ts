@@ -8,6 +8,7 @@ import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { compare, filesOfRange } from '../../../src/capabilities/changed-files/range-files.js'
 import type { ComparedRange } from '../../../src/capabilities/changed-files/record.js'
+import { InputError } from '../../../src/config/input-error.js'
 import { inputError } from '../../support/input-error.js'
 import { recordedLog } from '../../support/recorded-log.js'
 import type { Change, FakeGitHubApi } from '../../../tools/fake-github-api/server.js'
@@ -132,8 +133,24 @@ describe('github-token', () => {
     const after = api.commit(root, writes(['public/a.html']))
     const access = { ...ACCESS, githubToken: 'gh-no-contents' }
     const message = await inputError(filesOf(access, root, after))
-    expect(message).toMatch(/^github-token: GitHub refused to compare .* \(403/)
-    expect(message).toContain('contents: read')
+    expect(message).toMatch(
+      /^github-token: GitHub refused to compare .* \(403: .*\); the token needs contents: read$/
+    )
+  })
+
+  it('is not blamed when GitHub fails: the comparison is named, with GitHub’s status', async () => {
+    const root = siteRoot(api)
+    const after = api.commit(root, writes(['public/a.html']))
+    api.fault({ path: /\/compare\//, fault: { kind: 'reply', status: 502 } })
+    const failure = await filesOf(ACCESS, root, after).then(
+      () => new Error('expected a failure'),
+      (reason: unknown) => reason as Error
+    )
+    expect(failure).not.toBeInstanceOf(InputError)
+    expect(failure.message).toMatch(
+      /^GitHub API: could not compare \w{7}\.\.\.\w{7} in acme\/site: 502: /
+    )
+    expect(requestsTo(/\/compare\//)).toBe(1)
   })
 
   it.each([401, 403, 500])(
@@ -155,12 +172,15 @@ describe('github-token', () => {
       // The runner door's guard hides the token the client holds.
       try {
         const access = { ...ACCESS, githubToken: token }
+        const base64 = Buffer.from(`x:${token}`).toString('base64')
         const failure = await filesOf(access, 'a'.repeat(40), 'b'.repeat(40)).then(
           () => new Error('expected a failure'),
           (reason: unknown) => reason as Error
         )
-        expect(failure.message).toContain('Bad token *** *** eDp***')
-        expect(failure.message).not.toContain('9fQ2')
+        expect(failure.message).toContain('Bad token')
+        for (const spelling of [token, encodeURIComponent(token), base64, '9fQ2']) {
+          expect(failure.message).not.toContain(spelling)
+        }
       } finally {
         await new Promise<void>((resolve) => echo.close(() => resolve()))
       }

@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from '@jest/globals'
 import type { GitHubRepository, RunEvent } from '../../../../src/github.js'
 import { recallLastPurges } from '../../../../src/capabilities/changed-files/last-purge/recall.js'
 import type { FakeGitHubApi } from '../../../../tools/fake-github-api/server.js'
+import { InputError } from '../../../../src/config/input-error.js'
 import { inputError } from '../../../support/input-error.js'
 import { ENV, event, openOn, SETTINGS, site, startGitHub } from '../../../support/purge-marks.js'
 import { recordedLog, type RecordedLog } from '../../../support/recorded-log.js'
@@ -64,8 +65,9 @@ describe('reading the purge marks', () => {
     for (let index = 0; index < 200; index += 1) api.deploy(ENV, root, ['failure'])
     const github = await open(event('workflow_dispatch', root))
     const message = await inputError(recallLastPurges(github, SETTINGS, true, log))
-    expect(message).toContain(`none of the newest 200 deployments of ${ENV}`)
-    expect(message).toContain('mode: all and changed-since: last-purge')
+    expect(message).toMatch(
+      /^changed-since: last-purge: none of the newest 200 deployments of edge-purge\/svc123 .*Reset the record with a run of mode: all and changed-since: last-purge/
+    )
     expect(api.requestsTo(/\/statuses$/)).toHaveLength(200)
   })
 
@@ -82,8 +84,35 @@ describe('reading the purge marks', () => {
     api = await startGitHub({ contents: 'read', deployments: 'none' })
     const github = await open(event('workflow_dispatch', site(api)))
     const message = await inputError(recallLastPurges(github, SETTINGS, true, log))
-    expect(message).toMatch(/refused to read the deployments of edge-purge\/svc123 .*\(403: /)
-    expect(message).toContain('deployments: write')
+    expect(message).toMatch(
+      /refused to read the deployments of edge-purge\/svc123 .*\(403: .*\); the job needs permissions: deployments: write/
+    )
+  })
+
+  it('says so when no deployment records a complete purge', async () => {
+    api = await startGitHub()
+    const root = site(api)
+    api.deploy(ENV, root, ['in_progress', 'failure'])
+    const github = await open(event('workflow_dispatch', root))
+    const recalled = await recallLastPurges(github, SETTINGS, true, log)
+    expect(recalled.last.size).toBe(0)
+    expect(log.lines).toEqual([`No complete purge of svc123 is recorded in ${ENV}`])
+  })
+
+  it('stops the run when GitHub fails the read, asking for a re-run', async () => {
+    api = await startGitHub()
+    const root = site(api)
+    api.fault({ path: /\/deployments$/, fault: { kind: 'reply', status: 502 } })
+    const github = await open(event('workflow_dispatch', root))
+    const error = await recallLastPurges(github, SETTINGS, true, log).then(
+      () => new Error('the read resolved'),
+      (reason: unknown) => reason as Error
+    )
+    expect(error).not.toBeInstanceOf(InputError)
+    expect(error.message).toMatch(
+      /^GitHub API: could not read the deployments of edge-purge\/svc123 in acme\/site: 502: .*\. Nothing was purged: the run needs the record to know what changed; re-run the job once GitHub answers again$/
+    )
+    expect(api.requestsTo(/\/deployments$/)).toHaveLength(1)
   })
 
   it('trusts only a run id of digits from the payload', async () => {

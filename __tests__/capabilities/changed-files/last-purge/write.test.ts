@@ -84,8 +84,23 @@ describe('writing the purge mark', () => {
       expect.objectContaining({ state: 'not written', why: expect.stringMatching(/^403: /) })
     ])
     expect(log.lines.filter((line) => line.startsWith('warning: '))).toEqual([
-      expect.stringContaining(
-        'the next run with changed-since: last-purge compares from the older record'
+      expect.stringMatching(
+        /^warning: Could not record this purge of svc123 in edge-purge\/svc123 \(403: .*\): the purge goes on, and the next run with changed-since: last-purge compares from the older record, which is safe; /
+      )
+    ])
+  })
+
+  it('warns when GitHub does not take the closing status: the mark stays in_progress', async () => {
+    api = await startGitHub()
+    const root = site(api)
+    const github = await openOn(api, event('workflow_dispatch', root), log)
+    const marks = decideMarks(await openMarks(github, SETTINGS, root, log), COMPLETE)
+    api.fault({ method: 'POST', path: /\/statuses$/, fault: { kind: 'reply', status: 502 } })
+    await expect(closeMarks(github, marks, true, log)).resolves.toBeUndefined()
+    expect(api.deployments[0]?.statuses.map((status) => status.state)).toEqual(['in_progress'])
+    expect(log.lines.filter((line) => line.startsWith('warning: '))).toEqual([
+      expect.stringMatching(
+        /^warning: Could not mark the record of svc123 as success \(502: .*\): it stays in_progress, so the next run with changed-since: last-purge compares from the older record, which is safe$/
       )
     ])
   })
