@@ -233,6 +233,9 @@ describe('stop rules', () => {
     // The first round (both svc-a) was out at once; the third svc-a call was not sent.
     expect(transport.sent.filter(({ call }) => call.service === 'svc-a')).toHaveLength(2)
     expect(results[2]?.failure?.stopped).toEqual({ by: { scope: 'forbidden' }, attempts: 0 })
+    expect(results[2]?.error).toBe(
+      'not sent: an earlier call needing the same permission found that key purge was refused (403): the token may not purge service svc-a — server said: Forbidden'
+    )
   })
 })
 
