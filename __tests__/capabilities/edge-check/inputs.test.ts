@@ -1,0 +1,78 @@
+/**
+ * The inputs of the edge check (verify, verify-urls, verify-text, verify-timeout), read by
+ * parseSettings: every refusal comes before any request, naming the inputs concerned.
+ */
+import { describe, expect, it } from '@jest/globals'
+import type { RawInputs } from '../../../src/config/inputs.js'
+import { API, refusalOf, settingsOf } from '../../support/parsed-inputs.js'
+
+const PAGE = 'https://www.example.com/blog/1'
+
+/** Settings of a key purge with these inputs. */
+const keysWith = (inputs: Partial<RawInputs>) => settingsOf({ ...API, keys: 'a', ...inputs })
+
+/**
+ * The refusal of a key purge with these inputs: an input error that begins with the input it
+ * blames and names the others it concerns.
+ */
+function refusalNaming(
+  inputs: Partial<RawInputs>,
+  [blamed, ...others]: [string, ...string[]]
+): string {
+  const { message } = refusalOf({ ...API, keys: 'a', ...inputs })
+  expect(message).toMatch(new RegExp(`^${blamed}(?![\\w-])`))
+  for (const name of others) expect(message).toContain(name)
+  return message
+}
+
+describe('edge check inputs', () => {
+  it('checks nothing by default, nor with verify: false and no verify-urls', () => {
+    expect(keysWith({}).edgeCheck).toBeUndefined()
+    expect(keysWith({ verify: 'False' }).edgeCheck).toBeUndefined()
+  })
+
+  it('gives a check 60 s by default', () => {
+    expect(keysWith({ verify: 'true' }).edgeCheck).toEqual({
+      purgedUrls: true,
+      urls: [],
+      text: undefined,
+      timeoutMs: 60_000
+    })
+  })
+
+  it('reads verify-urls, each once, and verify-text', () => {
+    expect(
+      keysWith({ 'verify-urls': `${PAGE} ${PAGE}`, 'verify-text': 'abc1234' }).edgeCheck
+    ).toEqual({ purgedUrls: false, urls: [PAGE], text: 'abc1234', timeoutMs: 60_000 })
+  })
+
+  it.each([
+    ['verify-timeout', '0.5', { timeoutMs: 500 }],
+    ['verify-timeout', '3600', { timeoutMs: 3_600_000 }]
+  ] as const)('accepts %s: %j', (name, value, expected) => {
+    expect(keysWith({ verify: 'true', [name]: value }).edgeCheck).toMatchObject(expected)
+  })
+
+  it.each([
+    ['verify', 'maybe'],
+    ['verify-timeout', '0'],
+    ['verify-timeout', '3601']
+  ] as const)('refuses %s: %j, naming it', (name, value) => {
+    refusalNaming({ [name]: value }, [name])
+  })
+
+  it('refuses a relative verify-url, naming verify-urls', () => {
+    refusalNaming({ 'verify-urls': '/blog/1' }, ['verify-urls'])
+  })
+
+  it('refuses a verify-url with credentials, naming verify-urls without echoing them', () => {
+    const message = refusalNaming({ 'verify-urls': 'https://user:pw@www.example.com/' }, [
+      'verify-urls'
+    ])
+    expect(message).not.toContain('pw')
+  })
+
+  it('refuses verify-text without verify-urls, naming both', () => {
+    refusalNaming({ 'verify-text': 'abc1234' }, ['verify-text', 'verify-urls'])
+  })
+})
