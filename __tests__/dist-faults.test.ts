@@ -142,7 +142,8 @@ describe('refusals that stop further calls', () => {
     expect(run.code).toBe(1)
     expect(server.requests).toHaveLength(1)
     expect(resultsOf(run)[0]).toMatchObject({ status: 'failed', http_status: 302, attempts: 1 })
-    expect(resultsOf(run)[0]?.error).toContain(location)
+    // Asserted nowhere else: how a redirect is told (src/core/refusals.ts).
+    expect(resultsOf(run)[0]?.error).toContain(`redirected (302) to ${location}`)
   })
 })
 

@@ -284,6 +284,8 @@ describe('edge check', () => {
       'unreachable-count': '1'
     })
     expect(annotations(run, 'error')).not.toEqual([])
+    // Asserted nowhere else: the edge check's count of pages unreachable and not checked.
+    expect(run.summary).toContain('0 of 10 URLs fresh, <b>1 unreachable</b>, <b>9 not checked</b>')
     // Within verify-timeout plus one timeout, and the action's start: not one timeout per URL.
     expect(run.elapsedMs).toBeLessThan(8000)
   })
