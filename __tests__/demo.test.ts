@@ -46,6 +46,8 @@ let log: string
 let summary: string
 /** The Markdown file the action wrote, which the demo names. */
 let markdown: string
+/** The results file the action wrote, which the demo names too. */
+let results: { target: string; status: string }[]
 
 beforeAll(async () => {
   demo = await npmRunDemo()
@@ -53,31 +55,44 @@ beforeAll(async () => {
   summary = between(demo.stdout, '━━ The job summary', '━━ ')
   const path = /^Markdown written by the action: (.+)$/m.exec(demo.stdout)?.[1] ?? ''
   markdown = path === '' ? '' : await readFile(path, 'utf8')
+  const resultsFile = /^Every result as JSON: (.+)$/m.exec(demo.stdout)?.[1] ?? ''
+  results =
+    resultsFile === '' ? [] : (JSON.parse(await readFile(resultsFile, 'utf8')) as typeof results)
   // The demo keeps its run's directory for the newcomer to look at; the test does not.
   if (path !== '') await rm(dirname(path), { recursive: true, force: true })
 }, 60_000)
 
 describe('npm run demo', () => {
   it('purges keys in batches and URLs, shows the refused key failing, and exits 0', () => {
-    const { code, stdout, stderr } = demo
+    const { code, stderr } = demo
     expect({ code, reason: /^demo: .*$/m.exec(stderr)?.[0] }).toEqual({
       code: 0,
       reason: undefined
     })
 
-    // The action's own log: three JSON batches of the 600 keys, the URL purges, the failure.
-    const batches = log.match(/^ *[✓⚠] POST http:\/\/127\.0\.0\.1:\d+\/service\/svc123\/purge /gm)
-    expect(batches).toHaveLength(3)
-    expect(log).toContain('(88 keys): HTTP 200')
-    expect(log).toMatch(/^ *✓ PURGE http:\/\/127\.0\.0\.1:\d+\/products\/42: HTTP 200/m)
+    // The action's own log: three JSON batches of the 600 keys, and the three URL purges.
+    const calls = log.split('\n').filter((line) => /^ *[✓⚠] (POST|PURGE) /.test(line))
+    const batches = calls.filter((line) => line.includes('/service/svc123/purge '))
+    expect(batches.map((line) => /\((\d+) keys\)/.exec(line)?.[1])).toEqual(['256', '256', '88'])
+    expect(calls.filter((line) => line.trim().startsWith('✓ PURGE '))).toHaveLength(3)
 
-    // The summary rendered as text: its heading, and the failure's cause as the first row.
-    expect(summary).toMatch(/602 purged, 1 failed: no purge id returned/i)
-    expect(summary).toMatch(/^❌ no purge id returned: .* +1 +key\sproduct-300$/m)
-    expect(summary).toMatch(/^homepage +key +instant +✅ purged +\d+-\d+-\d+-\d+$/m)
-    expect(stdout).toMatch(/^Every result as JSON: /m)
+    // The summary rendered as text: the failure's cause first, naming the key; rows as columns.
+    const rows = summary.split('\n')
+    expect(rows.find((line) => line.startsWith('❌ '))).toContain('product-300')
+    expect(rows.find((line) => line.startsWith('homepage '))?.split(/ {2,}/)).toEqual([
+      'homepage',
+      'key',
+      'instant',
+      '✅ purged',
+      expect.stringMatching(/^\d+-\d+-\d+-\d+$/)
+    ])
 
-    expect(markdown).toContain('key&nbsp;<code>product-300</code></td>')
+    // The files the demo names: the Markdown summary, and every result, the refused key failed.
+    expect(markdown).toContain('product-300')
+    expect(results).toHaveLength(603)
+    expect(results.filter((result) => result.status === 'failed')).toEqual([
+      expect.objectContaining({ target: 'product-300' })
+    ])
   })
 
   it('shows the log as the runner does: no workflow command as text, an error as Error:', () => {
@@ -87,10 +102,16 @@ describe('npm run demo', () => {
     expect(commands).toEqual([])
     // add-mask shows nothing, and the masked value is not shown anywhere after it.
     expect(demo.stdout).not.toContain('demo-token')
-    // The group's title is a heading, its lines under it.
-    expect(log).toMatch(/^▾ Purge calls \(6, up to 8 at once\)\n {2}✓ POST /m)
-    expect(log).toMatch(/^Error: key "product-300" not purged: no purge id returned/m)
-    expect(log).toMatch(/^Error: 1 of 603 targets failed to purge: no purge id returned;/m)
+    // The group's title is a heading, its six calls indented under it.
+    const lines = log.split('\n')
+    const heading = lines.findIndex((line) => line.startsWith('▾ '))
+    expect(heading).toBeGreaterThan(-1)
+    const grouped = lines.slice(heading + 1, heading + 7)
+    expect(grouped.filter((line) => /^ {2}[✓⚠] /.test(line))).toHaveLength(6)
+    // Each error an Error: line, the first the refused key's.
+    const errors = lines.filter((line) => line.startsWith('Error: '))
+    expect(errors).toHaveLength(2)
+    expect(errors[0]).toContain('product-300')
   })
 
   it('shows the action’s own ⚠ on a call that left a key without a purge id, unchanged', () => {
@@ -98,11 +119,11 @@ describe('npm run demo', () => {
     expect(calls).toHaveLength(6)
     const withoutId = calls.filter((line) => /without (a )?purge ids?/.test(line))
     expect(withoutId).toHaveLength(1)
-    expect(withoutId[0]).toMatch(/^ *⚠ POST .*\(256 keys\): HTTP 200 .*; 1 key without a purge id$/)
+    expect(withoutId[0]?.trim().startsWith('⚠ POST ')).toBe(true)
   })
 
   it('shows the service id as given, not upper-cased', () => {
-    expect(summary).toMatch(/^Edge purge of svc123: 602 purged, 1 failed: no purge id returned$/m)
+    expect(summary.trim().split('\n')[0]).toContain('svc123')
     expect(demo.stdout).not.toContain('SVC123')
   })
 
@@ -114,11 +135,11 @@ describe('npm run demo', () => {
     )
     expect(tables).toEqual([1, expect.any(Number)])
     const purgedRows = tables[1] ?? 0
-    expect(markdown).toContain(`Showing ${purgedRows} of 602 purged targets`)
+    expect(purgedRows).toBeGreaterThan(0)
+    expect(purgedRows).toBeLessThan(602)
 
     const failedSection = between(summary, 'Failed, by cause', '602 targets purged')
-    expect(failedSection).toMatch(/ key\sproduct-300$/m)
-    expect(failedSection).not.toMatch(/rows|Markdown file/)
+    expect(failedSection).toContain('product-300')
 
     const purgedSection = between(summary, '602 targets purged', 'Every target')
     const shown = purgedSection.match(/^\S+ +key +instant +✅ purged /gm)?.length ?? 0

@@ -6,6 +6,7 @@ import { join } from 'node:path'
 import { makeCertificate } from '../tools/certificate.js'
 import { FakePurgeServer, type RecordedRequest } from '../tools/fake-purge-api/server.js'
 import { resultsOf, runAction } from '../tools/run-like-runner.js'
+import { textOf } from './support/rendered-markdown.js'
 
 let server: FakePurgeServer
 beforeEach(async () => {
@@ -44,10 +45,8 @@ describe('retries', () => {
     const run = await runAction({ ...api(), 'base-url': address, keys: 'k1', 'max-attempts': '2' })
     expect(run.code).toBe(1)
     const [result] = resultsOf(run)
-    expect(result).toMatchObject({ status: 'failed', attempts: 2, http_status: null })
-    expect(result?.error).toMatch(
-      /^127\.0\.0\.1, the host in base-url, refused the connection on port \d+ \(ECONNREFUSED\): check base-url's host and port \(gave up after 2 attempts\)$/
-    )
+    expect(result).toMatchObject({ status: 'failed', attempts: 2, http_status: null, id: null })
+    expect(result?.error).not.toBeNull()
   })
 
   it('abandons an attempt that outlasts timeout and retries it', async () => {
@@ -57,14 +56,13 @@ describe('retries', () => {
     expect(resultsOf(run)[0]).toMatchObject({ status: 'purged', attempts: 2 })
   })
 
-  it('reports a timeout as the reason when every attempt times out', async () => {
+  it('fails the target, unanswered, when every attempt times out', async () => {
     server.fault({ action: { kind: 'delay', ms: 3000 } })
     const run = await runAction({ ...api(), keys: 'k1', timeout: '0.5', 'max-attempts': '1' })
     expect(run.code).toBe(1)
+    expect(server.requests).toHaveLength(1)
     expect(resultsOf(run)[0]).toMatchObject({ status: 'failed', attempts: 1, http_status: null })
-    expect(resultsOf(run)[0]?.error).toMatch(
-      /^timed out: no complete answer within 0.5 s \(gave up after 1 attempt\)$/
-    )
+    expect(resultsOf(run)[0]?.error).not.toBeNull()
   })
 })
 
@@ -96,26 +94,22 @@ describe('no target lost', () => {
     }
     expect(run.outputs['purged-count']).toBe('344')
     expect(run.outputs['failed-count']).toBe('256')
-    expect(run.summary).toMatch(/Edge purge of svc123: 344 purged, 256 failed/)
-    expect(run.summary).toMatch(
-      /Edge purge of svc123: 344 purged, 256 failed: HTTP 400 &#40;Bad Request&#41;<\/h2>/
-    )
+    // One cause, so one row of failures in the summary and one annotation besides the step's own.
     expect(run.summary.match(/<td>❌ /g)).toHaveLength(1)
-    expect(run.summary).toContain('…and 251 more')
-    expect(run.summary).toMatch(/<summary>344 targets purged<\/summary>/)
     const annotations = run.stdout.split('\n').filter((line) => line.startsWith('::error'))
     expect(annotations).toHaveLength(2)
-    expect(annotations[0]).toContain(
-      `256 targets not purged: HTTP 400 (Bad Request) — server said: Bad request: ${message}`
-    )
-    expect(annotations[1]).toContain('256 of 600 targets failed to purge: HTTP 400 (Bad Request);')
+    // The server's own words reach the step log.
+    expect(annotations[0]).toContain(message)
   })
 
   it('warns instead of failing with fail-on-error: false', async () => {
     server.fault({ action: { kind: 'reply', status: 400, body: '{"msg":"nope"}' } })
     const run = await runAction({ ...api(), keys: 'k1', 'fail-on-error': 'false' })
     expect(run.code).toBe(0)
-    expect(run.stdout).toMatch(/::warning::.*fail-on-error is false/)
+    const lines = run.stdout.split('\n')
+    expect(lines.filter((line) => line.startsWith('::error'))).toEqual([])
+    expect(lines.some((line) => line.startsWith('::warning::'))).toBe(true)
+    expect(resultsOf(run)).toMatchObject([{ target: 'k1', status: 'failed', http_status: 400 }])
     expect(run.outputs['failed-count']).toBe('1')
   })
 })
@@ -142,28 +136,18 @@ describe('refusals that stop further calls', () => {
   })
 
   it('does not follow a redirect, and names its Location', async () => {
-    server.fault({
-      action: {
-        kind: 'reply',
-        status: 302,
-        headers: { Location: 'https://elsewhere.example/steal' }
-      }
-    })
+    const location = 'https://elsewhere.example/steal'
+    server.fault({ action: { kind: 'reply', status: 302, headers: { Location: location } } })
     const run = await runAction({ ...api(), keys: 'k1' })
     expect(run.code).toBe(1)
     expect(server.requests).toHaveLength(1)
-    expect(resultsOf(run)[0]).toMatchObject({ http_status: 302, attempts: 1 })
-    expect(resultsOf(run)[0]?.error).toMatch(
-      /^redirected \(302\) to https:\/\/elsewhere\.example\/steal/
-    )
+    expect(resultsOf(run)[0]).toMatchObject({ status: 'failed', http_status: 302, attempts: 1 })
+    // Asserted nowhere else: how a redirect is told (src/core/refusals.ts).
+    expect(resultsOf(run)[0]?.error).toContain(`redirected (302) to ${location}`)
   })
 })
 
 describe('when going on cannot help', () => {
-  /** The error the step fails with, after one annotation per cause. */
-  const headline = (run: { stdout: string }): string =>
-    run.stdout.split('\n').find((line) => /^::error::\d+ of \d+ targets failed/.test(line)) ?? ''
-
   it('sends no call after a rate limit asking for an hour, and names that cause once', async () => {
     server.fault({
       action: {
@@ -181,19 +165,23 @@ describe('when going on cannot help', () => {
     // 40 batches of 256, 8 at once: the first round only.
     expect(server.requests).toHaveLength(8)
     const results = JSON.parse(await readFile(run.outputs['results-file'] ?? '', 'utf8')) as {
+      status: string
+      http_status: number | null
       retry_at?: string
     }[]
+    expect(results).toHaveLength(10_000)
+    expect(results.every((result) => result.status === 'failed')).toBe(true)
+    // The 8 calls sent, 256 keys each, carry the 429; the rest were never sent.
+    expect(results.filter((result) => result.http_status === 429)).toHaveLength(8 * 256)
     // Each call's own answer names its time, an hour from then: not part of the reason.
     for (const result of results) {
       expect(Date.parse(result.retry_at ?? '') - Date.now()).toBeGreaterThan(3_500_000)
     }
+    expect(run.outputs).toMatchObject({ 'purged-count': '0', 'failed-count': '10000' })
     expect(run.summary.match(/<td>❌ /g)).toHaveLength(1)
-    expect(headline(run)).toMatch(
-      /^::error::10000 of 10000 targets failed to purge: rate limited \(429\)/
-    )
   })
 
-  it('names a purge API certificate Node does not trust, with the next step, and does not retry it', async () => {
+  it('fails on a purge API certificate Node does not trust without retrying it', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'edge-purge-cert-'))
     const untrusted = await FakePurgeServer.start({
       tls: await makeCertificate(dir, ['127.0.0.1'])
@@ -207,9 +195,8 @@ describe('when going on cannot help', () => {
       expect(run.code).toBe(1)
       const results = resultsOf(run)
       expect(results.every((result) => result.attempts <= 1)).toBe(true)
-      expect(results[0]?.error).toMatch(
-        /^the certificate of 127\.0\.0\.1 is not trusted \(\w+\): .*NODE_EXTRA_CA_CERTS \(docs\/self-hosted\.md\)$/
-      )
+      expect(results.every((result) => result.status === 'failed')).toBe(true)
+      expect(results[0]).toMatchObject({ attempts: 1, http_status: null })
       expect(untrusted.requests).toEqual([])
     } finally {
       await untrusted.close()
@@ -229,12 +216,19 @@ describe('when going on cannot help', () => {
     expect(server.requests.length).toBeGreaterThanOrEqual(16)
     expect(server.requests.length).toBeLessThanOrEqual(16 + 7)
     expect(run.summary.match(/<td>❌ /g)).toHaveLength(1)
-    expect(run.summary).toMatch(
-      /\d+ failed, (\d+ stopped between retries, )?\d+ not sent after that/
-    )
-    expect(headline(run)).toMatch(
-      /^::error::10000 of 10000 targets failed to purge: HTTP 503 \(Service Unavailable\)/
-    )
+    // Every target failed: the calls sent got the 503, the rest were never sent.
+    const results = JSON.parse(await readFile(run.outputs['results-file'] ?? '', 'utf8')) as {
+      status: string
+      http_status: number | null
+      attempts: number
+    }[]
+    expect(results).toHaveLength(10_000)
+    expect(results.every((result) => result.status === 'failed')).toBe(true)
+    const sent = results.filter((result) => result.attempts > 0)
+    expect(sent.every((result) => result.http_status === 503)).toBe(true)
+    expect(sent.length).toBeGreaterThanOrEqual(8 * 256)
+    expect(results.filter((result) => result.attempts === 0).length).toBeGreaterThan(0)
+    expect(run.outputs['failed-count']).toBe('10000')
   })
 })
 
@@ -257,18 +251,20 @@ describe('secrets and hostile text', () => {
     expect(JSON.stringify(run.outputs)).not.toContain(TOKEN)
     expect(run.summary).not.toContain(TOKEN)
     expect(await readFile(run.outputs['results-file'] ?? '', 'utf8')).not.toContain(TOKEN)
-    expect(resultsOf(run)[0]?.error).toContain('bad key for token ***')
+    // The server's words are kept, the token in them masked.
+    expect(resultsOf(run)[0]?.error).toContain(`token ***`)
   })
 
   it('escapes markup from servers and inputs in the summary', async () => {
-    server.fault({
-      action: { kind: 'reply', status: 400, body: '{"msg":"<img src=x onerror=alert(1)>"}' }
-    })
-    const run = await runAction({ ...api(), keys: '<b>bold</b>' })
+    const hostile = '<img src=x onerror=alert(1)>'
+    const key = '<b>bold</b>'
+    server.fault({ action: { kind: 'reply', status: 400, body: JSON.stringify({ msg: hostile }) } })
+    const run = await runAction({ ...api(), keys: key })
     expect(run.code).toBe(1)
     expect(run.summary).not.toContain('<img')
     expect(run.summary).not.toContain('<b>bold')
-    expect(run.summary).toContain('&lt;img src=x onerror=alert&#40;1&#41;&gt;')
-    expect(run.summary).toContain('&lt;b&gt;bold&lt;/b&gt;')
+    // A reader sees both as the text they are, not as markup.
+    expect(textOf(run.summary)).toContain(hostile)
+    expect(textOf(run.summary)).toContain(key)
   })
 })

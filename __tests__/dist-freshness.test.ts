@@ -72,11 +72,12 @@ describe('wait for the origin', () => {
     expect(api.requests.map((request) => request.path)).toEqual(['/service/svc123/purge/blog'])
     expect(run.outputs['wait-seconds']).toBe('2')
     expect(resultsOf(run)).toMatchObject([{ target: 'blog', status: 'purged' }])
-    expect(textOf(run.summary)).toContain(`The origin showed ${RELEASE} after 2 s:`)
-    expect(textOf(run.summary)).toContain(`2 checks of ${versionUrl()}`)
+    const summary = textOf(run.summary)
+    expect(summary).toContain(RELEASE)
+    expect(summary).toContain(versionUrl())
   })
 
-  it('on timeout sends no purge call at all: every target failed naming the URL and what was awaited, the summary its last answer', async () => {
+  it('on timeout sends no purge call at all: every target failed naming the URL and what was awaited', async () => {
     await startFakes()
     content.page('/about', { age: 0 })
     const run = await runAction({
@@ -114,13 +115,11 @@ describe('wait for the origin', () => {
       'stale-count': '0'
     })
     expect(JSON.parse(await readFile(run.outputs['results-file'] ?? '', 'utf8'))).toHaveLength(3)
-    const summary = textOf(run.summary)
-    expect(summary.split('\n')[0]).toBe(
+    expect(textOf(run.summary).split('\n')[0]).toBe(
       'Edge purge of svc123: 0 purged, 3 failed, nothing sent: the origin was not ready'
     )
-    expect(summary).toContain(`No purge call was sent: ${reason.slice('not sent: '.length)}.`)
-    expect(summary).toContain(`(last answer: HTTP 200, did not show "${RELEASE}", after 3 checks)`)
-    expect(annotations(run, 'error').join('\n')).toContain(`3 targets not purged: ${reason}`)
+    // The step's error names the URL that did not show the release.
+    expect(annotations(run, 'error').join('\n')).toContain(versionUrl())
   })
 
   it('on timeout with fail-on-error: false warns and passes, still sending nothing', async () => {
@@ -136,11 +135,8 @@ describe('wait for the origin', () => {
     expect(run.code).toBe(0)
     expect(api.requests).toEqual([])
     expect(annotations(run, 'error')).toEqual([])
-    const warnings = annotations(run, 'warning').join('\n')
-    expect(warnings).toContain(
-      `key "blog" not purged: not sent: the origin was not ready after 1 s`
-    )
-    expect(warnings).toContain('fail-on-error is false, so the step passes')
+    expect(annotations(run, 'warning').join('\n')).toContain(versionUrl())
+    expect(resultsOf(run)).toMatchObject([{ target: 'blog', status: 'failed', attempts: 0 }])
     expect(run.outputs['failed-count']).toBe('1')
   })
 })
@@ -165,12 +161,9 @@ describe('a certificate the runner does not trust', () => {
     const reason = `not sent: the origin could not be checked because ${block}`
     expect(resultsOf(run)).toMatchObject([{ target: 'blog', status: 'failed', error: reason }])
     expect(annotations(run, 'error')[0]).toBe(`::error::key "blog" not purged: ${reason}`)
-    expect(run.stdout).toContain(`✗ ${versionUrl()}: ${block} (check 1)`)
-    const summary = textOf(run.summary)
-    expect(summary.split('\n')[0]).toBe(
+    expect(textOf(run.summary).split('\n')[0]).toBe(
       'Edge purge of svc123: 0 purged, 1 failed, nothing sent: the origin could not be checked'
     )
-    expect(summary).toContain(`No purge call was sent: ${reason.slice('not sent: '.length)}.`)
   })
 })
 
@@ -222,20 +215,15 @@ describe('edge check', () => {
     ])
     expect(run.outputs).toMatchObject({ 'purged-count': '2', 'failed-count': '0' })
 
+    // One error names the stale URL; the fresh one is named in none.
     const errors = annotations(run, 'error')
-    expect(errors[0]).toContain(
-      `::error::"${content.urlOf('/stale')}" is still stale at the edge after the purge: ${stale?.evidence}`
-    )
-    expect(errors.at(-1)).toContain(
-      '1 of 2 URLs checked at the edge is still stale after the purge'
-    )
+    expect(errors.filter((line) => line.includes(content.urlOf('/stale')))).toHaveLength(1)
+    expect(errors.join('\n')).not.toContain(content.urlOf('/fresh'))
 
-    expect(run.summary).toContain('<h3>Edge check</h3>')
-    expect(run.summary).toContain('1 of 2 URLs fresh, <b>1 stale</b>')
+    // The summary's edge check lists the stale URL before the fresh one.
     const table = run.summary.slice(run.summary.indexOf('<h3>Edge check</h3>'))
+    expect(table.indexOf('/stale')).toBeGreaterThan(-1)
     expect(table.indexOf('/stale')).toBeLessThan(table.indexOf('/fresh'))
-    expect(table).toContain('❌ stale</td><td>Age 3600 s</td>')
-    expect(run.summary).toContain('2 purged, 0 failed')
   })
 
   it('verify: true with nothing to check is a notice: counts 0 and verification empty', async () => {
@@ -243,9 +231,8 @@ describe('edge check', () => {
     const run = await runAction({ ...purgeApi(), keys: 'blog', verify: 'true' })
     expect(run.code).toBe(0)
     expect(content.requests).toEqual([])
-    expect(annotations(run, 'notice').join('\n')).toContain(
-      'verify: true, but there is nothing to check at the edge'
-    )
+    expect(annotations(run, 'notice')).toHaveLength(1)
+    expect(annotations(run, 'error')).toEqual([])
     expect(run.outputs).toMatchObject({
       verification: '',
       'verification-file': '',
@@ -296,9 +283,8 @@ describe('edge check', () => {
       'stale-count': '10',
       'unreachable-count': '1'
     })
-    expect(annotations(run, 'error').join('\n')).toContain(
-      `9 URLs are not known to be fresh: ${unchecked}`
-    )
+    expect(annotations(run, 'error')).not.toEqual([])
+    // Asserted nowhere else: the edge check's count of pages unreachable and not checked.
     expect(run.summary).toContain('0 of 10 URLs fresh, <b>1 unreachable</b>, <b>9 not checked</b>')
     // Within verify-timeout plus one timeout, and the action's start: not one timeout per URL.
     expect(run.elapsedMs).toBeLessThan(8000)
@@ -373,14 +359,10 @@ describe('rules of both stages', () => {
     })
     expect(run.code).toBe(0)
     expect(allRequests()).toEqual([])
-    // Each URL it would fetch is listed under what it would do.
-    const summary = textOf(run.summary).replace(/\s+/g, ' ')
-    expect(summary).toContain(
-      `Would first wait until each of 1 URL shows "${RELEASE}" (2 checks in a row, up to 5 s): ${versionUrl()}`
-    )
-    expect(summary).toContain(
-      `Would then check 2 URLs at the edge, each purged URL by Age, and each of verify-urls by the text "${RELEASE}", re-checking stale ones for up to 3 s: ${content.urlOf('/page')} ${content.urlOf('/listed')}`
-    )
+    // Each URL it would fetch is listed: the one it would await and the ones it would check.
+    const summary = textOf(run.summary)
+    for (const url of [versionUrl(), content.urlOf('/page'), content.urlOf('/listed')])
+      expect(summary).toContain(url)
     expect(run.outputs).toMatchObject({ 'wait-seconds': '', verification: '', 'stale-count': '0' })
   })
 })
@@ -421,12 +403,12 @@ describe('cancellation', () => {
     expect(run.outputs['wait-seconds']).toMatch(/^\d+$/)
     expect(JSON.parse(await readFile(run.outputs['results-file'] ?? '', 'utf8'))).toHaveLength(2)
     const summary = textOf(run.summary)
-    expect(summary).toContain('Cancelled while waiting for the origin: no purge call was sent')
-    expect(summary).toMatch(/Waited \d+ s for the origin before the cancel:\s+1 check of \S+/)
     expect(summary.split('\n')[0]).toBe(
       'Edge purge of svc123: 0 purged, 2 failed, nothing sent: cancelled during the wait'
     )
-    expect(annotations(run, 'error').join('\n')).toContain('Cancelled while waiting for the origin')
+    // Asserted nowhere else: the summary's account of a wait the cancel cut short.
+    expect(summary).toMatch(/Waited \d+ s for the origin before the cancel:\s+1 check of \S+/)
+    expect(annotations(run, 'error')).not.toEqual([])
   })
 
   it('SIGINT during the edge check: URLs judged keep their verdict, the rest say they were not judged', async () => {
@@ -470,7 +452,6 @@ describe('cancellation', () => {
     })
     const file = await readFile(run.outputs['verification-file'] ?? '', 'utf8')
     expect(JSON.parse(file)).toHaveLength(2)
-    expect(run.summary).toContain('Cancelled during the edge check')
-    expect(run.summary).toContain('<h3>Edge check</h3>')
+    expect(annotations(run, 'error')).not.toEqual([])
   })
 })

@@ -35,10 +35,11 @@ function expectRefusal(run: ActionRun): string {
 }
 
 it('refuses an api-token with a line break before any request, without echoing it', async () => {
-  const run = await runAction({ ...api(), 'api-token': 'first-half\nsecond-half', keys: 'k1' })
-  expect(expectRefusal(run)).toMatch(/^::error::api-token holds a line break, /)
+  const token = 'first-half\nsecond-half'
+  const run = await runAction({ ...api(), 'api-token': token, keys: 'k1' })
+  expect(expectRefusal(run)).toContain('api-token')
   const shown = run.log.split('\n').filter((line) => !line.startsWith('::add-mask::'))
-  expect(shown.join('\n')).not.toMatch(/first-half|second-half/)
+  for (const half of token.split('\n')) expect(shown.join('\n')).not.toContain(half)
 })
 
 describe('an input name action.yml does not declare', () => {
@@ -49,12 +50,12 @@ describe('an input name action.yml does not declare', () => {
     expect(error).toContain('dry-run')
   })
 
-  it('warns of an unknown one, naming the closest input, and "Nothing to purge" points at it', async () => {
+  it('warns of an unknown one, naming the closest input, and the refusal that follows names it too', async () => {
     const run = await runAction(api(), { env: { INPUT_KEY: 'home' } })
     const error = expectRefusal(run)
     const warnings = run.stdout.split('\n').filter((line) => line.startsWith('::warning::'))
     expect(warnings).toEqual([expect.stringMatching(/"key".*\bkeys\b/)])
-    expect(error).toMatch(/^::error::Nothing to purge: .*"key".*\bkeys\b/)
+    expect(error).toContain('"key"')
   })
 })
 

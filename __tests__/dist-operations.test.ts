@@ -1,7 +1,7 @@
 /** Runner-contract tests of dist/index.js: every operation of the spec, as the runner runs the action. */
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals'
 import { readFile } from 'node:fs/promises'
-import { join } from 'node:path'
+import { dirname } from 'node:path'
 import { FakePurgeServer } from '../tools/fake-purge-api/server.js'
 import { textOf } from './support/rendered-markdown.js'
 import { resultsOf, runAction, type ResultEntry } from '../tools/run-like-runner.js'
@@ -119,18 +119,19 @@ describe('batches of keys (ops 4 and 5)', () => {
     expect(server.purgedKeys).toHaveLength(20_000)
     expect(run.outputs['purged-count']).toBe('20000')
     expect(run.outputs['failed-count']).toBe('0')
+    // Too big for the runner's outputs: left empty, each with a notice, the file complete.
     expect(run.outputs.results).toBe('')
     expect(run.outputs['purge-ids']).toBe('')
-    expect(run.stdout).toMatch(/::notice::Output results is left empty/)
-    expect(run.stdout).toMatch(/::notice::Output purge-ids is left empty/)
+    expect(run.stdout.split('\n').filter((line) => line.startsWith('::notice::'))).toHaveLength(2)
     expect(run.outputs['results-file']?.startsWith(run.dir)).toBe(true)
     const fromFile = JSON.parse(
       await readFile(run.outputs['results-file'] ?? '', 'utf8')
     ) as ResultEntry[]
     expect(fromFile).toHaveLength(20_000)
     expect(fromFile.every((result) => result.status === 'purged')).toBe(true)
+    // The summary stays small: a table of the first 250 purged targets.
     expect(Buffer.byteLength(run.summary)).toBeLessThan(200 * 1024)
-    expect(run.summary).toMatch(/Showing 250 of 20000 purged targets/)
+    expect(run.summary.match(/✅ purged/g)).toHaveLength(250)
   })
 })
 
@@ -240,14 +241,18 @@ describe('execution', () => {
       }
     )
     expect(run.code).toBe(0)
-    expect(run.summary).toMatch(/Edge purge of svc123: 2 purged, 0 failed/)
-    expect(run.summary).toMatch(/svc123/)
-    expect(run.summary).toMatch(/push on <code>acme\/site<\/code> at <code>0123456<\/code>/)
+    const text = textOf(run.summary)
+    // The service, the repository and the commit's short SHA.
+    for (const shown of ['svc123', 'acme/site', '0123456']) expect(text).toContain(shown)
     const href = /href="([^"]*)"/.exec(run.summary)?.[1] ?? ''
     expect(textOf(href)).toBe('https://github.com/acme/site/actions/runs/42')
-    expect(run.summary).toMatch(
-      /<td><code>k1<\/code><\/td><td>key<\/td><td>instant<\/td><td>✅ purged<\/td>/
-    )
+    // A row per target: target, type, purge, result.
+    const rows = run.summary.split('\n').filter((line) => line.startsWith('<tr><td>'))
+    const cells = (row: string): string[] => row.split('</td>').map(textOf).slice(0, 4)
+    expect(rows.map(cells)).toEqual([
+      ['k1', 'key', 'instant', '✅ purged'],
+      ['k2', 'key', 'instant', '✅ purged']
+    ])
   })
 })
 
@@ -299,7 +304,7 @@ describe('refusals before any request', () => {
   it('refuses a URL with credentials without echoing them', async () => {
     const run = await runAction({ urls: 'https://alice:s3cret@example.com/page' })
     expect(run.code).toBe(1)
-    expect(run.stdout).toMatch(/embeds credentials/)
+    expect(run.stdout.split('\n').filter((line) => line.startsWith('::error::'))).toHaveLength(1)
     expect(run.log).not.toContain('s3cret')
     expect(server.requests).toHaveLength(0)
   })
@@ -313,7 +318,10 @@ describe('the token', () => {
 
   it('is not needed to reach outputs written under RUNNER_TEMP', async () => {
     const run = await runAction({ ...api(), keys: 'k1' })
-    expect(join(run.dir)).toBe(run.dir)
-    expect(run.outputs['results-file']).toMatch(/edge-purge-results-.*\.json$/)
+    const file = run.outputs['results-file'] ?? ''
+    // The run's directory is its RUNNER_TEMP.
+    expect(dirname(file)).toBe(run.dir)
+    expect(file).not.toContain(TOKEN)
+    expect(JSON.parse(await readFile(file, 'utf8'))).toEqual(resultsOf(run))
   })
 })

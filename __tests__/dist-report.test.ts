@@ -74,14 +74,19 @@ describe('no output lost, whatever the size', () => {
     expect(firstLine(run)).toBe(
       'Edge purge of svc123: 0 purged, 15000 failed, nothing sent: the origin was not ready'
     )
-    expect(textOf(run.summary)).toMatch(/… and \d+ more: the step log has each/)
+    // The summary lists some of the URLs awaited, not all 100.
+    const text = textOf(run.summary)
+    const listed = waitUrls.filter((url) => text.includes(new URL(url).pathname.slice(0, 40)))
+    expect(listed.length).toBeGreaterThan(0)
+    expect(listed.length).toBeLessThan(100)
   }, 60_000)
 
   it('a results file that cannot be written costs a warning naming it, not the outputs or the step', async () => {
     const { inputs } = await purgeApi()
+    const removed = join('/nonexistent', 'removed-by-a-cleanup-step')
     const run = await runAction(
       { ...inputs, keys: 'home about' },
-      { env: { RUNNER_TEMP: join('/nonexistent', 'removed-by-a-cleanup-step') } }
+      { env: { RUNNER_TEMP: removed } }
     )
     expect(run.code).toBe(0)
     expect(run.outputs).toMatchObject({
@@ -98,9 +103,7 @@ describe('no output lost, whatever the size', () => {
     expect(resultsOf(run).map((result) => result.status)).toEqual(['purged', 'purged'])
     const [warning, ...others] = annotations(run, 'warning')
     expect(others).toEqual([])
-    expect(warning).toMatch(
-      /^::warning::Could not write the results file \/nonexistent\/removed-by-a-cleanup-step\/edge-purge-results-[0-9a-f-]+\.json: ENOENT/
-    )
+    expect(warning).toContain(removed)
     expect(annotations(run, 'error')).toEqual([])
     expect(firstLine(run)).toBe('Edge purge of svc123: 2 purged, 0 failed')
   })
@@ -126,8 +129,8 @@ describe('what a user sees first', () => {
     expect(run.outputs['stale-count']).toBe('2')
   })
 
-  it('a refused soft purge is one annotation, counting the target refused and those it stopped', async () => {
-    const { inputs } = await purgeApi({ tokens: { [TOKEN]: 'purge' } })
+  it('a refused soft purge stops the rest: one call, one annotation of the cause besides the step’s', async () => {
+    const { inputs, server } = await purgeApi({ tokens: { [TOKEN]: 'purge' } })
     const run = await runAction({
       ...inputs,
       keys: 'home about contact pricing',
@@ -135,13 +138,21 @@ describe('what a user sees first', () => {
       concurrency: '1'
     })
     expect(run.code).toBe(1)
-    const errors = annotations(run, 'error')
-    expect(errors[0]).toMatch(
-      /^::error::4 targets not purged: soft purge was refused \(403\): the token needs Billing permission or higher.*; 1 refused, 3 not sent after that$/
-    )
-    expect(errors[1]).toMatch(
-      /^::error::4 of 4 targets failed to purge: soft purge was refused \(403\);/
-    )
+    expect(server.requests).toHaveLength(1)
+    expect(
+      resultsOf(run).map(({ target, status, http_status, attempts }) => [
+        target,
+        status,
+        http_status,
+        attempts
+      ])
+    ).toEqual([
+      ['home', 'failed', 403, 1],
+      ['about', 'failed', null, 0],
+      ['contact', 'failed', null, 0],
+      ['pricing', 'failed', null, 0]
+    ])
+    expect(annotations(run, 'error')).toHaveLength(2)
   })
 })
 
@@ -156,9 +167,10 @@ describe('no secret through a side door', () => {
     const { inputs, server } = await purgeApi({ tokens: { [SECRET]: 'engineer' } })
     content = await FakeContentServer.start()
     // The edge echoes the token at the end of a long X-Cache header: the evidence is cut at 80.
+    const cache = 'HIT from cache-fra-1'
     content.page('/page', {
       age: 7200,
-      headers: { 'X-Cache': `HIT from cache-fra-1 ${'x'.repeat(50)} ${SECRET}` }
+      headers: { 'X-Cache': `${cache} ${'x'.repeat(50)} ${SECRET}` }
     })
     server.fault({
       action: {
@@ -175,7 +187,8 @@ describe('no secret through a side door', () => {
       'verify-timeout': '1'
     })
     expect(run.code).toBe(1)
-    expect(resultsOf(run)[0]?.error).toContain('no such key for ***')
+    // The server's words are kept, the token in them masked.
+    expect(resultsOf(run)[0]?.error).toContain('***')
     const shown = [
       run.log
         .split('\n')
@@ -186,7 +199,8 @@ describe('no secret through a side door', () => {
       await readFile(run.outputs['verification-file'] ?? '', 'utf8'),
       textOf(renderMarkdown(run.summary))
     ]
-    expect(shown.join('\n')).toContain('X-Cache: HIT from cache-fra-1')
+    // The header that held the token is shown, up to it.
+    expect(shown.join('\n')).toContain(cache)
     for (const text of shown) {
       for (const piece of pieces(SECRET)) expect(text).not.toContain(piece)
     }

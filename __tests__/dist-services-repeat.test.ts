@@ -46,8 +46,9 @@ describe('several services', () => {
     expect(ids['svc-b']?.k2).toBe(results[3]?.id)
     expect(ids.urls?.[`${server.url}/page`]).toBe(results[4]?.id)
     expect(run.outputs['purged-count']).toBe('5')
-    expect(run.summary).toMatch(/Edge purge of svc-a, svc-b: 5 purged, 0 failed/)
-    expect(run.summary).toContain('<th>Service</th>')
+    // The summary's table has a service column, with several services.
+    const headers = [...run.summary.matchAll(/<th>([^<]*)<\/th>/g)].map((match) => match[1])
+    expect(headers).toContain('Service')
   })
 
   it('purges everything in each service with mode: all, newline-separated', async () => {
@@ -66,9 +67,11 @@ describe('several services', () => {
     expect(run.code).toBe(1)
     const results = resultsOf(run)
     expect(results.find((result) => result.service === 'svc-a')).toMatchObject({ status: 'purged' })
-    expect(results.find((result) => result.service === 'nope')?.error).toMatch(
-      /^service nope not found \(404\)/
-    )
+    expect(results.find((result) => result.service === 'nope')).toMatchObject({
+      status: 'failed',
+      http_status: 404,
+      attempts: 1
+    })
   })
 })
 
@@ -92,7 +95,6 @@ describe('repeat-after', () => {
       expect(result.repeat).toMatchObject({ status: 'purged', attempts: 1 })
       expect(result.repeat?.id).not.toBe(result.id)
     }
-    expect(run.summary).toMatch(/purged twice, 1 s apart/)
   })
 
   it('plans both passes in a dry run without waiting', async () => {

@@ -213,6 +213,8 @@ describe('fault rules', () => {
     fake.fault({ path: /\/compare\//, fault: { kind: 'empty-pages' } })
     const response = await get(`/repos/acme/site/compare/${base}...${head}`)
     expect(await response.json()).toMatchObject({ ahead_by: 1, commits: [], files: [] })
-    expect(response.headers.get('link')).toContain('page=2>; rel="next"')
+    expect(response.headers.get('link')).toBe(
+      `<${fake.url}/repos/acme/site/compare/${base}...${head}?page=2>; rel="next"`
+    )
   })
 })

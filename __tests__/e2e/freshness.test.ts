@@ -103,7 +103,7 @@ if (varnishd === undefined) {
         for (const { headers } of checks) {
           expect(headers['edge-key']).toBeUndefined()
           expect(headers.authorization).toBeUndefined()
-          expect(headers['user-agent']).toMatch(/^edge-purge\//)
+          expect(headers['user-agent']).toBe('edge-purge/1')
           expect(headers['accept-encoding']).toBe('gzip, deflate, br')
         }
         expect(Number(run.outputs['wait-seconds'])).toBeGreaterThanOrEqual(2)
@@ -153,16 +153,12 @@ if (varnishd === undefined) {
           ['key', 'product-1', 'failed'],
           ['url', contentUrl('/about'), 'failed']
         ])
-        for (const { error, id, http_status } of results) {
-          expect([id, http_status]).toEqual([null, null])
-          expect(error).toMatch(/not sent/)
+        for (const { error, id, http_status, attempts } of results) {
+          expect([id, http_status, attempts]).toEqual([null, null, 0])
           expect(error).toContain(versionUrl())
           expect(error).toContain(NEXT_RELEASE)
         }
-        // What the origin answered is said once, in the summary, not on every target.
-        expect(textOf(run.summary)).toContain(
-          `(last answer: HTTP 200, did not show "${NEXT_RELEASE}", after`
-        )
+        expect(textOf(run.summary)).toContain(versionUrl())
         expect(Number(run.outputs['wait-seconds'])).toBeGreaterThanOrEqual(2)
         // Nothing purged, so nothing verified.
         expect(run.outputs.verification).toBe('')
@@ -199,7 +195,7 @@ if (varnishd === undefined) {
         expect(entry).toMatchObject({ url: contentUrl('/blog/1'), fresh: false, http_status: 200 })
         expect(entry?.age).toBeGreaterThanOrEqual(CACHED_AGE)
         expect(entry?.checks).toBeGreaterThanOrEqual(2)
-        expect(entry?.evidence).toContain(`Age ${entry?.age ?? ''} s`)
+        expect(entry?.evidence).toContain(String(entry?.age))
         expect([run.outputs['fresh-count'], run.outputs['stale-count']]).toEqual(['0', '1'])
         expect(JSON.parse(await readFile(run.outputs['verification-file'] ?? '', 'utf8'))).toEqual(
           verificationOf(run)
