@@ -34256,7 +34256,7 @@ const edgeCheck = {
             : undefined;
         return { part: { edgeCheck: outcome }, stopped };
     },
-    notJudged({ settings, results, edgeCheck }, why) {
+    notJudged({ settings, edgeCheck }, results, why) {
         if (edgeCheck !== undefined || settings.edgeCheck === undefined || settings.dryRun)
             return {};
         const targets = edgeCheckTargetsOf(settings.edgeCheck, () => purgedUrlsOf(results));
@@ -35478,43 +35478,17 @@ async function repeatPass(ledger, settings, deps) {
 
 /** A purge that sent nothing: its results from the plan or the ledger. */
 const notRun = ({ results, counts }, cancelled = false) => ({ results, counts, answered: 0, cancelled, firstSentMs: undefined });
-/** The run after the purge, as a capability's stage after it reads it. */
-function seen(settings, calls, purge, parts) {
-    const { results, counts } = purge;
-    const early = { notSent: undefined, stopped: undefined, unexpectedError: undefined };
-    return {
-        settings,
-        calls,
-        results,
-        counts,
-        plannedStages: [],
-        ...early,
-        notComplete: undefined,
-        ...parts
-    };
-}
-/** The first of these stages that a cancel stopped: the sentence that says so. */
-const stoppedIn = (ends) => ends.find((end) => end.stopped !== undefined)?.stopped;
+const WHEN = ['before', 'after', 'end'];
 /** A dry run: every call and what each capability would do; nothing sent, nothing marked. */
-async function dryRun(calls, settings, targets, parts, deps) {
+async function dryRun(calls, settings, targets, deps) {
     const planned = [];
     for (const capability of CAPABILITIES)
         planned.push(...((await capability.planned?.(settings, targets, deps.guard)) ?? []));
-    const plannedStages = [
-        ...planned.filter((stage) => stage.when === 'before'),
-        ...planned.filter((stage) => stage.when === 'after')
-    ];
+    // In the order a real run would make them.
+    const plannedStages = planned.sort((a, b) => WHEN.indexOf(a.when) - WHEN.indexOf(b.when));
     await showDryRun(calls, settings.repeatAfterMs, plannedStages, deps);
     const results = plannedResults(calls, settings.repeatAfterMs > 0);
-    const purge = notRun({ results, counts: countResults(results) });
-    return {
-        purge,
-        parts,
-        plannedStages,
-        notSent: undefined,
-        stopped: undefined,
-        unexpectedError: undefined
-    };
+    return { purge: notRun({ results, counts: countResults(results) }), plannedStages };
 }
 /**
  * The stages after the plan: a dry run; or each capability's stage before the purge, the purge
@@ -35526,36 +35500,41 @@ async function runStages(calls, settings, targets, given, { stage, close }, deps
     let purge;
     const before = [];
     const after = [];
+    const stoppedIn = (ends) => ends.find((ended) => ended.stopped !== undefined)?.stopped;
     // Why the run ended early: a cancel before the purge, during it, or after it.
     const stoppedBy = (ended) => stoppedIn(before) ??
         (ended.cancelled
             ? `Cancelled after ${ended.answered} of ${(0,counted/* counted */.h)(calls.length, 'call')}: the calls not answered by then are reported as failed`
             : stoppedIn(after));
     const held = () => before.find((end) => end.hold !== undefined)?.hold;
+    const end = (ended, unexpectedError) => {
+        const early = { notSent: held()?.because, stopped: stoppedBy(ended), unexpectedError };
+        return { purge: ended, parts, plannedStages: [], ...early };
+    };
     try {
-        if (settings.dryRun)
-            return await dryRun(calls, settings, targets, parts, deps);
+        if (settings.dryRun) {
+            const early = { notSent: undefined, stopped: undefined, unexpectedError: undefined };
+            return { ...(await dryRun(calls, settings, targets, deps)), parts, ...early };
+        }
         for (const capability of CAPABILITIES) {
-            const end = await capability.before?.({ settings, ...parts }, stage);
-            if (end !== undefined)
-                before.push(end);
-            parts = { ...parts, ...end?.part };
+            const ended = await capability.before?.({ settings, ...parts }, stage);
+            if (ended !== undefined)
+                before.push(ended);
+            parts = { ...parts, ...ended?.part };
         }
         const hold = held();
         purge =
             hold === undefined
                 ? await purgeNow(calls, settings, deps, ledger)
                 : notRun(ledger.settle(hold.failure), hold.cancelled);
-        if (!purge.cancelled) {
-            for (const capability of CAPABILITIES) {
-                const end = await capability.after?.(seen(settings, calls, purge, parts), purge, stage);
-                if (end !== undefined)
-                    after.push(end);
-                parts = { ...parts, ...end?.part };
-            }
+        // A cancelled purge has no stage after it.
+        for (const capability of purge.cancelled ? [] : CAPABILITIES) {
+            const ended = await capability.after?.({ settings, ...parts }, purge, stage);
+            if (ended !== undefined)
+                after.push(ended);
+            parts = { ...parts, ...ended?.part };
         }
-        const early = { notSent: hold?.because, stopped: stoppedBy(purge), unexpectedError: undefined };
-        return { purge, parts, plannedStages: [], ...early };
+        return end(purge);
     }
     catch (error) {
         const why = `edge-purge stopped on an unexpected error: ${(0,text_shown/* plainLine */.h0)(deps.guard, (0,message/* messageOf */.b)(error))}`;
@@ -35563,9 +35542,8 @@ async function runStages(calls, settings, targets, given, { stage, close }, deps
         const settled = ledger.settle({ what: 'not finished', detail: why });
         const ended = { answered: 0, firstSentMs: undefined, ...purge, ...settled, cancelled };
         for (const capability of CAPABILITIES)
-            parts = { ...parts, ...capability.notJudged?.(seen(settings, calls, ended, parts), why) };
-        const early = { notSent: held()?.because, stopped: stoppedBy(ended), unexpectedError: why };
-        return { purge: ended, parts, plannedStages: [], ...early };
+            parts = { ...parts, ...capability.notJudged?.({ settings, ...parts }, ended.results, why) };
+        return end(ended, why);
     }
     finally {
         close();

@@ -10,7 +10,7 @@ import type { GitHubRepository } from '../github.js'
 import type { PageCheckDeps, RequestLimits } from '../http/page-checks.js'
 import type { StepLog } from '../log.js'
 import type { Failure } from '../record/failure.js'
-import type { CoreRecord, PlannedStage, PurgeRun } from '../record/index.js'
+import type { CoreRecord, PlannedStage, PurgeRun, Results } from '../record/index.js'
 import type { Budget } from '../report-kit/budget.js'
 import type { OutputWriter } from '../report-kit/json-outputs.js'
 import type { Guard } from '../text/guard.js'
@@ -33,6 +33,9 @@ export interface StageDeps {
 
 /** The record as a capability reads it: the core's part and its own. */
 export type Seen<Part> = CoreRecord & Partial<Part>
+
+/** The run as a stage reads it while the run goes on: the settings, and its part so far. */
+export type Ongoing<Part> = { settings: Settings } & Partial<Part>
 
 /** What a stage before or after the purge did: its part, and what it means for the rest. */
 export interface StageEnd<Part> {
@@ -77,12 +80,12 @@ export interface Capability<Part> {
   notices?(settings: Settings, targets: PurgeTargets, guard: Guard): string[]
   /** In a dry run: what it would do, with the URLs it would fetch. */
   planned?(settings: Settings, targets: PurgeTargets, guard: Guard): Promise<PlannedStage[]>
-  /** Before the purge, which it may hold; it reads the settings and its part so far. */
-  before?(record: { settings: Settings } & Partial<Part>, deps: StageDeps): Promise<StageEnd<Part>>
+  /** Before the purge, which it may hold. */
+  before?(run: Ongoing<Part>, deps: StageDeps): Promise<StageEnd<Part>>
   /** After the purge. */
-  after?(record: Seen<Part>, purge: PurgeRun, deps: StageDeps): Promise<StageEnd<Part>>
+  after?(run: Ongoing<Part>, purge: PurgeRun, deps: StageDeps): Promise<StageEnd<Part>>
   /** What an unexpected error left it, when it expected to run but did not get to. */
-  notJudged?(record: Seen<Part>, why: string): Partial<Part>
+  notJudged?(run: Ongoing<Part>, results: Results, why: string): Partial<Part>
   /** Its step outputs; set in every run, empty when it did not run. */
   outputs?(record: Seen<Part>, io: OutputWriter): Promise<void>
   /** Its sections of the job summary, each in its slot. */

@@ -3,10 +3,16 @@
  * capability's stage before the purge (the purge marks opened, the wait), the purge, and each
  * one's stage after it (the edge check).
  */
-import { CAPABILITIES, type Parts, type RunRecord } from '../capabilities/index.js'
+import { CAPABILITIES, type Parts } from '../capabilities/index.js'
 import type { StageDeps, StageEnd } from '../capabilities/capability.js'
 import type { PurgeTargets, Settings } from '../config/settings.js'
-import { countResults, type CoreRecord, type PurgeCall, type PurgeRun } from '../record/index.js'
+import {
+  countResults,
+  type CoreRecord,
+  type PlannedStage,
+  type PurgeCall,
+  type PurgeRun
+} from '../record/index.js'
 import { plannedResults, showDryRun } from '../core/plan.js'
 import { runPurge } from '../core/engine.js'
 import type { ResultLedger } from '../core/ledger.js'
@@ -19,7 +25,10 @@ import type { PipelineDeps } from './connections.js'
 export type Stages = Pick<
   CoreRecord,
   'plannedStages' | 'notSent' | 'stopped' | 'unexpectedError'
-> & { purge: PurgeRun; parts: Parts }
+> & {
+  purge: PurgeRun
+  parts: Parts
+}
 
 /** A purge that sent nothing: its results from the plan or the ledger. */
 const notRun = (
@@ -27,52 +36,23 @@ const notRun = (
   cancelled = false
 ): PurgeRun => ({ results, counts, answered: 0, cancelled, firstSentMs: undefined })
 
-/** The run after the purge, as a capability's stage after it reads it. */
-function seen(settings: Settings, calls: PurgeCall[], purge: PurgeRun, parts: Parts): RunRecord {
-  const { results, counts } = purge
-  const early = { notSent: undefined, stopped: undefined, unexpectedError: undefined }
-  return {
-    settings,
-    calls,
-    results,
-    counts,
-    plannedStages: [],
-    ...early,
-    notComplete: undefined,
-    ...parts
-  }
-}
-
-/** The first of these stages that a cancel stopped: the sentence that says so. */
-const stoppedIn = (ends: StageEnd<Parts>[]): string | undefined =>
-  ends.find((end) => end.stopped !== undefined)?.stopped
+const WHEN: PlannedStage['when'][] = ['before', 'after', 'end']
 
 /** A dry run: every call and what each capability would do; nothing sent, nothing marked. */
 async function dryRun(
   calls: PurgeCall[],
   settings: Settings,
   targets: PurgeTargets,
-  parts: Parts,
   deps: Pick<PipelineDeps, 'log' | 'guard'>
-): Promise<Stages> {
+): Promise<Pick<Stages, 'purge' | 'plannedStages'>> {
   const planned = []
   for (const capability of CAPABILITIES)
     planned.push(...((await capability.planned?.(settings, targets, deps.guard)) ?? []))
-  const plannedStages = [
-    ...planned.filter((stage) => stage.when === 'before'),
-    ...planned.filter((stage) => stage.when === 'after')
-  ]
+  // In the order a real run would make them.
+  const plannedStages = planned.sort((a, b) => WHEN.indexOf(a.when) - WHEN.indexOf(b.when))
   await showDryRun(calls, settings.repeatAfterMs, plannedStages, deps)
   const results = plannedResults(calls, settings.repeatAfterMs > 0)
-  const purge = notRun({ results, counts: countResults(results) })
-  return {
-    purge,
-    parts,
-    plannedStages,
-    notSent: undefined,
-    stopped: undefined,
-    unexpectedError: undefined
-  }
+  return { purge: notRun({ results, counts: countResults(results) }), plannedStages }
 }
 
 /**
@@ -93,6 +73,8 @@ export async function runStages(
   let purge: PurgeRun | undefined
   const before: StageEnd<Parts>[] = []
   const after: StageEnd<Parts>[] = []
+  const stoppedIn = (ends: StageEnd<Parts>[]): string | undefined =>
+    ends.find((ended) => ended.stopped !== undefined)?.stopped
   // Why the run ended early: a cancel before the purge, during it, or after it.
   const stoppedBy = (ended: PurgeRun): string | undefined =>
     stoppedIn(before) ??
@@ -100,36 +82,40 @@ export async function runStages(
       ? `Cancelled after ${ended.answered} of ${counted(calls.length, 'call')}: the calls not answered by then are reported as failed`
       : stoppedIn(after))
   const held = () => before.find((end) => end.hold !== undefined)?.hold
+  const end = (ended: PurgeRun, unexpectedError?: string): Stages => {
+    const early = { notSent: held()?.because, stopped: stoppedBy(ended), unexpectedError }
+    return { purge: ended, parts, plannedStages: [], ...early }
+  }
   try {
-    if (settings.dryRun) return await dryRun(calls, settings, targets, parts, deps)
+    if (settings.dryRun) {
+      const early = { notSent: undefined, stopped: undefined, unexpectedError: undefined }
+      return { ...(await dryRun(calls, settings, targets, deps)), parts, ...early }
+    }
     for (const capability of CAPABILITIES) {
-      const end = await capability.before?.({ settings, ...parts }, stage)
-      if (end !== undefined) before.push(end)
-      parts = { ...parts, ...end?.part }
+      const ended = await capability.before?.({ settings, ...parts }, stage)
+      if (ended !== undefined) before.push(ended)
+      parts = { ...parts, ...ended?.part }
     }
     const hold = held()
     purge =
       hold === undefined
         ? await purgeNow(calls, settings, deps, ledger)
         : notRun(ledger.settle(hold.failure), hold.cancelled)
-    if (!purge.cancelled) {
-      for (const capability of CAPABILITIES) {
-        const end = await capability.after?.(seen(settings, calls, purge, parts), purge, stage)
-        if (end !== undefined) after.push(end)
-        parts = { ...parts, ...end?.part }
-      }
+    // A cancelled purge has no stage after it.
+    for (const capability of purge.cancelled ? [] : CAPABILITIES) {
+      const ended = await capability.after?.({ settings, ...parts }, purge, stage)
+      if (ended !== undefined) after.push(ended)
+      parts = { ...parts, ...ended?.part }
     }
-    const early = { notSent: hold?.because, stopped: stoppedBy(purge), unexpectedError: undefined }
-    return { purge, parts, plannedStages: [], ...early }
+    return end(purge)
   } catch (error) {
     const why = `edge-purge stopped on an unexpected error: ${plainLine(deps.guard, messageOf(error))}`
     const cancelled = (purge?.cancelled ?? false) || deps.signal.aborted
     const settled = ledger.settle({ what: 'not finished', detail: why })
     const ended = { answered: 0, firstSentMs: undefined, ...purge, ...settled, cancelled }
     for (const capability of CAPABILITIES)
-      parts = { ...parts, ...capability.notJudged?.(seen(settings, calls, ended, parts), why) }
-    const early = { notSent: held()?.because, stopped: stoppedBy(ended), unexpectedError: why }
-    return { purge: ended, parts, plannedStages: [], ...early }
+      parts = { ...parts, ...capability.notJudged?.({ settings, ...parts }, ended.results, why) }
+    return end(ended, why)
   } finally {
     close()
   }

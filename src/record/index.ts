@@ -120,8 +120,8 @@ export function countResults(results: Results): Counts {
 export interface PlannedStage {
   sentence: string
   urls: string[]
-  /** Whether it would run before the purge or after it: the dry run lists them in that order. */
-  when: 'before' | 'after'
+  /** Whether it would run before the purge, after it, or once the run is over: a dry run's order. */
+  when: 'before' | 'after' | 'end'
 }
 
 /**

@@ -50,7 +50,7 @@ export const edgeCheck: Capability<EdgeCheckPart> = {
       : undefined
     return { part: { edgeCheck: outcome }, stopped }
   },
-  notJudged({ settings, results, edgeCheck }, why) {
+  notJudged({ settings, edgeCheck }, results, why) {
     if (edgeCheck !== undefined || settings.edgeCheck === undefined || settings.dryRun) return {}
     const targets = edgeCheckTargetsOf(settings.edgeCheck, () => purgedUrlsOf(results))
     if (targets.length === 0) return {}

@@ -98,7 +98,7 @@ export function describeMarkPlanned(settings: LastPurgeSettings): PlannedStage {
   return {
     sentence: `Would then record the purge as a deployment of ${environments}, marked success only if every target is purged and every checked page fresh: later runs with changed-since: last-purge compare from the last such record`,
     urls: [],
-    when: 'after'
+    when: 'end'
   }
 }
 
