@@ -326,7 +326,7 @@ describe('rules of both stages', () => {
     }
   })
 
-  // Each refusal's rule is in inputs.test.ts; this is how the runner sees one.
+  // Each refusal's rule is in parse-settings.test.ts and the capabilities' inputs tests; this is how the runner sees one.
   it('a bad verify-timeout fails the step before any request, naming the input', async () => {
     await startFakes()
     const run = await runAction({

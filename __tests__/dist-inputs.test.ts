@@ -1,7 +1,7 @@
 /**
  * How a refused input or an undeclared input name ends a run, and outputs kept whole, against
- * dist/index.js run as the runner runs it. Which inputs are refused, and why, is inputs.test.ts's,
- * lists.test.ts's and input-names.test.ts's.
+ * dist/index.js run as the runner runs it. Which inputs are refused, and why, is for the tests of
+ * parseSettings, the capabilities' inputs, lists and input names.
  */
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals'
 import { realpathSync } from 'node:fs'

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from '@jest/globals'
 import { readdirSync, readFileSync } from 'node:fs'
-import { dirname, join, relative, resolve } from 'node:path'
+import { basename, dirname, join, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import {
   MAX_FILE_LINES,
@@ -157,6 +157,18 @@ describe('the rules of the house', () => {
     expect(files.filter(({ path }) => roomOf(path) === LIST).map(({ path }) => path)).toEqual([
       'src/capabilities/index.ts'
     ])
+  })
+
+  it('no two modules share a file name, but index.ts and the names capability folders share', () => {
+    const named = (inCapability: boolean): string[] =>
+      files
+        .filter(({ path }) => isCapability(roomOf(path)) === inCapability)
+        .map(({ path }) => basename(path))
+        .filter((name) => name !== 'index.ts')
+    const outside = named(false)
+    const inside = new Set(named(true))
+    const clashes = outside.filter((name, at) => outside.indexOf(name) !== at || inside.has(name))
+    expect(clashes).toEqual([])
   })
 
   it('tools/ and scripts/ import nothing from __tests__/: what a script needs lives in tools/', () => {

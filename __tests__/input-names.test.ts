@@ -7,7 +7,7 @@ import {
   unknownInputWarning
 } from '../src/config/input-names.js'
 import { InputError } from '../src/config/input-error.js'
-import { INPUT_NAMES } from '../src/config/inputs.js'
+import { INPUT_NAMES } from '../src/config/parse-settings.js'
 import { NO_SECRETS } from './support/guard.js'
 
 /** The variables the runner sets for every declared input, as @actions/core reads them. */

@@ -4,7 +4,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals'
 import { EOL } from 'node:os'
-import { INPUT_NAMES } from '../src/config/inputs.js'
+import { INPUT_NAMES } from '../src/config/parse-settings.js'
 import { INPUT_PARTS } from '../src/capabilities/index.js'
 import { readSettings, readTokens } from '../src/runner/step-inputs.js'
 import { runnerVoice } from '../src/runner/voice.js'

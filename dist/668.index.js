@@ -18,7 +18,7 @@ __webpack_require__.r(__webpack_exports__);
 /* harmony import */ var _record_failure_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(5555);
 /* harmony import */ var _http_observation_js__WEBPACK_IMPORTED_MODULE_4__ = __webpack_require__(2510);
 /* harmony import */ var _http_page_checks_js__WEBPACK_IMPORTED_MODULE_5__ = __webpack_require__(1651);
-/* harmony import */ var _words_js__WEBPACK_IMPORTED_MODULE_6__ = __webpack_require__(1343);
+/* harmony import */ var _summary_js__WEBPACK_IMPORTED_MODULE_6__ = __webpack_require__(9366);
 /* harmony import */ var _text_counted_js__WEBPACK_IMPORTED_MODULE_8__ = __webpack_require__(4305);
 /* harmony import */ var _text_shown_js__WEBPACK_IMPORTED_MODULE_7__ = __webpack_require__(8482);
 /**
@@ -68,7 +68,7 @@ function describeFailure(settings, waiting, elapsedMs, guard) {
     // The time the wait took, in whole seconds as the wait-seconds output gives it.
     return {
         what: `the origin was not ready after ${Math.round(elapsedMs / 1000)} s`,
-        detail: `${which} did not ${(0,_words_js__WEBPACK_IMPORTED_MODULE_6__/* .awaited */ .Q)(settings, guard)}`
+        detail: `${which} did not ${(0,_summary_js__WEBPACK_IMPORTED_MODULE_6__/* .awaited */ .QZ)(settings, guard)}`
     };
 }
 /** Why no purge call was sent when a proxy's refusal or a certificate problem ended the wait. */
@@ -116,7 +116,7 @@ async function waitForOrigin(settings, { requestTimeoutMs, concurrency }, deps) 
         stop.abort();
     };
     const check = checkOnce(settings, deadline, requestTimeoutMs, { ...deps, signal: stop.signal }, onBlocked);
-    const title = `Waiting for the origin: ${(0,_text_counted_js__WEBPACK_IMPORTED_MODULE_8__/* .counted */ .h)(urls.length, 'URL')} to ${(0,_words_js__WEBPACK_IMPORTED_MODULE_6__/* .awaited */ .Q)(settings, deps.guard)} (up to ${settings.timeoutMs / 1000} s)`;
+    const title = `Waiting for the origin: ${(0,_text_counted_js__WEBPACK_IMPORTED_MODULE_8__/* .counted */ .h)(urls.length, 'URL')} to ${(0,_summary_js__WEBPACK_IMPORTED_MODULE_6__/* .awaited */ .QZ)(settings, deps.guard)} (up to ${settings.timeoutMs / 1000} s)`;
     return log.group(title, async () => {
         try {
             await (0,_http_page_checks_js__WEBPACK_IMPORTED_MODULE_5__/* .pollUntilDeadline */ ._K)(urls, check, { deadline, concurrency, clock, signal: stop.signal });
@@ -181,7 +181,7 @@ function outcomeOf(urls, settings, { elapsedMs, block }, { signal, log, guard })
         : (0,_record_failure_js__WEBPACK_IMPORTED_MODULE_3__/* .reasonOf */ .A3)(failure));
     if (failure !== undefined) {
         for (const state of waiting)
-            log.info((0,_words_js__WEBPACK_IMPORTED_MODULE_6__/* .describeUrlWait */ .y)(state, settings, guard));
+            log.info((0,_summary_js__WEBPACK_IMPORTED_MODULE_6__/* .describeUrlWait */ .yE)(state, settings, guard));
     }
     return {
         done,

@@ -31009,25 +31009,66 @@ const NOT_CHECKED_IN_TIME = 'not checked within verify-timeout: raise verify-tim
 
 /***/ }),
 
-/***/ 1343:
+/***/ 4993:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   Q: () => (/* binding */ awaited),
-/* harmony export */   y: () => (/* binding */ describeUrlWait)
+/* harmony export */   q: () => (/* binding */ NOT_READY)
 /* harmony export */ });
-/* harmony import */ var _text_counted_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4305);
-/* harmony import */ var _text_shown_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8482);
+/** A wait that ended without saying why, which only a bug makes. */
+const NOT_READY = { what: 'the origin was not ready' };
+
+
+/***/ }),
+
+/***/ 9366:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   QZ: () => (/* binding */ awaited),
+/* harmony export */   hT: () => (/* binding */ waitSection),
+/* harmony export */   yE: () => (/* binding */ describeUrlWait)
+/* harmony export */ });
+/* harmony import */ var _record_failure_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5555);
+/* harmony import */ var _record_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4993);
+/* harmony import */ var _text_counted_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(4305);
+/* harmony import */ var _text_shown_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(8482);
+/* harmony import */ var _report_kit_budget_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(9922);
+
+
+
 
 
 function awaited(settings, guard) {
-    const what = settings.text === undefined ? 'answer 2xx' : `show ${(0,_text_shown_js__WEBPACK_IMPORTED_MODULE_0__/* .quoted */ .TL)(guard, settings.text)}`;
+    const what = settings.text === undefined ? 'answer 2xx' : `show ${(0,_text_shown_js__WEBPACK_IMPORTED_MODULE_2__/* .quoted */ .TL)(guard, settings.text)}`;
     return settings.passes > 1 ? `${what} ${settings.passes} times in a row` : what;
 }
 /** What each URL still waiting did last, for the log and the job summary. */
 function describeUrlWait({ url, checks, last }, settings, guard) {
-    const history = checks === 0 ? 'no check was made' : `last answer: ${last}, after ${(0,_text_counted_js__WEBPACK_IMPORTED_MODULE_1__/* .counted */ .h)(checks, 'check')}`;
-    return `${(0,_text_shown_js__WEBPACK_IMPORTED_MODULE_0__/* .shownUrl */ .zA)(guard, url)} did not ${awaited(settings, guard)} (${history})`;
+    const history = checks === 0 ? 'no check was made' : `last answer: ${last}, after ${(0,_text_counted_js__WEBPACK_IMPORTED_MODULE_4__/* .counted */ .h)(checks, 'check')}`;
+    return `${(0,_text_shown_js__WEBPACK_IMPORTED_MODULE_2__/* .shownUrl */ .zA)(guard, url)} did not ${awaited(settings, guard)} (${history})`;
+}
+/** The cut of the text the origin had to show. */
+const SHOWN_TEXT_CHARS = 80;
+/** The wait: what the origin showed, or why no purge call was sent and what each URL answered. */
+function waitSection({ text, passes }, outcome, budget, guard) {
+    const seconds = Math.round(outcome.elapsedMs / 1000);
+    const shown = text === undefined ? 'answered 2xx' : `showed ${(0,_report_kit_budget_js__WEBPACK_IMPORTED_MODULE_3__/* .code */ .aY)(guard, text, SHOWN_TEXT_CHARS)}`;
+    const checks = (item) => `${(0,_text_counted_js__WEBPACK_IMPORTED_MODULE_4__/* .counted */ .h)(item.checks, 'check')} of ${(0,_report_kit_budget_js__WEBPACK_IMPORTED_MODULE_3__/* .code */ .aY)(guard, item.url, _report_kit_budget_js__WEBPACK_IMPORTED_MODULE_3__/* .SHOWN_TARGET_CHARS */ .wB)}`;
+    if (outcome.done || outcome.cancelled) {
+        const lead = outcome.done
+            ? `The origin ${shown} after ${seconds} s:`
+            : `Waited ${seconds} s for the origin before the cancel:`;
+        const items = outcome.urls.map(checks);
+        return [`<p>${lead}</p>`, ...(0,_report_kit_budget_js__WEBPACK_IMPORTED_MODULE_3__/* .list */ .p_)(items, budget, _report_kit_budget_js__WEBPACK_IMPORTED_MODULE_3__/* .SECTION_BYTES */ .Q5.wait, 'the step log has each')];
+    }
+    const failure = (0,_record_failure_js__WEBPACK_IMPORTED_MODULE_0__/* .reasonOf */ .A3)(outcome.failure ?? _record_js__WEBPACK_IMPORTED_MODULE_1__/* .NOT_READY */ .q);
+    const waiting = outcome.urls.filter((item) => item.passedInARow < passes);
+    const items = waiting.map((item) => guard.summaryText(describeUrlWait(item, { text, passes }, guard), _report_kit_budget_js__WEBPACK_IMPORTED_MODULE_3__/* .SHOWN_ERROR_CHARS */ .pA));
+    return [
+        `<p><b>No purge call was sent:</b> ${guard.summaryText(failure, _report_kit_budget_js__WEBPACK_IMPORTED_MODULE_3__/* .SHOWN_ERROR_CHARS */ .pA)}.</p>`,
+        ...(0,_report_kit_budget_js__WEBPACK_IMPORTED_MODULE_3__/* .list */ .p_)(items, budget, _report_kit_budget_js__WEBPACK_IMPORTED_MODULE_3__/* .SECTION_BYTES */ .Q5.wait, 'the step log has each')
+    ];
 }
 
 
@@ -34296,41 +34337,10 @@ const waitInputs = {
     }
 };
 
-;// CONCATENATED MODULE: ./src/capabilities/wait/record.ts
-/** A wait that ended without saying why, which only a bug makes. */
-const NOT_READY = { what: 'the origin was not ready' };
-
-// EXTERNAL MODULE: ./src/capabilities/wait/words.ts
-var words = __nccwpck_require__(1343);
-;// CONCATENATED MODULE: ./src/capabilities/wait/summary.ts
-
-
-
-
-
-/** The cut of the text the origin had to show. */
-const SHOWN_TEXT_CHARS = 80;
-/** The wait: what the origin showed, or why no purge call was sent and what each URL answered. */
-function waitSection({ text, passes }, outcome, budget, guard) {
-    const seconds = Math.round(outcome.elapsedMs / 1000);
-    const shown = text === undefined ? 'answered 2xx' : `showed ${(0,report_kit_budget/* code */.aY)(guard, text, SHOWN_TEXT_CHARS)}`;
-    const checks = (item) => `${(0,counted/* counted */.h)(item.checks, 'check')} of ${(0,report_kit_budget/* code */.aY)(guard, item.url, report_kit_budget/* SHOWN_TARGET_CHARS */.wB)}`;
-    if (outcome.done || outcome.cancelled) {
-        const lead = outcome.done
-            ? `The origin ${shown} after ${seconds} s:`
-            : `Waited ${seconds} s for the origin before the cancel:`;
-        const items = outcome.urls.map(checks);
-        return [`<p>${lead}</p>`, ...(0,report_kit_budget/* list */.p_)(items, budget, report_kit_budget/* SECTION_BYTES */.Q5.wait, 'the step log has each')];
-    }
-    const failure = (0,record_failure/* reasonOf */.A3)(outcome.failure ?? NOT_READY);
-    const waiting = outcome.urls.filter((item) => item.passedInARow < passes);
-    const items = waiting.map((item) => guard.summaryText((0,words/* describeUrlWait */.y)(item, { text, passes }, guard), report_kit_budget/* SHOWN_ERROR_CHARS */.pA));
-    return [
-        `<p><b>No purge call was sent:</b> ${guard.summaryText(failure, report_kit_budget/* SHOWN_ERROR_CHARS */.pA)}.</p>`,
-        ...(0,report_kit_budget/* list */.p_)(items, budget, report_kit_budget/* SECTION_BYTES */.Q5.wait, 'the step log has each')
-    ];
-}
-
+// EXTERNAL MODULE: ./src/capabilities/wait/record.ts
+var wait_record = __nccwpck_require__(4993);
+// EXTERNAL MODULE: ./src/capabilities/wait/summary.ts
+var wait_summary = __nccwpck_require__(9366);
 ;// CONCATENATED MODULE: ./src/capabilities/wait/index.ts
 
 
@@ -34352,7 +34362,7 @@ function held(wait) {
         };
     }
     const because = wait.blocked ? 'the origin could not be checked' : 'the origin was not ready';
-    const failure = { ...(wait.failure ?? NOT_READY), notSent: true };
+    const failure = { ...(wait.failure ?? wait_record/* NOT_READY */.q), notSent: true };
     return { part: { wait }, hold: { failure, cancelled: false, because } };
 }
 const wait = {
@@ -34370,7 +34380,7 @@ const wait = {
     sections: {
         lead: ({ wait, settings }, budget, guard) => wait === undefined || settings.wait === undefined
             ? []
-            : waitSection(settings.wait, wait, budget, guard)
+            : (0,wait_summary/* waitSection */.hT)(settings.wait, wait, budget, guard)
     }
 };
 
@@ -35804,7 +35814,7 @@ function purgeIds(results, perService, hide = (text) => text) {
     return perService ? groups : ids;
 }
 
-;// CONCATENATED MODULE: ./src/report/outputs.ts
+;// CONCATENATED MODULE: ./src/report/write-outputs.ts
 /** The step's outputs, read from the finished run record: the results', then each capability's. */
 
 
@@ -38878,7 +38888,7 @@ function checkMode(mode, given, soft, note) {
     }
 }
 
-;// CONCATENATED MODULE: ./src/config/inputs.ts
+;// CONCATENATED MODULE: ./src/config/parse-settings.ts
 
 
 
@@ -39246,7 +39256,7 @@ function listenForCancel(log) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/runner/summary.ts
+;// CONCATENATED MODULE: ./src/runner/job-summary.ts
 /** The job summary through the runner: the HTML the report renders, appended to `GITHUB_STEP_SUMMARY`. */
 
 /**

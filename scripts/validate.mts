@@ -12,7 +12,7 @@
  *    - every relative link resolves to a file or folder of the repository, and every #anchor to a
  *      heading of its page by GitHub's slug rules.
  * 3. action.yml against the code in src/:
- *    - every input the code reads (INPUT_NAMES in src/config/inputs.ts, and any getInput('...') literal) is
+ *    - every input the code reads (INPUT_NAMES in src/config/parse-settings.ts, and any getInput('...') literal) is
  *      declared, and every declared input is read; inputs are read only in src/runner/step-inputs.ts;
  *    - every output the code sets (setOutput('...') / setBoundedOutput('...')) is declared, and every
  *      declared output is set;
@@ -26,7 +26,7 @@ import { dirname, join, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import ts from 'typescript'
 import { parse } from 'yaml'
-import { INPUT_NAMES } from '../src/config/inputs.js'
+import { INPUT_NAMES } from '../src/config/parse-settings.js'
 import { unpinnedUses } from '../tools/pinned-uses.js'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parse } from 'yaml'
-import { INPUT_NAMES, type RawInputs } from '../src/config/inputs.js'
+import { INPUT_NAMES, type RawInputs } from '../src/config/parse-settings.js'
 import type { Settings } from '../src/config/settings.js'
 
 const actionYml = parse(

@@ -1,6 +1,6 @@
 /** Unit tests of the step log's lines: what they say, and that no text from outside speaks to the runner. */
 import { describe, expect, it } from '@jest/globals'
-import { parseSettings } from '../../src/config/inputs.js'
+import { parseSettings } from '../../src/config/parse-settings.js'
 import { showDerivation } from '../../src/capabilities/changed-files/summary.js'
 import { describeEnd } from '../../src/core/log-lines.js'
 import { recordedLog } from '../support/recorded-log.js'

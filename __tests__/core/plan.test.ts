@@ -1,7 +1,7 @@
 /** Unit and property tests of planning: which calls are sent for which settings. */
 import { describe, expect, it } from '@jest/globals'
 import fc from 'fast-check'
-import { parseSettings, type RawInputs } from '../../src/config/inputs.js'
+import { parseSettings, type RawInputs } from '../../src/config/parse-settings.js'
 import { planPurges } from '../../src/core/plan.js'
 import { InputError } from '../../src/config/input-error.js'
 import { parseKeys, parseUrls } from '../../src/config/lists.js'

@@ -1,6 +1,6 @@
 /** Inputs parsed as the action parses them, for the unit tests of inputs and of list files. */
 import { INPUT_PARTS } from '../../src/capabilities/index.js'
-import { parseSettings, type RawInputs } from '../../src/config/inputs.js'
+import { parseSettings, type RawInputs } from '../../src/config/parse-settings.js'
 import { InputError } from '../../src/config/input-error.js'
 import type { FileReader } from '../../src/config/list-files.js'
 import type { Settings } from '../../src/config/settings.js'

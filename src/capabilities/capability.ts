@@ -4,7 +4,7 @@
  * and returns its part; it never sees another capability's.
  */
 import type { Clock } from '../clock.js'
-import type { InputPart } from '../config/inputs.js'
+import type { InputPart } from '../config/parse-settings.js'
 import type { PurgeTargets, Settings } from '../config/settings.js'
 import type { GitHubRepository } from '../github.js'
 import type { PageCheckDeps, RequestLimits } from '../http/page-checks.js'

@@ -14,7 +14,7 @@
  * The declared names are handed in (INPUT_NAMES): importing them here would close an import
  * cycle through inputs.ts, which hands the note "Nothing to purge" adds to the mode check.
  */
-import type { InputName } from './inputs.js'
+import type { InputName } from './parse-settings.js'
 import { InputError } from './input-error.js'
 import type { Guard } from '../text/guard.js'
 import { shorten } from '../text/shown.js'

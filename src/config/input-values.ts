@@ -1,5 +1,5 @@
 /** One input's text read as the value it stands for: a boolean, a choice, a count, seconds. Pure. */
-import type { InputName, RawInputs, RunInputs, SECRET_INPUTS } from './inputs.js'
+import type { InputName, RawInputs, RunInputs, SECRET_INPUTS } from './parse-settings.js'
 import { InputError } from './input-error.js'
 import { shorten } from '../text/shown.js'
 

@@ -3,7 +3,7 @@
  * files): a JSON array of strings, or text split by the input's separators. Pure.
  */
 import { InputError } from './input-error.js'
-import type { RunInputs } from './inputs.js'
+import type { RunInputs } from './parse-settings.js'
 import {
   checkKey,
   parseHttpUrl,

@@ -2,7 +2,7 @@
  * What the purge API calls need: the services they go to (service-id, base-url) and the api-token
  * they carry, which must be set when sent and never cross the network in clear text. Pure.
  */
-import type { RawInputs, RunInputs } from './inputs.js'
+import type { RawInputs, RunInputs } from './parse-settings.js'
 import type { Service } from './settings.js'
 import type { UrlMapping } from './maps.js'
 import { InputError } from './input-error.js'

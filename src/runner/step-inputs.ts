@@ -12,7 +12,7 @@ import {
   SECRET_INPUTS,
   type InputPart,
   type RawInputs
-} from '../config/inputs.js'
+} from '../config/parse-settings.js'
 import { readListFile } from '../config/list-files.js'
 import type { Settings } from '../config/settings.js'
 import type { StepLog } from '../log.js'

@@ -4,7 +4,7 @@
  * naming the inputs concerned.
  */
 import { describe, expect, it } from '@jest/globals'
-import type { RawInputs } from '../../../src/config/inputs.js'
+import type { RawInputs } from '../../../src/config/parse-settings.js'
 import { API, refusalOf, settingsOf } from '../../support/parsed-inputs.js'
 
 const SITE = 'public/ => https://www.example.com/'

@@ -3,7 +3,7 @@
  * parseSettings: every refusal comes before any request, naming the inputs concerned.
  */
 import { describe, expect, it } from '@jest/globals'
-import type { RawInputs } from '../../../src/config/inputs.js'
+import type { RawInputs } from '../../../src/config/parse-settings.js'
 import { API, refusalOf, settingsOf } from '../../support/parsed-inputs.js'
 
 const PAGE = 'https://www.example.com/blog/1'

@@ -1,12 +1,12 @@
 /** The inputs of changed files and of the last purge: the maps, the range, the purge marks. Pure. */
-import type { InputPart } from '../../config/inputs.js'
+import type { InputPart } from '../../config/parse-settings.js'
 import { InputError } from '../../config/input-error.js'
 import { parseBoolean } from '../../config/input-values.js'
 import { parseKeyMap, parseUrlMap } from '../../config/maps.js'
 import type { Mode } from '../../config/mode.js'
 import { parseServiceIds } from '../../config/purge-api.js'
 import type { ChangedFilesSettings, LastPurgeSettings } from '../../config/settings.js'
-import type { RunInputs } from '../../config/inputs.js'
+import type { RunInputs } from '../../config/parse-settings.js'
 
 /** The `changed-since` value that reads and writes each service's purge marks. */
 const LAST_PURGE = 'last-purge'

@@ -1,5 +1,5 @@
 /** The edge check's inputs: whether purged URLs are checked, which pages besides, by what, how long. Pure. */
-import type { InputPart } from '../../config/inputs.js'
+import type { InputPart } from '../../config/parse-settings.js'
 import { InputError } from '../../config/input-error.js'
 import { parseBoolean, parseSeconds } from '../../config/input-values.js'
 import { parseCheckUrls } from '../../config/lists.js'

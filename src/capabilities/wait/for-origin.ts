@@ -18,7 +18,7 @@ import {
 } from '../../http/page-checks.js'
 import type { PlannedStage } from '../../record/index.js'
 import type { UrlWait, WaitOutcome } from './record.js'
-import { awaited, describeUrlWait } from './words.js'
+import { awaited, describeUrlWait } from './summary.js'
 import { counted } from '../../text/counted.js'
 import type { Guard } from '../../text/guard.js'
 import { quoted, shownUrl } from '../../text/shown.js'

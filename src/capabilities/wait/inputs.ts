@@ -1,5 +1,5 @@
 /** The wait's inputs: the URLs that must show the release, what they show, how often, how long. Pure. */
-import type { InputPart } from '../../config/inputs.js'
+import type { InputPart } from '../../config/parse-settings.js'
 import { InputError } from '../../config/input-error.js'
 import { parseInteger, parseSeconds } from '../../config/input-values.js'
 import { parseCheckUrls } from '../../config/lists.js'

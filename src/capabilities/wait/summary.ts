@@ -1,10 +1,10 @@
-/** The wait for the origin: what it showed, or why no purge call was sent. */
+/** What the log and the summary say of the wait: what the origin showed, or why no purge call was sent. */
 import type { WaitSettings } from '../../config/settings.js'
 import { reasonOf } from '../../record/failure.js'
-import { NOT_READY, type WaitOutcome } from './record.js'
-import { describeUrlWait } from './words.js'
+import { NOT_READY, type UrlWait, type WaitOutcome } from './record.js'
 import { counted } from '../../text/counted.js'
 import type { Guard } from '../../text/guard.js'
+import { quoted, shownUrl } from '../../text/shown.js'
 import {
   code,
   list,
@@ -13,6 +13,25 @@ import {
   SHOWN_TARGET_CHARS,
   type Budget
 } from '../../report-kit/budget.js'
+
+/** What the wait asked of each URL. */
+export type WaitAwaited = Pick<WaitSettings, 'text' | 'passes'>
+
+export function awaited(settings: WaitAwaited, guard: Guard): string {
+  const what = settings.text === undefined ? 'answer 2xx' : `show ${quoted(guard, settings.text)}`
+  return settings.passes > 1 ? `${what} ${settings.passes} times in a row` : what
+}
+
+/** What each URL still waiting did last, for the log and the job summary. */
+export function describeUrlWait(
+  { url, checks, last }: UrlWait,
+  settings: WaitAwaited,
+  guard: Guard
+): string {
+  const history =
+    checks === 0 ? 'no check was made' : `last answer: ${last}, after ${counted(checks, 'check')}`
+  return `${shownUrl(guard, url)} did not ${awaited(settings, guard)} (${history})`
+}
 
 /** The cut of the text the origin had to show. */
 const SHOWN_TEXT_CHARS = 80

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, jest } from '@jest/globals
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { writeOutputs } from '../src/report/outputs.js'
+import { writeOutputs } from '../src/report/write-outputs.js'
 import type { PurgeResult } from '../src/record/index.js'
 import type { EdgeCheckEntry } from '../src/capabilities/edge-check/record.js'
 import { runnerOutputs } from '../src/runner/step-outputs.js'
