@@ -4,25 +4,16 @@ import { unknownInputsNote, type UnknownInput } from '../src/config/input-names.
 import { INPUT_PARTS } from '../src/capabilities/index.js'
 import { parseSettings } from '../src/config/parse-settings.js'
 import { DEFAULT_INPUTS } from '../tools/defaults.js'
-import type { RawInputs } from '../src/config/parse-settings.js'
-import type { FileReader } from '../src/config/list-files.js'
-import { API, files, noFiles, refusalOf, settingsOf, TOKEN } from './support/parsed-inputs.js'
+import {
+  API,
+  files,
+  noFiles,
+  refusalNaming,
+  refusalOf,
+  settingsOf,
+  TOKEN
+} from './support/parsed-inputs.js'
 import { NO_SECRETS } from './support/guard.js'
-
-/**
- * The refusal of these inputs: an input error that begins with the input it blames and names the
- * others it concerns.
- */
-function refusalNaming(
-  inputs: Partial<RawInputs>,
-  [blamed, ...others]: [string, ...string[]],
-  readFile: FileReader = noFiles
-): string {
-  const { message } = refusalOf(inputs, readFile)
-  expect(message).toMatch(new RegExp(`^${blamed}(?![\\w-])`))
-  for (const name of others) expect(message).toContain(name)
-  return message
-}
 
 describe('the defaults', () => {
   it('give the documented settings', () => {

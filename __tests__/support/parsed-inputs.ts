@@ -1,4 +1,5 @@
 /** Inputs parsed as the action parses them, for the unit tests of inputs and of list files. */
+import { expect } from '@jest/globals'
 import { INPUT_PARTS } from '../../src/capabilities/index.js'
 import { parseSettings, type RawInputs } from '../../src/config/parse-settings.js'
 import { InputError } from '../../src/config/input-error.js'
@@ -54,4 +55,19 @@ export function refusalOf(
     throw error
   }
   throw new Error(`expected ${JSON.stringify(overrides)} to be refused`)
+}
+
+/**
+ * The refusal of these inputs: an input error that begins with the input it blames and names the
+ * others it concerns.
+ */
+export function refusalNaming(
+  inputs: Partial<RawInputs>,
+  [blamed, ...others]: [string, ...string[]],
+  readFile: FileReader = noFiles
+): string {
+  const { message } = refusalOf(inputs, readFile)
+  expect(message).toMatch(new RegExp(`^${blamed}(?![\\w-])`))
+  for (const name of others) expect(message).toContain(name)
+  return message
 }

@@ -3,9 +3,8 @@ import type { Settings } from '../config/settings.js'
 import type { Prober } from '../http/probe.js'
 import type { Guard } from '../text/guard.js'
 import { createTransport, type Transport } from '../core/transport.js'
-import type { Clock } from '../clock.js'
+import type { StageDeps } from '../capabilities/capability.js'
 import type { OpenGitHub } from '../github.js'
-import type { StepLog } from '../log.js'
 
 const USER_AGENT = 'edge-purge/1'
 
@@ -34,14 +33,8 @@ export const liveConnections = (apiToken: string): Connections => ({
   }
 })
 
-/** What the pipeline is handed: time, the cancel, the log, the network and GitHub. */
-export interface PipelineDeps {
-  clock: Clock
-  /** Aborted when the run is cancelled: no stage starts new work after it. */
-  signal: AbortSignal
-  log: StepLog
-  /** Hides the run's secrets in what servers say, before anything cuts or shows it. */
-  guard: Guard
+/** What the pipeline is handed: time, the cancel, the log and the guard, the network and GitHub. */
+export type PipelineDeps = Pick<StageDeps, 'clock' | 'signal' | 'log' | 'guard'> & {
   connect: Connections
   /** Opens the run's repository, for changed-files and last-purge: the GitHub client loads only then. */
   openGitHub: OpenGitHub

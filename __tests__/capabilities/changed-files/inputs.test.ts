@@ -5,24 +5,10 @@
  */
 import { describe, expect, it } from '@jest/globals'
 import type { RawInputs } from '../../../src/config/parse-settings.js'
-import { API, refusalOf, settingsOf } from '../../support/parsed-inputs.js'
+import { API, refusalNaming, refusalOf, settingsOf } from '../../support/parsed-inputs.js'
 
 const SITE = 'public/ => https://www.example.com/'
 const CHANGED: Partial<RawInputs> = { 'changed-files': 'true', 'github-token': 'gh' }
-
-/**
- * The refusal of these inputs: an input error that begins with the input it blames and names the
- * others it concerns.
- */
-function refusalNaming(
-  inputs: Partial<RawInputs>,
-  [blamed, ...others]: [string, ...string[]]
-): string {
-  const { message } = refusalOf(inputs)
-  expect(message).toMatch(new RegExp(`^${blamed}(?![\\w-])`))
-  for (const name of others) expect(message).toContain(name)
-  return message
-}
 
 describe('changed-files', () => {
   it('reads url-map, key-map and changed-since', () => {

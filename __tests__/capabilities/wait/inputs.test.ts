@@ -4,26 +4,16 @@
  */
 import { describe, expect, it } from '@jest/globals'
 import type { RawInputs } from '../../../src/config/parse-settings.js'
-import { API, refusalOf, settingsOf } from '../../support/parsed-inputs.js'
+import { API, refusalNaming, settingsOf } from '../../support/parsed-inputs.js'
 
 const ORIGIN = 'https://origin.example/version'
 
 /** Settings of a key purge with these inputs. */
 const keysWith = (inputs: Partial<RawInputs>) => settingsOf({ ...API, keys: 'a', ...inputs })
 
-/**
- * The refusal of a key purge with these inputs: an input error that begins with the input it
- * blames and names the others it concerns.
- */
-function refusalNaming(
-  inputs: Partial<RawInputs>,
-  [blamed, ...others]: [string, ...string[]]
-): string {
-  const { message } = refusalOf({ ...API, keys: 'a', ...inputs })
-  expect(message).toMatch(new RegExp(`^${blamed}(?![\\w-])`))
-  for (const name of others) expect(message).toContain(name)
-  return message
-}
+/** The refusal of a key purge with these inputs, naming the inputs concerned. */
+const keyPurgeRefusal = (inputs: Partial<RawInputs>, names: [string, ...string[]]): string =>
+  refusalNaming({ ...API, keys: 'a', ...inputs }, names)
 
 describe('wait inputs', () => {
   it('reads the URLs, each once, the text, the passes and the timeout', () => {
@@ -57,12 +47,12 @@ describe('wait inputs', () => {
   it.each(['origin.example/version', 'ftp://origin.example/v'])(
     'refuses the wait-for-url %j, naming it',
     (url) => {
-      refusalNaming({ 'wait-for-url': url }, ['wait-for-url'])
+      keyPurgeRefusal({ 'wait-for-url': url }, ['wait-for-url'])
     }
   )
 
   it('refuses wait-for-text without wait-for-url, naming both', () => {
-    refusalNaming({ 'wait-for-text': 'abc1234' }, ['wait-for-text', 'wait-for-url'])
+    keyPurgeRefusal({ 'wait-for-text': 'abc1234' }, ['wait-for-text', 'wait-for-url'])
   })
 
   it.each([
@@ -80,6 +70,6 @@ describe('wait inputs', () => {
     ['wait-timeout', '0'],
     ['wait-timeout', '21601']
   ] as const)('refuses %s: %j, naming it', (name, value) => {
-    refusalNaming({ 'wait-for-url': ORIGIN, [name]: value }, [name])
+    keyPurgeRefusal({ 'wait-for-url': ORIGIN, [name]: value }, [name])
   })
 })
