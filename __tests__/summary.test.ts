@@ -344,6 +344,8 @@ describe('renderSummary', () => {
     expect(list?.items).toEqual(urls.slice(0, list?.items.length))
     expect(list?.items.length).toBeLessThan(1000)
     expect((list?.items.length ?? 0) + (list?.more ?? 0)).toBe(1000)
+    // Asserted nowhere else: where a dry run's list says the rest are.
+    expect(textOf(html)).toMatch(/… and \d+ more: the step log lists every one/)
   })
 
   it('omits the service for a URL-only run', () => {

@@ -8,6 +8,7 @@ import type { WaitOutcome } from '../../../src/capabilities/wait/record.js'
 import { waitSection } from '../../../src/capabilities/wait/summary.js'
 import { Budget, SECTION_BYTES, SUMMARY_MAX_BYTES } from '../../../src/report-kit/budget.js'
 import { NO_SECRETS } from '../../support/guard.js'
+import { textOf } from '../../support/rendered-markdown.js'
 import { listsOf, paragraphsOf, withoutOwnMarkup } from '../../support/summary-html.js'
 
 const VERSION = 'https://origin.example/version'
@@ -97,6 +98,8 @@ describe('the wait in the summary', () => {
     const [list] = listsOf(html)
     expect(list?.items.length).toBeGreaterThan(0)
     expect((list?.items.length ?? 0) + (list?.more ?? 0)).toBe(810)
+    // Asserted nowhere else: where the wait's list says the rest are.
+    expect(textOf(html)).toMatch(/… and \d+ more: the step log has each/)
     // With the budget spent, it still says how many there were.
     expect(listsOf(section(settings, outcome({ done: false, failure, urls }), 0))).toEqual([
       { items: [], more: 810 }
