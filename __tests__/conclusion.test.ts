@@ -3,8 +3,10 @@ import { beforeEach, describe, expect, it, jest } from '@jest/globals'
 import type { StepLog } from '../src/log.js'
 import type { PurgeResult } from '../src/record/index.js'
 import type { EdgeCheckEntry } from '../src/capabilities/edge-check/record.js'
+import { edgeCheckVerdict } from '../src/capabilities/edge-check/verdict.js'
 import { conclude } from '../src/report/conclusion.js'
 import { guardAgainst, type Guard } from '../src/text/guard.js'
+import { shorten } from '../src/text/shown.js'
 import { settingsWith } from '../tools/defaults.js'
 import { runRecord } from './support/run-record.js'
 import { NOT_SENT_CANCELLED, reasonOf, type Failure } from '../src/record/failure.js'
@@ -96,11 +98,17 @@ beforeEach(() => {
 })
 
 /** The annotations `conclude` makes of these results' failures, with fail-on-error. */
-function annotationsOf(results: PurgeResult[]): string[] {
+function annotationsOf(
+  results: PurgeResult[],
+  edgeCheck: EdgeCheckEntry[] = [],
+  guard: Guard = NO_SECRETS
+): string[] {
   error.mockClear()
-  concludeRun(results, ending(true))
+  concludeRun(results, ending(true, edgeCheck), guard)
   return error.mock.calls.map(([message]) => message)
 }
+
+const messages = (mock: typeof error): string[] => mock.mock.calls.map(([message]) => message)
 
 describe('the failure annotations', () => {
   it('is empty when nothing failed', () => {
@@ -108,22 +116,16 @@ describe('the failure annotations', () => {
   })
 
   it('names a lone failure with its type, target and reason', () => {
-    const [line, ...rest] = annotationsOf([
+    const lines = annotationsOf([
       purged('a'),
       failed('https://www.example.com/x', 'HTTP 404 (Not Found)', 'url')
     ])
-    expect(rest).toEqual([])
-    expect(line).toContain('url')
-    expect(line).toContain('https://www.example.com/x')
-    expect(line).toContain('HTTP 404 (Not Found)')
+    expect(lines).toEqual(['url "https://www.example.com/x" not purged: HTTP 404 (Not Found)'])
   })
 
   it('groups identical errors into one line with the count: a bad token is one annotation', () => {
     const results = Array.from({ length: 600 }, (_, index) => failed(`k${index}`, UNAUTHORIZED))
-    const lines = annotationsOf(results)
-    expect(lines).toHaveLength(1)
-    expect(lines[0]).toContain('600 targets')
-    expect(lines[0]).toContain(reasonOf(UNAUTHORIZED))
+    expect(annotationsOf(results)).toEqual([`600 targets not purged: ${reasonOf(UNAUTHORIZED)}`])
   })
 
   it('puts the largest group first', () => {
@@ -135,10 +137,12 @@ describe('the failure annotations', () => {
       failed('e', 'reason C'),
       failed('f', 'reason C')
     ])
-    expect(lines).toHaveLength(3)
-    expect(lines[0]).toContain('3 targets not purged: reason B')
-    expect(lines[1]).toContain('2 targets not purged: reason C')
-    expect(lines[2]).toContain('reason A')
+    expect(lines.map((line) => /reason [ABC]$/.exec(line)?.[0])).toEqual([
+      'reason B',
+      'reason C',
+      'reason A'
+    ])
+    expect(lines.map((line) => line.split(' ')[0])).toEqual(['3', '2', 'key'])
   })
 
   it('names a refusal once for the targets it refused and those it stopped, with both counts', () => {
@@ -168,28 +172,43 @@ describe('the failure annotations', () => {
   it('adds no extra line for exactly 5 kinds', () => {
     const results = Array.from({ length: 5 }, (_, index) => failed(`k${index}`, `reason ${index}`))
     const lines = annotationsOf(results)
-    expect(lines).toHaveLength(5)
-    expect(lines.join('\n')).not.toContain('more kinds')
+    expect(lines.map((line) => line.split(' ')[1])).toEqual(
+      results.map(({ target }) => `"${target}"`)
+    )
   })
 
   it('keeps a target and a server message on one line that cannot speak to the runner', () => {
     const target = 'k\n::add-mask::x\u202e'
     const reason = `HTTP 400: bad\r\n##[set-output name=x]1 ${'z'.repeat(1000)}`
-    const [lone] = annotationsOf([failed(target, reason)])
-    const [grouped] = annotationsOf([failed('a', reason), failed('b', reason)])
-    for (const line of [lone ?? '', grouped ?? '']) {
-      expect(line).not.toMatch(/[\r\n\u202e]|##\[/)
-      expect(line).toContain('HTTP 400: bad\\r\\n##')
+    const [lone = ''] = annotationsOf([failed(target, reason)])
+    const [grouped = ''] = annotationsOf([failed('a', reason), failed('b', reason)])
+    for (const line of [lone, grouped]) {
+      expect(line.split(/[\r\n\u202e]/)).toHaveLength(1)
+      expect(line).not.toContain('##[')
+      // The line break shows, as text.
+      expect(line).toContain('\\r\\n')
       expect(line.length).toBeLessThan(500)
     }
-    expect(lone).toContain('\\n::add-mask::x\\u202e')
+    expect(lone).toContain(shorten(NO_SECRETS, target))
   })
 
   it('shortens a long target in its line', () => {
     const key = 'k'.repeat(1024)
     const [line] = annotationsOf([failed(key, 'HTTP 400 (Bad Request)')])
     expect(line).not.toContain(key)
-    expect(line).toContain('1024 characters')
+    expect(line).toContain(shorten(NO_SECRETS, key))
+  })
+
+  it('hides the run’s secrets in what servers said', () => {
+    const guard = guardAgainst(['tok-secret'])
+    const lines = annotationsOf(
+      [failed('a', 'HTTP 400 — server said: bad tok-secret here')],
+      [],
+      guard
+    )
+    expect(lines).toHaveLength(1)
+    expect(lines[0]).not.toContain('tok-secret')
+    expect(lines[0]).toContain('***')
   })
 })
 
@@ -205,24 +224,25 @@ describe('conclude', () => {
   it('with fail-on-error, annotates errors and fails the step', () => {
     const results = [purged('a'), failed('b', 'HTTP 400 (Bad Request)'), failed('c', UNAUTHORIZED)]
     concludeRun(results, ending(true))
-    expect(error.mock.calls.map(([message]) => message)).toEqual([
-      'key "b" not purged: HTTP 400 (Bad Request)',
-      `key "c" not purged: ${reasonOf(UNAUTHORIZED)}`
-    ])
+    expect(messages(error).map((line) => line.split(' ')[1])).toEqual(['"b"', '"c"'])
     expect(setFailed).toHaveBeenCalledTimes(1)
-    expect(setFailed.mock.calls[0]?.[0]).toContain('2 of 3 targets failed')
     expect(warning).not.toHaveBeenCalled()
   })
 
-  it('without fail-on-error, warns instead and does not fail the step', () => {
+  it('without fail-on-error, warns the same annotations and message instead, and the step passes', () => {
     const results = [purged('a'), failed('b', 'HTTP 400 (Bad Request)')]
+    concludeRun(results, ending(true))
+    const annotations = messages(error)
+    const [failure] = messages(setFailed)
+    error.mockReset()
+    setFailed.mockReset()
     concludeRun(results, ending(false))
     expect(setFailed).not.toHaveBeenCalled()
     expect(error).not.toHaveBeenCalled()
-    const messages = warning.mock.calls.map(([message]) => message)
-    expect(messages.slice(0, -1)).toEqual(['key "b" not purged: HTTP 400 (Bad Request)'])
-    expect(messages.at(-1)).toContain('1 of 2 targets failed')
-    expect(messages.at(-1)).toContain('fail-on-error is false')
+    expect(messages(warning)).toEqual([
+      ...annotations,
+      `${failure} (fail-on-error is false, so the step passes)`
+    ])
   })
 
   it('fails the step when a cancel ended the run, after what went wrong', () => {
@@ -230,10 +250,10 @@ describe('conclude', () => {
     const stopped =
       'Cancelled after 0 of 1 call: the calls not answered by then are reported as failed'
     conclude(runRecord({ results, stopped }), { guard: NO_SECRETS, log, fail: setFailed })
-    expect(setFailed.mock.calls.map(([message]) => message)).toEqual([
-      '1 of 1 targets failed to purge: the run was cancelled; the job summary and the results output list each with its reason',
-      stopped
-    ])
+    const failures = messages(setFailed)
+    expect(failures).toHaveLength(2)
+    expect(failures[0]).not.toBe(stopped)
+    expect(failures[1]).toBe(stopped)
   })
 
   it('names the one cause of every failure in the step’s message: a rejected token, not a count', () => {
@@ -246,19 +266,19 @@ describe('conclude', () => {
       ...Array.from({ length: 344 }, (_, index) => failed(`n${index}`, stopped))
     ]
     concludeRun(results, ending(true))
-    expect(error.mock.calls.map(([message]) => message)).toEqual([
-      `600 targets not purged: ${reasonOf(UNAUTHORIZED)}; 256 refused, 344 not sent after that`
-    ])
+    expect(error).toHaveBeenCalledTimes(1)
     expect(setFailed).toHaveBeenCalledWith(
       '600 of 600 targets failed to purge: the API token was rejected (401); the job summary and the results output list each with its reason'
     )
   })
 
-  it('says how many causes there were when there were several', () => {
+  it('counts the causes when there were several, and names none', () => {
     concludeRun([failed('a', 'reason A'), failed('b', 'reason B'), purged('c')], ending(true))
-    expect(setFailed.mock.calls[0]?.[0]).toContain(
-      '2 of 3 targets failed to purge for 2 different reasons;'
-    )
+    const [message = ''] = messages(setFailed)
+    // 2 of 3 targets, for 2 reasons.
+    expect(message.match(/\d+/g)).toEqual(['2', '3', '2'])
+    expect(message).not.toContain('reason A')
+    expect(message).not.toContain('reason B')
   })
 
   it('keeps annotations within GitHub’s 10 per step however many targets failed', () => {
@@ -270,8 +290,8 @@ describe('conclude', () => {
   })
 })
 
-describe('stale URLs', () => {
-  const stale = (url: string, evidence: string): EdgeCheckEntry => ({
+describe('with pages not fresh at the edge', () => {
+  const stale = (url: string, evidence = 'Age 3600 s'): EdgeCheckEntry => ({
     url,
     fresh: false,
     http_status: 200,
@@ -280,67 +300,38 @@ describe('stale URLs', () => {
     evidence
   })
 
-  it('fail the step beside failed targets, each group one annotation naming the URL and evidence', () => {
-    const results = [purged('blog')]
-    concludeRun(
-      results,
-      ending(true, [
-        stale(
-          'https://www.example.com/about',
-          'Age 3600 s, but the purge began 3 s ago (X-Cache: HIT)'
-        ),
-        { ...stale('https://www.example.com/blog/1', ''), fresh: true, evidence: 'Age 0 s' }
-      ])
-    )
-    expect(error.mock.calls.map(([message]) => message)).toEqual([
-      '"https://www.example.com/about" is still stale at the edge after the purge: Age 3600 s, but the purge began 3 s ago (X-Cache: HIT)'
-    ])
-    expect(setFailed).toHaveBeenCalledWith(
-      '1 of 2 URLs checked at the edge is still stale after the purge; the job summary and the verification output give the evidence'
-    )
+  it('fails the step for them too: the targets’ annotations first, then the pages’, in one message', () => {
+    const entries = [
+      stale('https://www.example.com/about'),
+      { ...stale('https://www.example.com/blog/1'), fresh: true, age: 0 }
+    ]
+    concludeRun([purged('a'), failed('b', 'HTTP 400 (Bad Request)')], ending(true, entries))
+    const lines = messages(error)
+    expect(lines).toHaveLength(2)
+    expect(lines[0]?.startsWith('key "b" ')).toBe(true)
+    expect(lines[1]?.startsWith('"https://www.example.com/about" ')).toBe(true)
+    const [problem] = edgeCheckVerdict(entries, NO_SECRETS).problems ?? []
+    const [message = ''] = messages(setFailed)
+    expect(setFailed).toHaveBeenCalledTimes(1)
+    expect(message.endsWith(`. ${problem}`)).toBe(true)
   })
 
-  it('say a URL never checked is not known to be fresh, apart from the stale ones', () => {
-    const results = [purged('blog')]
-    const late = (url: string): EdgeCheckEntry => ({
-      ...stale(url, 'not checked within verify-timeout: raise verify-timeout or concurrency'),
-      http_status: null,
-      age: null,
-      checks: 0
-    })
-    concludeRun(
-      results,
-      ending(true, [late('https://www.example.com/a'), late('https://www.example.com/b')])
-    )
-    expect(error.mock.calls.map(([message]) => message)).toEqual([
-      '2 URLs are not known to be fresh: not checked within verify-timeout: raise verify-timeout or concurrency'
-    ])
-    expect(setFailed).toHaveBeenCalledWith(
-      '2 of 2 URLs to check at the edge were not checked, so they are not known to be fresh; the verification output says why'
-    )
+  it('fails the step when a page is the only problem, with the page’s own message', () => {
+    const entries = [stale('https://www.example.com/about')]
+    concludeRun([purged('blog')], ending(true, entries))
+    expect(setFailed).toHaveBeenCalledTimes(1)
+    const [problem = ''] = edgeCheckVerdict(entries, NO_SECRETS).problems ?? []
+    expect(setFailed).toHaveBeenCalledWith(problem)
   })
 
-  it('say a URL that could not be reached was not reached, not that it is stale', () => {
-    const refused = 'connection failed (ECONNREFUSED): connect ECONNREFUSED 127.0.0.1:9'
-    concludeRun(
-      [purged('blog')],
-      ending(true, [
-        { ...stale('https://www.exmaple.com/', refused), http_status: null, age: null }
-      ])
+  it('counts the pages’ annotations within the cap of 5, after the targets’', () => {
+    const entries = ['a', 'b', 'c'].map((path) =>
+      stale(`https://www.example.com/${path}`, `Age ${path.charCodeAt(0)} s`)
     )
-    expect(error.mock.calls.map(([message]) => message)).toEqual([
-      `"https://www.exmaple.com/" could not be reached at the edge, so not known to be fresh: ${refused}`
-    ])
-    expect(setFailed).toHaveBeenCalledWith(
-      '1 of 1 URL to check at the edge could not be reached, so it is not known to be fresh; the verification output says why'
-    )
-  })
-
-  it('redact what servers said before it becomes an annotation', () => {
-    const results = [failed('a', 'HTTP 400 — server said: bad tok-secret here')]
-    concludeRun(results, ending(true), guardAgainst(['tok-secret']))
-    expect(error.mock.calls.map(([message]) => message)).toEqual([
-      'key "a" not purged: HTTP 400 — server said: bad *** here'
-    ])
+    const targets = Array.from({ length: 4 }, (_, index) => failed(`k${index}`, `reason ${index}`))
+    const lines = annotationsOf(targets, entries)
+    expect(lines).toHaveLength(6)
+    expect(lines[4]?.startsWith('"https://www.example.com/a" ')).toBe(true)
+    expect(lines.at(-1)?.match(/\d+/)?.[0]).toBe('2')
   })
 })

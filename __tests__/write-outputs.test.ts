@@ -5,7 +5,6 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { writeOutputs } from '../src/report/write-outputs.js'
 import type { PurgeResult } from '../src/record/index.js'
-import type { EdgeCheckEntry } from '../src/capabilities/edge-check/record.js'
 import { runnerOutputs } from '../src/runner/step-outputs.js'
 import { purgeResult, runRecord } from './support/run-record.js'
 import { runnerVoice } from '../src/runner/voice.js'
@@ -78,31 +77,6 @@ describe('writeOutputs', () => {
     })
     expect(readdirSync(runnerTemp)).toEqual([file.slice(runnerTemp.length + 1)])
     expect(readFileSync(file, 'utf8')).toBe(JSON.stringify(outputForm(results)))
-  })
-
-  it('counts unreachable pages apart, and still counts them in stale-count, which workflows gate on', async () => {
-    const entry = (url: string, fields: Partial<EdgeCheckEntry>): EdgeCheckEntry => ({
-      url,
-      fresh: false,
-      http_status: 200,
-      age: 3600,
-      checks: 2,
-      evidence: 'Age 3600 s',
-      ...fields
-    })
-    const entries = [
-      entry('https://www.example.com/fresh', { fresh: true, age: 0 }),
-      entry('https://www.example.com/stale', {}),
-      entry('https://www.exmaple.com/', { http_status: null, age: null, evidence: 'no answer' }),
-      entry('https://www.example.com/late', { http_status: null, age: null, checks: 0 })
-    ]
-    const edgeCheck = { entries, cancelled: false, malformedAge: [] }
-    await writeOutputs(runRecord({ results: [purgeResult({})], edgeCheck }), io())
-    expect(outputs()).toMatchObject({
-      'fresh-count': '1',
-      'stale-count': '3',
-      'unreachable-count': '1'
-    })
   })
 
   it('hides the token in every output and the results file, and the JSON stays valid', async () => {
@@ -178,7 +152,10 @@ describe('writeOutputs', () => {
     const over = sized(1_000_001)
     await writeOutputs(runRecord({ results: over }), io())
     expect(outputs().results).toBe('')
-    expect(printed.join('')).toContain('at 1000001 bytes it exceeds')
+    // One notice, which gives the size.
+    const notices = printed.filter((line) => line.startsWith('::notice::'))
+    expect(notices).toHaveLength(1)
+    expect(notices[0]).toContain('1000001')
   })
 
   it('hides the token in purge-id', async () => {
@@ -209,9 +186,11 @@ describe('writeOutputs', () => {
     const file = await writing
     expect(halves).toEqual([])
     expect(JSON.parse(readFileSync(file, 'utf8'))).toHaveLength(100_000)
-    expect(printed.join('')).toContain(
-      `::notice::Output results is left empty: at 14577781 bytes it exceeds GitHub's 1 MB output limit. The results-file output (${file}) holds every entry.`
-    )
+    // Both outputs too large are left empty, each with a notice naming the file that holds all.
+    expect(outputs()).toMatchObject({ results: '', 'purge-ids': '' })
+    const notices = printed.filter((line) => line.startsWith('::notice::'))
+    expect(notices.map((line) => line.split(' ')[1])).toEqual(['purge-ids', 'results'])
+    for (const notice of notices) expect(notice).toContain(file)
   })
 
   it('sets every output when the results file cannot be written, with a warning naming it', async () => {
