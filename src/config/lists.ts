@@ -13,6 +13,7 @@ import {
   type SurrogateKey
 } from './keys-and-urls.js'
 import type { Guard } from '../text/guard.js'
+import { parseJson } from '../text/json.js'
 import { shorten } from '../text/shown.js'
 
 /** The inputs that hold lists, named as every message about them starts. */
@@ -132,26 +133,18 @@ function jsonElements(text: string, input: ListInput, guard: Guard): string[] | 
   const opens = text[first]
   const closes = text[last]
   if (opens === '[' && closes === ']') {
-    const value = parsedJson(text)
+    const value = parseJson(text)
     if (isStringArray(value)) return value
     throw new InputError(
       `${input}: ${kind.show(text.slice(first, last + 1), guard)} is not a JSON array of strings, which a value starting with [ and ending with ] must be; write it as one (["a","b"]), or leave out the brackets`
     )
   }
-  if (opens === '"' && closes === '"' && typeof parsedJson(text) === 'string') {
+  if (opens === '"' && closes === '"' && typeof parseJson(text) === 'string') {
     throw new InputError(
       `${input}: ${kind.show(text.slice(first, last + 1), guard)} is one JSON string, whose quotes would be read as part of the ${kind.items}; remove them, or give a JSON array of strings (["a","b"])`
     )
   }
   return undefined
-}
-
-function parsedJson(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown
-  } catch {
-    return undefined
-  }
 }
 
 function isStringArray(value: unknown): value is string[] {

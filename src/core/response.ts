@@ -8,13 +8,14 @@ import {
   isRetryableStatus,
   serverRequestedWaitMs
 } from '../http/retry-policy.js'
-import { parseJson, serverMessage } from './server-message.js'
+import { serverMessage } from './server-message.js'
 import { forbidden, notFound, redirected, unreachableBaseUrl } from './refusals.js'
 import { blockedWords, reachOf } from '../http/blocked.js'
 import { withoutCredentials } from '../config/keys-and-urls.js'
 import type { PurgeCall } from '../record/index.js'
 import type { Failure, StopScope } from '../record/failure.js'
 import type { Guard } from '../text/guard.js'
+import { isRecord, parseJson } from '../text/json.js'
 import { plainLine } from '../text/shown.js'
 
 export type Verdict =
@@ -89,10 +90,6 @@ export const CANCELLED_IN_FLIGHT: Failure = { what: 'cancelled before it was con
 function isWebPage({ headers, body }: Response): boolean {
   const type = headerValue(headers, 'content-type')
   return (type !== undefined && /^\s*text\/html\s*(;|$)/i.test(type)) || /^\s*</.test(body)
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
 /** How an unusable id is shown: enough to recognise it, never enough to flood a log. */
