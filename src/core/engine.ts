@@ -12,15 +12,7 @@ import { CANCELLED_IN_FLIGHT, interpret, type Verdict } from './response.js'
 import { type CallEnd, type PurgeCall, type PurgeRun } from '../record/index.js'
 import { FAILED, NOT_SENT_CANCELLED, type Failure } from '../record/failure.js'
 import { withRetries, type Retried, type Tried } from '../http/retry.js'
-import {
-  Gates,
-  outageThreshold,
-  scopesOf,
-  tooLongToWait,
-  type Ending,
-  type Scopes,
-  type Stopped
-} from './gates.js'
+import { Gates, scopesOf, tooLongToWait, type Ending, type Scopes, type Stopped } from './gates.js'
 import { ResultLedger } from './ledger.js'
 import type { Guard } from '../text/guard.js'
 import { plainLine } from '../text/shown.js'
@@ -104,7 +96,7 @@ class PurgePass {
     private readonly settings: EngineSettings,
     private readonly deps: EngineDeps
   ) {
-    this.gates = new Gates(outageThreshold(settings.concurrency))
+    this.gates = new Gates(settings.concurrency)
   }
 
   async run(calls: readonly PurgeCall[], ledger: ResultLedger): Promise<void> {
