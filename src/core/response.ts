@@ -39,7 +39,8 @@ export type Verdict =
       stop: StopScope | undefined
     }
 
-type Refusal = Extract<Verdict, { ok: false }>
+/** A verdict without ids: why, whether another attempt may help, and what it stops. */
+export type Refusal = Extract<Verdict, { ok: false }>
 
 function failure(fields: Pick<Refusal, 'httpStatus' | 'failure'> & Partial<Refusal>): Refusal {
   return { ok: false, retryable: false, waitMs: undefined, stop: undefined, ...fields }
