@@ -169,28 +169,24 @@ function interpretSuccess(call: PurgeCall, exchange: Response, guard: Guard): Ve
 /** The call's ids, when the body is the JSON the purge API promises for it. */
 function readIds(call: PurgeCall, status: number, body: string, guard: Guard): Verdict | undefined {
   const json = parseJson(body)
+  if (!isRecord(json)) return undefined
   const ids = new Map<string, string>()
   const unusable = new Map<string, Failure>()
   const take: Take = (target, value) => {
     if (typeof value === 'string' && USABLE_ID.test(value)) ids.set(target, value)
     else unusable.set(target, unusableId(value, guard))
   }
-  if (isRecord(json)) {
-    if (call.operation === 'batch') {
-      // What the walk took, the table takes again with the same values.
-      const targets = call.targets
-      if (!takeInOrder(json, targets, take)) takeByTable(json, targets, take)
-      return { ok: true, httpStatus: status, ids, unusable }
-    }
-    if (json.status === 'ok' && call.operation === 'purge-all')
-      return { ok: true, httpStatus: status, ids, unusable }
+  if (call.operation === 'batch') {
+    // What the walk took, the table takes again with the same values.
+    if (!takeInOrder(json, call.targets, take)) takeByTable(json, call.targets, take)
+  } else if (json.status !== 'ok') {
+    return undefined
+  } else if (call.operation !== 'purge-all') {
     const [only] = call.targets
-    if (json.status === 'ok' && json.id !== undefined && only !== undefined) {
-      take(only, json.id)
-      return { ok: true, httpStatus: status, ids, unusable }
-    }
+    if (json.id === undefined || only === undefined) return undefined
+    take(only, json.id)
   }
-  return undefined
+  return { ok: true, httpStatus: status, ids, unusable }
 }
 
 function interpretRefusal(call: PurgeCall, exchange: Response, now: number, guard: Guard): Verdict {
