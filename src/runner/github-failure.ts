@@ -74,8 +74,6 @@ export function failureOf(
 
 /** The `code` of the first error down the `cause` chain that has one (fetch wraps it twice). */
 function networkCodeOf(error: unknown): string | undefined {
-  for (const cause of causeChain(error)) {
-    if ('code' in cause && typeof cause.code === 'string') return cause.code
-  }
-  return undefined
+  const codes = causeChain(error).map((cause) => ('code' in cause ? cause.code : undefined))
+  return codes.find((code): code is string => typeof code === 'string')
 }
