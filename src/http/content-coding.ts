@@ -34,18 +34,15 @@ export function codingsOf(header: string | undefined, guard: Guard): Codings {
     .split(',')
     .map((name) => name.trim().toLowerCase())
     .filter((name) => name !== '' && name !== 'identity')
-  const codings: Coding[] = []
-  for (const name of names) {
-    const coding = NAMES[name]
-    if (coding === undefined) {
-      const shown = guard.oneLine(name, SHOWN_CODING_CHARS)
-      return {
-        kind: 'refused',
-        reason: `Content-Encoding "${shown}" is not one edge-purge can decode`
-      }
+  const unknown = names.find((name) => NAMES[name] === undefined)
+  if (unknown !== undefined) {
+    const shown = guard.oneLine(unknown, SHOWN_CODING_CHARS)
+    return {
+      kind: 'refused',
+      reason: `Content-Encoding "${shown}" is not one edge-purge can decode`
     }
-    codings.push(coding)
   }
+  const codings = names.flatMap((name) => NAMES[name] ?? [])
   if (codings.length > MAX_CODINGS) {
     const shown = guard.oneLine(header ?? '', SHOWN_CODING_CHARS)
     return {
