@@ -17,8 +17,7 @@ import { parseJson } from '../text/json.js'
 import { shorten } from '../text/shown.js'
 
 /** The inputs that hold lists, named as every message about them starts. */
-type ListInput =
-  'keys' | 'keys-file' | 'urls' | 'urls-file' | 'verify-urls' | 'wait-for-url' | 'service-id'
+type ListInput = keyof typeof KINDS
 
 /** A list input's text and its name. */
 export type ListText = readonly [text: string, input: ListInput]
@@ -72,7 +71,8 @@ const SERVICE_IDS: ListKind = {
   show: (raw, guard) => shorten(guard, raw)
 }
 
-const KINDS: Record<ListInput, ListKind> = {
+/** Each list input's kind. */
+const KINDS = {
   keys: KEYS,
   'keys-file': KEYS,
   urls: URLS,
@@ -80,7 +80,7 @@ const KINDS: Record<ListInput, ListKind> = {
   'verify-urls': URLS,
   'wait-for-url': URLS,
   'service-id': SERVICE_IDS
-}
+} satisfies Record<string, ListKind>
 
 const WHITESPACE = /\s/
 
