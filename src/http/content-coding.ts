@@ -35,22 +35,15 @@ export function codingsOf(header: string | undefined, guard: Guard): Codings {
     .map((name) => name.trim().toLowerCase())
     .filter((name) => name !== '' && name !== 'identity')
   const unknown = names.find((name) => NAMES[name] === undefined)
-  if (unknown !== undefined) {
-    const shown = guard.oneLine(unknown, SHOWN_CODING_CHARS)
-    return {
-      kind: 'refused',
-      reason: `Content-Encoding "${shown}" is not one edge-purge can decode`
-    }
-  }
   const codings = names.flatMap((name) => NAMES[name] ?? [])
-  if (codings.length > MAX_CODINGS) {
-    const shown = guard.oneLine(header ?? '', SHOWN_CODING_CHARS)
-    return {
-      kind: 'refused',
-      reason: `Content-Encoding "${shown}" lists ${codings.length} codings; edge-purge decodes at most ${MAX_CODINGS}`
-    }
-  }
-  return { kind: 'codings', codings }
+  if (unknown === undefined && codings.length <= MAX_CODINGS) return { kind: 'codings', codings }
+  // The coding edge-purge does not know, or else the whole list that holds too many.
+  const shown = guard.oneLine(unknown ?? header ?? '', SHOWN_CODING_CHARS)
+  const reason =
+    unknown === undefined
+      ? `Content-Encoding "${shown}" lists ${codings.length} codings; edge-purge decodes at most ${MAX_CODINGS}`
+      : `Content-Encoding "${shown}" is not one edge-purge can decode`
+  return { kind: 'refused', reason }
 }
 
 /**
