@@ -56,20 +56,16 @@ export function parseSeconds({ raw, guard }: RunInputs, name: InputName, max: nu
  * non-ASCII text; refused here rather than by the HTTP client mid-run. The value is never shown.
  */
 export function requireHeaderSafe(raw: RawInputs, name: (typeof SECRET_INPUTS)[number]): void {
-  for (const char of raw[name]) {
-    const code = char.charCodeAt(0)
-    const problem =
-      code === 0x0a || code === 0x0d
-        ? 'a line break'
-        : code < 0x20 || code === 0x7f
-          ? 'a control character'
-          : code > 0x7e
-            ? 'a non-ASCII character'
-            : undefined
-    if (problem !== undefined) {
-      throw new InputError(
-        `${name} holds ${problem}, which an HTTP header cannot carry; check the secret behind ${name} (its value is not shown)`
-      )
-    }
-  }
+  // The first UTF-16 unit outside printable ASCII, which every character a header cannot carry has.
+  const code = /[^\x20-\x7e]/.exec(raw[name])?.[0].charCodeAt(0)
+  if (code === undefined) return
+  const problem =
+    code === 0x0a || code === 0x0d
+      ? 'a line break'
+      : code < 0x20 || code === 0x7f
+        ? 'a control character'
+        : 'a non-ASCII character'
+  throw new InputError(
+    `${name} holds ${problem}, which an HTTP header cannot carry; check the secret behind ${name} (its value is not shown)`
+  )
 }

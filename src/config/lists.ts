@@ -13,11 +13,11 @@ import {
   type SurrogateKey
 } from './keys-and-urls.js'
 import type { Guard } from '../text/guard.js'
+import { parseJson } from '../text/json.js'
 import { shorten } from '../text/shown.js'
 
 /** The inputs that hold lists, named as every message about them starts. */
-type ListInput =
-  'keys' | 'keys-file' | 'urls' | 'urls-file' | 'verify-urls' | 'wait-for-url' | 'service-id'
+type ListInput = keyof typeof KINDS
 
 /** A list input's text and its name. */
 export type ListText = readonly [text: string, input: ListInput]
@@ -71,7 +71,8 @@ const SERVICE_IDS: ListKind = {
   show: (raw, guard) => shorten(guard, raw)
 }
 
-const KINDS: Record<ListInput, ListKind> = {
+/** Each list input's kind. */
+const KINDS = {
   keys: KEYS,
   'keys-file': KEYS,
   urls: URLS,
@@ -79,7 +80,7 @@ const KINDS: Record<ListInput, ListKind> = {
   'verify-urls': URLS,
   'wait-for-url': URLS,
   'service-id': SERVICE_IDS
-}
+} satisfies Record<string, ListKind>
 
 const WHITESPACE = /\s/
 
@@ -132,26 +133,18 @@ function jsonElements(text: string, input: ListInput, guard: Guard): string[] | 
   const opens = text[first]
   const closes = text[last]
   if (opens === '[' && closes === ']') {
-    const value = parsedJson(text)
+    const value = parseJson(text)
     if (isStringArray(value)) return value
     throw new InputError(
       `${input}: ${kind.show(text.slice(first, last + 1), guard)} is not a JSON array of strings, which a value starting with [ and ending with ] must be; write it as one (["a","b"]), or leave out the brackets`
     )
   }
-  if (opens === '"' && closes === '"' && typeof parsedJson(text) === 'string') {
+  if (opens === '"' && closes === '"' && typeof parseJson(text) === 'string') {
     throw new InputError(
       `${input}: ${kind.show(text.slice(first, last + 1), guard)} is one JSON string, whose quotes would be read as part of the ${kind.items}; remove them, or give a JSON array of strings (["a","b"])`
     )
   }
   return undefined
-}
-
-function parsedJson(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown
-  } catch {
-    return undefined
-  }
 }
 
 function isStringArray(value: unknown): value is string[] {

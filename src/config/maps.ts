@@ -26,19 +26,13 @@ export interface KeyMapping {
   matches: (path: string) => boolean
 }
 
-interface MapLine {
-  line: number
-  left: string
-  right: string
-}
-
 /** The `LEFT => RIGHT` lines of a map, skipping blank lines and `#` comments. */
 function mapLines(
   text: string,
   input: 'url-map' | 'key-map',
   shape: string,
   guard: Guard
-): MapLine[] {
+): { line: number; left: string; right: string }[] {
   return text
     .replace(/^\uFEFF/, '')
     .split(/\r?\n/)

@@ -8,19 +8,11 @@ import type { Settings } from '../config/settings.js'
 import type { StepLog } from '../log.js'
 import type { Transport } from './transport.js'
 import { describeEnd, describeRetry } from './log-lines.js'
-import { CANCELLED_IN_FLIGHT, interpret, type Verdict } from './response.js'
+import { CANCELLED_IN_FLIGHT, interpret, type Refusal } from './response.js'
 import { type CallEnd, type PurgeCall, type PurgeRun } from '../record/index.js'
 import { FAILED, NOT_SENT_CANCELLED, type Failure } from '../record/failure.js'
 import { withRetries, type Retried, type Tried } from '../http/retry.js'
-import {
-  Gates,
-  outageThreshold,
-  scopesOf,
-  tooLongToWait,
-  type Ending,
-  type Scopes,
-  type Stopped
-} from './gates.js'
+import { Gates, scopesOf, tooLongToWait, type Ending, type Scopes, type Stopped } from './gates.js'
 import { ResultLedger } from './ledger.js'
 import type { Guard } from '../text/guard.js'
 import { plainLine } from '../text/shown.js'
@@ -56,8 +48,7 @@ const failed = (attempts: number, httpStatus: number | null, failure: Failure): 
   ending: 'other'
 })
 
-type Refused = Extract<Verdict, { ok: false }>
-type Unpurged = Exclude<Retried<Settled, Refused, Stopped>, { ok: true }>
+type Unpurged = Exclude<Retried<Settled, Refusal, Stopped>, { ok: true }>
 
 /** A call's end once its attempts ended without an id: how they ended says what it records. */
 function failedEnd(retried: Unpurged): Settled {
@@ -104,7 +95,7 @@ class PurgePass {
     private readonly settings: EngineSettings,
     private readonly deps: EngineDeps
   ) {
-    this.gates = new Gates(outageThreshold(settings.concurrency))
+    this.gates = new Gates(settings.concurrency)
   }
 
   async run(calls: readonly PurgeCall[], ledger: ResultLedger): Promise<void> {
@@ -142,7 +133,7 @@ class PurgePass {
   private async attempt(call: PurgeCall, scopes: Scopes): Promise<Settled> {
     const { transport, clock, signal, log, guard, random } = this.deps
     const { gates } = this
-    const send = async (attempts: number): Promise<Tried<Settled, Refused>> => {
+    const send = async (attempts: number): Promise<Tried<Settled, Refusal>> => {
       this.firstSentMs ??= clock.now()
       const exchange = await transport.send(call, signal)
       const verdict = interpret(call, exchange, clock.now(), guard)
@@ -154,7 +145,7 @@ class PurgePass {
       const end = { attempts, httpStatus, ids, unusable, failure: undefined }
       return { ok: true, value: { end, answered: true, ending: 'purged' } }
     }
-    const retried = await withRetries<Settled, Refused, Stopped>(send, {
+    const retried = await withRetries<Settled, Refusal, Stopped>(send, {
       maxAttempts: this.settings.maxAttempts,
       clock,
       signal,

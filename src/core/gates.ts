@@ -34,10 +34,6 @@ export type Ending = 'purged' | 'transient' | 'other'
 /** An outage takes at least this many failures in a row, however low `concurrency` is. */
 const MIN_OUTAGE_FAILURES = 3
 
-export function outageThreshold(concurrency: number): number {
-  return Math.max(concurrency, MIN_OUTAGE_FAILURES)
-}
-
 export function scopesOf(call: PurgeCall): Scopes {
   const url = new URL(call.url)
   return {
@@ -64,7 +60,12 @@ export class Gates {
   /** By host: calls ended failed for a transient cause since the last success. */
   private readonly failedInARow = new Map<string, number>()
 
-  constructor(private readonly outageAfter: number) {}
+  /** Calls failed in a row that make an outage: the first round's worth, at least the minimum. */
+  private readonly outageAfter: number
+
+  constructor(concurrency: number) {
+    this.outageAfter = Math.max(concurrency, MIN_OUTAGE_FAILURES)
+  }
 
   /** Why a call must not be sent, if an earlier answer already decided its fate. */
   refusal(scopes: Scopes): Stopped | undefined {

@@ -117,16 +117,13 @@ export class ResultLedger {
 
   /** Every target's result in plan order, once `fill` gave every call an end. */
   results(): Results {
-    const results: PurgeResult[] = []
-    for (const [index, call] of this.calls.entries()) {
+    return this.calls.flatMap((call, index) => {
       const end = this.ends[index]
       if (end === undefined) throw new Error(`call ${index} has no end: fill the ledger first`)
       const first = resultsOfCall(call, end)
-      const second = this.repeated?.get(index)
-      const again = second === undefined ? undefined : resultsOfCall(call, second)
-      const folded = this.repeated === undefined ? first : withRepeat(first, again)
-      for (const result of folded) results.push(result)
-    }
-    return results
+      if (this.repeated === undefined) return first
+      const second = this.repeated.get(index)
+      return withRepeat(first, second === undefined ? undefined : resultsOfCall(call, second))
+    })
   }
 }

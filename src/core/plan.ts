@@ -104,19 +104,17 @@ export function batchKeys(
 ): [start: number, end: number][] {
   const batches: [number, number][] = []
   let start = 0
-  let headerBytes = 0
-  for (let index = 0; index < keys.length; index += 1) {
-    const key = keys[index] as SurrogateKey
-    const joinedBytes = index === start ? key.length : headerBytes + 1 + key.length
+  // The batch's keys joined by single spaces: the first key comes without one.
+  let headerBytes = -1
+  for (const [index, key] of keys.entries()) {
+    headerBytes += 1 + key.length
     if (
       index - start === size ||
-      (format === 'header' && joinedBytes > MAX_SURROGATE_KEY_HEADER_BYTES)
+      (format === 'header' && headerBytes > MAX_SURROGATE_KEY_HEADER_BYTES)
     ) {
       batches.push([start, index])
       start = index
       headerBytes = key.length
-    } else {
-      headerBytes = joinedBytes
     }
   }
   if (keys.length > start) batches.push([start, keys.length])

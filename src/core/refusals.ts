@@ -1,7 +1,7 @@
 /**
- * The failures a purge call's refusal or unreached host means, by what the call asked: the
- * permission a 403 names, the base-url a 404 or a failed connection points at, a redirect's
- * target. Pure.
+ * The failures a purge call's refusal or unreached host means, by what the call asked: the token
+ * a 401 rejects, the permission a 403 names, the base-url a 404 or a failed connection points at,
+ * a redirect's target. Pure.
  */
 import type { IncomingHttpHeaders } from 'node:http'
 import { withoutCredentials } from '../config/keys-and-urls.js'
@@ -74,6 +74,18 @@ export function notFound(call: PurgeCall, service: string, guard: Guard): Failur
   }
 }
 
+/** A 401: the token was rejected, or the host wants one for URL purges. */
+export function unauthorized(call: PurgeCall, host: string): Failure {
+  if (call.authenticated) {
+    return { what: 'the API token was rejected (401)', detail: 'check the secret behind api-token' }
+  }
+  return {
+    what: `${host} requires authentication for URL purges (401)`,
+    detail: 'set url-purge-auth: true to send api-token'
+  }
+}
+
+/** A 403: what the token lacks for the call's permission, or what the host may not allow. */
 export function forbidden(call: PurgeCall, host: string): Failure {
   switch (call.permission) {
     case 'engineer':

@@ -8,13 +8,14 @@ import {
   isRetryableStatus,
   serverRequestedWaitMs
 } from '../http/retry-policy.js'
-import { parseJson, serverMessage } from './server-message.js'
-import { forbidden, notFound, redirected, unreachableBaseUrl } from './refusals.js'
+import { serverMessage } from './server-message.js'
+import { forbidden, notFound, redirected, unauthorized, unreachableBaseUrl } from './refusals.js'
 import { blockedWords, reachOf } from '../http/blocked.js'
 import { withoutCredentials } from '../config/keys-and-urls.js'
 import type { PurgeCall } from '../record/index.js'
 import type { Failure, StopScope } from '../record/failure.js'
 import type { Guard } from '../text/guard.js'
+import { isRecord, parseJson } from '../text/json.js'
 import { plainLine } from '../text/shown.js'
 
 export type Verdict =
@@ -38,10 +39,14 @@ export type Verdict =
       stop: StopScope | undefined
     }
 
-type Refusal = Extract<Verdict, { ok: false }>
+/** A verdict without ids: why, whether another attempt may help, and what it stops. */
+export type Refusal = Extract<Verdict, { ok: false }>
 
-function failure(fields: Pick<Refusal, 'httpStatus' | 'failure'> & Partial<Refusal>): Refusal {
-  return { ok: false, retryable: false, waitMs: undefined, stop: undefined, ...fields }
+/** What a refusal is unless told otherwise: final, asking no wait, stopping nothing. */
+const FINAL = { ok: false, retryable: false, waitMs: undefined, stop: undefined } as const
+
+function refusal(httpStatus: number | null, failure: Failure, more?: Partial<Refusal>): Refusal {
+  return { ...FINAL, httpStatus, failure, ...more }
 }
 
 /** Real ids are about 20 characters: anything else is not an id a user could look up. */
@@ -51,31 +56,22 @@ const USABLE_ID = /^[\x21-\x7e]{1,128}$/
 export function interpret(call: PurgeCall, exchange: Answer, now: number, guard: Guard): Verdict {
   switch (exchange.kind) {
     case 'cancelled':
-      return failure({ httpStatus: null, failure: CANCELLED_IN_FLIGHT })
+      return refusal(null, CANCELLED_IN_FLIGHT)
     case 'timeout':
-      return failure({
-        httpStatus: null,
-        retryable: true,
-        failure: { what: 'timed out', detail: exchange.message }
-      })
+      return refusal(null, { what: 'timed out', detail: exchange.message }, { retryable: true })
     case 'blocked': {
       const { blocked } = exchange
       const { what, fix } = blockedWords(blocked)
-      return failure({
-        httpStatus: null,
-        stop: reachOf(blocked),
-        failure: { what: plainLine(guard, what), detail: plainLine(guard, fix) }
-      })
+      const failure = { what: plainLine(guard, what), detail: plainLine(guard, fix) }
+      return refusal(null, failure, { stop: reachOf(blocked) })
     }
-    case 'network':
-      return failure({
-        httpStatus: null,
-        retryable: isRetryableNetworkCode(exchange.code),
-        failure: unreachableBaseUrl(call, exchange.code, guard) ?? {
-          what: `connection failed${exchange.code === undefined ? '' : ` (${exchange.code})`}`,
-          detail: plainLine(guard, exchange.message)
-        }
-      })
+    case 'network': {
+      const failure = unreachableBaseUrl(call, exchange.code, guard) ?? {
+        what: `connection failed${exchange.code === undefined ? '' : ` (${exchange.code})`}`,
+        detail: plainLine(guard, exchange.message)
+      }
+      return refusal(null, failure, { retryable: isRetryableNetworkCode(exchange.code) })
+    }
     case 'response':
       if (exchange.status >= 200 && exchange.status < 300)
         return interpretSuccess(call, exchange, guard)
@@ -89,10 +85,6 @@ export const CANCELLED_IN_FLIGHT: Failure = { what: 'cancelled before it was con
 function isWebPage({ headers, body }: Response): boolean {
   const type = headerValue(headers, 'content-type')
   return (type !== undefined && /^\s*text\/html\s*(;|$)/i.test(type)) || /^\s*</.test(body)
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
 /** How an unusable id is shown: enough to recognise it, never enough to flood a log. */
@@ -152,21 +144,15 @@ function interpretSuccess(call: PurgeCall, exchange: Response, guard: Guard): Ve
   // A call to `base-url`: management calls have a service, URL purges go to the content's host.
   if (call.service !== undefined && isWebPage(exchange)) {
     const origin = plainLine(guard, withoutCredentials(new URL(call.url).origin), 200)
-    return failure({
-      httpStatus: status,
-      failure: {
-        what: `base-url ${origin} answered with a web page, not the purge API`,
-        detail: "give the purge API's address"
-      }
+    return refusal(status, {
+      what: `base-url ${origin} answered with a web page, not the purge API`,
+      detail: "give the purge API's address"
     })
   }
   if (exchange.truncated) {
-    return failure({
-      httpStatus: status,
-      failure: {
-        what: `${status} with an answer over ${MAX_BODY_BYTES / 1024 / 1024} MiB, cut off there`,
-        detail: "the purge API's answers are far smaller"
-      }
+    return refusal(status, {
+      what: `${status} with an answer over ${MAX_BODY_BYTES / 1024 / 1024} MiB, cut off there`,
+      detail: "the purge API's answers are far smaller"
     })
   }
   const promised =
@@ -176,40 +162,31 @@ function interpretSuccess(call: PurgeCall, exchange: Response, guard: Guard): Ve
         ? '{"status":"ok"}'
         : '{"status":"ok","id":...}'
   const start = body.trim() === '' ? 'an empty body' : JSON.stringify(plainLine(guard, body, 120))
-  return failure({
-    httpStatus: status,
-    retryable: true,
-    failure: {
-      what: `${status} without the JSON the purge API promises (${promised}); got ${start}`
-    }
-  })
+  const what = `${status} without the JSON the purge API promises (${promised}); got ${start}`
+  return refusal(status, { what }, { retryable: true })
 }
 
 /** The call's ids, when the body is the JSON the purge API promises for it. */
 function readIds(call: PurgeCall, status: number, body: string, guard: Guard): Verdict | undefined {
   const json = parseJson(body)
+  if (!isRecord(json)) return undefined
   const ids = new Map<string, string>()
   const unusable = new Map<string, Failure>()
   const take: Take = (target, value) => {
     if (typeof value === 'string' && USABLE_ID.test(value)) ids.set(target, value)
     else unusable.set(target, unusableId(value, guard))
   }
-  if (isRecord(json)) {
-    if (call.operation === 'batch') {
-      // What the walk took, the table takes again with the same values.
-      const targets = call.targets
-      if (!takeInOrder(json, targets, take)) takeByTable(json, targets, take)
-      return { ok: true, httpStatus: status, ids, unusable }
-    }
-    if (json.status === 'ok' && call.operation === 'purge-all')
-      return { ok: true, httpStatus: status, ids, unusable }
+  if (call.operation === 'batch') {
+    // What the walk took, the table takes again with the same values.
+    if (!takeInOrder(json, call.targets, take)) takeByTable(json, call.targets, take)
+  } else if (json.status !== 'ok') {
+    return undefined
+  } else if (call.operation !== 'purge-all') {
     const [only] = call.targets
-    if (json.status === 'ok' && json.id !== undefined && only !== undefined) {
-      take(only, json.id)
-      return { ok: true, httpStatus: status, ids, unusable }
-    }
+    if (json.id === undefined || only === undefined) return undefined
+    take(only, json.id)
   }
-  return undefined
+  return { ok: true, httpStatus: status, ids, unusable }
 }
 
 function interpretRefusal(call: PurgeCall, exchange: Response, now: number, guard: Guard): Verdict {
@@ -221,44 +198,25 @@ function interpretRefusal(call: PurgeCall, exchange: Response, now: number, guar
   const withServer = (lead: Failure): Failure => ({ ...lead, ...answered })
   const host = new URL(call.url).host
 
-  if (status >= 300 && status < 400)
-    return failure({ httpStatus: status, failure: redirected(status, exchange.headers, guard) })
+  if (status >= 300 && status < 400) {
+    return refusal(status, redirected(status, exchange.headers, guard))
+  }
   if (status === 401) {
-    return failure({
-      httpStatus: status,
-      stop: 'unauthorized',
-      failure: withServer(
-        call.authenticated
-          ? {
-              what: 'the API token was rejected (401)',
-              detail: 'check the secret behind api-token'
-            }
-          : {
-              what: `${host} requires authentication for URL purges (401)`,
-              detail: 'set url-purge-auth: true to send api-token'
-            }
-      )
-    })
+    return refusal(status, withServer(unauthorized(call, host)), { stop: 'unauthorized' })
   }
   if (status === 403) {
-    return failure({
-      httpStatus: status,
-      stop: 'forbidden',
-      failure: withServer(forbidden(call, host))
-    })
+    return refusal(status, withServer(forbidden(call, host)), { stop: 'forbidden' })
   }
   if (status === 404 && call.service !== undefined) {
-    return failure({ httpStatus: status, failure: withServer(notFound(call, call.service, guard)) })
+    return refusal(status, withServer(notFound(call, call.service, guard)))
   }
   const retryable = isRetryableStatus(status)
   const lead =
     status === 429
       ? 'rate limited (429)'
       : `HTTP ${status}${STATUS_CODES[status] ? ` (${STATUS_CODES[status]})` : ''}`
-  return failure({
-    httpStatus: status,
+  return refusal(status, withServer({ what: lead }), {
     retryable,
-    waitMs: retryable ? serverRequestedWaitMs(status, exchange.headers, now) : undefined,
-    failure: withServer({ what: lead })
+    waitMs: retryable ? serverRequestedWaitMs(status, exchange.headers, now) : undefined
   })
 }

@@ -1,5 +1,6 @@
 /** Pulls the human message out of an error body, whatever shape the server chose. Pure. */
 import type { Guard } from '../text/guard.js'
+import { isRecord, parseJson } from '../text/json.js'
 import { plainLine } from '../text/shown.js'
 
 /** How deep `errors` may nest before we stop looking: real APIs use one level; a hostile one, thousands. */
@@ -13,28 +14,17 @@ function text(value: unknown): string | undefined {
 
 /** Messages of a JSON error: `msg`/`detail`/`details`, problem+json `title`/`detail`, JSON:API `errors`. */
 function messagesOf(json: unknown, depth = 0): string[] {
-  if (typeof json !== 'object' || json === null || Array.isArray(json)) return []
-  const record = json as Record<string, unknown>
+  if (!isRecord(json)) return []
   const own = ['msg', 'message', 'title', 'detail', 'details', 'error'].map((field) =>
-    text(record[field])
+    text(json[field])
   )
   const errors =
-    Array.isArray(record.errors) && depth < MAX_ERRORS_DEPTH
-      ? record.errors.slice(0, MAX_MESSAGES)
-      : []
+    Array.isArray(json.errors) && depth < MAX_ERRORS_DEPTH ? json.errors.slice(0, MAX_MESSAGES) : []
   const nested = errors.flatMap((error) => messagesOf(error, depth + 1))
   const plain = errors.map(text)
   return [...own, ...nested, ...plain]
     .filter((message): message is string => message !== undefined)
     .slice(0, MAX_MESSAGES)
-}
-
-export function parseJson(body: string): unknown {
-  try {
-    return JSON.parse(body) as unknown
-  } catch {
-    return undefined
-  }
 }
 
 /** The server's own words, secrets hidden and cut, or `undefined` when the body says nothing. */

@@ -4,8 +4,9 @@ import type * as http from 'node:http'
 import type { Blocked } from './blocked.js'
 
 /**
- * How a request ended: an answer (its body as far as the caller read it), or none. `Read` is what a
- * caller takes from a response beyond these (the page prober: every `Age` line, a coding it refused).
+ * How a request ended: an answer (its body as far as the caller read it), or one of the ways it can
+ * end without one. `Read` is what a caller takes from a response beyond these (the page prober:
+ * every `Age` line, a coding it refused).
  */
 export type Answer<Read extends object = object> =
   | ({
@@ -16,10 +17,6 @@ export type Answer<Read extends object = object> =
       /** The body went past the caller's limit and was cut there. */
       truncated: boolean
     } & Read)
-  | NoAnswer
-
-/** How a request can end without an answer. */
-export type NoAnswer =
   | { kind: 'network'; code: string | undefined; message: string }
   /** A proxy refused the tunnel, or the certificate was not accepted: no retry gets past it. */
   | { kind: 'blocked'; blocked: Blocked }

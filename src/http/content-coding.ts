@@ -34,26 +34,16 @@ export function codingsOf(header: string | undefined, guard: Guard): Codings {
     .split(',')
     .map((name) => name.trim().toLowerCase())
     .filter((name) => name !== '' && name !== 'identity')
-  const codings: Coding[] = []
-  for (const name of names) {
-    const coding = NAMES[name]
-    if (coding === undefined) {
-      const shown = guard.oneLine(name, SHOWN_CODING_CHARS)
-      return {
-        kind: 'refused',
-        reason: `Content-Encoding "${shown}" is not one edge-purge can decode`
-      }
-    }
-    codings.push(coding)
-  }
-  if (codings.length > MAX_CODINGS) {
-    const shown = guard.oneLine(header ?? '', SHOWN_CODING_CHARS)
-    return {
-      kind: 'refused',
-      reason: `Content-Encoding "${shown}" lists ${codings.length} codings; edge-purge decodes at most ${MAX_CODINGS}`
-    }
-  }
-  return { kind: 'codings', codings }
+  const unknown = names.find((name) => NAMES[name] === undefined)
+  const codings = names.flatMap((name) => NAMES[name] ?? [])
+  if (unknown === undefined && codings.length <= MAX_CODINGS) return { kind: 'codings', codings }
+  // The coding edge-purge does not know, or else the whole list that holds too many.
+  const shown = guard.oneLine(unknown ?? header ?? '', SHOWN_CODING_CHARS)
+  const reason =
+    unknown === undefined
+      ? `Content-Encoding "${shown}" lists ${codings.length} codings; edge-purge decodes at most ${MAX_CODINGS}`
+      : `Content-Encoding "${shown}" is not one edge-purge can decode`
+  return { kind: 'refused', reason }
 }
 
 /**

@@ -4,7 +4,8 @@
  */
 import type { IncomingHttpHeaders } from 'node:http'
 import type { Answer } from './agents.js'
-import type { PageReading } from './probe.js'
+import { headersShow, type PageReading } from './probe.js'
+import { headerValue } from './retry-policy.js'
 import { describeBlocked } from './blocked.js'
 import type { Guard } from '../text/guard.js'
 import { quoted } from '../text/shown.js'
@@ -37,11 +38,6 @@ const SHOWN_FAILURE_CHARS = 160
  */
 const SHOWN_BLOCKED_CHARS = 1000
 
-function headerValues(value: string | string[] | undefined): string[] {
-  if (value === undefined) return []
-  return Array.isArray(value) ? value : [value]
-}
-
 /** RFC 9111 §1.2.2: a number of seconds too large to hold counts as 2^31. */
 const MAX_AGE_S = 2 ** 31
 
@@ -69,7 +65,7 @@ function readAge(lines: string[], guard: Guard): Pick<Observation, 'age' | 'malf
 
 function cacheStatusOf(headers: IncomingHttpHeaders, guard: Guard): string | undefined {
   for (const name of CACHE_STATUS_HEADERS) {
-    const [value] = headerValues(headers[name.toLowerCase()])
+    const value = headerValue(headers, name.toLowerCase())
     if (value !== undefined) return `${name}: ${guard.oneLine(value, SHOWN_VALUE_CHARS)}`
   }
   return undefined
@@ -85,12 +81,7 @@ export function observe(
     case 'response': {
       const { headers, body } = answer
       const textSeen =
-        text === undefined
-          ? undefined
-          : body.includes(text) ||
-            Object.values(headers).some((value) =>
-              headerValues(value).some((one) => one.includes(text))
-            )
+        text === undefined ? undefined : body.includes(text) || headersShow(headers, text)
       return {
         status: answer.status,
         ...readAge(answer.ageLines, guard),

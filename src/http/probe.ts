@@ -38,7 +38,8 @@ const MAX_DECODED_BYTES = 4 * 1024 * 1024
 /** The variants visitors get: a CDN caches and purges each encoding's copy on its own. */
 const ACCEPT_ENCODING = 'gzip, deflate, br'
 
-function headersShow(headers: http.IncomingHttpHeaders, text: string): boolean {
+/** Whether any value of any header holds `text`. */
+export function headersShow(headers: http.IncomingHttpHeaders, text: string): boolean {
   return Object.values(headers)
     .flat()
     .some((value) => value !== undefined && value.includes(text))

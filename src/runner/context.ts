@@ -24,14 +24,12 @@ export function readRunContext(env: NodeJS.ProcessEnv = process.env): RunContext
  * to it, so only a web address is taken: a `javascript:` one would run in the reader's browser.
  */
 function serverUrlOf(env: NodeJS.ProcessEnv): string {
-  try {
-    const url = new URL(env.GITHUB_SERVER_URL ?? '')
-    // Rebuilt from its parts, so no user, query or fragment rides along into every link.
-    if (url.protocol === 'https:' || url.protocol === 'http:') {
-      return `${url.origin}${url.pathname}`.replace(/\/+$/, '')
-    }
-  } catch {
-    // Not a URL at all: GitHub.com, as when the variable is unset.
+  const given = env.GITHUB_SERVER_URL ?? ''
+  const url = URL.canParse(given) ? new URL(given) : undefined
+  // Rebuilt from its parts, so no user, query or fragment rides along into every link.
+  if (url?.protocol === 'https:' || url?.protocol === 'http:') {
+    return `${url.origin}${url.pathname}`.replace(/\/+$/, '')
   }
+  // Not a web address, or not a URL at all: GitHub.com, as when the variable is unset.
   return GITHUB_COM
 }

@@ -4,7 +4,7 @@
  * server errors, dropped connections and rate limits, and waits no longer than a purge call would.
  * It knows nothing of Octokit: the attempt and the reading of its failure are handed in.
  */
-import { onAbort } from '../clock.js'
+import { onAbort, unlessCancelled } from '../clock.js'
 import { GitHubCallError, type GitHubLimits } from '../github.js'
 import { describeBlocked, type Blocked } from '../http/blocked.js'
 import { withRetries, type FailedAttempt, type Tried } from '../http/retry.js'
@@ -170,13 +170,12 @@ export class GitHubCalls {
     void clock.sleep(timeoutMs, timer.signal).then(() => {
       if (!timer.signal.aborted) stop('timeout')
     })
-    // The deadline holds even for an attempt that would not listen to its signal.
-    const abandoned = new Promise<never>((_resolve, reject) => {
-      onAbort(controller.signal, () => reject(new Error('abandoned')))
-    })
     let error: unknown
     try {
-      const value = await Promise.race([attempt(controller.signal), abandoned])
+      // The deadline holds even for an attempt that would not listen to its signal.
+      const value = await unlessCancelled(attempt(controller.signal), controller.signal, () => {
+        throw new Error('abandoned')
+      })
       // Octokit reads a body cut short by the signal as an empty answer: the signal decides.
       if (ended === undefined) return { ok: true, value }
     } catch (thrown) {

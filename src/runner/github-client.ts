@@ -52,14 +52,9 @@ function readEventPayload(path: string | undefined): Record<string, unknown> {
   return JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>
 }
 
-function repositoryOf(
-  variable: string | undefined,
-  payload: Record<string, unknown>
-): [string, string] {
-  if (variable) {
-    const [owner = '', repo = ''] = variable.split('/')
-    return [owner, repo]
-  }
+/** The repository's owner and name, as far as GITHUB_REPOSITORY gives them. */
+function repositoryOf(variable: string | undefined, payload: Record<string, unknown>): string[] {
+  if (variable) return variable.split('/')
   const repository = payload.repository as { owner?: { login?: string }; name?: string } | undefined
   if (repository?.owner?.login !== undefined && repository.name !== undefined) {
     return [repository.owner.login, repository.name]

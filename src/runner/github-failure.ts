@@ -14,11 +14,9 @@ const MEDIA_TYPE_CHARS = 60
 
 /** A 2xx that is not JSON, where every call here expects JSON: a sign-in or error page. */
 class WebPageAnswer extends Error {
-  constructor(
-    readonly status: number,
-    readonly mediaType: string
-  ) {
-    super(`GitHub answered ${mediaType}`)
+  /** What the attempt showed, made where the page was seen. */
+  constructor(readonly failure: AttemptFailure) {
+    super(failure.message)
   }
 }
 
@@ -38,7 +36,10 @@ export function jsonAnswer<T extends Answer>(answer: T, guard: Pick<Guard, 'reda
   const type = answer.headers['content-type']?.split(';')[0]?.trim().toLowerCase() ?? ''
   if (type === 'application/json' || type.endsWith('+json')) return answer
   const shown = type === '' ? 'without a Content-Type' : plainLine(guard, type, MEDIA_TYPE_CHARS)
-  throw new WebPageAnswer(answer.status, shown)
+  const { status } = answer
+  const inTheWay: InTheWay = { kind: 'web-page', status, mediaType: shown }
+  const message = `GitHub answered ${shown}`
+  throw new WebPageAnswer({ status, headers: {}, message, code: undefined, inTheWay })
 }
 
 /**
@@ -50,11 +51,7 @@ export function failureOf(
   api: URL | undefined,
   guard: Pick<Guard, 'redact'>
 ): AttemptFailure {
-  if (error instanceof WebPageAnswer) {
-    const { status, mediaType } = error
-    const inTheWay: InTheWay = { kind: 'web-page', status, mediaType }
-    return { status, headers: {}, message: error.message, code: undefined, inTheWay }
-  }
+  if (error instanceof WebPageAnswer) return error.failure
   const failed = error as { message?: unknown; response?: { status?: unknown; headers?: unknown } }
   const message = guard.redact(typeof failed?.message === 'string' ? failed.message : String(error))
   const response = failed?.response
@@ -74,8 +71,6 @@ export function failureOf(
 
 /** The `code` of the first error down the `cause` chain that has one (fetch wraps it twice). */
 function networkCodeOf(error: unknown): string | undefined {
-  for (const cause of causeChain(error)) {
-    if ('code' in cause && typeof cause.code === 'string') return cause.code
-  }
-  return undefined
+  const codes = causeChain(error).map((cause) => ('code' in cause ? cause.code : undefined))
+  return codes.find((code): code is string => typeof code === 'string')
 }
