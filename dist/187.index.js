@@ -9,7 +9,8 @@ export const modules = {
 // EXPORTS
 __webpack_require__.d(__webpack_exports__, {
   _: () => (/* binding */ ProbeSlots),
-  createProber: () => (/* binding */ createProber)
+  createProber: () => (/* binding */ createProber),
+  a: () => (/* binding */ headersShow)
 });
 
 // EXTERNAL MODULE: ./src/http/agents.ts
@@ -41,26 +42,16 @@ function codingsOf(header, guard) {
         .split(',')
         .map((name) => name.trim().toLowerCase())
         .filter((name) => name !== '' && name !== 'identity');
-    const codings = [];
-    for (const name of names) {
-        const coding = NAMES[name];
-        if (coding === undefined) {
-            const shown = guard.oneLine(name, SHOWN_CODING_CHARS);
-            return {
-                kind: 'refused',
-                reason: `Content-Encoding "${shown}" is not one edge-purge can decode`
-            };
-        }
-        codings.push(coding);
-    }
-    if (codings.length > MAX_CODINGS) {
-        const shown = guard.oneLine(header ?? '', SHOWN_CODING_CHARS);
-        return {
-            kind: 'refused',
-            reason: `Content-Encoding "${shown}" lists ${codings.length} codings; edge-purge decodes at most ${MAX_CODINGS}`
-        };
-    }
-    return { kind: 'codings', codings };
+    const unknown = names.find((name) => NAMES[name] === undefined);
+    const codings = names.flatMap((name) => NAMES[name] ?? []);
+    if (unknown === undefined && codings.length <= MAX_CODINGS)
+        return { kind: 'codings', codings };
+    // The coding edge-purge does not know, or else the whole list that holds too many.
+    const shown = guard.oneLine(unknown ?? header ?? '', SHOWN_CODING_CHARS);
+    const reason = unknown === undefined
+        ? `Content-Encoding "${shown}" lists ${codings.length} codings; edge-purge decodes at most ${MAX_CODINGS}`
+        : `Content-Encoding "${shown}" is not one edge-purge can decode`;
+    return { kind: 'refused', reason };
 }
 /**
  * Lenient flushing, as browsers are: a body cut short still yields the text decoded so far
@@ -163,6 +154,7 @@ class PageTextDecoder {
 const MAX_DECODED_BYTES = 4 * 1024 * 1024;
 /** The variants visitors get: a CDN caches and purges each encoding's copy on its own. */
 const ACCEPT_ENCODING = 'gzip, deflate, br';
+/** Whether any value of any header holds `text`. */
 function headersShow(headers, text) {
     return Object.values(headers)
         .flat()

@@ -8,8 +8,12 @@ export const modules = {
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
 /* harmony export */   l: () => (/* binding */ observe)
 /* harmony export */ });
-/* harmony import */ var _blocked_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(1048);
-/* harmony import */ var _text_shown_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(8482);
+/* harmony import */ var _probe_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(6187);
+/* harmony import */ var _retry_policy_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(7593);
+/* harmony import */ var _blocked_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(1048);
+/* harmony import */ var _text_shown_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(8482);
+
+
 
 
 /** Vendors' names for "hit or miss", in the order they are preferred when several are sent. */
@@ -22,11 +26,6 @@ const SHOWN_FAILURE_CHARS = 160;
  * since its end is the fix.
  */
 const SHOWN_BLOCKED_CHARS = 1000;
-function headerValues(value) {
-    if (value === undefined)
-        return [];
-    return Array.isArray(value) ? value : [value];
-}
 /** RFC 9111 §1.2.2: a number of seconds too large to hold counts as 2^31. */
 const MAX_AGE_S = 2 ** 31;
 /**
@@ -45,7 +44,7 @@ function readAge(lines, guard) {
         const why = values.length === 0 ? 'empty' : 'not a whole number of seconds';
         return {
             age: null,
-            malformedAge: `malformed Age header ${(0,_text_shown_js__WEBPACK_IMPORTED_MODULE_1__/* .quoted */ .TL)(guard, lines.join(', '))}: ${why}`
+            malformedAge: `malformed Age header ${(0,_text_shown_js__WEBPACK_IMPORTED_MODULE_3__/* .quoted */ .TL)(guard, lines.join(', '))}: ${why}`
         };
     }
     const largest = values.reduce((most, value) => Math.max(most, Number(value)), 0);
@@ -53,7 +52,7 @@ function readAge(lines, guard) {
 }
 function cacheStatusOf(headers, guard) {
     for (const name of CACHE_STATUS_HEADERS) {
-        const [value] = headerValues(headers[name.toLowerCase()]);
+        const value = (0,_retry_policy_js__WEBPACK_IMPORTED_MODULE_1__/* .headerValue */ .Z)(headers, name.toLowerCase());
         if (value !== undefined)
             return `${name}: ${guard.oneLine(value, SHOWN_VALUE_CHARS)}`;
     }
@@ -64,10 +63,7 @@ function observe(answer, text, guard) {
     switch (answer.kind) {
         case 'response': {
             const { headers, body } = answer;
-            const textSeen = text === undefined
-                ? undefined
-                : body.includes(text) ||
-                    Object.values(headers).some((value) => headerValues(value).some((one) => one.includes(text)));
+            const textSeen = text === undefined ? undefined : body.includes(text) || (0,_probe_js__WEBPACK_IMPORTED_MODULE_0__/* .headersShow */ .a)(headers, text);
             return {
                 status: answer.status,
                 ...readAge(answer.ageLines, guard),
@@ -81,7 +77,7 @@ function observe(answer, text, guard) {
         case 'network':
             return failed(`network error: ${guard.oneLine(answer.message, SHOWN_FAILURE_CHARS)}`);
         case 'blocked':
-            return failed(guard.oneLine((0,_blocked_js__WEBPACK_IMPORTED_MODULE_0__/* .describeBlocked */ .G)(answer.blocked), SHOWN_BLOCKED_CHARS));
+            return failed(guard.oneLine((0,_blocked_js__WEBPACK_IMPORTED_MODULE_2__/* .describeBlocked */ .G)(answer.blocked), SHOWN_BLOCKED_CHARS));
         case 'timeout':
             return failed(guard.oneLine(answer.message, SHOWN_FAILURE_CHARS));
         case 'cancelled':
@@ -171,7 +167,8 @@ async function pollUntilDeadline(subjects, check, { deadline, concurrency, clock
 // EXPORTS
 __webpack_require__.d(__webpack_exports__, {
   _: () => (/* binding */ ProbeSlots),
-  createProber: () => (/* binding */ createProber)
+  createProber: () => (/* binding */ createProber),
+  a: () => (/* binding */ headersShow)
 });
 
 // EXTERNAL MODULE: ./src/http/agents.ts
@@ -203,26 +200,16 @@ function codingsOf(header, guard) {
         .split(',')
         .map((name) => name.trim().toLowerCase())
         .filter((name) => name !== '' && name !== 'identity');
-    const codings = [];
-    for (const name of names) {
-        const coding = NAMES[name];
-        if (coding === undefined) {
-            const shown = guard.oneLine(name, SHOWN_CODING_CHARS);
-            return {
-                kind: 'refused',
-                reason: `Content-Encoding "${shown}" is not one edge-purge can decode`
-            };
-        }
-        codings.push(coding);
-    }
-    if (codings.length > MAX_CODINGS) {
-        const shown = guard.oneLine(header ?? '', SHOWN_CODING_CHARS);
-        return {
-            kind: 'refused',
-            reason: `Content-Encoding "${shown}" lists ${codings.length} codings; edge-purge decodes at most ${MAX_CODINGS}`
-        };
-    }
-    return { kind: 'codings', codings };
+    const unknown = names.find((name) => NAMES[name] === undefined);
+    const codings = names.flatMap((name) => NAMES[name] ?? []);
+    if (unknown === undefined && codings.length <= MAX_CODINGS)
+        return { kind: 'codings', codings };
+    // The coding edge-purge does not know, or else the whole list that holds too many.
+    const shown = guard.oneLine(unknown ?? header ?? '', SHOWN_CODING_CHARS);
+    const reason = unknown === undefined
+        ? `Content-Encoding "${shown}" lists ${codings.length} codings; edge-purge decodes at most ${MAX_CODINGS}`
+        : `Content-Encoding "${shown}" is not one edge-purge can decode`;
+    return { kind: 'refused', reason };
 }
 /**
  * Lenient flushing, as browsers are: a body cut short still yields the text decoded so far
@@ -325,6 +312,7 @@ class PageTextDecoder {
 const MAX_DECODED_BYTES = 4 * 1024 * 1024;
 /** The variants visitors get: a CDN caches and purges each encoding's copy on its own. */
 const ACCEPT_ENCODING = 'gzip, deflate, br';
+/** Whether any value of any header holds `text`. */
 function headersShow(headers, text) {
     return Object.values(headers)
         .flat()

@@ -31651,6 +31651,104 @@ function decoded(response, { decoding }, ending) {
 
 /***/ }),
 
+/***/ 7593:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   EZ: () => (/* binding */ isRetryableNetworkCode),
+/* harmony export */   Ge: () => (/* binding */ MAX_SERVER_WAIT_MS),
+/* harmony export */   Ng: () => (/* binding */ describeWait),
+/* harmony export */   PS: () => (/* binding */ isRetryableStatus),
+/* harmony export */   Vs: () => (/* binding */ retryAfterMs),
+/* harmony export */   Z: () => (/* binding */ headerValue),
+/* harmony export */   a0: () => (/* binding */ waitUntil),
+/* harmony export */   jo: () => (/* binding */ backoffMs),
+/* harmony export */   p7: () => (/* binding */ serverRequestedWaitMs),
+/* harmony export */   pE: () => (/* binding */ rateLimitResetMs)
+/* harmony export */ });
+/** Longer waits are not worth holding a CI job for: the call fails, saying when the limit resets. */
+const MAX_SERVER_WAIT_MS = 120_000;
+const RETRYABLE_STATUSES = new Set([429, 500, 502, 503, 504]);
+/** Connection failures that a later attempt can get past; ENOTFOUND (no such host) is not one. */
+const RETRYABLE_NETWORK_CODES = new Set([
+    'ECONNREFUSED',
+    'ECONNRESET',
+    'EPIPE',
+    'ETIMEDOUT',
+    'EAI_AGAIN',
+    'EHOSTUNREACH',
+    'ENETUNREACH',
+    'ENETDOWN',
+    'UND_ERR_SOCKET'
+]);
+function isRetryableStatus(status) {
+    return RETRYABLE_STATUSES.has(status);
+}
+function isRetryableNetworkCode(code) {
+    return code !== undefined && RETRYABLE_NETWORK_CODES.has(code);
+}
+/** A header's (first) value; node gives repeated headers as arrays. */
+function headerValue(headers, name) {
+    const value = headers[name];
+    return Array.isArray(value) ? value[0] : value;
+}
+/** `Retry-After` as seconds or an HTTP date, in ms from `now`. */
+function retryAfterMs(headers, now) {
+    const value = headerValue(headers, 'retry-after')?.trim();
+    if (value === undefined || value === '')
+        return undefined;
+    if (/^\d+$/.test(value))
+        return Number(value) * 1000;
+    // An HTTP date names its weekday and month; anything else (e.g. "1.5") is not one.
+    if (!/[a-z]/i.test(value))
+        return undefined;
+    const date = Date.parse(value);
+    return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+/** Any `<Vendor>-RateLimit-Reset` header: UTC epoch seconds at which the limit resets. */
+function rateLimitResetMs(headers, now) {
+    const name = Object.keys(headers).find((header) => /^[a-z0-9]+(-[a-z0-9]+)*-ratelimit-reset$/.test(header));
+    const value = name === undefined ? undefined : headerValue(headers, name)?.trim();
+    if (value === undefined || !/^\d+$/.test(value))
+        return undefined;
+    return Math.max(0, Number(value) * 1000 - now);
+}
+/**
+ * How long the server asked us to wait before the next attempt. Reset headers count only on 429:
+ * servers of this family send them on every answer, where they describe the hourly window, not a wait.
+ */
+function serverRequestedWaitMs(status, headers, now) {
+    const waits = [
+        retryAfterMs(headers, now),
+        status === 429 ? rateLimitResetMs(headers, now) : undefined
+    ];
+    const given = waits.filter((wait) => wait !== undefined);
+    return given.length === 0 ? undefined : Math.max(...given);
+}
+/** The latest instant a JavaScript Date can hold. */
+const MAX_DATE_MS = 8.64e15;
+/** When a wait of `waitMs` from `now` ends (ms epoch); undefined when no date can hold it. */
+function waitUntil(waitMs, now) {
+    const until = now + waitMs;
+    return until <= MAX_DATE_MS ? until : undefined;
+}
+/** A server's wait in words: "until <time> (N s)", or only the seconds when no date can hold it. */
+function describeWait(waitMs, now) {
+    const seconds = `${Math.ceil(waitMs / 1000)} s`;
+    const until = waitUntil(waitMs, now);
+    return until === undefined ? seconds : `until ${new Date(until).toISOString()} (${seconds})`;
+}
+const BACKOFF_BASE_MS = 1000;
+const BACKOFF_CAP_MS = 20_000;
+/** Exponential backoff with jitter ("equal jitter": half fixed, half random) after `attempt` attempts. */
+function backoffMs(attempt, random = Math.random) {
+    const ceiling = Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** (attempt - 1));
+    return ceiling / 2 + random() * (ceiling / 2);
+}
+
+
+/***/ }),
+
 /***/ 5555:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -33443,19 +33541,16 @@ function parseSeconds({ raw, guard }, name, max) {
  * non-ASCII text; refused here rather than by the HTTP client mid-run. The value is never shown.
  */
 function requireHeaderSafe(raw, name) {
-    for (const char of raw[name]) {
-        const code = char.charCodeAt(0);
-        const problem = code === 0x0a || code === 0x0d
-            ? 'a line break'
-            : code < 0x20 || code === 0x7f
-                ? 'a control character'
-                : code > 0x7e
-                    ? 'a non-ASCII character'
-                    : undefined;
-        if (problem !== undefined) {
-            throw new input_error/* InputError */.d(`${name} holds ${problem}, which an HTTP header cannot carry; check the secret behind ${name} (its value is not shown)`);
-        }
-    }
+    // The first UTF-16 unit outside printable ASCII, which every character a header cannot carry has.
+    const code = /[^\x20-\x7e]/.exec(raw[name])?.[0].charCodeAt(0);
+    if (code === undefined)
+        return;
+    const problem = code === 0x0a || code === 0x0d
+        ? 'a line break'
+        : code < 0x20 || code === 0x7f
+            ? 'a control character'
+            : 'a non-ASCII character';
+    throw new input_error/* InputError */.d(`${name} holds ${problem}, which an HTTP header cannot carry; check the secret behind ${name} (its value is not shown)`);
 }
 
 // EXTERNAL MODULE: ./node_modules/picomatch/index.js
@@ -33463,11 +33558,28 @@ var picomatch = __nccwpck_require__(4006);
 var picomatch_default = /*#__PURE__*/__nccwpck_require__.n(picomatch);
 // EXTERNAL MODULE: ./src/config/keys-and-urls.ts
 var keys_and_urls = __nccwpck_require__(8143);
+;// CONCATENATED MODULE: ./src/text/json.ts
+/** Reading JSON that came from outside: a value or nothing, never a throw. Pure. */
+/** The value `text` holds as JSON; `undefined` when it is not JSON. */
+function parseJson(text) {
+    try {
+        return JSON.parse(text);
+    }
+    catch {
+        return undefined;
+    }
+}
+/** A JSON object: not null, not an array. */
+function isRecord(value) {
+    return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
 ;// CONCATENATED MODULE: ./src/config/lists.ts
 /**
  * The one grammar of list inputs (keys, urls, verify-urls, wait-for-url, service-id and the list
  * files): a JSON array of strings, or text split by the input's separators. Pure.
  */
+
 
 
 
@@ -33502,6 +33614,7 @@ const SERVICE_IDS = {
     separatedBy: 'newlines or commas',
     show: (raw, guard) => (0,text_shown/* shorten */.ml)(guard, raw)
 };
+/** Each list input's kind. */
 const KINDS = {
     keys: KEYS,
     'keys-file': KEYS,
@@ -33560,23 +33673,15 @@ function jsonElements(text, input, guard) {
     const opens = text[first];
     const closes = text[last];
     if (opens === '[' && closes === ']') {
-        const value = parsedJson(text);
+        const value = parseJson(text);
         if (isStringArray(value))
             return value;
         throw new input_error/* InputError */.d(`${input}: ${kind.show(text.slice(first, last + 1), guard)} is not a JSON array of strings, which a value starting with [ and ending with ] must be; write it as one (["a","b"]), or leave out the brackets`);
     }
-    if (opens === '"' && closes === '"' && typeof parsedJson(text) === 'string') {
+    if (opens === '"' && closes === '"' && typeof parseJson(text) === 'string') {
         throw new input_error/* InputError */.d(`${input}: ${kind.show(text.slice(first, last + 1), guard)} is one JSON string, whose quotes would be read as part of the ${kind.items}; remove them, or give a JSON array of strings (["a","b"])`);
     }
     return undefined;
-}
-function parsedJson(text) {
-    try {
-        return JSON.parse(text);
-    }
-    catch {
-        return undefined;
-    }
 }
 function isStringArray(value) {
     return Array.isArray(value) && value.every((element) => typeof element === 'string');
@@ -34394,21 +34499,6 @@ const verdictsOf = (record, guard) => CAPABILITIES.flatMap((capability) => capab
 /** The capabilities' inputs, which `parseSettings` parses with the core's. */
 const INPUT_PARTS = CAPABILITIES.map((capability) => capability.inputs);
 
-;// CONCATENATED MODULE: ./src/record/index.ts
-/** Marks each result as given or derived; `sources` maps `type target` to the file that caused it. */
-function withSources(results, sources) {
-    return results.map((result) => {
-        const file = sources.get(`${result.type} ${result.target}`);
-        return { ...result, source: file === undefined ? 'input' : 'changed-files', file: file ?? null };
-    });
-}
-function countResults(results) {
-    const counts = { purged: 0, failed: 0, planned: 0, total: results.length };
-    for (const result of results)
-        counts[result.status] += 1;
-    return counts;
-}
-
 ;// CONCATENATED MODULE: ./src/record/words.ts
 /** What the log and a dry run's summary say of a call, in a few words. Pure. */
 
@@ -34500,18 +34590,15 @@ function singleKeyCall(service, key, soft) {
 function batchKeys(keys, size, format) {
     const batches = [];
     let start = 0;
-    let headerBytes = 0;
-    for (let index = 0; index < keys.length; index += 1) {
-        const key = keys[index];
-        const joinedBytes = index === start ? key.length : headerBytes + 1 + key.length;
+    // The batch's keys joined by single spaces: the first key comes without one.
+    let headerBytes = -1;
+    for (const [index, key] of keys.entries()) {
+        headerBytes += 1 + key.length;
         if (index - start === size ||
-            (format === 'header' && joinedBytes > MAX_SURROGATE_KEY_HEADER_BYTES)) {
+            (format === 'header' && headerBytes > MAX_SURROGATE_KEY_HEADER_BYTES)) {
             batches.push([start, index]);
             start = index;
             headerBytes = key.length;
-        }
-        else {
-            headerBytes = joinedBytes;
         }
     }
     if (keys.length > start)
@@ -34594,6 +34681,21 @@ async function showDryRun(calls, repeatAfterMs, plannedStages, { log, guard }) {
                 log.info(`• ${guard.oneLine(url, SHOWN_URL_CHARS)}`);
         }
     });
+}
+
+;// CONCATENATED MODULE: ./src/record/index.ts
+/** Marks each result as given or derived; `sources` maps `type target` to the file that caused it. */
+function withSources(results, sources) {
+    return results.map((result) => {
+        const file = sources.get(`${result.type} ${result.target}`);
+        return { ...result, source: file === undefined ? 'input' : 'changed-files', file: file ?? null };
+    });
+}
+function countResults(results) {
+    const counts = { purged: 0, failed: 0, planned: 0, total: results.length };
+    for (const result of results)
+        counts[result.status] += 1;
+    return counts;
 }
 
 ;// CONCATENATED MODULE: ./src/core/ledger.ts
@@ -34695,19 +34797,16 @@ class ResultLedger {
     }
     /** Every target's result in plan order, once `fill` gave every call an end. */
     results() {
-        const results = [];
-        for (const [index, call] of this.calls.entries()) {
+        return this.calls.flatMap((call, index) => {
             const end = this.ends[index];
             if (end === undefined)
                 throw new Error(`call ${index} has no end: fill the ledger first`);
             const first = resultsOfCall(call, end);
-            const second = this.repeated?.get(index);
-            const again = second === undefined ? undefined : resultsOfCall(call, second);
-            const folded = this.repeated === undefined ? first : withRepeat(first, again);
-            for (const result of folded)
-                results.push(result);
-        }
-        return results;
+            if (this.repeated === undefined)
+                return first;
+            const second = this.repeated.get(index);
+            return withRepeat(first, second === undefined ? undefined : resultsOfCall(call, second));
+        });
     }
 }
 
@@ -34747,88 +34846,10 @@ function describeRetry(call, attempt, failure, waitMs, guard) {
 
 // EXTERNAL MODULE: external "node:http"
 var external_node_http_ = __nccwpck_require__(7067);
-;// CONCATENATED MODULE: ./src/http/retry-policy.ts
-/** Longer waits are not worth holding a CI job for: the call fails, saying when the limit resets. */
-const MAX_SERVER_WAIT_MS = 120_000;
-const RETRYABLE_STATUSES = new Set([429, 500, 502, 503, 504]);
-/** Connection failures that a later attempt can get past; ENOTFOUND (no such host) is not one. */
-const RETRYABLE_NETWORK_CODES = new Set([
-    'ECONNREFUSED',
-    'ECONNRESET',
-    'EPIPE',
-    'ETIMEDOUT',
-    'EAI_AGAIN',
-    'EHOSTUNREACH',
-    'ENETUNREACH',
-    'ENETDOWN',
-    'UND_ERR_SOCKET'
-]);
-function isRetryableStatus(status) {
-    return RETRYABLE_STATUSES.has(status);
-}
-function isRetryableNetworkCode(code) {
-    return code !== undefined && RETRYABLE_NETWORK_CODES.has(code);
-}
-/** A header's (first) value; node gives repeated headers as arrays. */
-function headerValue(headers, name) {
-    const value = headers[name];
-    return Array.isArray(value) ? value[0] : value;
-}
-/** `Retry-After` as seconds or an HTTP date, in ms from `now`. */
-function retryAfterMs(headers, now) {
-    const value = headerValue(headers, 'retry-after')?.trim();
-    if (value === undefined || value === '')
-        return undefined;
-    if (/^\d+$/.test(value))
-        return Number(value) * 1000;
-    // An HTTP date names its weekday and month; anything else (e.g. "1.5") is not one.
-    if (!/[a-z]/i.test(value))
-        return undefined;
-    const date = Date.parse(value);
-    return Number.isNaN(date) ? undefined : Math.max(0, date - now);
-}
-/** Any `<Vendor>-RateLimit-Reset` header: UTC epoch seconds at which the limit resets. */
-function rateLimitResetMs(headers, now) {
-    const name = Object.keys(headers).find((header) => /^[a-z0-9]+(-[a-z0-9]+)*-ratelimit-reset$/.test(header));
-    const value = name === undefined ? undefined : headerValue(headers, name)?.trim();
-    if (value === undefined || !/^\d+$/.test(value))
-        return undefined;
-    return Math.max(0, Number(value) * 1000 - now);
-}
-/**
- * How long the server asked us to wait before the next attempt. Reset headers count only on 429:
- * servers of this family send them on every answer, where they describe the hourly window, not a wait.
- */
-function serverRequestedWaitMs(status, headers, now) {
-    const waits = [
-        retryAfterMs(headers, now),
-        status === 429 ? rateLimitResetMs(headers, now) : undefined
-    ];
-    const given = waits.filter((wait) => wait !== undefined);
-    return given.length === 0 ? undefined : Math.max(...given);
-}
-/** The latest instant a JavaScript Date can hold. */
-const MAX_DATE_MS = 8.64e15;
-/** When a wait of `waitMs` from `now` ends (ms epoch); undefined when no date can hold it. */
-function waitUntil(waitMs, now) {
-    const until = now + waitMs;
-    return until <= MAX_DATE_MS ? until : undefined;
-}
-/** A server's wait in words: "until <time> (N s)", or only the seconds when no date can hold it. */
-function describeWait(waitMs, now) {
-    const seconds = `${Math.ceil(waitMs / 1000)} s`;
-    const until = waitUntil(waitMs, now);
-    return until === undefined ? seconds : `until ${new Date(until).toISOString()} (${seconds})`;
-}
-const BACKOFF_BASE_MS = 1000;
-const BACKOFF_CAP_MS = 20_000;
-/** Exponential backoff with jitter ("equal jitter": half fixed, half random) after `attempt` attempts. */
-function backoffMs(attempt, random = Math.random) {
-    const ceiling = Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** (attempt - 1));
-    return ceiling / 2 + random() * (ceiling / 2);
-}
-
+// EXTERNAL MODULE: ./src/http/retry-policy.ts
+var retry_policy = __nccwpck_require__(7593);
 ;// CONCATENATED MODULE: ./src/core/server-message.ts
+
 
 /** How deep `errors` may nest before we stop looking: real APIs use one level; a hostile one, thousands. */
 const MAX_ERRORS_DEPTH = 3;
@@ -34839,26 +34860,15 @@ function server_message_text(value) {
 }
 /** Messages of a JSON error: `msg`/`detail`/`details`, problem+json `title`/`detail`, JSON:API `errors`. */
 function messagesOf(json, depth = 0) {
-    if (typeof json !== 'object' || json === null || Array.isArray(json))
+    if (!isRecord(json))
         return [];
-    const record = json;
-    const own = ['msg', 'message', 'title', 'detail', 'details', 'error'].map((field) => server_message_text(record[field]));
-    const errors = Array.isArray(record.errors) && depth < MAX_ERRORS_DEPTH
-        ? record.errors.slice(0, MAX_MESSAGES)
-        : [];
+    const own = ['msg', 'message', 'title', 'detail', 'details', 'error'].map((field) => server_message_text(json[field]));
+    const errors = Array.isArray(json.errors) && depth < MAX_ERRORS_DEPTH ? json.errors.slice(0, MAX_MESSAGES) : [];
     const nested = errors.flatMap((error) => messagesOf(error, depth + 1));
     const plain = errors.map(server_message_text);
     return [...own, ...nested, ...plain]
         .filter((message) => message !== undefined)
         .slice(0, MAX_MESSAGES);
-}
-function parseJson(body) {
-    try {
-        return JSON.parse(body);
-    }
-    catch {
-        return undefined;
-    }
 }
 /** The server's own words, secrets hidden and cut, or `undefined` when the body says nothing. */
 function serverMessage(body, guard) {
@@ -34912,7 +34922,7 @@ function unreachableBaseUrl(call, code, guard) {
 }
 /** A redirect, which purge calls never follow, and where it pointed. */
 function redirected(status, headers, guard) {
-    const location = headerValue(headers, 'location');
+    const location = (0,retry_policy/* headerValue */.Z)(headers, 'location');
     const where = location === undefined
         ? 'without a Location'
         : `to ${(0,text_shown/* plainLine */.h0)(guard, (0,keys_and_urls/* withoutCredentials */.ri)(location), 200)}`;
@@ -34935,6 +34945,17 @@ function notFound(call, service, guard) {
         detail: `base-url has the path ${(0,text_shown/* plainLine */.h0)(guard, basePath, 100)}; the API's paths start at its root, so give base-url without it (else service ${service} does not exist)`
     };
 }
+/** A 401: the token was rejected, or the host wants one for URL purges. */
+function unauthorized(call, host) {
+    if (call.authenticated) {
+        return { what: 'the API token was rejected (401)', detail: 'check the secret behind api-token' };
+    }
+    return {
+        what: `${host} requires authentication for URL purges (401)`,
+        detail: 'set url-purge-auth: true to send api-token'
+    };
+}
+/** A 403: what the token lacks for the call's permission, or what the host may not allow. */
 function forbidden(call, host) {
     switch (call.permission) {
         case 'engineer':
@@ -34970,8 +34991,11 @@ function forbidden(call, host) {
 
 
 
-function failure(fields) {
-    return { ok: false, retryable: false, waitMs: undefined, stop: undefined, ...fields };
+
+/** What a refusal is unless told otherwise: final, asking no wait, stopping nothing. */
+const FINAL = { ok: false, retryable: false, waitMs: undefined, stop: undefined };
+function refusal(httpStatus, failure, more) {
+    return { ...FINAL, httpStatus, failure, ...more };
 }
 /** Real ids are about 20 characters: anything else is not an id a user could look up. */
 const USABLE_ID = /^[\x21-\x7e]{1,128}$/;
@@ -34979,31 +35003,22 @@ const USABLE_ID = /^[\x21-\x7e]{1,128}$/;
 function interpret(call, exchange, now, guard) {
     switch (exchange.kind) {
         case 'cancelled':
-            return failure({ httpStatus: null, failure: CANCELLED_IN_FLIGHT });
+            return refusal(null, CANCELLED_IN_FLIGHT);
         case 'timeout':
-            return failure({
-                httpStatus: null,
-                retryable: true,
-                failure: { what: 'timed out', detail: exchange.message }
-            });
+            return refusal(null, { what: 'timed out', detail: exchange.message }, { retryable: true });
         case 'blocked': {
             const { blocked } = exchange;
             const { what, fix } = (0,http_blocked/* blockedWords */.mq)(blocked);
-            return failure({
-                httpStatus: null,
-                stop: (0,http_blocked/* reachOf */.xw)(blocked),
-                failure: { what: (0,text_shown/* plainLine */.h0)(guard, what), detail: (0,text_shown/* plainLine */.h0)(guard, fix) }
-            });
+            const failure = { what: (0,text_shown/* plainLine */.h0)(guard, what), detail: (0,text_shown/* plainLine */.h0)(guard, fix) };
+            return refusal(null, failure, { stop: (0,http_blocked/* reachOf */.xw)(blocked) });
         }
-        case 'network':
-            return failure({
-                httpStatus: null,
-                retryable: isRetryableNetworkCode(exchange.code),
-                failure: unreachableBaseUrl(call, exchange.code, guard) ?? {
-                    what: `connection failed${exchange.code === undefined ? '' : ` (${exchange.code})`}`,
-                    detail: (0,text_shown/* plainLine */.h0)(guard, exchange.message)
-                }
-            });
+        case 'network': {
+            const failure = unreachableBaseUrl(call, exchange.code, guard) ?? {
+                what: `connection failed${exchange.code === undefined ? '' : ` (${exchange.code})`}`,
+                detail: (0,text_shown/* plainLine */.h0)(guard, exchange.message)
+            };
+            return refusal(null, failure, { retryable: (0,retry_policy/* isRetryableNetworkCode */.EZ)(exchange.code) });
+        }
         case 'response':
             if (exchange.status >= 200 && exchange.status < 300)
                 return interpretSuccess(call, exchange, guard);
@@ -35013,11 +35028,8 @@ function interpret(call, exchange, now, guard) {
 const CANCELLED_IN_FLIGHT = { what: 'cancelled before it was confirmed' };
 /** An answer that is a web page: HTML by its Content-Type or by its first character. */
 function isWebPage({ headers, body }) {
-    const type = headerValue(headers, 'content-type');
+    const type = (0,retry_policy/* headerValue */.Z)(headers, 'content-type');
     return (type !== undefined && /^\s*text\/html\s*(;|$)/i.test(type)) || /^\s*</.test(body);
-}
-function isRecord(value) {
-    return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 /** How an unusable id is shown: enough to recognise it, never enough to flood a log. */
 function shownValue(value, guard) {
@@ -35065,21 +35077,15 @@ function interpretSuccess(call, exchange, guard) {
     // A call to `base-url`: management calls have a service, URL purges go to the content's host.
     if (call.service !== undefined && isWebPage(exchange)) {
         const origin = (0,text_shown/* plainLine */.h0)(guard, (0,keys_and_urls/* withoutCredentials */.ri)(new URL(call.url).origin), 200);
-        return failure({
-            httpStatus: status,
-            failure: {
-                what: `base-url ${origin} answered with a web page, not the purge API`,
-                detail: "give the purge API's address"
-            }
+        return refusal(status, {
+            what: `base-url ${origin} answered with a web page, not the purge API`,
+            detail: "give the purge API's address"
         });
     }
     if (exchange.truncated) {
-        return failure({
-            httpStatus: status,
-            failure: {
-                what: `${status} with an answer over ${MAX_BODY_BYTES / 1024 / 1024} MiB, cut off there`,
-                detail: "the purge API's answers are far smaller"
-            }
+        return refusal(status, {
+            what: `${status} with an answer over ${MAX_BODY_BYTES / 1024 / 1024} MiB, cut off there`,
+            detail: "the purge API's answers are far smaller"
         });
     }
     const promised = call.operation === 'batch'
@@ -35088,17 +35094,14 @@ function interpretSuccess(call, exchange, guard) {
             ? '{"status":"ok"}'
             : '{"status":"ok","id":...}';
     const start = body.trim() === '' ? 'an empty body' : JSON.stringify((0,text_shown/* plainLine */.h0)(guard, body, 120));
-    return failure({
-        httpStatus: status,
-        retryable: true,
-        failure: {
-            what: `${status} without the JSON the purge API promises (${promised}); got ${start}`
-        }
-    });
+    const what = `${status} without the JSON the purge API promises (${promised}); got ${start}`;
+    return refusal(status, { what }, { retryable: true });
 }
 /** The call's ids, when the body is the JSON the purge API promises for it. */
 function readIds(call, status, body, guard) {
     const json = parseJson(body);
+    if (!isRecord(json))
+        return undefined;
     const ids = new Map();
     const unusable = new Map();
     const take = (target, value) => {
@@ -35107,23 +35110,21 @@ function readIds(call, status, body, guard) {
         else
             unusable.set(target, unusableId(value, guard));
     };
-    if (isRecord(json)) {
-        if (call.operation === 'batch') {
-            // What the walk took, the table takes again with the same values.
-            const targets = call.targets;
-            if (!takeInOrder(json, targets, take))
-                takeByTable(json, targets, take);
-            return { ok: true, httpStatus: status, ids, unusable };
-        }
-        if (json.status === 'ok' && call.operation === 'purge-all')
-            return { ok: true, httpStatus: status, ids, unusable };
-        const [only] = call.targets;
-        if (json.status === 'ok' && json.id !== undefined && only !== undefined) {
-            take(only, json.id);
-            return { ok: true, httpStatus: status, ids, unusable };
-        }
+    if (call.operation === 'batch') {
+        // What the walk took, the table takes again with the same values.
+        if (!takeInOrder(json, call.targets, take))
+            takeByTable(json, call.targets, take);
     }
-    return undefined;
+    else if (json.status !== 'ok') {
+        return undefined;
+    }
+    else if (call.operation !== 'purge-all') {
+        const [only] = call.targets;
+        if (json.id === undefined || only === undefined)
+            return undefined;
+        take(only, json.id);
+    }
+    return { ok: true, httpStatus: status, ids, unusable };
 }
 function interpretRefusal(call, exchange, now, guard) {
     const { status } = exchange;
@@ -35133,42 +35134,25 @@ function interpretRefusal(call, exchange, now, guard) {
     };
     const withServer = (lead) => ({ ...lead, ...answered });
     const host = new URL(call.url).host;
-    if (status >= 300 && status < 400)
-        return failure({ httpStatus: status, failure: redirected(status, exchange.headers, guard) });
+    if (status >= 300 && status < 400) {
+        return refusal(status, redirected(status, exchange.headers, guard));
+    }
     if (status === 401) {
-        return failure({
-            httpStatus: status,
-            stop: 'unauthorized',
-            failure: withServer(call.authenticated
-                ? {
-                    what: 'the API token was rejected (401)',
-                    detail: 'check the secret behind api-token'
-                }
-                : {
-                    what: `${host} requires authentication for URL purges (401)`,
-                    detail: 'set url-purge-auth: true to send api-token'
-                })
-        });
+        return refusal(status, withServer(unauthorized(call, host)), { stop: 'unauthorized' });
     }
     if (status === 403) {
-        return failure({
-            httpStatus: status,
-            stop: 'forbidden',
-            failure: withServer(forbidden(call, host))
-        });
+        return refusal(status, withServer(forbidden(call, host)), { stop: 'forbidden' });
     }
     if (status === 404 && call.service !== undefined) {
-        return failure({ httpStatus: status, failure: withServer(notFound(call, call.service, guard)) });
+        return refusal(status, withServer(notFound(call, call.service, guard)));
     }
-    const retryable = isRetryableStatus(status);
+    const retryable = (0,retry_policy/* isRetryableStatus */.PS)(status);
     const lead = status === 429
         ? 'rate limited (429)'
         : `HTTP ${status}${external_node_http_.STATUS_CODES[status] ? ` (${external_node_http_.STATUS_CODES[status]})` : ''}`;
-    return failure({
-        httpStatus: status,
+    return refusal(status, withServer({ what: lead }), {
         retryable,
-        waitMs: retryable ? serverRequestedWaitMs(status, exchange.headers, now) : undefined,
-        failure: withServer({ what: lead })
+        waitMs: retryable ? (0,retry_policy/* serverRequestedWaitMs */.p7)(status, exchange.headers, now) : undefined
     });
 }
 
@@ -35206,12 +35190,12 @@ async function withRetries(attempt, retries) {
         if (!last.retryable)
             return ended(attempts, 'final');
         const { waitMs } = last;
-        if (waitMs !== undefined && waitMs > MAX_SERVER_WAIT_MS) {
-            return ended(attempts, 'too long', waitUntil(waitMs, clock.now()));
+        if (waitMs !== undefined && waitMs > retry_policy/* MAX_SERVER_WAIT_MS */.Ge) {
+            return ended(attempts, 'too long', (0,retry_policy/* waitUntil */.a0)(waitMs, clock.now()));
         }
         if (attempts >= maxAttempts)
             return ended(attempts, 'gave up');
-        const pauseMs = Math.max(waitMs ?? 0, backoffMs(attempts, retries.random));
+        const pauseMs = Math.max(waitMs ?? 0, (0,retry_policy/* backoffMs */.jo)(attempts, retries.random));
         onRetry(attempts, last, pauseMs);
         await clock.sleep(pauseMs, signal);
     }
@@ -35236,9 +35220,6 @@ async function withRetries(attempt, retries) {
 
 /** An outage takes at least this many failures in a row, however low `concurrency` is. */
 const MIN_OUTAGE_FAILURES = 3;
-function outageThreshold(concurrency) {
-    return Math.max(concurrency, MIN_OUTAGE_FAILURES);
-}
 function scopesOf(call) {
     const url = new URL(call.url);
     return {
@@ -35253,18 +35234,19 @@ function scopesOf(call) {
  * result's `retry_at`: a cause holds nothing that differs between calls of one cause.
  */
 function tooLongToWait(failure) {
-    return { ...failure, waitOverS: MAX_SERVER_WAIT_MS / 1000 };
+    return { ...failure, waitOverS: retry_policy/* MAX_SERVER_WAIT_MS */.Ge / 1000 };
 }
 class Gates {
-    outageAfter;
     /** By scope kind and key: what stopped the calls in it. */
     stops = new Map();
     /** By host: no attempt starts before this time (ms epoch). */
     notBefore = new Map();
     /** By host: calls ended failed for a transient cause since the last success. */
     failedInARow = new Map();
-    constructor(outageAfter) {
-        this.outageAfter = outageAfter;
+    /** Calls failed in a row that make an outage: the first round's worth, at least the minimum. */
+    outageAfter;
+    constructor(concurrency) {
+        this.outageAfter = Math.max(concurrency, MIN_OUTAGE_FAILURES);
     }
     /** Why a call must not be sent, if an earlier answer already decided its fate. */
     refusal(scopes) {
@@ -35288,11 +35270,11 @@ class Gates {
         const { waitMs } = verdict;
         if (waitMs === undefined)
             return;
-        if (waitMs <= MAX_SERVER_WAIT_MS) {
+        if (waitMs <= retry_policy/* MAX_SERVER_WAIT_MS */.Ge) {
             this.notBefore.set(scopes.host, Math.max(this.notBefore.get(scopes.host) ?? 0, now + waitMs));
         }
         else {
-            this.stop('host', scopes, tooLongToWait(verdict.failure), waitUntil(waitMs, now));
+            this.stop('host', scopes, tooLongToWait(verdict.failure), (0,retry_policy/* waitUntil */.a0)(waitMs, now));
         }
     }
     /** Learns from how a call ended: failures in a row for a transient cause make an outage. */
@@ -35374,7 +35356,7 @@ class PurgePass {
     constructor(settings, deps) {
         this.settings = settings;
         this.deps = deps;
-        this.gates = new Gates(outageThreshold(settings.concurrency));
+        this.gates = new Gates(settings.concurrency);
     }
     async run(calls, ledger) {
         const { clock, signal, log } = this.deps;
@@ -35500,59 +35482,65 @@ async function dryRun(calls, settings, targets, deps) {
     const results = plannedResults(calls, settings.repeatAfterMs > 0);
     return { purge: notRun({ results, counts: countResults(results) }), plannedStages };
 }
+const stoppedIn = (ends) => ends.find((end) => end.stopped !== undefined)?.stopped;
+const heldBy = ({ before }) => before.find((end) => end.hold !== undefined)?.hold;
+/** Each capability's stage in turn, on the run so far: its part kept, its end added to `ends`. */
+async function walk(settings, progress, ends, hook) {
+    for (const capability of CAPABILITIES) {
+        const end = await hook(capability, { settings, ...progress.parts });
+        if (end !== undefined)
+            ends.push(end);
+        progress.parts = { ...progress.parts, ...end?.part };
+    }
+}
+/** The run as the stages leave it: the results (each with its source), the parts, an early end. */
+function stagesOf(progress, purge, { calls, made }, unexpectedError, plannedStages = []) {
+    const { results, counts } = purge;
+    // Why the run ended early: a cancel before the purge, during it, or after it.
+    const stopped = stoppedIn(progress.before) ??
+        (purge.cancelled
+            ? `Cancelled after ${purge.answered} of ${(0,counted/* counted */.h)(calls, 'call')}: the calls not answered by then are reported as failed`
+            : stoppedIn(progress.after));
+    const sourced = made === undefined ? results : withSources(results, made.sources);
+    const early = { notSent: heldBy(progress)?.because, stopped, unexpectedError };
+    return { results: sourced, counts, plannedStages, ...early, ...progress.parts };
+}
 /**
  * The stages after the plan: a dry run; or each capability's stage before the purge, the purge
  * (none when a stage held it), and each one's stage after it. A throw ends them: every target then
  * has a result from the ledger, the only state that must survive it.
  */
-async function runStages(calls, settings, targets, given, { stage, close }, deps, ledger) {
-    let parts = given;
+async function runStages(calls, settings, { targets, made, parts }, { stage, close }, deps, ledger) {
+    const progress = { parts, before: [], after: [] };
+    const end = (ended, why, planned) => stagesOf(progress, ended, { calls: calls.length, made }, why, planned);
     let purge;
-    const before = [];
-    const after = [];
-    const stoppedIn = (ends) => ends.find((ended) => ended.stopped !== undefined)?.stopped;
-    // Why the run ended early: a cancel before the purge, during it, or after it.
-    const stoppedBy = (ended) => stoppedIn(before) ??
-        (ended.cancelled
-            ? `Cancelled after ${ended.answered} of ${(0,counted/* counted */.h)(calls.length, 'call')}: the calls not answered by then are reported as failed`
-            : stoppedIn(after));
-    const held = () => before.find((end) => end.hold !== undefined)?.hold;
-    const end = (ended, unexpectedError) => {
-        const early = { notSent: held()?.because, stopped: stoppedBy(ended), unexpectedError };
-        return { purge: ended, parts, plannedStages: [], ...early };
-    };
     try {
         if (settings.dryRun) {
-            const early = { notSent: undefined, stopped: undefined, unexpectedError: undefined };
-            return { ...(await dryRun(calls, settings, targets, deps)), parts, ...early };
+            const { purge: planned, plannedStages } = await dryRun(calls, settings, targets, deps);
+            return end(planned, undefined, plannedStages);
         }
-        for (const capability of CAPABILITIES) {
-            const ended = await capability.before?.({ settings, ...parts }, stage);
-            if (ended !== undefined)
-                before.push(ended);
-            parts = { ...parts, ...ended?.part };
-        }
-        const hold = held();
+        await walk(settings, progress, progress.before, (capability, so) => capability.before?.(so, stage));
+        const hold = heldBy(progress);
         purge =
             hold === undefined
                 ? await purgeNow(calls, settings, deps, ledger)
                 : notRun(ledger.settle(hold.failure), hold.cancelled);
+        const done = purge;
         // A cancelled purge has no stage after it.
-        for (const capability of purge.cancelled ? [] : CAPABILITIES) {
-            const ended = await capability.after?.({ settings, ...parts }, purge, stage);
-            if (ended !== undefined)
-                after.push(ended);
-            parts = { ...parts, ...ended?.part };
+        if (!done.cancelled) {
+            await walk(settings, progress, progress.after, (capability, so) => capability.after?.(so, done, stage));
         }
-        return end(purge);
+        return end(done);
     }
     catch (error) {
         const why = `edge-purge stopped on an unexpected error: ${(0,text_shown/* plainLine */.h0)(deps.guard, (0,message/* messageOf */.b)(error))}`;
         const cancelled = (purge?.cancelled ?? false) || deps.signal.aborted;
         const settled = ledger.settle({ what: 'not finished', detail: why });
         const ended = { answered: 0, firstSentMs: undefined, ...purge, ...settled, cancelled };
-        for (const capability of CAPABILITIES)
-            parts = { ...parts, ...capability.notJudged?.({ settings, ...parts }, ended.results, why) };
+        for (const { notJudged } of CAPABILITIES) {
+            const so = { settings, ...progress.parts };
+            progress.parts = { ...progress.parts, ...notJudged?.(so, ended.results, why) };
+        }
         return end(ended, why);
     }
     finally {
@@ -35580,7 +35568,6 @@ async function purgeNow(calls, settings, { clock, signal, log, guard, connect },
 
 
 
-
 /**
  * Runs the stages in order. Input errors, the GitHub API and planning fail the run (they throw)
  * before anything is sent; from planning on, every target is reported exactly once, whatever
@@ -35589,21 +35576,17 @@ async function purgeNow(calls, settings, { clock, signal, log, guard, connect },
 async function runPipeline(settings, deps) {
     const { log, guard } = deps;
     const opened = openOnce(settings, deps);
-    const { targets, made, parts } = await (0,src_clock/* unlessCancelled */.MS)(targetsOf(settings, opened.stage), deps.signal, cancelledBeforeTargets);
-    const calls = planPurges({ ...settings, ...targets });
+    const targeted = await (0,src_clock/* unlessCancelled */.MS)(targetsOf(settings, opened.stage), deps.signal, cancelledBeforeTargets);
+    const calls = planPurges({ ...settings, ...targeted.targets });
     (0,src_clock/* mark */.Gy)('plan');
     log.info(describePlan(calls, settings, guard));
     for (const capability of CAPABILITIES) {
-        for (const notice of capability.notices?.(settings, targets, guard) ?? [])
+        for (const notice of capability.notices?.(settings, targeted.targets, guard) ?? [])
             log.notice(notice);
     }
     const ledger = new ResultLedger(calls);
-    const stages = await runStages(calls, settings, targets, parts, opened, deps, ledger);
-    const { purge, plannedStages, notSent, stopped, unexpectedError } = stages;
-    const results = made === undefined ? purge.results : withSources(purge.results, made.sources);
-    const early = { notSent, stopped, unexpectedError, notComplete: undefined };
-    const run = { settings, calls, results, counts: purge.counts, plannedStages, ...early };
-    const record = { ...run, ...stages.parts };
+    const stages = await runStages(calls, settings, targeted, opened, deps, ledger);
+    const record = { settings, calls, ...stages, notComplete: undefined };
     // Whether the run is complete is asked of every capability: the purge marks need to know.
     record.notComplete = verdictsOf(record, guard).find((verdict) => verdict.incomplete)?.incomplete;
     return {
@@ -36181,16 +36164,13 @@ function readRunContext(env = process.env) {
  * to it, so only a web address is taken: a `javascript:` one would run in the reader's browser.
  */
 function serverUrlOf(env) {
-    try {
-        const url = new URL(env.GITHUB_SERVER_URL ?? '');
-        // Rebuilt from its parts, so no user, query or fragment rides along into every link.
-        if (url.protocol === 'https:' || url.protocol === 'http:') {
-            return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
-        }
+    const given = env.GITHUB_SERVER_URL ?? '';
+    const url = URL.canParse(given) ? new URL(given) : undefined;
+    // Rebuilt from its parts, so no user, query or fragment rides along into every link.
+    if (url?.protocol === 'https:' || url?.protocol === 'http:') {
+        return `${url.origin}${url.pathname}`.replace(/\/+$/, '');
     }
-    catch {
-        // Not a URL at all: GitHub.com, as when the variable is unset.
-    }
+    // Not a web address, or not a URL at all: GitHub.com, as when the variable is unset.
     return GITHUB_COM;
 }
 
@@ -36217,7 +36197,7 @@ const SECONDARY_LIMIT_WAIT_MS = 60_000;
  * cannot be read: the backoff applies then, as on the purge API, rather than a burst of retries.
  */
 function askedWaitMs(headers, now) {
-    const waitMs = retryAfterMs(headers, now);
+    const waitMs = (0,retry_policy/* retryAfterMs */.Vs)(headers, now);
     return waitMs === undefined || waitMs <= 0 ? undefined : waitMs;
 }
 /**
@@ -36231,7 +36211,7 @@ function rateLimitOf(failure, now) {
     if (status !== 403 && status !== 429)
         return undefined;
     if (headers['x-ratelimit-remaining']?.trim() === '0') {
-        return { kind: 'primary', waitMs: rateLimitResetMs(headers, now) };
+        return { kind: 'primary', waitMs: (0,retry_policy/* rateLimitResetMs */.pE)(headers, now) };
     }
     if (headers['retry-after'] !== undefined) {
         return { kind: 'secondary', waitMs: askedWaitMs(headers, now) };
@@ -36284,8 +36264,8 @@ class GitHubCalls {
         }
         // A rate limit's own wait; otherwise the wait GitHub asked for, when it was too long to take.
         const waitMs = limit !== undefined ? limit.waitMs : tooLong ? read.waitMs : undefined;
-        const wait = waitMs === undefined ? '' : `; GitHub asks to wait ${describeWait(waitMs, now)}`;
-        const over = `, longer than the ${MAX_SERVER_WAIT_MS / 1000} s a run waits`;
+        const wait = waitMs === undefined ? '' : `; GitHub asks to wait ${(0,retry_policy/* describeWait */.Ng)(waitMs, now)}`;
+        const over = `, longer than the ${retry_policy/* MAX_SERVER_WAIT_MS */.Ge / 1000} s a run waits`;
         const after = tooLong ? over : attempts > 1 ? ` (${attempts} attempts)` : '';
         if (limit === undefined) {
             // GitHub's own words, its status beside them: the stage says what was asked and why it matters.
@@ -36322,13 +36302,12 @@ class GitHubCalls {
             if (!timer.signal.aborted)
                 stop('timeout');
         });
-        // The deadline holds even for an attempt that would not listen to its signal.
-        const abandoned = new Promise((_resolve, reject) => {
-            (0,src_clock/* onAbort */.u7)(controller.signal, () => reject(new Error('abandoned')));
-        });
         let error;
         try {
-            const value = await Promise.race([attempt(controller.signal), abandoned]);
+            // The deadline holds even for an attempt that would not listen to its signal.
+            const value = await (0,src_clock/* unlessCancelled */.MS)(attempt(controller.signal), controller.signal, () => {
+                throw new Error('abandoned');
+            });
             // Octokit reads a body cut short by the signal as an empty answer: the signal decides.
             if (ended === undefined)
                 return { ok: true, value };
@@ -36368,8 +36347,8 @@ function retryable(failure, ended, limit) {
     if (ended === 'timeout')
         return true;
     if (failure.status !== undefined)
-        return isRetryableStatus(failure.status);
-    return isRetryableNetworkCode(failure.code);
+        return (0,retry_policy/* isRetryableStatus */.PS)(failure.status);
+    return (0,retry_policy/* isRetryableNetworkCode */.EZ)(failure.code);
 }
 function describeFailure(failure, ended, timeoutMs) {
     if (ended === 'timeout')
@@ -36399,12 +36378,11 @@ function describeInTheWay(inTheWay) {
 const MEDIA_TYPE_CHARS = 60;
 /** A 2xx that is not JSON, where every call here expects JSON: a sign-in or error page. */
 class WebPageAnswer extends Error {
-    status;
-    mediaType;
-    constructor(status, mediaType) {
-        super(`GitHub answered ${mediaType}`);
-        this.status = status;
-        this.mediaType = mediaType;
+    failure;
+    /** What the attempt showed, made where the page was seen. */
+    constructor(failure) {
+        super(failure.message);
+        this.failure = failure;
     }
 }
 /**
@@ -36419,18 +36397,18 @@ function jsonAnswer(answer, guard) {
     if (type === 'application/json' || type.endsWith('+json'))
         return answer;
     const shown = type === '' ? 'without a Content-Type' : (0,text_shown/* plainLine */.h0)(guard, type, MEDIA_TYPE_CHARS);
-    throw new WebPageAnswer(answer.status, shown);
+    const { status } = answer;
+    const inTheWay = { kind: 'web-page', status, mediaType: shown };
+    const message = `GitHub answered ${shown}`;
+    throw new WebPageAnswer({ status, headers: {}, message, code: undefined, inTheWay });
 }
 /**
  * What a failed attempt showed, the run's secrets hidden in its message (a proxy or GitHub can echo
  * the token); `api` is GITHUB_API_URL, whose proxy and host a blocked call names.
  */
 function failureOf(error, api, guard) {
-    if (error instanceof WebPageAnswer) {
-        const { status, mediaType } = error;
-        const inTheWay = { kind: 'web-page', status, mediaType };
-        return { status, headers: {}, message: error.message, code: undefined, inTheWay };
-    }
+    if (error instanceof WebPageAnswer)
+        return error.failure;
     const failed = error;
     const message = guard.redact(typeof failed?.message === 'string' ? failed.message : String(error));
     const response = failed?.response;
@@ -36449,11 +36427,8 @@ function failureOf(error, api, guard) {
 }
 /** The `code` of the first error down the `cause` chain that has one (fetch wraps it twice). */
 function networkCodeOf(error) {
-    for (const cause of (0,http_blocked/* causeChain */.DD)(error)) {
-        if ('code' in cause && typeof cause.code === 'string')
-            return cause.code;
-    }
-    return undefined;
+    const codes = (0,http_blocked/* causeChain */.DD)(error).map((cause) => ('code' in cause ? cause.code : undefined));
+    return codes.find((code) => typeof code === 'string');
 }
 
 ;// CONCATENATED MODULE: ./src/runner/github-client.ts
@@ -36494,11 +36469,10 @@ function readEventPayload(path) {
         return {};
     return JSON.parse((0,external_node_fs_namespaceObject.readFileSync)(path, 'utf8'));
 }
+/** The repository's owner and name, as far as GITHUB_REPOSITORY gives them. */
 function repositoryOf(variable, payload) {
-    if (variable) {
-        const [owner = '', repo = ''] = variable.split('/');
-        return [owner, repo];
-    }
+    if (variable)
+        return variable.split('/');
     const repository = payload.repository;
     if (repository?.owner?.login !== undefined && repository.name !== undefined) {
         return [repository.owner.login, repository.name];

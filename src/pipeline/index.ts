@@ -6,14 +6,13 @@
 import { mark, unlessCancelled } from '../clock.js'
 import { CAPABILITIES, verdictsOf, type Parts, type RunRecord } from '../capabilities/index.js'
 import type { MadeTargets, StageDeps } from '../capabilities/capability.js'
-import type { PurgeTargets, Settings } from '../config/settings.js'
+import type { Settings } from '../config/settings.js'
 import type { GitHubRepository } from '../github.js'
 import type { Prober } from '../http/probe.js'
-import { withSources } from '../record/index.js'
 import { describePlan, planPurges } from '../core/plan.js'
 import { ResultLedger } from '../core/ledger.js'
 import type { PipelineDeps } from './connections.js'
-import { runStages } from './stages.js'
+import { runStages, type Targeted } from './stages.js'
 
 /** What a run did, and how it ends once the report is written. */
 export interface PipelineRun {
@@ -30,25 +29,22 @@ export interface PipelineRun {
 export async function runPipeline(settings: Settings, deps: PipelineDeps): Promise<PipelineRun> {
   const { log, guard } = deps
   const opened = openOnce(settings, deps)
-  const { targets, made, parts } = await unlessCancelled(
+  const targeted = await unlessCancelled(
     targetsOf(settings, opened.stage),
     deps.signal,
     cancelledBeforeTargets
   )
-  const calls = planPurges({ ...settings, ...targets })
+  const calls = planPurges({ ...settings, ...targeted.targets })
   mark('plan')
   log.info(describePlan(calls, settings, guard))
   for (const capability of CAPABILITIES) {
-    for (const notice of capability.notices?.(settings, targets, guard) ?? []) log.notice(notice)
+    for (const notice of capability.notices?.(settings, targeted.targets, guard) ?? [])
+      log.notice(notice)
   }
 
   const ledger = new ResultLedger(calls)
-  const stages = await runStages(calls, settings, targets, parts, opened, deps, ledger)
-  const { purge, plannedStages, notSent, stopped, unexpectedError } = stages
-  const results = made === undefined ? purge.results : withSources(purge.results, made.sources)
-  const early = { notSent, stopped, unexpectedError, notComplete: undefined }
-  const run = { settings, calls, results, counts: purge.counts, plannedStages, ...early }
-  const record: RunRecord = { ...run, ...stages.parts }
+  const stages = await runStages(calls, settings, targeted, opened, deps, ledger)
+  const record: RunRecord = { settings, calls, ...stages, notComplete: undefined }
   // Whether the run is complete is asked of every capability: the purge marks need to know.
   record.notComplete = verdictsOf(record, guard).find((verdict) => verdict.incomplete)?.incomplete
   return {
@@ -61,10 +57,7 @@ export async function runPipeline(settings: Settings, deps: PipelineDeps): Promi
 }
 
 /** What to purge: the targets given, or those a capability made, with every capability's part. */
-async function targetsOf(
-  settings: Settings,
-  stage: StageDeps
-): Promise<{ targets: PurgeTargets; made: MadeTargets | undefined; parts: Parts }> {
+async function targetsOf(settings: Settings, stage: StageDeps): Promise<Targeted> {
   let parts: Parts = {}
   let made: MadeTargets | undefined
   for (const capability of CAPABILITIES) {

@@ -3,12 +3,18 @@
  * capability's stage before the purge (the purge marks opened, the wait), the purge, and each
  * one's stage after it (the edge check).
  */
-import { CAPABILITIES, type Parts } from '../capabilities/index.js'
-import type { StageDeps, StageEnd } from '../capabilities/capability.js'
+import { CAPABILITIES, type Parts, type RunRecord } from '../capabilities/index.js'
+import type {
+  Capability,
+  MadeTargets,
+  Ongoing,
+  StageDeps,
+  StageEnd
+} from '../capabilities/capability.js'
 import type { PurgeTargets, Settings } from '../config/settings.js'
 import {
   countResults,
-  type CoreRecord,
+  withSources,
   type PlannedStage,
   type PurgeCall,
   type PurgeRun
@@ -21,12 +27,13 @@ import { plainLine } from '../text/shown.js'
 import { messageOf } from '../text/message.js'
 import type { PipelineDeps } from './connections.js'
 
-/** What the stages after the plan did: the purge, the capabilities' parts, an early end's why. */
-export type Stages = Pick<
-  CoreRecord,
-  'plannedStages' | 'notSent' | 'stopped' | 'unexpectedError'
-> & {
-  purge: PurgeRun
+/** What the stages after the plan make of the run: its record, but whether it is complete. */
+type Stages = Omit<RunRecord, 'settings' | 'calls' | 'notComplete'>
+
+/** What a run purges, the targets a capability made (with where each came from), their parts. */
+export interface Targeted {
+  targets: PurgeTargets
+  made: MadeTargets | undefined
   parts: Parts
 }
 
@@ -44,7 +51,7 @@ async function dryRun(
   settings: Settings,
   targets: PurgeTargets,
   deps: Pick<PipelineDeps, 'log' | 'guard'>
-): Promise<Pick<Stages, 'purge' | 'plannedStages'>> {
+): Promise<{ purge: PurgeRun; plannedStages: PlannedStage[] }> {
   const planned = []
   for (const capability of CAPABILITIES)
     planned.push(...((await capability.planned?.(settings, targets, deps.guard)) ?? []))
@@ -55,6 +62,52 @@ async function dryRun(
   return { purge: notRun({ results, counts: countResults(results) }), plannedStages }
 }
 
+/** What the stages have done so far: each capability's part, and their ends around the purge. */
+interface Progress {
+  parts: Parts
+  before: StageEnd<Parts>[]
+  after: StageEnd<Parts>[]
+}
+
+const stoppedIn = (ends: StageEnd<Parts>[]): string | undefined =>
+  ends.find((end) => end.stopped !== undefined)?.stopped
+
+const heldBy = ({ before }: Progress) => before.find((end) => end.hold !== undefined)?.hold
+
+/** Each capability's stage in turn, on the run so far: its part kept, its end added to `ends`. */
+async function walk(
+  settings: Settings,
+  progress: Progress,
+  ends: StageEnd<Parts>[],
+  hook: (capability: Capability<Parts>, so: Ongoing<Parts>) => Promise<StageEnd<Parts>> | undefined
+): Promise<void> {
+  for (const capability of CAPABILITIES) {
+    const end = await hook(capability, { settings, ...progress.parts })
+    if (end !== undefined) ends.push(end)
+    progress.parts = { ...progress.parts, ...end?.part }
+  }
+}
+
+/** The run as the stages leave it: the results (each with its source), the parts, an early end. */
+function stagesOf(
+  progress: Progress,
+  purge: PurgeRun,
+  { calls, made }: { calls: number; made: MadeTargets | undefined },
+  unexpectedError?: string,
+  plannedStages: PlannedStage[] = []
+): Stages {
+  const { results, counts } = purge
+  // Why the run ended early: a cancel before the purge, during it, or after it.
+  const stopped =
+    stoppedIn(progress.before) ??
+    (purge.cancelled
+      ? `Cancelled after ${purge.answered} of ${counted(calls, 'call')}: the calls not answered by then are reported as failed`
+      : stoppedIn(progress.after))
+  const sourced = made === undefined ? results : withSources(results, made.sources)
+  const early = { notSent: heldBy(progress)?.because, stopped, unexpectedError }
+  return { results: sourced, counts, plannedStages, ...early, ...progress.parts }
+}
+
 /**
  * The stages after the plan: a dry run; or each capability's stage before the purge, the purge
  * (none when a stage held it), and each one's stage after it. A throw ends them: every target then
@@ -63,58 +116,45 @@ async function dryRun(
 export async function runStages(
   calls: PurgeCall[],
   settings: Settings,
-  targets: PurgeTargets,
-  given: Parts,
+  { targets, made, parts }: Targeted,
   { stage, close }: { stage: StageDeps; close(): void },
   deps: PipelineDeps,
   ledger: ResultLedger
 ): Promise<Stages> {
-  let parts = given
+  const progress: Progress = { parts, before: [], after: [] }
+  const end = (ended: PurgeRun, why?: string, planned?: PlannedStage[]): Stages =>
+    stagesOf(progress, ended, { calls: calls.length, made }, why, planned)
   let purge: PurgeRun | undefined
-  const before: StageEnd<Parts>[] = []
-  const after: StageEnd<Parts>[] = []
-  const stoppedIn = (ends: StageEnd<Parts>[]): string | undefined =>
-    ends.find((ended) => ended.stopped !== undefined)?.stopped
-  // Why the run ended early: a cancel before the purge, during it, or after it.
-  const stoppedBy = (ended: PurgeRun): string | undefined =>
-    stoppedIn(before) ??
-    (ended.cancelled
-      ? `Cancelled after ${ended.answered} of ${counted(calls.length, 'call')}: the calls not answered by then are reported as failed`
-      : stoppedIn(after))
-  const held = () => before.find((end) => end.hold !== undefined)?.hold
-  const end = (ended: PurgeRun, unexpectedError?: string): Stages => {
-    const early = { notSent: held()?.because, stopped: stoppedBy(ended), unexpectedError }
-    return { purge: ended, parts, plannedStages: [], ...early }
-  }
   try {
     if (settings.dryRun) {
-      const early = { notSent: undefined, stopped: undefined, unexpectedError: undefined }
-      return { ...(await dryRun(calls, settings, targets, deps)), parts, ...early }
+      const { purge: planned, plannedStages } = await dryRun(calls, settings, targets, deps)
+      return end(planned, undefined, plannedStages)
     }
-    for (const capability of CAPABILITIES) {
-      const ended = await capability.before?.({ settings, ...parts }, stage)
-      if (ended !== undefined) before.push(ended)
-      parts = { ...parts, ...ended?.part }
-    }
-    const hold = held()
+    await walk(settings, progress, progress.before, (capability, so) =>
+      capability.before?.(so, stage)
+    )
+    const hold = heldBy(progress)
     purge =
       hold === undefined
         ? await purgeNow(calls, settings, deps, ledger)
         : notRun(ledger.settle(hold.failure), hold.cancelled)
+    const done = purge
     // A cancelled purge has no stage after it.
-    for (const capability of purge.cancelled ? [] : CAPABILITIES) {
-      const ended = await capability.after?.({ settings, ...parts }, purge, stage)
-      if (ended !== undefined) after.push(ended)
-      parts = { ...parts, ...ended?.part }
+    if (!done.cancelled) {
+      await walk(settings, progress, progress.after, (capability, so) =>
+        capability.after?.(so, done, stage)
+      )
     }
-    return end(purge)
+    return end(done)
   } catch (error) {
     const why = `edge-purge stopped on an unexpected error: ${plainLine(deps.guard, messageOf(error))}`
     const cancelled = (purge?.cancelled ?? false) || deps.signal.aborted
     const settled = ledger.settle({ what: 'not finished', detail: why })
     const ended = { answered: 0, firstSentMs: undefined, ...purge, ...settled, cancelled }
-    for (const capability of CAPABILITIES)
-      parts = { ...parts, ...capability.notJudged?.({ settings, ...parts }, ended.results, why) }
+    for (const { notJudged } of CAPABILITIES) {
+      const so = { settings, ...progress.parts }
+      progress.parts = { ...progress.parts, ...notJudged?.(so, ended.results, why) }
+    }
     return end(ended, why)
   } finally {
     close()
