@@ -35878,7 +35878,8 @@ function callsSection(calls, budget, guard) {
 
 /** What the targets came to: a count each way, the whole service for purge-all, the one cause. */
 function outcome(facts, causes, guard) {
-    const { counts, purgeAll, results } = facts;
+    const { counts, results } = facts;
+    const { purgeAll } = facts.settings;
     const [only] = causes;
     // When nothing was sent, the headline says why once, after the counts.
     const cause = causes.length === 1 && only !== undefined && facts.notSent === undefined
@@ -35900,14 +35901,15 @@ function outcome(facts, causes, guard) {
 }
 /** The run's answer, in the first line: what was purged, what failed, what visitors still get stale. */
 function heading(facts, causes, guard) {
-    const { counts, dryRun, services, verdicts, notSent } = facts;
-    const title = services.length === 0 ? 'Edge purge' : `Edge purge of ${guard.summaryText(services.join(', '))}`;
+    const { counts, settings, verdicts, notSent } = facts;
+    const services = settings.services.map((service) => service.id).join(', ');
+    const title = services === '' ? 'Edge purge' : `Edge purge of ${guard.summaryText(services)}`;
     const nothing = verdicts.find((verdict) => verdict.nothingToPurge !== undefined)?.nothingToPurge;
     if (counts.total === 0 && nothing !== undefined) {
         return `${title}: nothing to purge: ${guard.summaryText(nothing)}`;
     }
-    if (dryRun) {
-        const planned = facts.purgeAll ? 'everything planned' : `${counts.planned} planned`;
+    if (settings.dryRun) {
+        const planned = settings.purgeAll ? 'everything planned' : `${counts.planned} planned`;
         return `${title} (dry run): ${planned}, nothing sent`;
     }
     const bold = verdicts.flatMap((verdict) => verdict.headline ?? []);
@@ -35916,7 +35918,8 @@ function heading(facts, causes, guard) {
         (notSent === undefined ? '' : `, <b>nothing sent</b>: ${notSent}`));
 }
 function scopeLine(facts) {
-    const { counts, calls, repeatAfterMs, dryRun, purgeAll } = facts;
+    const { counts, calls } = facts;
+    const { repeatAfterMs, dryRun, purgeAll } = facts.settings;
     const sent = dryRun || facts.notSent !== undefined ? ' planned, none sent' : '';
     const what = purgeAll
         ? `purge-all of ${(0,counted/* counted */.h)(counts.total, 'service')}`
@@ -36022,7 +36025,7 @@ function sampleResults(results, samples, into) {
     }
 }
 function targetTables(facts, budget, guard) {
-    const withService = facts.services.length > 1;
+    const withService = facts.settings.services.length > 1;
     return {
         withService,
         headers: ['Target', ...(withService ? ['Service'] : []), 'Type', 'Purge', 'Result', 'Purge id'],
@@ -36048,7 +36051,7 @@ function causeTable(tables, causes) {
  * show other rows.
  */
 function targetSections(facts, causes, budget, guard) {
-    const { dryRun } = facts;
+    const { dryRun } = facts.settings;
     const tables = targetTables(facts, budget, guard);
     // When nothing was sent, every target failed for the reason said above.
     const nothingSent = facts.notSent !== undefined;
@@ -36111,13 +36114,8 @@ function footer(facts) {
 }
 /** The job summary of a run: its first line is the answer, then what went wrong, then the rest. */
 function renderSummary(record, { resultsFile, context, guard }) {
-    const { settings } = record;
     const facts = {
         ...record,
-        services: settings.services.map((service) => service.id),
-        dryRun: settings.dryRun,
-        repeatAfterMs: settings.repeatAfterMs,
-        purgeAll: settings.purgeAll,
         resultsFile,
         context,
         verdicts: verdictsOf(record, guard)
@@ -36133,7 +36131,7 @@ function renderSummary(record, { resultsFile, context, guard }) {
     // Each capability's section in its slot, in the list's order: the order they draw on the budget.
     const sections = (slot) => CAPABILITIES.flatMap((capability) => capability.sections?.[slot]?.(record, budget, guard) ?? []);
     const body = [...sections('lead'), ...plannedSection(facts.plannedStages, budget, guard)];
-    if (facts.dryRun)
+    if (facts.settings.dryRun)
         body.push(...callsSection(facts.calls, budget, guard));
     const targets = targetSections(facts, causes, budget, guard);
     body.push(...targets.failures, ...sections('beside'), ...targets.rest, ...sections('after'));

@@ -11,7 +11,8 @@ import type { SummaryFacts } from './facts.js'
 
 /** What the targets came to: a count each way, the whole service for purge-all, the one cause. */
 function outcome(facts: SummaryFacts, causes: Cause[], guard: Guard): string {
-  const { counts, purgeAll, results } = facts
+  const { counts, results } = facts
+  const { purgeAll } = facts.settings
   const [only] = causes
   // When nothing was sent, the headline says why once, after the counts.
   const cause =
@@ -33,15 +34,15 @@ function outcome(facts: SummaryFacts, causes: Cause[], guard: Guard): string {
 
 /** The run's answer, in the first line: what was purged, what failed, what visitors still get stale. */
 function heading(facts: SummaryFacts, causes: Cause[], guard: Guard): string {
-  const { counts, dryRun, services, verdicts, notSent } = facts
-  const title =
-    services.length === 0 ? 'Edge purge' : `Edge purge of ${guard.summaryText(services.join(', '))}`
+  const { counts, settings, verdicts, notSent } = facts
+  const services = settings.services.map((service) => service.id).join(', ')
+  const title = services === '' ? 'Edge purge' : `Edge purge of ${guard.summaryText(services)}`
   const nothing = verdicts.find((verdict) => verdict.nothingToPurge !== undefined)?.nothingToPurge
   if (counts.total === 0 && nothing !== undefined) {
     return `${title}: nothing to purge: ${guard.summaryText(nothing)}`
   }
-  if (dryRun) {
-    const planned = facts.purgeAll ? 'everything planned' : `${counts.planned} planned`
+  if (settings.dryRun) {
+    const planned = settings.purgeAll ? 'everything planned' : `${counts.planned} planned`
     return `${title} (dry run): ${planned}, nothing sent`
   }
   const bold = verdicts.flatMap((verdict) => verdict.headline ?? [])
@@ -53,7 +54,8 @@ function heading(facts: SummaryFacts, causes: Cause[], guard: Guard): string {
 }
 
 function scopeLine(facts: SummaryFacts): string {
-  const { counts, calls, repeatAfterMs, dryRun, purgeAll } = facts
+  const { counts, calls } = facts
+  const { repeatAfterMs, dryRun, purgeAll } = facts.settings
   const sent = dryRun || facts.notSent !== undefined ? ' planned, none sent' : ''
   const what = purgeAll
     ? `purge-all of ${counted(counts.total, 'service')}`

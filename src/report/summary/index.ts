@@ -49,13 +49,8 @@ export function renderSummary(
   record: RunRecord,
   { resultsFile, context, guard }: SummarySetting
 ): string {
-  const { settings } = record
   const facts: SummaryFacts = {
     ...record,
-    services: settings.services.map((service) => service.id),
-    dryRun: settings.dryRun,
-    repeatAfterMs: settings.repeatAfterMs,
-    purgeAll: settings.purgeAll,
     resultsFile,
     context,
     verdicts: verdictsOf(record, guard)
@@ -73,7 +68,7 @@ export function renderSummary(
     CAPABILITIES.flatMap((capability) => capability.sections?.[slot]?.(record, budget, guard) ?? [])
 
   const body = [...sections('lead'), ...plannedSection(facts.plannedStages, budget, guard)]
-  if (facts.dryRun) body.push(...callsSection(facts.calls, budget, guard))
+  if (facts.settings.dryRun) body.push(...callsSection(facts.calls, budget, guard))
   const targets = targetSections(facts, causes, budget, guard)
   body.push(...targets.failures, ...sections('beside'), ...targets.rest, ...sections('after'))
   const pointer = facts.resultsFile === '' || !targets.everyTargetShown ? [end] : []

@@ -101,7 +101,7 @@ interface TargetTables {
 }
 
 function targetTables(facts: SummaryFacts, budget: Budget, guard: Guard): TargetTables {
-  const withService = facts.services.length > 1
+  const withService = facts.settings.services.length > 1
   return {
     withService,
     headers: ['Target', ...(withService ? ['Service'] : []), 'Type', 'Purge', 'Result', 'Purge id'],
@@ -160,7 +160,7 @@ export function targetSections(
   budget: Budget,
   guard: Guard
 ): TargetSections {
-  const { dryRun } = facts
+  const { dryRun } = facts.settings
   const tables = targetTables(facts, budget, guard)
   // When nothing was sent, every target failed for the reason said above.
   const nothingSent = facts.notSent !== undefined
