@@ -31,6 +31,12 @@ describe('codingsOf', () => {
     })
   })
 
+  it('refuses a coding named like a property every object has', () => {
+    for (const name of ['constructor', '__proto__', 'toString', 'hasOwnProperty']) {
+      expect(codingsOf(`gzip, ${name}`, NO_SECRETS)).toMatchObject({ kind: 'refused' })
+    }
+  })
+
   it('takes up to 4 codings, not counting identity, and refuses more, saying why', () => {
     expect(codingsOf('gzip, identity, br, gzip, deflate', NO_SECRETS)).toMatchObject({
       kind: 'codings'

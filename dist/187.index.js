@@ -26,13 +26,16 @@ var external_node_zlib_ = __webpack_require__(8522);
 const MAX_CODINGS = 4;
 /** A coding name or a header shown inside a reason: enough to recognise it. */
 const SHOWN_CODING_CHARS = 40;
-/** `x-gzip` is the old name of gzip (RFC 9110 §8.4.1.3); names are case-insensitive. */
-const NAMES = {
-    gzip: 'gzip',
-    'x-gzip': 'gzip',
-    deflate: 'deflate',
-    br: 'br'
-};
+/**
+ * `x-gzip` is the old name of gzip (RFC 9110 §8.4.1.3); names are case-insensitive. A Map, so a
+ * server's `constructor` or `__proto__` is an unknown coding, not a property every object has.
+ */
+const NAMES = new Map([
+    ['gzip', 'gzip'],
+    ['x-gzip', 'gzip'],
+    ['deflate', 'deflate'],
+    ['br', 'br']
+]);
 /**
  * The codings of a `Content-Encoding` value, in the order applied (RFC 9110 §8.4). `identity` and
  * empty list elements add no layer; an unknown coding, or more than `MAX_CODINGS`, is refused.
@@ -42,8 +45,8 @@ function codingsOf(header, guard) {
         .split(',')
         .map((name) => name.trim().toLowerCase())
         .filter((name) => name !== '' && name !== 'identity');
-    const unknown = names.find((name) => NAMES[name] === undefined);
-    const codings = names.flatMap((name) => NAMES[name] ?? []);
+    const unknown = names.find((name) => !NAMES.has(name));
+    const codings = names.flatMap((name) => NAMES.get(name) ?? []);
     if (unknown === undefined && codings.length <= MAX_CODINGS)
         return { kind: 'codings', codings };
     // The coding edge-purge does not know, or else the whole list that holds too many.

@@ -17,13 +17,16 @@ const MAX_CODINGS = 4
 /** A coding name or a header shown inside a reason: enough to recognise it. */
 const SHOWN_CODING_CHARS = 40
 
-/** `x-gzip` is the old name of gzip (RFC 9110 §8.4.1.3); names are case-insensitive. */
-const NAMES: Record<string, Coding> = {
-  gzip: 'gzip',
-  'x-gzip': 'gzip',
-  deflate: 'deflate',
-  br: 'br'
-}
+/**
+ * `x-gzip` is the old name of gzip (RFC 9110 §8.4.1.3); names are case-insensitive. A Map, so a
+ * server's `constructor` or `__proto__` is an unknown coding, not a property every object has.
+ */
+const NAMES = new Map<string, Coding>([
+  ['gzip', 'gzip'],
+  ['x-gzip', 'gzip'],
+  ['deflate', 'deflate'],
+  ['br', 'br']
+])
 
 /**
  * The codings of a `Content-Encoding` value, in the order applied (RFC 9110 §8.4). `identity` and
@@ -34,8 +37,8 @@ export function codingsOf(header: string | undefined, guard: Guard): Codings {
     .split(',')
     .map((name) => name.trim().toLowerCase())
     .filter((name) => name !== '' && name !== 'identity')
-  const unknown = names.find((name) => NAMES[name] === undefined)
-  const codings = names.flatMap((name) => NAMES[name] ?? [])
+  const unknown = names.find((name) => !NAMES.has(name))
+  const codings = names.flatMap((name) => NAMES.get(name) ?? [])
   if (unknown === undefined && codings.length <= MAX_CODINGS) return { kind: 'codings', codings }
   // The coding edge-purge does not know, or else the whole list that holds too many.
   const shown = guard.oneLine(unknown ?? header ?? '', SHOWN_CODING_CHARS)
