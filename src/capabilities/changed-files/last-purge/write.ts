@@ -34,7 +34,7 @@ export async function openMarks(
         sha: head,
         environment: environmentOf(service),
         task: MARK_TASK,
-        description: described(`edge-purge of ${service}`),
+        description: cut(`edge-purge of ${service}`, DESCRIPTION_CHARS),
         payload: { run_id: runId }
       })
       await github.setDeploymentState(deploymentId, 'in_progress', {
@@ -76,7 +76,7 @@ export async function closeMarks(
     if (state === 'not written') continue
     try {
       await github.setDeploymentState(deploymentId, state, {
-        description: described(state === 'success' ? 'complete' : why),
+        description: cut(state === 'success' ? 'complete' : why, DESCRIPTION_CHARS),
         logUrl: github.event.runUrl
       })
       log.info(
@@ -100,10 +100,6 @@ export function describeMarkPlanned(settings: LastPurgeSettings): PlannedStage {
     urls: [],
     when: 'end'
   }
-}
-
-function described(text: string): string {
-  return cut(text, DESCRIPTION_CHARS)
 }
 
 /** A refused call in a few words: the status and GitHub's message (the client hid any secret). */
