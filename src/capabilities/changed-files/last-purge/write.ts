@@ -43,7 +43,8 @@ export async function openMarks(
       })
       marks.push({ service, sha: head, deploymentId, refusal: undefined })
     } catch (error) {
-      const refusal = refusalOf(error)
+      // A refused call in a few words: the status and GitHub's message (the client hid any secret).
+      const refusal = answerOf(error, messageOf(error))
       log.warning(
         `Could not record this purge of ${service} in ${environmentOf(service)} (${refusal}): the purge goes on, and the next run with changed-since: last-purge compares from the older record, which is safe${permissionHint(error)}`
       )
@@ -86,7 +87,7 @@ export async function closeMarks(
       )
     } catch (error) {
       log.warning(
-        `Could not mark the record of ${service} as ${state} (${refusalOf(error)}): it stays in_progress, so the next run with changed-since: last-purge compares from the older record, which is safe${permissionHint(error)}`
+        `Could not mark the record of ${service} as ${state} (${answerOf(error, messageOf(error))}): it stays in_progress, so the next run with changed-since: last-purge compares from the older record, which is safe${permissionHint(error)}`
       )
     }
   }
@@ -100,11 +101,6 @@ export function describeMarkPlanned(settings: LastPurgeSettings): PlannedStage {
     urls: [],
     when: 'end'
   }
-}
-
-/** A refused call in a few words: the status and GitHub's message (the client hid any secret). */
-function refusalOf(error: unknown): string {
-  return answerOf(error, messageOf(error))
 }
 
 /** The permission to grant, when GitHub's answer was a refusal a permission fixes. */
