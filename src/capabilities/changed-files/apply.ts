@@ -43,7 +43,13 @@ export async function applyChangedFiles(
     recalled === undefined
       ? [await findChangedFiles(github, changed.changedSince, deps)]
       : await changedSinceLastPurge(github, recalled, settings.lastPurge?.serviceIds ?? [], log)
-  const report = unite(ranges)
+  // Several ranges (services marked at different commits) make one report: their files united.
+  const report: ChangedFilesReport = {
+    files: [...new Set(ranges.flatMap((range) => range.files))].sort(),
+    ranges,
+    description: ranges.map((range) => range.description).join('; '),
+    notes: ranges.flatMap((range) => range.notes)
+  }
   for (const note of report.notes) log.notice(guard.oneLine(note, 1000))
   const targets = deriveTargets(report.files, changed.urlMap, changed.keyMap)
   const how = ranges.map(
@@ -79,14 +85,4 @@ export async function applyChangedFiles(
 const METHODS: Record<ComparedRange['method'], string> = {
   compare: 'from the comparison',
   trees: 'from the two trees'
-}
-
-/** Several ranges (services marked at different commits) as one report: their files united. */
-function unite(ranges: ComparedRange[]): ChangedFilesReport {
-  return {
-    files: [...new Set(ranges.flatMap((range) => range.files))].sort(),
-    ranges,
-    description: ranges.map((range) => range.description).join('; '),
-    notes: ranges.flatMap((range) => range.notes)
-  }
 }

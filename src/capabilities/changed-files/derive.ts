@@ -14,13 +14,11 @@ export function deriveTargets(
   urlMap: UrlMapping[],
   keyMap: KeyMapping[]
 ): DerivedTarget[] {
-  const seen = new Set<string>()
-  const targets: DerivedTarget[] = []
+  // Keyed by `type target`: a Map keeps the first file that caused each, in the order of `files`.
+  const targets = new Map<string, DerivedTarget>()
   const add = (type: DerivedTarget['type'], target: string, file: string): void => {
     const id = `${type} ${target}`
-    if (seen.has(id)) return
-    seen.add(id)
-    targets.push({ type, target, file })
+    if (!targets.has(id)) targets.set(id, { type, target, file })
   }
   for (const file of files) {
     for (const { pathPrefix, urlPrefix } of urlMap) {
@@ -34,7 +32,7 @@ export function deriveTargets(
     }
     for (const { key, matches } of keyMap) if (matches(file)) add('key', key, file)
   }
-  return targets
+  return [...targets.values()]
 }
 
 /**

@@ -81,12 +81,10 @@ export async function filesOfRange(
 
 /** The paths of file entries, a rename under its old name and its new one, sorted, each once. */
 function sortedNames(entries: FileEntry[]): string[] {
-  const names = new Set<string>()
-  for (const entry of entries) {
-    names.add(entry.filename)
-    if (entry.status === 'renamed' && entry.previous_filename !== undefined) {
-      names.add(entry.previous_filename)
-    }
-  }
-  return [...names].sort()
+  const names = entries.flatMap(({ filename, status, previous_filename }) =>
+    status === 'renamed' && previous_filename !== undefined
+      ? [filename, previous_filename]
+      : [filename]
+  )
+  return [...new Set(names)].sort()
 }

@@ -23,14 +23,11 @@ export async function changedSinceLastPurge(
   serviceIds: string[],
   log: StepLog
 ): Promise<ComparedRange[]> {
+  const unmarked = serviceIds.filter((service) => !recalled.last.has(service))
   const byBase = new Map<string, { last: LastPurge; services: string[] }>()
-  const unmarked: string[] = []
   for (const service of serviceIds) {
     const last = recalled.last.get(service)
-    if (last === undefined) {
-      unmarked.push(service)
-      continue
-    }
+    if (last === undefined) continue
     const group = byBase.get(last.sha) ?? { last, services: [] }
     group.services.push(service)
     byBase.set(last.sha, group)

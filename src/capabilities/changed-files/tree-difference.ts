@@ -28,10 +28,9 @@ export async function treeDifference(
   const before = await wholeTree(github, base, terms.baseUnknown, terms)
   const headUnknown = `GitHub does not know this run's commit ${shortRef(head)}`
   const after = await wholeTree(github, head, headUnknown, terms)
-  const changed = new Set<string>()
-  for (const [path, sha] of after) if (before.get(path) !== sha) changed.add(path)
-  for (const path of before.keys()) if (!after.has(path)) changed.add(path)
-  return [...changed].sort()
+  // A path only one tree has reads as undefined in the other, so it differs too.
+  const paths = new Set([...before.keys(), ...after.keys()])
+  return [...paths].filter((path) => before.get(path) !== after.get(path)).sort()
 }
 
 /**

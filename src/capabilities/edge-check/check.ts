@@ -71,18 +71,6 @@ function evidenceOf({ judgement, final, late, spared }: Progress, cancelled: boo
     : judgement.evidence
 }
 
-function entryOf(progress: Progress, cancelled: boolean): EdgeCheckEntry {
-  const { target, checks, observation, judgement } = progress
-  return {
-    url: target.url,
-    fresh: judgement?.fresh ?? false,
-    http_status: observation?.status ?? null,
-    age: observation?.age ?? null,
-    checks,
-    evidence: evidenceOf(progress, cancelled)
-  }
-}
-
 export async function checkEdge(
   settings: EdgeCheckRequest,
   { requestTimeoutMs, concurrency }: RequestLimits,
@@ -169,7 +157,14 @@ function describeCheck(state: Progress, delay: number | undefined, guard: Guard)
 function outcomeOf(progress: Progress[], seconds: string, deps: PageCheckDeps): EdgeCheckOutcome {
   const { signal, log } = deps
   const cancelled = signal.aborted
-  const entries = progress.map((state) => entryOf(state, cancelled))
+  const entries = progress.map((state): EdgeCheckEntry => ({
+    url: state.target.url,
+    fresh: state.judgement?.fresh ?? false,
+    http_status: state.observation?.status ?? null,
+    age: state.observation?.age ?? null,
+    checks: state.checks,
+    evidence: evidenceOf(state, cancelled)
+  }))
   const late = progress.filter((state) => state.late).length
   if (late > 0) {
     // One line, not one per URL: there may be a thousand.
@@ -177,7 +172,12 @@ function outcomeOf(progress: Progress[], seconds: string, deps: PageCheckDeps): 
       `${counted(late, 'URL')} not checked within verify-timeout (${seconds}): raise verify-timeout or concurrency`
     )
   }
-  for (const [why, count] of sparedCounts(progress)) {
+  // How many URLs each block spared a check, in the order the blocks were met.
+  const spared = new Map<string, number>()
+  for (const { spared: why } of progress) {
+    if (why !== undefined) spared.set(why, (spared.get(why) ?? 0) + 1)
+  }
+  for (const [why, count] of spared) {
     log.info(`${counted(count, 'URL')} not checked any further: ${why}`)
   }
   const counts = edgeCounts(entries)
@@ -189,13 +189,4 @@ function outcomeOf(progress: Progress[], seconds: string, deps: PageCheckDeps): 
     .filter((state) => state.observation?.malformedAge !== undefined)
     .map((state) => state.target.url)
   return { entries, cancelled, malformedAge }
-}
-
-/** How many URLs each block spared a check, in the order the blocks were met. */
-function sparedCounts(progress: Progress[]): Map<string, number> {
-  const counts = new Map<string, number>()
-  for (const { spared } of progress) {
-    if (spared !== undefined) counts.set(spared, (counts.get(spared) ?? 0) + 1)
-  }
-  return counts
 }

@@ -17,21 +17,15 @@ export function edgeCheckTargetsOf(
 ): EdgeCheckTarget[] {
   const purged = edgeCheck.purgedUrls ? purgedUrls() : []
   const listed = new Set(edgeCheck.urls)
-  const targets = new Map<string, EdgeCheckTarget>()
-  for (const url of [...purged.map(withoutFragment), ...edgeCheck.urls]) {
-    if (!targets.has(url))
-      targets.set(url, { url, text: listed.has(url) ? edgeCheck.text : undefined })
-  }
-  return [...targets.values()]
+  const urls = new Set([...purged.map(withoutFragment), ...edgeCheck.urls])
+  return [...urls].map((url) => ({ url, text: listed.has(url) ? edgeCheck.text : undefined }))
 }
 
 /** The URL targets whose purge succeeded: those the edge check looks at with `verify: true`. */
 export function purgedUrlsOf(results: Results): string[] {
-  const urls: string[] = []
-  for (const { type, status, target } of results) {
-    if (type === 'url' && status === 'purged') urls.push(target)
-  }
-  return urls
+  return results
+    .filter(({ type, status }) => type === 'url' && status === 'purged')
+    .map(({ target }) => target)
 }
 
 /**

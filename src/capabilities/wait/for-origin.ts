@@ -75,23 +75,6 @@ function describeBlock({ what, fix }: BlockedWords, guard: Guard): Failure {
   return { what: because, detail: guard.oneLine(fix) }
 }
 
-/** The wait's own cancel: aborted with the run's, or by `abort` when a block ends the wait. */
-interface StopSwitch {
-  signal: AbortSignal
-  abort(): void
-  /** Stops listening to the run's cancel, once the wait has ended. */
-  release(): void
-}
-
-function stopSwitch(run: AbortSignal): StopSwitch {
-  const stop = new AbortController()
-  // Every check in flight and every pause between checks listens: more than Node's default of 10.
-  setMaxListeners(0, stop.signal)
-  const abort = (): void => stop.abort()
-  if (run.aborted) abort()
-  return { signal: stop.signal, abort, release: onAbort(run, abort) }
-}
-
 /** In a dry run: what the wait would await; no request is sent. */
 export function describeWaitPlanned(wait: WaitSettings, guard: Guard): PlannedStage {
   const what =
@@ -123,11 +106,17 @@ export async function waitForOrigin(
   }))
   // A proxy's refusal or a certificate problem no retry gets past: no URL can pass behind it, and
   // no purge may go before every URL passed, so the first one ends the wait and every check in it.
-  const stop = stopSwitch(deps.signal)
+  // The wait's own cancel is therefore aborted with the run's, or by the first block.
+  const stop = new AbortController()
+  // Every check in flight and every pause between checks listens: more than Node's default of 10.
+  setMaxListeners(0, stop.signal)
+  const abort = (): void => stop.abort()
+  if (deps.signal.aborted) abort()
+  const stopListening = onAbort(deps.signal, abort)
   let block: BlockedWords | undefined
   const onBlocked = (blocked: Blocked): void => {
     block ??= blockedWords(blocked)
-    stop.abort()
+    abort()
   }
   const check = checkOnce(
     settings,
@@ -141,9 +130,9 @@ export async function waitForOrigin(
     try {
       await pollUntilDeadline(urls, check, { deadline, concurrency, clock, signal: stop.signal })
     } finally {
-      stop.release()
+      stopListening()
     }
-    return outcomeOf(urls, settings, { elapsedMs: clock.now() - started, block }, deps)
+    return outcomeOf(urls, settings, clock.now() - started, block, deps)
   })
 }
 
@@ -183,21 +172,15 @@ function checkOnce(
   }
 }
 
-/** How the wait ended: how long it took, and the block that ended it at once, if one did. */
-interface WaitEnd {
-  elapsedMs: number
-  /** A proxy's refusal or a certificate problem, as the check that met it tells it. */
-  block: BlockedWords | undefined
-}
-
 /**
  * How the wait ended, told in the log: ready, cancelled, blocked, or which URLs were not ready and
- * why.
+ * why. `block` is the proxy's refusal or certificate problem that ended it at once, if one did.
  */
 function outcomeOf(
   urls: UrlWait[],
   settings: WaitSettings,
-  { elapsedMs, block }: WaitEnd,
+  elapsedMs: number,
+  block: BlockedWords | undefined,
   { signal, log, guard }: PageCheckDeps
 ): WaitOutcome {
   const cancelled = signal.aborted

@@ -7,7 +7,6 @@
 import type { LastPurgeSettings } from '../../../config/settings.js'
 import { InputError } from '../../../config/input-error.js'
 import {
-  answerOf,
   deployedCommit,
   isInTheWay,
   isRateLimited,
@@ -18,6 +17,7 @@ import {
 import type { StepLog } from '../../../log.js'
 import type { LastPurge, RecalledPurges } from '../record.js'
 import { messageOf } from '../../../text/message.js'
+import { apiError } from '../api-error.js'
 
 /** The deployments looked at before giving up: a long run of failures means something else is wrong. */
 const MOST_DEPLOYMENTS = 200
@@ -105,21 +105,24 @@ function runIdOf(payload: unknown): string {
   return typeof text === 'string' && /^\d{1,20}$/.test(text) ? text : ''
 }
 
+/**
+ * A failed read of the purge marks: a refusal a permission fixes names it; a rejected token, and
+ * GitHub's answer to any other failure, are told as for every changed-files call, then why no
+ * purge was sent.
+ */
 function readRefused(error: unknown, github: GitHubRepository, environment: string): Error {
   const status = statusOf(error)
-  const reason = messageOf(error)
-  const where = `the deployments of ${environment} in ${github.owner}/${github.repo}`
-  if (status === 401) {
-    return new InputError(`github-token: GitHub rejected the token (401: ${reason})`)
-  }
+  const what = `read the deployments of ${environment}`
   if ((status === 403 || status === 404) && !isRateLimited(error)) {
     return new InputError(
-      `changed-since: last-purge: GitHub refused to read ${where} (${status}: ${reason}); ${DEPLOYMENTS_PERMISSION}. Nothing was purged`
+      `changed-since: last-purge: GitHub refused to ${what} in ${github.owner}/${github.repo} (${status}: ${messageOf(error)}); ${DEPLOYMENTS_PERMISSION}. Nothing was purged`
     )
   }
+  const failure = apiError(error, github, what)
+  if (status === 401) return failure
   // A proxy, a certificate or a sign-in page is fixed first: GitHub answering again would not help.
   const rerun = isInTheWay(error) ? '' : '; re-run the job once GitHub answers again'
   return new Error(
-    `GitHub API: could not read ${where}: ${answerOf(error, reason)}. Nothing was purged: the run needs the record to know what changed${rerun}`
+    `${failure.message}. Nothing was purged: the run needs the record to know what changed${rerun}`
   )
 }

@@ -34,7 +34,7 @@ export async function openMarks(
         sha: head,
         environment: environmentOf(service),
         task: MARK_TASK,
-        description: described(`edge-purge of ${service}`),
+        description: cut(`edge-purge of ${service}`, DESCRIPTION_CHARS),
         payload: { run_id: runId }
       })
       await github.setDeploymentState(deploymentId, 'in_progress', {
@@ -43,7 +43,8 @@ export async function openMarks(
       })
       marks.push({ service, sha: head, deploymentId, refusal: undefined })
     } catch (error) {
-      const refusal = refusalOf(error)
+      // A refused call in a few words: the status and GitHub's message (the client hid any secret).
+      const refusal = answerOf(error, messageOf(error))
       log.warning(
         `Could not record this purge of ${service} in ${environmentOf(service)} (${refusal}): the purge goes on, and the next run with changed-since: last-purge compares from the older record, which is safe${permissionHint(error)}`
       )
@@ -76,7 +77,7 @@ export async function closeMarks(
     if (state === 'not written') continue
     try {
       await github.setDeploymentState(deploymentId, state, {
-        description: described(state === 'success' ? 'complete' : why),
+        description: cut(state === 'success' ? 'complete' : why, DESCRIPTION_CHARS),
         logUrl: github.event.runUrl
       })
       log.info(
@@ -86,7 +87,7 @@ export async function closeMarks(
       )
     } catch (error) {
       log.warning(
-        `Could not mark the record of ${service} as ${state} (${refusalOf(error)}): it stays in_progress, so the next run with changed-since: last-purge compares from the older record, which is safe${permissionHint(error)}`
+        `Could not mark the record of ${service} as ${state} (${answerOf(error, messageOf(error))}): it stays in_progress, so the next run with changed-since: last-purge compares from the older record, which is safe${permissionHint(error)}`
       )
     }
   }
@@ -100,15 +101,6 @@ export function describeMarkPlanned(settings: LastPurgeSettings): PlannedStage {
     urls: [],
     when: 'end'
   }
-}
-
-function described(text: string): string {
-  return cut(text, DESCRIPTION_CHARS)
-}
-
-/** A refused call in a few words: the status and GitHub's message (the client hid any secret). */
-function refusalOf(error: unknown): string {
-  return answerOf(error, messageOf(error))
 }
 
 /** The permission to grant, when GitHub's answer was a refusal a permission fixes. */
