@@ -111,17 +111,6 @@ function evidenceOf({ judgement, final, late, spared }, cancelled) {
         ? `${judgement.evidence}; not checked again: the run was cancelled`
         : judgement.evidence;
 }
-function entryOf(progress, cancelled) {
-    const { target, checks, observation, judgement } = progress;
-    return {
-        url: target.url,
-        fresh: judgement?.fresh ?? false,
-        http_status: observation?.status ?? null,
-        age: observation?.age ?? null,
-        checks,
-        evidence: evidenceOf(progress, cancelled)
-    };
-}
 async function checkEdge(settings, { requestTimeoutMs, concurrency }, deps) {
     const { clock, signal, log } = deps;
     const deadline = clock.now() + settings.timeoutMs;
@@ -197,13 +186,26 @@ function describeCheck(state, delay, guard) {
 function outcomeOf(progress, seconds, deps) {
     const { signal, log } = deps;
     const cancelled = signal.aborted;
-    const entries = progress.map((state) => entryOf(state, cancelled));
+    const entries = progress.map((state) => ({
+        url: state.target.url,
+        fresh: state.judgement?.fresh ?? false,
+        http_status: state.observation?.status ?? null,
+        age: state.observation?.age ?? null,
+        checks: state.checks,
+        evidence: evidenceOf(state, cancelled)
+    }));
     const late = progress.filter((state) => state.late).length;
     if (late > 0) {
         // One line, not one per URL: there may be a thousand.
         log.info(`${(0,counted/* counted */.h)(late, 'URL')} not checked within verify-timeout (${seconds}): raise verify-timeout or concurrency`);
     }
-    for (const [why, count] of sparedCounts(progress)) {
+    // How many URLs each block spared a check, in the order the blocks were met.
+    const spared = new Map();
+    for (const { spared: why } of progress) {
+        if (why !== undefined)
+            spared.set(why, (spared.get(why) ?? 0) + 1);
+    }
+    for (const [why, count] of spared) {
         log.info(`${(0,counted/* counted */.h)(count, 'URL')} not checked any further: ${why}`);
     }
     const counts = (0,record/* edgeCounts */.ID)(entries);
@@ -215,15 +217,6 @@ function outcomeOf(progress, seconds, deps) {
         .filter((state) => state.observation?.malformedAge !== undefined)
         .map((state) => state.target.url);
     return { entries, cancelled, malformedAge };
-}
-/** How many URLs each block spared a check, in the order the blocks were met. */
-function sparedCounts(progress) {
-    const counts = new Map();
-    for (const { spared } of progress) {
-        if (spared !== undefined)
-            counts.set(spared, (counts.get(spared) ?? 0) + 1);
-    }
-    return counts;
 }
 
 

@@ -76,15 +76,6 @@ function describeBlock({ what, fix }, guard) {
     const because = `the origin could not be checked because ${guard.oneLine(what)}`;
     return { what: because, detail: guard.oneLine(fix) };
 }
-function stopSwitch(run) {
-    const stop = new AbortController();
-    // Every check in flight and every pause between checks listens: more than Node's default of 10.
-    (0,node_events__WEBPACK_IMPORTED_MODULE_0__.setMaxListeners)(0, stop.signal);
-    const abort = () => stop.abort();
-    if (run.aborted)
-        abort();
-    return { signal: stop.signal, abort, release: (0,_clock_js__WEBPACK_IMPORTED_MODULE_1__/* .onAbort */ .u7)(run, abort) };
-}
 /** In a dry run: what the wait would await; no request is sent. */
 function describeWaitPlanned(wait, guard) {
     const what = wait.text === undefined
@@ -109,11 +100,18 @@ async function waitForOrigin(settings, { requestTimeoutMs, concurrency }, deps) 
     }));
     // A proxy's refusal or a certificate problem no retry gets past: no URL can pass behind it, and
     // no purge may go before every URL passed, so the first one ends the wait and every check in it.
-    const stop = stopSwitch(deps.signal);
+    // The wait's own cancel is therefore aborted with the run's, or by the first block.
+    const stop = new AbortController();
+    // Every check in flight and every pause between checks listens: more than Node's default of 10.
+    (0,node_events__WEBPACK_IMPORTED_MODULE_0__.setMaxListeners)(0, stop.signal);
+    const abort = () => stop.abort();
+    if (deps.signal.aborted)
+        abort();
+    const stopListening = (0,_clock_js__WEBPACK_IMPORTED_MODULE_1__/* .onAbort */ .u7)(deps.signal, abort);
     let block;
     const onBlocked = (blocked) => {
         block ??= (0,_http_blocked_js__WEBPACK_IMPORTED_MODULE_2__/* .blockedWords */ .mq)(blocked);
-        stop.abort();
+        abort();
     };
     const check = checkOnce(settings, deadline, requestTimeoutMs, { ...deps, signal: stop.signal }, onBlocked);
     const title = `Waiting for the origin: ${(0,_text_counted_js__WEBPACK_IMPORTED_MODULE_8__/* .counted */ .h)(urls.length, 'URL')} to ${(0,_summary_js__WEBPACK_IMPORTED_MODULE_6__/* .awaited */ .QZ)(settings, deps.guard)} (up to ${settings.timeoutMs / 1000} s)`;
@@ -122,9 +120,9 @@ async function waitForOrigin(settings, { requestTimeoutMs, concurrency }, deps) 
             await (0,_http_page_checks_js__WEBPACK_IMPORTED_MODULE_5__/* .pollUntilDeadline */ ._K)(urls, check, { deadline, concurrency, clock, signal: stop.signal });
         }
         finally {
-            stop.release();
+            stopListening();
         }
-        return outcomeOf(urls, settings, { elapsedMs: clock.now() - started, block }, deps);
+        return outcomeOf(urls, settings, clock.now() - started, block, deps);
     });
 }
 /**
@@ -161,9 +159,9 @@ function checkOnce(settings, deadline, requestTimeoutMs, { prober, clock, signal
 }
 /**
  * How the wait ended, told in the log: ready, cancelled, blocked, or which URLs were not ready and
- * why.
+ * why. `block` is the proxy's refusal or certificate problem that ended it at once, if one did.
  */
-function outcomeOf(urls, settings, { elapsedMs, block }, { signal, log, guard }) {
+function outcomeOf(urls, settings, elapsedMs, block, { signal, log, guard }) {
     const cancelled = signal.aborted;
     const waiting = urls.filter((state) => state.passedInARow < settings.passes);
     const done = !cancelled && waiting.length === 0;

@@ -2,6 +2,39 @@ export const id = 845;
 export const ids = [845,537];
 export const modules = {
 
+/***/ 2708:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   p: () => (/* binding */ apiError)
+/* harmony export */ });
+/* harmony import */ var _github_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(9248);
+/* harmony import */ var _config_input_error_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(6065);
+/* harmony import */ var _text_message_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(6400);
+/** How any changed-files call to GitHub fails: one message naming what was attempted. */
+
+
+
+/**
+ * An API failure as a message naming what was attempted; a refused token is the user's to fix.
+ * The GitHub client has already hidden the run's secrets in GitHub's words.
+ */
+function apiError(error, github, what) {
+    const status = (0,_github_js__WEBPACK_IMPORTED_MODULE_0__/* .statusOf */ .c2)(error);
+    const reason = (0,_text_message_js__WEBPACK_IMPORTED_MODULE_1__/* .messageOf */ .b)(error);
+    const repository = `${github.owner}/${github.repo}`;
+    if (status === 401) {
+        return new _config_input_error_js__WEBPACK_IMPORTED_MODULE_2__/* .InputError */ .d(`github-token: GitHub rejected the token (401: ${reason})`);
+    }
+    if (status === 403 && !(0,_github_js__WEBPACK_IMPORTED_MODULE_0__/* .isRateLimited */ .Jz)(error)) {
+        return new _config_input_error_js__WEBPACK_IMPORTED_MODULE_2__/* .InputError */ .d(`github-token: GitHub refused to ${what} in ${repository} (403: ${reason}); the token needs contents: read`);
+    }
+    return new Error(`GitHub API: could not ${what} in ${repository}: ${(0,_github_js__WEBPACK_IMPORTED_MODULE_0__/* .answerOf */ .ut)(error, reason)}`);
+}
+
+
+/***/ }),
+
 /***/ 1537:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
@@ -11,9 +44,11 @@ __webpack_require__.r(__webpack_exports__);
 /* harmony export */   environmentOf: () => (/* binding */ environmentOf),
 /* harmony export */   recallLastPurges: () => (/* binding */ recallLastPurges)
 /* harmony export */ });
-/* harmony import */ var _config_input_error_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(6065);
+/* harmony import */ var _config_input_error_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(6065);
 /* harmony import */ var _github_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(9248);
-/* harmony import */ var _text_message_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(6400);
+/* harmony import */ var _text_message_js__WEBPACK_IMPORTED_MODULE_3__ = __webpack_require__(6400);
+/* harmony import */ var _api_error_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(2708);
+
 
 
 
@@ -66,14 +101,14 @@ async function lastCompletePurge(github, service) {
         });
     }
     catch (error) {
-        if (error instanceof _config_input_error_js__WEBPACK_IMPORTED_MODULE_1__/* .InputError */ .d)
+        if (error instanceof _config_input_error_js__WEBPACK_IMPORTED_MODULE_2__/* .InputError */ .d)
             throw error;
         throw readRefused(error, github, environment);
     }
     return found;
 }
 function tooManyFailures(service) {
-    return new _config_input_error_js__WEBPACK_IMPORTED_MODULE_1__/* .InputError */ .d(`changed-since: last-purge: none of the newest ${MOST_DEPLOYMENTS} deployments of ${environmentOf(service)} records a complete purge, so the base cannot be known. Reset the record with a run of mode: all and changed-since: last-purge, or delete the environment's old deployments`);
+    return new _config_input_error_js__WEBPACK_IMPORTED_MODULE_2__/* .InputError */ .d(`changed-since: last-purge: none of the newest ${MOST_DEPLOYMENTS} deployments of ${environmentOf(service)} records a complete purge, so the base cannot be known. Reset the record with a run of mode: all and changed-since: last-purge, or delete the environment's old deployments`);
 }
 /** The run id a purge mark's payload names; only digits are trusted, anything else is left out. */
 function runIdOf(payload) {
@@ -83,19 +118,23 @@ function runIdOf(payload) {
     const text = typeof id === 'number' ? String(id) : id;
     return typeof text === 'string' && /^\d{1,20}$/.test(text) ? text : '';
 }
+/**
+ * A failed read of the purge marks: a refusal a permission fixes names it; a rejected token, and
+ * GitHub's answer to any other failure, are told as for every changed-files call, then why no
+ * purge was sent.
+ */
 function readRefused(error, github, environment) {
     const status = (0,_github_js__WEBPACK_IMPORTED_MODULE_0__/* .statusOf */ .c2)(error);
-    const reason = (0,_text_message_js__WEBPACK_IMPORTED_MODULE_2__/* .messageOf */ .b)(error);
-    const where = `the deployments of ${environment} in ${github.owner}/${github.repo}`;
-    if (status === 401) {
-        return new _config_input_error_js__WEBPACK_IMPORTED_MODULE_1__/* .InputError */ .d(`github-token: GitHub rejected the token (401: ${reason})`);
-    }
+    const what = `read the deployments of ${environment}`;
     if ((status === 403 || status === 404) && !(0,_github_js__WEBPACK_IMPORTED_MODULE_0__/* .isRateLimited */ .Jz)(error)) {
-        return new _config_input_error_js__WEBPACK_IMPORTED_MODULE_1__/* .InputError */ .d(`changed-since: last-purge: GitHub refused to read ${where} (${status}: ${reason}); ${DEPLOYMENTS_PERMISSION}. Nothing was purged`);
+        return new _config_input_error_js__WEBPACK_IMPORTED_MODULE_2__/* .InputError */ .d(`changed-since: last-purge: GitHub refused to ${what} in ${github.owner}/${github.repo} (${status}: ${(0,_text_message_js__WEBPACK_IMPORTED_MODULE_3__/* .messageOf */ .b)(error)}); ${DEPLOYMENTS_PERMISSION}. Nothing was purged`);
     }
+    const failure = (0,_api_error_js__WEBPACK_IMPORTED_MODULE_1__/* .apiError */ .p)(error, github, what);
+    if (status === 401)
+        return failure;
     // A proxy, a certificate or a sign-in page is fixed first: GitHub answering again would not help.
     const rerun = (0,_github_js__WEBPACK_IMPORTED_MODULE_0__/* .isInTheWay */ .M5)(error) ? '' : '; re-run the job once GitHub answers again';
-    return new Error(`GitHub API: could not read ${where}: ${(0,_github_js__WEBPACK_IMPORTED_MODULE_0__/* .answerOf */ .ut)(error, reason)}. Nothing was purged: the run needs the record to know what changed${rerun}`);
+    return new Error(`${failure.message}. Nothing was purged: the run needs the record to know what changed${rerun}`);
 }
 
 
@@ -132,7 +171,7 @@ async function openMarks(github, settings, head, log) {
                 sha: head,
                 environment: (0,_recall_js__WEBPACK_IMPORTED_MODULE_1__.environmentOf)(service),
                 task: MARK_TASK,
-                description: described(`edge-purge of ${service}`),
+                description: (0,_text_cut_js__WEBPACK_IMPORTED_MODULE_2__/* .cut */ .J)(`edge-purge of ${service}`, DESCRIPTION_CHARS),
                 payload: { run_id: runId }
             });
             await github.setDeploymentState(deploymentId, 'in_progress', {
@@ -142,7 +181,8 @@ async function openMarks(github, settings, head, log) {
             marks.push({ service, sha: head, deploymentId, refusal: undefined });
         }
         catch (error) {
-            const refusal = refusalOf(error);
+            // A refused call in a few words: the status and GitHub's message (the client hid any secret).
+            const refusal = (0,_github_js__WEBPACK_IMPORTED_MODULE_0__/* .answerOf */ .ut)(error, (0,_text_message_js__WEBPACK_IMPORTED_MODULE_3__/* .messageOf */ .b)(error));
             log.warning(`Could not record this purge of ${service} in ${(0,_recall_js__WEBPACK_IMPORTED_MODULE_1__.environmentOf)(service)} (${refusal}): the purge goes on, and the next run with changed-since: last-purge compares from the older record, which is safe${permissionHint(error)}`);
             marks.push({ service, sha: head, deploymentId: undefined, refusal });
         }
@@ -167,7 +207,7 @@ async function closeMarks(github, marks, reported, log) {
             continue;
         try {
             await github.setDeploymentState(deploymentId, state, {
-                description: described(state === 'success' ? 'complete' : why),
+                description: (0,_text_cut_js__WEBPACK_IMPORTED_MODULE_2__/* .cut */ .J)(state === 'success' ? 'complete' : why, DESCRIPTION_CHARS),
                 logUrl: github.event.runUrl
             });
             log.info(state === 'success'
@@ -175,7 +215,7 @@ async function closeMarks(github, marks, reported, log) {
                 : `Recorded this purge of ${service} as incomplete (${why}): the next run compares from the last complete purge again`);
         }
         catch (error) {
-            log.warning(`Could not mark the record of ${service} as ${state} (${refusalOf(error)}): it stays in_progress, so the next run with changed-since: last-purge compares from the older record, which is safe${permissionHint(error)}`);
+            log.warning(`Could not mark the record of ${service} as ${state} (${(0,_github_js__WEBPACK_IMPORTED_MODULE_0__/* .answerOf */ .ut)(error, (0,_text_message_js__WEBPACK_IMPORTED_MODULE_3__/* .messageOf */ .b)(error))}): it stays in_progress, so the next run with changed-since: last-purge compares from the older record, which is safe${permissionHint(error)}`);
         }
     }
 }
@@ -187,13 +227,6 @@ function describeMarkPlanned(settings) {
         urls: [],
         when: 'end'
     };
-}
-function described(text) {
-    return (0,_text_cut_js__WEBPACK_IMPORTED_MODULE_2__/* .cut */ .J)(text, DESCRIPTION_CHARS);
-}
-/** A refused call in a few words: the status and GitHub's message (the client hid any secret). */
-function refusalOf(error) {
-    return (0,_github_js__WEBPACK_IMPORTED_MODULE_0__/* .answerOf */ .ut)(error, (0,_text_message_js__WEBPACK_IMPORTED_MODULE_3__/* .messageOf */ .b)(error));
 }
 /** The permission to grant, when GitHub's answer was a refusal a permission fixes. */
 function permissionHint(error) {

@@ -33974,7 +33974,7 @@ var summary = __nccwpck_require__(7711);
 
 
 // GitHub is read, and the purge marks written, only by a run that asks for them.
-const changes = () => __nccwpck_require__.e(/* import() */ 277).then(__nccwpck_require__.bind(__nccwpck_require__, 277));
+const changes = () => __nccwpck_require__.e(/* import() */ 711).then(__nccwpck_require__.bind(__nccwpck_require__, 3711));
 const recall = () => __nccwpck_require__.e(/* import() */ 537).then(__nccwpck_require__.bind(__nccwpck_require__, 1537));
 const marks = () => __nccwpck_require__.e(/* import() */ 845).then(__nccwpck_require__.bind(__nccwpck_require__, 2845));
 const changedFiles = {
@@ -34093,25 +34093,27 @@ function bounded(text) {
     return { text: bytes <= MAX_OUTPUT_BYTES ? text : undefined, bytes };
 }
 /**
- * The entries' JSON for their output: read back from the file when it fits the output, or made
- * again from the entries when the file could not be written.
- */
-function entriesText(kept, entries, shown, io) {
-    if (kept.failure !== undefined)
-        return bounded([...redactedJson(entries, shown, io.guard)].join(''));
-    const fits = kept.bytes <= MAX_OUTPUT_BYTES;
-    return { bytes: kept.bytes, text: fits ? io.readKept(kept.path) : undefined };
-}
-/**
+ * Keeps every entry in a file for later steps, and makes the entries' JSON for their output: read
+ * back from the file when it fits the output, or made again when the file could not be written.
  * A file that cannot be written (RUNNER_TEMP removed by a cleanup step, a full disk) costs a
  * warning, not the outputs: the purge happened whether or not its record could be kept.
  */
-function written(name, { path, failure }, io) {
-    if (failure === undefined)
-        return { name, path, written: true };
-    const kind = name === 'results-file' ? 'results' : 'verification';
+async function keepEntries(kind, entries, shown, io) {
+    const name = `${kind}-file`;
+    const { path, failure, bytes } = await io.keepFile(kind, redactedJson(entries, shown, io.guard));
+    if (failure === undefined) {
+        const json = () => ({ bytes, text: bytes <= MAX_OUTPUT_BYTES ? io.readKept(path) : undefined });
+        return { file: { name, path, written: true }, json };
+    }
     io.log.warning(`Could not write the ${kind} file ${path}: ${failure}. The ${name} output is left empty; the other outputs are set.`);
-    return { name, path, written: false };
+    const json = () => bounded([...redactedJson(entries, shown, io.guard)].join(''));
+    return { file: { name, path, written: false }, json };
+}
+/** Sets a file's output, and returns it: its path, or empty when it could not be written. */
+function setFileOutput(name, file, io) {
+    const path = file.written ? io.guard.redact(file.path) : '';
+    io.setOutput(name, path);
+    return path;
 }
 function setBoundedOutput(name, json, file, io) {
     const { text, bytes } = json;
@@ -34143,10 +34145,9 @@ async function writeEdgeCheckOutputs(edgeCheck, io) {
         io.setOutput('verification-file', '');
         return;
     }
-    const kept = await io.keepFile('verification', redactedJson(entries, asItIs, io.guard));
-    const file = written('verification-file', kept, io);
-    setBoundedOutput('verification', entriesText(kept, entries, asItIs, io), file, io);
-    io.setOutput('verification-file', file.written ? io.guard.redact(file.path) : '');
+    const { file, json } = await keepEntries('verification', entries, asItIs, io);
+    setBoundedOutput('verification', json(), file, io);
+    setFileOutput('verification-file', file, io);
 }
 
 // EXTERNAL MODULE: ./src/report-kit/budget.ts
@@ -34246,21 +34247,14 @@ function edgeCheckSection({ entries, malformedAge }, settings, budget, guard) {
 function edgeCheckTargetsOf(edgeCheck, purgedUrls) {
     const purged = edgeCheck.purgedUrls ? purgedUrls() : [];
     const listed = new Set(edgeCheck.urls);
-    const targets = new Map();
-    for (const url of [...purged.map(withoutFragment), ...edgeCheck.urls]) {
-        if (!targets.has(url))
-            targets.set(url, { url, text: listed.has(url) ? edgeCheck.text : undefined });
-    }
-    return [...targets.values()];
+    const urls = new Set([...purged.map(withoutFragment), ...edgeCheck.urls]);
+    return [...urls].map((url) => ({ url, text: listed.has(url) ? edgeCheck.text : undefined }));
 }
 /** The URL targets whose purge succeeded: those the edge check looks at with `verify: true`. */
 function purgedUrlsOf(results) {
-    const urls = [];
-    for (const { type, status, target } of results) {
-        if (type === 'url' && status === 'purged')
-            urls.push(target);
-    }
-    return urls;
+    return results
+        .filter(({ type, status }) => type === 'url' && status === 'purged')
+        .map(({ target }) => target);
 }
 /**
  * A notice for each host of verify-urls that no purged URL and no wait-for-url uses: often a
@@ -34455,20 +34449,20 @@ var wait_summary = __nccwpck_require__(9366);
 const wait_work = () => Promise.all(/* import() */[__nccwpck_require__.e(814), __nccwpck_require__.e(668)]).then(__nccwpck_require__.bind(__nccwpck_require__, 2668));
 /** What the wait means for the purge: none is sent unless every URL passed. */
 function held(wait) {
+    const part = { wait };
     if (wait.done)
-        return { part: { wait } };
+        return { part };
     if (wait.cancelled) {
-        const failure = record_failure/* NOT_SENT_CANCELLED */.v$;
-        const stopped = 'Cancelled while waiting for the origin: no purge call was sent';
-        return {
-            part: { wait },
-            hold: { failure, cancelled: true, because: 'cancelled during the wait' },
-            stopped
+        const hold = {
+            failure: record_failure/* NOT_SENT_CANCELLED */.v$,
+            cancelled: true,
+            because: 'cancelled during the wait'
         };
+        return { part, hold, stopped: 'Cancelled while waiting for the origin: no purge call was sent' };
     }
     const because = wait.blocked ? 'the origin could not be checked' : 'the origin was not ready';
     const failure = { ...(wait.failure ?? wait_record/* NOT_READY */.q), notSent: true };
-    return { part: { wait }, hold: { failure, cancelled: false, because } };
+    return { part, hold: { failure, cancelled: false, because } };
 }
 const wait = {
     inputs: waitInputs,
@@ -34480,7 +34474,9 @@ const wait = {
         return held(await waitForOrigin(settings.wait, deps.limits, await deps.pages()));
     },
     async outputs({ wait }, io) {
-        io.setOutput('wait-seconds', wait === undefined ? '' : String(Math.round(wait.elapsedMs / 1000)));
+        // In whole seconds, as the summary and the wait's failure say it.
+        const seconds = wait === undefined ? '' : String(Math.round(wait.elapsedMs / 1000));
+        io.setOutput('wait-seconds', seconds);
     },
     sections: {
         lead: ({ wait, settings }, budget, guard) => wait === undefined || settings.wait === undefined
@@ -35577,15 +35573,14 @@ async function runPipeline(settings, deps) {
     const { log, guard } = deps;
     const opened = openOnce(settings, deps);
     const targeted = await (0,src_clock/* unlessCancelled */.MS)(targetsOf(settings, opened.stage), deps.signal, cancelledBeforeTargets);
-    const calls = planPurges({ ...settings, ...targeted.targets });
+    const { targets } = targeted;
+    const calls = planPurges({ ...settings, ...targets });
     (0,src_clock/* mark */.Gy)('plan');
     log.info(describePlan(calls, settings, guard));
-    for (const capability of CAPABILITIES) {
-        for (const notice of capability.notices?.(settings, targeted.targets, guard) ?? [])
-            log.notice(notice);
-    }
-    const ledger = new ResultLedger(calls);
-    const stages = await runStages(calls, settings, targeted, opened, deps, ledger);
+    const notices = CAPABILITIES.flatMap((one) => one.notices?.(settings, targets, guard) ?? []);
+    for (const notice of notices)
+        log.notice(notice);
+    const stages = await runStages(calls, settings, targeted, opened, deps, new ResultLedger(calls));
     const record = { settings, calls, ...stages, notComplete: undefined };
     // Whether the run is complete is asked of every capability: the purge marks need to know.
     record.notComplete = verdictsOf(record, guard).find((verdict) => verdict.incomplete)?.incomplete;
@@ -35827,18 +35822,15 @@ function purgeIdsText(results, perService, guard) {
 /** A result as the `results` output gives it: its failure is there in words, as `error`. */
 const resultEntry = ({ failure: _failure, ...entry }) => entry;
 async function writeResultOutputs({ results, counts, settings }, io) {
-    const kept = await io.keepFile('results', redactedJson(results, resultEntry, io.guard));
-    const file = written('results-file', kept, io);
+    const { file, json } = await keepEntries('results', results, resultEntry, io);
     // With several services, `purge-ids` groups the ids by service.
     const ids = bounded(purgeIdsText(results, settings.services.length > 1, io.guard));
     setBoundedOutput('purge-ids', ids, file, io);
     io.setOutput('purge-id', io.guard.redact(onlyId(results)));
-    setBoundedOutput('results', entriesText(kept, results, resultEntry, io), file, io);
+    setBoundedOutput('results', json(), file, io);
     io.setOutput('purged-count', String(counts.purged));
     io.setOutput('failed-count', String(counts.failed));
-    const path = file.written ? io.guard.redact(file.path) : '';
-    io.setOutput('results-file', path);
-    return path;
+    return setFileOutput('results-file', file, io);
 }
 /** The purge id when the run produced exactly one; otherwise empty. */
 function onlyId(results) {
@@ -35878,14 +35870,13 @@ function callsSection(calls, budget, guard) {
 
 /** What the targets came to: a count each way, the whole service for purge-all, the one cause. */
 function outcome(facts, causes, guard) {
-    const { counts, results } = facts;
-    const { purgeAll } = facts.settings;
+    const { counts, results, settings } = facts;
     const [only] = causes;
     // When nothing was sent, the headline says why once, after the counts.
     const cause = causes.length === 1 && only !== undefined && facts.notSent === undefined
         ? `: ${guard.summaryText(only.brief, 200)}`
         : '';
-    if (!purgeAll)
+    if (!settings.purgeAll)
         return `${counts.purged} purged, ${counts.failed} failed${cause}`;
     const purged = [];
     const failed = [];
@@ -36114,12 +36105,8 @@ function footer(facts) {
 }
 /** The job summary of a run: its first line is the answer, then what went wrong, then the rest. */
 function renderSummary(record, { resultsFile, context, guard }) {
-    const facts = {
-        ...record,
-        resultsFile,
-        context,
-        verdicts: verdictsOf(record, guard)
-    };
+    const verdicts = verdictsOf(record, guard);
+    const facts = { ...record, resultsFile, context, verdicts };
     const causes = facts.counts.failed === 0 ? [] : failureCauses(facts.results, TARGETS_PER_CAUSE);
     const head = headLines(facts, causes, guard);
     const end = footer(facts);
@@ -38907,7 +38894,8 @@ const INPUT_NAMES = [
 const SECRET_INPUTS = ['api-token', 'github-token'];
 /**
  * Validates raw inputs into settings; throws `InputError` naming the input and what is allowed.
- * Values are shown through `guard`, the run's. `ignored`: the undeclared inputs the runner passed,
+ * Values are shown through `guard`, the run's; list files are read with `readFile`; `parts` are
+ * the capabilities' inputs. `ignored`: the undeclared inputs the runner passed,
  * which "Nothing to purge" points at.
  */
 function parseSettings(raw, { readFile, guard, parts }, ignored = []) {

@@ -14,7 +14,7 @@
  * 3. action.yml against the code in src/:
  *    - every input the code reads (INPUT_NAMES in src/config/parse-settings.ts, and any getInput('...') literal) is
  *      declared, and every declared input is read; inputs are read only in src/runner/step-inputs.ts;
- *    - every output the code sets (setOutput('...') / setBoundedOutput('...')) is declared, and every
+ *    - every output the code sets (setOutput, setBoundedOutput or setFileOutput('...')) is declared, and every
  *      declared output is set;
  *    - the action, each input and each output has a description;
  *    - runs.using is node24 and runs.main exists.
@@ -319,7 +319,7 @@ interface Call {
 }
 
 const INPUT_READERS = new Set(['getInput', 'getBooleanInput', 'getMultilineInput'])
-const OUTPUT_WRITERS = new Set(['setOutput', 'setBoundedOutput'])
+const OUTPUT_WRITERS = new Set(['setOutput', 'setBoundedOutput', 'setFileOutput'])
 /** The runner's door, which sets whatever output the report names, and the report's bounded writer. */
 const OUTPUT_DOORS = ['src/runner/step-outputs.ts', 'src/report-kit/json-outputs.ts']
 

@@ -69,8 +69,6 @@ export interface MadeTargets {
 /** Where a section stands in the summary: before the targets, beside their failures, or after. */
 export type Slot = 'lead' | 'beside' | 'after'
 
-export type Section<Part> = (record: Seen<Part>, budget: Budget, guard: Guard) => string[]
-
 export interface Capability<Part> {
   /** Parses its inputs into its settings. */
   inputs: InputPart
@@ -89,7 +87,7 @@ export interface Capability<Part> {
   /** Its step outputs; set in every run, empty when it did not run. */
   outputs?(record: Seen<Part>, io: OutputWriter): Promise<void>
   /** Its sections of the job summary, each in its slot. */
-  sections?: Partial<Record<Slot, Section<Part>>>
+  sections?: Partial<Record<Slot, (record: Seen<Part>, budget: Budget, guard: Guard) => string[]>>
   verdict?(record: Seen<Part>, guard: Guard): Verdict
   /** Once the report is written (`reported`: outputs and summary both). */
   finish?(record: Seen<Part>, reported: boolean, deps: StageDeps): Promise<void>

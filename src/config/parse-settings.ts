@@ -79,21 +79,15 @@ export interface InputPart {
   parse(inputs: RunInputs, mode: Mode): CapabilitySettings
 }
 
-/** What parsing reads besides the inputs: list files, the run's guard, the capabilities' inputs. */
-export interface InputReaders {
-  readFile: FileReader
-  guard: Guard
-  parts: readonly InputPart[]
-}
-
 /**
  * Validates raw inputs into settings; throws `InputError` naming the input and what is allowed.
- * Values are shown through `guard`, the run's. `ignored`: the undeclared inputs the runner passed,
+ * Values are shown through `guard`, the run's; list files are read with `readFile`; `parts` are
+ * the capabilities' inputs. `ignored`: the undeclared inputs the runner passed,
  * which "Nothing to purge" points at.
  */
 export function parseSettings(
   raw: RawInputs,
-  { readFile, guard, parts }: InputReaders,
+  { readFile, guard, parts }: { readFile: FileReader; guard: Guard; parts: readonly InputPart[] },
   ignored: readonly UnknownInput[] = []
 ): Settings {
   const inputs: RunInputs = { raw, guard }

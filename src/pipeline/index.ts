@@ -34,16 +34,14 @@ export async function runPipeline(settings: Settings, deps: PipelineDeps): Promi
     deps.signal,
     cancelledBeforeTargets
   )
-  const calls = planPurges({ ...settings, ...targeted.targets })
+  const { targets } = targeted
+  const calls = planPurges({ ...settings, ...targets })
   mark('plan')
   log.info(describePlan(calls, settings, guard))
-  for (const capability of CAPABILITIES) {
-    for (const notice of capability.notices?.(settings, targeted.targets, guard) ?? [])
-      log.notice(notice)
-  }
+  const notices = CAPABILITIES.flatMap((one) => one.notices?.(settings, targets, guard) ?? [])
+  for (const notice of notices) log.notice(notice)
 
-  const ledger = new ResultLedger(calls)
-  const stages = await runStages(calls, settings, targeted, opened, deps, ledger)
+  const stages = await runStages(calls, settings, targeted, opened, deps, new ResultLedger(calls))
   const record: RunRecord = { settings, calls, ...stages, notComplete: undefined }
   // Whether the run is complete is asked of every capability: the purge marks need to know.
   record.notComplete = verdictsOf(record, guard).find((verdict) => verdict.incomplete)?.incomplete

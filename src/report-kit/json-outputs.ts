@@ -78,46 +78,45 @@ export interface OutputWriter {
   guard: Guard
 }
 
-/**
- * The entries' JSON for their output: read back from the file when it fits the output, or made
- * again from the entries when the file could not be written.
- */
-export function entriesText<Entry extends object>(
-  kept: KeptFile,
-  entries: readonly Entry[],
-  shown: Shown<Entry>,
-  io: OutputWriter
-): OutputText {
-  if (kept.failure !== undefined)
-    return bounded([...redactedJson(entries, shown, io.guard)].join(''))
-  const fits = kept.bytes <= MAX_OUTPUT_BYTES
-  return { bytes: kept.bytes, text: fits ? io.readKept(kept.path) : undefined }
-}
-
-export type FileOutput = 'results-file' | 'verification-file'
-
 /** A file that holds every entry: its output name and its path, or why it could not be written. */
 export interface WrittenFile {
-  name: FileOutput
+  name: `${EntriesKind}-file`
   path: string
   written: boolean
 }
 
+type EntriesKind = 'results' | 'verification'
+
 /**
+ * Keeps every entry in a file for later steps, and makes the entries' JSON for their output: read
+ * back from the file when it fits the output, or made again when the file could not be written.
  * A file that cannot be written (RUNNER_TEMP removed by a cleanup step, a full disk) costs a
  * warning, not the outputs: the purge happened whether or not its record could be kept.
  */
-export function written(
-  name: FileOutput,
-  { path, failure }: KeptFile,
+export async function keepEntries<Entry extends object>(
+  kind: EntriesKind,
+  entries: readonly Entry[],
+  shown: Shown<Entry>,
   io: OutputWriter
-): WrittenFile {
-  if (failure === undefined) return { name, path, written: true }
-  const kind = name === 'results-file' ? 'results' : 'verification'
+): Promise<{ file: WrittenFile; json(): OutputText }> {
+  const name = `${kind}-file` as const
+  const { path, failure, bytes } = await io.keepFile(kind, redactedJson(entries, shown, io.guard))
+  if (failure === undefined) {
+    const json = () => ({ bytes, text: bytes <= MAX_OUTPUT_BYTES ? io.readKept(path) : undefined })
+    return { file: { name, path, written: true }, json }
+  }
   io.log.warning(
     `Could not write the ${kind} file ${path}: ${failure}. The ${name} output is left empty; the other outputs are set.`
   )
-  return { name, path, written: false }
+  const json = () => bounded([...redactedJson(entries, shown, io.guard)].join(''))
+  return { file: { name, path, written: false }, json }
+}
+
+/** Sets a file's output, and returns it: its path, or empty when it could not be written. */
+export function setFileOutput(name: string, file: WrittenFile, io: OutputWriter): string {
+  const path = file.written ? io.guard.redact(file.path) : ''
+  io.setOutput(name, path)
+  return path
 }
 
 export function setBoundedOutput(

@@ -3,10 +3,9 @@ import { CAPABILITIES, type RunRecord } from '../capabilities/index.js'
 import type { PurgeResult, Results } from '../record/index.js'
 import {
   bounded,
-  entriesText,
-  redactedJson,
+  keepEntries,
   setBoundedOutput,
-  written,
+  setFileOutput,
   type OutputWriter
 } from '../report-kit/json-outputs.js'
 import type { Guard } from '../text/guard.js'
@@ -41,18 +40,15 @@ async function writeResultOutputs(
   { results, counts, settings }: RunRecord,
   io: OutputWriter
 ): Promise<string> {
-  const kept = await io.keepFile('results', redactedJson(results, resultEntry, io.guard))
-  const file = written('results-file', kept, io)
+  const { file, json } = await keepEntries('results', results, resultEntry, io)
   // With several services, `purge-ids` groups the ids by service.
   const ids = bounded(purgeIdsText(results, settings.services.length > 1, io.guard))
   setBoundedOutput('purge-ids', ids, file, io)
   io.setOutput('purge-id', io.guard.redact(onlyId(results)))
-  setBoundedOutput('results', entriesText(kept, results, resultEntry, io), file, io)
+  setBoundedOutput('results', json(), file, io)
   io.setOutput('purged-count', String(counts.purged))
   io.setOutput('failed-count', String(counts.failed))
-  const path = file.written ? io.guard.redact(file.path) : ''
-  io.setOutput('results-file', path)
-  return path
+  return setFileOutput('results-file', file, io)
 }
 
 /** The purge id when the run produced exactly one; otherwise empty. */

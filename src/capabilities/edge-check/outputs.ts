@@ -1,10 +1,9 @@
 /** The edge check's outputs: the counts, and every URL's verdict in `verification` and its file. */
 import {
   asItIs,
-  entriesText,
-  redactedJson,
+  keepEntries,
   setBoundedOutput,
-  written,
+  setFileOutput,
   type OutputWriter
 } from '../../report-kit/json-outputs.js'
 import { edgeCounts, type EdgeCheckOutcome } from './record.js'
@@ -25,8 +24,7 @@ export async function writeEdgeCheckOutputs(
     io.setOutput('verification-file', '')
     return
   }
-  const kept = await io.keepFile('verification', redactedJson(entries, asItIs, io.guard))
-  const file = written('verification-file', kept, io)
-  setBoundedOutput('verification', entriesText(kept, entries, asItIs, io), file, io)
-  io.setOutput('verification-file', file.written ? io.guard.redact(file.path) : '')
+  const { file, json } = await keepEntries('verification', entries, asItIs, io)
+  setBoundedOutput('verification', json(), file, io)
+  setFileOutput('verification-file', file, io)
 }

@@ -13,19 +13,19 @@ const work = () => import('./for-origin.js')
 
 /** What the wait means for the purge: none is sent unless every URL passed. */
 function held(wait: WaitOutcome): StageEnd<WaitPart> {
-  if (wait.done) return { part: { wait } }
+  const part = { wait }
+  if (wait.done) return { part }
   if (wait.cancelled) {
-    const failure = NOT_SENT_CANCELLED
-    const stopped = 'Cancelled while waiting for the origin: no purge call was sent'
-    return {
-      part: { wait },
-      hold: { failure, cancelled: true, because: 'cancelled during the wait' },
-      stopped
+    const hold = {
+      failure: NOT_SENT_CANCELLED,
+      cancelled: true,
+      because: 'cancelled during the wait'
     }
+    return { part, hold, stopped: 'Cancelled while waiting for the origin: no purge call was sent' }
   }
   const because = wait.blocked ? 'the origin could not be checked' : 'the origin was not ready'
   const failure = { ...(wait.failure ?? NOT_READY), notSent: true }
-  return { part: { wait }, hold: { failure, cancelled: false, because } }
+  return { part, hold: { failure, cancelled: false, because } }
 }
 
 export const wait: Capability<WaitPart> = {
@@ -38,10 +38,9 @@ export const wait: Capability<WaitPart> = {
     return held(await waitForOrigin(settings.wait, deps.limits, await deps.pages()))
   },
   async outputs({ wait }, io) {
-    io.setOutput(
-      'wait-seconds',
-      wait === undefined ? '' : String(Math.round(wait.elapsedMs / 1000))
-    )
+    // In whole seconds, as the summary and the wait's failure say it.
+    const seconds = wait === undefined ? '' : String(Math.round(wait.elapsedMs / 1000))
+    io.setOutput('wait-seconds', seconds)
   },
   sections: {
     lead: ({ wait, settings }, budget, guard) =>

@@ -5,12 +5,20 @@
 import type { Verdict } from '../../capabilities/capability.js'
 import type { RunRecord } from '../../capabilities/index.js'
 import type { RunContext } from '../../record/index.js'
+import type { Guard } from '../../text/guard.js'
 
-/** The run's record, with what the report adds: where the results file is, which run, the verdicts. */
-export type SummaryFacts = RunRecord & {
+/** Where the report put what the summary points to, and which run this was. */
+export interface SummarySetting {
   /** The results file's path; empty when it could not be written. */
   resultsFile: string
   context: RunContext | undefined
-  /** What each capability says of the run, in the list's order. */
-  verdicts: Verdict[]
+  /** The run's guard, through which every outside piece of the summary passes. */
+  guard: Guard
 }
+
+/** The run's record, with what the report adds: where the results file is, which run, the verdicts. */
+export type SummaryFacts = RunRecord &
+  Omit<SummarySetting, 'guard'> & {
+    /** What each capability says of the run, in the list's order. */
+    verdicts: Verdict[]
+  }

@@ -11,15 +11,14 @@ import type { SummaryFacts } from './facts.js'
 
 /** What the targets came to: a count each way, the whole service for purge-all, the one cause. */
 function outcome(facts: SummaryFacts, causes: Cause[], guard: Guard): string {
-  const { counts, results } = facts
-  const { purgeAll } = facts.settings
+  const { counts, results, settings } = facts
   const [only] = causes
   // When nothing was sent, the headline says why once, after the counts.
   const cause =
     causes.length === 1 && only !== undefined && facts.notSent === undefined
       ? `: ${guard.summaryText(only.brief, 200)}`
       : ''
-  if (!purgeAll) return `${counts.purged} purged, ${counts.failed} failed${cause}`
+  if (!settings.purgeAll) return `${counts.purged} purged, ${counts.failed} failed${cause}`
   const purged: string[] = []
   const failed: string[] = []
   for (const { status, target } of results) (status === 'purged' ? purged : failed).push(target)

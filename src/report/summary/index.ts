@@ -6,12 +6,10 @@
  */
 import { CAPABILITIES, verdictsOf, type RunRecord } from '../../capabilities/index.js'
 import type { Slot } from '../../capabilities/capability.js'
-import type { RunContext } from '../../record/index.js'
 import { Budget, SUMMARY_MAX_BYTES } from '../../report-kit/budget.js'
-import type { Guard } from '../../text/guard.js'
 import { failureCauses } from '../causes.js'
 import { callsSection, plannedSection } from './dry-run.js'
-import type { SummaryFacts } from './facts.js'
+import type { SummaryFacts, SummarySetting } from './facts.js'
 import { headLines } from './heading.js'
 import { targetSections } from './target-tables.js'
 
@@ -35,26 +33,13 @@ function footer(facts: SummaryFacts): string {
   )
 }
 
-/** Where the report put what the summary points to, and which run this was. */
-export interface SummarySetting {
-  /** The results file's path; empty when it could not be written. */
-  resultsFile: string
-  context: RunContext | undefined
-  /** The run's guard, through which every outside piece of the summary passes. */
-  guard: Guard
-}
-
 /** The job summary of a run: its first line is the answer, then what went wrong, then the rest. */
 export function renderSummary(
   record: RunRecord,
   { resultsFile, context, guard }: SummarySetting
 ): string {
-  const facts: SummaryFacts = {
-    ...record,
-    resultsFile,
-    context,
-    verdicts: verdictsOf(record, guard)
-  }
+  const verdicts = verdictsOf(record, guard)
+  const facts: SummaryFacts = { ...record, resultsFile, context, verdicts }
   const causes = facts.counts.failed === 0 ? [] : failureCauses(facts.results, TARGETS_PER_CAUSE)
   const head = headLines(facts, causes, guard)
   const end = footer(facts)

@@ -1,8 +1,41 @@
-export const id = 277;
-export const ids = [277];
+export const id = 711;
+export const ids = [711];
 export const modules = {
 
-/***/ 277:
+/***/ 2708:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   p: () => (/* binding */ apiError)
+/* harmony export */ });
+/* harmony import */ var _github_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(9248);
+/* harmony import */ var _config_input_error_js__WEBPACK_IMPORTED_MODULE_2__ = __webpack_require__(6065);
+/* harmony import */ var _text_message_js__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(6400);
+/** How any changed-files call to GitHub fails: one message naming what was attempted. */
+
+
+
+/**
+ * An API failure as a message naming what was attempted; a refused token is the user's to fix.
+ * The GitHub client has already hidden the run's secrets in GitHub's words.
+ */
+function apiError(error, github, what) {
+    const status = (0,_github_js__WEBPACK_IMPORTED_MODULE_0__/* .statusOf */ .c2)(error);
+    const reason = (0,_text_message_js__WEBPACK_IMPORTED_MODULE_1__/* .messageOf */ .b)(error);
+    const repository = `${github.owner}/${github.repo}`;
+    if (status === 401) {
+        return new _config_input_error_js__WEBPACK_IMPORTED_MODULE_2__/* .InputError */ .d(`github-token: GitHub rejected the token (401: ${reason})`);
+    }
+    if (status === 403 && !(0,_github_js__WEBPACK_IMPORTED_MODULE_0__/* .isRateLimited */ .Jz)(error)) {
+        return new _config_input_error_js__WEBPACK_IMPORTED_MODULE_2__/* .InputError */ .d(`github-token: GitHub refused to ${what} in ${repository} (403: ${reason}); the token needs contents: read`);
+    }
+    return new Error(`GitHub API: could not ${what} in ${repository}: ${(0,_github_js__WEBPACK_IMPORTED_MODULE_0__/* .answerOf */ .ut)(error, reason)}`);
+}
+
+
+/***/ }),
+
+/***/ 3711:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 // ESM COMPAT FLAG
@@ -105,30 +138,8 @@ function describeRange({ origin, base, head, label }, commits) {
     return `${what} ${shortRef(base)}...${shortRef(head)} (${count})`;
 }
 
-// EXTERNAL MODULE: ./src/text/message.ts
-var message = __webpack_require__(6400);
-;// CONCATENATED MODULE: ./src/capabilities/changed-files/api-error.ts
-/** How any changed-files call to GitHub fails: one message naming what was attempted. */
-
-
-
-/**
- * An API failure as a message naming what was attempted; a refused token is the user's to fix.
- * The GitHub client has already hidden the run's secrets in GitHub's words.
- */
-function apiError(error, github, what) {
-    const status = (0,src_github/* statusOf */.c2)(error);
-    const reason = (0,message/* messageOf */.b)(error);
-    const repository = `${github.owner}/${github.repo}`;
-    if (status === 401) {
-        return new input_error/* InputError */.d(`github-token: GitHub rejected the token (401: ${reason})`);
-    }
-    if (status === 403 && !(0,src_github/* isRateLimited */.Jz)(error)) {
-        return new input_error/* InputError */.d(`github-token: GitHub refused to ${what} in ${repository} (403: ${reason}); the token needs contents: read`);
-    }
-    return new Error(`GitHub API: could not ${what} in ${repository}: ${(0,src_github/* answerOf */.ut)(error, reason)}`);
-}
-
+// EXTERNAL MODULE: ./src/capabilities/changed-files/api-error.ts
+var api_error = __webpack_require__(2708);
 ;// CONCATENATED MODULE: ./src/capabilities/changed-files/tree-difference.ts
 /**
  * The files that differ between two commits, read from their whole trees: 2 calls, whatever the
@@ -144,14 +155,9 @@ async function treeDifference(github, base, head, terms) {
     const before = await wholeTree(github, base, terms.baseUnknown, terms);
     const headUnknown = `GitHub does not know this run's commit ${shortRef(head)}`;
     const after = await wholeTree(github, head, headUnknown, terms);
-    const changed = new Set();
-    for (const [path, sha] of after)
-        if (before.get(path) !== sha)
-            changed.add(path);
-    for (const path of before.keys())
-        if (!after.has(path))
-            changed.add(path);
-    return [...changed].sort();
+    // A path only one tree has reads as undefined in the other, so it differs too.
+    const paths = new Set([...before.keys(), ...after.keys()]);
+    return [...paths].filter((path) => before.get(path) !== after.get(path)).sort();
 }
 /**
  * A commit's files by path → content SHA. A tree GitHub lists only in part (over 100,000 entries
@@ -163,7 +169,7 @@ async function wholeTree(github, sha, unknown, { input, instead }) {
         if (status === 404 || status === 409 || status === 422) {
             throw new input_error/* InputError */.d(`${input}: ${unknown} (${status}), so what changed since cannot be known; ${instead}`);
         }
-        throw apiError(error, github, `read the tree of ${shortRef(sha)}`);
+        throw (0,api_error/* apiError */.p)(error, github, `read the tree of ${shortRef(sha)}`);
     });
     if (tree.truncated) {
         throw new input_error/* InputError */.d(`${input}: GitHub lists the tree of ${shortRef(sha)} only in part (over 100,000 entries or 7 MB), so the changed files cannot all be known; ${instead}`);
@@ -194,7 +200,7 @@ async function compare(github, base, head) {
     catch (error) {
         if ((0,src_github/* statusOf */.c2)(error) === 404)
             return { kind: 'unknown' };
-        throw apiError(error, github, `compare ${shortRef(base)}...${shortRef(head)}`);
+        throw (0,api_error/* apiError */.p)(error, github, `compare ${shortRef(base)}...${shortRef(head)}`);
     }
 }
 /**
@@ -227,14 +233,10 @@ async function filesOfRange(github, range) {
 }
 /** The paths of file entries, a rename under its old name and its new one, sorted, each once. */
 function sortedNames(entries) {
-    const names = new Set();
-    for (const entry of entries) {
-        names.add(entry.filename);
-        if (entry.status === 'renamed' && entry.previous_filename !== undefined) {
-            names.add(entry.previous_filename);
-        }
-    }
-    return [...names].sort();
+    const names = entries.flatMap(({ filename, status, previous_filename }) => status === 'renamed' && previous_filename !== undefined
+        ? [filename, previous_filename]
+        : [filename]);
+    return [...new Set(names)].sort();
 }
 
 ;// CONCATENATED MODULE: ./src/capabilities/changed-files/choose-range.ts
@@ -358,7 +360,7 @@ async function findPreviousRelease(github, current) {
         await (0,src_github/* walkPages */.wZ)((page) => github.releases(page), RELEASE_PAGES, 'releases', visit);
     }
     catch (error) {
-        throw apiError(error, github, 'list releases');
+        throw (0,api_error/* apiError */.p)(error, github, 'list releases');
     }
     return previousRelease(known, current);
 }
@@ -398,14 +400,12 @@ const INDEX_FILE = 'index.html';
  * site served from two hosts is purged on both.
  */
 function deriveTargets(files, urlMap, keyMap) {
-    const seen = new Set();
-    const targets = [];
+    // Keyed by `type target`: a Map keeps the first file that caused each, in the order of `files`.
+    const targets = new Map();
     const add = (type, target, file) => {
         const id = `${type} ${target}`;
-        if (seen.has(id))
-            return;
-        seen.add(id);
-        targets.push({ type, target, file });
+        if (!targets.has(id))
+            targets.set(id, { type, target, file });
     };
     for (const file of files) {
         for (const { pathPrefix, urlPrefix } of urlMap) {
@@ -422,7 +422,7 @@ function deriveTargets(files, urlMap, keyMap) {
             if (matches(file))
                 add('key', key, file);
     }
-    return targets;
+    return [...targets.values()];
 }
 /**
  * Percent-encodes each segment of a repository path as a URL path (RFC 3986 `pchar`), keeping `/`:
@@ -450,14 +450,12 @@ function encodePath(path) {
 const HOW_TO_BEGIN = 'Begin the record with a run of mode: all and changed-since: last-purge (in the release workflow or a manual purge): its complete purge records where the site is fresh from';
 /** One range per distinct base: services marked at the same commit share one comparison. */
 async function changedSinceLastPurge(github, recalled, serviceIds, log) {
+    const unmarked = serviceIds.filter((service) => !recalled.last.has(service));
     const byBase = new Map();
-    const unmarked = [];
     for (const service of serviceIds) {
         const last = recalled.last.get(service);
-        if (last === undefined) {
-            unmarked.push(service);
+        if (last === undefined)
             continue;
-        }
         const group = byBase.get(last.sha) ?? { last, services: [] };
         group.services.push(service);
         byBase.set(last.sha, group);
@@ -532,7 +530,13 @@ async function applyChangedFiles(settings, changed, deps) {
     const ranges = recalled === undefined
         ? [await findChangedFiles(github, changed.changedSince, deps)]
         : await changedSinceLastPurge(github, recalled, settings.lastPurge?.serviceIds ?? [], log);
-    const report = unite(ranges);
+    // Several ranges (services marked at different commits) make one report: their files united.
+    const report = {
+        files: [...new Set(ranges.flatMap((range) => range.files))].sort(),
+        ranges,
+        description: ranges.map((range) => range.description).join('; '),
+        notes: ranges.flatMap((range) => range.notes)
+    };
     for (const note of report.notes)
         log.notice(guard.oneLine(note, 1000));
     const targets = deriveTargets(report.files, changed.urlMap, changed.keyMap);
@@ -565,15 +569,6 @@ const METHODS = {
     compare: 'from the comparison',
     trees: 'from the two trees'
 };
-/** Several ranges (services marked at different commits) as one report: their files united. */
-function unite(ranges) {
-    return {
-        files: [...new Set(ranges.flatMap((range) => range.files))].sort(),
-        ranges,
-        description: ranges.map((range) => range.description).join('; '),
-        notes: ranges.flatMap((range) => range.notes)
-    };
-}
 
 
 /***/ })
