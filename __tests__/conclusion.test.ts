@@ -11,6 +11,7 @@ import { settingsWith } from '../tools/defaults.js'
 import { runRecord } from './support/run-record.js'
 import { NOT_SENT_CANCELLED, reasonOf, type Failure } from '../src/record/failure.js'
 import { NO_SECRETS } from './support/guard.js'
+import { staleEntry } from './support/edge-entries.js'
 
 const error = jest.fn<(message: string) => void>()
 const warning = jest.fn<(message: string) => void>()
@@ -291,14 +292,7 @@ describe('conclude', () => {
 })
 
 describe('with pages not fresh at the edge', () => {
-  const stale = (url: string, evidence = 'Age 3600 s'): EdgeCheckEntry => ({
-    url,
-    fresh: false,
-    http_status: 200,
-    age: 3600,
-    checks: 3,
-    evidence
-  })
+  const stale = (url: string, evidence = 'Age 3600 s'): EdgeCheckEntry => staleEntry(url, evidence)
 
   it('fails the step for them too: the targets’ annotations first, then the pages’, in one message', () => {
     const entries = [

@@ -3,7 +3,7 @@ import { describe, expect, it } from '@jest/globals'
 import { unknownInputsNote, type UnknownInput } from '../src/config/input-names.js'
 import { INPUT_PARTS } from '../src/capabilities/index.js'
 import { parseSettings } from '../src/config/parse-settings.js'
-import { DEFAULT_INPUTS } from '../tools/defaults.js'
+import { DEFAULT_INPUTS, settingsWith } from '../tools/defaults.js'
 import {
   API,
   files,
@@ -16,25 +16,8 @@ import {
 import { NO_SECRETS } from './support/guard.js'
 
 describe('the defaults', () => {
-  it('give the documented settings', () => {
-    const settings = settingsOf({ ...API, keys: 'a' })
-    expect(settings).toMatchObject({
-      services: [{ id: 'svc123', baseUrl: 'https://api.example-cdn.com' }],
-      purgeAll: false,
-      keys: ['a'],
-      urls: [],
-      soft: false,
-      batchFormat: 'json',
-      batchSize: 256,
-      concurrency: 8,
-      maxAttempts: 5,
-      timeoutMs: 30_000,
-      urlPurgeAuth: false,
-      dryRun: false,
-      summary: true,
-      failOnError: true,
-      repeatAfterMs: 0
-    })
+  it('give the documented settings, which are the tests’ own defaults', () => {
+    expect(settingsOf({ ...API, keys: 'a' })).toEqual(settingsWith({ keys: ['a'] }))
   })
 })
 

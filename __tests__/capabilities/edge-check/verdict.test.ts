@@ -6,22 +6,13 @@ import { describe, expect, it } from '@jest/globals'
 import type { EdgeCheckEntry } from '../../../src/capabilities/edge-check/record.js'
 import { edgeCheckVerdict } from '../../../src/capabilities/edge-check/verdict.js'
 import { guardAgainst } from '../../../src/text/guard.js'
+import { staleEntry } from '../../support/edge-entries.js'
 import { NO_SECRETS } from '../../support/guard.js'
 import { elementCounts } from '../../support/rendered-markdown.js'
 import { purgeResult } from '../../support/run-record.js'
 import { headlineOf, summaryOf } from '../../support/summary-html.js'
 
-const stale = (
-  url: string,
-  evidence = 'Age 3600 s, but the purge began 3 s ago'
-): EdgeCheckEntry => ({
-  url,
-  fresh: false,
-  http_status: 200,
-  age: 3600,
-  checks: 3,
-  evidence
-})
+const stale = staleEntry
 const fresh = (url: string): EdgeCheckEntry => ({
   ...stale(url, 'Age 0 s, purge began 2 s ago'),
   fresh: true,
