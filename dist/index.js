@@ -35594,14 +35594,11 @@ async function runPipeline(settings, deps) {
 }
 /** What to purge: the targets given, or those a capability made, with every capability's part. */
 async function targetsOf(settings, stage) {
-    let parts = {};
-    let made;
-    for (const capability of CAPABILITIES) {
-        const end = await capability.targets?.(settings, stage);
-        parts = { ...parts, ...end?.part };
-        made = end?.made ?? made;
-    }
-    return { targets: made?.targets ?? settings, made, parts };
+    const progress = { parts: {} };
+    const ends = [];
+    await walk(settings, progress, ends, (capability) => capability.targets?.(settings, stage));
+    const made = [...ends].reverse().find((end) => end.made !== undefined)?.made;
+    return { targets: made?.targets ?? settings, made, parts: progress.parts };
 }
 /**
  * The connections the stages share, each opened on first use: the run's one GitHub client and the

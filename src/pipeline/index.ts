@@ -5,14 +5,14 @@
  */
 import { mark, unlessCancelled } from '../clock.js'
 import { CAPABILITIES, verdictsOf, type Parts, type RunRecord } from '../capabilities/index.js'
-import type { MadeTargets, StageDeps } from '../capabilities/capability.js'
+import type { MadeTargets, StageDeps, StageEnd } from '../capabilities/capability.js'
 import type { Settings } from '../config/settings.js'
 import type { GitHubRepository } from '../github.js'
 import type { Prober } from '../http/probe.js'
 import { describePlan, planPurges } from '../core/plan.js'
 import { ResultLedger } from '../core/ledger.js'
 import type { PipelineDeps } from './connections.js'
-import { runStages, type Targeted } from './stages.js'
+import { runStages, walk, type Targeted } from './stages.js'
 
 /** What a run did, and how it ends once the report is written. */
 export interface PipelineRun {
@@ -56,14 +56,11 @@ export async function runPipeline(settings: Settings, deps: PipelineDeps): Promi
 
 /** What to purge: the targets given, or those a capability made, with every capability's part. */
 async function targetsOf(settings: Settings, stage: StageDeps): Promise<Targeted> {
-  let parts: Parts = {}
-  let made: MadeTargets | undefined
-  for (const capability of CAPABILITIES) {
-    const end = await capability.targets?.(settings, stage)
-    parts = { ...parts, ...end?.part }
-    made = end?.made ?? made
-  }
-  return { targets: made?.targets ?? settings, made, parts }
+  const progress = { parts: {} }
+  const ends: (StageEnd<Parts> & { made?: MadeTargets })[] = []
+  await walk(settings, progress, ends, (capability) => capability.targets?.(settings, stage))
+  const made = [...ends].reverse().find((end) => end.made !== undefined)?.made
+  return { targets: made?.targets ?? settings, made, parts: progress.parts }
 }
 
 /**

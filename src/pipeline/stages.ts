@@ -75,11 +75,11 @@ const stoppedIn = (ends: StageEnd<Parts>[]): string | undefined =>
 const heldBy = ({ before }: Progress) => before.find((end) => end.hold !== undefined)?.hold
 
 /** Each capability's stage in turn, on the run so far: its part kept, its end added to `ends`. */
-async function walk(
+export async function walk<End extends StageEnd<Parts>>(
   settings: Settings,
-  progress: Progress,
-  ends: StageEnd<Parts>[],
-  hook: (capability: Capability<Parts>, so: Ongoing<Parts>) => Promise<StageEnd<Parts>> | undefined
+  progress: Pick<Progress, 'parts'>,
+  ends: End[],
+  hook: (capability: Capability<Parts>, so: Ongoing<Parts>) => Promise<End> | undefined
 ): Promise<void> {
   for (const capability of CAPABILITIES) {
     const end = await hook(capability, { settings, ...progress.parts })
