@@ -32,7 +32,7 @@ const withAllStages = (overrides: Partial<Settings> = {}): Settings =>
     keys: ['home', 'product-42'],
     urls: parseUrls(NO_SECRETS, [PAGES.join('\n'), 'urls']),
     wait: { urls: [ORIGIN], text: SHA, passes: 1, timeoutMs: 10_000 },
-    edgeCheck: { purgedUrls: true, urls: [], text: undefined, timeoutMs: 60_000 },
+    edgeCheck: { purgedUrls: true, urls: [], text: undefined, timeoutMs: 60_000, assets: false },
     ...overrides
   })
 

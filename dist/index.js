@@ -34051,10 +34051,15 @@ const edgeCheckInputs = {
         }
         const purgedUrls = parseBoolean(inputs, 'verify');
         const timeoutMs = parseSeconds(inputs, 'verify-timeout', 3600) * 1000;
+        const assets = parseBoolean(inputs, 'verify-assets');
         // Nothing to check: no edge check, nor its settings.
-        if (!purgedUrls && urls.length === 0)
+        if (!purgedUrls && urls.length === 0) {
+            if (assets) {
+                throw new input_error/* InputError */.d('verify-assets needs verify: true or verify-urls: the files checked are those the pages checked at the edge load');
+            }
             return {};
-        return { edgeCheck: { purgedUrls, urls, text, timeoutMs } };
+        }
+        return { edgeCheck: { purgedUrls, urls, text, timeoutMs, assets } };
     }
 };
 
@@ -38889,7 +38894,8 @@ const INPUT_NAMES = [
     'verify',
     'verify-urls',
     'verify-text',
-    'verify-timeout'
+    'verify-timeout',
+    'verify-assets'
 ];
 const SECRET_INPUTS = ['api-token', 'github-token'];
 /**

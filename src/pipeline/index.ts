@@ -10,6 +10,8 @@ import type { Settings } from '../config/settings.js'
 import type { GitHubRepository } from '../github.js'
 import type { Prober } from '../http/probe.js'
 import { describePlan, planPurges } from '../core/plan.js'
+import { runPurge } from '../core/engine.js'
+import { purgeUrl as urlTarget } from '../config/keys-and-urls.js'
 import { ResultLedger } from '../core/ledger.js'
 import type { PipelineDeps } from './connections.js'
 import { runStages, type Targeted } from './stages.js'
@@ -88,7 +90,20 @@ function openOnce(
       prober ??= await connect.prober(settings, guard)
       return { prober, clock, signal, log, guard }
     },
-    limits: { requestTimeoutMs: timeoutMs, concurrency }
+    limits: { requestTimeoutMs: timeoutMs, concurrency },
+    purgeUrl: async (url) => {
+      const urls = [urlTarget(url, 'verify-assets', guard)]
+      const calls = planPurges({ ...settings, purgeAll: false, keys: [], urls, soft: false })
+      const transport = connect.transport(settings)
+      const once = { ...settings, repeatAfterMs: 0 }
+      try {
+        const [result] = (await runPurge(calls, once, { transport, clock, signal, log, guard }))
+          .results
+        return result?.status === 'purged' ? undefined : (result?.error ?? 'not purged')
+      } finally {
+        transport.close()
+      }
+    }
   }
   return { stage, close: () => prober?.close() }
 }

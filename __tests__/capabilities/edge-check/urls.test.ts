@@ -17,6 +17,7 @@ const verify = (overrides: Partial<EdgeCheckSettings>): EdgeCheckSettings => ({
   urls: [],
   text: undefined,
   timeoutMs: 60_000,
+  assets: false,
   ...overrides
 })
 

@@ -5,7 +5,7 @@
  */
 import type { Capability } from '../capability.js'
 import { edgeCheckInputs } from './inputs.js'
-import { writeEdgeCheckOutputs } from './outputs.js'
+import { writeAssetsOutputs, writeEdgeCheckOutputs } from './outputs.js'
 import type { EdgeCheckPart } from './record.js'
 import { edgeCheckSection } from './summary.js'
 import {
@@ -15,6 +15,7 @@ import {
   strayEdgeCheckHosts
 } from './urls.js'
 import { edgeCheckVerdict } from './verdict.js'
+import { assetsSection, assetsVerdict } from './assets/summary.js'
 
 // The checks load only when a run checks the edge.
 const work = () => import('./check.js')
@@ -59,10 +60,27 @@ export const edgeCheck: Capability<EdgeCheckPart> = {
     const entries = targets.map(({ url }) => ({ url, ...unjudged }))
     return { edgeCheck: { entries, cancelled: false, malformedAge: [] } }
   },
-  outputs: ({ edgeCheck }, io) => writeEdgeCheckOutputs(edgeCheck, io),
+  async outputs({ edgeCheck, settings }, io) {
+    await writeEdgeCheckOutputs(edgeCheck, io)
+    if (settings.edgeCheck?.assets === true) await writeAssetsOutputs(edgeCheck?.assets ?? [], io)
+  },
   sections: {
     beside: ({ edgeCheck, settings }, budget, guard) =>
-      edgeCheck === undefined ? [] : edgeCheckSection(edgeCheck, settings.edgeCheck, budget, guard)
+      edgeCheck === undefined
+        ? []
+        : [
+            ...edgeCheckSection(edgeCheck, settings.edgeCheck, budget, guard),
+            ...(settings.edgeCheck?.assets === true
+              ? assetsSection(edgeCheck.assets ?? [], edgeCheck.entries, budget, guard)
+              : [])
+          ]
   },
-  verdict: ({ edgeCheck }, guard) => edgeCheckVerdict(edgeCheck?.entries ?? [], guard)
+  verdict: ({ edgeCheck }, guard) => {
+    const entries = edgeCheck?.entries ?? []
+    // A page that loads a missing file is named first: it is broken for every visitor.
+    return [
+      assetsVerdict(edgeCheck?.assets ?? [], entries, guard),
+      edgeCheckVerdict(entries, guard)
+    ]
+  }
 }
