@@ -6,7 +6,8 @@
 import type { Capability } from '../capability.js'
 import { edgeCheckInputs } from './inputs.js'
 import { writeAssetsOutputs, writeEdgeCheckOutputs } from './outputs.js'
-import type { EdgeCheckPart } from './record.js'
+import type { EdgeCheckOutcome, EdgeCheckPart } from './record.js'
+import type { AssetsDeps } from './assets/check-files.js'
 import { edgeCheckSection } from './summary.js'
 import {
   describeCheckPlanned,
@@ -19,6 +20,26 @@ import { assetsSection, assetsVerdict } from './assets/summary.js'
 
 // The checks load only when a run checks the edge.
 const work = () => import('./check.js')
+
+/**
+ * The edge check with the files its HTML pages load checked too: each page's entry counts them,
+ * and the outcome lists every file's verdict. The parser loads only then.
+ */
+async function withAssets(
+  checked: EdgeCheckOutcome,
+  { html, deadline }: { html: Map<string, string>; deadline: number },
+  deps: AssetsDeps
+): Promise<EdgeCheckOutcome> {
+  const { checkAssets } = await import('./assets/check-files.js')
+  const pages = [...html].map(([url, body]) => ({ url, html: body }))
+  const found = await checkAssets({ pages, deadline }, deps)
+  const none = { whole: 0, broken: 0, healed: 0, not_judged: 0, other_host: 0, over_limit: 0 }
+  const entries = checked.entries.map((entry) => ({
+    ...entry,
+    assets: found.pages.get(entry.url) ?? none
+  }))
+  return { ...checked, entries, assets: found.files, cancelled: found.cancelled }
+}
 
 export const edgeCheck: Capability<EdgeCheckPart> = {
   inputs: edgeCheckInputs,
@@ -44,8 +65,17 @@ export const edgeCheck: Capability<EdgeCheckPart> = {
       return { part: {} }
     }
     const purgeStartedMs = purge.firstSentMs ?? deps.clock.now()
-    const request = { targets, purgeStartedMs, timeoutMs: edgeCheck.timeoutMs }
-    const outcome = await (await work()).checkEdge(request, deps.limits, await deps.pages())
+    // The files are checked within the edge check's own window: the same deadline.
+    const deadline = deps.clock.now() + edgeCheck.timeoutMs
+    const html = new Map<string, string>()
+    const onPage = edgeCheck.assets ? (url: string, body: string) => html.set(url, body) : undefined
+    const request = { targets, purgeStartedMs, timeoutMs: edgeCheck.timeoutMs, onPage }
+    const pages = await deps.pages()
+    const checked = await (await work()).checkEdge(request, deps.limits, pages)
+    const outcome =
+      onPage === undefined || checked.cancelled
+        ? checked
+        : await withAssets(checked, { html, deadline }, { ...pages, ...deps })
     const stopped = outcome.cancelled
       ? 'Cancelled during the edge check: the URLs not judged by then are reported as not fresh'
       : undefined

@@ -17,6 +17,7 @@ import {
   type FileProgress,
   type FileVerdict
 } from './file-check.js'
+import type { AssetEntry, AssetVerdict, PageAssetCounts } from '../record.js'
 
 /** A page the edge check fetched whose answer was HTML. */
 export interface AssetPage {
@@ -35,32 +36,6 @@ export interface AssetsDeps extends PageCheckDeps {
   limits: RequestLimits
   /** Purges one URL instantly, as a `urls` target is purged; resolves to why it failed, or undefined when purged. */
   purgeUrl(url: string): Promise<string | undefined>
-}
-
-export type AssetVerdict = 'whole' | 'healed' | 'broken' | 'not_judged'
-
-/** One entry of the assets file: field names are the output's. */
-export interface AssetEntry {
-  url: string
-  /** The first page that counts it with its verdict. */
-  page: string
-  /** How many pages count it with its verdict (a page that loads it past its own bound does not). */
-  pages: number
-  http_status: number | null
-  age: number | null
-  verdict: AssetVerdict
-  purged: boolean
-  evidence: string
-}
-
-/** Per page: every file it loads counted once, in exactly one of these. */
-export interface PageAssetCounts {
-  whole: number
-  broken: number
-  healed: number
-  not_judged: number
-  other_host: number
-  over_limit: number
 }
 
 export interface AssetsOutcome {

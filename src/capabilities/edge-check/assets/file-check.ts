@@ -5,7 +5,8 @@
 import { messageOf } from '../../../text/message.js'
 import { shownUrl } from '../../../text/shown.js'
 import { NOT_CHECKED_IN_TIME, NOT_JUDGED_CANCELLED } from '../record.js'
-import type { AssetsDeps, AssetVerdict } from './check-files.js'
+import type { AssetsDeps } from './check-files.js'
+import type { AssetVerdict } from '../record.js'
 import { getFile, type FileAnswer } from './file-answer.js'
 
 /** One file through the run: its answers so far and what the action did about them. */
