@@ -478,4 +478,30 @@ describe('the files each checked page loads (verify-assets)', () => {
     expect(record.notComplete).toBe('1 file missing at the edge')
     expect(log.lines.some((line) => line.startsWith('error'))).toBe(false)
   })
+
+  it('sends no token to a plain http host: a cached 404 there stays broken, unpurged', async () => {
+    const plain = 'http://www.example.com/'
+    const settings = withAllStages({
+      wait: undefined,
+      keys: [],
+      urls: [],
+      urlPurgeAuth: true,
+      edgeCheck: {
+        purgedUrls: false,
+        urls: [plain],
+        text: undefined,
+        timeoutMs: 60_000,
+        assets: true
+      }
+    })
+    const { record, events } = await run(settings, {
+      edge: (url) =>
+        url === `${plain}assets/app.3f9c1.js` ? page(404, 'not found', { age: '30' }) : html
+    })
+    expect(events.filter((event) => event.startsWith('send'))).toEqual([])
+    expect(record.edgeCheck?.assets).toEqual([
+      expect.objectContaining({ verdict: 'broken', purged: false })
+    ])
+    expect(record.edgeCheck?.assets?.[0]?.evidence).toContain('https')
+  })
 })

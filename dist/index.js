@@ -34465,7 +34465,11 @@ const work = () => __nccwpck_require__.e(/* import() */ 553).then(__nccwpck_requ
  */
 async function withAssets(checked, { html, deadline }, deps) {
     const { checkAssets } = await Promise.all(/* import() */[__nccwpck_require__.e(824), __nccwpck_require__.e(356)]).then(__nccwpck_require__.bind(__nccwpck_require__, 8356));
-    const pages = [...html].map(([url, body]) => ({ url, html: body }));
+    // In the edge check's order, not the order answers came in: the first page is the same each run.
+    const pages = checked.entries.flatMap(({ url }) => {
+        const body = html.get(url);
+        return body === undefined ? [] : [{ url, html: body }];
+    });
     const found = await checkAssets({ pages, deadline }, deps);
     const none = { whole: 0, broken: 0, healed: 0, not_judged: 0, other_host: 0, over_limit: 0 };
     const entries = checked.entries.map((entry) => ({
@@ -34522,10 +34526,11 @@ const edgeCheck = {
         const entries = targets.map(({ url }) => ({ url, ...unjudged }));
         return { edgeCheck: { entries, cancelled: false, malformedAge: [] } };
     },
-    async outputs({ edgeCheck, settings }, io) {
+    async outputs({ edgeCheck }, io) {
         await writeEdgeCheckOutputs(edgeCheck, io);
-        if (settings.edgeCheck?.assets === true)
-            await writeAssetsOutputs(edgeCheck?.assets ?? [], io);
+        // Unset when no file was checked: off, a dry run, or a cancel before the files' turn.
+        if (edgeCheck?.assets !== undefined)
+            await writeAssetsOutputs(edgeCheck.assets, io);
     },
     sections: {
         beside: ({ edgeCheck, settings }, budget, guard) => edgeCheck === undefined
@@ -35746,7 +35751,7 @@ function openOnce(settings, { clock, signal, log, guard, connect, openGitHub }) 
     let github;
     let prober;
     // GitHub calls keep the bounds purge calls keep: `max-attempts`, `timeout`, the run's cancel.
-    const { maxAttempts, timeoutMs, concurrency } = settings;
+    const { maxAttempts, timeoutMs, concurrency, urlPurgeAuth } = settings;
     const stage = {
         clock,
         signal,
@@ -35759,13 +35764,22 @@ function openOnce(settings, { clock, signal, log, guard, connect, openGitHub }) 
         },
         limits: { requestTimeoutMs: timeoutMs, concurrency },
         purgeUrl: async (url) => {
-            const urls = [(0,keys_and_urls/* purgeUrl */.JU)(url, 'verify-assets', guard)];
+            const target = (0,keys_and_urls/* purgeUrl */.JU)(url, 'verify-assets', guard);
+            // The token crosses the network only encrypted, as requireSafeUrlPurges holds for `urls`.
+            if (urlPurgeAuth &&
+                target.url.protocol !== 'https:' &&
+                !(0,keys_and_urls/* isLoopbackHost */.cW)(target.url.hostname)) {
+                return 'not purged: url-purge-auth sends the API token only over https or to a loopback host';
+            }
+            const urls = [target];
             const calls = planPurges({ ...settings, purgeAll: false, keys: [], urls, soft: false });
             const transport = connect.transport(settings);
             const once = { ...settings, repeatAfterMs: 0 };
+            // Its lines join the group of the check that asked for it: the runner nests no group.
+            const inline = { ...log, group: (_title, fn) => fn() };
             try {
-                const [result] = (await runPurge(calls, once, { transport, clock, signal, log, guard }))
-                    .results;
+                const purged = await runPurge(calls, once, { transport, clock, signal, log: inline, guard });
+                const [result] = purged.results;
                 return result?.status === 'purged' ? undefined : (result?.error ?? 'not purged');
             }
             finally {

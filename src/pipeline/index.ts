@@ -11,7 +11,7 @@ import type { GitHubRepository } from '../github.js'
 import type { Prober } from '../http/probe.js'
 import { describePlan, planPurges } from '../core/plan.js'
 import { runPurge } from '../core/engine.js'
-import { purgeUrl as urlTarget } from '../config/keys-and-urls.js'
+import { isLoopbackHost, purgeUrl as urlTarget } from '../config/keys-and-urls.js'
 import { ResultLedger } from '../core/ledger.js'
 import type { PipelineDeps } from './connections.js'
 import { runStages, type Targeted } from './stages.js'
@@ -79,7 +79,7 @@ function openOnce(
   let github: Promise<GitHubRepository> | undefined
   let prober: Prober | undefined
   // GitHub calls keep the bounds purge calls keep: `max-attempts`, `timeout`, the run's cancel.
-  const { maxAttempts, timeoutMs, concurrency } = settings
+  const { maxAttempts, timeoutMs, concurrency, urlPurgeAuth } = settings
   const stage: StageDeps = {
     clock,
     signal,
@@ -92,13 +92,24 @@ function openOnce(
     },
     limits: { requestTimeoutMs: timeoutMs, concurrency },
     purgeUrl: async (url) => {
-      const urls = [urlTarget(url, 'verify-assets', guard)]
+      const target = urlTarget(url, 'verify-assets', guard)
+      // The token crosses the network only encrypted, as requireSafeUrlPurges holds for `urls`.
+      if (
+        urlPurgeAuth &&
+        target.url.protocol !== 'https:' &&
+        !isLoopbackHost(target.url.hostname)
+      ) {
+        return 'not purged: url-purge-auth sends the API token only over https or to a loopback host'
+      }
+      const urls = [target]
       const calls = planPurges({ ...settings, purgeAll: false, keys: [], urls, soft: false })
       const transport = connect.transport(settings)
       const once = { ...settings, repeatAfterMs: 0 }
+      // Its lines join the group of the check that asked for it: the runner nests no group.
+      const inline = { ...log, group: <T>(_title: string, fn: () => Promise<T>) => fn() }
       try {
-        const [result] = (await runPurge(calls, once, { transport, clock, signal, log, guard }))
-          .results
+        const purged = await runPurge(calls, once, { transport, clock, signal, log: inline, guard })
+        const [result] = purged.results
         return result?.status === 'purged' ? undefined : (result?.error ?? 'not purged')
       } finally {
         transport.close()

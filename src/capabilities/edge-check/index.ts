@@ -31,7 +31,11 @@ async function withAssets(
   deps: AssetsDeps
 ): Promise<EdgeCheckOutcome> {
   const { checkAssets } = await import('./assets/check-files.js')
-  const pages = [...html].map(([url, body]) => ({ url, html: body }))
+  // In the edge check's order, not the order answers came in: the first page is the same each run.
+  const pages = checked.entries.flatMap(({ url }) => {
+    const body = html.get(url)
+    return body === undefined ? [] : [{ url, html: body }]
+  })
   const found = await checkAssets({ pages, deadline }, deps)
   const none = { whole: 0, broken: 0, healed: 0, not_judged: 0, other_host: 0, over_limit: 0 }
   const entries = checked.entries.map((entry) => ({
@@ -90,9 +94,10 @@ export const edgeCheck: Capability<EdgeCheckPart> = {
     const entries = targets.map(({ url }) => ({ url, ...unjudged }))
     return { edgeCheck: { entries, cancelled: false, malformedAge: [] } }
   },
-  async outputs({ edgeCheck, settings }, io) {
+  async outputs({ edgeCheck }, io) {
     await writeEdgeCheckOutputs(edgeCheck, io)
-    if (settings.edgeCheck?.assets === true) await writeAssetsOutputs(edgeCheck?.assets ?? [], io)
+    // Unset when no file was checked: off, a dry run, or a cancel before the files' turn.
+    if (edgeCheck?.assets !== undefined) await writeAssetsOutputs(edgeCheck.assets, io)
   },
   sections: {
     beside: ({ edgeCheck, settings }, budget, guard) =>
