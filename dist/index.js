@@ -34458,17 +34458,17 @@ function assetsSection(files, entries, budget, guard) {
 
 
 // The checks load only when a run checks the edge.
-const work = () => __nccwpck_require__.e(/* import() */ 553).then(__nccwpck_require__.bind(__nccwpck_require__, 7553));
+const work = () => Promise.all(/* import() */[__nccwpck_require__.e(814), __nccwpck_require__.e(553)]).then(__nccwpck_require__.bind(__nccwpck_require__, 7553));
 /**
  * The edge check with the files its HTML pages load checked too: each page's entry counts them,
  * and the outcome lists every file's verdict. The parser loads only then.
  */
-async function withAssets(checked, { html, deadline }, deps) {
-    const { checkAssets } = await Promise.all(/* import() */[__nccwpck_require__.e(824), __nccwpck_require__.e(356)]).then(__nccwpck_require__.bind(__nccwpck_require__, 8356));
+async function withAssets(checked, { loads, deadline }, deps) {
+    const { checkAssets } = await Promise.all(/* import() */[__nccwpck_require__.e(814), __nccwpck_require__.e(414)]).then(__nccwpck_require__.bind(__nccwpck_require__, 7414));
     // In the edge check's order, not the order answers came in: the first page is the same each run.
     const pages = checked.entries.flatMap(({ url }) => {
-        const body = html.get(url);
-        return body === undefined ? [] : [{ url, html: body }];
+        const found = loads.get(url);
+        return found === undefined ? [] : [{ url, found }];
     });
     const found = await checkAssets({ pages, deadline }, deps);
     const none = { whole: 0, broken: 0, healed: 0, not_judged: 0, other_host: 0, over_limit: 0 };
@@ -34502,14 +34502,20 @@ const edgeCheck = {
         const purgeStartedMs = purge.firstSentMs ?? deps.clock.now();
         // The files are checked within the edge check's own window: the same deadline.
         const deadline = deps.clock.now() + edgeCheck.timeoutMs;
-        const html = new Map();
-        const onPage = edgeCheck.assets ? (url, body) => html.set(url, body) : undefined;
+        // Each page's files are found as its answer comes: its body is not kept.
+        const loads = new Map();
+        const { filesOf } = edgeCheck.assets
+            ? await Promise.all(/* import() */[__nccwpck_require__.e(963), __nccwpck_require__.e(512)]).then(__nccwpck_require__.bind(__nccwpck_require__, 7512))
+            : { filesOf: undefined };
+        const onPage = filesOf === undefined
+            ? undefined
+            : (url, body) => loads.set(url, filesOf(body, url));
         const request = { targets, purgeStartedMs, timeoutMs: edgeCheck.timeoutMs, onPage };
         const pages = await deps.pages();
         const checked = await (await work()).checkEdge(request, deps.limits, pages);
         const outcome = onPage === undefined || checked.cancelled
             ? checked
-            : await withAssets(checked, { html, deadline }, { ...pages, ...deps });
+            : await withAssets(checked, { loads, deadline }, { ...pages, ...deps });
         const stopped = outcome.cancelled
             ? 'Cancelled during the edge check: the URLs not judged by then are reported as not fresh'
             : undefined;
@@ -34584,7 +34590,7 @@ var wait_summary = __nccwpck_require__(9366);
 
 
 // The checks load only when a run waits, or a dry run describes the wait.
-const wait_work = () => __nccwpck_require__.e(/* import() */ 668).then(__nccwpck_require__.bind(__nccwpck_require__, 2668));
+const wait_work = () => Promise.all(/* import() */[__nccwpck_require__.e(814), __nccwpck_require__.e(668)]).then(__nccwpck_require__.bind(__nccwpck_require__, 2668));
 /** What the wait means for the purge: none is sent unless every URL passed. */
 function held(wait) {
     const part = { wait };

@@ -8,6 +8,7 @@ import { edgeCheckInputs } from './inputs.js'
 import { writeAssetsOutputs, writeEdgeCheckOutputs } from './outputs.js'
 import type { EdgeCheckOutcome, EdgeCheckPart } from './record.js'
 import type { AssetsDeps } from './assets/check-files.js'
+import type { PageFiles } from './assets/extract.js'
 import { edgeCheckSection } from './summary.js'
 import {
   describeCheckPlanned,
@@ -27,14 +28,14 @@ const work = () => import('./check.js')
  */
 async function withAssets(
   checked: EdgeCheckOutcome,
-  { html, deadline }: { html: Map<string, string>; deadline: number },
+  { loads, deadline }: { loads: Map<string, PageFiles>; deadline: number },
   deps: AssetsDeps
 ): Promise<EdgeCheckOutcome> {
   const { checkAssets } = await import('./assets/check-files.js')
   // In the edge check's order, not the order answers came in: the first page is the same each run.
   const pages = checked.entries.flatMap(({ url }) => {
-    const body = html.get(url)
-    return body === undefined ? [] : [{ url, html: body }]
+    const found = loads.get(url)
+    return found === undefined ? [] : [{ url, found }]
   })
   const found = await checkAssets({ pages, deadline }, deps)
   const none = { whole: 0, broken: 0, healed: 0, not_judged: 0, other_host: 0, over_limit: 0 }
@@ -71,15 +72,22 @@ export const edgeCheck: Capability<EdgeCheckPart> = {
     const purgeStartedMs = purge.firstSentMs ?? deps.clock.now()
     // The files are checked within the edge check's own window: the same deadline.
     const deadline = deps.clock.now() + edgeCheck.timeoutMs
-    const html = new Map<string, string>()
-    const onPage = edgeCheck.assets ? (url: string, body: string) => html.set(url, body) : undefined
+    // Each page's files are found as its answer comes: its body is not kept.
+    const loads = new Map<string, PageFiles>()
+    const { filesOf } = edgeCheck.assets
+      ? await import('./assets/extract.js')
+      : { filesOf: undefined }
+    const onPage =
+      filesOf === undefined
+        ? undefined
+        : (url: string, body: string) => loads.set(url, filesOf(body, url))
     const request = { targets, purgeStartedMs, timeoutMs: edgeCheck.timeoutMs, onPage }
     const pages = await deps.pages()
     const checked = await (await work()).checkEdge(request, deps.limits, pages)
     const outcome =
       onPage === undefined || checked.cancelled
         ? checked
-        : await withAssets(checked, { html, deadline }, { ...pages, ...deps })
+        : await withAssets(checked, { loads, deadline }, { ...pages, ...deps })
     const stopped = outcome.cancelled
       ? 'Cancelled during the edge check: the URLs not judged by then are reported as not fresh'
       : undefined

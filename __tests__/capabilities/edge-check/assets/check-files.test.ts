@@ -17,6 +17,7 @@ import { FakeClock } from '../../../../tools/fake-clock.js'
 import { page, ScriptedProber, type Script } from '../../../../tools/scripted-prober.js'
 import { recordedLog } from '../../../support/recorded-log.js'
 import { NO_SECRETS } from '../../../support/guard.js'
+import { filesOf } from '../../../../src/capabilities/edge-check/assets/extract.js'
 
 // Named through checkAssets, so that the test imports nothing of src/ the wiring does not.
 type AssetPage = Parameters<typeof checkAssets>[0]['pages'][number]
@@ -29,10 +30,14 @@ const CSS = own('/assets/site.77ab0.css')
 const ORIGIN_LACKS_404 = 'the origin answers 404: the page loads a file the deploy did not upload'
 
 /** A page that loads `files` (paths or URLs) as scripts. */
-const pageLoading = (url: string, ...files: string[]): AssetPage => ({
-  url,
-  html: `<!doctype html><html><head>${files.map((file) => `<script src="${file}"></script>`).join('')}</head><body></body></html>`
-})
+const pageLoading = (url: string, ...files: string[]): AssetPage =>
+  pageOf(
+    url,
+    `<!doctype html><html><head>${files.map((file) => `<script src="${file}"></script>`).join('')}</head><body></body></html>`
+  )
+
+/** A page as the edge check hands it on: its files found in its HTML. */
+const pageOf = (url: string, html: string): AssetPage => ({ url, found: filesOf(html, url) })
 
 const hit = (status: number, age = '120'): Answer<PageReading> =>
   page(status, '', { age, 'x-cache': 'HIT' })
@@ -399,7 +404,7 @@ describe('pages and files', () => {
     const html = `<script src="https://cdn.example.net/lib.js"></script>
       <link rel="stylesheet" href="//fonts.example.org/f.css">
       <img src="http://www.example.com/logo.png"><script src="/app.js"></script>`
-    const result = await run({ pages: [{ url: HOME, html }] }, answers({}))
+    const result = await run({ pages: [pageOf(HOME, html)] }, answers({}))
     expect(urlsAsked(result)).toEqual([own('/app.js')])
     expect(result.files.map(({ url }) => url)).toEqual([own('/app.js')])
     expect(result.pages.get(HOME)).toEqual(counts({ whole: 1, other_host: 3 }))
@@ -407,13 +412,13 @@ describe('pages and files', () => {
 
   it('a reference to the page itself is no file: neither checked nor counted', async () => {
     const html = '<img src="#"><script src="/#main"></script><img src="/logo.png">'
-    const result = await run({ pages: [{ url: `${HOME}#top`, html }] }, answers({}))
+    const result = await run({ pages: [pageOf(`${HOME}#top`, html)] }, answers({}))
     expect(urlsAsked(result)).toEqual([own('/logo.png')])
     expect(result.pages.get(`${HOME}#top`)).toEqual(counts({ whole: 1 }))
   })
 
   it('a page with no file counts zeros and asks for nothing', async () => {
-    const result = await run({ pages: [{ url: HOME, html: '<p>text only</p>' }] }, answers({}))
+    const result = await run({ pages: [pageOf(HOME, '<p>text only</p>')] }, answers({}))
     expect(result.files).toEqual([])
     expect(result.pages).toEqual(new Map([[HOME, counts()]]))
     expect(result.prober.calls).toEqual([])

@@ -9,7 +9,7 @@ import {
   type RequestLimits
 } from '../../../http/page-checks.js'
 import { counted } from '../../../text/counted.js'
-import { filesOf } from './extract.js'
+import type { PageFiles as Found } from './extract.js'
 import {
   checkFile,
   logVerdict,
@@ -19,10 +19,13 @@ import {
 } from './file-check.js'
 import type { AssetEntry, AssetVerdict, PageAssetCounts } from '../record.js'
 
-/** A page the edge check fetched whose answer was HTML. */
+/**
+ * A page the edge check fetched whose answer was HTML, and the files it loads, found as it came
+ * (its body is not kept: a thousand pages may be checked).
+ */
 export interface AssetPage {
   url: string
-  html: string
+  found: Found
 }
 
 export interface AssetsRequest {
@@ -94,9 +97,8 @@ export async function checkAssets(
 function filesByPage(pages: AssetPage[]): { files: SharedFile[]; pages: Map<string, PageFiles> } {
   const files = new Map<string, SharedFile>()
   const byPage = new Map<string, PageFiles>()
-  for (const { url, html } of pages) {
+  for (const { url, found } of pages) {
     if (byPage.has(url)) continue
-    const found = filesOf(html, url)
     const self = withoutFragment(url)
     const own = found.files.filter((file) => file !== self)
     const counts: PageFiles = { files: [], otherHost: found.otherHost.length, overLimit: 0 }
