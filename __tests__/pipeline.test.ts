@@ -32,7 +32,7 @@ const withAllStages = (overrides: Partial<Settings> = {}): Settings =>
     keys: ['home', 'product-42'],
     urls: parseUrls(NO_SECRETS, [PAGES.join('\n'), 'urls']),
     wait: { urls: [ORIGIN], text: SHA, passes: 1, timeoutMs: 10_000 },
-    edgeCheck: { purgedUrls: true, urls: [], text: undefined, timeoutMs: 60_000 },
+    edgeCheck: { purgedUrls: true, urls: [], text: undefined, timeoutMs: 60_000, assets: false },
     ...overrides
   })
 
@@ -54,6 +54,8 @@ interface Scene {
   reported?: boolean
   /** The repository, for last-purge; without it, the repository never answers. */
   github?: boolean
+  /** How the edge answers a page or a file at its `check`-th request; fresh by default. */
+  edge?: (url: string, check: number) => Answer<PageReading> | undefined
 }
 
 interface Run {
@@ -74,8 +76,8 @@ async function run(settings: Settings, scene: Scene = {}): Promise<Run> {
     if (scene.cancelAt?.(event) === true) cancel.abort()
   }
   const origin = scene.origin ?? page(200, `release ${SHA}`)
-  const pages = new ScriptedProber(clock, (url) => ({
-    answer: url === ORIGIN ? origin : page(200, 'fresh', { age: '0' })
+  const pages = new ScriptedProber(clock, (url, check) => ({
+    answer: url === ORIGIN ? origin : (scene.edge?.(url, check) ?? page(200, 'fresh', { age: '0' }))
   }))
   let proberClosed = false
   const prober: Prober = {
@@ -417,5 +419,89 @@ describe('the purge mark (changed-since: last-purge)', () => {
       cancelAt: (event) => event.startsWith('send')
     })
     expect(events.at(-1)).toBe('mark failure')
+  })
+})
+
+describe('the files each checked page loads (verify-assets)', () => {
+  const APP = 'https://www.example.com/assets/app.3f9c1.js'
+  const html = page(200, `<script src="/assets/app.3f9c1.js"></script> ${SHA}`, {
+    'content-type': 'text/html; charset=utf-8',
+    age: '0'
+  })
+
+  it('purges a 404 the cache kept, as a URL target, and finds the file whole after', async () => {
+    const { record, events, transport } = await run(
+      withAllStages({
+        wait: undefined,
+        edgeCheck: { purgedUrls: true, urls: [], text: undefined, timeoutMs: 60_000, assets: true }
+      }),
+      {
+        edge: (url, check) =>
+          url === APP
+            ? check === 1
+              ? page(404, 'not found', { age: '30' })
+              : page(200, 'code', { age: '0' })
+            : html
+      }
+    )
+    expect(record.edgeCheck?.assets).toEqual([
+      expect.objectContaining({ url: APP, verdict: 'healed', purged: true })
+    ])
+    expect(record.edgeCheck?.entries.map((entry) => entry.assets?.healed)).toEqual([1, 1])
+    expect(events.filter((event) => event === `send ${APP}`)).toHaveLength(1)
+    const purge = transport.sent.find(({ call }) => call.targets.includes(APP))?.call
+    expect(purge).toMatchObject({ method: 'PURGE', authenticated: false })
+    expect(record.notComplete).toBeUndefined()
+  })
+
+  it('reads a page whole though it shows verify-text early, and leaves the run incomplete on a missing file', async () => {
+    const settings = withAllStages({
+      wait: undefined,
+      urls: [],
+      edgeCheck: {
+        purgedUrls: false,
+        urls: [PAGES[0] ?? ''],
+        text: SHA,
+        timeoutMs: 60_000,
+        assets: true
+      }
+    })
+    const { record, log } = await run(settings, {
+      edge: (url) => (url === APP ? page(404, 'not found', {}) : html)
+    })
+    expect(record.edgeCheck?.entries).toEqual([
+      expect.objectContaining({ fresh: true, assets: expect.objectContaining({ broken: 1 }) })
+    ])
+    expect(record.edgeCheck?.assets).toEqual([
+      expect.objectContaining({ url: APP, verdict: 'broken', purged: false, http_status: 404 })
+    ])
+    expect(record.notComplete).toBe('1 file missing at the edge')
+    expect(log.lines.some((line) => line.startsWith('error'))).toBe(false)
+  })
+
+  it('sends no token to a plain http host: a cached 404 there stays broken, unpurged', async () => {
+    const plain = 'http://www.example.com/'
+    const settings = withAllStages({
+      wait: undefined,
+      keys: [],
+      urls: [],
+      urlPurgeAuth: true,
+      edgeCheck: {
+        purgedUrls: false,
+        urls: [plain],
+        text: undefined,
+        timeoutMs: 60_000,
+        assets: true
+      }
+    })
+    const { record, events } = await run(settings, {
+      edge: (url) =>
+        url === `${plain}assets/app.3f9c1.js` ? page(404, 'not found', { age: '30' }) : html
+    })
+    expect(events.filter((event) => event.startsWith('send'))).toEqual([])
+    expect(record.edgeCheck?.assets).toEqual([
+      expect.objectContaining({ verdict: 'broken', purged: false })
+    ])
+    expect(record.edgeCheck?.assets?.[0]?.evidence).toContain('https')
   })
 })

@@ -101,6 +101,7 @@ function render(results: PurgeResult[], run: Partial<Run> = {}): string {
     edgeCheck: {
       purgedUrls: false,
       timeoutMs: 60_000,
+      assets: false,
       // With verify-text set, verify-urls are the URLs judged by the text; without, none is.
       urls: edgeCheck?.textUrls ?? [],
       text: edgeCheck === undefined || edgeCheck.textUrls.length === 0 ? undefined : 'abc1234'

@@ -120,7 +120,7 @@ async function checkEdge(settings, { requestTimeoutMs, concurrency }, deps) {
         final: false,
         late: false
     }));
-    const check = checkOnce(settings.purgeStartedMs, deadline, requestTimeoutMs, deps);
+    const check = checkOnce(settings, deadline, requestTimeoutMs, deps);
     const seconds = `${settings.timeoutMs / 1000} s`;
     const title = `Edge check: ${(0,counted/* counted */.h)(progress.length, 'URL')} (up to ${concurrency} at once, stale ones re-checked; no check starts after ${seconds})`;
     return log.group(title, async () => {
@@ -135,7 +135,7 @@ async function checkEdge(settings, { requestTimeoutMs, concurrency }, deps) {
  * left, or a proxy's refusal or a certificate problem stands in the way (none after those: they
  * are final, and spare every URL behind the same wall its check).
  */
-function checkOnce(purgeStartedMs, deadline, requestTimeoutMs, { prober, clock, signal, log, guard }) {
+function checkOnce({ purgeStartedMs, onPage }, deadline, requestTimeoutMs, { prober, clock, signal, log, guard }) {
     const blocks = [];
     return async (state) => {
         const { url, text } = state.target;
@@ -148,9 +148,13 @@ function checkOnce(purgeStartedMs, deadline, requestTimeoutMs, { prober, clock, 
         // ends within one timeout of the deadline. Re-checks share what is left, and the floor never
         // lifts one above `timeout` (below 1 s), which would break that bound.
         const timeoutMs = state.checks === 0 ? requestTimeoutMs : (0,page_checks/* timeoutBefore */.nY)(deadline, clock.now(), requestTimeoutMs);
-        const answer = await (0,page_checks/* safeGet */.yw)(prober, url, { timeoutMs, signal, lookFor: text });
+        const lookFor = onPage === undefined ? text : undefined;
+        const answer = await (0,page_checks/* safeGet */.yw)(prober, url, { timeoutMs, signal, lookFor });
         if (answer.kind === 'cancelled')
             return undefined;
+        if (answer.kind === 'response' && isHtml(answer.headers['content-type'])) {
+            onPage?.(url, answer.body);
+        }
         const observation = (0,http_observation/* observe */.l)(answer, text, guard);
         const rule = text === undefined ? { purgeStartedMs, nowMs: clock.now() } : { text };
         const judgement = judge(observation, rule, guard);
@@ -167,6 +171,11 @@ function checkOnce(purgeStartedMs, deadline, requestTimeoutMs, { prober, clock, 
         log.info(describeCheck(state, answer.kind === 'blocked' ? undefined : delay, guard));
         return state.final ? undefined : due;
     };
+}
+/** Whether an answer is a page of HTML, whose files the assets check looks for. */
+function isHtml(contentType) {
+    const type = contentType?.split(';')[0]?.trim().toLowerCase();
+    return type === 'text/html' || type === 'application/xhtml+xml';
 }
 /** The check's line; `delay` is undefined when the answer was a block no re-check gets past. */
 function describeCheck(state, delay, guard) {

@@ -31851,7 +31851,8 @@ const SECTION_BYTES = {
     calls: 24 * 1024,
     fresh: 32 * 1024,
     succeeded: 56 * 1024,
-    derivation: 56 * 1024
+    derivation: 56 * 1024,
+    assets: 32 * 1024
 };
 /** The cuts of a target or URL and of an error or evidence, wherever a section shows one. */
 const SHOWN_TARGET_CHARS = 160;
@@ -34051,10 +34052,15 @@ const edgeCheckInputs = {
         }
         const purgedUrls = parseBoolean(inputs, 'verify');
         const timeoutMs = parseSeconds(inputs, 'verify-timeout', 3600) * 1000;
+        const assets = parseBoolean(inputs, 'verify-assets');
         // Nothing to check: no edge check, nor its settings.
-        if (!purgedUrls && urls.length === 0)
+        if (!purgedUrls && urls.length === 0) {
+            if (assets) {
+                throw new input_error/* InputError */.d('verify-assets needs verify: true or verify-urls: the files checked are those the pages checked at the edge load');
+            }
             return {};
-        return { edgeCheck: { purgedUrls, urls, text, timeoutMs } };
+        }
+        return { edgeCheck: { purgedUrls, urls, text, timeoutMs, assets } };
     }
 };
 
@@ -34129,7 +34135,10 @@ function setBoundedOutput(name, json, file, io) {
 // EXTERNAL MODULE: ./src/capabilities/edge-check/record.ts
 var record = __nccwpck_require__(9118);
 ;// CONCATENATED MODULE: ./src/capabilities/edge-check/outputs.ts
-/** The edge check's outputs: the counts, and every URL's verdict in `verification` and its file. */
+/**
+ * The edge check's outputs: the counts, and every URL's verdict in `verification` and its file;
+ * with `verify-assets`, the files' counts and every file's verdict in `assets-file`.
+ */
 
 
 /** Without an edge check the counts are 0 and the rest empty. */
@@ -34148,6 +34157,14 @@ async function writeEdgeCheckOutputs(edgeCheck, io) {
     const { file, json } = await keepEntries('verification', entries, asItIs, io);
     setBoundedOutput('verification', json(), file, io);
     setFileOutput('verification-file', file, io);
+}
+/** Left unset without `verify-assets`: a workflow can tell a check of no file from no check. */
+async function writeAssetsOutputs(files, io) {
+    const count = (verdict) => String(files.filter((file) => file.verdict === verdict).length);
+    io.setOutput('broken-count', count('broken'));
+    io.setOutput('healed-count', count('healed'));
+    const { file } = await keepEntries('assets', files, asItIs, io);
+    setFileOutput('assets-file', file, io);
 }
 
 // EXTERNAL MODULE: ./src/report-kit/budget.ts
@@ -34296,6 +34313,7 @@ function describeCheckPlanned(edgeCheck, urlTargets, guard) {
         return undefined;
     return {
         sentence: `Would then check ${(0,counted/* counted */.h)(urls.length, 'URL')} at the edge, ${parts.join(', and ')}, ` +
+            (edgeCheck.assets ? 'then the files each HTML page loads from its own host, ' : '') +
             `re-checking stale ones for up to ${edgeCheck.timeoutMs / 1000} s:`,
         urls,
         when: 'after'
@@ -34359,7 +34377,81 @@ function edgeCheckVerdict(entries, guard) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/capabilities/edge-check/assets/summary.ts
+
+
+
+/** A server's words are cut to 300 characters; this leaves room for what surrounds them. */
+const summary_SHOWN_REASON_CHARS = 400;
+/** The files with this verdict. */
+const withVerdict = (files, verdict) => files.filter((file) => file.verdict === verdict);
+/** The first page that loads a file, and how many others do. */
+function loadedBy({ page, pages }, show) {
+    return pages > 1 ? `${show(page)} and ${(0,counted/* counted */.h)(pages - 1, 'other page')}` : show(page);
+}
+/** Missing files fail the step, as stale pages do; a run with one is not complete. */
+function assetsVerdict(files, entries, guard) {
+    const broken = withVerdict(files, 'broken');
+    if (broken.length === 0)
+        return {};
+    const pages = entries.filter((entry) => (entry.assets?.broken ?? 0) > 0).length;
+    const show = (url) => (0,text_shown/* shorten */.ml)(guard, url);
+    return {
+        headline: [`${(0,counted/* counted */.h)(pages, 'page')} load${pages === 1 ? 's' : ''} a missing file`],
+        problems: [
+            `${broken.length} of ${(0,counted/* counted */.h)(files.length, 'file')} the checked pages load ${broken.length === 1 ? 'is' : 'are'} missing at the edge; the job summary and the assets-file output name each`
+        ],
+        annotations: broken.map((file) => `${show(file.url)} is missing at the edge, loaded by ${loadedBy(file, show)}: ${guard.oneLine(file.evidence, summary_SHOWN_REASON_CHARS)}`),
+        incomplete: `${(0,counted/* counted */.h)(broken.length, 'file')} missing at the edge`
+    };
+}
+/** The pages that load more files than are checked, and how many each left unchecked. */
+function overLimit(entries, guard) {
+    const over = entries.filter((entry) => (entry.assets?.over_limit ?? 0) > 0);
+    if (over.length === 0)
+        return undefined;
+    const named = over.map((entry) => `${(0,report_kit_budget/* code */.aY)(guard, entry.url, report_kit_budget/* SHOWN_TARGET_CHARS */.wB)} (${entry.assets?.over_limit ?? 0})`);
+    return `<p>Not checked, over the limit of 100 files a page and 1,000 a run: ${named.join(', ')}.</p>`;
+}
+/** The files' counts in one line, the broken in bold. */
+function summary_countsLine(files, entries) {
+    const total = (key) => entries.reduce((sum, entry) => sum + (entry.assets?.[key] ?? 0), 0);
+    const broken = withVerdict(files, 'broken').length;
+    return (`<p>${(0,counted/* counted */.h)(files.length, 'file')} the pages load checked: ` +
+        `${withVerdict(files, 'whole').length} whole, ${withVerdict(files, 'healed').length} healed, ` +
+        `${broken > 0 ? `<b>${broken} broken</b>` : '0 broken'}, ` +
+        `${withVerdict(files, 'not_judged').length} not judged; ` +
+        `${total('other_host')} on another host, not checked.</p>`);
+}
+/** The Assets part of the edge check: broken files, then healed ones, then the counts. */
+function assetsSection(files, entries, budget, guard) {
+    const show = (url) => (0,report_kit_budget/* code */.aY)(guard, url, report_kit_budget/* SHOWN_TARGET_CHARS */.wB);
+    const row = (file) => [
+        show(file.url),
+        loadedBy(file, show),
+        file.http_status === null ? 'no answer' : String(file.http_status),
+        guard.summaryText(file.evidence, report_kit_budget/* SHOWN_ERROR_CHARS */.pA),
+        file.purged ? 'purged, checked again' : 'not purged'
+    ];
+    const headers = ['File', 'Loaded by', 'Status', 'Evidence', 'Action'];
+    const more = (what) => (shown) => `Showing ${shown} ${what}; the <code>assets-file</code> output holds them all.`;
+    const broken = withVerdict(files, 'broken');
+    const healed = withVerdict(files, 'healed');
+    return [
+        '<h4>Assets</h4>',
+        ...(broken.length > 0
+            ? (0,report_kit_budget/* table */.tp)(headers, broken, row, budget, report_kit_budget/* SECTION_BYTES */.Q5.assets, more('broken files')).lines
+            : []),
+        ...(healed.length > 0
+            ? (0,report_kit_budget/* folded */.TM)(`${(0,counted/* counted */.h)(healed.length, 'file')} healed: a cached error, purged`, (0,report_kit_budget/* table */.tp)(headers, healed, row, budget, report_kit_budget/* SECTION_BYTES */.Q5.assets, more('healed files')).lines)
+            : []),
+        summary_countsLine(files, entries),
+        ...[overLimit(entries, guard)].filter((line) => line !== undefined)
+    ];
+}
+
 ;// CONCATENATED MODULE: ./src/capabilities/edge-check/index.ts
+
 
 
 
@@ -34367,6 +34459,25 @@ function edgeCheckVerdict(entries, guard) {
 
 // The checks load only when a run checks the edge.
 const work = () => Promise.all(/* import() */[__nccwpck_require__.e(814), __nccwpck_require__.e(553)]).then(__nccwpck_require__.bind(__nccwpck_require__, 7553));
+/**
+ * The edge check with the files its HTML pages load checked too: each page's entry counts them,
+ * and the outcome lists every file's verdict. The parser loads only then.
+ */
+async function withAssets(checked, { loads, deadline }, deps) {
+    const { checkAssets } = await Promise.all(/* import() */[__nccwpck_require__.e(814), __nccwpck_require__.e(414)]).then(__nccwpck_require__.bind(__nccwpck_require__, 7414));
+    // In the edge check's order, not the order answers came in: the first page is the same each run.
+    const pages = checked.entries.flatMap(({ url }) => {
+        const found = loads.get(url);
+        return found === undefined ? [] : [{ url, found }];
+    });
+    const found = await checkAssets({ pages, deadline }, deps);
+    const none = { whole: 0, broken: 0, healed: 0, not_judged: 0, other_host: 0, over_limit: 0 };
+    const entries = checked.entries.map((entry) => ({
+        ...entry,
+        assets: found.pages.get(entry.url) ?? none
+    }));
+    return { ...checked, entries, assets: found.files, cancelled: found.cancelled };
+}
 const edgeCheck = {
     inputs: edgeCheckInputs,
     notices: ({ edgeCheck, wait }, targets, guard) => edgeCheck === undefined
@@ -34389,8 +34500,22 @@ const edgeCheck = {
             return { part: {} };
         }
         const purgeStartedMs = purge.firstSentMs ?? deps.clock.now();
-        const request = { targets, purgeStartedMs, timeoutMs: edgeCheck.timeoutMs };
-        const outcome = await (await work()).checkEdge(request, deps.limits, await deps.pages());
+        // The files are checked within the edge check's own window: the same deadline.
+        const deadline = deps.clock.now() + edgeCheck.timeoutMs;
+        // Each page's files are found as its answer comes: its body is not kept.
+        const loads = new Map();
+        const { filesOf } = edgeCheck.assets
+            ? await Promise.all(/* import() */[__nccwpck_require__.e(963), __nccwpck_require__.e(512)]).then(__nccwpck_require__.bind(__nccwpck_require__, 7512))
+            : { filesOf: undefined };
+        const onPage = filesOf === undefined
+            ? undefined
+            : (url, body) => loads.set(url, filesOf(body, url));
+        const request = { targets, purgeStartedMs, timeoutMs: edgeCheck.timeoutMs, onPage };
+        const pages = await deps.pages();
+        const checked = await (await work()).checkEdge(request, deps.limits, pages);
+        const outcome = onPage === undefined || checked.cancelled
+            ? checked
+            : await withAssets(checked, { loads, deadline }, { ...pages, ...deps });
         const stopped = outcome.cancelled
             ? 'Cancelled during the edge check: the URLs not judged by then are reported as not fresh'
             : undefined;
@@ -34407,11 +34532,30 @@ const edgeCheck = {
         const entries = targets.map(({ url }) => ({ url, ...unjudged }));
         return { edgeCheck: { entries, cancelled: false, malformedAge: [] } };
     },
-    outputs: ({ edgeCheck }, io) => writeEdgeCheckOutputs(edgeCheck, io),
-    sections: {
-        beside: ({ edgeCheck, settings }, budget, guard) => edgeCheck === undefined ? [] : edgeCheckSection(edgeCheck, settings.edgeCheck, budget, guard)
+    async outputs({ edgeCheck }, io) {
+        await writeEdgeCheckOutputs(edgeCheck, io);
+        // Unset when no file was checked: off, a dry run, or a cancel before the files' turn.
+        if (edgeCheck?.assets !== undefined)
+            await writeAssetsOutputs(edgeCheck.assets, io);
     },
-    verdict: ({ edgeCheck }, guard) => edgeCheckVerdict(edgeCheck?.entries ?? [], guard)
+    sections: {
+        beside: ({ edgeCheck, settings }, budget, guard) => edgeCheck === undefined
+            ? []
+            : [
+                ...edgeCheckSection(edgeCheck, settings.edgeCheck, budget, guard),
+                ...(settings.edgeCheck?.assets === true
+                    ? assetsSection(edgeCheck.assets ?? [], edgeCheck.entries, budget, guard)
+                    : [])
+            ]
+    },
+    verdict: ({ edgeCheck }, guard) => {
+        const entries = edgeCheck?.entries ?? [];
+        // A page that loads a missing file is named first: it is broken for every visitor.
+        return [
+            assetsVerdict(edgeCheck?.assets ?? [], entries, guard),
+            edgeCheckVerdict(entries, guard)
+        ];
+    }
 };
 
 // EXTERNAL MODULE: ./src/record/failure.ts
@@ -34677,133 +34821,6 @@ async function showDryRun(calls, repeatAfterMs, plannedStages, { log, guard }) {
                 log.info(`• ${guard.oneLine(url, SHOWN_URL_CHARS)}`);
         }
     });
-}
-
-;// CONCATENATED MODULE: ./src/record/index.ts
-/** Marks each result as given or derived; `sources` maps `type target` to the file that caused it. */
-function withSources(results, sources) {
-    return results.map((result) => {
-        const file = sources.get(`${result.type} ${result.target}`);
-        return { ...result, source: file === undefined ? 'input' : 'changed-files', file: file ?? null };
-    });
-}
-function countResults(results) {
-    const counts = { purged: 0, failed: 0, planned: 0, total: results.length };
-    for (const result of results)
-        counts[result.status] += 1;
-    return counts;
-}
-
-;// CONCATENATED MODULE: ./src/core/ledger.ts
-/** Each purge call's end as it becomes known, the second pass folded in: what the engine fills. */
-
-
-/** A key a batch's answer left out was not purged. */
-const NOT_CONFIRMED = {
-    what: 'no purge id returned',
-    detail: 'the server did not confirm this key'
-};
-const worded = (failure) => ({ failure, error: (0,record_failure/* reasonOf */.A3)(failure) });
-/** Results of one call's targets; in a successful batch, a key without an id was not purged. */
-function resultsOfCall(call, end) {
-    const ofCall = end.ids === undefined ? worded(end.failure ?? record_failure/* FAILED */.Wk) : undefined;
-    const retryAt = end.retryAt === undefined ? undefined : new Date(end.retryAt).toISOString();
-    return call.targets.map((target) => {
-        const id = end.ids?.get(target);
-        const unconfirmed = end.ids !== undefined && id === undefined && call.targetType !== 'all';
-        const failed = unconfirmed ? worded(end.unusable?.get(target) ?? NOT_CONFIRMED) : ofCall;
-        return {
-            type: call.targetType,
-            target,
-            service: call.service ?? null,
-            soft: call.soft,
-            status: failed === undefined ? 'purged' : 'failed',
-            id: id ?? null,
-            http_status: end.httpStatus,
-            attempts: end.attempts,
-            error: failed?.error ?? null,
-            failure: failed?.failure ?? null,
-            ...(failed === undefined || retryAt === undefined ? {} : { retry_at: retryAt })
-        };
-    });
-}
-/**
- * One call's first-pass results with its second pass folded in: a target counts as purged only
- * when both passes purged it. `second` is `undefined` when the call was not repeated because none
- * of its targets was purged.
- */
-function withRepeat(first, second) {
-    return first.map((result, index) => {
-        const again = second?.[index];
-        if (result.status !== 'purged' || again === undefined)
-            return { ...result, repeat: null };
-        const repeat = { status: again.status, id: again.id, attempts: again.attempts };
-        if (again.status === 'purged')
-            return { ...result, repeat };
-        const failure = { what: 'repeat purge failed', detail: again.error ?? 'failed' };
-        return { ...result, status: 'failed', error: (0,record_failure/* reasonOf */.A3)(failure), failure, repeat };
-    });
-}
-/**
- * Each call's end as it becomes known. Whatever stops a run, `fill` still gives every target
- * exactly once: the calls without an end fail with the reason given.
- */
-class ResultLedger {
-    calls;
-    ends;
-    /** Once a repeat pass ran: the second pass of each call repeated, by the call's index. */
-    repeated;
-    constructor(calls) {
-        this.calls = calls;
-        this.ends = new Array(calls.length);
-    }
-    /**
-     * The first end a call is given is its end: after `fill` gave it a reason, an answer that
-     * still arrives (calls abandoned by an unexpected error) does not change what was counted.
-     */
-    ended(index, end) {
-        this.ends[index] ??= end;
-    }
-    /** Whether the call's first pass purged any of its targets: only such calls are repeated. */
-    purgedAny(index) {
-        const end = this.ends[index];
-        return (end !== undefined &&
-            resultsOfCall(this.calls[index], end).some(({ status }) => status === 'purged'));
-    }
-    /** Folds in the repeat pass: `repeats` holds the calls at `indices` of this ledger, in order. */
-    foldRepeat(indices, repeats) {
-        this.repeated = new Map();
-        for (const [position, index] of indices.entries()) {
-            const end = repeats.ends[position];
-            if (end !== undefined)
-                this.repeated.set(index, end);
-        }
-    }
-    /** Records the calls still without an end as failed for `failure`. */
-    fill(failure) {
-        const unsent = { attempts: 0, httpStatus: null, ids: undefined, failure };
-        for (let index = 0; index < this.calls.length; index += 1)
-            this.ends[index] ??= unsent;
-    }
-    /** Every target's result and their counts, the calls still without an end failed for `failure`. */
-    settle(failure) {
-        this.fill(failure);
-        const results = this.results();
-        return { results, counts: countResults(results) };
-    }
-    /** Every target's result in plan order, once `fill` gave every call an end. */
-    results() {
-        return this.calls.flatMap((call, index) => {
-            const end = this.ends[index];
-            if (end === undefined)
-                throw new Error(`call ${index} has no end: fill the ledger first`);
-            const first = resultsOfCall(call, end);
-            if (this.repeated === undefined)
-                return first;
-            const second = this.repeated.get(index);
-            return withRepeat(first, second === undefined ? undefined : resultsOfCall(call, second));
-        });
-    }
 }
 
 ;// CONCATENATED MODULE: ./src/core/log-lines.ts
@@ -35294,6 +35311,133 @@ class Gates {
     }
 }
 
+;// CONCATENATED MODULE: ./src/record/index.ts
+/** Marks each result as given or derived; `sources` maps `type target` to the file that caused it. */
+function withSources(results, sources) {
+    return results.map((result) => {
+        const file = sources.get(`${result.type} ${result.target}`);
+        return { ...result, source: file === undefined ? 'input' : 'changed-files', file: file ?? null };
+    });
+}
+function countResults(results) {
+    const counts = { purged: 0, failed: 0, planned: 0, total: results.length };
+    for (const result of results)
+        counts[result.status] += 1;
+    return counts;
+}
+
+;// CONCATENATED MODULE: ./src/core/ledger.ts
+/** Each purge call's end as it becomes known, the second pass folded in: what the engine fills. */
+
+
+/** A key a batch's answer left out was not purged. */
+const NOT_CONFIRMED = {
+    what: 'no purge id returned',
+    detail: 'the server did not confirm this key'
+};
+const worded = (failure) => ({ failure, error: (0,record_failure/* reasonOf */.A3)(failure) });
+/** Results of one call's targets; in a successful batch, a key without an id was not purged. */
+function resultsOfCall(call, end) {
+    const ofCall = end.ids === undefined ? worded(end.failure ?? record_failure/* FAILED */.Wk) : undefined;
+    const retryAt = end.retryAt === undefined ? undefined : new Date(end.retryAt).toISOString();
+    return call.targets.map((target) => {
+        const id = end.ids?.get(target);
+        const unconfirmed = end.ids !== undefined && id === undefined && call.targetType !== 'all';
+        const failed = unconfirmed ? worded(end.unusable?.get(target) ?? NOT_CONFIRMED) : ofCall;
+        return {
+            type: call.targetType,
+            target,
+            service: call.service ?? null,
+            soft: call.soft,
+            status: failed === undefined ? 'purged' : 'failed',
+            id: id ?? null,
+            http_status: end.httpStatus,
+            attempts: end.attempts,
+            error: failed?.error ?? null,
+            failure: failed?.failure ?? null,
+            ...(failed === undefined || retryAt === undefined ? {} : { retry_at: retryAt })
+        };
+    });
+}
+/**
+ * One call's first-pass results with its second pass folded in: a target counts as purged only
+ * when both passes purged it. `second` is `undefined` when the call was not repeated because none
+ * of its targets was purged.
+ */
+function withRepeat(first, second) {
+    return first.map((result, index) => {
+        const again = second?.[index];
+        if (result.status !== 'purged' || again === undefined)
+            return { ...result, repeat: null };
+        const repeat = { status: again.status, id: again.id, attempts: again.attempts };
+        if (again.status === 'purged')
+            return { ...result, repeat };
+        const failure = { what: 'repeat purge failed', detail: again.error ?? 'failed' };
+        return { ...result, status: 'failed', error: (0,record_failure/* reasonOf */.A3)(failure), failure, repeat };
+    });
+}
+/**
+ * Each call's end as it becomes known. Whatever stops a run, `fill` still gives every target
+ * exactly once: the calls without an end fail with the reason given.
+ */
+class ResultLedger {
+    calls;
+    ends;
+    /** Once a repeat pass ran: the second pass of each call repeated, by the call's index. */
+    repeated;
+    constructor(calls) {
+        this.calls = calls;
+        this.ends = new Array(calls.length);
+    }
+    /**
+     * The first end a call is given is its end: after `fill` gave it a reason, an answer that
+     * still arrives (calls abandoned by an unexpected error) does not change what was counted.
+     */
+    ended(index, end) {
+        this.ends[index] ??= end;
+    }
+    /** Whether the call's first pass purged any of its targets: only such calls are repeated. */
+    purgedAny(index) {
+        const end = this.ends[index];
+        return (end !== undefined &&
+            resultsOfCall(this.calls[index], end).some(({ status }) => status === 'purged'));
+    }
+    /** Folds in the repeat pass: `repeats` holds the calls at `indices` of this ledger, in order. */
+    foldRepeat(indices, repeats) {
+        this.repeated = new Map();
+        for (const [position, index] of indices.entries()) {
+            const end = repeats.ends[position];
+            if (end !== undefined)
+                this.repeated.set(index, end);
+        }
+    }
+    /** Records the calls still without an end as failed for `failure`. */
+    fill(failure) {
+        const unsent = { attempts: 0, httpStatus: null, ids: undefined, failure };
+        for (let index = 0; index < this.calls.length; index += 1)
+            this.ends[index] ??= unsent;
+    }
+    /** Every target's result and their counts, the calls still without an end failed for `failure`. */
+    settle(failure) {
+        this.fill(failure);
+        const results = this.results();
+        return { results, counts: countResults(results) };
+    }
+    /** Every target's result in plan order, once `fill` gave every call an end. */
+    results() {
+        return this.calls.flatMap((call, index) => {
+            const end = this.ends[index];
+            if (end === undefined)
+                throw new Error(`call ${index} has no end: fill the ledger first`);
+            const first = resultsOfCall(call, end);
+            if (this.repeated === undefined)
+                return first;
+            const second = this.repeated.get(index);
+            return withRepeat(first, second === undefined ? undefined : resultsOfCall(call, second));
+        });
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/core/engine.ts
 
 
@@ -35564,6 +35708,8 @@ async function purgeNow(calls, settings, { clock, signal, log, guard, connect },
 
 
 
+
+
 /**
  * Runs the stages in order. Input errors, the GitHub API and planning fail the run (they throw)
  * before anything is sent; from planning on, every target is reported exactly once, whatever
@@ -35608,7 +35754,7 @@ function openOnce(settings, { clock, signal, log, guard, connect, openGitHub }) 
     let github;
     let prober;
     // GitHub calls keep the bounds purge calls keep: `max-attempts`, `timeout`, the run's cancel.
-    const { maxAttempts, timeoutMs, concurrency } = settings;
+    const { maxAttempts, timeoutMs, concurrency, urlPurgeAuth } = settings;
     const stage = {
         clock,
         signal,
@@ -35619,7 +35765,30 @@ function openOnce(settings, { clock, signal, log, guard, connect, openGitHub }) 
             prober ??= await connect.prober(settings, guard);
             return { prober, clock, signal, log, guard };
         },
-        limits: { requestTimeoutMs: timeoutMs, concurrency }
+        limits: { requestTimeoutMs: timeoutMs, concurrency },
+        purgeUrl: async (url) => {
+            const target = (0,keys_and_urls/* purgeUrl */.JU)(url, 'verify-assets', guard);
+            // The token crosses the network only encrypted, as requireSafeUrlPurges holds for `urls`.
+            if (urlPurgeAuth &&
+                target.url.protocol !== 'https:' &&
+                !(0,keys_and_urls/* isLoopbackHost */.cW)(target.url.hostname)) {
+                return 'not purged: url-purge-auth sends the API token only over https or to a loopback host';
+            }
+            const urls = [target];
+            const calls = planPurges({ ...settings, purgeAll: false, keys: [], urls, soft: false });
+            const transport = connect.transport(settings);
+            const once = { ...settings, repeatAfterMs: 0 };
+            // Its lines join the group of the check that asked for it: the runner nests no group.
+            const inline = { ...log, group: (_title, fn) => fn() };
+            try {
+                const purged = await runPurge(calls, once, { transport, clock, signal, log: inline, guard });
+                const [result] = purged.results;
+                return result?.status === 'purged' ? undefined : (result?.error ?? 'not purged');
+            }
+            finally {
+                transport.close();
+            }
+        }
     };
     return { stage, close: () => prober?.close() };
 }
@@ -38886,7 +39055,8 @@ const INPUT_NAMES = [
     'verify',
     'verify-urls',
     'verify-text',
-    'verify-timeout'
+    'verify-timeout',
+    'verify-assets'
 ];
 const SECRET_INPUTS = ['api-token', 'github-token'];
 /**

@@ -66,7 +66,7 @@ const INPUT_GROUPS = [
   ],
   ['Changed files', ['changed-files', 'changed-since', 'url-map', 'key-map', 'github-token']],
   ['Wait for the origin', ['wait-for-url', 'wait-for-text', 'wait-passes', 'wait-timeout']],
-  ['Edge check', ['verify', 'verify-urls', 'verify-text', 'verify-timeout']],
+  ['Edge check', ['verify', 'verify-urls', 'verify-text', 'verify-timeout', 'verify-assets']],
   ['Behaviour', ['dry-run', 'summary', 'fail-on-error', 'repeat-after']]
 ]
 

@@ -212,9 +212,32 @@ export interface VerificationEntry {
   age: number | null
   checks: number
   evidence: string
+  /** With verify-assets: the page's files, each counted once, by verdict or why not checked. */
+  assets?: Record<
+    'whole' | 'broken' | 'healed' | 'not_judged' | 'other_host' | 'over_limit',
+    number
+  >
 }
 
 export function verificationOf(run: ActionRun): VerificationEntry[] {
   const text = run.outputs.verification ?? ''
   return text === '' ? [] : (JSON.parse(text) as VerificationEntry[])
+}
+
+/** One entry of the file `assets-file` names (verify-assets): a file a checked page loads. */
+export interface AssetsFileEntry {
+  url: string
+  page: string
+  pages: number
+  http_status: number | null
+  age: number | null
+  verdict: 'whole' | 'healed' | 'broken' | 'not_judged'
+  purged: boolean
+  evidence: string
+}
+
+/** The entries of the run's `assets-file`; none when the output is unset or empty. */
+export async function assetsFileOf(run: ActionRun): Promise<AssetsFileEntry[]> {
+  const path = run.outputs['assets-file'] ?? ''
+  return path === '' ? [] : (JSON.parse(await readFile(path, 'utf8')) as AssetsFileEntry[])
 }

@@ -95,7 +95,7 @@ export const hrefsOf = (html: string): string[] =>
 /** The markup the summary itself writes taken out; anything left that is markup was injected. */
 export function withoutOwnMarkup(html: string): string {
   return html
-    .replace(/<\/?(h2|h3|p|code|b|br|table|tr|th|td|details|summary|ul|li)>/g, '')
+    .replace(/<\/?(h2|h3|h4|p|code|b|br|table|tr|th|td|details|summary|ul|li)>/g, '')
     .replace(/<a href="[^"<>]*">/g, '')
     .replace(/<\/a>/g, '')
 }

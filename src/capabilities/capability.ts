@@ -29,6 +29,11 @@ export interface StageDeps {
   pages(): Promise<PageCheckDeps>
   /** The user's `timeout` and `concurrency`, which every fetch of a page obeys. */
   limits: RequestLimits
+  /**
+   * Purges one URL instantly, as a `urls` target is purged (the token only with `url-purge-auth`):
+   * why it was not purged, or `undefined` when it was.
+   */
+  purgeUrl(url: string): Promise<string | undefined>
 }
 
 /** The record as a capability reads it: the core's part and its own. */
@@ -88,7 +93,8 @@ export interface Capability<Part> {
   outputs?(record: Seen<Part>, io: OutputWriter): Promise<void>
   /** Its sections of the job summary, each in its slot. */
   sections?: Partial<Record<Slot, (record: Seen<Part>, budget: Budget, guard: Guard) => string[]>>
-  verdict?(record: Seen<Part>, guard: Guard): Verdict
+  /** What it says of the run: one verdict, or one per thing it judged, in the order they count. */
+  verdict?(record: Seen<Part>, guard: Guard): Verdict | Verdict[]
   /** Once the report is written (`reported`: outputs and summary both). */
   finish?(record: Seen<Part>, reported: boolean, deps: StageDeps): Promise<void>
 }

@@ -53,7 +53,8 @@ export const INPUT_NAMES = [
   'verify',
   'verify-urls',
   'verify-text',
-  'verify-timeout'
+  'verify-timeout',
+  'verify-assets'
 ] as const
 
 export type InputName = (typeof INPUT_NAMES)[number]

@@ -86,4 +86,6 @@ export interface EdgeCheckSettings {
   /** What each of `urls` must show; `undefined`: judged by `Age`. */
   text: string | undefined
   timeoutMs: number
+  /** Whether the files each HTML page loads are checked too (`verify-assets: true`). */
+  assets: boolean
 }

@@ -10,6 +10,8 @@ import type { Settings } from '../config/settings.js'
 import type { GitHubRepository } from '../github.js'
 import type { Prober } from '../http/probe.js'
 import { describePlan, planPurges } from '../core/plan.js'
+import { runPurge } from '../core/engine.js'
+import { isLoopbackHost, purgeUrl as urlTarget } from '../config/keys-and-urls.js'
 import { ResultLedger } from '../core/ledger.js'
 import type { PipelineDeps } from './connections.js'
 import { runStages, walk, type Targeted } from './stages.js'
@@ -74,7 +76,7 @@ function openOnce(
   let github: Promise<GitHubRepository> | undefined
   let prober: Prober | undefined
   // GitHub calls keep the bounds purge calls keep: `max-attempts`, `timeout`, the run's cancel.
-  const { maxAttempts, timeoutMs, concurrency } = settings
+  const { maxAttempts, timeoutMs, concurrency, urlPurgeAuth } = settings
   const stage: StageDeps = {
     clock,
     signal,
@@ -85,7 +87,31 @@ function openOnce(
       prober ??= await connect.prober(settings, guard)
       return { prober, clock, signal, log, guard }
     },
-    limits: { requestTimeoutMs: timeoutMs, concurrency }
+    limits: { requestTimeoutMs: timeoutMs, concurrency },
+    purgeUrl: async (url) => {
+      const target = urlTarget(url, 'verify-assets', guard)
+      // The token crosses the network only encrypted, as requireSafeUrlPurges holds for `urls`.
+      if (
+        urlPurgeAuth &&
+        target.url.protocol !== 'https:' &&
+        !isLoopbackHost(target.url.hostname)
+      ) {
+        return 'not purged: url-purge-auth sends the API token only over https or to a loopback host'
+      }
+      const urls = [target]
+      const calls = planPurges({ ...settings, purgeAll: false, keys: [], urls, soft: false })
+      const transport = connect.transport(settings)
+      const once = { ...settings, repeatAfterMs: 0 }
+      // Its lines join the group of the check that asked for it: the runner nests no group.
+      const inline = { ...log, group: <T>(_title: string, fn: () => Promise<T>) => fn() }
+      try {
+        const purged = await runPurge(calls, once, { transport, clock, signal, log: inline, guard })
+        const [result] = purged.results
+        return result?.status === 'purged' ? undefined : (result?.error ?? 'not purged')
+      } finally {
+        transport.close()
+      }
+    }
   }
   return { stage, close: () => prober?.close() }
 }

@@ -25,7 +25,8 @@ export const SECTION_BYTES = {
   calls: 24 * 1024,
   fresh: 32 * 1024,
   succeeded: 56 * 1024,
-  derivation: 56 * 1024
+  derivation: 56 * 1024,
+  assets: 32 * 1024
 } as const
 /** The cuts of a target or URL and of an error or evidence, wherever a section shows one. */
 export const SHOWN_TARGET_CHARS = 160

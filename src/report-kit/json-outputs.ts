@@ -85,7 +85,7 @@ export interface WrittenFile {
   written: boolean
 }
 
-type EntriesKind = 'results' | 'verification'
+type EntriesKind = 'results' | 'verification' | 'assets'
 
 /**
  * Keeps every entry in a file for later steps, and makes the entries' JSON for their output: read

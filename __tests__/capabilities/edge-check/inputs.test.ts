@@ -26,14 +26,21 @@ describe('edge check inputs', () => {
       purgedUrls: true,
       urls: [],
       text: undefined,
-      timeoutMs: 60_000
+      timeoutMs: 60_000,
+      assets: false
     })
   })
 
   it('reads verify-urls, each once, and verify-text', () => {
     expect(
       keysWith({ 'verify-urls': `${PAGE} ${PAGE}`, 'verify-text': 'abc1234' }).edgeCheck
-    ).toEqual({ purgedUrls: false, urls: [PAGE], text: 'abc1234', timeoutMs: 60_000 })
+    ).toEqual({
+      purgedUrls: false,
+      urls: [PAGE],
+      text: 'abc1234',
+      timeoutMs: 60_000,
+      assets: false
+    })
   })
 
   it.each([
@@ -64,5 +71,15 @@ describe('edge check inputs', () => {
 
   it('refuses verify-text without verify-urls, naming both', () => {
     keyPurgeRefusal({ 'verify-text': 'abc1234' }, ['verify-text', 'verify-urls'])
+  })
+
+  it('checks the files each page loads with verify-assets, beside verify or verify-urls', () => {
+    expect(keysWith({ verify: 'true', 'verify-assets': 'true' }).edgeCheck?.assets).toBe(true)
+    expect(keysWith({ 'verify-urls': PAGE, 'verify-assets': 'true' }).edgeCheck?.assets).toBe(true)
+  })
+
+  it('refuses verify-assets without a page to check, naming verify and verify-urls', () => {
+    keyPurgeRefusal({ 'verify-assets': 'true' }, ['verify-assets', 'verify', 'verify-urls'])
+    keyPurgeRefusal({ 'verify-assets': 'maybe', verify: 'true' }, ['verify-assets'])
   })
 })

@@ -1,7 +1,10 @@
 /** The edge check's outputs: its counts, and every URL's verdict in `verification` and its file. */
 import { describe, expect, it } from '@jest/globals'
-import type { EdgeCheckEntry } from '../../../src/capabilities/edge-check/record.js'
-import { writeEdgeCheckOutputs } from '../../../src/capabilities/edge-check/outputs.js'
+import type { AssetEntry, EdgeCheckEntry } from '../../../src/capabilities/edge-check/record.js'
+import {
+  writeAssetsOutputs,
+  writeEdgeCheckOutputs
+} from '../../../src/capabilities/edge-check/outputs.js'
 import type { OutputWriter } from '../../../src/report-kit/json-outputs.js'
 import { guardAgainst, type Guard } from '../../../src/text/guard.js'
 import { NO_SECRETS } from '../../support/guard.js'
@@ -100,5 +103,42 @@ describe('the edge check’s outputs', () => {
     expect(outputs['verification-file']).toBe('')
     expect(log.lines).toEqual([expect.stringMatching(/^warning: /)])
     expect(log.lines[0]).toContain(keptPath('verification'))
+  })
+})
+
+describe('the outputs of the files the pages load', () => {
+  const file = (url: string, verdict: AssetEntry['verdict']): AssetEntry => ({
+    url,
+    page: 'https://www.example.com/',
+    pages: 1,
+    http_status: verdict === 'broken' ? 404 : 200,
+    age: 0,
+    verdict,
+    purged: verdict === 'healed',
+    evidence: verdict
+  })
+  const FILES = [
+    file('https://www.example.com/app.js', 'healed'),
+    file('https://www.example.com/site.css', 'broken'),
+    file('https://www.example.com/logo.png', 'whole'),
+    file('https://www.example.com/favicon.ico', 'not_judged')
+  ]
+
+  it('counts the broken and healed files, and keeps every entry in assets-file', async () => {
+    const { io, outputs, files } = memoryOutputs()
+    await writeAssetsOutputs(FILES, io)
+    expect(outputs).toEqual({
+      'broken-count': '1',
+      'healed-count': '1',
+      'assets-file': keptPath('assets')
+    })
+    expect(JSON.parse(files.get(keptPath('assets')) ?? '')).toEqual(FILES)
+  })
+
+  it('still sets the counts when the file cannot be written, and leaves assets-file empty', async () => {
+    const { io, outputs, log } = memoryOutputs(NO_SECRETS, { full: true })
+    await writeAssetsOutputs(FILES, io)
+    expect(outputs).toEqual({ 'broken-count': '1', 'healed-count': '1', 'assets-file': '' })
+    expect(log.lines.filter((line) => line.startsWith('warning'))).toHaveLength(1)
   })
 })

@@ -55,6 +55,7 @@ function section(
   const settings = {
     purgedUrls: true,
     timeoutMs: 60_000,
+    assets: false,
     urls: byText,
     text: byText.length === 0 ? undefined : 'abc1234'
   }

@@ -12,11 +12,14 @@ import { purgeUrl } from '../../../src/config/keys-and-urls.js'
 import type { EdgeCheckSettings } from '../../../src/config/settings.js'
 import { NO_SECRETS } from '../../support/guard.js'
 
+const PAGE = 'https://www.example.com/'
+
 const verify = (overrides: Partial<EdgeCheckSettings>): EdgeCheckSettings => ({
   purgedUrls: false,
   urls: [],
   text: undefined,
   timeoutMs: 60_000,
+  assets: false,
   ...overrides
 })
 
@@ -137,6 +140,16 @@ describe('what a dry run says the wait and the edge check would do', () => {
         when: 'after'
       }
     ])
+  })
+
+  it('says the files each page loads would be checked too, with verify-assets', () => {
+    const planned = describeCheckPlanned(
+      verify({ purgedUrls: true, assets: true }),
+      [PAGE],
+      NO_SECRETS
+    )
+    expect(planned?.sentence).toContain('then the files each HTML page loads from its own host')
+    expect(planned?.urls).toEqual([PAGE])
   })
 
   it('lists every URL however many there are: the summary and log bound what they show', () => {

@@ -14,6 +14,10 @@
  *   answers 304, and the cache keeps its copy.
  * - `age()`: full answers carry `Age`, as from a shield that has held its copy that long, so a test
  *   gets cached copies that are old by their `Age` without waiting for them to age.
+ * - A static site too: `upload()` puts a file (an HTML page, a script, a stylesheet) at a path,
+ *   served as it is with its own type and keys. Under `/assets/` (a build's hashed files) only
+ *   uploaded files exist: any other answers 404, with no `Cache-Control`, as a storage bucket
+ *   answers for a file the deploy has not uploaded (yet); the VCL gives such errors a lifetime.
  */
 import { LoopbackServer } from '../../../tools/loopback-server.js'
 import {
@@ -40,6 +44,16 @@ export const FIRST_RELEASE = 'release-1'
 /** Where the origin says which release it serves (its body is that release, nothing else). */
 export const VERSION_PATH = '/version'
 
+/** Where a static site keeps its hashed files: the origin has only those `upload()`ed there. */
+export const ASSETS_PREFIX = '/assets/'
+
+/** A file of the static site: served as it is, tagged with its surrogate keys. */
+export interface StaticFile {
+  contentType: string
+  body: string
+  keys?: string[]
+}
+
 export interface OriginRequest {
   method: string
   /** Path and query, as Varnish asked for it: the resource's identity. */
@@ -59,6 +73,7 @@ export class Origin {
   readonly requests: OriginRequest[] = []
   private readonly versions = new Map<string, number>()
   private readonly frozen = new Set<string>()
+  private readonly files = new Map<string, StaticFile>()
   private current = FIRST_RELEASE
   private heldFor = 0
 
@@ -104,6 +119,11 @@ export class Origin {
     this.frozen.delete(path)
   }
 
+  /** From now on `path` serves this file (a deploy uploaded it); it still changes version. */
+  upload(path: string, file: StaticFile): void {
+    this.files.set(path, file)
+  }
+
   /** The requests for one path that reached the origin (cache misses and revalidations). */
   requestsFor(path: string): OriginRequest[] {
     return this.requests.filter((request) => request.path === path)
@@ -142,12 +162,23 @@ export class Origin {
       response.end(method === 'HEAD' ? undefined : body)
       return
     }
+    const file = this.files.get(pathname)
+    if (file === undefined && pathname.startsWith(ASSETS_PREFIX)) {
+      this.requests.push({ ...seen, status: 404, version: 0 })
+      const body = 'Not Found\n'
+      response.writeHead(404, {
+        'Content-Type': 'text/plain',
+        'Content-Length': Buffer.byteLength(body)
+      })
+      response.end(method === 'HEAD' ? undefined : body)
+      return
+    }
     const current = this.versions.get(path) ?? 0
     const unchanged = this.frozen.has(path) && current > 0
     const version = unchanged ? current : current + 1
     this.versions.set(path, version)
 
-    const tags = SITE[pathname] ?? []
+    const tags = file?.keys ?? SITE[pathname] ?? []
     const etag = `"v${version}"`
     const headers: OutgoingHttpHeaders = {
       'Cache-Control': CACHE_CONTROL,
@@ -163,10 +194,10 @@ export class Origin {
       response.writeHead(304, headers).end()
       return
     }
-    const body = JSON.stringify({ path, version, tags, release: this.current })
+    const body = file?.body ?? JSON.stringify({ path, version, tags, release: this.current })
     response.writeHead(200, {
       ...headers,
-      'Content-Type': 'application/json',
+      'Content-Type': file?.contentType ?? 'application/json',
       'Content-Length': Buffer.byteLength(body)
     })
     response.end(method === 'HEAD' ? undefined : body)

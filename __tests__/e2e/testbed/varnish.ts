@@ -2,16 +2,32 @@
  * A throwaway varnishd: foreground (`-F`), no jail (`-j none`: tests may run as root), no CLI port
  * (`-T none`), its own working directory under the system temp dir, `-s malloc,64m`, listening on a
  * free port of 127.0.0.1. `stop()` ends it (and its worker child) and removes the directory.
+ * `clientRequests()` reads what it served from its shared-memory log (varnishncsa, same package).
  */
-import { spawn } from 'node:child_process'
+import { execFile, spawn } from 'node:child_process'
 import { rm, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
+import { promisify } from 'node:util'
 import { Daemon, startOnFreePort } from './daemon.js'
 import { findExecutable } from './find-executable.js'
 import { request, sleep } from './http.js'
 
 /** Where varnishd is: `$VARNISHD` if set, else on PATH or in the sbin directories. */
 export const findVarnishd = (): string | undefined => findExecutable('varnishd', 'VARNISHD')
+
+/** Where varnishncsa is: `$VARNISHNCSA` if set, else on PATH or in the sbin directories. */
+const findVarnishncsa = (): string | undefined => findExecutable('varnishncsa', 'VARNISHNCSA')
+
+/** One request a client sent varnishd, as its log tells it. */
+export interface VarnishRequest {
+  method: string
+  /** Path and query. */
+  url: string
+  /** The status varnishd answered. */
+  status: number
+  /** The spec's API token header (`Edge-Key`), if the request carried it. */
+  edgeKey: string | undefined
+}
 
 export interface VarnishOptions {
   varnishd: string
@@ -28,7 +44,7 @@ function varnishdArguments(port: number, dir: string, vclPath: string): string[]
     '-j',
     'none',
     '-n',
-    join(dir, 'instance'),
+    instanceDir(dir),
     '-a',
     `127.0.0.1:${port}`,
     '-T',
@@ -83,6 +99,33 @@ export class Varnish {
   }
 
   /**
+   * Every client request varnishd has finished, in the order they ended (the test bed's readiness
+   * probes included): what reached the edge, PURGEs as well as GETs, whatever the origin saw.
+   */
+  async clientRequests(): Promise<VarnishRequest[]> {
+    const varnishncsa = findVarnishncsa()
+    if (varnishncsa === undefined)
+      throw new Error('varnishncsa not found (it comes with varnishd): set VARNISHNCSA to its path')
+    const { stdout } = await promisify(execFile)(
+      varnishncsa,
+      ['-d', '-n', instanceDir(this.workDir), '-F', '%m %s %{Edge-Key}i %U%q'],
+      { timeout: 10_000 }
+    )
+    return stdout
+      .split('\n')
+      .filter((line) => line !== '')
+      .map((line) => {
+        const [method = '', status = '', edgeKey = '-', url = ''] = line.split(' ')
+        return {
+          method,
+          url,
+          status: Number(status),
+          edgeKey: edgeKey === '-' ? undefined : edgeKey
+        }
+      })
+  }
+
+  /**
    * Ends varnishd (the manager stops and reaps its worker child before it exits; the whole group
    * is killed if it has not after 15 s) and removes its working directory.
    */
@@ -93,6 +136,7 @@ export class Varnish {
 }
 
 const urlOf = (port: number): string => `http://127.0.0.1:${port}`
+const instanceDir = (dir: string): string => join(dir, 'instance')
 
 async function waitUntilReady(daemon: Daemon, url: string, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs

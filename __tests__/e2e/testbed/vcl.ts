@@ -4,6 +4,9 @@
  * Content (GET/HEAD): cached by URL only (the action's PURGE carries the Varnish address as host);
  * `X-Cache` tells how it was served: `MISS`, `HIT`, or `HIT-STALE` (expired, served in grace while
  * a background fetch revalidates it). `Surrogate-Key` from the origin becomes the object's `xkey`.
+ * A 404 or 410 is cached for an hour, without grace, as CDNs cache errors (not Varnish's default
+ * 2 minutes, nor a lifetime the origin gives; `no-store` or `private` still keep it out): a file
+ * asked for before it was uploaded stays missing at the edge until it is purged.
  *
  * From 127.0.0.1/::1 only (ACL `purgers`; anyone else gets 403):
  * - `PURGE <path>`: the spec's per-URL purge, hard (`purge.hard()`), or soft with
@@ -112,6 +115,10 @@ sub vcl_backend_response {
     set beresp.http.xkey = beresp.http.Surrogate-Key;
   }
   set beresp.keep = 1h;
+  if (beresp.status == 404 || beresp.status == 410) {
+    set beresp.ttl = 1h;
+    set beresp.grace = 0s;
+  }
 }
 
 sub vcl_deliver {

@@ -40,6 +40,11 @@ interface EdgeCheckRequest {
    * within it plus one `requestTimeoutMs`, however many URLs there are.
    */
   timeoutMs: number
+  /**
+   * With `verify-assets`: handed each HTML page's body as its last check read it, whole (reading no
+   * longer stops once `verify-text` shows), for the check of the files it loads.
+   */
+  onPage?: (url: string, html: string) => void
 }
 
 const FIRST_RECHECK_MS = 500
@@ -84,7 +89,7 @@ export async function checkEdge(
     final: false,
     late: false
   }))
-  const check = checkOnce(settings.purgeStartedMs, deadline, requestTimeoutMs, deps)
+  const check = checkOnce(settings, deadline, requestTimeoutMs, deps)
   const seconds = `${settings.timeoutMs / 1000} s`
   const title = `Edge check: ${counted(progress.length, 'URL')} (up to ${concurrency} at once, stale ones re-checked; no check starts after ${seconds})`
   return log.group(title, async () => {
@@ -100,7 +105,7 @@ export async function checkEdge(
  * are final, and spare every URL behind the same wall its check).
  */
 function checkOnce(
-  purgeStartedMs: number,
+  { purgeStartedMs, onPage }: EdgeCheckRequest,
   deadline: number,
   requestTimeoutMs: number,
   { prober, clock, signal, log, guard }: PageCheckDeps
@@ -118,8 +123,12 @@ function checkOnce(
     // lifts one above `timeout` (below 1 s), which would break that bound.
     const timeoutMs =
       state.checks === 0 ? requestTimeoutMs : timeoutBefore(deadline, clock.now(), requestTimeoutMs)
-    const answer = await safeGet(prober, url, { timeoutMs, signal, lookFor: text })
+    const lookFor = onPage === undefined ? text : undefined
+    const answer = await safeGet(prober, url, { timeoutMs, signal, lookFor })
     if (answer.kind === 'cancelled') return undefined
+    if (answer.kind === 'response' && isHtml(answer.headers['content-type'])) {
+      onPage?.(url, answer.body)
+    }
     const observation = observe(answer, text, guard)
     const rule = text === undefined ? { purgeStartedMs, nowMs: clock.now() } : { text }
     const judgement = judge(observation, rule, guard)
@@ -136,6 +145,12 @@ function checkOnce(
     log.info(describeCheck(state, answer.kind === 'blocked' ? undefined : delay, guard))
     return state.final ? undefined : due
   }
+}
+
+/** Whether an answer is a page of HTML, whose files the assets check looks for. */
+function isHtml(contentType: string | undefined): boolean {
+  const type = contentType?.split(';')[0]?.trim().toLowerCase()
+  return type === 'text/html' || type === 'application/xhtml+xml'
 }
 
 /** The check's line; `delay` is undefined when the answer was a block no re-check gets past. */

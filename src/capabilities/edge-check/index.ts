@@ -5,8 +5,10 @@
  */
 import type { Capability } from '../capability.js'
 import { edgeCheckInputs } from './inputs.js'
-import { writeEdgeCheckOutputs } from './outputs.js'
-import type { EdgeCheckPart } from './record.js'
+import { writeAssetsOutputs, writeEdgeCheckOutputs } from './outputs.js'
+import type { EdgeCheckOutcome, EdgeCheckPart } from './record.js'
+import type { AssetsDeps } from './assets/check-files.js'
+import type { PageFiles } from './assets/extract.js'
 import { edgeCheckSection } from './summary.js'
 import {
   describeCheckPlanned,
@@ -15,9 +17,34 @@ import {
   strayEdgeCheckHosts
 } from './urls.js'
 import { edgeCheckVerdict } from './verdict.js'
+import { assetsSection, assetsVerdict } from './assets/summary.js'
 
 // The checks load only when a run checks the edge.
 const work = () => import('./check.js')
+
+/**
+ * The edge check with the files its HTML pages load checked too: each page's entry counts them,
+ * and the outcome lists every file's verdict. The parser loads only then.
+ */
+async function withAssets(
+  checked: EdgeCheckOutcome,
+  { loads, deadline }: { loads: Map<string, PageFiles>; deadline: number },
+  deps: AssetsDeps
+): Promise<EdgeCheckOutcome> {
+  const { checkAssets } = await import('./assets/check-files.js')
+  // In the edge check's order, not the order answers came in: the first page is the same each run.
+  const pages = checked.entries.flatMap(({ url }) => {
+    const found = loads.get(url)
+    return found === undefined ? [] : [{ url, found }]
+  })
+  const found = await checkAssets({ pages, deadline }, deps)
+  const none = { whole: 0, broken: 0, healed: 0, not_judged: 0, other_host: 0, over_limit: 0 }
+  const entries = checked.entries.map((entry) => ({
+    ...entry,
+    assets: found.pages.get(entry.url) ?? none
+  }))
+  return { ...checked, entries, assets: found.files, cancelled: found.cancelled }
+}
 
 export const edgeCheck: Capability<EdgeCheckPart> = {
   inputs: edgeCheckInputs,
@@ -43,8 +70,24 @@ export const edgeCheck: Capability<EdgeCheckPart> = {
       return { part: {} }
     }
     const purgeStartedMs = purge.firstSentMs ?? deps.clock.now()
-    const request = { targets, purgeStartedMs, timeoutMs: edgeCheck.timeoutMs }
-    const outcome = await (await work()).checkEdge(request, deps.limits, await deps.pages())
+    // The files are checked within the edge check's own window: the same deadline.
+    const deadline = deps.clock.now() + edgeCheck.timeoutMs
+    // Each page's files are found as its answer comes: its body is not kept.
+    const loads = new Map<string, PageFiles>()
+    const { filesOf } = edgeCheck.assets
+      ? await import('./assets/extract.js')
+      : { filesOf: undefined }
+    const onPage =
+      filesOf === undefined
+        ? undefined
+        : (url: string, body: string) => loads.set(url, filesOf(body, url))
+    const request = { targets, purgeStartedMs, timeoutMs: edgeCheck.timeoutMs, onPage }
+    const pages = await deps.pages()
+    const checked = await (await work()).checkEdge(request, deps.limits, pages)
+    const outcome =
+      onPage === undefined || checked.cancelled
+        ? checked
+        : await withAssets(checked, { loads, deadline }, { ...pages, ...deps })
     const stopped = outcome.cancelled
       ? 'Cancelled during the edge check: the URLs not judged by then are reported as not fresh'
       : undefined
@@ -59,10 +102,28 @@ export const edgeCheck: Capability<EdgeCheckPart> = {
     const entries = targets.map(({ url }) => ({ url, ...unjudged }))
     return { edgeCheck: { entries, cancelled: false, malformedAge: [] } }
   },
-  outputs: ({ edgeCheck }, io) => writeEdgeCheckOutputs(edgeCheck, io),
+  async outputs({ edgeCheck }, io) {
+    await writeEdgeCheckOutputs(edgeCheck, io)
+    // Unset when no file was checked: off, a dry run, or a cancel before the files' turn.
+    if (edgeCheck?.assets !== undefined) await writeAssetsOutputs(edgeCheck.assets, io)
+  },
   sections: {
     beside: ({ edgeCheck, settings }, budget, guard) =>
-      edgeCheck === undefined ? [] : edgeCheckSection(edgeCheck, settings.edgeCheck, budget, guard)
+      edgeCheck === undefined
+        ? []
+        : [
+            ...edgeCheckSection(edgeCheck, settings.edgeCheck, budget, guard),
+            ...(settings.edgeCheck?.assets === true
+              ? assetsSection(edgeCheck.assets ?? [], edgeCheck.entries, budget, guard)
+              : [])
+          ]
   },
-  verdict: ({ edgeCheck }, guard) => edgeCheckVerdict(edgeCheck?.entries ?? [], guard)
+  verdict: ({ edgeCheck }, guard) => {
+    const entries = edgeCheck?.entries ?? []
+    // A page that loads a missing file is named first: it is broken for every visitor.
+    return [
+      assetsVerdict(edgeCheck?.assets ?? [], entries, guard),
+      edgeCheckVerdict(entries, guard)
+    ]
+  }
 }

@@ -15,8 +15,16 @@ export const edgeCheckInputs: InputPart = {
     }
     const purgedUrls = parseBoolean(inputs, 'verify')
     const timeoutMs = parseSeconds(inputs, 'verify-timeout', 3600) * 1000
+    const assets = parseBoolean(inputs, 'verify-assets')
     // Nothing to check: no edge check, nor its settings.
-    if (!purgedUrls && urls.length === 0) return {}
-    return { edgeCheck: { purgedUrls, urls, text, timeoutMs } }
+    if (!purgedUrls && urls.length === 0) {
+      if (assets) {
+        throw new InputError(
+          'verify-assets needs verify: true or verify-urls: the files checked are those the pages checked at the edge load'
+        )
+      }
+      return {}
+    }
+    return { edgeCheck: { purgedUrls, urls, text, timeoutMs, assets } }
   }
 }

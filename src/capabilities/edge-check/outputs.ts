@@ -1,4 +1,7 @@
-/** The edge check's outputs: the counts, and every URL's verdict in `verification` and its file. */
+/**
+ * The edge check's outputs: the counts, and every URL's verdict in `verification` and its file;
+ * with `verify-assets`, the files' counts and every file's verdict in `assets-file`.
+ */
 import {
   asItIs,
   keepEntries,
@@ -6,7 +9,7 @@ import {
   setFileOutput,
   type OutputWriter
 } from '../../report-kit/json-outputs.js'
-import { edgeCounts, type EdgeCheckOutcome } from './record.js'
+import { edgeCounts, type AssetEntry, type EdgeCheckOutcome } from './record.js'
 
 /** Without an edge check the counts are 0 and the rest empty. */
 export async function writeEdgeCheckOutputs(
@@ -27,4 +30,14 @@ export async function writeEdgeCheckOutputs(
   const { file, json } = await keepEntries('verification', entries, asItIs, io)
   setBoundedOutput('verification', json(), file, io)
   setFileOutput('verification-file', file, io)
+}
+
+/** Left unset without `verify-assets`: a workflow can tell a check of no file from no check. */
+export async function writeAssetsOutputs(files: AssetEntry[], io: OutputWriter): Promise<void> {
+  const count = (verdict: AssetEntry['verdict']): string =>
+    String(files.filter((file) => file.verdict === verdict).length)
+  io.setOutput('broken-count', count('broken'))
+  io.setOutput('healed-count', count('healed'))
+  const { file } = await keepEntries('assets', files, asItIs, io)
+  setFileOutput('assets-file', file, io)
 }

@@ -7,7 +7,29 @@ export interface EdgeCheckEntry {
   age: number | null
   checks: number
   evidence: string
+  /** With `verify-assets`: every file the page loads, counted once, by the verdict it got. */
+  assets?: PageAssetCounts
 }
+
+/** A file a page loads, as the check of files judged it. */
+export type AssetVerdict = 'whole' | 'healed' | 'broken' | 'not_judged'
+
+/** One entry of the `assets-file` output; field names are the output's. */
+export interface AssetEntry {
+  url: string
+  /** The first page that loads it, and how many do. */
+  page: string
+  pages: number
+  http_status: number | null
+  age: number | null
+  verdict: AssetVerdict
+  /** Whether the action purged it, as a cached error. */
+  purged: boolean
+  evidence: string
+}
+
+/** A page's files, each counted once: by its verdict, or why it was not checked. */
+export type PageAssetCounts = Record<AssetVerdict | 'other_host' | 'over_limit', number>
 
 export interface EdgeCheckOutcome {
   /** One per target, in target order. */
@@ -15,6 +37,8 @@ export interface EdgeCheckOutcome {
   cancelled: boolean
   /** The URLs whose last answer had an `Age` that proves nothing (their `age` is null). */
   malformedAge: string[]
+  /** With `verify-assets`: each file checked, once however many pages load it. */
+  assets?: AssetEntry[]
 }
 
 export const NOT_JUDGED_CANCELLED = 'not judged: the run was cancelled'

@@ -81,6 +81,7 @@ export function describeCheckPlanned(
   return {
     sentence:
       `Would then check ${counted(urls.length, 'URL')} at the edge, ${parts.join(', and ')}, ` +
+      (edgeCheck.assets ? 'then the files each HTML page loads from its own host, ' : '') +
       `re-checking stale ones for up to ${edgeCheck.timeoutMs / 1000} s:`,
     urls,
     when: 'after'
