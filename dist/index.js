@@ -38922,6 +38922,7 @@ function undeclaredInputs(variables, declared) {
     }
     return found;
 }
+/** The name among `declared` that `name` most likely stands for, when one is close (see above). */
 function closestInput(name, declared) {
     const allowed = Math.min(MAX_EDITS, name.length / 2);
     const edits = declared.map((candidate) => editDistance(name, candidate));
