@@ -82,6 +82,10 @@ describe('what the command purges', () => {
     expect(file.startsWith(temp)).toBe(true)
     expect(JSON.parse(await readFile(file, 'utf8'))).toHaveLength(600)
     expect(json.results).toEqual(JSON.parse(await readFile(file, 'utf8')))
+    // The summary's footer names the file, which stays; no runner deletes it, no artifact keeps it.
+    const summary = run.stderr.slice(0, run.stderr.lastIndexOf('Results:'))
+    expect(summary).toContain(file)
+    expect(run.stderr).not.toMatch(/artifact|runner/i)
   })
 
   it('purges URLs, given as an option or as EDGE_PURGE_URLS (the option winning)', async () => {

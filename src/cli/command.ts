@@ -73,6 +73,8 @@ async function report(record: RunRecord, voice: TerminalVoice, options: CommandO
   if (record.settings.summary) {
     const html = renderSummary(record, {
       resultsFile: resultsFile ?? '',
+      // Not in a runner's RUNNER_TEMP: the file stays where it was written.
+      resultsFileStays: true,
       context: undefined,
       guard
     })
