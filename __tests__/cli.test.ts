@@ -181,6 +181,19 @@ describe('refusals: exit 2, nothing sent', () => {
     expect(server.requests).toEqual([])
   })
 
+  it.each([
+    ['EDGE_PURGE_DRY_RN', 'EDGE_PURGE_DRY_RUN'],
+    ['EDGE_PURGE_KEY', 'EDGE_PURGE_KEYS']
+  ])('refuses %s, a variable that names no input, naming %s', async (variable, closest) => {
+    const run = await edgePurge([...api(), '--keys', 'a'], {
+      env: { EDGE_PURGE_API_TOKEN: TOKEN, [variable]: 'true' }
+    })
+    expect(run.code).toBe(2)
+    expect(run.stderr).toContain(variable)
+    expect(run.stderr).toContain(closest)
+    expect(server.requests).toEqual([])
+  })
+
   it.each([['--api-token', TOKEN], [`--api-token=${TOKEN}`], ['--github-token', GITHUB_TOKEN]])(
     'refuses %s on the command line without echoing the value',
     async (...given) => {

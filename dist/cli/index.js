@@ -36596,8 +36596,11 @@ const KNOWN = [
     'json',
     'results-file'
 ];
+const options_PREFIX = 'EDGE_PURGE_';
 /** `EDGE_PURGE_DRY_RUN` for `dry-run`. */
-const variableOf = (name) => `EDGE_PURGE_${name.toUpperCase().replace(/-/g, '_')}`;
+const variableOf = (name) => `${options_PREFIX}${name.toUpperCase().replace(/-/g, '_')}`;
+/** A name past 60 characters is cut: it may be something pasted in the wrong place. */
+const shortened = (name) => (name.length > 60 ? `${name.slice(0, 60)}…` : name);
 /** One `--name[=value]` argument, split; `undefined` for anything else. */
 function optionOf(arg) {
     const match = /^--([^=]+)(?:=([\s\S]*))?$/.exec(arg);
@@ -36611,9 +36614,22 @@ function tokenOnCommandLine(name) {
 function unknownOption(name) {
     const closest = closestInput(name, KNOWN);
     const guess = closest === undefined ? '' : ` (did you mean --${closest}?)`;
-    // A name past 60 characters is cut: it may be something pasted in the wrong place.
-    const shown = name.length > 60 ? `${name.slice(0, 60)}…` : name;
-    return new UsageError(`Unknown option --${shown}${guess}`);
+    return new UsageError(`Unknown option --${shortened(name)}${guess}`);
+}
+/**
+ * Refuses an `EDGE_PURGE_*` variable that no input is read from, naming the closest input's, as an
+ * unknown option is: `EDGE_PURGE_DRY_RN` would otherwise purge for real. An empty one is unset.
+ */
+function refuseUnknownVariables(env) {
+    const known = INPUT_NAMES.map(variableOf);
+    for (const variable of Object.keys(env).sort()) {
+        if (!variable.startsWith(options_PREFIX) || known.includes(variable) || !env[variable])
+            continue;
+        const name = variable.slice(options_PREFIX.length).toLowerCase().replace(/_/g, '-');
+        const closest = closestInput(name, INPUT_NAMES);
+        const guess = closest === undefined ? '' : ` (did you mean ${variableOf(closest)}?)`;
+        throw new UsageError(`Unknown variable ${shortened(variable)}: it names no input${guess}`);
+    }
 }
 /** The options given, by name (the last of a repeated one wins); the token options refused. */
 function givenOptions(args) {
@@ -36672,6 +36688,7 @@ function tokenOf(name, given, env) {
  */
 function readOptions(args, env) {
     const given = givenOptions(args[0] === '--' ? args.slice(1) : args);
+    refuseUnknownVariables(env);
     const raw = {};
     for (const name of INPUT_NAMES) {
         if (isSecret(name))

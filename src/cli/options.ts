@@ -45,8 +45,11 @@ const KNOWN = [
   'results-file'
 ]
 
+const PREFIX = 'EDGE_PURGE_'
 /** `EDGE_PURGE_DRY_RUN` for `dry-run`. */
-const variableOf = (name: string): string => `EDGE_PURGE_${name.toUpperCase().replace(/-/g, '_')}`
+const variableOf = (name: string): string => `${PREFIX}${name.toUpperCase().replace(/-/g, '_')}`
+/** A name past 60 characters is cut: it may be something pasted in the wrong place. */
+const shortened = (name: string): string => (name.length > 60 ? `${name.slice(0, 60)}…` : name)
 
 /** One `--name[=value]` argument, split; `undefined` for anything else. */
 function optionOf(arg: string): { name: string; value: string | undefined } | undefined {
@@ -65,9 +68,22 @@ function tokenOnCommandLine(name: Secret): UsageError {
 function unknownOption(name: string): UsageError {
   const closest = closestInput(name, KNOWN)
   const guess = closest === undefined ? '' : ` (did you mean --${closest}?)`
-  // A name past 60 characters is cut: it may be something pasted in the wrong place.
-  const shown = name.length > 60 ? `${name.slice(0, 60)}…` : name
-  return new UsageError(`Unknown option --${shown}${guess}`)
+  return new UsageError(`Unknown option --${shortened(name)}${guess}`)
+}
+
+/**
+ * Refuses an `EDGE_PURGE_*` variable that no input is read from, naming the closest input's, as an
+ * unknown option is: `EDGE_PURGE_DRY_RN` would otherwise purge for real. An empty one is unset.
+ */
+function refuseUnknownVariables(env: NodeJS.ProcessEnv): void {
+  const known = INPUT_NAMES.map(variableOf)
+  for (const variable of Object.keys(env).sort()) {
+    if (!variable.startsWith(PREFIX) || known.includes(variable) || !env[variable]) continue
+    const name = variable.slice(PREFIX.length).toLowerCase().replace(/_/g, '-')
+    const closest = closestInput(name, INPUT_NAMES)
+    const guess = closest === undefined ? '' : ` (did you mean ${variableOf(closest)}?)`
+    throw new UsageError(`Unknown variable ${shortened(variable)}: it names no input${guess}`)
+  }
 }
 
 /** The options given, by name (the last of a repeated one wins); the token options refused. */
@@ -125,6 +141,7 @@ function tokenOf(name: Secret, given: Map<string, string>, env: NodeJS.ProcessEn
  */
 export function readOptions(args: readonly string[], env: NodeJS.ProcessEnv): CommandOptions {
   const given = givenOptions(args[0] === '--' ? args.slice(1) : args)
+  refuseUnknownVariables(env)
   const raw = {} as RawInputs
   for (const name of INPUT_NAMES) {
     if (isSecret(name)) raw[name] = tokenOf(name, given, env)
