@@ -9,6 +9,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { FakePurgeServer } from '../tools/fake-purge-api/server.js'
 import { ROOT, runAction } from '../tools/run-like-runner.js'
+import { INPUT_GROUPS } from '../src/cli/input-groups.js'
+import { ACTION_DEFAULTS, ACTION_DESCRIPTIONS } from '../src/cli/action-inputs.js'
 
 const CLI = join(ROOT, 'dist', 'cli', 'index.js')
 const NODE = process.env.EDGE_PURGE_NODE || process.execPath
@@ -117,6 +119,44 @@ describe('what the command purges', () => {
     expect(run.code).toBe(0)
     expect(server.requests).toHaveLength(1)
   })
+})
+
+describe('--help', () => {
+  it.each(['--help', '-h'])(
+    '%s: every input by group, own options, tokens, exit codes; exit 0',
+    async (flag) => {
+      const run = await edgePurge([flag, '--keys', 'a'])
+      expect(run.code).toBe(0)
+      expect(run.stderr).toBe('')
+      const lines = run.stdout.split('\n')
+      const titles = INPUT_GROUPS.map(([title]) => lines.indexOf(`${title}:`))
+      expect(titles.every((at) => at >= 0)).toBe(true)
+      expect([...titles].sort((a, b) => a - b)).toEqual(titles)
+      const flat = run.stdout.replace(/\s+/g, ' ')
+      INPUT_GROUPS.forEach(([, names], group) => {
+        const section = lines.slice(titles[group], titles[group + 1] ?? undefined).join('\n')
+        for (const name of names) {
+          const shown = name.endsWith('-token')
+            ? `EDGE_PURGE_${name.toUpperCase().replace('-', '_')}`
+            : `--${name}`
+          expect(section).toMatch(new RegExp(`^  ${shown}[ ,]`, 'm'))
+          expect(flat).toContain(ACTION_DESCRIPTIONS[name])
+        }
+      })
+      expect(run.stdout).toContain(`Default: ${ACTION_DEFAULTS['batch-size']}`)
+      for (const option of [
+        '--api-token-file',
+        '--github-token-file',
+        '--json',
+        '--results-file',
+        '--help, -h'
+      ])
+        expect(run.stdout).toContain(`  ${option}`)
+      for (const code of [0, 1, 2, 130, 143])
+        expect(run.stdout).toMatch(new RegExp(`^  ${code} `, 'm'))
+      expect(server.requests).toEqual([])
+    }
+  )
 })
 
 const JSON_VALUES = ['purge-ids', 'results', 'verification']

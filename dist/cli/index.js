@@ -36566,6 +36566,42 @@ const ACTION_DEFAULTS = {
     'verify-timeout': '60',
     'verify-assets': 'false'
 };
+/** Every input's description in action.yml, on one line, for `--help`. */
+const ACTION_DESCRIPTIONS = {
+    'api-token': 'API token, sent as the Edge-Key header to base-url. Masked in logs before anything else runs. Required to purge keys or a whole service (not for a dry run).',
+    'base-url': "The purge API's management address, e.g. https://api.example-cdn.com, without /service/... (the action appends it). Required to purge keys or a whole service. Must be https (http only for localhost, 127.0.0.0/8 and ::1).",
+    'service-id': 'The service whose cache is purged, or several, separated by newlines or commas: keys and purge-all go to each service, URL purges once. Required to purge keys or a whole service.',
+    mode: 'keys, urls or all. When empty, purges the keys and/or URLs given. all purges everything in the service and refuses keys or URLs beside it; keys or urls refuses the other kind.',
+    keys: 'Surrogate keys, separated by spaces, commas or newlines, without quotes around each (a key wrapped in " or \' is refused). Blank entries and duplicates are dropped (first order kept).',
+    'keys-file': 'Path of a file of surrogate keys, same separators as keys; merged with keys.',
+    urls: 'Absolute http(s) URLs to purge, separated by whitespace or a comma and a space (a comma inside a URL is kept), or a JSON array; deduplicated.',
+    'urls-file': 'Path of a file of URLs, same separators as urls; merged with urls.',
+    soft: 'Soft purge (mark content stale instead of removing it) by sending Edge-Soft-Purge: 1. Not available with mode all.',
+    'batch-format': 'How key batches are sent: json sends {"surrogate_keys": [...]} as the body; header sends a space-separated Surrogate-Key header (split to stay within 16 KiB).',
+    'batch-size': 'Surrogate keys per batch call, 1 to 256.',
+    concurrency: 'Purge calls in flight at once, 1 to 64.',
+    'max-attempts': 'Attempts per purge or GitHub call, 1 to 20, retrying rate limits, server errors, timeouts and dropped connections.',
+    timeout: 'Seconds allowed for one attempt of a purge or GitHub call (up to 600).',
+    'url-purge-auth': "Send api-token with URL purges. Off by default: URL purges go to the content's own hosts, and the token should not travel there unless that host requires it.",
+    'dry-run': 'Plan every call and report it, but send nothing. Results have status planned.',
+    summary: 'Write a job summary of the purge.',
+    'fail-on-error': 'Fail the step when any target failed to purge; when false, warn instead.',
+    'repeat-after': 'Seconds (0 to 300, 0 is off) after every target is done before purging the purged targets again, so a shield cache cannot refill the edge with stale content. A target counts as purged only when both passes purged it.',
+    'changed-files': "Also purge the URLs and keys derived (with url-map and key-map) from the files changed by this run's commits: for push, the whole push (before...after); for release, since the previous release. Added, modified, removed and renamed (both names) files count.",
+    'url-map': 'Lines PATH_PREFIX => URL_PREFIX, e.g. "public/ => https://www.example.com/": a changed file under PATH_PREFIX is purged as URL_PREFIX plus the rest of its path; a changed index.html also purges its directory URL.',
+    'key-map': 'Lines GLOB => KEY, e.g. "content/blog/** => blog": each changed file matching the glob adds that surrogate key.',
+    'changed-since': "The commit (sha, tag or branch) to compare against when the event gives no usable range: a new branch, a force-push whose before is gone, a first release, or any event but push and release, where it is required. last-purge: since each service's last complete purge (see docs).",
+    'github-token': "Token for GitHub's API with changed-files (contents: read) and last-purge (deployments: write). Masked like api-token.",
+    'wait-for-url': "URLs (http or https, separated as urls) checked with GET before any purge call is sent, usually the origin's own address or a version endpoint, not the cached address.",
+    'wait-for-text': 'Text each wait-for-url must show in a 2xx answer, in its body or a header value, e.g. the commit SHA. Without it, the wait ends when each URL has answered 2xx.',
+    'wait-passes': 'Checks in a row each wait-for-url must pass: raise it for an origin behind a load balancer during a rolling deploy.',
+    'wait-timeout': 'Seconds to wait for the origin (up to 21600), a check of each URL every 2 s. When the time is up no purge call is sent: every target fails.',
+    verify: 'true to fetch every purged URL through the CDN after the purge (and the repeat-after pass) and check it is fresh: its Age is no older than the purge. verify-urls are checked whenever given.',
+    'verify-urls': 'More URLs to check after the purge (separated as urls): pages tagged with the purged keys, or any pages after a purge-all.',
+    'verify-text': 'Text each verify-urls page must show (body or a header value) to count as fresh, e.g. the commit SHA the build embeds. Without it they are judged by Age. Needs verify-urls.',
+    'verify-timeout': 'Seconds the edge check may start checks (up to 3600), re-checking stale URLs with backoff; it ends within this plus one timeout. A URL not checked by then is reported not fresh.',
+    'verify-assets': 'true to also check the files each checked page loads from its own host: a cached 404 is purged and checked again; a file still missing fails the step. Needs verify or verify-urls.'
+};
 
 ;// CONCATENATED MODULE: ./src/cli/options.ts
 /**
@@ -36594,8 +36630,11 @@ const KNOWN = [
     ...BOOLEANS.map((name) => `no-${name}`),
     ...TOKEN_FILES,
     'json',
-    'results-file'
+    'results-file',
+    'help'
 ];
+/** Whether the command is asked for its help (`--help` or `-h`), which wins over anything else. */
+const wantsHelp = (args) => args.some((arg) => arg === '-h' || arg === '--help' || arg === '--help=true');
 const options_PREFIX = 'EDGE_PURGE_';
 /** `EDGE_PURGE_DRY_RUN` for `dry-run`. */
 const variableOf = (name) => `${options_PREFIX}${name.toUpperCase().replace(/-/g, '_')}`;
@@ -36649,7 +36688,7 @@ function givenOptions(args) {
                 throw new UsageError(`--${name} takes no value`);
             given.set(negated, 'false');
         }
-        else if (BOOLEANS.includes(name) || name === 'json') {
+        else if (BOOLEANS.includes(name) || name === 'json' || name === 'help') {
             given.set(name, value ?? 'true');
         }
         else if (KNOWN.includes(name)) {
@@ -36700,6 +36739,136 @@ function readOptions(args, env) {
     if (json !== 'true' && json !== 'false')
         throw new UsageError('--json takes true or false');
     return { raw, json: json === 'true', resultsFile: given.get('results-file') };
+}
+
+;// CONCATENATED MODULE: ./src/cli/input-groups.ts
+const INPUT_GROUPS = [
+    ['What to purge', ['mode', 'keys', 'keys-file', 'urls', 'urls-file', 'soft']],
+    [
+        'The purge API',
+        [
+            'api-token',
+            'base-url',
+            'service-id',
+            'url-purge-auth',
+            'batch-format',
+            'batch-size',
+            'concurrency',
+            'max-attempts',
+            'timeout'
+        ]
+    ],
+    ['Changed files', ['changed-files', 'changed-since', 'url-map', 'key-map', 'github-token']],
+    ['Wait for the origin', ['wait-for-url', 'wait-for-text', 'wait-passes', 'wait-timeout']],
+    ['Edge check', ['verify', 'verify-urls', 'verify-text', 'verify-timeout', 'verify-assets']],
+    ['Behaviour', ['dry-run', 'summary', 'fail-on-error', 'repeat-after']]
+];
+
+;// CONCATENATED MODULE: ./src/cli/help.ts
+
+
+
+/** The widest the help is wrapped to, whatever the terminal. */
+const MAX_COLUMNS = 100;
+const INDENT = '      ';
+/** `text`'s words in lines of at most `width` characters, each after `indent`. */
+function wrapped(text, width, indent = INDENT) {
+    const lines = [];
+    let line = '';
+    for (const word of text.split(/\s+/).filter((part) => part !== '')) {
+        if (line !== '' && indent.length + line.length + 1 + word.length > width) {
+            lines.push(`${indent}${line}`);
+            line = word;
+        }
+        else {
+            line = line === '' ? word : `${line} ${word}`;
+        }
+    }
+    return line === '' ? lines : [...lines, `${indent}${line}`];
+}
+const isBoolean = (name) => ['true', 'false'].includes(ACTION_DEFAULTS[name]);
+/** How an input is given: its options (a token: its variable or its file), then its words. */
+function inputEntry(name, width) {
+    const given = isSecret(name)
+        ? `${variableOf(name)} or --${name}-file PATH (never --${name})`
+        : isBoolean(name)
+            ? `--${name}, --no-${name}, --${name}=true|false`
+            : `--${name} ${name.endsWith('-file') ? 'PATH' : 'VALUE'}`;
+    // A token's default (github-token's is an expression) is the runner's alone.
+    const fallback = isSecret(name) ? '' : ACTION_DEFAULTS[name];
+    const byDefault = fallback === '' ? [] : [`Default: ${fallback}`];
+    return [
+        `  ${given}`,
+        ...wrapped(ACTION_DESCRIPTIONS[name], width),
+        ...byDefault.map((line) => `${INDENT}${line}`)
+    ];
+}
+const OWN_OPTIONS = [
+    [
+        '--api-token-file PATH',
+        'The API token, read from a file (surrounding spaces and newline trimmed).'
+    ],
+    ['--github-token-file PATH', 'The GitHub token, read from a file (trimmed the same way).'],
+    ['--json', "The outputs as one JSON object on stdout, by the action's output names."],
+    [
+        '--results-file PATH',
+        "Where the results file is written (default: a new file in the system's temporary folder, TMPDIR honoured); the verification file goes beside it."
+    ],
+    ['--help, -h', 'This help, on stdout.']
+];
+const TOKENS = [
+    ['EDGE_PURGE_API_TOKEN', 'The API token, or --api-token-file PATH; never on the command line.'],
+    [
+        'EDGE_PURGE_GITHUB_TOKEN',
+        'The GitHub token, or --github-token-file PATH; never on the command line.'
+    ]
+];
+const EXIT_CODES = [
+    ['0', 'Every target purged (and fresh and whole, when checked).'],
+    ['1', 'A target failed, or a page is not known to be fresh or loads a broken file.'],
+    ['2', 'The inputs were refused: nothing was sent.'],
+    [
+        '130',
+        'Cancelled by SIGINT: nothing new sent, what was sent reported, the results file written.'
+    ],
+    ['143', 'Cancelled by SIGTERM, the same way.']
+];
+/** A list of terms and their words, the words aligned after the longest term. */
+function table(rows, width) {
+    const column = Math.max(...rows.map(([term]) => term.length)) + 4;
+    return rows.flatMap(([term, words]) => {
+        const [first = '', ...rest] = wrapped(words, width, ' '.repeat(column));
+        return [`  ${term.padEnd(column - 2)}${first.trimStart()}`, ...rest];
+    });
+}
+/** The help, wrapped to `columns` (at most 100). */
+function helpText(columns = MAX_COLUMNS) {
+    const width = Math.max(40, Math.min(columns, MAX_COLUMNS));
+    const intro = wrapped("Purges CDN caches with the edge-purge action's engine, outside GitHub Actions. Every input of " +
+        'action.yml is an option of the same name (--name value or --name=value), or a variable ' +
+        'EDGE_PURGE_<NAME> (upper case, - as _); an option wins over its variable. For people, ' +
+        'everything goes to stderr; stdout carries only --json.', width, '');
+    const groups = INPUT_GROUPS.flatMap(([title, names]) => [
+        '',
+        `${title}:`,
+        ...names.flatMap((name) => inputEntry(name, width))
+    ]);
+    return [
+        'Usage: edge-purge [--input value]... [--json] [--results-file PATH]',
+        '',
+        ...intro,
+        ...groups,
+        '',
+        "The command's own options:",
+        ...table(OWN_OPTIONS, width),
+        '',
+        'Tokens (never on the command line, which ends up in shell history and process lists):',
+        ...table(TOKENS, width),
+        '',
+        'Exit codes:',
+        ...table(EXIT_CODES, width),
+        ''
+    ].join('\n');
 }
 
 ;// CONCATENATED MODULE: ./src/cli/terminal-voice.ts
@@ -47129,12 +47298,17 @@ const noGitHub = () => Promise.reject(new input_error/* InputError */.d('changed
 
 
 
+
 /** Exit codes: every target purged; a target failed; the inputs refused, nothing sent. */
 const PURGED = 0;
 const FAILED = 1;
 const REFUSED = 2;
 /** Runs the command on `args` and `env`; resolves to its exit code and whether it was cancelled. */
 async function runCommand(args, env) {
+    if (wantsHelp(args)) {
+        process.stdout.write(helpText(process.stdout.columns));
+        return { code: 0, cancelled: false };
+    }
     let options;
     try {
         options = readOptions(args, env);

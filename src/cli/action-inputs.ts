@@ -38,3 +38,61 @@ export const ACTION_DEFAULTS: Readonly<Record<InputName, string>> = {
   'verify-timeout': '60',
   'verify-assets': 'false'
 }
+
+/** Every input's description in action.yml, on one line, for `--help`. */
+export const ACTION_DESCRIPTIONS: Readonly<Record<InputName, string>> = {
+  'api-token':
+    'API token, sent as the Edge-Key header to base-url. Masked in logs before anything else runs. Required to purge keys or a whole service (not for a dry run).',
+  'base-url':
+    "The purge API's management address, e.g. https://api.example-cdn.com, without /service/... (the action appends it). Required to purge keys or a whole service. Must be https (http only for localhost, 127.0.0.0/8 and ::1).",
+  'service-id':
+    'The service whose cache is purged, or several, separated by newlines or commas: keys and purge-all go to each service, URL purges once. Required to purge keys or a whole service.',
+  mode: 'keys, urls or all. When empty, purges the keys and/or URLs given. all purges everything in the service and refuses keys or URLs beside it; keys or urls refuses the other kind.',
+  keys: 'Surrogate keys, separated by spaces, commas or newlines, without quotes around each (a key wrapped in " or \' is refused). Blank entries and duplicates are dropped (first order kept).',
+  'keys-file': 'Path of a file of surrogate keys, same separators as keys; merged with keys.',
+  urls: 'Absolute http(s) URLs to purge, separated by whitespace or a comma and a space (a comma inside a URL is kept), or a JSON array; deduplicated.',
+  'urls-file': 'Path of a file of URLs, same separators as urls; merged with urls.',
+  soft: 'Soft purge (mark content stale instead of removing it) by sending Edge-Soft-Purge: 1. Not available with mode all.',
+  'batch-format':
+    'How key batches are sent: json sends {"surrogate_keys": [...]} as the body; header sends a space-separated Surrogate-Key header (split to stay within 16 KiB).',
+  'batch-size': 'Surrogate keys per batch call, 1 to 256.',
+  concurrency: 'Purge calls in flight at once, 1 to 64.',
+  'max-attempts':
+    'Attempts per purge or GitHub call, 1 to 20, retrying rate limits, server errors, timeouts and dropped connections.',
+  timeout: 'Seconds allowed for one attempt of a purge or GitHub call (up to 600).',
+  'url-purge-auth':
+    "Send api-token with URL purges. Off by default: URL purges go to the content's own hosts, and the token should not travel there unless that host requires it.",
+  'dry-run': 'Plan every call and report it, but send nothing. Results have status planned.',
+  summary: 'Write a job summary of the purge.',
+  'fail-on-error': 'Fail the step when any target failed to purge; when false, warn instead.',
+  'repeat-after':
+    'Seconds (0 to 300, 0 is off) after every target is done before purging the purged targets again, so a shield cache cannot refill the edge with stale content. A target counts as purged only when both passes purged it.',
+  'changed-files':
+    "Also purge the URLs and keys derived (with url-map and key-map) from the files changed by this run's commits: for push, the whole push (before...after); for release, since the previous release. Added, modified, removed and renamed (both names) files count.",
+  'url-map':
+    'Lines PATH_PREFIX => URL_PREFIX, e.g. "public/ => https://www.example.com/": a changed file under PATH_PREFIX is purged as URL_PREFIX plus the rest of its path; a changed index.html also purges its directory URL.',
+  'key-map':
+    'Lines GLOB => KEY, e.g. "content/blog/** => blog": each changed file matching the glob adds that surrogate key.',
+  'changed-since':
+    "The commit (sha, tag or branch) to compare against when the event gives no usable range: a new branch, a force-push whose before is gone, a first release, or any event but push and release, where it is required. last-purge: since each service's last complete purge (see docs).",
+  'github-token':
+    "Token for GitHub's API with changed-files (contents: read) and last-purge (deployments: write). Masked like api-token.",
+  'wait-for-url':
+    "URLs (http or https, separated as urls) checked with GET before any purge call is sent, usually the origin's own address or a version endpoint, not the cached address.",
+  'wait-for-text':
+    'Text each wait-for-url must show in a 2xx answer, in its body or a header value, e.g. the commit SHA. Without it, the wait ends when each URL has answered 2xx.',
+  'wait-passes':
+    'Checks in a row each wait-for-url must pass: raise it for an origin behind a load balancer during a rolling deploy.',
+  'wait-timeout':
+    'Seconds to wait for the origin (up to 21600), a check of each URL every 2 s. When the time is up no purge call is sent: every target fails.',
+  verify:
+    'true to fetch every purged URL through the CDN after the purge (and the repeat-after pass) and check it is fresh: its Age is no older than the purge. verify-urls are checked whenever given.',
+  'verify-urls':
+    'More URLs to check after the purge (separated as urls): pages tagged with the purged keys, or any pages after a purge-all.',
+  'verify-text':
+    'Text each verify-urls page must show (body or a header value) to count as fresh, e.g. the commit SHA the build embeds. Without it they are judged by Age. Needs verify-urls.',
+  'verify-timeout':
+    'Seconds the edge check may start checks (up to 3600), re-checking stale URLs with backoff; it ends within this plus one timeout. A URL not checked by then is reported not fresh.',
+  'verify-assets':
+    'true to also check the files each checked page loads from its own host: a cached 404 is purged and checked again; a file still missing fails the step. Needs verify or verify-urls.'
+}

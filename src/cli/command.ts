@@ -11,7 +11,8 @@ import { writeOutputs } from '../report/write-outputs.js'
 import { renderSummary } from '../report/summary/index.js'
 import { guardAgainst } from '../text/guard.js'
 import { messageOf } from '../text/message.js'
-import { readOptions, UsageError, type CommandOptions } from './options.js'
+import { readOptions, UsageError, wantsHelp, type CommandOptions } from './options.js'
+import { helpText } from './help.js'
 import { terminalVoice, type TerminalVoice } from './terminal-voice.js'
 import { listenForInterrupt } from './interrupt.js'
 import { commandOutputs, outputsJson } from './kept-files.js'
@@ -25,6 +26,10 @@ const REFUSED = 2
 
 /** Runs the command on `args` and `env`; resolves to its exit code and whether it was cancelled. */
 export async function runCommand(args: readonly string[], env: NodeJS.ProcessEnv) {
+  if (wantsHelp(args)) {
+    process.stdout.write(helpText(process.stdout.columns))
+    return { code: 0, cancelled: false }
+  }
   let options: CommandOptions
   try {
     options = readOptions(args, env)

@@ -28,7 +28,7 @@ export interface CommandOptions {
 }
 
 type Secret = (typeof SECRET_INPUTS)[number]
-const isSecret = (name: string): name is Secret =>
+export const isSecret = (name: string): name is Secret =>
   (SECRET_INPUTS as readonly string[]).includes(name)
 
 /** Inputs that are true or false: `--name` is true, `--no-name` false, `--name=value` as given. */
@@ -42,12 +42,18 @@ const KNOWN = [
   ...BOOLEANS.map((name) => `no-${name}`),
   ...TOKEN_FILES,
   'json',
-  'results-file'
+  'results-file',
+  'help'
 ]
+
+/** Whether the command is asked for its help (`--help` or `-h`), which wins over anything else. */
+export const wantsHelp = (args: readonly string[]): boolean =>
+  args.some((arg) => arg === '-h' || arg === '--help' || arg === '--help=true')
 
 const PREFIX = 'EDGE_PURGE_'
 /** `EDGE_PURGE_DRY_RUN` for `dry-run`. */
-const variableOf = (name: string): string => `${PREFIX}${name.toUpperCase().replace(/-/g, '_')}`
+export const variableOf = (name: string): string =>
+  `${PREFIX}${name.toUpperCase().replace(/-/g, '_')}`
 /** A name past 60 characters is cut: it may be something pasted in the wrong place. */
 const shortened = (name: string): string => (name.length > 60 ? `${name.slice(0, 60)}…` : name)
 
@@ -103,7 +109,7 @@ function givenOptions(args: readonly string[]): Map<string, string> {
     if (negated !== undefined && BOOLEANS.includes(negated as InputName)) {
       if (value !== undefined) throw new UsageError(`--${name} takes no value`)
       given.set(negated, 'false')
-    } else if (BOOLEANS.includes(name as InputName) || name === 'json') {
+    } else if (BOOLEANS.includes(name as InputName) || name === 'json' || name === 'help') {
       given.set(name, value ?? 'true')
     } else if (KNOWN.includes(name)) {
       const next = value ?? args[(at += 1)]
