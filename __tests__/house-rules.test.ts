@@ -1,6 +1,6 @@
 /**
  * The rules of the house (CONTRIBUTING.md, "The code"): imports only run down, capabilities stand
- * side by side, only the runner door knows the runner, tools/ and scripts/ stand on their own,
+ * side by side, only the runner door knows the runner (the command line's door, src/cli/, never does), tools/ and scripts/ stand on their own,
  * files and functions stay short (tools/code-size.ts), and src/ exports nothing only the tests
  * import. Read from the source, so a new file obeys them too.
  */
@@ -71,6 +71,19 @@ const MAY_IMPORT: Record<string, string[]> = {
     'log',
     'github'
   ],
+  // The command line: a second door, beside the runner's, that knows nothing of the runner.
+  cli: [
+    'pipeline',
+    'report',
+    'capabilities',
+    'config',
+    'text',
+    'record',
+    'log',
+    'clock',
+    'github',
+    'http'
+  ],
   runner: ['config', 'text', 'record', 'log', 'github', 'http', 'clock'],
   pipeline: ['core', 'capabilities', 'record', 'config', 'http', 'text', 'clock', 'log', 'github'],
   core: ['record', 'config', 'http', 'text', 'clock', 'log'],
@@ -128,6 +141,15 @@ describe('the rules of the house', () => {
     expect(outside).toEqual([])
   })
 
+  it('src/cli/, the command line, knows nothing of the runner: no @actions/* package', () => {
+    const cli = files.filter(({ path }) => path.startsWith('src/cli/'))
+    expect(cli.length).toBeGreaterThan(0)
+    const wrong = cli.flatMap(({ path, imports }) =>
+      imports.filter((name) => name.startsWith('@actions/')).map((name) => `${path} → ${name}`)
+    )
+    expect(wrong).toEqual([])
+  })
+
   it('imports only run down, and a capability never imports another capability', () => {
     const wrong = files.flatMap(({ path, imports }) => {
       const from = roomOf(path)
@@ -182,23 +204,28 @@ describe('the rules of the house', () => {
   })
 
   it('hands the pipeline nothing of the report: the report reads the record runPipeline returns', () => {
-    // Only main.ts imports report/, so a hand-out could only be a callback main gives the pipeline.
+    // Only the doors' tables of contents import report/, so a hand-out could only be a callback
+    // one of them gives the pipeline.
+    const doors = ['src/cli/command.ts', 'src/main.ts']
     const importers = files
       .filter(({ path }) => !path.startsWith('src/report/'))
       .filter(({ imports }) => imports.some((name) => name.startsWith('src/report/')))
       .map(({ path }) => path)
-    expect(importers).toEqual(['src/main.ts'])
-    const main = readFileSync(join(SRC, 'main.ts'), 'utf8')
-    const deps = /const deps: PipelineDeps = \{([^}]*)\}/.exec(main)?.[1] ?? ''
-    const given = deps.split(',').map((entry) => entry.split(':')[0]?.trim())
-    expect(given.filter((name) => name !== '')).toEqual([
-      'clock',
-      'signal',
-      'log',
-      'guard',
-      'connect',
-      'openGitHub'
-    ])
+      .sort()
+    expect(importers).toEqual(doors)
+    for (const door of doors) {
+      const text = readFileSync(join(ROOT, door), 'utf8')
+      const deps = /const deps: PipelineDeps = \{([^}]*)\}/.exec(text)?.[1] ?? ''
+      const given = deps.split(',').map((entry) => entry.split(':')[0]?.trim())
+      expect(given.filter((name) => name !== '')).toEqual([
+        'clock',
+        'signal',
+        'log',
+        'guard',
+        'connect',
+        'openGitHub'
+      ])
+    }
   })
 
   it('keeps main.ts a table of contents of at most 60 lines', () => {

@@ -76,6 +76,8 @@ interface Run {
   calls: PurgeCall[]
   /** The results file's path; empty when it could not be written. */
   resultsFile: string
+  /** Whether it stays where it was written (the command's), or the runner deletes it (default). */
+  resultsFileStays: boolean
   context: RunContext | undefined
   stopped: string | undefined
   derivation: Derivation | undefined
@@ -133,6 +135,7 @@ function render(results: PurgeResult[], run: Partial<Run> = {}): string {
   return renderSummary(record, {
     guard: NO_SECRETS,
     resultsFile: run.resultsFile ?? RESULTS_FILE,
+    resultsFileStays: run.resultsFileStays ?? false,
     context: run.context
   })
 }
@@ -619,6 +622,17 @@ describe('a big run reads failures first', () => {
     const html = render([result('a')], { resultsFile: '' })
     expect(textOf(html)).toContain('The results file could not be written')
     expect(hrefsOf(html)).toEqual([])
+  })
+
+  it('names the path of a results file that stays (the command’s), with no advice to keep it', () => {
+    const many = Array.from({ length: SUMMARY_ROW_LIMIT + 1 }, (_, index) => result(`k${index}`))
+    const stays = render(many, { resultsFileStays: true, resultsFile: '/tmp/my results.json' })
+    expect(textOf(stays)).toContain('/tmp/my results.json')
+    expect(textOf(stays)).not.toContain('artifact')
+    expect(hrefsOf(stays)).toEqual([])
+    const unwritten = render([result('a')], { resultsFileStays: true, resultsFile: '' })
+    expect(textOf(unwritten)).toContain('The results file could not be written')
+    expect(textOf(unwritten)).not.toContain('step log')
   })
 })
 

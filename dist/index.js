@@ -36258,11 +36258,21 @@ function targetSections(facts, causes, budget, guard) {
 const TARGETS_PER_CAUSE = 5;
 /** Where a user learns to keep the results file, which the runner deletes with the job. */
 const KEEP_RESULTS_DOC = 'https://github.com/edge-purge/edge-purge/blob/v1/docs/results.md#keep-the-results-file';
+/** Characters of the results file's path shown: more than any folder a user would choose. */
+const MAX_PATH_CHARS = 1000;
 /**
- * Where every result is, and how to keep it (the runner deletes RUNNER_TEMP with the job): shown
- * when the summary does not show every target, or when the file could not be written.
+ * Where every result is, and how to keep it when the door says it does not stay (the runner deletes
+ * RUNNER_TEMP with the job): shown when the summary does not show every target, or when the file
+ * could not be written.
  */
-function footer(facts) {
+function footer(facts, guard) {
+    if (facts.resultsFileStays) {
+        if (facts.resultsFile === '') {
+            return '<p>The results file could not be written (see the log above, which lists every call).</p>';
+        }
+        const path = guard.summaryText(facts.resultsFile, MAX_PATH_CHARS);
+        return `<p>Every target, with its purge id or reason, is in the results file, which stays where it was written: <code>${path}</code></p>`;
+    }
     if (facts.resultsFile === '') {
         return '<p>The results file could not be written (see the warning in the step log); the step log lists every call.</p>';
     }
@@ -36270,12 +36280,12 @@ function footer(facts) {
         `The runner deletes it when the job ends: <a href="${KEEP_RESULTS_DOC}">upload it as an artifact</a> to keep it.</p>`);
 }
 /** The job summary of a run: its first line is the answer, then what went wrong, then the rest. */
-function renderSummary(record, { resultsFile, context, guard }) {
+function renderSummary(record, { resultsFile, resultsFileStays, context, guard }) {
     const verdicts = verdictsOf(record, guard);
-    const facts = { ...record, resultsFile, context, verdicts };
+    const facts = { ...record, resultsFile, resultsFileStays, context, verdicts };
     const causes = facts.counts.failed === 0 ? [] : failureCauses(facts.results, TARGETS_PER_CAUSE);
     const head = headLines(facts, causes, guard);
-    const end = footer(facts);
+    const end = footer(facts, guard);
     // What the sections say besides their rows and items (titles, table heads, "Showing …" lines,
     // a dry run's sentences) is bounded and few: at most about 30 KiB at the widest escaping.
     const reserve = 40 * 1024;
@@ -38919,6 +38929,7 @@ function undeclaredInputs(variables, declared) {
     }
     return found;
 }
+/** The name among `declared` that `name` most likely stands for, when one is close (see above). */
 function closestInput(name, declared) {
     const allowed = Math.min(MAX_EDITS, name.length / 2);
     const edits = declared.map((candidate) => editDistance(name, candidate));
@@ -39446,8 +39457,9 @@ async function report(record, { log, fail, guard }) {
     const failed = (what) => (error) => void fail(`Could not write the ${what}: ${(0,message/* messageOf */.b)(error)}`);
     const resultsFile = await writeOutputs(record, runnerOutputs(log, guard)).catch(failed('outputs'));
     (0,src_clock/* mark */.Gy)('outputs');
+    // The runner deletes RUNNER_TEMP, and the results file in it, with the job: it does not stay.
     const setting = { resultsFile: resultsFile ?? '', context: readRunContext(), guard };
-    const render = () => renderSummary(record, setting);
+    const render = () => renderSummary(record, { ...setting, resultsFileStays: false });
     const summary = !record.settings.summary || (await writeSummary(render).then(() => true, failed('job summary')));
     (0,src_clock/* mark */.Gy)('summary');
     return resultsFile !== undefined && summary === true;

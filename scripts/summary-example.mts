@@ -104,6 +104,7 @@ const html = renderSummary(record, {
   guard: NO_SECRETS,
   resultsFile:
     '/home/runner/work/_temp/edge-purge-results-5f0e4c1a-8d2b-4f7e-9c3a-2b6d1e0f9a87.json',
+  resultsFileStays: false,
   context: {
     repository: 'acme/site',
     sha: '3f9c2d17a4be86f0c1d5e2b7a9084c6d3e1f5a20',

@@ -50,8 +50,9 @@ async function report(record: RunRecord, { log, fail, guard }: Voice): Promise<b
     void fail(`Could not write the ${what}: ${messageOf(error)}`)
   const resultsFile = await writeOutputs(record, runnerOutputs(log, guard)).catch(failed('outputs'))
   mark('outputs')
+  // The runner deletes RUNNER_TEMP, and the results file in it, with the job: it does not stay.
   const setting = { resultsFile: resultsFile ?? '', context: readRunContext(), guard }
-  const render = (): string => renderSummary(record, setting)
+  const render = (): string => renderSummary(record, { ...setting, resultsFileStays: false })
   const summary =
     !record.settings.summary || (await writeSummary(render).then(() => true, failed('job summary')))
   mark('summary')

@@ -2,9 +2,9 @@
  * A run of the bundled action as text for the terminal, as `npm run demo` and `npm run action`
  * print it: the log as the runner shows it for the step, and the job summary rendered.
  */
-import { convert } from 'html-to-text'
 import { join } from 'node:path'
 import type { ActionRun } from './run-like-runner.js'
+import { summaryAsText } from '../src/cli/summary-text.js'
 
 /**
  * A workflow command, `::name key=value,…::data`, which the runner obeys instead of showing; the
@@ -63,49 +63,6 @@ function asTheRunnerShows(log: string): string {
   return `${shown.join('\n')}\n`
 }
 
-/** Rows of the summary's tables shown here in all, failures first (the summary's own order). */
-const SHOWN_ROWS = 8
-/** Rows each table shows even when the tables above it took all of SHOWN_ROWS. */
-const MIN_SHOWN_ROWS = 3
-
-const TABLE = /<table\b[^>]*>[\s\S]*?<\/table>/gi
-const ROW = /<tr\b[^>]*>[\s\S]*?<\/tr>\n?/gi
-const isDataRow = (row: string): boolean => /<td\b/i.test(row)
-
-/**
- * The summary's HTML with each table cut to its first rows, so the log above stays on screen, and
- * under a table that lost rows, how many: the Markdown file the action wrote has them all. A
- * "Showing N of M" line after a table is the summary's own (the file holds N of M).
- */
-function cutTables(html: string): string {
-  let left = SHOWN_ROWS
-  return html.replace(TABLE, (table) => {
-    const rows = (table.match(ROW) ?? []).filter(isDataRow).length
-    const keep = Math.min(rows, Math.max(left, MIN_SHOWN_ROWS))
-    left -= keep
-    if (keep === rows) return table
-    let seen = 0
-    const cut = table.replace(ROW, (row) => (!isDataRow(row) || ++seen <= keep ? row : ''))
-    const others = rows - keep === 1 ? 'the other one is' : `the other ${rows - keep} are`
-    return (
-      `${cut}\n<p>(${keep} of this table’s ${rows} rows shown here; ` +
-      `${others} in the Markdown file named below.)</p>`
-    )
-  })
-}
-
-/** The summary as text with aligned columns, headings as written (a service id keeps its case). */
-function forTerminal(html: string): string {
-  const heading = { format: 'heading', options: { uppercase: false } }
-  return convert(cutTables(html), {
-    wordwrap: Math.min(process.stdout.columns ?? 120, 160),
-    selectors: [
-      ...['h1', 'h2', 'h3', 'h4', 'h5', 'h6'].map((selector) => ({ selector, ...heading })),
-      { selector: 'table', format: 'dataTable', options: { maxColumnWidth: 72 } }
-    ]
-  })
-}
-
 /** A heading line that stands out in a terminal. */
 export function section(title: string): void {
   console.log(`\n━━ ${title} ${'━'.repeat(Math.max(3, 76 - title.length))}\n`)
@@ -123,6 +80,8 @@ export function printLog(run: ActionRun): void {
  */
 export function printSummary(run: ActionRun, { kept = true }: { kept?: boolean } = {}): void {
   section('The job summary')
-  console.log(forTerminal(run.summary))
+  console.log(
+    summaryAsText(run.summary, 'in the Markdown file named below', process.stdout.columns ?? 120)
+  )
   if (kept) console.log(`\nMarkdown written by the action: ${join(run.dir, 'summary.md')}`)
 }

@@ -16,6 +16,7 @@ export const summaryOf = (overrides: Parameters<typeof runRecord>[0]): string =>
   renderSummary(runRecord(overrides), {
     guard: NO_SECRETS,
     resultsFile: RESULTS_FILE,
+    resultsFileStays: false,
     context: undefined
   })
 

@@ -63,7 +63,11 @@ export function undeclaredInputs(
   return found
 }
 
-function closestInput(name: string, declared: readonly InputName[]): InputName | undefined {
+/** The name among `declared` that `name` most likely stands for, when one is close (see above). */
+export function closestInput<Name extends string>(
+  name: string,
+  declared: readonly Name[]
+): Name | undefined {
   const allowed = Math.min(MAX_EDITS, name.length / 2)
   const edits = declared.map((candidate) => editDistance(name, candidate))
   const fewest = Math.min(...edits)

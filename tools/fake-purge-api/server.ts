@@ -74,6 +74,8 @@ export class FakePurgeServer {
   private faults: Fault[] = []
   private sequence = 0
   private readonly connectionNumbers = new WeakMap<Socket, number>()
+  /** Ends the pauses of answers still waiting when the server closes, so no timer outlives it. */
+  private readonly closing = new AbortController()
 
   private constructor(
     private readonly http: LoopbackServer,
@@ -110,6 +112,7 @@ export class FakePurgeServer {
   }
 
   async close(): Promise<void> {
+    this.closing.abort()
     await this.http.close()
   }
 
@@ -147,8 +150,10 @@ export class FakePurgeServer {
     this.requests.push(recorded)
     try {
       const fault = this.takeFault(recorded)
-      if (this.options.latencyMs > 0) await sleep(this.options.latencyMs)
-      if (fault?.kind === 'delay') await sleep(fault.ms)
+      const { signal } = this.closing
+      if (this.options.latencyMs > 0) await sleep(this.options.latencyMs, signal)
+      if (fault?.kind === 'delay') await sleep(fault.ms, signal)
+      if (signal.aborted) return
       if (fault?.kind === 'reset') {
         request.socket.destroy()
         return
@@ -208,6 +213,16 @@ export class FakePurgeServer {
   }
 }
 
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms))
+/** Resolves after `ms`, or at once when `signal` aborts (the server closing): never rejects. */
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve()
+    const done = (): void => {
+      clearTimeout(timer)
+      signal.removeEventListener('abort', done)
+      resolve()
+    }
+    const timer = setTimeout(done, ms)
+    signal.addEventListener('abort', done, { once: true })
+  })
 }

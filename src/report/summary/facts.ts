@@ -11,6 +11,12 @@ import type { Guard } from '../../text/guard.js'
 export interface SummarySetting {
   /** The results file's path; empty when it could not be written. */
   resultsFile: string
+  /**
+   * Whether the results file stays where it was written once the run is over (the command's), or
+   * is deleted with the job (the runner's, in RUNNER_TEMP): the door knows, and the footer says
+   * where the file is, or how to keep it.
+   */
+  resultsFileStays: boolean
   context: RunContext | undefined
   /** The run's guard, through which every outside piece of the summary passes. */
   guard: Guard

@@ -10,6 +10,7 @@ import { Budget, SUMMARY_MAX_BYTES } from '../../report-kit/budget.js'
 import { failureCauses } from '../causes.js'
 import { callsSection, plannedSection } from './dry-run.js'
 import type { SummaryFacts, SummarySetting } from './facts.js'
+import type { Guard } from '../../text/guard.js'
 import { headLines } from './heading.js'
 import { targetSections } from './target-tables.js'
 
@@ -19,11 +20,22 @@ const TARGETS_PER_CAUSE = 5
 const KEEP_RESULTS_DOC =
   'https://github.com/edge-purge/edge-purge/blob/v1/docs/results.md#keep-the-results-file'
 
+/** Characters of the results file's path shown: more than any folder a user would choose. */
+const MAX_PATH_CHARS = 1000
+
 /**
- * Where every result is, and how to keep it (the runner deletes RUNNER_TEMP with the job): shown
- * when the summary does not show every target, or when the file could not be written.
+ * Where every result is, and how to keep it when the door says it does not stay (the runner deletes
+ * RUNNER_TEMP with the job): shown when the summary does not show every target, or when the file
+ * could not be written.
  */
-function footer(facts: SummaryFacts): string {
+function footer(facts: SummaryFacts, guard: Guard): string {
+  if (facts.resultsFileStays) {
+    if (facts.resultsFile === '') {
+      return '<p>The results file could not be written (see the log above, which lists every call).</p>'
+    }
+    const path = guard.summaryText(facts.resultsFile, MAX_PATH_CHARS)
+    return `<p>Every target, with its purge id or reason, is in the results file, which stays where it was written: <code>${path}</code></p>`
+  }
   if (facts.resultsFile === '') {
     return '<p>The results file could not be written (see the warning in the step log); the step log lists every call.</p>'
   }
@@ -36,13 +48,13 @@ function footer(facts: SummaryFacts): string {
 /** The job summary of a run: its first line is the answer, then what went wrong, then the rest. */
 export function renderSummary(
   record: RunRecord,
-  { resultsFile, context, guard }: SummarySetting
+  { resultsFile, resultsFileStays, context, guard }: SummarySetting
 ): string {
   const verdicts = verdictsOf(record, guard)
-  const facts: SummaryFacts = { ...record, resultsFile, context, verdicts }
+  const facts: SummaryFacts = { ...record, resultsFile, resultsFileStays, context, verdicts }
   const causes = facts.counts.failed === 0 ? [] : failureCauses(facts.results, TARGETS_PER_CAUSE)
   const head = headLines(facts, causes, guard)
-  const end = footer(facts)
+  const end = footer(facts, guard)
   // What the sections say besides their rows and items (titles, table heads, "Showing …" lines,
   // a dry run's sentences) is bounded and few: at most about 30 KiB at the widest escaping.
   const reserve = 40 * 1024

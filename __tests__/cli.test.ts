@@ -1,0 +1,341 @@
+/**
+ * The command line, `edge-purge` (dist/cli/index.js), run with node against the fake purge API on
+ * 127.0.0.1: options and variables in; exit code, `--json`, files and requests out.
+ */
+import { afterEach, beforeEach, describe, expect, it } from '@jest/globals'
+import { spawn } from 'node:child_process'
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { FakePurgeServer } from '../tools/fake-purge-api/server.js'
+import { ROOT, runAction } from '../tools/run-like-runner.js'
+import { INPUT_GROUPS } from '../src/cli/input-groups.js'
+import { ACTION_DEFAULTS, ACTION_DESCRIPTIONS } from '../src/cli/action-inputs.js'
+
+const CLI = join(ROOT, 'dist', 'cli', 'index.js')
+const NODE = process.env.EDGE_PURGE_NODE || process.execPath
+const TOKEN = 'test-token-5ecret'
+const GITHUB_TOKEN = 'ghs-5ecret-github'
+
+let server: FakePurgeServer
+/** The run's TMPDIR: the default results file goes there, and every file a run writes. */
+let temp: string
+beforeEach(async () => {
+  server = await FakePurgeServer.start({ tokens: { [TOKEN]: 'engineer' } })
+  temp = await mkdtemp(join(tmpdir(), 'edge-purge-cli-'))
+})
+afterEach(async () => {
+  await server.close()
+  await rm(temp, { recursive: true, force: true })
+})
+
+interface CommandRun {
+  code: number | null
+  stdout: string
+  stderr: string
+}
+
+interface RunOptions {
+  env?: Record<string, string>
+  /** Called once the command is started: e.g. to interrupt it. */
+  onStart?: (child: ReturnType<typeof spawn>) => void
+}
+
+async function edgePurge(args: string[], options: RunOptions = {}): Promise<CommandRun> {
+  const env = { PATH: process.env.PATH ?? '', TMPDIR: temp, ...options.env }
+  const child = spawn(NODE, [CLI, ...args], { cwd: temp, env })
+  options.onStart?.(child)
+  let stdout = ''
+  let stderr = ''
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+  const code = await new Promise<number | null>((resolve, reject) => {
+    child.on('error', reject)
+    child.on('close', resolve)
+  })
+  return { code, stdout, stderr }
+}
+
+const withToken = { env: { EDGE_PURGE_API_TOKEN: TOKEN } }
+const api = (): string[] => ['--base-url', server.url, '--service-id', 'svc123']
+const keyList = (count: number): string[] => Array.from({ length: count }, (_, i) => `key-${i}`)
+const jsonOf = (run: CommandRun): Record<string, unknown> =>
+  JSON.parse(run.stdout) as Record<string, unknown>
+const statuses = (json: Record<string, unknown>): string[] =>
+  (json.results as { status: string }[]).map((result) => result.status)
+
+async function keysFile(count: number): Promise<string> {
+  const path = join(temp, 'keys.txt')
+  await writeFile(path, `${keyList(count).join('\n')}\n`)
+  return path
+}
+
+describe('what the command purges', () => {
+  it('splits 600 keys from a keys-file into calls of 256, 256 and 88, and exits 0', async () => {
+    const run = await edgePurge([...api(), '--keys-file', await keysFile(600), '--json'], withToken)
+    expect(run.code).toBe(0)
+    const sizes = server.requests.map(
+      (request) => (JSON.parse(request.body) as { surrogate_keys: string[] }).surrogate_keys.length
+    )
+    expect(sizes).toEqual([256, 256, 88])
+    const json = jsonOf(run)
+    expect(json).toMatchObject({ 'purged-count': 600, 'failed-count': 0 })
+    const file = json['results-file'] as string
+    expect(file.startsWith(temp)).toBe(true)
+    expect(JSON.parse(await readFile(file, 'utf8'))).toHaveLength(600)
+    expect(json.results).toEqual(JSON.parse(await readFile(file, 'utf8')))
+    // The summary's footer names the file, which stays; no runner deletes it, no artifact keeps it.
+    const summary = run.stderr.slice(0, run.stderr.lastIndexOf('Results:'))
+    expect(summary).toContain(file)
+    expect(run.stderr).not.toMatch(/artifact|runner/i)
+  })
+
+  it('purges URLs, given as an option or as EDGE_PURGE_URLS (the option winning)', async () => {
+    const urls = [`${server.url}/a`, `${server.url}/b`]
+    const run = await edgePurge(['--urls', urls.join(' '), '--json'], {
+      env: { EDGE_PURGE_URLS: `${server.url}/not-this` }
+    })
+    expect(run.code).toBe(0)
+    expect(server.purgedUrls.map(({ url }) => url)).toEqual(urls)
+    expect(statuses(jsonOf(run))).toEqual(['purged', 'purged'])
+  })
+
+  it('sends nothing on a dry run, from --dry-run or EDGE_PURGE_DRY_RUN', async () => {
+    const flag = await edgePurge([...api(), '--keys', 'a b', '--dry-run', '--json'])
+    const variable = await edgePurge([...api(), '--keys=a b', '--json'], {
+      env: { EDGE_PURGE_DRY_RUN: 'true' }
+    })
+    for (const run of [flag, variable]) {
+      expect(run.code).toBe(0)
+      expect(statuses(jsonOf(run))).toEqual(['planned', 'planned'])
+    }
+    expect(server.requests).toEqual([])
+  })
+
+  it('--no-summary and --verify=false read as the inputs false', async () => {
+    const run = await edgePurge([...api(), '--keys', 'a', '--no-summary', '--verify=false'], {
+      ...withToken
+    })
+    expect(run.code).toBe(0)
+    expect(server.requests).toHaveLength(1)
+  })
+})
+
+describe('--help', () => {
+  it.each(['--help', '-h'])(
+    '%s: every input by group, own options, tokens, exit codes; exit 0',
+    async (flag) => {
+      const run = await edgePurge([flag, '--keys', 'a'])
+      expect(run.code).toBe(0)
+      expect(run.stderr).toBe('')
+      const lines = run.stdout.split('\n')
+      const titles = INPUT_GROUPS.map(([title]) => lines.indexOf(`${title}:`))
+      expect(titles.every((at) => at >= 0)).toBe(true)
+      expect([...titles].sort((a, b) => a - b)).toEqual(titles)
+      const flat = run.stdout.replace(/\s+/g, ' ')
+      INPUT_GROUPS.forEach(([, names], group) => {
+        const section = lines.slice(titles[group], titles[group + 1] ?? undefined).join('\n')
+        for (const name of names) {
+          const shown = name.endsWith('-token')
+            ? `EDGE_PURGE_${name.toUpperCase().replace('-', '_')}`
+            : `--${name}`
+          expect(section).toMatch(new RegExp(`^  ${shown}[ ,]`, 'm'))
+          expect(flat).toContain(ACTION_DESCRIPTIONS[name])
+        }
+      })
+      expect(run.stdout).toContain(`Default: ${ACTION_DEFAULTS['batch-size']}`)
+      for (const option of [
+        '--api-token-file',
+        '--github-token-file',
+        '--json',
+        '--results-file',
+        '--help, -h'
+      ])
+        expect(run.stdout).toContain(`  ${option}`)
+      for (const code of [0, 1, 2, 130, 143])
+        expect(run.stdout).toMatch(new RegExp(`^  ${code} `, 'm'))
+      expect(server.requests).toEqual([])
+    }
+  )
+})
+
+const JSON_VALUES = ['purge-ids', 'results', 'verification']
+
+/**
+ * An output of the action as --json gives it: counts (and wait-seconds) as numbers, three JSON values, strings; an
+ * empty count or JSON value (nothing measured) as null.
+ */
+function asJson(name: string, value: string): unknown {
+  const number = name.endsWith('-count') || name === 'wait-seconds'
+  if ((number || JSON_VALUES.includes(name)) && value === '') return null
+  if (number) return Number(value)
+  if (JSON_VALUES.includes(name)) return JSON.parse(value)
+  return value
+}
+
+describe('--json', () => {
+  it('holds the outputs the action sets for the same inputs, by the same names and values', async () => {
+    const inputs = { 'base-url': server.url, 'service-id': 'svc123', keys: 'a b c' }
+    const urls = `${server.url}/page`
+    server.fault({
+      match: (request) => request.path.endsWith('/c') || request.body.includes('"c"'),
+      action: { kind: 'reply', status: 400, body: '{"msg":"bad key"}' }
+    })
+    const action = await runAction({ ...inputs, urls, 'api-token': TOKEN, 'batch-size': '1' })
+    const run = await edgePurge(
+      ['--json', '--batch-size=1', '--base-url', server.url, '--service-id', 'svc123'],
+      { env: { EDGE_PURGE_API_TOKEN: TOKEN, EDGE_PURGE_KEYS: 'a b c', EDGE_PURGE_URLS: urls } }
+    )
+    expect(action.code).toBe(1)
+    expect(run.code).toBe(1)
+    // The fake numbers its ids in order: the same ids, once the runs' own numbers are set aside.
+    const normal = (value: unknown): unknown =>
+      JSON.parse(JSON.stringify(value).replace(/\d+-1756794994-\d+(-1)?/g, 'ID'))
+    const json = jsonOf(run)
+    const { 'results-file': resultsFile, ...rest } = json
+    expect(typeof resultsFile).toBe('string')
+    const expected = Object.fromEntries(
+      Object.entries(action.outputs)
+        .filter(([name]) => name !== 'results-file')
+        .map(([name, value]) => [name, asJson(name, value)])
+    )
+    expect(normal(rest)).toEqual(normal(expected))
+  })
+})
+
+describe('refusals: exit 2, nothing sent', () => {
+  it('refuses an input as the action does', async () => {
+    const run = await edgePurge(
+      [...api(), '--keys', 'a', '--batch-size', '999', '--json'],
+      withToken
+    )
+    expect(run.code).toBe(2)
+    expect(run.stdout).toBe('')
+    expect(server.requests).toEqual([])
+  })
+
+  it('refuses an unknown option, naming the closest one', async () => {
+    const run = await edgePurge([...api(), '--keys', 'a', '--dry-rn'], withToken)
+    expect(run.code).toBe(2)
+    expect(run.stderr).toContain('--dry-run')
+    expect(server.requests).toEqual([])
+  })
+
+  it.each([
+    ['EDGE_PURGE_DRY_RN', 'EDGE_PURGE_DRY_RUN'],
+    ['EDGE_PURGE_KEY', 'EDGE_PURGE_KEYS']
+  ])('refuses %s, a variable that names no input, naming %s', async (variable, closest) => {
+    const run = await edgePurge([...api(), '--keys', 'a'], {
+      env: { EDGE_PURGE_API_TOKEN: TOKEN, [variable]: 'true' }
+    })
+    expect(run.code).toBe(2)
+    expect(run.stderr).toContain(variable)
+    expect(run.stderr).toContain(closest)
+    expect(server.requests).toEqual([])
+  })
+
+  it.each([['--api-token', TOKEN], [`--api-token=${TOKEN}`], ['--github-token', GITHUB_TOKEN]])(
+    'refuses %s on the command line without echoing the value',
+    async (...given) => {
+      const run = await edgePurge([...api(), '--keys', 'a', ...given])
+      expect(run.code).toBe(2)
+      expect(run.stdout).toBe('')
+      expect(run.stderr).not.toContain(TOKEN)
+      expect(run.stderr).not.toContain(GITHUB_TOKEN)
+      const name = given[0]?.includes('github') ? 'GITHUB_TOKEN' : 'API_TOKEN'
+      expect(run.stderr).toContain(`EDGE_PURGE_${name}`)
+      expect(server.requests).toEqual([])
+    }
+  )
+
+  it('refuses a token given both in its variable and in a file, as ambiguous', async () => {
+    const file = join(temp, 'token')
+    await writeFile(file, TOKEN)
+    const run = await edgePurge([...api(), '--keys', 'a', '--api-token-file', file], withToken)
+    expect(run.code).toBe(2)
+    expect(server.requests).toEqual([])
+  })
+})
+
+describe('the token', () => {
+  it('is read from --api-token-file, its trailing newline and spaces trimmed', async () => {
+    const file = join(temp, 'token')
+    await writeFile(file, `  ${TOKEN} \n`)
+    const run = await edgePurge([...api(), '--keys', 'a', '--api-token-file', file])
+    expect(run.code).toBe(0)
+    expect(server.requests.map((request) => request.headers['edge-key'])).toEqual([TOKEN])
+  })
+
+  it('rejected: exit 1, after at most concurrency requests', async () => {
+    const run = await edgePurge(
+      [...api(), '--keys-file', await keysFile(600), '--batch-size', '10', '--concurrency', '2'],
+      { env: { EDGE_PURGE_API_TOKEN: 'not-the-token' } }
+    )
+    expect(run.code).toBe(1)
+    expect(server.requests.length).toBeGreaterThan(0)
+    expect(server.requests.length).toBeLessThanOrEqual(2)
+  })
+
+  it('shows in nothing written: stdout, stderr, the results file, nor any other file', async () => {
+    // Keys and a URL that hold both tokens, and a server that quotes them back.
+    const keys = [`k-${TOKEN}`, `k-${GITHUB_TOKEN}`].join(' ')
+    server.fault({
+      match: (request) => request.method === 'PURGE',
+      action: { kind: 'reply', status: 500, body: `error for ${TOKEN} and ${GITHUB_TOKEN}` }
+    })
+    const urls = `${server.url}/${TOKEN}`
+    const run = await edgePurge(
+      [...api(), '--keys', keys, '--urls', urls, '--max-attempts', '1', '--json'],
+      { env: { EDGE_PURGE_API_TOKEN: TOKEN, EDGE_PURGE_GITHUB_TOKEN: GITHUB_TOKEN } }
+    )
+    expect(run.code).toBe(1)
+    expect(server.requests.length).toBe(2)
+    const files = await readdir(temp, { recursive: true })
+    expect(files.length).toBeGreaterThan(0)
+    const written = [run.stdout, run.stderr]
+    for (const file of files) written.push(await readFile(join(temp, file), 'utf8'))
+    for (const text of written) {
+      expect(text).not.toContain(TOKEN)
+      expect(text).not.toContain(GITHUB_TOKEN)
+    }
+  })
+})
+
+describe('a cancel', () => {
+  it.each([
+    ['SIGINT', 130],
+    ['SIGTERM', 143]
+  ] as const)('after %s: exit %i, nothing new sent, the results file whole', async (name, code) => {
+    server.fault({ action: { kind: 'delay', ms: 2000 } })
+    const resultsFile = join(temp, 'results.json')
+    let sentBefore = -1
+    const run = await edgePurge(
+      [
+        ...api(),
+        '--keys-file',
+        await keysFile(600),
+        '--concurrency',
+        '1',
+        '--results-file',
+        resultsFile
+      ],
+      {
+        ...withToken,
+        onStart: (child) => {
+          const poll = setInterval(() => {
+            if (server.requests.length === 0) return
+            clearInterval(poll)
+            sentBefore = server.requests.length
+            child.kill(name)
+          }, 20)
+        }
+      }
+    )
+    expect(run.code).toBe(code)
+    expect(sentBefore).toBe(1)
+    expect(server.requests).toHaveLength(1)
+    const results = JSON.parse(await readFile(resultsFile, 'utf8')) as { status: string }[]
+    expect(results).toHaveLength(600)
+    expect(results.some((result) => result.status === 'purged')).toBe(false)
+  })
+})
