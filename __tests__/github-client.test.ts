@@ -9,7 +9,7 @@ import type { LastPurgeSettings } from '../src/config/settings.js'
 import { InputError } from '../src/config/input-error.js'
 import type { GitHubRepository, RunEvent } from '../src/github.js'
 import { systemClock } from '../src/clock.js'
-import { connectGitHub } from '../src/runner/github-client.js'
+import { connectGitHub, openGitHub } from '../src/runner/github-client.js'
 import { findChangedFiles } from '../src/capabilities/changed-files/choose-range.js'
 import { recallLastPurges } from '../src/capabilities/changed-files/last-purge/recall.js'
 import { closeMarks, openMarks } from '../src/capabilities/changed-files/last-purge/write.js'
@@ -438,6 +438,17 @@ describe('writing the purge marks through a failing GitHub', () => {
     expect(warnings()[0]).not.toContain(PERMISSION)
     expect(api.requests).toHaveLength(sent)
     expect(api.deployments[0]?.statuses.map((status) => status.state)).toEqual(['in_progress'])
+  })
+})
+
+describe('opening GitHub for changed-files', () => {
+  it('refuses an empty github-token, naming it, before any call', async () => {
+    await start()
+    const limits = { maxAttempts: 1, timeoutMs: 1000, clock: systemClock, log, guard: NO_SECRETS }
+    const opening = openGitHub('')({ ...limits, signal: cancel.signal })
+    await expect(opening).rejects.toThrow(InputError)
+    await expect(opening).rejects.toThrow(/^github-token is required with changed-files: true/)
+    expect(api.requests).toEqual([])
   })
 })
 

@@ -33899,9 +33899,6 @@ function parseChangedFiles(inputs) {
     if (urlMap.length === 0 && keyMap.length === 0) {
         throw new input_error/* InputError */.d('changed-files: true needs url-map (PATH_PREFIX => URL_PREFIX lines) or key-map (GLOB => KEY lines) to turn changed files into targets');
     }
-    if (raw['github-token'] === '') {
-        throw new input_error/* InputError */.d('github-token is required with changed-files: true (the default, github.token, is enough)');
-    }
     const given = raw['changed-since'];
     const changedSince = given === LAST_PURGE || given === '' ? undefined : given;
     return { urlMap, keyMap, changedSince };
@@ -33975,7 +33972,7 @@ var summary = __nccwpck_require__(7711);
 
 
 // GitHub is read, and the purge marks written, only by a run that asks for them.
-const changes = () => __nccwpck_require__.e(/* import() */ 711).then(__nccwpck_require__.bind(__nccwpck_require__, 3711));
+const changes = () => __nccwpck_require__.e(/* import() */ 966).then(__nccwpck_require__.bind(__nccwpck_require__, 3966));
 const recall = () => __nccwpck_require__.e(/* import() */ 537).then(__nccwpck_require__.bind(__nccwpck_require__, 1537));
 const marks = () => __nccwpck_require__.e(/* import() */ 845).then(__nccwpck_require__.bind(__nccwpck_require__, 2845));
 const changedFiles = {
@@ -33984,14 +33981,13 @@ const changedFiles = {
         const { changedFiles, lastPurge } = settings;
         if (changedFiles === undefined && lastPurge === undefined)
             return { part: {} };
-        const github = await deps.github();
         const recalled = lastPurge === undefined
             ? undefined
-            : await (await recall()).recallLastPurges(github, lastPurge, changedFiles !== undefined, deps.log);
+            : await (await recall()).recallLastPurges(await deps.github(), lastPurge, changedFiles !== undefined, deps.log);
         if (changedFiles === undefined)
             return { part: { recalled } };
         const { applyChangedFiles } = await changes();
-        return applyChangedFiles(settings, changedFiles, { ...deps, github, recalled });
+        return applyChangedFiles(settings, changedFiles, { ...deps, recalled });
     },
     planned: async ({ lastPurge }) => lastPurge === undefined ? [] : [(await marks()).describeMarkPlanned(lastPurge)],
     async before({ settings, recalled }, deps) {
@@ -35750,7 +35746,7 @@ async function targetsOf(settings, stage) {
  * The connections the stages share, each opened on first use: the run's one GitHub client and the
  * prober of the wait and the edge check, which `close` closes once the stages are over.
  */
-function openOnce(settings, { clock, signal, log, guard, connect, openGitHub }) {
+function openOnce(settings, { clock, signal, log, guard, connect, openGitHub, localGit }) {
     let github;
     let prober;
     // GitHub calls keep the bounds purge calls keep: `max-attempts`, `timeout`, the run's cancel.
@@ -35761,6 +35757,7 @@ function openOnce(settings, { clock, signal, log, guard, connect, openGitHub }) 
         log,
         guard,
         github: () => (github ??= openGitHub({ maxAttempts, timeoutMs, clock, signal, log, guard })),
+        localGit,
         pages: async () => {
             prober ??= await connect.prober(settings, guard);
             return { prober, clock, signal, log, guard };
@@ -36602,6 +36599,7 @@ function networkCodeOf(error) {
 
 
 
+
 /** Commits on the comparison's first page, which lists the files: its commits are not read. */
 const COMMITS_PER_PAGE = 100;
 /** Deployments and releases per page: the most GitHub returns. */
@@ -36611,6 +36609,10 @@ const LIST_PER_PAGE = 100;
  * GITHUB_REPOSITORY, GITHUB_EVENT_PATH and the other `GITHUB_*` variables.
  */
 const openGitHub = (token) => (limits) => {
+    // changed-since: last-purge refuses an empty token with its inputs; only changed-files gets here.
+    if (token === '') {
+        return Promise.reject(new input_error/* InputError */.d('github-token is required with changed-files: true (the default, github.token, is enough)'));
+    }
     const env = process.env;
     const payload = readEventPayload(env.GITHUB_EVENT_PATH);
     const [owner = '', repo = ''] = repositoryOf(env.GITHUB_REPOSITORY, payload);

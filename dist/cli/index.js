@@ -33791,9 +33791,6 @@ function parseChangedFiles(inputs) {
     if (urlMap.length === 0 && keyMap.length === 0) {
         throw new input_error/* InputError */.d('changed-files: true needs url-map (PATH_PREFIX => URL_PREFIX lines) or key-map (GLOB => KEY lines) to turn changed files into targets');
     }
-    if (raw['github-token'] === '') {
-        throw new input_error/* InputError */.d('github-token is required with changed-files: true (the default, github.token, is enough)');
-    }
     const given = raw['changed-since'];
     const changedSince = given === LAST_PURGE || given === '' ? undefined : given;
     return { urlMap, keyMap, changedSince };
@@ -33867,7 +33864,7 @@ var summary = __nccwpck_require__(7711);
 
 
 // GitHub is read, and the purge marks written, only by a run that asks for them.
-const changes = () => __nccwpck_require__.e(/* import() */ 711).then(__nccwpck_require__.bind(__nccwpck_require__, 3711));
+const changes = () => __nccwpck_require__.e(/* import() */ 966).then(__nccwpck_require__.bind(__nccwpck_require__, 3966));
 const recall = () => __nccwpck_require__.e(/* import() */ 537).then(__nccwpck_require__.bind(__nccwpck_require__, 1537));
 const marks = () => __nccwpck_require__.e(/* import() */ 845).then(__nccwpck_require__.bind(__nccwpck_require__, 2845));
 const changedFiles = {
@@ -33876,14 +33873,13 @@ const changedFiles = {
         const { changedFiles, lastPurge } = settings;
         if (changedFiles === undefined && lastPurge === undefined)
             return { part: {} };
-        const github = await deps.github();
         const recalled = lastPurge === undefined
             ? undefined
-            : await (await recall()).recallLastPurges(github, lastPurge, changedFiles !== undefined, deps.log);
+            : await (await recall()).recallLastPurges(await deps.github(), lastPurge, changedFiles !== undefined, deps.log);
         if (changedFiles === undefined)
             return { part: { recalled } };
         const { applyChangedFiles } = await changes();
-        return applyChangedFiles(settings, changedFiles, { ...deps, github, recalled });
+        return applyChangedFiles(settings, changedFiles, { ...deps, recalled });
     },
     planned: async ({ lastPurge }) => lastPurge === undefined ? [] : [(await marks()).describeMarkPlanned(lastPurge)],
     async before({ settings, recalled }, deps) {
@@ -35642,7 +35638,7 @@ async function targetsOf(settings, stage) {
  * The connections the stages share, each opened on first use: the run's one GitHub client and the
  * prober of the wait and the edge check, which `close` closes once the stages are over.
  */
-function openOnce(settings, { clock, signal, log, guard, connect, openGitHub }) {
+function openOnce(settings, { clock, signal, log, guard, connect, openGitHub, localGit }) {
     let github;
     let prober;
     // GitHub calls keep the bounds purge calls keep: `max-attempts`, `timeout`, the run's cancel.
@@ -35653,6 +35649,7 @@ function openOnce(settings, { clock, signal, log, guard, connect, openGitHub }) 
         log,
         guard,
         github: () => (github ??= openGitHub({ maxAttempts, timeoutMs, clock, signal, log, guard })),
+        localGit,
         pages: async () => {
             prober ??= await connect.prober(settings, guard);
             return { prober, clock, signal, log, guard };
@@ -47272,11 +47269,140 @@ function summaryAsText(html, where, columns = 120) {
 
 ;// CONCATENATED MODULE: ./src/cli/no-github.ts
 
-/** Refuses, before anything is sent, the inputs that need GitHub's API. */
-const noGitHub = () => Promise.reject(new input_error/* InputError */.d('changed-files and changed-since: last-purge need a repository to read, which this command does not reach yet: give keys or urls'));
+/** Refuses, before anything is sent, the purge marks the command cannot read or write. */
+const noGitHub = () => Promise.reject(new input_error/* InputError */.d('changed-since: last-purge reads and writes purge marks through the GitHub API, which the command reaches only with GITHUB_API_URL, GITHUB_REPOSITORY and a GitHub token (EDGE_PURGE_GITHUB_TOKEN or --github-token-file): give them, or pass --changed-since with the commit the site was last deployed from'));
+
+;// CONCATENATED MODULE: external "node:child_process"
+const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
+;// CONCATENATED MODULE: ./src/cli/local-git.ts
+/**
+ * The repository of the working directory, read by running git: the command's changed files. The
+ * git found on PATH is the one the user's own checkout and hooks use.
+ */
+
+
+
+/** A diff of a whole monorepo fits: 100,000 paths of 300 characters are 30 MB. */
+const MOST_OUTPUT_BYTES = 64 * 1024 * 1024;
+/** Opens the repository `cwd` is in, in the pipeline `env` describes. */
+const openLocalGit = (cwd, env) => async (limits) => {
+    const git = gitIn(cwd, limits);
+    const opened = await git(['rev-parse', '--is-shallow-repository']);
+    if (opened.code !== 0) {
+        throw new input_error/* InputError */.d(`changed-files reads the git repository of the working directory, and ${cwd} is in none (git: ${firstLine(opened, limits)}): run the command in the site's checkout, or give keys or urls`);
+    }
+    const answered = async (args, what) => {
+        const answer = await git(args);
+        if (answer.code !== 0) {
+            throw new Error(`git could not ${what} in ${cwd}: ${firstLine(answer, limits)}`);
+        }
+        return answer.stdout;
+    };
+    return {
+        pipeline: ciPipelineOf(env),
+        shallow: opened.stdout.trim() === 'true',
+        async commitOf(ref) {
+            const answer = await git([
+                'rev-parse',
+                '--verify',
+                '--quiet',
+                '--end-of-options',
+                `${ref}^{commit}`
+            ]);
+            return answer.code === 0 ? answer.stdout.trim() : undefined;
+        },
+        async isAncestor(base, head) {
+            const answer = await git(['merge-base', '--is-ancestor', base, head]);
+            if (answer.code > 1) {
+                throw new Error(`git could not compare ${base} with ${head} in ${cwd}: ${firstLine(answer, limits)}`);
+            }
+            return answer.code === 0;
+        },
+        async commitsBetween(base, head) {
+            return Number(await answered(['rev-list', '--count', `${base}..${head}`], 'count commits'));
+        },
+        async changedPaths(base, head) {
+            // -z: each path whole, not quoted, whatever characters it holds.
+            const args = [
+                'diff',
+                '--name-status',
+                '-M',
+                '-z',
+                '--no-color',
+                '--no-ext-diff',
+                base,
+                head,
+                '--'
+            ];
+            return pathsOf(await answered(args, 'list the files changed'));
+        }
+    };
+};
+/** Runs git in `cwd` within the limits; a non-zero exit is an answer, anything else fails. */
+function gitIn(cwd, { timeoutMs, signal }) {
+    // No prompt for credentials, and English words, which the messages quote.
+    const env = { ...process.env, GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C' };
+    return (args) => new Promise((resolve, reject) => {
+        const options = { cwd, env, signal, timeout: timeoutMs, maxBuffer: MOST_OUTPUT_BYTES };
+        (0,external_node_child_process_namespaceObject.execFile)('git', args, options, (error, stdout, stderr) => {
+            if (error === null)
+                return resolve({ code: 0, stdout, stderr });
+            if (typeof error.code === 'number' && !error.killed) {
+                return resolve({ code: error.code, stdout, stderr });
+            }
+            reject(failureOf(error, args, timeoutMs));
+        });
+    });
+}
+/** Why git gave no answer: not installed, cancelled, too slow, or an answer too long. */
+function failureOf(error, args, timeoutMs) {
+    if (error.code === 'ENOENT') {
+        return new input_error/* InputError */.d('changed-files reads the git repository of the working directory, and git is not installed here (or not on PATH): install git, or give keys or urls');
+    }
+    if (error.name === 'AbortError')
+        return error;
+    const what = `git ${args[0] ?? ''}`;
+    if (error.code === 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER') {
+        return new Error(`${what} printed more than ${MOST_OUTPUT_BYTES / 1024 / 1024} MB`);
+    }
+    if (error.killed)
+        return new Error(`${what} gave no answer within timeout (${timeoutMs / 1000} s)`);
+    return new Error(`${what} ended without an answer (${error.signal ?? error.message})`);
+}
+function firstLine({ stderr, stdout }, { guard }) {
+    const line = (stderr.trim() || stdout.trim()).split('\n')[0] ?? '';
+    return (0,text_shown/* plainLine */.h0)(guard, line || 'no message');
+}
+/**
+ * The paths of `--name-status -z` records: `M\0path\0`, `R100\0old\0new\0`. A rename counts under
+ * both names, as the old URL is stale too (so does a copy, where git's configuration detects them).
+ */
+function pathsOf(output) {
+    const fields = output.split('\0');
+    const paths = new Set();
+    for (let i = 0; i < fields.length - 1;) {
+        const names = fields.slice(i + 1, i + (/^[RC]/.test(fields[i] ?? '') ? 3 : 2));
+        for (const path of names)
+            paths.add(path);
+        i += 1 + names.length;
+    }
+    return [...paths].sort();
+}
+/** The pipeline `env` describes: a GitLab pipeline, with its push's commits when it ran for one. */
+function ciPipelineOf(env) {
+    if (env.GITLAB_CI !== 'true')
+        return undefined;
+    return {
+        system: 'GitLab',
+        source: env.CI_PIPELINE_SOURCE ?? '',
+        before: env.CI_COMMIT_BEFORE_SHA ?? '',
+        after: env.CI_COMMIT_SHA ?? ''
+    };
+}
 
 ;// CONCATENATED MODULE: ./src/cli/command.ts
 /** The command's table of contents: options → settings → pipeline → report → exit code. */
+
 
 
 
@@ -47322,13 +47448,16 @@ async function runCommand(args, env) {
     try {
         const readFile = (path) => readListFile(path, guard);
         const settings = parseSettings(options.raw, { readFile, guard, parts: INPUT_PARTS });
+        // The command runs in the site's checkout: its changed files are read there, with git.
+        const localGit = openLocalGit(process.cwd(), env);
         const deps = {
             clock: clock/* systemClock */.ml,
             signal: interrupt.signal,
             log: voice.log,
             guard,
             connect: liveConnections(options.raw['api-token']),
-            openGitHub: noGitHub
+            openGitHub: noGitHub,
+            localGit
         };
         const { record, finish } = await runPipeline(settings, deps);
         await finish(await report(record, voice, options));

@@ -7,6 +7,7 @@ import type { Clock } from '../clock.js'
 import type { InputPart } from '../config/parse-settings.js'
 import type { PurgeTargets, Settings } from '../config/settings.js'
 import type { GitHubRepository } from '../github.js'
+import type { OpenLocalGit } from '../git.js'
 import type { PageCheckDeps, RequestLimits } from '../http/page-checks.js'
 import type { StepLog } from '../log.js'
 import type { Failure } from '../record/failure.js'
@@ -25,6 +26,8 @@ export interface StageDeps {
   guard: Guard
   /** The run's one GitHub client, opened on first use. */
   github(): Promise<GitHubRepository>
+  /** The repository on this machine, which the command's door hands in: its changed files. */
+  localGit: OpenLocalGit | undefined
   /** The page checks of the run: one prober, made on first use and closed when the run ends. */
   pages(): Promise<PageCheckDeps>
   /** The user's `timeout` and `concurrency`, which every fetch of a page obeys. */

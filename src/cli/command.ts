@@ -18,6 +18,7 @@ import { listenForInterrupt } from './interrupt.js'
 import { commandOutputs, outputsJson } from './kept-files.js'
 import { summaryAsText } from './summary-text.js'
 import { noGitHub } from './no-github.js'
+import { openLocalGit } from './local-git.js'
 
 /** Exit codes: every target purged; a target failed; the inputs refused, nothing sent. */
 const PURGED = 0
@@ -45,13 +46,16 @@ export async function runCommand(args: readonly string[], env: NodeJS.ProcessEnv
   try {
     const readFile = (path: string) => readListFile(path, guard)
     const settings = parseSettings(options.raw, { readFile, guard, parts: INPUT_PARTS })
+    // The command runs in the site's checkout: its changed files are read there, with git.
+    const localGit = openLocalGit(process.cwd(), env)
     const deps: PipelineDeps = {
       clock: systemClock,
       signal: interrupt.signal,
       log: voice.log,
       guard,
       connect: liveConnections(options.raw['api-token']),
-      openGitHub: noGitHub
+      openGitHub: noGitHub,
+      localGit
     }
     const { record, finish } = await runPipeline(settings, deps)
     await finish(await report(record, voice, options))

@@ -5,6 +5,7 @@ import type { Guard } from '../text/guard.js'
 import { createTransport, type Transport } from '../core/transport.js'
 import type { StageDeps } from '../capabilities/capability.js'
 import type { OpenGitHub } from '../github.js'
+import type { OpenLocalGit } from '../git.js'
 
 const USER_AGENT = 'edge-purge/1'
 
@@ -38,4 +39,6 @@ export type PipelineDeps = Pick<StageDeps, 'clock' | 'signal' | 'log' | 'guard'>
   connect: Connections
   /** Opens the run's repository, for changed-files and last-purge: the GitHub client loads only then. */
   openGitHub: OpenGitHub
+  /** The command's door only: the repository on this machine, where its changed files are read. */
+  localGit?: OpenLocalGit
 }

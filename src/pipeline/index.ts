@@ -71,7 +71,7 @@ async function targetsOf(settings: Settings, stage: StageDeps): Promise<Targeted
  */
 function openOnce(
   settings: Settings,
-  { clock, signal, log, guard, connect, openGitHub }: PipelineDeps
+  { clock, signal, log, guard, connect, openGitHub, localGit }: PipelineDeps
 ): { stage: StageDeps; close(): void } {
   let github: Promise<GitHubRepository> | undefined
   let prober: Prober | undefined
@@ -83,6 +83,7 @@ function openOnce(
     log,
     guard,
     github: () => (github ??= openGitHub({ maxAttempts, timeoutMs, clock, signal, log, guard })),
+    localGit,
     pages: async () => {
       prober ??= await connect.prober(settings, guard)
       return { prober, clock, signal, log, guard }

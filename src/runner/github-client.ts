@@ -6,6 +6,7 @@
 import { existsSync, readFileSync } from 'node:fs'
 import type * as GitHub from '@actions/github'
 import type { GitHubLimits, GitHubRepository, OpenGitHub, RunEvent } from '../github.js'
+import { InputError } from '../config/input-error.js'
 import { readRunContext } from './context.js'
 import { GitHubCalls } from './github-calls.js'
 import { failureOf, jsonAnswer } from './github-failure.js'
@@ -32,6 +33,14 @@ export interface RunnerRepository {
 export const openGitHub =
   (token: string): OpenGitHub =>
   (limits) => {
+    // changed-since: last-purge refuses an empty token with its inputs; only changed-files gets here.
+    if (token === '') {
+      return Promise.reject(
+        new InputError(
+          'github-token is required with changed-files: true (the default, github.token, is enough)'
+        )
+      )
+    }
     const env = process.env
     const payload = readEventPayload(env.GITHUB_EVENT_PATH)
     const [owner = '', repo = ''] = repositoryOf(env.GITHUB_REPOSITORY, payload)

@@ -34,11 +34,9 @@ describe('changed-files', () => {
     refusalNaming({ ...API, ...CHANGED }, ['changed-files', 'url-map', 'key-map'])
   })
 
-  it('needs github-token, naming it', () => {
-    refusalNaming({ ...API, ...CHANGED, 'github-token': '', 'url-map': SITE }, [
-      'github-token',
-      'changed-files'
-    ])
+  it('takes no github-token: only reading GitHub needs one, and the command reads local git', () => {
+    const settings = settingsOf({ ...API, ...CHANGED, 'github-token': '', 'url-map': SITE })
+    expect(settings.changedFiles?.urlMap).toHaveLength(1)
   })
 
   it('refuses mode: all, naming both', () => {

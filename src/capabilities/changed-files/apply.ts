@@ -2,8 +2,8 @@
 import type { ChangedFilesSettings, Settings } from '../../config/settings.js'
 import { mergeUnique, purgeUrl } from '../../config/keys-and-urls.js'
 import type { GitHubRepository } from '../../github.js'
-import type { StepLog } from '../../log.js'
-import type { MadeTargets, StageEnd } from '../capability.js'
+import type { OpenLocalGit } from '../../git.js'
+import type { MadeTargets, StageDeps, StageEnd } from '../capability.js'
 import type {
   ChangedFilesPart,
   ChangedFilesReport,
@@ -12,18 +12,20 @@ import type {
 } from './record.js'
 import { showDerivation } from './summary.js'
 import { counted } from '../../text/counted.js'
-import type { Guard } from '../../text/guard.js'
 import { findChangedFiles } from './choose-range.js'
 import { deriveTargets } from './derive.js'
 import { changedSinceLastPurge } from './since-last-purge.js'
+import { localChangedFiles } from './local-range.js'
 
-/** What the stage is handed: the run's repository, what `last-purge` recalled, and the step log. */
-export interface ChangedFilesDeps {
-  github: GitHubRepository
+/**
+ * Where the stage reads the changed files: local git when the door hands one in (the command),
+ * else the run's GitHub repository; and what `last-purge` recalled, which GitHub always reads.
+ */
+export interface ChangedFilesDeps extends Pick<StageDeps, 'log' | 'guard' | 'signal' | 'limits'> {
+  github: () => Promise<GitHubRepository>
+  localGit: OpenLocalGit | undefined
   /** With `changed-since: last-purge`: each service's last complete purge. */
   recalled: RecalledPurges | undefined
-  log: StepLog
-  guard: Guard
 }
 
 /** How results find their source: the same `type target` key `withSources` looks up. */
@@ -38,11 +40,12 @@ export async function applyChangedFiles(
   changed: ChangedFilesSettings,
   deps: ChangedFilesDeps
 ): Promise<StageEnd<ChangedFilesPart> & { made: MadeTargets }> {
-  const { github, recalled, log, guard } = deps
+  const { recalled, log, guard } = deps
+  const services = settings.lastPurge?.serviceIds ?? []
   const ranges =
-    recalled === undefined
-      ? [await findChangedFiles(github, changed.changedSince, deps)]
-      : await changedSinceLastPurge(github, recalled, settings.lastPurge?.serviceIds ?? [], log)
+    recalled !== undefined
+      ? await changedSinceLastPurge(await deps.github(), recalled, services, log)
+      : [await rangeOf(changed.changedSince, deps)]
   // Several ranges (services marked at different commits) make one report: their files united.
   const report: ChangedFilesReport = {
     files: [...new Set(ranges.flatMap((range) => range.files))].sort(),
@@ -82,7 +85,16 @@ export async function applyChangedFiles(
   return { part: { recalled, derivation }, made: { targets: made, sources } }
 }
 
+/** The one range of a run without `last-purge`: from local git when there is one, else GitHub. */
+async function rangeOf(changedSince: string | undefined, deps: ChangedFilesDeps) {
+  const { localGit, limits, signal } = deps
+  if (localGit === undefined) return findChangedFiles(await deps.github(), changedSince, deps)
+  const gitLimits = { timeoutMs: limits.requestTimeoutMs, signal }
+  return localChangedFiles(localGit, changedSince, { ...deps, ...gitLimits })
+}
+
 const METHODS: Record<ComparedRange['method'], string> = {
   compare: 'from the comparison',
-  trees: 'from the two trees'
+  trees: 'from the two trees',
+  git: 'from git diff'
 }

@@ -41,7 +41,10 @@ export async function findChangedFiles(
  * A range from a commit to itself lists no file, so nothing would be purged for it without a word:
  * typically `changed-since` naming the branch this run deploys, which already points at its head.
  */
-function sameCommitWarning(range: CommitRange, guard: Guard): string {
+export function sameCommitWarning(
+  range: Pick<CommitRange, 'origin' | 'base' | 'head'>,
+  guard: Guard
+): string {
   const head = shortRef(range.head)
   if (range.origin === 'input') {
     return `changed-files: changed-since ${shorten(guard, range.base)} is the same commit as this run's ${head}, so comparing them finds no changed file and nothing is purged for changed files. Set changed-since to a commit before this deploy (the last one deployed), not to a branch this run has already moved`

@@ -21,16 +21,15 @@ export const changedFiles: Capability<ChangedFilesPart> = {
   async targets(settings, deps) {
     const { changedFiles, lastPurge } = settings
     if (changedFiles === undefined && lastPurge === undefined) return { part: {} }
-    const github = await deps.github()
     const recalled =
       lastPurge === undefined
         ? undefined
         : await (
             await recall()
-          ).recallLastPurges(github, lastPurge, changedFiles !== undefined, deps.log)
+          ).recallLastPurges(await deps.github(), lastPurge, changedFiles !== undefined, deps.log)
     if (changedFiles === undefined) return { part: { recalled } }
     const { applyChangedFiles } = await changes()
-    return applyChangedFiles(settings, changedFiles, { ...deps, github, recalled })
+    return applyChangedFiles(settings, changedFiles, { ...deps, recalled })
   },
   planned: async ({ lastPurge }) =>
     lastPurge === undefined ? [] : [(await marks()).describeMarkPlanned(lastPurge)],

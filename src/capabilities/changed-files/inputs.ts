@@ -21,11 +21,6 @@ function parseChangedFiles(inputs: RunInputs): ChangedFilesSettings | undefined 
       'changed-files: true needs url-map (PATH_PREFIX => URL_PREFIX lines) or key-map (GLOB => KEY lines) to turn changed files into targets'
     )
   }
-  if (raw['github-token'] === '') {
-    throw new InputError(
-      'github-token is required with changed-files: true (the default, github.token, is enough)'
-    )
-  }
   const given = raw['changed-since']
   const changedSince = given === LAST_PURGE || given === '' ? undefined : given
   return { urlMap, keyMap, changedSince }

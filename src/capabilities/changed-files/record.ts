@@ -11,8 +11,11 @@ export interface ComparedRange {
   files: string[]
   /** Commits from base to head; `undefined` when a purge mark's tree was compared with the head's. */
   commits: number | undefined
-  /** `trees` when the two commits' trees were compared: the comparison listed 300 files, or none. */
-  method: 'compare' | 'trees'
+  /**
+   * `trees` when the two commits' trees were compared (the comparison listed 300 files, or none);
+   * `git` when local git listed them.
+   */
+  method: 'compare' | 'trees' | 'git'
   /** The base as given: a commit, branch or tag. */
   base: string
   /** The base's full commit SHA: the `base` output. */

@@ -1,5 +1,5 @@
-export const id = 711;
-export const ids = [711];
+export const id = 966;
+export const ids = [966];
 export const modules = {
 
 /***/ 2708:
@@ -35,7 +35,7 @@ function apiError(error, github, what) {
 
 /***/ }),
 
-/***/ 3711:
+/***/ 3966:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 // ESM COMPAT FLAG
@@ -512,7 +512,80 @@ async function sinceMark(github, last, services, head) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/capabilities/changed-files/local-range.ts
+/**
+ * The command's changed files, read from the git repository it runs in: `--changed-since...HEAD`,
+ * or a GitLab push's before...after. Git has none of GitHub's limits: no token, no 300-file list,
+ * no page per commit.
+ */
+
+
+
+
+const PASS_CHANGED_SINCE = 'Pass --changed-since with the commit, branch or tag the site was last deployed from, or purge everything with mode: all';
+const local_range_ZERO_SHA = /^0+$/;
+/** The files the range changed, listed by `git diff --name-status -M`. */
+async function localChangedFiles(open, changedSince, { log, guard, ...limits }) {
+    const git = await open({ ...limits, guard });
+    const range = chooseRange(git, changedSince, guard);
+    const head = await git.commitOf(range.head);
+    if (head === undefined) {
+        throw new input_error/* InputError */.d(`changed-files: git knows no commit ${(0,shown/* shorten */.ml)(guard, range.head)} here`);
+    }
+    const baseSha = await git.commitOf(range.base);
+    if (baseSha === undefined)
+        throw new input_error/* InputError */.d(unknownBase(git, range));
+    if (!(await git.isAncestor(baseSha, head))) {
+        throw new input_error/* InputError */.d(`${range.named} is not an ancestor of ${shortRef(head)}, so files changed only on its side would be missed. ${PASS_CHANGED_SINCE}`);
+    }
+    const commits = await git.commitsBetween(baseSha, head);
+    const compared = { ...range, head };
+    if (commits === 0)
+        log.warning(sameCommitWarning(compared, guard));
+    return {
+        files: await git.changedPaths(baseSha, head),
+        commits,
+        method: 'git',
+        base: range.base,
+        baseSha,
+        head,
+        source: range.origin,
+        description: describeRange(compared, commits),
+        notes: []
+    };
+}
+/**
+ * `--changed-since` when given, else a GitLab push's own range; a new branch has no commit before
+ * it, and any other pipeline names none.
+ */
+function chooseRange(git, changedSince, guard) {
+    if (changedSince !== undefined) {
+        const named = `changed-since: ${(0,shown/* shorten */.ml)(guard, changedSince)}`;
+        return { base: changedSince, head: 'HEAD', origin: 'input', named };
+    }
+    const { pipeline } = git;
+    if (pipeline?.source !== 'push') {
+        const where = pipeline === undefined
+            ? 'outside a GitLab push pipeline'
+            : `in a ${pipeline.system} pipeline started by ${(0,shown/* shorten */.ml)(guard, pipeline.source || 'an unnamed source')}`;
+        throw new input_error/* InputError */.d(`changed-since is required ${where}: the commits to compare are found by themselves only in a GitLab push pipeline (CI_COMMIT_BEFORE_SHA...CI_COMMIT_SHA). ${PASS_CHANGED_SINCE}`);
+    }
+    if (local_range_ZERO_SHA.test(pipeline.before)) {
+        throw new input_error/* InputError */.d(`changed-files: this push created its branch (CI_COMMIT_BEFORE_SHA is 0000000), so the branch has no earlier commit to compare against. ${PASS_CHANGED_SINCE}`);
+    }
+    const named = `changed-files: this push's before ${(0,shown/* shorten */.ml)(guard, shortRef(pipeline.before))} (CI_COMMIT_BEFORE_SHA)`;
+    return { base: pipeline.before, head: pipeline.after || 'HEAD', origin: 'push', named };
+}
+/** A base git does not know: a shallow clone may simply not reach back to it. */
+function unknownBase(git, range) {
+    const what = `${range.named} is not a commit, branch or tag git knows in this repository`;
+    if (!git.shallow)
+        return `${what}. ${PASS_CHANGED_SINCE}`;
+    return `${what}: the clone is shallow and may not reach back to it. Fetch more history (GitLab: GIT_DEPTH: 0; git fetch --unshallow), or ${PASS_CHANGED_SINCE.charAt(0).toLowerCase()}${PASS_CHANGED_SINCE.slice(1)}`;
+}
+
 ;// CONCATENATED MODULE: ./src/capabilities/changed-files/apply.ts
+
 
 
 
@@ -526,10 +599,11 @@ const targetId = (type, target) => `${type} ${target}`;
  * the log's changed-files group shows them.
  */
 async function applyChangedFiles(settings, changed, deps) {
-    const { github, recalled, log, guard } = deps;
-    const ranges = recalled === undefined
-        ? [await findChangedFiles(github, changed.changedSince, deps)]
-        : await changedSinceLastPurge(github, recalled, settings.lastPurge?.serviceIds ?? [], log);
+    const { recalled, log, guard } = deps;
+    const services = settings.lastPurge?.serviceIds ?? [];
+    const ranges = recalled !== undefined
+        ? await changedSinceLastPurge(await deps.github(), recalled, services, log)
+        : [await rangeOf(changed.changedSince, deps)];
     // Several ranges (services marked at different commits) make one report: their files united.
     const report = {
         files: [...new Set(ranges.flatMap((range) => range.files))].sort(),
@@ -565,10 +639,114 @@ async function applyChangedFiles(settings, changed, deps) {
     await (0,summary/* showDerivation */.n1)(derivation, made.keys.length + made.urls.length === 0, deps);
     return { part: { recalled, derivation }, made: { targets: made, sources } };
 }
+/** The one range of a run without `last-purge`: from local git when there is one, else GitHub. */
+async function rangeOf(changedSince, deps) {
+    const { localGit, limits, signal } = deps;
+    if (localGit === undefined)
+        return findChangedFiles(await deps.github(), changedSince, deps);
+    const gitLimits = { timeoutMs: limits.requestTimeoutMs, signal };
+    return localChangedFiles(localGit, changedSince, { ...deps, ...gitLimits });
+}
 const METHODS = {
     compare: 'from the comparison',
-    trees: 'from the two trees'
+    trees: 'from the two trees',
+    git: 'from git diff'
 };
+
+
+/***/ }),
+
+/***/ 9248:
+/***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   Jz: () => (/* binding */ isRateLimited),
+/* harmony export */   M5: () => (/* binding */ isInTheWay),
+/* harmony export */   c2: () => (/* binding */ statusOf),
+/* harmony export */   qd: () => (/* binding */ deployedCommit),
+/* harmony export */   ut: () => (/* binding */ answerOf),
+/* harmony export */   wZ: () => (/* binding */ walkPages)
+/* harmony export */ });
+/* unused harmony export GitHubCallError */
+/** A full commit SHA, as GitHub writes them. */
+const FULL_SHA = /^[0-9a-f]{40}$/i;
+/**
+ * The commit a run deploys, which its purge marks name and its ranges end at. GITHUB_SHA is not
+ * always it: on `workflow_run` it is the default branch's newest commit, which may be newer than
+ * the one the triggering workflow built; on a pull request it is the merge commit GitHub makes for
+ * the run, rebuilt on every push and soon forgotten, so the pull request's head is named instead.
+ */
+function deployedCommit(event) {
+    const { payload } = event;
+    if (event.eventName === 'workflow_run') {
+        const ranOn = payload.workflow_run?.head_sha;
+        // Only a full SHA goes into a purge mark: any other would be a base no later compare can use.
+        return typeof ranOn === 'string' && FULL_SHA.test(ranOn) ? ranOn : event.sha;
+    }
+    const pullRequest = payload.pull_request;
+    const head = pullRequest?.head?.sha;
+    if (typeof head === 'string' && head !== '')
+        return head;
+    const after = payload.after;
+    if (event.eventName === 'push' && typeof after === 'string' && after !== '')
+        return after;
+    return event.sha;
+}
+/**
+ * A GitHub call that failed after its attempts: GitHub's status and message, or why no answer
+ * came. `rateLimited` when GitHub refused it for a rate limit, which no permission fixes;
+ * `inTheWay` when something between the runner and GitHub (a proxy, a certificate, a sign-in page)
+ * failed it, which a re-run alone does not get past.
+ */
+class GitHubCallError extends Error {
+    status;
+    rateLimited;
+    inTheWay;
+    name = 'GitHubCallError';
+    constructor(message, status, rateLimited, inTheWay = false) {
+        super(message);
+        this.status = status;
+        this.rateLimited = rateLimited;
+        this.inTheWay = inTheWay;
+    }
+}
+/** The HTTP status a failed GitHub call answered, when it got an answer. */
+function statusOf(error) {
+    if (typeof error !== 'object' || error === null || !('status' in error))
+        return undefined;
+    return typeof error.status === 'number' ? error.status : undefined;
+}
+/** What GitHub answered a failed call: its status and message, or why no answer came. */
+function answerOf(error, message) {
+    const status = statusOf(error);
+    return status === undefined || isRateLimited(error) ? message : `${status}: ${message}`;
+}
+/** Whether the call failed on something in the way of GitHub, to fix before a re-run can pass. */
+function isInTheWay(error) {
+    return error instanceof GitHubCallError && error.inTheWay;
+}
+/** Whether GitHub refused the call for a rate limit: its 403 is then no missing permission. */
+function isRateLimited(error) {
+    return error instanceof GitHubCallError && error.rateLimited;
+}
+/**
+ * Reads page 1 and each page GitHub names next, handing each to `visit` until it returns true.
+ * A `Link` that names a page already read ends the walk; a walk that would read more than
+ * `mostPages` fails, so a list that never ends is neither followed for ever nor taken as whole.
+ */
+async function walkPages(read, mostPages, what, visit) {
+    const pagesRead = new Set();
+    for (let page = 1; page !== undefined && !pagesRead.has(page);) {
+        if (pagesRead.size === mostPages) {
+            throw new Error(`GitHub names more than ${mostPages} pages of ${what}, more than a run reads`);
+        }
+        pagesRead.add(page);
+        const answer = await read(page);
+        if (await visit(answer))
+            return;
+        page = answer.nextPage;
+    }
+}
 
 
 /***/ })
