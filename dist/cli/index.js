@@ -36608,6 +36608,7 @@ const ACTION_DESCRIPTIONS = {
 
 
 
+
 /** A mistake on the command line: exit 2, nothing sent. Its message never holds a token. */
 class UsageError extends Error {
     name = 'UsageError';
@@ -36711,7 +36712,7 @@ function tokenOf(name, given, env) {
         return (0,external_node_fs_namespaceObject.readFileSync)(file, 'utf8').trim();
     }
     catch (error) {
-        throw new UsageError(`Could not read --${name}-file ${file}: ${(0,message/* messageOf */.b)(error)}`);
+        throw new UsageError(`Could not read --${name}-file ${JSON.stringify(file)}: ${(0,message/* messageOf */.b)(error).replace(/\s+/g, ' ')}`);
     }
 }
 /**
@@ -36732,7 +36733,18 @@ function readOptions(args, env) {
     const json = given.get('json') ?? 'false';
     if (json !== 'true' && json !== 'false')
         throw new UsageError('--json takes true or false');
-    return { raw, json: json === 'true', resultsFile: given.get('results-file') };
+    return { raw, json: json === 'true', resultsFile: resultsFileOf(given.get('results-file')) };
+}
+/** A results file the user asked for goes where asked, or nothing is sent. */
+function resultsFileOf(path) {
+    if (path === undefined)
+        return undefined;
+    const folder = (0,external_node_path_namespaceObject.dirname)((0,external_node_path_namespaceObject.resolve)(path));
+    if (!(0,external_node_fs_namespaceObject.statSync)(folder, { throwIfNoEntry: false })?.isDirectory()) {
+        // Quoted as JSON: a path is the user's text, and no newline in it may start a line of its own.
+        throw new UsageError(`--results-file ${JSON.stringify(path)}: the folder ${JSON.stringify(folder)} does not exist`);
+    }
+    return path;
 }
 
 ;// CONCATENATED MODULE: ./src/cli/input-groups.ts
@@ -36825,7 +36837,8 @@ const EXIT_CODES = [
         '130',
         'Cancelled by SIGINT: nothing new sent, what was sent reported, the results file written.'
     ],
-    ['143', 'Cancelled by SIGTERM, the same way.']
+    ['143', 'Cancelled by SIGTERM, the same way.'],
+    ['129', 'Cancelled by SIGHUP (the terminal closed), the same way.']
 ];
 /** A list of terms and their words, the words aligned after the longest term. */
 function table(rows, width) {
@@ -36842,6 +36855,11 @@ function helpText(columns = MAX_COLUMNS) {
         'action.yml is an option of the same name (--name value or --name=value), or a variable ' +
         'EDGE_PURGE_<NAME> (upper case, - as _); an option wins over its variable. For people, ' +
         'everything goes to stderr; stdout carries only --json.', width, '');
+    // action.yml's words speak of GitHub's events; the command reads its changed files elsewhere.
+    const changedFiles = wrapped('Changed files (--changed-files) are read from the git repository the command runs in: ' +
+        'git diff --name-status -M from --changed-since to HEAD, or in a GitLab push pipeline from ' +
+        'CI_COMMIT_BEFORE_SHA to CI_COMMIT_SHA; no GitHub token is needed. changed-since: ' +
+        "last-purge keeps its record through GitHub's API, which the command does not reach.", width, '');
     const groups = INPUT_GROUPS.flatMap(([title, names]) => [
         '',
         `${title}:`,
@@ -36852,6 +36870,8 @@ function helpText(columns = MAX_COLUMNS) {
         '',
         ...intro,
         ...groups,
+        '',
+        ...changedFiles,
         '',
         "The command's own options:",
         ...table(OWN_OPTIONS, width),
@@ -47270,7 +47290,7 @@ function summaryAsText(html, where, columns = 120) {
 ;// CONCATENATED MODULE: ./src/cli/no-github.ts
 
 /** Refuses, before anything is sent, the purge marks the command cannot read or write. */
-const noGitHub = () => Promise.reject(new input_error/* InputError */.d('changed-since: last-purge reads and writes purge marks through the GitHub API, which the command reaches only with GITHUB_API_URL, GITHUB_REPOSITORY and a GitHub token (EDGE_PURGE_GITHUB_TOKEN or --github-token-file): give them, or pass --changed-since with the commit the site was last deployed from'));
+const noGitHub = () => Promise.reject(new input_error/* InputError */.d("changed-since: last-purge keeps its record as GitHub deployments, through GitHub's API, which the command does not reach yet (it would need GITHUB_API_URL, GITHUB_REPOSITORY and a GitHub token): run it in GitHub Actions with the action, or pass --changed-since with the commit the site was last deployed from"));
 
 ;// CONCATENATED MODULE: external "node:child_process"
 const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
@@ -47460,8 +47480,11 @@ async function runCommand(args, env) {
             localGit
         };
         const { record, finish } = await runPipeline(settings, deps);
-        await finish(await report(record, voice, options));
+        const resultsFile = await writeReport(record, voice, options);
+        // The log, its failure included, then the summary, then where the results are: last on screen.
         conclude(record, voice);
+        showReport(record, voice, resultsFile);
+        await finish(resultsFile !== undefined);
     }
     catch (error) {
         refused = error instanceof input_error/* InputError */.d;
@@ -47473,8 +47496,8 @@ async function runCommand(args, env) {
     const code = interrupt.exitCode() ?? (refused ? REFUSED : voice.failed() ? FAILED : PURGED);
     return { code, cancelled: interrupt.signal.aborted };
 }
-/** The outputs (and `--json`), then the summary as text, then where the results are: both written? */
-async function report(record, voice, options) {
+/** The outputs and their files, and `--json`: the results file, or `undefined` when not written. */
+async function writeReport(record, voice, options) {
     const { log, fail, guard } = voice;
     const { outputs, writer } = commandOutputs(options.resultsFile, log, guard);
     const resultsFile = await writeOutputs(record, writer).catch((error) => {
@@ -47483,20 +47506,23 @@ async function report(record, voice, options) {
     });
     if (options.json)
         process.stdout.write(outputsJson(outputs));
+    return resultsFile;
+}
+/** The summary as text, then where the results are. */
+function showReport(record, voice, resultsFile) {
     if (record.settings.summary) {
         const html = renderSummary(record, {
             resultsFile: resultsFile ?? '',
             // Not in a runner's RUNNER_TEMP: the file stays where it was written.
             resultsFileStays: true,
             context: undefined,
-            guard
+            guard: voice.guard
         });
         const text = summaryAsText(html, 'in the results file', process.stderr.columns ?? 120);
         voice.print(`\n${text}\n`);
     }
     if (resultsFile)
         voice.print(`\nResults: ${resultsFile}\n`);
-    return resultsFile !== undefined;
 }
 
 ;// CONCATENATED MODULE: ./src/cli/index.ts

@@ -58,8 +58,11 @@ export async function runCommand(args: readonly string[], env: NodeJS.ProcessEnv
       localGit
     }
     const { record, finish } = await runPipeline(settings, deps)
-    await finish(await report(record, voice, options))
+    const resultsFile = await writeReport(record, voice, options)
+    // The log, its failure included, then the summary, then where the results are: last on screen.
     conclude(record, voice)
+    showReport(record, voice, resultsFile)
+    await finish(resultsFile !== undefined)
   } catch (error) {
     refused = error instanceof InputError
     voice.fail(messageOf(error))
@@ -70,8 +73,8 @@ export async function runCommand(args: readonly string[], env: NodeJS.ProcessEnv
   return { code, cancelled: interrupt.signal.aborted }
 }
 
-/** The outputs (and `--json`), then the summary as text, then where the results are: both written? */
-async function report(record: RunRecord, voice: TerminalVoice, options: CommandOptions) {
+/** The outputs and their files, and `--json`: the results file, or `undefined` when not written. */
+async function writeReport(record: RunRecord, voice: TerminalVoice, options: CommandOptions) {
   const { log, fail, guard } = voice
   const { outputs, writer } = commandOutputs(options.resultsFile, log, guard)
   const resultsFile = await writeOutputs(record, writer).catch((error: unknown) => {
@@ -79,17 +82,21 @@ async function report(record: RunRecord, voice: TerminalVoice, options: CommandO
     return undefined
   })
   if (options.json) process.stdout.write(outputsJson(outputs))
+  return resultsFile
+}
+
+/** The summary as text, then where the results are. */
+function showReport(record: RunRecord, voice: TerminalVoice, resultsFile: string | undefined) {
   if (record.settings.summary) {
     const html = renderSummary(record, {
       resultsFile: resultsFile ?? '',
       // Not in a runner's RUNNER_TEMP: the file stays where it was written.
       resultsFileStays: true,
       context: undefined,
-      guard
+      guard: voice.guard
     })
     const text = summaryAsText(html, 'in the results file', process.stderr.columns ?? 120)
     voice.print(`\n${text}\n`)
   }
   if (resultsFile) voice.print(`\nResults: ${resultsFile}\n`)
-  return resultsFile !== undefined
 }

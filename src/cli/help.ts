@@ -76,7 +76,8 @@ const EXIT_CODES: readonly (readonly [string, string])[] = [
     '130',
     'Cancelled by SIGINT: nothing new sent, what was sent reported, the results file written.'
   ],
-  ['143', 'Cancelled by SIGTERM, the same way.']
+  ['143', 'Cancelled by SIGTERM, the same way.'],
+  ['129', 'Cancelled by SIGHUP (the terminal closed), the same way.']
 ]
 
 /** A list of terms and their words, the words aligned after the longest term. */
@@ -99,6 +100,15 @@ export function helpText(columns = MAX_COLUMNS): string {
     width,
     ''
   )
+  // action.yml's words speak of GitHub's events; the command reads its changed files elsewhere.
+  const changedFiles = wrapped(
+    'Changed files (--changed-files) are read from the git repository the command runs in: ' +
+      'git diff --name-status -M from --changed-since to HEAD, or in a GitLab push pipeline from ' +
+      'CI_COMMIT_BEFORE_SHA to CI_COMMIT_SHA; no GitHub token is needed. changed-since: ' +
+      "last-purge keeps its record through GitHub's API, which the command does not reach.",
+    width,
+    ''
+  )
   const groups = INPUT_GROUPS.flatMap(([title, names]) => [
     '',
     `${title}:`,
@@ -109,6 +119,8 @@ export function helpText(columns = MAX_COLUMNS): string {
     '',
     ...intro,
     ...groups,
+    '',
+    ...changedFiles,
     '',
     "The command's own options:",
     ...table(OWN_OPTIONS, width),

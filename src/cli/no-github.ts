@@ -1,4 +1,4 @@
-/** The GitHub API, which the command does not reach: only `changed-since: last-purge` needs it. */
+/** The GitHub API, which the command does not reach yet: only `changed-since: last-purge` needs it. */
 import type { OpenGitHub } from '../github.js'
 import { InputError } from '../config/input-error.js'
 
@@ -6,6 +6,6 @@ import { InputError } from '../config/input-error.js'
 export const noGitHub: OpenGitHub = () =>
   Promise.reject(
     new InputError(
-      'changed-since: last-purge reads and writes purge marks through the GitHub API, which the command reaches only with GITHUB_API_URL, GITHUB_REPOSITORY and a GitHub token (EDGE_PURGE_GITHUB_TOKEN or --github-token-file): give them, or pass --changed-since with the commit the site was last deployed from'
+      "changed-since: last-purge keeps its record as GitHub deployments, through GitHub's API, which the command does not reach yet (it would need GITHUB_API_URL, GITHUB_REPOSITORY and a GitHub token): run it in GitHub Actions with the action, or pass --changed-since with the commit the site was last deployed from"
     )
   )

@@ -3,7 +3,8 @@
  * files): every input of action.yml is `--name value`, `--name=value` or `EDGE_PURGE_<NAME>`, an
  * option winning over its variable; the tokens come only from a variable or a file.
  */
-import { readFileSync } from 'node:fs'
+import { readFileSync, statSync } from 'node:fs'
+import { dirname, resolve } from 'node:path'
 import { closestInput } from '../config/input-names.js'
 import {
   INPUT_NAMES,
@@ -136,7 +137,9 @@ function tokenOf(name: Secret, given: Map<string, string>, env: NodeJS.ProcessEn
   try {
     return readFileSync(file, 'utf8').trim()
   } catch (error) {
-    throw new UsageError(`Could not read --${name}-file ${file}: ${messageOf(error)}`)
+    throw new UsageError(
+      `Could not read --${name}-file ${JSON.stringify(file)}: ${messageOf(error).replace(/\s+/g, ' ')}`
+    )
   }
 }
 
@@ -155,5 +158,18 @@ export function readOptions(args: readonly string[], env: NodeJS.ProcessEnv): Co
   }
   const json = given.get('json') ?? 'false'
   if (json !== 'true' && json !== 'false') throw new UsageError('--json takes true or false')
-  return { raw, json: json === 'true', resultsFile: given.get('results-file') }
+  return { raw, json: json === 'true', resultsFile: resultsFileOf(given.get('results-file')) }
+}
+
+/** A results file the user asked for goes where asked, or nothing is sent. */
+function resultsFileOf(path: string | undefined): string | undefined {
+  if (path === undefined) return undefined
+  const folder = dirname(resolve(path))
+  if (!statSync(folder, { throwIfNoEntry: false })?.isDirectory()) {
+    // Quoted as JSON: a path is the user's text, and no newline in it may start a line of its own.
+    throw new UsageError(
+      `--results-file ${JSON.stringify(path)}: the folder ${JSON.stringify(folder)} does not exist`
+    )
+  }
+  return path
 }
