@@ -1,21 +1,33 @@
 /**
- * The command line, `edge-purge` (dist/cli/index.js), run with node against the fake purge API on
- * 127.0.0.1: options and variables in; exit code, `--json`, files and requests out.
+ * The command line as its users get it: the package packed with `npm pack`, installed from the
+ * tarball offline into an empty folder (support/packed-package.ts), and its `edge-purge` run
+ * against the fake purge API on 127.0.0.1: options and variables in; exit code, `--json`, files
+ * and requests out. First, what the package holds.
  */
-import { afterEach, beforeEach, describe, expect, it } from '@jest/globals'
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
 import { spawn } from 'node:child_process'
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { delimiter, dirname, join, relative } from 'node:path'
 import { FakePurgeServer } from '../tools/fake-purge-api/server.js'
 import { ROOT, runAction } from '../tools/run-like-runner.js'
 import { INPUT_GROUPS } from '../src/cli/input-groups.js'
 import { ACTION_DEFAULTS, ACTION_DESCRIPTIONS } from '../src/cli/action-inputs.js'
+import { packAndInstall, type InstalledPackage } from './support/packed-package.js'
 
-const CLI = join(ROOT, 'dist', 'cli', 'index.js')
+/** The node `edge-purge` runs on: the bin's `#!/usr/bin/env node` finds it first on PATH. */
 const NODE = process.env.EDGE_PURGE_NODE || process.execPath
 const TOKEN = 'test-token-5ecret'
 const GITHUB_TOKEN = 'ghs-5ecret-github'
+
+let installed: InstalledPackage
+beforeAll(async () => {
+  installed = await packAndInstall(ROOT)
+}, 120_000)
+afterAll(async () => {
+  // Undefined when packing or installing failed: packAndInstall has removed its folder then.
+  await installed?.remove()
+})
 
 let server: FakePurgeServer
 /** The run's TMPDIR: the default results file goes there, and every file a run writes. */
@@ -42,8 +54,10 @@ interface RunOptions {
 }
 
 async function edgePurge(args: string[], options: RunOptions = {}): Promise<CommandRun> {
-  const env = { PATH: process.env.PATH ?? '', TMPDIR: temp, ...options.env }
-  const child = spawn(NODE, [CLI, ...args], { cwd: temp, env })
+  const PATH = [dirname(NODE), process.env.PATH ?? ''].join(delimiter)
+  // HOME too is the test's folder: whatever the command might write there is searched for tokens.
+  const env = { PATH, HOME: temp, TMPDIR: temp, ...options.env }
+  const child = spawn(installed.bin, args, { cwd: temp, env })
   options.onStart?.(child)
   let stdout = ''
   let stderr = ''
@@ -69,6 +83,64 @@ async function keysFile(count: number): Promise<string> {
   await writeFile(path, `${keyList(count).join('\n')}\n`)
   return path
 }
+
+/** Every file under `dir`, as a path relative to it, sorted. */
+async function filesUnder(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true })
+  return entries
+    .filter((entry) => entry.isFile())
+    .map((entry) => relative(dir, join(entry.parentPath, entry.name)))
+    .sort()
+}
+
+/**
+ * Scripts npm runs by itself: the first three on `npm pack` and `npm publish`, which would change
+ * the tarball after verify-dist vouched for dist/; the last three on every user's install.
+ */
+const LIFECYCLE_SCRIPTS = ['prepack', 'prepare', 'postpack', 'preinstall', 'install', 'postinstall']
+
+interface PackageJson {
+  private?: boolean
+  bin?: Record<string, string>
+  scripts?: Record<string, string>
+  [field: string]: unknown
+}
+
+describe('the package npm publishes', () => {
+  it('holds dist/ whole (dist/cli/ too), action.yml, LICENSE, README.md, package.json: nothing else', async () => {
+    const packed = installed.pack.files.map((file) => file.path).sort()
+    expect(packed).toEqual(expect.arrayContaining(['dist/index.js', 'dist/cli/index.js']))
+    const dist = (await filesUnder(join(ROOT, 'dist'))).map((file) => `dist/${file}`)
+    const others = ['LICENSE', 'README.md', 'action.yml', 'package.json']
+    expect(packed).toEqual([...dist, ...others].sort())
+    expect(installed.pack.entryCount).toBe(packed.length)
+  })
+
+  // The same bytes as the dist/ the runner-contract suites run: the packed action behaves as they say.
+  it('installs offline, from an empty cache, the files of the repository byte for byte', async () => {
+    const files = await filesUnder(installed.root)
+    expect(files).toEqual(installed.pack.files.map((file) => file.path).sort())
+    const differing: string[] = []
+    for (const file of files) {
+      const copy = await readFile(join(installed.root, file))
+      if (!copy.equals(await readFile(join(ROOT, file)))) differing.push(file)
+    }
+    expect(differing).toEqual([])
+  })
+
+  it('declares no dependencies and runs no script of its own, so it installs alone', async () => {
+    const text = await readFile(join(installed.root, 'package.json'), 'utf8')
+    const manifest = JSON.parse(text) as PackageJson
+    expect(manifest.private).toBeUndefined()
+    for (const field of ['dependencies', 'optionalDependencies', 'peerDependencies'])
+      expect(manifest[field]).toBeUndefined()
+    expect(manifest.bin).toEqual({ 'edge-purge': 'dist/cli/index.js' })
+    const scripts = Object.keys(manifest.scripts ?? {})
+    expect(scripts.filter((name) => LIFECYCLE_SCRIPTS.includes(name))).toEqual([])
+    const modules = await readdir(join(installed.app, 'node_modules'))
+    expect(modules.filter((name) => !name.startsWith('.'))).toEqual(['edge-purge'])
+  })
+})
 
 describe('what the command purges', () => {
   it('splits 600 keys from a keys-file into calls of 256, 256 and 88, and exits 0', async () => {
@@ -181,7 +253,10 @@ describe('--json', () => {
       match: (request) => request.path.endsWith('/c') || request.body.includes('"c"'),
       action: { kind: 'reply', status: 400, body: '{"msg":"bad key"}' }
     })
-    const action = await runAction({ ...inputs, urls, 'api-token': TOKEN, 'batch-size': '1' })
+    const action = await runAction(
+      { ...inputs, urls, 'api-token': TOKEN, 'batch-size': '1' },
+      { entry: join(installed.root, 'dist', 'index.js') }
+    )
     const run = await edgePurge(
       ['--json', '--batch-size=1', '--base-url', server.url, '--service-id', 'svc123'],
       { env: { EDGE_PURGE_API_TOKEN: TOKEN, EDGE_PURGE_KEYS: 'a b c', EDGE_PURGE_URLS: urls } }
@@ -290,10 +365,12 @@ describe('the token', () => {
     )
     expect(run.code).toBe(1)
     expect(server.requests.length).toBe(2)
-    const files = await readdir(temp, { recursive: true })
-    expect(files.length).toBeGreaterThan(0)
+    expect(await filesUnder(temp)).toContain(relative(temp, jsonOf(run)['results-file'] as string))
     const written = [run.stdout, run.stderr]
-    for (const file of files) written.push(await readFile(join(temp, file), 'utf8'))
+    // Where the command could write: its cwd, TMPDIR and HOME (temp), and its own package's folder.
+    for (const dir of [temp, installed.app])
+      for (const file of await filesUnder(dir))
+        written.push(await readFile(join(dir, file), 'utf8'))
     for (const text of written) {
       expect(text).not.toContain(TOKEN)
       expect(text).not.toContain(GITHUB_TOKEN)
