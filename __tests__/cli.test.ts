@@ -1,21 +1,34 @@
 /**
- * The command line, `edge-purge` (dist/cli/index.js), run with node against the fake purge API on
- * 127.0.0.1: options and variables in; exit code, `--json`, files and requests out.
+ * The command line as its users get it: the package packed with `npm pack`, installed from the
+ * tarball offline into an empty folder (support/packed-package.ts), and its `edge-purge` run
+ * against the fake purge API on 127.0.0.1: options and variables in; exit code, `--json`, files
+ * and requests out. First, what the package holds.
  */
-import { afterEach, beforeEach, describe, expect, it } from '@jest/globals'
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
 import { spawn } from 'node:child_process'
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { delimiter, dirname, join, relative } from 'node:path'
 import { FakePurgeServer } from '../tools/fake-purge-api/server.js'
 import { ROOT, runAction } from '../tools/run-like-runner.js'
 import { INPUT_GROUPS } from '../src/cli/input-groups.js'
 import { ACTION_DEFAULTS, ACTION_DESCRIPTIONS } from '../src/cli/action-inputs.js'
+import { packAndInstall, type InstalledPackage } from './support/packed-package.js'
+import { gitRepo, type GitRepo } from './support/git-repo.js'
 
-const CLI = join(ROOT, 'dist', 'cli', 'index.js')
+/** The node `edge-purge` runs on: the bin's `#!/usr/bin/env node` finds it first on PATH. */
 const NODE = process.env.EDGE_PURGE_NODE || process.execPath
 const TOKEN = 'test-token-5ecret'
 const GITHUB_TOKEN = 'ghs-5ecret-github'
+
+let installed: InstalledPackage
+beforeAll(async () => {
+  installed = await packAndInstall(ROOT)
+}, 120_000)
+afterAll(async () => {
+  // Undefined when packing or installing failed: packAndInstall has removed its folder then.
+  await installed?.remove()
+})
 
 let server: FakePurgeServer
 /** The run's TMPDIR: the default results file goes there, and every file a run writes. */
@@ -37,13 +50,17 @@ interface CommandRun {
 
 interface RunOptions {
   env?: Record<string, string>
+  /** Where it runs: the test's folder, or a git repository. */
+  cwd?: string
   /** Called once the command is started: e.g. to interrupt it. */
   onStart?: (child: ReturnType<typeof spawn>) => void
 }
 
 async function edgePurge(args: string[], options: RunOptions = {}): Promise<CommandRun> {
-  const env = { PATH: process.env.PATH ?? '', TMPDIR: temp, ...options.env }
-  const child = spawn(NODE, [CLI, ...args], { cwd: temp, env })
+  const PATH = [dirname(NODE), process.env.PATH ?? ''].join(delimiter)
+  // HOME too is the test's folder: whatever the command might write there is searched for tokens.
+  const env = { PATH, HOME: temp, TMPDIR: temp, ...options.env }
+  const child = spawn(installed.bin, args, { cwd: options.cwd ?? temp, env })
   options.onStart?.(child)
   let stdout = ''
   let stderr = ''
@@ -69,6 +86,64 @@ async function keysFile(count: number): Promise<string> {
   await writeFile(path, `${keyList(count).join('\n')}\n`)
   return path
 }
+
+/** Every file under `dir`, as a path relative to it, sorted. */
+async function filesUnder(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true })
+  return entries
+    .filter((entry) => entry.isFile())
+    .map((entry) => relative(dir, join(entry.parentPath, entry.name)))
+    .sort()
+}
+
+/**
+ * Scripts npm runs by itself: the first three on `npm pack` and `npm publish`, which would change
+ * the tarball after verify-dist vouched for dist/; the last three on every user's install.
+ */
+const LIFECYCLE_SCRIPTS = ['prepack', 'prepare', 'postpack', 'preinstall', 'install', 'postinstall']
+
+interface PackageJson {
+  private?: boolean
+  bin?: Record<string, string>
+  scripts?: Record<string, string>
+  [field: string]: unknown
+}
+
+describe('the package npm publishes', () => {
+  it('holds dist/ whole (dist/cli/ too), action.yml, LICENSE, README.md, package.json: nothing else', async () => {
+    const packed = installed.pack.files.map((file) => file.path).sort()
+    expect(packed).toEqual(expect.arrayContaining(['dist/index.js', 'dist/cli/index.js']))
+    const dist = (await filesUnder(join(ROOT, 'dist'))).map((file) => `dist/${file}`)
+    const others = ['LICENSE', 'README.md', 'action.yml', 'package.json']
+    expect(packed).toEqual([...dist, ...others].sort())
+    expect(installed.pack.entryCount).toBe(packed.length)
+  })
+
+  // The same bytes as the dist/ the runner-contract suites run: the packed action behaves as they say.
+  it('installs offline, from an empty cache, the files of the repository byte for byte', async () => {
+    const files = await filesUnder(installed.root)
+    expect(files).toEqual(installed.pack.files.map((file) => file.path).sort())
+    const differing: string[] = []
+    for (const file of files) {
+      const copy = await readFile(join(installed.root, file))
+      if (!copy.equals(await readFile(join(ROOT, file)))) differing.push(file)
+    }
+    expect(differing).toEqual([])
+  })
+
+  it('declares no dependencies and runs no script of its own, so it installs alone', async () => {
+    const text = await readFile(join(installed.root, 'package.json'), 'utf8')
+    const manifest = JSON.parse(text) as PackageJson
+    expect(manifest.private).toBeUndefined()
+    for (const field of ['dependencies', 'optionalDependencies', 'peerDependencies'])
+      expect(manifest[field]).toBeUndefined()
+    expect(manifest.bin).toEqual({ 'edge-purge': 'dist/cli/index.js' })
+    const scripts = Object.keys(manifest.scripts ?? {})
+    expect(scripts.filter((name) => LIFECYCLE_SCRIPTS.includes(name))).toEqual([])
+    const modules = await readdir(join(installed.app, 'node_modules'))
+    expect(modules.filter((name) => !name.startsWith('.'))).toEqual(['edge-purge'])
+  })
+})
 
 describe('what the command purges', () => {
   it('splits 600 keys from a keys-file into calls of 256, 256 and 88, and exits 0', async () => {
@@ -152,7 +227,7 @@ describe('--help', () => {
         '--help, -h'
       ])
         expect(run.stdout).toContain(`  ${option}`)
-      for (const code of [0, 1, 2, 130, 143])
+      for (const code of [0, 1, 2, 130, 143, 129])
         expect(run.stdout).toMatch(new RegExp(`^  ${code} `, 'm'))
       expect(server.requests).toEqual([])
     }
@@ -181,7 +256,10 @@ describe('--json', () => {
       match: (request) => request.path.endsWith('/c') || request.body.includes('"c"'),
       action: { kind: 'reply', status: 400, body: '{"msg":"bad key"}' }
     })
-    const action = await runAction({ ...inputs, urls, 'api-token': TOKEN, 'batch-size': '1' })
+    const action = await runAction(
+      { ...inputs, urls, 'api-token': TOKEN, 'batch-size': '1' },
+      { entry: join(installed.root, 'dist', 'index.js') }
+    )
     const run = await edgePurge(
       ['--json', '--batch-size=1', '--base-url', server.url, '--service-id', 'svc123'],
       { env: { EDGE_PURGE_API_TOKEN: TOKEN, EDGE_PURGE_KEYS: 'a b c', EDGE_PURGE_URLS: urls } }
@@ -248,6 +326,14 @@ describe('refusals: exit 2, nothing sent', () => {
     }
   )
 
+  it('refuses a results file in a folder that does not exist, naming it', async () => {
+    const missing = join(temp, 'no-such-folder', 'results.json')
+    const run = await edgePurge([...api(), '--keys', 'a', '--results-file', missing], withToken)
+    expect(run.code).toBe(2)
+    expect(run.stderr).toContain(JSON.stringify(dirname(missing)))
+    expect(server.requests).toEqual([])
+  })
+
   it('refuses a token given both in its variable and in a file, as ambiguous', async () => {
     const file = join(temp, 'token')
     await writeFile(file, TOKEN)
@@ -290,10 +376,12 @@ describe('the token', () => {
     )
     expect(run.code).toBe(1)
     expect(server.requests.length).toBe(2)
-    const files = await readdir(temp, { recursive: true })
-    expect(files.length).toBeGreaterThan(0)
+    expect(await filesUnder(temp)).toContain(relative(temp, jsonOf(run)['results-file'] as string))
     const written = [run.stdout, run.stderr]
-    for (const file of files) written.push(await readFile(join(temp, file), 'utf8'))
+    // Where the command could write: its cwd, TMPDIR and HOME (temp), and its own package's folder.
+    for (const dir of [temp, installed.app])
+      for (const file of await filesUnder(dir))
+        written.push(await readFile(join(dir, file), 'utf8'))
     for (const text of written) {
       expect(text).not.toContain(TOKEN)
       expect(text).not.toContain(GITHUB_TOKEN)
@@ -337,5 +425,91 @@ describe('a cancel', () => {
     const results = JSON.parse(await readFile(resultsFile, 'utf8')) as { status: string }[]
     expect(results).toHaveLength(600)
     expect(results.some((result) => result.status === 'purged')).toBe(false)
+  })
+})
+
+describe('changed files, read from the git repository the command runs in', () => {
+  let repo: GitRepo
+  /** The deployed commit before this one, and this one. */
+  let before: string
+  let after: string
+  beforeEach(async () => {
+    repo = await gitRepo()
+    before = await repo.commit({
+      'public/index.html': 'home',
+      'public/old.css': 'body { color: red }\n'.repeat(20),
+      'public/gone.js': 'gone',
+      'public/kept.txt': 'kept',
+      'notes.md': 'not served'
+    })
+    repo.git('tag', 'deployed')
+    repo.git('mv', 'public/old.css', 'public/new.css')
+    after = await repo.commit({
+      'public/index.html': 'home, changed',
+      'public/gone.js': null,
+      'public/added.png': 'png'
+    })
+    // Neither is a changed file: the deploy is of commits.
+    await repo.write('public/kept.txt', 'changed, not committed')
+    await repo.write('public/untracked.html', 'never added')
+  })
+  afterEach(() => repo.remove())
+
+  const inRepo = (args: string[], env: Record<string, string> = {}) =>
+    edgePurge(['--changed-files', '--url-map', `public/ => ${server.url}/`, '--json', ...args], {
+      cwd: repo.dir,
+      env: { EDGE_PURGE_API_TOKEN: TOKEN, ...env }
+    })
+  const pushPipeline = (from: string, to: string) => ({
+    GITLAB_CI: 'true',
+    CI_PIPELINE_SOURCE: 'push',
+    CI_COMMIT_BEFORE_SHA: from,
+    CI_COMMIT_SHA: to
+  })
+
+  const purgedPaths = () => server.purgedUrls.map(({ url }) => url.slice(server.url.length)).sort()
+  /** What the commit between `before` and `after` changed, as URLs. */
+  const CHANGED = ['/', '/added.png', '/gone.js', '/index.html', '/new.css', '/old.css']
+
+  it('purges what the commits since --changed-since changed, renames under both names', async () => {
+    const run = await inRepo(['--changed-since', 'deployed'])
+    expect(run.code).toBe(0)
+    expect(purgedPaths()).toEqual(CHANGED)
+    expect(jsonOf(run)).toMatchObject({ base: before, 'base-source': 'input' })
+  })
+
+  it("purges a GitLab push pipeline's range, CI_COMMIT_BEFORE_SHA...CI_COMMIT_SHA", async () => {
+    // A later commit the pipeline did not push: its file is not purged.
+    await repo.commit({ 'public/later.html': 'later' })
+    const run = await inRepo([], pushPipeline(before, after))
+    expect(run.code).toBe(0)
+    expect(purgedPaths()).toEqual(CHANGED)
+    expect(jsonOf(run)).toMatchObject({ base: before, 'base-source': 'push' })
+  })
+
+  it("refuses a new branch's all-zero before (exit 2, nothing sent), saying to pass --changed-since or use mode: all", async () => {
+    const run = await inRepo([], pushPipeline('0'.repeat(40), after))
+    expect(run.code).toBe(2)
+    expect(run.stderr).toContain('--changed-since')
+    expect(run.stderr).toContain('mode: all')
+    expect(server.requests).toEqual([])
+  })
+
+  it('refuses a run outside a push pipeline without --changed-since', async () => {
+    const run = await inRepo([])
+    expect(run.code).toBe(2)
+    expect(run.stderr).toContain('changed-since is required')
+    expect(server.requests).toEqual([])
+  })
+
+  it('refuses changed-since: last-purge, which needs GitHub, naming what it needs', async () => {
+    const run = await inRepo(['--changed-since', 'last-purge', '--service-id', 'svc123'], {
+      EDGE_PURGE_GITHUB_TOKEN: 'gh-token'
+    })
+    expect(run.code).toBe(2)
+    for (const needed of ['GITHUB_API_URL', 'GITHUB_REPOSITORY', 'GitHub token']) {
+      expect(run.stderr).toContain(needed)
+    }
+    expect(server.requests).toEqual([])
   })
 })
