@@ -10,6 +10,7 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { delimiter, dirname, join, relative } from 'node:path'
 import { FakePurgeServer } from '../tools/fake-purge-api/server.js'
+import { FakeGitHubApi } from '../tools/fake-github-api/server.js'
 import { ROOT, runAction } from '../tools/run-like-runner.js'
 import { INPUT_GROUPS } from '../src/cli/input-groups.js'
 import { ACTION_DEFAULTS, ACTION_DESCRIPTIONS } from '../src/cli/action-inputs.js'
@@ -502,14 +503,63 @@ describe('changed files, read from the git repository the command runs in', () =
     expect(server.requests).toEqual([])
   })
 
-  it('refuses changed-since: last-purge, which needs GitHub, naming what it needs', async () => {
+  it('refuses changed-since: last-purge without GitHub, naming what it needs', async () => {
     const run = await inRepo(['--changed-since', 'last-purge', '--service-id', 'svc123'], {
-      EDGE_PURGE_GITHUB_TOKEN: 'gh-token'
+      EDGE_PURGE_GITHUB_TOKEN: GITHUB_TOKEN
     })
     expect(run.code).toBe(2)
-    for (const needed of ['GITHUB_API_URL', 'GITHUB_REPOSITORY', 'GitHub token']) {
+    for (const needed of ['GITHUB_API_URL', 'GITHUB_REPOSITORY', 'EDGE_PURGE_GITHUB_TOKEN']) {
       expect(run.stderr).toContain(needed)
     }
     expect(server.requests).toEqual([])
+  })
+})
+
+describe('changed-since: last-purge, with GitHub named by its variables', () => {
+  let github: FakeGitHubApi
+  beforeEach(async () => {
+    github = await FakeGitHubApi.start({ tokens: { [GITHUB_TOKEN]: 'read' } })
+  })
+  afterEach(() => github.close())
+
+  const marks = () =>
+    github.deployments.map((made) => [made.sha, ...made.statuses.map(({ state }) => state)])
+
+  it("purges what changed since the service's last complete purge, then marks this one", async () => {
+    const root = github.commit(null, [{ write: 'public/a.html' }, { write: 'public/b.html' }])
+    github.deploy('edge-purge/svc123', root, ['success'])
+    const head = github.commit(root, [{ write: 'public/b.html' }])
+    const run = await edgePurge(
+      [
+        ...api(),
+        '--changed-files',
+        '--changed-since',
+        'last-purge',
+        '--url-map',
+        `public/ => ${server.url}/`,
+        '--json'
+      ],
+      {
+        env: {
+          EDGE_PURGE_API_TOKEN: TOKEN,
+          EDGE_PURGE_GITHUB_TOKEN: GITHUB_TOKEN,
+          GITHUB_API_URL: github.url,
+          GITHUB_REPOSITORY: 'acme/site',
+          GITHUB_SHA: head,
+          CI_JOB_URL: 'https://gitlab.example/acme/site/-/jobs/7'
+        }
+      }
+    )
+    expect(run.code).toBe(0)
+    expect(server.purgedUrls.map(({ url }) => url)).toEqual([`${server.url}/b.html`])
+    expect(jsonOf(run)).toMatchObject({ base: root, 'base-source': 'record' })
+    // GitHub makes the older deployment of the environment inactive, as it does for the action's.
+    expect(marks()).toEqual([
+      [root, 'success', 'inactive'],
+      [head, 'in_progress', 'success']
+    ])
+    expect(github.deployments.at(-1)?.statuses.at(-1)?.log_url).toBe(
+      'https://gitlab.example/acme/site/-/jobs/7'
+    )
   })
 })

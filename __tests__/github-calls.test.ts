@@ -4,7 +4,7 @@
  * all, and that a rate limit is told as one. On virtual time, with a scripted attempt.
  */
 import { describe, expect, it } from '@jest/globals'
-import { GitHubCalls, type AttemptFailure, type InTheWay } from '../src/runner/github-calls.js'
+import { GitHubCalls, type AttemptFailure, type InTheWay } from '../src/github-api/github-calls.js'
 import {
   GitHubCallError,
   isInTheWay,

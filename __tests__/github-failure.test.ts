@@ -5,7 +5,7 @@
  * page where JSON belongs.
  */
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals'
-import { failureOf, jsonAnswer } from '../src/runner/github-failure.js'
+import { failureOf, jsonAnswer } from '../src/github-api/github-failure.js'
 import { NO_SECRETS } from './support/guard.js'
 
 const API = new URL('https://ghe.corp.example/api/v3')

@@ -36336,7 +36336,7 @@ function serverUrlOf(env) {
 const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
 // EXTERNAL MODULE: ./src/github.ts
 var github = __nccwpck_require__(9248);
-;// CONCATENATED MODULE: ./src/runner/github-calls.ts
+;// CONCATENATED MODULE: ./src/github-api/github-calls.ts
 /**
  * The one place that bounds GitHub calls: every request of the client goes through `send`, which
  * makes at most `max-attempts` attempts, ends each at `timeout` or at the run's cancel, retries
@@ -36523,7 +36523,7 @@ function describeInTheWay(inTheWay) {
     return `GitHub answered a web page (${status} ${mediaType}), not JSON: GITHUB_API_URL may be behind a sign-in`;
 }
 
-;// CONCATENATED MODULE: ./src/runner/github-failure.ts
+;// CONCATENATED MODULE: ./src/github-api/github-failure.ts
 /**
  * What a failed GitHub attempt showed, read from Octokit's RequestError and the network errors
  * under it: GitHub's status, headers and message, or the connection's code, and what stands in
@@ -36589,59 +36589,18 @@ function networkCodeOf(error) {
     return codes.find((code) => typeof code === 'string');
 }
 
-;// CONCATENATED MODULE: ./src/runner/github-client.ts
-/**
- * The GitHub API through Octokit, and the run's event from the runner's files and variables.
- * `@actions/github` is imported on demand: it is most of the bundle, and only `changed-files` runs
- * need it.
- */
-
-
-
+;// CONCATENATED MODULE: ./src/github-api/github-client.ts
 
 
 /** Commits on the comparison's first page, which lists the files: its commits are not read. */
 const COMMITS_PER_PAGE = 100;
 /** Deployments and releases per page: the most GitHub returns. */
 const LIST_PER_PAGE = 100;
-/**
- * How the run's repository is opened with `token`, which stays in the client: the repository from
- * GITHUB_REPOSITORY, GITHUB_EVENT_PATH and the other `GITHUB_*` variables.
- */
-const openGitHub = (token) => (limits) => {
-    // changed-since: last-purge refuses an empty token with its inputs; only changed-files gets here.
-    if (token === '') {
-        return Promise.reject(new input_error/* InputError */.d('github-token is required with changed-files: true (the default, github.token, is enough)'));
-    }
-    const env = process.env;
-    const payload = readEventPayload(env.GITHUB_EVENT_PATH);
-    const [owner = '', repo = ''] = repositoryOf(env.GITHUB_REPOSITORY, payload);
-    const event = {
-        eventName: env.GITHUB_EVENT_NAME ?? '',
-        sha: env.GITHUB_SHA ?? '',
-        payload,
-        runId: env.GITHUB_RUN_ID ?? '',
-        runUrl: readRunContext(env)?.runUrl ?? ''
-    };
-    const baseUrl = env.GITHUB_API_URL || 'https://api.github.com';
-    return connectGitHub({ token, owner, repo, event, baseUrl }, limits);
+/** Octokit's core alone, on Node's fetch: all the calls below need. */
+const plainOctokit = async (token, baseUrl) => {
+    const { Octokit } = await __nccwpck_require__.e(/* import() */ 629).then(__nccwpck_require__.bind(__nccwpck_require__, 4629));
+    return new Octokit({ auth: token, baseUrl });
 };
-/** The event's JSON; empty when the runner gave none (a run outside a workflow). */
-function readEventPayload(path) {
-    if (!path || !(0,external_node_fs_namespaceObject.existsSync)(path))
-        return {};
-    return JSON.parse((0,external_node_fs_namespaceObject.readFileSync)(path, 'utf8'));
-}
-/** The repository's owner and name, as far as GITHUB_REPOSITORY gives them. */
-function repositoryOf(variable, payload) {
-    if (variable)
-        return variable.split('/');
-    const repository = payload.repository;
-    if (repository?.owner?.login !== undefined && repository.name !== undefined) {
-        return [repository.owner.login, repository.name];
-    }
-    throw new Error("changed-files needs a GITHUB_REPOSITORY environment variable like 'owner/repo'");
-}
 /** The page number of the `rel="next"` link of a `Link` header; `undefined` on the last page. */
 function nextPageOf(link) {
     const next = /<([^<>]+)>;\s*rel="next"/.exec(String(link ?? ''))?.[1];
@@ -36650,9 +36609,8 @@ function nextPageOf(link) {
     const page = URL.canParse(next) ? new URL(next).searchParams.get('page') : null;
     return page !== null && /^\d{1,9}$/.test(page) ? Number(page) : undefined;
 }
-async function connectGitHub(where, limits) {
-    const { getOctokit } = await __nccwpck_require__.e(/* import() */ 157).then(__nccwpck_require__.bind(__nccwpck_require__, 157));
-    const octokit = getOctokit(where.token, { baseUrl: where.baseUrl });
+async function connectGitHub(where, limits, makeOctokit = plainOctokit) {
+    const octokit = await makeOctokit(where.token, where.baseUrl);
     // A run opens one client: its count is the run's.
     const calls = new GitHubCalls(limits, Math.random);
     const api = URL.canParse(where.baseUrl) ? new URL(where.baseUrl) : undefined;
@@ -36754,6 +36712,60 @@ function deploymentCalls(octokit, repo) {
             });
         }
     };
+}
+
+;// CONCATENATED MODULE: ./src/runner/open-github.ts
+/**
+ * The run's repository as the runner describes it (its files and variables), through the Octokit
+ * of `@actions/github`, imported on demand: it is most of the bundle, and only runs that read
+ * GitHub need it.
+ */
+
+
+
+
+/** `@actions/github`'s Octokit: the runner's proxy settings, and its user agent. */
+const actionsOctokit = async (token, baseUrl) => {
+    const { getOctokit } = await Promise.all(/* import() */[__nccwpck_require__.e(629), __nccwpck_require__.e(420)]).then(__nccwpck_require__.bind(__nccwpck_require__, 6420));
+    return getOctokit(token, { baseUrl });
+};
+/**
+ * How the run's repository is opened with `token`, which stays in the client: the repository from
+ * GITHUB_REPOSITORY, GITHUB_EVENT_PATH and the other `GITHUB_*` variables.
+ */
+const openGitHub = (token) => (limits) => {
+    // changed-since: last-purge refuses an empty token with its inputs; only changed-files gets here.
+    if (token === '') {
+        return Promise.reject(new input_error/* InputError */.d('github-token is required with changed-files: true (the default, github.token, is enough)'));
+    }
+    const env = process.env;
+    const payload = readEventPayload(env.GITHUB_EVENT_PATH);
+    const [owner = '', repo = ''] = repositoryOf(env.GITHUB_REPOSITORY, payload);
+    const event = {
+        eventName: env.GITHUB_EVENT_NAME ?? '',
+        sha: env.GITHUB_SHA ?? '',
+        payload,
+        runId: env.GITHUB_RUN_ID ?? '',
+        runUrl: readRunContext(env)?.runUrl ?? ''
+    };
+    const baseUrl = env.GITHUB_API_URL || 'https://api.github.com';
+    return connectGitHub({ token, owner, repo, event, baseUrl }, limits, actionsOctokit);
+};
+/** The event's JSON; empty when the runner gave none (a run outside a workflow). */
+function readEventPayload(path) {
+    if (!path || !(0,external_node_fs_namespaceObject.existsSync)(path))
+        return {};
+    return JSON.parse((0,external_node_fs_namespaceObject.readFileSync)(path, 'utf8'));
+}
+/** The repository's owner and name, as far as GITHUB_REPOSITORY gives them. */
+function repositoryOf(variable, payload) {
+    if (variable)
+        return variable.split('/');
+    const repository = payload.repository;
+    if (repository?.owner?.login !== undefined && repository.name !== undefined) {
+        return [repository.owner.login, repository.name];
+    }
+    throw new Error("changed-files needs a GITHUB_REPOSITORY environment variable like 'owner/repo'");
 }
 
 // EXTERNAL MODULE: external "os"

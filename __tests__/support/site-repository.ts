@@ -5,7 +5,7 @@
 import { systemClock } from '../../src/clock.js'
 import type { GitHubRepository, RunEvent } from '../../src/github.js'
 import type { StepLog } from '../../src/log.js'
-import { connectGitHub } from '../../src/runner/github-client.js'
+import { connectGitHub } from '../../src/github-api/github-client.js'
 import { guardAgainst } from '../../src/text/guard.js'
 import { afterEach, beforeEach } from '@jest/globals'
 import {

@@ -31243,6 +31243,101 @@ function mergeUnique(lists, identity) {
 
 /***/ }),
 
+/***/ 9248:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Jz: () => (/* binding */ isRateLimited),
+/* harmony export */   M5: () => (/* binding */ isInTheWay),
+/* harmony export */   _6: () => (/* binding */ GitHubCallError),
+/* harmony export */   c2: () => (/* binding */ statusOf),
+/* harmony export */   qd: () => (/* binding */ deployedCommit),
+/* harmony export */   ut: () => (/* binding */ answerOf),
+/* harmony export */   wZ: () => (/* binding */ walkPages)
+/* harmony export */ });
+/** A full commit SHA, as GitHub writes them. */
+const FULL_SHA = /^[0-9a-f]{40}$/i;
+/**
+ * The commit a run deploys, which its purge marks name and its ranges end at. GITHUB_SHA is not
+ * always it: on `workflow_run` it is the default branch's newest commit, which may be newer than
+ * the one the triggering workflow built; on a pull request it is the merge commit GitHub makes for
+ * the run, rebuilt on every push and soon forgotten, so the pull request's head is named instead.
+ */
+function deployedCommit(event) {
+    const { payload } = event;
+    if (event.eventName === 'workflow_run') {
+        const ranOn = payload.workflow_run?.head_sha;
+        // Only a full SHA goes into a purge mark: any other would be a base no later compare can use.
+        return typeof ranOn === 'string' && FULL_SHA.test(ranOn) ? ranOn : event.sha;
+    }
+    const pullRequest = payload.pull_request;
+    const head = pullRequest?.head?.sha;
+    if (typeof head === 'string' && head !== '')
+        return head;
+    const after = payload.after;
+    if (event.eventName === 'push' && typeof after === 'string' && after !== '')
+        return after;
+    return event.sha;
+}
+/**
+ * A GitHub call that failed after its attempts: GitHub's status and message, or why no answer
+ * came. `rateLimited` when GitHub refused it for a rate limit, which no permission fixes;
+ * `inTheWay` when something between the runner and GitHub (a proxy, a certificate, a sign-in page)
+ * failed it, which a re-run alone does not get past.
+ */
+class GitHubCallError extends Error {
+    status;
+    rateLimited;
+    inTheWay;
+    name = 'GitHubCallError';
+    constructor(message, status, rateLimited, inTheWay = false) {
+        super(message);
+        this.status = status;
+        this.rateLimited = rateLimited;
+        this.inTheWay = inTheWay;
+    }
+}
+/** The HTTP status a failed GitHub call answered, when it got an answer. */
+function statusOf(error) {
+    if (typeof error !== 'object' || error === null || !('status' in error))
+        return undefined;
+    return typeof error.status === 'number' ? error.status : undefined;
+}
+/** What GitHub answered a failed call: its status and message, or why no answer came. */
+function answerOf(error, message) {
+    const status = statusOf(error);
+    return status === undefined || isRateLimited(error) ? message : `${status}: ${message}`;
+}
+/** Whether the call failed on something in the way of GitHub, to fix before a re-run can pass. */
+function isInTheWay(error) {
+    return error instanceof GitHubCallError && error.inTheWay;
+}
+/** Whether GitHub refused the call for a rate limit: its 403 is then no missing permission. */
+function isRateLimited(error) {
+    return error instanceof GitHubCallError && error.rateLimited;
+}
+/**
+ * Reads page 1 and each page GitHub names next, handing each to `visit` until it returns true.
+ * A `Link` that names a page already read ends the walk; a walk that would read more than
+ * `mostPages` fails, so a list that never ends is neither followed for ever nor taken as whole.
+ */
+async function walkPages(read, mostPages, what, visit) {
+    const pagesRead = new Set();
+    for (let page = 1; page !== undefined && !pagesRead.has(page);) {
+        if (pagesRead.size === mostPages) {
+            throw new Error(`GitHub names more than ${mostPages} pages of ${what}, more than a run reads`);
+        }
+        pagesRead.add(page);
+        const answer = await read(page);
+        if (await visit(answer))
+            return;
+        page = answer.nextPage;
+    }
+}
+
+
+/***/ }),
+
 /***/ 1292:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -31280,6 +31375,7 @@ function createAgents(options) {
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   DD: () => (/* binding */ causeChain),
 /* harmony export */   G: () => (/* binding */ describeBlocked),
 /* harmony export */   HM: () => (/* binding */ portOf),
 /* harmony export */   PG: () => (/* binding */ hostAndPort),
@@ -31288,7 +31384,6 @@ function createAgents(options) {
 /* harmony export */   xw: () => (/* binding */ reachOf),
 /* harmony export */   yJ: () => (/* binding */ blockedBy)
 /* harmony export */ });
-/* unused harmony export causeChain */
 /* harmony import */ var _actions_http_client__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4942);
 /**
  * Failures that no retry gets past, named for whose they are: a proxy that refuses the tunnel, a
@@ -31565,13 +31660,15 @@ function decoded(response, { decoding }, ending) {
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   EZ: () => (/* binding */ isRetryableNetworkCode),
 /* harmony export */   Ge: () => (/* binding */ MAX_SERVER_WAIT_MS),
+/* harmony export */   Ng: () => (/* binding */ describeWait),
 /* harmony export */   PS: () => (/* binding */ isRetryableStatus),
+/* harmony export */   Vs: () => (/* binding */ retryAfterMs),
 /* harmony export */   Z: () => (/* binding */ headerValue),
 /* harmony export */   a0: () => (/* binding */ waitUntil),
 /* harmony export */   jo: () => (/* binding */ backoffMs),
-/* harmony export */   p7: () => (/* binding */ serverRequestedWaitMs)
+/* harmony export */   p7: () => (/* binding */ serverRequestedWaitMs),
+/* harmony export */   pE: () => (/* binding */ rateLimitResetMs)
 /* harmony export */ });
-/* unused harmony exports retryAfterMs, rateLimitResetMs, describeWait */
 /** Longer waits are not worth holding a CI job for: the call fails, saying when the limit resets. */
 const MAX_SERVER_WAIT_MS = 120_000;
 const RETRYABLE_STATUSES = new Set([429, 500, 502, 503, 504]);
@@ -33338,7 +33435,7 @@ const lowercaseKeys = (obj) => Object.keys(obj).reduce((c, k) => ((c[k.toLowerCa
 var __webpack_exports__ = {};
 
 // EXTERNAL MODULE: ./src/clock.ts
-var clock = __nccwpck_require__(9373);
+var src_clock = __nccwpck_require__(9373);
 // EXTERNAL MODULE: ./src/http/agents.ts
 var http_agents = __nccwpck_require__(1292);
 // EXTERNAL MODULE: ./src/http/exchange.ts + 1 modules
@@ -33380,7 +33477,7 @@ const liveConnections = (apiToken) => ({
         userAgent: USER_AGENT
     }),
     prober: async (settings, guard) => {
-        const { createProber } = await __nccwpck_require__.e(/* import() */ 713).then(__nccwpck_require__.bind(__nccwpck_require__, 4713));
+        const { createProber } = await __nccwpck_require__.e(/* import() */ 187).then(__nccwpck_require__.bind(__nccwpck_require__, 6187));
         return createProber({ userAgent: USER_AGENT, concurrency: settings.concurrency, guard });
     }
 });
@@ -35606,10 +35703,10 @@ async function purgeNow(calls, settings, { clock, signal, log, guard, connect },
 async function runPipeline(settings, deps) {
     const { log, guard } = deps;
     const opened = openOnce(settings, deps);
-    const targeted = await (0,clock/* unlessCancelled */.MS)(targetsOf(settings, opened.stage), deps.signal, cancelledBeforeTargets);
+    const targeted = await (0,src_clock/* unlessCancelled */.MS)(targetsOf(settings, opened.stage), deps.signal, cancelledBeforeTargets);
     const { targets } = targeted;
     const calls = planPurges({ ...settings, ...targets });
-    (0,clock/* mark */.Gy)('plan');
+    (0,src_clock/* mark */.Gy)('plan');
     log.info(describePlan(calls, settings, guard));
     const notices = CAPABILITIES.flatMap((one) => one.notices?.(settings, targets, guard) ?? []);
     for (const notice of notices)
@@ -36859,7 +36956,8 @@ function helpText(columns = MAX_COLUMNS) {
     const changedFiles = wrapped('Changed files (--changed-files) are read from the git repository the command runs in: ' +
         'git diff --name-status -M from --changed-since to HEAD, or in a GitLab push pipeline from ' +
         'CI_COMMIT_BEFORE_SHA to CI_COMMIT_SHA; no GitHub token is needed. changed-since: ' +
-        "last-purge keeps its record through GitHub's API, which the command does not reach.", width, '');
+        "last-purge keeps its record through GitHub's API: it needs GITHUB_API_URL, " +
+        'GITHUB_REPOSITORY and a GitHub token (the commit deployed: GITHUB_SHA, else HEAD).', width, '');
     const groups = INPUT_GROUPS.flatMap(([title, names]) => [
         '',
         `${title}:`,
@@ -47287,10 +47385,429 @@ function summaryAsText(html, where, columns = 120) {
     });
 }
 
-;// CONCATENATED MODULE: ./src/cli/no-github.ts
+// EXTERNAL MODULE: ./src/github.ts
+var github = __nccwpck_require__(9248);
+;// CONCATENATED MODULE: ./src/github-api/github-calls.ts
+/**
+ * The one place that bounds GitHub calls: every request of the client goes through `send`, which
+ * makes at most `max-attempts` attempts, ends each at `timeout` or at the run's cancel, retries
+ * server errors, dropped connections and rate limits, and waits no longer than a purge call would.
+ * It knows nothing of Octokit: the attempt and the reading of its failure are handed in.
+ */
 
-/** Refuses, before anything is sent, the purge marks the command cannot read or write. */
-const noGitHub = () => Promise.reject(new input_error/* InputError */.d("changed-since: last-purge keeps its record as GitHub deployments, through GitHub's API, which the command does not reach yet (it would need GITHUB_API_URL, GITHUB_REPOSITORY and a GitHub token): run it in GitHub Actions with the action, or pass --changed-since with the commit the site was last deployed from"));
+
+
+
+
+/** GitHub's guidance for a secondary limit that names no wait: at least a minute. */
+const SECONDARY_LIMIT_WAIT_MS = 60_000;
+/**
+ * The wait a `retry-after` asks for. One of 0 (or a date gone by) asks for none, as does one that
+ * cannot be read: the backoff applies then, as on the purge API, rather than a burst of retries.
+ */
+function askedWaitMs(headers, now) {
+    const waitMs = (0,retry_policy/* retryAfterMs */.Vs)(headers, now);
+    return waitMs === undefined || waitMs <= 0 ? undefined : waitMs;
+}
+/**
+ * A 403 or 429 is a rate limit when GitHub says so: no calls left (`x-ratelimit-remaining: 0`), a
+ * `retry-after` (whatever its value), or a message naming the secondary limit. Any other 403 is a
+ * permission problem. A secondary limit that names no wait waits GitHub's minute; one whose
+ * `retry-after` asks for none gets the backoff.
+ */
+function rateLimitOf(failure, now) {
+    const { status, headers, message } = failure;
+    if (status !== 403 && status !== 429)
+        return undefined;
+    if (headers['x-ratelimit-remaining']?.trim() === '0') {
+        return { kind: 'primary', waitMs: (0,retry_policy/* rateLimitResetMs */.pE)(headers, now) };
+    }
+    if (headers['retry-after'] !== undefined) {
+        return { kind: 'secondary', waitMs: askedWaitMs(headers, now) };
+    }
+    if (status === 429 || /secondary rate limit/i.test(message)) {
+        return { kind: 'secondary', waitMs: SECONDARY_LIMIT_WAIT_MS };
+    }
+    return undefined;
+}
+class GitHubCalls {
+    limits;
+    random;
+    /** Attempts sent through this client, the run's one: a rate limit's message counts them. */
+    sent = 0;
+    constructor(limits, random = Math.random) {
+        this.limits = limits;
+        this.random = random;
+    }
+    /**
+     * Runs `attempt` until it succeeds or the bounds are reached (the one retry executor,
+     * http/retry.ts); `route` names the request in the log (`GET /repos/{owner}/{repo}/deployments`).
+     * Rejects with a GitHubCallError.
+     */
+    async send(route, attempt, failureOf) {
+        const { maxAttempts, clock, signal, log, timeoutMs } = this.limits;
+        const retried = await withRetries(() => this.once(attempt, failureOf), {
+            maxAttempts,
+            clock,
+            signal,
+            random: this.random,
+            onRetry: (attempts, read, waitMs) => {
+                const wait = waitMs < 1000 ? `${Math.round(waitMs)} ms` : `${Math.ceil(waitMs / 1000)} s`;
+                const answer = describeFailure(read.failure, read.ended, timeoutMs);
+                log.info(`${route}: ${answer}; attempt ${attempts + 1} of ${maxAttempts} in ${wait}`);
+            }
+        });
+        if (retried.ok)
+            return retried.value;
+        const read = retried.failure;
+        if (retried.end === 'cancelled' || read === undefined) {
+            throw new github/* GitHubCallError */._6('cancelled before GitHub answered', undefined, false);
+        }
+        throw this.errorOf(read, retried.end === 'too long', retried.attempts);
+    }
+    /** The error a GitHub call ends in after its last attempt, as `read`. */
+    errorOf(read, tooLong, attempts) {
+        const { failure, ended, limit, at: now } = read;
+        if (failure.inTheWay !== undefined) {
+            return new github/* GitHubCallError */._6(describeInTheWay(failure.inTheWay), undefined, false, true);
+        }
+        // A rate limit's own wait; otherwise the wait GitHub asked for, when it was too long to take.
+        const waitMs = limit !== undefined ? limit.waitMs : tooLong ? read.waitMs : undefined;
+        const wait = waitMs === undefined ? '' : `; GitHub asks to wait ${(0,retry_policy/* describeWait */.Ng)(waitMs, now)}`;
+        const over = `, longer than the ${retry_policy/* MAX_SERVER_WAIT_MS */.Ge / 1000} s a run waits`;
+        const after = tooLong ? over : attempts > 1 ? ` (${attempts} attempts)` : '';
+        if (limit === undefined) {
+            // GitHub's own words, its status beside them: the stage says what was asked and why it matters.
+            const said = failure.status === undefined
+                ? describeFailure(failure, ended, this.limits.timeoutMs)
+                : failure.message;
+            return new github/* GitHubCallError */._6(`${said}${wait}${after}`, failure.status, false);
+        }
+        // Which limit, when it resets, and how many calls this run made: no permission would help.
+        const perHour = failure.headers['x-ratelimit-limit'];
+        const which = limit.kind === 'primary'
+            ? `GitHub's primary rate limit (the token's ${perHour === undefined ? '' : `${perHour} `}calls an hour are spent)`
+            : "GitHub's secondary rate limit (too many calls at once or too fast)";
+        const calls = `; this run made ${this.sent} GitHub ${this.sent === 1 ? 'call' : 'calls'}`;
+        const said = `${which}: ${failure.status ?? ''}: ${failure.message}`;
+        return new github/* GitHubCallError */._6(`${said}${wait}${after}${calls}`, failure.status, true);
+    }
+    /**
+     * One attempt under a signal of its own, which ends at the deadline or at the run's cancel, and
+     * its failure as the executor reads it.
+     */
+    async once(attempt, failureOf) {
+        const { clock, signal, timeoutMs } = this.limits;
+        this.sent += 1;
+        const controller = new AbortController();
+        let ended;
+        const stop = (why) => {
+            ended ??= why;
+            controller.abort();
+        };
+        const stopListening = (0,src_clock/* onAbort */.u7)(signal, () => stop('cancelled'));
+        const timer = new AbortController();
+        void clock.sleep(timeoutMs, timer.signal).then(() => {
+            if (!timer.signal.aborted)
+                stop('timeout');
+        });
+        let error;
+        try {
+            // The deadline holds even for an attempt that would not listen to its signal.
+            const value = await (0,src_clock/* unlessCancelled */.MS)(attempt(controller.signal), controller.signal, () => {
+                throw new Error('abandoned');
+            });
+            // Octokit reads a body cut short by the signal as an empty answer: the signal decides.
+            if (ended === undefined)
+                return { ok: true, value };
+        }
+        catch (thrown) {
+            error = thrown;
+        }
+        finally {
+            timer.abort();
+            stopListening();
+        }
+        const cancelled = ended === 'cancelled' || signal.aborted;
+        // A cancel's error is the abort's, not GitHub's: it is not read.
+        const failure = cancelled || ended === 'timeout' ? NO_ANSWER : failureOf(error);
+        return { ok: false, failure: readOf(failure, ended, clock.now()), cancelled };
+    }
+}
+/** An attempt that ended in no answer of its own: a deadline's, or a cancel's. */
+const NO_ANSWER = { status: undefined, headers: {}, message: '', code: undefined };
+/** A failed attempt as the executor reads it: a rate limit, the wait GitHub asks for, a retry. */
+function readOf(failure, ended, at) {
+    const limit = rateLimitOf(failure, at);
+    const waitMs = limit?.waitMs ?? askedWaitMs(failure.headers, at);
+    return { failure, ended, limit, waitMs, at, retryable: retryable(failure, ended, limit) };
+}
+/**
+ * Server errors, dropped connections and attempts past their deadline may pass next time.
+ * Something in the way (a proxy, a certificate, a web page) ends the call at once: a proxy locks
+ * an account after a few wrong logins, and a page stays a page.
+ */
+function retryable(failure, ended, limit) {
+    if (failure.inTheWay !== undefined)
+        return false;
+    // A spent primary limit that names no reset would be spent on every attempt.
+    if (limit !== undefined)
+        return limit.kind === 'secondary' || limit.waitMs !== undefined;
+    if (ended === 'timeout')
+        return true;
+    if (failure.status !== undefined)
+        return (0,retry_policy/* isRetryableStatus */.PS)(failure.status);
+    return (0,retry_policy/* isRetryableNetworkCode */.EZ)(failure.code);
+}
+function describeFailure(failure, ended, timeoutMs) {
+    if (ended === 'timeout')
+        return `GitHub gave no answer within ${timeoutMs / 1000} s`;
+    if (failure.status !== undefined)
+        return `GitHub answered ${failure.status}: ${failure.message}`;
+    return `GitHub could not be reached (${failure.code ?? failure.message})`;
+}
+/** What stands in the way, and what to do about it: it replaces "GitHub could not be reached". */
+function describeInTheWay(inTheWay) {
+    if (inTheWay.kind === 'blocked')
+        return (0,http_blocked/* describeBlocked */.G)(inTheWay.blocked);
+    const { status, mediaType } = inTheWay;
+    return `GitHub answered a web page (${status} ${mediaType}), not JSON: GITHUB_API_URL may be behind a sign-in`;
+}
+
+;// CONCATENATED MODULE: ./src/github-api/github-failure.ts
+/**
+ * What a failed GitHub attempt showed, read from Octokit's RequestError and the network errors
+ * under it: GitHub's status, headers and message, or the connection's code, and what stands in
+ * the way of every attempt alike (a proxy's refusal, a certificate, a web page where GitHub's JSON
+ * belongs). Knows Octokit's shapes, not Octokit itself.
+ */
+
+
+/** Enough of a media type to recognise it (`text/html`), never a page's worth. */
+const MEDIA_TYPE_CHARS = 60;
+/** A 2xx that is not JSON, where every call here expects JSON: a sign-in or error page. */
+class WebPageAnswer extends Error {
+    failure;
+    /** What the attempt showed, made where the page was seen. */
+    constructor(failure) {
+        super(failure.message);
+        this.failure = failure;
+    }
+}
+/**
+ * The answer, when it is JSON (`application/json`, or any `+json` type). Octokit hands a sign-in
+ * page on as a string in `data`, where the reads would fail as a JavaScript error ("data.map is
+ * not a function"); throwing here names it instead. 204 and 205 carry no body to check.
+ */
+function jsonAnswer(answer, guard) {
+    if (answer.status === 204 || answer.status === 205)
+        return answer;
+    const type = answer.headers['content-type']?.split(';')[0]?.trim().toLowerCase() ?? '';
+    if (type === 'application/json' || type.endsWith('+json'))
+        return answer;
+    const shown = type === '' ? 'without a Content-Type' : (0,text_shown/* plainLine */.h0)(guard, type, MEDIA_TYPE_CHARS);
+    const { status } = answer;
+    const inTheWay = { kind: 'web-page', status, mediaType: shown };
+    const message = `GitHub answered ${shown}`;
+    throw new WebPageAnswer({ status, headers: {}, message, code: undefined, inTheWay });
+}
+/**
+ * What a failed attempt showed, the run's secrets hidden in its message (a proxy or GitHub can echo
+ * the token); `api` is GITHUB_API_URL, whose proxy and host a blocked call names.
+ */
+function failureOf(error, api, guard) {
+    if (error instanceof WebPageAnswer)
+        return error.failure;
+    const failed = error;
+    const message = guard.redact(typeof failed?.message === 'string' ? failed.message : String(error));
+    const response = failed?.response;
+    if (response === undefined || typeof response.status !== 'number') {
+        // The chain, not the code: undici's refused tunnel is an abort, as a real cancel is.
+        const blocked = api === undefined ? undefined : (0,http_blocked/* blockedBy */.yJ)(error, api);
+        const inTheWay = blocked === undefined ? undefined : { kind: 'blocked', blocked };
+        return { status: undefined, headers: {}, message, code: networkCodeOf(error), inTheWay };
+    }
+    const headers = {};
+    for (const [name, value] of Object.entries(response.headers ?? {})) {
+        if (value !== undefined && value !== null)
+            headers[name.toLowerCase()] = String(value);
+    }
+    return { status: response.status, headers, message, code: undefined };
+}
+/** The `code` of the first error down the `cause` chain that has one (fetch wraps it twice). */
+function networkCodeOf(error) {
+    const codes = (0,http_blocked/* causeChain */.DD)(error).map((cause) => ('code' in cause ? cause.code : undefined));
+    return codes.find((code) => typeof code === 'string');
+}
+
+;// CONCATENATED MODULE: ./src/github-api/github-client.ts
+
+
+/** Commits on the comparison's first page, which lists the files: its commits are not read. */
+const COMMITS_PER_PAGE = 100;
+/** Deployments and releases per page: the most GitHub returns. */
+const LIST_PER_PAGE = 100;
+/** Octokit's core alone, on Node's fetch: all the calls below need. */
+const plainOctokit = async (token, baseUrl) => {
+    const { Octokit } = await __nccwpck_require__.e(/* import() */ 629).then(__nccwpck_require__.bind(__nccwpck_require__, 4629));
+    return new Octokit({ auth: token, baseUrl });
+};
+/** The page number of the `rel="next"` link of a `Link` header; `undefined` on the last page. */
+function nextPageOf(link) {
+    const next = /<([^<>]+)>;\s*rel="next"/.exec(String(link ?? ''))?.[1];
+    if (next === undefined)
+        return undefined;
+    const page = URL.canParse(next) ? new URL(next).searchParams.get('page') : null;
+    return page !== null && /^\d{1,9}$/.test(page) ? Number(page) : undefined;
+}
+async function connectGitHub(where, limits, makeOctokit = plainOctokit) {
+    const octokit = await makeOctokit(where.token, where.baseUrl);
+    // A run opens one client: its count is the run's.
+    const calls = new GitHubCalls(limits, Math.random);
+    const api = URL.canParse(where.baseUrl) ? new URL(where.baseUrl) : undefined;
+    octokit.hook.wrap('request', (request, options) => calls.send(`${options.method} ${options.url}`, 
+    // On the options the hooks share: a copy handed on would be dropped by the token hook's merge.
+    async (signal) => {
+        options.request = { ...options.request, signal };
+        return jsonAnswer(await request(options), limits.guard);
+    }, (error) => failureOf(error, api, limits.guard)));
+    const { owner, repo } = where;
+    return {
+        owner,
+        repo,
+        event: where.event,
+        ...historyReads(octokit, { owner, repo }),
+        ...deploymentCalls(octokit, { owner, repo })
+    };
+}
+/** The repository's comparisons, trees and releases: what changed files are read from. */
+function historyReads(octokit, repo) {
+    return {
+        compare: async (base, head) => {
+            const { data } = await octokit.request('GET /repos/{owner}/{repo}/compare/{basehead}', {
+                ...repo,
+                basehead: `${base}...${head}`,
+                per_page: COMMITS_PER_PAGE,
+                page: 1
+            });
+            return {
+                status: data.status,
+                totalCommits: data.total_commits,
+                baseSha: data.base_commit.sha,
+                files: data.files
+            };
+        },
+        releases: async (page) => {
+            const { data, headers } = await octokit.request('GET /repos/{owner}/{repo}/releases', {
+                ...repo,
+                per_page: LIST_PER_PAGE,
+                page
+            });
+            return { items: data, nextPage: nextPageOf(headers.link) };
+        },
+        tree: async (sha) => {
+            const { data } = await octokit.request('GET /repos/{owner}/{repo}/git/trees/{tree_sha}', {
+                ...repo,
+                tree_sha: sha,
+                recursive: '1'
+            });
+            const entries = data.tree
+                .filter((entry) => entry.type !== 'tree' && entry.path !== undefined)
+                .map((entry) => ({ path: entry.path ?? '', sha: entry.sha ?? '' }));
+            return { entries, truncated: data.truncated };
+        }
+    };
+}
+/** The deployments that mark each service's purges: listed, read, created and given a state. */
+function deploymentCalls(octokit, repo) {
+    return {
+        deployments: async (environment, page) => {
+            const { data, headers } = await octokit.request('GET /repos/{owner}/{repo}/deployments', {
+                ...repo,
+                environment,
+                per_page: LIST_PER_PAGE,
+                page
+            });
+            const items = data.map(({ id, sha, payload }) => ({ id: Number(id), sha, payload }));
+            return { items, nextPage: nextPageOf(headers.link) };
+        },
+        latestDeploymentState: async (id) => {
+            const { data } = await octokit.request('GET /repos/{owner}/{repo}/deployments/{deployment_id}/statuses', { ...repo, deployment_id: id, per_page: 1 });
+            return data[0]?.state;
+        },
+        createDeployment: async (deployment) => {
+            const { data } = await octokit.request('POST /repos/{owner}/{repo}/deployments', {
+                ...repo,
+                ref: deployment.sha,
+                task: deployment.task,
+                environment: deployment.environment,
+                description: deployment.description,
+                payload: deployment.payload,
+                auto_merge: false,
+                required_contexts: [],
+                transient_environment: false,
+                production_environment: false
+            });
+            // 202 answers a merge GitHub would make first; auto_merge is off, so only 201 carries an id.
+            if (!('id' in data))
+                throw new Error(`GitHub created no deployment: ${data.message ?? ''}`);
+            return Number(data.id);
+        },
+        setDeploymentState: async (id, state, { description, logUrl }) => {
+            await octokit.request('POST /repos/{owner}/{repo}/deployments/{deployment_id}/statuses', {
+                ...repo,
+                deployment_id: id,
+                state,
+                description,
+                ...(logUrl === '' ? {} : { log_url: logUrl })
+            });
+        }
+    };
+}
+
+;// CONCATENATED MODULE: ./src/cli/github-outside.ts
+/**
+ * The GitHub API from outside GitHub Actions, which only `changed-since: last-purge` reads: the
+ * command reaches it when the variables say where (as the runner's would) and a token is given.
+ */
+
+
+const NEEDS_GITHUB = "changed-since: last-purge keeps its record as GitHub deployments, through GitHub's API: outside GitHub Actions, give GITHUB_API_URL (https://api.github.com for GitHub.com), GITHUB_REPOSITORY (owner/repo) and a GitHub token (EDGE_PURGE_GITHUB_TOKEN or --github-token-file) that may write deployments, or pass --changed-since with the commit the site was last deployed from";
+/**
+ * Opens the repository GITHUB_REPOSITORY names at GITHUB_API_URL with `token`. The commit deployed
+ * is GITHUB_SHA, else GitLab's CI_COMMIT_SHA, else the working directory's HEAD; a purge mark links
+ * to the CI job that wrote it, when the CI names one.
+ */
+const openGitHubOutside = (token, env, localGit) => async (limits) => {
+    const baseUrl = env.GITHUB_API_URL ?? '';
+    const [owner = '', repo = '', ...more] = (env.GITHUB_REPOSITORY ?? '').split('/');
+    if (!URL.canParse(baseUrl) || owner === '' || repo === '' || more.length > 0 || token === '') {
+        throw new input_error/* InputError */.d(NEEDS_GITHUB);
+    }
+    const sha = env.GITHUB_SHA || env.CI_COMMIT_SHA || (await headOf(localGit, limits));
+    if (!sha) {
+        throw new input_error/* InputError */.d("changed-since: last-purge names the commit deployed in its record: set GITHUB_SHA to it, or run the command in the site's git checkout");
+    }
+    const event = { eventName: '', sha, payload: {}, runId: '', runUrl: jobUrlOf(env) };
+    return connectGitHub({ token, owner, repo, event, baseUrl }, limits);
+};
+/** The working directory's HEAD; `undefined` outside a repository, or where git is not installed. */
+async function headOf(localGit, limits) {
+    try {
+        return await (await localGit(limits)).commitOf('HEAD');
+    }
+    catch (error) {
+        if (error instanceof input_error/* InputError */.d)
+            return undefined;
+        throw error;
+    }
+}
+/** The CI job's page (GitLab's CI_JOB_URL, Jenkins' BUILD_URL): only a web address is linked to. */
+function jobUrlOf(env) {
+    const given = env.CI_JOB_URL || env.BUILD_URL || '';
+    const url = URL.canParse(given) ? new URL(given) : undefined;
+    return url?.protocol === 'https:' || url?.protocol === 'http:' ? url.href : '';
+}
 
 ;// CONCATENATED MODULE: external "node:child_process"
 const external_node_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:child_process");
@@ -47370,12 +47887,12 @@ function gitIn(cwd, { timeoutMs, signal }) {
             if (typeof error.code === 'number' && !error.killed) {
                 return resolve({ code: error.code, stdout, stderr });
             }
-            reject(failureOf(error, args, timeoutMs));
+            reject(local_git_failureOf(error, args, timeoutMs));
         });
     });
 }
 /** Why git gave no answer: not installed, cancelled, too slow, or an answer too long. */
-function failureOf(error, args, timeoutMs) {
+function local_git_failureOf(error, args, timeoutMs) {
     if (error.code === 'ENOENT') {
         return new input_error/* InputError */.d('changed-files reads the git repository of the working directory, and git is not installed here (or not on PATH): install git, or give keys or urls');
     }
@@ -47470,13 +47987,14 @@ async function runCommand(args, env) {
         const settings = parseSettings(options.raw, { readFile, guard, parts: INPUT_PARTS });
         // The command runs in the site's checkout: its changed files are read there, with git.
         const localGit = openLocalGit(process.cwd(), env);
+        const openGitHub = openGitHubOutside(options.raw['github-token'], env, localGit);
         const deps = {
-            clock: clock/* systemClock */.ml,
+            clock: src_clock/* systemClock */.ml,
             signal: interrupt.signal,
             log: voice.log,
             guard,
             connect: liveConnections(options.raw['api-token']),
-            openGitHub: noGitHub,
+            openGitHub,
             localGit
         };
         const { record, finish } = await runPipeline(settings, deps);

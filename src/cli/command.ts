@@ -17,7 +17,7 @@ import { terminalVoice, type TerminalVoice } from './terminal-voice.js'
 import { listenForInterrupt } from './interrupt.js'
 import { commandOutputs, outputsJson } from './kept-files.js'
 import { summaryAsText } from './summary-text.js'
-import { noGitHub } from './no-github.js'
+import { openGitHubOutside } from './github-outside.js'
 import { openLocalGit } from './local-git.js'
 
 /** Exit codes: every target purged; a target failed; the inputs refused, nothing sent. */
@@ -48,13 +48,14 @@ export async function runCommand(args: readonly string[], env: NodeJS.ProcessEnv
     const settings = parseSettings(options.raw, { readFile, guard, parts: INPUT_PARTS })
     // The command runs in the site's checkout: its changed files are read there, with git.
     const localGit = openLocalGit(process.cwd(), env)
+    const openGitHub = openGitHubOutside(options.raw['github-token'], env, localGit)
     const deps: PipelineDeps = {
       clock: systemClock,
       signal: interrupt.signal,
       log: voice.log,
       guard,
       connect: liveConnections(options.raw['api-token']),
-      openGitHub: noGitHub,
+      openGitHub,
       localGit
     }
     const { record, finish } = await runPipeline(settings, deps)

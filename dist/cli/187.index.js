@@ -1,8 +1,8 @@
-export const id = 713;
-export const ids = [713];
+export const id = 187;
+export const ids = [187];
 export const modules = {
 
-/***/ 4713:
+/***/ 6187:
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 
@@ -77,7 +77,189 @@ function decodersFor(codings) {
 
 // EXTERNAL MODULE: ./src/http/exchange.ts + 1 modules
 var exchange = __webpack_require__(4447);
-;// CONCATENATED MODULE: ./node_modules/content-type/dist/index.js
+// EXTERNAL MODULE: ./node_modules/content-type/dist/index.js
+var dist = __webpack_require__(2372);
+// EXTERNAL MODULE: external "node:util"
+var external_node_util_ = __webpack_require__(7975);
+;// CONCATENATED MODULE: ./src/http/page-text.ts
+/** How a page's decoded bytes become text: a byte order mark, else the `Content-Type` charset, else UTF-8. */
+
+
+/** What a page without a usable charset is read as: what nearly every page today is written in. */
+const DEFAULT_LABEL = 'utf-8';
+/** Enough bytes to tell every byte order mark the Encoding Standard knows. */
+const BOM_BYTES = 3;
+/** The `charset` parameter of a `Content-Type` value, as its label; undefined when there is none. */
+function charsetOf(contentType) {
+    return contentType === undefined ? undefined : (0,dist/* parse */.qg)(contentType).parameters.charset;
+}
+/** The encoding a byte order mark at the start of `bytes` names (Encoding Standard, "BOM sniff"). */
+function bomEncoding(bytes) {
+    if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf)
+        return 'utf-8';
+    if (bytes[0] === 0xfe && bytes[1] === 0xff)
+        return 'utf-16be';
+    if (bytes[0] === 0xff && bytes[1] === 0xfe)
+        return 'utf-16le';
+    return undefined;
+}
+/** A decoder for `label`, or for UTF-8 when `TextDecoder` knows no such encoding. */
+function decoderFor(label) {
+    try {
+        return new external_node_util_.TextDecoder(label ?? DEFAULT_LABEL);
+    }
+    catch {
+        return new external_node_util_.TextDecoder(DEFAULT_LABEL);
+    }
+}
+/**
+ * Text from bytes that arrive in chunks: a character split between two chunks is decoded whole.
+ * A byte order mark wins over the label, as browsers decode (no `<meta>` is read: the page is not
+ * parsed as HTML); the mark itself is not part of the text.
+ */
+class PageTextDecoder {
+    label;
+    decoder;
+    head = Buffer.alloc(0);
+    constructor(label) {
+        this.label = label;
+    }
+    /** The text `bytes` complete; bytes of a character not yet whole wait for the next chunk. */
+    write(bytes) {
+        if (this.decoder !== undefined)
+            return this.decoder.decode(bytes, { stream: true });
+        this.head = Buffer.concat([this.head, bytes]);
+        if (this.head.length < BOM_BYTES)
+            return '';
+        return this.start().decode(this.head, { stream: true });
+    }
+    /** The rest of the text once the body has ended. */
+    end() {
+        if (this.decoder !== undefined)
+            return this.decoder.decode();
+        return this.start().decode(this.head);
+    }
+    start() {
+        this.decoder = decoderFor(bomEncoding(this.head) ?? this.label);
+        return this.decoder;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/http/probe.ts
+
+
+
+
+/**
+ * Pages are bigger than purge answers, and a version string may sit near the end of one, but a
+ * hostile or runaway page (or a compression bomb) must not fill the runner's memory.
+ */
+const MAX_DECODED_BYTES = 4 * 1024 * 1024;
+/** The variants visitors get: a CDN caches and purges each encoding's copy on its own. */
+const ACCEPT_ENCODING = 'gzip, deflate, br';
+/** Whether any value of any header holds `text`. */
+function headersShow(headers, text) {
+    return Object.values(headers)
+        .flat()
+        .some((value) => value !== undefined && value.includes(text));
+}
+/**
+ * Requests as the purge transport makes them (http/exchange.ts): node's own, which follows no
+ * redirect and can be dropped as soon as the text is found, on the same agents.
+ */
+/** `guard`, the run's, hides its secrets in what a page says before anything cuts it. */
+function createProber(options) {
+    const agents = (0,http_agents/* createAgents */.j)(options);
+    const headers = { 'User-Agent': options.userAgent, 'Accept-Encoding': ACCEPT_ENCODING };
+    return {
+        get(url, { timeoutMs, signal, lookFor }) {
+            const request = { url, method: 'GET', headers, body: undefined, agents, timeoutMs, signal };
+            return (0,exchange/* exchange */.c)(request, (response) => readPage(response, lookFor, options.guard));
+        },
+        close: agents.close
+    };
+}
+/**
+ * A page as the probe reads it: its codings undone, decoded in the charset its `Content-Type`
+ * names, up to `MAX_DECODED_BYTES` decoded, and no further than `lookFor` once that shows. A coding
+ * edge-purge cannot undo, or a header already showing `lookFor`, ends it before the body.
+ */
+function readPage(response, lookFor, guard) {
+    const encoding = response.headers['content-encoding'];
+    let body = '';
+    const answer = (truncated, undecodable) => ({
+        kind: 'response',
+        status: response.statusCode ?? 0,
+        headers: response.headers,
+        body,
+        truncated,
+        ageLines: response.headersDistinct.age ?? [],
+        undecodable
+    });
+    const codings = codingsOf(encoding, guard);
+    if (codings.kind === 'refused')
+        return answer(false, codings.reason);
+    if (lookFor !== undefined && headersShow(response.headers, lookFor))
+        return answer(false);
+    const text = new PageTextDecoder(charsetOf(response.headers['content-type']));
+    return {
+        limit: MAX_DECODED_BYTES,
+        decoding: {
+            decoders: decodersFor(codings.codings),
+            failure: (error) => `the ${String(encoding)} body could not be decoded: ${error.message}`
+        },
+        take(part) {
+            // The text may straddle two chunks: search from where a match could begin.
+            const from = lookFor === undefined ? 0 : Math.max(0, body.length - lookFor.length + 1);
+            body += text.write(part);
+            return lookFor !== undefined && body.includes(lookFor, from);
+        },
+        end() {
+            body += text.end();
+        },
+        answer
+    };
+}
+/**
+ * At most `count` probes in flight across every origin (the agents bound each origin alone). A
+ * stage takes a slot before it decides to start a check, so a check queued past its deadline is
+ * not started at all; `task` is told whether it waited for its slot.
+ */
+class ProbeSlots {
+    free;
+    queue = [];
+    constructor(count) {
+        this.free = Math.max(1, count);
+    }
+    async run(task) {
+        const queued = this.free === 0;
+        if (queued)
+            await new Promise((resolve) => this.queue.push(resolve));
+        else
+            this.free -= 1;
+        try {
+            return await task(queued);
+        }
+        finally {
+            const next = this.queue.shift();
+            if (next === undefined)
+                this.free += 1;
+            else
+                next();
+        }
+    }
+}
+
+
+/***/ }),
+
+/***/ 2372:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __webpack_require__) => {
+
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   qg: () => (/* binding */ parse)
+/* harmony export */ });
+/* unused harmony exports isTypeValid, isTokenValid, format */
 /*!
  * content-type
  * Copyright(c) 2015 Douglas Christopher Wilson
@@ -369,177 +551,6 @@ function unescapeQuotedPairs(str, start, end) {
     return result + str.slice(start, end);
 }
 //# sourceMappingURL=index.js.map
-// EXTERNAL MODULE: external "node:util"
-var external_node_util_ = __webpack_require__(7975);
-;// CONCATENATED MODULE: ./src/http/page-text.ts
-/** How a page's decoded bytes become text: a byte order mark, else the `Content-Type` charset, else UTF-8. */
-
-
-/** What a page without a usable charset is read as: what nearly every page today is written in. */
-const DEFAULT_LABEL = 'utf-8';
-/** Enough bytes to tell every byte order mark the Encoding Standard knows. */
-const BOM_BYTES = 3;
-/** The `charset` parameter of a `Content-Type` value, as its label; undefined when there is none. */
-function charsetOf(contentType) {
-    return contentType === undefined ? undefined : parse(contentType).parameters.charset;
-}
-/** The encoding a byte order mark at the start of `bytes` names (Encoding Standard, "BOM sniff"). */
-function bomEncoding(bytes) {
-    if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf)
-        return 'utf-8';
-    if (bytes[0] === 0xfe && bytes[1] === 0xff)
-        return 'utf-16be';
-    if (bytes[0] === 0xff && bytes[1] === 0xfe)
-        return 'utf-16le';
-    return undefined;
-}
-/** A decoder for `label`, or for UTF-8 when `TextDecoder` knows no such encoding. */
-function decoderFor(label) {
-    try {
-        return new external_node_util_.TextDecoder(label ?? DEFAULT_LABEL);
-    }
-    catch {
-        return new external_node_util_.TextDecoder(DEFAULT_LABEL);
-    }
-}
-/**
- * Text from bytes that arrive in chunks: a character split between two chunks is decoded whole.
- * A byte order mark wins over the label, as browsers decode (no `<meta>` is read: the page is not
- * parsed as HTML); the mark itself is not part of the text.
- */
-class PageTextDecoder {
-    label;
-    decoder;
-    head = Buffer.alloc(0);
-    constructor(label) {
-        this.label = label;
-    }
-    /** The text `bytes` complete; bytes of a character not yet whole wait for the next chunk. */
-    write(bytes) {
-        if (this.decoder !== undefined)
-            return this.decoder.decode(bytes, { stream: true });
-        this.head = Buffer.concat([this.head, bytes]);
-        if (this.head.length < BOM_BYTES)
-            return '';
-        return this.start().decode(this.head, { stream: true });
-    }
-    /** The rest of the text once the body has ended. */
-    end() {
-        if (this.decoder !== undefined)
-            return this.decoder.decode();
-        return this.start().decode(this.head);
-    }
-    start() {
-        this.decoder = decoderFor(bomEncoding(this.head) ?? this.label);
-        return this.decoder;
-    }
-}
-
-;// CONCATENATED MODULE: ./src/http/probe.ts
-
-
-
-
-/**
- * Pages are bigger than purge answers, and a version string may sit near the end of one, but a
- * hostile or runaway page (or a compression bomb) must not fill the runner's memory.
- */
-const MAX_DECODED_BYTES = 4 * 1024 * 1024;
-/** The variants visitors get: a CDN caches and purges each encoding's copy on its own. */
-const ACCEPT_ENCODING = 'gzip, deflate, br';
-/** Whether any value of any header holds `text`. */
-function headersShow(headers, text) {
-    return Object.values(headers)
-        .flat()
-        .some((value) => value !== undefined && value.includes(text));
-}
-/**
- * Requests as the purge transport makes them (http/exchange.ts): node's own, which follows no
- * redirect and can be dropped as soon as the text is found, on the same agents.
- */
-/** `guard`, the run's, hides its secrets in what a page says before anything cuts it. */
-function createProber(options) {
-    const agents = (0,http_agents/* createAgents */.j)(options);
-    const headers = { 'User-Agent': options.userAgent, 'Accept-Encoding': ACCEPT_ENCODING };
-    return {
-        get(url, { timeoutMs, signal, lookFor }) {
-            const request = { url, method: 'GET', headers, body: undefined, agents, timeoutMs, signal };
-            return (0,exchange/* exchange */.c)(request, (response) => readPage(response, lookFor, options.guard));
-        },
-        close: agents.close
-    };
-}
-/**
- * A page as the probe reads it: its codings undone, decoded in the charset its `Content-Type`
- * names, up to `MAX_DECODED_BYTES` decoded, and no further than `lookFor` once that shows. A coding
- * edge-purge cannot undo, or a header already showing `lookFor`, ends it before the body.
- */
-function readPage(response, lookFor, guard) {
-    const encoding = response.headers['content-encoding'];
-    let body = '';
-    const answer = (truncated, undecodable) => ({
-        kind: 'response',
-        status: response.statusCode ?? 0,
-        headers: response.headers,
-        body,
-        truncated,
-        ageLines: response.headersDistinct.age ?? [],
-        undecodable
-    });
-    const codings = codingsOf(encoding, guard);
-    if (codings.kind === 'refused')
-        return answer(false, codings.reason);
-    if (lookFor !== undefined && headersShow(response.headers, lookFor))
-        return answer(false);
-    const text = new PageTextDecoder(charsetOf(response.headers['content-type']));
-    return {
-        limit: MAX_DECODED_BYTES,
-        decoding: {
-            decoders: decodersFor(codings.codings),
-            failure: (error) => `the ${String(encoding)} body could not be decoded: ${error.message}`
-        },
-        take(part) {
-            // The text may straddle two chunks: search from where a match could begin.
-            const from = lookFor === undefined ? 0 : Math.max(0, body.length - lookFor.length + 1);
-            body += text.write(part);
-            return lookFor !== undefined && body.includes(lookFor, from);
-        },
-        end() {
-            body += text.end();
-        },
-        answer
-    };
-}
-/**
- * At most `count` probes in flight across every origin (the agents bound each origin alone). A
- * stage takes a slot before it decides to start a check, so a check queued past its deadline is
- * not started at all; `task` is told whether it waited for its slot.
- */
-class ProbeSlots {
-    free;
-    queue = [];
-    constructor(count) {
-        this.free = Math.max(1, count);
-    }
-    async run(task) {
-        const queued = this.free === 0;
-        if (queued)
-            await new Promise((resolve) => this.queue.push(resolve));
-        else
-            this.free -= 1;
-        try {
-            return await task(queued);
-        }
-        finally {
-            const next = this.queue.shift();
-            if (next === undefined)
-                this.free += 1;
-            else
-                next();
-        }
-    }
-}
-
 
 /***/ })
 

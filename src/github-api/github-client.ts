@@ -1,13 +1,10 @@
 /**
- * The GitHub API through Octokit, and the run's event from the runner's files and variables.
- * `@actions/github` is imported on demand: it is most of the bundle, and only `changed-files` runs
- * need it.
+ * The GitHub API through Octokit: the calls the stages make, each within the run's bounds. Each
+ * door makes its Octokit (the runner's through `@actions/github`, the command's from
+ * `@octokit/core`); both load only when a run reads GitHub.
  */
-import { existsSync, readFileSync } from 'node:fs'
-import type * as GitHub from '@actions/github'
-import type { GitHubLimits, GitHubRepository, OpenGitHub, RunEvent } from '../github.js'
-import { InputError } from '../config/input-error.js'
-import { readRunContext } from './context.js'
+import type { Octokit } from '@octokit/core'
+import type { GitHubLimits, GitHubRepository, RunEvent } from '../github.js'
 import { GitHubCalls } from './github-calls.js'
 import { failureOf, jsonAnswer } from './github-failure.js'
 
@@ -16,7 +13,7 @@ const COMMITS_PER_PAGE = 100
 /** Deployments and releases per page: the most GitHub returns. */
 const LIST_PER_PAGE = 100
 
-/** Where the repository lives and which event started the run, as the runner says. */
+/** Where the repository lives and which event started the run, as the door says. */
 export interface RunnerRepository {
   token: string
   owner: string
@@ -26,49 +23,13 @@ export interface RunnerRepository {
   baseUrl: string
 }
 
-/**
- * How the run's repository is opened with `token`, which stays in the client: the repository from
- * GITHUB_REPOSITORY, GITHUB_EVENT_PATH and the other `GITHUB_*` variables.
- */
-export const openGitHub =
-  (token: string): OpenGitHub =>
-  (limits) => {
-    // changed-since: last-purge refuses an empty token with its inputs; only changed-files gets here.
-    if (token === '') {
-      return Promise.reject(
-        new InputError(
-          'github-token is required with changed-files: true (the default, github.token, is enough)'
-        )
-      )
-    }
-    const env = process.env
-    const payload = readEventPayload(env.GITHUB_EVENT_PATH)
-    const [owner = '', repo = ''] = repositoryOf(env.GITHUB_REPOSITORY, payload)
-    const event = {
-      eventName: env.GITHUB_EVENT_NAME ?? '',
-      sha: env.GITHUB_SHA ?? '',
-      payload,
-      runId: env.GITHUB_RUN_ID ?? '',
-      runUrl: readRunContext(env)?.runUrl ?? ''
-    }
-    const baseUrl = env.GITHUB_API_URL || 'https://api.github.com'
-    return connectGitHub({ token, owner, repo, event, baseUrl }, limits)
-  }
+/** How a door makes its Octokit for `token` at `baseUrl`. */
+export type MakeOctokit = (token: string, baseUrl: string) => Promise<Octokit>
 
-/** The event's JSON; empty when the runner gave none (a run outside a workflow). */
-function readEventPayload(path: string | undefined): Record<string, unknown> {
-  if (!path || !existsSync(path)) return {}
-  return JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>
-}
-
-/** The repository's owner and name, as far as GITHUB_REPOSITORY gives them. */
-function repositoryOf(variable: string | undefined, payload: Record<string, unknown>): string[] {
-  if (variable) return variable.split('/')
-  const repository = payload.repository as { owner?: { login?: string }; name?: string } | undefined
-  if (repository?.owner?.login !== undefined && repository.name !== undefined) {
-    return [repository.owner.login, repository.name]
-  }
-  throw new Error("changed-files needs a GITHUB_REPOSITORY environment variable like 'owner/repo'")
+/** Octokit's core alone, on Node's fetch: all the calls below need. */
+export const plainOctokit: MakeOctokit = async (token, baseUrl) => {
+  const { Octokit } = await import('@octokit/core')
+  return new Octokit({ auth: token, baseUrl })
 }
 
 /** The page number of the `rel="next"` link of a `Link` header; `undefined` on the last page. */
@@ -81,10 +42,10 @@ function nextPageOf(link: string | number | undefined): number | undefined {
 
 export async function connectGitHub(
   where: RunnerRepository,
-  limits: GitHubLimits
+  limits: GitHubLimits,
+  makeOctokit: MakeOctokit = plainOctokit
 ): Promise<GitHubRepository> {
-  const { getOctokit } = await import('@actions/github')
-  const octokit = getOctokit(where.token, { baseUrl: where.baseUrl })
+  const octokit = await makeOctokit(where.token, where.baseUrl)
   // A run opens one client: its count is the run's.
   const calls = new GitHubCalls(limits, Math.random)
   const api = URL.canParse(where.baseUrl) ? new URL(where.baseUrl) : undefined
@@ -108,8 +69,6 @@ export async function connectGitHub(
     ...deploymentCalls(octokit, { owner, repo })
   }
 }
-
-type Octokit = ReturnType<typeof GitHub.getOctokit>
 
 type Repo = Pick<RunnerRepository, 'owner' | 'repo'>
 
