@@ -31078,15 +31078,19 @@ function waitSection({ text, passes }, outcome, budget, guard) {
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Fh: () => (/* binding */ listenForCancel),
 /* harmony export */   Gy: () => (/* binding */ mark),
 /* harmony export */   MS: () => (/* binding */ unlessCancelled),
 /* harmony export */   ml: () => (/* binding */ systemClock),
 /* harmony export */   u7: () => (/* binding */ onAbort)
 /* harmony export */ });
+/* harmony import */ var node_events__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8474);
+/* harmony import */ var node_events__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_events__WEBPACK_IMPORTED_MODULE_0__);
 /**
  * Time for the stages, handed in so retries, waits and cancellation are tested with a fake clock;
- * and how a wait or a request listens for the run's cancel.
+ * how a wait or a request listens for the run's cancel; and how a door hears the cancel's signals.
  */
+
 /**
  * Calls `listener` once when `signal` aborts, until the function returned is called. Whatever ends
  * before the cancel calls it: a run's signal lives as long as the run, and would otherwise keep a
@@ -31142,6 +31146,31 @@ const systemClock = {
 /** Marks where a run's time goes, for `npm run bench`; a mark nobody reads costs next to nothing. */
 function mark(phase) {
     performance.mark(`edge-purge:${phase}`);
+}
+/** How runners cancel a job: SIGINT, then SIGTERM 7.5 s later; some, and a closing terminal, SIGHUP. */
+const CANCEL_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+function listenForCancel(log) {
+    const cancel = new AbortController();
+    // Every call, probe and wait in flight listens for the cancel: more than Node's default of 10.
+    (0,node_events__WEBPACK_IMPORTED_MODULE_0__.setMaxListeners)(0, cancel.signal);
+    let received;
+    const onSignal = (name) => {
+        if (cancel.signal.aborted)
+            return;
+        received = name;
+        log.info(`Received ${name}: cancelling. No new purge call starts; calls in flight are abandoned.`);
+        cancel.abort();
+    };
+    for (const name of CANCEL_SIGNALS)
+        process.on(name, onSignal);
+    return {
+        signal: cancel.signal,
+        received: () => received,
+        release: () => {
+            for (const name of CANCEL_SIGNALS)
+                process.off(name, onSignal);
+        }
+    };
 }
 
 
@@ -39380,34 +39409,6 @@ const runnerOutputs = (log, guard) => ({
     guard
 });
 
-// EXTERNAL MODULE: external "node:events"
-var external_node_events_ = __nccwpck_require__(8474);
-;// CONCATENATED MODULE: ./src/runner/signals.ts
-/** The runner's cancel: its signals turned into one AbortSignal that every stage listens to. */
-
-/** How runners cancel a job: SIGINT, then SIGTERM 7.5 s later; some have sent SIGHUP. */
-const CANCEL_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'];
-function listenForCancel(log) {
-    const cancel = new AbortController();
-    // Every call, probe and wait in flight listens for the cancel: more than Node's default of 10.
-    (0,external_node_events_.setMaxListeners)(0, cancel.signal);
-    const onSignal = (name) => {
-        if (cancel.signal.aborted)
-            return;
-        log.info(`Received ${name}: cancelling. No new purge call starts; calls in flight are abandoned.`);
-        cancel.abort();
-    };
-    for (const name of CANCEL_SIGNALS)
-        process.on(name, onSignal);
-    return {
-        signal: cancel.signal,
-        release: () => {
-            for (const name of CANCEL_SIGNALS)
-                process.off(name, onSignal);
-        }
-    };
-}
-
 ;// CONCATENATED MODULE: ./src/runner/job-summary.ts
 /** The job summary through the runner: the HTML the report renders, appended to `GITHUB_STEP_SUMMARY`. */
 
@@ -39435,13 +39436,12 @@ async function writeSummary(render) {
 
 
 
-
 /** Runs the action; resolves to whether the run was cancelled. */
 async function run() {
     (0,src_clock/* mark */.Gy)('start');
     const { tokens, guard } = readTokens();
     const voice = runnerVoice(guard);
-    const cancel = listenForCancel(voice.log);
+    const cancel = (0,src_clock/* listenForCancel */.Fh)(voice.log);
     try {
         const settings = readSettings(tokens, voice, INPUT_PARTS);
         (0,src_clock/* mark */.Gy)('inputs');

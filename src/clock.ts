@@ -1,7 +1,8 @@
 /**
  * Time for the stages, handed in so retries, waits and cancellation are tested with a fake clock;
- * and how a wait or a request listens for the run's cancel.
+ * how a wait or a request listens for the run's cancel; and how a door hears the cancel's signals.
  */
+import { setMaxListeners } from 'node:events'
 
 export interface Clock {
   /** Milliseconds since the epoch. */
@@ -68,4 +69,39 @@ export const systemClock: Clock = {
 /** Marks where a run's time goes, for `npm run bench`; a mark nobody reads costs next to nothing. */
 export function mark(phase: string): void {
   performance.mark(`edge-purge:${phase}`)
+}
+
+/** How runners cancel a job: SIGINT, then SIGTERM 7.5 s later; some, and a closing terminal, SIGHUP. */
+const CANCEL_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const
+
+/** A run's cancel, as both doors hear it: its signals turned into one AbortSignal. */
+export interface CancelListener {
+  signal: AbortSignal
+  /** The signal that cancelled the run, if one did. */
+  received(): NodeJS.Signals | undefined
+  /** Stops listening, once the run has ended. */
+  release(): void
+}
+
+export function listenForCancel(log: { info(line: string): void }): CancelListener {
+  const cancel = new AbortController()
+  // Every call, probe and wait in flight listens for the cancel: more than Node's default of 10.
+  setMaxListeners(0, cancel.signal)
+  let received: NodeJS.Signals | undefined
+  const onSignal = (name: NodeJS.Signals): void => {
+    if (cancel.signal.aborted) return
+    received = name
+    log.info(
+      `Received ${name}: cancelling. No new purge call starts; calls in flight are abandoned.`
+    )
+    cancel.abort()
+  }
+  for (const name of CANCEL_SIGNALS) process.on(name, onSignal)
+  return {
+    signal: cancel.signal,
+    received: () => received,
+    release: () => {
+      for (const name of CANCEL_SIGNALS) process.off(name, onSignal)
+    }
+  }
 }

@@ -1,5 +1,5 @@
 /** The entry: the runner door → inputs → pipeline → report → what stays open → exit. The table of contents of the action. */
-import { mark, systemClock } from './clock.js'
+import { listenForCancel, mark, systemClock } from './clock.js'
 import { liveConnections, type PipelineDeps } from './pipeline/connections.js'
 import { runPipeline } from './pipeline/index.js'
 import { INPUT_PARTS, type RunRecord } from './capabilities/index.js'
@@ -11,7 +11,6 @@ import { openGitHub } from './runner/open-github.js'
 import { readSettings, readTokens } from './runner/step-inputs.js'
 import { runnerVoice, type Voice } from './runner/voice.js'
 import { runnerOutputs } from './runner/step-outputs.js'
-import { listenForCancel } from './runner/signals.js'
 import { writeSummary } from './runner/job-summary.js'
 import { messageOf } from './text/message.js'
 

@@ -31081,15 +31081,19 @@ function waitSection({ text, passes }, outcome, budget, guard) {
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Fh: () => (/* binding */ listenForCancel),
 /* harmony export */   Gy: () => (/* binding */ mark),
 /* harmony export */   MS: () => (/* binding */ unlessCancelled),
 /* harmony export */   ml: () => (/* binding */ systemClock),
 /* harmony export */   u7: () => (/* binding */ onAbort)
 /* harmony export */ });
+/* harmony import */ var node_events__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8474);
+/* harmony import */ var node_events__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_events__WEBPACK_IMPORTED_MODULE_0__);
 /**
  * Time for the stages, handed in so retries, waits and cancellation are tested with a fake clock;
- * and how a wait or a request listens for the run's cancel.
+ * how a wait or a request listens for the run's cancel; and how a door hears the cancel's signals.
  */
+
 /**
  * Calls `listener` once when `signal` aborts, until the function returned is called. Whatever ends
  * before the cancel calls it: a run's signal lives as long as the run, and would otherwise keep a
@@ -31145,6 +31149,31 @@ const systemClock = {
 /** Marks where a run's time goes, for `npm run bench`; a mark nobody reads costs next to nothing. */
 function mark(phase) {
     performance.mark(`edge-purge:${phase}`);
+}
+/** How runners cancel a job: SIGINT, then SIGTERM 7.5 s later; some, and a closing terminal, SIGHUP. */
+const CANCEL_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+function listenForCancel(log) {
+    const cancel = new AbortController();
+    // Every call, probe and wait in flight listens for the cancel: more than Node's default of 10.
+    (0,node_events__WEBPACK_IMPORTED_MODULE_0__.setMaxListeners)(0, cancel.signal);
+    let received;
+    const onSignal = (name) => {
+        if (cancel.signal.aborted)
+            return;
+        received = name;
+        log.info(`Received ${name}: cancelling. No new purge call starts; calls in flight are abandoned.`);
+        cancel.abort();
+    };
+    for (const name of CANCEL_SIGNALS)
+        process.on(name, onSignal);
+    return {
+        signal: cancel.signal,
+        received: () => received,
+        release: () => {
+            for (const name of CANCEL_SIGNALS)
+                process.off(name, onSignal);
+        }
+    };
 }
 
 
@@ -33436,6 +33465,8 @@ var __webpack_exports__ = {};
 
 // EXTERNAL MODULE: ./src/clock.ts
 var src_clock = __nccwpck_require__(9373);
+;// CONCATENATED MODULE: external "node:os"
+const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
 // EXTERNAL MODULE: ./src/http/agents.ts
 var http_agents = __nccwpck_require__(1292);
 // EXTERNAL MODULE: ./src/http/exchange.ts + 1 modules
@@ -37017,39 +37048,6 @@ function terminalVoice(guard, write = (text) => void process.stderr.write(text))
         guard,
         print: (text) => write(guard.redact(text)),
         failed: () => failed
-    };
-}
-
-// EXTERNAL MODULE: external "node:events"
-var external_node_events_ = __nccwpck_require__(8474);
-;// CONCATENATED MODULE: external "node:os"
-const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
-;// CONCATENATED MODULE: ./src/cli/interrupt.ts
-/** The command's cancel: SIGINT, SIGTERM or SIGHUP turned into one AbortSignal, as on the runner. */
-
-
-const CANCEL_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'];
-function listenForInterrupt(log) {
-    const cancel = new AbortController();
-    // Every call, probe and wait in flight listens for the cancel: more than Node's default of 10.
-    (0,external_node_events_.setMaxListeners)(0, cancel.signal);
-    let received;
-    const onSignal = (name) => {
-        if (cancel.signal.aborted)
-            return;
-        received = name;
-        log.info(`Received ${name}: cancelling. No new purge call starts; calls in flight are abandoned.`);
-        cancel.abort();
-    };
-    for (const name of CANCEL_SIGNALS)
-        process.on(name, onSignal);
-    return {
-        signal: cancel.signal,
-        exitCode: () => (received === undefined ? undefined : 128 + external_node_os_namespaceObject.constants.signals[received]),
-        release: () => {
-            for (const name of CANCEL_SIGNALS)
-                process.off(name, onSignal);
-        }
     };
 }
 
@@ -47980,7 +47978,7 @@ async function runCommand(args, env) {
     }
     const guard = (0,text_guard/* guardAgainst */.f)([options.raw['api-token'], options.raw['github-token']]);
     const voice = terminalVoice(guard);
-    const interrupt = listenForInterrupt(voice.log);
+    const interrupt = (0,src_clock/* listenForCancel */.Fh)(voice.log);
     let refused = false;
     try {
         const readFile = (path) => readListFile(path, guard);
@@ -48011,7 +48009,10 @@ async function runCommand(args, env) {
     finally {
         interrupt.release();
     }
-    const code = interrupt.exitCode() ?? (refused ? REFUSED : voice.failed() ? FAILED : PURGED);
+    const signal = interrupt.received();
+    // As a shell reports a command a signal ended: 128 and the signal's number (130 after SIGINT).
+    const signalled = signal === undefined ? undefined : 128 + external_node_os_namespaceObject.constants.signals[signal];
+    const code = signalled ?? (refused ? REFUSED : voice.failed() ? FAILED : PURGED);
     return { code, cancelled: interrupt.signal.aborted };
 }
 /** The outputs and their files, and `--json`: the results file, or `undefined` when not written. */

@@ -1,5 +1,6 @@
 /** The command's table of contents: options → settings → pipeline → report → exit code. */
-import { systemClock } from '../clock.js'
+import { listenForCancel, systemClock } from '../clock.js'
+import { constants } from 'node:os'
 import { liveConnections, type PipelineDeps } from '../pipeline/connections.js'
 import { runPipeline } from '../pipeline/index.js'
 import { INPUT_PARTS, type RunRecord } from '../capabilities/index.js'
@@ -14,7 +15,6 @@ import { messageOf } from '../text/message.js'
 import { readOptions, UsageError, wantsHelp, type CommandOptions } from './options.js'
 import { helpText } from './help.js'
 import { terminalVoice, type TerminalVoice } from './terminal-voice.js'
-import { listenForInterrupt } from './interrupt.js'
 import { commandOutputs, outputsJson } from './kept-files.js'
 import { summaryAsText } from './summary-text.js'
 import { openGitHubOutside } from './github-outside.js'
@@ -41,7 +41,7 @@ export async function runCommand(args: readonly string[], env: NodeJS.ProcessEnv
   }
   const guard = guardAgainst([options.raw['api-token'], options.raw['github-token']])
   const voice = terminalVoice(guard)
-  const interrupt = listenForInterrupt(voice.log)
+  const interrupt = listenForCancel(voice.log)
   let refused = false
   try {
     const readFile = (path: string) => readListFile(path, guard)
@@ -70,7 +70,10 @@ export async function runCommand(args: readonly string[], env: NodeJS.ProcessEnv
   } finally {
     interrupt.release()
   }
-  const code = interrupt.exitCode() ?? (refused ? REFUSED : voice.failed() ? FAILED : PURGED)
+  const signal = interrupt.received()
+  // As a shell reports a command a signal ended: 128 and the signal's number (130 after SIGINT).
+  const signalled = signal === undefined ? undefined : 128 + constants.signals[signal]
+  const code = signalled ?? (refused ? REFUSED : voice.failed() ? FAILED : PURGED)
   return { code, cancelled: interrupt.signal.aborted }
 }
 
