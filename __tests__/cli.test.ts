@@ -5,12 +5,12 @@
  * and requests out. First, what the package holds.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from '@jest/globals'
-import { spawn } from 'node:child_process'
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { delimiter, dirname, join, relative } from 'node:path'
 import { FakePurgeServer } from '../tools/fake-purge-api/server.js'
 import { FakeGitHubApi } from '../tools/fake-github-api/server.js'
+import { runCommand, type CommandOptions, type CommandRun } from '../tools/run-command.js'
 import { ROOT, runAction } from '../tools/run-like-runner.js'
 import { INPUT_GROUPS } from '../src/cli/input-groups.js'
 import { ACTION_DEFAULTS, ACTION_DESCRIPTIONS } from '../src/cli/action-inputs.js'
@@ -43,35 +43,18 @@ afterEach(async () => {
   await rm(temp, { recursive: true, force: true })
 })
 
-interface CommandRun {
-  code: number | null
-  stdout: string
-  stderr: string
-}
-
 interface RunOptions {
   env?: Record<string, string>
   /** Where it runs: the test's folder, or a git repository. */
   cwd?: string
-  /** Called once the command is started: e.g. to interrupt it. */
-  onStart?: (child: ReturnType<typeof spawn>) => void
+  onStart?: CommandOptions['onStart']
 }
 
-async function edgePurge(args: string[], options: RunOptions = {}): Promise<CommandRun> {
+function edgePurge(args: string[], options: RunOptions = {}): Promise<CommandRun> {
   const PATH = [dirname(NODE), process.env.PATH ?? ''].join(delimiter)
   // HOME too is the test's folder: whatever the command might write there is searched for tokens.
   const env = { PATH, HOME: temp, TMPDIR: temp, ...options.env }
-  const child = spawn(installed.bin, args, { cwd: options.cwd ?? temp, env })
-  options.onStart?.(child)
-  let stdout = ''
-  let stderr = ''
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
-  const code = await new Promise<number | null>((resolve, reject) => {
-    child.on('error', reject)
-    child.on('close', resolve)
-  })
-  return { code, stdout, stderr }
+  return runCommand(installed.bin, args, { ...options, env, cwd: options.cwd ?? temp })
 }
 
 const withToken = { env: { EDGE_PURGE_API_TOKEN: TOKEN } }

@@ -31383,7 +31383,7 @@ function createAgents(options) {
     const settings = { keepAlive: true, maxSockets: options.concurrency, allowRedirects: false };
     return {
         agentFor(url) {
-            const client = clients.get(url.origin) ?? new _actions_http_client__WEBPACK_IMPORTED_MODULE_0__/* .HttpClient */ .Qq(options.userAgent, [], settings);
+            const client = clients.get(url.origin) ?? new _actions_http_client__WEBPACK_IMPORTED_MODULE_0__.HttpClient(options.userAgent, [], settings);
             clients.set(url.origin, client);
             return client.getAgent(url.href);
         },
@@ -31460,7 +31460,7 @@ function hostAndPort(url) {
 }
 /** The proxy a request to `url` goes through, as `host:port`; undefined when it goes directly. */
 function proxyFor(url) {
-    const proxy = (0,_actions_http_client__WEBPACK_IMPORTED_MODULE_0__/* .getProxyUrl */ .s_)(url.href);
+    const proxy = (0,_actions_http_client__WEBPACK_IMPORTED_MODULE_0__.getProxyUrl)(url.href);
     // Host and port only: the proxy's user and password never leave this line.
     return proxy === '' ? undefined : hostAndPort(new URL(proxy));
 }
@@ -32467,14 +32467,20 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
 /***/ 4942:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
+// ESM COMPAT FLAG
+__nccwpck_require__.r(__webpack_exports__);
 
 // EXPORTS
 __nccwpck_require__.d(__webpack_exports__, {
-  Qq: () => (/* binding */ HttpClient),
-  s_: () => (/* binding */ lib_getProxyUrl)
+  Headers: () => (/* binding */ Headers),
+  HttpClient: () => (/* binding */ HttpClient),
+  HttpClientError: () => (/* binding */ HttpClientError),
+  HttpClientResponse: () => (/* binding */ HttpClientResponse),
+  HttpCodes: () => (/* binding */ HttpCodes),
+  MediaTypes: () => (/* binding */ MediaTypes),
+  getProxyUrl: () => (/* binding */ lib_getProxyUrl),
+  isHttps: () => (/* binding */ isHttps)
 });
-
-// UNUSED EXPORTS: Headers, HttpClientError, HttpClientResponse, HttpCodes, MediaTypes, isHttps
 
 // EXTERNAL MODULE: external "http"
 var external_http_ = __nccwpck_require__(8611);
@@ -36625,10 +36631,20 @@ function networkCodeOf(error) {
 const COMMITS_PER_PAGE = 100;
 /** Deployments and releases per page: the most GitHub returns. */
 const LIST_PER_PAGE = 100;
-/** Octokit's core alone, on Node's fetch: all the calls below need. */
+/**
+ * Octokit's core alone, all the calls below need, through the proxy the environment names
+ * (`https_proxy`, `no_proxy`) as every purge call goes: Node's own fetch would ignore it.
+ */
 const plainOctokit = async (token, baseUrl) => {
-    const { Octokit } = await __nccwpck_require__.e(/* import() */ 629).then(__nccwpck_require__.bind(__nccwpck_require__, 4629));
-    return new Octokit({ auth: token, baseUrl });
+    const [{ Octokit }, { HttpClient }, { fetch }] = await Promise.all([
+        __nccwpck_require__.e(/* import() */ 629).then(__nccwpck_require__.bind(__nccwpck_require__, 4629)),
+        Promise.resolve(/* import() */).then(__nccwpck_require__.bind(__nccwpck_require__, 4942)),
+        Promise.resolve(/* import() */).then(__nccwpck_require__.t.bind(__nccwpck_require__, 6752, 19))
+    ]);
+    const dispatcher = new HttpClient().getAgentDispatcher(baseUrl);
+    const proxied = (url, init) => fetch(url, { ...init, dispatcher });
+    const request = dispatcher === undefined ? {} : { fetch: proxied };
+    return new Octokit({ auth: token, baseUrl, request });
 };
 /** The page number of the `rel="next"` link of a `Link` header; `undefined` on the last page. */
 function nextPageOf(link) {

@@ -17,13 +17,17 @@ import { join } from 'node:path'
 import { makeCertificate, type Certificate } from '../../tools/certificate.js'
 import { FakeContentServer, VERSION_PATH } from '../../tools/fake-content-server.js'
 import { FakePurgeServer } from '../../tools/fake-purge-api/server.js'
-import { resultsOf, runAction, verificationOf } from '../../tools/run-like-runner.js'
+import { resultsOf, runAction, verificationOf, ROOT } from '../../tools/run-like-runner.js'
 import { FakeGitHubApi } from '../../tools/fake-github-api/server.js'
+import { runCommand } from '../../tools/run-command.js'
 import { expectExit } from './testbed/action-run.js'
 import { findExecutable } from './testbed/find-executable.js'
 import { findSquid, Squid, type AccessLogEntry } from './testbed/squid.js'
 
 const SKIP_MESSAGE = 'squid or openssl not installed: proxy tests skipped'
+/** The command line, as dist/ bundles it, on the Node .ci/run names. */
+const COMMAND = join(ROOT, 'dist', 'cli', 'index.js')
+const NODE = process.env.EDGE_PURGE_NODE || process.execPath
 const squidPath = findSquid()
 const openssl = findExecutable('openssl', 'OPENSSL')
 
@@ -209,6 +213,41 @@ if (squidPath === undefined || openssl === undefined) {
         'success'
       ])
 
+      const lines = await linesFor([apiBase, contentUrl('/')])
+      expect(new Set(shown(lines))).toEqual(new Set([tunnelTo(apiBase), tunnelTo(contentUrl('/'))]))
+    })
+
+    it('the command line, too, reads and writes GitHub at GITHUB_API_URL through the proxy', async () => {
+      github = await FakeGitHubApi.start({ basePath: '/api/v3', tls: certificate })
+      running.push(github)
+      const apiBase = `https://${GITHUB_HOST}:${port(github.url)}/api/v3`
+      const root = github.commit(null, [{ write: 'public/a.html' }, { write: 'public/b.html' }])
+      github.deploy('edge-purge/svc123', root, ['success'])
+      const after = github.commit(root, [{ write: 'public/b.html' }])
+      const cwd = await mkdtemp(join(tmpdir(), 'edge-purge-command-'))
+      const args = ['--service-id', 'svc123', '--changed-files', '--changed-since', 'last-purge']
+      const run = await runCommand(NODE, [COMMAND, ...args], {
+        cwd,
+        env: proxied({
+          PATH: process.env.PATH ?? '',
+          TMPDIR: cwd,
+          EDGE_PURGE_API_TOKEN: TOKEN,
+          EDGE_PURGE_BASE_URL: apiUrl(),
+          EDGE_PURGE_URL_MAP: `public/ => ${contentUrl('/')}`,
+          EDGE_PURGE_GITHUB_TOKEN: GH_TOKEN,
+          GITHUB_API_URL: apiBase,
+          GITHUB_REPOSITORY: 'acme/site',
+          GITHUB_SHA: after
+        })
+      }).finally(() => rm(cwd, { recursive: true, force: true }))
+      // Matched whole: a failure shows what the command printed.
+      expect(run).toMatchObject({ code: 0 })
+
+      expect(content.purges.map((request) => request.path)).toEqual(['/b.html'])
+      expect(github.deployments.at(-1)?.statuses.map((status) => status.state)).toEqual([
+        'in_progress',
+        'success'
+      ])
       const lines = await linesFor([apiBase, contentUrl('/')])
       expect(new Set(shown(lines))).toEqual(new Set([tunnelTo(apiBase), tunnelTo(contentUrl('/'))]))
     })

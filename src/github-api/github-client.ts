@@ -26,10 +26,21 @@ export interface RunnerRepository {
 /** How a door makes its Octokit for `token` at `baseUrl`. */
 export type MakeOctokit = (token: string, baseUrl: string) => Promise<Octokit>
 
-/** Octokit's core alone, on Node's fetch: all the calls below need. */
+/**
+ * Octokit's core alone, all the calls below need, through the proxy the environment names
+ * (`https_proxy`, `no_proxy`) as every purge call goes: Node's own fetch would ignore it.
+ */
 export const plainOctokit: MakeOctokit = async (token, baseUrl) => {
-  const { Octokit } = await import('@octokit/core')
-  return new Octokit({ auth: token, baseUrl })
+  const [{ Octokit }, { HttpClient }, { fetch }] = await Promise.all([
+    import('@octokit/core'),
+    import('@actions/http-client'),
+    import('undici')
+  ])
+  const dispatcher = new HttpClient().getAgentDispatcher(baseUrl)
+  const proxied = (url: string, init: Parameters<typeof fetch>[1]) =>
+    fetch(url, { ...init, dispatcher })
+  const request = dispatcher === undefined ? {} : { fetch: proxied }
+  return new Octokit({ auth: token, baseUrl, request })
 }
 
 /** The page number of the `rel="next"` link of a `Link` header; `undefined` on the last page. */
