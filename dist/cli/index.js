@@ -36993,7 +36993,8 @@ function helpText(columns = MAX_COLUMNS) {
         'git diff --name-status -M from --changed-since to HEAD, or in a GitLab push pipeline from ' +
         'CI_COMMIT_BEFORE_SHA to CI_COMMIT_SHA; no GitHub token is needed. changed-since: ' +
         "last-purge keeps its record through GitHub's API: it needs GITHUB_API_URL, " +
-        'GITHUB_REPOSITORY and a GitHub token (the commit deployed: GITHUB_SHA, else HEAD).', width, '');
+        'GITHUB_REPOSITORY and a GitHub token (the commit deployed: GITHUB_SHA, else ' +
+        'CI_COMMIT_SHA, else HEAD).', width, '');
     const groups = INPUT_GROUPS.flatMap(([title, names]) => [
         '',
         `${title}:`,

@@ -106,7 +106,8 @@ export function helpText(columns = MAX_COLUMNS): string {
       'git diff --name-status -M from --changed-since to HEAD, or in a GitLab push pipeline from ' +
       'CI_COMMIT_BEFORE_SHA to CI_COMMIT_SHA; no GitHub token is needed. changed-since: ' +
       "last-purge keeps its record through GitHub's API: it needs GITHUB_API_URL, " +
-      'GITHUB_REPOSITORY and a GitHub token (the commit deployed: GITHUB_SHA, else HEAD).',
+      'GITHUB_REPOSITORY and a GitHub token (the commit deployed: GITHUB_SHA, else ' +
+      'CI_COMMIT_SHA, else HEAD).',
     width,
     ''
   )
