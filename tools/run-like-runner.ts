@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parse } from 'yaml'
+import type { AssetEntry, EdgeCheckEntry } from '../src/capabilities/edge-check/record.js'
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const ENTRY = join(ROOT, 'dist', 'index.js')
@@ -204,20 +205,8 @@ export function resultsOf(run: ActionRun): ResultEntry[] {
   return JSON.parse(run.outputs.results ?? '[]') as ResultEntry[]
 }
 
-/** One entry of the `verification` output, as a workflow reads it. */
-export interface VerificationEntry {
-  url: string
-  fresh: boolean
-  http_status: number | null
-  age: number | null
-  checks: number
-  evidence: string
-  /** With verify-assets: the page's files, each counted once, by verdict or why not checked. */
-  assets?: Record<
-    'whole' | 'broken' | 'healed' | 'not_judged' | 'other_host' | 'over_limit',
-    number
-  >
-}
+/** One entry of the `verification` output, as a workflow reads it: the action's own type. */
+export type VerificationEntry = EdgeCheckEntry
 
 export function verificationOf(run: ActionRun): VerificationEntry[] {
   const text = run.outputs.verification ?? ''
@@ -225,16 +214,7 @@ export function verificationOf(run: ActionRun): VerificationEntry[] {
 }
 
 /** One entry of the file `assets-file` names (verify-assets): a file a checked page loads. */
-export interface AssetsFileEntry {
-  url: string
-  page: string
-  pages: number
-  http_status: number | null
-  age: number | null
-  verdict: 'whole' | 'healed' | 'broken' | 'not_judged'
-  purged: boolean
-  evidence: string
-}
+export type AssetsFileEntry = AssetEntry
 
 /** The entries of the run's `assets-file`; none when the output is unset or empty. */
 export async function assetsFileOf(run: ActionRun): Promise<AssetsFileEntry[]> {
