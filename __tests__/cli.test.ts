@@ -15,7 +15,7 @@ import { ROOT, runAction } from '../tools/run-like-runner.js'
 import { INPUT_GROUPS } from '../src/cli/input-groups.js'
 import { ACTION_DEFAULTS, ACTION_DESCRIPTIONS } from '../src/cli/action-inputs.js'
 import { packAndInstall, type InstalledPackage } from './support/packed-package.js'
-import { gitRepo, type GitRepo } from './support/git-repo.js'
+import { gitlabPipeline, gitRepo, type GitRepo } from './support/git-repo.js'
 
 /** The node `edge-purge` runs on: the bin's `#!/usr/bin/env node` finds it first on PATH. */
 const NODE = process.env.EDGE_PURGE_NODE || process.execPath
@@ -444,12 +444,7 @@ describe('changed files, read from the git repository the command runs in', () =
       cwd: repo.dir,
       env: { EDGE_PURGE_API_TOKEN: TOKEN, ...env }
     })
-  const pushPipeline = (from: string, to: string) => ({
-    GITLAB_CI: 'true',
-    CI_PIPELINE_SOURCE: 'push',
-    CI_COMMIT_BEFORE_SHA: from,
-    CI_COMMIT_SHA: to
-  })
+  const pushPipeline = (from: string, to: string) => gitlabPipeline('push', from, to)
 
   const purgedPaths = () => server.purgedUrls.map(({ url }) => url.slice(server.url.length)).sort()
   /** What the commit between `before` and `after` changed, as URLs. */

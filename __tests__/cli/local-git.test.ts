@@ -9,7 +9,7 @@ import { join } from 'node:path'
 import { openLocalGit } from '../../src/cli/local-git.js'
 import { InputError } from '../../src/config/input-error.js'
 import type { LocalGit } from '../../src/git.js'
-import { gitRepo, type GitRepo } from '../support/git-repo.js'
+import { gitlabPipeline, gitRepo, type GitRepo } from '../support/git-repo.js'
 import { NO_SECRETS } from '../support/guard.js'
 
 let repo: GitRepo
@@ -97,26 +97,15 @@ describe('the commits refs name', () => {
   it('says whether the clone is shallow', async () => {
     await repo.commit({ a: '1' })
     await repo.commit({ a: '2' })
-    const clone = await mkdtemp(join(tmpdir(), 'edge-purge-clone-'))
-    try {
-      repo.git('clone', '--quiet', '--depth', '1', `file://${repo.dir}`, clone)
-      expect((await open(clone)).shallow).toBe(true)
-      expect((await open()).shallow).toBe(false)
-    } finally {
-      await rm(clone, { recursive: true, force: true })
-    }
+    expect((await open(await repo.shallowClone())).shallow).toBe(true)
+    expect((await open()).shallow).toBe(false)
   })
 })
 
 describe('where the command runs', () => {
   it('reads a GitLab pipeline from its variables, and none elsewhere', async () => {
     await repo.commit({ a: '1' })
-    const gitlab = {
-      GITLAB_CI: 'true',
-      CI_PIPELINE_SOURCE: 'push',
-      CI_COMMIT_BEFORE_SHA: 'b'.repeat(40),
-      CI_COMMIT_SHA: 'a'.repeat(40)
-    }
+    const gitlab = gitlabPipeline('push', 'b'.repeat(40), 'a'.repeat(40))
     expect((await open(repo.dir, gitlab)).pipeline).toEqual({
       system: 'GitLab',
       source: 'push',

@@ -24,8 +24,23 @@ export interface GitRepo {
   /** Writes files (path → content; `null` removes it), commits every change, returns the SHA. */
   commit(files: Record<string, string | null>, message?: string): Promise<string>
   write(path: string, content: string): Promise<void>
+  /** A clone of the newest commit only, as CI systems clone by default; removed with the repo. */
+  shallowClone(): Promise<string>
+  /** Removes the repository and its clones. */
   remove(): Promise<void>
 }
+
+/** The variables of a GitLab pipeline started by `source`, its push from `before` to `after`. */
+export const gitlabPipeline = (
+  source: string,
+  before: string,
+  after: string
+): Record<string, string> => ({
+  GITLAB_CI: 'true',
+  CI_PIPELINE_SOURCE: source,
+  CI_COMMIT_BEFORE_SHA: before,
+  CI_COMMIT_SHA: after
+})
 
 export async function gitRepo(): Promise<GitRepo> {
   const dir = await mkdtemp(join(tmpdir(), 'edge-purge-git-'))
@@ -36,10 +51,17 @@ export async function gitRepo(): Promise<GitRepo> {
     await mkdir(dirname(join(dir, path)), { recursive: true })
     await writeFile(join(dir, path), content)
   }
+  const clones: string[] = []
   return {
     dir,
     git,
     write,
+    async shallowClone() {
+      const clone = await mkdtemp(join(tmpdir(), 'edge-purge-clone-'))
+      clones.push(clone)
+      git('clone', '--quiet', '--depth', '1', `file://${dir}`, clone)
+      return clone
+    },
     async commit(files, message = 'change') {
       for (const [path, content] of Object.entries(files)) {
         if (content === null) git('rm', '--quiet', path)
@@ -49,6 +71,8 @@ export async function gitRepo(): Promise<GitRepo> {
       git('commit', '--quiet', '--allow-empty', '--message', message)
       return git('rev-parse', 'HEAD')
     },
-    remove: () => rm(dir, { recursive: true, force: true })
+    remove: async () => {
+      for (const folder of [dir, ...clones]) await rm(folder, { recursive: true, force: true })
+    }
   }
 }

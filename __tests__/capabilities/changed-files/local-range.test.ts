@@ -3,13 +3,10 @@
  * push's own range; every range the head does not contain refused, saying what to pass instead.
  */
 import { afterEach, beforeEach, describe, expect, it } from '@jest/globals'
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { localChangedFiles } from '../../../src/capabilities/changed-files/local-range.js'
 import { openLocalGit } from '../../../src/cli/local-git.js'
 import { InputError } from '../../../src/config/input-error.js'
-import { gitRepo, type GitRepo } from '../../support/git-repo.js'
+import { gitlabPipeline, gitRepo, type GitRepo } from '../../support/git-repo.js'
 import { NO_SECRETS } from '../../support/guard.js'
 import { recordedLog, type RecordedLog } from '../../support/recorded-log.js'
 
@@ -30,13 +27,6 @@ beforeEach(async () => {
   head = await repo.commit({ 'public/c.html': 'c' })
 })
 afterEach(() => repo.remove())
-
-const gitlab = (source: string, before: string, after: string): NodeJS.ProcessEnv => ({
-  GITLAB_CI: 'true',
-  CI_PIPELINE_SOURCE: source,
-  CI_COMMIT_BEFORE_SHA: before,
-  CI_COMMIT_SHA: after
-})
 
 function rangeIn(dir: string, changedSince: string | undefined, env: NodeJS.ProcessEnv = {}) {
   const limits = { timeoutMs: 10_000, signal: new AbortController().signal }
@@ -66,14 +56,14 @@ describe('the range the command compares', () => {
 
   it("takes a GitLab push's own range: CI_COMMIT_BEFORE_SHA...CI_COMMIT_SHA", async () => {
     const middle = repo.git('rev-parse', 'HEAD~1')
-    const compared = await range(undefined, gitlab('push', base, middle))
+    const compared = await range(undefined, gitlabPipeline('push', base, middle))
     expect(compared).toMatchObject({ files: ['public/a.html'], baseSha: base, head: middle })
     expect(compared.source).toBe('push')
     expect(compared.commits).toBe(1)
   })
 
   it('lets --changed-since win over the push', async () => {
-    const compared = await range(head, gitlab('push', base, head))
+    const compared = await range(head, gitlabPipeline('push', base, head))
     expect(compared).toMatchObject({ source: 'input', files: [], commits: 0 })
   })
 
@@ -93,13 +83,13 @@ describe('a range that cannot be compared', () => {
   }
 
   it('refuses the all-zero before of a new branch, with what to pass instead', async () => {
-    expect(await refusal(undefined, gitlab('push', ZERO, head))).toBe(
+    expect(await refusal(undefined, gitlabPipeline('push', ZERO, head))).toBe(
       `changed-files: this push created its branch (CI_COMMIT_BEFORE_SHA is 0000000), so the branch has no earlier commit to compare against. ${ADVICE}`
     )
   })
 
   it('needs --changed-since in any other pipeline, and outside one', async () => {
-    expect(await refusal(undefined, gitlab('merge_request_event', '', head))).toBe(
+    expect(await refusal(undefined, gitlabPipeline('merge_request_event', '', head))).toBe(
       `changed-since is required in a GitLab pipeline started by "merge_request_event": the commits to compare are found by themselves only in a GitLab push pipeline (CI_COMMIT_BEFORE_SHA...CI_COMMIT_SHA). ${ADVICE}`
     )
     expect(await refusal(undefined)).toMatch(
@@ -120,18 +110,13 @@ describe('a range that cannot be compared', () => {
   })
 
   it('says a shallow clone may not reach back to the base, and how to fetch more', async () => {
-    const clone = await mkdtemp(join(tmpdir(), 'edge-purge-clone-'))
-    try {
-      repo.git('clone', '--quiet', '--depth', '1', `file://${repo.dir}`, clone)
-      const error = await rangeIn(clone, undefined, gitlab('push', base, head)).catch(
-        (caught: unknown) => caught
-      )
-      expect(error).toBeInstanceOf(InputError)
-      expect((error as Error).message).toBe(
-        `changed-files: this push's before "${base.slice(0, 7)}" (CI_COMMIT_BEFORE_SHA) is not a commit, branch or tag git knows in this repository: the clone is shallow and may not reach back to it. Fetch more history (GitLab: GIT_DEPTH: 0; git fetch --unshallow), or pass --changed-since with the commit, branch or tag the site was last deployed from, or purge everything with mode: all`
-      )
-    } finally {
-      await rm(clone, { recursive: true, force: true })
-    }
+    const clone = await repo.shallowClone()
+    const error = await rangeIn(clone, undefined, gitlabPipeline('push', base, head)).catch(
+      (caught: unknown) => caught
+    )
+    expect(error).toBeInstanceOf(InputError)
+    expect((error as Error).message).toBe(
+      `changed-files: this push's before "${base.slice(0, 7)}" (CI_COMMIT_BEFORE_SHA) is not a commit, branch or tag git knows in this repository: the clone is shallow and may not reach back to it. Fetch more history (GitLab: GIT_DEPTH: 0; git fetch --unshallow), or pass --changed-since with the commit, branch or tag the site was last deployed from, or purge everything with mode: all`
+    )
   })
 })
