@@ -10,7 +10,8 @@ __webpack_require__.r(__webpack_exports__);
 
 // EXPORTS
 __webpack_require__.d(__webpack_exports__, {
-  checkEdge: () => (/* binding */ checkEdge)
+  checkEdge: () => (/* binding */ checkEdge),
+  recheckDelayMs: () => (/* binding */ recheckDelayMs)
 });
 
 // EXTERNAL MODULE: ./src/http/observation.ts
@@ -98,6 +99,13 @@ function sparedBy(block) {
 
 const FIRST_RECHECK_MS = 500;
 const MAX_RECHECK_MS = 5000;
+/**
+ * The wait before the next check of what a check found not yet right (a stale page, a failing
+ * file), after `checks` checks: 0.5 s, 1 s, 2 s, 4 s, then 5 s.
+ */
+function recheckDelayMs(checks) {
+    return Math.min(MAX_RECHECK_MS, FIRST_RECHECK_MS * 2 ** Math.max(0, checks - 1));
+}
 /** What the verdict rests on, and why there is none or no later one. */
 function evidenceOf({ judgement, final, late, spared }, cancelled) {
     if (judgement === undefined) {
@@ -161,8 +169,7 @@ function checkOnce({ purgeStartedMs, onPage }, deadline, requestTimeoutMs, { pro
         state.checks += 1;
         state.observation = observation;
         state.judgement = judgement;
-        // The wait before the next re-check: 0.5 s, 1 s, 2 s, 4 s, then 5 s.
-        const delay = Math.min(MAX_RECHECK_MS, FIRST_RECHECK_MS * 2 ** Math.max(0, state.checks - 1));
+        const delay = recheckDelayMs(state.checks);
         const due = clock.now() + delay;
         state.final = judgement.fresh || answer.kind === 'blocked' || due > deadline;
         if (answer.kind === 'blocked') {

@@ -50,6 +50,14 @@ interface EdgeCheckRequest {
 const FIRST_RECHECK_MS = 500
 const MAX_RECHECK_MS = 5000
 
+/**
+ * The wait before the next check of what a check found not yet right (a stale page, a failing
+ * file), after `checks` checks: 0.5 s, 1 s, 2 s, 4 s, then 5 s.
+ */
+export function recheckDelayMs(checks: number): number {
+  return Math.min(MAX_RECHECK_MS, FIRST_RECHECK_MS * 2 ** Math.max(0, checks - 1))
+}
+
 interface Progress {
   target: EdgeCheckTarget
   checks: number
@@ -135,8 +143,7 @@ function checkOnce(
     state.checks += 1
     state.observation = observation
     state.judgement = judgement
-    // The wait before the next re-check: 0.5 s, 1 s, 2 s, 4 s, then 5 s.
-    const delay = Math.min(MAX_RECHECK_MS, FIRST_RECHECK_MS * 2 ** Math.max(0, state.checks - 1))
+    const delay = recheckDelayMs(state.checks)
     const due = clock.now() + delay
     state.final = judgement.fresh || answer.kind === 'blocked' || due > deadline
     if (answer.kind === 'blocked') {

@@ -5,6 +5,7 @@
 import { messageOf } from '../../../text/message.js'
 import { shownUrl } from '../../../text/shown.js'
 import { NOT_CHECKED_IN_TIME, NOT_JUDGED_CANCELLED } from '../record.js'
+import { recheckDelayMs } from '../check.js'
 import type { AssetsDeps } from './check-files.js'
 import type { AssetVerdict } from '../record.js'
 import { getFile, type FileAnswer } from './file-answer.js'
@@ -37,9 +38,6 @@ export interface FileVerdict {
   evidence: string
 }
 
-const FIRST_RECHECK_MS = 500
-const MAX_RECHECK_MS = 5000
-
 /** Words a purge's failure gets in the evidence: enough to say why, short enough for a cell. */
 const PURGE_FAILURE_CHARS = 160
 
@@ -69,7 +67,7 @@ export function checkFile(
     state.last = answer
     const healing = answer.reading === 'missing' && answer.cached && state.cachedError === undefined
     if (healing && (await heal(state, answer, deadline, deps)) === 'cancelled') return undefined
-    const due = clock.now() + Math.min(MAX_RECHECK_MS, FIRST_RECHECK_MS * 2 ** (state.checks - 1))
+    const due = clock.now() + recheckDelayMs(state.checks)
     const again = state.last.reading === 'failing' || (stillCached(state) && state.purged)
     state.final = !again || due > deadline
     if (!state.final) return due
