@@ -36,10 +36,6 @@ var retry_policy = __webpack_require__(7593);
 const MAX_REDIRECTS = 5;
 /** The redirect statuses the Fetch standard follows; a 300 or 304 is an answer, not a way on. */
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
-/** Vendors' hit-or-miss headers whose value holds `HIT` on a hit (observation.ts knows them too). */
-const HIT_HEADERS = ['x-cache', 'cf-cache-status', 'x-cache-status'];
-/** RFC 9211: a cache that served the answer lists the `hit` parameter. */
-const CACHE_STATUS_HIT = /;\s*hit\s*(?=;|,|$)/i;
 /**
  * The file's answer, following up to `MAX_REDIRECTS` redirects on any host. Every request's
  * timeout is cut to the time left before `deadline`, and no redirect is followed after it, so a
@@ -102,7 +98,7 @@ function readAnswer(answer, url, redirects, guard) {
     const details = [age === null ? undefined : `Age ${age} s`, cacheStatus].filter(Boolean);
     const shown = `HTTP ${status}${where}${details.length === 0 ? '' : ` (${details.join(', ')})`}`;
     const headers = answer.kind === 'response' ? answer.headers : {};
-    const cached = (age !== null && age > 0) || saysHit(headers);
+    const cached = (age !== null && age > 0) || (0,observation/* saysHit */.I)(headers);
     return { reading: readingOf(status), status, age, url, cached, shown };
 }
 function readingOf(status) {
@@ -114,13 +110,6 @@ function readingOf(status) {
         return 'failing';
     // 401, 403, 429, a 3xx not followed, any other: neither proof nor disproof for a visitor.
     return 'unjudged';
-}
-/** Whether a cache status header, in any case, says a cache served the answer. */
-function saysHit(headers) {
-    const cacheStatus = (0,retry_policy/* headerValue */.Z)(headers, 'cache-status');
-    if (cacheStatus !== undefined && CACHE_STATUS_HIT.test(cacheStatus))
-        return true;
-    return HIT_HEADERS.some((name) => /hit/i.test((0,retry_policy/* headerValue */.Z)(headers, name) ?? ''));
 }
 
 ;// CONCATENATED MODULE: ./src/capabilities/edge-check/assets/file-check.ts

@@ -6,6 +6,7 @@ export const modules = {
 /***/ ((__unused_webpack_module, __webpack_exports__, __webpack_require__) => {
 
 /* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   I: () => (/* binding */ saysHit),
 /* harmony export */   l: () => (/* binding */ observe)
 /* harmony export */ });
 /* harmony import */ var _probe_js__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(6187);
@@ -49,6 +50,20 @@ function readAge(lines, guard) {
     }
     const largest = values.reduce((most, value) => Math.max(most, Number(value)), 0);
     return { age: Math.min(largest, MAX_AGE_S), malformedAge: undefined };
+}
+/** RFC 9211: a cache that served the answer lists the `hit` parameter. */
+const CACHE_STATUS_HIT = /;\s*hit\s*(?=;|,|$)/i;
+/**
+ * Whether a cache status header says a cache served the answer: `Cache-Status` by its `hit`
+ * parameter, the vendors' headers by a value holding `HIT`, in any case.
+ */
+function saysHit(headers) {
+    return CACHE_STATUS_HEADERS.some((name) => {
+        const value = (0,_retry_policy_js__WEBPACK_IMPORTED_MODULE_1__/* .headerValue */ .Z)(headers, name.toLowerCase());
+        if (value === undefined)
+            return false;
+        return name === 'Cache-Status' ? CACHE_STATUS_HIT.test(value) : /hit/i.test(value);
+    });
 }
 function cacheStatusOf(headers, guard) {
     for (const name of CACHE_STATUS_HEADERS) {

@@ -63,6 +63,21 @@ function readAge(lines: string[], guard: Guard): Pick<Observation, 'age' | 'malf
   return { age: Math.min(largest, MAX_AGE_S), malformedAge: undefined }
 }
 
+/** RFC 9211: a cache that served the answer lists the `hit` parameter. */
+const CACHE_STATUS_HIT = /;\s*hit\s*(?=;|,|$)/i
+
+/**
+ * Whether a cache status header says a cache served the answer: `Cache-Status` by its `hit`
+ * parameter, the vendors' headers by a value holding `HIT`, in any case.
+ */
+export function saysHit(headers: IncomingHttpHeaders): boolean {
+  return CACHE_STATUS_HEADERS.some((name) => {
+    const value = headerValue(headers, name.toLowerCase())
+    if (value === undefined) return false
+    return name === 'Cache-Status' ? CACHE_STATUS_HIT.test(value) : /hit/i.test(value)
+  })
+}
+
 function cacheStatusOf(headers: IncomingHttpHeaders, guard: Guard): string | undefined {
   for (const name of CACHE_STATUS_HEADERS) {
     const value = headerValue(headers, name.toLowerCase())

@@ -5,7 +5,7 @@
  */
 import type { IncomingHttpHeaders } from 'node:http'
 import type { Answer } from '../../../http/agents.js'
-import { observe } from '../../../http/observation.js'
+import { observe, saysHit } from '../../../http/observation.js'
 import { safeGet, timeoutBefore, type PageCheckDeps } from '../../../http/page-checks.js'
 import type { PageReading } from '../../../http/probe.js'
 import { headerValue } from '../../../http/retry-policy.js'
@@ -36,12 +36,6 @@ const MAX_REDIRECTS = 5
 
 /** The redirect statuses the Fetch standard follows; a 300 or 304 is an answer, not a way on. */
 const REDIRECTS: ReadonlySet<number> = new Set([301, 302, 303, 307, 308])
-
-/** Vendors' hit-or-miss headers whose value holds `HIT` on a hit (observation.ts knows them too). */
-const HIT_HEADERS = ['x-cache', 'cf-cache-status', 'x-cache-status']
-
-/** RFC 9211: a cache that served the answer lists the `hit` parameter. */
-const CACHE_STATUS_HIT = /;\s*hit\s*(?=;|,|$)/i
 
 /**
  * The file's answer, following up to `MAX_REDIRECTS` redirects on any host. Every request's
@@ -125,11 +119,4 @@ function readingOf(status: number): FileReading {
   if (status >= 500 && status < 600) return 'failing'
   // 401, 403, 429, a 3xx not followed, any other: neither proof nor disproof for a visitor.
   return 'unjudged'
-}
-
-/** Whether a cache status header, in any case, says a cache served the answer. */
-function saysHit(headers: IncomingHttpHeaders): boolean {
-  const cacheStatus = headerValue(headers, 'cache-status')
-  if (cacheStatus !== undefined && CACHE_STATUS_HIT.test(cacheStatus)) return true
-  return HIT_HEADERS.some((name) => /hit/i.test(headerValue(headers, name) ?? ''))
 }
