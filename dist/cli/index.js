@@ -33901,9 +33901,15 @@ function requireSafeUrlPurges(urls, urlMap, guard) {
         requireSafeTransport(new URL(urlPrefix), `url-map line ${line}`);
     }
 }
-/** The token must not cross the network in clear text; loopback is allowed for local test servers. */
+/**
+ * Whether the token would cross the network in clear text to `url`: over http, beyond loopback
+ * (allowed for local test servers).
+ */
+function wouldExposeToken(url) {
+    return url.protocol === 'http:' && !(0,keys_and_urls/* isLoopbackHost */.cW)(url.hostname);
+}
 function requireSafeTransport(url, source) {
-    if (url.protocol === 'http:' && !(0,keys_and_urls/* isLoopbackHost */.cW)(url.hostname)) {
+    if (wouldExposeToken(url)) {
         throw new input_error/* InputError */.d(`${source}: http:// would send api-token unencrypted to ${url.host}; use https:// (http is allowed only for localhost, 127.0.0.0/8 and ::1)`);
     }
 }
@@ -35731,6 +35737,7 @@ async function purgeNow(calls, settings, { clock, signal, log, guard, connect },
 
 
 
+
 /**
  * Runs the stages in order. Input errors, the GitHub API and planning fail the run (they throw)
  * before anything is sent; from planning on, every target is reported exactly once, whatever
@@ -35791,9 +35798,7 @@ function openOnce(settings, { clock, signal, log, guard, connect, openGitHub, lo
         purgeUrl: async (url) => {
             const target = (0,keys_and_urls/* purgeUrl */.JU)(url, 'verify-assets', guard);
             // The token crosses the network only encrypted, as requireSafeUrlPurges holds for `urls`.
-            if (urlPurgeAuth &&
-                target.url.protocol !== 'https:' &&
-                !(0,keys_and_urls/* isLoopbackHost */.cW)(target.url.hostname)) {
+            if (urlPurgeAuth && wouldExposeToken(target.url)) {
                 return 'not purged: url-purge-auth sends the API token only over https or to a loopback host';
             }
             const urls = [target];

@@ -79,9 +79,16 @@ export function requireSafeUrlPurges(urls: PurgeUrl[], urlMap: UrlMapping[], gua
   }
 }
 
-/** The token must not cross the network in clear text; loopback is allowed for local test servers. */
+/**
+ * Whether the token would cross the network in clear text to `url`: over http, beyond loopback
+ * (allowed for local test servers).
+ */
+export function wouldExposeToken(url: URL): boolean {
+  return url.protocol === 'http:' && !isLoopbackHost(url.hostname)
+}
+
 function requireSafeTransport(url: URL, source: string): void {
-  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
+  if (wouldExposeToken(url)) {
     throw new InputError(
       `${source}: http:// would send api-token unencrypted to ${url.host}; use https:// (http is allowed only for localhost, 127.0.0.0/8 and ::1)`
     )

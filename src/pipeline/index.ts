@@ -11,7 +11,8 @@ import type { GitHubRepository } from '../github.js'
 import type { Prober } from '../http/probe.js'
 import { describePlan, planPurges } from '../core/plan.js'
 import { runPurge } from '../core/engine.js'
-import { isLoopbackHost, purgeUrl as urlTarget } from '../config/keys-and-urls.js'
+import { purgeUrl as urlTarget } from '../config/keys-and-urls.js'
+import { wouldExposeToken } from '../config/purge-api.js'
 import { ResultLedger } from '../core/ledger.js'
 import type { PipelineDeps } from './connections.js'
 import { runStages, walk, type Targeted } from './stages.js'
@@ -92,11 +93,7 @@ function openOnce(
     purgeUrl: async (url) => {
       const target = urlTarget(url, 'verify-assets', guard)
       // The token crosses the network only encrypted, as requireSafeUrlPurges holds for `urls`.
-      if (
-        urlPurgeAuth &&
-        target.url.protocol !== 'https:' &&
-        !isLoopbackHost(target.url.hostname)
-      ) {
+      if (urlPurgeAuth && wouldExposeToken(target.url)) {
         return 'not purged: url-purge-auth sends the API token only over https or to a loopback host'
       }
       const urls = [target]
