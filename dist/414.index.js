@@ -261,12 +261,15 @@ function logVerdict(state, cancelled, log, guard) {
     state.logged = true;
 }
 
+// EXTERNAL MODULE: ./src/capabilities/edge-check/urls.ts
+var urls = __webpack_require__(8697);
 ;// CONCATENATED MODULE: ./src/capabilities/edge-check/assets/check-files.ts
 /**
  * The check of the files each page loads (issue 39, steps 2 to 4): each file on a page's own
  * origin asked for once per run through the CDN, within the edge check's window, its cached errors
  * purged and checked again; every file of every page counted once per page.
  */
+
 
 
 
@@ -305,7 +308,7 @@ function filesByPage(pages) {
     for (const { url, found } of pages) {
         if (byPage.has(url))
             continue;
-        const self = withoutFragment(url);
+        const self = (0,urls/* withoutFragment */.f2)(url);
         const own = found.files.filter((file) => file !== self);
         const counts = { files: [], otherHost: found.otherHost.length, overLimit: 0 };
         byPage.set(url, counts);
@@ -335,11 +338,6 @@ function newFile(url) {
         late: false,
         logged: false
     };
-}
-function withoutFragment(url) {
-    const parsed = new URL(url);
-    parsed.hash = '';
-    return parsed.href;
 }
 /** The entries and each page's counts; the log's lines for the files the checks did not end. */
 function outcomeOf(files, pages, { signal, log, guard }) {

@@ -31011,6 +31011,86 @@ const NOT_CHECKED_IN_TIME = 'not checked within verify-timeout: raise verify-tim
 
 /***/ }),
 
+/***/ 8697:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   MY: () => (/* binding */ describeCheckPlanned),
+/* harmony export */   ND: () => (/* binding */ purgedUrlsOf),
+/* harmony export */   Wi: () => (/* binding */ strayEdgeCheckHosts),
+/* harmony export */   XW: () => (/* binding */ edgeCheckTargetsOf),
+/* harmony export */   f2: () => (/* binding */ withoutFragment)
+/* harmony export */ });
+/* harmony import */ var _text_counted_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4305);
+/** Which URLs the edge check looks at, from settings and purge results. Pure. */
+
+/**
+ * The purged URL targets (with `verify: true`), then `verify-urls`, each URL once. A URL listed in
+ * `verify-urls` is judged by `verify-text` when given; every other one by `Age`. `purgedUrls` is
+ * asked only with `verify: true`: it reads every result, which at 100,000 keys is not free.
+ */
+function edgeCheckTargetsOf(edgeCheck, purgedUrls) {
+    const purged = edgeCheck.purgedUrls ? purgedUrls() : [];
+    const listed = new Set(edgeCheck.urls);
+    const urls = new Set([...purged.map(withoutFragment), ...edgeCheck.urls]);
+    return [...urls].map((url) => ({ url, text: listed.has(url) ? edgeCheck.text : undefined }));
+}
+/** The URL targets whose purge succeeded: those the edge check looks at with `verify: true`. */
+function purgedUrlsOf(results) {
+    return results
+        .filter(({ type, status }) => type === 'url' && status === 'purged')
+        .map(({ target }) => target);
+}
+/**
+ * A notice for each host of verify-urls that no purged URL and no wait-for-url uses: often a
+ * typo, which would otherwise show only as a page that could not be reached. Said only when the
+ * run names URLs to compare with.
+ */
+function strayEdgeCheckHosts(edgeCheck, urlTargets, waitUrls, guard) {
+    const known = new Set([
+        ...urlTargets.map(({ url }) => url.host),
+        ...waitUrls.map((url) => new URL(url).host)
+    ]);
+    if (known.size === 0)
+        return [];
+    const stray = new Map();
+    for (const url of edgeCheck.urls) {
+        const { host } = new URL(url);
+        if (!known.has(host))
+            stray.set(host, (stray.get(host) ?? 0) + 1);
+    }
+    return [...stray].map(([host, count]) => `verify-urls: ${count === 1 ? 'a URL is' : `${count} URLs are`} on ${guard.oneLine(host, 300)}, which no purged URL or wait-for-url uses; check it for a typo`);
+}
+/** Fragments are never sent: the page visitors get is the one without it. */
+function withoutFragment(url) {
+    const parsed = new URL(url);
+    parsed.hash = '';
+    return parsed.href;
+}
+/** In a dry run: what the edge check would look at for these URL targets; no request is sent. */
+function describeCheckPlanned(edgeCheck, urlTargets, guard) {
+    const byText = edgeCheck.text === undefined
+        ? 'by Age'
+        : `by the text ${JSON.stringify(guard.oneLine(edgeCheck.text, 80))}`;
+    const parts = [
+        edgeCheck.purgedUrls ? 'each purged URL by Age' : undefined,
+        edgeCheck.urls.length > 0 ? `each of verify-urls ${byText}` : undefined
+    ].filter((part) => part !== undefined);
+    const urls = edgeCheckTargetsOf(edgeCheck, () => urlTargets).map((target) => target.url);
+    if (urls.length === 0)
+        return undefined;
+    return {
+        sentence: `Would then check ${(0,_text_counted_js__WEBPACK_IMPORTED_MODULE_0__/* .counted */ .h)(urls.length, 'URL')} at the edge, ${parts.join(', and ')}, ` +
+            (edgeCheck.assets ? 'then the files each HTML page loads from its own host, ' : '') +
+            `re-checking stale ones for up to ${edgeCheck.timeoutMs / 1000} s:`,
+        urls,
+        when: 'after'
+    };
+}
+
+
+/***/ }),
+
 /***/ 4993:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -34280,73 +34360,8 @@ function edgeCheckSection({ entries, malformedAge }, settings, budget, guard) {
     ];
 }
 
-;// CONCATENATED MODULE: ./src/capabilities/edge-check/urls.ts
-/** Which URLs the edge check looks at, from settings and purge results. Pure. */
-
-/**
- * The purged URL targets (with `verify: true`), then `verify-urls`, each URL once. A URL listed in
- * `verify-urls` is judged by `verify-text` when given; every other one by `Age`. `purgedUrls` is
- * asked only with `verify: true`: it reads every result, which at 100,000 keys is not free.
- */
-function edgeCheckTargetsOf(edgeCheck, purgedUrls) {
-    const purged = edgeCheck.purgedUrls ? purgedUrls() : [];
-    const listed = new Set(edgeCheck.urls);
-    const urls = new Set([...purged.map(withoutFragment), ...edgeCheck.urls]);
-    return [...urls].map((url) => ({ url, text: listed.has(url) ? edgeCheck.text : undefined }));
-}
-/** The URL targets whose purge succeeded: those the edge check looks at with `verify: true`. */
-function purgedUrlsOf(results) {
-    return results
-        .filter(({ type, status }) => type === 'url' && status === 'purged')
-        .map(({ target }) => target);
-}
-/**
- * A notice for each host of verify-urls that no purged URL and no wait-for-url uses: often a
- * typo, which would otherwise show only as a page that could not be reached. Said only when the
- * run names URLs to compare with.
- */
-function strayEdgeCheckHosts(edgeCheck, urlTargets, waitUrls, guard) {
-    const known = new Set([
-        ...urlTargets.map(({ url }) => url.host),
-        ...waitUrls.map((url) => new URL(url).host)
-    ]);
-    if (known.size === 0)
-        return [];
-    const stray = new Map();
-    for (const url of edgeCheck.urls) {
-        const { host } = new URL(url);
-        if (!known.has(host))
-            stray.set(host, (stray.get(host) ?? 0) + 1);
-    }
-    return [...stray].map(([host, count]) => `verify-urls: ${count === 1 ? 'a URL is' : `${count} URLs are`} on ${guard.oneLine(host, 300)}, which no purged URL or wait-for-url uses; check it for a typo`);
-}
-/** Fragments are never sent: the page visitors get is the one without it. */
-function withoutFragment(url) {
-    const parsed = new URL(url);
-    parsed.hash = '';
-    return parsed.href;
-}
-/** In a dry run: what the edge check would look at for these URL targets; no request is sent. */
-function describeCheckPlanned(edgeCheck, urlTargets, guard) {
-    const byText = edgeCheck.text === undefined
-        ? 'by Age'
-        : `by the text ${JSON.stringify(guard.oneLine(edgeCheck.text, 80))}`;
-    const parts = [
-        edgeCheck.purgedUrls ? 'each purged URL by Age' : undefined,
-        edgeCheck.urls.length > 0 ? `each of verify-urls ${byText}` : undefined
-    ].filter((part) => part !== undefined);
-    const urls = edgeCheckTargetsOf(edgeCheck, () => urlTargets).map((target) => target.url);
-    if (urls.length === 0)
-        return undefined;
-    return {
-        sentence: `Would then check ${(0,counted/* counted */.h)(urls.length, 'URL')} at the edge, ${parts.join(', and ')}, ` +
-            (edgeCheck.assets ? 'then the files each HTML page loads from its own host, ' : '') +
-            `re-checking stale ones for up to ${edgeCheck.timeoutMs / 1000} s:`,
-        urls,
-        when: 'after'
-    };
-}
-
+// EXTERNAL MODULE: ./src/capabilities/edge-check/urls.ts
+var edge_check_urls = __nccwpck_require__(8697);
 ;// CONCATENATED MODULE: ./src/capabilities/edge-check/verdict.ts
 
 
@@ -34509,17 +34524,17 @@ const edgeCheck = {
     inputs: edgeCheckInputs,
     notices: ({ edgeCheck, wait }, targets, guard) => edgeCheck === undefined
         ? []
-        : strayEdgeCheckHosts(edgeCheck, targets.urls, wait?.urls ?? [], guard),
+        : (0,edge_check_urls/* strayEdgeCheckHosts */.Wi)(edgeCheck, targets.urls, wait?.urls ?? [], guard),
     planned: async ({ edgeCheck }, targets, guard) => {
         const urls = targets.urls.map((url) => url.target);
-        const stage = edgeCheck === undefined ? undefined : describeCheckPlanned(edgeCheck, urls, guard);
+        const stage = edgeCheck === undefined ? undefined : (0,edge_check_urls/* describeCheckPlanned */.MY)(edgeCheck, urls, guard);
         return stage === undefined ? [] : [stage];
     },
     async after({ settings }, purge, deps) {
         const { edgeCheck } = settings;
         if (edgeCheck === undefined)
             return { part: {} };
-        const targets = edgeCheckTargetsOf(edgeCheck, () => purgedUrlsOf(purge.results));
+        const targets = (0,edge_check_urls/* edgeCheckTargetsOf */.XW)(edgeCheck, () => (0,edge_check_urls/* purgedUrlsOf */.ND)(purge.results));
         if (targets.length === 0) {
             if (edgeCheck.purgedUrls) {
                 deps.log.notice('verify: true, but there is nothing to check at the edge: no URL was purged and verify-urls is empty');
@@ -34551,7 +34566,7 @@ const edgeCheck = {
     notJudged({ settings, edgeCheck }, results, why) {
         if (edgeCheck !== undefined || settings.edgeCheck === undefined || settings.dryRun)
             return {};
-        const targets = edgeCheckTargetsOf(settings.edgeCheck, () => purgedUrlsOf(results));
+        const targets = (0,edge_check_urls/* edgeCheckTargetsOf */.XW)(settings.edgeCheck, () => (0,edge_check_urls/* purgedUrlsOf */.ND)(results));
         if (targets.length === 0)
             return {};
         const evidence = `not judged: ${why}`;

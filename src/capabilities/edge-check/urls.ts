@@ -56,7 +56,7 @@ export function strayEdgeCheckHosts(
 }
 
 /** Fragments are never sent: the page visitors get is the one without it. */
-function withoutFragment(url: string): string {
+export function withoutFragment(url: string): string {
   const parsed = new URL(url)
   parsed.hash = ''
   return parsed.href

@@ -18,6 +18,7 @@ import {
   type FileVerdict
 } from './file-check.js'
 import type { AssetEntry, AssetVerdict, PageAssetCounts } from '../record.js'
+import { withoutFragment } from '../urls.js'
 
 /**
  * A page the edge check fetched whose answer was HTML, and the files it loads, found as it came
@@ -130,12 +131,6 @@ function newFile(url: string): SharedFile {
     late: false,
     logged: false
   }
-}
-
-function withoutFragment(url: string): string {
-  const parsed = new URL(url)
-  parsed.hash = ''
-  return parsed.href
 }
 
 /** The entries and each page's counts; the log's lines for the files the checks did not end. */
