@@ -84,9 +84,20 @@ const MAY_IMPORT: Record<string, string[]> = {
     'github',
     'github-api',
     'git',
-    'http'
+    'http',
+    'report-kit'
   ],
-  runner: ['config', 'text', 'record', 'log', 'github', 'github-api', 'http', 'clock'],
+  runner: [
+    'config',
+    'text',
+    'record',
+    'log',
+    'github',
+    'github-api',
+    'http',
+    'clock',
+    'report-kit'
+  ],
   // GitHub's calls and their bounds, for both doors: each makes its own Octokit.
   'github-api': ['github', 'http', 'text', 'clock'],
   pipeline: [

@@ -39382,28 +39382,21 @@ function runnerVoice(guard) {
 
 // EXTERNAL MODULE: external "node:crypto"
 var external_node_crypto_ = __nccwpck_require__(7598);
-;// CONCATENATED MODULE: external "node:fs/promises"
-const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
 ;// CONCATENATED MODULE: external "node:os"
 const external_node_os_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:os");
-;// CONCATENATED MODULE: ./src/runner/step-outputs.ts
-/** Outputs and kept files through the runner: `GITHUB_OUTPUT`, and files under `RUNNER_TEMP`. */
-
-
-
-
-
+;// CONCATENATED MODULE: external "node:fs/promises"
+const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
+;// CONCATENATED MODULE: ./src/report-kit/whole-file.ts
+/** A kept file written whole, for either door's `OutputWriter`. */
 
 
 /** Chunks are written in pieces of at most this size (a larger chunk alone): few writes, little held at once. */
 const WRITE_BYTES = 256 * 1024;
 /**
- * Writes the chunks to a new file under RUNNER_TEMP, where a later step (even one after a cancel)
- * can read it. Written under another name and renamed into place, so that a reader, or a run
- * cancelled while writing, never finds half a file under the name the output gives.
+ * Writes the chunks to `path`, under another name first and renamed into place, so that a reader,
+ * or a run cancelled while writing, never finds half a file under the name the output gives.
  */
-async function keepFile(kind, chunks) {
-    const path = (0,external_node_path_namespaceObject.join)(process.env.RUNNER_TEMP || (0,external_node_os_namespaceObject.tmpdir)(), `edge-purge-${kind}-${(0,external_node_crypto_.randomUUID)()}.json`);
+async function writeWhole(path, chunks) {
     const partial = `${path}.partial`;
     let written = 0;
     try {
@@ -39435,6 +39428,23 @@ async function keepFile(kind, chunks) {
         await (0,promises_namespaceObject.rm)(partial, { force: true }).catch(() => undefined);
         return { path, failure: (0,message/* messageOf */.b)(error), bytes: written };
     }
+}
+
+;// CONCATENATED MODULE: ./src/runner/step-outputs.ts
+/** Outputs and kept files through the runner: `GITHUB_OUTPUT`, and files under `RUNNER_TEMP`. */
+
+
+
+
+
+
+/**
+ * Keeps the chunks in a new file under RUNNER_TEMP, where a later step (even one after a cancel)
+ * can read it.
+ */
+function keepFile(kind, chunks) {
+    const path = (0,external_node_path_namespaceObject.join)(process.env.RUNNER_TEMP || (0,external_node_os_namespaceObject.tmpdir)(), `edge-purge-${kind}-${(0,external_node_crypto_.randomUUID)()}.json`);
+    return writeWhole(path, chunks);
 }
 /** What the report is handed to write the outputs (its `OutputWriter`), with the run's log and guard. */
 const runnerOutputs = (log, guard) => ({

@@ -37081,12 +37081,55 @@ function terminalVoice(guard, write = (text) => void process.stderr.write(text))
 var external_node_crypto_ = __nccwpck_require__(7598);
 ;// CONCATENATED MODULE: external "node:fs/promises"
 const promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs/promises");
+;// CONCATENATED MODULE: ./src/report-kit/whole-file.ts
+/** A kept file written whole, for either door's `OutputWriter`. */
+
+
+/** Chunks are written in pieces of at most this size (a larger chunk alone): few writes, little held at once. */
+const WRITE_BYTES = 256 * 1024;
+/**
+ * Writes the chunks to `path`, under another name first and renamed into place, so that a reader,
+ * or a run cancelled while writing, never finds half a file under the name the output gives.
+ */
+async function writeWhole(path, chunks) {
+    const partial = `${path}.partial`;
+    let written = 0;
+    try {
+        const file = await (0,promises_namespaceObject.open)(partial, 'w');
+        try {
+            const pending = Buffer.allocUnsafeSlow(WRITE_BYTES);
+            let used = 0;
+            for (const chunk of chunks) {
+                const bytes = Buffer.byteLength(chunk);
+                written += bytes;
+                if (used + bytes > WRITE_BYTES && used > 0) {
+                    await file.write(pending, 0, used);
+                    used = 0;
+                }
+                if (bytes > WRITE_BYTES)
+                    await file.write(chunk);
+                else
+                    used += pending.write(chunk, used);
+            }
+            await file.write(pending, 0, used);
+        }
+        finally {
+            await file.close();
+        }
+        await (0,promises_namespaceObject.rename)(partial, path);
+        return { path, failure: undefined, bytes: written };
+    }
+    catch (error) {
+        await (0,promises_namespaceObject.rm)(partial, { force: true }).catch(() => undefined);
+        return { path, failure: (0,message/* messageOf */.b)(error), bytes: written };
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/cli/kept-files.ts
 /**
  * Outputs and kept files for the command: each output kept for `--json`, the results file where
  * `--results-file` says (or a new one in the system's temporary folder), the others beside it.
  */
-
 
 
 
@@ -37098,32 +37141,6 @@ function pathOf(kind, resultsFile) {
         return resultsFile;
     const stem = (0,external_node_path_namespaceObject.basename)(resultsFile).replace(/\.json$/, '');
     return (0,external_node_path_namespaceObject.join)((0,external_node_path_namespaceObject.dirname)(resultsFile), `${stem}-${kind}.json`);
-}
-/**
- * Writes the chunks under another name and renames the file into place, so that a reader, or a
- * run interrupted while writing, never finds half a file under the name the output gives.
- */
-async function writeWhole(path, chunks) {
-    const partial = `${path}.partial`;
-    let bytes = 0;
-    try {
-        const file = await (0,promises_namespaceObject.open)(partial, 'w');
-        try {
-            for (const chunk of chunks) {
-                bytes += Buffer.byteLength(chunk);
-                await file.write(chunk);
-            }
-        }
-        finally {
-            await file.close();
-        }
-        await (0,promises_namespaceObject.rename)(partial, path);
-        return { path, failure: undefined, bytes };
-    }
-    catch (error) {
-        await (0,promises_namespaceObject.rm)(partial, { force: true }).catch(() => undefined);
-        return { path, failure: (0,message/* messageOf */.b)(error), bytes };
-    }
 }
 /** What the report is handed to write the outputs, and the outputs it set, by name. */
 function commandOutputs(resultsFile, log, guard) {

@@ -4,46 +4,17 @@
  */
 import { randomUUID } from 'node:crypto'
 import { readFileSync } from 'node:fs'
-import { open, rename, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { basename, dirname, join } from 'node:path'
 import type { StepLog } from '../log.js'
 import type { Guard } from '../text/guard.js'
-import { messageOf } from '../text/message.js'
+import { writeWhole } from '../report-kit/whole-file.js'
 
 /** Where each kind of file goes: `results` at `resultsFile`, `verification` beside it. */
 function pathOf(kind: string, resultsFile: string): string {
   if (kind === 'results') return resultsFile
   const stem = basename(resultsFile).replace(/\.json$/, '')
   return join(dirname(resultsFile), `${stem}-${kind}.json`)
-}
-
-/**
- * Writes the chunks under another name and renames the file into place, so that a reader, or a
- * run interrupted while writing, never finds half a file under the name the output gives.
- */
-async function writeWhole(
-  path: string,
-  chunks: Iterable<string>
-): Promise<{ path: string; failure: string | undefined; bytes: number }> {
-  const partial = `${path}.partial`
-  let bytes = 0
-  try {
-    const file = await open(partial, 'w')
-    try {
-      for (const chunk of chunks) {
-        bytes += Buffer.byteLength(chunk)
-        await file.write(chunk)
-      }
-    } finally {
-      await file.close()
-    }
-    await rename(partial, path)
-    return { path, failure: undefined, bytes }
-  } catch (error) {
-    await rm(partial, { force: true }).catch(() => undefined)
-    return { path, failure: messageOf(error), bytes }
-  }
 }
 
 /** What the report is handed to write the outputs, and the outputs it set, by name. */
